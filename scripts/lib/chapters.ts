@@ -1,0 +1,29 @@
+/** The fifteen chapters, as the guide and every command name them. */
+export const CHAPTERS: ReadonlyArray<{ number: number; title: string; part: string }> = [
+  { number: 1, title: 'Messages and the mock provider', part: 'I. The loop' },
+  { number: 2, title: 'Your first tool', part: 'I. The loop' },
+  { number: 3, title: 'The agentic loop', part: 'I. The loop' },
+  { number: 4, title: 'A real toolbox', part: 'I. The loop' },
+  { number: 5, title: 'Real providers', part: 'II. Real models' },
+  { number: 6, title: 'Streaming', part: 'II. Real models' },
+  { number: 7, title: 'Events, hooks and cancellation', part: 'III. Control' },
+  { number: 8, title: 'Permissions and safety', part: 'III. Control' },
+  { number: 9, title: 'Tool execution', part: 'III. Control' },
+  { number: 10, title: 'Retries and resilience', part: 'III. Control' },
+  { number: 11, title: 'MCP', part: 'IV. The real world' },
+  { number: 12, title: 'Sessions and context', part: 'IV. The real world' },
+  { number: 13, title: 'Plan mode and sub-agents', part: 'IV. The real world' },
+  { number: 14, title: 'ACP', part: 'IV. The real world' },
+  { number: 15, title: 'Capstone', part: 'IV. The real world' },
+];
+
+/** `chapter3`, `ch3`, `3`, `chapter03` -> 3; anything else -> undefined. */
+export function parseChapter(arg: string): number | undefined {
+  const match = /^(?:chapter|ch)?-?0*(\d{1,2})$/i.exec(arg);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The test folder of a chapter, relative to the root: `tests/chapter03/`. */
+export function chapterDir(chapter: number): string {
+  return `tests/chapter${String(chapter).padStart(2, '0')}/`;
+}

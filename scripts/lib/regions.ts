@@ -1,0 +1,168 @@
+/**
+ * Chapter regions: how one solution produces the starter, the progressive-unlock workspaces and the known-wrong
+ * solutions. A region wraps the body a chapter asks the learner to write:
+ *
+ *   // #region chapter 3: singleTurn
+ *   // 1. First step ...        <- the numbered steps: kept in both the solution and the starter
+ *   ...reference code...        <- replaced in the starter by `throw new TodoError(3, 'singleTurn');`
+ *   // #endregion
+ *
+ * The marker lines are the same in both workspaces, so tools can find a learner's body again (hint, reset, diff).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface Region {
+  chapter: number;
+  name: string;
+  indent: string;
+  /** Index of the `#region` line in the file's lines. */
+  start: number;
+  /** Index of the `#endregion` line. */
+  end: number;
+  /** The numbered-step comment lines right after the marker. */
+  steps: string[];
+  /** The code after the steps, up to the end marker. */
+  body: string[];
+}
+
+const START = /^(\s*)\/\/ #region chapter (\d+): (\S.*?)\s*$/;
+const END = /^\s*\/\/ #endregion\s*$/;
+const COMMENT = /^\s*\/\//;
+
+export function parseRegions(source: string, file = '<source>'): Region[] {
+  const lines = source.split('\n');
+  const regions: Region[] = [];
+  let open: { chapter: number; name: string; indent: string; start: number } | undefined;
+  lines.forEach((line, index) => {
+    const start = START.exec(line);
+    if (start) {
+      if (open) throw new Error(`${file}:${index + 1}: region "${start[3]}" starts inside region "${open.name}"`);
+      open = { indent: start[1]!, chapter: Number(start[2]), name: start[3]!, start: index };
+    } else if (END.test(line)) {
+      if (!open) throw new Error(`${file}:${index + 1}: #endregion without a #region`);
+      const inner = lines.slice(open.start + 1, index);
+      let split = 0;
+      while (split < inner.length && COMMENT.test(inner[split]!)) split++;
+      regions.push({ ...open, end: index, steps: inner.slice(0, split), body: inner.slice(split) });
+      open = undefined;
+    }
+  });
+  if (open) throw new Error(`${file}: region "${open.name}" has no #endregion`);
+  return regions;
+}
+
+/** The lines a stub has between its markers. */
+export function stubLines(region: Pick<Region, 'chapter' | 'name' | 'indent' | 'steps'>): string[] {
+  return [...region.steps, `${region.indent}throw new TodoError(${region.chapter}, '${region.name.replace(/'/g, "\\'")}');`];
+}
+
+/**
+ * Rewrites the inside of regions. `replace` returns the new inner lines of a region, or undefined to keep it.
+ * Adds the TodoError import when a stub is written into a file that lacks it.
+ */
+export function rewriteRegions(
+  source: string,
+  todoImport: string,
+  replace: (region: Region) => string[] | undefined,
+  file?: string,
+): string {
+  const lines = source.split('\n');
+  const regions = parseRegions(source, file);
+  let out: string[] = [];
+  let cursor = 0;
+  for (const region of regions) {
+    const inner = replace(region);
+    if (!inner) continue;
+    out.push(...lines.slice(cursor, region.start + 1), ...inner);
+    cursor = region.end;
+  }
+  out.push(...lines.slice(cursor));
+  const text = out.join('\n');
+  if (text.includes('throw new TodoError(') && !/import \{[^}]*\bTodoError\b[^}]*\} from/.test(text)) {
+    const firstImport = out.findIndex((line) => line.startsWith('import '));
+    const at = firstImport >= 0 ? firstImport : out.findIndex((line) => line.startsWith(' */')) + 1;
+    out = [...out.slice(0, at), todoImport, ...out.slice(at)];
+  }
+  return out.join('\n');
+}
+
+/** Every `.ts` file under `dir`, as paths relative to it, sorted. */
+export function listSources(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(path.join(dir, sub), { withFileTypes: true })) {
+      const rel = sub ? `${sub}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(rel);
+      else if (entry.name.endsWith('.ts')) found.push(rel);
+    }
+  };
+  walk('');
+  return found.sort();
+}
+
+/** The import line for TodoError in a file at `rel` (relative to src/). */
+export function todoImportFor(rel: string): string {
+  const depth = rel.split('/').length - 1;
+  return `import { TodoError } from '${depth === 0 ? './' : '../'.repeat(depth)}todo.js';`;
+}
+
+export interface Workspace {
+  /** File contents by path relative to src/. */
+  files: Map<string, string>;
+}
+
+/**
+ * The source tree with every region for which `stub(region)` is true replaced by its stub, and the regions named
+ * in `patches` replaced by the given inner lines. Everything else is the solution, byte for byte.
+ */
+export function buildWorkspace(
+  solutionSrc: string,
+  stub: (region: Region) => boolean,
+  patches: Map<string, string[]> = new Map(),
+): Workspace {
+  const files = new Map<string, string>();
+  for (const rel of listSources(solutionSrc)) {
+    const source = readFileSync(path.join(solutionSrc, rel), 'utf8');
+    files.set(
+      rel,
+      rewriteRegions(
+        source,
+        todoImportFor(rel),
+        (region) => {
+          const key = `chapter ${region.chapter}: ${region.name}`;
+          if (patches.has(key)) return patches.get(key)!;
+          return stub(region) ? stubLines(region) : undefined;
+        },
+        rel,
+      ),
+    );
+  }
+  return { files };
+}
+
+export interface StubInfo {
+  chapter: number;
+  name: string;
+  /** Path relative to the repository root. */
+  file: string;
+  /** 1-based line of the `#region` marker. */
+  line: number;
+  steps: string[];
+  body: string[];
+}
+
+/** Every region of a source tree (`solution/src` or `starter/src`), in file and line order. */
+export function listRegions(root: string, workspace: 'solution' | 'starter'): StubInfo[] {
+  const src = path.join(root, workspace, 'src');
+  return listSources(src).flatMap((rel) =>
+    parseRegions(readFileSync(path.join(src, rel), 'utf8'), rel).map((region) => ({
+      chapter: region.chapter,
+      name: region.name,
+      file: `${workspace}/src/${rel}`,
+      line: region.start + 1,
+      steps: region.steps.map((line) => line.trim().replace(/^\/\/ ?/, '')),
+      body: region.body,
+    })),
+  );
+}

@@ -1,0 +1,133 @@
+/**
+ * Chapter 1: the conversation as data.
+ *
+ * A conversation is an array of messages. Each message is one member of a union tagged by `role`, and an assistant
+ * message holds content blocks tagged by `type`. Everything the agent does is reading and appending to this array.
+ */
+import { TodoError } from './todo.js';
+
+/** A piece of text the model wrote. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** The model's visible reasoning. Some providers sign it and want it sent back unchanged. */
+export interface ThinkingBlock {
+  type: 'thinking';
+  thinking: string;
+  signature?: string;
+}
+
+/**
+ * The model asking to run a tool. `id` pairs this call with its result; `arguments` is the parsed JSON the model
+ * wrote, not yet checked against the tool's schema (it may be anything, even a string that failed to parse).
+ */
+export interface ToolCall {
+  type: 'tool_call';
+  id: string;
+  name: string;
+  arguments: unknown;
+}
+
+export type ContentBlock = TextBlock | ThinkingBlock | ToolCall;
+
+/** Why the model stopped. Only `tool_use` asks the agent to do anything more. */
+export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal';
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
+
+export interface UserMessage {
+  role: 'user';
+  content: string;
+}
+
+/** One whole model turn. A provider returns exactly this, and the agent appends it to the history unchanged. */
+export interface AssistantMessage {
+  role: 'assistant';
+  content: ContentBlock[];
+  stopReason: StopReason;
+  usage?: Usage;
+}
+
+/** The outcome of one tool call, paired with it by `toolCallId`. One message per call. */
+export interface ToolResultMessage {
+  role: 'tool';
+  toolCallId: string;
+  toolName: string;
+  content: string;
+  isError: boolean;
+}
+
+export type Message = UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A user message with the given text. */
+export function userMessage(text: string): UserMessage {
+  return { role: 'user', content: text };
+}
+
+/** An assistant turn that only says something and ends. Handy in scripts and tests. */
+export function assistantText(text: string, usage?: Usage): AssistantMessage {
+  return { role: 'assistant', content: [{ type: 'text', text }], stopReason: 'end_turn', ...(usage ? { usage } : {}) };
+}
+
+/** An assistant turn that asks for tools (optionally after some text). Handy in scripts and tests. */
+export function assistantToolCalls(
+  calls: Array<{ id: string; name: string; arguments: unknown }>,
+  text?: string,
+): AssistantMessage {
+  const content: ContentBlock[] = text ? [{ type: 'text', text }] : [];
+  for (const call of calls) content.push({ type: 'tool_call', ...call });
+  return { role: 'assistant', content, stopReason: 'tool_use' };
+}
+
+/** A tool result message. */
+export function toolResult(call: Pick<ToolCall, 'id' | 'name'>, content: string, isError = false): ToolResultMessage {
+  return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError };
+}
+
+/** All the text blocks of an assistant turn joined in order, without separators. Thinking is not text. */
+export function textOf(message: AssistantMessage): string {
+  // #region chapter 1: textOf
+  // 1. Walk message.content in order.
+  // 2. Keep only the blocks whose type is 'text' (thinking and tool calls are not text).
+  // 3. Join their text with no separator and return it ('' when there is none).
+  throw new TodoError(1, 'textOf');
+  // #endregion
+}
+
+/** The tool calls of an assistant turn, in the order the model wrote them. */
+export function toolCallsOf(message: AssistantMessage): ToolCall[] {
+  // #region chapter 1: toolCallsOf
+  // 1. Keep the blocks whose type is 'tool_call', in their original order.
+  // 2. Return a new array; never hand out message.content itself.
+  throw new TodoError(1, 'toolCallsOf');
+  // #endregion
+}
+
+/**
+ * What is wrong with a history, as sentences; an empty list means it is valid. A valid history:
+ * - starts with a user message;
+ * - answers every tool call of an assistant turn with exactly one tool result, right after that turn and before
+ *   anything else (results may come in any order among themselves);
+ * - has no tool result that does not answer a call of the assistant turn before it;
+ * - uses each tool call id once.
+ * Providers reject a history that breaks these rules, so the agent must never leave one behind. Never throws.
+ */
+export function historyProblems(messages: readonly Message[]): string[] {
+  // #region chapter 1: historyProblems
+  // 1. If the history is not empty and messages[0] is not a user message, report it.
+  // 2. Keep the set of call ids still waiting for a result (`pending`) and every id seen so far.
+  // 3. On an assistant turn: report any ids still pending (they never got a result), then make its
+  //    tool calls the new pending set, reporting an id that was already used.
+  // 4. On a tool result: if its toolCallId is pending, remove it; otherwise report a result with no call.
+  // 5. On a user message: report any pending ids (a result must come before the next user message).
+  // 6. At the end, report any ids still pending. Name the message index and the id in each sentence.
+  throw new TodoError(1, 'historyProblems');
+  // #endregion
+}

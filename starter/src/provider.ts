@@ -1,0 +1,42 @@
+/**
+ * Chapter 1: the provider contract.
+ *
+ * A provider turns a request (system prompt, history, tools) into the model's next turn. The agent never knows
+ * which model is behind it: the scripted MockProvider, Anthropic and OpenAI all fit the same small interface, and
+ * are passed in as values.
+ */
+import type { AssistantMessage, Message } from './messages.js';
+import type { StreamEvent } from './stream-events.js';
+
+/** A JSON Schema object, as providers expect for a tool's input. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** What the model is told about a tool: its name, what it does, and the JSON Schema of its input. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** Whether the model may, must, or must not call tools, or must call one named tool. */
+export type ToolChoice = 'auto' | 'required' | 'none' | { name: string };
+
+export interface ModelRequest {
+  system?: string;
+  messages: readonly Message[];
+  tools: readonly ToolDefinition[];
+  toolChoice?: ToolChoice;
+  /** Overrides the provider's configured model for this one request. */
+  model?: string;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+export interface Provider {
+  /** A short name for logs and errors, such as "anthropic" or "mock". */
+  readonly name: string;
+  /** The model's whole next turn. Rejects on a provider failure; never returns a partial turn. */
+  complete(request: ModelRequest): Promise<AssistantMessage>;
+  /** The same turn as events while it is being written (chapter 6). Ends with one `finish` event. */
+  stream?(request: ModelRequest): AsyncIterable<StreamEvent>;
+}

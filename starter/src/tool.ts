@@ -1,0 +1,115 @@
+/**
+ * Chapter 2: what a tool is.
+ *
+ * A tool is a name, a description the model reads, a zod schema for its input, and an `execute` function. The
+ * schema does two jobs: it becomes the JSON Schema the model is shown, and it checks the model's arguments before
+ * `execute` ever sees them.
+ */
+import { TodoError } from './todo.js';
+import { z } from 'zod';
+import type { JsonSchema, ToolDefinition } from './provider.js';
+
+/** What a tool may use while it runs. */
+export interface ToolContext {
+  /** The workspace root. Every path a tool touches must stay inside it. */
+  cwd: string;
+  /** Fires when the run is cancelled; long-running tools should stop. */
+  signal?: AbortSignal;
+}
+
+export interface Tool<Input = any> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType<Input>;
+  /** True for tools that only look (read, glob, grep): safe to run without asking, and in parallel. */
+  readonly readOnly: boolean;
+  /** Runs the tool on checked input and returns the text the model will read. Throws to report a failure. */
+  execute(input: Input, ctx: ToolContext): Promise<string>;
+}
+
+export interface ToolSpec<S extends z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  readOnly?: boolean;
+  execute(input: z.output<S>, ctx: ToolContext): Promise<string>;
+}
+
+/** Names both Anthropic and OpenAI accept. */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Checks a tool's spec and returns the tool. Throws (a programmer mistake, caught at start-up) when the name is
+ * not 1-64 letters, digits, `_` or `-`, when the description is empty, or when the input is not a zod object.
+ */
+export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
+  // #region chapter 2: defineTool
+  // 1. Reject a name that does not match TOOL_NAME, naming the bad name in the error.
+  // 2. Reject an empty (or blank) description: the model chooses tools by reading it.
+  // 3. Reject an input schema that is not a z.object (the model must send an object of named arguments);
+  //    `spec.input instanceof z.ZodObject` tells.
+  // 4. Return { name, description, input, readOnly (false unless given), execute }.
+  throw new TodoError(2, 'defineTool');
+  // #endregion
+}
+
+/**
+ * What the model is shown for a tool. The JSON Schema describes the input the model must send (zod's `input`
+ * view: a field with a default is optional), without the `$schema` key.
+ */
+export function toolDefinition(tool: Tool): ToolDefinition {
+  // #region chapter 2: toolDefinition
+  // 1. Convert tool.input with z.toJSONSchema(schema, { io: 'input' }): the model writes the input, so fields
+  //    with defaults must not be listed as required.
+  // 2. Drop the `$schema` key; providers do not want it.
+  // 3. Return { name, description, inputSchema }.
+  throw new TodoError(2, 'toolDefinition');
+  // #endregion
+}
+
+/** The tools an agent may use, by name, in the order they were added. */
+export class ToolSet implements Iterable<Tool> {
+  private readonly byName = new Map<string, Tool>();
+
+  constructor(tools: Iterable<Tool> = []) {
+    for (const tool of tools) this.add(tool);
+  }
+
+  /** Adds a tool. Throws if a tool of that name is already in the set: two tools cannot share a name. */
+  add(tool: Tool): this {
+    // #region chapter 2: ToolSet.add
+    // 1. If a tool with the same name is already in the set, throw an error that names it.
+    // 2. Otherwise store it under its name and return `this` so calls can be chained.
+    throw new TodoError(2, 'ToolSet.add');
+    // #endregion
+  }
+
+  /** The tool with that exact name, or undefined. */
+  get(name: string): Tool | undefined {
+    // #region chapter 2: ToolSet.get
+    // 1. Look the name up exactly (no trimming, no case folding) and return the tool or undefined.
+    throw new TodoError(2, 'ToolSet.get');
+    // #endregion
+  }
+
+  /** The tool names, in the order they were added. */
+  names(): string[] {
+    return [...this.byName.keys()];
+  }
+
+  get size(): number {
+    return this.byName.size;
+  }
+
+  /** The definitions sent to the model, in the order the tools were added. */
+  definitions(): ToolDefinition[] {
+    // #region chapter 2: ToolSet.definitions
+    // 1. Map every tool, in insertion order, through toolDefinition.
+    throw new TodoError(2, 'ToolSet.definitions');
+    // #endregion
+  }
+
+  [Symbol.iterator](): Iterator<Tool> {
+    return this.byName.values();
+  }
+}

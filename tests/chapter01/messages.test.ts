@@ -1,0 +1,152 @@
+import { describe, expect, test } from 'vitest';
+import {
+  assistantText,
+  assistantToolCalls,
+  historyProblems,
+  textOf,
+  toolCallsOf,
+  toolResult,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+} from 'kit/messages';
+
+const mixed: AssistantMessage = {
+  role: 'assistant',
+  stopReason: 'tool_use',
+  content: [
+    { type: 'thinking', thinking: 'I should look first.' },
+    { type: 'text', text: 'Let me ' },
+    { type: 'tool_call', id: 'call_a', name: 'read', arguments: { path: 'a.txt' } },
+    { type: 'text', text: 'check.' },
+    { type: 'tool_call', id: 'call_b', name: 'glob', arguments: { pattern: '*.ts' } },
+  ],
+};
+
+describe('textOf (src/messages.ts)', () => {
+  test('joins the text blocks in order with no separator', () => {
+    expect(textOf(mixed), 'textOf should concatenate every text block, in order, with nothing between them').toBe(
+      'Let me check.',
+    );
+  });
+
+  test('leaves out thinking and tool calls', () => {
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      stopReason: 'end_turn',
+      content: [{ type: 'thinking', thinking: 'secret plan' }, { type: 'text', text: 'Done.' }],
+    };
+    expect(textOf(turn), 'thinking is not part of the answer text').toBe('Done.');
+  });
+
+  test('is the empty string for a turn with only tool calls', () => {
+    expect(textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }]))).toBe('');
+  });
+});
+
+describe('toolCallsOf (src/messages.ts)', () => {
+  test('returns the tool calls in the order the model wrote them, unchanged', () => {
+    expect(toolCallsOf(mixed)).toEqual([
+      { type: 'tool_call', id: 'call_a', name: 'read', arguments: { path: 'a.txt' } },
+      { type: 'tool_call', id: 'call_b', name: 'glob', arguments: { pattern: '*.ts' } },
+    ]);
+  });
+
+  test('is empty for a turn that only talks', () => {
+    expect(toolCallsOf(assistantText('hello'))).toEqual([]);
+  });
+
+  test('returns a new array, not the message content itself', () => {
+    const turn = assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }]);
+    const calls = toolCallsOf(turn);
+    calls.pop();
+    expect(turn.content, 'changing the returned array must not change the message').toHaveLength(1);
+  });
+});
+
+describe('historyProblems (src/messages.ts)', () => {
+  const call1 = { id: 'call_1', name: 'read' };
+  const call2 = { id: 'call_2', name: 'read' };
+  const valid: Message[] = [
+    userMessage('read both files'),
+    assistantToolCalls([
+      { ...call1, arguments: { path: 'a' } },
+      { ...call2, arguments: { path: 'b' } },
+    ]),
+    toolResult(call2, 'B'),
+    toolResult(call1, 'A'),
+    assistantText('A and B'),
+    userMessage('thanks'),
+  ];
+
+  test('finds nothing wrong in a valid history (results may come in any order)', () => {
+    expect(historyProblems(valid)).toEqual([]);
+  });
+
+  test('finds nothing wrong in an empty history', () => {
+    expect(historyProblems([])).toEqual([]);
+  });
+
+  test('reports a history that does not start with a user message', () => {
+    const problems = historyProblems([assistantText('hi'), userMessage('hello')]);
+    expect(problems, 'one problem, about message 0').toHaveLength(1);
+    expect(problems[0]).toMatch(/message 0/);
+  });
+
+  test('reports a tool call that never got a result, naming its id', () => {
+    const problems = historyProblems([userMessage('go'), assistantToolCalls([{ ...call1, arguments: {} }])]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('call_1');
+  });
+
+  test('reports a result whose id matches no open call, naming the id and the index', () => {
+    const problems = historyProblems([
+      userMessage('go'),
+      assistantToolCalls([{ ...call1, arguments: {} }]),
+      toolResult(call1, 'ok'),
+      toolResult({ id: 'call_9', name: 'read' }, 'stray'),
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('call_9');
+    expect(problems[0]).toContain('message 3');
+  });
+
+  test('reports a result that arrives after the next user message', () => {
+    const problems = historyProblems([
+      userMessage('go'),
+      assistantToolCalls([{ ...call1, arguments: {} }]),
+      userMessage('hurry up'),
+      toolResult(call1, 'late'),
+    ]);
+    expect(problems.length, `expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`).toBe(2);
+    expect(problems.join('\n')).toContain('call_1');
+  });
+
+  test('reports a result for a call of an earlier assistant turn', () => {
+    const problems = historyProblems([
+      userMessage('go'),
+      assistantToolCalls([{ ...call1, arguments: {} }]),
+      assistantText('never mind'),
+      toolResult(call1, 'too late'),
+    ]);
+    expect(problems.length, JSON.stringify(problems)).toBe(2);
+  });
+
+  test('reports a tool call id used twice', () => {
+    const problems = historyProblems([
+      userMessage('go'),
+      assistantToolCalls([{ ...call1, arguments: {} }]),
+      toolResult(call1, 'one'),
+      assistantToolCalls([{ ...call1, arguments: {} }]),
+      toolResult(call1, 'two'),
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/call_1/);
+  });
+
+  test('does not change the history it checks', () => {
+    const copy = structuredClone(valid);
+    historyProblems(valid);
+    expect(valid).toEqual(copy);
+  });
+});

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Tests import the kit as `kit` or `kit/<file>`. That alias points at starter/src by default, at solution/src when
+ * KIT_TARGET=solution (what `npm test -- --solution` sets), or at any tree named by KIT_SRC (used by verify).
+ */
+const root = import.meta.dirname;
+const src = path.resolve(
+  root,
+  process.env.KIT_SRC ?? (process.env.KIT_TARGET === 'solution' ? 'solution/src' : 'starter/src'),
+);
+
+export default defineConfig({
+  resolve: {
+    alias: [
+      { find: /^kit$/, replacement: path.join(src, 'index.ts') },
+      { find: /^kit\/(.*)$/, replacement: `${src}/$1` },
+    ],
+  },
+  test: {
+    include: ['tests/chapter*/**/*.test.ts'],
+    setupFiles: [path.join(root, 'tests/setup.ts')],
+    reporters: ['default'],
+    testTimeout: 5000,
+    pool: 'threads',
+  },
+});
