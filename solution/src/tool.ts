@@ -40,14 +40,9 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /**
  * Checks a tool's spec and returns the tool. Throws (a programmer mistake, caught at start-up) when the name is
  * not 1-64 letters, digits, `_` or `-`, when the description is empty, or when the input is not a zod object.
+ * This one is given, not a stub: tools are defined when their modules load, before any test runs.
  */
 export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.output<S>> {
-  // #region chapter 2: defineTool
-  // 1. Reject a name that does not match TOOL_NAME, naming the bad name in the error.
-  // 2. Reject an empty (or blank) description: the model chooses tools by reading it.
-  // 3. Reject an input schema that is not a z.object (the model must send an object of named arguments);
-  //    `spec.input instanceof z.ZodObject` tells.
-  // 4. Return { name, description, input, readOnly (false unless given), execute }.
   if (!TOOL_NAME.test(spec.name)) {
     throw new Error(`defineTool: "${spec.name}" is not a valid tool name (1-64 letters, digits, "_" or "-")`);
   }
@@ -62,7 +57,6 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
     readOnly: spec.readOnly ?? false,
     execute: spec.execute,
   };
-  // #endregion
 }
 
 /**

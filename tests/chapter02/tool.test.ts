@@ -1,0 +1,80 @@
+import { describe, expect, test, vi } from 'vitest';
+import { z } from 'zod';
+import { defineTool, toolDefinition, ToolSet } from 'kit/tool';
+
+describe('toolDefinition (src/tool.ts)', () => {
+  const search = defineTool({
+    name: 'search',
+    description: 'Search the code',
+    input: z.object({
+      query: z.string().describe('What to look for'),
+      limit: z.number().int().default(10).describe('How many results'),
+      path: z.string().optional(),
+    }),
+    execute: async () => '',
+  });
+
+  test('derives a JSON Schema object from the zod schema, with field descriptions', () => {
+    const def = toolDefinition(search);
+    expect(def.name).toBe('search');
+    expect(def.description).toBe('Search the code');
+    expect(def.inputSchema).toMatchObject({
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What to look for' },
+        limit: { type: 'integer', description: 'How many results' },
+        path: { type: 'string' },
+      },
+    });
+  });
+
+  test('lists as required only what the model must send: not optional fields, not fields with defaults', () => {
+    expect(
+      toolDefinition(search).inputSchema.required,
+      'use the input view of the schema (io: "input"): a field with a default is optional for the model',
+    ).toEqual(['query']);
+  });
+
+  test('leaves out the $schema key', () => {
+    expect(toolDefinition(search).inputSchema).not.toHaveProperty('$schema');
+  });
+});
+
+describe('ToolSet (src/tool.ts)', () => {
+  const named = (name: string) => defineTool({ name, description: name, input: z.object({}), execute: async () => name });
+
+  test('finds a tool by its exact name', () => {
+    const set = new ToolSet([named('read'), named('write')]);
+    expect(set.get('write')?.name).toBe('write');
+  });
+
+  test('returns undefined for an unknown name, and does not fold case or trim', () => {
+    const set = new ToolSet([named('read')]);
+    expect(set.get('grep')).toBeUndefined();
+    expect(set.get('Read'), 'names are matched exactly').toBeUndefined();
+    expect(set.get(' read')).toBeUndefined();
+  });
+
+  test('refuses a second tool with the same name, naming it', () => {
+    const set = new ToolSet([named('read')]);
+    expect(() => set.add(named('read'))).toThrow(/read/);
+    expect(set.size, 'the first tool stays').toBe(1);
+  });
+
+  test('add returns the set, so calls chain', () => {
+    const set = new ToolSet();
+    expect(set.add(named('a')).add(named('b')).names()).toEqual(['a', 'b']);
+  });
+
+  test('gives the definitions in the order the tools were added', () => {
+    const set = new ToolSet([named('zeta'), named('alpha')]).add(named('mid'));
+    expect(set.definitions().map((d) => d.name), 'the model sees tools in insertion order').toEqual(['zeta', 'alpha', 'mid']);
+    expect(set.definitions()[0]).toEqual(toolDefinition(named('zeta')));
+  });
+
+  test('definitions do not run any tool', () => {
+    const execute = vi.fn(async () => '');
+    new ToolSet([defineTool({ name: 'x', description: 'd', input: z.object({}), execute })]).definitions();
+    expect(execute).not.toHaveBeenCalled();
+  });
+});

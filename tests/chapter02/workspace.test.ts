@@ -1,0 +1,71 @@
+import { mkdirSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PathOutsideWorkspaceError, resolveInWorkspace } from 'kit/workspace';
+import { tempWorkspace } from '../helpers/workspace.js';
+
+describe('resolveInWorkspace (src/workspace.ts)', () => {
+  test('resolves a relative path against the root', async () => {
+    const { root } = tempWorkspace({ 'src/a.ts': '' });
+    expect(await resolveInWorkspace(root, 'src/a.ts')).toBe(path.join(root, 'src/a.ts'));
+  });
+
+  test('accepts a path that goes up and comes back inside', async () => {
+    const { root } = tempWorkspace({ 'b.txt': '' });
+    expect(await resolveInWorkspace(root, 'src/../b.txt')).toBe(path.join(root, 'b.txt'));
+  });
+
+  test.each([['../outside/secret.txt'], ['src/../../outside/secret.txt'], ['..']])('refuses %j, which leaves the root', async (requested) => {
+    const { root } = tempWorkspace();
+    await expect(resolveInWorkspace(root, requested)).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+  });
+
+  test('refuses an absolute path outside the root, naming it', async () => {
+    const { root, outside } = tempWorkspace();
+    const requested = path.join(outside, 'secret.txt');
+    const error = await resolveInWorkspace(root, requested).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PathOutsideWorkspaceError);
+    expect((error as Error).message).toContain(requested);
+  });
+
+  test('refuses a sibling folder whose name starts like the root', async () => {
+    const { root } = tempWorkspace();
+    mkdirSync(`${root}-evil`);
+    await expect(resolveInWorkspace(root, `${root}-evil/x`), 'a plain startsWith check is not enough').rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
+  });
+
+  test('accepts an absolute path inside the root', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'a' });
+    expect(await resolveInWorkspace(root, path.join(root, 'a.txt'))).toBe(path.join(root, 'a.txt'));
+  });
+
+  test('accepts a file that does not exist yet, so it can be written', async () => {
+    const { root } = tempWorkspace();
+    expect(await resolveInWorkspace(root, 'new/dir/file.txt')).toBe(path.join(root, 'new/dir/file.txt'));
+  });
+
+  test('refuses a symlink inside the root that points outside it', async () => {
+    const { root, outside } = tempWorkspace();
+    symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'innocent.txt'));
+    await expect(resolveInWorkspace(root, 'innocent.txt'), 'follow symlinks (realpath) before deciding').rejects.toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
+  });
+
+  test('refuses a new file below a symlinked folder that points outside', async () => {
+    const { root, outside } = tempWorkspace();
+    symlinkSync(outside, path.join(root, 'linked'));
+    await expect(
+      resolveInWorkspace(root, 'linked/new-file.txt'),
+      'for a path that does not exist yet, check its nearest existing parent',
+    ).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+  });
+
+  test('accepts a symlink that stays inside the root', async () => {
+    const { root } = tempWorkspace({ 'real.txt': 'x' });
+    symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));
+    expect(await resolveInWorkspace(root, 'alias.txt')).toBe(path.join(root, 'alias.txt'));
+  });
+});
