@@ -27,3 +27,28 @@ export function parseChapter(arg: string): number | undefined {
 export function chapterDir(chapter: number): string {
   return `tests/chapter${String(chapter).padStart(2, '0')}/`;
 }
+
+export interface TestArgs {
+  chapters: number[];
+  /** Arguments that look like chapters but name none that has tests. */
+  unknown: string[];
+  target: 'starter' | 'solution';
+  /** Everything else, for vitest. */
+  passThrough: string[];
+}
+
+/** Splits `npm test -- ...` arguments. `hasTests(n)` says whether chapter n has a test folder. */
+export function parseTestArgs(args: readonly string[], hasTests: (chapter: number) => boolean, defaultTarget: 'starter' | 'solution' = 'starter'): TestArgs {
+  const parsed: TestArgs = { chapters: [], unknown: [], target: defaultTarget, passThrough: [] };
+  for (const arg of args) {
+    const chapter = parseChapter(arg);
+    if (arg === '--solution') parsed.target = 'solution';
+    else if (arg === '--starter') parsed.target = 'starter';
+    else if (chapter !== undefined) (hasTests(chapter) ? parsed.chapters : parsed.unknown).push(chapter as never);
+    else if (/^(chapter|ch)\S*$/i.test(arg)) parsed.unknown.push(arg);
+    else parsed.passThrough.push(arg);
+  }
+  parsed.unknown = parsed.unknown.map(String);
+  parsed.chapters = [...new Set(parsed.chapters)].sort((a, b) => a - b);
+  return parsed;
+}

@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { readTool } from 'kit/tools/read';
+import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 const read = (cwd: string, input: Record<string, unknown>) => readTool.execute(readTool.input.parse(input), { cwd });
@@ -26,7 +27,7 @@ describe('readTool (src/tools/read.ts)', () => {
 
   test('reads a window with offset and limit, and says how to read on', async () => {
     const { root } = tempWorkspace({ 'n.txt': Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') });
-    expect(await read(root, { path: 'n.txt', offset: 3, limit: 2 })).toBe(
+    expect(await read(root, { path: 'n.txt', offset: 3, limit: 2 }), 'offset counts lines from 1; the note names the next line to read').toBe(
       '     3\tline 3\n     4\tline 4\n(6 more lines; read again with offset=5)',
     );
   });
@@ -66,8 +67,7 @@ describe('readTool (src/tools/read.ts)', () => {
 
   test('refuses a path outside the workspace without reading it', async () => {
     const { root } = tempWorkspace();
-    const error = await read(root, { path: '../outside/secret.txt' }).catch((e: unknown) => e);
-    expect(error, 'the read tool must go through resolveInWorkspace').toBeInstanceOf(Error);
+    const error = await rejection(read(root, { path: '../outside/secret.txt' }), 'the read tool must go through resolveInWorkspace');
     expect(String(error)).not.toContain('top secret');
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
   });
@@ -75,7 +75,8 @@ describe('readTool (src/tools/read.ts)', () => {
   test('refuses to follow a symlink out of the workspace', async () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'notes.txt'));
-    await expect(read(root, { path: 'notes.txt' })).rejects.toThrow(/outside/);
+    const error = await rejection(read(root, { path: 'notes.txt' }), 'notes.txt links outside the workspace: the read tool must go through resolveInWorkspace');
+    expect(String(error)).toMatch(/outside/);
   });
 
   test('is named read, read-only, and requires only path', async () => {

@@ -57,7 +57,7 @@ describe('ToolSet (src/tool.ts)', () => {
 
   test('refuses a second tool with the same name, naming it', () => {
     const set = new ToolSet([named('read')]);
-    expect(() => set.add(named('read'))).toThrow(/read/);
+    expect(() => set.add(named('read')), 'adding a second tool named "read" must throw, naming it').toThrow(/read/);
     expect(set.size, 'the first tool stays').toBe(1);
   });
 

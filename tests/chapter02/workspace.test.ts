@@ -2,6 +2,7 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PathOutsideWorkspaceError, resolveInWorkspace } from 'kit/workspace';
+import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 describe('resolveInWorkspace (src/workspace.ts)', () => {
@@ -17,13 +18,15 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
 
   test.each([['../outside/secret.txt'], ['src/../../outside/secret.txt'], ['..']])('refuses %j, which leaves the root', async (requested) => {
     const { root } = tempWorkspace();
-    await expect(resolveInWorkspace(root, requested)).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+    expect(await rejection(resolveInWorkspace(root, requested), `"${requested}" leads out of the root and must be refused`)).toBeInstanceOf(
+      PathOutsideWorkspaceError,
+    );
   });
 
   test('refuses an absolute path outside the root, naming it', async () => {
     const { root, outside } = tempWorkspace();
     const requested = path.join(outside, 'secret.txt');
-    const error = await resolveInWorkspace(root, requested).catch((e: unknown) => e);
+    const error = await rejection(resolveInWorkspace(root, requested), 'an absolute path outside the root must be refused');
     expect(error).toBeInstanceOf(PathOutsideWorkspaceError);
     expect((error as Error).message).toContain(requested);
   });
@@ -31,9 +34,9 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
   test('refuses a sibling folder whose name starts like the root', async () => {
     const { root } = tempWorkspace();
     mkdirSync(`${root}-evil`);
-    await expect(resolveInWorkspace(root, `${root}-evil/x`), 'a plain startsWith check is not enough').rejects.toBeInstanceOf(
-      PathOutsideWorkspaceError,
-    );
+    expect(
+      await rejection(resolveInWorkspace(root, `${root}-evil/x`), `${root}-evil is not inside ${root}: a plain startsWith check is not enough`),
+    ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
   test('accepts an absolute path inside the root', async () => {
@@ -49,18 +52,20 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
   test('refuses a symlink inside the root that points outside it', async () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'innocent.txt'));
-    await expect(resolveInWorkspace(root, 'innocent.txt'), 'follow symlinks (realpath) before deciding').rejects.toBeInstanceOf(
-      PathOutsideWorkspaceError,
-    );
+    expect(
+      await rejection(resolveInWorkspace(root, 'innocent.txt'), 'innocent.txt is a symlink to a file outside: follow symlinks (realpath) before deciding'),
+    ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
   test('refuses a new file below a symlinked folder that points outside', async () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(outside, path.join(root, 'linked'));
-    await expect(
-      resolveInWorkspace(root, 'linked/new-file.txt'),
-      'for a path that does not exist yet, check its nearest existing parent',
-    ).rejects.toBeInstanceOf(PathOutsideWorkspaceError);
+    expect(
+      await rejection(
+        resolveInWorkspace(root, 'linked/new-file.txt'),
+        'linked/ is a symlink to a folder outside: for a path that does not exist yet, check its nearest existing parent and follow symlinks',
+      ),
+    ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
   test('accepts a symlink that stays inside the root', async () => {

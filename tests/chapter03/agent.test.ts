@@ -10,6 +10,7 @@ import {
 } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { requestOn, shape } from '../helpers/transcript.js';
+import { settles } from '../helpers/assert.js';
 import { loopTools } from './fixtures.js';
 
 const echoCall = (id: string, text: string) => assistantToolCalls([{ id, name: 'echo', arguments: { text } }]);
@@ -23,7 +24,7 @@ function agentWith(script: ConstructorParameters<typeof MockProvider>[0], option
 describe('SimpleAgent.run and chat (src/agent.ts)', () => {
   test('keeps looping through several tool rounds until the model answers', async () => {
     const { agent, provider } = agentWith([echoCall('c1', 'a'), echoCall('c2', 'b'), echoCall('c3', 'c'), assistantText('abc')]);
-    expect(await agent.run('spell it')).toBe('abc');
+    expect(await agent.run('spell it'), 'run keeps looping until a turn without tool calls, and returns its text').toBe('abc');
     expect(provider.requests.length, 'one model call per round, plus the final one').toBe(4);
     expect(shape(requestOn(provider, 4).messages), 'request 4 holds every earlier turn, each followed by its result').toEqual([
       'user',
@@ -77,7 +78,7 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     ]);
     await agent.run('go');
     const results = requestOn(provider, 2).messages.slice(2);
-    expect(results).toEqual([toolResult({ id: 'toolu_01', name: 'echo' }, 'one'), toolResult({ id: 'toolu_01b', name: 'echo' }, 'two')]);
+    expect(results, 'each result carries the toolCallId of the call it answers').toEqual([toolResult({ id: 'toolu_01', name: 'echo' }, 'one'), toolResult({ id: 'toolu_01b', name: 'echo' }, 'two')]);
   });
 
   test('lets the model recover from a failing tool: the error reaches it as a result', async () => {
@@ -105,7 +106,7 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
       echoCall('b3', 'fixed'),
       assistantText('fixed'),
     ]);
-    expect(await agent.run('go')).toBe('fixed');
+    expect(await settles(agent.run('go'), 'bad arguments and unknown tools are error results, not a throw')).toBe('fixed');
     expect(shape(requestOn(provider, 2).messages).slice(2)).toEqual(['tool echo#b1 error', 'tool shout#b2 error']);
   });
 
@@ -169,11 +170,11 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
 describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
   test('executeTools returns one result per call, in call order, without throwing', async () => {
     const { agent } = agentWith([]);
-    const results = await agent.executeTools([
+    const results = await settles(agent.executeTools([
       { type: 'tool_call', id: 'a', name: 'fail', arguments: {} },
       { type: 'tool_call', id: 'b', name: 'echo', arguments: { text: 'ok' } },
       { type: 'tool_call', id: 'c', name: 'nope', arguments: {} },
-    ]);
+    ]), 'executeTools never throws: a failing or unknown tool is an error result, not a throw');
     expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([
       ['a', true],
       ['b', false],
@@ -186,7 +187,7 @@ describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
     const history: Message[] = [userMessage('go')];
     const turn = echoCall('c1', 'x');
     agent.pushResults(history, turn, [toolResult({ id: 'c1', name: 'echo' }, 'x')]);
-    expect(shape(history)).toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(shape(history), 'the assistant turn first, then the results it asked for').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
     expect(history[1], 'push the turn itself, unchanged').toBe(turn);
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * Progressive hints, kept with each chapter's tests in tests/chapterNN/hints.md:
+ *
+ *   # Chapter 3 hints               <- anything before the first `##` is ignored
+ *   ## singleTurn                   <- one section per stub, named as in its #region marker, in teaching order
+ *   ### Nudge                       <- its hints, mildest first: a nudge, the approach, the shape of the code
+ *   ...markdown...
+ *   ### Approach
+ *   ### Shape
+ *
+ * Which hint was shown last for each stub is remembered in .kit/hints.json, so each call shows the next one.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chapterDir } from '../lib/chapters.js';
+
+export interface Hint {
+  title: string;
+  text: string;
+}
+
+export interface StubHints {
+  stub: string;
+  hints: Hint[];
+}
+
+export function hintsFile(root: string, chapter: number): string {
+  return path.join(root, chapterDir(chapter), 'hints.md');
+}
+
+/** Parses a hints.md. Headings inside fenced code are text, not sections. */
+export function parseHints(markdown: string): StubHints[] {
+  const sections: StubHints[] = [];
+  let fence: string | undefined;
+  let hint: Hint | undefined;
+  for (const line of markdown.split('\n')) {
+    const fenceMatch = /^\s*(```+|~~~+)/.exec(line);
+    if (fenceMatch && (!fence || fenceMatch[1]!.startsWith(fence))) fence = fence ? undefined : fenceMatch[1];
+    const stubHeading = !fence && /^##\s+(.+?)\s*$/.exec(line);
+    const hintHeading = !fence && /^###\s+(.+?)\s*$/.exec(line);
+    if (stubHeading) {
+      sections.push({ stub: stubHeading[1]!.replace(/`/g, ''), hints: [] });
+      hint = undefined;
+    } else if (hintHeading && sections.length > 0) {
+      hint = { title: hintHeading[1]!, text: '' };
+      sections.at(-1)!.hints.push(hint);
+    } else if (hint) {
+      hint.text += `${line}\n`;
+    }
+  }
+  for (const section of sections) for (const h of section.hints) h.text = h.text.trim();
+  return sections;
+}
+
+export function loadHints(root: string, chapter: number): StubHints[] {
+  const file = hintsFile(root, chapter);
+  return existsSync(file) ? parseHints(readFileSync(file, 'utf8')) : [];
+}
+
+/** The stub names in the order hints.md lists them. */
+export function hintOrder(root: string, chapter: number): string[] {
+  return loadHints(root, chapter).map((section) => section.stub);
+}
+
+type HintState = Record<string, number>;
+const stateFile = (root: string) => path.join(root, '.kit', 'hints.json');
+export const stubKey = (chapter: number, stub: string) => `chapter ${chapter}: ${stub}`;
+
+export function readHintState(root: string): HintState {
+  try {
+    return JSON.parse(readFileSync(stateFile(root), 'utf8')) as HintState;
+  } catch {
+    return {};
+  }
+}
+
+export function writeHintState(root: string, state: HintState): void {
+  mkdirSync(path.dirname(stateFile(root)), { recursive: true });
+  writeFileSync(stateFile(root), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/** Forgets which hints were shown, for one chapter or (chapter undefined) all of them. */
+export function resetHintState(root: string, chapter?: number): void {
+  const state = readHintState(root);
+  for (const key of Object.keys(state)) if (chapter === undefined || key.startsWith(`chapter ${chapter}: `)) delete state[key];
+  writeHintState(root, state);
+}
+
+/** Takes the next hint for a stub and remembers it; past the last one, the last one again. */
+export function nextHint(root: string, chapter: number, stub: string, hints: readonly Hint[]): { level: number; hint: Hint } | undefined {
+  if (hints.length === 0) return undefined;
+  const state = readHintState(root);
+  const key = stubKey(chapter, stub);
+  const level = Math.min((state[key] ?? 0) + 1, hints.length);
+  state[key] = level;
+  writeHintState(root, state);
+  return { level, hint: hints[level - 1]! };
+}

@@ -1,0 +1,52 @@
+/**
+ * A vitest reporter for the kit's commands: writes every test's outcome, with the failure's expected and actual
+ * values, to the JSON file named by KIT_REPORT_FILE. Loaded by vitest (see run-tests.ts), never imported directly.
+ */
+import { writeFileSync } from 'node:fs';
+import type { Reporter, TestModule } from 'vitest/node';
+
+interface ErrorLike {
+  message?: string;
+  name?: string;
+  expected?: unknown;
+  actual?: unknown;
+  diff?: string;
+  stack?: string;
+}
+
+const errorInfo = (error: ErrorLike | undefined) =>
+  error && {
+    message: `${error.name && error.name !== 'Error' && !String(error.message).startsWith(error.name) ? `${error.name}: ` : ''}${error.message ?? ''}`,
+    expected: typeof error.expected === 'string' ? error.expected : undefined,
+    actual: typeof error.actual === 'string' ? error.actual : undefined,
+    diff: error.diff,
+    stack: error.stack,
+  };
+
+export default class KitReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<ErrorLike>): void {
+    const file = process.env.KIT_REPORT_FILE;
+    if (!file) return;
+    const report = {
+      modules: modules.map((module) => ({
+        file: module.moduleId,
+        errors: module.errors().map(errorInfo),
+        tests: [...module.children.allTests()].map((test) => {
+          const result = test.result();
+          const titles: string[] = [];
+          for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) titles.unshift(parent.name);
+          return {
+            name: test.name,
+            suites: titles,
+            fullName: test.fullName,
+            state: result.state,
+            line: test.location?.line,
+            error: errorInfo(result.errors?.[0] as ErrorLike | undefined),
+          };
+        }),
+      })),
+      unhandledErrors: unhandledErrors.map(errorInfo),
+    };
+    writeFileSync(file, JSON.stringify(report));
+  }
+}

@@ -1,0 +1,89 @@
+/** npm run reset -- chapter3 [--yes]: puts one chapter's stubs back in starter/src, leaving everything else alone. */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline/promises';
+import { buildWorkspace, listSources, parseRegions, rewriteRegions, todoImportFor } from '../lib/regions.js';
+import { chapterArg } from './args.js';
+import { bold, dim } from './ui.js';
+
+export interface ResetPlan {
+  /** Files (relative to the root) that would change, with the regions in each. */
+  changes: Array<{ file: string; regions: string[]; text: string }>;
+  /** Regions of the chapter that the learner's tree no longer has (markers deleted). */
+  missing: string[];
+}
+
+/** What resetting a chapter would write. Nothing is written here. */
+export function planReset(root: string, chapter: number): ResetPlan {
+  const stubs = buildWorkspace(path.join(root, 'solution/src'), (r) => r.chapter === chapter);
+  const stubInner = new Map<string, string[]>();
+  const solutionKeys: string[] = [];
+  for (const [rel, text] of stubs.files) {
+    const lines = text.split('\n');
+    for (const region of parseRegions(text, rel)) {
+      if (region.chapter !== chapter) continue;
+      const key = `${rel}#${region.name}`;
+      stubInner.set(key, lines.slice(region.start + 1, region.end));
+      solutionKeys.push(key);
+    }
+  }
+  const starterSrc = path.join(root, 'starter/src');
+  const seen = new Set<string>();
+  const changes: ResetPlan['changes'] = [];
+  for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
+    const source = readFileSync(path.join(starterSrc, rel), 'utf8');
+    const names: string[] = [];
+    const text = rewriteRegions(
+      source,
+      todoImportFor(rel),
+      (region) => {
+        const inner = region.chapter === chapter ? stubInner.get(`${rel}#${region.name}`) : undefined;
+        if (!inner) return undefined;
+        seen.add(`${rel}#${region.name}`);
+        const current = source.split('\n').slice(region.start + 1, region.end);
+        if (current.join('\n') === inner.join('\n')) return undefined;
+        names.push(region.name);
+        return inner;
+      },
+      rel,
+    );
+    if (text !== source) changes.push({ file: `starter/src/${rel}`, regions: names, text });
+  }
+  const missing = solutionKeys.filter((k) => !seen.has(k)).map((k) => k.replace('#', ': '));
+  return { changes, missing };
+}
+
+export function applyReset(root: string, plan: ResetPlan): void {
+  for (const change of plan.changes) writeFileSync(path.join(root, change.file), change.text);
+}
+
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
+  try {
+    process.stdout.write(question);
+    const answer = await Promise.race([rl.question(''), new Promise<string>((resolve) => rl.once('close', () => resolve('')))]);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
+export async function resetCommand(root: string, args: string[]): Promise<number> {
+  const chapter = chapterArg(root, args, true)!;
+  const plan = planReset(root, chapter);
+  for (const name of plan.missing) console.log(`Cannot find region ${name} in starter/src: its #region markers were removed. Restore them from solution/src.`);
+  if (plan.changes.length === 0) {
+    console.log(`Chapter ${chapter}'s stubs are already as they started. Nothing to do.`);
+    return plan.missing.length ? 1 : 0;
+  }
+  console.log(bold(`This puts the stubs of chapter ${chapter} back, throwing away your code in:`));
+  for (const change of plan.changes) console.log(`  ${change.file}: ${change.regions.join(', ')}`);
+  console.log(dim('Nothing outside those regions changes.'));
+  if (!args.includes('--yes') && !args.includes('-y') && !(await confirm('Reset them? [y/N] '))) {
+    console.log('Nothing was changed.');
+    return 1;
+  }
+  applyReset(root, plan);
+  console.log(`Reset ${plan.changes.reduce((n, c) => n + c.regions.length, 0)} stub(s) of chapter ${chapter}.`);
+  return 0;
+}

@@ -1,0 +1,174 @@
+/**
+ * Runs the graded tests once, in a child vitest process with the kit's reporter, and returns one outcome per test.
+ * Every command that needs results (watch, hint, progress, grade, solution, doctor) goes through here: one vitest
+ * run for any number of chapters.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chapterDir } from '../lib/chapters.js';
+
+export type TestStatus = 'passed' | 'failed' | 'skipped';
+
+export interface TestOutcome {
+  chapter: number;
+  /** The test file, relative to the root. */
+  file: string;
+  /** 1-based line of the test in its file, when known. */
+  line?: number;
+  /** The describe blocks around the test, outermost first. */
+  suites: string[];
+  /** The test's own name. */
+  name: string;
+  /** Suites and name joined with " > ". */
+  fullName: string;
+  status: TestStatus;
+  /** The failure's first line(s); empty when the test passed. */
+  message: string;
+  expected?: string;
+  actual?: string;
+  diff?: string;
+}
+
+export interface RunResult {
+  tests: TestOutcome[];
+  /** Errors outside any test (a file that failed to load, an unhandled rejection). Counted as failures. */
+  errors: string[];
+  /** Wall time of the run in ms. */
+  duration: number;
+}
+
+export interface RunOptions {
+  root: string;
+  /** Chapters to run; empty or undefined means every chapter with tests. */
+  chapters?: number[];
+  /** Which tree the `kit` alias points at: starter (default), solution, or a directory relative to the root. */
+  target?: 'starter' | 'solution' | { src: string };
+  signal?: AbortSignal;
+}
+
+/** Thrown when vitest itself could not run (not when tests fail). */
+export class KitRunError extends Error {
+  override name = 'KitRunError';
+}
+
+const ANSI = /\u001b\[[0-9;]*m/g;
+export const stripAnsi = (text: string) => text.replace(ANSI, '');
+
+/** The chapter of a test file path such as tests/chapter03/agent.test.ts, or 0. */
+export function chapterOfFile(file: string): number {
+  const match = /(?:^|[\\/])chapter(\d+)[\\/]/.exec(file);
+  return match ? Number(match[1]) : 0;
+}
+
+interface RawError {
+  message?: string;
+  expected?: string;
+  actual?: string;
+  diff?: string;
+}
+interface RawReport {
+  modules: Array<{
+    file: string;
+    errors: RawError[];
+    tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError }>;
+  }>;
+  unhandledErrors: RawError[];
+}
+
+export async function runTests(options: RunOptions): Promise<RunResult> {
+  const { root } = options;
+  const started = Date.now();
+  const dir = mkdtempSync(path.join(tmpdir(), 'kit-run-'));
+  const reportFile = path.join(dir, 'report.json');
+  const env: NodeJS.ProcessEnv = { ...process.env, KIT_REPORT_FILE: reportFile, FORCE_COLOR: '0' };
+  delete env.KIT_SRC;
+  const target = options.target ?? 'starter';
+  if (typeof target === 'object') env.KIT_SRC = path.resolve(root, target.src);
+  else env.KIT_TARGET = target;
+  const filters = (options.chapters ?? []).map(chapterDir).filter((d) => existsSync(path.join(root, d)));
+  if (options.chapters?.length && filters.length === 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { tests: [], errors: [], duration: 0 };
+  }
+  const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
+  if (!existsSync(vitest)) throw new KitRunError('vitest is not installed: run "npm install" first');
+  const args = [vitest, 'run', `--reporter=${path.join(root, 'scripts/kit/reporter.ts')}`, '--passWithNoTests', '--includeTaskLocation', ...filters];
+  try {
+    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    if (!existsSync(reportFile)) {
+      throw new KitRunError(`vitest did not run (exit ${code}):\n${stripAnsi(output).trim().slice(0, 4000)}`);
+    }
+    const raw = JSON.parse(readFileSync(reportFile, 'utf8')) as RawReport;
+    return { ...toOutcomes(root, raw), duration: Date.now() - started };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function firstLines(message: string | undefined, max = 12): string {
+  const lines = stripAnsi(message ?? '').trimEnd().split('\n');
+  return lines.length > max ? [...lines.slice(0, max), '…'].join('\n') : lines.join('\n');
+}
+
+function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
+  const tests: TestOutcome[] = [];
+  const errors: string[] = [];
+  const modules = [...raw.modules].sort((a, b) => a.file.localeCompare(b.file));
+  for (const module of modules) {
+    const file = path.relative(root, module.file).split(path.sep).join('/');
+    const chapter = chapterOfFile(file);
+    for (const error of module.errors) {
+      const message = firstLines(error.message);
+      errors.push(`${file}: ${message}`);
+      if (module.tests.length === 0) {
+        // The file failed to load: no test in it ran. Count it as one failed entry so it is never invisible.
+        tests.push({ chapter, file, suites: [], name: `${file} could not load`, fullName: `${file} could not load`, status: 'failed', message });
+      }
+    }
+    for (const test of module.tests) {
+      const status: TestStatus = test.state === 'passed' ? 'passed' : test.state === 'failed' ? 'failed' : 'skipped';
+      tests.push({
+        chapter,
+        file,
+        line: test.line,
+        suites: test.suites,
+        name: test.name,
+        fullName: [...test.suites, test.name].join(' > '),
+        status,
+        message: status === 'failed' ? firstLines(test.error?.message) || 'failed' : '',
+        ...(test.error?.expected !== undefined ? { expected: stripAnsi(test.error.expected) } : {}),
+        ...(test.error?.actual !== undefined ? { actual: stripAnsi(test.error.actual) } : {}),
+        ...(test.error?.diff ? { diff: stripAnsi(test.error.diff) } : {}),
+      });
+    }
+  }
+  for (const error of raw.unhandledErrors) errors.push(`unhandled: ${firstLines(error.message)}`);
+  return { tests, errors };
+}
+
+export interface ChapterScore {
+  chapter: number;
+  passed: number;
+  total: number;
+}
+
+/** passed/total per chapter, for every chapter that has results, in chapter order. */
+export function scoreByChapter(tests: readonly TestOutcome[]): ChapterScore[] {
+  const byChapter = new Map<number, ChapterScore>();
+  for (const test of tests) {
+    const score = byChapter.get(test.chapter) ?? { chapter: test.chapter, passed: 0, total: 0 };
+    score.total++;
+    if (test.status === 'passed') score.passed++;
+    byChapter.set(test.chapter, score);
+  }
+  return [...byChapter.values()].sort((a, b) => a.chapter - b.chapter);
+}

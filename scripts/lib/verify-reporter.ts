@@ -1,0 +1,37 @@
+/** A vitest reporter that writes every test's outcome, with its project, to the file named by KIT_VERIFY_OUT. */
+import { writeFileSync } from 'node:fs';
+import type { Reporter, TestModule } from 'vitest/node';
+
+export interface TestOutcome {
+  project: string;
+  file: string;
+  name: string;
+  state: string;
+  messages: string[];
+}
+
+export default class VerifyReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>) {
+    const outcomes: TestOutcome[] = [];
+    for (const module of modules) {
+      const file = module.relativeModuleId;
+      for (const error of module.errors()) {
+        outcomes.push({ project: module.project.name, file, name: '(file failed to load)', state: 'failed', messages: [error.message] });
+      }
+      for (const test of module.children.allTests()) {
+        const result = test.result();
+        outcomes.push({
+          project: module.project.name,
+          file,
+          name: test.fullName,
+          state: result.state,
+          messages: (result.errors ?? []).map((error) => `${error.name ?? 'Error'}: ${error.message}`),
+        });
+      }
+    }
+    writeFileSync(
+      process.env.KIT_VERIFY_OUT!,
+      JSON.stringify({ outcomes, unhandled: unhandled.map((error) => String(error.message)) }),
+    );
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * npm run verify: the kit's own check, for authors and CI. It proves that
+ * - both workspaces and the tests type-check;
+ * - the committed starter is exactly what the solution generates (no drift);
+ * - the solution passes every graded test, and every chapter has at least 15;
+ * - the starter fails every graded test, each with a TODO message, and every test is still collected;
+ * - progressive unlock: with chapters 1..k solved, the tests of 1..k pass and every chapter k+1 test fails with
+ *   "TODO(chapter k+1)", so a learner is never blocked by a later chapter and every test can fail;
+ * - every known-wrong solution fails at least one graded test, with a message that points at the mistake;
+ * - every `npm test -- ...` command quoted in the guide selects at least one test;
+ * and prints how long each part took.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { starterDrift } from './build-starter.js';
+import { chapterDir, parseTestArgs } from './lib/chapters.js';
+import { ROOT } from './lib/paths.js';
+import { buildWorkspace, listRegions } from './lib/regions.js';
+import type { TestOutcome } from './lib/verify-reporter.js';
+import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
+
+const MIN_TESTS_PER_CHAPTER = 15;
+const WORK = path.join(ROOT, '.verify');
+const failures: string[] = [];
+const timings: Array<[string, number]> = [];
+
+async function step(name: string, run: () => Promise<string[]> | string[]): Promise<void> {
+  const started = performance.now();
+  process.stdout.write(`• ${name} … `);
+  let problems: string[];
+  try {
+    problems = await run();
+  } catch (error) {
+    problems = [`${name} could not run: ${error instanceof Error ? error.stack : String(error)}`];
+  }
+  const seconds = (performance.now() - started) / 1000;
+  timings.push([name, seconds]);
+  console.log(`${problems.length === 0 ? 'ok' : 'FAILED'} (${seconds.toFixed(1)} s)`);
+  for (const problem of problems.slice(0, 40)) console.log(`    ✗ ${problem}`);
+  if (problems.length > 40) console.log(`    … and ${problems.length - 40} more`);
+  failures.push(...problems);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => resolve({ code: code ?? 1, output }));
+  });
+}
+
+const chapters = readdirSync(path.join(ROOT, 'tests'))
+  .map((name) => /^chapter(\d\d)$/.exec(name))
+  .filter((match): match is RegExpExecArray => match !== null)
+  .map((match) => Number(match[1]))
+  .sort((a, b) => a - b);
+const include = (list: number[]) => list.map((n) => `${chapterDir(n)}**/*.test.ts`);
+const upTo = (k: number) => chapters.filter((n) => n <= k);
+
+// ---------------------------------------------------------------------------------------------------------------
+
+await step('type-check solution, starter and tests', async () => {
+  const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
+  const results = await Promise.all(['tsconfig.json', 'tsconfig.starter.json'].map((config) => run(tsc, ['-p', config])));
+  return results.flatMap((result, i) =>
+    result.code === 0 ? [] : [`tsc -p ${i === 0 ? 'tsconfig.json' : 'tsconfig.starter.json'}:\n${result.output.trim()}`],
+  );
+});
+
+await step('starter is generated from the solution (no drift)', () => starterDrift());
+
+// Each project is a source tree plus the chapters whose tests run against it.
+interface Project {
+  name: string;
+  src: string;
+  chapters: number[];
+  wrong?: WrongSolution;
+  /** Chapters <= solvedUpTo must pass; the chapter after must fail with its TODO. */
+  solvedUpTo: number;
+}
+const projects: Project[] = [];
+let outcomes: TestOutcome[] = [];
+
+await step('build the workspaces (progressive unlock and known-wrong solutions)', () => {
+  rmSync(WORK, { recursive: true, force: true });
+  const solutionSrc = path.join(ROOT, 'solution/src');
+  const write = (name: string, files: Map<string, string>) => {
+    const dir = path.join(WORK, 'ws', name);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      writeFileSync(path.join(dir, rel), text);
+    }
+    return dir;
+  };
+  const problems: string[] = [];
+  projects.push({ name: 'solution', src: solutionSrc, chapters, solvedUpTo: Infinity });
+  projects.push({ name: 'starter', src: path.join(ROOT, 'starter/src'), chapters, solvedUpTo: 0 });
+  for (const k of chapters.slice(0, -1)) {
+    const next = chapters[chapters.indexOf(k) + 1]!;
+    const { files } = buildWorkspace(solutionSrc, (region) => region.chapter > k);
+    projects.push({ name: `unlock-${k}`, src: write(`unlock-${k}`, files), chapters: [...upTo(k), next], solvedUpTo: k });
+  }
+  const regionNames = new Set(listRegions(ROOT, 'solution').map((r) => `chapter ${r.chapter}: ${r.name}`));
+  for (const chapter of chapters) {
+    for (const wrong of loadWrongSolutions(ROOT, chapter)) {
+      if (!regionNames.has(wrong.region)) {
+        problems.push(`${path.relative(ROOT, wrong.file)} names the region "${wrong.region}", which the solution does not have`);
+        continue;
+      }
+      const { files } = buildWorkspace(solutionSrc, () => false, new Map([[wrong.region, wrong.body]]));
+      const name = `wrong-${chapter}-${wrong.slug}`;
+      projects.push({ name, src: write(name, files), chapters: [chapter], wrong, solvedUpTo: Infinity });
+    }
+  }
+  return problems;
+});
+
+await step(`run every workspace's tests (${projects.length} projects, one vitest run)`, async () => {
+  const planFile = path.join(WORK, 'plan.json');
+  const outFile = path.join(WORK, 'outcomes.json');
+  writeFileSync(planFile, JSON.stringify({ projects: projects.map((p) => ({ name: p.name, src: p.src, include: include(p.chapters) })) }));
+  const result = await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/verify.vitest.config.ts'],
+    { KIT_VERIFY_PLAN: planFile, KIT_VERIFY_OUT: outFile, KIT_TARGET: '' },
+  );
+  if (!existsSync(outFile)) return [`vitest did not finish:\n${result.output.slice(-4000)}`];
+  const report = JSON.parse(readFileSync(outFile, 'utf8')) as { outcomes: TestOutcome[]; unhandled: string[] };
+  outcomes = report.outcomes;
+  return report.unhandled.map((message) => `unhandled error during the test run: ${message}`);
+});
+
+const chapterOf = (outcome: TestOutcome) => Number(/chapter(\d\d)/.exec(outcome.file)?.[1]);
+const byProject = (name: string) => outcomes.filter((o) => o.project === name);
+const label = (o: TestOutcome) => `${o.file} > ${o.name}`;
+const solutionTests = () => byProject('solution');
+
+await step('the solution passes every graded test', () => {
+  const problems = solutionTests()
+    .filter((o) => o.state !== 'passed')
+    .map((o) => `${label(o)}: ${o.state} ${o.messages[0] ?? ''}`.trim());
+  for (const chapter of chapters) {
+    const count = solutionTests().filter((o) => chapterOf(o) === chapter).length;
+    if (count < MIN_TESTS_PER_CHAPTER) problems.push(`chapter ${chapter} has ${count} graded tests; at least ${MIN_TESTS_PER_CHAPTER} are needed`);
+  }
+  return problems;
+});
+
+await step('the starter fails every graded test with a TODO message', () => {
+  const problems: string[] = [];
+  const starter = byProject('starter');
+  for (const o of starter) {
+    if (o.state === 'passed') problems.push(`${label(o)} passes on the starter: it cannot fail, so it grades nothing`);
+    else if (!o.messages.some((m) => m.includes('TODO(chapter'))) problems.push(`${label(o)} fails on the starter without a TODO message: ${o.messages[0] ?? o.state}`);
+  }
+  if (starter.length !== solutionTests().length) {
+    problems.push(`the starter run collected ${starter.length} tests but the solution run ${solutionTests().length}: a test file fails to load on the starter`);
+  }
+  return problems;
+});
+
+await step('progressive unlock: chapters 1..k solved pass 1..k, and every chapter k+1 test fails on its own TODO', () => {
+  const problems: string[] = [];
+  for (const project of projects.filter((p) => p.name.startsWith('unlock-'))) {
+    const k = project.solvedUpTo;
+    const next = project.chapters.at(-1)!;
+    const results = byProject(project.name);
+    const expected = solutionTests().filter((o) => project.chapters.includes(chapterOf(o))).length;
+    if (results.length !== expected) problems.push(`${project.name}: collected ${results.length} tests, expected ${expected} (a test file fails to load)`);
+    for (const o of results) {
+      if (chapterOf(o) <= k && o.state !== 'passed') {
+        problems.push(`with chapters 1-${k} solved, ${label(o)} should pass but ${o.state}: ${o.messages[0] ?? ''} (does it depend on a later chapter?)`);
+      }
+      if (chapterOf(o) === next && (o.state === 'passed' || !o.messages.some((m) => m.includes(`TODO(chapter ${next})`)))) {
+        problems.push(
+          `with chapters 1-${k} solved and ${next} stubbed, ${label(o)} should fail with TODO(chapter ${next}) but ${o.state}: ${o.messages[0] ?? ''}`,
+        );
+      }
+    }
+  }
+  return problems;
+});
+
+await step('every known-wrong solution is caught by a graded test that points at the mistake', () => {
+  const problems: string[] = [];
+  const caught: string[] = [];
+  for (const project of projects.filter((p) => p.wrong)) {
+    const wrong = project.wrong!;
+    const failed = byProject(project.name).filter((o) => o.state === 'failed');
+    const where = path.relative(ROOT, wrong.file);
+    if (failed.length === 0) problems.push(`${where} (${wrong.why}) passes every chapter ${wrong.chapter} test: no test catches this mistake`);
+    else if (!failed.some((o) => o.messages.some((m) => wrong.expect.test(m)))) {
+      problems.push(`${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; first message: ${failed[0]!.messages[0]}`);
+    } else caught.push(where);
+  }
+  for (const chapter of chapters) {
+    if (loadWrongSolutions(ROOT, chapter).length < 3) problems.push(`chapter ${chapter} has fewer than 3 known-wrong solutions in ${chapterDir(chapter)}wrong/`);
+  }
+  process.stdout.write(`${caught.length} caught … `);
+  return problems;
+});
+
+await step('every `npm test -- …` command in the guide selects at least one test', () => {
+  const problems: string[] = [];
+  const bookDir = path.join(ROOT, 'book/src');
+  if (!existsSync(bookDir)) return ['book/src is missing'];
+  const files = readdirSync(bookDir, { recursive: true }).map(String).filter((f) => f.endsWith('.md'));
+  let count = 0;
+  for (const file of files) {
+    const lines = readFileSync(path.join(bookDir, file), 'utf8').split('\n');
+    lines.forEach((line, index) => {
+      for (const match of line.matchAll(/npm test -- ([^`\n]*)/g)) {
+        count++;
+        const args = match[1]!.trim().split(/\s+/).filter(Boolean);
+        const parsed = parseTestArgs(args, (n) => chapters.includes(n));
+        const where = `book/src/${file}:${index + 1}: "npm test -- ${match[1]!.trim()}"`;
+        if (parsed.unknown.length) problems.push(`${where} names a chapter with no tests: ${parsed.unknown.join(', ')}`);
+        const t = parsed.passThrough.findIndex((a) => a === '-t' || a === '--testNamePattern');
+        const pattern = t >= 0 ? new RegExp(parsed.passThrough[t + 1]!.replace(/^["']|["']$/g, '')) : undefined;
+        const selected = solutionTests().filter(
+          (o) => (parsed.chapters.length === 0 || parsed.chapters.includes(chapterOf(o))) && (!pattern || pattern.test(o.name)),
+        );
+        if (selected.length === 0) problems.push(`${where} selects no test`);
+      }
+    });
+  }
+  if (count === 0) problems.push('the guide quotes no `npm test -- …` command at all');
+  return problems;
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const total = timings.reduce((sum, [, s]) => sum + s, 0);
+console.log('\nTimings:');
+for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
+console.log(`  ${total.toFixed(1).padStart(6)} s  in all`);
+const perChapter = chapters.map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`).join(', ');
+console.log(`\nGraded tests: ${solutionTests().length} (${perChapter})`);
+
+if (failures.length > 0) {
+  console.log(`\nverify: ${failures.length} problem(s) found`);
+  process.exit(1);
+}
+console.log(`\nverify: ${timings.length} passed, 0 failed`);
