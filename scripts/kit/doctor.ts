@@ -1,0 +1,132 @@
+/** npm run doctor: checks the set-up and says how to fix each problem found. */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
+import { chaptersWithTests } from './args.js';
+import { runTests, scoreByChapter } from './run-tests.js';
+import { dim, green, red, yellow } from './ui.js';
+
+export interface Check {
+  ok: boolean;
+  what: string;
+  /** How to fix it, when not ok. */
+  fix?: string;
+  /** Only a warning: the kit still works. */
+  warn?: boolean;
+}
+
+const MIN_NODE = [20, 11, 0];
+
+export function nodeCheck(version = process.versions.node): Check {
+  const parts = version.split('.').map(Number);
+  let ok = true;
+  for (let i = 0; i < 3; i++) {
+    if (parts[i]! !== MIN_NODE[i]!) {
+      ok = parts[i]! > MIN_NODE[i]!;
+      break;
+    }
+  }
+  return ok
+    ? { ok, what: `Node ${version} (>= ${MIN_NODE.join('.')})` }
+    : { ok, what: `Node ${version} is too old: the kit needs ${MIN_NODE.join('.')} or newer`, fix: 'Install Node 20.11+ (22 or 24 are fine), e.g. with nvm: "nvm install 22"' };
+}
+
+/** node_modules exists and every package in package-lock.json is installed at the locked version. */
+export function installCheck(root: string): Check[] {
+  if (!existsSync(path.join(root, 'node_modules'))) {
+    return [{ ok: false, what: 'node_modules is missing: dependencies are not installed', fix: 'Run "npm install"' }];
+  }
+  const lockFile = path.join(root, 'package-lock.json');
+  if (!existsSync(lockFile)) return [{ ok: false, what: 'package-lock.json is missing', fix: 'Restore it with "git checkout package-lock.json", then run "npm install"', warn: true }];
+  const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, { version?: string; optional?: boolean; link?: boolean; dev?: boolean }> };
+  const missing: string[] = [];
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const [key, entry] of Object.entries(lock.packages)) {
+    if (!key.startsWith('node_modules/') || entry.link || !entry.version) continue;
+    const manifest = path.join(root, key, 'package.json');
+    if (!existsSync(manifest)) {
+      if (!entry.optional) missing.push(key.slice('node_modules/'.length));
+      continue;
+    }
+    checked++;
+    const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string };
+    if (version !== entry.version) wrong.push(`${key.slice('node_modules/'.length)} ${version} (locked ${entry.version})`);
+  }
+  const checks: Check[] = [];
+  if (missing.length) checks.push({ ok: false, what: `${missing.length} locked package(s) are not installed: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`, fix: 'Run "npm install" (or "npm ci" for a clean install)' });
+  if (wrong.length) checks.push({ ok: false, what: `${wrong.length} package(s) differ from package-lock.json: ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ', …' : ''}`, fix: 'Run "npm ci" to install exactly the locked versions' });
+  if (checks.length === 0) checks.push({ ok: true, what: `dependencies installed (${checked} packages match package-lock.json)` });
+  return checks;
+}
+
+/** starter/src equals the generated starter everywhere outside the chapter regions. */
+export function starterSyncCheck(root: string): Check[] {
+  const starterSrc = path.join(root, 'starter/src');
+  const generated = buildWorkspace(path.join(root, 'solution/src'), () => true).files;
+  const outside = (text: string, rel: string) => rewriteRegions(text, '', () => [], rel).split('\n');
+  const problems: Check[] = [];
+  for (const [rel, text] of generated) {
+    const file = path.join(starterSrc, rel);
+    if (!existsSync(file)) {
+      problems.push({ ok: false, what: `starter/src/${rel} is missing`, fix: `Restore it: "git checkout -- starter/src/${rel}" (or copy solution/src/${rel} and run "npm run reset -- <chapter>")` });
+      continue;
+    }
+    let mine: string[];
+    try {
+      mine = outside(readFileSync(file, 'utf8'), rel);
+    } catch (error) {
+      problems.push({ ok: false, what: `starter/src/${rel}: ${(error as Error).message}`, fix: 'Put back the "// #region" / "// #endregion" marker lines as they are in solution/src' });
+      continue;
+    }
+    const ref = outside(text, rel);
+    const at = mine.findIndex((line, i) => line !== ref[i]);
+    if (at >= 0 || mine.length !== ref.length) {
+      const line = at >= 0 ? at : Math.min(mine.length, ref.length);
+      problems.push({
+        ok: false,
+        what: `starter/src/${rel} was changed outside its #region blocks (near line ${line + 1} of the file without region bodies)`,
+        fix: `Write your code only between the region markers. "git diff starter/src/${rel}" shows what changed; solution/src/${rel} has the original lines`,
+        warn: true,
+      });
+    }
+  }
+  for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
+    if (!generated.has(rel)) problems.push({ ok: false, what: `starter/src/${rel} is not part of the kit`, fix: 'Fine if you added it on purpose; the graded tests never import it', warn: true });
+  }
+  return problems.length ? problems : [{ ok: true, what: 'starter/src matches the kit outside your stubs' }];
+}
+
+export async function doctorChecks(root: string): Promise<Check[]> {
+  const checks = [nodeCheck(), ...installCheck(root)];
+  if (!existsSync(path.join(root, 'solution/src'))) checks.push({ ok: false, what: 'solution/src is missing', fix: 'Restore it: "git checkout -- solution"' });
+  else checks.push(...starterSyncCheck(root));
+  if (existsSync(path.join(root, 'node_modules/vitest'))) {
+    try {
+      const { tests, errors } = await runTests({ root });
+      const scores = scoreByChapter(tests);
+      const done = chaptersWithTests(root).filter((n) => {
+        const s = scores.find((x) => x.chapter === n);
+        return s && s.total > 0 && s.passed === s.total;
+      });
+      checks.push({ ok: true, what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})` });
+      if (errors.length) checks.push({ ok: false, warn: true, what: `${errors.length} test file(s) could not load: ${errors[0]!.split('\n')[0]}`, fix: 'Run "npx tsc -p tsconfig.starter.json" to see type or syntax errors in starter/src' });
+    } catch (error) {
+      checks.push({ ok: false, what: `the tests could not run: ${(error as Error).message.split('\n')[0]}`, fix: 'Run "npm install", then "npm test" to see the full error' });
+    }
+  }
+  return checks;
+}
+
+export async function doctorCommand(root: string): Promise<number> {
+  const checks = await doctorChecks(root);
+  for (const check of checks) {
+    const mark = check.ok ? green('✓') : check.warn ? yellow('!') : red('✗');
+    console.log(`${mark} ${check.what}`);
+    if (!check.ok && check.fix) console.log(dim(`  fix: ${check.fix}`));
+  }
+  const errors = checks.filter((c) => !c.ok && !c.warn).length;
+  console.log('');
+  console.log(errors ? red(`${errors} problem(s) to fix.`) : green('All good.'));
+  return errors ? 1 : 0;
+}
