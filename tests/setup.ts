@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
 import { todoHits } from 'kit/todo';
+import './helpers/matchers.js';
 
 for (const name of Object.keys(process.env)) {
   if (/^(ANTHROPIC|OPENAI|CLAUDE)_/.test(name)) delete process.env[name];

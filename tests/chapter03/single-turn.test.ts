@@ -35,6 +35,7 @@ describe('singleTurn (src/agent.ts)', () => {
       shape(second.messages),
       'request 2: the prompt, the assistant turn with its call, then the result paired by id',
     ).toEqual(['user', 'assistant text + call echo#call_1', 'tool echo#call_1']);
+    expect(second).toEndWithResultsFor(['call_1']);
     expect(second.messages[2]).toMatchObject({ content: 'pong', isError: false });
   });
 
@@ -48,7 +49,7 @@ describe('singleTurn (src/agent.ts)', () => {
       assistantText('done'),
     ]);
     await singleTurn(provider, tools, 'go', ctx);
-    expect(shape(requestOn(provider, 2).messages)).toEqual(['user', 'assistant call echo#b + call echo#a', 'tool echo#b', 'tool echo#a']);
+    expect(requestOn(provider, 2)).toEndWithResultsFor(['b', 'a']);
   });
 
   test('sends an unknown tool back as an error result and returns the recovered answer', async () => {
