@@ -48,4 +48,4 @@ try {
     process.exitCode = 3;
   } else throw error;
 }
-if (name !== 'watch') process.exit(process.exitCode ?? 0);
+process.exit(process.exitCode ?? 0);

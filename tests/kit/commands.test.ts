@@ -1,0 +1,195 @@
+/** progress, list, grade, solution, reset and doctor, each run as a learner would, on a copy of the repository. */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyRepo, kit, read, solveUpTo, write } from './helpers.js';
+
+describe('progress and list (scripts/kit/progress.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo();
+    solveUpTo(copy.root, 1);
+  });
+  afterAll(() => copy.cleanup());
+
+  it('shows every chapter with passed/total and a bar, and points at the first unfinished one', () => {
+    const started = Date.now();
+    const { status, stdout } = kit(copy.root, ['progress']);
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(/^\s+1\s+Messages and the mock provider\s+█{20}\s+(\d+)\/\1 ✓$/m);
+    expect(stdout).toMatch(/^▶\s+2\s+Your first tool\s+░{20}\s+0\/\d+$/m);
+    expect(stdout).toMatch(/15\s+Capstone\s+not written yet/);
+    expect(stdout).toContain('Next: chapter 2');
+    expect(Date.now() - started, 'one vitest run for every chapter: a few seconds').toBeLessThan(15_000);
+  });
+
+  it('list is the same view', () => {
+    const { status, stdout } = kit(copy.root, ['list']);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/▶\s+2\s+Your first tool/);
+  });
+});
+
+describe('grade (scripts/kit/grade.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo();
+    solveUpTo(copy.root, 2);
+  });
+  afterAll(() => copy.cleanup());
+
+  it('prints a table with passed/total and points per chapter, writes JSON and JUnit, and exits 0 on a partial score', () => {
+    const { status, stdout } = kit(copy.root, ['grade', '--json', 'out/grade.json', '--junit', 'out/grade.xml']);
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(/^\s+1\s+Messages and the mock provider\s+(\d+)\/\1\s+10\/10$/m);
+    expect(stdout).toMatch(/^\s+3\s+The agentic loop\s+0\/\d+\s+0\/10$/m);
+    expect(stdout).toMatch(/Total\s+\d+\/\d+\s+20\/\d+/);
+    const entries = JSON.parse(read(copy.root, 'out/grade.json')) as Array<{ chapter: number; name: string; status: string; message: string }>;
+    expect(entries.length).toBeGreaterThan(40);
+    for (const entry of entries) expect(Object.keys(entry)).toEqual(expect.arrayContaining(['chapter', 'name', 'status', 'message']));
+    expect(entries.filter((e) => e.chapter === 1).every((e) => e.status === 'passed')).toBe(true);
+    const ch3 = entries.filter((e) => e.chapter === 3);
+    expect(ch3.length).toBeGreaterThan(0);
+    expect(ch3.every((e) => e.status === 'failed' && e.message.includes('TODO(chapter 3)'))).toBe(true);
+    const xml = read(copy.root, 'out/grade.xml');
+    expect(xml).toMatch(/^<\?xml/);
+    expect(xml).toContain(`<testsuites name="kit" tests="${entries.length}" failures="${entries.filter((e) => e.status === 'failed').length}"`);
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(entries.length);
+    expect(xml).toMatch(/<failure message="TodoError: TODO\(chapter 3\)/);
+  });
+
+  it('--solution grades solution/ (everything passes)', () => {
+    const { status, stdout } = kit(copy.root, ['grade', '--solution', '--json', 'sol.json']);
+    expect(status).toBe(0);
+    const entries = JSON.parse(read(copy.root, 'sol.json')) as Array<{ status: string }>;
+    expect(entries.every((e) => e.status === 'passed')).toBe(true);
+    expect(stdout).toContain('solution/');
+  });
+
+  it('exits non-zero only when the kit itself cannot run', () => {
+    const broken = copyRepo({ link: false });
+    try {
+      const { status, stderr, stdout } = kit(broken.root, ['grade']);
+      expect(status, stdout + stderr).not.toBe(0);
+      expect(stderr).toMatch(/could not run|not installed/);
+    } finally {
+      broken.cleanup();
+    }
+  });
+});
+
+describe('solution (scripts/kit/solution.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo();
+    solveUpTo(copy.root, 2);
+  });
+  afterAll(() => copy.cleanup());
+
+  it('warns first when the chapter does not pass, then shows a unified diff per region from the stub to the reference', () => {
+    const { status, stdout } = kit(copy.root, ['solution', 'chapter3']);
+    expect(status).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^Warning: \d+ of chapter 3's \d+ tests do not pass yet/);
+    expect(stdout).toContain('# singleTurn');
+    expect(stdout).toMatch(/^--- starter\/src\/agent\.ts \(singleTurn, yours\)$/m);
+    expect(stdout).toMatch(/^\+\+\+ solution\/src\/agent\.ts \(singleTurn, reference\)$/m);
+    expect(stdout).toMatch(/^@@ -\d+,1 \+\d+,\d+ @@$/m);
+    expect(stdout).toContain("-  throw new TodoError(3, 'singleTurn');");
+    expect(stdout).toContain('+  const messages: Message[] = [userMessage(prompt)];');
+    expect(stdout).toContain('# executeToolCall');
+  });
+
+  it('says so when a body already matches, without a warning once the chapter passes', () => {
+    const { stdout } = kit(copy.root, ['solution', 'ch2']);
+    expect(stdout).not.toContain('Warning');
+    expect(stdout).toContain('(your body is the same as the reference)');
+  });
+
+  it('an unknown chapter prints the list and exits 2', () => {
+    const { status, stderr } = kit(copy.root, ['solution', 'chapter42']);
+    expect(status).toBe(2);
+    expect(stderr).toContain('Unknown chapter: chapter42');
+    expect(stderr).toContain('chapter3');
+  });
+});
+
+describe('reset (scripts/kit/reset.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => copy = copyRepo());
+  afterAll(() => copy.cleanup());
+
+  it('asks first and changes nothing on "n" or no answer', () => {
+    solveUpTo(copy.root, 3);
+    const before = read(copy.root, 'starter/src/agent.ts');
+    for (const input of ['n\n', '']) {
+      const { status, stdout } = kit(copy.root, ['reset', 'chapter3'], input);
+      expect(stdout).toContain('Reset them? [y/N]');
+      expect(stdout).toContain('Nothing was changed.');
+      expect(status).toBe(1);
+      expect(read(copy.root, 'starter/src/agent.ts')).toBe(before);
+    }
+  });
+
+  it('on "y" puts back only that chapter\'s stubs and keeps everything else, edits outside regions included', () => {
+    solveUpTo(copy.root, 3);
+    const agent = `// my note\n${read(copy.root, 'starter/src/agent.ts')}`;
+    write(copy.root, 'starter/src/agent.ts', agent);
+    const tool = read(copy.root, 'starter/src/tool.ts');
+    const { status, stdout } = kit(copy.root, ['reset', 'chapter3'], 'y\n');
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(/starter\/src\/agent\.ts: singleTurn, SimpleAgent\.run/);
+    const after = read(copy.root, 'starter/src/agent.ts');
+    expect(after.startsWith('// my note\n')).toBe(true);
+    expect(after).toContain("throw new TodoError(3, 'singleTurn');");
+    expect(after).toContain("throw new TodoError(3, 'SimpleAgent.chat');");
+    expect(read(copy.root, 'starter/src/execute-tool.ts')).toContain("throw new TodoError(3, 'executeToolCall');");
+    expect(read(copy.root, 'starter/src/tool.ts'), 'chapter 2 is untouched').toBe(tool);
+    // The stub bodies equal the generated starter's.
+    const generated = readFileSync(path.join(copy.root, 'starter/src/execute-tool.ts'), 'utf8');
+    expect(generated).toContain('// 1. Look the tool up by call.name.');
+  });
+
+  it('--yes skips the question; a chapter already reset is left alone', () => {
+    solveUpTo(copy.root, 1);
+    const { status, stdout } = kit(copy.root, ['reset', 'chapter1', '--yes']);
+    expect(status).toBe(0);
+    expect(stdout).toMatch(/Reset 4 stub\(s\) of chapter 1/);
+    expect(read(copy.root, 'starter/src/messages.ts')).toContain("throw new TodoError(1, 'textOf');");
+    const again = kit(copy.root, ['reset', 'chapter1', '--yes']);
+    expect(again.stdout).toContain('already as they started');
+  });
+});
+
+describe('doctor (scripts/kit/doctor.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo();
+    solveUpTo(copy.root, 1);
+  });
+  afterAll(() => copy.cleanup());
+
+  it('reports Node, the install, the starter and the chapters done', () => {
+    const { status, stdout } = kit(copy.root, ['doctor']);
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(/✓ Node \d+\.\d+\.\d+ \(>= 20\.11\.0\)/);
+    expect(stdout).toMatch(/✓ dependencies installed \(\d+ packages match package-lock\.json\)/);
+    expect(stdout).toContain('✓ starter/src matches the kit outside your stubs');
+    expect(stdout).toContain('✓ chapters done: 1 (of');
+    expect(stdout).toContain('All good.');
+  });
+
+  it('flags an edit outside the regions and a missing install, each with a fix', () => {
+    const text = read(copy.root, 'starter/src/tool.ts').replace('const TOOL_NAME', 'const TOOL_NAMES');
+    write(copy.root, 'starter/src/tool.ts', text);
+    const { stdout } = kit(copy.root, ['doctor']);
+    expect(stdout).toMatch(/! starter\/src\/tool\.ts was changed outside its #region blocks/);
+    expect(stdout).toMatch(/fix: .*git diff starter\/src\/tool\.ts/);
+    rmSync(path.join(copy.root, 'node_modules'));
+    // Without node_modules, tsx itself lives in the real repo: run it from there with the copy's script.
+    const bare = kit(copy.root, ['doctor']);
+    expect(bare.stdout).toContain('✗ node_modules is missing');
+    expect(bare.stdout).toContain('fix: Run "npm install"');
+    expect(bare.status).toBe(1);
+    expect(existsSync(path.join(copy.root, 'node_modules'))).toBe(false);
+  });
+});

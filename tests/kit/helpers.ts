@@ -1,0 +1,89 @@
+/**
+ * Helpers for the kit's own tests: a throw-away copy of the repository (node_modules linked, not copied), a way to
+ * solve chapters in its starter, and a runner for `scripts/kit.ts` inside it.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
+
+const COPIED = ['solution', 'starter', 'tests', 'scripts', 'book', 'vitest.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.starter.json'];
+
+/** A copy of the repository in a temp dir. `link: false` leaves node_modules out (a kit that cannot run). */
+export function copyRepo(options: { link?: boolean } = {}): { root: string; cleanup(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'kit-copy-'));
+  for (const entry of COPIED) {
+    const from = path.join(REPO, entry);
+    if (!existsSync(from)) continue;
+    cpSync(from, path.join(root, entry), {
+      recursive: true,
+      filter: (src) => !/[\\/](node_modules|\.vitepress[\\/](cache|dist)|tests[\\/]kit)$/.test(src),
+    });
+  }
+  if (options.link !== false) symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+/** Writes starter/src with chapters 1..n solved and the rest stubbed (n = 0: the plain starter). */
+export function solveUpTo(root: string, n: number): void {
+  const { files } = buildWorkspace(path.join(root, 'solution/src'), (region) => region.chapter > n);
+  for (const [rel, text] of files) {
+    mkdirSync(path.dirname(path.join(root, 'starter/src', rel)), { recursive: true });
+    writeFileSync(path.join(root, 'starter/src', rel), text);
+  }
+}
+
+export const read = (root: string, rel: string) => readFileSync(path.join(root, rel), 'utf8');
+export const write = (root: string, rel: string, text: string) => writeFileSync(path.join(root, rel), text);
+
+const env = () => {
+  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  delete e.KIT_ROOT;
+  delete e.KIT_SRC;
+  delete e.KIT_TARGET;
+  return e;
+};
+
+/** Runs `scripts/kit.ts <args>` in the copy and waits for it. */
+export function kit(root: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
+    cwd: root,
+    env: env(),
+    input,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `scripts/kit.ts <args>` in the background, for watch. */
+export function startKit(root: string, args: string[]) {
+  const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], { cwd: root, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  return {
+    child,
+    output: () => output,
+    exited,
+    /** Resolves once the output (from `from` on) matches `pattern`; rejects after `ms`. */
+    async waitFor(pattern: RegExp, from = 0, ms = 30_000): Promise<number> {
+      const start = Date.now();
+      for (;;) {
+        const match = pattern.exec(output.slice(from));
+        if (match) return from + match.index + match[0].length;
+        if (Date.now() - start > ms) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
+        if (child.exitCode !== null) throw new Error(`kit exited (${child.exitCode}) before ${pattern}; output:\n${output}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+    send(text: string) {
+      child.stdin.write(text);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/** Pure pieces of the kit: diff, hint files, stub matching, doctor's checks. */
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHAPTERS } from '../../scripts/lib/chapters.js';
+import { listRegions } from '../../scripts/lib/regions.js';
+import { unifiedDiff } from '../../scripts/kit/diff.js';
+import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
+import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
+import { firstUnfinished, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
+import type { TestOutcome } from '../../scripts/kit/run-tests.js';
+import { REPO } from './helpers.js';
+
+describe('unifiedDiff (scripts/kit/diff.ts)', () => {
+  it('is empty for equal inputs', () => {
+    expect(unifiedDiff(['a', 'b'], ['a', 'b'], { a: 'x', b: 'y' })).toBe('');
+  });
+  it('marks removed and added lines, with hunk headers pointing at the real file lines', () => {
+    const diff = unifiedDiff(['keep', 'old', 'keep2'], ['keep', 'new', 'keep2'], { a: 'mine', b: 'ref' }, 10, 20);
+    expect(diff.split('\n')).toEqual(['--- mine', '+++ ref', '@@ -10,3 +20,3 @@', ' keep', '-old', '+new', ' keep2']);
+  });
+  it('splits distant changes into separate hunks', () => {
+    const a = Array.from({ length: 20 }, (_, i) => `l${i}`);
+    const b = [...a];
+    b[1] = 'x';
+    b[18] = 'y';
+    const diff = unifiedDiff(a, b, { a: 'a', b: 'b' });
+    expect(diff.match(/^@@/gm)).toHaveLength(2);
+  });
+});
+
+describe('hints.md files (tests/chapterNN/hints.md)', () => {
+  const solution = listRegions(REPO, 'solution');
+  const chapters = [...new Set(solution.map((s) => s.chapter))].filter((n) => n <= 4);
+  it.each(chapters)('chapter %i has three hints (nudge, approach, shape) for every stub', (chapter) => {
+    const sections = loadHints(REPO, chapter);
+    const stubs = solution.filter((s) => s.chapter === chapter).map((s) => s.name);
+    expect(sections.map((s) => s.stub).sort()).toEqual([...stubs].sort());
+    for (const section of sections) {
+      expect(section.hints.length, section.stub).toBeGreaterThanOrEqual(3);
+      for (const hint of section.hints) expect(hint.text.length, `${section.stub}: ${hint.title}`).toBeGreaterThan(20);
+    }
+  });
+
+  it('parses headings, and ignores headings inside fenced code', () => {
+    const parsed = parseHints('# T\nintro\n## a\n### One\ntext 1\n```md\n## not a stub\n```\n### Two\ntext 2\n## B.c\n### x\ny\n');
+    expect(parsed).toEqual([
+      { stub: 'a', hints: [{ title: 'One', text: 'text 1\n```md\n## not a stub\n```' }, { title: 'Two', text: 'text 2' }] },
+      { stub: 'B.c', hints: [{ title: 'x', text: 'y' }] },
+    ]);
+  });
+
+  it('gives the next level each time, stays on the last, and starts over after a reset', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kit-hints-'));
+    try {
+      const hints = [1, 2, 3].map((n) => ({ title: `h${n}`, text: `t${n}` }));
+      expect([1, 2, 3, 4].map(() => nextHint(root, 3, 'singleTurn', hints)!.level)).toEqual([1, 2, 3, 3]);
+      expect(nextHint(root, 2, 'ToolSet.add', hints)!.level).toBe(1);
+      expect(readHintState(root)).toEqual({ 'chapter 3: singleTurn': 3, 'chapter 2: ToolSet.add': 1 });
+      resetHintState(root, 3);
+      expect(readHintState(root)).toEqual({ 'chapter 2: ToolSet.add': 1 });
+      resetHintState(root);
+      expect(readHintState(root)).toEqual({});
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('stub matching (scripts/kit/stubs.ts)', () => {
+  it('maps describe titles to stubs', () => {
+    expect(suiteNamesStub('singleTurn (src/agent.ts)', 'singleTurn')).toBe(true);
+    expect(suiteNamesStub('SimpleAgent.run and chat (src/agent.ts)', 'SimpleAgent.chat')).toBe(true);
+    expect(suiteNamesStub('SimpleAgent.run and chat (src/agent.ts)', 'SimpleAgent.pushResults')).toBe(false);
+    expect(suiteNamesStub('ToolSet (src/tool.ts)', 'ToolSet.get')).toBe(true);
+    expect(suiteNamesStub('readTool (src/tools/read.ts)', 'readTool.execute')).toBe(true);
+    expect(suiteNamesStub('textOf (src/messages.ts)', 'toolCallsOf')).toBe(false);
+  });
+
+  it('the first unfinished stub is the first still throwing TodoError or with a failing test', () => {
+    const stub = (name: string, todo: boolean): LearnerStub => ({ chapter: 3, name, file: 'f', line: 1, steps: [], body: [], todo });
+    const stubs = [stub('executeToolCall', false), stub('singleTurn', false), stub('SimpleAgent.run', true)];
+    const test = (suite: string, status: 'passed' | 'failed'): TestOutcome => ({ chapter: 3, file: 't', suites: [suite], name: 'n', fullName: 'n', status, message: status === 'failed' ? 'AssertionError: x' : '' });
+    expect(firstUnfinished(stubs, [test('executeToolCall (x)', 'passed'), test('singleTurn (x)', 'failed')])!.stub.name).toBe('singleTurn');
+    expect(firstUnfinished(stubs, [test('singleTurn (x)', 'passed')])!.stub.name).toBe('SimpleAgent.run');
+  });
+});
+
+describe('doctor checks (scripts/kit/doctor.ts)', () => {
+  it('needs Node 20.11 or newer', () => {
+    expect(nodeCheck('20.10.9').ok).toBe(false);
+    expect(nodeCheck('20.10.9').fix).toMatch(/Install Node/);
+    expect(nodeCheck('20.11.0').ok).toBe(true);
+    expect(nodeCheck('22.1.0').ok).toBe(true);
+    expect(nodeCheck('18.20.0').ok).toBe(false);
+  });
+
+  it('compares installed versions with the lock', () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'kit-doctor-'));
+    try {
+      const pkg = (name: string, version: string) => {
+        mkdirSync(path.join(root, 'node_modules', name), { recursive: true });
+        writeFileSync(path.join(root, 'node_modules', name, 'package.json'), JSON.stringify({ name, version }));
+      };
+      pkg('a', '1.0.0');
+      pkg('b', '2.0.0');
+      const lock = { packages: { '': {}, 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.1.0' }, 'node_modules/c': { version: '1.0.0' }, 'node_modules/d': { version: '1.0.0', optional: true } } };
+      writeFileSync(path.join(root, 'package-lock.json'), JSON.stringify(lock));
+      const checks = installCheck(root);
+      expect(checks.map((c) => c.what)).toEqual([
+        '1 locked package(s) are not installed: c',
+        '1 package(s) differ from package-lock.json: b 2.0.0 (locked 2.1.0)',
+      ]);
+      expect(checks.every((c) => !c.ok && c.fix)).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+it('the chapter list has fifteen chapters', () => expect(CHAPTERS).toHaveLength(15));
