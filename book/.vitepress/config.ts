@@ -1,0 +1,73 @@
+/**
+ * The guide as a site (npm run book / npm run book:build). book/src keeps the mdBook layout: SUMMARY.md is the one
+ * table of contents, and the sidebar and prev/next links are generated from it.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { defineConfig, type DefaultTheme } from 'vitepress';
+import { withMermaid } from 'vitepress-plugin-mermaid';
+import { chapterHeaderPlugin, quizPlugin } from './lib/markdown';
+import { pageLink, parseSummary } from './lib/summary';
+
+const srcDir = path.resolve(import.meta.dirname, '../src');
+const summaryFile = path.join(srcDir, 'SUMMARY.md');
+const entries = existsSync(summaryFile) ? parseSummary(readFileSync(summaryFile, 'utf8')) : [];
+
+function sidebar(): DefaultTheme.SidebarItem[] {
+  const groups: DefaultTheme.SidebarItem[] = [];
+  const loose: DefaultTheme.SidebarItem[] = [];
+  const byPart = new Map<string, DefaultTheme.SidebarItem>();
+  for (const entry of entries) {
+    const item: DefaultTheme.SidebarItem = entry.file
+      ? { text: entry.title, link: pageLink(entry.file) }
+      : { text: `${entry.title} <span class="coming-soon">coming soon</span>` };
+    if (!entry.part) {
+      loose.push(item);
+      continue;
+    }
+    let group = byPart.get(entry.part);
+    if (!group) {
+      group = { text: entry.part, collapsed: false, items: [] };
+      byPart.set(entry.part, group);
+      groups.push(group);
+    }
+    group.items!.push(item);
+  }
+  return [...(loose.length ? [{ items: loose }] : []), ...groups];
+}
+
+// README.md is mdBook's introduction page: serve it as the folder's index.
+const rewrites: Record<string, string> = {};
+for (const entry of entries) {
+  if (entry.file && /(^|\/)README\.md$/.test(entry.file)) rewrites[entry.file] = entry.file.replace(/README\.md$/, 'index.md');
+}
+
+export default withMermaid(
+  defineConfig({
+    title: 'Build a coding agent',
+    description: 'Build a small Claude Code in TypeScript, one chapter at a time, with graded offline tests.',
+    srcDir: 'src',
+    srcExclude: ['SUMMARY.md', '**/wrong/**'],
+    rewrites,
+    cleanUrls: true,
+    lastUpdated: false,
+    ignoreDeadLinks: [/^https?:\/\/localhost/],
+    markdown: {
+      theme: { light: 'github-light', dark: 'github-dark' },
+      config(md) {
+        md.use(quizPlugin);
+        md.use(chapterHeaderPlugin);
+      },
+    },
+    themeConfig: {
+      sidebar: sidebar(),
+      outline: { level: [2, 3], label: 'On this page' },
+      search: { provider: 'local' },
+      docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
+      nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
+    },
+    mermaid: { securityLevel: 'strict' },
+    // mermaid is one large chunk by nature; the site is served locally.
+    vite: { build: { chunkSizeWarningLimit: 4000 } },
+  }),
+);

@@ -1,0 +1,61 @@
+/**
+ * markdown-it plugins for the guide:
+ * - ```quiz blocks become an interactive <Quiz> component (theme/Quiz.vue);
+ * - the chapter header (the block right after the page's h1 that names what you build, the files, the command and
+ *   the time) is wrapped in <div class="chapter-header"> so the theme can show it as a card.
+ */
+import type { MarkdownRenderer as MarkdownIt } from 'vitepress';
+import { parseQuiz } from './quiz';
+
+type Renderer = NonNullable<MarkdownIt['renderer']['rules']['fence']>;
+
+export function quizPlugin(md: MarkdownIt): void {
+  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    if (token.info.trim().split(/\s+/)[0] !== 'quiz') return fallback(tokens, idx, options, env, self);
+    const { quiz, problems } = parseQuiz(token.content);
+    if (problems.length) {
+      return `<div class="quiz quiz-broken"><p><strong>This quiz block does not parse:</strong></p><ul>${problems.map((p) => `<li>${md.utils.escapeHtml(p)}</li>`).join('')}</ul></div>`;
+    }
+    const data = {
+      question: md.renderInline(quiz.question),
+      choices: quiz.choices.map((c) => ({ html: md.renderInline(c.text), correct: c.correct, explanation: md.renderInline(c.explanation) })),
+    };
+    return `<Quiz data="${encodeURIComponent(JSON.stringify(data))}" />\n`;
+  };
+}
+
+const HEADER_WORDS = /what you (will )?build|files?\b|command|time\b/i;
+
+/** Wraps the block that follows the first h1, when it reads like a chapter header, in a styled container. */
+export function chapterHeaderPlugin(md: MarkdownIt): void {
+  md.core.ruler.push('chapter_header', (state) => {
+    const tokens = state.tokens;
+    const h1 = tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
+    if (h1 < 0) return;
+    const start = h1 + 3; // heading_open, inline, heading_close
+    const open = tokens[start];
+    if (!open || !['blockquote_open', 'table_open', 'bullet_list_open', 'container_info_open', 'html_block'].includes(open.type)) return;
+    if (open.type === 'html_block') return;
+    const closeType = open.type.replace('_open', '_close');
+    let depth = 0;
+    let end = -1;
+    for (let i = start; i < tokens.length; i++) {
+      if (tokens[i]!.type === open.type) depth++;
+      else if (tokens[i]!.type === closeType && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) return;
+    const text = tokens.slice(start, end).map((t) => t.content).join(' ');
+    if (!HEADER_WORDS.test(text) || !/npm (test|run)/.test(text)) return;
+    const before = new state.Token('html_block', '', 0);
+    before.content = '<div class="chapter-header">\n';
+    const after = new state.Token('html_block', '', 0);
+    after.content = '</div>\n';
+    tokens.splice(end + 1, 0, after);
+    tokens.splice(start, 0, before);
+  });
+}

@@ -1,0 +1,120 @@
+/** scripts/lib/guide.ts (used by verify) and the parsers the site shares with it, on fixture guides. */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
+import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
+import { checkGuide, fencedBlocks, guideTestCommands } from '../../scripts/lib/guide.js';
+import { copyRepo } from './helpers.js';
+
+export const GOOD_QUIZ = [
+  'Q: Why must the assistant turn be appended before its tool results?',
+  '- [ ] Because providers sort messages by time.',
+  '  > No: nothing is re-sorted.',
+  '- [x] Because every result has to follow the call it answers.',
+  '  > Right: a result answers the `tool_call` before it.',
+].join('\n');
+
+describe('parseSummary (book/.vitepress/lib/summary.ts)', () => {
+  it('reads prefix chapters, parts, nested entries and drafts', () => {
+    const entries = parseSummary('# Summary\n\n[Introduction](README.md)\n\n# Part I: The loop\n\n- [One](chapter01.md)\n  - [Deeper](one/more.md)\n- [Draft]()\n\n---\n\n# Part II\n- [Two](./chapter02.md)\n');
+    expect(entries).toEqual([
+      { title: 'Introduction', file: 'README.md', depth: 0, line: 3 },
+      { title: 'One', file: 'chapter01.md', part: 'Part I: The loop', depth: 0, line: 7 },
+      { title: 'Deeper', file: 'one/more.md', part: 'Part I: The loop', depth: 1, line: 8 },
+      { title: 'Draft', part: 'Part I: The loop', depth: 0, line: 9 },
+      { title: 'Two', file: 'chapter02.md', part: 'Part II', depth: 0, line: 14 },
+    ]);
+    expect(pageLink('README.md')).toBe('/');
+    expect(pageLink('part1/README.md')).toBe('/part1/');
+    expect(pageLink('chapter01.md')).toBe('/chapter01');
+  });
+});
+
+describe('parseQuiz (book/.vitepress/lib/quiz.ts)', () => {
+  it('parses one question with its choices and explanations', () => {
+    const { quiz, problems } = parseQuiz(GOOD_QUIZ);
+    expect(problems).toEqual([]);
+    expect(quiz.question).toBe('Why must the assistant turn be appended before its tool results?');
+    expect(quiz.choices.map((c) => c.correct)).toEqual([false, true]);
+    expect(quiz.choices[1]!.explanation).toBe('Right: a result answers the `tool_call` before it.');
+  });
+
+  it('reports a missing explanation, no correct answer, two correct answers, two questions', () => {
+    expect(parseQuiz('Q: a?\n- [ ] x\n- [x] y\n  > why').problems).toEqual(['choice 1 ("x") has no explanation (an indented "> ..." line)']);
+    expect(parseQuiz('Q: a?\n- [ ] x\n  > n\n- [ ] y\n  > n').problems).toEqual(['0 correct answers; mark exactly one with [x]']);
+    expect(parseQuiz('Q: a?\n- [x] x\n  > n\n- [x] y\n  > n').problems).toEqual(['2 correct answers; mark exactly one with [x]']);
+    expect(parseQuiz(`${GOOD_QUIZ}\nQ: b?`).problems).toContain('2 questions in one block (one per block)');
+  });
+});
+
+describe('fencedBlocks (scripts/lib/guide.ts)', () => {
+  it('finds blocks with their info string and opening line, and respects longer fences', () => {
+    const blocks = fencedBlocks('text\n```ts check\nconst a = 1;\n```\n````md\n```quiz\nnot a quiz\n```\n````\n');
+    expect(blocks).toEqual([
+      { info: 'ts check', content: 'const a = 1;', line: 2 },
+      { info: 'md', content: '```quiz\nnot a quiz\n```', line: 5 },
+    ]);
+  });
+});
+
+describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  const page = (rel: string, text: string) => {
+    const file = path.join(copy.root, 'book/src', rel);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  };
+  beforeAll(() => {
+    copy = copyRepo();
+    page('SUMMARY.md', '# Summary\n\n[Introduction](README.md)\n\n# Part I\n\n- [One](chapter01.md)\n- [Two]()\n');
+    page('README.md', '# Intro\n\nRun `npm test -- chapter1` first.\n');
+  });
+  afterAll(() => copy.cleanup());
+
+  it('is empty for a consistent guide with good code and quizzes', async () => {
+    page(
+      'chapter01.md',
+      [
+        '# One',
+        '',
+        '```ts check',
+        "import { textOf, assistantText } from 'kit/messages';",
+        "const text: string = textOf(assistantText('hi'));",
+        '```',
+        '',
+        '```ts',
+        'this is not checked',
+        '```',
+        '',
+        '```quiz',
+        GOOD_QUIZ,
+        '```',
+        '',
+        '```bash',
+        'npm test -- chapter1 --solution   # all pass',
+        '```',
+      ].join('\n'),
+    );
+    expect(await checkGuide(copy.root)).toEqual([]);
+    expect(guideTestCommands(copy.root)).toEqual([
+      { file: 'book/src/README.md', line: 3, args: ['chapter1'] },
+      { file: 'book/src/chapter01.md', line: 21, args: ['chapter1', '--solution'] },
+    ]);
+  });
+
+  it('reports a missing page, a page outside SUMMARY.md, a block that does not type-check and a broken quiz', async () => {
+    page('SUMMARY.md', '# Summary\n\n[Introduction](README.md)\n\n- [One](chapter01.md)\n- [Three](chapter03.md)\n');
+    page('orphan.md', '# Orphan\n');
+    page(
+      'chapter01.md',
+      ['# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```'].join('\n'),
+    );
+    const problems = await checkGuide(copy.root);
+    expect(problems).toContain('book/src/SUMMARY.md:6: "Three" links chapter03.md, which does not exist');
+    expect(problems).toContain('book/src/orphan.md is not in SUMMARY.md (add it there, or delete the page)');
+    expect(problems.find((p) => p.startsWith('book/src/chapter01.md:5: ts check block does not type-check: error TS2322'))).toBeDefined();
+    expect(problems).toContain('book/src/chapter01.md:8: quiz: 0 correct answers; mark exactly one with [x]');
+    expect(problems).toContain('book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)');
+  });
+});
