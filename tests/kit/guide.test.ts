@@ -5,15 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { checkGuide, fencedBlocks, guideTestCommands } from '../../scripts/lib/guide.js';
-import { copyRepo } from './helpers.js';
+import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
-export const GOOD_QUIZ = [
-  'Q: Why must the assistant turn be appended before its tool results?',
-  '- [ ] Because providers sort messages by time.',
-  '  > No: nothing is re-sorted.',
-  '- [x] Because every result has to follow the call it answers.',
-  '  > Right: a result answers the `tool_call` before it.',
-].join('\n');
+
 
 describe('parseSummary (book/.vitepress/lib/summary.ts)', () => {
   it('reads prefix chapters, parts, nested entries and drafts', () => {

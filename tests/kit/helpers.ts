@@ -87,3 +87,12 @@ export function startKit(root: string, args: string[]) {
     },
   };
 }
+
+/** A well-formed quiz block body, for guide fixtures. */
+export const GOOD_QUIZ = [
+  'Q: Why must the assistant turn be appended before its tool results?',
+  '- [ ] Because providers sort messages by time.',
+  '  > No: nothing is re-sorted.',
+  '- [x] Because every result has to follow the call it answers.',
+  '  > Right: a result answers the `tool_call` before it.',
+].join('\n');

@@ -36,8 +36,7 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
     if (h1 < 0) return;
     const start = h1 + 3; // heading_open, inline, heading_close
     const open = tokens[start];
-    if (!open || !['blockquote_open', 'table_open', 'bullet_list_open', 'container_info_open', 'html_block'].includes(open.type)) return;
-    if (open.type === 'html_block') return;
+    if (!open || !['blockquote_open', 'table_open', 'bullet_list_open', 'container_info_open'].includes(open.type)) return;
     const closeType = open.type.replace('_open', '_close');
     let depth = 0;
     let end = -1;
@@ -51,6 +50,10 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
     if (end < 0) return;
     const text = tokens.slice(start, end).map((t) => t.content).join(' ');
     if (!HEADER_WORDS.test(text) || !/npm (test|run)/.test(text)) return;
+    // One line per field: the soft line breaks of a `> **Files:** ...` block become real ones.
+    for (const token of tokens.slice(start, end)) {
+      for (const child of token.children ?? []) if (child.type === 'softbreak') child.type = 'hardbreak';
+    }
     const before = new state.Token('html_block', '', 0);
     before.content = '<div class="chapter-header">\n';
     const after = new state.Token('html_block', '', 0);
