@@ -46,6 +46,8 @@ export interface RunOptions {
   /** Which tree the `kit` alias points at: starter (default), solution, or a directory relative to the root. */
   target?: 'starter' | 'solution' | { src: string };
   signal?: AbortSignal;
+  /** Run only these test files (relative to the root) instead of whole chapters. */
+  files?: string[];
 }
 
 /** Thrown when vitest itself could not run (not when tests fail). */
@@ -87,7 +89,7 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const target = options.target ?? 'starter';
   if (typeof target === 'object') env.KIT_SRC = path.resolve(root, target.src);
   else env.KIT_TARGET = target;
-  const filters = (options.chapters ?? []).map(chapterDir).filter((d) => existsSync(path.join(root, d)));
+  const filters = options.files ?? (options.chapters ?? []).map(chapterDir).filter((d) => existsSync(path.join(root, d)));
   if (options.chapters?.length && filters.length === 0) {
     rmSync(dir, { recursive: true, force: true });
     return { tests: [], errors: [], duration: 0 };
@@ -108,7 +110,17 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
       throw new KitRunError(`vitest did not run (exit ${code}):\n${stripAnsi(output).trim().slice(0, 4000)}`);
     }
     const raw = JSON.parse(readFileSync(reportFile, 'utf8')) as RawReport;
-    return { ...toOutcomes(root, raw), duration: Date.now() - started };
+    const outcomes = toOutcomes(root, raw);
+    const unloaded = outcomes.tests.filter((t) => t.name === `${t.file} could not load`);
+    if (unloaded.length && target !== 'solution') {
+      // A file that fails to load hides how many tests it has: take its tests from the solution and fail each one.
+      const reference = await runTests({ root, target: 'solution', files: unloaded.map((t) => t.file), signal: options.signal }).catch(() => undefined);
+      outcomes.tests = outcomes.tests.flatMap((test) => {
+        const own = unloaded.includes(test) ? (reference?.tests ?? []).filter((r) => r.file === test.file) : [];
+        return own.length ? own.map((r) => ({ ...r, status: 'failed' as const, message: `this test file could not load: ${test.message}` })) : [test];
+      });
+    }
+    return { ...outcomes, duration: Date.now() - started };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

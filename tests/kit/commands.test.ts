@@ -66,6 +66,24 @@ describe('grade (scripts/kit/grade.ts)', () => {
     expect(stdout).toContain('solution/');
   });
 
+  it('a learner file that does not parse fails every test of the files that load it, and they still count', () => {
+    const before = JSON.parse(read(copy.root, 'out/grade.json')) as unknown[];
+    const agent = read(copy.root, 'starter/src/agent.ts');
+    write(copy.root, 'starter/src/agent.ts', `${agent}\nexport const broken = ;\n`);
+    try {
+      const { status, stdout } = kit(copy.root, ['grade', '--json', 'out/broken.json']);
+      expect(status, stdout).toBe(0);
+      expect(stdout).toMatch(/problem\(s\) outside tests:\n {2}tests\/chapter03\/agent\.test\.ts/);
+      const entries = JSON.parse(read(copy.root, 'out/broken.json')) as Array<{ chapter: number; status: string; message: string }>;
+      expect(entries.length, 'the same number of tests as before').toBe(before.length);
+      const broken = entries.filter((e) => e.message.startsWith('this test file could not load'));
+      expect(broken.length).toBeGreaterThan(5);
+      expect(broken.every((e) => e.chapter === 3 && e.status === 'failed')).toBe(true);
+    } finally {
+      write(copy.root, 'starter/src/agent.ts', agent);
+    }
+  });
+
   it('exits non-zero only when the kit itself cannot run', () => {
     const broken = copyRepo({ link: false });
     try {
