@@ -31,6 +31,12 @@ const commands: Record<string, (root: string, args: string[]) => Promise<number>
   doctor: doctorCommand,
 };
 
+// Output piped into `head` and closed early is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
 const [name, ...args] = process.argv.slice(2);
 const command = name ? commands[name] : undefined;
 if (!command) {
