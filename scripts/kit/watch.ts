@@ -28,6 +28,14 @@ export function focusTest(root: string, chapter: number, tests: readonly TestOut
   return firstUnfinished(stubs, tests)?.failing[0] ?? tests.find((t) => t.status === 'failed');
 }
 
+/** The stub the focused failure points at (an earlier chapter's stub when its TODO blocks this chapter). */
+export function focusStub(root: string, chapter: number, tests: readonly TestOutcome[]) {
+  const stubs = chapterStubs(root, chapter);
+  const test = focusTest(root, chapter, tests);
+  if (!test) return undefined;
+  return stubOfTest(test, learnerStubs(root)) ?? stubOfTest(test, stubs) ?? firstUnfinished(stubs, tests)?.stub;
+}
+
 /** The screen for one run of a chapter's tests. */
 export function renderChapter(root: string, chapter: number, tests: readonly TestOutcome[], errors: readonly string[] = []): string {
   const passed = tests.filter((t) => t.status === 'passed').length;
@@ -49,7 +57,7 @@ export function renderChapter(root: string, chapter: number, tests: readonly Tes
       out.push('', `  ${green('Expected:')}`, indent(short(test.expected), '    '), `  ${red('Actual:')}`, indent(short(test.actual), '    '));
     }
     // A TODO from an earlier chapter points at that chapter's stub: finish it first.
-    const stub = stubOfTest(test, learnerStubs(root)) ?? stubOfTest(test, stubs) ?? firstUnfinished(stubs, tests)?.stub;
+    const stub = focusStub(root, chapter, tests);
     out.push('');
     if (stub) out.push(`${bold('Edit:')} ${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`);
     hintChapter = stub?.chapter ?? chapter;
@@ -129,6 +137,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     chapter = firstIncomplete(root, tests) ?? all.at(-1) ?? 1;
   }
   const keysLine = dim(`keys: n next chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`);
+  let hintChapter = chapter;
   let running = false;
   let again = false;
   let closed = false;
@@ -146,6 +155,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
         const current = chapter!;
         const { tests, errors, duration } = await runTests({ root, chapters: [current] });
         if (closed) return;
+        hintChapter = focusStub(root, current, tests)?.chapter ?? current;
         if (!plain) process.stdout.write('\u001b[2J\u001b[H');
         else print(dim('─'.repeat(60)));
         print(renderChapter(root, current, tests, errors));
@@ -195,7 +205,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
         }
         case 'h':
           print('');
-          print(await hintText(root, chapter!));
+          print(await hintText(root, hintChapter!));
           print(keysLine);
           break;
         case 'l': {
