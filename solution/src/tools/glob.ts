@@ -1,0 +1,75 @@
+/**
+ * Chapter 4: the glob tool, for finding files by name.
+ *
+ * The model rarely knows a project's layout; glob lets it look before it reads. Results are paths relative to the
+ * workspace root, sorted, so the same question always gets the same answer and each path can go straight to read.
+ */
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { glob } from 'tinyglobby';
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { displayPath, resolveInWorkspace } from '../workspace.js';
+
+/** Files listed at most; a note says how many more matched. */
+export const GLOB_LIMIT = 100;
+
+/** Folders no search looks into. */
+export const IGNORED_FOLDERS = ['**/node_modules/**', '**/.git/**'];
+
+const input = z.object({
+  pattern: z.string().min(1).describe('A glob pattern such as "**/*.ts" or "src/*.json", relative to the search folder'),
+  path: z.string().optional().describe('The folder to search in, relative to the workspace root (default: the root)'),
+});
+
+/** True when `absolute` is a path resolveInWorkspace accepts (no `..`, absolute path or symlink leads out). */
+export async function insideWorkspace(root: string, absolute: string): Promise<boolean> {
+  return resolveInWorkspace(root, absolute).then(
+    () => true,
+    () => false,
+  );
+}
+
+export const globTool = defineTool({
+  name: 'glob',
+  description:
+    'Find files by name with a glob pattern ("**/*.ts", "src/**/*.test.ts"). Returns matching file paths relative ' +
+    'to the workspace root, sorted. node_modules and .git are skipped.',
+  input,
+  readOnly: true,
+  async execute({ pattern, path: folder = '.' }, ctx) {
+    // #region chapter 4: globTool.execute
+    // 1. Resolve the folder with resolveInWorkspace(ctx.cwd, folder). If it is missing or not a directory, throw
+    //    `<folder> is not a directory`.
+    // 2. Call tinyglobby's glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: true,
+    //    followSymbolicLinks: false, ignore: IGNORED_FOLDERS }).
+    // 3. The pattern itself can leave the workspace (`../*`, `/etc/*`, a symlinked folder in the pattern): keep
+    //    only the results for which insideWorkspace(ctx.cwd, file) is true.
+    // 4. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with a
+    //    plain comparison (a < b), so the order does not depend on the machine's locale.
+    // 5. No files: return `No files match "<pattern>"` (add ` in <folder>` when a folder was given).
+    // 6. More than GLOB_LIMIT: keep the first GLOB_LIMIT and add a last line
+    //    `(<N> more files not shown; use a narrower pattern or path)`.
+    const base = await resolveInWorkspace(ctx.cwd, folder);
+    const info = await stat(base).catch(() => undefined);
+    if (!info?.isDirectory()) throw new Error(`${folder} is not a directory`);
+    const found = await glob(pattern, {
+      cwd: base,
+      absolute: true,
+      onlyFiles: true,
+      dot: true,
+      followSymbolicLinks: false,
+      ignore: IGNORED_FOLDERS,
+    });
+    const inside = await Promise.all(found.map((file) => insideWorkspace(ctx.cwd, file)));
+    const files = found
+      .filter((_, i) => inside[i])
+      .map((file) => displayPath(ctx.cwd, path.resolve(file)))
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (files.length === 0) return `No files match "${pattern}"${folder === '.' ? '' : ` in ${folder}`}`;
+    if (files.length <= GLOB_LIMIT) return files.join('\n');
+    const more = files.length - GLOB_LIMIT;
+    return [...files.slice(0, GLOB_LIMIT), `(${more} more files not shown; use a narrower pattern or path)`].join('\n');
+    // #endregion
+  },
+});

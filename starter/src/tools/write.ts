@@ -1,0 +1,37 @@
+/**
+ * Chapter 4: the write tool, for new files and whole rewrites.
+ *
+ * It replaces a file's whole content, creating the folders on the way. For a change inside an existing file the
+ * edit tool is safer: the model sends only the part that changes and cannot drop the rest by accident.
+ */
+import { TodoError } from '../todo.js';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool } from '../tool.js';
+import { displayPath, resolveInWorkspace } from '../workspace.js';
+
+const input = z.object({
+  path: z.string().describe('The file to write, relative to the workspace root; missing folders are created'),
+  content: z.string().describe('The complete new content of the file (it replaces whatever was there)'),
+});
+
+export const writeTool = defineTool({
+  name: 'write',
+  description:
+    'Create a file, or replace the whole content of an existing one. Missing parent folders are created. ' +
+    'To change part of an existing file, use edit instead.',
+  input,
+  async execute({ path: requested, content }, ctx) {
+    // #region chapter 4: writeTool.execute
+    // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace,
+    //    including a symlink that leads out. Keep displayPath(ctx.cwd, absolute) for messages.
+    // 2. If the path is an existing directory, throw `<path> is a directory, not a file`.
+    // 3. Create the parent folders with mkdir(path.dirname(absolute), { recursive: true }).
+    // 4. Write the content as UTF-8 (this replaces an existing file).
+    // 5. Return one line: `Wrote <bytes> bytes (<lines> lines) to <path>`. Count bytes with Buffer.byteLength
+    //    (UTF-8, not string length) and lines as read does: '' has 0 lines, a final newline starts no new line.
+    throw new TodoError(4, 'writeTool.execute');
+    // #endregion
+  },
+});

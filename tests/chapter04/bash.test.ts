@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { BASH_OUTPUT_LIMIT, bashTool, capOutput } from 'kit/tools/bash';
+import { rejection, settles } from '../helpers/assert.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+
+const bash = (cwd: string, input: Record<string, unknown>, signal?: AbortSignal) =>
+  bashTool.execute(bashTool.input.parse(input), { cwd, signal });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('bashTool (src/tools/bash.ts)', () => {
+  test('returns the exit code, then stdout and stderr in labelled sections', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'echo out; echo err >&2' });
+    expect(result, 'the format: "exit code: N", "--- stdout ---", its text, "--- stderr ---", its text').toBe(
+      'exit code: 0\n--- stdout ---\nout\n--- stderr ---\nerr',
+    );
+  });
+
+  test('a non-zero exit code is a normal result the model reads, not a throw', async () => {
+    const { root } = tempWorkspace();
+    const result = await settles(
+      bash(root, { command: 'echo "3 tests failed" >&2; exit 3' }),
+      'a failing command is information for the model: resolve with its exit code instead of throwing',
+    );
+    expect(result).toBe('exit code: 3\n--- stdout ---\n(empty)\n--- stderr ---\n3 tests failed');
+  });
+
+  test('runs in the workspace root', async () => {
+    const { root } = tempWorkspace({ 'hello.txt': 'hi from the workspace\n' });
+    const result = await bash(root, { command: 'pwd; cat hello.txt' });
+    expect(result, 'spawn bash with cwd: ctx.cwd').toContain(`${root}\nhi from the workspace`);
+  });
+
+  test('keeps stdout and stderr apart even when they interleave', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'echo one; echo two >&2; echo three; echo four >&2' });
+    expect(result).toBe('exit code: 0\n--- stdout ---\none\nthree\n--- stderr ---\ntwo\nfour');
+  });
+
+  test('reports a command killed by a signal', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'kill -9 $$' });
+    expect(result, 'with no exit code, say which signal ended it').toMatch(/^exit code: none \(killed by SIGKILL\)/);
+  });
+
+  test('a timeout throws an error that says so and shows what was printed so far', async () => {
+    const { root } = tempWorkspace();
+    const started = Date.now();
+    const error = await rejection(bash(root, { command: 'echo started; sleep 5', timeout_ms: 200 }), 'a command past its timeout must end in an error');
+    expect(Date.now() - started, 'the command must be stopped when the timeout passes, not waited for').toBeLessThan(2000);
+    expect(String(error)).toMatch(/timed out after 200 ms/);
+    expect(String(error), 'the output printed before the timeout helps the model understand what hung').toContain('started');
+  });
+
+  test('a timeout stops everything the command started, not only the shell', async () => {
+    const { root } = tempWorkspace();
+    await rejection(bash(root, { command: '(sleep 0.3; touch late.txt) & sleep 5', timeout_ms: 100 }), 'the command must time out');
+    await sleep(450);
+    expect(
+      existsSync(path.join(root, 'late.txt')),
+      'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
+    ).toBe(false);
+  });
+
+  test('an abort signal stops the command and rejects', async () => {
+    const { root } = tempWorkspace();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = Date.now();
+    const error = await rejection(bash(root, { command: 'echo begun; sleep 5' }, controller.signal), 'aborting ctx.signal must stop the command');
+    expect(Date.now() - started, 'listen for the abort event and kill the process group').toBeLessThan(2000);
+    expect(String(error)).toMatch(/abort/i);
+    expect(String(error)).toContain('begun');
+  });
+
+  test('does not start the command when the signal is already aborted', async () => {
+    const { root } = tempWorkspace();
+    const error = await rejection(bash(root, { command: 'touch ran.txt' }, AbortSignal.abort()), 'a cancelled run must not start new commands');
+    expect(String(error)).toMatch(/cancel|abort/i);
+    await sleep(50);
+    expect(existsSync(path.join(root, 'ran.txt')), 'check ctx.signal.aborted before spawning').toBe(false);
+  });
+
+  test('a job left in the background does not keep the tool waiting', async () => {
+    const { root } = tempWorkspace();
+    const started = Date.now();
+    const result = await bash(root, { command: 'sleep 5 & echo done' });
+    expect(Date.now() - started, 'when the shell exits, kill what is left of its process group').toBeLessThan(2000);
+    expect(result).toContain('done');
+  });
+
+  test('cuts long output in the middle and says how much was cut', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'head -c 20000 /dev/zero | tr "\\0" a; head -c 20000 /dev/zero | tr "\\0" b' });
+    expect(result.length, `stdout is capped at ${BASH_OUTPUT_LIMIT} characters plus a note`).toBeLessThan(BASH_OUTPUT_LIMIT + 200);
+    expect(result, 'the note says how many characters were left out').toContain('[... 10000 characters cut ...]');
+    expect(result, 'the start of the output is kept').toContain(`--- stdout ---\n${'a'.repeat(15000)}\n[...`);
+    expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
+  });
+
+  test('is named bash and is not read-only', async () => {
+    const { root } = tempWorkspace();
+    await bash(root, { command: 'true' });
+    expect(bashTool.name).toBe('bash');
+    expect(bashTool.readOnly, 'a command can change anything: bash is never read-only').toBe(false);
+  });
+});
+
+describe('capOutput (src/tools/bash.ts)', () => {
+  test('returns text within the limit unchanged', () => {
+    expect(capOutput('short', 10)).toBe('short');
+    expect(capOutput('x'.repeat(10), 10), 'exactly at the limit is still within it').toBe('x'.repeat(10));
+  });
+
+  test('keeps half the limit from the start and the rest from the end', () => {
+    expect(capOutput('abcdefghij', 4), 'first floor(limit / 2) characters, the note, the last limit - that').toBe(
+      'ab\n[... 6 characters cut ...]\nij',
+    );
+    expect(capOutput('abcdefghij', 5)).toBe('ab\n[... 5 characters cut ...]\nhij');
+  });
+});

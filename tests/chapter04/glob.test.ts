@@ -1,0 +1,97 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { GLOB_LIMIT, globTool } from 'kit/tools/glob';
+import { rejection } from '../helpers/assert.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+
+const glob = (cwd: string, input: Record<string, unknown>) => globTool.execute(globTool.input.parse(input), { cwd });
+
+describe('globTool (src/tools/glob.ts)', () => {
+  test('lists matching files at any depth, sorted, relative to the root', async () => {
+    const { root } = tempWorkspace({ 'src/z/c.ts': '', 'b.md': '', 'src/b.ts': '', 'a.ts': '' });
+    expect(await glob(root, { pattern: '**/*.ts' }), 'one path per line, relative to the workspace root, in sorted order').toBe(
+      'a.ts\nsrc/b.ts\nsrc/z/c.ts',
+    );
+  });
+
+  test('searches inside `path`, but still answers with paths relative to the root', async () => {
+    const { root } = tempWorkspace({ 'a.ts': '', 'src/b.ts': '', 'src/lib/c.ts': '' });
+    expect(await glob(root, { pattern: '**/*.ts', path: 'src' }), 'paths the model can hand straight to read: src/b.ts, not b.ts').toBe(
+      'src/b.ts\nsrc/lib/c.ts',
+    );
+  });
+
+  test('lists files only, never folders', async () => {
+    const { root } = tempWorkspace({ 'src/a.ts': '', 'docs/guide.md': '' });
+    expect(await glob(root, { pattern: '*' }), 'src and docs are folders: use onlyFiles').toBe('No files match "*"');
+    expect(await glob(root, { pattern: '**' })).toBe('docs/guide.md\nsrc/a.ts');
+  });
+
+  test('skips node_modules and .git, but finds other dotfiles', async () => {
+    const { root } = tempWorkspace({
+      'index.js': '',
+      'node_modules/lib/index.js': '',
+      'packages/app/node_modules/x/index.js': '',
+      '.git/config': '',
+      '.github/workflows/ci.yml': '',
+    });
+    expect(await glob(root, { pattern: '**/*' }), 'ignore **/node_modules/** and **/.git/**; dot: true for the rest').toBe(
+      '.github/workflows/ci.yml\nindex.js',
+    );
+  });
+
+  test('says plainly when nothing matches', async () => {
+    const { root } = tempWorkspace({ 'a.ts': '', 'src/b.ts': '' });
+    expect(await glob(root, { pattern: '**/*.py' })).toBe('No files match "**/*.py"');
+    expect(await glob(root, { pattern: '*.py', path: 'src' }), 'name the folder when one was given').toBe('No files match "*.py" in src');
+  });
+
+  test(`lists at most ${GLOB_LIMIT} files and says how many more matched`, async () => {
+    const files = Object.fromEntries(Array.from({ length: GLOB_LIMIT + 5 }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, '']));
+    const { root } = tempWorkspace(files);
+    const lines = (await glob(root, { pattern: '*.txt' })).split('\n');
+    expect(lines, `${GLOB_LIMIT} paths and a note`).toHaveLength(GLOB_LIMIT + 1);
+    expect(lines[0]).toBe('f000.txt');
+    expect(lines[GLOB_LIMIT - 1], 'the first ones in sorted order are kept').toBe(`f${String(GLOB_LIMIT - 1).padStart(3, '0')}.txt`);
+    expect(lines.at(-1), 'the note says how many were left out').toMatch(/^\(5 more files not shown/);
+  });
+
+  test('refuses a search folder outside the workspace', async () => {
+    const { root } = tempWorkspace();
+    const error = await rejection(glob(root, { pattern: '*', path: '../outside' }), 'the path option must go through resolveInWorkspace');
+    expect((error as Error).name).toBe('PathOutsideWorkspaceError');
+  });
+
+  test('never lists files outside the workspace, whatever the pattern says', async () => {
+    const { root, outside } = tempWorkspace({ 'a.txt': '' });
+    for (const pattern of ['../outside/*.txt', `${outside}/*.txt`, '../**/*.txt']) {
+      const result = await glob(root, { pattern });
+      expect(result, `pattern ${pattern} reached outside: drop every result that resolveInWorkspace refuses`).not.toContain('secret');
+    }
+  });
+
+  test('does not follow a symlinked folder out of the workspace', async () => {
+    const { root, outside } = tempWorkspace({ 'a.txt': '' });
+    symlinkSync(outside, path.join(root, 'linked'));
+    expect(await glob(root, { pattern: '**/*.txt' }), 'use followSymbolicLinks: false').toBe('a.txt');
+    expect(await glob(root, { pattern: 'linked/*.txt' }), 'even a pattern that names the link must not list what is behind it').not.toContain(
+      'secret',
+    );
+  });
+
+  test('throws when the search folder is a file or missing', async () => {
+    const { root } = tempWorkspace({ 'a.txt': '' });
+    await expect(glob(root, { pattern: '*', path: 'a.txt' })).rejects.toThrow(/not a directory/);
+    await expect(glob(root, { pattern: '*', path: 'missing' })).rejects.toThrow(/not a directory/);
+  });
+
+  test('is named glob and read-only', async () => {
+    const { root } = tempWorkspace();
+    mkdirSync(path.join(root, 'empty'));
+    writeFileSync(path.join(root, 'x.md'), '');
+    await glob(root, { pattern: '*.md' });
+    expect(globTool.name).toBe('glob');
+    expect(globTool.readOnly, 'glob only looks: read-only tools may run without asking').toBe(true);
+  });
+});
