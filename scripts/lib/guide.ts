@@ -145,11 +145,20 @@ export function guideTestCommands(root = ROOT): GuideTestCommand[] {
       .forEach((text, index) => {
         for (const match of text.matchAll(/npm test -- ([^`\n]*)/g)) {
           const command = match[1]!.replace(/\s#.*$/, '').replace(/\s*(&&|\||;).*$/, '');
-          commands.push({ file: `book/src/${file}`, line: index + 1, args: command.trim().split(/\s+/).filter(Boolean) });
+          commands.push({ file: `book/src/${file}`, line: index + 1, args: shellWords(command) });
         }
       });
   }
   return commands;
+}
+
+/** Splits a command line as a shell would for plain words and '...' or "..." quoting. */
+export function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? match[3]!));
+  }
+  return words;
 }
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, fencedBlocks, guideTestCommands } from '../../scripts/lib/guide.js';
+import { checkGuide, fencedBlocks, guideTestCommands, shellWords } from '../../scripts/lib/guide.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
 
@@ -49,6 +49,13 @@ describe('fencedBlocks (scripts/lib/guide.ts)', () => {
       { info: 'ts check', content: 'const a = 1;', line: 2 },
       { info: 'md', content: '```quiz\nnot a quiz\n```', line: 5 },
     ]);
+  });
+});
+
+describe('shellWords (scripts/lib/guide.ts)', () => {
+  it('keeps quoted test names together', () => {
+    expect(shellWords(`chapter3 -t "unknown tool becomes" --solution`)).toEqual(['chapter3', '-t', 'unknown tool becomes', '--solution']);
+    expect(shellWords(`ch2 -t 'a b'`)).toEqual(['ch2', '-t', 'a b']);
   });
 });
 
