@@ -1,5 +1,5 @@
 /** scripts/lib/guide.ts (used by verify) and the parsers the site shares with it, on fixture guides. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
@@ -68,6 +68,7 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
   };
   beforeAll(() => {
     copy = copyRepo();
+    rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     page('SUMMARY.md', '# Summary\n\n[Introduction](README.md)\n\n# Part I\n\n- [One](chapter01.md)\n- [Two]()\n');
     page('README.md', '# Intro\n\nRun `npm test -- chapter1` first.\n');
   });

@@ -3,7 +3,7 @@
  * built page as a reader sees it: header, mermaid, highlighted TypeScript, prev/next, a quiz that answers, search.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -45,6 +45,7 @@ describe('the site (book/.vitepress)', () => {
   let dist: string;
   beforeAll(async () => {
     copy = copyRepo();
+    rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     const src = path.join(copy.root, 'book/src');
     mkdirSync(src, { recursive: true });
     writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](README.md)\n\n# Part I: The loop\n\n- [Messages](chapter01.md)\n- [Your first tool](chapter02.md)\n- [The agentic loop]()\n');
