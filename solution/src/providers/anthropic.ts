@@ -1,0 +1,336 @@
+/**
+ * Chapter 5: Claude through the official Anthropic SDK.
+ *
+ * The provider is a translator. Going out, the kit's history becomes the Messages API's: the system prompt is a
+ * top-level field, tool calls are `tool_use` blocks, and tool results travel in a *user* message, all the results of
+ * one turn together. Coming back, content blocks, the stop reason and the usage become the kit's types again.
+ * Chapter 6 adds `stream`, the same turn as events.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
+import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../provider.js';
+import type { StreamEvent } from '../stream-events.js';
+import { anthropicConfig, type AnthropicOptions, type Env } from './config.js';
+import { ProviderError, toProviderError } from './errors.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The kit's history as Anthropic messages. User text stays a string. An assistant turn becomes content blocks:
+ * text (empty text is left out: the API refuses it), signed thinking (unsigned thinking is left out: the API
+ * refuses it), and `tool_use` blocks whose `input` is an object. Consecutive tool results become ONE user message
+ * of `tool_result` blocks, in order, each with the `tool_use_id` of its call.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+  // #region chapter 5: toAnthropicMessages
+  // 1. Walk the messages in order, building a new array.
+  // 2. user: { role: 'user', content: message.content }.
+  // 3. assistant: { role: 'assistant', content: [...] } with, for each block in order:
+  //    - text -> { type: 'text', text }, skipped when the text is empty;
+  //    - thinking -> { type: 'thinking', thinking, signature }, skipped when there is no signature;
+  //    - tool_call -> { type: 'tool_use', id, name, input: arguments } (input must be an object: use {} when the
+  //      arguments are not one, for instance a string that failed to parse).
+  // 4. tool: a { type: 'tool_result', tool_use_id: toolCallId, content, is_error: isError } block. If the message
+  //    you added last is a user message made of tool results, push the block into it; otherwise start a new user
+  //    message. Anthropic wants all the results of one turn in a single user message.
+  const out: Anthropic.MessageParam[] = [];
+  let results: Anthropic.ToolResultBlockParam[] | undefined;
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        results = undefined;
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant': {
+        results = undefined;
+        const content: Anthropic.ContentBlockParam[] = [];
+        for (const block of message.content) {
+          if (block.type === 'text' && block.text !== '') content.push({ type: 'text', text: block.text });
+          if (block.type === 'thinking' && block.signature) {
+            content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+          }
+          if (block.type === 'tool_call') {
+            content.push({ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.arguments) ? block.arguments : {} });
+          }
+        }
+        out.push({ role: 'assistant', content });
+        break;
+      }
+      case 'tool': {
+        const block: Anthropic.ToolResultBlockParam = {
+          type: 'tool_result',
+          tool_use_id: message.toolCallId,
+          content: message.content,
+          is_error: message.isError,
+        };
+        if (results) results.push(block);
+        else {
+          results = [block];
+          out.push({ role: 'user', content: results });
+        }
+        break;
+      }
+    }
+  }
+  return out;
+  // #endregion
+}
+
+/** The kit's tool definitions as Anthropic tools. The input schema is already JSON Schema. */
+export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
+  // #region chapter 5: toAnthropicTools
+  // 1. One { name, description, input_schema } per definition, in order; input_schema is the definition's
+  //    inputSchema as it is (cast it to Anthropic.Tool.InputSchema).
+  return tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema as Anthropic.Tool.InputSchema,
+  }));
+  // #endregion
+}
+
+/** 'auto' -> auto, 'required' -> any, 'none' -> none, { name } -> that one tool. */
+export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+  // #region chapter 5: toAnthropicToolChoice
+  // 1. 'auto' -> { type: 'auto' }; 'required' -> { type: 'any' } (Anthropic's word for "some tool");
+  //    'none' -> { type: 'none' }; { name } -> { type: 'tool', name }.
+  if (choice === 'auto') return { type: 'auto' };
+  if (choice === 'required') return { type: 'any' };
+  if (choice === 'none') return { type: 'none' };
+  return { type: 'tool', name: choice.name };
+  // #endregion
+}
+
+/**
+ * The body of one Messages API call. The request's model and maxTokens win over the provider's defaults; `system`
+ * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools.
+ */
+export function anthropicRequest(
+  request: ModelRequest,
+  defaults: { model: string; maxTokens: number },
+): Anthropic.MessageCreateParamsNonStreaming {
+  // #region chapter 5: anthropicRequest
+  // 1. model: request.model, else defaults.model; max_tokens: request.maxTokens, else defaults.maxTokens (the API
+  //    requires it).
+  // 2. system: request.system, only when it is a non-empty string.
+  // 3. messages: toAnthropicMessages(request.messages).
+  // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
+  //    (toAnthropicToolChoice). With no tools, send neither.
+  const params: Anthropic.MessageCreateParamsNonStreaming = {
+    model: request.model ?? defaults.model,
+    max_tokens: request.maxTokens ?? defaults.maxTokens,
+    messages: toAnthropicMessages(request.messages),
+  };
+  if (request.system) params.system = request.system;
+  if (request.tools.length > 0) {
+    params.tools = toAnthropicTools(request.tools);
+    if (request.toolChoice) params.tool_choice = toAnthropicToolChoice(request.toolChoice);
+  }
+  return params;
+  // #endregion
+}
+
+/** Anthropic's stop reason in the kit's words. */
+export function anthropicStopReason(reason: string | null | undefined): StopReason {
+  // #region chapter 5: anthropicStopReason
+  // 1. end_turn, tool_use, max_tokens, stop_sequence and refusal keep their names.
+  // 2. model_context_window_exceeded is a kind of max_tokens: the answer was cut.
+  // 3. Anything else (pause_turn, null, a reason added later) ends the turn: end_turn.
+  switch (reason) {
+    case 'tool_use':
+    case 'max_tokens':
+    case 'stop_sequence':
+    case 'refusal':
+      return reason;
+    case 'model_context_window_exceeded':
+      return 'max_tokens';
+    default:
+      return 'end_turn';
+  }
+  // #endregion
+}
+
+/** The usage fields Anthropic sends, in a response and in the stream's message_start and message_delta events. */
+export interface AnthropicUsageFields {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
+export function anthropicUsage(usage: AnthropicUsageFields): Usage {
+  // #region chapter 5: anthropicUsage
+  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens (0 when missing).
+  // 2. cacheReadTokens <- cache_read_input_tokens and cacheWriteTokens <- cache_creation_input_tokens, each only
+  //    when it is a number.
+  const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
+  if (typeof usage.cache_read_input_tokens === 'number') result.cacheReadTokens = usage.cache_read_input_tokens;
+  if (typeof usage.cache_creation_input_tokens === 'number') result.cacheWriteTokens = usage.cache_creation_input_tokens;
+  return result;
+  // #endregion
+}
+
+/**
+ * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls in the
+ * order the model wrote them; other block types are dropped. A turn with tool calls stops for 'tool_use'.
+ */
+export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
+  // #region chapter 5: fromAnthropicMessage
+  // 1. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
+  //    signature }; tool_use -> { type: 'tool_call', id, name, arguments: input }. Skip every other type.
+  // 2. The stop reason is 'tool_use' when there is a tool call (whatever the API said), else
+  //    anthropicStopReason(message.stop_reason).
+  // 3. usage: anthropicUsage(message.usage).
+  const content: ContentBlock[] = [];
+  for (const block of message.content) {
+    if (block.type === 'text') content.push({ type: 'text', text: block.text });
+    else if (block.type === 'thinking') content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'tool_use') content.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
+  }
+  const hasCalls = content.some((block) => block.type === 'tool_call');
+  return {
+    role: 'assistant',
+    content,
+    stopReason: hasCalls ? 'tool_use' : anthropicStopReason(message.stop_reason),
+    usage: anthropicUsage(message.usage),
+  };
+  // #endregion
+}
+
+export class AnthropicProvider implements Provider {
+  readonly name = 'anthropic';
+  readonly model: string;
+  /** For side jobs such as summaries (chapter 12) and as a fallback (chapter 10). */
+  readonly smallFastModel: string;
+  readonly maxTokens: number;
+  private readonly client: Anthropic;
+  /** Kept only to scrub it from error messages. */
+  private readonly secret: string;
+
+  /** Throws ProviderConfigError when the key or the model is missing. `env` defaults to process.env. */
+  constructor(options: AnthropicOptions = {}, env: Env = process.env) {
+    const config = anthropicConfig(options, env);
+    this.model = config.model;
+    this.smallFastModel = config.smallFastModel;
+    this.maxTokens = config.maxTokens;
+    this.secret = config.credential.value;
+    this.client = new Anthropic({
+      ...(config.credential.kind === 'apiKey' ? { apiKey: config.credential.value } : { authToken: config.credential.value }),
+      // null, not undefined: undefined would make the SDK read ANTHROPIC_BASE_URL from process.env behind our back.
+      baseURL: config.baseURL ?? null,
+      // The kit's own retry policy (chapter 10) is the only one that runs.
+      maxRetries: 0,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  }
+
+  async complete(request: ModelRequest): Promise<AssistantMessage> {
+    // #region chapter 5: AnthropicProvider.complete
+    // 1. Build the body with anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }).
+    // 2. await this.client.messages.create(body, { signal: request.signal }) and convert the answer with
+    //    fromAnthropicMessage.
+    // 3. If the call throws: when request.signal is aborted, throw request.signal.reason (an abort is not a provider
+    //    failure); otherwise throw toProviderError(this.name, error, [this.secret]).
+    const body = anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens });
+    try {
+      return fromAnthropicMessage(await this.client.messages.create(body, { signal: request.signal }));
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toProviderError(this.name, error, [this.secret]);
+    }
+    // #endregion
+  }
+
+  /**
+   * The same turn as events (chapter 6), from the SDK's raw stream. Anthropic numbers its content blocks; the kit's
+   * `index` counts only the blocks the finished turn keeps. Rejects with a ProviderError on an `error` event or when
+   * the stream ends before `message_stop`, and with the abort reason when request.signal aborts.
+   */
+  async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // #region chapter 6: AnthropicProvider.stream
+    // 1. Call this.client.messages.create({ ...anthropicRequest(...), stream: true }, { signal }) and iterate the
+    //    raw events it returns with for await. Wrap the call AND the loop in try/catch, as in complete().
+    // 2. message_start: remember message.usage. message_delta: remember delta.stop_reason and merge the non-null
+    //    fields of event.usage over the usage you have (output_tokens only arrives here).
+    // 3. content_block_start: give text, thinking and tool_use blocks the next kit index (a Map from Anthropic's
+    //    index to yours, and the block's kind); skip other types. A tool_use yields tool_call_start { id, name };
+    //    a text or thinking block that starts with some text yields it as a delta.
+    // 4. content_block_delta: text_delta -> text_delta, thinking_delta -> thinking_delta, signature_delta ->
+    //    thinking_signature, input_json_delta -> tool_call_delta with partial_json (skip empty pieces).
+    // 5. content_block_stop of a tool_use block: tool_call_end. message_stop: the turn is complete. ping: ignore.
+    // 6. After the loop: if request.signal is aborted, throw its reason (the SDK ends the loop quietly on abort);
+    //    if message_stop never came, throw a ProviderError saying the stream ended early.
+    // 7. Yield one finish: 'tool_use' if any tool call started, else anthropicStopReason(stop reason), with
+    //    anthropicUsage(usage).
+    const body = { ...anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }), stream: true as const };
+    const blocks = new Map<number, { index: number; kind: 'text' | 'thinking' | 'tool_call' }>();
+    let usage: AnthropicUsageFields | undefined;
+    let stopReason: string | null = null;
+    let complete = false;
+    try {
+      const events = await this.client.messages.create(body, { signal: request.signal });
+      for await (const event of events) {
+        switch (event.type) {
+          case 'message_start':
+            usage = { ...event.message.usage };
+            break;
+          case 'content_block_start': {
+            const block = event.content_block;
+            const index = blocks.size;
+            if (block.type === 'text') {
+              blocks.set(event.index, { index, kind: 'text' });
+              if (block.text) yield { type: 'text_delta', index, text: block.text };
+            } else if (block.type === 'thinking') {
+              blocks.set(event.index, { index, kind: 'thinking' });
+              if (block.thinking) yield { type: 'thinking_delta', index, thinking: block.thinking };
+            } else if (block.type === 'tool_use') {
+              blocks.set(event.index, { index, kind: 'tool_call' });
+              yield { type: 'tool_call_start', index, id: block.id, name: block.name };
+            }
+            break;
+          }
+          case 'content_block_delta': {
+            const block = blocks.get(event.index);
+            if (!block) break;
+            const delta = event.delta;
+            if (delta.type === 'text_delta') yield { type: 'text_delta', index: block.index, text: delta.text };
+            else if (delta.type === 'thinking_delta') yield { type: 'thinking_delta', index: block.index, thinking: delta.thinking };
+            else if (delta.type === 'signature_delta') yield { type: 'thinking_signature', index: block.index, signature: delta.signature };
+            else if (delta.type === 'input_json_delta' && delta.partial_json !== '') {
+              yield { type: 'tool_call_delta', index: block.index, argumentsDelta: delta.partial_json };
+            }
+            break;
+          }
+          case 'content_block_stop':
+            if (blocks.get(event.index)?.kind === 'tool_call') yield { type: 'tool_call_end', index: blocks.get(event.index)!.index };
+            break;
+          case 'message_delta': {
+            stopReason = event.delta.stop_reason;
+            const update = Object.entries(event.usage).filter(([, value]) => value !== null && value !== undefined);
+            usage = { ...usage, ...Object.fromEntries(update) };
+            break;
+          }
+          case 'message_stop':
+            complete = true;
+            break;
+        }
+      }
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toProviderError(this.name, error, [this.secret]);
+    }
+    if (request.signal?.aborted) throw request.signal.reason;
+    if (!complete) {
+      throw new ProviderError(this.name, 'the stream ended before message_stop: the connection was cut or the server stopped early');
+    }
+    const hasCalls = [...blocks.values()].some((block) => block.kind === 'tool_call');
+    yield {
+      type: 'finish',
+      stopReason: hasCalls ? 'tool_use' : anthropicStopReason(stopReason),
+      ...(usage ? { usage: anthropicUsage(usage) } : {}),
+    };
+    // #endregion
+  }
+}

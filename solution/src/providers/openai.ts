@@ -1,0 +1,316 @@
+/**
+ * Chapter 5: GPT models, and any OpenAI-compatible server, through the official OpenAI SDK.
+ *
+ * The Chat Completions API sees a conversation differently from Anthropic: the system prompt is the first message,
+ * a tool call's arguments travel as a JSON *string*, and each tool result is its own `role: 'tool'` message. The
+ * same class serves Ollama, vLLM, LM Studio and hosted gateways: only the base URL changes. Chapter 6 adds `stream`.
+ */
+import OpenAI from 'openai';
+import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
+import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../provider.js';
+import type { StreamEvent } from '../stream-events.js';
+import { openaiConfig, type Env, type OpenAIOptions } from './config.js';
+import { ProviderError, toProviderError } from './errors.js';
+
+/**
+ * The reasoning some OpenAI-compatible servers add next to the answer (`reasoning_content` in DeepSeek and older
+ * vLLM, `reasoning` in Ollama and newer vLLM), or undefined. OpenAI's own API does not send it.
+ */
+export function reasoningOf(messageOrDelta: object): string | undefined {
+  const fields = messageOrDelta as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = fields.reasoning_content ?? fields.reasoning;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+/**
+ * The kit's history as Chat Completions messages: the system prompt first (when there is one), user text as it is,
+ * an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
+ * per result. Thinking is not sent back: compatible servers that produce it do not want it returned.
+ */
+export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAI.ChatCompletionMessageParam[] {
+  // #region chapter 5: toOpenAIMessages
+  // 1. If system is a non-empty string, start with { role: 'system', content: system }.
+  // 2. user: { role: 'user', content }.
+  // 3. assistant: { role: 'assistant', content: its text blocks joined }, plus, when it has tool calls,
+  //    tool_calls: [{ id, type: 'function', function: { name, arguments } }] in order, where arguments is
+  //    JSON.stringify(call.arguments), or the string itself when the arguments are a string (JSON that failed to
+  //    parse goes back exactly as the model wrote it). With tool calls and no text, content is null.
+  // 4. tool: { role: 'tool', tool_call_id: toolCallId, content }. OpenAI has no error flag; the text says it.
+  const out: OpenAI.ChatCompletionMessageParam[] = [];
+  if (system) out.push({ role: 'system', content: system });
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        out.push({ role: 'user', content: message.content });
+        break;
+      case 'assistant': {
+        let text = '';
+        const calls: OpenAI.ChatCompletionMessageFunctionToolCall[] = [];
+        for (const block of message.content) {
+          if (block.type === 'text') text += block.text;
+          if (block.type === 'tool_call') {
+            const args = typeof block.arguments === 'string' ? block.arguments : JSON.stringify(block.arguments ?? {});
+            calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
+          }
+        }
+        out.push(calls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text });
+        break;
+      }
+      case 'tool':
+        out.push({ role: 'tool', tool_call_id: message.toolCallId, content: message.content });
+        break;
+    }
+  }
+  return out;
+  // #endregion
+}
+
+/** The kit's tool definitions as OpenAI function tools. The input schema is already JSON Schema. */
+export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAI.ChatCompletionFunctionTool[] {
+  // #region chapter 5: toOpenAITools
+  // 1. One { type: 'function', function: { name, description, parameters: inputSchema } } per definition, in order.
+  return tools.map((tool) => ({
+    type: 'function',
+    function: { name: tool.name, description: tool.description, parameters: tool.inputSchema },
+  }));
+  // #endregion
+}
+
+/** 'auto', 'required' and 'none' keep their names; { name } -> { type: 'function', function: { name } }. */
+export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.ChatCompletionToolChoiceOption {
+  // #region chapter 5: toOpenAIToolChoice
+  // 1. The three strings are OpenAI's own words: return them as they are.
+  // 2. { name } becomes { type: 'function', function: { name } }.
+  if (typeof choice === 'string') return choice;
+  return { type: 'function', function: { name: choice.name } };
+  // #endregion
+}
+
+/**
+ * The body of one Chat Completions call. The request's model wins over the provider's; `max_completion_tokens` is
+ * sent only when a limit is set (the request's, else the provider's); `tools` and `tool_choice` are left out when
+ * there are no tools (OpenAI rejects an empty tools list).
+ */
+export function openaiRequest(
+  request: ModelRequest,
+  defaults: { model: string; maxTokens?: number },
+): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  // #region chapter 5: openaiRequest
+  // 1. model: request.model, else defaults.model; messages: toOpenAIMessages(request.system, request.messages).
+  // 2. max_completion_tokens: request.maxTokens, else defaults.maxTokens; leave it out when both are undefined.
+  // 3. When there is at least one tool: tools (toOpenAITools) and, if request.toolChoice is set, tool_choice
+  //    (toOpenAIToolChoice). With no tools, send neither.
+  const params: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+    model: request.model ?? defaults.model,
+    messages: toOpenAIMessages(request.system, request.messages),
+  };
+  const maxTokens = request.maxTokens ?? defaults.maxTokens;
+  if (maxTokens !== undefined) params.max_completion_tokens = maxTokens;
+  if (request.tools.length > 0) {
+    params.tools = toOpenAITools(request.tools);
+    if (request.toolChoice) params.tool_choice = toOpenAIToolChoice(request.toolChoice);
+  }
+  return params;
+  // #endregion
+}
+
+/**
+ * A tool call's arguments string as a value. An empty string is `{}` (some servers send that for a call without
+ * arguments). JSON that does not parse is returned as the raw string, so that the agent's schema check reports it
+ * to the model instead of the provider crashing.
+ */
+export function parseToolArguments(text: string): unknown {
+  // #region chapter 5: parseToolArguments
+  // 1. An empty (or all-whitespace) string is {}.
+  // 2. Otherwise JSON.parse it; if that throws, return the string unchanged.
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+  // #endregion
+}
+
+/** OpenAI's finish reason in the kit's words. */
+export function openaiStopReason(reason: string | null | undefined): StopReason {
+  // #region chapter 5: openaiStopReason
+  // 1. stop -> end_turn; length -> max_tokens; tool_calls and function_call -> tool_use;
+  //    content_filter -> refusal; anything else -> end_turn.
+  switch (reason) {
+    case 'length':
+      return 'max_tokens';
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_use';
+    case 'content_filter':
+      return 'refusal';
+    default:
+      return 'end_turn';
+  }
+  // #endregion
+}
+
+/**
+ * OpenAI's usage in the kit's words. OpenAI's `prompt_tokens` includes the cached part; the kit counts like
+ * Anthropic, so inputTokens is the uncached part and cacheReadTokens the cached one.
+ */
+export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
+  // #region chapter 5: openaiUsage
+  // 1. cached = usage.prompt_tokens_details?.cached_tokens (may be missing).
+  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count); outputTokens = completion_tokens.
+  // 3. cacheReadTokens = cached, only when it is a number.
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  const result: Usage = { inputTokens: usage.prompt_tokens - (cached ?? 0), outputTokens: usage.completion_tokens };
+  if (typeof cached === 'number') result.cacheReadTokens = cached;
+  return result;
+  // #endregion
+}
+
+/**
+ * A Chat Completions response as the kit's assistant turn: reasoning (when a compatible server sends it) as
+ * thinking, then the text, then the function tool calls with parsed arguments. A turn with tool calls stops for
+ * 'tool_use' even when the server said 'stop'. Throws a ProviderError when there is no choice at all.
+ */
+export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): AssistantMessage {
+  // #region chapter 5: fromOpenAICompletion
+  // 1. Take choices[0]; if there is none, throw new ProviderError('openai', '...no choices...').
+  // 2. Blocks, in this order: reasoningOf(message) as { type: 'thinking', thinking } when there is some; the
+  //    content as { type: 'text', text } when it is a non-empty string; each tool call that has a `function` as
+  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) }.
+  // 3. The stop reason is 'tool_use' when there is a tool call, else openaiStopReason(finish_reason).
+  // 4. usage: openaiUsage(completion.usage) when the response has usage; otherwise leave it out.
+  const choice = completion.choices[0];
+  if (!choice) throw new ProviderError('openai', 'the response has no choices: the server sent no answer');
+  const { message } = choice;
+  const content: ContentBlock[] = [];
+  const reasoning = reasoningOf(message);
+  if (reasoning) content.push({ type: 'thinking', thinking: reasoning });
+  if (message.content) content.push({ type: 'text', text: message.content });
+  for (const call of message.tool_calls ?? []) {
+    if ('function' in call) {
+      content.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) });
+    }
+  }
+  const hasCalls = content.some((block) => block.type === 'tool_call');
+  const turn: AssistantMessage = { role: 'assistant', content, stopReason: hasCalls ? 'tool_use' : openaiStopReason(choice.finish_reason) };
+  if (completion.usage) turn.usage = openaiUsage(completion.usage);
+  return turn;
+  // #endregion
+}
+
+export class OpenAIProvider implements Provider {
+  readonly name = 'openai';
+  readonly model: string;
+  readonly maxTokens: number | undefined;
+  private readonly client: OpenAI;
+  /** Kept only to scrub it from error messages. */
+  private readonly secret: string;
+
+  /** Throws ProviderConfigError when the key or the model is missing. `env` defaults to process.env. */
+  constructor(options: OpenAIOptions = {}, env: Env = process.env) {
+    const config = openaiConfig(options, env);
+    this.model = config.model;
+    this.maxTokens = config.maxTokens;
+    this.secret = config.apiKey;
+    this.client = new OpenAI({
+      apiKey: config.apiKey,
+      // null, not undefined: undefined would make the SDK read OPENAI_BASE_URL from process.env behind our back.
+      baseURL: config.baseURL ?? null,
+      // The kit's own retry policy (chapter 10) is the only one that runs.
+      maxRetries: 0,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  }
+
+  async complete(request: ModelRequest): Promise<AssistantMessage> {
+    // #region chapter 5: OpenAIProvider.complete
+    // 1. Build the body with openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }).
+    // 2. await this.client.chat.completions.create(body, { signal: request.signal }) and convert the answer with
+    //    fromOpenAICompletion.
+    // 3. If the call throws: when request.signal is aborted, throw request.signal.reason; otherwise throw
+    //    toProviderError(this.name, error, [this.secret]).
+    const body = openaiRequest(request, { model: this.model, maxTokens: this.maxTokens });
+    let completion: OpenAI.ChatCompletion;
+    try {
+      completion = await this.client.chat.completions.create(body, { signal: request.signal });
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toProviderError(this.name, error, [this.secret]);
+    }
+    return fromOpenAICompletion(completion);
+    // #endregion
+  }
+
+  /**
+   * The same turn as events (chapter 6), from the SDK's chunk stream. Text, reasoning and each tool call (told
+   * apart by `index`) get kit indices in the order they first appear. OpenAI marks no end of a tool call: they all
+   * end when the finish reason arrives. Usage comes in a last chunk with no choices. Rejects with a ProviderError
+   * when the stream ends before a finish reason, and with the abort reason when request.signal aborts.
+   */
+  async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // #region chapter 6: OpenAIProvider.stream
+    // 1. Call this.client.chat.completions.create({ ...openaiRequest(...), stream: true,
+    //    stream_options: { include_usage: true } }, { signal }) and iterate the chunks with for await. Wrap the call
+    //    AND the loop in try/catch, as in complete().
+    // 2. A chunk with usage: remember openaiUsage(usage). A chunk with no choices has nothing else.
+    // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
+    //    taking the next kit index the first time it appears.
+    // 4. Each entry of delta.tool_calls: the first time its `index` appears, give it the next kit index and yield
+    //    tool_call_start with its id and function.name; every non-empty function.arguments piece is a
+    //    tool_call_delta.
+    // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
+    // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
+    //    ProviderError saying the stream ended early.
+    // 7. Yield one finish: 'tool_use' if there was a tool call, else openaiStopReason(finish reason), with the usage.
+    const body = {
+      ...openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }),
+      stream: true as const,
+      stream_options: { include_usage: true },
+    };
+    let next = 0;
+    let textIndex: number | undefined;
+    let thinkingIndex: number | undefined;
+    const calls = new Map<number, number>();
+    let finishReason: string | undefined;
+    let usage: Usage | undefined;
+    try {
+      const chunks = await this.client.chat.completions.create(body, { signal: request.signal });
+      for await (const chunk of chunks) {
+        if (chunk.usage) usage = openaiUsage(chunk.usage);
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        const reasoning = reasoningOf(delta);
+        if (reasoning) yield { type: 'thinking_delta', index: (thinkingIndex ??= next++), thinking: reasoning };
+        if (delta.content) yield { type: 'text_delta', index: (textIndex ??= next++), text: delta.content };
+        for (const call of delta.tool_calls ?? []) {
+          let index = calls.get(call.index);
+          if (index === undefined) {
+            index = next++;
+            calls.set(call.index, index);
+            yield { type: 'tool_call_start', index, id: call.id ?? '', name: call.function?.name ?? '' };
+          }
+          if (call.function?.arguments) yield { type: 'tool_call_delta', index, argumentsDelta: call.function.arguments };
+        }
+        if (choice.finish_reason && finishReason === undefined) {
+          finishReason = choice.finish_reason;
+          for (const index of calls.values()) yield { type: 'tool_call_end', index };
+        }
+      }
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw toProviderError(this.name, error, [this.secret]);
+    }
+    if (request.signal?.aborted) throw request.signal.reason;
+    if (finishReason === undefined) {
+      throw new ProviderError(this.name, 'the stream ended before a finish_reason: the connection was cut or the server stopped early');
+    }
+    yield {
+      type: 'finish',
+      stopReason: calls.size > 0 ? 'tool_use' : openaiStopReason(finishReason),
+      ...(usage ? { usage } : {}),
+    };
+    // #endregion
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Chapter 5: where a provider's key, model and server come from.
+ *
+ * Options passed in code win; otherwise the environment decides, with the same variable names other tools use, so a
+ * learner who has run Claude Code or an OpenAI client already has them set. The environment is a parameter, not
+ * `process.env` read deep inside: tests pass a plain object, and nothing reads the real one by accident.
+ */
+import { TodoError } from '../todo.js';
+import { ProviderConfigError } from './errors.js';
+
+export type Env = Record<string, string | undefined>;
+
+/** Used when neither the request nor the options say how long an Anthropic answer may be (the API requires it). */
+export const DEFAULT_MAX_TOKENS = 8192;
+
+export interface AnthropicOptions {
+  /** Sent as `Authorization: Bearer`. Wins over every variable. */
+  apiKey?: string;
+  /** A token from a gateway or a login; used when no apiKey is given. */
+  authToken?: string;
+  baseURL?: string;
+  model?: string;
+  /** A cheaper model for side jobs (summaries, titles); defaults to `model`. */
+  smallFastModel?: string;
+  maxTokens?: number;
+  /** The fetch the SDK uses; tests pass one, everyone else leaves it out. */
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface AnthropicConfig {
+  credential: { kind: 'apiKey' | 'authToken'; value: string };
+  /** Undefined means the SDK's own default, https://api.anthropic.com. */
+  baseURL: string | undefined;
+  model: string;
+  smallFastModel: string;
+  maxTokens: number;
+  fetch: typeof globalThis.fetch | undefined;
+}
+
+export interface OpenAIOptions {
+  apiKey?: string;
+  /** Any OpenAI-compatible server: Ollama, vLLM, LM Studio, a hosted gateway. */
+  baseURL?: string;
+  model?: string;
+  maxTokens?: number;
+  fetch?: typeof globalThis.fetch;
+}
+
+export interface OpenAIConfig {
+  apiKey: string;
+  /** Undefined means the SDK's own default, https://api.openai.com/v1. */
+  baseURL: string | undefined;
+  model: string;
+  /** Undefined: let the server decide. */
+  maxTokens: number | undefined;
+  fetch: typeof globalThis.fetch | undefined;
+}
+
+/** An option, else a non-empty variable, else undefined. An empty variable counts as unset. */
+export function pick(option: string | undefined, env: Env, name: string): string | undefined {
+  if (option !== undefined && option !== '') return option;
+  const value = env[name];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * The Anthropic settings from options and environment: ANTHROPIC_AUTH_TOKEN or ANTHROPIC_API_KEY,
+ * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, ANTHROPIC_SMALL_FAST_MODEL. Throws ProviderConfigError, naming the variable
+ * to set, when there is no key or no model.
+ */
+export function anthropicConfig(options: AnthropicOptions = {}, env: Env = process.env): AnthropicConfig {
+  // #region chapter 5: anthropicConfig
+  // 1. The credential is the first of: options.apiKey, options.authToken (kind 'authToken'),
+  //    ANTHROPIC_AUTH_TOKEN (kind 'authToken'), ANTHROPIC_API_KEY; an empty string counts as unset. None at all:
+  //    throw a ProviderConfigError for ANTHROPIC_API_KEY whose message names both variables.
+  // 2. The model is options.model or ANTHROPIC_MODEL (pick() does exactly that); none: a ProviderConfigError
+  //    that names ANTHROPIC_MODEL.
+  // 3. The small fast model is options.smallFastModel, then ANTHROPIC_SMALL_FAST_MODEL, then the model.
+  // 4. The base URL is options.baseURL or ANTHROPIC_BASE_URL (undefined is fine); maxTokens defaults to
+  //    DEFAULT_MAX_TOKENS; fetch is passed through.
+  throw new TodoError(5, 'anthropicConfig');
+  // #endregion
+}
+
+/**
+ * The OpenAI settings from options and environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL. Throws
+ * ProviderConfigError, naming the variable to set, when there is no key or no model.
+ */
+export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env): OpenAIConfig {
+  // #region chapter 5: openaiConfig
+  // 1. The key is options.apiKey or OPENAI_API_KEY (use pick()). None: throw a ProviderConfigError for
+  //    OPENAI_API_KEY; say that a local server without keys still needs a dummy value, because the SDK refuses an
+  //    empty key.
+  // 2. The model is options.model or OPENAI_MODEL; none: a ProviderConfigError that names OPENAI_MODEL.
+  // 3. The base URL is options.baseURL or OPENAI_BASE_URL; maxTokens and fetch come from the options only.
+  throw new TodoError(5, 'openaiConfig');
+  // #endregion
+}

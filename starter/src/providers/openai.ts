@@ -1,0 +1,190 @@
+/**
+ * Chapter 5: GPT models, and any OpenAI-compatible server, through the official OpenAI SDK.
+ *
+ * The Chat Completions API sees a conversation differently from Anthropic: the system prompt is the first message,
+ * a tool call's arguments travel as a JSON *string*, and each tool result is its own `role: 'tool'` message. The
+ * same class serves Ollama, vLLM, LM Studio and hosted gateways: only the base URL changes. Chapter 6 adds `stream`.
+ */
+import { TodoError } from '../todo.js';
+import OpenAI from 'openai';
+import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
+import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../provider.js';
+import type { StreamEvent } from '../stream-events.js';
+import { openaiConfig, type Env, type OpenAIOptions } from './config.js';
+import { ProviderError, toProviderError } from './errors.js';
+
+/**
+ * The reasoning some OpenAI-compatible servers add next to the answer (`reasoning_content` in DeepSeek and older
+ * vLLM, `reasoning` in Ollama and newer vLLM), or undefined. OpenAI's own API does not send it.
+ */
+export function reasoningOf(messageOrDelta: object): string | undefined {
+  const fields = messageOrDelta as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = fields.reasoning_content ?? fields.reasoning;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+/**
+ * The kit's history as Chat Completions messages: the system prompt first (when there is one), user text as it is,
+ * an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
+ * per result. Thinking is not sent back: compatible servers that produce it do not want it returned.
+ */
+export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAI.ChatCompletionMessageParam[] {
+  // #region chapter 5: toOpenAIMessages
+  // 1. If system is a non-empty string, start with { role: 'system', content: system }.
+  // 2. user: { role: 'user', content }.
+  // 3. assistant: { role: 'assistant', content: its text blocks joined }, plus, when it has tool calls,
+  //    tool_calls: [{ id, type: 'function', function: { name, arguments } }] in order, where arguments is
+  //    JSON.stringify(call.arguments), or the string itself when the arguments are a string (JSON that failed to
+  //    parse goes back exactly as the model wrote it). With tool calls and no text, content is null.
+  // 4. tool: { role: 'tool', tool_call_id: toolCallId, content }. OpenAI has no error flag; the text says it.
+  throw new TodoError(5, 'toOpenAIMessages');
+  // #endregion
+}
+
+/** The kit's tool definitions as OpenAI function tools. The input schema is already JSON Schema. */
+export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAI.ChatCompletionFunctionTool[] {
+  // #region chapter 5: toOpenAITools
+  // 1. One { type: 'function', function: { name, description, parameters: inputSchema } } per definition, in order.
+  throw new TodoError(5, 'toOpenAITools');
+  // #endregion
+}
+
+/** 'auto', 'required' and 'none' keep their names; { name } -> { type: 'function', function: { name } }. */
+export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.ChatCompletionToolChoiceOption {
+  // #region chapter 5: toOpenAIToolChoice
+  // 1. The three strings are OpenAI's own words: return them as they are.
+  // 2. { name } becomes { type: 'function', function: { name } }.
+  throw new TodoError(5, 'toOpenAIToolChoice');
+  // #endregion
+}
+
+/**
+ * The body of one Chat Completions call. The request's model wins over the provider's; `max_completion_tokens` is
+ * sent only when a limit is set (the request's, else the provider's); `tools` and `tool_choice` are left out when
+ * there are no tools (OpenAI rejects an empty tools list).
+ */
+export function openaiRequest(
+  request: ModelRequest,
+  defaults: { model: string; maxTokens?: number },
+): OpenAI.ChatCompletionCreateParamsNonStreaming {
+  // #region chapter 5: openaiRequest
+  // 1. model: request.model, else defaults.model; messages: toOpenAIMessages(request.system, request.messages).
+  // 2. max_completion_tokens: request.maxTokens, else defaults.maxTokens; leave it out when both are undefined.
+  // 3. When there is at least one tool: tools (toOpenAITools) and, if request.toolChoice is set, tool_choice
+  //    (toOpenAIToolChoice). With no tools, send neither.
+  throw new TodoError(5, 'openaiRequest');
+  // #endregion
+}
+
+/**
+ * A tool call's arguments string as a value. An empty string is `{}` (some servers send that for a call without
+ * arguments). JSON that does not parse is returned as the raw string, so that the agent's schema check reports it
+ * to the model instead of the provider crashing.
+ */
+export function parseToolArguments(text: string): unknown {
+  // #region chapter 5: parseToolArguments
+  // 1. An empty (or all-whitespace) string is {}.
+  // 2. Otherwise JSON.parse it; if that throws, return the string unchanged.
+  throw new TodoError(5, 'parseToolArguments');
+  // #endregion
+}
+
+/** OpenAI's finish reason in the kit's words. */
+export function openaiStopReason(reason: string | null | undefined): StopReason {
+  // #region chapter 5: openaiStopReason
+  // 1. stop -> end_turn; length -> max_tokens; tool_calls and function_call -> tool_use;
+  //    content_filter -> refusal; anything else -> end_turn.
+  throw new TodoError(5, 'openaiStopReason');
+  // #endregion
+}
+
+/**
+ * OpenAI's usage in the kit's words. OpenAI's `prompt_tokens` includes the cached part; the kit counts like
+ * Anthropic, so inputTokens is the uncached part and cacheReadTokens the cached one.
+ */
+export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
+  // #region chapter 5: openaiUsage
+  // 1. cached = usage.prompt_tokens_details?.cached_tokens (may be missing).
+  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count); outputTokens = completion_tokens.
+  // 3. cacheReadTokens = cached, only when it is a number.
+  throw new TodoError(5, 'openaiUsage');
+  // #endregion
+}
+
+/**
+ * A Chat Completions response as the kit's assistant turn: reasoning (when a compatible server sends it) as
+ * thinking, then the text, then the function tool calls with parsed arguments. A turn with tool calls stops for
+ * 'tool_use' even when the server said 'stop'. Throws a ProviderError when there is no choice at all.
+ */
+export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): AssistantMessage {
+  // #region chapter 5: fromOpenAICompletion
+  // 1. Take choices[0]; if there is none, throw new ProviderError('openai', '...no choices...').
+  // 2. Blocks, in this order: reasoningOf(message) as { type: 'thinking', thinking } when there is some; the
+  //    content as { type: 'text', text } when it is a non-empty string; each tool call that has a `function` as
+  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) }.
+  // 3. The stop reason is 'tool_use' when there is a tool call, else openaiStopReason(finish_reason).
+  // 4. usage: openaiUsage(completion.usage) when the response has usage; otherwise leave it out.
+  throw new TodoError(5, 'fromOpenAICompletion');
+  // #endregion
+}
+
+export class OpenAIProvider implements Provider {
+  readonly name = 'openai';
+  readonly model: string;
+  readonly maxTokens: number | undefined;
+  private readonly client: OpenAI;
+  /** Kept only to scrub it from error messages. */
+  private readonly secret: string;
+
+  /** Throws ProviderConfigError when the key or the model is missing. `env` defaults to process.env. */
+  constructor(options: OpenAIOptions = {}, env: Env = process.env) {
+    const config = openaiConfig(options, env);
+    this.model = config.model;
+    this.maxTokens = config.maxTokens;
+    this.secret = config.apiKey;
+    this.client = new OpenAI({
+      apiKey: config.apiKey,
+      // null, not undefined: undefined would make the SDK read OPENAI_BASE_URL from process.env behind our back.
+      baseURL: config.baseURL ?? null,
+      // The kit's own retry policy (chapter 10) is the only one that runs.
+      maxRetries: 0,
+      ...(config.fetch ? { fetch: config.fetch } : {}),
+    });
+  }
+
+  async complete(request: ModelRequest): Promise<AssistantMessage> {
+    // #region chapter 5: OpenAIProvider.complete
+    // 1. Build the body with openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }).
+    // 2. await this.client.chat.completions.create(body, { signal: request.signal }) and convert the answer with
+    //    fromOpenAICompletion.
+    // 3. If the call throws: when request.signal is aborted, throw request.signal.reason; otherwise throw
+    //    toProviderError(this.name, error, [this.secret]).
+    throw new TodoError(5, 'OpenAIProvider.complete');
+    // #endregion
+  }
+
+  /**
+   * The same turn as events (chapter 6), from the SDK's chunk stream. Text, reasoning and each tool call (told
+   * apart by `index`) get kit indices in the order they first appear. OpenAI marks no end of a tool call: they all
+   * end when the finish reason arrives. Usage comes in a last chunk with no choices. Rejects with a ProviderError
+   * when the stream ends before a finish reason, and with the abort reason when request.signal aborts.
+   */
+  async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // #region chapter 6: OpenAIProvider.stream
+    // 1. Call this.client.chat.completions.create({ ...openaiRequest(...), stream: true,
+    //    stream_options: { include_usage: true } }, { signal }) and iterate the chunks with for await. Wrap the call
+    //    AND the loop in try/catch, as in complete().
+    // 2. A chunk with usage: remember openaiUsage(usage). A chunk with no choices has nothing else.
+    // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
+    //    taking the next kit index the first time it appears.
+    // 4. Each entry of delta.tool_calls: the first time its `index` appears, give it the next kit index and yield
+    //    tool_call_start with its id and function.name; every non-empty function.arguments piece is a
+    //    tool_call_delta.
+    // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
+    // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
+    //    ProviderError saying the stream ended early.
+    // 7. Yield one finish: 'tool_use' if there was a tool call, else openaiStopReason(finish reason), with the usage.
+    throw new TodoError(6, 'OpenAIProvider.stream');
+    // #endregion
+  }
+}

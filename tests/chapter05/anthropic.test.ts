@@ -1,0 +1,312 @@
+import { describe, expect, test } from 'vitest';
+import type Anthropic from '@anthropic-ai/sdk';
+import {
+  AnthropicProvider,
+  anthropicRequest,
+  anthropicStopReason,
+  fromAnthropicMessage,
+  toAnthropicMessages,
+  toAnthropicToolChoice,
+  toAnthropicTools,
+} from 'kit/providers/anthropic';
+import { ProviderError } from 'kit/providers/errors';
+import { userMessage } from 'kit/messages';
+import { SimpleAgent } from 'kit/agent';
+import { loopTools } from '../chapter03/fixtures.js';
+import { fakeApi } from '../helpers/fake-http.js';
+import { rejection } from '../helpers/assert.js';
+import { ANTHROPIC_KEY, ANTHROPIC_URL, anthropicEnv, anthropicResponse, anthropicShape, history, tools } from './fixtures.js';
+
+const api = fakeApi();
+
+const provider = (env: Record<string, string> = anthropicEnv, options = {}) => new AnthropicProvider(options, env);
+
+describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
+  test('all the results of one turn travel in ONE user message, each paired with its tool_use id', () => {
+    const sent = toAnthropicMessages(history);
+    expect(
+      anthropicShape(sent as never),
+      'tool results go back as tool_result blocks whose tool_use_id is the id of their call; the results of one turn share ONE user message',
+    ).toEqual([
+      'user "Fix the bug in a.ts"',
+      'assistant thinking + text + tool_use read#toolu_A + tool_use read#toolu_B',
+      'user tool_result#toolu_A + tool_result#toolu_B error',
+      'assistant tool_use edit#toolu_C',
+      'user tool_result#toolu_C',
+    ]);
+    const results = sent[2]!.content as Anthropic.ToolResultBlockParam[];
+    expect(results[0], 'a tool_result carries the result text and tool_use_id = the call id').toMatchObject({
+      type: 'tool_result',
+      tool_use_id: 'toolu_A',
+      content: 'export const a = 1;',
+    });
+    expect(results[0]!.is_error, 'a successful result is not an error').toBeFalsy();
+    expect(results[1], 'a failed tool keeps is_error: true so the model knows').toMatchObject({ tool_use_id: 'toolu_B', is_error: true });
+  });
+
+  test('an assistant turn keeps signed thinking, text and tool_use blocks with their input objects', () => {
+    const turn = toAnthropicMessages(history)[1]!;
+    expect(turn.content, 'thinking must go back with its signature; tool_use input is the arguments object').toEqual([
+      { type: 'thinking', thinking: 'Read both files first.', signature: 'sig-abc' },
+      { type: 'text', text: 'Reading both files.' },
+      { type: 'tool_use', id: 'toolu_A', name: 'read', input: { path: 'a.ts' } },
+      { type: 'tool_use', id: 'toolu_B', name: 'read', input: { path: 'b.ts', offset: 2 } },
+    ]);
+  });
+
+  test('leaves out what the API would refuse: empty text, unsigned thinking, non-object input', () => {
+    const [, turn] = toAnthropicMessages([
+      userMessage('go'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'from another provider, unsigned' },
+          { type: 'text', text: '' },
+          { type: 'tool_call', id: 'toolu_X', name: 'read', arguments: '{"path": "a.ts"' },
+        ],
+        stopReason: 'tool_use',
+      },
+      { role: 'tool', toolCallId: 'toolu_X', toolName: 'read', content: 'Invalid arguments', isError: true },
+    ]);
+    expect(turn!.content, 'drop unsigned thinking and empty text; a tool_use input must be an object ({} for a raw string)').toEqual([
+      { type: 'tool_use', id: 'toolu_X', name: 'read', input: {} },
+    ]);
+  });
+});
+
+describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
+  test('tool definitions become { name, description, input_schema } with the schema unchanged', () => {
+    expect(toAnthropicTools(tools)).toEqual([
+      { name: 'read', description: 'Read a file', input_schema: tools[0]!.inputSchema },
+      { name: 'edit', description: 'Replace text in a file', input_schema: tools[1]!.inputSchema },
+    ]);
+  });
+
+});
+
+describe('toAnthropicToolChoice (src/providers/anthropic.ts)', () => {
+  test("tool choice: auto -> auto, required -> any, none -> none, a name -> { type: 'tool', name }", () => {
+    expect(toAnthropicToolChoice('auto')).toEqual({ type: 'auto' });
+    expect(toAnthropicToolChoice('required'), "Anthropic's word for 'must call some tool' is 'any'").toEqual({ type: 'any' });
+    expect(toAnthropicToolChoice('none')).toEqual({ type: 'none' });
+    expect(toAnthropicToolChoice({ name: 'read' })).toEqual({ type: 'tool', name: 'read' });
+  });
+});
+
+describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)', () => {
+  test('a response becomes the kit turn: blocks in order, tool input as arguments, usage mapped', () => {
+    const turn = fromAnthropicMessage(
+      anthropicResponse(
+        [
+          { type: 'thinking', thinking: 'The user wants a.ts.', signature: 'EqQBCgIYAhIM' },
+          { type: 'text', text: 'Let me look.', citations: null },
+          { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', input: { path: 'a.ts' }, caller: { type: 'direct' } },
+        ],
+        'tool_use',
+        { input_tokens: 472, output_tokens: 91, cache_read_input_tokens: 1024, cache_creation_input_tokens: 16 },
+      ) as unknown as Anthropic.Message,
+    );
+    expect(turn.content).toEqual([
+      { type: 'thinking', thinking: 'The user wants a.ts.', signature: 'EqQBCgIYAhIM' },
+      { type: 'text', text: 'Let me look.' },
+      { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', arguments: { path: 'a.ts' } },
+    ]);
+    expect(turn.stopReason).toBe('tool_use');
+    expect(turn.usage, 'input_tokens -> inputTokens, output_tokens -> outputTokens, cache read/creation -> cacheRead/WriteTokens').toEqual({
+      inputTokens: 472,
+      outputTokens: 91,
+      cacheReadTokens: 1024,
+      cacheWriteTokens: 16,
+    });
+  });
+
+  test("a turn with tool calls stops for 'tool_use' whatever stop_reason says", () => {
+    const turn = fromAnthropicMessage(
+      anthropicResponse([{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }], 'end_turn') as unknown as Anthropic.Message,
+    );
+    expect(turn.stopReason, 'the loop only runs tools on tool_use: a call must never be dropped').toBe('tool_use');
+  });
+
+});
+
+describe('anthropicStopReason (src/providers/anthropic.ts)', () => {
+  test('stop reasons map onto the kit', () => {
+    const table = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'model_context_window_exceeded', 'pause_turn', null];
+    expect(table.map((reason) => anthropicStopReason(reason))).toEqual([
+      'end_turn',
+      'tool_use',
+      'max_tokens',
+      'stop_sequence',
+      'refusal',
+      'max_tokens',
+      'end_turn',
+      'end_turn',
+    ]);
+  });
+});
+
+describe('anthropicRequest (src/providers/anthropic.ts)', () => {
+  test('the system prompt is the top-level system field, never a message', () => {
+    const body = anthropicRequest({ system: 'You are terse.', messages: [userMessage('hi')], tools: [] }, { model: 'm', maxTokens: 100 });
+    expect(body.system, 'Anthropic takes the system prompt in `system`').toBe('You are terse.');
+    expect(anthropicShape(body.messages as never), 'messages hold only user and assistant turns').toEqual(['user "hi"']);
+    expect(body, 'with no tools, send no tools and no tool_choice').not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('tool_choice');
+  });
+});
+
+describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
+  test('posts the model, max_tokens, system, messages, tools and tool_choice, with the key as a Bearer token', async () => {
+    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'Fixed.' }]));
+    const turn = await provider().complete({ system: 'Be brief.', messages: history, tools, toolChoice: 'required' });
+    expect(api.requests.length, 'exactly one POST to /v1/messages').toBe(1);
+    const { headers, body } = api.requests[0]!;
+    expect(headers.authorization, 'the SDK sends the key as Authorization: Bearer').toBe(`Bearer ${ANTHROPIC_KEY}`);
+    expect(headers['anthropic-version'], 'made by the official SDK').toBeTruthy();
+    expect(body.model, 'ANTHROPIC_MODEL from the env argument').toBe('claude-test-model');
+    expect(body.max_tokens, 'max_tokens is required by the API: send the default').toBeGreaterThan(0);
+    expect(body.system).toBe('Be brief.');
+    expect(anthropicShape(body.messages)).toEqual(anthropicShape(toAnthropicMessages(history) as never));
+    expect(
+      body.messages[2].content.map((b: Anthropic.ToolResultBlockParam) => b.tool_use_id),
+      'each tool_result carries tool_use_id = the id of the call it answers',
+    ).toEqual(['toolu_A', 'toolu_B']);
+    expect(body.tools.map((t: Anthropic.Tool) => t.name)).toEqual(['read', 'edit']);
+    expect(body.tool_choice).toEqual({ type: 'any' });
+    expect(turn, 'the answer comes back as a kit turn').toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }], stopReason: 'end_turn' });
+  });
+
+  test("the request's model and maxTokens win over the provider's", async () => {
+    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }]));
+    await provider(anthropicEnv, { maxTokens: 1000 }).complete({ messages: [userMessage('hi')], tools: [], model: 'claude-small', maxTokens: 64 });
+    expect(api.requests[0]!.body).toMatchObject({ model: 'claude-small', max_tokens: 64 });
+  });
+
+  test('a tool call comes back with its input as arguments, and the usage', async () => {
+    api.answer(
+      ANTHROPIC_URL,
+      anthropicResponse(
+        [
+          { type: 'text', text: "I'll read it." },
+          { type: 'tool_use', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'read', input: { path: 'src/a.ts' } },
+        ],
+        'tool_use',
+        { input_tokens: 300, output_tokens: 40 },
+      ),
+    );
+    const turn = await provider().complete({ messages: [userMessage('read a')], tools });
+    expect(turn).toMatchObject({
+      content: [
+        { type: 'text', text: "I'll read it." },
+        { type: 'tool_call', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'read', arguments: { path: 'src/a.ts' } },
+      ],
+      stopReason: 'tool_use',
+      usage: { inputTokens: 300, outputTokens: 40 },
+    });
+  });
+
+  test('ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN send the request to a gateway with that token', async () => {
+    api.answer('http://gateway.test/anthropic/v1/messages', anthropicResponse([{ type: 'text', text: 'via gateway' }]));
+    const turn = await provider({ ANTHROPIC_BASE_URL: 'http://gateway.test/anthropic', ANTHROPIC_AUTH_TOKEN: 'gw-token-123456', ANTHROPIC_MODEL: 'claude-gw' }).complete({
+      messages: [userMessage('hi')],
+      tools: [],
+    });
+    expect(api.requests[0]!.url).toBe('http://gateway.test/anthropic/v1/messages');
+    expect(api.requests[0]!.headers.authorization).toBe('Bearer gw-token-123456');
+    expect(turn.content).toEqual([{ type: 'text', text: 'via gateway' }]);
+  });
+
+  test('SimpleAgent runs a tool round through the Anthropic API: both results in one user message', async () => {
+    api.answer(
+      ANTHROPIC_URL,
+      anthropicResponse(
+        [
+          { type: 'tool_use', id: 'toolu_01', name: 'echo', input: { text: 'a' } },
+          { type: 'tool_use', id: 'toolu_02', name: 'fail', input: {} },
+        ],
+        'tool_use',
+      ),
+      anthropicResponse([{ type: 'text', text: 'One worked, one failed.' }]),
+    );
+    const { tools: toolSet } = loopTools();
+    const agent = new SimpleAgent({ provider: provider(), tools: toolSet, cwd: process.cwd(), system: 'Be brief.' });
+    expect(await agent.run('try both')).toBe('One worked, one failed.');
+    const second = api.requests[1]!.body;
+    expect(anthropicShape(second.messages), 'request 2: the turn, then ONE user message answering both calls').toEqual([
+      'user "try both"',
+      'assistant tool_use echo#toolu_01 + tool_use fail#toolu_02',
+      'user tool_result#toolu_01 + tool_result#toolu_02 error',
+    ]);
+    expect(second.messages[2].content[0].content).toBe('a');
+    expect(second.system, 'the system prompt rides along on every request').toBe('Be brief.');
+  });
+
+  test('uses the fetch it is given', async () => {
+    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }]));
+    const seen: string[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      seen.push(String(input instanceof Request ? input.url : input));
+      return globalThis.fetch(input, init);
+    };
+    await provider(anthropicEnv, { fetch }).complete({ messages: [userMessage('hi')], tools: [] });
+    expect(seen, 'pass options.fetch to the SDK client').toEqual([ANTHROPIC_URL]);
+  });
+});
+
+describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.ts)', () => {
+  const failing = async (status: number, type: string, message: string, headers?: Record<string, string>) => {
+    api.answer(ANTHROPIC_URL, { status, json: { type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }, headers });
+    const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), `a ${status} answer should reject`);
+    expect(error, 'wrap SDK errors with toProviderError(...)').toBeInstanceOf(ProviderError);
+    return error as ProviderError;
+  };
+
+  test('401: a ProviderError with the status and the API message, and never the key', async () => {
+    const error = await failing(401, 'authentication_error', 'invalid x-api-key');
+    expect(error.provider).toBe('anthropic');
+    expect(error.status).toBe(401);
+    expect(error.message, "the provider's own explanation").toContain('invalid x-api-key');
+    expect(error.message).toContain('401');
+    expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`, 'an error must never show the key').not.toContain(ANTHROPIC_KEY);
+  });
+
+  test('529 overloaded: one request only (the SDK must not retry) and the error type kept', async () => {
+    const error = await failing(529, 'overloaded_error', 'Overloaded');
+    expect(api.requests.length, 'build the client with maxRetries: 0; chapter 10 owns retries').toBe(1);
+    expect(error.status).toBe(529);
+    expect(error.errorType, "Anthropic's error.type, for the retry policy").toBe('overloaded_error');
+    expect(error.message).toContain('Overloaded');
+  });
+
+  test('400, 429 and 500 keep their status and message; 429 keeps retry-after', async () => {
+    const bad = await failing(400, 'invalid_request_error', 'messages.1.content.0: unexpected tool_use_id');
+    expect([bad.status, bad.message.includes('unexpected tool_use_id')]).toEqual([400, true]);
+    const limited = await failing(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', { 'retry-after': '7' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers['retry-after'], 'response headers are kept for the retry wrapper').toBe('7');
+    const broken = await failing(500, 'api_error', 'Internal server error');
+    expect([broken.status, broken.message.includes('Internal server error')]).toEqual([500, true]);
+    expect(api.requests.length, 'no request is retried by the SDK').toBe(3);
+  });
+
+  test('a server that cannot be reached is a ProviderError that says why', async () => {
+    const fetch: typeof globalThis.fetch = async () => {
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
+    };
+    const error = await rejection(provider(anthropicEnv, { fetch }).complete({ messages: [userMessage('hi')], tools: [] }), 'a network failure should reject');
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status, 'no answer, no status').toBeUndefined();
+    expect((error as Error).message, "add the cause's message: 'Connection error.' alone does not say what failed").toMatch(/fetch failed|ECONNREFUSED/);
+  });
+
+  test('an aborted request rejects with the abort reason, not a ProviderError', async () => {
+    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'too late' }]));
+    const controller = new AbortController();
+    controller.abort(new Error('user pressed Esc'));
+    const error = await rejection(
+      provider().complete({ messages: [userMessage('hi')], tools: [], signal: controller.signal }),
+      'complete() with an aborted signal should reject',
+    );
+    expect(error, 'pass request.signal to the SDK and rethrow signal.reason when it aborted').toBe(controller.signal.reason);
+  });
+});

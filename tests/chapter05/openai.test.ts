@@ -1,0 +1,245 @@
+import { describe, expect, test } from 'vitest';
+import type OpenAI from 'openai';
+import {
+  OpenAIProvider,
+  fromOpenAICompletion,
+  openaiRequest,
+  openaiStopReason,
+  parseToolArguments,
+  toOpenAIMessages,
+  toOpenAIToolChoice,
+  toOpenAITools,
+} from 'kit/providers/openai';
+import { ProviderError } from 'kit/providers/errors';
+import { SimpleAgent } from 'kit/agent';
+import { userMessage } from 'kit/messages';
+import { fakeApi } from '../helpers/fake-http.js';
+import { rejection } from '../helpers/assert.js';
+import { loopTools } from '../chapter03/fixtures.js';
+import { OPENAI_KEY, OPENAI_URL, history, openaiEnv, openaiResponse, openaiShape, tools } from './fixtures.js';
+
+const api = fakeApi();
+
+const provider = (env: Record<string, string> = openaiEnv, options = {}) => new OpenAIProvider(options, env);
+const completion = (...args: Parameters<typeof openaiResponse>) => openaiResponse(...args) as unknown as OpenAI.ChatCompletion;
+const functionCall = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
+
+describe('toOpenAIMessages (src/providers/openai.ts)', () => {
+  test('system first, then one role:"tool" message per result, each with its tool_call_id', () => {
+    const sent = toOpenAIMessages('Be brief.', history);
+    expect(openaiShape(sent), 'the system prompt is the first message; every result is its own tool message').toEqual([
+      'system "Be brief."',
+      'user "Fix the bug in a.ts"',
+      'assistant "Reading both files." + call read#toolu_A + call read#toolu_B',
+      'tool#toolu_A',
+      'tool#toolu_B',
+      'assistant call edit#toolu_C',
+      'tool#toolu_C',
+    ]);
+    expect(sent[4], 'a tool message carries the result text').toEqual({ role: 'tool', tool_call_id: 'toolu_B', content: 'Error: ENOENT: b.ts' });
+    expect(toOpenAIMessages(undefined, [userMessage('hi')]), 'no system prompt, no system message').toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  test('tool call arguments travel as a JSON string; thinking stays home', () => {
+    const turn = toOpenAIMessages(undefined, history)[1] as OpenAI.ChatCompletionAssistantMessageParam;
+    expect(turn.content, 'the text of the turn (thinking is not sent back)').toBe('Reading both files.');
+    expect(turn.tool_calls).toEqual([
+      { id: 'toolu_A', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } },
+      { id: 'toolu_B', type: 'function', function: { name: 'read', arguments: '{"path":"b.ts","offset":2}' } },
+    ]);
+    const callOnly = toOpenAIMessages(undefined, history)[4] as OpenAI.ChatCompletionAssistantMessageParam;
+    expect(callOnly.content ?? null, 'a turn with calls and no text has content null (or leaves it out)').toBeNull();
+  });
+
+  test('arguments that failed to parse go back exactly as the model wrote them', () => {
+    const [, turn] = toOpenAIMessages(undefined, [
+      userMessage('go'),
+      { role: 'assistant', content: [{ type: 'tool_call', id: 'call_1', name: 'read', arguments: '{"path": "a.ts"' }], stopReason: 'tool_use' },
+      { role: 'tool', toolCallId: 'call_1', toolName: 'read', content: 'Invalid arguments', isError: true },
+    ]) as OpenAI.ChatCompletionAssistantMessageParam[];
+    expect((turn!.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments, 'do not JSON.stringify a string twice').toBe(
+      '{"path": "a.ts"',
+    );
+  });
+});
+
+describe('toOpenAITools (src/providers/openai.ts)', () => {
+  test('tool definitions become function tools with the schema as parameters', () => {
+    expect(toOpenAITools(tools)).toEqual([
+      { type: 'function', function: { name: 'read', description: 'Read a file', parameters: tools[0]!.inputSchema } },
+      { type: 'function', function: { name: 'edit', description: 'Replace text in a file', parameters: tools[1]!.inputSchema } },
+    ]);
+  });
+
+});
+
+describe('toOpenAIToolChoice (src/providers/openai.ts)', () => {
+  test('tool choice: the three words stay, a name becomes a function choice', () => {
+    expect([toOpenAIToolChoice('auto'), toOpenAIToolChoice('required'), toOpenAIToolChoice('none')]).toEqual(['auto', 'required', 'none']);
+    expect(toOpenAIToolChoice({ name: 'edit' })).toEqual({ type: 'function', function: { name: 'edit' } });
+  });
+});
+
+describe('parseToolArguments (src/providers/openai.ts)', () => {
+  test('arguments: JSON is parsed, empty is {}, invalid JSON stays the raw string', () => {
+    expect(parseToolArguments('{"path":"a.ts","lines":[1,2]}')).toEqual({ path: 'a.ts', lines: [1, 2] });
+    expect(parseToolArguments(''), 'some servers send "" for a call without arguments').toEqual({});
+    expect(parseToolArguments('{"path": "a.ts"'), 'keep the raw string: the agent\'s schema check tells the model what went wrong').toBe(
+      '{"path": "a.ts"',
+    );
+  });
+
+});
+
+describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () => {
+  test('parallel tool calls come back in order with parsed arguments', () => {
+    const turn = fromOpenAICompletion(
+      completion(
+        {
+          content: 'Reading both.',
+          tool_calls: [functionCall('call_abc', 'read', '{"path":"a.ts"}'), functionCall('call_def', 'read', '{"path":"b.ts"}')],
+        },
+        'tool_calls',
+      ),
+    );
+    expect(turn.content).toEqual([
+      { type: 'text', text: 'Reading both.' },
+      { type: 'tool_call', id: 'call_abc', name: 'read', arguments: { path: 'a.ts' } },
+      { type: 'tool_call', id: 'call_def', name: 'read', arguments: { path: 'b.ts' } },
+    ]);
+    expect(turn.stopReason).toBe('tool_use');
+  });
+
+  test("tool calls mean 'tool_use' even when a compatible server says 'stop'", () => {
+    const turn = fromOpenAICompletion(completion({ content: null, tool_calls: [functionCall('call_1', 'read', '{}')] }, 'stop'));
+    expect(turn.stopReason, 'Ollama and others often finish tool calls with "stop"; never drop a call').toBe('tool_use');
+    expect(turn.content, 'no text block for content null').toEqual([{ type: 'tool_call', id: 'call_1', name: 'read', arguments: {} }]);
+  });
+
+  test('usage: prompt_tokens minus the cached part is inputTokens, completion_tokens is outputTokens', () => {
+    const turn = fromOpenAICompletion(
+      completion({ content: 'hi' }, 'stop', {
+        prompt_tokens: 1200,
+        completion_tokens: 35,
+        total_tokens: 1235,
+        prompt_tokens_details: { cached_tokens: 1024, audio_tokens: 0 },
+        completion_tokens_details: { reasoning_tokens: 0 },
+      }),
+    );
+    expect(turn.usage, 'inputTokens counts the uncached input, as Anthropic does; cached tokens are cacheReadTokens').toEqual({
+      inputTokens: 176,
+      outputTokens: 35,
+      cacheReadTokens: 1024,
+    });
+    expect(fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 })).usage).toEqual({
+      inputTokens: 7,
+      outputTokens: 3,
+    });
+  });
+
+  test('a response with no choices is a ProviderError', () => {
+    const empty = { ...completion({ content: 'x' }), choices: [] };
+    expect(() => fromOpenAICompletion(empty), 'throw a ProviderError that says the server sent no answer').toThrow(ProviderError);
+  });
+
+  test('reasoning from a compatible server becomes a thinking block before the text', () => {
+    const turn = fromOpenAICompletion(completion({ content: 'Answer.', reasoning_content: 'Let me think.' }));
+    expect(turn.content).toEqual([
+      { type: 'thinking', thinking: 'Let me think.' },
+      { type: 'text', text: 'Answer.' },
+    ]);
+  });
+});
+
+describe('openaiStopReason (src/providers/openai.ts)', () => {
+  test('finish reasons map onto the kit', () => {
+    expect(['stop', 'length', 'tool_calls', 'content_filter', 'function_call', null].map((r) => openaiStopReason(r))).toEqual([
+      'end_turn',
+      'max_tokens',
+      'tool_use',
+      'refusal',
+      'tool_use',
+      'end_turn',
+    ]);
+  });
+});
+
+describe('openaiRequest (src/providers/openai.ts)', () => {
+  test('no tools: no tools and no tool_choice; max_completion_tokens only when a limit is set', () => {
+    const body = openaiRequest({ messages: [userMessage('hi')], tools: [], toolChoice: 'auto' }, { model: 'gpt-x' });
+    expect(body, 'OpenAI rejects an empty tools list').not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('tool_choice');
+    expect(body.max_completion_tokens, 'no limit configured: let the server decide').toBeUndefined();
+    expect(openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens).toBe(50);
+  });
+});
+
+describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
+  test('posts model, messages, tools and tool_choice to /chat/completions with the key as a Bearer token', async () => {
+    api.answer(OPENAI_URL, openaiResponse({ content: 'Done.' }));
+    const turn = await provider().complete({ system: 'Be brief.', messages: history, tools, toolChoice: { name: 'edit' } });
+    expect(api.requests.length).toBe(1);
+    const { headers, body } = api.requests[0]!;
+    expect(headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(body.model, 'OPENAI_MODEL from the env argument').toBe('gpt-test-model');
+    expect(openaiShape(body.messages)).toEqual(openaiShape(toOpenAIMessages('Be brief.', history)));
+    expect(body.tools.map((t: OpenAI.ChatCompletionFunctionTool) => t.function.name)).toEqual(['read', 'edit']);
+    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'edit' } });
+    expect(turn).toMatchObject({ content: [{ type: 'text', text: 'Done.' }], stopReason: 'end_turn', usage: { inputTokens: 40, outputTokens: 9 } });
+  });
+
+  test('OPENAI_BASE_URL points the same provider at an OpenAI-compatible server', async () => {
+    api.answer('http://localhost:11434/v1/chat/completions', openaiResponse({ content: 'hello from a local model' }));
+    const turn = await provider({ OPENAI_BASE_URL: 'http://localhost:11434/v1', OPENAI_API_KEY: 'ollama', OPENAI_MODEL: 'qwen3:8b' }).complete({
+      messages: [userMessage('hi')],
+      tools: [],
+    });
+    expect(api.requests[0]!.url).toBe('http://localhost:11434/v1/chat/completions');
+    expect(api.requests[0]!.body.model).toBe('qwen3:8b');
+    expect(turn.content).toEqual([{ type: 'text', text: 'hello from a local model' }]);
+  });
+
+  test('401: a ProviderError with status and message, with the key scrubbed even when the API quotes it', async () => {
+    api.answer(OPENAI_URL, {
+      status: 401,
+      json: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
+    });
+    const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), 'a 401 should reject');
+    expect(error).toBeInstanceOf(ProviderError);
+    const failure = error as ProviderError;
+    expect([failure.provider, failure.status]).toEqual(['openai', 401]);
+    expect(failure.message).toContain('Incorrect API key provided');
+    expect(`${failure.message} ${failure.stack} ${JSON.stringify(failure)}`, 'pass the key to toProviderError as a secret to redact').not.toContain(OPENAI_KEY);
+  });
+
+  test('429 and 500 become ProviderErrors after exactly one request each', async () => {
+    api.answer(
+      OPENAI_URL,
+      { status: 429, json: { error: { message: 'Rate limit reached for gpt-test-model', type: 'requests', param: null, code: 'rate_limit_exceeded' } }, headers: { 'retry-after-ms': '250' } },
+      { status: 500, json: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } },
+    );
+    const limited = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '429 should reject')) as ProviderError;
+    expect([limited.status, limited.message.includes('Rate limit reached')]).toEqual([429, true]);
+    expect(limited.headers['retry-after-ms']).toBe('250');
+    const broken = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '500 should reject')) as ProviderError;
+    expect(broken.status).toBe(500);
+    expect(api.requests.length, 'maxRetries: 0, so the SDK never retries on its own').toBe(2);
+  });
+
+  test('SimpleAgent runs a whole tool round through the OpenAI API', async () => {
+    api.answer(
+      OPENAI_URL,
+      openaiResponse({ content: null, tool_calls: [functionCall('call_1', 'echo', '{"text":"hi","times":2}'), functionCall('call_2', 'echo', '{"text":')] }, 'tool_calls'),
+      openaiResponse({ content: 'It said hihi.' }),
+    );
+    const { tools: toolSet, calls } = loopTools();
+    const agent = new SimpleAgent({ provider: provider(), tools: toolSet, cwd: process.cwd() });
+    expect(await agent.run('echo hi twice')).toBe('It said hihi.');
+    expect(calls, 'the valid call ran with parsed arguments; the broken one never ran').toEqual([{ tool: 'echo', input: { text: 'hi', times: 2 } }]);
+    const second = api.requests[1]!.body;
+    expect(openaiShape(second.messages)).toEqual(['user "echo hi twice"', 'assistant call echo#call_1 + call echo#call_2', 'tool#call_1', 'tool#call_2']);
+    expect(second.messages[2].content).toBe('hihi');
+    expect(second.messages[1].tool_calls[1].function.arguments, 'the broken arguments go back exactly as the model wrote them').toBe('{"text":');
+    expect(second.messages[3].content, "the agent's schema check reported the broken arguments to the model").toMatch(/Invalid arguments/i);
+  });
+});

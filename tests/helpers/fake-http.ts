@@ -1,0 +1,175 @@
+/**
+ * Fake provider APIs for the tests of chapters 5 and 6. Nothing here reaches the network.
+ *
+ * - `fakeApi()` (chapter 5) puts msw in front of fetch for one test file: every request is recorded (URL, headers,
+ *   parsed JSON body) and answered from a script; any request no handler expects fails the test
+ *   (onUnhandledRequest: 'error'). The SDKs capture fetch when a client is made, so providers must be built inside
+ *   the tests, after msw is listening.
+ * - `sseServer()` (chapter 6) is a real node:http server on 127.0.0.1 that answers each POST with a scripted
+ *   event stream, which can stop cleanly or cut the connection in the middle. A real socket, rather than msw, keeps
+ *   clear of msw's hang on Node 20 when a mocked body is cancelled (an abort, a `break` out of a stream).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+
+/** A request as the fake API received it. Header names are lower case. */
+export interface RecordedHttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body. */
+  body: any;
+}
+
+/** A scripted answer: a JSON body (status 200), or an explicit status, body and headers. */
+export type FakeAnswer = object | { status: number; json: unknown; headers?: Record<string, string> };
+
+const isExplicit = (answer: FakeAnswer): answer is { status: number; json: unknown; headers?: Record<string, string> } =>
+  'status' in answer && 'json' in answer && typeof (answer as { status: unknown }).status === 'number';
+
+/** Registers msw for the current test file. Call at the top level of the file (it adds before/after hooks). */
+export function fakeApi() {
+  const server = setupServer();
+  const requests: RecordedHttpRequest[] = [];
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+  afterEach(() => {
+    server.resetHandlers();
+    requests.length = 0;
+  });
+  afterAll(() => server.close());
+  return {
+    /** Every request received in the current test, in order. */
+    requests,
+    /**
+     * Answers POSTs to `url` with the given answers, one per request, in order. A request past the end of the
+     * script gets a 500 that says so.
+     */
+    answer(url: string, ...answers: FakeAnswer[]) {
+      let next = 0;
+      server.use(
+        http.post(url, async ({ request }) => {
+          requests.push({
+            method: request.method,
+            url: request.url,
+            headers: Object.fromEntries(request.headers),
+            body: await request.clone().json(),
+          });
+          const answer = answers[next++];
+          if (!answer) return HttpResponse.json({ error: { message: `fake API: no answer scripted for request ${next}` } }, { status: 500 });
+          if (isExplicit(answer)) return HttpResponse.json(answer.json as object, { status: answer.status, headers: answer.headers });
+          return HttpResponse.json(answer);
+        }),
+      );
+    },
+  };
+}
+
+/** One step of a scripted event stream. */
+export type SseStep =
+  | string // a raw frame, written as it is (include the blank line that ends an SSE event)
+  | { wait: number } // pause before the next step
+  | { cut: true }; // destroy the socket here: the client sees the connection drop mid-stream
+
+/** An Anthropic-style SSE frame: an `event:` line and a `data:` line. */
+export const anthropicFrame = (data: { type: string; [key: string]: unknown }) =>
+  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/** An OpenAI-style SSE frame: a `data:` line only. */
+export const openaiFrame = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+
+export interface SseServer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Every request received since the last reset, in order. */
+  requests: RecordedHttpRequest[];
+  /** Scripts the next POST: each entry of `streams` answers one request, in order. */
+  script(...streams: SseStep[][]): void;
+  /** Answers the next POST with an error status and JSON body instead of a stream. */
+  fail(status: number, json: unknown): void;
+  /** True once the client has closed the connection of the latest request (break, abort). */
+  readonly clientClosed: boolean;
+}
+
+/**
+ * A node:http server on 127.0.0.1 for the current test file, started before the tests and closed after them.
+ * Call at the top level of the file.
+ */
+export function sseServer(): SseServer {
+  const answers: Array<SseStep[] | { status: number; json: unknown }> = [];
+  const requests: RecordedHttpRequest[] = [];
+  const open = new Set<ServerResponse>();
+  let clientClosed = false;
+  let url = '';
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push({
+      method: req.method ?? '',
+      url: `${url}${req.url}`,
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      body: raw ? JSON.parse(raw) : undefined,
+    });
+    const answer = answers.shift();
+    if (!answer) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `fake API: no stream scripted for request ${requests.length}` } }));
+      return;
+    }
+    if (!Array.isArray(answer)) {
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answer.json));
+      return;
+    }
+    clientClosed = false;
+    open.add(res);
+    res.on('close', () => {
+      open.delete(res);
+      if (!res.writableEnded) clientClosed = true;
+    });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.flushHeaders();
+    for (const step of answer) {
+      if (res.destroyed) return;
+      if (typeof step === 'string') res.write(step);
+      else if ('wait' in step) await new Promise((resolve) => setTimeout(resolve, step.wait));
+      else {
+        res.socket?.destroy();
+        return;
+      }
+    }
+    res.end();
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error) => res.destroy(error));
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterEach(() => {
+    answers.length = 0;
+    requests.length = 0;
+    for (const res of open) res.destroy();
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  return {
+    get url() {
+      return url;
+    },
+    requests,
+    script: (...streams) => void answers.push(...streams),
+    fail: (status, json) => void answers.push({ status, json }),
+    get clientClosed() {
+      return clientClosed;
+    },
+  };
+}
