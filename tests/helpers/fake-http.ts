@@ -13,7 +13,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { AssistantMessage, ContentBlock } from 'kit/messages';
+import type { StreamEvent } from 'kit/stream-events';
 
 /** A request as the fake API received it. Header names are lower case. */
 export interface RecordedHttpRequest {
@@ -132,11 +134,15 @@ export function sseServer(): SseServer {
     });
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
+    const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
     for (const step of answer) {
       if (res.destroyed) return;
       if (typeof step === 'string') res.write(step);
-      else if ('wait' in step) await new Promise((resolve) => setTimeout(resolve, step.wait));
-      else {
+      else if ('wait' in step) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([closed, new Promise((resolve) => (timer = setTimeout(resolve, step.wait)))]);
+        clearTimeout(timer);
+      } else {
         res.socket?.destroy();
         return;
       }
@@ -172,4 +178,87 @@ export function sseServer(): SseServer {
       return clientClosed;
     },
   };
+}
+
+/** Every event of a stream, and what it rejected with (undefined when it finished). */
+export async function drain(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error: unknown }> {
+  const events: StreamEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+    return { events, error: undefined };
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    return { events, error };
+  }
+}
+
+/**
+ * The turn a list of stream events describes: a small reducer for the provider tests, independent of the kit's own
+ * accumulator. It also checks the rules every provider stream must follow, and fails the test with the rule broken:
+ * a block's events all carry its index and one type; a tool call starts before its deltas and ends after them;
+ * exactly one `finish`, last. Arguments that are empty become {}; JSON that does not parse stays the raw string.
+ */
+export function turnFromEvents(events: readonly StreamEvent[]): AssistantMessage {
+  const blocks: Array<ContentBlock & { json?: string; ended?: boolean }> = [];
+  const fail = (at: number, rule: string): never =>
+    expect.fail(`stream event ${at} (${JSON.stringify(events[at])}) breaks a rule: ${rule}`);
+  let finish: Extract<StreamEvent, { type: 'finish' }> | undefined;
+  events.forEach((event, at) => {
+    if (finish) fail(at, 'nothing may follow the finish event');
+    if (event.type === 'finish') {
+      finish = event;
+      return;
+    }
+    const block = blocks[event.index];
+    if (!block && event.index !== blocks.length) {
+      fail(at, `index ${event.index} skips ahead: the next new block must have index ${blocks.length} (indices count the blocks of the finished turn)`);
+    }
+    switch (event.type) {
+      case 'text_delta':
+        if (!block) blocks.push({ type: 'text', text: event.text });
+        else if (block.type === 'text') block.text += event.text;
+        else fail(at, `index ${event.index} belongs to a ${block.type} block, not text`);
+        break;
+      case 'thinking_delta':
+        if (!block) blocks.push({ type: 'thinking', thinking: event.thinking });
+        else if (block.type === 'thinking') block.thinking += event.thinking;
+        else fail(at, `index ${event.index} belongs to a ${block.type} block, not thinking`);
+        break;
+      case 'thinking_signature':
+        if (!block) blocks.push({ type: 'thinking', thinking: '', signature: event.signature });
+        else if (block.type === 'thinking') block.signature = (block.signature ?? '') + event.signature;
+        else fail(at, `index ${event.index} belongs to a ${block.type} block, not thinking`);
+        break;
+      case 'tool_call_start':
+        if (block) fail(at, `tool_call_start for index ${event.index}, which already has a block`);
+        blocks.push({ type: 'tool_call', id: event.id, name: event.name, arguments: undefined, json: '' });
+        break;
+      case 'tool_call_delta':
+        if (!block || block.type !== 'tool_call') fail(at, 'tool_call_delta before the tool_call_start of its index');
+        else if (block.ended) fail(at, 'tool_call_delta after the tool_call_end of its index');
+        else block.json += event.argumentsDelta;
+        break;
+      case 'tool_call_end':
+        if (!block || block.type !== 'tool_call') fail(at, 'tool_call_end before the tool_call_start of its index');
+        else if (block.ended) fail(at, 'a second tool_call_end for the same index');
+        else block.ended = true;
+        break;
+    }
+  });
+  if (!finish) expect.fail(`the stream ended without a finish event; events: ${JSON.stringify(events)}`);
+  const content = blocks.map((block): ContentBlock => {
+    if (block.type !== 'tool_call') return block;
+    if (!block.ended) expect.fail(`tool call ${block.id} never got its tool_call_end`);
+    const json = block.json ?? '';
+    let args: unknown = {};
+    if (json.trim() !== '') {
+      try {
+        args = JSON.parse(json);
+      } catch {
+        args = json;
+      }
+    }
+    return { type: 'tool_call', id: block.id, name: block.name, arguments: args };
+  });
+  return { role: 'assistant', content, stopReason: finish!.stopReason, ...(finish!.usage ? { usage: finish!.usage } : {}) };
 }
