@@ -82,8 +82,8 @@ describe('bashTool (src/tools/bash.ts)', () => {
 
   test('a timeout stops everything the command started, not only the shell', async () => {
     const { root } = tempWorkspace();
-    errorOf(await within(1500, bash(root, { command: '(sleep 0.3; touch late.txt) & sleep 5', timeout_ms: 100 })), 'the command must time out');
-    await sleep(450);
+    errorOf(await within(1500, bash(root, { command: '(sleep 0.6; touch late.txt) & sleep 5', timeout_ms: 100 })), 'the command must time out');
+    await sleep(800);
     expect(
       existsSync(path.join(root, 'late.txt')),
       'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
