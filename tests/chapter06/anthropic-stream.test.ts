@@ -239,4 +239,13 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     );
     await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);
   });
+
+  test('breaking out of the loop early closes the connection without hanging', async () => {
+    server.script([messageStart(), textStart(0), text(0, 'one'), { wait: 2000 }, text(0, 'two'), stop(0), messageDelta('end_turn'), messageStop]);
+    for await (const event of provider().stream(request())) {
+      expect(event).toEqual({ type: 'text_delta', index: 0, text: 'one' });
+      break;
+    }
+    await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);
+  });
 });
