@@ -9,6 +9,7 @@ import { withMermaid } from 'vitepress-plugin-mermaid';
 import { chapterHeaderPlugin, quizPlugin } from './lib/markdown';
 import { pageLink, parseSummary } from './lib/summary';
 
+const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 const srcDir = path.resolve(import.meta.dirname, '../src');
 const summaryFile = path.join(srcDir, 'SUMMARY.md');
 const entries = existsSync(summaryFile) ? parseSummary(readFileSync(summaryFile, 'utf8')) : [];
@@ -66,7 +67,8 @@ export default withMermaid(
       docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
       nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
     },
-    mermaid: { securityLevel: 'strict' },
+    // A local font: a label measured before a web font loads would be clipped once it does.
+    mermaid: { securityLevel: 'strict', fontFamily: DIAGRAM_FONT, themeVariables: { fontFamily: DIAGRAM_FONT } },
     // mermaid is one large chunk by nature; the site is served locally.
     vite: { build: { chunkSizeWarningLimit: 4000 } },
   }),

@@ -66,6 +66,8 @@ try {
   result.title = await evaluate(`document.querySelector('.VPDoc h1')?.textContent`);
   result.header = await evaluate(`document.querySelector('.chapter-header')?.innerText ?? null`);
   result.mermaid = await waitFor(`document.querySelector('.mermaid svg')`);
+  // A label taller than the box mermaid measured for it is clipped (page styles leaking into the diagram).
+  result.clippedLabels = await evaluate(`[...document.querySelectorAll('.mermaid svg foreignObject')].filter((f) => { const d = f.firstElementChild; return d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) + 1; }).length`);
   result.highlighted = await evaluate(`document.querySelectorAll('div[class*="language-ts"] pre.shiki span[style*="--shiki"]').length`);
   result.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
   result.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);

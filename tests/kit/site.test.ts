@@ -21,11 +21,9 @@ const CHAPTER = `# 1. Messages and the mock provider
 ## The conversation as data
 
 \`\`\`mermaid
-sequenceDiagram
-  participant A as Agent
-  participant M as Model
-  A->>M: messages + tools
-  M-->>A: assistant turn
+flowchart TD
+  C["provider.complete({ system, messages: history, tools })"] --> R{"turn.stopReason"}
+  R -- tool_use --> X["run each tool call, in order<br/>(executeToolCall never throws)"]
 \`\`\`
 
 \`\`\`ts check
@@ -99,6 +97,7 @@ describe('the site (book/.vitepress)', () => {
       expect(result.title).toMatch(/Messages and the mock provider/);
       expect(result.header).toMatch(/What you build:.*\nFiles:/);
       expect(result.mermaid, 'the mermaid diagram is drawn as SVG').toBe(true);
+      expect(result.clippedLabels, 'no diagram label is cut off').toBe(0);
       expect(result.highlighted as number).toBeGreaterThan(3);
       expect(result).toMatchObject({ prev: '/', next: '/chapter02', quizzes: 1, searchOpened: true, searchFound: true });
       expect(result.quizFirst).toMatch(/^✗\s*No: nothing is re-sorted\. Try another answer\.$/);
