@@ -67,7 +67,8 @@ describe('grade (scripts/kit/grade.ts)', () => {
   });
 
   it('a learner file that does not parse fails every test of the files that load it, and they still count', () => {
-    const before = JSON.parse(read(copy.root, 'out/grade.json')) as unknown[];
+    kit(copy.root, ['grade', '--json', 'out/before.json']);
+    const before = JSON.parse(read(copy.root, 'out/before.json')) as unknown[];
     const agent = read(copy.root, 'starter/src/agent.ts');
     write(copy.root, 'starter/src/agent.ts', `${agent}\nexport const broken = ;\n`);
     try {
