@@ -8,3 +8,5 @@ export * from './workspace.js';
 export * from './execute-tool.js';
 export * from './agent.js';
 export * from './tools/index.js';
+export * from './accumulate.js';
+export * from './streaming-agent.js';

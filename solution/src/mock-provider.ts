@@ -1,18 +1,29 @@
 /**
  * Chapter 1: a provider that replays a script.
  *
- * Tests and the offline agent need a model that answers the same way every time. The MockProvider takes the turns
- * it should return, in order, and keeps a copy of every request it received so that a test can check exactly what
- * the agent sent: which messages, in which order, with which tools.
+ * Tests need a model that answers the same way every time. The MockProvider takes the turns it should return, in
+ * order, and keeps a copy of every request it received so that a test can check exactly what the agent sent: which
+ * messages, in which order, with which tools. Chapter 6 adds stream(): the same script, as events.
  */
+import { turnToEvents } from './accumulate.js';
 import type { AssistantMessage } from './messages.js';
 import type { ModelRequest, Provider } from './provider.js';
+import type { StreamEvent } from './stream-events.js';
 
 /**
- * One step of a script: the turn to return, an error to throw (a provider failure), or a function that builds
- * the turn from the request it answers.
+ * A turn written as stream events (chapter 6), replayed as they are by stream(). An Error in the list is thrown at
+ * that point: the stream is cut there. complete() cannot replay such a step and throws.
  */
-export type ScriptStep = AssistantMessage | Error | ((request: ModelRequest) => AssistantMessage | Promise<AssistantMessage>);
+export type ScriptedStream = Array<StreamEvent | Error>;
+
+/** A step complete() can replay: a turn, an error to throw, or a function that builds the turn from the request. */
+export type TurnStep = AssistantMessage | Error | ((request: ModelRequest) => AssistantMessage | Promise<AssistantMessage>);
+
+/**
+ * One step of a script: the turn to return, an error to throw (a provider failure), a function that builds
+ * the turn from the request it answers, or (chapter 6) the exact events of a streamed turn.
+ */
+export type ScriptStep = TurnStep | ScriptedStream;
 
 /** A request as the MockProvider recorded it: a deep copy, without the abort signal. */
 export type RecordedRequest = Omit<ModelRequest, 'signal'>;
@@ -26,11 +37,17 @@ export class MockProvider implements Provider {
   readonly name = 'mock';
   /** Every request received, in order, copied at the moment it arrived. */
   readonly requests: RecordedRequest[] = [];
-  private readonly script: ScriptStep[];
+  private readonly script: TurnStep[];
+  /** The steps written as events, by position in the script; in `script` they stand as an error for complete(). */
+  private readonly streams = new Map<number, ScriptedStream>();
   private next = 0;
 
   constructor(script: ScriptStep[]) {
-    this.script = [...script];
+    this.script = script.map((step, i) => {
+      if (!Array.isArray(step)) return step;
+      this.streams.set(i, [...step]);
+      return new Error(`MockProvider: turn ${i + 1} of the script is written as stream events; only stream() can replay it`);
+    });
   }
 
   /** How many scripted steps have not been used yet. */
@@ -59,6 +76,43 @@ export class MockProvider implements Provider {
     if (step instanceof Error) throw step;
     const turn = typeof step === 'function' ? await step(request) : step;
     return structuredClone(turn);
+    // #endregion
+  }
+
+  /**
+   * The same script as complete(), as events (chapter 6). Records the request exactly as complete() does. A turn
+   * streams as turnToEvents(turn); a scripted stream is replayed event by event, and an Error in it is thrown where
+   * it stands. Throws the signal's reason as soon as request.signal is aborted.
+   */
+  async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
+    // #region chapter 6: MockProvider.stream
+    // 1. As in complete(): throw request.signal.reason if it is already aborted, record a structuredClone of the
+    //    request without its signal, and throw a ScriptExhaustedError when the script is used up.
+    // 2. Take the next step. If this.streams has events for that position, they are the stream; otherwise an
+    //    Error step is thrown, a function is called with the request, and the stream is turnToEvents(turn).
+    // 3. Yield the events one by one (a structuredClone of each). An Error among them is thrown instead.
+    // 4. Before each event, throw request.signal.reason if the signal has been aborted.
+    if (request.signal?.aborted) throw request.signal.reason;
+    const { signal: _signal, ...rest } = request;
+    this.requests.push(structuredClone(rest));
+    if (this.next >= this.script.length) {
+      throw new ScriptExhaustedError(
+        `MockProvider: the script has ${this.script.length} turn(s) but the agent asked for turn ${this.next + 1}. ` +
+          `Does the loop stop when the stop reason is not 'tool_use'?`,
+      );
+    }
+    const position = this.next++;
+    let events = this.streams.get(position);
+    if (!events) {
+      const step = this.script[position]!;
+      if (step instanceof Error) throw step;
+      events = turnToEvents(typeof step === 'function' ? await step(request) : step);
+    }
+    for (const event of events) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (event instanceof Error) throw event;
+      yield structuredClone(event);
+    }
     // #endregion
   }
 }

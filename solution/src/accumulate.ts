@@ -1,0 +1,199 @@
+/**
+ * Chapter 6: a turn as events, and events back into a turn.
+ *
+ * A streaming provider hands over the turn in small pieces: text a few words at a time, a tool call's arguments as
+ * fragments of JSON cut anywhere (inside a string, an escape, a number). The TurnBuilder collects the pieces by
+ * block index and, once the stream has finished, gives back exactly the AssistantMessage that complete() would
+ * have returned. turnToEvents goes the other way: the MockProvider and the offline provider use it to stream a
+ * turn they already have.
+ */
+import type { AssistantMessage, ContentBlock, StopReason, Usage } from './messages.js';
+import type { StreamEvent } from './stream-events.js';
+
+/**
+ * The stream stopped before the turn was whole: no `finish` event came, or a tool call was started and never
+ * ended. What arrived is not a turn, and must not be added to a history.
+ */
+export class StreamCutError extends Error {
+  override name = 'StreamCutError';
+}
+
+/** Words with the whitespace after them; '' gives one empty piece. Never splits a character. */
+export function wordPieces(text: string): string[] {
+  return text.match(/\s+|\S+\s*/g) ?? [''];
+}
+
+/** Pieces of `size` UTF-16 code units: cut anywhere, even inside an escape, a number or a surrogate pair. */
+export function fixedPieces(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+  return pieces;
+}
+
+/** How turnToEvents cuts a tool call's JSON arguments: in pieces this long. */
+export const ARGUMENT_PIECE = 5;
+
+/**
+ * The events a provider would send for `turn`: each block in order, with `index` its position in turn.content;
+ * text and thinking word by word, arguments as JSON in pieces of ARGUMENT_PIECE code units; one `finish` last.
+ */
+export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
+  // #region chapter 6: turnToEvents
+  // 1. Walk turn.content with each block's position as its `index`.
+  // 2. A text block: one text_delta per piece of wordPieces(block.text).
+  // 3. A thinking block: one thinking_delta per piece of wordPieces(block.thinking), then a thinking_signature if
+  //    the block has a signature.
+  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of
+  //    fixedPieces(JSON.stringify(block.arguments ?? {}), ARGUMENT_PIECE), then tool_call_end.
+  // 5. Last, one finish with the turn's stopReason, and its usage when it has one.
+  const events: StreamEvent[] = [];
+  turn.content.forEach((block, index) => {
+    switch (block.type) {
+      case 'text':
+        for (const text of wordPieces(block.text)) events.push({ type: 'text_delta', index, text });
+        break;
+      case 'thinking':
+        for (const thinking of wordPieces(block.thinking)) events.push({ type: 'thinking_delta', index, thinking });
+        if (block.signature !== undefined) events.push({ type: 'thinking_signature', index, signature: block.signature });
+        break;
+      case 'tool_call':
+        events.push({ type: 'tool_call_start', index, id: block.id, name: block.name });
+        for (const argumentsDelta of fixedPieces(JSON.stringify(block.arguments ?? {}), ARGUMENT_PIECE)) {
+          events.push({ type: 'tool_call_delta', index, argumentsDelta });
+        }
+        events.push({ type: 'tool_call_end', index });
+        break;
+    }
+  });
+  events.push({ type: 'finish', stopReason: turn.stopReason, ...(turn.usage ? { usage: turn.usage } : {}) });
+  return events;
+  // #endregion
+}
+
+/** A block while it is being written. A tool call keeps its raw JSON until its end event. */
+type Draft =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'tool_call'; id: string; name: string; json: string; ended: boolean; arguments?: unknown };
+
+/**
+ * The JSON a model wrote for a tool call's arguments: '' (a call without arguments) is {}, valid JSON is its value,
+ * anything else stays the raw string, so that the tool's schema check tells the model what went wrong.
+ */
+export function parseArguments(json: string): unknown {
+  if (json.trim() === '') return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return json;
+  }
+}
+
+/**
+ * Collects the events of one streamed turn. `add` each event as it arrives; `build` once the stream is over.
+ * Events may interleave between blocks: each one goes to the block its `index` names.
+ */
+export class TurnBuilder {
+  /** Blocks by index, as they stand so far. */
+  private readonly drafts = new Map<number, Draft>();
+  private finished: { stopReason: StopReason; usage?: Usage } | undefined;
+  /** Events added so far, for error messages. */
+  private count = 0;
+
+  /**
+   * Adds one event. Throws an Error (a provider bug, not a cut) for an event after `finish`, a tool-call delta or
+   * end with no start, or an event whose kind does not match the block already at its index.
+   */
+  add(event: StreamEvent): void {
+    // #region chapter 6: TurnBuilder.add
+    // 1. Count the event. After a finish, any further event is a provider bug: throw an Error that says so.
+    // 2. text_delta / thinking_delta: append to the draft at event.index, creating it ('' so far) the first time.
+    //    thinking_signature: append to that thinking draft's signature.
+    // 3. tool_call_start: a new draft { id, name, json: '', ended: false } at event.index.
+    // 4. tool_call_delta: append argumentsDelta to that draft's json. Only concatenate: a piece is not JSON on its
+    //    own (it may end inside a string, an escape or a number).
+    // 5. tool_call_end: the JSON is whole now: parse it with parseArguments and mark the draft ended.
+    // 6. finish: remember stopReason and usage.
+    // 7. A delta or end for an index that holds another kind of block, or no tool call at all, throws an Error
+    //    naming the index.
+    this.count++;
+    if (this.finished) throw new Error(`stream event ${this.count} (${event.type}) came after the finish event`);
+    if (event.type === 'finish') {
+      this.finished = { stopReason: event.stopReason, ...(event.usage ? { usage: event.usage } : {}) };
+      return;
+    }
+    const draft = this.drafts.get(event.index);
+    const mismatch = (kind: string) => new Error(`${event.type} for block ${event.index}, which is ${draft ? `a ${draft.type} block` : `not ${kind}`}`);
+    switch (event.type) {
+      case 'text_delta':
+        if (!draft) this.drafts.set(event.index, { type: 'text', text: event.text });
+        else if (draft.type === 'text') draft.text += event.text;
+        else throw mismatch('text');
+        break;
+      case 'thinking_delta':
+      case 'thinking_signature': {
+        const thinking = draft ?? { type: 'thinking', thinking: '' };
+        if (thinking.type !== 'thinking') throw mismatch('thinking');
+        if (event.type === 'thinking_delta') thinking.thinking += event.thinking;
+        else thinking.signature = (thinking.signature ?? '') + event.signature;
+        this.drafts.set(event.index, thinking);
+        break;
+      }
+      case 'tool_call_start':
+        if (draft) throw mismatch('free');
+        this.drafts.set(event.index, { type: 'tool_call', id: event.id, name: event.name, json: '', ended: false });
+        break;
+      case 'tool_call_delta':
+        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch('an open tool call');
+        draft.json += event.argumentsDelta;
+        break;
+      case 'tool_call_end':
+        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch('an open tool call');
+        draft.arguments = parseArguments(draft.json);
+        draft.ended = true;
+        break;
+    }
+    // #endregion
+  }
+
+  /**
+   * The finished turn: blocks in index order, stop reason and usage from `finish`. Throws StreamCutError when no
+   * `finish` arrived or a tool call never ended.
+   */
+  build(): AssistantMessage {
+    // #region chapter 6: TurnBuilder.build
+    // 1. No finish event yet: throw a StreamCutError saying the stream ended before its finish event (and after
+    //    how many events).
+    // 2. A tool call draft that never ended: throw a StreamCutError naming its id and name; its arguments may be
+    //    half written.
+    // 3. Sort the drafts by index and turn each into its content block: text, thinking (with the signature only
+    //    when there is one), tool_call { id, name, arguments }.
+    // 4. Return { role: 'assistant', content, stopReason } plus usage when the finish event had it.
+    if (!this.finished) {
+      throw new StreamCutError(`the stream ended before its finish event (after ${this.count} events): the turn is incomplete`);
+    }
+    const entries = [...this.drafts.entries()].sort(([a], [b]) => a - b);
+    const content: ContentBlock[] = entries.map(([, draft]) => {
+      switch (draft.type) {
+        case 'text':
+          return { type: 'text', text: draft.text };
+        case 'thinking':
+          return { type: 'thinking', thinking: draft.thinking, ...(draft.signature !== undefined ? { signature: draft.signature } : {}) };
+        case 'tool_call':
+          if (!draft.ended) {
+            throw new StreamCutError(`tool call ${draft.id} (${draft.name}) was started but never ended: its arguments may be incomplete`);
+          }
+          return { type: 'tool_call', id: draft.id, name: draft.name, arguments: draft.arguments };
+      }
+    });
+    return { role: 'assistant', content, stopReason: this.finished.stopReason, ...(this.finished.usage ? { usage: this.finished.usage } : {}) };
+    // #endregion
+  }
+}
+
+/** Collects a whole stream into its turn. Rejects with what the stream throws, or with StreamCutError. */
+export async function accumulate(events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>): Promise<AssistantMessage> {
+  const builder = new TurnBuilder();
+  for await (const event of events) builder.add(event);
+  return builder.build();
+}

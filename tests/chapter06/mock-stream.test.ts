@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { accumulate } from 'kit/accumulate';
+import { assistantText, assistantToolCalls, userMessage, type Message } from 'kit/messages';
+import { MockProvider, ScriptExhaustedError } from 'kit/mock-provider';
+import type { ModelRequest } from 'kit/provider';
+import type { StreamEvent } from 'kit/stream-events';
+import { rejection } from '../helpers/assert.js';
+
+const readDef = { name: 'read', description: 'Read a file', inputSchema: { type: 'object', properties: {} } };
+const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages, tools: [readDef], ...extra });
+
+/** Every event of a stream, or the events before it threw and what it threw. */
+async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
+  const events: StreamEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+    return { events };
+  } catch (error) {
+    return { events, error };
+  }
+}
+
+describe('MockProvider.stream (src/mock-provider.ts)', () => {
+  test('streams the scripted turns in order, each rebuilding to the same turn', async () => {
+    const call = assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'notes/long file name.md' } }], 'Reading it now.');
+    const provider = new MockProvider([call, assistantText('The file says hello to everyone.')]);
+    const first = await collect(provider.stream(ask([userMessage('hi')])));
+    expect(first.error, 'a scripted turn streams without an error').toBeUndefined();
+    expect(first.events.filter((e) => e.type === 'text_delta').length, 'the text is split into several deltas').toBeGreaterThan(1);
+    expect(first.events.filter((e) => e.type === 'tool_call_delta').length, 'the arguments are split into pieces').toBeGreaterThan(1);
+    expect(await accumulate(first.events), 'the events of turn 1 rebuild the scripted turn 1').toEqual(call);
+    expect(await accumulate(provider.stream(ask([userMessage('hi')]))), 'then turn 2').toEqual(assistantText('The file says hello to everyone.'));
+  });
+
+  test('records each request like complete(): a copy, without the signal, even when nobody reads the stream', async () => {
+    const provider = new MockProvider([assistantText('one'), assistantText('two')]);
+    const history: Message[] = [userMessage('first')];
+    await collect(provider.stream(ask(history, { system: 'be brief', signal: new AbortController().signal })));
+    history.push(userMessage('changed later'));
+    expect(provider.requests, 'one recorded request per stream').toHaveLength(1);
+    expect(provider.requests[0], 'a deep copy of what was sent, without the signal').toEqual({ system: 'be brief', messages: [userMessage('first')], tools: [readDef] });
+    await collect(provider.stream(ask([userMessage('second')])));
+    expect(provider.remaining, 'each stream uses up one step of the script').toBe(0);
+  });
+
+  test('replays a step written as events exactly, and throws an Error placed in it (a cut stream)', async () => {
+    const events: StreamEvent[] = [
+      { type: 'text_delta', index: 0, text: 'Half' },
+      { type: 'tool_call_start', index: 1, id: 'c9', name: 'read' },
+      { type: 'tool_call_delta', index: 1, argumentsDelta: '{"pa' },
+    ];
+    const provider = new MockProvider([[{ type: 'finish', stopReason: 'end_turn' }], [...events, new Error('connection reset')]]);
+    const error = await rejection(provider.complete(ask([userMessage('go')])), 'complete() on a step written as events must fail loudly');
+    expect((error as Error).message, 'complete() says the step is for stream()').toMatch(/stream/);
+    const result = await collect(provider.stream(ask([userMessage('go')])));
+    expect(result.events, 'the scripted events come out as they are, in order').toEqual(events);
+    expect((result.error as Error)?.message, 'then the scripted Error is thrown').toBe('connection reset');
+  });
+
+  test('a used-up script or a scripted Error fails the stream, and the request is still recorded', async () => {
+    const provider = new MockProvider([new Error('overloaded')]);
+    const failed = await collect(provider.stream(ask([userMessage('one')])));
+    expect((failed.error as Error)?.message, 'an Error step is thrown by stream() too').toBe('overloaded');
+    const exhausted = await collect(provider.stream(ask([userMessage('two')])));
+    expect(exhausted.error, 'past the end of the script: ScriptExhaustedError').toBeInstanceOf(ScriptExhaustedError);
+    expect(provider.requests, 'both requests were recorded').toHaveLength(2);
+  });
+
+  test('stops with the signal\'s reason once it is aborted', async () => {
+    const provider = new MockProvider([assistantText('a long answer that takes many words to stream to the end')]);
+    const controller = new AbortController();
+    const reason = new Error('stopped by the user');
+    const seen: StreamEvent[] = [];
+    const error = await rejection(
+      (async () => {
+        for await (const event of provider.stream(ask([userMessage('go')], { signal: controller.signal }))) {
+          seen.push(event);
+          if (seen.length === 2) controller.abort(reason);
+        }
+      })(),
+      'an aborted stream must throw, not run to its end',
+    );
+    expect(error, 'the stream throws signal.reason').toBe(reason);
+    expect(seen, 'no event after the abort').toHaveLength(2);
+  });
+});

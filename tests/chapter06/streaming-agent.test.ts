@@ -1,0 +1,270 @@
+import { describe, expect, test } from 'vitest';
+import { z } from 'zod';
+import { StreamCutError } from 'kit/accumulate';
+import { TurnLimitError } from 'kit/agent';
+import {
+  assistantText,
+  assistantToolCalls,
+  historyProblems,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+} from 'kit/messages';
+import { MockProvider, type ScriptStep } from 'kit/mock-provider';
+import type { ModelRequest, Provider } from 'kit/provider';
+import type { StreamEvent } from 'kit/stream-events';
+import { defineTool, ToolSet, type ToolContext } from 'kit/tool';
+import { CANCELLED_RESULT, StreamingAgent, type StreamChatOptions } from 'kit/streaming-agent';
+import { rejection, settles } from '../helpers/assert.js';
+import { requestOn, shape } from '../helpers/transcript.js';
+import { loopTools } from '../chapter03/fixtures.js';
+
+const echoCall = (id: string, text: string) => assistantToolCalls([{ id, name: 'echo', arguments: { text } }]);
+
+function agentWith(script: ScriptStep[], options: { system?: string; maxTurns?: number; tools?: ToolSet } = {}) {
+  const fixture = loopTools();
+  const provider = new MockProvider(script);
+  const tools = options.tools ?? fixture.tools;
+  return { agent: new StreamingAgent({ provider, tools, cwd: process.cwd(), ...options }), provider, tools, calls: fixture.calls };
+}
+
+/** Handlers that write what they see into one log, in order. */
+function recorder() {
+  const log: string[] = [];
+  const handlers: StreamChatOptions = {
+    onText: (text) => log.push(`text ${text}`),
+    onThinking: (thinking) => log.push(`thinking ${thinking}`),
+    onToolCall: (call) => log.push(`call ${call.name}#${call.id}`),
+    onToolResult: (result, call) => log.push(`result ${call.id}->${result.toolCallId}${result.isError ? ' error' : ''}`),
+  };
+  return { log, handlers };
+}
+
+describe('StreamingAgent.streamTurn (src/streaming-agent.ts)', () => {
+  test('hands each text piece to onText while the turn is still streaming', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const seenBeforeEnd: string[] = [];
+    const texts: string[] = [];
+    const provider: Provider = {
+      name: 'gated',
+      complete: () => Promise.reject(new Error('the streaming agent must call stream(), not complete()')),
+      async *stream() {
+        yield { type: 'text_delta', index: 0, text: 'Hello ' };
+        yield { type: 'text_delta', index: 0, text: 'there' };
+        await gate;
+        seenBeforeEnd.push(...texts);
+        yield { type: 'text_delta', index: 0, text: '!' };
+        yield { type: 'finish', stopReason: 'end_turn' };
+      },
+    };
+    const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });
+    const answer = agent.run('hi', { onText: (text) => texts.push(text) });
+    answer.catch(() => {}); // awaited below; this only keeps an early failure from counting as unhandled
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    expect(await answer).toBe('Hello there!');
+    expect(seenBeforeEnd, 'onText must be called as each delta arrives, not once the turn is complete').toEqual(['Hello ', 'there']);
+    expect(texts).toEqual(['Hello ', 'there', '!']);
+  });
+
+  test('sends thinking to onThinking, never to onText, and keeps the signed thinking in the history', async () => {
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Short answer wanted.', signature: 'sig-1' },
+        { type: 'text', text: 'Yes.' },
+      ],
+      stopReason: 'end_turn',
+    };
+    const { agent } = agentWith([turn]);
+    const { log, handlers } = recorder();
+    const history: Message[] = [userMessage('ok?')];
+    expect(await agent.chat(history, handlers)).toBe('Yes.');
+    expect(log, 'thinking pieces go to onThinking, text pieces to onText').toEqual(['thinking Short ', 'thinking answer ', 'thinking wanted.', 'text Yes.']);
+    expect(history[1], 'the turn pushed is the whole turn, thinking and its signature included').toEqual(turn);
+  });
+
+  test('works with a provider that cannot stream: its whole turn arrives as events', async () => {
+    const provider: Provider = { name: 'plain', complete: async () => assistantText('no stream here') };
+    const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });
+    const texts: string[] = [];
+    expect(await agent.run('hi', { onText: (t) => texts.push(t) }), 'without provider.stream, use complete()').toBe('no stream here');
+    expect(texts.join(''), 'its text still reaches onText').toBe('no stream here');
+  });
+});
+
+describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
+  test('loops like SimpleAgent: runs the tools when each turn ends and sends their results back', async () => {
+    const { agent, provider, tools } = agentWith([echoCall('c1', 'a'), echoCall('c2', 'b'), assistantText('ab')], { system: 'Be terse.' });
+    const history: Message[] = [userMessage('spell')];
+    expect(await agent.chat(history), 'chat returns the text of the turn without tool calls').toBe('ab');
+    expect(shape(requestOn(provider, 3).messages), 'request 3 holds every earlier turn, each followed by its result').toEqual([
+      'user',
+      'assistant call echo#c1',
+      'tool echo#c1',
+      'assistant call echo#c2',
+      'tool echo#c2',
+    ]);
+    expect(requestOn(provider, 2)).toEndWithResultsFor(['c1']);
+    expect(requestOn(provider, 1), 'every request carries the system prompt and the tools').toMatchObject({ system: 'Be terse.', tools: tools.definitions() });
+    expect(shape(history), 'the history ends with the answer').toEqual([...shape(requestOn(provider, 3).messages), 'assistant text']);
+  });
+
+  test('reports each tool call before it runs and its result right after, paired by id', async () => {
+    const { agent } = agentWith([
+      assistantToolCalls([
+        { id: 'x1', name: 'echo', arguments: { text: 'one' } },
+        { id: 'x2', name: 'fail', arguments: {} },
+      ], 'Two calls. '),
+      assistantText('Done.'),
+    ]);
+    const { log, handlers } = recorder();
+    await agent.run('go', handlers);
+    expect(log, 'text first, then for each call in order: onToolCall, then onToolResult with that call\'s result').toEqual([
+      'text Two ',
+      'text calls. ',
+      'call echo#x1',
+      'result x1->x1',
+      'call fail#x2',
+      'result x2->x2 error',
+      'text Done.',
+    ]);
+  });
+
+  test('parses arguments streamed in pieces before running the tool', async () => {
+    const { agent, calls } = agentWith([
+      [
+        { type: 'tool_call_start', index: 0, id: 'p1', name: 'echo' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{"text":"caf' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '\\u00e9","tim' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: 'es":1' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '2}' },
+        { type: 'tool_call_end', index: 0 },
+        { type: 'finish', stopReason: 'tool_use' },
+      ],
+      assistantText('ok'),
+    ]);
+    await agent.run('go');
+    expect(calls, 'the tool gets the arguments parsed from all the pieces joined').toEqual([{ tool: 'echo', input: { text: 'café', times: 12 } }]);
+  });
+
+  test('a stream cut in the middle rejects the run and adds no half turn to the history', async () => {
+    const { agent, provider, calls } = agentWith([
+      echoCall('c1', 'first'),
+      [
+        { type: 'text_delta', index: 0, text: 'Now I will ' },
+        { type: 'tool_call_start', index: 1, id: 'c2', name: 'echo' },
+        { type: 'tool_call_delta', index: 1, argumentsDelta: '{"te' },
+        new Error('connection reset by peer'),
+      ],
+      assistantText('recovered'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    const texts: string[] = [];
+    const error = await rejection(agent.chat(history, { onText: (t) => texts.push(t) }), 'a cut stream must end the run with an error');
+    expect((error as Error).message, 'the run rejects with the stream\'s error').toBe('connection reset by peer');
+    expect(texts, 'the text that arrived before the cut was shown').toEqual(['Now I will ']);
+    expect(calls.map((c) => c.input), 'only the first, whole call ran; the half call never runs').toEqual([{ text: 'first', times: 1 }]);
+    expect(shape(history), 'the history keeps the whole first round and nothing of the cut turn').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(historyProblems(history)).toEqual([]);
+    expect(await settles(agent.chat(history), 'a later chat continues the same history'), 'the next turn is read').toBe('recovered');
+    expect(shape(requestOn(provider, 3).messages), 'the retry sends the valid history, without the cut turn').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+  });
+
+  test('a stream that stops before its finish (a call never ended) is a StreamCutError, and no tool runs', async () => {
+    const { agent, calls } = agentWith([
+      [
+        { type: 'tool_call_start', index: 0, id: 'w1', name: 'echo' },
+        { type: 'tool_call_delta', index: 0, argumentsDelta: '{"text":"hal' },
+      ],
+    ]);
+    const history: Message[] = [userMessage('go')];
+    const error = await rejection(agent.chat(history), 'a stream that just stops must not count as a turn');
+    expect(error, 'the TurnBuilder reports the early end as StreamCutError').toBeInstanceOf(StreamCutError);
+    expect(calls, 'a call whose arguments never finished must not run').toEqual([]);
+    expect(shape(history), 'nothing is added to the history').toEqual(['user']);
+  });
+
+  test('an abort during the stream rejects with the signal\'s reason and leaves the history valid', async () => {
+    const controller = new AbortController();
+    const reason = new Error('user pressed Ctrl-C');
+    const { agent, provider } = agentWith([echoCall('c1', 'x'), assistantText('a long answer that goes on and on'), assistantText('unused')]);
+    const history: Message[] = [userMessage('go')];
+    const error = await rejection(
+      agent.chat(history, { signal: controller.signal, onText: () => controller.abort(reason) }),
+      'an aborted run must reject',
+    );
+    expect(error, 'the run rejects with signal.reason').toBe(reason);
+    expect(shape(history), 'the finished round stays; the aborted turn is not added').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(provider.requests, 'no model call after the abort').toHaveLength(2);
+  });
+
+  test('an abort while tools run: the remaining calls get a cancelled result, and no further model call is made', async () => {
+    const controller = new AbortController();
+    const ran: string[] = [];
+    const signals: Array<AbortSignal | undefined> = [];
+    const step = defineTool({
+      name: 'step',
+      description: 'One step; the second aborts the run',
+      input: z.object({ n: z.number() }),
+      execute: async ({ n }, ctx: ToolContext) => {
+        ran.push(`step ${n}`);
+        signals.push(ctx.signal);
+        if (n === 2) controller.abort(new Error('stop now'));
+        return `step ${n} done`;
+      },
+    });
+    const { agent, provider } = agentWith(
+      [
+        assistantToolCalls([1, 2, 3].map((n) => ({ id: `s${n}`, name: 'step', arguments: { n } }))),
+        assistantText('never'),
+      ],
+      { tools: new ToolSet([step]) },
+    );
+    const history: Message[] = [userMessage('go')];
+    const error = await rejection(agent.chat(history, { signal: controller.signal }), 'the run must end once aborted');
+    expect((error as Error).message).toBe('stop now');
+    expect(ran, 'calls after the abort do not run').toEqual(['step 1', 'step 2']);
+    expect(signals[0], 'each tool gets the run\'s signal in its context').toBe(controller.signal);
+    expect(history, 'every call still has a result: the turn, then s1, s2, s3').toEndWithResultsFor(['s1', 's2', 's3']);
+    expect(history.at(-1), 'the call that never ran gets an error result saying it was cancelled').toMatchObject({
+      role: 'tool',
+      toolCallId: 's3',
+      isError: true,
+      content: CANCELLED_RESULT,
+    });
+    expect(historyProblems(history)).toEqual([]);
+    expect(provider.requests, 'no model call after the abort').toHaveLength(1);
+  });
+
+  test('gives up with TurnLimitError after maxTurns streamed turns, leaving a valid history', async () => {
+    let n = 0;
+    const forever = () => echoCall(`loop_${++n}`, 'again');
+    const { agent, provider } = agentWith(Array.from({ length: 10 }, () => forever), { maxTurns: 3 });
+    const history: Message[] = [userMessage('never stop')];
+    const error = await rejection(agent.chat(history), 'the loop must stop at the turn limit');
+    expect(error, 'the loop must stop at the turn limit with a TurnLimitError').toBeInstanceOf(TurnLimitError);
+    expect(provider.requests, 'exactly maxTurns model calls').toHaveLength(3);
+    expect(historyProblems(history), 'every call in the history has its result').toEqual([]);
+  });
+
+  test('streams every turn: the mock\'s complete() is never used', async () => {
+    const provider = new MockProvider([echoCall('c1', 'a'), assistantText('b')]);
+    const used: string[] = [];
+    const spy: Provider = {
+      name: 'spy',
+      complete: (request: ModelRequest) => {
+        used.push('complete');
+        return provider.complete(request);
+      },
+      stream: (request: ModelRequest): AsyncIterable<StreamEvent> => {
+        used.push('stream');
+        return provider.stream(request);
+      },
+    };
+    const agent = new StreamingAgent({ provider: spy, tools: loopTools().tools, cwd: process.cwd() });
+    expect(await agent.run('go')).toBe('b');
+    expect(used, 'a provider that can stream is asked with stream() on every turn').toEqual(['stream', 'stream']);
+  });
+});
