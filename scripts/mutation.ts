@@ -1,0 +1,144 @@
+/**
+ * npm run mutation -- [chapters...] [--check]
+ *
+ * Mutation testing of the graded tests with Stryker: for each chapter (all chapters with tests and regions when none
+ * is named), mutates only the code inside that chapter's regions of solution/src and runs only tests/chapterNN/.
+ * Prints the score and time per chapter and the survivors, writes reports/mutation/ (summary.json, summary.md, and
+ * Stryker's JSON and HTML report per chapter) and records scores and accepted survivors in mutation-baseline.json.
+ *
+ * --check: the same run, but mutation-baseline.json is left alone and the exit code is 1 when a chapter scores below
+ * 85% or has a survivor not listed in tests/chapterNN/equivalent-mutants.md (what CI runs).
+ *
+ * From another script: `await runMutation([1, 2, 3])`, then `mutationProblems(results)` for what fails the bar.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
+import { Stryker } from '@stryker-mutator/core';
+import { CHAPTERS, parseChapter } from './lib/chapters.js';
+import {
+  type ChapterMutation,
+  equivalentLine,
+  MIN_MUTATION_SCORE,
+  mutateRanges,
+  mutationChapters,
+  mutationProblems,
+  readReport,
+  REPORT_DIR,
+  summarize,
+  updateBaseline,
+  writeReports,
+} from './lib/mutation.js';
+import { ROOT } from './lib/paths.js';
+
+export { mutationProblems, mutationChapters, MIN_MUTATION_SCORE };
+export type { ChapterMutation };
+
+export interface MutationOptions {
+  /** Print Stryker's progress and log (default: false). */
+  verbose?: boolean;
+  /** Worker processes per chapter (default: Stryker's, one per core). */
+  concurrency?: number;
+}
+
+function strykerOptions(chapter: number, reportDir: string, verbose: boolean, concurrency?: number): PartialStrykerOptions {
+  return {
+    testRunner: 'vitest',
+    plugins: ['@stryker-mutator/vitest-runner'],
+    // The config that makes `kit/*` the sandbox's (mutated) solution/src and runs this chapter's tests only.
+    vitest: { configFile: 'scripts/mutation.vitest.config.ts', related: false },
+    mutate: mutateRanges(chapter),
+    coverageAnalysis: 'perTest',
+    // TypeScript 7 has no JavaScript API: keep Stryker from rewriting tsconfig.json (nothing in it needs rewriting).
+    tsconfigFile: 'stryker-has-no-tsconfig.json',
+    // Files the chapter's tests never read stay out of the sandboxes.
+    ignorePatterns: ['/book', '/starter', '/tests/kit', '/.verify', '/.kit', '/reports', '/docs', '/coverage'],
+    tempDirName: '.stryker-tmp',
+    cleanTempDir: true,
+    incremental: false,
+    thresholds: { high: 95, low: MIN_MUTATION_SCORE, break: null },
+    reporters: verbose ? ['json', 'html', process.stdout.isTTY ? 'progress' : 'progress-append-only'] : ['json', 'html'],
+    jsonReporter: { fileName: path.join(reportDir, 'mutation.json') },
+    htmlReporter: { fileName: path.join(reportDir, 'mutation.html') },
+    logLevel: (verbose ? 'info' : 'error') as LogLevel,
+    fileLogLevel: 'off' as LogLevel,
+    ...(concurrency ? { concurrency } : {}),
+  };
+}
+
+/** Runs Stryker on each chapter in turn; returns per chapter the score, the time and the survivors. */
+export async function runMutation(chapters: number[], options: MutationOptions = {}): Promise<ChapterMutation[]> {
+  const results: ChapterMutation[] = [];
+  const saved = { chapter: process.env.KIT_MUTATION_CHAPTER, src: process.env.KIT_SRC, cwd: process.cwd() };
+  process.chdir(ROOT);
+  try {
+    for (const chapter of chapters) {
+      const reportDir = path.join(REPORT_DIR, `chapter${String(chapter).padStart(2, '0')}`);
+      rmSync(path.join(ROOT, reportDir), { recursive: true, force: true });
+      // Read by scripts/mutation.vitest.config.ts in every test runner process Stryker starts.
+      process.env.KIT_MUTATION_CHAPTER = String(chapter);
+      delete process.env.KIT_SRC;
+      const started = performance.now();
+      await new Stryker(strykerOptions(chapter, reportDir, options.verbose ?? false, options.concurrency)).runMutationTest();
+      const seconds = (performance.now() - started) / 1000;
+      results.push(summarize(chapter, readReport(path.join(ROOT, reportDir, 'mutation.json')), seconds));
+    }
+  } finally {
+    if (saved.chapter === undefined) delete process.env.KIT_MUTATION_CHAPTER;
+    else process.env.KIT_MUTATION_CHAPTER = saved.chapter;
+    if (saved.src !== undefined) process.env.KIT_SRC = saved.src;
+    process.chdir(saved.cwd);
+  }
+  return results;
+}
+
+async function main(args: string[]): Promise<number> {
+  const check = args.includes('--check');
+  const available = mutationChapters();
+  const named = args.filter((arg) => !arg.startsWith('--'));
+  const chapters: number[] = [];
+  for (const arg of named) {
+    const chapter = parseChapter(arg);
+    if (chapter === undefined || !available.includes(chapter)) {
+      console.error(`No chapter "${arg}" with graded tests and regions. Chapters: ${available.map((n) => `chapter${n}`).join(', ')}`);
+      return 2;
+    }
+    chapters.push(chapter);
+  }
+  if (chapters.length === 0) chapters.push(...available);
+  const list = [...new Set(chapters)].sort((a, b) => a - b);
+
+  const started = performance.now();
+  const results: ChapterMutation[] = [];
+  for (const chapter of list) {
+    const title = CHAPTERS.find((c) => c.number === chapter)?.title ?? '';
+    process.stdout.write(`• chapter ${chapter} (${title}): ${mutateRanges(chapter).length} regions … `);
+    const [result] = await runMutation([chapter], { verbose: args.includes('--verbose') });
+    results.push(result!);
+    const open = result!.survivors.filter((s) => !s.reason);
+    const listed = result!.survivors.length - open.length;
+    console.log(
+      `${result!.score}% (${result!.killed} of ${result!.mutants} killed, ${listed} listed as equivalent, ${open.length} unlisted) in ${result!.seconds} s`,
+    );
+    for (const survivor of open) console.log(`    ${survivor.file}:${survivor.line} ${survivor.status}\n      ${equivalentLine(survivor)}`);
+    if (result!.staleEntries.length) console.log(`    equivalent-mutants.md lists ids no longer surviving: ${result!.staleEntries.join(', ')}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  writeReports(results);
+  if (!check) updateBaseline(results);
+  console.log(`\nMutation testing took ${seconds.toFixed(0)} s for ${list.length} chapter(s). Reports: ${REPORT_DIR}/summary.md`);
+
+  const problems = mutationProblems(results);
+  if (problems.length === 0) {
+    console.log(`mutation: every chapter reaches ${MIN_MUTATION_SCORE}% and every survivor is listed as equivalent`);
+    return 0;
+  }
+  console.log(`\nmutation: ${problems.length} problem(s)`);
+  for (const problem of problems) console.log(`  ✗ ${problem}`);
+  return check ? 1 : 0;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

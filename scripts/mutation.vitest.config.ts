@@ -1,0 +1,31 @@
+/**
+ * The vitest configuration Stryker runs (npm run mutation). Stryker copies the repository into a sandbox and runs
+ * this file from there, so every path below is the sandbox's: `kit/*` resolves to the sandbox's solution/src, the
+ * copy Stryker has instrumented with its mutants, never to the original tree.
+ * KIT_MUTATION_CHAPTER names the one chapter whose graded tests run (tests/chapterNN/).
+ */
+import path from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+const root = path.resolve(import.meta.dirname, '..');
+const src = path.join(root, 'solution/src');
+const chapter = Number(process.env.KIT_MUTATION_CHAPTER);
+if (!Number.isInteger(chapter) || chapter < 1) {
+  throw new Error('scripts/mutation.vitest.config.ts needs KIT_MUTATION_CHAPTER (run it through npm run mutation)');
+}
+
+export default defineConfig({
+  root,
+  resolve: {
+    alias: [
+      { find: /^kit$/, replacement: path.join(src, 'index.ts') },
+      { find: /^kit\/(.*)$/, replacement: `${src}/$1` },
+    ],
+  },
+  test: {
+    include: [`tests/chapter${String(chapter).padStart(2, '0')}/**/*.test.ts`],
+    setupFiles: [path.join(root, 'tests/setup.ts')],
+    testTimeout: 5000,
+    pool: 'threads',
+  },
+});
