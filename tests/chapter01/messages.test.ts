@@ -119,7 +119,10 @@ describe('historyProblems (src/messages.ts)', () => {
       toolResult(call1, 'late'),
     ]);
     expect(problems.length, `expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`).toBe(2);
-    expect(problems.join('\n')).toContain('call_1');
+    expect(problems[0], 'the first problem: call_1 has no result before the user message at index 2 (name the id and the index)').toMatch(
+      /call_1[^]*message 2|message 2[^]*call_1/,
+    );
+    expect(problems[1], 'the second problem: the result at index 3 answers no open call').toMatch(/call_1[^]*message 3|message 3[^]*call_1/);
   });
 
   test('reports a result for a call of an earlier assistant turn', () => {

@@ -54,7 +54,9 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     await provider.complete(ask([userMessage('hi')]));
     const error = await provider.complete(ask([userMessage('again')])).catch((e: unknown) => e);
     expect(error, 'a third call must fail loudly, not return undefined').toBeInstanceOf(ScriptExhaustedError);
-    expect(String((error as Error).message)).toMatch(/1 turn/);
+    const message = String((error as Error).message);
+    expect(message, 'the message should say how many turns the script had (1)').toMatch(/\b1 turn/);
+    expect(message, 'the message should say which turn the agent asked for (the 2nd): count from 1, not from 0').toMatch(/turn 2\b/);
     expect(provider.requests, 'the request that ran out is still recorded').toHaveLength(2);
   });
 

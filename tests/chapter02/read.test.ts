@@ -57,7 +57,11 @@ describe('readTool (src/tools/read.ts)', () => {
   test('throws for a directory, saying it is one', async () => {
     const { root } = tempWorkspace();
     mkdirSync(path.join(root, 'src'));
-    await expect(read(root, { path: 'src' })).rejects.toThrow(/directory/);
+    const error = await rejection(read(root, { path: 'src' }), 'reading a directory must throw');
+    expect(
+      (error as Error).message,
+      'check with stat before reading, and say `src is a directory, not a file` (not the raw EISDIR error of readFile)',
+    ).toBe('src is a directory, not a file');
   });
 
   test('throws for an offset past the end, giving the line count', async () => {

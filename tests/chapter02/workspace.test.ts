@@ -68,6 +68,19 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
+  test('checks the path as written: leaving the root by name is refused even if it leads back to the same folder', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'a' });
+    // The workspace is opened through a symlink (`link` -> `project`); `../project/a.txt` names a folder beside it.
+    const link = path.join(path.dirname(root), 'link');
+    symlinkSync(root, link);
+    expect(
+      await rejection(
+        resolveInWorkspace(link, '../project/a.txt'),
+        '"../project/a.txt" leaves the root by name: check path.resolve(root, requested) with isInside before following symlinks',
+      ),
+    ).toBeInstanceOf(PathOutsideWorkspaceError);
+  });
+
   test('accepts a symlink that stays inside the root', async () => {
     const { root } = tempWorkspace({ 'real.txt': 'x' });
     symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));

@@ -9,6 +9,8 @@ import {
   type Message,
 } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
+import { defineTool, ToolSet } from 'kit/tool';
+import { z } from 'zod';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { settles } from '../helpers/assert.js';
 import { loopTools } from './fixtures.js';
@@ -180,6 +182,18 @@ describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
       ['b', false],
       ['c', true],
     ]);
+  });
+
+  test('executeTools runs every tool in the agent\'s workspace (ctx.cwd is the agent\'s cwd)', async () => {
+    const where = defineTool({
+      name: 'where',
+      description: 'Says which workspace it runs in',
+      input: z.object({}),
+      execute: async (_input, ctx) => `cwd=${ctx.cwd}`,
+    });
+    const agent = new SimpleAgent({ provider: new MockProvider([]), tools: new ToolSet([where]), cwd: '/projects/demo' });
+    const [result] = await settles(agent.executeTools([{ type: 'tool_call', id: 'w1', name: 'where', arguments: {} }]), 'executeTools never throws');
+    expect(result?.content, 'pass { cwd: this.cwd } as the context of executeToolCall: tools resolve paths against it').toBe('cwd=/projects/demo');
   });
 
   test('pushResults appends the assistant turn first, then the results in order', () => {

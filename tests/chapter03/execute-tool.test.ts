@@ -36,7 +36,7 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
     expect(result.isError, 'an unknown tool is an error result, not a throw').toBe(true);
     expect(result.toolCallId).toBe('call_7');
     expect(result.content).toContain('delete_everything');
-    expect(result.content, 'list the available tools so the model can pick a real one').toMatch(/echo.*fail.*slow/);
+    expect(result.content, 'list the available tools, comma-separated, so the model can pick a real one').toContain('echo, fail, slow');
   });
 
   test('turns arguments that fail the schema into an error result, without running the tool', async () => {
