@@ -1,0 +1,300 @@
+/**
+ * npm run agent: the agent as a terminal program.
+ *
+ *   npm run agent                          an interactive session (Ctrl-C stops a turn; Ctrl-C at the prompt exits)
+ *   npm run agent -- -p "what is in here?" one prompt: the streamed answer and each tool call, then exit
+ *
+ * Options: --provider anthropic|openai|offline, --model NAME, --cwd DIR, --starter (run your own code from
+ * starter/src instead of the reference solution). The provider comes from the environment: ANTHROPIC_API_KEY or
+ * ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL, ANTHROPIC_MODEL), else OPENAI_API_KEY (and OPENAI_BASE_URL,
+ * OPENAI_MODEL), else the bundled offline provider. The tools work in the folder npm was run from (INIT_CWD).
+ */
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from './lib/paths.js';
+
+type Kit = typeof import('../solution/src/index.js');
+type Providers = typeof import('../solution/src/providers/index.js');
+type Offline = typeof import('../solution/src/offline-provider.js');
+type Provider = import('../solution/src/provider.js').Provider;
+type Message = import('../solution/src/messages.js').Message;
+type ProviderKind = 'anthropic' | 'openai' | 'offline';
+
+const USAGE = `Usage: npm run agent [-- options]
+
+  -p, --prompt TEXT     run one prompt, print the answer and the tool calls, and exit
+  --provider NAME       anthropic, openai or offline (default: chosen from the environment)
+  --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
+  --cwd DIR             the folder the tools work in (default: where you ran npm)
+  --starter             run your own code (starter/src) instead of the reference solution
+  -h, --help            this text
+
+Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_MODEL, and
+ANTHROPIC_BASE_URL for a gateway), else OPENAI_API_KEY (with OPENAI_MODEL, and OPENAI_BASE_URL for Ollama,
+vLLM or any compatible server), else a small offline stand-in that needs no network.`;
+
+interface Args {
+  prompt?: string;
+  provider?: ProviderKind;
+  model?: string;
+  cwd?: string;
+  starter: boolean;
+  help: boolean;
+}
+
+class UsageError extends Error {}
+
+export function parseArgs(argv: readonly string[]): Args {
+  const args: Args = { starter: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new UsageError(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === '-p' || arg === '--prompt') args.prompt = value();
+    else if (arg === '--provider') {
+      const name = value();
+      if (name !== 'anthropic' && name !== 'openai' && name !== 'offline') throw new UsageError(`unknown provider "${name}"`);
+      args.provider = name;
+    } else if (arg === '--model') args.model = value();
+    else if (arg === '--cwd') args.cwd = value();
+    else if (arg === '--starter') args.starter = true;
+    else if (arg === '--solution') args.starter = false;
+    else if (arg === '-h' || arg === '--help') args.help = true;
+    else throw new UsageError(`unknown option "${arg}"`);
+  }
+  return args;
+}
+
+/** The provider the environment asks for: Anthropic, then OpenAI, then offline. */
+export function providerFromEnv(env: NodeJS.ProcessEnv): ProviderKind {
+  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN) return 'anthropic';
+  if (env.OPENAI_API_KEY) return 'openai';
+  return 'offline';
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const color = process.stdout.isTTY && !process.env.NO_COLOR;
+const paint = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+const dim = paint('2');
+const bold = paint('1');
+const red = paint('31');
+const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+
+/** Writes to stdout and knows whether the cursor is at the start of a line. */
+const out = {
+  atLineStart: true,
+  write(text: string) {
+    if (!text) return;
+    process.stdout.write(text);
+    this.atLineStart = text.endsWith('\n');
+  },
+  line(text = '') {
+    if (!this.atLineStart) this.write('\n');
+    this.write(`${text}\n`);
+  },
+};
+const note = (text: string) => process.stderr.write(`${dim(text)}\n`);
+
+/** `glob(pattern: "**\/*")`: the call with its arguments, short. */
+export function describeCall(name: string, args: unknown): string {
+  const parts =
+    args && typeof args === 'object' && !Array.isArray(args)
+      ? Object.entries(args).map(([key, value]) => `${key}: ${clip(JSON.stringify(value) ?? 'undefined', 60)}`)
+      : [clip(JSON.stringify(args) ?? '', 60)];
+  return `${name}(${clip(parts.join(', '), 120)})`;
+}
+
+/** One line about a tool result: the error, the only line, or how many lines. */
+export function describeResult(content: string, isError: boolean): string {
+  const lines = content.split('\n');
+  if (isError) return `error: ${clip(lines[0] ?? '', 100)}`;
+  if (lines.length === 1) return clip(lines[0]!, 100) || '(empty)';
+  return `${lines.length} lines`;
+}
+
+interface TodoLike {
+  name: string;
+  chapter: number;
+  stub: string;
+}
+const isTodo = (error: unknown): error is TodoLike => error instanceof Error && error.name === 'TodoError';
+const todoAdvice = (todo: TodoLike) =>
+  `This needs chapter ${todo.chapter} (${todo.stub}): finish chapter ${todo.chapter} first ` +
+  `(npm test -- chapter${todo.chapter}, npm run hint -- chapter${todo.chapter}), or run without --starter.`;
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The kit's source tree: solution/src, starter/src, or (for the kit's own tests) any tree named by KIT_SRC. */
+function sourceTree(starter: boolean): { src: string; label: string; own: boolean } {
+  if (process.env.KIT_SRC) return { src: path.resolve(process.env.KIT_SRC), label: process.env.KIT_SRC, own: true };
+  return starter ? { src: path.join(ROOT, 'starter/src'), label: 'your code', own: true } : { src: path.join(ROOT, 'solution/src'), label: 'reference solution', own: false };
+}
+
+async function load(src: string) {
+  const url = (rel: string) => pathToFileURL(path.join(src, rel)).href;
+  const kit = (await import(url('index.ts'))) as Kit;
+  const offline = (await import(url('offline-provider.ts'))) as Offline;
+  // The real providers are chapter 5; a tree without them still runs offline.
+  const providers = (await import(url('providers/index.ts')).catch(() => undefined)) as Providers | undefined;
+  return { kit, offline, providers };
+}
+
+function makeProvider(kind: ProviderKind, loaded: Awaited<ReturnType<typeof load>>, args: Args): { provider: Provider; label: string } {
+  const env = process.env;
+  const options = args.model ? { model: args.model } : {};
+  if (kind === 'offline') {
+    const offline = new loaded.offline.OfflineProvider({ delayMs: process.stdout.isTTY ? 8 : 0 });
+    return { provider: offline, label: 'offline stand-in (no API key found; no network)' };
+  }
+  if (!loaded.providers) throw new Error(`the ${kind} provider (chapter 5) is not in this tree`);
+  if (kind === 'anthropic') {
+    const provider = new loaded.providers.AnthropicProvider(options, env);
+    return { provider, label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}` };
+  }
+  const provider = new loaded.providers.OpenAIProvider(options, env);
+  return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
+}
+
+async function main(argv: string[]): Promise<number> {
+  let args: Args;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
+    return 2;
+  }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const base = process.env.INIT_CWD ?? process.cwd();
+  const cwd = path.resolve(base, args.cwd ?? '.');
+  const tree = sourceTree(args.starter);
+  const loaded = await load(tree.src);
+  const { kit } = loaded;
+  const kind = args.provider ?? providerFromEnv(process.env);
+
+  let provider: Provider;
+  let label: string;
+  let tools: ReturnType<Kit['builtinTools']>;
+  try {
+    ({ provider, label } = makeProvider(kind, loaded, args));
+    tools = kit.builtinTools();
+  } catch (error) {
+    if (isTodo(error)) process.stderr.write(`${todoAdvice(error)}\n`);
+    else if (error instanceof Error && error.name === 'ProviderConfigError') {
+      process.stderr.write(`${error.message}\nOr choose another provider with --provider (offline needs no key).\n`);
+    } else process.stderr.write(`${red('error:')} ${error instanceof Error ? error.message : String(error)}\n`);
+    return 2;
+  }
+
+  const system =
+    `You are a coding agent in a terminal, working in the folder ${cwd}. Paths are relative to it. ` +
+    'Look at files with the tools before you answer questions about them. Keep answers short and concrete.';
+  const options = { provider, tools, cwd, system };
+  const streaming = new kit.StreamingAgent(options);
+  const simple = new kit.SimpleAgent(options);
+  let useStreaming = true;
+  const history: Message[] = [];
+
+  note(`agent · ${label} · ${tree.label} · workspace ${cwd}`);
+
+  /** Prints which stub a tool reached (a tool's TodoError becomes an error result, so the loop goes on). */
+  const reportTodos = () => {
+    const hit = kit.todoHits[0];
+    kit.todoHits.length = 0;
+    if (hit) out.line(red(todoAdvice(hit)));
+  };
+
+  /** Runs one prompt; returns 'ok', 'aborted' or 'failed'. The history stays valid whatever happens. */
+  async function turn(prompt: string, signal: AbortSignal): Promise<'ok' | 'aborted' | 'failed'> {
+    const before = history.length;
+    history.push(kit.userMessage(prompt));
+    kit.todoHits.length = 0;
+    for (;;) {
+      try {
+        if (useStreaming) {
+          await streaming.chat(history, {
+            signal,
+            onText: (text) => out.write(text),
+            onThinking: (text) => out.write(dim(text)),
+            onToolCall: (call) => out.line(bold(`● ${describeCall(call.name, call.arguments)}`)),
+            onToolResult: (result) => out.line(dim(`  ⎿ ${describeResult(result.content, result.isError)}`)),
+          });
+        } else {
+          out.line(await simple.chat(history));
+        }
+        out.line();
+        reportTodos();
+        return 'ok';
+      } catch (error) {
+        if (useStreaming && tree.own && isTodo(error) && error.chapter === 6 && history.length === before + 1) {
+          out.line(dim('(streaming is chapter 6, not finished yet: using the plain loop of chapter 3, without streaming)'));
+          kit.todoHits.length = 0;
+          useStreaming = false;
+          continue;
+        }
+        if (history.length === before + 1) history.pop(); // nothing happened: forget the prompt
+        if (signal.aborted) {
+          out.line(dim('(stopped)'));
+          return 'aborted';
+        }
+        out.line(isTodo(error) ? red(todoAdvice(error)) : `${red('error:')} ${error instanceof Error ? error.message : String(error)}`);
+        return 'failed';
+      }
+    }
+  }
+
+  // Ctrl-C: the first stops the running turn; a second one (while it stops, or within 1.5 s), or one at the
+  // prompt, exits.
+  let controller: AbortController | undefined;
+  let lastInterrupt = 0;
+  const interrupt = () => {
+    const twice = Date.now() - lastInterrupt < 1500;
+    lastInterrupt = Date.now();
+    if (controller && !controller.signal.aborted && !twice) {
+      controller.abort(new Error('stopped with Ctrl-C'));
+      return;
+    }
+    out.line();
+    process.exit(130);
+  };
+
+  if (args.prompt !== undefined) {
+    process.on('SIGINT', interrupt);
+    controller = new AbortController();
+    const outcome = await turn(args.prompt, controller.signal);
+    return outcome === 'ok' ? 0 : outcome === 'aborted' ? 130 : 1;
+  }
+
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+  rl.on('SIGINT', interrupt);
+  process.on('SIGINT', interrupt);
+  note('Type a request. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.');
+  rl.setPrompt(bold('> '));
+  rl.prompt();
+  for await (const line of rl) {
+    const prompt = line.trim();
+    if (prompt) {
+      controller = new AbortController();
+      await turn(prompt, controller.signal);
+      controller = undefined;
+    }
+    rl.prompt();
+  }
+  out.line();
+  return 0;
+}
+
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(0);
+  throw error;
+});
+
+// Exit explicitly: an SDK's idle keep-alive connection must not hold the program open.
+process.exit(await main(process.argv.slice(2)));
