@@ -1,0 +1,224 @@
+/**
+ * `npm run agent` (scripts/agent.ts) as a user runs it: a child process with its own environment. The real
+ * providers are pointed at a fake API on 127.0.0.1 (node:http), so nothing reaches the network.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A folder for the agent to work in. */
+function workspace(files: Record<string, string>): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'kit-agent-ws-'));
+  made.push(dir);
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the agent like `npm run agent -- <args>` from `cwd` (npm passes that folder as INIT_CWD). Provider variables
+ * of the real environment are removed; `env` adds the test's own. `onOutput` sees stdout as it grows.
+ */
+function agent(args: string[], cwd: string, env: Record<string, string> = {}, onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
+  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
+  // One node process (no tsx wrapper), so a signal sent to the child reaches the agent itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    onOutput?.(stdout, child);
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** A fake model API: records each POST and answers it with the next scripted SSE body (a list of frames). */
+function fakeApi() {
+  const requests: Array<{ url: string; headers: IncomingMessage['headers']; body: any }> = [];
+  const scripts: Array<Array<string | { wait: number }>> = [];
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      requests.push({ url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
+      const frames = scripts.shift();
+      if (!frames) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const frame of frames) {
+        if (res.destroyed) return;
+        if (typeof frame === 'string') res.write(frame);
+        else await new Promise((resolve) => setTimeout(resolve, frame.wait));
+      }
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return {
+    requests,
+    get url() {
+      return url;
+    },
+    script(...streams: Array<Array<string | { wait: number }>>) {
+      requests.length = 0;
+      scripts.length = 0;
+      scripts.push(...streams);
+    },
+  };
+}
+
+const openai = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+const chunk = (delta: object, finish_reason: string | null = null) =>
+  openai({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason }] });
+const anthropic = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const usage = { input_tokens: 10, output_tokens: 1 };
+
+describe('npm run agent (scripts/agent.ts)', () => {
+  const api = fakeApi();
+
+  it('runs offline with no API key: at least one real tool call, then an answer built from its result', async () => {
+    const cwd = workspace({ 'README.md': '# Tiny project\n\nA folder for the offline agent test.\n', 'src/main.ts': 'export {}\n' });
+    const run = await agent(['-p', 'what is in this folder?'], cwd);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout, 'each tool call is shown as it runs').toMatch(/● glob\(pattern: "\*"\)/);
+    expect(run.stdout, 'then a one-line summary of its result').toMatch(/⎿ /);
+    expect(run.stdout, 'it reads the README it found').toContain('● read(path: "README.md"');
+    expect(run.stdout, 'the answer comes from the tool results').toContain('README.md');
+    expect(run.stdout).toContain('Tiny project');
+    expect(run.stdout, 'and says plainly that it is offline').toContain('Offline mode');
+    expect(run.stderr, 'the banner names the provider and the workspace (INIT_CWD)').toContain(cwd);
+  });
+
+  it('uses an OpenAI-compatible server from OPENAI_BASE_URL with a dummy key, and runs the tool it asks for', async () => {
+    const cwd = workspace({ 'hello.txt': 'hi\n' });
+    api.script(
+      [
+        chunk({ role: 'assistant', content: 'Looking. ' }),
+        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'glob', arguments: '' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: '{"patt' } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: 'ern":"*"}' } }] }),
+        chunk({}, 'tool_calls'),
+        openai('[DONE]'),
+      ],
+      [chunk({ content: 'There is one file: ' }), chunk({ content: 'hello.txt.' }), chunk({}, 'stop'), openai('[DONE]')],
+    );
+    const run = await agent(['-p', 'list the files'], cwd, {
+      OPENAI_API_KEY: 'dummy-key',
+      OPENAI_BASE_URL: `${api.url}/v1`,
+      OPENAI_MODEL: 'fake-model',
+    });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(api.requests.map((r) => r.url), 'two streamed calls to the fake server').toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    expect(api.requests[0]!.headers.authorization).toBe('Bearer dummy-key');
+    expect(api.requests[0]!.body).toMatchObject({ model: 'fake-model', stream: true });
+    const tool = api.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool');
+    expect(tool, 'the glob result went back to the server').toMatchObject({ tool_call_id: 'call_1', content: 'hello.txt' });
+    expect(run.stdout).toContain('● glob(pattern: "*")');
+    expect(run.stdout).toContain('There is one file: hello.txt.');
+    expect(run.stderr).toContain('openai fake-model');
+  });
+
+  it('prefers Anthropic when ANTHROPIC_API_KEY is set, at ANTHROPIC_BASE_URL', async () => {
+    const cwd = workspace({});
+    api.script([
+      anthropic({ type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', model: 'fake-claude', content: [], stop_reason: null, stop_sequence: null, usage } }),
+      anthropic({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello from ' } }),
+      anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'the fake Claude.' } }),
+      anthropic({ type: 'content_block_stop', index: 0 }),
+      anthropic({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }),
+      anthropic({ type: 'message_stop' }),
+    ]);
+    const run = await agent(['-p', 'hi'], cwd, {
+      ANTHROPIC_API_KEY: 'sk-ant-dummy',
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_MODEL: 'fake-claude',
+      OPENAI_API_KEY: 'not-this-one',
+    });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(api.requests.map((r) => r.url)).toEqual(['/v1/messages']);
+    expect(run.stdout).toContain('Hello from the fake Claude.');
+  });
+
+  it('--provider offline wins over the environment; a missing model is a clear message, not a stack', async () => {
+    const cwd = workspace({ 'a.txt': 'x\n' });
+    api.script();
+    const offline = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1` });
+    expect(offline.code).toBe(0);
+    expect(api.requests, 'the offline provider makes no request').toEqual([]);
+    const noModel = await agent(['-p', 'hi'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1` });
+    expect(noModel.code).toBe(2);
+    expect(noModel.stderr).toContain('OPENAI_MODEL');
+    expect(noModel.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('Ctrl-C stops the running turn and the program exits with 130', async () => {
+    const cwd = workspace({});
+    api.script([chunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 20_000 }, chunk({}, 'stop'), openai('[DONE]')]);
+    let sent = false;
+    const started = Date.now();
+    const run = await agent(['-p', 'hi'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_MODEL: 'm' }, (stdout, child) => {
+      if (!sent && stdout.includes('slowly')) {
+        sent = true;
+        child.kill('SIGINT');
+      }
+    });
+    expect(sent, 'the first text arrived while the stream was still open').toBe(true);
+    expect(run.code).toBe(130);
+    expect(run.stdout).toContain('(stopped)');
+    expect(Date.now() - started, 'it stopped at once, not when the stream ended').toBeLessThan(15_000);
+  });
+
+  it('--starter with unfinished chapters prints which chapter to finish', async () => {
+    const run = await agent(['--starter', '-p', 'hi'], workspace({}));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/finish chapter \d+ first/);
+  });
+
+  it('with chapter 6 unfinished it falls back to the plain loop of chapter 3', async () => {
+    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
+    made.push(src);
+    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= 6);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
+      writeFileSync(path.join(src, rel), text);
+    }
+    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: src });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout).toContain('chapter 6');
+    expect(run.stdout).toContain('Buy milk.');
+  });
+});
