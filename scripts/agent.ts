@@ -45,7 +45,7 @@ interface Args {
 
 class UsageError extends Error {}
 
-export function parseArgs(argv: readonly string[]): Args {
+function parseArgs(argv: readonly string[]): Args {
   const args: Args = { starter: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -70,7 +70,7 @@ export function parseArgs(argv: readonly string[]): Args {
 }
 
 /** The provider the environment asks for: Anthropic, then OpenAI, then offline. */
-export function providerFromEnv(env: NodeJS.ProcessEnv): ProviderKind {
+function providerFromEnv(env: NodeJS.ProcessEnv): ProviderKind {
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN) return 'anthropic';
   if (env.OPENAI_API_KEY) return 'openai';
   return 'offline';
@@ -101,7 +101,7 @@ const out = {
 const note = (text: string) => process.stderr.write(`${dim(text)}\n`);
 
 /** `glob(pattern: "**\/*")`: the call with its arguments, short. */
-export function describeCall(name: string, args: unknown): string {
+function describeCall(name: string, args: unknown): string {
   const parts =
     args && typeof args === 'object' && !Array.isArray(args)
       ? Object.entries(args).map(([key, value]) => `${key}: ${clip(JSON.stringify(value) ?? 'undefined', 60)}`)
@@ -110,7 +110,7 @@ export function describeCall(name: string, args: unknown): string {
 }
 
 /** One line about a tool result: the error, the only line, or how many lines. */
-export function describeResult(content: string, isError: boolean): string {
+function describeResult(content: string, isError: boolean): string {
   const lines = content.split('\n');
   if (isError) return `error: ${clip(lines[0] ?? '', 100)}`;
   if (lines.length === 1) return clip(lines[0]!, 100) || '(empty)';
