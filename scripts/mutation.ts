@@ -1,29 +1,37 @@
 /**
- * npm run mutation -- [chapters...] [--check]
+ * npm run mutation -- [chapters...] [--changed] [--check] [--isolate] [--verbose]
  *
  * Mutation testing of the graded tests with Stryker: for each chapter (all chapters with tests and regions when none
  * is named), mutates only the code inside that chapter's regions of solution/src and runs only tests/chapterNN/.
  * Prints the score and time per chapter and the survivors, writes reports/mutation/ (summary.json, summary.md, and
  * Stryker's JSON and HTML report per chapter) and records scores and accepted survivors in mutation-baseline.json.
  *
- * --check: the same run, but mutation-baseline.json is left alone and the exit code is 1 when a chapter scores below
- * 85% or has a survivor not listed in tests/chapterNN/equivalent-mutants.md (what CI runs).
+ * --changed: run only the chapters whose inputs (tests, the solution code they import, helpers: see chapterInputs in
+ * scripts/lib/mutation.ts) changed since mutation-baseline.json; take the others from it. A full run of every
+ * chapter takes tens of minutes on two cores, a changed chapter one to ten.
+ * --isolate: reload every module for every mutant (slower; see scripts/mutation.vitest.config.ts).
+ * --check: leave mutation-baseline.json alone and exit 1 when a chapter scores below 85% or has a survivor not
+ * listed in tests/chapterNN/equivalent-mutants.md (what CI runs, with --changed).
  *
- * From another script: `await runMutation([1, 2, 3])`, then `mutationProblems(results)` for what fails the bar.
+ * From another script: `await checkMutation()` (changed chapters only) returns the problems, an empty list when
+ * every chapter meets the bar; `await runMutation([1, 2, 3])` runs chapters and returns their scores and survivors.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
-import { Stryker } from '@stryker-mutator/core';
 import { CHAPTERS, parseChapter } from './lib/chapters.js';
 import {
+  BASELINE_FILE,
+  changeSinceBaseline,
   type ChapterMutation,
   equivalentLine,
+  fromBaseline,
   MIN_MUTATION_SCORE,
   mutateRanges,
   mutationChapters,
   mutationProblems,
+  readBaseline,
   readReport,
   REPORT_DIR,
   summarize,
@@ -80,6 +88,8 @@ export async function runMutation(chapters: number[], options: MutationOptions =
       process.env.KIT_MUTATION_CHAPTER = String(chapter);
       delete process.env.KIT_SRC;
       const started = performance.now();
+      // Loaded here, so that importing this module (verify does) costs nothing when no chapter needs a run.
+      const { Stryker } = await import('@stryker-mutator/core');
       await new Stryker(strykerOptions(chapter, reportDir, options.verbose ?? false, options.concurrency)).runMutationTest();
       const seconds = (performance.now() - started) / 1000;
       results.push(summarize(chapter, readReport(path.join(ROOT, reportDir, 'mutation.json')), seconds));
@@ -93,12 +103,39 @@ export async function runMutation(chapters: number[], options: MutationOptions =
   return results;
 }
 
+/**
+ * What CI and verify call: runs the chapters whose inputs changed since mutation-baseline.json (all of them with
+ * `changedOnly: false`), takes the others from the baseline, and returns what keeps a chapter below the bar
+ * (an empty list when every chapter passes). Never writes mutation-baseline.json.
+ */
+export async function checkMutation(options: MutationOptions & { changedOnly?: boolean; chapters?: number[] } = {}): Promise<string[]> {
+  const chapters = options.chapters ?? mutationChapters();
+  const baseline = readBaseline();
+  const run = options.changedOnly === false ? chapters : chapters.filter((n) => changeSinceBaseline(n, baseline) !== undefined);
+  const results = [
+    ...chapters.filter((n) => !run.includes(n)).map((n) => fromBaseline(n, baseline)),
+    ...(await runMutation(run, options)),
+  ].sort((a, b) => a.chapter - b.chapter);
+  writeReports(results);
+  return mutationProblems(results);
+}
+
+function printResult(result: ChapterMutation): void {
+  const open = result.survivors.filter((s) => !s.reason);
+  const listed = result.survivors.length - open.length;
+  const counts = `${result.killed} of ${result.mutants} killed, ${listed} listed as equivalent, ${open.length} unlisted`;
+  console.log(`${result.score}% (${counts}) ${result.fromBaseline ? 'from mutation-baseline.json' : `in ${result.seconds} s`}`);
+  for (const survivor of open) console.log(`    ${survivor.file}:${survivor.line} ${survivor.status}\n      ${equivalentLine(survivor)}`);
+  if (result.staleEntries.length) console.log(`    equivalent-mutants.md lists ids that no longer survive (delete them): ${result.staleEntries.join(', ')}`);
+}
+
 async function main(args: string[]): Promise<number> {
   const check = args.includes('--check');
+  if (args.includes('--isolate')) process.env.KIT_MUTATION_ISOLATE = '1';
+  const changedOnly = args.includes('--changed');
   const available = mutationChapters();
-  const named = args.filter((arg) => !arg.startsWith('--'));
   const chapters: number[] = [];
-  for (const arg of named) {
+  for (const arg of args.filter((a) => !a.startsWith('--'))) {
     const chapter = parseChapter(arg);
     if (chapter === undefined || !available.includes(chapter)) {
       console.error(`No chapter "${arg}" with graded tests and regions. Chapters: ${available.map((n) => `chapter${n}`).join(', ')}`);
@@ -106,28 +143,28 @@ async function main(args: string[]): Promise<number> {
     }
     chapters.push(chapter);
   }
-  if (chapters.length === 0) chapters.push(...available);
-  const list = [...new Set(chapters)].sort((a, b) => a - b);
+  const list = chapters.length > 0 ? [...new Set(chapters)].sort((a, b) => a - b) : available;
+  const baseline = readBaseline();
 
   const started = performance.now();
   const results: ChapterMutation[] = [];
   for (const chapter of list) {
     const title = CHAPTERS.find((c) => c.number === chapter)?.title ?? '';
     process.stdout.write(`• chapter ${chapter} (${title}): ${mutateRanges(chapter).length} regions … `);
-    const [result] = await runMutation([chapter], { verbose: args.includes('--verbose') });
-    results.push(result!);
-    const open = result!.survivors.filter((s) => !s.reason);
-    const listed = result!.survivors.length - open.length;
-    console.log(
-      `${result!.score}% (${result!.killed} of ${result!.mutants} killed, ${listed} listed as equivalent, ${open.length} unlisted) in ${result!.seconds} s`,
-    );
-    for (const survivor of open) console.log(`    ${survivor.file}:${survivor.line} ${survivor.status}\n      ${equivalentLine(survivor)}`);
-    if (result!.staleEntries.length) console.log(`    equivalent-mutants.md lists ids no longer surviving: ${result!.staleEntries.join(', ')}`);
+    const change = changedOnly ? changeSinceBaseline(chapter, baseline) : 'run';
+    const result = change === undefined ? fromBaseline(chapter, baseline) : (await runMutation([chapter], { verbose: args.includes('--verbose') }))[0]!;
+    if (changedOnly && change !== undefined) process.stdout.write(`(${change}) `);
+    results.push(result);
+    printResult(result);
   }
   const seconds = (performance.now() - started) / 1000;
   writeReports(results);
-  if (!check) updateBaseline(results);
-  console.log(`\nMutation testing took ${seconds.toFixed(0)} s for ${list.length} chapter(s). Reports: ${REPORT_DIR}/summary.md`);
+  const ran = results.filter((r) => !r.fromBaseline);
+  if (!check && ran.length > 0) updateBaseline(ran);
+  console.log(
+    `\nMutation testing took ${seconds.toFixed(0)} s (${ran.length} chapter(s) run${results.length > ran.length ? `, ${results.length - ran.length} unchanged` : ''}). Reports: ${REPORT_DIR}/summary.md` +
+      (!check && ran.length > 0 ? `; ${BASELINE_FILE} updated` : ''),
+  );
 
   const problems = mutationProblems(results);
   if (problems.length === 0) {
