@@ -7,20 +7,29 @@
  * - progressive unlock: with chapters 1..k solved, the tests of 1..k pass and every chapter k+1 test fails with
  *   "TODO(chapter k+1)", so a learner is never blocked by a later chapter and every test can fail;
  * - every known-wrong solution fails at least one graded test, with a message that points at the mistake;
- * - every `npm test -- ...` command quoted in the guide selects at least one test;
- * and prints how long each part took.
+ * - the guide is whole: every SUMMARY.md entry has a page and every page an entry, quizzes parse, every ```ts check
+ *   block type-checks against the solution, and every `npm test -- ...` command quoted in it selects at least one test;
+ * - the guide builds as a site; the kit's own tests (tests/kit: the learner and instructor commands, the agent) pass;
+ * - every chapter's mutation score is at least 85% with each survivor listed as equivalent (chapters whose code or
+ *   tests changed since mutation-baseline.json are mutated again; the others are read from it);
+ * and prints how long each part took. `--quick` skips the site, the kit's tests and mutation testing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
+import { buildSite, checkGuide, guideTestCommands } from './lib/guide.js';
+import { MIN_MUTATION_SCORE } from './lib/mutation.js';
+import { checkMutation } from './mutation.js';
 import { ROOT } from './lib/paths.js';
 import { buildWorkspace, listRegions } from './lib/regions.js';
 import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
 
 const MIN_TESTS_PER_CHAPTER = 15;
+/** --quick: skip the slow parts (the site build, the kit's own tests, mutation testing) while writing a chapter. */
+const quick = process.argv.includes('--quick');
 const WORK = path.join(ROOT, '.verify');
 const failures: string[] = [];
 const timings: Array<[string, number]> = [];
@@ -203,33 +212,50 @@ await step('every known-wrong solution is caught by a graded test that points at
   return problems;
 });
 
+await step('the guide: SUMMARY.md and the pages agree, quizzes parse, every ```ts check block type-checks', () => checkGuide());
+
 await step('every `npm test -- …` command in the guide selects at least one test', () => {
   const problems: string[] = [];
-  const bookDir = path.join(ROOT, 'book/src');
-  if (!existsSync(bookDir)) return ['book/src is missing'];
-  const files = readdirSync(bookDir, { recursive: true }).map(String).filter((f) => f.endsWith('.md'));
-  let count = 0;
-  for (const file of files) {
-    const lines = readFileSync(path.join(bookDir, file), 'utf8').split('\n');
-    lines.forEach((line, index) => {
-      for (const match of line.matchAll(/npm test -- ([^`\n]*)/g)) {
-        count++;
-        const args = match[1]!.trim().split(/\s+/).filter(Boolean);
-        const parsed = parseTestArgs(args, (n) => chapters.includes(n));
-        const where = `book/src/${file}:${index + 1}: "npm test -- ${match[1]!.trim()}"`;
-        if (parsed.unknown.length) problems.push(`${where} names a chapter with no tests: ${parsed.unknown.join(', ')}`);
-        const t = parsed.passThrough.findIndex((a) => a === '-t' || a === '--testNamePattern');
-        const pattern = t >= 0 ? new RegExp(parsed.passThrough[t + 1]!.replace(/^["']|["']$/g, '')) : undefined;
-        const selected = solutionTests().filter(
-          (o) => (parsed.chapters.length === 0 || parsed.chapters.includes(chapterOf(o))) && (!pattern || pattern.test(o.name)),
-        );
-        if (selected.length === 0) problems.push(`${where} selects no test`);
-      }
-    });
+  const commands = guideTestCommands();
+  if (commands.length === 0) return ['the guide quotes no `npm test -- …` command at all'];
+  for (const command of commands) {
+    const parsed = parseTestArgs(command.args, (n) => chapters.includes(n));
+    const where = `${command.file}:${command.line}: "npm test -- ${command.args.join(' ')}"`;
+    if (parsed.unknown.length) problems.push(`${where} names a chapter with no tests: ${parsed.unknown.join(', ')}`);
+    const t = parsed.passThrough.findIndex((a) => a === '-t' || a === '--testNamePattern');
+    const pattern = t >= 0 ? new RegExp(parsed.passThrough[t + 1] ?? '') : undefined;
+    const selected = solutionTests().filter(
+      (o) => (parsed.chapters.length === 0 || parsed.chapters.includes(chapterOf(o))) && (!pattern || pattern.test(o.name.split(' > ').join(' '))),
+    );
+    if (selected.length === 0) problems.push(`${where} selects no test`);
   }
-  if (count === 0) problems.push('the guide quotes no `npm test -- …` command at all');
   return problems;
 });
+
+if (quick) {
+  console.log('• the site, the kit\'s own tests and mutation testing … skipped (--quick)');
+} else {
+  await step('the guide builds as a site (VitePress, offline)', async () => {
+    await buildSite();
+    return [];
+  });
+
+  await step("the kit's own tests: commands, watch, hints, grading, the guide tools and npm run agent", async () => {
+    const result = await run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.kit.config.ts'], {
+      FORCE_COLOR: '0',
+    });
+    if (result.code === 0) {
+      const passed = /Tests\s+(\d+) passed/.exec(result.output)?.[1];
+      if (passed) process.stdout.write(`${passed} passed … `);
+      return [];
+    }
+    return [`npm run test:kit failed:\n${result.output.trim().split('\n').slice(-60).join('\n')}`];
+  });
+
+  await step(`mutation testing: every chapter at least ${MIN_MUTATION_SCORE}%, every survivor killed or listed (chapters changed since mutation-baseline.json are re-run)`, () =>
+    checkMutation(),
+  );
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 
