@@ -1,5 +1,5 @@
 /**
- * npm run mutation -- [chapters...] [--changed] [--check] [--isolate] [--verbose]
+ * npm run mutation -- [chapters...] [--changed] [--check] [--isolate] [--verbose] [--concurrency=N]
  *
  * Mutation testing of the graded tests with Stryker: for each chapter (all chapters with tests and regions when none
  * is named), mutates only the code inside that chapter's regions of solution/src and runs only tests/chapterNN/.
@@ -134,6 +134,12 @@ async function main(args: string[]): Promise<number> {
   const check = args.includes('--check');
   if (args.includes('--isolate')) process.env.KIT_MUTATION_ISOLATE = '1';
   const changedOnly = args.includes('--changed');
+  const workers = args.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length);
+  const concurrency = workers === undefined ? undefined : Number(workers);
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
+    console.error(`--concurrency wants a whole number of worker processes, got "${workers}"`);
+    return 2;
+  }
   const available = mutationChapters();
   const chapters: number[] = [];
   for (const arg of args.filter((a) => !a.startsWith('--'))) {
@@ -153,7 +159,8 @@ async function main(args: string[]): Promise<number> {
     const title = CHAPTERS.find((c) => c.number === chapter)?.title ?? '';
     process.stdout.write(`• chapter ${chapter} (${title}): ${mutateRanges(chapter).length} regions … `);
     const change = changedOnly ? changeSinceBaseline(chapter, baseline) : 'run';
-    const result = change === undefined ? fromBaseline(chapter, baseline) : (await runMutation([chapter], { verbose: args.includes('--verbose') }))[0]!;
+    const result =
+      change === undefined ? fromBaseline(chapter, baseline) : (await runMutation([chapter], { verbose: args.includes('--verbose'), concurrency }))[0]!;
     if (changedOnly && change !== undefined) process.stdout.write(`(${change}) `);
     results.push(result);
     printResult(result);
