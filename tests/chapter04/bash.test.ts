@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BASH_OUTPUT_LIMIT, bashTool, capOutput } from 'kit/tools/bash';
@@ -115,6 +116,46 @@ describe('bashTool (src/tools/bash.ts)', () => {
       'resolved',
     );
     expect((outcome as { value: string }).value).toContain('done');
+  });
+
+  test('a timeout stops even a command that ignores SIGTERM', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(root, { command: "trap '' TERM; echo started; sleep 3", timeout_ms: 100 }));
+    expect(
+      outcome.status,
+      "the command ignores SIGTERM (trap '' TERM), so it was still running: kill the group with 'SIGKILL', which no process can ignore",
+    ).toBe('rejected');
+    expect(errorOf(outcome, 'the command must time out')).toMatch(/timed out after 100 ms/);
+  });
+
+  test('a command that reads stdin gets end of input at once instead of waiting', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(root, { command: 'cat; echo "no input"', timeout_ms: 3000 }));
+    expect(
+      outcome.status,
+      "nobody can type into the command: spawn with stdio: ['ignore', 'pipe', 'pipe'] so that reading stdin ends at once",
+    ).toBe('resolved');
+    expect((outcome as { value: string }).value).toBe('exit code: 0\n--- stdout ---\nno input\n--- stderr ---\n(empty)');
+  });
+
+  test('rejects with the error from spawn when bash cannot start', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(path.join(root, 'no-such-folder'), { command: 'echo hi' }));
+    const error = errorOf(
+      outcome,
+      "bash cannot start in a folder that does not exist: the child emits 'error' (then 'close' with code -2); reject with that error",
+    );
+    expect(error, 'pass on the spawn error itself').toMatch(/ENOENT/);
+  });
+
+  test('removes its abort listener once the command has ended', async () => {
+    const { root } = tempWorkspace();
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) await bash(root, { command: 'true' }, controller.signal);
+    expect(
+      getEventListeners(controller.signal, 'abort'),
+      "the run's signal outlives each command: on 'close' and on 'error', removeEventListener('abort', onAbort) and clear the timer",
+    ).toHaveLength(0);
   });
 
   test('cuts long output in the middle and says how much was cut', async () => {

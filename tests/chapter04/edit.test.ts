@@ -74,10 +74,28 @@ describe('editTool (src/tools/edit.ts)', () => {
     expect(String(error)).toMatch(/same/);
   });
 
-  test('refuses an empty old_string', async () => {
-    const { root } = tempWorkspace({ 'a.txt': 'text\n' });
-    await rejection(edit(root, { path: 'a.txt', old_string: '', new_string: 'x' }), 'an empty old_string would match everywhere; refuse it');
+  test('refuses an empty old_string and points the model to write', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'text\n', 'one.txt': 'x' });
+    for (const file of ['a.txt', 'one.txt']) {
+      const error = await rejection(edit(root, { path: file, old_string: '', new_string: 'y' }), 'an empty old_string would match everywhere; refuse it');
+      expect(
+        (error as Error).message,
+        `check old_string === '' before counting: the error must say old_string is empty (not "not found" or "occurs N times")`,
+      ).toMatch(/^old_string is empty/);
+      expect((error as Error).message, 'to create a file, the model should use write: say so').toMatch(/\bwrite\b/);
+    }
     expect(contentOf(root, 'a.txt')).toBe('text\n');
+    expect(contentOf(root, 'one.txt')).toBe('x');
+  });
+
+  test('refuses a path that is a directory, with a message that says so', async () => {
+    const { root } = tempWorkspace({ 'src/a.ts': 'x\n' });
+    const error = await rejection(edit(root, { path: 'src', old_string: 'x', new_string: 'y' }), 'src is a folder: edit must refuse it');
+    expect(
+      (error as Error).message,
+      'after stat, check isDirectory() and throw `<path> is a directory, not a file` (not the EISDIR error of readFile)',
+    ).toBe('src is a directory, not a file');
+    expect(contentOf(root, 'src/a.ts')).toBe('x\n');
   });
 
   test('a missing file is an error, and no file is created', async () => {

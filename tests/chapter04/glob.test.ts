@@ -15,6 +15,14 @@ describe('globTool (src/tools/glob.ts)', () => {
     );
   });
 
+  test('sorts the whole list by path in code-unit order, not folder by folder', async () => {
+    const { root } = tempWorkspace({ 'z.ts': '', 'src/c.ts': '', 'a.ts': '', 'B.ts': '', 'lib/d.ts': '' });
+    expect(
+      await glob(root, { pattern: '**/*.ts' }),
+      'tinyglobby lists a folder\'s files before its subfolders\' files: sort the paths with .sort() (uppercase before lowercase, not localeCompare)',
+    ).toBe('B.ts\na.ts\nlib/d.ts\nsrc/c.ts\nz.ts');
+  });
+
   test('searches inside `path`, but still answers with paths relative to the root', async () => {
     const { root } = tempWorkspace({ 'a.ts': '', 'src/b.ts': '', 'src/lib/c.ts': '' });
     expect(await glob(root, { pattern: '**/*.ts', path: 'src' }), 'paths the model can hand straight to read: src/b.ts, not b.ts').toBe(
@@ -57,6 +65,14 @@ describe('globTool (src/tools/glob.ts)', () => {
     expect(lines.at(-1), 'the note says how many were left out').toMatch(/^\(5 more files not shown/);
   });
 
+  test(`lists exactly ${GLOB_LIMIT} files without a note`, async () => {
+    const files = Object.fromEntries(Array.from({ length: GLOB_LIMIT }, (_, i) => [`f${String(i).padStart(3, '0')}.txt`, '']));
+    const { root } = tempWorkspace(files);
+    const lines = (await glob(root, { pattern: '*.txt' })).split('\n');
+    expect(lines, `${GLOB_LIMIT} files fit: the note is only for more than GLOB_LIMIT (files.length <= GLOB_LIMIT)`).toHaveLength(GLOB_LIMIT);
+    expect(lines.at(-1)).toBe(`f${String(GLOB_LIMIT - 1).padStart(3, '0')}.txt`);
+  });
+
   test('refuses a search folder outside the workspace', async () => {
     const { root } = tempWorkspace();
     const error = await rejection(glob(root, { pattern: '*', path: '../outside' }), 'the path option must go through resolveInWorkspace');
@@ -78,6 +94,16 @@ describe('globTool (src/tools/glob.ts)', () => {
     expect(await glob(root, { pattern: 'linked/*.txt' }), 'even a pattern that names the link must not list what is behind it').not.toContain(
       'secret',
     );
+  });
+
+  test('does not list files again through a symlinked folder inside the workspace', async () => {
+    const { root } = tempWorkspace({ 'a.ts': '', 'v2/app.ts': '' });
+    symlinkSync('.', path.join(root, 'self'));
+    symlinkSync('v2', path.join(root, 'latest'));
+    expect(
+      await glob(root, { pattern: '**/*.ts' }),
+      'use followSymbolicLinks: false: links (self -> ., latest -> v2) would list the same files again under other names',
+    ).toBe('a.ts\nv2/app.ts');
   });
 
   test('throws when the search folder is a file or missing', async () => {

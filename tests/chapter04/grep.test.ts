@@ -19,6 +19,14 @@ describe('grepTool (src/tools/grep.ts)', () => {
     );
   });
 
+  test('sorts the files by path in code-unit order, not folder by folder', async () => {
+    const { root } = tempWorkspace({ 'z.txt': 'needle\n', 'lib/a.txt': 'needle\n', 'B.txt': 'needle\n', 'a.txt': 'needle\n' });
+    expect(
+      await grep(root, { pattern: 'needle' }),
+      'tinyglobby lists a folder\'s files before its subfolders\' files: sort by display path with .sort() (not localeCompare)',
+    ).toBe('B.txt:1: needle\na.txt:1: needle\nlib/a.txt:1: needle\nz.txt:1: needle');
+  });
+
   test('finds a match on every line, even on consecutive lines', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'foo = 1\nfoo = 2\nfoo = 3\n' });
     expect(await grep(root, { pattern: 'foo' }), 'a regex with the g flag remembers lastIndex between test() calls: do not use g').toBe(
@@ -58,6 +66,22 @@ describe('grepTool (src/tools/grep.ts)', () => {
     );
   });
 
+  test('searches dotfiles too', async () => {
+    const { root } = tempWorkspace({ '.env': 'TOKEN=needle\n', '.github/workflows/ci.yml': 'run: needle\n' });
+    expect(await grep(root, { pattern: 'needle' }), 'list the files with dot: true, as glob does: config often lives in dotfiles').toBe(
+      '.env:1: TOKEN=needle\n.github/workflows/ci.yml:1: run: needle',
+    );
+  });
+
+  test('does not search files twice through a symlinked folder inside the workspace', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'needle\n' });
+    symlinkSync('.', path.join(root, 'self'));
+    expect(
+      await grep(root, { pattern: 'needle' }),
+      'use followSymbolicLinks: false: the link self -> . would make every file show up again as self/...',
+    ).toBe('a.txt:1: needle');
+  });
+
   test('glob narrows the files searched, at any depth when it has no slash', async () => {
     const { root } = tempWorkspace({ 'a.md': 'needle\n', 'src/b.ts': 'needle\n', 'src/deep/c.ts': 'needle\n', 'lib/d.ts': 'needle\n' });
     expect(await grep(root, { pattern: 'needle', glob: '*.ts' }), '"*.ts" means **/*.ts, as with ripgrep').toBe(
@@ -89,6 +113,22 @@ describe('grepTool (src/tools/grep.ts)', () => {
     expect(lines).toHaveLength(GREP_LIMIT + 1);
     expect(lines[GREP_LIMIT - 1]).toBe(`a.txt:${GREP_LIMIT}: hit`);
     expect(lines.at(-1), 'the note counts the matches left out').toMatch(/^\(7 more matches not shown/);
+  });
+
+  test(`lists exactly ${GREP_LIMIT} matches without a note`, async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'hit\n'.repeat(GREP_LIMIT) });
+    const lines = (await grep(root, { pattern: 'hit' })).split('\n');
+    expect(lines, `${GREP_LIMIT} matches fit: the note is only for more than GREP_LIMIT (hits.length <= GREP_LIMIT)`).toHaveLength(GREP_LIMIT);
+    expect(lines.at(-1)).toBe(`a.txt:${GREP_LIMIT}: hit`);
+  });
+
+  test(`shows a line of exactly ${GREP_LINE_LIMIT} characters whole`, async () => {
+    const line = `needle${'x'.repeat(GREP_LINE_LIMIT - 6)}`;
+    const { root } = tempWorkspace({ 'a.txt': `${line}\n${line}y\n` });
+    expect(
+      await grep(root, { pattern: 'needle' }),
+      `only a line longer than GREP_LINE_LIMIT is cut (line.length > ${GREP_LINE_LIMIT}), and then to exactly that many characters and '…'`,
+    ).toBe(`a.txt:1: ${line}\na.txt:2: ${line}…`);
   });
 
   test('cuts a very long matching line', async () => {

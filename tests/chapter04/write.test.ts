@@ -61,11 +61,16 @@ describe('writeTool (src/tools/write.ts)', () => {
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
-  test('throws when the path is a directory', async () => {
+  test('refuses a path that is a directory, with a message that says so', async () => {
     const { root } = tempWorkspace();
     mkdirSync(path.join(root, 'src'));
     writeFileSync(path.join(root, 'src/keep.txt'), 'keep');
-    await expect(write(root, { path: 'src', content: 'x' })).rejects.toThrow(/directory/);
+    const error = await rejection(write(root, { path: 'src', content: 'x' }), 'src is a folder: write must refuse it');
+    expect(
+      (error as Error).message,
+      'stat the path first and throw `<path> is a directory, not a file` (not the EISDIR error of writeFile)',
+    ).toBe('src is a directory, not a file');
+    expect(readFileSync(path.join(root, 'src/keep.txt'), 'utf8'), 'the folder and its files must be left alone').toBe('keep');
   });
 
   test('is named write and is not read-only', async () => {

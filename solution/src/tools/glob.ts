@@ -45,8 +45,9 @@ export const globTool = defineTool({
     //    followSymbolicLinks: false, ignore: IGNORED_FOLDERS }).
     // 3. The pattern itself can leave the workspace (`../*`, `/etc/*`, a symlinked folder in the pattern): keep
     //    only the results for which insideWorkspace(ctx.cwd, file) is true.
-    // 4. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with a
-    //    plain comparison (a < b), so the order does not depend on the machine's locale.
+    // 4. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with
+    //    .sort(): on strings it compares code units, as a < b does, so the order does not depend on the machine's
+    //    locale (localeCompare would).
     // 5. No files: return `No files match "<pattern>"` (add ` in <folder>` when a folder was given).
     // 6. More than GLOB_LIMIT: keep the first GLOB_LIMIT and add a last line
     //    `(<N> more files not shown; use a narrower pattern or path)`.
@@ -65,7 +66,7 @@ export const globTool = defineTool({
     const files = found
       .filter((_, i) => inside[i])
       .map((file) => displayPath(ctx.cwd, path.resolve(file)))
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort();
     if (files.length === 0) return `No files match "${pattern}"${folder === '.' ? '' : ` in ${folder}`}`;
     if (files.length <= GLOB_LIMIT) return files.join('\n');
     const more = files.length - GLOB_LIMIT;

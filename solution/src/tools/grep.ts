@@ -44,7 +44,8 @@ export const grepTool = defineTool({
     // 3. A file is searched alone. For a folder, list files with tinyglobby as the glob tool does, with the glob
     //    option (default '**/*') as the pattern; a glob without a '/' matches at any depth ('*.ts' -> '**/*.ts').
     //    Keep only files for which insideWorkspace(ctx.cwd, file) is true.
-    // 4. Sort the files by displayPath (plain a < b comparison). Read each as bytes; skip it when isBinary.
+    // 4. Go through the files in the order of their displayPath, sorted with .sort() as in glob (a Map from display
+    //    path to file keeps the pair). Read each as bytes; skip it when isBinary.
     // 5. Split the text into lines (\r\n or \n) and test each line. For a hit, record
     //    `<path>:<line number from 1>: <line>`, the line cut to GREP_LINE_LIMIT characters with '…' when longer.
     // 6. No hits: return `No matches for /<pattern>/` (add ` in <target>` when a target was given).
@@ -74,12 +75,10 @@ export const grepTool = defineTool({
       const inside = await Promise.all(found.map((file) => insideWorkspace(ctx.cwd, file)));
       files = found.filter((_, i) => inside[i]);
     }
-    const shown = files
-      .map((file) => ({ file, name: displayPath(ctx.cwd, file) }))
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const byName = new Map(files.map((file) => [displayPath(ctx.cwd, file), file]));
     const hits: string[] = [];
-    for (const { file, name } of shown) {
-      const bytes = await readFile(file);
+    for (const name of [...byName.keys()].sort()) {
+      const bytes = await readFile(byName.get(name)!);
       if (isBinary(bytes)) continue;
       const lines = bytes.toString('utf8').split(/\r?\n/);
       lines.forEach((line, i) => {
