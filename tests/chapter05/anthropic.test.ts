@@ -4,6 +4,7 @@ import {
   AnthropicProvider,
   anthropicRequest,
   anthropicStopReason,
+  anthropicUsage,
   fromAnthropicMessage,
   toAnthropicMessages,
   toAnthropicToolChoice,
@@ -127,6 +128,56 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
     expect(turn.stopReason, 'the loop only runs tools on tool_use: a call must never be dropped').toBe('tool_use');
   });
 
+  test("text and a tool call stop for 'tool_use'; a turn with no call, even an empty one, keeps the API's reason", () => {
+    const mixed = fromAnthropicMessage(
+      anthropicResponse(
+        [
+          { type: 'text', text: 'Reading it.' },
+          { type: 'tool_use', id: 'toolu_1', name: 'read', input: { path: 'a.ts' } },
+        ],
+        'end_turn',
+      ) as unknown as Anthropic.Message,
+    );
+    expect(mixed.stopReason, "one tool call among other blocks is enough for 'tool_use' (check with .some, not .every)").toBe('tool_use');
+    const empty = fromAnthropicMessage(anthropicResponse([], 'end_turn') as unknown as Anthropic.Message);
+    expect(empty.content, 'Claude may answer with no content at all: an empty turn').toEqual([]);
+    expect(empty.stopReason, "no tool call at all: the stop reason is anthropicStopReason(stop_reason), here 'end_turn'").toBe('end_turn');
+  });
+
+  test('block types the kit does not know, such as redacted_thinking, are dropped', () => {
+    const turn = fromAnthropicMessage(
+      anthropicResponse(
+        [
+          { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIw' },
+          { type: 'text', text: 'Done.' },
+        ],
+        'end_turn',
+      ) as unknown as Anthropic.Message,
+    );
+    expect(turn.content, 'keep only text, thinking and tool_use blocks: anything else is skipped, never turned into a tool call').toEqual([
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(turn.stopReason, 'a dropped block is not a tool call').toBe('end_turn');
+  });
+});
+
+describe('anthropicUsage (src/providers/anthropic.ts)', () => {
+  test('cache counts are added only when the API sent numbers', () => {
+    expect(
+      anthropicUsage({ input_tokens: 25, output_tokens: 12, cache_read_input_tokens: null, cache_creation_input_tokens: null }),
+      'cache_read_input_tokens and cache_creation_input_tokens may be null: then leave cacheReadTokens and cacheWriteTokens out',
+    ).toStrictEqual({ inputTokens: 25, outputTokens: 12 });
+    expect(
+      anthropicUsage({ input_tokens: 25, output_tokens: 12 }),
+      'no cache fields at all: the usage has only inputTokens and outputTokens (no keys set to undefined)',
+    ).toStrictEqual({ inputTokens: 25, outputTokens: 12 });
+    expect(anthropicUsage({ input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 7 }), '0 is a number too: keep it').toStrictEqual({
+      inputTokens: 3,
+      outputTokens: 4,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 7,
+    });
+  });
 });
 
 describe('anthropicStopReason (src/providers/anthropic.ts)', () => {
@@ -152,6 +203,15 @@ describe('anthropicRequest (src/providers/anthropic.ts)', () => {
     expect(anthropicShape(body.messages as never), 'messages hold only user and assistant turns').toEqual(['user "hi"']);
     expect(body, 'with no tools, send no tools and no tool_choice').not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('tool_choice');
+  });
+
+  test('no system prompt, or an empty one: no system field at all', () => {
+    const defaults = { model: 'm', maxTokens: 100 };
+    expect(anthropicRequest({ messages: [userMessage('hi')], tools: [] }, defaults), 'request.system is undefined: leave `system` out').not.toHaveProperty('system');
+    expect(
+      anthropicRequest({ system: '', messages: [userMessage('hi')], tools: [] }, defaults),
+      "request.system is '': leave `system` out (set it only when it is a non-empty string)",
+    ).not.toHaveProperty('system');
   });
 });
 
@@ -267,7 +327,17 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
     expect(error.status).toBe(401);
     expect(error.message, "the provider's own explanation").toContain('invalid x-api-key');
     expect(error.message).toContain('401');
+    expect(error.providerMessage, "providerMessage is the API's own error.error.message, not the SDK's summary of the body").toBe('invalid x-api-key');
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`, 'an error must never show the key').not.toContain(ANTHROPIC_KEY);
+  });
+
+  test('the key is scrubbed even when the API quotes it', async () => {
+    const error = await failing(401, 'authentication_error', `invalid x-api-key: ${ANTHROPIC_KEY}`);
+    expect(error.message, 'the rest of the explanation stays').toContain('invalid x-api-key');
+    expect(
+      `${error.message} ${error.stack} ${JSON.stringify(error)}`,
+      'pass the key to toProviderError as a secret to redact: toProviderError(this.name, error, [this.secret])',
+    ).not.toContain(ANTHROPIC_KEY);
   });
 
   test('529 overloaded: one request only (the SDK must not retry) and the error type kept', async () => {

@@ -20,6 +20,7 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
     const error = thrown(() => anthropicConfig({}, { ANTHROPIC_MODEL: 'claude-test' }), 'anthropicConfig with no key');
     expect(error, 'throw new ProviderConfigError(...) from src/providers/errors.ts').toBeInstanceOf(ProviderConfigError);
     expect((error as ProviderConfigError).variable, 'the variable that would fix it').toBe('ANTHROPIC_API_KEY');
+    expect((error as ProviderConfigError).provider, "the first argument of ProviderConfigError is the provider's name").toBe('anthropic');
     expect(error.message, 'the message tells a person what to set').toContain('ANTHROPIC_API_KEY');
     expect(error.message, 'and mentions the token alternative').toContain('ANTHROPIC_AUTH_TOKEN');
   });
@@ -28,6 +29,7 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
     const error = thrown(() => anthropicConfig({}, { ANTHROPIC_API_KEY: 'k-123456' }), 'anthropicConfig with no model');
     expect(error).toBeInstanceOf(ProviderConfigError);
     expect((error as ProviderConfigError).variable).toBe('ANTHROPIC_MODEL');
+    expect((error as ProviderConfigError).provider, "the first argument of ProviderConfigError is the provider's name").toBe('anthropic');
     expect(error.message).toContain('ANTHROPIC_MODEL');
   });
 
@@ -55,6 +57,17 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
     expect(config.credential, 'a token from ANTHROPIC_AUTH_TOKEN is kind "authToken"').toEqual({ kind: 'authToken', value: 'token-123456' });
     expect(config.smallFastModel, 'with no ANTHROPIC_SMALL_FAST_MODEL, side jobs use the main model').toBe('claude-big');
     expect(config.baseURL, 'no ANTHROPIC_BASE_URL: leave it undefined so the SDK uses its default').toBeUndefined();
+  });
+
+  test('an authToken option is a credential of kind "authToken" and wins over the environment', () => {
+    const config = anthropicConfig(
+      { authToken: 'token-from-code' },
+      { ANTHROPIC_AUTH_TOKEN: 'token-from-env', ANTHROPIC_API_KEY: 'key-from-env', ANTHROPIC_MODEL: 'claude-big' },
+    );
+    expect(config.credential, 'options.authToken comes right after options.apiKey, before every variable').toEqual({
+      kind: 'authToken',
+      value: 'token-from-code',
+    });
   });
 
   test('options passed in code win over the environment', () => {
@@ -88,10 +101,12 @@ describe('openaiConfig (src/providers/config.ts)', () => {
     const noKey = thrown(() => openaiConfig({}, { OPENAI_MODEL: 'gpt-test' }), 'openaiConfig with no key');
     expect(noKey).toBeInstanceOf(ProviderConfigError);
     expect((noKey as ProviderConfigError).variable).toBe('OPENAI_API_KEY');
+    expect((noKey as ProviderConfigError).provider, "the first argument of ProviderConfigError is the provider's name").toBe('openai');
     expect(noKey.message).toContain('OPENAI_API_KEY');
     const noModel = thrown(() => openaiConfig({}, { OPENAI_API_KEY: 'sk-123456' }), 'openaiConfig with no model');
     expect(noModel).toBeInstanceOf(ProviderConfigError);
     expect((noModel as ProviderConfigError).variable).toBe('OPENAI_MODEL');
+    expect((noModel as ProviderConfigError).provider, "the first argument of ProviderConfigError is the provider's name").toBe('openai');
     expect(noModel.message).toContain('OPENAI_MODEL');
   });
 

@@ -24,6 +24,17 @@ const provider = (env: Record<string, string> = openaiEnv, options = {}) => new 
 const completion = (...args: Parameters<typeof openaiResponse>) => openaiResponse(...args) as unknown as OpenAI.ChatCompletion;
 const functionCall = (id: string, name: string, args: string) => ({ id, type: 'function', function: { name, arguments: args } });
 
+/** What a call threw; fails the test if it did not throw. */
+function thrownBy(run: () => unknown, what: string): unknown {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    return error;
+  }
+  return expect.fail(`${what} should throw, but it returned normally`);
+}
+
 describe('toOpenAIMessages (src/providers/openai.ts)', () => {
   test('system first, then one role:"tool" message per result, each with its tool_call_id', () => {
     const sent = toOpenAIMessages('Be brief.', history);
@@ -61,6 +72,19 @@ describe('toOpenAIMessages (src/providers/openai.ts)', () => {
       '{"path": "a.ts"',
     );
   });
+
+  test('an assistant turn with only text is { role: "assistant", content } with no tool_calls', () => {
+    const sent = toOpenAIMessages(undefined, [
+      userMessage('hi'),
+      { role: 'assistant', content: [{ type: 'text', text: 'Hello! ' }, { type: 'text', text: 'How can I help?' }], stopReason: 'end_turn' },
+      userMessage('fix a.ts'),
+    ]);
+    expect(sent[1], 'the text blocks joined; no tool_calls key at all (OpenAI rejects an empty tool_calls list)').toEqual({
+      role: 'assistant',
+      content: 'Hello! How can I help?',
+    });
+    expect(sent[1], 'add tool_calls only when the turn has tool calls').not.toHaveProperty('tool_calls');
+  });
 });
 
 describe('toOpenAITools (src/providers/openai.ts)', () => {
@@ -87,6 +111,10 @@ describe('parseToolArguments (src/providers/openai.ts)', () => {
     expect(parseToolArguments('{"path": "a.ts"'), 'keep the raw string: the agent\'s schema check tells the model what went wrong').toBe(
       '{"path": "a.ts"',
     );
+  });
+
+  test('arguments that are only whitespace are {} too', () => {
+    expect(parseToolArguments(' \n'), 'an all-whitespace string means no arguments: test text.trim() === ""').toEqual({});
   });
 
 });
@@ -116,6 +144,36 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
     expect(turn.content, 'no text block for content null').toEqual([{ type: 'tool_call', id: 'call_1', name: 'read', arguments: {} }]);
   });
 
+  test("text and a tool call stop for 'tool_use'; with no call, even an empty answer keeps the finish reason", () => {
+    const mixed = fromOpenAICompletion(completion({ content: 'Reading it.', tool_calls: [functionCall('call_1', 'read', '{"path":"a.ts"}')] }, 'stop'));
+    expect(mixed.stopReason, "one tool call among other blocks is enough for 'tool_use' (check with .some, not .every)").toBe('tool_use');
+    const cut = fromOpenAICompletion(completion({ content: '' }, 'length'));
+    expect(cut.content, 'a reasoning model can spend the whole limit before writing: content "" gives no block').toEqual([]);
+    expect(cut.stopReason, "no tool call at all: the stop reason is openaiStopReason(finish_reason), here 'max_tokens'").toBe('max_tokens');
+  });
+
+  test('tool calls that are not function calls are skipped', () => {
+    const turn = fromOpenAICompletion(
+      completion(
+        {
+          content: null,
+          tool_calls: [{ id: 'call_custom', type: 'custom', custom: { name: 'grammar', input: 'a + b' } }, functionCall('call_fn', 'read', '{"path":"a.ts"}')],
+        },
+        'tool_calls',
+      ),
+    );
+    expect(turn.content, "keep only the calls that have a `function` ('function' in call): a custom tool call has none").toEqual([
+      { type: 'tool_call', id: 'call_fn', name: 'read', arguments: { path: 'a.ts' } },
+    ]);
+  });
+
+  test('a response without usage gives a turn without usage', () => {
+    const { usage: _, ...bare } = completion({ content: 'hi' });
+    const turn = fromOpenAICompletion(bare as OpenAI.ChatCompletion);
+    expect(turn, 'some compatible servers send no usage: call openaiUsage only when completion.usage is there').not.toHaveProperty('usage');
+    expect(turn.content).toEqual([{ type: 'text', text: 'hi' }]);
+  });
+
   test('usage: prompt_tokens minus the cached part is inputTokens, completion_tokens is outputTokens', () => {
     const turn = fromOpenAICompletion(
       completion({ content: 'hi' }, 'stop', {
@@ -131,15 +189,22 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
       outputTokens: 35,
       cacheReadTokens: 1024,
     });
-    expect(fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 })).usage).toEqual({
-      inputTokens: 7,
-      outputTokens: 3,
-    });
+    expect(
+      fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 })).usage,
+      'no cached_tokens: leave cacheReadTokens out (no key set to undefined)',
+    ).toStrictEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(
+      fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: null })).usage,
+      'prompt_tokens_details: null (some compatible servers send it): no cacheReadTokens',
+    ).toStrictEqual({ inputTokens: 7, outputTokens: 3 });
   });
 
   test('a response with no choices is a ProviderError', () => {
     const empty = { ...completion({ content: 'x' }), choices: [] };
-    expect(() => fromOpenAICompletion(empty), 'throw a ProviderError that says the server sent no answer').toThrow(ProviderError);
+    const error = thrownBy(() => fromOpenAICompletion(empty), 'fromOpenAICompletion with no choices');
+    expect(error, 'throw a ProviderError that says the server sent no answer').toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).provider, "new ProviderError('openai', ...): the provider's name comes first").toBe('openai');
+    expect((error as ProviderError).providerMessage, 'the message says what is wrong: the response has no choices').toMatch(/no choices/);
   });
 
   test('reasoning from a compatible server becomes a thinking block before the text', () => {
@@ -169,8 +234,12 @@ describe('openaiRequest (src/providers/openai.ts)', () => {
     const body = openaiRequest({ messages: [userMessage('hi')], tools: [], toolChoice: 'auto' }, { model: 'gpt-x' });
     expect(body, 'OpenAI rejects an empty tools list').not.toHaveProperty('tools');
     expect(body).not.toHaveProperty('tool_choice');
-    expect(body.max_completion_tokens, 'no limit configured: let the server decide').toBeUndefined();
+    expect(body, 'no limit configured: leave max_completion_tokens out and let the server decide').not.toHaveProperty('max_completion_tokens');
     expect(openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens).toBe(50);
+    expect(
+      openaiRequest({ messages: [userMessage('hi')], tools: [] }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens,
+      "no limit on the request: the provider's maxTokens",
+    ).toBe(999);
   });
 });
 
@@ -221,9 +290,21 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
     const limited = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '429 should reject')) as ProviderError;
     expect([limited.status, limited.message.includes('Rate limit reached')]).toEqual([429, true]);
     expect(limited.headers['retry-after-ms']).toBe('250');
+    expect(limited.providerMessage, "providerMessage is the API's own error.message, not the SDK's summary of the body").toBe('Rate limit reached for gpt-test-model');
     const broken = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '500 should reject')) as ProviderError;
     expect(broken.status).toBe(500);
     expect(api.requests.length, 'maxRetries: 0, so the SDK never retries on its own').toBe(2);
+  });
+
+  test('an aborted request rejects with the abort reason, not a ProviderError', async () => {
+    api.answer(OPENAI_URL, openaiResponse({ content: 'too late' }));
+    const controller = new AbortController();
+    controller.abort(new Error('user pressed Esc'));
+    const error = await rejection(
+      provider().complete({ messages: [userMessage('hi')], tools: [], signal: controller.signal }),
+      'complete() with an aborted signal should reject',
+    );
+    expect(error, 'pass { signal: request.signal } to the SDK and rethrow signal.reason when it aborted').toBe(controller.signal.reason);
   });
 
   test('SimpleAgent runs a whole tool round through the OpenAI API', async () => {
