@@ -114,8 +114,8 @@ export class TurnBuilder {
     //    own (it may end inside a string, an escape or a number).
     // 5. tool_call_end: the JSON is whole now: parse it with parseArguments and mark the draft ended.
     // 6. finish: remember stopReason and usage.
-    // 7. A delta or end for an index that holds another kind of block, or no tool call at all, throws an Error
-    //    naming the index.
+    // 7. A delta, start or end that does not fit the block at its index (another kind of block, or no tool call at
+    //    all) throws an Error naming the index and the kind of block already there.
     this.count++;
     if (this.finished) throw new Error(`stream event ${this.count} (${event.type}) came after the finish event`);
     if (event.type === 'finish') {
@@ -123,32 +123,32 @@ export class TurnBuilder {
       return;
     }
     const draft = this.drafts.get(event.index);
-    const mismatch = (kind: string) => new Error(`${event.type} for block ${event.index}, which is ${draft ? `a ${draft.type} block` : `not ${kind}`}`);
+    const mismatch = () => new Error(`${event.type} for block ${event.index}, which is ${draft ? `a ${draft.type} block` : 'not an open tool call'}`);
     switch (event.type) {
       case 'text_delta':
         if (!draft) this.drafts.set(event.index, { type: 'text', text: event.text });
         else if (draft.type === 'text') draft.text += event.text;
-        else throw mismatch('text');
+        else throw mismatch();
         break;
       case 'thinking_delta':
       case 'thinking_signature': {
         const thinking = draft ?? { type: 'thinking', thinking: '' };
-        if (thinking.type !== 'thinking') throw mismatch('thinking');
+        if (thinking.type !== 'thinking') throw mismatch();
         if (event.type === 'thinking_delta') thinking.thinking += event.thinking;
         else thinking.signature = (thinking.signature ?? '') + event.signature;
         this.drafts.set(event.index, thinking);
         break;
       }
       case 'tool_call_start':
-        if (draft) throw mismatch('free');
+        if (draft) throw mismatch();
         this.drafts.set(event.index, { type: 'tool_call', id: event.id, name: event.name, json: '', ended: false });
         break;
       case 'tool_call_delta':
-        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch('an open tool call');
+        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch();
         draft.json += event.argumentsDelta;
         break;
       case 'tool_call_end':
-        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch('an open tool call');
+        if (draft?.type !== 'tool_call' || draft.ended) throw mismatch();
         draft.arguments = parseArguments(draft.json);
         draft.ended = true;
         break;

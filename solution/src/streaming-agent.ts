@@ -91,8 +91,14 @@ export class StreamingAgent {
     const builder = new TurnBuilder();
     for await (const event of turnEvents(this.provider, request)) {
       builder.add(event);
-      if (event.type === 'text_delta' && event.text) options.onText?.(event.text);
-      else if (event.type === 'thinking_delta' && event.thinking) options.onThinking?.(event.thinking);
+      switch (event.type) {
+        case 'text_delta':
+          if (event.text) options.onText?.(event.text);
+          break;
+        case 'thinking_delta':
+          if (event.thinking) options.onThinking?.(event.thinking);
+          break;
+      }
     }
     if (options.signal?.aborted) throw options.signal.reason;
     return builder.build();

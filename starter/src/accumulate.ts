@@ -95,8 +95,8 @@ export class TurnBuilder {
     //    own (it may end inside a string, an escape or a number).
     // 5. tool_call_end: the JSON is whole now: parse it with parseArguments and mark the draft ended.
     // 6. finish: remember stopReason and usage.
-    // 7. A delta or end for an index that holds another kind of block, or no tool call at all, throws an Error
-    //    naming the index.
+    // 7. A delta, start or end that does not fit the block at its index (another kind of block, or no tool call at
+    //    all) throws an Error naming the index and the kind of block already there.
     throw new TodoError(6, 'TurnBuilder.add');
     // #endregion
   }

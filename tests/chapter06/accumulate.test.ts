@@ -21,6 +21,30 @@ function build(events: StreamEvent[]): AssistantMessage {
   return builder.build();
 }
 
+/**
+ * What `builder.add(event)` threw, after `setup` went in without a problem. Fails with `message` when add accepted
+ * the event, or threw something that is not an Error naming the event's index (unless `namesIndex` is false); a
+ * TypeError from reading a missing draft names no index.
+ */
+function refusal(setup: StreamEvent[], event: StreamEvent, message: string, namesIndex = true): Error {
+  const builder = new TurnBuilder();
+  for (const earlier of setup) builder.add(earlier);
+  let thrown: unknown;
+  try {
+    builder.add(event);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    thrown = error;
+  }
+  if (thrown === undefined) expect.fail(`${message}: add(${JSON.stringify(event)}) returned instead of throwing`);
+  expect(thrown, `${message}: throw an Error, not ${String(thrown)}`).toBeInstanceOf(Error);
+  const index = 'index' in event ? event.index : undefined;
+  if (namesIndex && index !== undefined) {
+    expect((thrown as Error).message, `${message}: the message names the index (${index}); it was "${(thrown as Error).message}"`).toMatch(new RegExp(`\\b${index}\\b`));
+  }
+  return thrown as Error;
+}
+
 /** The arguments of the one tool call whose JSON arrives in these pieces. */
 const argumentsFrom = (pieces: string[]) => {
   const turn = build([start(0, 'c1', 'probe'), ...pieces.map((piece) => args(0, piece)), end(0), finish('tool_use')]);
@@ -114,6 +138,49 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     expect(() => build(events)).toThrow(/call_half/);
   });
 
+  test('refuses an end for a call that was never started, or that already ended', () => {
+    refusal([], end(7), 'a tool_call_end with no tool_call_start for its index is a provider bug');
+    refusal([start(7, 'c7', 'read'), args(7, '{}'), end(7)], end(7), 'a second tool_call_end for the same call is a provider bug');
+    refusal([start(7, 'c7', 'read'), end(7)], args(7, '{}'), 'argument pieces after the call ended are a provider bug');
+  });
+
+  test('refuses an event that does not fit the kind of block at its index, and says what is there', () => {
+    const onText = refusal([text(5, 'Hello')], { type: 'thinking_delta', index: 5, thinking: 'hmm' }, 'thinking for an index that holds text');
+    expect(onText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(/text/);
+    refusal([start(5, 'c5', 'read')], text(5, 'Hello'), 'text for an index that holds a tool call');
+    refusal([text(5, 'Hello')], start(5, 'c5', 'read'), 'a tool_call_start for an index that already holds a block');
+    const argsOnText = refusal([text(5, 'Hello')], end(5), 'a tool_call_end for an index that holds text');
+    expect(argsOnText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(/text/);
+  });
+
+  test('refuses any event after finish: the turn is already complete', () => {
+    const error = refusal([text(0, 'Done.'), finish()], text(0, ' And more.'), 'an event after the finish event is a provider bug', false);
+    expect(error.message, 'the message says the event came after the finish event').toMatch(/finish/);
+  });
+
+  test('a cut stream\'s StreamCutError says how many events arrived', () => {
+    const builder = new TurnBuilder();
+    builder.add(text(0, 'Three '));
+    builder.add(text(0, 'pieces '));
+    builder.add(text(0, 'then nothing'));
+    let error: unknown;
+    try {
+      builder.build();
+    } catch (e) {
+      error = e;
+    }
+    expect(error, 'build() without a finish event throws StreamCutError').toBeInstanceOf(StreamCutError);
+    expect((error as Error).message, 'the message counts the events that arrived before the cut (3)').toMatch(/(^|[^-\d])3\b/);
+  });
+
+  test('a thinking block without a signature gets no signature field at all', () => {
+    const turn = build([{ type: 'thinking_delta', index: 0, thinking: 'Unsigned.' }, finish()]);
+    expect(turn.content[0], 'add `signature` only when a thinking_signature arrived; an undefined field is not the same turn').toStrictEqual({
+      type: 'thinking',
+      thinking: 'Unsigned.',
+    });
+  });
+
   test('refuses argument pieces for a call that was never started', () => {
     const builder = new TurnBuilder();
     expect(() => builder.add(args(3, '{}')), 'a tool_call_delta with no tool_call_start for its index is a provider bug: throw').toThrow(/3/);
@@ -147,6 +214,31 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       events.filter((e) => e.type === 'tool_call_start').map((e) => ('index' in e ? e.index : -1)),
       'a block\'s index is its position in turn.content',
     ).toEqual([2, 3]);
+  });
+
+  test('turnToEvents: exactly these events, in this order, for thinking without a signature, text and a call', () => {
+    const small: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Plan it.' },
+        { type: 'text', text: 'Hi there' },
+        { type: 'tool_call', id: 't1', name: 'glob', arguments: { pattern: '*.ts' } },
+      ],
+      stopReason: 'tool_use',
+    };
+    expect(turnToEvents(small), 'word pieces for thinking and text, no thinking_signature without a signature, 5-unit JSON pieces, one finish without usage').toEqual([
+      { type: 'thinking_delta', index: 0, thinking: 'Plan ' },
+      { type: 'thinking_delta', index: 0, thinking: 'it.' },
+      { type: 'text_delta', index: 1, text: 'Hi ' },
+      { type: 'text_delta', index: 1, text: 'there' },
+      { type: 'tool_call_start', index: 2, id: 't1', name: 'glob' },
+      { type: 'tool_call_delta', index: 2, argumentsDelta: '{"pat' },
+      { type: 'tool_call_delta', index: 2, argumentsDelta: 'tern"' },
+      { type: 'tool_call_delta', index: 2, argumentsDelta: ':"*.t' },
+      { type: 'tool_call_delta', index: 2, argumentsDelta: 's"}' },
+      { type: 'tool_call_end', index: 2 },
+      { type: 'finish', stopReason: 'tool_use' },
+    ]);
   });
 
   test('accumulating the events of a turn gives back the same turn', async () => {

@@ -36,7 +36,7 @@ const toolStart = (index: number, id: string, name: string) =>
   frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } });
 const json = (index: number, partial_json: string) =>
   frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
-const messageDelta = (stop_reason: string, usage: Record<string, number> = { output_tokens: 48 }) =>
+const messageDelta = (stop_reason: string, usage: Record<string, number | null> = { output_tokens: 48 }) =>
   frame({ type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage });
 const messageStop = frame({ type: 'message_stop' });
 
@@ -173,8 +173,90 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
     expect(seen[0], "Anthropic's block 1 is the kit's block 0: map Anthropic's index to your own").toEqual({ type: 'text_delta', index: 0, text: 'Done.' });
   });
 
+  test('a block that starts with some text yields it before its deltas', async () => {
+    const seen = await events([
+      messageStart(),
+      frame({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: 'Already ', signature: '' } }),
+      frame({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'thinking.' } }),
+      stop(0),
+      frame({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: 'Already ' } }),
+      text(1, 'writing.'),
+      stop(1),
+      messageDelta('end_turn'),
+      messageStop,
+    ]);
+    expect(seen.slice(0, 4), 'the text a content_block_start carries is the first delta of its block, at its kit index').toEqual([
+      { type: 'thinking_delta', index: 0, thinking: 'Already ' },
+      { type: 'thinking_delta', index: 0, thinking: 'thinking.' },
+      { type: 'text_delta', index: 1, text: 'Already ' },
+      { type: 'text_delta', index: 1, text: 'writing.' },
+    ]);
+  });
+
+  test('yields nothing for deltas of a dropped block, for delta types it does not know, or for empty JSON pieces', async () => {
+    const seen = await events([
+      messageStart(),
+      frame({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } }),
+      json(0, '{"query": "vitest"}'),
+      stop(0),
+      textStart(1),
+      text(1, 'See the docs.'),
+      frame({
+        type: 'content_block_delta',
+        index: 1,
+        delta: { type: 'citations_delta', citation: { type: 'web_search_result_location', url: 'https://vitest.dev', title: 'Vitest', encrypted_index: 'Eo8BCi', cited_text: 'Vitest' } },
+      }),
+      stop(1),
+      toolStart(2, 'toolu_9', 'read'),
+      json(2, ''),
+      json(2, '{"path": "a.ts"}'),
+      json(2, ''),
+      stop(2),
+      messageDelta('tool_use'),
+      messageStop,
+    ]);
+    expect(seen, 'a server_tool_use block takes no index and its JSON is dropped; a citations_delta carries no text; an empty partial_json is skipped').toEqual([
+      { type: 'text_delta', index: 0, text: 'See the docs.' },
+      { type: 'tool_call_start', index: 1, id: 'toolu_9', name: 'read' },
+      { type: 'tool_call_delta', index: 1, argumentsDelta: '{"path": "a.ts"}' },
+      { type: 'tool_call_end', index: 1 },
+      { type: 'finish', stopReason: 'tool_use', usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+    ]);
+  });
+
+  test('usage fields that message_delta sends as null keep their values from message_start', async () => {
+    const seen = await events([
+      messageStart({ input_tokens: 565, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 7 }),
+      textStart(0),
+      text(0, 'Hi.'),
+      stop(0),
+      messageDelta('end_turn', { input_tokens: null, cache_read_input_tokens: null, cache_creation_input_tokens: null, output_tokens: 48 }),
+      messageStop,
+    ]);
+    expect(seen.at(-1), 'merge only the non-null fields of message_delta.usage over message_start\'s: null means "not sent", not zero').toEqual({
+      type: 'finish',
+      stopReason: 'end_turn',
+      usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 30, cacheWriteTokens: 7 },
+    });
+  });
+
   test('a turn with tool calls finishes with tool_use; max_tokens maps like complete()', async () => {
     const calls = await events([messageStart(), toolStart(0, 'toolu_1', 'read'), json(0, '{}'), stop(0), messageDelta('end_turn'), messageStop]);
+    const textThenCall = await events([
+      messageStart(),
+      textStart(0),
+      text(0, 'Reading.'),
+      stop(0),
+      toolStart(1, 'toolu_2', 'read'),
+      json(1, '{}'),
+      stop(1),
+      messageDelta('end_turn'),
+      messageStop,
+    ]);
+    expect(textThenCall.at(-1), 'text and then a tool call: one call is enough for tool_use, the other blocks need not be calls').toMatchObject({
+      type: 'finish',
+      stopReason: 'tool_use',
+    });
     expect(calls.at(-1), 'a started tool call means tool_use, whatever stop_reason says').toMatchObject({ type: 'finish', stopReason: 'tool_use' });
     const cut = await events([messageStart(), textStart(0), text(0, 'Once upon'), stop(0), messageDelta('max_tokens'), messageStop]);
     expect(cut.at(-1)).toMatchObject({ type: 'finish', stopReason: 'max_tokens' });
@@ -217,6 +299,24 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(529);
     expect(server.requests.length, 'no retries by the SDK').toBe(1);
+  });
+
+  test('an HTTP error that echoes the key is a ProviderError without the key', async () => {
+    server.fail(401, { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${KEY}` } });
+    const { error } = await drain(provider().stream(request()));
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status).toBe(401);
+    expect((error as Error).message, 'scrub the key as complete() does: toProviderError(this.name, error, [this.secret])').not.toContain(KEY);
+  });
+
+  test('a signal aborted before the call rejects with its reason, not a ProviderError', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stopped before it began'));
+    const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
+    expect(events).toEqual([]);
+    expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
+      controller.signal.reason,
+    );
   });
 
   test('aborting mid-stream rejects with the abort reason and closes the connection', async () => {

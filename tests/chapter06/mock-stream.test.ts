@@ -66,6 +66,28 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     expect(provider.requests, 'both requests were recorded').toHaveLength(2);
   });
 
+  test('a used-up script says how many turns it had and which turn was asked for', async () => {
+    const provider = new MockProvider([assistantText('only one')]);
+    await collect(provider.stream(ask([userMessage('one')])));
+    const { error } = await collect(provider.stream(ask([userMessage('two')])));
+    expect(error, 'past the end of the script: ScriptExhaustedError').toBeInstanceOf(ScriptExhaustedError);
+    const message = String((error as Error).message);
+    expect(message, 'the message says how many turns the script had (1), as complete() does').toMatch(/\b1 turn/);
+    expect(message, 'the message says which turn the agent asked for (the 2nd): count from 1, not from 0').toMatch(/turn 2\b/);
+  });
+
+  test('a signal aborted before the call throws its reason at once: nothing recorded, no step used', async () => {
+    const provider = new MockProvider([assistantText('kept for later')]);
+    const controller = new AbortController();
+    const reason = new Error('aborted before the call');
+    controller.abort(reason);
+    const result = await collect(provider.stream(ask([userMessage('go')], { signal: controller.signal })));
+    expect(result.error, 'an already aborted signal: throw signal.reason before anything else').toBe(reason);
+    expect(result.events, 'no event from an aborted stream').toEqual([]);
+    expect(provider.requests, 'check the signal first, as complete() does: an aborted call is not recorded').toHaveLength(0);
+    expect(provider.remaining, 'and it does not use up a step of the script').toBe(1);
+  });
+
   test('stops with the signal\'s reason once it is aborted', async () => {
     const provider = new MockProvider([assistantText('a long answer that takes many words to stream to the end')]);
     const controller = new AbortController();

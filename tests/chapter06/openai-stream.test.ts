@@ -110,6 +110,51 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
     ]);
   });
 
+  test('exactly one start per call, no empty argument pieces, and a missing id, name or function is no crash', async () => {
+    const seen = await events([
+      callStart(0, 'call_1', 'read'),
+      args(0, '{"path":'),
+      chunk({ tool_calls: [{ index: 0 }] }),
+      args(0, '"a.ts"}'),
+      chunk({ tool_calls: [{ index: 1, type: 'function' }] }),
+      args(1, '{}'),
+      finish('tool_calls'),
+      done,
+    ]);
+    expect(seen, 'the empty arguments of a first piece are skipped; an entry without id or function.name starts its call with \'\' for them').toEqual([
+      { type: 'tool_call_start', index: 0, id: 'call_1', name: 'read' },
+      { type: 'tool_call_delta', index: 0, argumentsDelta: '{"path":' },
+      { type: 'tool_call_delta', index: 0, argumentsDelta: '"a.ts"}' },
+      { type: 'tool_call_start', index: 1, id: '', name: '' },
+      { type: 'tool_call_delta', index: 1, argumentsDelta: '{}' },
+      { type: 'tool_call_end', index: 0 },
+      { type: 'tool_call_end', index: 1 },
+      { type: 'finish', stopReason: 'tool_use' },
+    ]);
+  });
+
+  test('a finish_reason repeated in a later chunk ends each call once and keeps the first reason', async () => {
+    const repeat = (reason: string) =>
+      frame({
+        id: 'chatcmpl-AJ7vbO4hT3kFOcDkeITb',
+        object: 'chat.completion.chunk',
+        created: 1729180535,
+        model: 'gpt-test-model',
+        choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: reason }],
+        usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
+      });
+    const calls = await events([callStart(0, 'call_1', 'read'), args(0, '{}'), finish('tool_calls'), repeat('tool_calls'), done]);
+    expect(calls.filter((e) => e.type === 'tool_call_end'), 'some servers send finish_reason again with the usage: end the calls only the first time').toEqual([
+      { type: 'tool_call_end', index: 0 },
+    ]);
+    const text = await events([role, content('Cut sho'), finish('length'), repeat('stop'), done]);
+    expect(text.at(-1), 'the first finish_reason is the one that counts (length means max_tokens)').toEqual({
+      type: 'finish',
+      stopReason: 'max_tokens',
+      usage: { inputTokens: 9, outputTokens: 4 },
+    });
+  });
+
   test('text then a tool call take indices 0 and 1; a server that says "stop" after a call still means tool_use', async () => {
     const seen = await events([role, content('Let me look.'), callStart(0, 'call_9', 'read'), args(0, '{"path":"b.ts"}'), finish('stop'), done]);
     expect(turnFromEvents(seen), 'no usage chunk: the finish has no usage; tool calls mean tool_use').toEqual({
@@ -170,6 +215,16 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status).toBe(401);
     expect((error as Error).message, 'the key is scrubbed here too').not.toContain(KEY);
+  });
+
+  test('a signal aborted before the call rejects with its reason, not a ProviderError', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('stopped before it began'));
+    const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
+    expect(events).toEqual([]);
+    expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
+      controller.signal.reason,
+    );
   });
 
   test('aborting mid-stream rejects with the abort reason and closes the connection', async () => {

@@ -85,6 +85,64 @@ describe('StreamingAgent.streamTurn (src/streaming-agent.ts)', () => {
     expect(history[1], 'the turn pushed is the whole turn, thinking and its signature included').toEqual(turn);
   });
 
+  test('never hands an empty piece to onText or onThinking', async () => {
+    const { agent } = agentWith([
+      [
+        { type: 'thinking_delta', index: 0, thinking: '' },
+        { type: 'thinking_delta', index: 0, thinking: 'Hm.' },
+        { type: 'text_delta', index: 1, text: '' },
+        { type: 'text_delta', index: 1, text: 'Hi' },
+        { type: 'text_delta', index: 1, text: '' },
+        { type: 'finish', stopReason: 'end_turn' },
+      ],
+    ]);
+    const { log, handlers } = recorder();
+    expect(await agent.run('hello', handlers)).toBe('Hi');
+    expect(log, 'an empty text_delta or thinking_delta carries nothing to show: skip it (the handlers promise never empty)').toEqual([
+      'thinking Hm.',
+      'text Hi',
+    ]);
+  });
+
+  test('every handler is optional: thinking streams fine with only onText, or with no handler at all', async () => {
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'Nobody listens to this.' },
+        { type: 'text', text: 'Answer.' },
+      ],
+      stopReason: 'end_turn',
+    };
+    const { agent } = agentWith([turn, turn]);
+    const texts: string[] = [];
+    expect(
+      await settles(agent.run('one', { onText: (t) => texts.push(t) }), 'a run without onThinking must not fail: call it as options.onThinking?.(...)'),
+    ).toBe('Answer.');
+    expect(texts).toEqual(['Answer.']);
+    expect(await settles(agent.run('two'), 'a run with no handlers at all must not fail'), 'no handlers at all').toBe('Answer.');
+  });
+
+  test('an abort that ends the provider\'s stream quietly still rejects with the signal\'s reason', async () => {
+    const controller = new AbortController();
+    const reason = new Error('user pressed Esc');
+    const provider: Provider = {
+      name: 'quiet',
+      complete: () => Promise.reject(new Error('the streaming agent must call stream(), not complete()')),
+      async *stream(request: ModelRequest) {
+        yield { type: 'text_delta', index: 0, text: 'Half an ' };
+        // Like the SDKs: on abort the stream just ends, with no error and no finish.
+        if (request.signal?.aborted) return;
+        yield { type: 'text_delta', index: 0, text: 'answer' };
+        yield { type: 'finish', stopReason: 'end_turn' };
+      },
+    };
+    const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });
+    const history: Message[] = [userMessage('go')];
+    const error = await rejection(agent.chat(history, { signal: controller.signal, onText: () => controller.abort(reason) }), 'an aborted run must reject');
+    expect(error, 'after the loop, check the signal and throw its reason: an aborted turn is not a StreamCutError').toBe(reason);
+    expect(shape(history), 'nothing is added to the history').toEqual(['user']);
+  });
+
   test('works with a provider that cannot stream: its whole turn arrives as events', async () => {
     const provider: Provider = { name: 'plain', complete: async () => assistantText('no stream here') };
     const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });

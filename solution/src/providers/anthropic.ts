@@ -265,7 +265,7 @@ export class AnthropicProvider implements Provider {
     // 7. Yield one finish: 'tool_use' if any tool call started, else anthropicStopReason(stop reason), with
     //    anthropicUsage(usage).
     const body = { ...anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }), stream: true as const };
-    const blocks = new Map<number, { index: number; kind: 'text' | 'thinking' | 'tool_call' }>();
+    const blocks = new Map<number, { index: number; kind: 'text' | 'thinking' | 'tool_use' }>();
     let usage: AnthropicUsageFields | undefined;
     let stopReason: string | null = null;
     let complete = false;
@@ -280,13 +280,13 @@ export class AnthropicProvider implements Provider {
             const block = event.content_block;
             const index = blocks.size;
             if (block.type === 'text') {
-              blocks.set(event.index, { index, kind: 'text' });
+              blocks.set(event.index, { index, kind: block.type });
               if (block.text) yield { type: 'text_delta', index, text: block.text };
             } else if (block.type === 'thinking') {
-              blocks.set(event.index, { index, kind: 'thinking' });
+              blocks.set(event.index, { index, kind: block.type });
               if (block.thinking) yield { type: 'thinking_delta', index, thinking: block.thinking };
             } else if (block.type === 'tool_use') {
-              blocks.set(event.index, { index, kind: 'tool_call' });
+              blocks.set(event.index, { index, kind: block.type });
               yield { type: 'tool_call_start', index, id: block.id, name: block.name };
             }
             break;
@@ -304,11 +304,11 @@ export class AnthropicProvider implements Provider {
             break;
           }
           case 'content_block_stop':
-            if (blocks.get(event.index)?.kind === 'tool_call') yield { type: 'tool_call_end', index: blocks.get(event.index)!.index };
+            if (blocks.get(event.index)?.kind === 'tool_use') yield { type: 'tool_call_end', index: blocks.get(event.index)!.index };
             break;
           case 'message_delta': {
             stopReason = event.delta.stop_reason;
-            const update = Object.entries(event.usage).filter(([, value]) => value !== null && value !== undefined);
+            const update = Object.entries(event.usage).filter(([, value]) => value !== null);
             usage = { ...usage, ...Object.fromEntries(update) };
             break;
           }
@@ -325,7 +325,7 @@ export class AnthropicProvider implements Provider {
     if (!complete) {
       throw new ProviderError(this.name, 'the stream ended before message_stop: the connection was cut or the server stopped early');
     }
-    const hasCalls = [...blocks.values()].some((block) => block.kind === 'tool_call');
+    const hasCalls = [...blocks.values()].some((block) => block.kind === 'tool_use');
     yield {
       type: 'finish',
       stopReason: hasCalls ? 'tool_use' : anthropicStopReason(stopReason),

@@ -178,8 +178,8 @@ export class OpenAIProvider implements Provider {
     // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
     //    taking the next kit index the first time it appears.
     // 4. Each entry of delta.tool_calls: the first time its `index` appears, give it the next kit index and yield
-    //    tool_call_start with its id and function.name; every non-empty function.arguments piece is a
-    //    tool_call_delta.
+    //    tool_call_start with its id and function.name ('' for either one the server leaves out); every non-empty
+    //    function.arguments piece is a tool_call_delta. An entry may come without `function` at all.
     // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
     // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
     //    ProviderError saying the stream ended early.
