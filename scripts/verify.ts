@@ -30,7 +30,16 @@ import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js
 const MIN_TESTS_PER_CHAPTER = 15;
 /** --quick: skip the slow parts (the site build, the kit's own tests, mutation testing) while writing a chapter. */
 const quick = process.argv.includes('--quick');
-const WORK = path.join(ROOT, '.verify');
+/**
+ * --chapter=4 (or --chapter=4,5): check only those chapters' workspaces (solution, starter, the unlock workspace
+ * before each, its known-wrong solutions) in a work folder of their own, so authors of different chapters can run
+ * verify side by side. Implies --quick. CI always runs the whole check.
+ */
+const only = process.argv
+  .filter((arg) => arg.startsWith('--chapter='))
+  .flatMap((arg) => arg.slice('--chapter='.length).split(','))
+  .map(Number);
+const WORK = path.join(ROOT, only.length > 0 ? `.verify-${only.join('-')}` : '.verify');
 const failures: string[] = [];
 const timings: Array<[string, number]> = [];
 
@@ -61,11 +70,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
   });
 }
 
-const chapters = readdirSync(path.join(ROOT, 'tests'))
+const allChapters = readdirSync(path.join(ROOT, 'tests'))
   .map((name) => /^chapter(\d\d)$/.exec(name))
   .filter((match): match is RegExpExecArray => match !== null)
   .map((match) => Number(match[1]))
   .sort((a, b) => a - b);
+const chapters = only.length > 0 ? allChapters.filter((n) => only.includes(n)) : allChapters;
 const include = (list: number[]) => list.map((n) => `${chapterDir(n)}**/*.test.ts`);
 const upTo = (k: number) => chapters.filter((n) => n <= k);
 
@@ -107,10 +117,11 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
   const problems: string[] = [];
   projects.push({ name: 'solution', src: solutionSrc, chapters, solvedUpTo: Infinity });
   projects.push({ name: 'starter', src: path.join(ROOT, 'starter/src'), chapters, solvedUpTo: 0 });
-  for (const k of chapters.slice(0, -1)) {
-    const next = chapters[chapters.indexOf(k) + 1]!;
+  for (const next of chapters.filter((n) => n > allChapters[0]!)) {
+    const k = allChapters[allChapters.indexOf(next) - 1]!;
     const { files } = buildWorkspace(solutionSrc, (region) => region.chapter > k);
-    projects.push({ name: `unlock-${k}`, src: write(`unlock-${k}`, files), chapters: [...upTo(k), next], solvedUpTo: k });
+    const solved = only.length > 0 ? [] : upTo(k);
+    projects.push({ name: `unlock-${k}`, src: write(`unlock-${k}`, files), chapters: [...solved, next], solvedUpTo: k });
   }
   const regionNames = new Set(listRegions(ROOT, 'solution').map((r) => `chapter ${r.chapter}: ${r.name}`));
   for (const chapter of chapters) {
@@ -219,7 +230,8 @@ await step('every `npm test -- …` command in the guide selects at least one te
   const commands = guideTestCommands();
   if (commands.length === 0) return ['the guide quotes no `npm test -- …` command at all'];
   for (const command of commands) {
-    const parsed = parseTestArgs(command.args, (n) => chapters.includes(n));
+    const parsed = parseTestArgs(command.args, (n) => allChapters.includes(n));
+    if (only.length > 0 && !parsed.chapters.some((n) => chapters.includes(n))) continue;
     const where = `${command.file}:${command.line}: "npm test -- ${command.args.join(' ')}"`;
     if (parsed.unknown.length) problems.push(`${where} names a chapter with no tests: ${parsed.unknown.join(', ')}`);
     const t = parsed.passThrough.findIndex((a) => a === '-t' || a === '--testNamePattern');
@@ -232,8 +244,8 @@ await step('every `npm test -- …` command in the guide selects at least one te
   return problems;
 });
 
-if (quick) {
-  console.log('• the site, the kit\'s own tests and mutation testing … skipped (--quick)');
+if (quick || only.length > 0) {
+  console.log(`• the site, the kit's own tests and mutation testing … skipped (${quick ? '--quick' : '--chapter'})`);
 } else {
   await step('the guide builds as a site (VitePress, offline)', async () => {
     await buildSite();
