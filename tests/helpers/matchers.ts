@@ -17,7 +17,54 @@ interface WithMessages {
 const listing = (messages: readonly Message[]) =>
   messages.length === 0 ? '    (no messages)' : messages.map((m, i) => `    [${i}] ${describeMessage(m)}`).join('\n');
 
+/**
+ * The rules of a valid history, checked by the tests themselves (not by the learner's historyProblems, so a wrong
+ * checker cannot hide a broken history): starts with a user message; every call id non-empty and used once; every
+ * call of an assistant turn answered by exactly one result right after that turn; no result without an open call.
+ */
+export function historyRuleBreaks(messages: readonly Message[]): string[] {
+  const breaks: string[] = [];
+  if (messages.length > 0 && messages[0]!.role !== 'user') breaks.push(`[0] is ${messages[0]!.role}, but a history starts with a user message`);
+  const seen = new Set<string>();
+  let open = new Set<string>();
+  const closeTurn = (index: number) => {
+    for (const id of open) breaks.push(`call ${id} has no result before [${index}]`);
+    open = new Set();
+  };
+  messages.forEach((message, index) => {
+    if (message.role === 'tool') {
+      if (open.has(message.toolCallId)) open.delete(message.toolCallId);
+      else breaks.push(`[${index}] answers ${message.toolCallId || '(empty id)'}, which no open call has`);
+      return;
+    }
+    closeTurn(index);
+    if (message.role !== 'assistant') return;
+    for (const block of message.content) {
+      if (block.type !== 'tool_call') continue;
+      if (!block.id) breaks.push(`[${index}] has a call to ${block.name || '(no name)'} with an empty id`);
+      else if (seen.has(block.id)) breaks.push(`[${index}] reuses call id ${block.id}`);
+      seen.add(block.id);
+      open.add(block.id);
+    }
+  });
+  for (const id of open) breaks.push(`call ${id} has no result at the end`);
+  return breaks;
+}
+
 expect.extend({
+  /** The history keeps every rule of historyRuleBreaks. */
+  toBeValidHistory(received: readonly Message[], context?: string) {
+    const breaks = historyRuleBreaks(received);
+    const pass = breaks.length === 0;
+    const where = context ? ` ${context}` : '';
+    return {
+      pass,
+      message: () =>
+        pass
+          ? `the history${where} should not be valid, but it is:\n${listing(received)}`
+          : `the history${where} must stay valid (every call answered once, right after its turn), but ${breaks.join('; ')}:\n${listing(received)}`,
+    };
+  },
   /**
    * The request (or history) ends with one assistant turn that asked for exactly `ids`, followed by one result for
    * each, in the same order.
@@ -46,5 +93,10 @@ declare module 'vitest' {
   interface Matchers<T = any> {
     /** Ends with the assistant turn that asked for exactly these call ids, then one result for each, in order. */
     toEndWithResultsFor(ids: string[]): T;
+    /**
+     * A valid history: starts with a user message, every call id non-empty and used once, every call answered by
+     * exactly one result right after its turn. `context` says when, e.g. "after the abort".
+     */
+    toBeValidHistory(context?: string): T;
   }
 }
