@@ -1,0 +1,113 @@
+/**
+ * Type-checks the learner's project (tsconfig.starter.json: starter/src and the tests that import it) with the native
+ * TypeScript compiler, and returns each error as `file:line: message`. vitest strips types without checking them, so
+ * this is what tells the learner about a type error in `npm test`, watch and doctor. About 0.8 s on the quiet reference
+ * machine; the native binary is spawned directly (no Node wrapper in front of it) when it can be found.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export interface TypeErrorInfo {
+  /** The file, relative to the root, with forward slashes. */
+  file: string;
+  line: number;
+  column: number;
+  /** TS2322 and the like. */
+  code: string;
+  /** The message, continuation lines included. */
+  message: string;
+  /** `file:line: message` (first line of the message), ready to print. */
+  text: string;
+}
+
+export interface TypecheckResult {
+  /** No type errors (also true when the check was skipped). */
+  ok: boolean;
+  /** Errors in starter/src first (the learner's own code), then the rest, each group in file order. */
+  errors: TypeErrorInfo[];
+  /** Wall time in ms. */
+  duration: number;
+  /** Why the check did not run (typescript not installed); the errors are then empty. */
+  skipped?: string;
+}
+
+export interface TypecheckOptions {
+  /** The tsconfig to check, relative to the root. */
+  project?: string;
+  signal?: AbortSignal;
+}
+
+/** The native tsc binary of typescript 7 if it can be found, else the package's bin script run by node. */
+async function tscCommand(root: string): Promise<{ command: string; args: string[] } | undefined> {
+  const lib = path.join(root, 'node_modules/typescript/lib');
+  const helper = path.join(lib, 'getExePath.js');
+  if (existsSync(helper)) {
+    try {
+      const mod = (await import(pathToFileURL(helper).href)) as { default: () => string };
+      const exe = mod.default();
+      if (exe && existsSync(exe)) return { command: exe, args: [] };
+    } catch {
+      // fall back to the bin script
+    }
+  }
+  const bin = path.join(lib, 'tsc.js');
+  if (existsSync(bin)) return { command: process.execPath, args: [bin] };
+  const old = path.join(root, 'node_modules/typescript/bin/tsc');
+  if (existsSync(old)) return { command: process.execPath, args: [old] };
+  return undefined;
+}
+
+const LINE = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/;
+
+/** Parses `tsc --pretty false` output. */
+export function parseTscOutput(root: string, output: string): TypeErrorInfo[] {
+  const errors: TypeErrorInfo[] = [];
+  for (const raw of output.split(/\r?\n/)) {
+    const match = LINE.exec(raw);
+    if (match) {
+      const [, file, line, column, code, message] = match;
+      const rel = path.relative(root, path.resolve(root, file!)).split(path.sep).join('/');
+      errors.push({ file: rel, line: Number(line), column: Number(column), code: code!, message: message!, text: '' });
+    } else if (raw.trim() && errors.length && /^\s/.test(raw)) {
+      errors.at(-1)!.message += `\n${raw.trim()}`;
+    }
+  }
+  for (const error of errors) error.text = `${error.file}:${error.line}: ${error.message.split('\n')[0]}`;
+  const mine = (e: TypeErrorInfo) => (e.file.startsWith('starter/') ? 0 : 1);
+  return errors.sort((a, b) => mine(a) - mine(b) || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+}
+
+/** Type-checks the learner's project. Never throws for type errors; resolves with them. */
+export async function typecheckStarter(root: string, options: TypecheckOptions = {}): Promise<TypecheckResult> {
+  const started = Date.now();
+  const project = options.project ?? 'tsconfig.starter.json';
+  const tsc = await tscCommand(root);
+  if (!tsc) return { ok: true, errors: [], duration: Date.now() - started, skipped: 'typescript is not installed (run "npm install")' };
+  // One checker thread: faster than the default on a 2-core machine that is also running vitest (0.8 s against 1.05 s).
+  const args = [...tsc.args, '-p', project, '--noEmit', '--pretty', 'false', '--singleThreaded'];
+  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+    const child = spawn(tsc.command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+  const errors = parseTscOutput(root, output);
+  if (code !== 0 && errors.length === 0 && output.trim()) {
+    // tsc failed without a located error (a broken tsconfig, say): report its output as one error.
+    const message = output.trim().split('\n').slice(0, 5).join('\n');
+    errors.push({ file: project, line: 1, column: 1, code: 'tsc', message, text: `${project}: ${message.split('\n')[0]}` });
+  }
+  return { ok: errors.length === 0, errors, duration: Date.now() - started };
+}
+
+/** A short block for a screen: the first `max` errors, then how many more. Empty when there are none. */
+export function formatTypeErrors(errors: readonly TypeErrorInfo[], max = 5): string {
+  if (errors.length === 0) return '';
+  const lines = errors.slice(0, max).map((e) => e.text);
+  if (errors.length > max) lines.push(`… and ${errors.length - max} more (npm run typecheck shows them all)`);
+  return lines.join('\n');
+}
