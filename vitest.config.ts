@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { regionTrace } from './scripts/kit/trace-plugin.js';
 
 /**
  * Tests import the kit as `kit` or `kit/<file>`. That alias points at starter/src by default, at solution/src when
@@ -12,6 +13,8 @@ const src = path.resolve(
 );
 
 export default defineConfig({
+  // Records which chapter regions each test reached, so the kit points a failure at the stub it exercised.
+  plugins: [regionTrace()],
   resolve: {
     alias: [
       { find: /^kit$/, replacement: path.join(src, 'index.ts') },

@@ -41,6 +41,7 @@ export default class KitReporter implements Reporter {
             fullName: test.fullName,
             state: result.state,
             line: test.location?.line,
+            regions: (test.meta() as { kitRegions?: string[] }).kitRegions,
             error: errorInfo(result.errors?.[0] as ErrorLike | undefined),
           };
         }),

@@ -29,6 +29,8 @@ export interface TestOutcome {
   expected?: string;
   actual?: string;
   diff?: string;
+  /** The chapter regions the test reached, as `chapter N: name`, in the order it first reached them (trace.ts). */
+  regions?: string[];
 }
 
 export interface RunResult {
@@ -74,7 +76,7 @@ interface RawReport {
   modules: Array<{
     file: string;
     errors: RawError[];
-    tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError }>;
+    tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError; regions?: string[] }>;
   }>;
   unhandledErrors: RawError[];
 }
@@ -160,6 +162,7 @@ function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
         ...(test.error?.expected !== undefined ? { expected: stripAnsi(test.error.expected) } : {}),
         ...(test.error?.actual !== undefined ? { actual: stripAnsi(test.error.actual) } : {}),
         ...(test.error?.diff ? { diff: stripAnsi(test.error.diff) } : {}),
+        ...(test.regions ? { regions: test.regions } : {}),
       });
     }
   }

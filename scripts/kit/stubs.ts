@@ -33,11 +33,67 @@ export function chapterStubs(root: string, chapter: number, workspace: 'starter'
     .map(({ stub }) => stub);
 }
 
-/** The stub a failing test points at: named in a TODO message, or by the test's describe block. */
-export function stubOfTest(test: TestOutcome, stubs: readonly StubInfo[]): StubInfo | undefined {
-  const todo = /TODO\(chapter (\d+)\): (\S+)/.exec(test.message);
-  if (todo) return stubs.find((stub) => stub.chapter === Number(todo[1]) && stub.name === todo[2]);
-  return stubs.find((stub) => stub.chapter === test.chapter && test.suites.some((suite) => suiteNamesStub(suite, stub.name)));
+const keyOf = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chapter}: ${stub.name}`;
+
+/**
+ * The stub each failing test points at, in this order:
+ * 1. the stub named in a TODO message (`TODO(chapter 3): SimpleAgent.chat`): the test reached an unwritten stub;
+ * 2. the stub whose code the test reached (its `regions`, recorded at run time by trace.ts) that is most suspicious
+ *    across the whole run: reached by as many failing tests and as few passing ones as possible (the Ochiai score of
+ *    spectrum-based fault localisation). With `chat` wrong and `run` right, the tests of run fail too, but the tests
+ *    that call chat directly fail as well and none of them reaches run, so chat scores higher. Ties go to a stub of
+ *    the test's own chapter, then to the one named by its describe title, then to the one the test reached first;
+ * 3. without a trace (a test that reached no region, or results from an older reporter): the stub its describe
+ *    title names.
+ */
+export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], stubs: readonly S[]): Map<TestOutcome, S | undefined> {
+  const failedTotal = tests.filter((t) => t.status === 'failed').length;
+  const failedAt = new Map<string, number>();
+  const passedAt = new Map<string, number>();
+  for (const test of tests) {
+    if (test.status === 'skipped') continue;
+    const counts = test.status === 'failed' ? failedAt : passedAt;
+    for (const key of new Set(test.regions ?? [])) counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const score = (key: string) => {
+    const failed = failedAt.get(key) ?? 0;
+    const passed = passedAt.get(key) ?? 0;
+    return failed === 0 ? 0 : failed / Math.sqrt(failedTotal * (failed + passed));
+  };
+  const byKey = new Map(stubs.map((stub) => [keyOf(stub), stub]));
+  const result = new Map<TestOutcome, S | undefined>();
+  for (const test of tests) {
+    if (test.status !== 'failed') continue;
+    const todo = /TODO\(chapter (\d+)\): (\S+)/.exec(test.message);
+    if (todo) {
+      result.set(test, byKey.get(`chapter ${Number(todo[1])}: ${todo[2]}`));
+      continue;
+    }
+    const reached = (test.regions ?? []).filter((key) => byKey.has(key));
+    if (reached.length > 0) {
+      const named = (key: string) => test.suites.some((suite) => suiteNamesStub(suite, byKey.get(key)!.name));
+      const rank = (key: string): number[] => [score(key), byKey.get(key)!.chapter === test.chapter ? 1 : 0, named(key) ? 1 : 0, -reached.indexOf(key)];
+      const better = (a: number[], b: number[]) => {
+        for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+        return false;
+      };
+      let best = reached[0]!;
+      let bestRank = rank(best);
+      for (const key of reached.slice(1)) {
+        const r = rank(key);
+        if (better(r, bestRank)) [best, bestRank] = [key, r];
+      }
+      result.set(test, byKey.get(best));
+      continue;
+    }
+    result.set(test, stubs.find((stub) => stub.chapter === test.chapter && test.suites.some((suite) => suiteNamesStub(suite, stub.name))));
+  }
+  return result;
+}
+
+/** The stub one failing test points at (see assignStubs); `tests` is the whole run, for the suspicion scores. */
+export function stubOfTest<S extends StubInfo>(test: TestOutcome, stubs: readonly S[], tests: readonly TestOutcome[] = [test]): S | undefined {
+  return assignStubs(tests.includes(test) ? tests : [...tests, test], stubs).get(test);
 }
 
 /**
@@ -61,8 +117,9 @@ export interface StubProgress {
 
 /** Each stub of a chapter with the failing tests that point at it. A stub is done when it has a body and none fail. */
 export function stubProgress(stubs: readonly LearnerStub[], tests: readonly TestOutcome[]): StubProgress[] {
+  const assigned = assignStubs(tests, stubs);
   return stubs.map((stub) => {
-    const failing = tests.filter((test) => test.status === 'failed' && stubOfTest(test, stubs) === stub);
+    const failing = tests.filter((test) => test.status === 'failed' && assigned.get(test) === stub);
     return { stub, failing, done: !stub.todo && failing.length === 0 };
   });
 }
