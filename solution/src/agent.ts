@@ -8,6 +8,7 @@ import { executeToolCall } from './execute-tool.js';
 import { textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ToolCall, type ToolResultMessage } from './messages.js';
 import type { Provider } from './provider.js';
 import type { ToolContext, ToolSet } from './tool.js';
+import { normalizeTurn } from './turn-rules.js';
 
 /** Model calls allowed in one run before the agent gives up. */
 export const DEFAULT_MAX_TURNS = 20;
@@ -32,7 +33,8 @@ export async function singleTurn(provider: Provider, tools: ToolSet, prompt: str
   // 4. Otherwise run every tool call with executeToolCall, in the order the model wrote them.
   // 5. Append the assistant turn, then its results, to the history. The turn must come first: a result must
   //    follow the call it answers.
-  // 6. Ask the provider again with the longer history and return the text of that answer.
+  // 6. Ask the provider again with the longer history and the same tools (every request carries them: the model
+  //    keeps no memory between requests), and return the text of that answer.
   const messages: Message[] = [userMessage(prompt)];
   const definitions = tools.definitions();
   const turn = await provider.complete({ messages, tools: definitions });
@@ -101,22 +103,27 @@ export class SimpleAgent {
 
   /**
    * Continues a conversation: the history must end with a user message (or with tool results). Appends every
-   * turn and result to `history` in place, and returns the text of the final answer.
+   * turn and result to `history` in place, and returns the text of the final answer. Each turn keeps the rules of
+   * normalizeTurn before it is appended; a turn cut short (stop reason 'max_tokens') ends the run like an answer,
+   * without running its calls, and stays last in the history with that stop reason for the caller to see.
    * Rejects with TurnLimitError after `maxTurns` model calls, and with the provider's error if a call fails;
    * in both cases the history is left valid (never a tool call without its result).
    */
   async chat(history: Message[]): Promise<string> {
     // #region chapter 3: SimpleAgent.chat
     // 1. Loop at most this.maxTurns times. Each time, ask the provider with
-    //    { system: this.system, messages: history, tools: this.tools.definitions() }.
-    // 2. switch on the turn's stop reason:
+    //    { system: this.system, messages: history, tools: this.tools.definitions() } (all three on every request).
+    // 2. Pass the turn through normalizeTurn(turn, history) (given, src/turn-rules.ts) and use only the turn it
+    //    returns from then on: it makes the call ids unique, drops the calls of a turn that did not stop for
+    //    'tool_use', and turns a 'tool_use' turn without calls into an answer.
+    // 3. switch on that turn's stop reason:
     //    - 'tool_use': run its tool calls (this.executeTools), push the turn and the results (this.pushResults),
     //      and go round again;
     //    - anything else: push the turn and return its text.
-    // 3. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
+    // 4. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
     const tools = this.tools.definitions();
     for (let turnNumber = 0; turnNumber < this.maxTurns; turnNumber++) {
-      const turn = await this.provider.complete({ system: this.system, messages: history, tools });
+      const turn = normalizeTurn(await this.provider.complete({ system: this.system, messages: history, tools }), history);
       switch (turn.stopReason) {
         case 'tool_use':
           this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));

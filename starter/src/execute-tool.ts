@@ -4,6 +4,13 @@
  * The model can ask for a tool that does not exist, send arguments that do not fit the schema, or trigger a tool
  * that fails. None of these may crash the agent: each becomes an error result that the model reads, and it can
  * try again. This is what "failures are values" means once a run is under way.
+ *
+ * A run can also be cancelled while a tool runs. The tool gets the signal in its context and should stop, but a
+ * tool that ignores it (or whose promise never settles) must not hold the run: executeToolCall stops waiting the
+ * moment the signal aborts and returns the call's cancelled result. `untilAborted` (given) does the waiting.
+ *
+ * Exported names (stable, later chapters use them): executeToolCall, errorText, untilAborted, ABORTED,
+ * CANCELLED_RESULT.
  */
 import { TodoError } from './todo.js';
 import { z } from 'zod';
@@ -15,21 +22,46 @@ export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The result text of a call that was stopped by a cancel: before it ran, or while it was running. */
+export const CANCELLED_RESULT = 'Cancelled: the run was stopped before this tool finished (it may not have run, or only in part).';
+
+/** What untilAborted settles with when the signal wins. */
+export const ABORTED: unique symbol = Symbol('aborted');
+
+/**
+ * Settles with what `work()` settles with, or with ABORTED as soon as `signal` aborts, whichever comes first.
+ * When the signal is already aborted, `work` is not called at all. The work is not stopped (it has the signal and
+ * should stop by itself); its late result or error is ignored, never left as an unhandled rejection.
+ */
+export function untilAborted<T>(signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T | typeof ABORTED> {
+  if (signal?.aborted) return Promise.resolve(ABORTED);
+  const running = new Promise<T>((resolve) => resolve(work()));
+  if (!signal) return running;
+  running.catch(() => {});
+  return new Promise<T | typeof ABORTED>((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /**
  * Runs one tool call and returns its result message, paired with the call by id. Never throws:
  * - unknown tool: an error result that names the tool and lists the available ones;
  * - arguments that fail the tool's schema: an error result with zod's description of what is wrong;
- * - a tool that throws: an error result with its message.
+ * - a tool that throws: an error result with its message;
+ * - a cancel (ctx.signal aborts) before the tool settles: CANCELLED_RESULT as an error result, at once.
  */
 export async function executeToolCall(tools: ToolSet, call: ToolCall, ctx: ToolContext): Promise<ToolResultMessage> {
   // #region chapter 3: executeToolCall
-  // 1. Look the tool up by call.name. If it is missing, return an error result:
-  //    `Unknown tool "<name>". Available tools: <names, comma-separated>.`
-  // 2. Check call.arguments with tool.input.safeParse. On failure return an error result:
-  //    `Invalid arguments for <name>: <z.prettifyError(error)>` and ask the model to call again with
-  //    arguments that match the schema.
-  // 3. Run tool.execute with the parsed data (not the raw arguments) and ctx, inside try/catch.
-  //    Success: a normal result with the returned text. A throw: an error result `Error: <message>`.
+  // 1. Look the tool up by call.name. If it is missing, return an error result that names the tool the model
+  //    asked for and lists the available tools (tools.names(), comma-separated), so it can pick a real one.
+  // 2. Check call.arguments with tool.input.safeParse. On failure return an error result that names the tool,
+  //    holds z.prettifyError(error) and asks the model to call again with arguments that match the schema.
+  // 3. Run the tool with the parsed data (not the raw arguments) and ctx, inside try/catch, through
+  //    untilAborted(ctx.signal, () => tool.execute(...)). If it gives ABORTED, return an error result with
+  //    CANCELLED_RESULT. Otherwise a normal result with the returned text; a throw is an error result
+  //    `Error: <message>` (errorText gives the message of anything thrown).
   // 4. Every result is built with toolResult(call, ...) so it carries call.id and call.name.
   throw new TodoError(3, 'executeToolCall');
   // #endregion

@@ -7,12 +7,17 @@
  * the caller has seen some text, but the history only ever holds whole turns, each call with its result.
  *
  * Callbacks, not an async iterable: the caller passes the handlers it wants (all optional) and awaits one promise.
+ * A handler that throws does not throw into the middle of a turn: guardHandlers (given) turns its error into an
+ * abort of the run, so the run ends as it does on a cancel, with every tool that ran kept in the history.
  * Chapter 7 turns the whole loop into an async iterable of agent events.
+ *
+ * Exported names (stable): StreamingAgent, StreamHandlers, StreamChatOptions, turnEvents, guardHandlers, and
+ * CANCELLED_RESULT (re-exported from execute-tool.ts, where chapter 3 defines it).
  */
 import { TodoError } from './todo.js';
 import { TurnBuilder, turnToEvents } from './accumulate.js';
 import { DEFAULT_MAX_TURNS, TurnLimitError, type AgentOptions } from './agent.js';
-import { executeToolCall } from './execute-tool.js';
+import { CANCELLED_RESULT, executeToolCall } from './execute-tool.js';
 import {
   textOf,
   toolCallsOf,
@@ -26,6 +31,9 @@ import {
 import type { ModelRequest, Provider } from './provider.js';
 import type { StreamEvent } from './stream-events.js';
 import type { ToolSet } from './tool.js';
+import { normalizeTurn } from './turn-rules.js';
+
+export { CANCELLED_RESULT };
 
 /** What the caller sees while a run goes on. Every handler is optional; none may be async. */
 export interface StreamHandlers {
@@ -40,12 +48,44 @@ export interface StreamHandlers {
 }
 
 export interface StreamChatOptions extends StreamHandlers {
-  /** Aborting stops the stream, skips the tools not yet started, and rejects the run with the signal's reason. */
+  /**
+   * Aborting stops the stream, stops waiting for a running tool (which gets the signal too), gives every call that
+   * did not finish CANCELLED_RESULT, and rejects the run with the signal's reason.
+   */
   signal?: AbortSignal;
 }
 
-/** The result text of a call that never ran because the run was stopped first. */
-export const CANCELLED_RESULT = 'Cancelled: the run was stopped before this tool ran.';
+/**
+ * The caller's options for one run, made safe for the loop. The handlers are the caller's, except that one that
+ * throws no longer throws into the loop: its error aborts the run (it becomes the returned signal's reason) and no
+ * handler is called after it. The loop then ends as it does on a cancel: the tools that already ran keep their
+ * results, the calls not yet run get CANCELLED_RESULT, and the run rejects with the handler's error, so a retry
+ * does not run a side effect twice. The returned signal also aborts, with the caller's reason, when the caller's
+ * signal does.
+ */
+export function guardHandlers(options: StreamChatOptions): StreamChatOptions & { signal: AbortSignal } {
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  let failed = false;
+  const guard = <A extends unknown[]>(handler: ((...args: A) => void) | undefined) =>
+    handler &&
+    ((...args: A) => {
+      if (failed) return;
+      try {
+        handler(...args);
+      } catch (error) {
+        failed = true;
+        controller.abort(error);
+      }
+    });
+  return {
+    signal,
+    onText: guard(options.onText),
+    onThinking: guard(options.onThinking),
+    onToolCall: guard(options.onToolCall),
+    onToolResult: guard(options.onToolResult),
+  };
+}
 
 /** The events of one model turn: the provider's stream, or its whole turn as events when it cannot stream. */
 export async function* turnEvents(provider: Provider, request: ModelRequest): AsyncIterable<StreamEvent> {
@@ -98,10 +138,10 @@ export class StreamingAgent {
    */
   async executeTools(calls: readonly ToolCall[], options: StreamChatOptions = {}): Promise<ToolResultMessage[]> {
     // #region chapter 6: StreamingAgent.executeTools
-    // 1. For each call, in order: if options.signal is aborted, its result is toolResult(call, CANCELLED_RESULT,
-    //    true) and it does not run.
-    // 2. Otherwise call options.onToolCall, await executeToolCall(this.tools, call, { cwd: this.cwd, signal }),
-    //    then call options.onToolResult with the result and the call.
+    // 1. For each call, in order, check options.signal first: once it is aborted, the call's result is
+    //    toolResult(call, CANCELLED_RESULT, true) and it does not run (nor is it reported to the handlers).
+    // 2. Otherwise call options.onToolCall before the tool runs, await executeToolCall(this.tools, call,
+    //    { cwd: this.cwd, signal }), then call options.onToolResult with the result and the call.
     // 3. Return the results in call order: every call has exactly one.
     throw new TodoError(6, 'StreamingAgent.executeTools');
     // #endregion
@@ -110,20 +150,25 @@ export class StreamingAgent {
   /**
    * Continues a conversation like SimpleAgent.chat, streaming each turn. Appends whole turns and their results to
    * `history` in place and returns the final text. Rejects with TurnLimitError, with the stream's error (a cut
-   * stream: StreamCutError or the provider's error), or with the signal's reason; in every case the history stays
-   * valid: a turn that did not finish is never added, and every added call has its result.
+   * stream: StreamCutError or the provider's error), with the signal's reason, or with the error of a handler that
+   * threw; in every case the history stays valid: a turn that did not finish is never added, every added call has
+   * its result, and each turn keeps the rules of normalizeTurn.
    */
   async chat(history: Message[], options: StreamChatOptions = {}): Promise<string> {
     // #region chapter 6: StreamingAgent.chat
-    // 1. Loop at most this.maxTurns times. Each time, first throw the signal's reason if it is aborted
-    //    (signal.throwIfAborted()), then get the turn with this.streamTurn(history, options). If that throws, let
-    //    it: nothing has been added to the history for this turn.
-    // 2. switch on the turn's stop reason:
+    // 1. Make the run's options with guardHandlers(options) (given) and use them, and their signal, everywhere
+    //    below in place of the caller's: a handler that throws then aborts the run instead of throwing out of
+    //    executeTools with results that were never pushed.
+    // 2. Loop at most this.maxTurns times. At the top of every round, throw the signal's reason if it is aborted
+    //    (signal.throwIfAborted()), then get the turn with this.streamTurn and pass it through
+    //    normalizeTurn(turn, history) (given, chapter 3). If streamTurn throws, let it: nothing has been added to
+    //    the history for this turn.
+    // 3. switch on the turn's stop reason:
     //    - 'tool_use': run its calls with this.executeTools, push the turn and then the results, and go round
     //      again. (If the signal was aborted meanwhile, the next round's check ends the run, with the history
     //      valid.)
     //    - anything else: push the turn and return its text.
-    // 3. If the loop ends without an answer: throw the signal's reason if it was aborted, else
+    // 4. If the loop ends without an answer: throw the signal's reason if it was aborted, else
     //    new TurnLimitError(this.maxTurns).
     throw new TodoError(6, 'StreamingAgent.chat');
     // #endregion

@@ -6,7 +6,9 @@ import {
   historyProblems,
   toolResult,
   userMessage,
+  type AssistantMessage,
   type Message,
+  type ToolResultMessage,
 } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { defineTool, ToolSet } from 'kit/tool';
@@ -49,8 +51,8 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const { agent, provider, tools } = agentWith([echoCall('c1', 'x'), assistantText('done')], { system: 'You are terse.' });
     await agent.run('go');
     for (const [i, request] of provider.requests.entries()) {
-      expect(request.system, `request ${i + 1} should carry the system prompt`).toBe('You are terse.');
-      expect(request.tools, `request ${i + 1} should offer the tools`).toEqual(tools.definitions());
+      expect(request.system, `request ${i + 1} should carry the system prompt (chat step 1: on every request)`).toBe('You are terse.');
+      expect(request.tools, `request ${i + 1} should offer the tools (chat step 1: on every request)`).toEqual(tools.definitions());
     }
   });
 
@@ -116,13 +118,14 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const { agent } = agentWith([echoCall('c1', 'x'), assistantText('final')]);
     const history: Message[] = [userMessage('go')];
     expect(await agent.chat(history)).toBe('final');
-    expect(shape(history), 'chat works on the caller\'s array in place').toEqual([
+    expect(history.length, 'chat appends to the caller\'s array in place (it still holds only the prompt)').toBeGreaterThan(1);
+    expect(shape(history), 'the round (turn, then its result) and, last, the final answer turn').toEqual([
       'user',
       'assistant call echo#c1',
       'tool echo#c1',
       'assistant text',
     ]);
-    expect(historyProblems(history)).toEqual([]);
+    expect(history).toBeValidHistory('after chat');
   });
 
   test('chat continues a conversation: the second request carries the first exchange', async () => {
@@ -150,6 +153,7 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     expect(error, 'the loop must stop at the turn limit with a TurnLimitError').toBeInstanceOf(TurnLimitError);
     expect(provider.requests.length, 'exactly maxTurns model calls').toBe(3);
     expect(historyProblems(history), 'every call in the history has its result').toEqual([]);
+    expect(history).toBeValidHistory('after the turn limit');
   });
 
   test('defaults to a limit of 20 turns', async () => {
@@ -165,7 +169,103 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const history: Message[] = [userMessage('go')];
     await expect(agent.chat(history)).rejects.toBe(outage);
     expect(shape(history), 'keep the finished round; add nothing for the failed call').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
-    expect(historyProblems(history)).toEqual([]);
+    expect(history).toBeValidHistory('after the provider failed');
+  });
+});
+
+const NORMALIZE = 'chat step 2: pass every turn through normalizeTurn(turn, history) and use the turn it returns';
+const callIds = (turn: Message | undefined) =>
+  turn?.role === 'assistant' ? turn.content.flatMap((block) => (block.type === 'tool_call' ? [block.id] : [])) : [];
+const resultIds = (messages: readonly Message[]) =>
+  messages.filter((m): m is ToolResultMessage => m.role === 'tool').map((m) => m.toolCallId);
+
+describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)', () => {
+  test('two calls with the same id in one turn both run, and each gets a result of its own', async () => {
+    const { agent, calls } = agentWith([
+      assistantToolCalls([
+        { id: 'dup', name: 'echo', arguments: { text: 'one' } },
+        { id: 'dup', name: 'echo', arguments: { text: 'two' } },
+      ]),
+      assistantText('ok'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    expect(await agent.chat(history)).toBe('ok');
+    expect(history, NORMALIZE).toBeValidHistory('after a turn that used one id twice');
+    expect(calls.map((c) => (c.input as { text: string }).text), 'both calls run, in order').toEqual(['one', 'two']);
+    const ids = callIds(history[1]);
+    expect(new Set(ids).size, `${NORMALIZE}: the two calls must end up with different ids`).toBe(2);
+    expect(resultIds(history), 'each result answers its own call').toEqual(ids);
+  });
+
+  test('an id the model reuses from an earlier turn is made new, so the history stays valid', async () => {
+    const { agent, provider } = agentWith([echoCall('c1', 'first'), echoCall('c1', 'second'), assistantText('done')]);
+    const history: Message[] = [userMessage('go')];
+    expect(await agent.chat(history)).toBe('done');
+    expect(history, NORMALIZE).toBeValidHistory('after an id was reused in a later turn');
+    expect(callIds(history[3]), `${NORMALIZE}: the second turn's call gets an id not used before`).not.toEqual(['c1']);
+    expect(requestOn(provider, 3).messages).toBeValidHistory('in the request sent after the reused id');
+  });
+
+  test('a call with an empty id gets one, and a call with an empty name gets an error result listing the tools', async () => {
+    const { agent, calls } = agentWith([
+      assistantToolCalls([
+        { id: '', name: 'echo', arguments: { text: 'no id' } },
+        { id: 'n1', name: '', arguments: {} },
+      ]),
+      assistantText('ok'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    expect(await agent.chat(history)).toBe('ok');
+    expect(history, NORMALIZE).toBeValidHistory('after calls with an empty id and an empty name');
+    expect(calls.map((c) => c.tool), 'the call with an empty id still runs').toEqual(['echo']);
+    const turn = history[1] as AssistantMessage;
+    const nameless = turn.content.find((b) => b.type === 'tool_call' && b.id === 'n1');
+    expect(nameless && nameless.type === 'tool_call' && nameless.name, `${NORMALIZE}: no call in the history has an empty name`).toBeTruthy();
+    const result = history[3] as ToolResultMessage;
+    expect(result.isError, 'a call without a name is an unknown tool: an error result').toBe(true);
+    expect(result.content, 'the error lists the real tools so the model can call again').toContain('echo, fail, slow');
+  });
+
+  test('a tool_use turn without any call is an answer: the run ends instead of asking again', async () => {
+    const empty: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'All done.' }], stopReason: 'tool_use' };
+    const { agent, provider } = agentWith([empty, assistantText('never asked for')]);
+    const history: Message[] = [userMessage('go')];
+    expect(await settles(agent.chat(history), 'chat must not fail on a tool_use turn without calls'), NORMALIZE).toBe('All done.');
+    expect(provider.requests, `${NORMALIZE}: a tool_use turn with no call asks for nothing, so no second model call`).toHaveLength(1);
+    expect(shape(history), 'the turn is the last message, as an answer').toEqual(['user', 'assistant text']);
+    expect(history).toBeValidHistory('after a tool_use turn without calls');
+  });
+
+  test('a turn with no content at all still enters the history as a turn a provider accepts', async () => {
+    const blank: AssistantMessage = { role: 'assistant', content: [], stopReason: 'end_turn' };
+    const { agent } = agentWith([blank]);
+    const history: Message[] = [userMessage('go')];
+    await settles(agent.chat(history), 'chat must not fail on an empty turn');
+    const last = history.at(-1) as AssistantMessage;
+    expect(last?.role, 'the turn is still appended').toBe('assistant');
+    expect(last.content.length, `${NORMALIZE}: providers refuse an empty assistant turn; normalizeTurn gives it a text block`).toBeGreaterThan(0);
+    expect(history).toBeValidHistory('after an empty turn');
+  });
+
+  test('a turn cut off by the token limit never runs its half-written call, and the caller can see the cut', async () => {
+    const cut: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Let me write the file' },
+        { type: 'tool_call', id: 'w1', name: 'echo', arguments: '{"text": "half of it' },
+      ],
+      stopReason: 'max_tokens',
+    };
+    const { agent, provider, calls } = agentWith([cut, assistantText('never asked for')]);
+    const history: Message[] = [userMessage('go')];
+    expect(await settles(agent.chat(history), 'a cut turn ends the run like an answer'), 'chat returns the text that was written').toBe('Let me write the file');
+    expect(calls, 'only a tool_use turn runs calls; a cut call must never run').toEqual([]);
+    expect(provider.requests, 'the run ends on a turn that is not tool_use').toHaveLength(1);
+    expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory('after a cut turn');
+    expect(history.at(-1), 'the cut turn is last, with its stop reason, so the caller sees it was cut').toMatchObject({
+      role: 'assistant',
+      stopReason: 'max_tokens',
+    });
   });
 });
 

@@ -1,11 +1,39 @@
 import { describe, expect, test } from 'vitest';
-import { executeToolCall } from 'kit/execute-tool';
+import { z } from 'zod';
+import { CANCELLED_RESULT, executeToolCall } from 'kit/execute-tool';
 import type { ToolCall } from 'kit/messages';
+import { defineTool, ToolSet, type ToolContext } from 'kit/tool';
 import { settles } from '../helpers/assert.js';
 import { loopTools } from './fixtures.js';
 
 const call = (name: string, args: unknown, id = 'call_7'): ToolCall => ({ type: 'tool_call', id, name, arguments: args });
 const ctx = { cwd: process.cwd() };
+/** A tool that records each context it gets and never settles, like a command that hangs and ignores the cancel. */
+function hangingTool() {
+  const contexts: ToolContext[] = [];
+  const hang = defineTool({
+    name: 'hang',
+    description: 'Never finishes',
+    input: z.object({}),
+    execute: (_input, ctx) => {
+      contexts.push(ctx);
+      return new Promise<string>(() => {});
+    },
+  });
+  return { tools: new ToolSet([hang]), contexts };
+}
+
+/** The promise's value, or 'still waiting' if it has not settled within `ms`. */
+async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'still waiting'>((resolve) => (timer = setTimeout(() => resolve('still waiting'), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const never = 'executeToolCall must never throw: an unknown tool, bad arguments or a failing tool is an error result, not a throw';
 
 describe('executeToolCall (src/execute-tool.ts)', () => {
@@ -68,5 +96,50 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
     const result = await settles(executeToolCall(tools, call('odd', { text: 'x' }), ctx), never);
     expect(result.isError).toBe(true);
     expect(result.content).toContain('plain string');
+  });
+
+  test('stops waiting for a tool that never settles as soon as the signal aborts, and returns the cancelled result', async () => {
+    const { tools, contexts } = hangingTool();
+    const controller = new AbortController();
+    const pending = executeToolCall(tools, call('hang', {}), { cwd: process.cwd(), signal: controller.signal });
+    pending.catch(() => {}); // awaited below
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('user pressed Esc'));
+    const result = await within(pending, 500);
+    expect(
+      result,
+      'step 3: run the tool through untilAborted(ctx.signal, ...): after an abort, executeToolCall must stop waiting for a tool that never settles',
+    ).not.toBe('still waiting');
+    expect(result, 'step 3: when untilAborted gives ABORTED, the result is an error result holding CANCELLED_RESULT, paired with the call').toEqual({
+      role: 'tool',
+      toolCallId: 'call_7',
+      toolName: 'hang',
+      content: CANCELLED_RESULT,
+      isError: true,
+    });
+    expect(contexts[0]?.signal, 'step 3: the tool still gets ctx (with its signal), so it can stop by itself').toBe(controller.signal);
+  });
+
+  test('does not start a tool once the signal has aborted', async () => {
+    const { tools, contexts } = hangingTool();
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled before the call'));
+    const result = await within(executeToolCall(tools, call('hang', {}), { cwd: process.cwd(), signal: controller.signal }), 500);
+    expect(result, 'step 3: an aborted signal gives the cancelled result at once (untilAborted does not start the work)').toMatchObject({
+      toolCallId: 'call_7',
+      content: CANCELLED_RESULT,
+      isError: true,
+    });
+    expect(contexts, 'step 3: a tool must not start after the run was cancelled').toEqual([]);
+  });
+
+  test('with a signal that does not abort, the tool\'s own result and errors come back as usual', async () => {
+    const { tools } = loopTools();
+    const signal = new AbortController().signal;
+    const ok = await settles(executeToolCall(tools, call('slow', { ms: 5, text: 'late but fine' }), { cwd: process.cwd(), signal }), never);
+    expect(ok, 'step 3: a signal that never aborts changes nothing: the tool\'s text is the result').toMatchObject({ content: 'late but fine', isError: false });
+    const failed = await settles(executeToolCall(tools, call('fail', {}), { cwd: process.cwd(), signal }), never);
+    expect(failed, 'step 3: a throw is still an error result with the tool\'s message').toMatchObject({ isError: true });
+    expect(failed.content).toContain('disk on fire');
   });
 });

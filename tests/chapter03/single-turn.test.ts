@@ -23,6 +23,16 @@ describe('singleTurn (src/agent.ts)', () => {
     expect(requestOn(provider, 1).tools, 'send tools.definitions() so the model knows what it may call').toEqual(tools.definitions());
   });
 
+  test('offers the tools again on the second request', async () => {
+    const { tools } = loopTools();
+    const provider = new MockProvider([assistantToolCalls([{ id: 't1', name: 'echo', arguments: { text: 'x' } }]), assistantText('ok')]);
+    await singleTurn(provider, tools, 'go', ctx);
+    expect(
+      requestOn(provider, 2).tools,
+      'step 6: the second request carries tools.definitions() too; the model keeps nothing between requests, and without them it cannot call again',
+    ).toEqual(tools.definitions());
+  });
+
   test('runs the requested tool and sends the turn, then its result, back', async () => {
     const { tools } = loopTools();
     const provider = new MockProvider([
