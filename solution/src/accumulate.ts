@@ -36,6 +36,7 @@ export const ARGUMENT_PIECE = 5;
 /**
  * The events a provider would send for `turn`: each block in order, with `index` its position in turn.content;
  * text and thinking word by word, arguments as JSON in pieces of ARGUMENT_PIECE code units; one `finish` last.
+ * Arguments that are a string are the text the model wrote (see parseArguments) and are sent as they are.
  */
 export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // #region chapter 6: turnToEvents
@@ -43,8 +44,9 @@ export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // 2. A text block: one text_delta per piece of wordPieces(block.text).
   // 3. A thinking block: one thinking_delta per piece of wordPieces(block.thinking), then a thinking_signature if
   //    the block has a signature.
-  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of
-  //    fixedPieces(JSON.stringify(block.arguments ?? {}), ARGUMENT_PIECE), then tool_call_end.
+  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of its arguments text cut
+  //    with fixedPieces(text, ARGUMENT_PIECE), then tool_call_end. The text is JSON.stringify(block.arguments ?? {}),
+  //    except for arguments that are a string: those are already the text the model wrote.
   // 5. Last, one finish with the turn's stopReason, and its usage when it has one.
   const events: StreamEvent[] = [];
   turn.content.forEach((block, index) => {
@@ -58,7 +60,8 @@ export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
         break;
       case 'tool_call':
         events.push({ type: 'tool_call_start', index, id: block.id, name: block.name });
-        for (const argumentsDelta of fixedPieces(JSON.stringify(block.arguments ?? {}), ARGUMENT_PIECE)) {
+        const json = typeof block.arguments === 'string' ? block.arguments : JSON.stringify(block.arguments ?? {});
+        for (const argumentsDelta of fixedPieces(json, ARGUMENT_PIECE)) {
           events.push({ type: 'tool_call_delta', index, argumentsDelta });
         }
         events.push({ type: 'tool_call_end', index });
@@ -78,12 +81,15 @@ type Draft =
 
 /**
  * The JSON a model wrote for a tool call's arguments: '' (a call without arguments) is {}, valid JSON is its value,
- * anything else stays the raw string, so that the tool's schema check tells the model what went wrong.
+ * anything else stays the raw string, so that the tool's schema check tells the model what went wrong. JSON whose
+ * value is a string (the model wrote a string, often holding more JSON) also stays the raw text: a string argument
+ * always means exactly what the model wrote, and goes back to it unchanged.
  */
 export function parseArguments(json: string): unknown {
   if (json.trim() === '') return {};
   try {
-    return JSON.parse(json);
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? json : value;
   } catch {
     return json;
   }
@@ -158,20 +164,23 @@ export class TurnBuilder {
 
   /**
    * The finished turn: blocks in index order, stop reason and usage from `finish`. Throws StreamCutError when no
-   * `finish` arrived or a tool call never ended.
+   * `finish` arrived, or a tool call never ended in a turn that was not cut at the token limit. A turn that was
+   * ('max_tokens') keeps such a call as it was written, not runnable: the agent runs no call of that turn.
    */
   build(): AssistantMessage {
     // #region chapter 6: TurnBuilder.build
     // 1. No finish event yet: throw a StreamCutError saying the stream ended before its finish event (and after
     //    how many events).
     // 2. A tool call draft that never ended: throw a StreamCutError naming its id and name; its arguments may be
-    //    half written.
+    //    half written. Except when the finish says 'max_tokens': the model was cut off, the turn is whole and says
+    //    so; keep the call with parseArguments of the text that arrived.
     // 3. Sort the drafts by index and turn each into its content block: text, thinking (with the signature only
     //    when there is one), tool_call { id, name, arguments }.
     // 4. Return { role: 'assistant', content, stopReason } plus usage when the finish event had it.
     if (!this.finished) {
       throw new StreamCutError(`the stream ended before its finish event (after ${this.count} events): the turn is incomplete`);
     }
+    const cutOff = this.finished.stopReason === 'max_tokens';
     const entries = [...this.drafts.entries()].sort(([a], [b]) => a - b);
     const content: ContentBlock[] = entries.map(([, draft]) => {
       switch (draft.type) {
@@ -180,10 +189,10 @@ export class TurnBuilder {
         case 'thinking':
           return { type: 'thinking', thinking: draft.thinking, ...(draft.signature !== undefined ? { signature: draft.signature } : {}) };
         case 'tool_call':
-          if (!draft.ended) {
+          if (!draft.ended && !cutOff) {
             throw new StreamCutError(`tool call ${draft.id} (${draft.name}) was started but never ended: its arguments may be incomplete`);
           }
-          return { type: 'tool_call', id: draft.id, name: draft.name, arguments: draft.arguments };
+          return { type: 'tool_call', id: draft.id, name: draft.name, arguments: draft.ended ? draft.arguments : parseArguments(draft.json) };
       }
     });
     return { role: 'assistant', content, stopReason: this.finished.stopReason, ...(this.finished.usage ? { usage: this.finished.usage } : {}) };

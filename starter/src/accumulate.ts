@@ -37,6 +37,7 @@ export const ARGUMENT_PIECE = 5;
 /**
  * The events a provider would send for `turn`: each block in order, with `index` its position in turn.content;
  * text and thinking word by word, arguments as JSON in pieces of ARGUMENT_PIECE code units; one `finish` last.
+ * Arguments that are a string are the text the model wrote (see parseArguments) and are sent as they are.
  */
 export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // #region chapter 6: turnToEvents
@@ -44,8 +45,9 @@ export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // 2. A text block: one text_delta per piece of wordPieces(block.text).
   // 3. A thinking block: one thinking_delta per piece of wordPieces(block.thinking), then a thinking_signature if
   //    the block has a signature.
-  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of
-  //    fixedPieces(JSON.stringify(block.arguments ?? {}), ARGUMENT_PIECE), then tool_call_end.
+  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of its arguments text cut
+  //    with fixedPieces(text, ARGUMENT_PIECE), then tool_call_end. The text is JSON.stringify(block.arguments ?? {}),
+  //    except for arguments that are a string: those are already the text the model wrote.
   // 5. Last, one finish with the turn's stopReason, and its usage when it has one.
   throw new TodoError(6, 'turnToEvents');
   // #endregion
@@ -59,12 +61,15 @@ type Draft =
 
 /**
  * The JSON a model wrote for a tool call's arguments: '' (a call without arguments) is {}, valid JSON is its value,
- * anything else stays the raw string, so that the tool's schema check tells the model what went wrong.
+ * anything else stays the raw string, so that the tool's schema check tells the model what went wrong. JSON whose
+ * value is a string (the model wrote a string, often holding more JSON) also stays the raw text: a string argument
+ * always means exactly what the model wrote, and goes back to it unchanged.
  */
 export function parseArguments(json: string): unknown {
   if (json.trim() === '') return {};
   try {
-    return JSON.parse(json);
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'string' ? json : value;
   } catch {
     return json;
   }
@@ -103,14 +108,16 @@ export class TurnBuilder {
 
   /**
    * The finished turn: blocks in index order, stop reason and usage from `finish`. Throws StreamCutError when no
-   * `finish` arrived or a tool call never ended.
+   * `finish` arrived, or a tool call never ended in a turn that was not cut at the token limit. A turn that was
+   * ('max_tokens') keeps such a call as it was written, not runnable: the agent runs no call of that turn.
    */
   build(): AssistantMessage {
     // #region chapter 6: TurnBuilder.build
     // 1. No finish event yet: throw a StreamCutError saying the stream ended before its finish event (and after
     //    how many events).
     // 2. A tool call draft that never ended: throw a StreamCutError naming its id and name; its arguments may be
-    //    half written.
+    //    half written. Except when the finish says 'max_tokens': the model was cut off, the turn is whole and says
+    //    so; keep the call with parseArguments of the text that arrived.
     // 3. Sort the drafts by index and turn each into its content block: text, thinking (with the signature only
     //    when there is one), tool_call { id, name, arguments }.
     // 4. Return { role: 'assistant', content, stopReason } plus usage when the finish event had it.

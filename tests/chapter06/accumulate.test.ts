@@ -119,6 +119,28 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     expect(argumentsFrom(['{"path": "a.txt"', ', oops}']), 'invalid JSON must not throw; the raw text is kept').toBe('{"path": "a.txt", oops}');
   });
 
+  test('a JSON string, often holding more JSON, stays the text the model wrote', () => {
+    expect(argumentsFrom(['"{\\"pa', 'th\\":1}"']), 'step 5: parseArguments keeps a JSON string as its text, so it goes back to the model unchanged').toBe(
+      '"{\\"path\\":1}"',
+    );
+  });
+
+  test("a call cut by the token limit: with finish 'max_tokens' the turn is built, the call kept as written", () => {
+    const turn = build([text(0, 'Writing.'), start(1, 'call_cut', 'write'), args(1, '{"path":"a.txt","content":"hal'), finish('max_tokens')]);
+    expect(turn, "build step 2: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens").toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Writing.' },
+        { type: 'tool_call', id: 'call_cut', name: 'write', arguments: '{"path":"a.txt","content":"hal' },
+      ],
+      stopReason: 'max_tokens',
+    });
+    const none = build([start(0, 'call_empty', 'glob'), finish('max_tokens')]);
+    expect(none.content, "build step 2: no argument text arrived before the cut: parseArguments('') is {}").toEqual([
+      { type: 'tool_call', id: 'call_empty', name: 'glob', arguments: {} },
+    ]);
+  });
+
   test('a stream that ends without finish is a StreamCutError', () => {
     const builder = new TurnBuilder();
     builder.add(text(0, 'I was about to say'));
@@ -239,6 +261,23 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       { type: 'tool_call_end', index: 2 },
       { type: 'finish', stopReason: 'tool_use' },
     ]);
+  });
+
+  test('turnToEvents sends string arguments as they are: they are already the text the model wrote', async () => {
+    const turn: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'tool_call', id: 'c1', name: 'read', arguments: '"{\\"path\\":\\"a.ts\\"}"' },
+        { type: 'tool_call', id: 'c2', name: 'read', arguments: '{"path": oops' },
+      ],
+      stopReason: 'tool_use',
+    };
+    const events = turnToEvents(turn);
+    const sent = (index: number) =>
+      events.flatMap((event) => (event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : [])).join('');
+    expect(sent(0), 'step 4: a string is not stringified again (that would add a layer of quotes)').toBe('"{\\"path\\":\\"a.ts\\"}"');
+    expect(sent(1), 'step 4: text that is not JSON goes out exactly as it is').toBe('{"path": oops');
+    expect(await accumulate(events), 'and accumulating the events gives back the same turn').toEqual(turn);
   });
 
   test('accumulating the events of a turn gives back the same turn', async () => {

@@ -263,6 +263,51 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   });
 });
 
+describe('AnthropicProvider.stream: a turn cut at the token limit (src/providers/anthropic.ts)', () => {
+  test("max_tokens in the middle of a tool call finishes with 'max_tokens', never 'tool_use'", async () => {
+    const seen = await events([
+      messageStart(),
+      textStart(0),
+      text(0, 'Writing it.'),
+      stop(0),
+      toolStart(1, 'toolu_cut', 'write'),
+      json(1, '{"path":"a.ts","content":"expo'),
+      stop(1),
+      messageDelta('max_tokens'),
+      messageStop,
+    ]);
+    expect(seen.at(-1), "step 7: turnStopReason keeps 'max_tokens': the started call may be half written").toEqual({
+      type: 'finish',
+      stopReason: 'max_tokens',
+      usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
+    expect(turnFromEvents(seen).content[1], 'the cut call is still streamed as it was written').toEqual({
+      type: 'tool_call',
+      id: 'toolu_cut',
+      name: 'write',
+      arguments: '{"path":"a.ts","content":"expo',
+    });
+  });
+
+  test("refusal with a started call stays 'refusal'; message_delta without usage keeps message_start's", async () => {
+    const seen = await events([
+      messageStart(),
+      toolStart(0, 'toolu_1', 'read'),
+      json(0, '{}'),
+      stop(0),
+      frame({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null } }),
+      messageStop,
+    ]);
+    expect(seen.at(-1), "step 7: turnStopReason keeps 'refusal' even with a call").toMatchObject({ type: 'finish', stopReason: 'refusal' });
+    expect((seen.at(-1) as { usage?: unknown }).usage, 'step 2: a message_delta with no usage field changes nothing').toEqual({
+      inputTokens: 565,
+      outputTokens: 1,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    });
+  });
+});
+
 describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () => {
   test('an error event in the middle of the stream rejects with a ProviderError that keeps its type', async () => {
     server.script([

@@ -186,6 +186,41 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
   });
 });
 
+describe('OpenAIProvider.stream: what compatible servers and cut turns send (src/providers/openai.ts)', () => {
+  test('tool call entries without `index` are told apart by id, and a piece with neither goes to the call before it', async () => {
+    const seen = await events([
+      chunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'echo', arguments: '' } }] }),
+      chunk({ tool_calls: [{ function: { arguments: '{"text":' } }] }),
+      chunk({ tool_calls: [{ id: 'call_a', function: { arguments: '"a"}' } }] }),
+      chunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'echo', arguments: '{"text":"b"}' } }] }),
+      finish('tool_calls'),
+      done,
+    ]);
+    expect(turnFromEvents(seen).content, 'step 4: no index: the call with the same id, else the call of the entry before; never one merged call').toEqual([
+      { type: 'tool_call', id: 'call_a', name: 'echo', arguments: { text: 'a' } },
+      { type: 'tool_call', id: 'call_b', name: 'echo', arguments: { text: 'b' } },
+    ]);
+  });
+
+  test("finish_reason 'length' in the middle of a call finishes with 'max_tokens', never 'tool_use'", async () => {
+    const seen = await events([callStart(0, 'call_cut', 'write'), args(0, '{"path":"a.ts","content":"expo'), finish('length'), usage(10, 50), done]);
+    expect(seen.slice(-2), "steps 5 and 7: the call ends, and turnStopReason keeps 'max_tokens': the call may be half written").toEqual([
+      { type: 'tool_call_end', index: 0 },
+      { type: 'finish', stopReason: 'max_tokens', usage: { inputTokens: 10, outputTokens: 50, cacheReadTokens: 0 } },
+    ]);
+  });
+
+  test('a chunk with no choices field at all, and usage without prompt_tokens, are no crash', async () => {
+    const bare = frame({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-model', usage: { completion_tokens: 3 } });
+    const seen = await events([role, content('Hi'), finish('stop'), bare, done]);
+    expect(seen.at(-1), 'step 2: usage counts a server leaves out are 0, never NaN').toEqual({
+      type: 'finish',
+      stopReason: 'end_turn',
+      usage: { inputTokens: 0, outputTokens: 3 },
+    });
+  });
+});
+
 describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
   test('a connection cut in the middle rejects clearly instead of ending quietly', async () => {
     server.script([role, content('Half an ans'), { cut: true }]);

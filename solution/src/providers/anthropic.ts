@@ -12,6 +12,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { anthropicConfig, type AnthropicOptions, type Env } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
+import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -162,10 +163,11 @@ export interface AnthropicUsageFields {
 /** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
 export function anthropicUsage(usage: AnthropicUsageFields): Usage {
   // #region chapter 5: anthropicUsage
-  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens (0 when missing).
+  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens, each through tokenCount() (0 when missing or
+  //    not a number).
   // 2. cacheReadTokens <- cache_read_input_tokens and cacheWriteTokens <- cache_creation_input_tokens, each only
   //    when it is a number.
-  const result: Usage = { inputTokens: usage.input_tokens ?? 0, outputTokens: usage.output_tokens ?? 0 };
+  const result: Usage = { inputTokens: tokenCount(usage.input_tokens), outputTokens: tokenCount(usage.output_tokens) };
   if (typeof usage.cache_read_input_tokens === 'number') result.cacheReadTokens = usage.cache_read_input_tokens;
   if (typeof usage.cache_creation_input_tokens === 'number') result.cacheWriteTokens = usage.cache_creation_input_tokens;
   return result;
@@ -174,15 +176,17 @@ export function anthropicUsage(usage: AnthropicUsageFields): Usage {
 
 /**
  * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls in the
- * order the model wrote them; other block types are dropped. A turn with tool calls stops for 'tool_use'.
+ * order the model wrote them; other block types are dropped. The stop reason comes from turnStopReason. Throws a
+ * ProviderError when the answer has no content list (an error body sent with status 200, for instance).
  */
 export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
   // #region chapter 5: fromAnthropicMessage
-  // 1. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
+  // 1. If message.content is not an array, throw unexpectedAnswer('anthropic', message, 'content').
+  // 2. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
   //    signature }; tool_use -> { type: 'tool_call', id, name, arguments: input }. Skip every other type.
-  // 2. The stop reason is 'tool_use' when there is a tool call (whatever the API said), else
-  //    anthropicStopReason(message.stop_reason).
-  // 3. usage: anthropicUsage(message.usage).
+  // 3. The stop reason is turnStopReason(anthropicStopReason(message.stop_reason), whether there is a tool call).
+  // 4. usage: anthropicUsage(message.usage), or of {} when the answer has none.
+  if (!Array.isArray(message.content)) throw unexpectedAnswer('anthropic', message, 'content');
   const content: ContentBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text') content.push({ type: 'text', text: block.text });
@@ -193,8 +197,8 @@ export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessa
   return {
     role: 'assistant',
     content,
-    stopReason: hasCalls ? 'tool_use' : anthropicStopReason(message.stop_reason),
-    usage: anthropicUsage(message.usage),
+    stopReason: turnStopReason(anthropicStopReason(message.stop_reason), hasCalls),
+    usage: anthropicUsage(message.usage ?? {}),
   };
   // #endregion
 }
@@ -262,7 +266,7 @@ export class AnthropicProvider implements Provider {
     // 5. content_block_stop of a tool_use block: tool_call_end. message_stop: the turn is complete. ping: ignore.
     // 6. After the loop: if request.signal is aborted, throw its reason (the SDK ends the loop quietly on abort);
     //    if message_stop never came, throw a ProviderError saying the stream ended early.
-    // 7. Yield one finish: 'tool_use' if any tool call started, else anthropicStopReason(stop reason), with
+    // 7. Yield one finish: turnStopReason(anthropicStopReason(stop reason), whether any tool call started), with
     //    anthropicUsage(usage).
     const body = { ...anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }), stream: true as const };
     const blocks = new Map<number, { index: number; kind: 'text' | 'thinking' | 'tool_use' }>();
@@ -274,7 +278,7 @@ export class AnthropicProvider implements Provider {
       for await (const event of events) {
         switch (event.type) {
           case 'message_start':
-            usage = { ...event.message.usage };
+            usage = { ...event.message?.usage };
             break;
           case 'content_block_start': {
             const block = event.content_block;
@@ -308,7 +312,7 @@ export class AnthropicProvider implements Provider {
             break;
           case 'message_delta': {
             stopReason = event.delta.stop_reason;
-            const update = Object.entries(event.usage).filter(([, value]) => value !== null);
+            const update = Object.entries(event.usage ?? {}).filter(([, value]) => value !== null);
             usage = { ...usage, ...Object.fromEntries(update) };
             break;
           }
@@ -328,7 +332,7 @@ export class AnthropicProvider implements Provider {
     const hasCalls = [...blocks.values()].some((block) => block.kind === 'tool_use');
     yield {
       type: 'finish',
-      stopReason: hasCalls ? 'tool_use' : anthropicStopReason(stopReason),
+      stopReason: turnStopReason(anthropicStopReason(stopReason), hasCalls),
       ...(usage ? { usage: anthropicUsage(usage) } : {}),
     };
     // #endregion

@@ -73,8 +73,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * Any error thrown by an SDK call, as a ProviderError. Both SDKs throw an `APIError` with `status`, `headers` and
  * `error` (the parsed error body): Anthropic's body is `{type:'error', error:{type, message}}`, OpenAI's SDK keeps
  * only the inner `{message, type, code}`. A network failure has no status and the real reason in its `cause`.
- * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, which is why the SDK's
- * error is not attached as `cause`: its message and body may quote the key.
+ * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, not in its message nor
+ * in its headers, which is why the SDK's error is not attached as `cause`: its message and body may quote the key.
  */
 export function toProviderError(provider: string, error: unknown, secrets: readonly (string | undefined)[] = []): ProviderError {
   // #region chapter 5: toProviderError
@@ -85,7 +85,8 @@ export function toProviderError(provider: string, error: unknown, secrets: reado
   // 3. With no status (a network failure), add the message of `error.cause` in brackets: "Connection error." alone
   //    helps nobody.
   // 4. Copy `error.headers` (a Headers object) into a plain object when there is one.
-  // 5. Remove every secret from the message with redact(), and return a ProviderError with the status, type and
+  // 5. Remove every secret with redact() from the message and from every header value (a proxy may echo the key
+  //    in a header, and the headers are part of the error), and return a ProviderError with the status, type and
   //    headers.
   if (error instanceof ProviderError) return error;
   const fields = isObject(error) ? error : {};
@@ -95,7 +96,7 @@ export function toProviderError(provider: string, error: unknown, secrets: reado
   let message = str(inner.message) ?? str(body.message) ?? (error instanceof Error ? error.message : String(error));
   if (status === undefined && fields.cause instanceof Error) message += ` (${fields.cause.message})`;
   const headers: Record<string, string> = {};
-  if (fields.headers instanceof Headers) fields.headers.forEach((value, name) => (headers[name] = value));
+  if (fields.headers instanceof Headers) fields.headers.forEach((value, name) => (headers[name] = redact(value, secrets)));
   return new ProviderError(provider, redact(message, secrets), { status, errorType: str(inner.type) ?? str(body.type), headers });
   // #endregion
 }

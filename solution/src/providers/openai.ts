@@ -11,6 +11,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { openaiConfig, type Env, type OpenAIOptions } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
+import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 /**
  * The reasoning some OpenAI-compatible servers add next to the answer (`reasoning_content` in DeepSeek and older
@@ -117,15 +118,21 @@ export function openaiRequest(
 /**
  * A tool call's arguments string as a value. An empty string is `{}` (some servers send that for a call without
  * arguments). JSON that does not parse is returned as the raw string, so that the agent's schema check reports it
- * to the model instead of the provider crashing.
+ * to the model instead of the provider crashing. So is JSON whose value is a string (the model wrote a string,
+ * often one holding more JSON): a string argument always means "exactly what the model wrote", and goes back to
+ * the model unchanged. A server that sends the arguments as an object instead of a string has them kept as they
+ * are; none at all is `{}`.
  */
-export function parseToolArguments(text: string): unknown {
+export function parseToolArguments(text: unknown): unknown {
   // #region chapter 5: parseToolArguments
-  // 1. An empty (or all-whitespace) string is {}.
-  // 2. Otherwise JSON.parse it; if that throws, return the string unchanged.
+  // 1. Not a string: undefined or null is {}; anything else (an object some servers send) is returned as it is.
+  // 2. An empty (or all-whitespace) string is {}.
+  // 3. Otherwise JSON.parse it. If that throws, or the value it gives is itself a string, return the text unchanged.
+  if (typeof text !== 'string') return text ?? {};
   if (text.trim() === '') return {};
   try {
-    return JSON.parse(text);
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'string' ? text : value;
   } catch {
     return text;
   }
@@ -158,10 +165,12 @@ export function openaiStopReason(reason: string | null | undefined): StopReason 
 export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
   // #region chapter 5: openaiUsage
   // 1. cached = usage.prompt_tokens_details?.cached_tokens (may be missing).
-  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count); outputTokens = completion_tokens.
+  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count), never below 0; outputTokens =
+  //    completion_tokens. Read every count through tokenCount(): a compatible server may leave one out.
   // 3. cacheReadTokens = cached, only when it is a number.
   const cached = usage.prompt_tokens_details?.cached_tokens;
-  const result: Usage = { inputTokens: usage.prompt_tokens - (cached ?? 0), outputTokens: usage.completion_tokens };
+  const input = tokenCount(usage.prompt_tokens) - tokenCount(cached);
+  const result: Usage = { inputTokens: Math.max(0, input), outputTokens: tokenCount(usage.completion_tokens) };
   if (typeof cached === 'number') result.cacheReadTokens = cached;
   return result;
   // #endregion
@@ -169,19 +178,25 @@ export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
 
 /**
  * A Chat Completions response as the kit's assistant turn: reasoning (when a compatible server sends it) as
- * thinking, then the text, then the function tool calls with parsed arguments. A turn with tool calls stops for
- * 'tool_use' even when the server said 'stop'. Throws a ProviderError when there is no choice at all.
+ * thinking, then the text, then the function tool calls with parsed arguments. The stop reason comes from
+ * turnStopReason. Throws a ProviderError when there is no choice at all, or when the answer is not a completion
+ * (an error body sent with status 200, for instance).
  */
 export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): AssistantMessage {
   // #region chapter 5: fromOpenAICompletion
-  // 1. Take choices[0]; if there is none, throw new ProviderError('openai', '...no choices...').
+  // 1. If completion.choices is not an array, throw unexpectedAnswer('openai', completion, 'choices'). Take
+  //    choices[0]; if there is none, throw new ProviderError('openai', '...no choices...'); if it has no message
+  //    object, throw unexpectedAnswer('openai', choice, 'message').
   // 2. Blocks, in this order: reasoningOf(message) as { type: 'thinking', thinking } when there is some; the
   //    content as { type: 'text', text } when it is a non-empty string; each tool call that has a `function` as
-  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) }.
-  // 3. The stop reason is 'tool_use' when there is a tool call, else openaiStopReason(finish_reason).
+  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) } ('' for a missing id
+  //    or name).
+  // 3. The stop reason is turnStopReason(openaiStopReason(finish_reason), whether there is a tool call).
   // 4. usage: openaiUsage(completion.usage) when the response has usage; otherwise leave it out.
+  if (!Array.isArray(completion.choices)) throw unexpectedAnswer('openai', completion, 'choices');
   const choice = completion.choices[0];
   if (!choice) throw new ProviderError('openai', 'the response has no choices: the server sent no answer');
+  if (typeof choice.message !== 'object' || choice.message === null) throw unexpectedAnswer('openai', choice, 'message');
   const { message } = choice;
   const content: ContentBlock[] = [];
   const reasoning = reasoningOf(message);
@@ -189,11 +204,13 @@ export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): Assista
   if (message.content) content.push({ type: 'text', text: message.content });
   for (const call of message.tool_calls ?? []) {
     if ('function' in call) {
-      content.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: parseToolArguments(call.function.arguments) });
+      const { name, arguments: args } = call.function;
+      content.push({ type: 'tool_call', id: call.id ?? '', name: name ?? '', arguments: parseToolArguments(args) });
     }
   }
   const hasCalls = content.some((block) => block.type === 'tool_call');
-  const turn: AssistantMessage = { role: 'assistant', content, stopReason: hasCalls ? 'tool_use' : openaiStopReason(choice.finish_reason) };
+  const stopReason = turnStopReason(openaiStopReason(choice.finish_reason), hasCalls);
+  const turn: AssistantMessage = { role: 'assistant', content, stopReason };
   if (completion.usage) turn.usage = openaiUsage(completion.usage);
   return turn;
   // #endregion
@@ -244,7 +261,8 @@ export class OpenAIProvider implements Provider {
 
   /**
    * The same turn as events (chapter 6), from the SDK's chunk stream. Text, reasoning and each tool call (told
-   * apart by `index`) get kit indices in the order they first appear. OpenAI marks no end of a tool call: they all
+   * apart by `index`, or by `id` when a compatible server leaves `index` out) get kit indices in the order they
+   * first appear. OpenAI marks no end of a tool call: they all
    * end when the finish reason arrives. Usage comes in a last chunk with no choices. Rejects with a ProviderError
    * when the stream ends before a finish reason, and with the abort reason when request.signal aborts.
    */
@@ -256,13 +274,16 @@ export class OpenAIProvider implements Provider {
     // 2. A chunk with usage: remember openaiUsage(usage). A chunk with no choices has nothing else.
     // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
     //    taking the next kit index the first time it appears.
-    // 4. Each entry of delta.tool_calls: the first time its `index` appears, give it the next kit index and yield
-    //    tool_call_start with its id and function.name ('' for either one the server leaves out); every non-empty
-    //    function.arguments piece is a tool_call_delta. An entry may come without `function` at all.
+    // 4. Each entry of delta.tool_calls belongs to the call its `index` names. Some compatible servers leave
+    //    `index` out: then the call with its `id`, and with neither, the call of the entry before it. The first
+    //    time a call appears, give it the next kit index and yield tool_call_start with its id and function.name
+    //    ('' for either one the server leaves out); every non-empty function.arguments piece is a
+    //    tool_call_delta. An entry may come without `function` at all.
     // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
     // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
     //    ProviderError saying the stream ended early.
-    // 7. Yield one finish: 'tool_use' if there was a tool call, else openaiStopReason(finish reason), with the usage.
+    // 7. Yield one finish: turnStopReason(openaiStopReason(finish reason), whether there was a tool call), with
+    //    the usage.
     const body = {
       ...openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }),
       stream: true as const,
@@ -271,24 +292,28 @@ export class OpenAIProvider implements Provider {
     let next = 0;
     let textIndex: number | undefined;
     let thinkingIndex: number | undefined;
-    const calls = new Map<number, number>();
+    /** Kit index of each tool call, by `#index` (or `id:…` when the server sends no index). */
+    const calls = new Map<string, number>();
+    let lastCall: string | undefined;
     let finishReason: string | undefined;
     let usage: Usage | undefined;
     try {
       const chunks = await this.client.chat.completions.create(body, { signal: request.signal });
       for await (const chunk of chunks) {
         if (chunk.usage) usage = openaiUsage(chunk.usage);
-        const choice = chunk.choices[0];
+        const choice = chunk.choices?.[0];
         if (!choice) continue;
         const delta = choice.delta ?? {};
         const reasoning = reasoningOf(delta);
         if (reasoning) yield { type: 'thinking_delta', index: (thinkingIndex ??= next++), thinking: reasoning };
         if (delta.content) yield { type: 'text_delta', index: (textIndex ??= next++), text: delta.content };
         for (const call of delta.tool_calls ?? []) {
-          let index = calls.get(call.index);
+          const key = typeof call.index === 'number' ? `#${call.index}` : call.id ? `id:${call.id}` : (lastCall ?? '#0');
+          lastCall = key;
+          let index = calls.get(key);
           if (index === undefined) {
             index = next++;
-            calls.set(call.index, index);
+            calls.set(key, index);
             yield { type: 'tool_call_start', index, id: call.id ?? '', name: call.function?.name ?? '' };
           }
           if (call.function?.arguments) yield { type: 'tool_call_delta', index, argumentsDelta: call.function.arguments };
@@ -308,7 +333,7 @@ export class OpenAIProvider implements Provider {
     }
     yield {
       type: 'finish',
-      stopReason: calls.size > 0 ? 'tool_use' : openaiStopReason(finishReason),
+      stopReason: turnStopReason(openaiStopReason(finishReason), calls.size > 0),
       ...(usage ? { usage } : {}),
     };
     // #endregion

@@ -13,6 +13,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { anthropicConfig, type AnthropicOptions, type Env } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
+import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -97,7 +98,8 @@ export interface AnthropicUsageFields {
 /** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
 export function anthropicUsage(usage: AnthropicUsageFields): Usage {
   // #region chapter 5: anthropicUsage
-  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens (0 when missing).
+  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens, each through tokenCount() (0 when missing or
+  //    not a number).
   // 2. cacheReadTokens <- cache_read_input_tokens and cacheWriteTokens <- cache_creation_input_tokens, each only
   //    when it is a number.
   throw new TodoError(5, 'anthropicUsage');
@@ -106,15 +108,16 @@ export function anthropicUsage(usage: AnthropicUsageFields): Usage {
 
 /**
  * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls in the
- * order the model wrote them; other block types are dropped. A turn with tool calls stops for 'tool_use'.
+ * order the model wrote them; other block types are dropped. The stop reason comes from turnStopReason. Throws a
+ * ProviderError when the answer has no content list (an error body sent with status 200, for instance).
  */
 export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
   // #region chapter 5: fromAnthropicMessage
-  // 1. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
+  // 1. If message.content is not an array, throw unexpectedAnswer('anthropic', message, 'content').
+  // 2. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
   //    signature }; tool_use -> { type: 'tool_call', id, name, arguments: input }. Skip every other type.
-  // 2. The stop reason is 'tool_use' when there is a tool call (whatever the API said), else
-  //    anthropicStopReason(message.stop_reason).
-  // 3. usage: anthropicUsage(message.usage).
+  // 3. The stop reason is turnStopReason(anthropicStopReason(message.stop_reason), whether there is a tool call).
+  // 4. usage: anthropicUsage(message.usage), or of {} when the answer has none.
   throw new TodoError(5, 'fromAnthropicMessage');
   // #endregion
 }
@@ -176,7 +179,7 @@ export class AnthropicProvider implements Provider {
     // 5. content_block_stop of a tool_use block: tool_call_end. message_stop: the turn is complete. ping: ignore.
     // 6. After the loop: if request.signal is aborted, throw its reason (the SDK ends the loop quietly on abort);
     //    if message_stop never came, throw a ProviderError saying the stream ended early.
-    // 7. Yield one finish: 'tool_use' if any tool call started, else anthropicStopReason(stop reason), with
+    // 7. Yield one finish: turnStopReason(anthropicStopReason(stop reason), whether any tool call started), with
     //    anthropicUsage(usage).
     throw new TodoError(6, 'AnthropicProvider.stream');
     // #endregion

@@ -74,8 +74,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * Any error thrown by an SDK call, as a ProviderError. Both SDKs throw an `APIError` with `status`, `headers` and
  * `error` (the parsed error body): Anthropic's body is `{type:'error', error:{type, message}}`, OpenAI's SDK keeps
  * only the inner `{message, type, code}`. A network failure has no status and the real reason in its `cause`.
- * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, which is why the SDK's
- * error is not attached as `cause`: its message and body may quote the key.
+ * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, not in its message nor
+ * in its headers, which is why the SDK's error is not attached as `cause`: its message and body may quote the key.
  */
 export function toProviderError(provider: string, error: unknown, secrets: readonly (string | undefined)[] = []): ProviderError {
   // #region chapter 5: toProviderError
@@ -86,7 +86,8 @@ export function toProviderError(provider: string, error: unknown, secrets: reado
   // 3. With no status (a network failure), add the message of `error.cause` in brackets: "Connection error." alone
   //    helps nobody.
   // 4. Copy `error.headers` (a Headers object) into a plain object when there is one.
-  // 5. Remove every secret from the message with redact(), and return a ProviderError with the status, type and
+  // 5. Remove every secret with redact() from the message and from every header value (a proxy may echo the key
+  //    in a header, and the headers are part of the error), and return a ProviderError with the status, type and
   //    headers.
   throw new TodoError(5, 'toProviderError');
   // #endregion

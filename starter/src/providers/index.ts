@@ -6,3 +6,4 @@ export * from './errors.js';
 export * from './config.js';
 export * from './anthropic.js';
 export * from './openai.js';
+export * from './turn.js';

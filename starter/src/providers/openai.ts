@@ -12,6 +12,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { openaiConfig, type Env, type OpenAIOptions } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
+import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 /**
  * The reasoning some OpenAI-compatible servers add next to the answer (`reasoning_content` in DeepSeek and older
@@ -79,12 +80,16 @@ export function openaiRequest(
 /**
  * A tool call's arguments string as a value. An empty string is `{}` (some servers send that for a call without
  * arguments). JSON that does not parse is returned as the raw string, so that the agent's schema check reports it
- * to the model instead of the provider crashing.
+ * to the model instead of the provider crashing. So is JSON whose value is a string (the model wrote a string,
+ * often one holding more JSON): a string argument always means "exactly what the model wrote", and goes back to
+ * the model unchanged. A server that sends the arguments as an object instead of a string has them kept as they
+ * are; none at all is `{}`.
  */
-export function parseToolArguments(text: string): unknown {
+export function parseToolArguments(text: unknown): unknown {
   // #region chapter 5: parseToolArguments
-  // 1. An empty (or all-whitespace) string is {}.
-  // 2. Otherwise JSON.parse it; if that throws, return the string unchanged.
+  // 1. Not a string: undefined or null is {}; anything else (an object some servers send) is returned as it is.
+  // 2. An empty (or all-whitespace) string is {}.
+  // 3. Otherwise JSON.parse it. If that throws, or the value it gives is itself a string, return the text unchanged.
   throw new TodoError(5, 'parseToolArguments');
   // #endregion
 }
@@ -105,7 +110,8 @@ export function openaiStopReason(reason: string | null | undefined): StopReason 
 export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
   // #region chapter 5: openaiUsage
   // 1. cached = usage.prompt_tokens_details?.cached_tokens (may be missing).
-  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count); outputTokens = completion_tokens.
+  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count), never below 0; outputTokens =
+  //    completion_tokens. Read every count through tokenCount(): a compatible server may leave one out.
   // 3. cacheReadTokens = cached, only when it is a number.
   throw new TodoError(5, 'openaiUsage');
   // #endregion
@@ -113,16 +119,20 @@ export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
 
 /**
  * A Chat Completions response as the kit's assistant turn: reasoning (when a compatible server sends it) as
- * thinking, then the text, then the function tool calls with parsed arguments. A turn with tool calls stops for
- * 'tool_use' even when the server said 'stop'. Throws a ProviderError when there is no choice at all.
+ * thinking, then the text, then the function tool calls with parsed arguments. The stop reason comes from
+ * turnStopReason. Throws a ProviderError when there is no choice at all, or when the answer is not a completion
+ * (an error body sent with status 200, for instance).
  */
 export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): AssistantMessage {
   // #region chapter 5: fromOpenAICompletion
-  // 1. Take choices[0]; if there is none, throw new ProviderError('openai', '...no choices...').
+  // 1. If completion.choices is not an array, throw unexpectedAnswer('openai', completion, 'choices'). Take
+  //    choices[0]; if there is none, throw new ProviderError('openai', '...no choices...'); if it has no message
+  //    object, throw unexpectedAnswer('openai', choice, 'message').
   // 2. Blocks, in this order: reasoningOf(message) as { type: 'thinking', thinking } when there is some; the
   //    content as { type: 'text', text } when it is a non-empty string; each tool call that has a `function` as
-  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) }.
-  // 3. The stop reason is 'tool_use' when there is a tool call, else openaiStopReason(finish_reason).
+  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) } ('' for a missing id
+  //    or name).
+  // 3. The stop reason is turnStopReason(openaiStopReason(finish_reason), whether there is a tool call).
   // 4. usage: openaiUsage(completion.usage) when the response has usage; otherwise leave it out.
   throw new TodoError(5, 'fromOpenAICompletion');
   // #endregion
@@ -165,7 +175,8 @@ export class OpenAIProvider implements Provider {
 
   /**
    * The same turn as events (chapter 6), from the SDK's chunk stream. Text, reasoning and each tool call (told
-   * apart by `index`) get kit indices in the order they first appear. OpenAI marks no end of a tool call: they all
+   * apart by `index`, or by `id` when a compatible server leaves `index` out) get kit indices in the order they
+   * first appear. OpenAI marks no end of a tool call: they all
    * end when the finish reason arrives. Usage comes in a last chunk with no choices. Rejects with a ProviderError
    * when the stream ends before a finish reason, and with the abort reason when request.signal aborts.
    */
@@ -177,13 +188,16 @@ export class OpenAIProvider implements Provider {
     // 2. A chunk with usage: remember openaiUsage(usage). A chunk with no choices has nothing else.
     // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
     //    taking the next kit index the first time it appears.
-    // 4. Each entry of delta.tool_calls: the first time its `index` appears, give it the next kit index and yield
-    //    tool_call_start with its id and function.name ('' for either one the server leaves out); every non-empty
-    //    function.arguments piece is a tool_call_delta. An entry may come without `function` at all.
+    // 4. Each entry of delta.tool_calls belongs to the call its `index` names. Some compatible servers leave
+    //    `index` out: then the call with its `id`, and with neither, the call of the entry before it. The first
+    //    time a call appears, give it the next kit index and yield tool_call_start with its id and function.name
+    //    ('' for either one the server leaves out); every non-empty function.arguments piece is a
+    //    tool_call_delta. An entry may come without `function` at all.
     // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
     // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
     //    ProviderError saying the stream ended early.
-    // 7. Yield one finish: 'tool_use' if there was a tool call, else openaiStopReason(finish reason), with the usage.
+    // 7. Yield one finish: turnStopReason(openaiStopReason(finish reason), whether there was a tool call), with
+    //    the usage.
     throw new TodoError(6, 'OpenAIProvider.stream');
     // #endregion
   }
