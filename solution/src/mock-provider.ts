@@ -60,7 +60,8 @@ export class MockProvider implements Provider {
     // 1. If request.signal is already aborted, throw request.signal.reason.
     // 2. Record a deep copy of the request without its signal (structuredClone), so that later changes to the
     //    agent's history cannot rewrite what was sent.
-    // 3. If the script is used up, throw a ScriptExhaustedError that says how many turns the script had.
+    // 3. If the script is used up, throw a ScriptExhaustedError whose message says how many turns the script had
+    //    and which turn was asked for, counting turns from 1 (a script of 2 turns, asked for a third: "turn 3").
     // 4. Take the next step. An Error is thrown; a function is called with the request; a turn is returned as a
     //    deep copy, so the agent cannot change the script by changing what it received.
     if (request.signal?.aborted) throw request.signal.reason;
@@ -86,8 +87,9 @@ export class MockProvider implements Provider {
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: MockProvider.stream
-    // 1. As in complete(): throw request.signal.reason if it is already aborted, record a structuredClone of the
-    //    request without its signal, and throw a ScriptExhaustedError when the script is used up.
+    // 1. As in complete(), in the same order: throw request.signal.reason if it is already aborted, record a
+    //    structuredClone of the request without its signal, and throw a ScriptExhaustedError (with the same counts)
+    //    when the script is used up.
     // 2. Take the next step. If this.streams has events for that position, they are the stream; otherwise an
     //    Error step is thrown, a function is called with the request, and the stream is turnToEvents(turn).
     // 3. Yield the events one by one (a structuredClone of each). An Error among them is thrown instead.

@@ -4,7 +4,7 @@
  * The model chooses every path a tool touches. A path like `../../.ssh/id_rsa`, `/etc/passwd`, or a symlink that
  * points out of the project must be refused before any file is opened.
  */
-import { realpath } from 'node:fs/promises';
+import { lstat, readlink } from 'node:fs/promises';
 import path from 'node:path';
 
 /** A path the model asked for that leads outside the workspace. */
@@ -18,36 +18,68 @@ export function isInside(parent: string, child: string): boolean {
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
+/** Symlinks followed on one path before it counts as a loop (Linux allows 40). */
+const MAX_LINK_HOPS = 40;
+
+/**
+ * Where the absolute path `absolute` really leads: every symlink on it is followed, one part at a time, including
+ * a link whose target does not exist yet (it leads where its target would be created). The parts that do not exist
+ * are kept as written. Given, not a stub: this is realpath for paths that may not exist yet, and its corners (links
+ * inside link targets, `..` after a link, loops) are not the lesson. Throws for a NUL character or a symlink loop.
+ */
+export async function realLocation(absolute: string): Promise<string> {
+  if (absolute.includes('\0')) throw new Error(`the path ${JSON.stringify(absolute)} contains a NUL character`);
+  const parts = absolute.split(path.sep).filter(Boolean);
+  let real = path.parse(absolute).root;
+  let hops = 0;
+  let exists = true;
+  while (parts.length > 0) {
+    const part = parts.shift()!;
+    if (part === '.') continue;
+    if (part === '..') {
+      real = path.dirname(real);
+      continue;
+    }
+    const next = path.join(real, part);
+    const info = exists ? await lstat(next).catch((error: NodeJS.ErrnoException) => missing(error)) : undefined;
+    if (info?.isSymbolicLink()) {
+      if (++hops > MAX_LINK_HOPS) throw new Error(`${absolute} goes through a loop of symlinks`);
+      const target = await readlink(next);
+      parts.unshift(...target.split(path.sep).filter(Boolean));
+      if (path.isAbsolute(target)) real = path.parse(target).root;
+      continue;
+    }
+    if (!info) exists = false;
+    real = next;
+  }
+  return real;
+}
+
+/** lstat's failure for a part that does not exist (ENOENT, or ENOTDIR below a file); anything else is rethrown. */
+function missing(error: NodeJS.ErrnoException): undefined {
+  if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+  throw error;
+}
+
 /**
  * The absolute path for `requested` (relative to `root`, or absolute), after checking that it stays inside
- * `root`, following symlinks. The file need not exist: for a new file, its nearest existing ancestor is checked.
- * Throws PathOutsideWorkspaceError otherwise.
+ * `root`, following symlinks, even ones whose target does not exist yet. The file need not exist. Throws
+ * PathOutsideWorkspaceError otherwise.
  */
 export async function resolveInWorkspace(root: string, requested: string): Promise<string> {
   // #region chapter 2: resolveInWorkspace
   // 1. Resolve `requested` against `root` with path.resolve (this also handles absolute paths and `..`).
   // 2. If the result is not inside root (use isInside), throw PathOutsideWorkspaceError naming the path.
-  // 3. Symlinks: find the nearest part of the path that exists (walk up with path.dirname until realpath works),
-  //    take its realpath, and check that it is inside realpath(root). Throw the same error if not.
-  // 4. Return the resolved absolute path (not the realpath: error messages should show the path the model used).
+  // 3. Symlinks: ask realLocation (given) where the resolved path really leads, and check that it is inside the
+  //    real location of the root too (the root itself may be reached through a symlink). Throw the same error if not.
+  // 4. Return the resolved absolute path (not the real one: error messages should show the path the model used).
   const absolute = path.resolve(root, requested);
   const refuse = () =>
     new PathOutsideWorkspaceError(`"${requested}" is outside the workspace; use a path inside ${root}`);
   if (!isInside(path.resolve(root), absolute)) throw refuse();
-  const realRoot = await realpath(root);
-  let existing = absolute;
-  for (;;) {
-    try {
-      const real = await realpath(existing);
-      if (!isInside(realRoot, real)) throw refuse();
-      return absolute;
-    } catch (error) {
-      if (error instanceof PathOutsideWorkspaceError) throw error;
-      const parent = path.dirname(existing);
-      if (parent === existing) throw refuse();
-      existing = parent;
-    }
-  }
+  const [realRoot, real] = await Promise.all([realLocation(path.resolve(root)), realLocation(absolute)]);
+  if (!isInside(realRoot, real)) throw refuse();
+  return absolute;
   // #endregion
 }
 

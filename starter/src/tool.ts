@@ -66,8 +66,8 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
  */
 export function toolDefinition(tool: Tool): ToolDefinition {
   // #region chapter 2: toolDefinition
-  // 1. Convert tool.input with z.toJSONSchema(schema, { io: 'input' }): the model writes the input, so fields
-  //    with defaults must not be listed as required.
+  // 1. Convert tool.input to JSON Schema with zod's z.toJSONSchema. The model writes the input, so the schema must
+  //    describe what it may send: a field with a default must not be listed as required.
   // 2. Drop the `$schema` key; providers do not want it.
   // 3. Return { name, description, inputSchema }.
   throw new TodoError(2, 'toolDefinition');
@@ -85,7 +85,7 @@ export class ToolSet implements Iterable<Tool> {
   /** Adds a tool. Throws if a tool of that name is already in the set: two tools cannot share a name. */
   add(tool: Tool): this {
     // #region chapter 2: ToolSet.add
-    // 1. If a tool with the same name is already in the set, throw an error that names it.
+    // 1. If a tool with the same name is already in the set, throw an error that names it, and keep the first tool.
     // 2. Otherwise store it under its name and return `this` so calls can be chained.
     throw new TodoError(2, 'ToolSet.add');
     // #endregion

@@ -40,20 +40,20 @@ describe('textOf (src/messages.ts)', () => {
   });
 
   test('is the empty string for a turn with only tool calls', () => {
-    expect(textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }]))).toBe('');
+    expect(textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }])), 'no text blocks: the empty string (step 3)').toBe('');
   });
 });
 
 describe('toolCallsOf (src/messages.ts)', () => {
   test('returns the tool calls in the order the model wrote them, unchanged', () => {
-    expect(toolCallsOf(mixed)).toEqual([
+    expect(toolCallsOf(mixed), 'only the tool_call blocks (no text, no thinking), in their original order, unchanged').toEqual([
       { type: 'tool_call', id: 'call_a', name: 'read', arguments: { path: 'a.txt' } },
       { type: 'tool_call', id: 'call_b', name: 'glob', arguments: { pattern: '*.ts' } },
     ]);
   });
 
   test('is empty for a turn that only talks', () => {
-    expect(toolCallsOf(assistantText('hello'))).toEqual([]);
+    expect(toolCallsOf(assistantText('hello')), 'a turn with no tool calls gives an empty array').toEqual([]);
   });
 
   test('returns a new array, not the message content itself', () => {
@@ -80,23 +80,23 @@ describe('historyProblems (src/messages.ts)', () => {
   ];
 
   test('finds nothing wrong in a valid history (results may come in any order)', () => {
-    expect(historyProblems(valid)).toEqual([]);
+    expect(historyProblems(valid), 'a valid history has no problems (check an id is reused before adding it to the ids seen)').toEqual([]);
   });
 
   test('finds nothing wrong in an empty history', () => {
-    expect(historyProblems([])).toEqual([]);
+    expect(historyProblems([]), 'an empty history has no problems (step 1 applies only when it is not empty)').toEqual([]);
   });
 
   test('reports a history that does not start with a user message', () => {
     const problems = historyProblems([assistantText('hi'), userMessage('hello')]);
-    expect(problems, 'one problem, about message 0').toHaveLength(1);
-    expect(problems[0]).toMatch(/message 0/);
+    expect(problems, `one problem, about message 0; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(problems[0], 'step 1: the sentence names message 0').toMatch(/message 0/);
   });
 
   test('reports a tool call that never got a result, naming its id', () => {
     const problems = historyProblems([userMessage('go'), assistantToolCalls([{ ...call1, arguments: {} }])]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('call_1');
+    expect(problems, `step 6: one problem for the call still pending at the end; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(problems[0], 'the sentence names the id').toContain('call_1');
   });
 
   test('reports a result whose id matches no open call, naming the id and the index', () => {
@@ -106,9 +106,9 @@ describe('historyProblems (src/messages.ts)', () => {
       toolResult(call1, 'ok'),
       toolResult({ id: 'call_9', name: 'read' }, 'stray'),
     ]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toContain('call_9');
-    expect(problems[0]).toContain('message 3');
+    expect(problems, `step 4: one problem, the stray result; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(problems[0], 'the sentence names the id').toContain('call_9');
+    expect(problems[0], 'the sentence names the index of the result').toContain('message 3');
   });
 
   test('reports a result that arrives after the next user message', () => {
@@ -132,7 +132,7 @@ describe('historyProblems (src/messages.ts)', () => {
       assistantText('never mind'),
       toolResult(call1, 'too late'),
     ]);
-    expect(problems.length, JSON.stringify(problems)).toBe(2);
+    expect(problems.length, `step 3: an assistant turn first reports the calls still pending (call_1), then the late result answers no open call: two problems; got ${JSON.stringify(problems)}`).toBe(2);
   });
 
   test('reports a tool call id used twice', () => {
@@ -143,13 +143,13 @@ describe('historyProblems (src/messages.ts)', () => {
       assistantToolCalls([{ ...call1, arguments: {} }]),
       toolResult(call1, 'two'),
     ]);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/call_1/);
+    expect(problems, `step 3: one problem, the reused id, even though the two calls are in different turns; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(problems[0], 'the sentence names the id').toMatch(/call_1/);
   });
 
   test('does not change the history it checks', () => {
     const copy = structuredClone(valid);
     historyProblems(valid);
-    expect(valid).toEqual(copy);
+    expect(valid, 'historyProblems only reads the history').toEqual(copy);
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { assistantText, assistantToolCalls, userMessage, type Message } from 'kit/messages';
 import { MockProvider, ScriptExhaustedError } from 'kit/mock-provider';
 import type { ModelRequest } from 'kit/provider';
+import { rejection } from '../helpers/assert.js';
 
 const readDef = { name: 'read', description: 'Read a file', inputSchema: { type: 'object', properties: {} } };
 const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages, tools: [readDef], ...extra });
@@ -10,8 +11,8 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
   test('returns the scripted turns in order', async () => {
     const provider = new MockProvider([assistantText('first'), assistantText('second')]);
     const history = [userMessage('hi')];
-    expect(await provider.complete(ask(history))).toEqual(assistantText('first'));
-    expect(await provider.complete(ask(history))).toEqual(assistantText('second'));
+    expect(await provider.complete(ask(history)), 'the first call returns turn 1 of the script').toEqual(assistantText('first'));
+    expect(await provider.complete(ask(history)), 'the second call returns turn 2 (step 4: take the next step)').toEqual(assistantText('second'));
   });
 
   test('records every request it receives, in order', async () => {
@@ -19,8 +20,8 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     await provider.complete(ask([userMessage('one')], { system: 'be brief' }));
     await provider.complete(ask([userMessage('two')]));
     expect(provider.requests, 'one recorded request per call').toHaveLength(2);
-    expect(provider.requests[0]).toMatchObject({ system: 'be brief', messages: [userMessage('one')], tools: [readDef] });
-    expect(provider.requests[1]!.messages).toEqual([userMessage('two')]);
+    expect(provider.requests[0], 'request 1 recorded with its system prompt, messages and tools').toMatchObject({ system: 'be brief', messages: [userMessage('one')], tools: [readDef] });
+    expect(provider.requests[1]!.messages, 'request 2 recorded second').toEqual([userMessage('two')]);
   });
 
   test('records a copy: changing the history afterwards does not change what was recorded', async () => {
@@ -38,7 +39,7 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
   test('does not keep the abort signal in the recorded request', async () => {
     const provider = new MockProvider([assistantText('ok')]);
     await provider.complete(ask([userMessage('hi')], { signal: new AbortController().signal }));
-    expect(provider.requests[0]).not.toHaveProperty('signal');
+    expect(provider.requests[0], 'step 2: record the request without its signal').not.toHaveProperty('signal');
   });
 
   test('hands out copies: changing a returned turn does not change the script', async () => {
@@ -49,34 +50,34 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     expect(turn.content, 'the scripted turn must be unchanged').toHaveLength(1);
   });
 
-  test('throws ScriptExhaustedError when the script runs out, and says how long it was', async () => {
+  test('throws ScriptExhaustedError when the script runs out, saying how long it was and which turn was asked for', async () => {
     const provider = new MockProvider([assistantText('only one')]);
     await provider.complete(ask([userMessage('hi')]));
     const error = await provider.complete(ask([userMessage('again')])).catch((e: unknown) => e);
-    expect(error, 'a third call must fail loudly, not return undefined').toBeInstanceOf(ScriptExhaustedError);
+    expect(error, 'a call past the end of the script must fail loudly with ScriptExhaustedError, not return undefined').toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
-    expect(message, 'the message should say how many turns the script had (1)').toMatch(/\b1 turn/);
-    expect(message, 'the message should say which turn the agent asked for (the 2nd): count from 1, not from 0').toMatch(/turn 2\b/);
-    expect(provider.requests, 'the request that ran out is still recorded').toHaveLength(2);
+    expect(message, 'step 3: the message says how many turns the script had ("1 turn")').toMatch(/\b1 turn/);
+    expect(message, 'step 3: the message says which turn was asked for, counting from 1 ("turn 2")').toMatch(/turn 2\b/);
+    expect(provider.requests, 'step 2 comes before step 3: the request that ran out is still recorded').toHaveLength(2);
   });
 
   test('throws a scripted error, then goes on with the next step', async () => {
     const failure = new Error('503 overloaded');
     const provider = new MockProvider([failure, assistantText('recovered')]);
-    await expect(provider.complete(ask([userMessage('hi')]))).rejects.toBe(failure);
-    expect(await provider.complete(ask([userMessage('hi')]))).toEqual(assistantText('recovered'));
+    expect(await rejection(provider.complete(ask([userMessage('hi')])), 'step 4: an Error step is thrown'), 'the scripted Error itself is thrown').toBe(failure);
+    expect(await provider.complete(ask([userMessage('hi')])), 'the Error used up its step: the next call gets the next turn').toEqual(assistantText('recovered'));
   });
 
   test('calls a function step with the request and returns what it builds', async () => {
     const provider = new MockProvider([
       (request) => assistantText(`you said ${(request.messages[0] as { content: string }).content}`),
     ]);
-    expect(await provider.complete(ask([userMessage('ping')]))).toEqual(assistantText('you said ping'));
+    expect(await provider.complete(ask([userMessage('ping')])), 'step 4: a function step is called with the request').toEqual(assistantText('you said ping'));
   });
 
   test('awaits an async function step', async () => {
     const provider = new MockProvider([async () => assistantText('later')]);
-    expect(await provider.complete(ask([userMessage('hi')]))).toEqual(assistantText('later'));
+    expect(await provider.complete(ask([userMessage('hi')])), 'await what a function step returns').toEqual(assistantText('later'));
   });
 
   test('rejects with the abort reason when the signal is already aborted, using no step', async () => {
@@ -84,13 +85,25 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     const controller = new AbortController();
     const reason = new Error('user pressed Ctrl-C');
     controller.abort(reason);
-    await expect(provider.complete(ask([userMessage('hi')], { signal: controller.signal }))).rejects.toBe(reason);
+    expect(
+      await rejection(provider.complete(ask([userMessage('hi')], { signal: controller.signal })), 'step 1: an aborted signal must reject'),
+      'step 1: reject with signal.reason itself',
+    ).toBe(reason);
     expect(provider.remaining, 'an aborted call must not use up a scripted turn').toBe(1);
+    expect(provider.requests, 'step 1 comes before step 2: an aborted call is not recorded').toHaveLength(0);
   });
 
   test('remaining counts the steps not used yet', async () => {
     const provider = new MockProvider([assistantText('a'), assistantText('b'), assistantText('c')]);
     await provider.complete(ask([userMessage('hi')]));
-    expect(provider.remaining).toBe(2);
+    expect(provider.remaining, 'one of three steps used: 2 remain').toBe(2);
+  });
+
+  test('hands out copies of what a function step built, too', async () => {
+    const built = assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a' } }]);
+    const provider = new MockProvider([() => built]);
+    const got = await provider.complete(ask([userMessage('hi')]));
+    expect(got, 'the turn the function built').toEqual(built);
+    expect(got, 'step 4: return a deep copy of the turn, whichever kind of step built it').not.toBe(built);
   });
 });

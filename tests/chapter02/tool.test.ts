@@ -16,9 +16,9 @@ describe('toolDefinition (src/tool.ts)', () => {
 
   test('derives a JSON Schema object from the zod schema, with field descriptions', () => {
     const def = toolDefinition(search);
-    expect(def.name).toBe('search');
-    expect(def.description).toBe('Search the code');
-    expect(def.inputSchema).toMatchObject({
+    expect(def.name, 'the definition carries the tool name').toBe('search');
+    expect(def.description, 'and its description').toBe('Search the code');
+    expect(def.inputSchema, 'inputSchema: the JSON Schema of the zod object, with each field and its description').toMatchObject({
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What to look for' },
@@ -36,7 +36,7 @@ describe('toolDefinition (src/tool.ts)', () => {
   });
 
   test('leaves out the $schema key', () => {
-    expect(toolDefinition(search).inputSchema).not.toHaveProperty('$schema');
+    expect(toolDefinition(search).inputSchema, 'step 2: drop the $schema key').not.toHaveProperty('$schema');
   });
 });
 
@@ -45,36 +45,39 @@ describe('ToolSet (src/tool.ts)', () => {
 
   test('finds a tool by its exact name', () => {
     const set = new ToolSet([named('read'), named('write')]);
-    expect(set.get('write')?.name).toBe('write');
+    expect(set.get('write')?.name, 'get returns the tool with that name').toBe('write');
   });
 
   test('returns undefined for an unknown name, and does not fold case or trim', () => {
     const set = new ToolSet([named('read')]);
-    expect(set.get('grep')).toBeUndefined();
+    expect(set.get('grep'), 'an unknown name gives undefined').toBeUndefined();
     expect(set.get('Read'), 'names are matched exactly').toBeUndefined();
-    expect(set.get(' read')).toBeUndefined();
+    expect(set.get(' read'), 'names are matched exactly: no trimming').toBeUndefined();
   });
 
   test('refuses a second tool with the same name, naming it', () => {
     const set = new ToolSet([named('read')]);
-    expect(() => set.add(named('read')), 'adding a second tool named "read" must throw, naming it').toThrow(/read/);
-    expect(set.size, 'the first tool stays').toBe(1);
+    const first = set.get('read');
+    const second = named('read');
+    expect(() => set.add(second), 'adding a second tool named "read" must throw, naming it').toThrow(/read/);
+    expect(set.size, 'still one tool').toBe(1);
+    expect(set.get('read'), 'step 1: check before storing: the first tool stays, the second never replaces it').toBe(first);
   });
 
   test('add returns the set, so calls chain', () => {
     const set = new ToolSet();
-    expect(set.add(named('a')).add(named('b')).names()).toEqual(['a', 'b']);
+    expect(set.add(named('a')).add(named('b')).names(), 'step 2: add returns this, so both tools are in the set').toEqual(['a', 'b']);
   });
 
   test('gives the definitions in the order the tools were added', () => {
     const set = new ToolSet([named('zeta'), named('alpha')]).add(named('mid'));
     expect(set.definitions().map((d) => d.name), 'the model sees tools in insertion order').toEqual(['zeta', 'alpha', 'mid']);
-    expect(set.definitions()[0]).toEqual(toolDefinition(named('zeta')));
+    expect(set.definitions()[0], 'each definition is what toolDefinition gives for that tool').toEqual(toolDefinition(named('zeta')));
   });
 
   test('definitions do not run any tool', () => {
     const execute = vi.fn(async () => '');
     new ToolSet([defineTool({ name: 'x', description: 'd', input: z.object({}), execute })]).definitions();
-    expect(execute).not.toHaveBeenCalled();
+    expect(execute, 'definitions only describe the tools').not.toHaveBeenCalled();
   });
 });
