@@ -9,6 +9,7 @@ import {
   userMessage,
   type AssistantMessage,
   type Message,
+  type ToolResultMessage,
 } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
 import type { ModelRequest, Provider } from 'kit/provider';
@@ -141,6 +142,23 @@ describe('StreamingAgent.streamTurn (src/streaming-agent.ts)', () => {
     const error = await rejection(agent.chat(history, { signal: controller.signal, onText: () => controller.abort(reason) }), 'an aborted run must reject');
     expect(error, 'after the loop, check the signal and throw its reason: an aborted turn is not a StreamCutError').toBe(reason);
     expect(shape(history), 'nothing is added to the history').toEqual(['user']);
+  });
+
+  test('passes the signal to the provider with the request, so it can cancel the connection', async () => {
+    const controller = new AbortController();
+    const seen: Array<AbortSignal | undefined> = [];
+    const provider: Provider = {
+      name: 'watching',
+      complete: () => Promise.reject(new Error('the streaming agent must call stream(), not complete()')),
+      async *stream(request: ModelRequest) {
+        seen.push(request.signal);
+        yield { type: 'text_delta', index: 0, text: 'ok' };
+        yield { type: 'finish', stopReason: 'end_turn' };
+      },
+    };
+    const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });
+    await settles(agent.streamTurn([userMessage('hi')], { signal: controller.signal }), 'streamTurn must return the whole turn');
+    expect(seen[0], 'streamTurn step 1: the request carries options.signal, so a real provider can close its HTTP request on a cancel').toBe(controller.signal);
   });
 
   test('works with a provider that cannot stream: its whole turn arrives as events', async () => {
@@ -283,7 +301,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     const history: Message[] = [userMessage('go')];
     const error = await rejection(agent.chat(history, { signal: controller.signal }), 'the run must end once aborted');
     expect((error as Error).message).toBe('stop now');
-    expect(ran, 'calls after the abort do not run').toEqual(['step 1', 'step 2']);
+    expect(ran, 'executeTools step 1: check the signal before each call, not once before the first: calls after the abort do not run').toEqual(['step 1', 'step 2']);
     expect(signals[0]?.aborted, 'each tool gets the run\'s signal in its context: it aborts when the caller aborts').toBe(true);
     expect(signals[0]?.reason, 'the tool\'s signal carries the caller\'s reason').toBe(error);
     expect(history, 'every call still has a result: the turn, then s1, s2, s3').toEndWithResultsFor(['s1', 's2', 's3']);
@@ -325,5 +343,193 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     const agent = new StreamingAgent({ provider: spy, tools: loopTools().tools, cwd: process.cwd() });
     expect(await agent.run('go')).toBe('b');
     expect(used, 'a provider that can stream is asked with stream() on every turn').toEqual(['stream', 'stream']);
+  });
+
+  test('every request carries the system prompt and the tools, not only the first', async () => {
+    const { agent, provider, tools } = agentWith([echoCall('c1', 'a'), echoCall('c2', 'b'), assistantText('ab')], { system: 'Be terse.' });
+    await agent.run('spell');
+    for (const n of [1, 2, 3]) {
+      expect(requestOn(provider, n), `request ${n} must carry the system prompt and the tools (streamTurn step 1 builds every request)`).toMatchObject({
+        system: 'Be terse.',
+        tools: tools.definitions(),
+      });
+    }
+  });
+
+  test('onToolCall comes before the tool runs, onToolResult after it', async () => {
+    const log: string[] = [];
+    const noted = defineTool({
+      name: 'noted',
+      description: 'Writes to the log while it runs',
+      input: z.object({}),
+      execute: async () => {
+        log.push('tool runs');
+        return 'ok';
+      },
+    });
+    const { agent } = agentWith([assistantToolCalls([{ id: 'n1', name: 'noted', arguments: {} }]), assistantText('done')], {
+      tools: new ToolSet([noted]),
+    });
+    await agent.run('go', { onToolCall: (call) => log.push(`onToolCall ${call.id}`), onToolResult: (result) => log.push(`onToolResult ${result.toolCallId}`) });
+    expect(log, 'executeTools step 2: call onToolCall before the tool runs (the person sees what is about to happen), onToolResult after').toEqual([
+      'onToolCall n1',
+      'tool runs',
+      'onToolResult n1',
+    ]);
+  });
+
+  test('checks the signal at the top of every round: no model call starts after an abort, even if the provider ignores it', async () => {
+    const controller = new AbortController();
+    const script = new MockProvider([echoCall('c1', 'x'), assistantText('never')]);
+    let streams = 0;
+    const deaf: Provider = {
+      name: 'deaf',
+      complete: (request) => script.complete({ ...request, signal: undefined }),
+      stream: (request) => {
+        streams++;
+        return script.stream({ ...request, signal: undefined });
+      },
+    };
+    const agent = new StreamingAgent({ provider: deaf, tools: loopTools().tools, cwd: process.cwd() });
+    const history: Message[] = [userMessage('go')];
+    const reason = new Error('stop after the tools');
+    const error = await rejection(agent.chat(history, { signal: controller.signal, onToolResult: () => controller.abort(reason) }), 'an aborted run must reject');
+    expect(error, 'the run rejects with the signal\'s reason').toBe(reason);
+    expect(streams, 'chat step 2: throw the signal\'s reason at the top of every round, before streamTurn, not once before the loop').toBe(1);
+    expect(history).toBeValidHistory('after the abort');
+  });
+
+  test('an abort while a tool hangs (it never settles) ends the run, and the call gets its cancelled result', async () => {
+    const controller = new AbortController();
+    const seen: Array<AbortSignal | undefined> = [];
+    const hang = defineTool({
+      name: 'hang',
+      description: 'Never finishes',
+      input: z.object({}),
+      execute: (_input, ctx: ToolContext) => {
+        seen.push(ctx.signal);
+        setTimeout(() => controller.abort(new Error('user pressed Esc')), 5);
+        return new Promise<string>(() => {});
+      },
+    });
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'h1', name: 'hang', arguments: {} }]), assistantText('never')], {
+      tools: new ToolSet([hang]),
+    });
+    const history: Message[] = [userMessage('go')];
+    const outcome = await Promise.race([
+      agent.chat(history, { signal: controller.signal }).then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1000)),
+    ]);
+    expect(outcome, 'the run must end after the abort, even though the tool never settles (executeToolCall stops waiting: chapter 3, step 3)').not.toBe('still waiting');
+    expect((outcome as Error).message, 'the run rejects with the signal\'s reason').toBe('user pressed Esc');
+    expect(seen[0]?.aborted, 'the hanging tool got the run\'s signal, so it could stop').toBe(true);
+    expect(history, 'the turn, then the hung call\'s result').toEndWithResultsFor(['h1']);
+    expect(history.at(-1), 'the hung call gets the cancelled result').toMatchObject({ toolCallId: 'h1', isError: true, content: CANCELLED_RESULT });
+    expect(history).toBeValidHistory('after aborting a hung tool');
+    expect(provider.requests, 'no model call after the abort').toHaveLength(1);
+  });
+});
+
+describe('StreamingAgent.chat when a handler throws (src/streaming-agent.ts)', () => {
+  const GUARD = 'chat step 1: use guardHandlers(options) for the whole run, so a handler that throws aborts the run instead of losing the turn';
+
+  test('onToolResult throws: the tool that ran keeps its result, the rest are cancelled, and a retry does not run it again', async () => {
+    const { agent, calls } = agentWith([
+      assistantToolCalls([
+        { id: 'a', name: 'echo', arguments: { text: 'side effect' } },
+        { id: 'b', name: 'echo', arguments: { text: 'not yet' } },
+      ]),
+      assistantText('done'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    const broken = new Error('the screen went away');
+    const error = await rejection(agent.chat(history, { onToolResult: () => { throw broken; } }), 'a handler that throws must end the run');
+    expect(error, 'the run rejects with the handler\'s error').toBe(broken);
+    expect(calls.map((c) => (c.input as { text: string }).text), 'the first tool ran once; the second never ran').toEqual(['side effect']);
+    expect(history, GUARD).toEndWithResultsFor(['a', 'b']);
+    expect(history).toBeValidHistory('after onToolResult threw');
+    expect(history[2], 'the result of the call that ran is kept').toMatchObject({ toolCallId: 'a', content: 'side effect', isError: false });
+    expect(history[3], 'the call that did not run gets the cancelled result').toMatchObject({ toolCallId: 'b', isError: true, content: CANCELLED_RESULT });
+    expect(await settles(agent.chat(history), 'a retry continues the same history'), 'the retry reads the next turn').toBe('done');
+    expect(calls, 'the retry does not run the side effect again').toHaveLength(1);
+  });
+
+  test('onToolCall throws: the tool does not run, and the history stays valid', async () => {
+    const { agent, calls } = agentWith([echoCall('c1', 'x'), assistantText('never')]);
+    const history: Message[] = [userMessage('go')];
+    const broken = new Error('cannot draw the call');
+    const error = await rejection(agent.chat(history, { onToolCall: () => { throw broken; } }), 'a handler that throws must end the run');
+    expect(error, 'the run rejects with the handler\'s error').toBe(broken);
+    expect(calls, 'a call whose onToolCall threw must not run').toEqual([]);
+    expect(history, GUARD).toEndWithResultsFor(['c1']);
+    expect((history.at(-1) as ToolResultMessage).content, 'it gets the cancelled result').toBe(CANCELLED_RESULT);
+    expect(history).toBeValidHistory('after onToolCall threw');
+  });
+
+  test('onText throws while a turn streams: the run rejects with that error, runs nothing and adds nothing', async () => {
+    const history: Message[] = [userMessage('go')];
+    const broken = new Error('terminal closed');
+    const turn = assistantToolCalls([{ id: 't1', name: 'echo', arguments: { text: 'x' } }], 'Running it.');
+    const { agent, calls } = agentWith([turn, assistantText('never')]);
+    const error = await rejection(agent.chat(history, { onText: () => { throw broken; } }), 'a handler that throws must end the run');
+    expect(error, GUARD).toBe(broken);
+    expect(shape(history), 'the turn whose text could not be shown is not added').toEqual(['user']);
+    expect(calls, 'no tool of that turn runs').toEqual([]);
+    expect(history).toBeValidHistory('after onText threw');
+  });
+});
+
+describe('StreamingAgent.chat and the turn rules (src/streaming-agent.ts, src/turn-rules.ts)', () => {
+  const NORMALIZE = 'chat step 2: pass every streamed turn through normalizeTurn(turn, history)';
+
+  test('repeated ids, in one turn or from an earlier one, become unique before the turn enters the history', async () => {
+    const { agent, calls } = agentWith([
+      assistantToolCalls([
+        { id: 'same', name: 'echo', arguments: { text: 'one' } },
+        { id: 'same', name: 'echo', arguments: { text: 'two' } },
+      ]),
+      echoCall('same', 'three'),
+      assistantText('ok'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    expect(await agent.chat(history)).toBe('ok');
+    expect(calls, 'every call runs').toHaveLength(3);
+    expect(history, NORMALIZE).toBeValidHistory('after repeated call ids');
+  });
+
+  test('a tool_use turn without calls, or with no content at all, ends the run as an answer', async () => {
+    const noCalls: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'Nothing to run.' }], stopReason: 'tool_use' };
+    const { agent, provider } = agentWith([noCalls, assistantText('never')]);
+    const history: Message[] = [userMessage('go')];
+    expect(await settles(agent.chat(history), 'chat must not fail on a tool_use turn without calls')).toBe('Nothing to run.');
+    expect(provider.requests, `${NORMALIZE}: a tool_use turn with no call is an answer`).toHaveLength(1);
+    expect(history).toBeValidHistory('after a tool_use turn without calls');
+
+    const blank = agentWith([[{ type: 'finish', stopReason: 'end_turn' }]]);
+    const second: Message[] = [userMessage('go')];
+    await settles(blank.agent.chat(second), 'chat must not fail on an empty turn');
+    expect((second.at(-1) as AssistantMessage).content.length, `${NORMALIZE}: an empty turn gets a text block`).toBeGreaterThan(0);
+  });
+
+  test('a turn cut by the token limit in the middle of a call never runs it, and ends the run with the cut turn last', async () => {
+    const { agent, calls, provider } = agentWith([
+      [
+        { type: 'text_delta', index: 0, text: 'Writing it now' },
+        { type: 'tool_call_start', index: 1, id: 'w1', name: 'echo' },
+        { type: 'tool_call_delta', index: 1, argumentsDelta: '{"text":"hal' },
+        { type: 'tool_call_end', index: 1 },
+        { type: 'finish', stopReason: 'max_tokens' },
+      ],
+      assistantText('never'),
+    ]);
+    const history: Message[] = [userMessage('go')];
+    expect(await settles(agent.chat(history), 'a cut turn ends the run like an answer'), 'chat returns the text that was written').toBe('Writing it now');
+    expect(calls, 'a call of a turn that is not tool_use must never run').toEqual([]);
+    expect(provider.requests).toHaveLength(1);
+    expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory('after a cut turn');
+    expect(history.at(-1), 'the caller sees the cut: the last turn keeps its stop reason').toMatchObject({ stopReason: 'max_tokens' });
   });
 });
