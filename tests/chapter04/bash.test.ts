@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { BASH_OUTPUT_LIMIT, bashTool, capOutput } from 'kit/tools/bash';
+import { afterEach, describe, expect, test } from 'vitest';
+import { BASH_OUTPUT_LIMIT, OutputCap, bashTool } from 'kit/tools/bash';
 import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
@@ -36,6 +36,37 @@ function errorOf(outcome: Outcome<unknown>, message: string): string {
       'then process.kill(-pid)): killing the shell alone leaves its children holding the output pipes open',
   );
 }
+
+/** The pids of running processes whose command line contains `text` (Linux: read from /proc). */
+function processesRunning(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** Kills, by pid, what a test started and a wrong implementation left running. */
+function killLeftOver(text: string) {
+  for (const pid of processesRunning(text)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+const savedEnv = { ...process.env };
+afterEach(() => {
+  for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+  Object.assign(process.env, savedEnv);
+});
 
 describe('bashTool (src/tools/bash.ts)', () => {
   test('returns the exit code, then stdout and stderr in labelled sections', async () => {
@@ -167,6 +198,91 @@ describe('bashTool (src/tools/bash.ts)', () => {
     expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
   });
 
+  test('keeps output that never ends capped while it arrives, and still times out', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(2500, bash(root, { command: 'yes', timeout_ms: 400 }));
+    const error = errorOf(outcome, '`yes` prints without end: it must time out');
+    expect(error, 'the timeout error says so').toMatch(/timed out after 400 ms/);
+    expect(error.length, `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`).toBeLessThan(
+      BASH_OUTPUT_LIMIT + 500,
+    );
+    expect(error, 'the OutputCap note says how much was cut').toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+  });
+
+  test('does not pass the agent\'s API keys on to the command, but keeps the rest of the environment', async () => {
+    const { root } = tempWorkspace();
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
+    process.env.OPENAI_API_KEY = 'sk-openai-test-secret';
+    process.env.KIT_TEST_SETTING = 'kept';
+    const result = await bash(root, { command: 'env' });
+    expect(result, 'runCommand step 1: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_*').not.toMatch(
+      /test-secret/,
+    );
+    expect(result, 'runCommand step 1: every other variable is still passed on (PATH, HOME, the user\'s own settings)').toContain(
+      'KIT_TEST_SETTING=kept',
+    );
+  });
+
+  test('stops a process that left the process group, and says so, instead of waiting for it', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${process.pid % 1000}1`;
+    try {
+      const outcome = await within(2000, bash(root, { command: `setsid ${marker} & sleep 0.2; echo started`, timeout_ms: 500 }));
+      expect(
+        outcome.status,
+        'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
+      ).toBe('resolved');
+      const result = (outcome as { value: string }).value;
+      expect(result, 'the command itself ended normally').toMatch(/^exit code: 0\n--- stdout ---\nstarted\n/);
+      expect(result, 'bashTool.execute step 3: the notes (what was stopped, by its command line) follow the sections').toContain(marker);
+      expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('stops a detached child that redirected its output, too', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: "setsid sh -c 'sleep 0.5; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
+    expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
+    await sleep(800);
+    expect(
+      existsSync(path.join(root, 'late.txt')),
+      'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
+    ).toBe(false);
+  });
+
+  test('a timeout ends the tool even when a detached child keeps running', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${process.pid % 1000}2`;
+    try {
+      const outcome = await within(2000, bash(root, { command: `setsid ${marker} & echo begun; sleep 5`, timeout_ms: 300 }));
+      const error = errorOf(outcome, 'the command must time out, and the detached child must not keep the tool waiting');
+      expect(error).toMatch(/timed out after 300 ms/);
+      expect(error, 'the note names what was stopped').toContain(marker);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('waits only a short while for pipes held by a process it cannot find', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${process.pid % 1000}3`;
+    try {
+      // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
+      const outcome = await within(2000, bash(root, { command: `setsid env -i ${marker} & sleep 0.1; echo done`, timeout_ms: 5000 }));
+      expect(
+        outcome.status,
+        'runCommand step 6: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams',
+      ).toBe('resolved');
+      const result = (outcome as { value: string }).value;
+      expect(result, 'what was printed before is kept').toMatch(/^exit code: 0\n--- stdout ---\ndone\n/);
+      expect(result, 'runCommand step 6: a note tells the model something may still be running').toMatch(/still be running/);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
   test('is named bash and is not read-only', async () => {
     const { root } = tempWorkspace();
     await bash(root, { command: 'true' });
@@ -175,16 +291,47 @@ describe('bashTool (src/tools/bash.ts)', () => {
   });
 });
 
-describe('capOutput (src/tools/bash.ts)', () => {
-  test('returns text within the limit unchanged', () => {
-    expect(capOutput('short', 10)).toBe('short');
-    expect(capOutput('x'.repeat(10), 10), 'exactly at the limit is still within it').toBe('x'.repeat(10));
+describe('OutputCap (src/tools/bash.ts)', () => {
+  const fed = (limit: number, chunks: string[]) => {
+    const cap = new OutputCap(limit);
+    for (const chunk of chunks) cap.add(chunk);
+    return cap;
+  };
+
+  test('gives back text within the limit unchanged, however it was cut into chunks', () => {
+    expect(fed(10, ['short']).toString(), 'nothing cut: head and tail together are the whole text').toBe('short');
+    expect(fed(10, ['xxx', 'xxxx', 'xxx']).toString(), 'exactly at the limit is still within it').toBe('x'.repeat(10));
+    expect(fed(4, ['ab', 'cd']).cut, 'nothing was dropped, so cut stays 0').toBe(0);
   });
 
-  test('keeps half the limit from the start and the rest from the end', () => {
-    expect(capOutput('abcdefghij', 4), 'first floor(limit / 2) characters, the note, the last limit - that').toBe(
+  test('keeps half the limit from the start and the rest from the end, and counts what it dropped', () => {
+    expect(fed(4, ['abcdefghij']).toString(), 'step 1 and 3: the first floor(limit / 2), the note, the last limit - that').toBe(
       'ab\n[... 6 characters cut ...]\nij',
     );
-    expect(capOutput('abcdefghij', 5)).toBe('ab\n[... 5 characters cut ...]\nhij');
+    expect(fed(5, ['abc', 'defg', 'hij']).toString(), 'odd limit: the head gets floor(5 / 2) = 2, the tail 3').toBe(
+      'ab\n[... 5 characters cut ...]\nhij',
+    );
+  });
+
+  test('never holds more than the limit while output keeps arriving', () => {
+    const cap = new OutputCap(100);
+    for (let i = 0; i < 1000; i++) {
+      cap.add(`${String(i).padStart(9, '0')}\n`);
+      expect(cap.head.length + cap.tail.length, `step 3: after chunk ${i} the cap holds more than its limit; trim the tail on every add`).toBeLessThanOrEqual(
+        100,
+      );
+    }
+    expect(cap.head, 'step 1: the head is the first 50 characters seen').toBe('000000000\n000000001\n000000002\n000000003\n000000004\n');
+    expect(cap.tail, 'step 2: the tail is the last 50 characters seen').toBe('000000995\n000000996\n000000997\n000000998\n000000999\n');
+    expect(cap.cut, 'step 3: cut counts every character dropped between them').toBe(10_000 - 100);
+  });
+
+  test('a chunk that fills the head goes on into the tail', () => {
+    const cap = fed(6, ['ab', 'cdefg']);
+    expect([cap.head, cap.tail, cap.cut], 'step 1 and 2: "ab" + "c" fill the head of 3; "defg" goes to the tail of 3, dropping "d"').toEqual([
+      'abc',
+      'efg',
+      1,
+    ]);
   });
 });

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toolDefinition } from 'kit/tool';
-import { editTool } from 'kit/tools/edit';
+import { EDIT_FILE_SIZE_LIMIT, editTool } from 'kit/tools/edit';
 import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
@@ -114,6 +115,74 @@ describe('editTool (src/tools/edit.ts)', () => {
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
     await rejection(edit(root, { path: 'notes.txt', old_string: 'top', new_string: 'no' }), 'notes.txt links outside the workspace');
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
+
+  test('a file with Windows line endings: a quote written with \\n matches, and the file keeps \\r\\n', async () => {
+    const { root } = tempWorkspace({ 'win.txt': 'first\r\nsecond\r\nthird\r\n' });
+    const summary = await edit(root, { path: 'win.txt', old_string: 'first\nsecond', new_string: 'one\ntwo\nthree' });
+    expect(summary, 'step 5: the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n').toBe('Edited win.txt: replaced 1 occurrence');
+    expect(contentOf(root, 'win.txt'), 'step 5: the new lines get \\r\\n too, so the file keeps one kind of line ending').toBe(
+      'one\r\ntwo\r\nthree\r\nthird\r\n',
+    );
+    await edit(root, { path: 'win.txt', old_string: 'two\r\nthree', new_string: '2\r\n3' });
+    expect(contentOf(root, 'win.txt'), 'step 5: a quote that already has \\r\\n is used as it is, and \\r\\n is not doubled').toBe(
+      'one\r\n2\r\n3\r\nthird\r\n',
+    );
+  });
+
+  test('a quote that overlaps itself counts as two occurrences', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'x\n\n\ny\n' });
+    const error = await rejection(
+      edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n' }),
+      'step 6: "\\n\\n" occurs twice in "x\\n\\n\\ny" (at 1 and at 2): the quote is ambiguous, refuse it',
+    );
+    expect(String(error), 'step 6: count overlapping places too (indexOf from one past each hit), not only what split finds').toMatch(/2 times/);
+    expect(contentOf(root, 'a.txt')).toBe('x\n\n\ny\n');
+    expect(await edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n', replace_all: true }), 'step 8: N is the replacements made').toBe(
+      'Edited a.txt: replaced 1 occurrence',
+    );
+  });
+
+  test('refuses a file that is not UTF-8 and leaves its bytes alone', async () => {
+    const { root } = tempWorkspace();
+    const latin1 = Buffer.from('café = 1;\n', 'latin1');
+    writeFileSync(path.join(root, 'old.js'), latin1);
+    const error = await rejection(edit(root, { path: 'old.js', old_string: '= 1', new_string: '= 2' }), 'step 4: utf8Text gives undefined: refuse');
+    expect(String(error), 'step 4: say the file is not UTF-8').toMatch(/UTF-8/);
+    expect(readFileSync(path.join(root, 'old.js')).equals(latin1), 'step 4: writing it back as UTF-8 would have changed the é').toBe(true);
+  });
+
+  test('keeps a byte order mark', async () => {
+    const { root } = tempWorkspace({ 'bom.txt': '\uFEFFhello\n' });
+    await edit(root, { path: 'bom.txt', old_string: 'hello', new_string: 'bye' });
+    expect(contentOf(root, 'bom.txt'), 'step 4: decode with utf8Text, which keeps the BOM').toBe('\uFEFFbye\n');
+  });
+
+  test('refuses a FIFO at once instead of waiting to read it', async () => {
+    const { root } = tempWorkspace();
+    const fifo = path.join(root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      edit(root, { path: 'pipe', old_string: 'a', new_string: 'b' }).then(
+        () => 'resolved',
+        (error: unknown) => String(error),
+      ),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 1000))),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    expect(outcome, 'step 3: a FIFO is not a regular file (isFile() is false): refuse it before reading, which waits for a writer forever').toMatch(
+      /pipe is not a regular file/,
+    );
+  });
+
+  test('refuses a file over the size limit and points to bash', async () => {
+    const { root } = tempWorkspace();
+    writeFileSync(path.join(root, 'big.log'), `needle\n${'x'.repeat(EDIT_FILE_SIZE_LIMIT)}`);
+    const error = await rejection(edit(root, { path: 'big.log', old_string: 'needle', new_string: 'pin' }), 'step 3: the file is over EDIT_FILE_SIZE_LIMIT');
+    expect(String(error), 'step 3: suggest bash (sed) for such files').toMatch(/bash/);
+    expect(readFileSync(path.join(root, 'big.log'), 'utf8').startsWith('needle\n'), 'the file is unchanged').toBe(true);
   });
 
   test('the model must send path, old_string and new_string; replace_all is optional', async () => {

@@ -79,12 +79,17 @@ describe('globTool (src/tools/glob.ts)', () => {
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
   });
 
-  test('never lists files outside the workspace, whatever the pattern says', async () => {
-    const { root, outside } = tempWorkspace({ 'a.txt': '' });
-    for (const pattern of ['../outside/*.txt', `${outside}/*.txt`, '../**/*.txt']) {
-      const result = await glob(root, { pattern });
-      expect(result, `pattern ${pattern} reached outside: drop every result that resolveInWorkspace refuses`).not.toContain('secret');
+  test('refuses a pattern that leaves the search folder, before listing anything', async () => {
+    const { root, outside } = tempWorkspace({ 'a.txt': '', 'src/b.txt': '' });
+    for (const pattern of ['../outside/*.txt', `${outside}/*.txt`, '../**/*.txt', 'src/../../outside/*', '{..,src}/*.txt']) {
+      const error = await rejection(
+        glob(root, { pattern }),
+        `step 2: patternLeavesFolder("${pattern}") is true: refuse it (tinyglobby would walk outside first; "/**" walks the whole disk)`,
+      );
+      expect(String(error), 'step 2: the error names the pattern').toContain(`"${pattern}"`);
+      expect(String(error), 'step 2: the error says to choose the folder with path').toMatch(/\bpath\b/);
     }
+    expect(await glob(root, { pattern: 'src/..b.txt' }), 'a name that merely starts with two dots is not a .. segment').toBe('No files match "src/..b.txt"');
   });
 
   test('does not follow a symlinked folder out of the workspace', async () => {

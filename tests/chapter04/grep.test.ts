@@ -1,11 +1,28 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { GREP_LIMIT, GREP_LINE_LIMIT, grepTool } from 'kit/tools/grep';
+import { afterEach, describe, expect, test } from 'vitest';
+import { GREP_FILE_SIZE_LIMIT, GREP_LIMIT, GREP_LINE_LIMIT, grepLimits, grepTool } from 'kit/tools/grep';
 import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 const grep = (cwd: string, input: Record<string, unknown>) => grepTool.execute(grepTool.input.parse(input), { cwd });
+
+const defaultTimeMs = grepLimits.timeMs;
+afterEach(() => {
+  grepLimits.timeMs = defaultTimeMs;
+});
+
+/** How `promise` settled within `ms` ('pending' if it had not), so a tool that blocks cannot hang the test. */
+async function within(ms: number, promise: Promise<unknown>): Promise<{ status: string; value?: unknown; error?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ status: string }>((resolve) => (timer = setTimeout(() => resolve({ status: 'pending' }), ms)));
+  try {
+    return await Promise.race([promise.then((value) => ({ status: 'resolved', value }), (error: unknown) => ({ status: 'rejected', error })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 describe('grepTool (src/tools/grep.ts)', () => {
   test('answers with file:line: text, sorted by file then line', async () => {
@@ -49,9 +66,10 @@ describe('grepTool (src/tools/grep.ts)', () => {
 
   test('an invalid regular expression is an error that names it', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n' });
-    const error = await rejection(grep(root, { pattern: 'foo(' }), 'new RegExp throws on "foo(": turn that into a clear error');
-    expect(String(error)).toMatch(/Invalid regular expression/);
-    expect(String(error), 'name the pattern the model sent').toContain('"foo("');
+    const error = await rejection(grep(root, { pattern: 'foo(' }), 'step 1: new RegExp throws on "foo(": turn that into a clear error');
+    expect(String(error), 'step 1: say the regular expression is invalid').toMatch(/invalid regular expression/i);
+    expect(String(error), 'step 1: quote the pattern the model sent').toContain('foo(');
+    expect(String(error), "step 1: pass on the SyntaxError's message, which says what is wrong").toMatch(/Unterminated group/);
   });
 
   test('skips binary files and the node_modules and .git folders', async () => {
@@ -156,6 +174,73 @@ describe('grepTool (src/tools/grep.ts)', () => {
       'top secret',
     );
     await rejection(grep(root, { pattern: 'secret', path: 'notes.txt' }), 'notes.txt links outside the workspace');
+  });
+
+  test('a pattern that backtracks for seconds is stopped at the time limit, and the agent stays responsive', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'fine\n', 'b.txt': `${'a'.repeat(28)}!\n` });
+    grepLimits.timeMs = 150;
+    let ticks = 0;
+    let longestGap = 0;
+    let last = Date.now();
+    const ticker = setInterval(() => {
+      ticks++;
+      longestGap = Math.max(longestGap, Date.now() - last);
+      last = Date.now();
+    }, 10);
+    try {
+      const error = await rejection(
+        grep(root, { pattern: '^(a+)+$' }),
+        'step 5: match with a RegexSearch (regex, grepLimits.timeMs); past the limit its RegexTimeoutError is the tool\'s error',
+      );
+      expect(String(error), 'the error explains the time limit, so the model can simplify the pattern').toMatch(/took longer than 150 ms/);
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(ticks, 'timers kept running while the pattern was being tried').toBeGreaterThan(3);
+    expect(longestGap, 'step 5: the event loop was blocked; run the regex through search.matchingLines, never regex.test on this thread').toBeLessThan(
+      1000,
+    );
+  });
+
+  test('a final newline does not start another line, and \\r\\n ends a line as \\n does', async () => {
+    const { root } = tempWorkspace({ 'unix.txt': 'one\n\ntwo\n', 'windows.txt': 'one\r\n\r\ntwo\r\n' });
+    expect(
+      await grep(root, { pattern: '^$' }),
+      'step 5: only line 2 is empty; the text after the final newline is not a line (split on /\\r?\\n/ after dropping one final newline)',
+    ).toBe('unix.txt:2: \nwindows.txt:2: ');
+    expect(await grep(root, { pattern: '^one$' }), 'step 5: a \\r left at the end of a line would make $ fail on Windows line endings').toBe(
+      'unix.txt:1: one\nwindows.txt:1: one',
+    );
+  });
+
+  test('a FIFO as the path is refused at once instead of read forever', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'needle\n' });
+    const fifo = path.join(root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    const outcome = await within(1000, grep(root, { pattern: 'needle', path: 'pipe' }));
+    if (outcome.status === 'pending') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    expect(outcome.status, 'step 2: a FIFO is neither a folder nor a regular file; reading it waits for a writer forever').toBe('rejected');
+    expect(String(outcome.error), 'step 2: say the path is not a regular file').toMatch(/pipe is not a regular file/);
+  });
+
+  test('skips a file over the size limit and names it in a last line', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'needle\n' });
+    writeFileSync(path.join(root, 'big.log'), `needle\n${'x'.repeat(GREP_FILE_SIZE_LIMIT)}\n`);
+    expect(await grep(root, { pattern: 'needle' }), `step 4 and 7: files over GREP_FILE_SIZE_LIMIT are not read; the last line names them`).toMatch(
+      /^a\.txt:1: needle\n\(not searched.*big\.log\)$/,
+    );
+    expect(await grep(root, { pattern: 'nothing' }), 'step 7: the note comes even when nothing matched').toMatch(
+      /^No matches for \/nothing\/\n\(not searched.*big\.log\)$/,
+    );
+  });
+
+  test('refuses a glob that leaves the search folder, before listing anything', async () => {
+    const { root, outside } = tempWorkspace({ 'a.txt': 'secret\n' });
+    for (const fileGlob of ['../outside/*', `${outside}/*.txt`]) {
+      const error = await rejection(grep(root, { pattern: 'secret', glob: fileGlob }), `step 3: patternLeavesFolder("${fileGlob}") is true: refuse it`);
+      expect(String(error), 'step 3: the error names the glob').toContain(`"${fileGlob}"`);
+      expect(String(error)).not.toContain('top secret');
+    }
   });
 
   test('is named grep and read-only', async () => {

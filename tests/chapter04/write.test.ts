@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeTool } from 'kit/tools/write';
@@ -71,6 +72,34 @@ describe('writeTool (src/tools/write.ts)', () => {
       'stat the path first and throw `<path> is a directory, not a file` (not the EISDIR error of writeFile)',
     ).toBe('src is a directory, not a file');
     expect(readFileSync(path.join(root, 'src/keep.txt'), 'utf8'), 'the folder and its files must be left alone').toBe('keep');
+  });
+
+  test('refuses a FIFO at once instead of waiting for a reader', async () => {
+    const { root } = tempWorkspace();
+    const fifo = path.join(root, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      write(root, { path: 'pipe', content: 'x' }).then(
+        () => 'resolved',
+        (error: unknown) => String(error),
+      ),
+      new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still waiting'), 1000))),
+    ]);
+    clearTimeout(timer);
+    if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
+    expect(outcome, 'step 2: an existing path that is not a regular file (isFile() is false) must be refused before writing').toMatch(
+      /pipe is not a regular file/,
+    );
+  });
+
+  test('writes through a symlink that stays inside the workspace, to its target', async () => {
+    const { root } = tempWorkspace({ 'docs/real.md': 'old\n' });
+    symlinkSync('docs/real.md', path.join(root, 'README.md'));
+    expect(await write(root, { path: 'README.md', content: 'new\n' }), 'the path the model used is the one named').toBe(
+      'Wrote 4 bytes (1 lines) to README.md',
+    );
+    expect(readFileSync(path.join(root, 'docs/real.md'), 'utf8'), 'the link is followed: its target gets the content').toBe('new\n');
   });
 
   test('is named write and is not read-only', async () => {

@@ -22,6 +22,15 @@ const input = z.object({
   path: z.string().optional().describe('The folder to search in, relative to the workspace root (default: the root)'),
 });
 
+/**
+ * True when a glob pattern names something outside the folder it is searched from: it is absolute (`/etc/*`), or
+ * has a `..` segment (`../*`, `src/../../x`), also inside braces (`{..,src}/*`). tinyglobby would walk there before
+ * any filter could drop the results, and `/**` walks the whole disk.
+ */
+export function patternLeavesFolder(pattern: string): boolean {
+  return /(^|[{,])\//.test(pattern) || /(^|[/{,])\.\.($|[/},])/.test(pattern);
+}
+
 /** True when `absolute` is a path resolveInWorkspace accepts (no `..`, absolute path or symlink leads out). */
 export async function insideWorkspace(root: string, absolute: string): Promise<boolean> {
   return resolveInWorkspace(root, absolute).then(
@@ -41,19 +50,24 @@ export const globTool = defineTool({
     // #region chapter 4: globTool.execute
     // 1. Resolve the folder with resolveInWorkspace(ctx.cwd, folder). If it is missing or not a directory, throw
     //    `<folder> is not a directory`.
-    // 2. Call tinyglobby's glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: true,
+    // 2. Refuse a pattern for which patternLeavesFolder is true, before listing anything: the error names the
+    //    pattern and says patterns are relative to the search folder, which the model chooses with path.
+    // 3. Call tinyglobby's glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: true,
     //    followSymbolicLinks: false, ignore: IGNORED_FOLDERS }).
-    // 3. The pattern itself can leave the workspace (`../*`, `/etc/*`, a symlinked folder in the pattern): keep
-    //    only the results for which insideWorkspace(ctx.cwd, file) is true.
-    // 4. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with
+    // 4. A symlinked folder named in the pattern can still lead out: keep only the results for which
+    //    insideWorkspace(ctx.cwd, file) is true.
+    // 5. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with
     //    .sort(): on strings it compares code units, as a < b does, so the order does not depend on the machine's
     //    locale (localeCompare would).
-    // 5. No files: return `No files match "<pattern>"` (add ` in <folder>` when a folder was given).
-    // 6. More than GLOB_LIMIT: keep the first GLOB_LIMIT and add a last line
+    // 6. No files: return `No files match "<pattern>"` (add ` in <folder>` when a folder was given).
+    // 7. More than GLOB_LIMIT: keep the first GLOB_LIMIT and add a last line
     //    `(<N> more files not shown; use a narrower pattern or path)`.
     const base = await resolveInWorkspace(ctx.cwd, folder);
     const info = await stat(base).catch(() => undefined);
     if (!info?.isDirectory()) throw new Error(`${folder} is not a directory`);
+    if (patternLeavesFolder(pattern)) {
+      throw new Error(`Pattern "${pattern}" leaves the search folder: patterns are relative to it; choose the folder with path`);
+    }
     const found = await glob(pattern, {
       cwd: base,
       absolute: true,

@@ -2,23 +2,28 @@
  * Chapter 4: the bash tool, a terminal for the model.
  *
  * The model runs a command and reads what a person would see: the exit code, stdout and stderr. A failing command
- * is information, not a crash. What the tool must guard against is a command that never ends or prints without
- * end: a timeout stops it (with everything it started), and long output is cut in the middle.
+ * is information, not a crash. What the tool must guard against is a command that never ends, prints without end
+ * or leaves something running: a timeout stops it (with everything it started), long output is cut in the middle
+ * as it arrives, and the agent's own API keys are kept out of the command's environment.
  *
  * The workspace check of the file tools cannot hold a shell: a command may touch any file the user can. Which
  * commands may run at all is chapter 8's business.
  */
 import { TodoError } from '../todo.js';
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { defineTool } from '../tool.js';
+import { commandEnvironment, settlesWithin, stopLeftovers } from './processes.js';
 
 /** How long a command may run when the model does not say. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** The longest timeout the model may ask for. */
 export const BASH_MAX_TIMEOUT_MS = 600_000;
-/** Characters kept of stdout, and of stderr, before the middle is cut. */
+/** Characters kept of stdout, and of stderr: the start and the end, with the middle cut. */
 export const BASH_OUTPUT_LIMIT = 30_000;
+/** How long to wait for the output pipes to close once the command and its leftovers have been stopped. */
+export const BASH_CLOSE_WAIT_MS = 300;
 
 /** How a command ended. */
 export interface CommandOutcome {
@@ -26,10 +31,13 @@ export interface CommandOutcome {
   exitCode: number | null;
   /** The signal that ended it, if one did. */
   signal: NodeJS.Signals | null;
+  /** What it printed, capped by an OutputCap: the start and the end, with a note of how much was cut between. */
   stdout: string;
   stderr: string;
   /** Set when runCommand stopped the command itself: its timeout passed, or the abort signal fired. */
   stopped?: 'timeout' | 'abort';
+  /** Sentences the model should read about what the command left behind (processes stopped, pipes held open). */
+  notes: string[];
 }
 
 export interface RunOptions {
@@ -39,36 +47,64 @@ export interface RunOptions {
 }
 
 /**
+ * Keeps the start and the end of a stream of text, never more than `limit` characters in all, and counts the
+ * characters it dropped in between. A command can print gigabytes (`yes`): the output must be capped as it
+ * arrives, since no string can hold all of it.
+ */
+export class OutputCap {
+  /** The first characters seen, at most Math.floor(limit / 2). */
+  head = '';
+  /** The last characters seen after the head, at most the rest of the limit. */
+  tail = '';
+  /** How many characters were dropped between the head and the tail. */
+  cut = 0;
+
+  constructor(readonly limit = BASH_OUTPUT_LIMIT) {}
+
+  /** Takes the next piece of output. */
+  add(chunk: string): void {
+    // #region chapter 4: OutputCap.add
+    // 1. The head fills first: move characters from the chunk into it until it holds Math.floor(limit / 2).
+    // 2. The rest of the chunk goes to the end of the tail.
+    // 3. If the tail is now longer than its share (limit minus the head's share), drop characters from its start
+    //    and add how many to `cut`. Do this on every chunk: the tail may never keep more than its share.
+    throw new TodoError(4, 'OutputCap.add');
+    // #endregion
+  }
+
+  /** Everything seen when nothing was cut; otherwise the head, `[... N characters cut ...]` and the tail. */
+  toString(): string {
+    return this.cut === 0 ? this.head + this.tail : `${this.head}\n[... ${this.cut} characters cut ...]\n${this.tail}`;
+  }
+}
+
+/**
  * Runs `bash -c command` and collects its output. Never rejects because of the command's exit code; rejects only
  * when bash cannot be started. On timeout or abort, kills the command's whole process group and resolves with
- * `stopped` set and the output printed so far.
+ * `stopped` set and the output printed so far. Whatever the command left running is stopped too, and named in
+ * `notes`.
  */
-export function runCommand(command: string, options: RunOptions): Promise<CommandOutcome> {
+export async function runCommand(command: string, options: RunOptions): Promise<CommandOutcome> {
   // #region chapter 4: runCommand
-  // 1. Start it with spawn('bash', ['-c', command], { cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] }).
-  //    `detached: true` makes the shell the leader of a new process group: everything it starts joins that group,
-  //    so all of it can be stopped at once.
-  // 2. Collect stdout and stderr as text: setEncoding('utf8') on each stream keeps multi-byte characters whole.
+  // 1. Give the run an id (randomUUID()) and start it with spawn('bash', ['-c', command], { cwd, detached: true,
+  //    stdio: ['ignore', 'pipe', 'pipe'], env: commandEnvironment(runId) }). `detached: true` makes the shell the
+  //    leader of a new process group, which everything it starts joins; the environment marks every process of
+  //    this run and hides the agent's API keys from the command.
+  // 2. Read stdout and stderr as text (setEncoding('utf8') keeps multi-byte characters whole) into an OutputCap
+  //    each, chunk by chunk as they arrive.
   // 3. Write killGroup(): process.kill(-child.pid, 'SIGKILL') (a negative pid means the whole group), inside a
   //    try/catch because the group may already be gone.
   // 4. Stop the command when options.timeoutMs has passed, or when options.signal fires: remember why in
   //    `stopped` ('timeout' or 'abort'), then killGroup().
-  // 5. When the shell exits, call killGroup() too: a leftover background job (`sleep 100 &`) would otherwise keep
-  //    the pipes open and the tool waiting.
-  // 6. Resolve on the child's 'close' event (all output has been read) with { exitCode, signal, stdout, stderr,
-  //    stopped }; reject on its 'error' event. Either way, clear the timer and remove the abort listener.
+  // 5. Wait for the shell's 'exit' event (reject with the child's 'error': bash could not start). Then clean up
+  //    what it left: killGroup() for background jobs still in the group (`sleep 100 &`), then
+  //    stopLeftovers(runId) for processes that left the group (`setsid`); say in a note what was stopped.
+  // 6. Wait for 'close' (all output read), but not forever: something out of reach may still hold the pipes. If
+  //    settlesWithin(closed, BASH_CLOSE_WAIT_MS) is false, destroy both streams and add a note that a process may
+  //    still be running.
+  // 7. Whatever happened, clear the timer and remove the abort listener. Resolve with { exitCode, signal,
+  //    stdout, stderr (the caps as text), stopped, notes }.
   throw new TodoError(4, 'runCommand');
-  // #endregion
-}
-
-/** `text` if it has at most `limit` characters; otherwise its start and its end with a note of how much was cut. */
-export function capOutput(text: string, limit = BASH_OUTPUT_LIMIT): string {
-  // #region chapter 4: capOutput
-  // 1. Text of at most `limit` characters comes back unchanged.
-  // 2. Otherwise keep the first Math.floor(limit / 2) characters and the last (limit - that) characters: the start
-  //    shows what ran, the end shows how it ended (the error is usually there).
-  // 3. Join them with a line saying how many characters were left out: `\n[... <N> characters cut ...]\n`.
-  throw new TodoError(4, 'capOutput');
   // #endregion
 }
 
@@ -91,16 +127,18 @@ export const bashTool = defineTool({
   input,
   async execute({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }, ctx) {
     // #region chapter 4: bashTool.execute
-    // 1. If ctx.signal is already aborted, throw `Command not run: the run was cancelled` without starting it.
+    // 1. If ctx.signal is already aborted, throw an error saying the command was not run because the run was
+    //    cancelled, without starting it.
     // 2. Run it with runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }).
-    // 3. Build the two labelled sections the model reads, each through capOutput, without a final newline, and
-    //    `(empty)` when nothing was printed:
+    // 3. Build the two labelled sections the model reads, each without its final newline, and `(empty)` when
+    //    nothing was printed; then each of outcome.notes on a line of its own:
     //        --- stdout ---
     //        <stdout>
     //        --- stderr ---
     //        <stderr>
-    // 4. Stopped by the timeout: throw `Command timed out after <ms> ms and was stopped. Output so far:` followed
-    //    by the sections on the next line. Stopped by the abort signal: throw `Command aborted. Output so far:` and
+    //        <note>
+    // 4. Stopped by the timeout: throw an error that says the command timed out after <ms> ms and was stopped,
+    //    with the sections on the next line. Stopped by the abort signal: an error that says it was aborted, and
     //    the sections.
     // 5. Otherwise return `exit code: <code>` (or `exit code: none (killed by <signal>)`), a newline, and the
     //    sections. A non-zero exit code is a normal result: the model reads it as a person reads a terminal.

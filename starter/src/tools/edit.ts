@@ -11,6 +11,21 @@ import { z } from 'zod';
 import { defineTool } from '../tool.js';
 import { displayPath, resolveInWorkspace } from '../workspace.js';
 
+/** Files larger than this (in bytes) are not edited: the model cannot have read them whole. */
+export const EDIT_FILE_SIZE_LIMIT = 5_000_000;
+
+/**
+ * The text of `bytes` if they are UTF-8, or undefined if they are not (a binary file, or text in another encoding).
+ * Writing such a file back as UTF-8 would change bytes the edit never touched. A byte order mark is kept.
+ */
+export function utf8Text(bytes: Uint8Array): string | undefined {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 const input = z.object({
   path: z.string().describe('The file to change, relative to the workspace root'),
   old_string: z
@@ -32,17 +47,25 @@ export const editTool = defineTool({
   async execute({ path: requested, old_string: oldString, new_string: newString, replace_all: replaceAll }, ctx) {
     // #region chapter 4: editTool.execute
     // 1. Resolve the path with resolveInWorkspace and keep displayPath for messages.
-    // 2. Refuse an empty old_string (`old_string is empty ...`; to create a file the model should use write) and an
-    //    old_string equal to new_string (`... are the same; nothing would change`).
-    // 3. Read the file as UTF-8. A missing file throws `File not found: <path>`.
-    // 4. Count the occurrences of old_string (text.split(oldString).length - 1 counts them without a regex).
-    //    - none: throw `old_string was not found in <path>. Read the file and copy the exact text, including
-    //      whitespace and indentation.`
-    //    - more than one without replace_all: throw `old_string occurs <N> times in <path>. Include more
-    //      surrounding lines to make it unique, or set replace_all to true to change every one.`
-    // 5. Replace (every occurrence when replace_all, else the single one) and write the file back. Use
+    // 2. Refuse an empty old_string (say it is empty; to create a file the model should use write) and an
+    //    old_string equal to new_string (nothing would change).
+    // 3. stat the file. Missing: throw `File not found: <path>`. A directory: `<path> is a directory, not a file`.
+    //    Anything else that is not a regular file (a FIFO, a device): `<path> is not a regular file`. Larger than
+    //    EDIT_FILE_SIZE_LIMIT: refuse it, and say to use bash (sed) for such files.
+    // 4. Read it as bytes and decode them with utf8Text. Not UTF-8: refuse it and leave it untouched.
+    // 5. Line endings: if the file uses \r\n and old_string has no \r, the model wrote its quote with \n (read
+    //    shows lines without their ends). Then look for old_string with every \n turned into \r\n, and put in
+    //    new_string with its line ends turned into \r\n too, so the file keeps one kind of line ending.
+    // 6. Count where old_string occurs, overlapping places included (search again from one past each hit with
+    //    indexOf: "aa" occurs twice in "aaa").
+    //    - none: throw an error that says old_string was not found in <path>, and tells the model to read the
+    //      file and copy the exact text, whitespace and indentation included.
+    //    - more than one without replace_all: throw an error that says how many times it occurs in <path>, and
+    //      suggests more surrounding lines or replace_all.
+    // 7. Replace (every occurrence when replace_all, else the single one) and write the file back. Use
     //    split/join, not String.replace with a string: replace gives `$&`, `$1` and `$$` in new_string a meaning.
-    // 6. Return `Edited <path>: replaced <N> occurrence(s)` (`1 occurrence`, `3 occurrences`).
+    // 8. Return `Edited <path>: replaced <N> occurrence(s)` (`1 occurrence`, `3 occurrences`), N the replacements
+    //    made.
     throw new TodoError(4, 'editTool.execute');
     // #endregion
   },

@@ -26,7 +26,9 @@ export const writeTool = defineTool({
     // #region chapter 4: writeTool.execute
     // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace,
     //    including a symlink that leads out. Keep displayPath(ctx.cwd, absolute) for messages.
-    // 2. If the path is an existing directory, throw `<path> is a directory, not a file`.
+    // 2. If the path exists, it must be a regular file: a directory throws `<path> is a directory, not a file`;
+    //    anything else (a FIFO, a socket, a device) throws `<path> is not a regular file` (writing to a FIFO waits
+    //    for a reader forever).
     // 3. Create the parent folders with mkdir(path.dirname(absolute), { recursive: true }).
     // 4. Write the content as UTF-8 (this replaces an existing file).
     // 5. Return one line: `Wrote <bytes> bytes (<lines> lines) to <path>`. Count bytes with Buffer.byteLength

@@ -1,0 +1,76 @@
+/**
+ * Chapter 4, given: the parts of running a command that are about the operating system rather than about tools.
+ *
+ * The bash tool kills a command's whole process group, but a process can leave the group: `setsid`, `nohup … &`
+ * with `disown`, a daemon that forks twice. Such a process keeps running after the tool has answered, and if it
+ * still holds the command's output pipes the tool would wait for them forever. Two helpers close that gap:
+ *
+ * - commandEnvironment() gives each command an environment with a marker of its own (KIT_COMMAND_RUN=<id>). Every
+ *   process the command starts inherits it, whatever group or session it moves to, so stopLeftovers() can find
+ *   them afterwards (on Linux, by reading /proc/<pid>/environ) and stop them. A process that clears its whole
+ *   environment escapes this; the bash tool's bounded wait covers that case.
+ * - The same environment leaves out the agent's own provider settings (ANTHROPIC_*, OPENAI_*): a command the model
+ *   writes could otherwise print the API key with `env` and send it anywhere.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+
+/** The variable that marks every process one command started. */
+export const RUN_MARKER = 'KIT_COMMAND_RUN';
+
+/** Names of variables a command never sees: the agent's own provider settings, API keys included. */
+export const HIDDEN_VARIABLES = /^(ANTHROPIC|OPENAI)_/;
+
+/** A copy of `env` without the provider settings, with RUN_MARKER set to `runId`. */
+export function commandEnvironment(runId: string, env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const kept = Object.entries(env).filter(([name]) => !HIDDEN_VARIABLES.test(name));
+  return { ...Object.fromEntries(kept), [RUN_MARKER]: runId };
+}
+
+/** The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only). */
+async function processesOfRun(runId: string): Promise<Array<{ pid: number; command: string }>> {
+  const entries = await readdir('/proc').catch(() => [] as string[]);
+  const mark = `${RUN_MARKER}=${runId}`;
+  const found: Array<{ pid: number; command: string }> = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
+    if (!environ.split('\0').includes(mark)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    const command = cmdline.split('\0').join(' ').trim();
+    found.push({ pid: Number(entry), command: command.length > 80 ? `${command.slice(0, 80)}…` : command });
+  }
+  return found;
+}
+
+/**
+ * Kills (SIGKILL) every process still running that the command with this run id started, wherever it moved, and
+ * returns each as `<pid> <command line>`. Looks again after killing, in case one forked meanwhile. On systems
+ * without /proc it finds nothing and returns [].
+ */
+export async function stopLeftovers(runId: string): Promise<string[]> {
+  const stopped = new Map<number, string>();
+  for (let round = 0; round < 3; round++) {
+    const found = (await processesOfRun(runId)).filter(({ pid }) => !stopped.has(pid));
+    if (found.length === 0) break;
+    for (const { pid, command } of found) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        stopped.set(pid, `${pid} ${command}`);
+      } catch {
+        // It ended on its own meanwhile.
+      }
+    }
+  }
+  return [...stopped.values()];
+}
+
+/** True if `promise` settles within `ms`, false if it is still pending then. Never rejects; leaves no timer. */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true, () => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
