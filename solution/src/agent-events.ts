@@ -1,0 +1,112 @@
+/**
+ * Chapter 7: what a run looks like from outside.
+ *
+ * The loop of chapter 7 does not print, does not call handlers, and does not return a string: it hands out one
+ * event at a time, and every consumer (a test, the terminal, an editor over ACP, a parent agent) reads the same
+ * events and keeps what it needs. Each event is a plain object tagged by `type`, in the naming style of the stream
+ * events; everything about one call carries its `callId`, everything about one model call its `turn` (counting
+ * from 1 in each run). No event holds a secret: no key, no headers, no thrown object, only data a UI can show or
+ * a session can save as JSON.
+ *
+ * A run ends with exactly one `done`, whatever happened. Its `reason` says why:
+ * - `end_turn`: the model answered; `text` is the answer;
+ * - `cancelled`: the signal aborted (or a hook stopped the run); `message` says why;
+ * - `turn_limit`: the model was still asking for tools after `maxTurns` model calls;
+ * - `error`: a provider failure, a cut stream or a hook that threw; `message` says what;
+ * - `paused_for_client_tool`: the model called a tool the caller answers (client-tools.ts); `pending` lists the
+ *   calls waiting for the caller's results.
+ * In every case but the pause, every call the run added to the history has its result.
+ */
+import { TurnLimitError } from './agent.js';
+import type { ToolCall, Usage } from './messages.js';
+
+/** What a before-tool-call hook decided: run the call as written, never run it, or run it with other arguments. */
+export type ToolDecision =
+  | { type: 'allow' }
+  | { type: 'block'; message: string }
+  | { type: 'change'; arguments: unknown };
+
+export type DoneReason = 'end_turn' | 'cancelled' | 'turn_limit' | 'error' | 'paused_for_client_tool';
+
+/** The last event of every run, and the only one a consumer that wants the answer needs. */
+export interface DoneEvent {
+  type: 'done';
+  reason: DoneReason;
+  /** Model calls made in this run. */
+  turns: number;
+  /** The text of the last whole turn this run added ('' if none): for end_turn, the answer. */
+  text: string;
+  /** The usage of every whole turn of this run, added up. */
+  usage: Usage;
+  /** Why the run stopped, for cancelled, turn_limit and error. */
+  message?: string;
+  /** For paused_for_client_tool: the calls that wait for the caller's results. */
+  pending?: ToolCall[];
+}
+
+export type AgentEvent =
+  | { type: 'turn_start'; turn: number }
+  | { type: 'text_delta'; turn: number; text: string }
+  | { type: 'thinking_delta'; turn: number; thinking: string }
+  | { type: 'usage'; turn: number; usage: Usage }
+  | { type: 'tool_call_requested'; turn: number; callId: string; name: string; arguments: unknown }
+  | { type: 'tool_call_decided'; turn: number; callId: string; name: string; decision: ToolDecision }
+  | { type: 'tool_result'; turn: number; callId: string; name: string; content: string; isError: boolean }
+  | DoneEvent;
+
+/** Usage with nothing counted yet. */
+export function noUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0 };
+}
+
+/** `total` plus `more`, field by field; the cache counts only when either side has them. */
+export function addUsage(total: Usage, more: Usage | undefined): Usage {
+  if (!more) return total;
+  const sum: Usage = { inputTokens: total.inputTokens + more.inputTokens, outputTokens: total.outputTokens + more.outputTokens };
+  if (total.cacheReadTokens !== undefined || more.cacheReadTokens !== undefined) {
+    sum.cacheReadTokens = (total.cacheReadTokens ?? 0) + (more.cacheReadTokens ?? 0);
+  }
+  if (total.cacheWriteTokens !== undefined || more.cacheWriteTokens !== undefined) {
+    sum.cacheWriteTokens = (total.cacheWriteTokens ?? 0) + (more.cacheWriteTokens ?? 0);
+  }
+  return sum;
+}
+
+/**
+ * Reads a run to its end and returns its `done` event, handing every event (done included) to `onEvent` first.
+ * Throws an Error when the events end without a `done`, or when anything follows it: either is a broken loop.
+ */
+export async function drain(events: AsyncIterable<AgentEvent>, onEvent?: (event: AgentEvent) => void): Promise<DoneEvent> {
+  // #region chapter 7: drain
+  // 1. for await each event: hand it to onEvent (when given) and remember it if it is the `done`.
+  // 2. An event that arrives after a `done` is a broken loop: throw an Error that says which event came after it.
+  // 3. After the loop, throw an Error if no `done` came; otherwise return it.
+  let done: DoneEvent | undefined;
+  for await (const event of events) {
+    if (done) throw new Error(`the run sent a ${event.type} event after its done event: done must be the last event`);
+    onEvent?.(event);
+    if (event.type === 'done') done = event;
+  }
+  if (!done) throw new Error('the run ended without a done event');
+  return done;
+  // #endregion
+}
+
+/** Thrown by finalAnswer when a run ends without an answer, other than at the turn limit. */
+export class RunStoppedError extends Error {
+  override name = 'RunStoppedError';
+  constructor(readonly done: DoneEvent) {
+    super(`the run ended with reason ${done.reason}${done.message ? `: ${done.message}` : ''}`);
+  }
+}
+
+/**
+ * The answer of a run, for a consumer that wants only that. Rejects with TurnLimitError (chapter 3's error) at
+ * the turn limit, and with RunStoppedError for any other reason than end_turn.
+ */
+export async function finalAnswer(events: AsyncIterable<AgentEvent>): Promise<string> {
+  const done = await drain(events);
+  if (done.reason === 'end_turn') return done.text;
+  if (done.reason === 'turn_limit') throw new TurnLimitError(done.turns);
+  throw new RunStoppedError(done);
+}

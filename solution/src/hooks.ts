@@ -1,0 +1,113 @@
+/**
+ * Chapter 7: hooks, the seam where later chapters plug into the loop.
+ *
+ * A hook is a plain async function the loop calls at a fixed point of every run. It can look (log, count, show a
+ * spinner), or it can steer: change the request before a model call or stop the run there; block a tool call with
+ * a message the model reads as the call's result, or run it with other arguments; change a tool's result before
+ * the model sees it. Chapter 8's permission gate is a before-tool-call hook, chapter 12's compaction a
+ * before-model-call hook, chapter 13's plan mode both. None of them needs a new line in the loop.
+ *
+ * Several sets of hooks may be given; `composeHooks` makes them one, called in the order given. Every hook gets the
+ * run's AbortSignal. A hook that throws ends the run with reason `error` (the loop sees to that).
+ */
+import type { ToolDecision } from './agent-events.js';
+import type { Message, ToolCall, ToolResultMessage } from './messages.js';
+import type { ModelRequest } from './provider.js';
+
+type Awaitable<T> = T | Promise<T>;
+
+/** What every hook is given besides its own arguments. */
+export interface HookContext {
+  /** The run's signal: a hook that waits (a prompt, a network call) should stop when it aborts. */
+  signal: AbortSignal;
+  /** The model call this belongs to, counting from 1 in each run. */
+  turn: number;
+  /** The conversation so far. Read it; do not change it. */
+  history: readonly Message[];
+}
+
+/** What a before-model-call hook returns to end the run there, with `stop` as the reason (done: cancelled). */
+export interface StopRun {
+  stop: string;
+}
+
+/** The hooks one caller wants; each is optional. Returning nothing (undefined) means "no change". */
+export interface Hooks {
+  /** Before each model call: return a changed request, `{ stop: reason }`, or nothing. */
+  beforeModelCall?(request: ModelRequest, ctx: HookContext): Awaitable<ModelRequest | StopRun | void>;
+  /** For each piece of the model's text, as it arrives (never empty). */
+  onText?(text: string, ctx: HookContext): Awaitable<void>;
+  /** Before a tool call runs: allow it, block it with a message for the model, or change its arguments. */
+  beforeToolCall?(call: ToolCall, ctx: HookContext): Awaitable<ToolDecision | void>;
+  /** After a tool call ran: return a changed result, or nothing. */
+  afterToolCall?(call: ToolCall, result: ToolResultMessage, ctx: HookContext): Awaitable<ToolResultMessage | void>;
+}
+
+/** Several sets of hooks as one: every hook is there, and each returns a decision rather than maybe nothing. */
+export interface ComposedHooks {
+  beforeModelCall(request: ModelRequest, ctx: HookContext): Promise<ModelRequest | StopRun>;
+  onText(text: string, ctx: HookContext): Promise<void>;
+  beforeToolCall(call: ToolCall, ctx: HookContext): Promise<ToolDecision>;
+  afterToolCall(call: ToolCall, result: ToolResultMessage, ctx: HookContext): Promise<ToolResultMessage>;
+}
+
+/** Whether a before-model-call hook asked to stop the run. */
+export function isStop(value: ModelRequest | StopRun): value is StopRun {
+  return 'stop' in value;
+}
+
+/**
+ * The hooks of `list` as one set, called in list order (each awaited before the next):
+ * - beforeModelCall: each hook gets the request as the hooks before it left it; the first stop ends the chain;
+ * - onText: every hook sees every piece;
+ * - beforeToolCall: the first block wins, and later hooks are not asked; a change gives the next hook the call
+ *   with the new arguments, and the decision is `change` with the last arguments if any hook changed them,
+ *   `allow` otherwise;
+ * - afterToolCall: each hook gets the result as the hooks before it left it; the result keeps the call's id and
+ *   name whatever a hook returns.
+ * An error thrown by a hook is not caught here.
+ */
+export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks {
+  // #region chapter 7: composeHooks
+  // 1. Accept one set of hooks or an array of them (Array.isArray), and return an object with all four methods.
+  // 2. beforeModelCall: pass the request through each hook that has one, in order. A returned request replaces it
+  //    for the next hook; a returned { stop } is returned at once; nothing returned keeps it. Return the request.
+  // 3. onText: await every hook's onText with the piece, in order.
+  // 4. beforeToolCall: ask each hook in order with the call as the earlier hooks changed it. A block is returned at
+  //    once. A change replaces the arguments for the hooks after it. At the end: a change with the last
+  //    arguments if any hook changed them, else { type: 'allow' }.
+  // 5. afterToolCall: pass the result through each hook, in order, as in step 2. Return it with the call's id and
+  //    name (a hook's result must still answer this call).
+  const hooks = Array.isArray(list) ? list : [list as Hooks];
+  return {
+    async beforeModelCall(request, ctx) {
+      for (const hook of hooks) {
+        const out = await hook.beforeModelCall?.(request, ctx);
+        if (!out) continue;
+        if (isStop(out)) return out;
+        request = out;
+      }
+      return request;
+    },
+    async onText(text, ctx) {
+      for (const hook of hooks) await hook.onText?.(text, ctx);
+    },
+    async beforeToolCall(call, ctx) {
+      let changed = false;
+      for (const hook of hooks) {
+        const decision = await hook.beforeToolCall?.(call, ctx);
+        if (decision?.type === 'block') return decision;
+        if (decision?.type === 'change') {
+          call = { ...call, arguments: decision.arguments };
+          changed = true;
+        }
+      }
+      return changed ? { type: 'change', arguments: call.arguments } : { type: 'allow' };
+    },
+    async afterToolCall(call, result, ctx) {
+      for (const hook of hooks) result = (await hook.afterToolCall?.(call, result, ctx)) ?? result;
+      return { ...result, toolCallId: call.id, toolName: call.name };
+    },
+  };
+  // #endregion
+}

@@ -1,0 +1,102 @@
+/**
+ * Chapter 7: the loop, the last time it is written.
+ *
+ * `Agent.run(history)` is chapter 6's loop as an async iterable of agent events: each model turn is streamed,
+ * its calls run through the executor, and the run ends with exactly one `done`. Everything else plugs in from
+ * outside: hooks (hooks.ts), how calls run (executor.ts, run-tool-call.ts), tools the client answers
+ * (client-tools.ts). Later chapters add parts at those seams; none of them adds a branch here.
+ */
+import { TodoError } from './todo.js';
+import { TurnBuilder } from './accumulate.js';
+import { addUsage, noUsage, type AgentEvent } from './agent-events.js';
+import { DEFAULT_MAX_TURNS, type AgentOptions } from './agent.js';
+import { addClientResults } from './client-tools.js';
+import { errorText } from './execute-tool.js';
+import { finishRun, type RunState } from './finish-run.js';
+import { runSerially, type Executor } from './executor.js';
+import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
+import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
+import type { ModelRequest, Provider } from './provider.js';
+import { runToolCall, type RunContext } from './run-tool-call.js';
+import { turnEvents } from './streaming-agent.js';
+import type { ToolSet } from './tool.js';
+import { normalizeTurn } from './turn-rules.js';
+
+export interface AgentConfig extends AgentOptions {
+  /** One set of hooks, or several, called in order. */
+  hooks?: Hooks | readonly Hooks[];
+  /** How one turn's calls run (default: runSerially). */
+  executor?: Executor;
+}
+
+export interface AgentRunOptions {
+  /** Aborting ends the run with done: cancelled, its reason as the message. */
+  signal?: AbortSignal;
+  /** The client's results for the calls a paused run left open. */
+  clientResults?: readonly ToolResultMessage[];
+}
+
+export class Agent {
+  readonly provider: Provider;
+  readonly tools: ToolSet;
+  readonly cwd: string;
+  readonly system: string | undefined;
+  readonly maxTurns: number;
+  readonly hooks: ComposedHooks;
+  readonly executor: Executor;
+
+  constructor(config: AgentConfig) {
+    this.provider = config.provider;
+    this.tools = config.tools;
+    this.cwd = config.cwd;
+    this.system = config.system;
+    this.maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.hooks = composeHooks(config.hooks);
+    this.executor = config.executor ?? runSerially;
+  }
+
+  /**
+   * Continues the conversation in `history` (appending to it in place) and yields the run's events, ending with
+   * exactly one `done`. Never throws: failures, cancels and the turn limit are `done` reasons, and the history is
+   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open).
+   */
+  async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    // #region chapter 7: Agent.run
+    // 1. Make the run's state: the signal (options.signal, or one that never aborts), turn 0, the history, tools,
+    //    hooks, cwd, no pending calls, no model calls, no text, no usage (noUsage()).
+    // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
+    //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
+    // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
+    //    a. throw the signal's reason if it is aborted, then yield turn_start;
+    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }; a stop ends the
+    //       run (finishRun, reason cancelled, the hook's stop as the message);
+    //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
+    //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
+    //       usage event when it has one;
+    //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
+    //       this.executor(calls, (call) => runToolCall(call, run), signal); throw the signal's reason if it aborted
+    //       meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
+    //       else go round. Anything else: finishRun with end_turn.
+    // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
+    // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
+    throw new TodoError(7, 'Agent.run');
+    // #endregion
+  }
+
+  /**
+   * One model call, streamed: yields a text_delta or thinking_delta event for every non-empty piece (after the
+   * onText hooks saw a text piece) and returns the whole turn. Throws what the stream throws, the signal's reason
+   * after an abort, and StreamCutError for a stream that stopped early. Does not touch the history.
+   */
+  async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
+    // #region chapter 7: Agent.streamTurn
+    // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
+    //    TurnBuilder first.
+    // 2. A non-empty text_delta: await this.hooks.onText(text, run), then yield a text_delta agent event with the
+    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event.
+    // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
+    // 4. Return builder.build().
+    throw new TodoError(7, 'Agent.streamTurn');
+    // #endregion
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Chapter 7: one tool call, from the model's request to its result in the history.
+ *
+ * Chapter 3's executeToolCall still does the running (unknown tools, bad arguments, failures and a cancel all
+ * become results the model can read). Around it, this file adds what the loop of chapter 7 promises: the hooks
+ * decide first, a blocked call never runs, a changed call runs with the new arguments, a client-side call waits for
+ * the caller, the after hooks may change the result, and every step is told as an event.
+ */
+import { TodoError } from './todo.js';
+import type { AgentEvent } from './agent-events.js';
+import { isClientTool } from './client-tools.js';
+import { executeToolCall } from './execute-tool.js';
+import { toolResult, type Message, type ToolCall, type ToolResultMessage } from './messages.js';
+import type { ComposedHooks, HookContext } from './hooks.js';
+import type { ToolSet } from './tool.js';
+
+/** What one run shares between the loop, the executor and each call. Hooks get it as their HookContext. */
+export interface RunContext extends HookContext {
+  history: Message[];
+  tools: ToolSet;
+  hooks: ComposedHooks;
+  cwd: string;
+  /** Client-side calls of this turn, waiting for the caller (as the hooks left them). */
+  pending: ToolCall[];
+}
+
+/** The tool_result event for a result. */
+export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent {
+  return { type: 'tool_result', turn, callId: result.toolCallId, name: result.toolName, content: result.content, isError: result.isError };
+}
+
+/**
+ * Runs one call of the current turn: yields its tool_call_decided and tool_result events and appends its result to
+ * run.history, or adds it to run.pending when a client answers it. Never throws, except what a hook throws.
+ */
+export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, void, undefined> {
+  // #region chapter 7: runToolCall
+  // 1. Ask run.hooks.beforeToolCall(call, run), and yield a tool_call_decided event with its decision (turn, the
+  //    call's id and name) before anything runs.
+  // 2. block: the result is an error result holding the hook's message. The tool does not run, and the after hooks
+  //    are not called: nothing ran.
+  // 3. change: from here on the call is the same call (same id and name) with the hook's arguments.
+  // 4. A client-side tool (isClientTool(run.tools.get(name))): push the call onto run.pending and return, with no
+  //    result and no event: the caller answers it.
+  // 5. Otherwise run it with executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal }) and hand the
+  //    result to run.hooks.afterToolCall(call, result, run); what that returns is the result.
+  // 6. Push the result onto run.history, then yield its tool_result event (resultEvent, given).
+  throw new TodoError(7, 'runToolCall');
+  // #endregion
+}

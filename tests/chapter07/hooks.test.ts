@@ -1,0 +1,219 @@
+import { describe, expect, test } from 'vitest';
+import type { ToolDecision } from 'kit/agent-events';
+import { composeHooks, type HookContext, type Hooks } from 'kit/hooks';
+import { assistantText, assistantToolCalls, toolResult, userMessage, type ToolCall } from 'kit/messages';
+import { requestOn, shape } from '../helpers/transcript.js';
+import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
+
+const twoEchoes = () => callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'));
+
+describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
+  test('the request a beforeModelCall hook returns is the request sent; the history itself is not changed', async () => {
+    const hook: Hooks = {
+      beforeModelCall: (request) => ({ ...request, system: `${request.system} Answer in French.`, messages: [...request.messages, userMessage('(reminder: French)')] }),
+    };
+    const { agent, provider } = agentWith([assistantText('Bonjour.')], { hooks: hook, system: 'Be brief.' });
+    const history = ask('hello');
+    await collect(agent.run(history));
+    const sent = requestOn(provider, 1);
+    expect(sent.system, 'Agent.run step 3b/3c: stream the request the hook returned, not the one you built').toBe('Be brief. Answer in French.');
+    expect(shape(sent.messages), 'the hook\'s extra message was sent').toEqual(['user', 'user']);
+    expect(shape(history), 'the hook changed the request, not the conversation').toEqual(['user', 'assistant text']);
+  });
+
+  test('beforeModelCall hooks run in the order given, each on the request the one before left', async () => {
+    const order: string[] = [];
+    const first: Hooks = { beforeModelCall: (r) => (order.push('first'), { ...r, system: 'A' }) };
+    const second: Hooks = { beforeModelCall: (r) => (order.push(`second saw ${r.system}`), { ...r, system: `${r.system}B` }) };
+    const quiet: Hooks = { beforeModelCall: () => undefined };
+    const { agent, provider } = agentWith([assistantText('ok')], { hooks: [first, quiet, second] });
+    await collect(agent.run(ask('x')));
+    expect(order, 'composeHooks step 2: in order, each hook gets the request as the hooks before it left it').toEqual(['first', 'second saw A']);
+    expect(requestOn(provider, 1).system, 'a hook that returns nothing keeps the request').toBe('AB');
+  });
+
+  test('a beforeModelCall hook can stop the run: done cancelled with its reason, and no model call', async () => {
+    const later: string[] = [];
+    const { agent, provider } = agentWith([assistantText('never')], {
+      hooks: [{ beforeModelCall: () => ({ stop: 'budget used up' }) }, { beforeModelCall: (r) => (later.push('asked'), r) }],
+    });
+    const history = ask('hi');
+    const events = await collect(agent.run(history));
+    const done = theDone(events, 'a stop from a hook');
+    expect(done.reason, 'Agent.run step 3b: a stop ends the run with reason cancelled').toBe('cancelled');
+    expect(done.message, 'the hook\'s reason is the message').toBe('budget used up');
+    expect(provider.requests, 'no model call after a stop').toHaveLength(0);
+    expect(later, 'composeHooks step 2: a stop is returned at once; later hooks are not asked').toEqual([]);
+    expect(history).toBeValidHistory('after a hook stopped the run');
+  });
+
+  test('onText hooks see every piece of text, in order, with the run\'s signal and turn', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const contexts: HookContext[] = [];
+    const { agent } = agentWith([assistantText('one two three')], {
+      hooks: [{ onText: (text, ctx) => void (seen.push(`a:${text}`), contexts.push(ctx)) }, { onText: (text) => void seen.push(`b:${text}`) }],
+    });
+    await collect(agent.run(ask('count'), { signal: controller.signal }));
+    expect(seen, 'composeHooks step 3 and Agent.streamTurn step 2: every hook sees every non-empty piece').toEqual([
+      'a:one ', 'b:one ', 'a:two ', 'b:two ', 'a:three', 'b:three',
+    ]);
+    expect(contexts[0]?.signal, 'a hook gets the run\'s signal (options.signal)').toBe(controller.signal);
+    expect(contexts[0]?.turn, 'and the turn number, counting from 1').toBe(1);
+  });
+
+  test('a blocked call never runs: its result is the hook\'s message, and the model reads it', async () => {
+    const after: string[] = [];
+    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'rm -rf')), assistantText('understood')], {
+      hooks: {
+        beforeToolCall: (call) => (call.name === 'echo' ? { type: 'block', message: 'Blocked: echo is not allowed here.' } : undefined),
+        afterToolCall: (call) => void after.push(call.id),
+      },
+    });
+    const history = ask('go');
+    const events = await collect(agent.run(history));
+    expect(ran, 'runToolCall step 2: a blocked call must not run').toEqual([]);
+    expect(after, 'runToolCall step 2: nothing ran, so the after hooks are not called').toEqual([]);
+    expect(events.map(describeEvent).slice(1, 4)).toEqual(['requested 1 echo#c1 {"text":"rm -rf"}', 'decided 1 c1 block', 'result 1 c1 error "Blocked: echo is not allowed here."']);
+    expect(requestOn(provider, 2).messages.at(-1), 'the model reads the hook\'s message as the call\'s error result').toEqual(
+      toolResult({ id: 'c1', name: 'echo' }, 'Blocked: echo is not allowed here.', true),
+    );
+    expect(history).toBeValidHistory('after a blocked call');
+  });
+
+  test('the first block wins: later hooks are not asked, and an allow after it does not undo it', async () => {
+    const asked: string[] = [];
+    const { agent, ran } = agentWith([callsTurn(echoCall('c1', 'x')), assistantText('ok')], {
+      hooks: [
+        { beforeToolCall: () => (asked.push('gate'), { type: 'block', message: 'no' }) },
+        { beforeToolCall: () => (asked.push('second'), { type: 'allow' }) },
+      ],
+    });
+    await collect(agent.run(ask('go')));
+    expect(asked, 'composeHooks step 4: a block is returned at once').toEqual(['gate']);
+    expect(ran, 'the call stays blocked').toEqual([]);
+  });
+
+  test('changed arguments are what runs; the model\'s call stays as it wrote it', async () => {
+    const decided: ToolDecision[] = [];
+    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'loud')), assistantText('ok')], {
+      hooks: { beforeToolCall: (call) => ({ type: 'change', arguments: { ...(call.arguments as object), text: 'quiet' } }) },
+    });
+    const events = await collect(agent.run(ask('go')));
+    for (const e of events) if (e.type === 'tool_call_decided') decided.push(e.decision);
+    expect(ran, 'runToolCall step 3: run the call with the hook\'s arguments').toEqual(['echo quiet']);
+    expect(decided, 'the decided event carries the change').toEqual([{ type: 'change', arguments: { text: 'quiet' } }]);
+    const turn = requestOn(provider, 2).messages[1];
+    expect(turn, 'the history keeps the call the model wrote').toEqual(callsTurn(echoCall('c1', 'loud')));
+    expect(requestOn(provider, 2).messages.at(-1), 'the result answers the same call id').toMatchObject({ toolCallId: 'c1', content: 'quiet' });
+  });
+
+  test('changes compose: each beforeToolCall hook sees the arguments the one before it set', async () => {
+    const seen: unknown[] = [];
+    const { agent, ran } = agentWith([callsTurn(echoCall('c1', 'a')), assistantText('ok')], {
+      hooks: [
+        { beforeToolCall: (call) => ({ type: 'change', arguments: { text: `${(call.arguments as { text: string }).text}b` } }) },
+        { beforeToolCall: (call) => void seen.push(call.arguments) },
+        { beforeToolCall: (call) => ({ type: 'change', arguments: { text: `${(call.arguments as { text: string }).text}c` } }) },
+      ],
+    });
+    await collect(agent.run(ask('go')));
+    expect(seen, 'composeHooks step 4: a change replaces the arguments for the hooks after it').toEqual([{ text: 'ab' }]);
+    expect(ran, 'the last change is what runs').toEqual(['echo abc']);
+  });
+
+  test('an afterToolCall hook changes the result the history, the event and the model get', async () => {
+    const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'secret-token')), assistantText('ok')], {
+      hooks: [
+        { afterToolCall: (_call, result) => ({ ...result, content: result.content.replace('secret', '[redacted]') }) },
+        { afterToolCall: (_call, result) => ({ ...result, content: `${result.content} (checked)`, toolCallId: 'wrong-id' }) },
+      ],
+    });
+    const history = ask('go');
+    const events = await collect(agent.run(history));
+    expect(events.find((e) => e.type === 'tool_result'), 'runToolCall steps 5-6: the event carries the result after the hooks').toMatchObject({
+      callId: 'c1',
+      content: '[redacted]-token (checked)',
+    });
+    expect(requestOn(provider, 2).messages.at(-1), 'composeHooks step 5: each after hook gets the result the one before it returned; the result keeps the call\'s id').toEqual(
+      toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token (checked)'),
+    );
+    expect(history).toBeValidHistory('after the after hooks');
+  });
+
+  test('hooks get the run\'s signal, the turn number and the history so far', async () => {
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const note = (where: string, ctx: HookContext) => seen.push(`${where} turn ${ctx.turn} ${ctx.signal === controller.signal ? 'signal' : 'NO SIGNAL'} ${ctx.history.length}`);
+    const { agent } = agentWith([callsTurn(echoCall('c1', 'x')), assistantText('ok')], {
+      hooks: {
+        beforeModelCall: (r, ctx) => void note('model', ctx),
+        beforeToolCall: (_c, ctx) => void note('before', ctx),
+        afterToolCall: (_c, _r, ctx) => void note('after', ctx),
+      },
+    });
+    await collect(agent.run(ask('go'), { signal: controller.signal }));
+    expect(seen, 'every hook gets the run (signal, turn, history) as its context').toEqual([
+      'model turn 1 signal 1',
+      'before turn 1 signal 2',
+      'after turn 1 signal 2',
+      'model turn 2 signal 3',
+    ]);
+  });
+});
+
+describe('a hook that throws (src/loop.ts, src/finish-run.ts)', () => {
+  test('in beforeModelCall: done error with its message, no model call, the history valid', async () => {
+    const { agent, provider } = agentWith([assistantText('never')], { hooks: { beforeModelCall: () => Promise.reject(new Error('hook broke')) } });
+    const history = ask('hi');
+    const events = await collect(agent.run(history));
+    const done = theDone(events, 'a throwing beforeModelCall hook');
+    expect(done, 'Agent.run step 5: a hook that throws ends the run with reason error and its message').toMatchObject({ reason: 'error', message: 'hook broke' });
+    expect(provider.requests).toHaveLength(0);
+    expect(history).toBeValidHistory('after a throwing beforeModelCall hook');
+  });
+
+  test('in beforeToolCall on the second call: the first result is kept, the other calls are closed, no further model call', async () => {
+    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'), echoCall('c3', 'three')), assistantText('never')], {
+      hooks: { beforeToolCall: (call: ToolCall) => { if (call.id === 'c2') throw new Error('permission store unreadable'); } },
+    });
+    const history = ask('go');
+    const events = await collect(agent.run(history));
+    const done = theDone(events, 'a throwing beforeToolCall hook');
+    expect(done.reason).toBe('error');
+    expect(done.message).toBe('permission store unreadable');
+    expect(ran, 'the call before ran; the others did not').toEqual(['echo one']);
+    expect(history, 'finishRun step 1: every open call gets a result before done').toBeValidHistory('after a throwing beforeToolCall hook');
+    expect(history.at(-3), 'the result of the call that ran is kept').toMatchObject({ toolCallId: 'c1', content: 'one', isError: false });
+    expect(history.at(-1), 'a call closed by finishRun is an error result that says the run stopped, with the message').toMatchObject({ toolCallId: 'c3', isError: true });
+    expect((history.at(-1) as { content: string }).content).toContain('permission store unreadable');
+    expect(events.filter((e) => e.type === 'tool_result').map((e) => (e as { callId: string }).callId), 'finishRun step 1: a tool_result event for every call it closed').toEqual(['c1', 'c2', 'c3']);
+    expect(provider.requests).toHaveLength(1);
+  });
+
+  test('in afterToolCall or onText: done error, and the history valid', async () => {
+    const after = agentWith([twoEchoes(), assistantText('never')], { hooks: { afterToolCall: () => { throw new Error('after broke'); } } });
+    const h1 = ask('go');
+    expect(theDone(await collect(after.agent.run(h1)), 'a throwing after hook')).toMatchObject({ reason: 'error', message: 'after broke' });
+    expect(h1).toBeValidHistory('after a throwing afterToolCall hook');
+    const text = agentWith([assistantToolCalls([echoCall('c1', 'x')], 'Some text')], { hooks: { onText: () => { throw new Error('screen gone'); } } });
+    const h2 = ask('go');
+    expect(theDone(await collect(text.agent.run(h2)), 'a throwing onText hook')).toMatchObject({ reason: 'error', message: 'screen gone' });
+    expect(text.ran, 'the turn never finished, so its call never runs').toEqual([]);
+    expect(h2).toBeValidHistory('after a throwing onText hook');
+  });
+});
+
+describe('composeHooks (src/hooks.ts)', () => {
+  test('with no hooks: the request is kept, every call is allowed, every result kept', async () => {
+    const none = composeHooks([]);
+    const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [] };
+    const request = { messages: [userMessage('x')], tools: [] };
+    expect(await none.beforeModelCall(request, ctx), 'composeHooks step 2: no hooks, the same request').toEqual(request);
+    expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({ type: 'allow' });
+    const result = toolResult({ id: 'c1', name: 'echo' }, 'x');
+    expect(await none.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx), 'step 5').toEqual(result);
+    const single = composeHooks({ beforeToolCall: () => ({ type: 'block', message: 'm' }) });
+    expect(await single.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 1: one set of hooks, not in an array, works too').toEqual({ type: 'block', message: 'm' });
+  });
+});
