@@ -3,7 +3,7 @@ import { closeSync, constants, mkdirSync, openSync, symlinkSync, truncateSync, w
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MAX_READ_BYTES, readTool } from 'kit/tools/read';
-import { rejection } from '../helpers/assert.js';
+import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 const read = (cwd: string, input: Record<string, unknown>) => readTool.execute(readTool.input.parse(input), { cwd });
@@ -50,7 +50,8 @@ describe('readTool (src/tools/read.ts)', () => {
 
   test('says "(empty file)" for an empty file', async () => {
     const { root } = tempWorkspace({ 'empty.txt': '' });
-    expect(await read(root, { path: 'empty.txt' }), "step 4: an empty file returns '(empty file)', not an error about the offset").toBe('(empty file)');
+    const why = "step 4: an empty file returns '(empty file)', not an error about the offset (check it first)";
+    expect(await settles(read(root, { path: 'empty.txt' }), why), why).toBe('(empty file)');
   });
 
   test('throws for a missing file, naming the path the model used', async () => {
@@ -113,7 +114,7 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
       ]);
       if (outcome.kind === 'rejected' && (outcome as { error: Error }).error.name === 'TodoError') throw (outcome as { error: Error }).error;
       expect(outcome.kind, 'step 2: a FIFO is not a regular file; refuse it before opening it (opening one waits for a writer)').toBe('rejected');
-      expect(String((outcome as { error: unknown }).error), 'the error names the path').toContain('pipe');
+      expect(String((outcome as { error: unknown }).error), 'step 2: a FIFO is not a regular file: refuse it with an error that names the path').toContain('pipe');
     } finally {
       // Release a read that is stuck opening the FIFO, so the test worker is not left with a blocked thread.
       try {

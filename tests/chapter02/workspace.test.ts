@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PathOutsideWorkspaceError, resolveInWorkspace } from 'kit/workspace';
-import { rejection } from '../helpers/assert.js';
+import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 describe('resolveInWorkspace (src/workspace.ts)', () => {
@@ -53,7 +53,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'innocent.txt'));
     expect(
-      await rejection(resolveInWorkspace(root, 'innocent.txt'), 'innocent.txt is a symlink to a file outside: follow symlinks (realpath) before deciding'),
+      await rejection(resolveInWorkspace(root, 'innocent.txt'), 'innocent.txt is a symlink to a file outside: follow symlinks (step 3, realLocation) before deciding'),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
@@ -115,8 +115,8 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     const { root } = tempWorkspace();
     symlinkSync('drafts/new.txt', path.join(root, 'current.txt'));
     expect(
-      await resolveInWorkspace(root, 'current.txt'),
-      'current.txt links to drafts/new.txt, which does not exist yet but would be inside: accept it, returning the path as asked',
+      await settles(resolveInWorkspace(root, 'current.txt'), 'current.txt links to drafts/new.txt, which does not exist yet but would be inside: accept it'),
+      'step 4: return the path as asked',
     ).toBe(path.join(root, 'current.txt'));
   });
 
@@ -141,11 +141,11 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
 
     test('accepts a file inside, returning it below the root as given', async () => {
       const { link } = linkedRoot({ 'a.txt': 'a' });
-      expect(
-        await resolveInWorkspace(link, 'a.txt'),
-        'the root is a link: compare against where the root really is (step 3), and return the resolved path, not the real one (step 4)',
-      ).toBe(path.join(link, 'a.txt'));
-      expect(await resolveInWorkspace(link, 'new/file.txt'), 'a new file inside a linked root is accepted too').toBe(path.join(link, 'new/file.txt'));
+      const where = 'the root is a link: step 3 must compare against where the root really is (realLocation of the root too)';
+      expect(await settles(resolveInWorkspace(link, 'a.txt'), where), 'step 4: return the resolved path below the root as given, not the real one').toBe(
+        path.join(link, 'a.txt'),
+      );
+      expect(await settles(resolveInWorkspace(link, 'new/file.txt'), where), 'a new file inside a linked root is accepted too').toBe(path.join(link, 'new/file.txt'));
     });
 
     test('still refuses a symlink out of it', async () => {

@@ -29,7 +29,7 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     expect(first.events.filter((e) => e.type === 'text_delta').length, 'the text is split into several deltas').toBeGreaterThan(1);
     expect(first.events.filter((e) => e.type === 'tool_call_delta').length, 'the arguments are split into pieces').toBeGreaterThan(1);
     expect(await accumulate(first.events), 'the events of turn 1 rebuild the scripted turn 1').toEqual(call);
-    expect(await accumulate(provider.stream(ask([userMessage('hi')]))), 'then turn 2').toEqual(assistantText('The file says hello to everyone.'));
+    expect(await accumulate(provider.stream(ask([userMessage('hi')]))), 'then the events of turn 2 rebuild turn 2').toEqual(assistantText('The file says hello to everyone.'));
   });
 
   test('records each request like complete(): a copy, without the signal, even when nobody reads the stream', async () => {
@@ -73,7 +73,7 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     expect(error, 'past the end of the script: ScriptExhaustedError').toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
     expect(message, 'the message says how many turns the script had (1), as complete() does').toMatch(/\b1 turn/);
-    expect(message, 'the message says which turn the agent asked for (the 2nd): count from 1, not from 0').toMatch(/turn 2\b/);
+    expect(message, 'the message says which turn was asked for, counting from 1 ("turn 2"), as complete() does').toMatch(/turn 2\b/);
   });
 
   test('a signal aborted before the call throws its reason at once: nothing recorded, no step used', async () => {
@@ -104,5 +104,27 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     );
     expect(error, 'the stream throws signal.reason').toBe(reason);
     expect(seen, 'no event after the abort').toHaveLength(2);
+  });
+
+  test('yields copies: changing an event it gave does not change the script', async () => {
+    const scripted: StreamEvent[] = [{ type: 'text_delta', index: 0, text: 'as written' }, { type: 'finish', stopReason: 'end_turn' }];
+    const provider = new MockProvider([scripted]);
+    const { events } = await collect(provider.stream(ask([userMessage('go')])));
+    expect(events, 'the scripted events come out in order').toEqual(scripted);
+    (events[0] as { text: string }).text = 'changed by the agent';
+    expect(scripted[0], 'step 3: yield a structuredClone of each event, not the scripted object itself').toEqual({ type: 'text_delta', index: 0, text: 'as written' });
+  });
+
+  test('a signal aborted between two events stops the stream before the next one (checked before every event)', async () => {
+    const provider = new MockProvider([assistantText('one two three four five six')]);
+    const controller = new AbortController();
+    const reason = new Error('stop');
+    const seen: StreamEvent[] = [];
+    const stream = provider.stream(ask([userMessage('go')], { signal: controller.signal }))[Symbol.asyncIterator]();
+    seen.push((await stream.next()).value as StreamEvent);
+    seen.push((await stream.next()).value as StreamEvent);
+    controller.abort(reason);
+    const error = await rejection(stream.next(), 'step 4: the signal is checked before each event, not only at the start');
+    expect(error, 'the stream throws signal.reason').toBe(reason);
   });
 });
