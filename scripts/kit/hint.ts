@@ -2,21 +2,21 @@
 import { chapterArg } from './args.js';
 import { loadHints, nextHint, resetHintState, hintsFile } from './hints.js';
 import { currentChapter } from './progress.js';
-import { runTests } from './run-tests.js';
+import { runTests, type TestOutcome } from './run-tests.js';
 import { chapterStubs, firstUnfinished } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
 
 const LEVEL_NAMES = ['a nudge', 'the approach', 'the shape of the code'];
 
-/** The text of the next hint for the chapter (and records that it was shown). */
-export async function hintText(root: string, chapter: number): Promise<string> {
+/** The text of the next hint for the chapter (and records that it was shown). `known`: the chapter's results, if run. */
+export async function hintText(root: string, chapter: number, known?: readonly TestOutcome[]): Promise<string> {
   const sections = loadHints(root, chapter);
   if (sections.length === 0) {
     return `Chapter ${chapter} has no hints yet (${path.relative(root, hintsFile(root, chapter))} is missing).`;
   }
   const stubs = chapterStubs(root, chapter);
-  const { tests } = await runTests({ root, chapters: [chapter] });
+  const tests = known ?? (await runTests({ root, chapters: [chapter] })).tests;
   const next = firstUnfinished(stubs, tests);
   if (!next) {
     const failing = tests.filter((t) => t.status === 'failed');

@@ -23,31 +23,35 @@ const errorInfo = (error: ErrorLike | undefined) =>
     stack: error.stack,
   };
 
+/** The report the kit reads (see run-tests.ts): every test's outcome, from vitest's finished test modules. */
+export function rawReport(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>) {
+  return {
+    modules: modules.map((module) => ({
+      file: module.moduleId,
+      errors: module.errors().map(errorInfo),
+      tests: [...module.children.allTests()].map((test) => {
+        const result = test.result();
+        const titles: string[] = [];
+        for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) titles.unshift(parent.name);
+        return {
+          name: test.name,
+          suites: titles,
+          fullName: test.fullName,
+          state: result.state,
+          line: test.location?.line,
+          regions: (test.meta() as { kitRegions?: string[] }).kitRegions,
+          error: errorInfo(result.errors?.[0] as ErrorLike | undefined),
+        };
+      }),
+    })),
+    unhandledErrors: unhandledErrors.map((error) => errorInfo(error as ErrorLike)),
+  };
+}
+
 export default class KitReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<ErrorLike>): void {
     const file = process.env.KIT_REPORT_FILE;
     if (!file) return;
-    const report = {
-      modules: modules.map((module) => ({
-        file: module.moduleId,
-        errors: module.errors().map(errorInfo),
-        tests: [...module.children.allTests()].map((test) => {
-          const result = test.result();
-          const titles: string[] = [];
-          for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) titles.unshift(parent.name);
-          return {
-            name: test.name,
-            suites: titles,
-            fullName: test.fullName,
-            state: result.state,
-            line: test.location?.line,
-            regions: (test.meta() as { kitRegions?: string[] }).kitRegions,
-            error: errorInfo(result.errors?.[0] as ErrorLike | undefined),
-          };
-        }),
-      })),
-      unhandledErrors: unhandledErrors.map(errorInfo),
-    };
-    writeFileSync(file, JSON.stringify(report));
+    writeFileSync(file, JSON.stringify(rawReport(modules, unhandledErrors)));
   }
 }

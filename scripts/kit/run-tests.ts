@@ -66,13 +66,13 @@ export function chapterOfFile(file: string): number {
   return match ? Number(match[1]) : 0;
 }
 
-interface RawError {
+export interface RawError {
   message?: string;
   expected?: string;
   actual?: string;
   diff?: string;
 }
-interface RawReport {
+export interface RawReport {
   modules: Array<{
     file: string;
     errors: RawError[];
@@ -133,7 +133,8 @@ function firstLines(message: string | undefined, max = 12): string {
   return lines.length > max ? [...lines.slice(0, max), '…'].join('\n') : lines.join('\n');
 }
 
-function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
+/** The kit's outcomes from a raw report (reporter.ts); watch calls it with the report of its warm vitest. */
+export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
   const modules = [...raw.modules].sort((a, b) => a.file.localeCompare(b.file));

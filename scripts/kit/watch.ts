@@ -1,17 +1,29 @@
 /**
- * npm run watch [-- --plain] [--poll] [chapter3]: re-runs the current chapter's tests on every save in starter/ and
- * shows the first failing test, the stub to edit and the hint command.
- * Keys: n next chapter, h hint, l list, r re-run, q quit. Without a terminal (or with --plain), type the key and Enter.
+ * npm run watch [-- chapter3] [--plain] [--poll] [--spawn]: re-runs the current chapter's tests on every save in
+ * starter/ and shows the first failing test, the stub to edit and the hint command; then the type errors of the
+ * learner's files, and a line for any earlier chapter that a change broke.
+ *
+ * One vitest instance stays warm for the whole session (vitest's Node API): a save invalidates the changed modules
+ * and re-runs one chapter in that instance, a fraction of a second instead of a new process per save. If vitest
+ * cannot start that way (or with --spawn), each run is a child process as before. Saves are seen by fs.watch, or by
+ * polling with --poll (and whenever fs.watch fails).
+ *
+ * Keys: n next chapter, p previous chapter, h hint, l list, r re-run, q quit. Without a terminal (or with --plain),
+ * type the key and Enter.
  */
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { chapterDir } from '../lib/chapters.js';
 import { chapterArg, chaptersWithTests } from './args.js';
 import { hintText } from './hint.js';
-import { firstIncomplete, progressTable } from './progress.js';
-import { runTests, type TestOutcome } from './run-tests.js';
-import { chapterStubs, firstUnfinished, learnerStubs, stubOfTest } from './stubs.js';
-import { bar, bold, chapterTitle, cyan, dim, green, indent, red } from './ui.js';
+import { progressTable } from './progress.js';
+import { rawReport } from './reporter.js';
+import { runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
+import { assignStubs, chapterStubs, firstUnfinished, learnerStubs } from './stubs.js';
+import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
+import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
 
 export interface WatchOptions {
   root: string;
@@ -20,6 +32,8 @@ export interface WatchOptions {
   /** Polling interval in ms. */
   interval: number;
   chapter?: number;
+  /** A child vitest process per run instead of one warm instance. */
+  spawn?: boolean;
 }
 
 /** The failing test to show first: the first one of the first unfinished stub, else the first failing test. */
@@ -28,22 +42,49 @@ export function focusTest(root: string, chapter: number, tests: readonly TestOut
   return firstUnfinished(stubs, tests)?.failing[0] ?? tests.find((t) => t.status === 'failed');
 }
 
-/** The stub the focused failure points at (an earlier chapter's stub when its TODO blocks this chapter). */
+/** The stub the focused failure points at (an earlier chapter's stub when the test reached its TODO or its bug). */
 export function focusStub(root: string, chapter: number, tests: readonly TestOutcome[]) {
   const stubs = chapterStubs(root, chapter);
   const test = focusTest(root, chapter, tests);
   if (!test) return undefined;
-  return stubOfTest(test, learnerStubs(root)) ?? stubOfTest(test, stubs) ?? firstUnfinished(stubs, tests)?.stub;
+  return assignStubs(tests, learnerStubs(root)).get(test) ?? firstUnfinished(stubs, tests)?.stub;
+}
+
+/** An earlier chapter whose tests fail now. */
+export interface Regression {
+  chapter: number;
+  failed: number;
+  total: number;
+}
+
+export interface Extras {
+  /** Type errors of the learner's project; undefined while the check runs (or when it was skipped). */
+  typeErrors?: readonly TypeErrorInfo[];
+  /** Earlier chapters with failing tests. */
+  regressions?: readonly Regression[];
+}
+
+/** The lines that follow the test screen: type errors, earlier chapters that broke. Empty when all is well. */
+export function renderExtras(extras: Extras): string {
+  const out: string[] = [];
+  if (extras.typeErrors?.length) {
+    out.push('', yellow(`Type errors in your code (${extras.typeErrors.length}; the tests strip types, tsc does not):`), indent(formatTypeErrors(extras.typeErrors), '  '));
+  }
+  for (const r of extras.regressions ?? []) {
+    out.push('', yellow(`! Chapter ${r.chapter} (${chapterTitle(r.chapter)}): ${r.failed} of ${r.total} tests fail now.`) + ` Press p to go back, or run "npm run watch -- chapter${r.chapter}".`);
+  }
+  return out.join('\n');
 }
 
 /** The screen for one run of a chapter's tests. */
-export function renderChapter(root: string, chapter: number, tests: readonly TestOutcome[], errors: readonly string[] = []): string {
+export function renderChapter(root: string, chapter: number, tests: readonly TestOutcome[], errors: readonly string[] = [], extras: Extras = {}): string {
   const passed = tests.filter((t) => t.status === 'passed').length;
   const out = [`${bold(`Chapter ${chapter} · ${chapterTitle(chapter)}`)}   ${bar(passed, tests.length)} ${passed}/${tests.length} passing`, ''];
-  const stubs = chapterStubs(root, chapter);
+  const tail = renderExtras(extras);
   if (tests.length > 0 && passed === tests.length && errors.length === 0) {
     const next = chaptersWithTests(root).find((n) => n > chapter);
     out.push(green(`✓ Every test of chapter ${chapter} passes.`) + (next ? ` Press n for chapter ${next}.` : ' That was the last chapter!'));
+    if (tail) out.push(tail);
     return out.join('\n');
   }
   const test = focusTest(root, chapter, tests);
@@ -56,7 +97,7 @@ export function renderChapter(root: string, chapter: number, tests: readonly Tes
       const short = (s: string) => (s.split('\n').length > 15 ? `${s.split('\n').slice(0, 15).join('\n')}\n…` : s);
       out.push('', `  ${green('Expected:')}`, indent(short(test.expected), '    '), `  ${red('Actual:')}`, indent(short(test.actual), '    '));
     }
-    // A TODO from an earlier chapter points at that chapter's stub: finish it first.
+    // A TODO (or a bug) in an earlier chapter's stub points at that stub: fix it first.
     const stub = focusStub(root, chapter, tests);
     out.push('');
     if (stub) out.push(`${bold('Edit:')} ${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`);
@@ -65,15 +106,17 @@ export function renderChapter(root: string, chapter: number, tests: readonly Tes
     out.push(red('✗ A test file could not load:'), indent(errors[0]!, '  '));
   }
   out.push(`${bold('Hint:')} npm run hint -- chapter${hintChapter}  ${dim(hintChapter === chapter ? '(or press h)' : `(chapter ${hintChapter} comes first)`)}`);
+  if (tail) out.push(tail);
   return out.join('\n');
 }
 
-/** Calls `onChange` when a .ts file under `dir` changes: fs.watch, or polling if asked or if fs.watch fails. */
-export function watchTree(dir: string, onChange: () => void, options: { poll: boolean; interval: number }): { close(): void; mode: 'events' | 'polling' } {
+/** Calls `onChange` with the changed .ts files under `dir` (or [] when unknown): fs.watch, or polling. */
+export function watchTree(dir: string, onChange: (files: string[]) => void, options: { poll: boolean; interval: number }): { close(): void; mode: 'events' | 'polling' } {
   if (!options.poll) {
     try {
       const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, file) => {
-        if (!file || String(file).endsWith('.ts')) onChange();
+        if (!file) onChange([]);
+        else if (String(file).endsWith('.ts')) onChange([path.join(dir, String(file))]);
       });
       let fallback: ReturnType<typeof watchTree> | undefined;
       watcher.on('error', () => {
@@ -86,14 +129,14 @@ export function watchTree(dir: string, onChange: () => void, options: { poll: bo
     }
   }
   const snapshot = () => {
-    const parts: string[] = [];
+    const seen = new Map<string, string>();
     const walk = (sub: string) => {
       for (const entry of readdirSync(sub, { withFileTypes: true })) {
         const full = path.join(sub, entry.name);
         if (entry.isDirectory()) walk(full);
         else if (entry.name.endsWith('.ts')) {
           const s = statSync(full);
-          parts.push(`${full}:${s.mtimeMs}:${s.size}`);
+          seen.set(full, `${s.mtimeMs}:${s.size}`);
         }
       }
     };
@@ -102,17 +145,76 @@ export function watchTree(dir: string, onChange: () => void, options: { poll: bo
     } catch {
       // a file vanished mid-scan: the next tick sees the new state
     }
-    return parts.join('|');
+    return seen;
   };
   let last = snapshot();
   const timer = setInterval(() => {
     const now = snapshot();
-    if (now !== last) {
-      last = now;
-      onChange();
-    }
+    const changed = [...new Set([...now.keys(), ...last.keys()])].filter((file) => now.get(file) !== last.get(file));
+    last = now;
+    if (changed.length) onChange(changed);
   }, options.interval);
   return { close: () => clearInterval(timer), mode: 'polling' };
+}
+
+/** Runs chapters' tests: in one warm vitest instance, or a child process per run. Runs one at a time. */
+export interface ChapterRunner {
+  readonly mode: 'warm' | 'spawn';
+  run(chapters: number[]): Promise<RunResult>;
+  /** Files changed on disk: forget their transformed code. */
+  invalidate(files: string[]): void;
+  close(): Promise<void>;
+}
+
+export function spawnRunner(root: string): ChapterRunner {
+  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters }), invalidate: () => {}, close: async () => {} };
+}
+
+/** One vitest instance, kept for the whole session, with the kit's config (the `kit` alias on starter/src). */
+export async function warmRunner(root: string): Promise<ChapterRunner> {
+  delete process.env.KIT_SRC;
+  delete process.env.KIT_TARGET;
+  const { createVitest } = await import('vitest/node');
+  const vitest = await createVitest(
+    'test',
+    { root, config: path.join(root, "vitest.config.ts"), watch: false, reporters: [{}], includeTaskLocation: true, passWithNoTests: true },
+    {},
+    { stdout: devNull(), stderr: devNull() },
+  );
+  let queue: Promise<unknown> = Promise.resolve();
+  const run = async (chapters: number[]): Promise<RunResult> => {
+    const started = Date.now();
+    const specs = await vitest.globTestSpecifications(chapters.map(chapterDir));
+    if (specs.length === 0) return { tests: [], errors: [], duration: 0 };
+    const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs);
+    // vitest keeps the modules of earlier runs in its state: report only the ones this run asked for.
+    const asked = new Set(specs.map((spec) => spec.moduleId));
+    const raw = JSON.parse(JSON.stringify(rawReport(testModules.filter((m) => asked.has(m.moduleId)), unhandledErrors))) as RawReport;
+    return { ...toOutcomes(root, raw), duration: Date.now() - started };
+  };
+  return {
+    mode: 'warm',
+    run(chapters) {
+      const next = queue.then(() => run(chapters));
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    invalidate(files) {
+      for (const file of files) vitest.invalidateFile(file);
+    },
+    close: () => vitest.close(),
+  };
+}
+
+function devNull(): NodeJS.WriteStream {
+  return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
+}
+
+/** The first chapter with tests whose stubs are not all written (cheap: reads starter/src, runs nothing). */
+export function likelyChapter(root: string): number {
+  const all = chaptersWithTests(root);
+  const todo = new Set(learnerStubs(root).filter((s) => s.todo).map((s) => s.chapter));
+  return all.find((n) => todo.has(n)) ?? all.at(-1) ?? 1;
 }
 
 export async function watchCommand(root: string, args: string[]): Promise<number> {
@@ -122,28 +224,77 @@ export async function watchCommand(root: string, args: string[]): Promise<number
     poll: args.includes('--poll'),
     interval: Number(args.find((a) => a.startsWith('--interval='))?.slice('--interval='.length) ?? 500),
     chapter: chapterArg(root, args),
+    spawn: args.includes('--spawn'),
   };
   return runWatch(options);
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 export async function runWatch(options: WatchOptions): Promise<number> {
   const { root, plain } = options;
   const print = (text: string) => process.stdout.write(`${text}\n`);
   const all = chaptersWithTests(root);
-  let chapter = options.chapter;
-  if (chapter === undefined) {
-    print(dim('Running every chapter once to find where you are…'));
-    const { tests } = await runTests({ root });
-    chapter = firstIncomplete(root, tests) ?? all.at(-1) ?? 1;
+  /** Prints `text` if `work` is still going after a second: a progress line for anything slow. */
+  const slow = async <T>(text: string, work: Promise<T>): Promise<T> => {
+    const timer = setTimeout(() => print(dim(text)), 1000);
+    try {
+      return await work;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  let runner: ChapterRunner;
+  if (options.spawn) runner = spawnRunner(root);
+  else {
+    try {
+      runner = await slow('Starting vitest…', warmRunner(root));
+    } catch (error) {
+      print(yellow(`Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`));
+      runner = spawnRunner(root);
+    }
   }
-  const keysLine = dim(`keys: n next chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`);
+
+  // Without a chapter named, start on the first chapter with unwritten stubs; earlier chapters are checked right
+  // after the first screen, and the first of them that fails is shown instead.
+  const named = options.chapter !== undefined;
+  let chapter = options.chapter ?? likelyChapter(root);
+  let settled = named;
+  const keysLine = dim(`keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`);
+  const usageLine = dim('Any chapter: npm run watch -- chapter3');
   let hintChapter = chapter;
-  let running = false;
-  let again = false;
   let closed = false;
   let watcher: ReturnType<typeof watchTree> | undefined;
+  /** Latest results per chapter, and whether a save came since. */
+  const results = new Map<number, RunResult>();
+  let generation = 0;
+  let screen: { chapter: number; result: RunResult; extras: Extras; status: string } | undefined;
 
-  const run = async () => {
+  const show = () => {
+    if (!screen || closed) return;
+    if (!plain) process.stdout.write('\u001b[2J\u001b[H');
+    else print(dim('─'.repeat(60)));
+    print(renderChapter(root, screen.chapter, screen.result.tests, screen.result.errors, screen.extras));
+    print('');
+    print(dim(screen.status));
+    print(keysLine);
+    print(usageLine);
+  };
+  /** In plain mode the extras are appended; on a terminal the whole screen is drawn again. */
+  const showExtras = (extras: Extras) => {
+    if (!screen || closed) return;
+    const before = renderExtras(screen.extras);
+    screen.extras = { ...screen.extras, ...extras };
+    const after = renderExtras(screen.extras);
+    if (after === before) return;
+    if (!plain) show();
+    else if (after) print(after.replace(/^\n/, ''));
+  };
+
+  let running = false;
+  let again = false;
+  const run = async (): Promise<void> => {
     if (running) {
       again = true;
       return;
@@ -152,16 +303,47 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     try {
       do {
         again = false;
-        const current = chapter!;
-        const { tests, errors, duration } = await runTests({ root, chapters: [current] });
+        const current = chapter;
+        const mine = generation;
+        const result = await slow(`Running chapter ${current}…`, runner.run([current]));
         if (closed) return;
-        hintChapter = focusStub(root, current, tests)?.chapter ?? current;
-        if (!plain) process.stdout.write('\u001b[2J\u001b[H');
-        else print(dim('─'.repeat(60)));
-        print(renderChapter(root, current, tests, errors));
-        print('');
-        print(dim(`ran ${tests.length} tests in ${(duration / 1000).toFixed(1)}s at ${new Date().toLocaleTimeString()}; watching starter/src (${watcher?.mode ?? 'events'})`));
-        print(keysLine);
+        results.set(current, result);
+        hintChapter = focusStub(root, current, result.tests)?.chapter ?? current;
+        screen = {
+          chapter: current,
+          result,
+          extras: {},
+          status: `ran ${result.tests.length} tests in ${seconds(result.duration)} at ${new Date().toLocaleTimeString()}; watching starter/src (${watcher?.mode ?? 'events'}, vitest ${runner.mode})`,
+        };
+        show();
+        if (again) continue;
+        // Then, beside the screen: the type errors, and the earlier chapters.
+        const types = typecheckStarter(root).then((r) => {
+          if (mine === generation && screen?.chapter === current) showExtras({ typeErrors: r.errors });
+        }, () => undefined);
+        const earlier = all.filter((n) => n < current);
+        if (earlier.length) {
+          const before = await runner.run(earlier);
+          if (closed || mine !== generation || chapter !== current) continue;
+          const regressions: Regression[] = [];
+          for (const n of earlier) {
+            const tests = before.tests.filter((t) => t.chapter === n);
+            results.set(n, { tests, errors: [], duration: 0 });
+            const failed = tests.filter((t) => t.status === 'failed').length;
+            if (failed) regressions.push({ chapter: n, failed, total: tests.length });
+          }
+          if (!settled && regressions.length) {
+            // At start-up, an earlier chapter that does not pass yet is where the learner is.
+            settled = true;
+            chapter = regressions[0]!.chapter;
+            print(dim(`Chapter ${chapter} has failing tests: showing it first.`));
+            again = true;
+            continue;
+          }
+          showExtras({ regressions });
+        }
+        settled = true;
+        await types;
       } while (again && !closed);
     } catch (error) {
       print(red(`The tests could not run: ${(error as Error).message}`));
@@ -171,13 +353,23 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   };
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
-  watcher = watchTree(path.join(root, 'starter/src'), () => {
+  let pending = new Set<string>();
+  watcher = watchTree(path.join(root, 'starter/src'), (files) => {
+    for (const file of files) pending.add(file);
     clearTimeout(debounce);
-    debounce = setTimeout(() => void run(), 150);
+    debounce = setTimeout(() => {
+      const changed = [...pending];
+      pending = new Set();
+      generation++;
+      settled = true;
+      results.clear();
+      runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
+      void run();
+    }, 50);
   }, options);
 
   return new Promise<number>((resolve) => {
-    const quit = () => {
+    const quit = async () => {
       if (closed) return;
       closed = true;
       watcher?.close();
@@ -186,36 +378,48 @@ export async function runWatch(options: WatchOptions): Promise<number> {
       process.stdin.pause();
       rl?.close();
       print('Bye!');
+      await Promise.race([runner.close(), new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
       resolve(0);
+    };
+    const move = async (to: number | undefined, edge: string) => {
+      if (to === undefined) print(edge);
+      else {
+        chapter = to;
+        settled = true;
+        await run();
+      }
     };
     const onKey = async (key: string) => {
       switch (key.toLowerCase()) {
         case 'q':
         case '\u0003':
-          quit();
+          await quit();
           break;
-        case 'n': {
-          const next = all.find((n) => n > chapter!);
-          if (next === undefined) print('This is the last chapter.');
-          else {
-            chapter = next;
-            await run();
-          }
+        case 'n':
+          await move(all.find((n) => n > chapter), 'This is the last chapter.');
           break;
-        }
-        case 'h':
+        case 'p':
+        case 'b':
+          await move(all.filter((n) => n < chapter).at(-1), 'This is the first chapter.');
+          break;
+        case 'h': {
+          const known = results.get(hintChapter) ?? (await slow(`Running chapter ${hintChapter}…`, runner.run([hintChapter])));
           print('');
-          print(await hintText(root, hintChapter!));
+          print(await hintText(root, hintChapter, known.tests));
           print(keysLine);
           break;
+        }
         case 'l': {
-          const { tests } = await runTests({ root });
+          const stale = all.filter((n) => !results.has(n));
+          const fresh = stale.length ? await slow(`Running chapters ${stale.join(', ')}…`, runner.run(stale)) : { tests: [] };
+          for (const n of stale) results.set(n, { tests: fresh.tests.filter((t) => t.chapter === n), errors: [], duration: 0 });
           print('');
-          print(progressTable(root, tests, chapter));
+          print(progressTable(root, all.flatMap((n) => results.get(n)?.tests ?? []), chapter));
           print(keysLine);
           break;
         }
         case 'r':
+          results.clear();
           await run();
           break;
       }
@@ -230,8 +434,25 @@ export async function runWatch(options: WatchOptions): Promise<number> {
       process.stdin.on('data', (data: string) => void onKey(data));
       process.stdin.resume();
     }
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
+    process.once('SIGINT', () => void quit());
+    process.once('SIGTERM', () => void quit());
     void run();
   });
+}
+
+function listTs(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (sub: string) => {
+    for (const entry of readdirSync(sub, { withFileTypes: true })) {
+      const full = path.join(sub, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.ts')) out.push(full);
+    }
+  };
+  try {
+    walk(dir);
+  } catch {
+    // gone: nothing to invalidate
+  }
+  return out;
 }

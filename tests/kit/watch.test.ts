@@ -1,8 +1,14 @@
-/** npm run watch in plain mode (no terminal): finds the chapter, shows the first failure, re-runs on save, keys. */
+/**
+ * npm run watch in plain mode (no terminal): finds the chapter, shows the first failure, re-runs on save in one warm
+ * vitest, keys (next, previous, hint, list), type errors, and an earlier chapter that broke.
+ */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
-import { copyRepo, solveUpTo, startKit, write } from './helpers.js';
+import { addRegionTrace } from '../../scripts/kit/trace-plugin.js';
+import { copyRepo, read, solveUpTo, startKit, write } from './helpers.js';
+
+const KEYS = /keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit/;
 
 describe('watch (scripts/kit/watch.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
@@ -17,30 +23,35 @@ describe('watch (scripts/kit/watch.ts)', () => {
       solveUpTo(copy.root, 1);
       const watch = startKit(copy.root, ['watch', '--plain', ...(mode === 'polling' ? ['--poll', '--interval=200'] : [])]);
       try {
-        let at = await watch.waitFor(/keys: n next chapter · h hint · l list · r re-run · q quit/);
+        let at = await watch.waitFor(KEYS);
         const screen = watch.output();
         expect(screen).toMatch(/Chapter 2 · Your first tool +░+ 0\/\d+ passing/);
         expect(screen).toMatch(/✗ toolDefinition \(src\/tool\.ts\) > /);
         expect(screen).toContain('TODO(chapter 2): toolDefinition');
         expect(screen).toMatch(/Edit: starter\/src\/tool\.ts:\d+ {2}\(#region chapter 2: toolDefinition\)/);
         expect(screen).toContain('Hint: npm run hint -- chapter2');
-        expect(screen).toContain(`watching starter/src (${mode})`);
+        expect(screen).toMatch(new RegExp(`watching starter/src \\(${mode}, vitest warm\\)`));
+        expect(screen).toContain('Any chapter: npm run watch -- chapter3');
 
-        // Save a wrong toolDefinition: the re-run shows expected against actual.
+        // Save a wrong toolDefinition: the re-run (in the same vitest) shows expected against actual.
         const wrong = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
           ['chapter 2: toolDefinition', ['  return { name: tool.name, description: tool.description, inputSchema: {} };']],
         ]));
         write(copy.root, 'starter/src/tool.ts', wrong.files.get('tool.ts')!);
-        at = await watch.waitFor(/keys: n next chapter/, at);
+        at = await watch.waitFor(KEYS, at);
         const rerun = watch.output().slice(0, at);
         expect(rerun.slice(rerun.lastIndexOf('────'))).toMatch(/Expected:[\s\S]*Actual:/);
 
-        watch.send('n\n');
-        at = await watch.waitFor(/Chapter 3 · The agentic loop/, at);
-        watch.send('h\n');
-        at = await watch.waitFor(/Hint \d of 3/, at);
-        watch.send('l\n');
-        at = await watch.waitFor(/15\s+Capstone/, at);
+        if (mode === 'events') {
+          watch.send('n\n');
+          at = await watch.waitFor(/Chapter 3 · The agentic loop/, at);
+          watch.send('p\n');
+          at = await watch.waitFor(/Chapter 2 · Your first tool/, at);
+          watch.send('h\n');
+          at = await watch.waitFor(/Hint \d of 3/, at);
+          watch.send('l\n');
+          at = await watch.waitFor(/15\s+Capstone/, at);
+        }
         watch.send('q\n');
         expect(await watch.exited).toBe(0);
       } finally {
@@ -49,15 +60,68 @@ describe('watch (scripts/kit/watch.ts)', () => {
     });
   }
 
-  it('says so when the chapter passes', async () => {
-    solveUpTo(copy.root, 3);
-    const watch = startKit(copy.root, ['watch', '--plain', 'chapter2']);
+  it('shows type errors of the learner\'s files and a line for an earlier chapter that broke', async () => {
+    solveUpTo(copy.root, 2);
+    const watch = startKit(copy.root, ['watch', '--plain', 'chapter3']);
     try {
-      await watch.waitFor(/✓ Every test of chapter 2 passes\. Press n for chapter 3\./);
+      let at = await watch.waitFor(KEYS);
+      expect(watch.output()).toMatch(/Chapter 3 · The agentic loop/);
+      // Break chapter 1's textOf (a regression) and add a type error, in one save.
+      const messages = read(copy.root, 'starter/src/messages.ts');
+      const broken = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
+        ['chapter 1: textOf', ["  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');"]],
+      ])).files.get('messages.ts')!;
+      write(copy.root, 'starter/src/messages.ts', `${broken}\nexport const answer: number = 'forty-two';\n`);
+      at = await watch.waitFor(/Type errors in your code \(1;/, at);
+      expect(watch.output().slice(at)).toMatch(/^ {2}starter\/src\/messages\.ts:\d+: Type 'string' is not assignable to type 'number'/m);
+      await watch.waitFor(/! Chapter 1 \(Messages and the mock provider\): \d+ of \d+ tests fail now\. Press p to go back, or run "npm run watch -- chapter1"\./);
+      write(copy.root, 'starter/src/messages.ts', messages);
       watch.send('q\n');
       expect(await watch.exited).toBe(0);
     } finally {
       watch.child.kill();
     }
+  });
+
+  it('at start-up, shows an earlier chapter whose tests fail before the first chapter with stubs', async () => {
+    solveUpTo(copy.root, 2);
+    const broken = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
+      ['chapter 2: toolDefinition', ['  return { name: tool.name, description: tool.description, inputSchema: {} };']],
+    ]));
+    write(copy.root, 'starter/src/tool.ts', broken.files.get('tool.ts')!);
+    const watch = startKit(copy.root, ['watch', '--plain']);
+    try {
+      await watch.waitFor(/Chapter 2 has failing tests: showing it first\.[\s\S]*Chapter 2 · Your first tool[\s\S]*keys:/);
+      watch.send('q\n');
+      expect(await watch.exited).toBe(0);
+    } finally {
+      watch.child.kill();
+    }
+  });
+
+  it('says so when the chapter passes', async () => {
+    solveUpTo(copy.root, 3);
+    const watch = startKit(copy.root, ['watch', '--plain', 'chapter2', '--spawn']);
+    try {
+      await watch.waitFor(/✓ Every test of chapter 2 passes\. Press n for chapter 3\./);
+      expect(watch.output()).toContain('vitest spawn');
+      watch.send('q\n');
+      expect(await watch.exited).toBe(0);
+    } finally {
+      watch.child.kill();
+    }
+  });
+});
+
+describe('the region trace (scripts/kit/trace-plugin.ts)', () => {
+  it('adds one call on each #region line and keeps every line where it was', () => {
+    const source = ['/** a file */', 'export function f(x: number) {', '  // #region chapter 3: f', '  // 1. step', '  return x;', '  // #endregion', '}'].join('\n');
+    const traced = addRegionTrace(source, '/repo/starter/src/f.ts')!;
+    const lines = traced.split('\n');
+    expect(lines).toHaveLength(7);
+    expect(lines[0]).toMatch(/^import \{ enterRegion as __kitEnterRegion \} from "\.\.\/\.\.\/.*scripts\/kit\/trace\.ts"; \/\*\* a file \*\/$/);
+    expect(lines[2]).toBe('  __kitEnterRegion(3, "f"); // #region chapter 3: f');
+    expect(lines.slice(3)).toEqual(source.split('\n').slice(3));
+    expect(addRegionTrace('export const x = 1;\n', '/repo/x.ts')).toBeUndefined();
   });
 });
