@@ -124,19 +124,16 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
 
   test('an afterToolCall hook changes the result the history, the event and the model get', async () => {
     const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'secret-token')), assistantText('ok')], {
-      hooks: [
-        { afterToolCall: (_call, result) => ({ ...result, content: result.content.replace('secret', '[redacted]') }) },
-        { afterToolCall: (_call, result) => ({ ...result, content: `${result.content} (checked)`, toolCallId: 'wrong-id' }) },
-      ],
+      hooks: { afterToolCall: (_call, result) => ({ ...result, content: result.content.replace('secret', '[redacted]'), toolCallId: 'wrong-id' }) },
     });
     const history = ask('go');
     const events = await collect(agent.run(history));
-    expect(events.find((e) => e.type === 'tool_result'), 'runToolCall steps 5-6: the event carries the result after the hooks').toMatchObject({
+    expect(events.find((e) => e.type === 'tool_result'), 'runToolCall step 5: what afterToolCall returns is the result; the event carries it').toMatchObject({
       callId: 'c1',
-      content: '[redacted]-token (checked)',
+      content: '[redacted]-token',
     });
-    expect(requestOn(provider, 2).messages.at(-1), 'composeHooks step 5: each after hook gets the result the one before it returned; the result keeps the call\'s id').toEqual(
-      toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token (checked)'),
+    expect(requestOn(provider, 2).messages.at(-1), 'runToolCall step 6: the history gets the result the after hooks returned, still answering c1').toEqual(
+      toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token'),
     );
     expect(history).toBeValidHistory('after the after hooks');
   });
@@ -213,6 +210,15 @@ describe('composeHooks (src/hooks.ts)', () => {
     expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({ type: 'allow' });
     const result = toolResult({ id: 'c1', name: 'echo' }, 'x');
     expect(await none.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx), 'step 5').toEqual(result);
+    const chained = composeHooks([
+      { afterToolCall: (_c, r) => ({ ...r, content: `${r.content}+a` }) },
+      { afterToolCall: () => undefined },
+      { afterToolCall: (_c, r) => ({ ...r, content: `${r.content}+b`, toolCallId: 'other', toolName: 'other' }) },
+    ]);
+    expect(
+      await chained.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx),
+      'composeHooks step 5: each after hook gets the result the one before it returned, and the result keeps the call\'s id and name',
+    ).toEqual(toolResult({ id: 'c1', name: 'echo' }, 'x+a+b'));
     const single = composeHooks({ beforeToolCall: () => ({ type: 'block', message: 'm' }) });
     expect(await single.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 1: one set of hooks, not in an array, works too').toEqual({ type: 'block', message: 'm' });
   });
