@@ -40,6 +40,7 @@ export function untilAborted<T>(signal: AbortSignal | undefined, work: () => Pro
   return new Promise<T | typeof ABORTED>((resolve, reject) => {
     const onAbort = () => resolve(ABORTED);
     signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort(); // aborted while work() was starting: the event has already fired
     running.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
@@ -59,8 +60,8 @@ export async function executeToolCall(tools: ToolSet, call: ToolCall, ctx: ToolC
   //    holds z.prettifyError(error) and asks the model to call again with arguments that match the schema.
   // 3. Run the tool with the parsed data (not the raw arguments) and ctx, inside try/catch, through
   //    untilAborted(ctx.signal, () => tool.execute(...)). If it gives ABORTED, return an error result with
-  //    CANCELLED_RESULT. Otherwise a normal result with the returned text; a throw is an error result
-  //    `Error: <message>` (errorText gives the message of anything thrown).
+  //    CANCELLED_RESULT. Otherwise a normal result with the returned text; a throw is an error result that
+  //    carries the tool's message (errorText gives the message of anything thrown).
   // 4. Every result is built with toolResult(call, ...) so it carries call.id and call.name.
   const tool = tools.get(call.name);
   if (!tool) {

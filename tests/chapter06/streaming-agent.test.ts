@@ -161,12 +161,37 @@ describe('StreamingAgent.streamTurn (src/streaming-agent.ts)', () => {
     expect(seen[0], 'streamTurn step 1: the request carries options.signal, so a real provider can close its HTTP request on a cancel').toBe(controller.signal);
   });
 
+  test('can be called on its own, without options: it returns the whole turn', async () => {
+    const turn = assistantToolCalls([{ id: 'o1', name: 'echo', arguments: { text: 'x' } }], 'Alone.');
+    const { agent } = agentWith([turn]);
+    const built = await settles(agent.streamTurn([userMessage('hi')]), 'streamTurn without options (no signal, no handlers) must work: use options.signal?. and options.onText?.');
+    expect(built, 'the whole turn, as the provider wrote it').toEqual(turn);
+  });
+
   test('works with a provider that cannot stream: its whole turn arrives as events', async () => {
     const provider: Provider = { name: 'plain', complete: async () => assistantText('no stream here') };
     const agent = new StreamingAgent({ provider, tools: new ToolSet(), cwd: process.cwd() });
     const texts: string[] = [];
     expect(await agent.run('hi', { onText: (t) => texts.push(t) }), 'without provider.stream, use complete()').toBe('no stream here');
     expect(texts.join(''), 'its text still reaches onText').toBe('no stream here');
+  });
+});
+
+describe('StreamingAgent.executeTools (src/streaming-agent.ts)', () => {
+  test('can be called on its own, without options: one result per call, in call order', async () => {
+    const { agent, calls } = agentWith([]);
+    const results = await settles(
+      agent.executeTools([
+        { type: 'tool_call', id: 'e1', name: 'echo', arguments: { text: 'one' } },
+        { type: 'tool_call', id: 'e2', name: 'fail', arguments: {} },
+      ]),
+      'executeTools without options (no signal, no handlers) must not throw: use options.signal?. and the handlers with ?.',
+    );
+    expect(results.map((r) => [r.toolCallId, r.isError]), 'one result per call, in call order').toEqual([
+      ['e1', false],
+      ['e2', true],
+    ]);
+    expect(calls.map((c) => c.tool), 'each call runs once').toEqual(['echo', 'fail']);
   });
 });
 
@@ -299,8 +324,13 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
       { tools: new ToolSet([step]) },
     );
     const history: Message[] = [userMessage('go')];
-    const error = await rejection(agent.chat(history, { signal: controller.signal }), 'the run must end once aborted');
+    const { log, handlers } = recorder();
+    const error = await rejection(agent.chat(history, { ...handlers, signal: controller.signal }), 'the run must end once aborted');
     expect((error as Error).message).toBe('stop now');
+    expect(
+      log,
+      'executeTools step 1: check the signal before each call; a call cancelled by the abort is not reported to onToolCall or onToolResult',
+    ).toEqual(['call step#s1', 'result s1->s1', 'call step#s2', 'result s2->s2 error']);
     expect(ran, 'executeTools step 1: check the signal before each call, not once before the first: calls after the abort do not run').toEqual(['step 1', 'step 2']);
     expect(signals[0]?.aborted, 'each tool gets the run\'s signal in its context: it aborts when the caller aborts').toBe(true);
     expect(signals[0]?.reason, 'the tool\'s signal carries the caller\'s reason').toBe(error);
