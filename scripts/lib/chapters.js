@@ -1,5 +1,12 @@
-/** The fifteen chapters, as the guide and every command name them. */
-export const CHAPTERS: ReadonlyArray<{ number: number; title: string; part: string }> = [
+/**
+ * The fifteen chapters, as the guide and every command name them, and the parsing of chapter arguments.
+ *
+ * Plain JavaScript (types in chapters.d.ts) so that `npm test` (scripts/test.mjs) can use it with no TypeScript
+ * loader in front of vitest; the TypeScript scripts import it as usual.
+ */
+
+/** @type {ReadonlyArray<{ number: number; title: string; part: string }>} */
+export const CHAPTERS = [
   { number: 1, title: 'Messages and the mock provider', part: 'I. The loop' },
   { number: 2, title: 'Your first tool', part: 'I. The loop' },
   { number: 3, title: 'The agentic loop', part: 'I. The loop' },
@@ -18,33 +25,24 @@ export const CHAPTERS: ReadonlyArray<{ number: number; title: string; part: stri
 ];
 
 /** `chapter3`, `ch3`, `3`, `chapter03` -> 3; anything else -> undefined. */
-export function parseChapter(arg: string): number | undefined {
+export function parseChapter(arg) {
   const match = /^(?:chapter|ch)?-?0*(\d{1,2})$/i.exec(arg);
   return match ? Number(match[1]) : undefined;
 }
 
 /** The test folder of a chapter, relative to the root: `tests/chapter03/`. */
-export function chapterDir(chapter: number): string {
+export function chapterDir(chapter) {
   return `tests/chapter${String(chapter).padStart(2, '0')}/`;
 }
 
-export interface TestArgs {
-  chapters: number[];
-  /** Arguments that look like chapters but name none that has tests. */
-  unknown: string[];
-  target: 'starter' | 'solution';
-  /** Everything else, for vitest. */
-  passThrough: string[];
-}
-
 /** Splits `npm test -- ...` arguments. `hasTests(n)` says whether chapter n has a test folder. */
-export function parseTestArgs(args: readonly string[], hasTests: (chapter: number) => boolean, defaultTarget: 'starter' | 'solution' = 'starter'): TestArgs {
-  const parsed: TestArgs = { chapters: [], unknown: [], target: defaultTarget, passThrough: [] };
+export function parseTestArgs(args, hasTests, defaultTarget = 'starter') {
+  const parsed = { chapters: [], unknown: [], target: defaultTarget, passThrough: [] };
   for (const arg of args) {
     const chapter = parseChapter(arg);
     if (arg === '--solution') parsed.target = 'solution';
     else if (arg === '--starter') parsed.target = 'starter';
-    else if (chapter !== undefined) (hasTests(chapter) ? parsed.chapters : parsed.unknown).push(chapter as never);
+    else if (chapter !== undefined) (hasTests(chapter) ? parsed.chapters : parsed.unknown).push(chapter);
     else if (/^(chapter|ch)\S*$/i.test(arg)) parsed.unknown.push(arg);
     else parsed.passThrough.push(arg);
   }

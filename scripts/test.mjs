@@ -1,0 +1,132 @@
+/**
+ * npm test -- [chapters...] [--solution] [--no-typecheck] [vitest flags...]
+ *
+ * Chapters may be written chapter3, ch3, 3 or chapter03; none means all. Runs exactly those chapters' tests against
+ * starter/ (or solution/ with --solution). Every other argument goes to vitest unchanged.
+ *
+ * This is the learner's inner loop, so it does as little as it can before vitest starts: plain JavaScript (no
+ * TypeScript loader), and vitest runs in this process (no second Node). Against the starter it also type-checks the
+ * learner's code (vitest strips types without checking them): the native TypeScript compiler runs beside vitest,
+ * incrementally (its state in .kit/), and its errors are printed after the test results.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { CHAPTERS, chapterDir, parseTestArgs } from './lib/chapters.js';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const hasTests = (n) => existsSync(path.join(ROOT, chapterDir(n)));
+const args = process.argv.slice(2);
+const noTypecheck = args.includes('--no-typecheck');
+const { chapters, unknown, target, passThrough } = parseTestArgs(
+  args.filter((arg) => arg !== '--no-typecheck'),
+  hasTests,
+  process.env.KIT_TARGET === 'solution' ? 'solution' : 'starter',
+);
+
+if (unknown.length > 0) {
+  console.error(`Unknown chapter: ${unknown.join(', ')}. The chapters are:\n`);
+  for (const { number, title } of CHAPTERS) {
+    console.error(`  chapter${number}`.padEnd(13) + title + (hasTests(number) ? '' : '  (not written yet)'));
+  }
+  console.error('\nFor example: npm test -- chapter3');
+  process.exit(2);
+}
+
+process.env.KIT_TARGET = target;
+const argv = ['vitest', 'run', ...chapters.map(chapterDir), ...passThrough];
+const watching = argv.some((arg) => arg === '--watch' || arg === '-w' || arg === 'watch' || arg === 'dev');
+const types = target === 'starter' && !watching && !noTypecheck ? startTypecheck() : undefined;
+
+const { parseCLI, startVitest } = await import('vitest/node');
+const { filter, options } = parseCLI(argv);
+// What vitest's own CLI does to its options before it starts (see vitest's cli, normalizeCliOptions).
+if (options.exclude) {
+  options.cliExclude = [options.exclude].flat();
+  delete options.exclude;
+}
+if (filter.some((f) => f.includes(':'))) options.includeTaskLocation ??= true;
+try {
+  const ctx = await startVitest('test', filter, options);
+  if (!ctx.shouldKeepServer()) await ctx.exit();
+} catch (error) {
+  console.error(error);
+  process.exitCode ||= 1;
+}
+if (types) console.log(await types);
+process.exit(process.exitCode ?? 0);
+
+/**
+ * Type-checks the starter and the tests (`tsc -p tsconfig.starter.json`) and resolves to what to print: one dim line
+ * when the learner's code type-checks, else the errors (the test results above do not depend on them). The result is
+ * kept in .kit/typecheck.json under a hash of every file tsc reads from the project, so a run with nothing changed
+ * costs no compile; otherwise the native compiler runs beside vitest, single-threaded (vitest has the other core).
+ */
+function startTypecheck() {
+  const started = Date.now();
+  const cacheFile = path.join(ROOT, '.kit/typecheck.json');
+  const key = typecheckKey();
+  try {
+    const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
+    if (cached.key === key) return Promise.resolve(typecheckReport(cached.code, cached.output, Date.now() - started, true));
+  } catch {
+    // No cache yet, or an unreadable one: check.
+  }
+  const native = path.join(ROOT, `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc${process.platform === 'win32' ? '.exe' : ''}`);
+  const [command, pre] = existsSync(native) ? [native, []] : [process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc')]];
+  mkdirSync(path.join(ROOT, '.kit'), { recursive: true });
+  const tscArgs = [...pre, '-p', 'tsconfig.starter.json', '--noEmit', '--pretty', 'false', '--singleThreaded', '--incremental', '--tsBuildInfoFile', '.kit/tsc-starter.tsbuildinfo'];
+  return new Promise((resolve) => {
+    let output = '';
+    const child = spawn(command, tscArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve(`Type check could not run: ${error.message}`));
+    child.on('close', (code) => {
+      if (code !== null && typecheckKey() === key) {
+        try {
+          writeFileSync(cacheFile, JSON.stringify({ key, code, output }));
+        } catch {
+          // A cache that cannot be written only costs the next run a compile.
+        }
+      }
+      resolve(typecheckReport(code, output, Date.now() - started, false));
+    });
+  });
+}
+
+/** A hash of the files tsc reads for tsconfig.starter.json (the starter, the tests, the configs, the installed versions). */
+function typecheckKey() {
+  const hash = createHash('sha1');
+  const add = (rel) => {
+    const file = path.join(ROOT, rel);
+    let stat;
+    try {
+      stat = statSync(file);
+    } catch {
+      hash.update(`${rel}\0missing\0`);
+      return;
+    }
+    if (stat.isDirectory()) {
+      for (const name of readdirSync(file).sort()) if (name !== 'node_modules') add(`${rel}/${name}`);
+    } else if (/\.(ts|json|mts|cts)$/.test(rel)) hash.update(`${rel}\0`).update(readFileSync(file)).update('\0');
+  };
+  for (const rel of ['starter/src', 'tests', 'tsconfig.starter.json', 'tsconfig.base.json', 'package-lock.json']) add(rel);
+  return hash.digest('hex');
+}
+
+function typecheckReport(code, output, ms, cached) {
+  const color = process.stdout.isTTY && !process.env.NO_COLOR;
+  const paint = (open, text) => (color ? `\u001b[${open}m${text}\u001b[0m` : text);
+  if (code === 0) return paint('2', ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})`);
+  const lines = output.trim().split('\n').filter(Boolean);
+  const errors = lines.filter((line) => /error TS\d+/.test(line));
+  const shown = lines.slice(0, 20).map((line) => `  ${line.replace(/^(\S+?)\((\d+),(\d+)\): /, '$1:$2:$3 ')}`);
+  if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more line(s): npm run typecheck`);
+  return [
+    '',
+    paint('1;33', `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`),
+    ...shown,
+  ].join('\n');
+}
