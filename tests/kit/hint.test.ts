@@ -3,6 +3,10 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { hintText } from '../../scripts/kit/hint.js';
+import { runTests, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import { assignStubs, learnerStubs, type LearnerStub } from '../../scripts/kit/stubs.js';
+import { renderChapter } from '../../scripts/kit/watch.js';
 import { copyRepo, kit, read, solveUpTo, write } from './helpers.js';
 
 describe('hint (scripts/kit/hint.ts)', () => {
@@ -54,5 +58,68 @@ describe('hint (scripts/kit/hint.ts)', () => {
   it('says when the chapter is finished', () => {
     solveUpTo(copy.root, 3);
     expect(kit(copy.root, ['hint', 'chapter3']).stdout).toMatch(/Every stub of chapter 3 is written and its \d+ tests pass/);
+  });
+});
+
+describe('hint and watch point at the stub the failing tests exercised (issue 19 item 1)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo();
+    solveUpTo(copy.root, 3);
+  });
+  afterAll(() => copy.cleanup());
+
+  /** Chapter 3 solved except one stub, whose body is `body`: a plausible mistake, not a TODO. */
+  const withWrong = (stub: string, body: string[]) => {
+    const files = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 3, new Map([[`chapter 3: ${stub}`, body]])).files;
+    write(copy.root, 'starter/src/agent.ts', files.get('agent.ts')!);
+  };
+
+  // The describe block of these tests is "SimpleAgent.run and chat": its title names run first.
+  const cases: Array<[string, string, string[]]> = [
+    // chat forgets to keep the final answer in the history; run is right.
+    ['SimpleAgent.chat', 'SimpleAgent.run', [
+      '    for (let i = 0; i < this.maxTurns; i++) {',
+      '      const turn = await this.provider.complete({ system: this.system, messages: history, tools: this.tools.definitions() });',
+      "      if (turn.stopReason !== 'tool_use') return textOf(turn);",
+      '      this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));',
+      '    }',
+      '    throw new TurnLimitError(this.maxTurns);',
+    ]],
+    // run forgets to return chat's answer; chat is right.
+    ['SimpleAgent.run', 'SimpleAgent.chat', ['    await this.chat([userMessage(prompt)]);', "    return '';"]],
+  ];
+  for (const [wrong, right, body] of cases) {
+    it(`with ${wrong} wrong and ${right} right, every failing test, the hint and watch's Edit line point at ${wrong}`, async () => {
+      withWrong(wrong, body);
+      const { tests } = await runTests({ root: copy.root, chapters: [3] });
+      const failing = tests.filter((t) => t.status === 'failed');
+      expect(failing.length, 'the wrong stub fails some tests').toBeGreaterThan(0);
+      expect(failing.every((t) => t.regions?.includes(`chapter 3: ${wrong}`)), 'each failing test recorded the regions it reached').toBe(true);
+      const stubs = learnerStubs(copy.root);
+      const assigned = assignStubs(tests, stubs);
+      expect(failing.map((t) => assigned.get(t)?.name)).toEqual(failing.map(() => wrong));
+      const hint = await hintText(copy.root, 3, tests);
+      expect(hint).toMatch(new RegExp(`^Chapter 3 · ${wrong.replace('.', '\\.')} `, 'm'));
+      expect(renderChapter(copy.root, 3, tests)).toMatch(new RegExp(`Edit: starter/src/agent\\.ts:\\d+ {2}\\(#region chapter 3: ${wrong.replace('.', '\\.')}\\)`));
+    });
+  }
+
+  it('without a trace, falls back to the describe title; the trace outranks a title that names another stub', () => {
+    const stub = (name: string, chapter = 3): LearnerStub => ({ chapter, name, file: 'starter/src/agent.ts', line: 1, steps: [], body: [], todo: false });
+    const stubs = [stub('SimpleAgent.run'), stub('SimpleAgent.chat'), stub('ToolSet.add', 2)];
+    const test = (name: string, status: 'passed' | 'failed', regions?: string[]): TestOutcome => ({
+      chapter: 3, file: 'tests/chapter03/agent.test.ts', suites: ['SimpleAgent.run and chat (src/agent.ts)'], name, fullName: name, status, message: status === 'failed' ? 'expected' : '', ...(regions ? { regions } : {}),
+    });
+    const untraced = test('a', 'failed');
+    expect(assignStubs([untraced], stubs).get(untraced)?.name).toBe('SimpleAgent.run');
+    const viaRun = test('b', 'failed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.run', 'chapter 3: SimpleAgent.chat']);
+    const viaChat = test('c', 'failed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.chat']);
+    const passing = test('d', 'passed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.run', 'chapter 3: SimpleAgent.chat']);
+    const assigned = assignStubs([viaRun, viaChat, passing], stubs);
+    expect(assigned.get(viaRun)?.name).toBe('SimpleAgent.chat');
+    expect(assigned.get(viaChat)?.name).toBe('SimpleAgent.chat');
+    const todo = { ...viaChat, message: 'TodoError: TODO(chapter 2): ToolSet.add' };
+    expect(assignStubs([todo], stubs).get(todo)?.name, 'a TODO message names its stub').toBe('ToolSet.add');
   });
 });
