@@ -77,7 +77,7 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
 
 describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
   test('tool definitions become { name, description, input_schema } with the schema unchanged', () => {
-    expect(toAnthropicTools(tools)).toEqual([
+    expect(toAnthropicTools(tools), 'toAnthropicTools step 1: name, description and input_schema, in order').toEqual([
       { name: 'read', description: 'Read a file', input_schema: tools[0]!.inputSchema },
       { name: 'edit', description: 'Replace text in a file', input_schema: tools[1]!.inputSchema },
     ]);
@@ -87,10 +87,10 @@ describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
 
 describe('toAnthropicToolChoice (src/providers/anthropic.ts)', () => {
   test("tool choice: auto -> auto, required -> any, none -> none, a name -> { type: 'tool', name }", () => {
-    expect(toAnthropicToolChoice('auto')).toEqual({ type: 'auto' });
+    expect(toAnthropicToolChoice('auto'), "toAnthropicToolChoice: 'auto' -> { type: 'auto' }").toEqual({ type: 'auto' });
     expect(toAnthropicToolChoice('required'), "Anthropic's word for 'must call some tool' is 'any'").toEqual({ type: 'any' });
-    expect(toAnthropicToolChoice('none')).toEqual({ type: 'none' });
-    expect(toAnthropicToolChoice({ name: 'read' })).toEqual({ type: 'tool', name: 'read' });
+    expect(toAnthropicToolChoice('none'), "toAnthropicToolChoice: 'none' -> { type: 'none' }").toEqual({ type: 'none' });
+    expect(toAnthropicToolChoice({ name: 'read' }), "toAnthropicToolChoice: { name } -> { type: 'tool', name }").toEqual({ type: 'tool', name: 'read' });
   });
 });
 
@@ -107,12 +107,12 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
         { input_tokens: 472, output_tokens: 91, cache_read_input_tokens: 1024, cache_creation_input_tokens: 16 },
       ) as unknown as Anthropic.Message,
     );
-    expect(turn.content).toEqual([
+    expect(turn.content, 'fromAnthropicMessage: text, thinking and tool_use blocks in the order the model wrote them').toEqual([
       { type: 'thinking', thinking: 'The user wants a.ts.', signature: 'EqQBCgIYAhIM' },
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', arguments: { path: 'a.ts' } },
     ]);
-    expect(turn.stopReason).toBe('tool_use');
+    expect(turn.stopReason, "fromAnthropicMessage: a turn with a tool call and stop_reason 'tool_use' stops for 'tool_use'").toBe('tool_use');
     expect(turn.usage, 'input_tokens -> inputTokens, output_tokens -> outputTokens, cache read/creation -> cacheRead/WriteTokens').toEqual({
       inputTokens: 472,
       outputTokens: 91,
@@ -182,17 +182,18 @@ describe('anthropicUsage (src/providers/anthropic.ts)', () => {
 
 describe('anthropicStopReason (src/providers/anthropic.ts)', () => {
   test('stop reasons map onto the kit', () => {
-    const table = ['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal', 'model_context_window_exceeded', 'pause_turn', null];
-    expect(table.map((reason) => anthropicStopReason(reason))).toEqual([
-      'end_turn',
-      'tool_use',
-      'max_tokens',
-      'stop_sequence',
-      'refusal',
-      'max_tokens',
-      'end_turn',
-      'end_turn',
-    ]);
+    const table: Array<[string | null, string, string]> = [
+      ['end_turn', 'end_turn', 'step 1: end_turn keeps its name'],
+      ['tool_use', 'tool_use', 'step 1: tool_use keeps its name'],
+      ['max_tokens', 'max_tokens', 'step 1: max_tokens keeps its name'],
+      ['stop_sequence', 'stop_sequence', 'step 1: stop_sequence keeps its name'],
+      ['refusal', 'refusal', 'step 1: refusal keeps its name'],
+      ['model_context_window_exceeded', 'max_tokens', 'step 2: model_context_window_exceeded is a kind of max_tokens'],
+      ['pause_turn', 'end_turn', 'step 3: pause_turn (and any other reason) ends the turn: end_turn'],
+      ['a_reason_added_later', 'end_turn', 'step 3: a reason the kit does not know ends the turn: end_turn'],
+      [null, 'end_turn', 'step 3: null ends the turn: end_turn'],
+    ];
+    for (const [reason, expected, label] of table) expect(anthropicStopReason(reason), label).toBe(expected);
   });
 });
 
@@ -202,7 +203,7 @@ describe('anthropicRequest (src/providers/anthropic.ts)', () => {
     expect(body.system, 'Anthropic takes the system prompt in `system`').toBe('You are terse.');
     expect(anthropicShape(body.messages as never), 'messages hold only user and assistant turns').toEqual(['user "hi"']);
     expect(body, 'with no tools, send no tools and no tool_choice').not.toHaveProperty('tools');
-    expect(body).not.toHaveProperty('tool_choice');
+    expect(body, 'anthropicRequest step 4: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
   });
 
   test('no system prompt, or an empty one: no system field at all', () => {
@@ -225,21 +226,21 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     expect(headers['anthropic-version'], 'made by the official SDK').toBeTruthy();
     expect(body.model, 'ANTHROPIC_MODEL from the env argument').toBe('claude-test-model');
     expect(body.max_tokens, 'max_tokens is required by the API: send the default').toBeGreaterThan(0);
-    expect(body.system).toBe('Be brief.');
-    expect(anthropicShape(body.messages)).toEqual(anthropicShape(toAnthropicMessages(history) as never));
+    expect(body.system, 'anthropicRequest step 2: the system prompt is the top-level system field').toBe('Be brief.');
+    expect(anthropicShape(body.messages), 'anthropicRequest step 3: messages are toAnthropicMessages(request.messages)').toEqual(anthropicShape(toAnthropicMessages(history) as never));
     expect(
       body.messages[2].content.map((b: Anthropic.ToolResultBlockParam) => b.tool_use_id),
       'each tool_result carries tool_use_id = the id of the call it answers',
     ).toEqual(['toolu_A', 'toolu_B']);
     expect(body.tools.map((t: Anthropic.Tool) => t.name)).toEqual(['read', 'edit']);
-    expect(body.tool_choice).toEqual({ type: 'any' });
+    expect(body.tool_choice, "anthropicRequest step 4: toolChoice 'required' goes out as { type: 'any' }").toEqual({ type: 'any' });
     expect(turn, 'the answer comes back as a kit turn').toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }], stopReason: 'end_turn' });
   });
 
   test("the request's model and maxTokens win over the provider's", async () => {
     api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }]));
     await provider(anthropicEnv, { maxTokens: 1000 }).complete({ messages: [userMessage('hi')], tools: [], model: 'claude-small', maxTokens: 64 });
-    expect(api.requests[0]!.body).toMatchObject({ model: 'claude-small', max_tokens: 64 });
+    expect(api.requests[0]!.body, "anthropicRequest step 1: the request's model and maxTokens win over the provider's").toMatchObject({ model: 'claude-small', max_tokens: 64 });
   });
 
   test('a tool call comes back with its input as arguments, and the usage', async () => {
@@ -255,7 +256,7 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
       ),
     );
     const turn = await provider().complete({ messages: [userMessage('read a')], tools });
-    expect(turn).toMatchObject({
+    expect(turn, 'AnthropicProvider.complete: the answer converted with fromAnthropicMessage').toMatchObject({
       content: [
         { type: 'text', text: "I'll read it." },
         { type: 'tool_call', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'read', arguments: { path: 'src/a.ts' } },
@@ -271,9 +272,9 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
       messages: [userMessage('hi')],
       tools: [],
     });
-    expect(api.requests[0]!.url).toBe('http://gateway.test/anthropic/v1/messages');
-    expect(api.requests[0]!.headers.authorization).toBe('Bearer gw-token-123456');
-    expect(turn.content).toEqual([{ type: 'text', text: 'via gateway' }]);
+    expect(api.requests[0]!.url, 'the request goes to ANTHROPIC_BASE_URL + /v1/messages').toBe('http://gateway.test/anthropic/v1/messages');
+    expect(api.requests[0]!.headers.authorization, 'ANTHROPIC_AUTH_TOKEN is sent as a Bearer token').toBe('Bearer gw-token-123456');
+    expect(turn.content, 'the answer from the gateway becomes the turn').toEqual([{ type: 'text', text: 'via gateway' }]);
   });
 
   test('SimpleAgent runs a tool round through the Anthropic API: both results in one user message', async () => {
@@ -290,14 +291,14 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     );
     const { tools: toolSet } = loopTools();
     const agent = new SimpleAgent({ provider: provider(), tools: toolSet, cwd: process.cwd(), system: 'Be brief.' });
-    expect(await agent.run('try both')).toBe('One worked, one failed.');
+    expect(await agent.run('try both'), "the agent's answer is the text of the last turn").toBe('One worked, one failed.');
     const second = api.requests[1]!.body;
     expect(anthropicShape(second.messages), 'request 2: the turn, then ONE user message answering both calls').toEqual([
       'user "try both"',
       'assistant tool_use echo#toolu_01 + tool_use fail#toolu_02',
       'user tool_result#toolu_01 + tool_result#toolu_02 error',
     ]);
-    expect(second.messages[2].content[0].content).toBe('a');
+    expect(second.messages[2].content[0].content, 'the first result carries the tool output').toBe('a');
     expect(second.system, 'the system prompt rides along on every request').toBe('Be brief.');
   });
 
@@ -323,10 +324,10 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
 
   test('401: a ProviderError with the status and the API message, and never the key', async () => {
     const error = await failing(401, 'authentication_error', 'invalid x-api-key');
-    expect(error.provider).toBe('anthropic');
-    expect(error.status).toBe(401);
+    expect(error.provider, "ProviderError.provider is the provider's name").toBe('anthropic');
+    expect(error.status, 'the HTTP status is kept').toBe(401);
     expect(error.message, "the provider's own explanation").toContain('invalid x-api-key');
-    expect(error.message).toContain('401');
+    expect(error.message, 'the message shows the status').toContain('401');
     expect(error.providerMessage, "providerMessage is the API's own error.error.message, not the SDK's summary of the body").toBe('invalid x-api-key');
     expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`, 'an error must never show the key').not.toContain(ANTHROPIC_KEY);
   });
@@ -343,16 +344,16 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
   test('529 overloaded: one request only (the SDK must not retry) and the error type kept', async () => {
     const error = await failing(529, 'overloaded_error', 'Overloaded');
     expect(api.requests.length, 'build the client with maxRetries: 0; chapter 10 owns retries').toBe(1);
-    expect(error.status).toBe(529);
+    expect(error.status, 'the 529 status is kept').toBe(529);
     expect(error.errorType, "Anthropic's error.type, for the retry policy").toBe('overloaded_error');
-    expect(error.message).toContain('Overloaded');
+    expect(error.message, "the message carries the API's own sentence").toContain('Overloaded');
   });
 
   test('400, 429 and 500 keep their status and message; 429 keeps retry-after', async () => {
     const bad = await failing(400, 'invalid_request_error', 'messages.1.content.0: unexpected tool_use_id');
     expect([bad.status, bad.message.includes('unexpected tool_use_id')]).toEqual([400, true]);
     const limited = await failing(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', { 'retry-after': '7' });
-    expect(limited.status).toBe(429);
+    expect(limited.status, 'the 429 status is kept').toBe(429);
     expect(limited.headers['retry-after'], 'response headers are kept for the retry wrapper').toBe('7');
     const broken = await failing(500, 'api_error', 'Internal server error');
     expect([broken.status, broken.message.includes('Internal server error')]).toEqual([500, true]);
@@ -364,7 +365,7 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
       throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
     };
     const error = await rejection(provider(anthropicEnv, { fetch }).complete({ messages: [userMessage('hi')], tools: [] }), 'a network failure should reject');
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error, 'a network failure is a ProviderError too').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'no answer, no status').toBeUndefined();
     expect((error as Error).message, "add the cause's message: 'Connection error.' alone does not say what failed").toMatch(/fetch failed|ECONNREFUSED/);
   });

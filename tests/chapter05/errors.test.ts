@@ -28,13 +28,13 @@ describe('toProviderError (src/providers/errors.ts)', () => {
       cause: new Error('socket closed'),
     });
     const error = toProviderError('openai', failure);
-    expect(error.status).toBe(502);
+    expect(error.status, 'step 5: the status is kept').toBe(502);
     expect(error.providerMessage, 'add the cause only when there is no status: an answer explains itself').toBe('upstream timed out');
   });
 
   test('only a number is an HTTP status', () => {
     const error = toProviderError('openai', Object.assign(new Error('stream failed'), { status: 'failed' }));
     expect(error.status, "status is copied only when typeof status === 'number'").toBeUndefined();
-    expect(error.message).toBe('openai request failed: stream failed');
+    expect(error.message, 'with no status, the message says the request failed').toBe('openai request failed: stream failed');
   });
 });

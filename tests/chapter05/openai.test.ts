@@ -54,7 +54,7 @@ describe('toOpenAIMessages (src/providers/openai.ts)', () => {
   test('tool call arguments travel as a JSON string; thinking stays home', () => {
     const turn = toOpenAIMessages(undefined, history)[1] as OpenAI.ChatCompletionAssistantMessageParam;
     expect(turn.content, 'the text of the turn (thinking is not sent back)').toBe('Reading both files.');
-    expect(turn.tool_calls).toEqual([
+    expect(turn.tool_calls, 'toOpenAIMessages step 3: tool_calls with id, type function, name and arguments as a JSON string').toEqual([
       { id: 'toolu_A', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } },
       { id: 'toolu_B', type: 'function', function: { name: 'read', arguments: '{"path":"b.ts","offset":2}' } },
     ]);
@@ -89,7 +89,7 @@ describe('toOpenAIMessages (src/providers/openai.ts)', () => {
 
 describe('toOpenAITools (src/providers/openai.ts)', () => {
   test('tool definitions become function tools with the schema as parameters', () => {
-    expect(toOpenAITools(tools)).toEqual([
+    expect(toOpenAITools(tools), 'toOpenAITools step 1: function tools with the schema as parameters, in order').toEqual([
       { type: 'function', function: { name: 'read', description: 'Read a file', parameters: tools[0]!.inputSchema } },
       { type: 'function', function: { name: 'edit', description: 'Replace text in a file', parameters: tools[1]!.inputSchema } },
     ]);
@@ -100,13 +100,13 @@ describe('toOpenAITools (src/providers/openai.ts)', () => {
 describe('toOpenAIToolChoice (src/providers/openai.ts)', () => {
   test('tool choice: the three words stay, a name becomes a function choice', () => {
     expect([toOpenAIToolChoice('auto'), toOpenAIToolChoice('required'), toOpenAIToolChoice('none')]).toEqual(['auto', 'required', 'none']);
-    expect(toOpenAIToolChoice({ name: 'edit' })).toEqual({ type: 'function', function: { name: 'edit' } });
+    expect(toOpenAIToolChoice({ name: 'edit' }), "toOpenAIToolChoice step 2: { name } -> { type: 'function', function: { name } }").toEqual({ type: 'function', function: { name: 'edit' } });
   });
 });
 
 describe('parseToolArguments (src/providers/openai.ts)', () => {
   test('arguments: JSON is parsed, empty is {}, invalid JSON stays the raw string', () => {
-    expect(parseToolArguments('{"path":"a.ts","lines":[1,2]}')).toEqual({ path: 'a.ts', lines: [1, 2] });
+    expect(parseToolArguments('{"path":"a.ts","lines":[1,2]}'), 'parseToolArguments step 3: valid JSON is parsed').toEqual({ path: 'a.ts', lines: [1, 2] });
     expect(parseToolArguments(''), 'some servers send "" for a call without arguments').toEqual({});
     expect(parseToolArguments('{"path": "a.ts"'), 'keep the raw string: the agent\'s schema check tells the model what went wrong').toBe(
       '{"path": "a.ts"',
@@ -130,12 +130,12 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
         'tool_calls',
       ),
     );
-    expect(turn.content).toEqual([
+    expect(turn.content, 'fromOpenAICompletion step 2: text first, then each call with parsed arguments, in order').toEqual([
       { type: 'text', text: 'Reading both.' },
       { type: 'tool_call', id: 'call_abc', name: 'read', arguments: { path: 'a.ts' } },
       { type: 'tool_call', id: 'call_def', name: 'read', arguments: { path: 'b.ts' } },
     ]);
-    expect(turn.stopReason).toBe('tool_use');
+    expect(turn.stopReason, "fromOpenAICompletion step 3: calls with finish_reason 'tool_calls' stop for 'tool_use'").toBe('tool_use');
   });
 
   test("tool calls mean 'tool_use' even when a compatible server says 'stop'", () => {
@@ -171,7 +171,7 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
     const { usage: _, ...bare } = completion({ content: 'hi' });
     const turn = fromOpenAICompletion(bare as OpenAI.ChatCompletion);
     expect(turn, 'some compatible servers send no usage: call openaiUsage only when completion.usage is there').not.toHaveProperty('usage');
-    expect(turn.content).toEqual([{ type: 'text', text: 'hi' }]);
+    expect(turn.content, 'fromOpenAICompletion step 2: the text is kept').toEqual([{ type: 'text', text: 'hi' }]);
   });
 
   test('usage: prompt_tokens minus the cached part is inputTokens, completion_tokens is outputTokens', () => {
@@ -209,7 +209,7 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
 
   test('reasoning from a compatible server becomes a thinking block before the text', () => {
     const turn = fromOpenAICompletion(completion({ content: 'Answer.', reasoning_content: 'Let me think.' }));
-    expect(turn.content).toEqual([
+    expect(turn.content, 'fromOpenAICompletion step 2: reasoning as a thinking block, before the text').toEqual([
       { type: 'thinking', thinking: 'Let me think.' },
       { type: 'text', text: 'Answer.' },
     ]);
@@ -218,14 +218,16 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
 
 describe('openaiStopReason (src/providers/openai.ts)', () => {
   test('finish reasons map onto the kit', () => {
-    expect(['stop', 'length', 'tool_calls', 'content_filter', 'function_call', null].map((r) => openaiStopReason(r))).toEqual([
-      'end_turn',
-      'max_tokens',
-      'tool_use',
-      'refusal',
-      'tool_use',
-      'end_turn',
-    ]);
+    const table: Array<[string | null, string, string]> = [
+      ['stop', 'end_turn', 'step 1: stop -> end_turn'],
+      ['length', 'max_tokens', 'step 1: length -> max_tokens (the answer was cut)'],
+      ['tool_calls', 'tool_use', 'step 1: tool_calls -> tool_use'],
+      ['function_call', 'tool_use', 'step 1: function_call (the older name) -> tool_use'],
+      ['content_filter', 'refusal', 'step 1: content_filter -> refusal'],
+      ['a_reason_added_later', 'end_turn', 'step 1: any other reason -> end_turn'],
+      [null, 'end_turn', 'step 1: null -> end_turn'],
+    ];
+    for (const [reason, expected, label] of table) expect(openaiStopReason(reason), label).toBe(expected);
   });
 });
 
@@ -233,7 +235,7 @@ describe('openaiRequest (src/providers/openai.ts)', () => {
   test('no tools: no tools and no tool_choice; max_completion_tokens only when a limit is set', () => {
     const body = openaiRequest({ messages: [userMessage('hi')], tools: [], toolChoice: 'auto' }, { model: 'gpt-x' });
     expect(body, 'OpenAI rejects an empty tools list').not.toHaveProperty('tools');
-    expect(body).not.toHaveProperty('tool_choice');
+    expect(body, 'openaiRequest step 3: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
     expect(body, 'no limit configured: leave max_completion_tokens out and let the server decide').not.toHaveProperty('max_completion_tokens');
     expect(openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens).toBe(50);
     expect(
@@ -247,14 +249,14 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
   test('posts model, messages, tools and tool_choice to /chat/completions with the key as a Bearer token', async () => {
     api.answer(OPENAI_URL, openaiResponse({ content: 'Done.' }));
     const turn = await provider().complete({ system: 'Be brief.', messages: history, tools, toolChoice: { name: 'edit' } });
-    expect(api.requests.length).toBe(1);
+    expect(api.requests.length, 'one request per complete() call').toBe(1);
     const { headers, body } = api.requests[0]!;
-    expect(headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
+    expect(headers.authorization, 'the key is sent as a Bearer token').toBe(`Bearer ${OPENAI_KEY}`);
     expect(body.model, 'OPENAI_MODEL from the env argument').toBe('gpt-test-model');
-    expect(openaiShape(body.messages)).toEqual(openaiShape(toOpenAIMessages('Be brief.', history)));
+    expect(openaiShape(body.messages), 'openaiRequest step 1: messages are toOpenAIMessages(system, history)').toEqual(openaiShape(toOpenAIMessages('Be brief.', history)));
     expect(body.tools.map((t: OpenAI.ChatCompletionFunctionTool) => t.function.name)).toEqual(['read', 'edit']);
-    expect(body.tool_choice).toEqual({ type: 'function', function: { name: 'edit' } });
-    expect(turn).toMatchObject({ content: [{ type: 'text', text: 'Done.' }], stopReason: 'end_turn', usage: { inputTokens: 40, outputTokens: 9 } });
+    expect(body.tool_choice, 'openaiRequest step 3: a named tool choice as a function choice').toEqual({ type: 'function', function: { name: 'edit' } });
+    expect(turn, 'OpenAIProvider.complete: the answer converted with fromOpenAICompletion').toMatchObject({ content: [{ type: 'text', text: 'Done.' }], stopReason: 'end_turn', usage: { inputTokens: 40, outputTokens: 9 } });
   });
 
   test('OPENAI_BASE_URL points the same provider at an OpenAI-compatible server', async () => {
@@ -263,9 +265,9 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
       messages: [userMessage('hi')],
       tools: [],
     });
-    expect(api.requests[0]!.url).toBe('http://localhost:11434/v1/chat/completions');
-    expect(api.requests[0]!.body.model).toBe('qwen3:8b');
-    expect(turn.content).toEqual([{ type: 'text', text: 'hello from a local model' }]);
+    expect(api.requests[0]!.url, 'the request goes to OPENAI_BASE_URL + /chat/completions').toBe('http://localhost:11434/v1/chat/completions');
+    expect(api.requests[0]!.body.model, 'the model from OPENAI_MODEL').toBe('qwen3:8b');
+    expect(turn.content, 'the answer from the local server becomes the turn').toEqual([{ type: 'text', text: 'hello from a local model' }]);
   });
 
   test('401: a ProviderError with status and message, with the key scrubbed even when the API quotes it', async () => {
@@ -274,10 +276,10 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
       json: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
     });
     const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), 'a 401 should reject');
-    expect(error).toBeInstanceOf(ProviderError);
+    expect(error, 'a 401 is a ProviderError').toBeInstanceOf(ProviderError);
     const failure = error as ProviderError;
     expect([failure.provider, failure.status]).toEqual(['openai', 401]);
-    expect(failure.message).toContain('Incorrect API key provided');
+    expect(failure.message, "the message carries the API's own sentence").toContain('Incorrect API key provided');
     expect(`${failure.message} ${failure.stack} ${JSON.stringify(failure)}`, 'pass the key to toProviderError as a secret to redact').not.toContain(OPENAI_KEY);
   });
 
@@ -289,10 +291,10 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
     );
     const limited = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '429 should reject')) as ProviderError;
     expect([limited.status, limited.message.includes('Rate limit reached')]).toEqual([429, true]);
-    expect(limited.headers['retry-after-ms']).toBe('250');
+    expect(limited.headers['retry-after-ms'], 'the retry-after-ms header is kept for the retry policy of chapter 10').toBe('250');
     expect(limited.providerMessage, "providerMessage is the API's own error.message, not the SDK's summary of the body").toBe('Rate limit reached for gpt-test-model');
     const broken = (await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), '500 should reject')) as ProviderError;
-    expect(broken.status).toBe(500);
+    expect(broken.status, 'the 500 status is kept').toBe(500);
     expect(api.requests.length, 'maxRetries: 0, so the SDK never retries on its own').toBe(2);
   });
 
@@ -315,11 +317,11 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
     );
     const { tools: toolSet, calls } = loopTools();
     const agent = new SimpleAgent({ provider: provider(), tools: toolSet, cwd: process.cwd() });
-    expect(await agent.run('echo hi twice')).toBe('It said hihi.');
+    expect(await agent.run('echo hi twice'), "the agent's answer is the text of the last turn").toBe('It said hihi.');
     expect(calls, 'the valid call ran with parsed arguments; the broken one never ran').toEqual([{ tool: 'echo', input: { text: 'hi', times: 2 } }]);
     const second = api.requests[1]!.body;
-    expect(openaiShape(second.messages)).toEqual(['user "echo hi twice"', 'assistant call echo#call_1 + call echo#call_2', 'tool#call_1', 'tool#call_2']);
-    expect(second.messages[2].content).toBe('hihi');
+    expect(openaiShape(second.messages), 'the second request: the turn with both calls, then one tool message per call').toEqual(['user "echo hi twice"', 'assistant call echo#call_1 + call echo#call_2', 'tool#call_1', 'tool#call_2']);
+    expect(second.messages[2].content, 'the first result carries the tool output').toBe('hihi');
     expect(second.messages[1].tool_calls[1].function.arguments, 'the broken arguments go back exactly as the model wrote them').toBe('{"text":');
     expect(second.messages[3].content, "the agent's schema check reported the broken arguments to the model").toMatch(/Invalid arguments/i);
   });

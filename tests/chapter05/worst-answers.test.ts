@@ -75,7 +75,7 @@ describe('a turn cut in the middle of a tool call (src/providers/anthropic.ts, o
     );
     const turn = await anthropic().complete({ messages: [userMessage('write a.ts')], tools });
     expect(turn.stopReason, "fromAnthropicMessage step 3: turnStopReason keeps 'max_tokens': the call may be half written").toBe('max_tokens');
-    expect(turn.content, 'the cut call stays in the turn as it was written, so the model can see it').toContainEqual({
+    expect(turn.content, 'the provider reports the cut call as it was written; the stop reason, not a dropped block, says it must not run').toContainEqual({
       type: 'tool_call',
       id: 'toolu_cut',
       name: 'write',
@@ -194,13 +194,18 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
       "fromOpenAICompletion of an Anthropic-shaped error",
     );
     expect(anthropicShaped, 'fromOpenAICompletion step 1: check choices before reading it').toBeInstanceOf(ProviderError);
-    expect((anthropicShaped as ProviderError).message).toContain('Overloaded');
+    expect((anthropicShaped as ProviderError).message, "the ProviderError carries the server's message").toContain('Overloaded');
     const noMessage = thrownBy(
       () => fromOpenAICompletion({ ...completion({ content: 'x' }), choices: [{ index: 0, finish_reason: 'stop' }] } as never),
       'fromOpenAICompletion of a choice without message',
     );
     expect(noMessage, 'fromOpenAICompletion step 1: a choice without a message object is a ProviderError').toBeInstanceOf(ProviderError);
     expect((noMessage as ProviderError).message, 'the error names what is missing').toContain('message');
+    const nullMessage = thrownBy(
+      () => fromOpenAICompletion({ ...completion({ content: 'x' }), choices: [{ index: 0, message: null, finish_reason: 'stop' }] } as never),
+      'fromOpenAICompletion of a choice whose message is null',
+    );
+    expect(nullMessage, 'fromOpenAICompletion step 1: message: null is no message object either (typeof null is "object")').toBeInstanceOf(ProviderError);
   });
 
   test('OpenAI: a tool call without id or name is no crash; the empty strings are for the agent to judge', () => {

@@ -79,7 +79,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'toolu_1', name: 'read', arguments: { path: 'a.txt' } },
     ]);
-    expect(turn).not.toHaveProperty('usage');
+    expect(turn, 'build step 4: no usage in the finish, no usage key in the turn').not.toHaveProperty('usage');
   });
 
   test('keeps interleaved tool calls apart by index', () => {
@@ -151,7 +151,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       error = e;
     }
     expect(error, 'build() without a finish event must throw StreamCutError, not return a turn with a guessed stop reason').toBeInstanceOf(StreamCutError);
-    expect((error as Error).message).toMatch(/finish/);
+    expect((error as Error).message, 'build step 1: the StreamCutError says the finish event is missing').toMatch(/finish/);
   });
 
   test('a tool call that never ended is a StreamCutError naming the call', () => {

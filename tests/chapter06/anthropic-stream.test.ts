@@ -73,8 +73,8 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test('sends the same body as complete(), with stream: true', async () => {
     await events(hello, { system: 'Be brief.', maxTokens: 99 });
     const { url, headers, body } = server.requests[0]!;
-    expect(url).toBe(`${server.url}/v1/messages`);
-    expect(headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(url, 'step 1: the same endpoint as complete()').toBe(`${server.url}/v1/messages`);
+    expect(headers.authorization, 'step 1: the same client, so the same Bearer key').toBe(`Bearer ${KEY}`);
     expect(body, 'build it with anthropicRequest(...) and add stream: true').toMatchObject({
       model: 'claude-test-model',
       max_tokens: 99,
@@ -259,7 +259,7 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
     });
     expect(calls.at(-1), 'a started tool call means tool_use, whatever stop_reason says').toMatchObject({ type: 'finish', stopReason: 'tool_use' });
     const cut = await events([messageStart(), textStart(0), text(0, 'Once upon'), stop(0), messageDelta('max_tokens'), messageStop]);
-    expect(cut.at(-1)).toMatchObject({ type: 'finish', stopReason: 'max_tokens' });
+    expect(cut.at(-1), "step 7: a text turn cut at the limit finishes with 'max_tokens'").toMatchObject({ type: 'finish', stopReason: 'max_tokens' });
   });
 });
 
@@ -319,8 +319,8 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     const { events, error } = await drain(provider().stream(request()));
     expect(events, 'what arrived before the error was still yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Let me' }]);
     expect(error, 'wrap what the SDK throws with toProviderError').toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).errorType).toBe('overloaded_error');
-    expect((error as Error).message).toContain('Overloaded');
+    expect((error as ProviderError).errorType, 'the error type of the error event is kept').toBe('overloaded_error');
+    expect((error as Error).message, "the message carries the error event's own message").toContain('Overloaded');
   });
 
   test('a connection cut in the middle rejects clearly instead of ending quietly', async () => {
@@ -335,22 +335,22 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     const { events, error } = await drain(provider().stream(request()));
     expect(events.some((e) => e.type === 'finish'), 'a stream that ends without message_stop must never look finished').toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without message_stop').toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toMatch(/message_stop|ended|early/i);
+    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(/message_stop|ended|early/i);
   });
 
   test('an HTTP error before the stream starts is a ProviderError with its status', async () => {
     server.fail(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const { error } = await drain(provider().stream(request()));
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).status).toBe(529);
+    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status, 'the HTTP status is kept').toBe(529);
     expect(server.requests.length, 'no retries by the SDK').toBe(1);
   });
 
   test('an HTTP error that echoes the key is a ProviderError without the key', async () => {
     server.fail(401, { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${KEY}` } });
     const { error } = await drain(provider().stream(request()));
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).status).toBe(401);
+    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
     expect((error as Error).message, 'scrub the key as complete() does: toProviderError(this.name, error, [this.secret])').not.toContain(KEY);
   });
 
@@ -358,7 +358,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     const controller = new AbortController();
     controller.abort(new Error('stopped before it began'));
     const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
-    expect(events).toEqual([]);
+    expect(events, 'an aborted request yields nothing').toEqual([]);
     expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
       controller.signal.reason,
     );
@@ -378,7 +378,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
       if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       error = caught;
     }
-    expect(seen).toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
+    expect(seen, 'what arrived before the abort was yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
     expect(error, 'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason').toBe(
       controller.signal.reason,
     );
@@ -388,7 +388,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
   test('breaking out of the loop early closes the connection without hanging', async () => {
     server.script([messageStart(), textStart(0), text(0, 'one'), { wait: 2000 }, text(0, 'two'), stop(0), messageDelta('end_turn'), messageStop]);
     for await (const event of provider().stream(request())) {
-      expect(event).toEqual({ type: 'text_delta', index: 0, text: 'one' });
+      expect(event, 'the first event is the first text piece').toEqual({ type: 'text_delta', index: 0, text: 'one' });
       break;
     }
     await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);

@@ -61,8 +61,8 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
   test('asks for a stream with usage, on top of the same body as complete()', async () => {
     await events([role, content('ok'), finish('stop'), usage(3, 1), done], { system: 'Be brief.' });
     const { url, headers, body } = server.requests[0]!;
-    expect(url).toBe(`${server.url}/v1/chat/completions`);
-    expect(headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(url, 'step 1: the same endpoint as complete()').toBe(`${server.url}/v1/chat/completions`);
+    expect(headers.authorization, 'step 1: the same client, so the same Bearer key').toBe(`Bearer ${KEY}`);
     expect(body, 'openaiRequest(...) plus stream: true and stream_options: { include_usage: true }').toMatchObject({
       model: 'gpt-test-model',
       messages: [
@@ -175,7 +175,7 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
       finish('length'),
       done,
     ]);
-    expect(turnFromEvents(seen)).toEqual({
+    expect(turnFromEvents(seen), "reasoning as thinking before the text; 'length' finishes as 'max_tokens'").toEqual({
       role: 'assistant',
       content: [
         { type: 'thinking', thinking: 'Short question.' },
@@ -234,21 +234,21 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
     const { events, error } = await drain(provider().stream(request()));
     expect(events.some((e) => e.type === 'finish'), 'no finish_reason, no finish').toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without a finish_reason').toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toMatch(/finish_reason|ended|early/i);
+    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(/finish_reason|ended|early/i);
   });
 
   test('an error sent inside the stream rejects with its message', async () => {
     server.script([role, content('Hel'), frame({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } })]);
     const { error } = await drain(provider().stream(request()));
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as Error).message).toContain('The server had an error');
+    expect(error, 'an error inside the stream is a ProviderError').toBeInstanceOf(ProviderError);
+    expect((error as Error).message, "the message carries the server's own message").toContain('The server had an error');
   });
 
   test('an HTTP error before the stream is a ProviderError with its status, and no key', async () => {
     server.fail(401, { error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
     const { error } = await drain(provider().stream(request()));
-    expect(error).toBeInstanceOf(ProviderError);
-    expect((error as ProviderError).status).toBe(401);
+    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
     expect((error as Error).message, 'the key is scrubbed here too').not.toContain(KEY);
   });
 
@@ -256,7 +256,7 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
     const controller = new AbortController();
     controller.abort(new Error('stopped before it began'));
     const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
-    expect(events).toEqual([]);
+    expect(events, 'an aborted request yields nothing').toEqual([]);
     expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
       controller.signal.reason,
     );
@@ -276,7 +276,7 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
       if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       error = caught;
     }
-    expect(seen).toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
+    expect(seen, 'what arrived before the abort was yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
     expect(error, 'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason').toBe(
       controller.signal.reason,
     );
@@ -286,7 +286,7 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
   test('breaking out of the loop early closes the connection without hanging', async () => {
     server.script([role, content('one'), { wait: 2000 }, content('two'), finish('stop'), done]);
     for await (const event of provider().stream(request())) {
-      expect(event).toEqual({ type: 'text_delta', index: 0, text: 'one' });
+      expect(event, 'the first event is the first text piece').toEqual({ type: 'text_delta', index: 0, text: 'one' });
       break;
     }
     await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);

@@ -278,7 +278,7 @@ export class AnthropicProvider implements Provider {
       for await (const event of events) {
         switch (event.type) {
           case 'message_start':
-            usage = { ...event.message?.usage };
+            usage = { ...event.message.usage };
             break;
           case 'content_block_start': {
             const block = event.content_block;
