@@ -4,7 +4,8 @@ import path from 'node:path';
 import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
 import { chaptersWithTests } from './args.js';
 import { runTests, scoreByChapter } from './run-tests.js';
-import { dim, green, red, yellow } from './ui.js';
+import { formatTypeErrors, typecheckStarter, type TypecheckResult } from './typecheck.js';
+import { dim, green, indent, red, yellow } from './ui.js';
 
 export interface Check {
   ok: boolean;
@@ -101,34 +102,67 @@ export function starterSyncCheck(root: string): Check[] {
   return problems.length ? problems : [{ ok: true, what: 'starter/src matches the kit outside your stubs' }];
 }
 
-export async function doctorChecks(root: string): Promise<Check[]> {
+/** The checks that need no test run: Node, the install, the starter's files. */
+export function setupChecks(root: string): Check[] {
   const checks = [nodeCheck(), ...installCheck(root)];
   if (!existsSync(path.join(root, 'solution/src'))) checks.push({ ok: false, what: 'solution/src is missing', fix: 'Restore it: "git checkout -- solution"' });
   else checks.push(...starterSyncCheck(root));
-  if (existsSync(path.join(root, 'node_modules/vitest'))) {
-    try {
-      const { tests, errors } = await runTests({ root });
-      const scores = scoreByChapter(tests);
-      const done = chaptersWithTests(root).filter((n) => {
-        const s = scores.find((x) => x.chapter === n);
-        return s && s.total > 0 && s.passed === s.total;
-      });
-      checks.push({ ok: true, what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})` });
-      if (errors.length) checks.push({ ok: false, warn: true, what: `${errors.length} test file(s) could not load: ${errors[0]!.split('\n')[0]}`, fix: 'Run "npx tsc -p tsconfig.starter.json" to see type or syntax errors in starter/src' });
-    } catch (error) {
-      checks.push({ ok: false, what: `the tests could not run: ${(error as Error).message.split('\n')[0]}`, fix: 'Run "npm install", then "npm test" to see the full error' });
-    }
-  }
   return checks;
 }
 
-export async function doctorCommand(root: string): Promise<number> {
-  const checks = await doctorChecks(root);
-  for (const check of checks) {
-    const mark = check.ok ? green('✓') : check.warn ? yellow('!') : red('✗');
-    console.log(`${mark} ${check.what}`);
-    if (!check.ok && check.fix) console.log(dim(`  fix: ${check.fix}`));
+/** The learner's type errors (the tests strip types without checking them): a warning, with the first few. */
+export function typeCheck(result: TypecheckResult): Check {
+  if (result.skipped) return { ok: false, warn: true, what: `type check skipped: ${result.skipped}` };
+  if (result.ok) return { ok: true, what: `no type errors in starter/src or the tests (tsc, ${(result.duration / 1000).toFixed(1)}s)` };
+  return {
+    ok: false,
+    warn: true,
+    what: `${result.errors.length} type error(s); the tests strip types, so they can pass with these:\n${indent(formatTypeErrors(result.errors), '    ')}`,
+    fix: 'Fix each at its file:line ("npm run typecheck" lists them all)',
+  };
+}
+
+/** The checks that run the tests and the type checker (both at once). */
+export async function runChecks(root: string): Promise<Check[]> {
+  const checks: Check[] = [];
+  if (!existsSync(path.join(root, 'node_modules/vitest'))) return checks;
+  const [tests, types] = await Promise.all([
+    runTests({ root }).then((r) => ({ ok: true as const, ...r }), (error: Error) => ({ ok: false as const, error })),
+    typecheckStarter(root).catch(() => undefined),
+  ]);
+  if (tests.ok) {
+    const scores = scoreByChapter(tests.tests);
+    const done = chaptersWithTests(root).filter((n) => {
+      const s = scores.find((x) => x.chapter === n);
+      return s && s.total > 0 && s.passed === s.total;
+    });
+    checks.push({ ok: true, what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})` });
+    if (tests.errors.length) checks.push({ ok: false, warn: true, what: `${tests.errors.length} test file(s) could not load: ${tests.errors[0]!.split('\n')[0]}`, fix: 'Run "npm run watch" (or "npm run typecheck") to see type or syntax errors in starter/src' });
+  } else {
+    checks.push({ ok: false, what: `the tests could not run: ${tests.error.message.split('\n')[0]}`, fix: 'Run "npm install", then "npm test" to see the full error' });
   }
+  if (types) checks.push(typeCheck(types));
+  return checks;
+}
+
+export async function doctorChecks(root: string): Promise<Check[]> {
+  return [...setupChecks(root), ...(await runChecks(root))];
+}
+
+function printCheck(check: Check): void {
+  const mark = check.ok ? green('✓') : check.warn ? yellow('!') : red('✗');
+  console.log(`${mark} ${check.what}`);
+  if (!check.ok && check.fix) console.log(dim(`  fix: ${check.fix}`));
+}
+
+export async function doctorCommand(root: string): Promise<number> {
+  const checks = setupChecks(root);
+  checks.forEach(printCheck);
+  // The test run takes a few seconds: say so if it takes more than one.
+  const timer = setTimeout(() => console.log(dim('… running every chapter\'s tests and the type check')), 1000);
+  const slow = await runChecks(root).finally(() => clearTimeout(timer));
+  slow.forEach(printCheck);
+  checks.push(...slow);
   const errors = checks.filter((c) => !c.ok && !c.warn).length;
   console.log('');
   console.log(errors ? red(`${errors} problem(s) to fix.`) : green('All good.'));

@@ -5,7 +5,9 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { typeCheck } from '../../scripts/kit/doctor.js';
 import { addRegionTrace } from '../../scripts/kit/trace-plugin.js';
+import { typecheckStarter } from '../../scripts/kit/typecheck.js';
 import { copyRepo, read, solveUpTo, startKit, write } from './helpers.js';
 
 const KEYS = /keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit/;
@@ -109,6 +111,27 @@ describe('watch (scripts/kit/watch.ts)', () => {
       expect(await watch.exited).toBe(0);
     } finally {
       watch.child.kill();
+    }
+  });
+});
+
+describe('type errors (scripts/kit/typecheck.ts, in doctor and watch)', () => {
+  it('lists each type error of the learner\'s files as file:line: message, and doctor warns with them', async () => {
+    const copy = copyRepo();
+    try {
+      const clean = await typecheckStarter(copy.root);
+      expect(clean.errors.map((e) => e.text), 'the kit as committed type-checks').toEqual([]);
+      expect(typeCheck(clean)).toMatchObject({ ok: true });
+      write(copy.root, 'starter/src/todo.ts', `${read(copy.root, 'starter/src/todo.ts')}\nexport const answer: number = 'forty-two';\n`);
+      const result = await typecheckStarter(copy.root);
+      expect(result.ok).toBe(false);
+      expect(result.errors[0]!.text).toMatch(/^starter\/src\/todo\.ts:\d+: Type 'string' is not assignable to type 'number'\.$/);
+      const check = typeCheck(result);
+      expect(check).toMatchObject({ ok: false, warn: true });
+      expect(check.what).toContain('the tests strip types');
+      expect(check.what).toContain(result.errors[0]!.text);
+    } finally {
+      copy.cleanup();
     }
   });
 });
