@@ -8,10 +8,15 @@
  * starter/src instead of the reference solution). The provider comes from the environment: ANTHROPIC_API_KEY or
  * ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL, ANTHROPIC_MODEL), else OPENAI_API_KEY (and OPENAI_BASE_URL,
  * OPENAI_MODEL), else the bundled offline provider. The tools work in the folder npm was run from (INIT_CWD).
+ *
+ * The loop is chapter 7's Agent, and everything printed comes from its events. With --starter, where the learner's
+ * chapter 7 is unfinished it falls back to chapter 6's StreamingAgent, and where chapter 6 is unfinished to chapter
+ * 3's SimpleAgent (whose tool calls are printed from the history once the turn is over).
  */
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
 import { ROOT } from './lib/paths.js';
 
 type Kit = typeof import('../solution/src/index.js');
@@ -19,6 +24,7 @@ type Providers = typeof import('../solution/src/providers/index.js');
 type Offline = typeof import('../solution/src/offline-provider.js');
 type Provider = import('../solution/src/provider.js').Provider;
 type Message = import('../solution/src/messages.js').Message;
+type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
 type ProviderKind = 'anthropic' | 'openai' | 'offline';
 
 const USAGE = `Usage: npm run agent [-- options]
@@ -160,6 +166,39 @@ function makeProvider(kind: ProviderKind, loaded: Awaited<ReturnType<typeof load
   return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
 }
 
+/**
+ * Whether the tree's chapter 7 runs: one offline run of its Agent on a scripted provider, with a tool round and a
+ * hook. Returns the first unfinished stub it reached (any chapter), or undefined when the run ended with an answer.
+ */
+async function firstTodoOfAgent(kit: Kit): Promise<TodoLike | undefined> {
+  kit.todoHits.length = 0;
+  try {
+    const probe = kit.defineTool({ name: 'probe', description: 'A probe', input: z.object({}), execute: async () => 'ok' });
+    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'probe', arguments: {} }], 'Probing. '), kit.assistantText('ok')]);
+    const agent = new kit.Agent({ provider, tools: new kit.ToolSet([probe]), cwd: process.cwd(), hooks: { afterToolCall: () => undefined } });
+    const done = await kit.drain(agent.run([kit.userMessage('probe')]));
+    const hit = kit.todoHits[0];
+    if (hit) return hit;
+    return done.reason === 'end_turn' ? undefined : { name: 'TodoError', chapter: 7, stub: `Agent.run (a test run ended with ${done.reason})` };
+  } catch (error) {
+    return isTodo(error) ? error : { name: 'TodoError', chapter: 7, stub: `Agent.run (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    kit.todoHits.length = 0;
+  }
+}
+
+/** Prints what a SimpleAgent run added to the history: each turn's text, its calls and their results. */
+function printRounds(messages: readonly Message[]): void {
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const block of message.content) {
+        if (block.type === 'text' && block.text) out.line(block.text);
+        if (block.type === 'tool_call') out.line(bold(`● ${describeCall(block.name, block.arguments)}`));
+      }
+    } else if (message.role === 'tool') out.line(dim(`  ⎿ ${describeResult(message.content, message.isError)}`));
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
   let args: Args;
   try {
@@ -199,10 +238,13 @@ async function main(argv: string[]): Promise<number> {
   const options = { provider, tools, cwd, system };
   const streaming = new kit.StreamingAgent(options);
   const simple = new kit.SimpleAgent(options);
-  let useStreaming = true;
+  const todo = tree.own ? await firstTodoOfAgent(kit) : undefined;
+  let loop: 'agent' | 'streaming' | 'simple' = todo ? 'streaming' : 'agent';
+  const agent = loop === 'agent' ? new kit.Agent(options) : undefined;
   const history: Message[] = [];
 
   note(`agent · ${label} · ${tree.label} · workspace ${cwd}`);
+  if (todo?.chapter === 7) note(`(events, hooks and cancellation are chapter 7, not finished yet (${todo.stub}): using the streaming loop of chapter 6)`);
 
   /** Prints which stub a tool reached (a tool's TodoError becomes an error result, so the loop goes on). */
   const reportTodos = () => {
@@ -211,14 +253,59 @@ async function main(argv: string[]): Promise<number> {
     if (hit) out.line(red(todoAdvice(hit)));
   };
 
+  /** Prints one event of chapter 7's Agent: text as it comes, a ● line as each call starts, a ⎿ line for its result. */
+  const shown = new Map<string, Extract<AgentEvent, { type: 'tool_call_requested' }>>();
+  const showCall = (callId: string, args?: unknown) => {
+    const call = shown.get(callId);
+    if (!call) return;
+    shown.delete(callId);
+    out.line(bold(`● ${describeCall(call.name, args === undefined ? call.arguments : args)}`));
+  };
+  const render = (event: AgentEvent) => {
+    switch (event.type) {
+      case 'text_delta':
+        return out.write(event.text);
+      case 'thinking_delta':
+        return out.write(dim(event.thinking));
+      case 'tool_call_requested':
+        shown.set(event.callId, event);
+        return;
+      case 'tool_call_decided':
+        return showCall(event.callId, event.decision.type === 'change' ? event.decision.arguments : undefined);
+      case 'tool_result':
+        showCall(event.callId);
+        return out.line(dim(`  ⎿ ${describeResult(event.content, event.isError)}`));
+      default:
+        return;
+    }
+  };
+
   /** Runs one prompt; returns 'ok', 'aborted' or 'failed'. The history stays valid whatever happens. */
   async function turn(prompt: string, signal: AbortSignal): Promise<'ok' | 'aborted' | 'failed'> {
     const before = history.length;
     history.push(kit.userMessage(prompt));
     kit.todoHits.length = 0;
+    if (agent) {
+      const done = await kit.drain(agent.run(history, { signal }), render);
+      shown.clear();
+      if (history.length === before + 1) history.pop(); // nothing happened: forget the prompt
+      if (done.reason === 'end_turn') {
+        out.line();
+        reportTodos();
+        return 'ok';
+      }
+      if (done.reason === 'cancelled') {
+        out.line(dim('(stopped)'));
+        return 'aborted';
+      }
+      const hit = kit.todoHits[0];
+      kit.todoHits.length = 0;
+      out.line(hit ? red(todoAdvice(hit)) : `${red(done.reason === 'turn_limit' ? 'stopped:' : 'error:')} ${done.message ?? done.reason}`);
+      return 'failed';
+    }
     for (;;) {
       try {
-        if (useStreaming) {
+        if (loop === 'streaming') {
           await streaming.chat(history, {
             signal,
             onText: (text) => out.write(text),
@@ -227,18 +314,21 @@ async function main(argv: string[]): Promise<number> {
             onToolResult: (result) => out.line(dim(`  ⎿ ${describeResult(result.content, result.isError)}`)),
           });
         } else {
-          out.line(await simple.chat(history));
+          const answer = await simple.chat(history);
+          printRounds(history.slice(before + 1, -1));
+          out.line(answer);
         }
         out.line();
         reportTodos();
         return 'ok';
       } catch (error) {
-        if (useStreaming && tree.own && isTodo(error) && error.chapter === 6 && history.length === before + 1) {
+        if (loop === 'streaming' && tree.own && isTodo(error) && error.chapter === 6 && history.length === before + 1) {
           out.line(dim('(streaming is chapter 6, not finished yet: using the plain loop of chapter 3, without streaming)'));
           kit.todoHits.length = 0;
-          useStreaming = false;
+          loop = 'simple';
           continue;
         }
+        if (loop === 'simple') printRounds(history.slice(before + 1));
         if (history.length === before + 1) history.pop(); // nothing happened: forget the prompt
         if (signal.aborted) {
           out.line(dim('(stopped)'));

@@ -207,18 +207,34 @@ describe('npm run agent (scripts/agent.ts)', () => {
     expect(run.stderr).toMatch(/finish chapter \d+ first/);
   });
 
-  it('with chapter 6 unfinished it falls back to the plain loop of chapter 3', async () => {
+  /** A source tree with the chapters from `from` on stubbed, as a learner's starter/src would be. */
+  function treeStubbedFrom(from: number): string {
     const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
     made.push(src);
-    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= 6);
+    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= from);
     for (const [rel, text] of files) {
       mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
       writeFileSync(path.join(src, rel), text);
     }
     symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
-    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: src });
+    return src;
+  }
+
+  it('with chapter 7 unfinished it says so and falls back to the streaming loop of chapter 6', async () => {
+    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: treeStubbedFrom(7) });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'it names the chapter and the stub it reached').toMatch(/chapter 7, not finished yet \(composeHooks\)/);
+    expect(run.stdout, 'not the plain loop').not.toContain('chapter 6');
+    expect(run.stdout).toContain('● read(path: "notes.md"');
+    expect(run.stdout).toContain('Buy milk.');
+  });
+
+  it('after chapter 3 (chapters 4-7 unfinished) it runs the plain loop of chapter 3 and still prints each tool call', async () => {
+    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: treeStubbedFrom(4) });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toContain('chapter 6');
+    expect(run.stdout, 'the help promises the tool calls: each is printed from the history once the turn is over').toContain('● read(path: "notes.md"');
+    expect(run.stdout, 'with a line for its result').toContain('⎿ 3 lines');
     expect(run.stdout).toContain('Buy milk.');
   });
 });
