@@ -93,7 +93,8 @@ export async function readWindow(file: FileHandle, offset: number, limit: number
     if (windowEnd >= 0 && position - windowEnd > COUNT_AHEAD_BYTES && position < size) {
       return { binary: false, totalLines: lineNumber - 1, counted: false, lines, capped };
     }
-    const { bytesRead } = await file.read(buffer, 0, buffer.length, position);
+    if (position >= size) break; // the size when the read began: a file that keeps growing cannot keep it going
+    const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - position), position);
     if (bytesRead === 0) break;
     const chunk = buffer.subarray(0, bytesRead);
     if (position < BINARY_SNIFF_BYTES && chunk.subarray(0, BINARY_SNIFF_BYTES - position).includes(0)) {
