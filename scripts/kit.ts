@@ -11,24 +11,19 @@
  */
 import { ROOT } from './lib/paths.js';
 import { UsageError } from './kit/args.js';
-import { doctorCommand } from './kit/doctor.js';
-import { gradeCommand } from './kit/grade.js';
-import { hintCommand } from './kit/hint.js';
-import { progressCommand } from './kit/progress.js';
-import { resetCommand } from './kit/reset.js';
 import { KitRunError } from './kit/run-tests.js';
-import { solutionCommand } from './kit/solution.js';
-import { watchCommand } from './kit/watch.js';
 
-const commands: Record<string, (root: string, args: string[]) => Promise<number>> = {
-  watch: watchCommand,
-  hint: hintCommand,
-  progress: progressCommand,
-  list: progressCommand,
-  grade: gradeCommand,
-  solution: solutionCommand,
-  reset: resetCommand,
-  doctor: doctorCommand,
+type Command = (root: string, args: string[]) => Promise<number>;
+// Each command is loaded when it is asked for, so one command does not pay for the others' imports.
+const commands: Record<string, () => Promise<Command>> = {
+  watch: async () => (await import('./kit/watch.js')).watchCommand,
+  hint: async () => (await import('./kit/hint.js')).hintCommand,
+  progress: async () => (await import('./kit/progress.js')).progressCommand,
+  list: async () => (await import('./kit/progress.js')).progressCommand,
+  grade: async () => (await import('./kit/grade.js')).gradeCommand,
+  solution: async () => (await import('./kit/solution.js')).solutionCommand,
+  reset: async () => (await import('./kit/reset.js')).resetCommand,
+  doctor: async () => (await import('./kit/doctor.js')).doctorCommand,
 };
 
 // Output piped into `head` and closed early is not an error.
@@ -38,12 +33,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const [name, ...args] = process.argv.slice(2);
-const command = name ? commands[name] : undefined;
-if (!command) {
+const load = name && Object.hasOwn(commands, name) ? commands[name] : undefined;
+if (!load) {
   console.error(`Usage: tsx scripts/kit.ts <${Object.keys(commands).join('|')}> [args]`);
   process.exit(2);
 }
 try {
+  const command = await load();
   process.exitCode = await command(process.env.KIT_ROOT ?? ROOT, args);
 } catch (error) {
   if (error instanceof UsageError) {

@@ -82,7 +82,7 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
   const target = args.includes('--solution') ? 'solution' : 'starter';
   const jsonFile = flagValue(args, '--json');
   const junitFile = flagValue(args, '--junit');
-  const { tests, errors, duration } = await runTests({ root, target });
+  const { tests, errors, duration } = await runTests({ root, target, fresh: true, progress: true });
   const grades = chapterGrades(root, tests);
   const rows = [['Chapter', 'Title', 'Passed', 'Points']];
   for (const g of grades) rows.push([`${g.chapter}`, g.title, `${g.passed}/${g.total}`, `${g.points}/${POINTS_PER_CHAPTER}`]);

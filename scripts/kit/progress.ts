@@ -13,9 +13,9 @@ export function firstIncomplete(root: string, tests: readonly TestOutcome[]): nu
   });
 }
 
-/** Runs every chapter once and returns the first that is not finished. */
+/** Runs every chapter (reusing unchanged results) and returns the first that is not finished. */
 export async function currentChapter(root: string): Promise<number | undefined> {
-  const { tests } = await runTests({ root });
+  const { tests } = await runTests({ root, progress: true });
   return firstIncomplete(root, tests);
 }
 
@@ -39,12 +39,13 @@ export function progressTable(root: string, tests: readonly TestOutcome[], curre
 }
 
 export async function progressCommand(root: string): Promise<number> {
-  const { tests, errors, duration } = await runTests({ root });
+  const { tests, errors, duration, reused = [] } = await runTests({ root, progress: true });
   const current = firstIncomplete(root, tests);
   const passed = tests.filter((t) => t.status === 'passed').length;
   console.log(progressTable(root, tests, current));
   console.log('');
-  console.log(`${bold(`${passed}/${tests.length}`)} tests pass ${dim(`(${(duration / 1000).toFixed(1)}s)`)}`);
+  const kept = reused.length ? `, ${reused.length === 1 ? 'one chapter' : `${reused.length} chapters`} unchanged since the last run` : '';
+  console.log(`${bold(`${passed}/${tests.length}`)} tests pass ${dim(`(${(duration / 1000).toFixed(1)}s${kept})`)}`);
   if (errors.length) console.log(yellow(`${errors.length} test file(s) could not load; "npm run watch" shows why.`));
   if (current !== undefined) console.log(`Next: chapter ${current}. Run "npm run watch", or "npm test -- chapter${current}".`);
   else console.log(green('Every chapter passes. Well done!'));

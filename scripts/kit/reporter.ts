@@ -49,6 +49,11 @@ export function rawReport(modules: ReadonlyArray<TestModule>, unhandledErrors: R
 }
 
 export default class KitReporter implements Reporter {
+  /** One mark per finished test file, for the kit's progress line (run-tests.ts, PROGRESS_MARK). */
+  onTestModuleEnd(): void {
+    if (process.env.KIT_PROGRESS_LINES) process.stdout.write('\u0000kit:file-done\u0000\n');
+  }
+
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<ErrorLike>): void {
     const file = process.env.KIT_REPORT_FILE;
     if (!file) return;

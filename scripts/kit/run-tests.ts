@@ -8,6 +8,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
+import { chaptersWithTests, hasTests } from './args.js';
+import { chapterKey, chapterTestFiles, readCached, writeCached, type CachedChapter } from './cache.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -39,6 +41,8 @@ export interface RunResult {
   errors: string[];
   /** Wall time of the run in ms. */
   duration: number;
+  /** Chapters whose results were read from the cache instead of run (see cache.ts). */
+  reused?: number[];
 }
 
 export interface RunOptions {
@@ -50,6 +54,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Run only these test files (relative to the root) instead of whole chapters. */
   files?: string[];
+  /**
+   * Run every chapter asked for, even those whose inputs have not changed since their results were stored in
+   * .kit/results.json (see cache.ts). Grading always runs fresh; every other command reuses what it can.
+   */
+  fresh?: boolean;
+  /** Print a progress line on stderr when the run takes longer than a second (kept up to date on a terminal). */
+  progress?: boolean;
 }
 
 /** Thrown when vitest itself could not run (not when tests fail). */
@@ -81,7 +92,70 @@ export interface RawReport {
   unhandledErrors: RawError[];
 }
 
+/**
+ * Runs the chapters asked for (all with tests by default) and returns their outcomes in chapter order. Chapters whose
+ * inputs are unchanged since their last run are read from the cache (unless `fresh`, or for `files` or a directory
+ * target); the others run together in one vitest process.
+ */
 export async function runTests(options: RunOptions): Promise<RunResult> {
+  const { root } = options;
+  const target = options.target ?? 'starter';
+  if (options.fresh || options.files || typeof target !== 'string') return runVitest(options);
+  const started = Date.now();
+  const src = path.join(root, target, 'src');
+  const wanted = options.chapters?.length ? options.chapters.filter((n) => hasTests(root, n)) : chaptersWithTests(root);
+  const keys = new Map(wanted.map((n) => [n, chapterKey(root, src, n)]));
+  const cached = readCached(root, target);
+  const reused = wanted.filter((n) => cached[n]?.key === keys.get(n));
+  const stale = wanted.filter((n) => !reused.includes(n));
+  let fresh: RunResult = { tests: [], errors: [], duration: 0 };
+  if (stale.length) {
+    fresh = await runVitest({ ...options, chapters: stale, reusedChapters: reused });
+    // Results are stored only when nothing moved under the run and every error belongs to a chapter.
+    if (!fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) {
+      const store: Record<string, CachedChapter> = {};
+      for (const n of stale) {
+        if (chapterKey(root, src, n) !== keys.get(n)) continue;
+        store[n] = {
+          key: keys.get(n)!,
+          tests: fresh.tests.filter((t) => t.chapter === n),
+          errors: fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === n),
+        };
+      }
+      writeCached(root, target, store);
+    }
+  }
+  const tests: TestOutcome[] = [];
+  const errors: string[] = [];
+  for (const n of wanted) {
+    const from = reused.includes(n) ? cached[n]! : { tests: fresh.tests.filter((t) => t.chapter === n), errors: fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === n) };
+    tests.push(...from.tests);
+    errors.push(...from.errors);
+  }
+  errors.push(...fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0));
+  return { tests, errors, duration: Date.now() - started, reused };
+}
+
+const span = (chapters: readonly number[]) => {
+  const parts: string[] = [];
+  for (let i = 0; i < chapters.length; ) {
+    let j = i;
+    while (j + 1 < chapters.length && chapters[j + 1] === chapters[j]! + 1) j++;
+    parts.push(j > i + 1 ? `${chapters[i]}-${chapters[j]}` : chapters.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return parts.join(', ');
+};
+
+/** The progress line: which chapters run, which were reused, and (on a terminal) how many test files are done. */
+export function progressText(running: readonly number[], reused: readonly number[], done?: number, total?: number): string {
+  const what = running.length ? `Running the tests of chapter${running.length > 1 ? 's' : ''} ${span(running)}` : 'Running the tests';
+  const kept = reused.length ? ` (chapter${reused.length > 1 ? 's' : ''} ${span(reused)} unchanged: results reused)` : '';
+  const count = total ? ` ${done ?? 0}/${total} test files` : '';
+  return `${what}${kept}…${count}`;
+}
+
+async function runVitest(options: RunOptions & { reusedChapters?: number[] }): Promise<RunResult> {
   const { root } = options;
   const started = Date.now();
   const dir = mkdtempSync(path.join(tmpdir(), 'kit-run-'));
@@ -99,15 +173,28 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
   if (!existsSync(vitest)) throw new KitRunError('vitest is not installed: run "npm install" first');
   const args = [vitest, 'run', `--reporter=${path.join(root, 'scripts/kit/reporter.ts')}`, '--passWithNoTests', '--includeTaskLocation', ...filters];
+  const running = [...new Set((options.files ?? filters).map(chapterOfFile))].filter((n) => n > 0).sort((a, b) => a - b);
+  const totalFiles = options.files?.length ?? running.reduce((sum, n) => sum + chapterTestFiles(root, n).length, 0);
+  const line = options.progress ? progressLine(() => progressText(running, options.reusedChapters ?? [], doneFiles, totalFiles)) : undefined;
+  let doneFiles = 0;
+  if (line) env.KIT_PROGRESS_LINES = '1';
   try {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
       let output = '';
-      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stdout.on('data', (chunk: Buffer) => {
+        const text = String(chunk);
+        output += text;
+        if (line) {
+          doneFiles += text.split(PROGRESS_MARK).length - 1;
+          line.update();
+        }
+      });
       child.stderr.on('data', (chunk) => (output += chunk));
       child.on('error', reject);
       child.on('close', (code) => resolve({ code, output }));
     });
+    line?.stop();
     if (!existsSync(reportFile)) {
       throw new KitRunError(`vitest did not run (exit ${code}):\n${stripAnsi(output).trim().slice(0, 4000)}`);
     }
@@ -124,8 +211,40 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     }
     return { ...outcomes, duration: Date.now() - started };
   } finally {
+    line?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What the kit's reporter prints after each test file when KIT_PROGRESS_LINES is set. */
+export const PROGRESS_MARK = '\u0000kit:file-done\u0000';
+
+/**
+ * A line on stderr that appears once the work has taken a second: kept up to date in place on a terminal, printed
+ * once otherwise. `stop` clears it (on a terminal) so the command's own output starts on a clean line.
+ */
+export function progressLine(text: () => string, stream: NodeJS.WriteStream = process.stderr) {
+  let shown = false;
+  let stopped = false;
+  const tty = Boolean(stream.isTTY);
+  const draw = () => stream.write(`\r\u001b[2K${text()}`);
+  const timer = setTimeout(() => {
+    if (stopped) return;
+    shown = true;
+    if (tty) draw();
+    else stream.write(`${text()}\n`);
+  }, 1000);
+  return {
+    update() {
+      if (shown && tty && !stopped) draw();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearTimeout(timer);
+      if (shown && tty) stream.write('\r\u001b[2K');
+    },
+  };
 }
 
 function firstLines(message: string | undefined, max = 12): string {

@@ -7,7 +7,7 @@ import { copyRepo, kit, read, solveUpTo, write } from './helpers.js';
 describe('progress and list (scripts/kit/progress.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
   beforeAll(() => {
-    copy = copyRepo();
+    copy = copyRepo({ chapters: 3 });
     solveUpTo(copy.root, 1);
   });
   afterAll(() => copy.cleanup());
@@ -23,17 +23,35 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
     expect(Date.now() - started, 'one vitest run for every chapter: a few seconds').toBeLessThan(15_000);
   });
 
-  it('list is the same view', () => {
+  it('list is the same view, read back from .kit/results.json when nothing changed', () => {
     const { status, stdout } = kit(copy.root, ['list']);
     expect(status).toBe(0);
     expect(stdout).toMatch(/▶\s+2\s+Your first tool/);
+    expect(stdout, 'every chapter reused').toMatch(/\(\d+\.\ds, 3 chapters unchanged since the last run\)/);
+  });
+
+  it('runs again only the chapters whose tests or code changed, and shows their new results', () => {
+    const file = 'starter/src/tool.ts';
+    const before = read(copy.root, file);
+    solveUpTo(copy.root, 2);
+    try {
+      const { stdout } = kit(copy.root, ['progress']);
+      expect(stdout, 'chapter 1 does not import tool.ts: reused').toMatch(/one chapter unchanged since the last run/);
+      expect(stdout).toMatch(/^\s+2\s+Your first tool\s+█{20}\s+(\d+)\/\1 ✓$/m);
+      expect(stdout).toContain('Next: chapter 3');
+      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as { targets: { starter: Record<string, { tests: unknown[] }> } };
+      expect(Object.keys(cache.targets.starter)).toEqual(['1', '2', '3']);
+    } finally {
+      write(copy.root, file, before);
+      solveUpTo(copy.root, 1);
+    }
   });
 });
 
 describe('grade (scripts/kit/grade.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
   beforeAll(() => {
-    copy = copyRepo();
+    copy = copyRepo({ chapters: 3 });
     solveUpTo(copy.root, 2);
   });
   afterAll(() => copy.cleanup());
@@ -101,7 +119,7 @@ describe('grade (scripts/kit/grade.ts)', () => {
 describe('solution (scripts/kit/solution.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
   beforeAll(() => {
-    copy = copyRepo();
+    copy = copyRepo({ chapters: 3 });
     solveUpTo(copy.root, 2);
   });
   afterAll(() => copy.cleanup());
@@ -135,7 +153,7 @@ describe('solution (scripts/kit/solution.ts)', () => {
 
 describe('reset (scripts/kit/reset.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
-  beforeAll(() => copy = copyRepo());
+  beforeAll(() => copy = copyRepo({ chapters: 3 }));
   afterAll(() => copy.cleanup());
 
   it('asks first and changes nothing on "n" or no answer', () => {
@@ -183,7 +201,7 @@ describe('reset (scripts/kit/reset.ts)', () => {
 describe('doctor (scripts/kit/doctor.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
   beforeAll(() => {
-    copy = copyRepo();
+    copy = copyRepo({ chapters: 3 });
     solveUpTo(copy.root, 1);
   });
   afterAll(() => copy.cleanup());

@@ -2,14 +2,16 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
-import type { TestOutcome } from '../../scripts/kit/run-tests.js';
+import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import { chapterKey, importClosure } from '../../scripts/kit/cache.js';
+import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { REPO } from './helpers.js';
 
 describe('unifiedDiff (scripts/kit/diff.ts)', () => {
@@ -120,3 +122,88 @@ describe('doctor checks (scripts/kit/doctor.ts)', () => {
 });
 
 it('the chapter list has fifteen chapters', () => expect(CHAPTERS).toHaveLength(15));
+
+describe('parseTestArgs (scripts/lib/chapters.js, what npm test reads)', () => {
+  it('splits chapters, target and vitest flags', () => {
+    const has = (n: number) => n <= 6;
+    expect(parseTestArgs(['ch3', 'chapter01', '--solution', '-t', 'x'], has)).toEqual({ chapters: [1, 3], unknown: [], target: 'solution', passThrough: ['-t', 'x'] });
+    expect(parseTestArgs(['chapter9', 'chapterx'], has).unknown).toEqual(['9', 'chapterx']);
+  });
+});
+
+describe('the results cache (scripts/kit/cache.ts)', () => {
+  it("follows a chapter's imports through the helpers and the kit alias, and its key changes only with them", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'kit-cache-'));
+    try {
+      const put = (rel: string, text: string) => {
+        mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+        writeFileSync(path.join(dir, rel), text);
+      };
+      put('tests/setup.ts', "import 'kit/todo';\n");
+      put('tests/helpers/h.ts', "export const h = 1;\n");
+      put('tests/chapter01/a.test.ts', "import { h } from '../helpers/h.js';\nimport { a } from 'kit/a';\nimport { z } from 'zod';\n");
+      put('tests/chapter02/b.test.ts', "import type { B } from 'kit';\n");
+      put('starter/src/todo.ts', 'export {};\n');
+      put('starter/src/a.ts', "export { x } from './x.js';\n");
+      put('starter/src/x.ts', 'export const x = 1;\n');
+      put('starter/src/index.ts', "export * from './a.js';\nexport * from './b.js';\n");
+      put('starter/src/b.ts', 'export const b = 1;\n');
+      const src = path.join(dir, 'starter/src');
+      const rel = (files: string[]) => files.map((f) => path.relative(dir, f));
+      expect(rel(importClosure([path.join(dir, 'tests/chapter01/a.test.ts')], src))).toEqual(
+        ['starter/src/a.ts', 'starter/src/x.ts', 'tests/chapter01/a.test.ts', 'tests/helpers/h.ts'],
+      );
+      const one = chapterKey(dir, src, 1);
+      const two = chapterKey(dir, src, 2);
+      put('starter/src/b.ts', 'export const b = 2;\n');
+      expect(chapterKey(dir, src, 1), 'b.ts is not reached from chapter 1').toBe(one);
+      expect(chapterKey(dir, src, 2), 'b.ts is reached from chapter 2 through kit/index.ts').not.toBe(two);
+      put('starter/src/x.ts', 'export const x = 2;\n');
+      expect(chapterKey(dir, src, 1), 'x.ts is reached through a.ts').not.toBe(one);
+      put('tests/chapter01/c.test.ts', '\n');
+      const three = chapterKey(dir, src, 1);
+      put('tests/setup.ts', "import 'kit/todo';\n// changed\n");
+      expect(chapterKey(dir, src, 1), 'the setup file runs before every test').not.toBe(three);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the progress line (scripts/kit/run-tests.ts)', () => {
+  const stream = (isTTY: boolean) => {
+    const out: string[] = [];
+    return { out, stream: { isTTY, write: (text: string) => out.push(text) } as unknown as NodeJS.WriteStream };
+  };
+
+  it('says which chapters run and which were reused', () => {
+    expect(progressText([4, 5, 6], [1, 2, 3])).toBe('Running the tests of chapters 4-6 (chapters 1-3 unchanged: results reused)…');
+    expect(progressText([2], [], 1, 3)).toBe('Running the tests of chapter 2… 1/3 test files');
+  });
+
+  it('appears only after a second, is kept up to date on a terminal and cleared at the end', () => {
+    vi.useFakeTimers();
+    try {
+      let n = 0;
+      const quick = stream(true);
+      progressLine(() => 'x', quick.stream).stop();
+      vi.advanceTimersByTime(2000);
+      expect(quick.out, 'work under a second prints nothing').toEqual([]);
+      const tty = stream(true);
+      const line = progressLine(() => `n=${n}`, tty.stream);
+      vi.advanceTimersByTime(1000);
+      n = 1;
+      line.update();
+      line.stop();
+      expect(tty.out).toEqual(['\r\u001b[2Kn=0', '\r\u001b[2Kn=1', '\r\u001b[2K']);
+      const plain = stream(false);
+      const once = progressLine(() => 'slow', plain.stream);
+      vi.advanceTimersByTime(1500);
+      once.update();
+      once.stop();
+      expect(plain.out, 'one line in a log').toEqual(['slow\n']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

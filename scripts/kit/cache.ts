@@ -1,0 +1,117 @@
+/**
+ * Results reused while their inputs have not changed (issue 19 item 7): progress, hint, solution, doctor and watch
+ * re-run only the chapters whose tests or code changed since the last run and read the others from .kit/results.json.
+ *
+ * A chapter's key is a hash of every file its tests can load, found by following the imports from its test files
+ * (and tests/setup.ts) through the test helpers and, via the `kit` alias, the target's source files, plus the files
+ * that decide how tests run (vitest.config.ts, the kit's reporter and region trace, package-lock.json) and Node's
+ * version. Edit a chapter 3 stub and chapter 3 (and any later chapter whose tests reach that file) runs again;
+ * chapters 1 and 2 are read back. `npm run grade` never reads the cache: an instructor grades what runs now.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { chapterDir } from '../lib/chapters.js';
+import type { TestOutcome } from './run-tests.js';
+
+/** Bump when the shape of a cached outcome changes. */
+const VERSION = 2;
+const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s+['"]([^'"]+)['"]/g;
+/** Files that decide how every test runs, relative to the root. */
+const GLOBAL = ['vitest.config.ts', 'package-lock.json', 'scripts/kit/reporter.ts', 'scripts/kit/trace.ts', 'scripts/kit/trace-plugin.ts', 'tests/setup.ts'];
+
+export interface CachedChapter {
+  key: string;
+  tests: TestOutcome[];
+  errors: string[];
+}
+
+type CacheFile = { version: number; targets: Record<string, Record<string, CachedChapter>> };
+
+const cachePath = (root: string) => path.join(root, '.kit/results.json');
+
+function listTests(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listTests(full));
+    else if (entry.name.endsWith('.test.ts')) out.push(full);
+  }
+  return out.sort();
+}
+
+/** The test files of a chapter, absolute. */
+export const chapterTestFiles = (root: string, chapter: number) => listTests(path.join(root, chapterDir(chapter)));
+
+function resolveFile(base: string): string | undefined {
+  const candidates = [base, base.replace(/\.(m|c)?js$/, '.$1ts'), `${base}.ts`, path.join(base, 'index.ts')];
+  return candidates.find((file) => existsSync(file) && statSync(file).isFile());
+}
+
+/** Every file reachable by imports from `entries` (bare package imports are covered by package-lock.json). */
+export function importClosure(entries: readonly string[], src: string): string[] {
+  const seen = new Set<string>();
+  const stack = [...entries];
+  while (stack.length) {
+    const file = stack.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!/\.[cm]?[jt]s$/.test(file)) continue;
+    const code = readFileSync(file, 'utf8');
+    for (const match of code.matchAll(IMPORT)) {
+      const spec = match[1] ?? match[2] ?? match[3]!;
+      let base: string | undefined;
+      if (spec === 'kit') base = path.join(src, 'index.ts');
+      else if (spec.startsWith('kit/')) base = path.join(src, spec.slice(4));
+      else if (spec.startsWith('.')) base = path.resolve(path.dirname(file), spec);
+      const resolved = base && resolveFile(base);
+      if (resolved && !seen.has(resolved)) stack.push(resolved);
+    }
+  }
+  return [...seen].sort();
+}
+
+/** The cache key of one chapter's results against `src` (the directory the `kit` alias points at). */
+export function chapterKey(root: string, src: string, chapter: number): string {
+  const hash = createHash('sha1').update(`v${VERSION} node ${process.version} ${path.relative(root, src)}\n`);
+  const add = (file: string) => {
+    const rel = path.relative(root, file);
+    hash.update(`${rel}\0`);
+    hash.update(existsSync(file) ? readFileSync(file) : 'missing');
+    hash.update('\0');
+  };
+  for (const rel of GLOBAL) add(path.join(root, rel));
+  const tests = chapterTestFiles(root, chapter);
+  hash.update(`tests ${tests.length}\n`);
+  for (const file of importClosure([...tests, path.join(root, 'tests/setup.ts')], src)) add(file);
+  return hash.digest('hex');
+}
+
+function load(root: string): CacheFile {
+  try {
+    const data = JSON.parse(readFileSync(cachePath(root), 'utf8')) as CacheFile;
+    if (data.version === VERSION && data.targets && typeof data.targets === 'object') return data;
+  } catch {
+    // None yet, or unreadable: start afresh.
+  }
+  return { version: VERSION, targets: {} };
+}
+
+export function readCached(root: string, target: string): Record<string, CachedChapter> {
+  return load(root).targets[target] ?? {};
+}
+
+/** Stores fresh results for some chapters of a target, keeping the rest. Never throws: a cache is an optimisation. */
+export function writeCached(root: string, target: string, chapters: Record<string, CachedChapter>): void {
+  try {
+    const data = load(root);
+    data.targets[target] = { ...(data.targets[target] ?? {}), ...chapters };
+    mkdirSync(path.dirname(cachePath(root)), { recursive: true });
+    const temp = `${cachePath(root)}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(data));
+    renameSync(temp, cachePath(root));
+  } catch {
+    // A read-only checkout or a full disk only costs the next run its speed.
+  }
+}
