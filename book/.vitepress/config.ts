@@ -2,14 +2,14 @@
  * The guide as a site (npm run book / npm run book:build). book/src keeps the mdBook layout: SUMMARY.md is the one
  * table of contents, and the sidebar and prev/next links are generated from it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig, type DefaultTheme } from 'vitepress';
-import { withMermaid } from 'vitepress-plugin-mermaid';
-import { chapterHeaderPlugin, quizPlugin } from './lib/markdown';
+import { chapterHeaderPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
 import { pageLink, parseSummary } from './lib/summary';
 
-const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+const require = createRequire(import.meta.url);
 const srcDir = path.resolve(import.meta.dirname, '../src');
 const summaryFile = path.join(srcDir, 'SUMMARY.md');
 const entries = existsSync(summaryFile) ? parseSummary(readFileSync(summaryFile, 'utf8')) : [];
@@ -43,33 +43,39 @@ for (const entry of entries) {
   if (entry.file && /(^|\/)README\.md$/.test(entry.file)) rewrites[entry.file] = entry.file.replace(/README\.md$/, 'index.md');
 }
 
-export default withMermaid(
-  defineConfig({
-    title: 'Build a coding agent',
-    description: 'Build a small Claude Code in TypeScript, one chapter at a time, with graded offline tests.',
-    srcDir: 'src',
-    srcExclude: ['SUMMARY.md', '**/wrong/**'],
-    rewrites,
-    cleanUrls: true,
-    lastUpdated: false,
-    ignoreDeadLinks: [/^https?:\/\/localhost/],
-    markdown: {
-      theme: { light: 'github-light', dark: 'github-dark' },
-      config(md) {
-        md.use(quizPlugin);
-        md.use(chapterHeaderPlugin);
-      },
+export default defineConfig({
+  title: 'Build a coding agent',
+  description: 'Build a small Claude Code in TypeScript, one chapter at a time, with graded offline tests.',
+  srcDir: 'src',
+  srcExclude: ['SUMMARY.md', '**/wrong/**'],
+  rewrites,
+  cleanUrls: true,
+  lastUpdated: false,
+  ignoreDeadLinks: [/^https?:\/\/localhost/],
+  markdown: {
+    theme: { light: 'github-light', dark: 'github-dark' },
+    config(md) {
+      md.use(quizPlugin);
+      md.use(mermaidPlugin);
+      md.use(chapterHeaderPlugin);
     },
-    themeConfig: {
-      sidebar: sidebar(),
-      outline: { level: [2, 3], label: 'On this page' },
-      search: { provider: 'local' },
-      docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
-      nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
-    },
-    // A local font: a label measured before a web font loads would be clipped once it does.
-    mermaid: { securityLevel: 'strict', fontFamily: DIAGRAM_FONT, themeVariables: { fontFamily: DIAGRAM_FONT } },
-    // mermaid is one large chunk by nature; the site is served locally.
-    vite: { build: { chunkSizeWarningLimit: 4000 } },
-  }),
-);
+  },
+  themeConfig: {
+    sidebar: sidebar(),
+    outline: { level: [2, 3], label: 'On this page' },
+    search: { provider: 'local' },
+    docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
+    nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
+  },
+  // ```mermaid blocks: lib/markdown.ts and theme/diagrams.ts, which loads mermaid's own prebuilt ESM files (copied
+  // here, without their source maps) once a page with a diagram answers clicks.
+  buildEnd(site) {
+    const from = path.join(path.dirname(require.resolve('mermaid/package.json')), 'dist');
+    const to = path.join(site.outDir, 'mermaid');
+    cpSync(path.join(from, 'mermaid.esm.min.mjs'), path.join(to, 'mermaid.esm.min.mjs'));
+    cpSync(path.join(from, 'chunks/mermaid.esm.min'), path.join(to, 'chunks/mermaid.esm.min'), {
+      recursive: true,
+      filter: (file) => !file.endsWith('.map'),
+    });
+  },
+});

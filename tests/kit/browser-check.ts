@@ -1,107 +1,320 @@
 /**
- * Drives headless Chromium over the DevTools protocol to check a built guide page as a reader would:
- *   node --experimental-websocket --import tsx tests/kit/browser-check.ts <page url> <screenshot.png>
- * Prints one JSON object: what rendered, what search found, what the quiz said. Used by site.test.ts.
+ * Drives Debian's headless Chromium over the DevTools protocol (a pipe, so no WebSocket is needed on Node 20) to check
+ * a built guide page as a reader would, and to measure how soon it is usable. Used by site.test.ts and by the
+ * benchmark:
+ *   import { checkPage, serveDir, measureGuide } from './tests/kit/browser-check.ts'
+ *   npx tsx tests/kit/browser-check.ts [dist folder] [page ...]   (prints measureGuide's figures for the built book)
+ *
+ * "Interactive" is measured the way a reader finds out: from navigation start, a real mouse click on the page's first
+ * quiz answer is sent every 50 ms until the quiz answers; the time the answer appears is `interactiveMs`. Until the
+ * app has hydrated (and while the main thread is busy) a click does nothing.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 
-const [url, screenshot] = process.argv.slice(2) as [string, string];
-const profile = mkdtempSync(path.join(tmpdir(), 'kit-chromium-'));
-const chrome = spawn('/usr/bin/chromium', [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--remote-debugging-port=0', `--user-data-dir=${profile}`,
-  '--window-size=1280,1000', 'about:blank',
-], { stdio: ['ignore', 'ignore', 'pipe'] });
+export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
-const wsUrl = await new Promise<string>((resolve, reject) => {
-  let err = '';
-  chrome.stderr.on('data', (chunk) => {
-    err += chunk;
-    const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
-    if (m) resolve(m[1]!);
-  });
-  chrome.on('close', () => reject(new Error(`chromium exited: ${err}`)));
-  setTimeout(() => reject(new Error(`chromium did not start: ${err}`)), 20_000);
-});
-
-const ws = new WebSocket(wsUrl);
-await new Promise((resolve) => ws.addEventListener('open', resolve, { once: true }));
-let nextId = 1;
-const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
-ws.addEventListener('message', (event) => {
-  const msg = JSON.parse(String(event.data));
-  const p = msg.id && pending.get(msg.id);
-  if (!p) return;
-  pending.delete(msg.id);
-  if (msg.error) p.reject(new Error(JSON.stringify(msg.error)));
-  else p.resolve(msg.result);
-});
-const send = (method: string, params: object = {}, sessionId?: string): Promise<any> =>
-  new Promise((resolve, reject) => {
-    const id = nextId++;
-    pending.set(id, { resolve, reject });
-    ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
-  });
-
-const result: Record<string, unknown> = {};
-try {
-  const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
-  const { sessionId } = await send('Target.attachToTarget', { targetId, flatten: true });
-  const page = (method: string, params: object = {}) => send(method, params, sessionId);
-  await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1000, deviceScaleFactor: 1, mobile: false });
-  await page('Page.navigate', { url });
-  const evaluate = async (expression: string) => (await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true })).result.value;
-  const waitFor = async (expression: string, ms = 15_000) => {
-    const start = Date.now();
-    while (Date.now() - start < ms) {
-      if (await evaluate(`Boolean(${expression})`)) return true;
-      await new Promise((r) => setTimeout(r, 200));
+/** Serves a built site (VitePress cleanUrls: /chapter01 is chapter01.html) on a loopback port. */
+export async function serveDir(dist: string): Promise<{ url: string; close(): Promise<void> }> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.woff2': 'font/woff2', '.svg': 'image/svg+xml' };
+  const server = http.createServer((req, res) => {
+    const p = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    for (const candidate of p.endsWith('/') ? [`${p}index.html`] : [p, `${p}.html`]) {
+      const file = path.join(dist, candidate);
+      if (file.startsWith(dist) && existsSync(file) && statSync(file).isFile()) {
+        const type = types[path.extname(file)];
+        res.writeHead(200, type ? { 'content-type': type } : {});
+        res.end(readFileSync(file));
+        return;
+      }
     }
-    return false;
-  };
-  result.loaded = await waitFor(`document.querySelector('.VPDoc h1')`);
-  result.title = await evaluate(`document.querySelector('.VPDoc h1')?.textContent`);
-  result.header = await evaluate(`document.querySelector('.chapter-header')?.innerText ?? null`);
-  result.mermaid = await waitFor(`document.querySelector('.mermaid svg')`);
-  // A label taller than the box mermaid measured for it is clipped (page styles leaking into the diagram).
-  result.clippedLabels = await evaluate(`[...document.querySelectorAll('.mermaid svg foreignObject')].filter((f) => { const d = f.firstElementChild; return d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) + 1; }).length`);
-  result.highlighted = await evaluate(`document.querySelectorAll('div[class*="language-ts"] pre.shiki span[style*="--shiki"]').length`);
-  result.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
-  result.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);
-  result.comingSoon = await evaluate(`document.querySelectorAll('.VPSidebar .coming-soon').length`);
-
-  // Quiz: a wrong answer, then the right one.
-  result.quizzes = await evaluate(`document.querySelectorAll('.quiz').length`);
-  const click = (index: number) => evaluate(`document.querySelectorAll('.quiz')[0].querySelectorAll('button.quiz-choice')[${index}].click()`);
-  await click(0);
-  await waitFor(`document.querySelector('.quiz-feedback')`);
-  result.quizFirst = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
-  await click(1);
-  await new Promise((r) => setTimeout(r, 300));
-  result.quizSecond = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
-  await evaluate(`window.scrollTo(0, 0)`);
-  const shot = await page('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip: await evaluate(`({ x: 0, y: 0, width: 1280, height: Math.min(document.documentElement.scrollHeight, 3000), scale: 1 })`) });
-  writeFileSync(screenshot, Buffer.from(shot.data, 'base64'));
-
-  // Search: open the local search box and type a word from the page.
-  await evaluate(`document.querySelector('.DocSearch-Button, .VPNavBarSearchButton')?.click()`);
-  result.searchOpened = await waitFor(`document.querySelector('.VPLocalSearchBox input')`);
-  await evaluate(`document.querySelector('.VPLocalSearchBox input').focus()`);
-  await page('Input.insertText', { text: process.env.SEARCH_WORD ?? 'zebra' });
-  result.searchFound = await waitFor(`document.querySelectorAll('.VPLocalSearchBox .result').length > 0`);
-  result.searchResults = await evaluate(`[...document.querySelectorAll('.VPLocalSearchBox .result .titles')].map(e => e.innerText.replace(/\\s+/g, ' ').trim())`);
-  const shot2 = await page('Page.captureScreenshot', { format: 'png' });
-  writeFileSync(screenshot.replace(/\.png$/, '-search.png'), Buffer.from(shot2.data, 'base64'));
-} catch (error) {
-  result.error = String(error);
-} finally {
-  ws.close();
-  chrome.kill();
-  await new Promise((r) => chrome.once('close', r));
-  rmSync(profile, { recursive: true, force: true });
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
-console.log(JSON.stringify(result));
-process.exit(0);
+
+type Send = (method: string, params?: object) => Promise<any>;
+
+async function withBrowser<T>(body: (page: Send, on: (event: string, fn: (params: any) => void) => void) => Promise<T>): Promise<T> {
+  if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium)');
+  const profile = mkdtempSync(path.join(tmpdir(), 'kit-chromium-'));
+  const chrome: ChildProcess = spawn(CHROMIUM, [
+    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--disable-extensions', '--remote-debugging-pipe',
+    `--user-data-dir=${profile}`, '--window-size=1280,1000', 'about:blank',
+  ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  chrome.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-4000)));
+  const toChrome = chrome.stdio[3] as Writable;
+  const fromChrome = chrome.stdio[4] as Readable;
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  const listeners = new Map<string, ((params: any) => void)[]>();
+  let buffer = '';
+  let sessionId: string | undefined;
+  fromChrome.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let end: number;
+    while ((end = buffer.indexOf('\0')) >= 0) {
+      const msg = JSON.parse(buffer.slice(0, end));
+      buffer = buffer.slice(end + 1);
+      if (msg.id) {
+        const p = pending.get(msg.id);
+        pending.delete(msg.id);
+        if (msg.error) p?.reject(new Error(`${JSON.stringify(msg.error)}`));
+        else p?.resolve(msg.result);
+      } else if (msg.method && msg.sessionId === sessionId) {
+        for (const fn of listeners.get(msg.method) ?? []) fn(msg.params);
+      }
+    }
+  });
+  const closed = new Promise<void>((resolve) => chrome.once('close', () => resolve()));
+  void closed.then(() => {
+    for (const p of pending.values()) p.reject(new Error(`chromium exited: ${stderr}`));
+    pending.clear();
+  });
+  const send = (method: string, params: object = {}, session?: string): Promise<any> =>
+    new Promise((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      toChrome.write(`${JSON.stringify({ id, method, params, ...(session ? { sessionId: session } : {}) })}\0`);
+    });
+  try {
+    const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
+    sessionId = (await send('Target.attachToTarget', { targetId, flatten: true })).sessionId as string;
+    const page: Send = (method, params = {}) => send(method, params, sessionId);
+    const on = (event: string, fn: (params: any) => void) => listeners.set(event, [...(listeners.get(event) ?? []), fn]);
+    return await body(page, on);
+  } finally {
+    chrome.kill();
+    await closed;
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs in the page before its own scripts: records when the quiz first answers and the long tasks. */
+const PROBE = `
+window.__kit = { feedbackAt: null, longTasks: [] };
+try { new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__kit.longTasks.push([Math.round(e.startTime), Math.round(e.duration)]); }).observe({ type: 'longtask', buffered: true }); } catch {}
+new MutationObserver(() => { if (window.__kit.feedbackAt === null && document.querySelector('.quiz-feedback')) window.__kit.feedbackAt = Math.round(performance.now()); })
+  .observe(document, { childList: true, subtree: true });
+`;
+
+/**
+ * Diagram labels as the reader sees them: the smallest label font in screen pixels (font size times the scale the
+ * SVG is drawn at), and how many labels are taller than the box mermaid measured for them (clipped).
+ */
+const DIAGRAM_FIGURES = `(() => {
+  const svgs = [...document.querySelectorAll('.vp-doc .mermaid svg')];
+  let minFontPx = Infinity, clipped = 0;
+  const kinds = [];
+  for (const svg of svgs) {
+    kinds.push(svg.getAttribute('aria-roledescription'));
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
+    for (const el of svg.querySelectorAll('text, foreignObject div, foreignObject span')) {
+      if (!el.textContent.trim()) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+      if (px > 0 && px < minFontPx) minFontPx = px;
+    }
+    for (const f of svg.querySelectorAll('foreignObject')) {
+      const d = f.firstElementChild;
+      if (d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) * scale + 1) clipped++;
+    }
+  }
+  return { count: svgs.length, kinds, minFontPx: svgs.length ? Math.round(minFontPx * 10) / 10 : null, clipped };
+})()`;
+
+export interface PageReport {
+  /** From navigation start to the first quiz answer a real click produced (ms); null: the page never answered. */
+  interactiveMs: number | null;
+  /** Long tasks (over 50 ms) on the main thread until the diagrams were drawn: [start ms, duration ms]. */
+  longTasks: [number, number][];
+  /** From navigation start until every diagram was drawn (ms); null when there is none or they never were. */
+  diagramsMs: number | null;
+  diagrams: { count: number; kinds: string[]; minFontPx: number | null; clipped: number };
+  /** Every JavaScript file the page fetched until the diagrams were drawn: count, bytes on the wire, names. */
+  scripts: { count: number; bytes: number; names: string[] };
+  /** The part of `scripts` that had arrived when the page first answered a click. */
+  scriptsBeforeInteractive: { count: number; bytes: number; names: string[] };
+  title?: string;
+  header?: string | null;
+  highlighted?: number;
+  prev?: string | null;
+  next?: string | null;
+  comingSoon?: number;
+  quizzes?: number;
+  quizFirst?: string;
+  quizSecond?: string;
+  searchOpened?: boolean;
+  searchFound?: boolean;
+  searchResults?: string[];
+  /** The value of `options.evaluate`, evaluated in the page once the diagrams are drawn. */
+  extra?: unknown;
+  error?: string;
+}
+
+/**
+ * Loads `url` in a fresh headless Chromium and reports how soon it answered a click, what it fetched, how its
+ * diagrams read; with `full`, also checks header, highlighting, prev/next, the quiz and search, and with
+ * `screenshot`, saves the page (and `-search.png`, the search box).
+ */
+export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; timeoutMs?: number; evaluate?: string } = {}): Promise<PageReport> {
+  const timeout = options.timeoutMs ?? 15_000;
+  return withBrowser(async (page, on) => {
+    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
+    await page('Network.enable');
+    await page('Network.setCacheDisabled', { cacheDisabled: true });
+    await page('Page.enable');
+    await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1000, deviceScaleFactor: 1, mobile: false });
+    await page('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
+    const evaluate = async (expression: string) => {
+      const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+      if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return r.result.value;
+    };
+    const waitFor = async (expression: string, ms = timeout) => {
+      const start = Date.now();
+      while (Date.now() - start < ms) {
+        if (await evaluate(`Boolean(${expression})`)) return true;
+        await sleep(50);
+      }
+      return false;
+    };
+    const clickAt = async (selector: string) => {
+      const rect = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+      if (!rect) return false;
+      for (const type of ['mousePressed', 'mouseReleased']) await page('Input.dispatchMouseEvent', { type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
+      return true;
+    };
+    try {
+      await page('Page.navigate', { url });
+      const started = Date.now();
+      // Click the first quiz answer until the quiz answers.
+      const firstChoice = '.quiz button.quiz-choice';
+      while (Date.now() - started < timeout) {
+        await clickAt(firstChoice);
+        await sleep(50);
+        const at = await evaluate(`window.__kit && window.__kit.feedbackAt`);
+        if (typeof at === 'number') {
+          report.interactiveMs = at;
+          break;
+        }
+      }
+      const diagramBlocks = await evaluate(`document.querySelectorAll('.vp-doc .mermaid').length`);
+      if (diagramBlocks > 0 && (await waitFor(`document.querySelectorAll('.vp-doc .mermaid svg').length >= ${diagramBlocks}`))) {
+        report.diagramsMs = await evaluate(`Math.round(performance.now())`);
+        await sleep(300); // fonts settle
+      }
+      report.diagrams = await evaluate(DIAGRAM_FIGURES);
+      report.longTasks = await evaluate(`window.__kit.longTasks`);
+      if (options.evaluate) report.extra = await evaluate(options.evaluate);
+      const scripts: { name: string; bytes: number; at: number }[] = await evaluate(
+        `performance.getEntriesByType('resource').filter((e) => /\\.m?js($|\\?)/.test(e.name)).map((e) => ({ name: e.name.replace(location.origin + '/', '').replace(/^assets\\//, ''), bytes: e.transferSize, at: Math.round(e.responseEnd) }))`,
+      );
+      const sum = (list: typeof scripts) => ({ count: list.length, bytes: list.reduce((n, s) => n + s.bytes, 0), names: list.map((s) => s.name) });
+      report.scripts = sum(scripts);
+      report.scriptsBeforeInteractive = sum(scripts.filter((s) => report.interactiveMs !== null && s.at <= report.interactiveMs));
+      if (!options.full) return report;
+
+      report.title = await evaluate(`document.querySelector('.VPDoc h1')?.textContent`);
+      report.header = await evaluate(`document.querySelector('.chapter-header')?.innerText ?? null`);
+      report.highlighted = await evaluate(`document.querySelectorAll('div[class*="language-ts"] pre.shiki span[style*="--shiki"]').length`);
+      report.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
+      report.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);
+      report.comingSoon = await evaluate(`document.querySelectorAll('.VPSidebar .coming-soon').length`);
+      // Quiz: a wrong answer (already clicked above), then the right one.
+      report.quizzes = await evaluate(`document.querySelectorAll('.quiz').length`);
+      report.quizFirst = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
+      await clickAt('.quiz li:nth-child(2) button.quiz-choice');
+      await sleep(300);
+      report.quizSecond = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
+      if (options.screenshot) {
+        await evaluate(`window.scrollTo(0, 0)`);
+        const clip = await evaluate(`({ x: 0, y: 0, width: 1280, height: Math.min(document.documentElement.scrollHeight, 3000), scale: 1 })`);
+        const shot = await page('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
+        writeFileSync(options.screenshot, Buffer.from(shot.data, 'base64'));
+      }
+      // Search: open the local search box and type a word from another page.
+      await evaluate(`document.querySelector('.DocSearch-Button, .VPNavBarSearchButton')?.click()`);
+      report.searchOpened = await waitFor(`document.querySelector('.VPLocalSearchBox input')`);
+      await evaluate(`document.querySelector('.VPLocalSearchBox input').focus()`);
+      await page('Input.insertText', { text: options.searchWord ?? 'zebra' });
+      report.searchFound = await waitFor(`document.querySelectorAll('.VPLocalSearchBox .result').length > 0`);
+      report.searchResults = await evaluate(`[...document.querySelectorAll('.VPLocalSearchBox .result .titles')].map(e => e.innerText.replace(/\\s+/g, ' ').trim())`);
+      if (options.screenshot) {
+        const shot = await page('Page.captureScreenshot', { format: 'png' });
+        writeFileSync(options.screenshot.replace(/\.png$/, '-search.png'), Buffer.from(shot.data, 'base64'));
+      }
+    } catch (error) {
+      report.error = String(error);
+    }
+    return report;
+  });
+}
+
+export interface GuideFigures {
+  page: string;
+  interactiveMs: number | null;
+  diagramsMs: number | null;
+  /** JavaScript files (and KB on the wire) fetched before the page answered a click, and in all. */
+  scriptsBeforeInteractive: number;
+  scriptKBBeforeInteractive: number;
+  scripts: number;
+  scriptKB: number;
+  /** mermaid's per-kind chunks fetched (only the kinds on the page should be). */
+  diagramChunks: string[];
+  minDiagramFontPx: number | null;
+  error?: string;
+}
+
+/**
+ * The built book's figures for the benchmark: each page loaded `runs` times in a fresh browser (median interactive
+ * time). Needs `npm run book:build` first; returns undefined (with the reason) when Chromium or the build is missing.
+ */
+export async function measureGuide(dist = path.resolve(import.meta.dirname, '../../book/.vitepress/dist'), pages = ['chapter-03'], runs = 3): Promise<{ figures: GuideFigures[] } | { skipped: string }> {
+  if (!CHROMIUM) return { skipped: 'Chromium is not installed (apt-get install chromium)' };
+  if (!existsSync(path.join(dist, '404.html'))) return { skipped: `no built site in ${dist} (npm run book:build)` };
+  const server = await serveDir(dist);
+  try {
+    const figures: GuideFigures[] = [];
+    for (const name of pages) {
+      const reports: PageReport[] = [];
+      for (let i = 0; i < runs; i++) reports.push(await checkPage(`${server.url}/${name}`));
+      const times = reports.map((r) => r.interactiveMs ?? Infinity).sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)]!;
+      const last = reports.at(-1)!;
+      figures.push({
+        page: name,
+        interactiveMs: Number.isFinite(median) ? median : null,
+        diagramsMs: last.diagramsMs,
+        scriptsBeforeInteractive: last.scriptsBeforeInteractive.count,
+        scriptKBBeforeInteractive: Math.round(last.scriptsBeforeInteractive.bytes / 1024),
+        scripts: last.scripts.count,
+        scriptKB: Math.round(last.scripts.bytes / 1024),
+        diagramChunks: last.scripts.names.filter((n) => /Diagram|diagram-|-definition/.test(n)).map((n) => n.replace(/^.*\//, '').replace(/\.m?js$/, '')),
+        minDiagramFontPx: last.diagrams.minFontPx,
+        ...(last.error ? { error: last.error } : {}),
+      });
+    }
+    return { figures };
+  } finally {
+    await server.close();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const [dist, ...pages] = process.argv.slice(2);
+  const result = await measureGuide(dist ? path.resolve(dist) : undefined, pages.length ? pages : undefined);
+  console.log(JSON.stringify(result, null, 2));
+}

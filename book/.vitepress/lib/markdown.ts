@@ -62,3 +62,29 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
     tokens.splice(start, 0, before);
   });
 }
+
+/** The first word of a mermaid source that is not a comment or front matter: flowchart, sequenceDiagram, ... */
+export function diagramKind(source: string): string {
+  for (const line of source.split('\n')) {
+    const text = line.trim();
+    if (!text || text.startsWith('%%') || text === '---') continue;
+    return text.split(/\s+/)[0]!;
+  }
+  return '';
+}
+
+/**
+ * ```mermaid blocks become `<div class="mermaid">` holding the source as plain text (what a reader sees without
+ * JavaScript). The theme (theme/diagrams.ts) draws them once the page is interactive, loading mermaid only then and
+ * only on pages that have a diagram.
+ */
+export function mermaidPlugin(md: MarkdownIt): void {
+  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    const info = token.info.trim().split(/\s+/)[0];
+    if (info !== 'mermaid') return fallback(tokens, idx, options, env, self);
+    const kind = md.utils.escapeHtml(diagramKind(token.content));
+    return `<div class="mermaid" data-kind="${kind}"><pre class="mermaid-source" v-pre>${md.utils.escapeHtml(token.content)}</pre></div>\n`;
+  };
+}

@@ -1,5 +1,6 @@
 import DefaultTheme from 'vitepress/theme';
-import type { Theme } from 'vitepress';
+import { useData, useRoute, type Theme } from 'vitepress';
+import { onMounted, watch } from 'vue';
 import Quiz from './Quiz.vue';
 import './custom.css';
 
@@ -7,5 +8,15 @@ export default {
   extends: DefaultTheme,
   enhanceApp({ app }) {
     app.component('Quiz', Quiz);
+  },
+  setup() {
+    if (import.meta.env.SSR) return;
+    // Diagrams are drawn after the page answers clicks (theme/diagrams.ts, loaded only then).
+    const draw = (redraw = false) => void import('./diagrams').then((m) => m.drawDiagrams(redraw));
+    const route = useRoute();
+    const { isDark } = useData();
+    onMounted(() => draw());
+    watch(() => route.path, () => draw(), { flush: 'post' });
+    watch(isDark, () => draw(true), { flush: 'post' });
   },
 } satisfies Theme;

@@ -1,0 +1,109 @@
+/**
+ * Draws the page's ```mermaid blocks (rendered by lib/markdown.ts as `<div class="mermaid">` holding the source).
+ *
+ * The page must answer clicks first: mermaid is loaded only once the app has hydrated and the browser is idle, only
+ * on a page that has a diagram, and mermaid itself then fetches only the code of the diagram kinds on the page.
+ * Diagrams are drawn one at a time, yielding to the browser between them. The built site serves mermaid's own
+ * prebuilt ESM files (copied by config.ts buildEnd, MERMAID_DIR) rather than bundling mermaid again: the build is
+ * much faster, and mermaid's files already load each diagram kind's code only when a diagram of that kind is drawn.
+ *
+ * Readable labels: diagrams are drawn at their natural size (labels at the page's 16px) and shrunk to the column
+ * at most down to MIN_SCALE; a diagram wider than that scrolls sideways instead of shrinking its text further.
+ */
+import type { Mermaid, MermaidConfig } from 'mermaid';
+import { withBase } from 'vitepress';
+
+export const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+/** The smallest scale a diagram is drawn at: 16px labels stay at least 12.8px on screen. */
+export const MIN_SCALE = 0.8;
+
+export function diagramConfig(dark: boolean): MermaidConfig {
+  return {
+    startOnLoad: false,
+    securityLevel: 'strict',
+    theme: dark ? 'dark' : 'default',
+    // A local font: a label measured before a web font loads would be clipped once it does.
+    fontFamily: DIAGRAM_FONT,
+    themeVariables: { fontFamily: DIAGRAM_FONT, fontSize: '16px' },
+    flowchart: { useMaxWidth: false },
+    state: { useMaxWidth: false },
+    sequence: {
+      useMaxWidth: false,
+      actorFontSize: 16,
+      messageFontSize: 16,
+      noteFontSize: 16,
+      actorFontFamily: DIAGRAM_FONT,
+      messageFontFamily: DIAGRAM_FONT,
+      noteFontFamily: DIAGRAM_FONT,
+    },
+  };
+}
+
+let mermaid: Promise<Mermaid> | undefined;
+let queue: Promise<void> = Promise.resolve();
+let counter = 0;
+
+const idle = () =>
+  new Promise<void>((resolve) => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(() => resolve(), { timeout: 1000 });
+    else setTimeout(resolve, 100);
+  });
+const nextFrame = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Sizes a drawn diagram: natural size if it fits, else shrunk to the column but not below MIN_SCALE. */
+function fit(block: HTMLElement, svg: SVGSVGElement): void {
+  // mermaid's viewBox can miss a part of the drawing (a sequence note wider than its actor): take the union.
+  const vb = svg.viewBox.baseVal;
+  const bb = svg.getBBox();
+  if (vb && vb.width && bb.width) {
+    const x = Math.min(vb.x, bb.x - 4);
+    const y = Math.min(vb.y, bb.y - 4);
+    const right = Math.max(vb.x + vb.width, bb.x + bb.width + 4);
+    const bottom = Math.max(vb.y + vb.height, bb.y + bb.height + 4);
+    svg.setAttribute('viewBox', `${x} ${y} ${right - x} ${bottom - y}`);
+  }
+  const natural = svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width;
+  const room = block.clientWidth;
+  const width = natural <= room ? natural : Math.max(room, natural * MIN_SCALE);
+  svg.style.maxWidth = 'none';
+  svg.style.width = `${Math.round(width)}px`;
+  svg.style.height = 'auto';
+  svg.removeAttribute('height');
+}
+
+async function draw(redraw: boolean): Promise<void> {
+  await idle();
+  const blocks = [...document.querySelectorAll<HTMLElement>('.vp-doc div.mermaid')].filter((b) => redraw || !b.dataset.drawn);
+  if (!blocks.length) return;
+  mermaid ??= (import.meta.env.DEV ? import('mermaid') : import(/* @vite-ignore */ withBase('/mermaid/mermaid.esm.min.mjs'))).then((m) => m.default as Mermaid);
+  const api = await mermaid;
+  const dark = document.documentElement.classList.contains('dark');
+  api.initialize(diagramConfig(dark));
+  for (const block of blocks) {
+    const source = block.querySelector('.mermaid-source')?.textContent;
+    if (!source || !block.isConnected) continue;
+    try {
+      const { svg } = await api.render(`kit-diagram-${++counter}`, source);
+      let drawing = block.querySelector<HTMLElement>(':scope > .mermaid-drawing');
+      if (!drawing) {
+        drawing = document.createElement('div');
+        drawing.className = 'mermaid-drawing';
+        block.append(drawing);
+      }
+      drawing.innerHTML = svg;
+      const el = drawing.querySelector('svg');
+      if (el) fit(block, el);
+      block.dataset.drawn = dark ? 'dark' : 'light';
+    } catch (error) {
+      block.dataset.drawn = 'error';
+      console.error('mermaid could not draw a diagram:', error);
+    }
+    await nextFrame();
+  }
+}
+
+/** Draws the diagrams not yet drawn (all of them with `redraw`, after a theme change), after any earlier call. */
+export function drawDiagrams(redraw = false): Promise<void> {
+  queue = queue.then(() => draw(redraw)).catch((error) => console.error(error));
+  return queue;
+}
