@@ -237,7 +237,7 @@ describe('openaiRequest (src/providers/openai.ts)', () => {
     expect(body, 'OpenAI rejects an empty tools list').not.toHaveProperty('tools');
     expect(body, 'openaiRequest step 3: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
     expect(body, 'no limit configured: leave max_completion_tokens out and let the server decide').not.toHaveProperty('max_completion_tokens');
-    expect(openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens).toBe(50);
+    expect(openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens, "openaiRequest step 2: the request's maxTokens wins").toBe(50);
     expect(
       openaiRequest({ messages: [userMessage('hi')], tools: [] }, { model: 'gpt-x', maxTokens: 999 }).max_completion_tokens,
       "no limit on the request: the provider's maxTokens",

@@ -21,6 +21,16 @@ function build(events: StreamEvent[]): AssistantMessage {
   return builder.build();
 }
 
+/** The turn built from `events`; fails with `message` and what was thrown when build() (or add) throws. */
+function builtOrFail(events: StreamEvent[], message: string): AssistantMessage {
+  try {
+    return build(events);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    return expect.fail(`${message}; it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+  }
+}
+
 /**
  * What `builder.add(event)` threw, after `setup` went in without a problem. Fails with `message` when add accepted
  * the event, or threw something that is not an Error naming the event's index (unless `namesIndex` is false); a
@@ -126,7 +136,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
   });
 
   test("a call cut by the token limit: with finish 'max_tokens' the turn is built, the call kept as written", () => {
-    const turn = build([text(0, 'Writing.'), start(1, 'call_cut', 'write'), args(1, '{"path":"a.txt","content":"hal'), finish('max_tokens')]);
+    const turn = builtOrFail(
+      [text(0, 'Writing.'), start(1, 'call_cut', 'write'), args(1, '{"path":"a.txt","content":"hal'), finish('max_tokens')],
+      "build step 2: a finish of 'max_tokens' means the turn is whole; a call that never ended is kept, not a StreamCutError",
+    );
     expect(turn, "build step 2: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens").toEqual({
       role: 'assistant',
       content: [
@@ -135,7 +148,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       ],
       stopReason: 'max_tokens',
     });
-    const none = build([start(0, 'call_empty', 'glob'), finish('max_tokens')]);
+    const none = builtOrFail([start(0, 'call_empty', 'glob'), finish('max_tokens')], "build step 2: a 'max_tokens' turn keeps a call that got no JSON at all");
     expect(none.content, "build step 2: no argument text arrived before the cut: parseArguments('') is {}").toEqual([
       { type: 'tool_call', id: 'call_empty', name: 'glob', arguments: {} },
     ]);
