@@ -77,6 +77,7 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
   // 3. The small fast model is options.smallFastModel, then ANTHROPIC_SMALL_FAST_MODEL, then the model.
   // 4. The base URL is options.baseURL or ANTHROPIC_BASE_URL (undefined is fine); maxTokens defaults to
   //    DEFAULT_MAX_TOKENS; fetch is passed through.
+  //    In every step, an option or a variable set to '' counts as unset.
   const credential: AnthropicConfig['credential'] | undefined = options.apiKey
     ? { kind: 'apiKey', value: options.apiKey }
     : options.authToken
@@ -119,6 +120,7 @@ export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env
   //    empty key.
   // 2. The model is options.model or OPENAI_MODEL; none: a ProviderConfigError that names OPENAI_MODEL.
   // 3. The base URL is options.baseURL or OPENAI_BASE_URL; maxTokens and fetch come from the options only.
+  //    In every step, an option or a variable set to '' counts as unset.
   const apiKey = pick(options.apiKey, env, 'OPENAI_API_KEY');
   if (!apiKey) {
     throw new ProviderConfigError(

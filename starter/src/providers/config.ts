@@ -78,6 +78,7 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
   // 3. The small fast model is options.smallFastModel, then ANTHROPIC_SMALL_FAST_MODEL, then the model.
   // 4. The base URL is options.baseURL or ANTHROPIC_BASE_URL (undefined is fine); maxTokens defaults to
   //    DEFAULT_MAX_TOKENS; fetch is passed through.
+  //    In every step, an option or a variable set to '' counts as unset.
   throw new TodoError(5, 'anthropicConfig');
   // #endregion
 }
@@ -93,6 +94,7 @@ export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env
   //    empty key.
   // 2. The model is options.model or OPENAI_MODEL; none: a ProviderConfigError that names OPENAI_MODEL.
   // 3. The base URL is options.baseURL or OPENAI_BASE_URL; maxTokens and fetch come from the options only.
+  //    In every step, an option or a variable set to '' counts as unset.
   throw new TodoError(5, 'openaiConfig');
   // #endregion
 }
