@@ -67,6 +67,9 @@ export default defineConfig({
     docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
     nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
   },
+  // npm run book (dev): theme/diagrams.ts imports mermaid itself; pre-bundle it at start, not on the first diagram
+  // (which would reload the page).
+  vite: { optimizeDeps: { include: ['mermaid'] } },
   // ```mermaid blocks: lib/markdown.ts and theme/diagrams.ts, which loads mermaid's own prebuilt ESM files (copied
   // here, without their source maps) once a page with a diagram answers clicks.
   buildEnd(site) {
