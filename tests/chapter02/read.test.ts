@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { MAX_READ_BYTES, readTool } from 'kit/tools/read';
@@ -33,6 +34,14 @@ describe('readTool (src/tools/read.ts)', () => {
     expect(lines, 'one note line after the window (step 6)').toHaveLength(3);
     expect(lines[2], 'the note says how many lines remain (6)').toMatch(/\b6 more lines\b/);
     expect(lines[2], 'the note names the offset to read on from (5)').toMatch(/offset=5\b/);
+  });
+
+  test('counts a single line left after the window', async () => {
+    const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
+    const lines = (await read(root, { path: 'n.txt', limit: 2 })).split('\n');
+    expect(lines, 'two lines and a note: one line is left (step 6)').toHaveLength(3);
+    expect(lines[2], 'the note counts the 1 line left and names offset=3').toMatch(/\b1 more line[^]*offset=3\b/);
+    expect(lines[2], 'the window was not capped by bytes: the note says nothing about bytes').not.toMatch(/bytes/);
   });
 
   test('adds no note when the window reaches the end', async () => {
@@ -191,5 +200,37 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     symlinkSync('pipe', path.join(root, 'alias'));
     expect(String(await rejection(read(root, { path: 'alias' }), 'alias leads to a FIFO: stat follows the link, so it is refused too'))).toContain('alias');
     expect(String(await rejection(read(root, { path: '.' }), '"." is the workspace folder: not a file'))).toMatch(/directory/);
+  });
+
+  test('refuses a socket, naming it as the model wrote it', async () => {
+    const { root } = tempWorkspace();
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(path.join(root, 'agent.sock'), resolve));
+    try {
+      const error = await rejection(read(root, { path: 'agent.sock' }), 'a socket is not a regular file: refuse it (step 2)');
+      expect(String(error), 'step 2: stat first, and name the path relative to the root (displayPath), not the raw error of open').not.toContain(root);
+      expect(String(error), 'the message names the path').toContain('agent.sock');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test('closes the file it opened, after a read and after a refusal', async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'a\n' });
+    writeFileSync(path.join(root, 'blob.bin'), Buffer.from([1, 0, 2]));
+    const openOn = (file: string) =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === file;
+        } catch {
+          return false;
+        }
+      }).length;
+    await read(root, { path: 'a.txt' });
+    expect(openOn(path.join(root, 'a.txt')), 'step 3: close the handle when done').toBe(0);
+    await read(root, { path: 'blob.bin' }).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TodoError') throw error;
+    });
+    expect(openOn(path.join(root, 'blob.bin')), 'step 3: close the handle whatever happens, a refused binary file too (try/finally)').toBe(0);
   });
 });
