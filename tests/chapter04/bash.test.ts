@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BASH_OUTPUT_LIMIT, OutputCap, bashTool } from 'kit/tools/bash';
 import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
@@ -114,8 +114,10 @@ describe('bashTool (src/tools/bash.ts)', () => {
 
   test('a timeout stops everything the command started, not only the shell', async () => {
     const { root } = tempWorkspace();
-    errorOf(await within(1500, bash(root, { command: '(sleep 0.6; touch late.txt) & sleep 5', timeout_ms: 100 })), 'the command must time out');
-    await sleep(800);
+    // `env -i` clears the environment, so only the group kill can reach this child.
+    const command = "env -i /bin/sh -c '/bin/sleep 0.4; /usr/bin/touch late.txt' & sleep 5";
+    errorOf(await within(1500, bash(root, { command, timeout_ms: 100 })), 'the command must time out');
+    await sleep(600);
     expect(
       existsSync(path.join(root, 'late.txt')),
       'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
@@ -140,13 +142,38 @@ describe('bashTool (src/tools/bash.ts)', () => {
     expect(existsSync(path.join(root, 'ran.txt')), 'check ctx.signal.aborted before spawning').toBe(false);
   });
 
-  test('a job left in the background does not keep the tool waiting', async () => {
+  test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(1500, bash(root, { command: 'sleep 5 & echo done' }));
-    expect(outcome.status, 'the shell exited but its background job holds the pipes open: when the shell exits, kill what is left of its process group').toBe(
-      'resolved',
-    );
-    expect((outcome as { value: string }).value).toContain('done');
+    const marker = `sleep 5.${process.pid % 1000}4`;
+    try {
+      const outcome = await within(1500, bash(root, { command: `${marker} & echo done` }));
+      expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
+        'resolved',
+      );
+      expect((outcome as { value: string }).value, 'runCommand step 5: a note names each process stopped').toMatch(
+        new RegExp(`^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n.*${marker.replace('.', '\\.')}`),
+      );
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('a background job that hid its environment is still stopped with the group, quietly', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 5.${process.pid % 1000}5`;
+    try {
+      const outcome = await within(1500, bash(root, { command: `env -i /bin/${marker} & echo done` }));
+      expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
+        'resolved',
+      );
+      expect(
+        (outcome as { value: string }).value,
+        'runCommand step 5 and 6: the group kill closed the pipes at once, so there is nothing to note',
+      ).toBe('exit code: 0\n--- stdout ---\ndone\n--- stderr ---\n(empty)');
+      expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
+    } finally {
+      killLeftOver(marker);
+    }
   });
 
   test('a timeout stops even a command that ignores SIGTERM', async () => {
@@ -185,7 +212,12 @@ describe('bashTool (src/tools/bash.ts)', () => {
     for (let i = 0; i < 3; i++) await bash(root, { command: 'true' }, controller.signal);
     expect(
       getEventListeners(controller.signal, 'abort'),
-      "the run's signal outlives each command: on 'close' and on 'error', removeEventListener('abort', onAbort) and clear the timer",
+      "runCommand step 7: the run's signal outlives each command: once it has ended, removeEventListener('abort', onAbort) and clear the timer",
+    ).toHaveLength(0);
+    await rejection(bash(path.join(root, 'missing'), { command: 'true' }, controller.signal), 'bash cannot start in a missing folder');
+    expect(
+      getEventListeners(controller.signal, 'abort'),
+      "runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)",
     ).toHaveLength(0);
   });
 
@@ -207,6 +239,21 @@ describe('bashTool (src/tools/bash.ts)', () => {
       BASH_OUTPUT_LIMIT + 500,
     );
     expect(error, 'the OutputCap note says how much was cut').toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+  });
+
+  test('feeds the output to an OutputCap piece by piece as it arrives, not all at once at the end', async () => {
+    const { root } = tempWorkspace();
+    const add = vi.spyOn(OutputCap.prototype, 'add');
+    try {
+      await bash(root, { command: 'echo one; sleep 0.1; echo two; sleep 0.1; echo three' });
+      const pieces = add.mock.calls.map(([chunk]) => chunk);
+      expect(
+        pieces.filter((chunk) => /one|two|three/.test(chunk)).length,
+        'runCommand step 2: call add() on each stream\'s OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory',
+      ).toBeGreaterThanOrEqual(3);
+    } finally {
+      add.mockRestore();
+    }
   });
 
   test('does not pass the agent\'s API keys on to the command, but keeps the rest of the environment', async () => {
@@ -243,9 +290,9 @@ describe('bashTool (src/tools/bash.ts)', () => {
 
   test('stops a detached child that redirected its output, too', async () => {
     const { root } = tempWorkspace();
-    const result = await bash(root, { command: "setsid sh -c 'sleep 0.5; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
+    const result = await bash(root, { command: "setsid sh -c 'sleep 0.3; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
     expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
-    await sleep(800);
+    await sleep(500);
     expect(
       existsSync(path.join(root, 'late.txt')),
       'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',

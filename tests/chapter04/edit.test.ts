@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toolDefinition } from 'kit/tool';
 import { EDIT_FILE_SIZE_LIMIT, editTool } from 'kit/tools/edit';
-import { rejection } from '../helpers/assert.js';
+import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 const edit = (cwd: string, input: Record<string, unknown>) => editTool.execute(editTool.input.parse(input), { cwd });
@@ -119,7 +119,10 @@ describe('editTool (src/tools/edit.ts)', () => {
 
   test('a file with Windows line endings: a quote written with \\n matches, and the file keeps \\r\\n', async () => {
     const { root } = tempWorkspace({ 'win.txt': 'first\r\nsecond\r\nthird\r\n' });
-    const summary = await edit(root, { path: 'win.txt', old_string: 'first\nsecond', new_string: 'one\ntwo\nthree' });
+    const summary = await settles(
+      edit(root, { path: 'win.txt', old_string: 'first\nsecond', new_string: 'one\ntwo\nthree' }),
+      'step 5: the file uses \\r\\n and the quote has no \\r; look for it with every \\n turned into \\r\\n',
+    );
     expect(summary, 'step 5: the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n').toBe('Edited win.txt: replaced 1 occurrence');
     expect(contentOf(root, 'win.txt'), 'step 5: the new lines get \\r\\n too, so the file keeps one kind of line ending').toBe(
       'one\r\ntwo\r\nthree\r\nthird\r\n',

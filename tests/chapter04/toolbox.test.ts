@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { SimpleAgent } from 'kit/agent';
 import { assistantText, assistantToolCalls, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
-import { builtinTools } from 'kit/tools/index';
+import { builtinTools, grepLimits } from 'kit/tools/index';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
@@ -74,5 +74,27 @@ describe('builtinTools (src/tools/index.ts)', () => {
     expect(results.get('c1')?.content).toMatch(/outside the workspace/);
     expect(results.get('c2')?.content).toBe('Error: File not found: nowhere.txt');
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+    expect(requestOn(provider, 3).messages).toBeValidHistory('after two refused tool calls');
+  });
+
+  test('a regex that backtracks and a pattern that leaves the folder come back as errors the model can act on', async () => {
+    const { root } = tempWorkspace({ 'a.txt': `${'a'.repeat(28)}!\n` });
+    const saved = grepLimits.timeMs;
+    grepLimits.timeMs = 150;
+    try {
+      const provider = new MockProvider([
+        call('c1', 'grep', { pattern: '^(a+)+$' }),
+        call('c2', 'glob', { pattern: '../**/*' }),
+        assistantText('I will use simpler patterns'),
+      ]);
+      expect(await new SimpleAgent({ provider, tools: builtinTools(), cwd: root }).run('search')).toBe('I will use simpler patterns');
+      const results = resultsSent(provider);
+      expect(results.get('c1')?.isError, 'grep step 5: the RegexTimeoutError becomes an error result').toBe(true);
+      expect(results.get('c1')?.content, 'the model reads why, and what to do instead').toMatch(/took longer than 150 ms.*[Ss]implify/s);
+      expect(results.get('c2')?.isError, 'glob step 2: the pattern is refused').toBe(true);
+      expect(requestOn(provider, 3).messages).toBeValidHistory('after a grep that timed out and a refused glob');
+    } finally {
+      grepLimits.timeMs = saved;
+    }
   });
 });

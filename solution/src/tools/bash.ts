@@ -106,9 +106,9 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   //    try/catch because the group may already be gone.
   // 4. Stop the command when options.timeoutMs has passed, or when options.signal fires: remember why in
   //    `stopped` ('timeout' or 'abort'), then killGroup().
-  // 5. Wait for the shell's 'exit' event (reject with the child's 'error': bash could not start). Then clean up
-  //    what it left: killGroup() for background jobs still in the group (`sleep 100 &`), then
-  //    stopLeftovers(runId) for processes that left the group (`setsid`); say in a note what was stopped.
+  // 5. Wait for the shell's 'exit' event (reject with the child's 'error': bash could not start). Then stop what
+  //    the command left running: stopLeftovers(runId) finds every process of this run, in the group or out of it
+  //    (`sleep 100 &`, `setsid …`), and a note names what it stopped. Then killGroup(), for what it cannot find.
   // 6. Wait for 'close' (all output read), but not forever: something out of reach may still hold the pipes. If
   //    settlesWithin(closed, BASH_CLOSE_WAIT_MS) is false, destroy both streams and add a note that a process may
   //    still be running.
@@ -146,12 +146,12 @@ export async function runCommand(command: string, options: RunOptions): Promise<
       child.once('exit', (code, sig) => resolve([code, sig]));
       child.once('error', reject);
     });
-    killGroup();
     const notes: string[] = [];
     const leftovers = await stopLeftovers(runId);
     if (leftovers.length > 0) {
       notes.push(`Stopped ${leftovers.length} process(es) the command left running in the background: ${leftovers.join('; ')}`);
     }
+    killGroup();
     if (!(await settlesWithin(closed, BASH_CLOSE_WAIT_MS))) {
       child.stdout.destroy();
       child.stderr.destroy();

@@ -12,7 +12,7 @@
  * - The same environment leaves out the agent's own provider settings (ANTHROPIC_*, OPENAI_*): a command the model
  *   writes could otherwise print the API key with `env` and send it anywhere.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** The variable that marks every process one command started. */
 export const RUN_MARKER = 'KIT_COMMAND_RUN';
@@ -26,18 +26,33 @@ export function commandEnvironment(runId: string, env: NodeJS.ProcessEnv = proce
   return { ...Object.fromEntries(kept), [RUN_MARKER]: runId };
 }
 
-/** The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only). */
-async function processesOfRun(runId: string): Promise<Array<{ pid: number; command: string }>> {
-  const entries = await readdir('/proc').catch(() => [] as string[]);
+/** Reads a file under /proc, or '' if it cannot (the process has ended, or belongs to another user). */
+function procFile(file: string, encoding: BufferEncoding = 'utf8'): string {
+  try {
+    return readFileSync(file, encoding);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only).
+ * Synchronous on purpose: files under /proc are made by the kernel on the spot, never read from a disk, and a
+ * few hundred small reads take milliseconds, less than queueing them on libuv's thread pool.
+ */
+function processesOfRun(runId: string): Array<{ pid: number; command: string }> {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
   const mark = `${RUN_MARKER}=${runId}`;
   const found: Array<{ pid: number; command: string }> = [];
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    const environ = await readFile(`/proc/${entry}/environ`, 'latin1').catch(() => '');
-    if (!environ.split('\0').includes(mark)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    const command = cmdline.split('\0').join(' ').trim();
-    found.push({ pid: Number(entry), command: command.length > 80 ? `${command.slice(0, 80)}…` : command });
+  for (const pid of entries) {
+    if (!/^\d+$/.test(pid) || !procFile(`/proc/${pid}/environ`, 'latin1').split('\0').includes(mark)) continue;
+    const command = procFile(`/proc/${pid}/cmdline`).split('\0').join(' ').trim();
+    found.push({ pid: Number(pid), command: command.length > 80 ? `${command.slice(0, 80)}…` : command });
   }
   return found;
 }
@@ -50,7 +65,7 @@ async function processesOfRun(runId: string): Promise<Array<{ pid: number; comma
 export async function stopLeftovers(runId: string): Promise<string[]> {
   const stopped = new Map<number, string>();
   for (let round = 0; round < 3; round++) {
-    const found = (await processesOfRun(runId)).filter(({ pid }) => !stopped.has(pid));
+    const found = processesOfRun(runId).filter(({ pid }) => !stopped.has(pid));
     if (found.length === 0) break;
     for (const { pid, command } of found) {
       try {
