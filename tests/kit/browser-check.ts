@@ -133,7 +133,11 @@ const DIAGRAM_FIGURES = `(() => {
       if (d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) * scale + 1) clipped++;
     }
   }
-  return { count: svgs.length, kinds, minFontPx: svgs.length ? Math.round(minFontPx * 10) / 10 : null, clipped };
+  // A diagram wider than the column scrolls; it must say so (data-wide shows a caption).
+  const blocks = [...document.querySelectorAll('.vp-doc div.mermaid')];
+  const wide = blocks.filter((b) => b.scrollWidth > b.clientWidth + 1);
+  const unmarked = wide.filter((b) => !b.hasAttribute('data-wide')).length;
+  return { count: svgs.length, kinds, minFontPx: svgs.length ? Math.round(minFontPx * 10) / 10 : null, clipped, wide: wide.length, unmarked };
 })()`;
 
 export interface PageReport {
@@ -143,7 +147,9 @@ export interface PageReport {
   longTasks: [number, number][];
   /** From navigation start until every diagram was drawn (ms); null when there is none or they never were. */
   diagramsMs: number | null;
-  diagrams: { count: number; kinds: string[]; minFontPx: number | null; clipped: number };
+  /** Diagrams drawn, their kinds, the smallest label on screen, labels cut off, diagrams wider than the column
+   * (they scroll) and how many of those do not say so. */
+  diagrams: { count: number; kinds: string[]; minFontPx: number | null; clipped: number; wide: number; unmarked: number };
   /** Every JavaScript file the page fetched until the diagrams were drawn: count, bytes on the wire, names. */
   scripts: { count: number; bytes: number; names: string[] };
   /** The part of `scripts` that had arrived when the page first answered a click. */
@@ -173,7 +179,7 @@ export interface PageReport {
 export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; timeoutMs?: number; evaluate?: string } = {}): Promise<PageReport> {
   const timeout = options.timeoutMs ?? 15_000;
   return withBrowser(async (page, on) => {
-    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
+    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, unmarked: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
     await page('Network.enable');
     await page('Network.setCacheDisabled', { cacheDisabled: true });
     await page('Page.enable');

@@ -121,6 +121,8 @@ describe('the site (book/.vitepress)', () => {
       const kindChunks = result.scripts.names.filter((n) => /Diagram|diagram-|-definition/.test(n));
       expect(kindChunks.filter((n) => !/\b(flowDiagram|sequenceDiagram|stateDiagram)/.test(n)), 'only the code of the diagram kinds on the page is fetched').toEqual([]);
       expect(result.diagrams.clipped, 'no diagram label is cut off').toBe(0);
+      expect(result.diagrams.wide, 'the sequence diagram is wider than the column at a readable size').toBeGreaterThan(0);
+      expect(result.diagrams.unmarked, 'a diagram wider than the column says it scrolls (data-wide)').toBe(0);
       expect(result.diagrams.minFontPx!, 'the smallest diagram label, in screen pixels (theme/diagrams.ts MIN_SCALE)').toBeGreaterThanOrEqual(12);
       expect(result.title).toMatch(/Messages and the mock provider/);
       expect(result.header).toMatch(/What you build:.*\nFiles:/);

@@ -69,6 +69,9 @@ function fit(block: HTMLElement, svg: SVGSVGElement): void {
   svg.style.width = `${Math.round(width)}px`;
   svg.style.height = 'auto';
   svg.removeAttribute('height');
+  // Wider than the column: say so (a scrollbar alone is invisible on some systems).
+  if (width > room + 1) block.dataset.wide = '';
+  else delete block.dataset.wide;
 }
 
 async function draw(redraw: boolean): Promise<void> {
