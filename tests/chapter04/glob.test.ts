@@ -86,7 +86,7 @@ describe('globTool (src/tools/glob.ts)', () => {
         glob(root, { pattern }),
         `step 2: patternLeavesFolder("${pattern}") is true: refuse it (tinyglobby would walk outside first; "/**" walks the whole disk)`,
       );
-      expect(String(error), 'step 2: the error names the pattern').toContain(`"${pattern}"`);
+      expect(String(error), 'step 2: the error names the pattern').toContain(pattern);
       expect(String(error), 'step 2: the error says to choose the folder with path').toMatch(/\bpath\b/);
     }
     expect(await glob(root, { pattern: 'src/..b.txt' }), 'a name that merely starts with two dots is not a .. segment').toBe('No files match "src/..b.txt"');

@@ -69,16 +69,11 @@ export class OutputCap {
     //    and add how many to `cut`. Do this on every chunk: the tail may never keep more than its share.
     const headShare = Math.floor(this.limit / 2);
     const room = headShare - this.head.length;
-    if (room > 0) {
-      this.head += chunk.slice(0, room);
-      chunk = chunk.slice(room);
-    }
-    this.tail += chunk;
-    const extra = this.tail.length - (this.limit - headShare);
-    if (extra > 0) {
-      this.tail = this.tail.slice(extra);
-      this.cut += extra;
-    }
+    this.head += chunk.slice(0, room);
+    this.tail += chunk.slice(room);
+    const extra = Math.max(0, this.tail.length - (this.limit - headShare));
+    this.tail = this.tail.slice(extra);
+    this.cut += extra;
     // #endregion
   }
 

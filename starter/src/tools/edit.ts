@@ -48,11 +48,11 @@ export const editTool = defineTool({
     // #region chapter 4: editTool.execute
     // 1. Resolve the path with resolveInWorkspace and keep displayPath for messages.
     // 2. Refuse an empty old_string (say it is empty; to create a file the model should use write) and an
-    //    old_string equal to new_string (nothing would change).
+    //    old_string equal to new_string (say they are the same: nothing would change).
     // 3. stat the file. Missing: throw `File not found: <path>`. A directory: `<path> is a directory, not a file`.
     //    Anything else that is not a regular file (a FIFO, a device): `<path> is not a regular file`. Larger than
     //    EDIT_FILE_SIZE_LIMIT: refuse it, and say to use bash (sed) for such files.
-    // 4. Read it as bytes and decode them with utf8Text. Not UTF-8: refuse it and leave it untouched.
+    // 4. Read it as bytes and decode them with utf8Text. Not UTF-8: refuse it (say so) and leave it untouched.
     // 5. Line endings: if the file uses \r\n and old_string has no \r, the model wrote its quote with \n (read
     //    shows lines without their ends). Then look for old_string with every \n turned into \r\n, and put in
     //    new_string with its line ends turned into \r\n too, so the file keeps one kind of line ending.

@@ -33,6 +33,9 @@ parentPort.on('message', (lines) => {
  * once per file, then close() (in a `finally`) to end the worker.
  */
 export class RegexSearch {
+  /** How many searches have a worker running right now. A grep that forgets close() leaves one behind. */
+  static running = 0;
+
   private worker: Worker | undefined;
   private readonly deadline: number;
 
@@ -48,10 +51,11 @@ export class RegexSearch {
    * time limit passes first (the worker is then terminated, and every later call rejects the same way).
    */
   matchingLines(lines: string[]): Promise<number[]> {
-    const worker = (this.worker ??= new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: { source: this.regex.source, flags: this.regex.flags },
-    }));
+    if (!this.worker) {
+      this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source: this.regex.source, flags: this.regex.flags } });
+      RegexSearch.running++;
+    }
+    const worker = this.worker;
     return new Promise<number[]>((resolve, reject) => {
       const finish = () => {
         clearTimeout(timer);
@@ -85,7 +89,9 @@ export class RegexSearch {
 
   /** Ends the worker. Safe to call more than once. */
   close(): void {
-    void this.worker?.terminate();
+    if (!this.worker) return;
+    void this.worker.terminate();
     this.worker = undefined;
+    RegexSearch.running--;
   }
 }
