@@ -39,7 +39,7 @@ export async function* finishRun(run: RunState, reason: DoneReason, message?: st
     const text =
       reason === 'cancelled'
         ? CANCELLED_RESULT
-        : `Not recorded: the run stopped (${reason}) before this call's result was recorded; it may not have run, or only in part. ${message ?? ''}`.trim();
+        : `Not recorded: the run stopped (${reason}) before this call's result was recorded; it may not have run, or only in part. ${message}`;
     for (const result of closeOpenCalls(run.history, text)) yield resultEvent(run.turn, result);
   }
   yield {

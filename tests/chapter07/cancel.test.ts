@@ -20,7 +20,7 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     const history = ask('hi');
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(events.map(describeEvent), 'Agent.run step 3a: check the signal before turn_start').toEqual(['done cancelled']);
-    expect(theDone(events, 'a run aborted before it began'), 'step 5: the abort reason\'s text is the message').toMatchObject({ reason: 'cancelled', message: 'user pressed Esc', turns: 0 });
+    expect(theDone(events, 'a run aborted before it began'), 'step 5: the abort reason\'s text is the message').toMatchObject({ reason: 'cancelled', message: 'user pressed Esc', turns: 0, text: '' });
     expect(provider.requests).toHaveLength(0);
     expect(history).toBeValidHistory('after an abort before the run');
     expect(shape(history)).toEqual(['user']);

@@ -62,6 +62,9 @@ describe('client-side tools (src/client-tools.ts, src/run-tool-call.ts)', () => 
     const done = theDone(await collect(agent.run(history, { clientResults: [toolResult({ id: 'nope', name: 'show_form' }, 'x')] })), 'a bad resume');
     expect(done.reason, 'Agent.run step 2: a problem with the client\'s results is done: error').toBe('error');
     expect(done.message, 'addClientResults step 2: the sentence names the wrong id and the open one').toMatch(/nope[\s\S]*f1|f1[\s\S]*nope/);
+    expect(done, 'Agent.run step 2: a refused resume is one done of reason error, with nothing else in it').toStrictEqual({
+      type: 'done', reason: 'error', turns: 0, text: '', usage: { inputTokens: 0, outputTokens: 0 }, message: done.message,
+    });
     expect(history, 'addClientResults step 2: check everything before changing anything').toEqual(before);
     expect(provider.requests, 'no model call on a refused resume').toHaveLength(1);
     const fixed = theDone(await collect(agent.run(history, { clientResults: [toolResult({ id: 'f1', name: 'show_form' }, 'done')] })), 'a correct resume');
@@ -78,6 +81,10 @@ describe('client-side tools (src/client-tools.ts, src/run-tool-call.ts)', () => 
     const missing = theDone(await collect(two.agent.run(history, { clientResults: [toolResult(formCall, 'a')] })), 'a resume missing f2');
     expect(missing.reason).toBe('error');
     expect(missing.message, 'addClientResults step 2: name the call left without a result').toContain('f2');
+    const wrong = theDone(await collect(two.agent.run(history, { clientResults: [toolResult({ id: 'zz', name: 'show_form' }, 'a')] })), 'a resume for an unknown id');
+    expect(wrong.message, 'addClientResults step 2: name every call still open, each id on its own').toMatch(/\bf1\b[\s\S]*\bf2\b/);
+    const none = theDone(await collect(two.agent.run(history, { clientResults: [] })), 'a resume with no results');
+    expect(none.message, 'addClientResults step 2: name every call left without a result, each id on its own').toMatch(/\bf1\b[\s\S]*\bf2\b/);
     const twice = theDone(await collect(two.agent.run(history, { clientResults: [toolResult(formCall, 'a'), toolResult(formCall, 'b')] })), 'a resume answering f1 twice');
     expect(twice.reason, 'a second result for the same call is refused').toBe('error');
     expect(twice.message).toContain('f1');

@@ -40,7 +40,7 @@ describe('Agent.run (src/loop.ts)', () => {
       { ...assistantText('Done.'), usage: { inputTokens: 20, outputTokens: 3, cacheReadTokens: 7 } },
     ]);
     const done = theDone(await collect(agent.run(ask('echo hi'))), 'after a tool round');
-    expect(done, 'done (finishRun step 2): reason, turns = model calls made, text of the last turn, usage added up').toEqual({
+    expect(done, 'done (finishRun step 2): reason, turns = model calls made, text of the last turn, usage added up; no message or pending key when there is none').toStrictEqual({
       type: 'done',
       reason: 'end_turn',
       turns: 2,
