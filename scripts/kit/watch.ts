@@ -170,10 +170,14 @@ export function spawnRunner(root: string): ChapterRunner {
   return { mode: 'spawn', run: (chapters) => runTests({ root, chapters }), invalidate: () => {}, close: async () => {} };
 }
 
-/** One vitest instance, kept for the whole session, with the kit's config (the `kit` alias on starter/src). */
-export async function warmRunner(root: string): Promise<ChapterRunner> {
+/**
+ * One vitest instance, kept for the whole session, with the kit's config: the `kit` alias on starter/src, or on
+ * `options.src` (an absolute path) when given.
+ */
+export async function warmRunner(root: string, options: { src?: string } = {}): Promise<ChapterRunner> {
   delete process.env.KIT_SRC;
   delete process.env.KIT_TARGET;
+  if (options.src) process.env.KIT_SRC = options.src;
   const { createVitest } = await import('vitest/node');
   const vitest = await createVitest(
     'test',
