@@ -68,7 +68,7 @@ afterEach(() => {
   Object.assign(process.env, savedEnv);
 });
 
-describe('bashTool (src/tools/bash.ts)', () => {
+describe('bashTool.execute (src/tools/bash.ts)', () => {
   test('returns the exit code, then stdout and stderr in labelled sections', async () => {
     const { root } = tempWorkspace();
     const result = await bash(root, { command: 'echo out; echo err >&2' });
@@ -86,18 +86,6 @@ describe('bashTool (src/tools/bash.ts)', () => {
     expect(result).toBe('exit code: 3\n--- stdout ---\n(empty)\n--- stderr ---\n3 tests failed');
   });
 
-  test('runs in the workspace root', async () => {
-    const { root } = tempWorkspace({ 'hello.txt': 'hi from the workspace\n' });
-    const result = await bash(root, { command: 'pwd; cat hello.txt' });
-    expect(result, 'spawn bash with cwd: ctx.cwd').toContain(`${root}\nhi from the workspace`);
-  });
-
-  test('keeps stdout and stderr apart even when they interleave', async () => {
-    const { root } = tempWorkspace();
-    const result = await bash(root, { command: 'echo one; echo two >&2; echo three; echo four >&2' });
-    expect(result).toBe('exit code: 0\n--- stdout ---\none\nthree\n--- stderr ---\ntwo\nfour');
-  });
-
   test('reports a command killed by a signal', async () => {
     const { root } = tempWorkspace();
     const result = await bash(root, { command: 'kill -9 $$' });
@@ -110,6 +98,44 @@ describe('bashTool (src/tools/bash.ts)', () => {
     const error = errorOf(outcome, 'a command past its timeout must be stopped and end in an error');
     expect(error).toMatch(/timed out after 200 ms/);
     expect(error, 'the output printed before the timeout helps the model understand what hung').toContain('started');
+  });
+
+  test('does not start the command when the signal is already aborted', async () => {
+    const { root } = tempWorkspace();
+    const error = await rejection(bash(root, { command: 'touch ran.txt' }, AbortSignal.abort()), 'a cancelled run must not start new commands');
+    expect(String(error)).toMatch(/cancel|abort/i);
+    await sleep(50);
+    expect(existsSync(path.join(root, 'ran.txt')), 'check ctx.signal.aborted before spawning').toBe(false);
+  });
+
+  test('cuts long output in the middle and says how much was cut', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'head -c 20000 /dev/zero | tr "\\0" a; head -c 20000 /dev/zero | tr "\\0" b' });
+    expect(result.length, `stdout is capped at ${BASH_OUTPUT_LIMIT} characters plus a note`).toBeLessThan(BASH_OUTPUT_LIMIT + 200);
+    expect(result, 'the note says how many characters were left out').toContain('[... 10000 characters cut ...]');
+    expect(result, 'the start of the output is kept').toContain(`--- stdout ---\n${'a'.repeat(15000)}\n[...`);
+    expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
+  });
+
+  test('is named bash and is not read-only', async () => {
+    const { root } = tempWorkspace();
+    await bash(root, { command: 'true' });
+    expect(bashTool.name).toBe('bash');
+    expect(bashTool.readOnly, 'a command can change anything: bash is never read-only').toBe(false);
+  });
+});
+
+describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
+  test('runs in the workspace root', async () => {
+    const { root } = tempWorkspace({ 'hello.txt': 'hi from the workspace\n' });
+    const result = await bash(root, { command: 'pwd; cat hello.txt' });
+    expect(result, 'spawn bash with cwd: ctx.cwd').toContain(`${root}\nhi from the workspace`);
+  });
+
+  test('keeps stdout and stderr apart even when they interleave', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'echo one; echo two >&2; echo three; echo four >&2' });
+    expect(result).toBe('exit code: 0\n--- stdout ---\none\nthree\n--- stderr ---\ntwo\nfour');
   });
 
   test('a timeout stops everything the command started, not only the shell', async () => {
@@ -132,14 +158,6 @@ describe('bashTool (src/tools/bash.ts)', () => {
     const error = errorOf(outcome, 'aborting ctx.signal must stop the command (listen for its abort event)');
     expect(error).toMatch(/abort/i);
     expect(error, 'show the output printed before the abort').toContain('begun');
-  });
-
-  test('does not start the command when the signal is already aborted', async () => {
-    const { root } = tempWorkspace();
-    const error = await rejection(bash(root, { command: 'touch ran.txt' }, AbortSignal.abort()), 'a cancelled run must not start new commands');
-    expect(String(error)).toMatch(/cancel|abort/i);
-    await sleep(50);
-    expect(existsSync(path.join(root, 'ran.txt')), 'check ctx.signal.aborted before spawning').toBe(false);
   });
 
   test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
@@ -219,15 +237,6 @@ describe('bashTool (src/tools/bash.ts)', () => {
       getEventListeners(controller.signal, 'abort'),
       "runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)",
     ).toHaveLength(0);
-  });
-
-  test('cuts long output in the middle and says how much was cut', async () => {
-    const { root } = tempWorkspace();
-    const result = await bash(root, { command: 'head -c 20000 /dev/zero | tr "\\0" a; head -c 20000 /dev/zero | tr "\\0" b' });
-    expect(result.length, `stdout is capped at ${BASH_OUTPUT_LIMIT} characters plus a note`).toBeLessThan(BASH_OUTPUT_LIMIT + 200);
-    expect(result, 'the note says how many characters were left out').toContain('[... 10000 characters cut ...]');
-    expect(result, 'the start of the output is kept').toContain(`--- stdout ---\n${'a'.repeat(15000)}\n[...`);
-    expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
   });
 
   test('keeps output that never ends capped while it arrives, and still times out', async () => {
@@ -328,13 +337,6 @@ describe('bashTool (src/tools/bash.ts)', () => {
     } finally {
       killLeftOver(marker);
     }
-  });
-
-  test('is named bash and is not read-only', async () => {
-    const { root } = tempWorkspace();
-    await bash(root, { command: 'true' });
-    expect(bashTool.name).toBe('bash');
-    expect(bashTool.readOnly, 'a command can change anything: bash is never read-only').toBe(false);
   });
 });
 
