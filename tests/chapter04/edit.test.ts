@@ -113,6 +113,10 @@ describe('editTool (src/tools/edit.ts)', () => {
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
     await rejection(edit(root, { path: 'notes.txt', old_string: 'top', new_string: 'no' }), 'notes.txt links outside the workspace');
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+    symlinkSync(path.join(outside, 'planted.txt'), path.join(root, 'dangling.txt'));
+    const dangling = await rejection(edit(root, { path: 'dangling.txt', old_string: 'a', new_string: 'b' }), 'dangling.txt links outside');
+    expect((dangling as Error).name, 'step 1: a dangling link that leads out is refused as outside, not "not found"').toBe('PathOutsideWorkspaceError');
+    expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
   });
 
   test('a file with Windows line endings: a quote written with \\n matches, and the file keeps \\r\\n', async () => {

@@ -62,6 +62,17 @@ describe('writeTool (src/tools/write.ts)', () => {
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
+  test('refuses to write through a dangling symlink that leads out, to a file or a folder not made yet', async () => {
+    const { root, outside } = tempWorkspace();
+    symlinkSync(path.join(outside, 'planted.txt'), path.join(root, 'notes.txt'));
+    symlinkSync(path.join(outside, 'later'), path.join(root, 'cache'));
+    const error = await rejection(write(root, { path: 'notes.txt', content: 'pwned' }), 'step 1: notes.txt links to a file outside that does not exist yet');
+    expect((error as Error).name, 'step 1: resolveInWorkspace refuses it').toBe('PathOutsideWorkspaceError');
+    await rejection(write(root, { path: 'cache/x.txt', content: 'pwned' }), 'step 1: cache/ links to a folder outside that does not exist yet');
+    expect(existsSync(path.join(outside, 'planted.txt')), 'nothing may be created outside').toBe(false);
+    expect(existsSync(path.join(outside, 'later')), 'no folder may be created outside either (the check comes before mkdir)').toBe(false);
+  });
+
   test('refuses a path that is a directory, with a message that says so', async () => {
     const { root } = tempWorkspace();
     mkdirSync(path.join(root, 'src'));
