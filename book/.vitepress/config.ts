@@ -14,13 +14,22 @@ const srcDir = path.resolve(import.meta.dirname, '../src');
 const summaryFile = path.join(srcDir, 'SUMMARY.md');
 const entries = existsSync(summaryFile) ? parseSummary(readFileSync(summaryFile, 'utf8')) : [];
 
+// README.md is mdBook's introduction page: serve it as the folder's index. Without one, the book's first page (the
+// prefix chapter, e.g. introduction.md) is the home page, so the site's address is not a 404.
+const rewrites: Record<string, string> = {};
+for (const entry of entries) {
+  if (entry.file && /(^|\/)README\.md$/.test(entry.file)) rewrites[entry.file] = entry.file.replace(/README\.md$/, 'index.md');
+}
+const home = entries.find((e) => e.file);
+if (home?.file && !home.part && !home.file.includes('/') && !Object.values(rewrites).includes('index.md') && !existsSync(path.join(srcDir, 'index.md'))) rewrites[home.file] = 'index.md';
+
 function sidebar(): DefaultTheme.SidebarItem[] {
   const groups: DefaultTheme.SidebarItem[] = [];
   const loose: DefaultTheme.SidebarItem[] = [];
   const byPart = new Map<string, DefaultTheme.SidebarItem>();
   for (const entry of entries) {
     const item: DefaultTheme.SidebarItem = entry.file
-      ? { text: entry.title, link: pageLink(entry.file) }
+      ? { text: entry.title, link: pageLink(rewrites[entry.file] ?? entry.file) }
       : { text: `${entry.title} <span class="coming-soon">coming soon</span>` };
     if (!entry.part) {
       loose.push(item);
@@ -35,12 +44,6 @@ function sidebar(): DefaultTheme.SidebarItem[] {
     group.items!.push(item);
   }
   return [...(loose.length ? [{ items: loose }] : []), ...groups];
-}
-
-// README.md is mdBook's introduction page: serve it as the folder's index.
-const rewrites: Record<string, string> = {};
-for (const entry of entries) {
-  if (entry.file && /(^|\/)README\.md$/.test(entry.file)) rewrites[entry.file] = entry.file.replace(/README\.md$/, 'index.md');
 }
 
 export default defineConfig({
@@ -65,7 +68,7 @@ export default defineConfig({
     outline: { level: [2, 3], label: 'On this page' },
     search: { provider: 'local' },
     docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
-    nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(entries.find((e) => e.file)!.file!) : '/' }],
+    nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(rewrites[entries.find((e) => e.file)!.file!] ?? entries.find((e) => e.file)!.file!) : '/' }],
   },
   // npm run book (dev): theme/diagrams.ts imports mermaid itself; pre-bundle it at start, not on the first diagram
   // (which would reload the page).

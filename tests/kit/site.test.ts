@@ -72,8 +72,8 @@ describe('the site (book/.vitepress)', () => {
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     const src = path.join(copy.root, 'book/src');
     mkdirSync(src, { recursive: true });
-    writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](README.md)\n\n# Part I: The loop\n\n- [Messages](chapter01.md)\n- [Your first tool](chapter02.md)\n- [The agentic loop]()\n');
-    writeFileSync(path.join(src, 'README.md'), '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n');
+    writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](introduction.md)\n\n# Part I: The loop\n\n- [Messages](chapter01.md)\n- [Your first tool](chapter02.md)\n- [The agentic loop]()\n');
+    writeFileSync(path.join(src, 'introduction.md'), '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n');
     writeFileSync(path.join(src, 'chapter01.md'), CHAPTER);
     writeFileSync(path.join(src, 'chapter02.md'), '# 2. Your first tool\n\nA zebra crossing of tools.\n');
     await buildSite(copy.root);
@@ -83,7 +83,8 @@ describe('the site (book/.vitepress)', () => {
 
   it('builds a static page per chapter, with sidebar, drafts, header, quiz and prev/next from SUMMARY.md', () => {
     const html = readFileSync(path.join(dist, 'chapter01.html'), 'utf8');
-    expect(existsSync(path.join(dist, 'index.html')), 'README.md is the home page').toBe(true);
+    expect(existsSync(path.join(dist, 'index.html')), 'the first page of SUMMARY.md (introduction.md) is the home page, /').toBe(true);
+    expect(existsSync(path.join(dist, 'introduction.html')), 'introduction.md is served once, as /').toBe(false);
     expect(existsSync(path.join(dist, 'SUMMARY.html')), 'SUMMARY.md is not a page').toBe(false);
     expect(html).toContain('<div class="chapter-header">');
     expect(html).toMatch(/class="quiz"/);
