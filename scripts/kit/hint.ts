@@ -1,9 +1,9 @@
 /** npm run hint -- chapter3 [--reset]: the next hint for the first unfinished stub of a chapter. */
-import { chapterArg } from './args.js';
+import { chapterArg, chaptersWithTests } from './args.js';
 import { loadHints, nextHint, resetHintState, hintsFile } from './hints.js';
-import { currentChapter } from './progress.js';
+import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
-import { chapterStubs, firstUnfinished } from './stubs.js';
+import { chapterStubs, firstUnfinished, likelyChapter } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
 
@@ -52,11 +52,19 @@ export async function hintCommand(root: string, args: string[]): Promise<number>
     console.log(chapter ? `Hints for chapter ${chapter} start over.` : 'Hints for every chapter start over.');
     return 0;
   }
-  const target = chapter ?? (await currentChapter(root));
+  if (chapter !== undefined) {
+    console.log(await hintText(root, chapter));
+    return 0;
+  }
+  // No chapter named: run only the chapters up to the first one with unwritten stubs, not every chapter.
+  const upTo = likelyChapter(root);
+  const timer = setTimeout(() => console.log(dim(`Running chapters 1-${upTo} to find where you are…`)), 1000);
+  const { tests } = await runTests({ root, chapters: chaptersWithTests(root).filter((n) => n <= upTo) }).finally(() => clearTimeout(timer));
+  const target = firstIncomplete(root, tests);
   if (target === undefined) {
     console.log('Every chapter passes: no hint needed.');
     return 0;
   }
-  console.log(await hintText(root, target));
+  console.log(await hintText(root, target, target <= upTo ? tests.filter((t) => t.chapter === target) : undefined));
   return 0;
 }

@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listRegions, type StubInfo } from '../lib/regions.js';
+import { chaptersWithTests } from './args.js';
 import { hintOrder } from './hints.js';
 import type { TestOutcome } from './run-tests.js';
 
@@ -140,4 +141,11 @@ export function stubProgress(stubs: readonly LearnerStub[], tests: readonly Test
 /** The first stub, in teaching order, whose body still throws TodoError or whose tests fail. */
 export function firstUnfinished(stubs: readonly LearnerStub[], tests: readonly TestOutcome[]): StubProgress | undefined {
   return stubProgress(stubs, tests).find((entry) => !entry.done);
+}
+
+/** The first chapter with tests whose stubs are not all written (cheap: reads starter/src, runs nothing). */
+export function likelyChapter(root: string): number {
+  const all = chaptersWithTests(root);
+  const todo = new Set(learnerStubs(root).filter((s) => s.todo).map((s) => s.chapter));
+  return all.find((n) => todo.has(n)) ?? all.at(-1) ?? 1;
 }

@@ -21,7 +21,7 @@ import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
 import { rawReport } from './reporter.js';
 import { runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
-import { assignStubs, chapterStubs, firstUnfinished, learnerStubs } from './stubs.js';
+import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
 
@@ -163,11 +163,13 @@ export interface ChapterRunner {
   run(chapters: number[]): Promise<RunResult>;
   /** Files changed on disk: forget their transformed code. */
   invalidate(files: string[]): void;
+  /** Stops the run under way, if any (its promise resolves with what finished). */
+  cancel(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function spawnRunner(root: string): ChapterRunner {
-  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters }), invalidate: () => {}, close: async () => {} };
+  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters }), invalidate: () => {}, cancel: async () => {}, close: async () => {} };
 }
 
 /**
@@ -206,19 +208,13 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
     invalidate(files) {
       for (const file of files) vitest.invalidateFile(file);
     },
+    cancel: () => vitest.cancelCurrentRun('keyboard-input'),
     close: () => vitest.close(),
   };
 }
 
 function devNull(): NodeJS.WriteStream {
   return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
-}
-
-/** The first chapter with tests whose stubs are not all written (cheap: reads starter/src, runs nothing). */
-export function likelyChapter(root: string): number {
-  const all = chaptersWithTests(root);
-  const todo = new Set(learnerStubs(root).filter((s) => s.todo).map((s) => s.chapter));
-  return all.find((n) => todo.has(n)) ?? all.at(-1) ?? 1;
 }
 
 export async function watchCommand(root: string, args: string[]): Promise<number> {
@@ -298,6 +294,9 @@ export async function runWatch(options: WatchOptions): Promise<number> {
 
   let running = false;
   let again = false;
+  /** The type check and the earlier chapters' run after a screen: stopped by the next save. */
+  let background: AbortController | undefined;
+  let inBackground = false;
   const run = async (): Promise<void> => {
     if (running) {
       again = true;
@@ -321,13 +320,15 @@ export async function runWatch(options: WatchOptions): Promise<number> {
         };
         show();
         if (again) continue;
-        // Then, beside the screen: the type errors, and the earlier chapters.
-        const types = typecheckStarter(root).then((r) => {
+        // Then, beside the screen: the type errors, and the earlier chapters. A save stops both (see below).
+        background = new AbortController();
+        const types = typecheckStarter(root, { signal: background.signal }).then((r) => {
           if (mine === generation && screen?.chapter === current) showExtras({ typeErrors: r.errors });
         }, () => undefined);
         const earlier = all.filter((n) => n < current);
         if (earlier.length) {
-          const before = await runner.run(earlier);
+          inBackground = true;
+          const before = await runner.run(earlier).finally(() => (inBackground = false));
           if (closed || mine !== generation || chapter !== current) continue;
           const regressions: Regression[] = [];
           for (const n of earlier) {
@@ -367,6 +368,8 @@ export async function runWatch(options: WatchOptions): Promise<number> {
       generation++;
       settled = true;
       results.clear();
+      background?.abort();
+      if (inBackground) void runner.cancel().catch(() => undefined);
       runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
       void run();
     }, 50);
