@@ -15,7 +15,11 @@ export default {
     const draw = (redraw = false) => void import('./diagrams').then((m) => m.drawDiagrams(redraw));
     const route = useRoute();
     const { isDark } = useData();
-    onMounted(() => draw());
+    onMounted(() => {
+      // The app has hydrated: the page answers clicks from here (tests/kit/browser-check.ts reads this mark).
+      performance.mark('guide:hydrated');
+      draw();
+    });
     watch(() => route.path, () => draw(), { flush: 'post' });
     watch(isDark, () => draw(true), { flush: 'post' });
   },
