@@ -245,6 +245,12 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     }
   };
 
+  // A first screen at once, from the stubs alone (no test has run yet): the chapter and its first unwritten stub.
+  const opening = options.chapter ?? likelyChapter(root);
+  const firstTodo = chapterStubs(root, opening).find((stub) => stub.todo);
+  print(`${bold(`Chapter ${opening} · ${chapterTitle(opening)}`)}   ${dim('running the tests…')}`);
+  if (firstTodo) print(`${bold('Next stub:')} ${cyan(`${firstTodo.file}:${firstTodo.line}`)}  ${dim(`(#region chapter ${firstTodo.chapter}: ${firstTodo.name})`)}`);
+
   let runner: ChapterRunner;
   if (options.spawn) runner = spawnRunner(root);
   else {
@@ -259,7 +265,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   // Without a chapter named, start on the first chapter with unwritten stubs; earlier chapters are checked right
   // after the first screen, and the first of them that fails is shown instead.
   const named = options.chapter !== undefined;
-  let chapter = options.chapter ?? likelyChapter(root);
+  let chapter = opening;
   let settled = named;
   const keysLine = dim(`keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`);
   const usageLine = dim('Any chapter: npm run watch -- chapter3');

@@ -59,6 +59,14 @@ describe('hint (scripts/kit/hint.ts)', () => {
     solveUpTo(copy.root, 3);
     expect(kit(copy.root, ['hint', 'chapter3']).stdout).toMatch(/Every stub of chapter 3 is written and its \d+ tests pass/);
   });
+
+  it('without a chapter, gives the hint for the first chapter with unwritten stubs (running only chapters up to it)', () => {
+    solveUpTo(copy.root, 3);
+    const { status, stdout } = kit(copy.root, ['hint']);
+    expect(status, stdout).toBe(0);
+    expect(stdout).toMatch(/^Chapter 4 · \S+ {2}\(starter\/src\/[\w/.-]+:\d+\)$/m);
+    expect(stdout).toContain('Hint 1 of');
+  });
 });
 
 describe('hint and watch point at the stub the failing tests exercised (issue 19 item 1)', () => {

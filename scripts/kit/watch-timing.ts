@@ -1,0 +1,96 @@
+/**
+ * Measures `npm run watch` as a learner feels it, on a throw-away copy of the repository (node_modules linked):
+ * the time to the first screen, and from saving a stub to the screen with the first failing test, in the warm vitest
+ * and (for comparison) with a process per run (--spawn). For the benchmark (issue 18):
+ *
+ *   npx tsx scripts/kit/watch-timing.ts [--saves=5] [--chapter=3]
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ROOT } from '../lib/paths.js';
+import { buildWorkspace } from '../lib/regions.js';
+
+export interface WatchTiming {
+  mode: 'warm' | 'spawn';
+  /** Start of the process to the first screen (the chapter and its next stub, before any test ran), ms. */
+  opening: number;
+  /** Start of the process to the first complete screen (the first failing test), ms. */
+  firstScreen: number;
+  /** Each save to the screen showing the first failing test, ms. */
+  saves: number[];
+}
+
+const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+export async function measureWatch(options: { root?: string; chapter?: number; saves?: number; mode?: 'warm' | 'spawn' } = {}): Promise<WatchTiming> {
+  const root = options.root ?? ROOT;
+  const chapter = options.chapter ?? 3;
+  const copy = mkdtempSync(path.join(tmpdir(), 'kit-watch-timing-'));
+  try {
+    for (const entry of ['solution', 'starter', 'tests', 'scripts', 'vitest.config.ts', 'package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.starter.json']) {
+      if (existsSync(path.join(root, entry))) cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (src) => !/[\\/]node_modules$/.test(src) && !/[\\/]tests[\\/]kit$/.test(src) });
+    }
+    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
+    // Chapters before `chapter` solved, `chapter` stubbed: the learner's position.
+    const { files } = buildWorkspace(path.join(copy, 'solution/src'), (r) => r.chapter >= chapter);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(copy, 'starter/src', rel)), { recursive: true });
+      writeFileSync(path.join(copy, 'starter/src', rel), text);
+    }
+    const args = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(copy, 'scripts/kit.ts'), 'watch', '--plain', `chapter${chapter}`, ...(options.mode === 'spawn' ? ['--spawn'] : [])];
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+    delete env.KIT_SRC;
+    delete env.KIT_TARGET;
+    delete env.KIT_ROOT;
+    const started = Date.now();
+    const child = spawn(process.execPath, args, { cwd: copy, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const waitFor = async (pattern: RegExp, from: number, ms = 60_000) => {
+      const until = Date.now() + ms;
+      for (;;) {
+        if (pattern.test(output.slice(from))) return;
+        if (Date.now() > until || child.exitCode !== null) throw new Error(`watch did not show ${pattern}:\n${output.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    try {
+      await waitFor(/running the tests…/, 0);
+      const opening = Date.now() - started;
+      await waitFor(/✗ [^\n]+\n[\s\S]*keys:/, 0);
+      const firstScreen = Date.now() - started;
+      // Let the background work of the first screen (type check, earlier chapters) finish, as a learner reading would.
+      await new Promise((r) => setTimeout(r, 3000));
+      const saves: number[] = [];
+      const file = path.join(copy, 'starter/src/messages.ts');
+      const text = readFileSync(file, 'utf8');
+      for (let i = 0; i < (options.saves ?? 5); i++) {
+        const from = output.length;
+        const saved = Date.now();
+        writeFileSync(file, `${text}\n// save ${i}\n`);
+        await waitFor(/✗ [^\n]+\n/, from);
+        saves.push(Date.now() - saved);
+        await waitFor(/keys:/, from);
+        await new Promise((r) => setTimeout(r, 3000));
+      }
+      return { mode: options.mode ?? 'warm', opening, firstScreen, saves };
+    } finally {
+      child.kill();
+    }
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const flag = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+  const saves = flag('saves', 5);
+  const chapter = flag('chapter', 3);
+  for (const mode of ['warm', 'spawn'] as const) {
+    const t = await measureWatch({ chapter, saves, mode });
+    console.log(`watch (${mode}), chapter ${chapter}: first screen ${(t.opening / 1000).toFixed(2)}s, first failing test ${(t.firstScreen / 1000).toFixed(2)}s; save to first failing test, median of ${saves}: ${(median(t.saves) / 1000).toFixed(2)}s (${t.saves.map((s) => (s / 1000).toFixed(2)).join(', ')})`);
+  }
+}
