@@ -2,6 +2,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { checkGuide, fencedBlocks, guideTestCommands, shellWords } from '../../scripts/lib/guide.js';
@@ -22,6 +23,15 @@ describe('parseSummary (book/.vitepress/lib/summary.ts)', () => {
     expect(pageLink('README.md')).toBe('/');
     expect(pageLink('part1/README.md')).toBe('/part1/');
     expect(pageLink('chapter01.md')).toBe('/chapter01');
+  });
+});
+
+describe('diagramKind (book/.vitepress/lib/markdown.ts)', () => {
+  it('names the kind of a mermaid source, past comments, blank lines and front matter fences', () => {
+    expect(diagramKind('flowchart TD\n  A --> B')).toBe('flowchart');
+    expect(diagramKind('\n%% a comment\n  sequenceDiagram\n  A->>B: hi')).toBe('sequenceDiagram');
+    expect(diagramKind('---\ntitle: The loop\n---\nstateDiagram-v2\n[*] --> A')).toBe('stateDiagram-v2');
+    expect(diagramKind('')).toBe('');
   });
 });
 

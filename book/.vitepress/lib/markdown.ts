@@ -65,10 +65,11 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
 
 /** The first word of a mermaid source that is not a comment or front matter: flowchart, sequenceDiagram, ... */
 export function diagramKind(source: string): string {
+  let frontMatter = false;
   for (const line of source.split('\n')) {
     const text = line.trim();
-    if (!text || text.startsWith('%%') || text === '---') continue;
-    return text.split(/\s+/)[0]!;
+    if (text === '---') frontMatter = !frontMatter;
+    else if (text && !frontMatter && !text.startsWith('%%')) return text.split(/\s+/)[0]!;
   }
   return '';
 }
