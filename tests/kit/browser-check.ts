@@ -178,7 +178,7 @@ export interface PageReport {
  * diagrams read; with `full`, also checks header, highlighting, prev/next, the quiz and search, and with
  * `screenshot`, saves the page (and `-search.png`, the search box).
  */
-export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; timeoutMs?: number; evaluate?: string } = {}): Promise<PageReport> {
+export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; timeoutMs?: number; evaluate?: string; cpuSlowdown?: number } = {}): Promise<PageReport> {
   const timeout = options.timeoutMs ?? 15_000;
   return withBrowser(async (page, on) => {
     const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, unmarked: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
@@ -187,6 +187,8 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
     await page('Page.enable');
     await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1000, deviceScaleFactor: 1, mobile: false });
     await page('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
+    // A slower machine: Chromium runs the page's main thread this many times slower.
+    if (options.cpuSlowdown && options.cpuSlowdown > 1) await page('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
     const evaluate = async (expression: string) => {
       const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
       if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
@@ -299,7 +301,7 @@ export interface GuideFigures {
  * The built book's figures for the benchmark: each page loaded `runs` times in a fresh browser (median interactive
  * time). Needs `npm run book:build` first; returns undefined (with the reason) when Chromium or the build is missing.
  */
-export async function measureGuide(dist = path.resolve(import.meta.dirname, '../../book/.vitepress/dist'), pages = ['chapter-03'], runs = 3): Promise<{ figures: GuideFigures[] } | { skipped: string }> {
+export async function measureGuide(dist = path.resolve(import.meta.dirname, '../../book/.vitepress/dist'), pages = ['chapter-03'], runs = 3, cpuSlowdown = 1): Promise<{ figures: GuideFigures[] } | { skipped: string }> {
   if (!CHROMIUM) return { skipped: 'Chromium is not installed (apt-get install chromium)' };
   if (!existsSync(path.join(dist, '404.html'))) return { skipped: `no built site in ${dist} (npm run book:build)` };
   const server = await serveDir(dist);
@@ -307,7 +309,7 @@ export async function measureGuide(dist = path.resolve(import.meta.dirname, '../
     const figures: GuideFigures[] = [];
     for (const name of pages) {
       const reports: PageReport[] = [];
-      for (let i = 0; i < runs; i++) reports.push(await checkPage(`${server.url}/${name}`));
+      for (let i = 0; i < runs; i++) reports.push(await checkPage(`${server.url}/${name}`, { cpuSlowdown, timeoutMs: 15_000 * cpuSlowdown }));
       const times = reports.map((r) => r.interactiveMs ?? Infinity).sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)]!;
       const last = reports.at(-1)!;
@@ -350,10 +352,11 @@ export function guideLines(result: Awaited<ReturnType<typeof measureGuide>>): st
   });
 }
 
-// npx tsx tests/kit/browser-check.ts [dist] [page ...] [--json]
+// npx tsx tests/kit/browser-check.ts [dist] [page ...] [--json] [--cpu-slowdown=N]
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
-  const [dist, ...pages] = args.filter((a) => a !== '--json');
-  const result = await measureGuide(dist ? path.resolve(dist) : undefined, pages.length ? pages : undefined);
+  const slow = Number(/^--cpu-slowdown=(\d+)$/.exec(args.find((a) => a.startsWith('--cpu-slowdown=')) ?? '')?.[1] ?? 1);
+  const [dist, ...pages] = args.filter((a) => !a.startsWith('--'));
+  const result = await measureGuide(dist ? path.resolve(dist) : undefined, pages.length ? pages : undefined, 3, slow);
   console.log(args.includes('--json') ? JSON.stringify(result, null, 2) : guideLines(result).join('\n'));
 }
