@@ -11,16 +11,15 @@
  * Keys: n next chapter, p previous chapter, h hint, l list, r re-run, q quit. Without a terminal (or with --plain),
  * type the key and Enter.
  */
+import { fork } from 'node:child_process';
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
 import { chapterDir } from '../lib/chapters.js';
 import { chapterArg, chaptersWithTests } from './args.js';
 import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
-import { rawReport } from './reporter.js';
-import { runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
+import { KitRunError, runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
@@ -173,48 +172,68 @@ export function spawnRunner(root: string): ChapterRunner {
 }
 
 /**
- * One vitest instance, kept for the whole session, with the kit's config: the `kit` alias on starter/src, or on
- * `options.src` (an absolute path) when given.
+ * One vitest instance, kept for the whole session in a child process (warm-vitest.mjs: plain Node, so neither vitest
+ * nor its workers load through tsx), with the kit's config: the `kit` alias on starter/src, or on `options.src` (an
+ * absolute path) when given. Rejects if vitest cannot start.
  */
 export async function warmRunner(root: string, options: { src?: string } = {}): Promise<ChapterRunner> {
-  delete process.env.KIT_SRC;
-  delete process.env.KIT_TARGET;
-  if (options.src) process.env.KIT_SRC = options.src;
-  const { createVitest } = await import('vitest/node');
-  const vitest = await createVitest(
-    'test',
-    { root, config: path.join(root, "vitest.config.ts"), watch: false, reporters: [{}], includeTaskLocation: true, passWithNoTests: true },
-    {},
-    { stdout: devNull(), stderr: devNull() },
-  );
-  let queue: Promise<unknown> = Promise.resolve();
-  const run = async (chapters: number[]): Promise<RunResult> => {
-    const started = Date.now();
-    const specs = await vitest.globTestSpecifications(chapters.map(chapterDir));
-    if (specs.length === 0) return { tests: [], errors: [], duration: 0 };
-    const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs);
-    // vitest keeps the modules of earlier runs in its state: report only the ones this run asked for.
-    const asked = new Set(specs.map((spec) => spec.moduleId));
-    const raw = JSON.parse(JSON.stringify(rawReport(testModules.filter((m) => asked.has(m.moduleId)), unhandledErrors))) as RawReport;
-    return { ...toOutcomes(root, raw), duration: Date.now() - started };
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  delete env.KIT_SRC;
+  delete env.KIT_TARGET;
+  if (options.src) env.KIT_SRC = options.src;
+  const child = fork(path.join(import.meta.dirname, 'warm-vitest.mjs'), [], { cwd: root, env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
+  type Reply = { type: 'ready' } | { type: 'result'; id: number; report: RawReport; duration: number } | { type: 'error'; id?: number; message: string };
+  const waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
+  let exited = false;
+  await new Promise<void>((resolve, reject) => {
+    child.on('message', (reply: Reply) => {
+      if (reply.type === 'ready') resolve();
+      else if (reply.type === 'result') {
+        waiting.get(reply.id)?.resolve({ ...toOutcomes(root, reply.report), duration: reply.duration });
+        waiting.delete(reply.id);
+      } else if (reply.id === undefined) reject(new Error(reply.message));
+      else {
+        waiting.get(reply.id)?.reject(new KitRunError(reply.message));
+        waiting.delete(reply.id);
+      }
+    });
+    child.on('exit', (code) => {
+      exited = true;
+      const error = new KitRunError(`the warm vitest stopped (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+      reject(error);
+      for (const { reject: fail } of waiting.values()) fail(error);
+      waiting.clear();
+    });
+    child.on('error', reject);
+  });
+  let next = 0;
+  const send = (message: object) => {
+    if (!exited && child.connected) child.send(message);
   };
   return {
     mode: 'warm',
     run(chapters) {
-      const next = queue.then(() => run(chapters));
-      queue = next.catch(() => undefined);
-      return next;
+      if (exited) return Promise.reject(new KitRunError('the warm vitest has stopped'));
+      const id = ++next;
+      return new Promise<RunResult>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        send({ type: 'run', id, filters: chapters.map(chapterDir) });
+      });
     },
     invalidate(files) {
-      for (const file of files) vitest.invalidateFile(file);
+      send({ type: 'invalidate', files });
     },
-    cancel: () => vitest.cancelCurrentRun('keyboard-input'),
-    close: () => vitest.close(),
+    async cancel() {
+      send({ type: 'cancel' });
+    },
+    async close() {
+      send({ type: 'close' });
+      await Promise.race([new Promise((r) => child.once('exit', r)), new Promise((r) => setTimeout(r, 1500))]);
+      if (!exited) child.kill();
+    },
   };
-}
-
-function devNull(): NodeJS.WriteStream {
-  return new Writable({ write: (_chunk, _encoding, done) => done() }) as unknown as NodeJS.WriteStream;
 }
 
 export async function watchCommand(root: string, args: string[]): Promise<number> {
