@@ -177,6 +177,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     const empty = thrownBy(() => fromAnthropicMessage({ id: 'msg_1', role: 'assistant' } as never), 'fromAnthropicMessage of a body with no content');
     expect(empty, 'fromAnthropicMessage step 1: a body with no content list is a ProviderError, not a TypeError').toBeInstanceOf(ProviderError);
     expect((empty as ProviderError).message, 'the error names what is missing').toContain('content');
+    expect((empty as ProviderError).provider, "fromAnthropicMessage step 1: unexpectedAnswer('anthropic', ...): the provider's name first").toBe('anthropic');
   });
 
   test('OpenAI: a 200 whose body is an error is a ProviderError with its message', async () => {
@@ -201,6 +202,11 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(noMessage, 'fromOpenAICompletion step 1: a choice without a message object is a ProviderError').toBeInstanceOf(ProviderError);
     expect((noMessage as ProviderError).message, 'the error names what is missing').toContain('message');
+    expect((noMessage as ProviderError).provider, "fromOpenAICompletion step 1: unexpectedAnswer('openai', choice, 'message')").toBe('openai');
+    const noChoices = thrownBy(() => fromOpenAICompletion({ id: 'chatcmpl-1', object: 'chat.completion' } as never), 'fromOpenAICompletion of a body without choices');
+    expect(noChoices, 'fromOpenAICompletion step 1: a body with no choices array is a ProviderError').toBeInstanceOf(ProviderError);
+    expect((noChoices as ProviderError).provider, "fromOpenAICompletion step 1: unexpectedAnswer('openai', completion, 'choices')").toBe('openai');
+    expect((noChoices as ProviderError).message, "the error names what is missing: 'choices'").toContain('choices');
     const nullMessage = thrownBy(
       () => fromOpenAICompletion({ ...completion({ content: 'x' }), choices: [{ index: 0, message: null, finish_reason: 'stop' }] } as never),
       'fromOpenAICompletion of a choice whose message is null',
