@@ -202,6 +202,18 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
     ]);
   });
 
+  test('a first entry with neither index nor id is call 0: a later entry with index 0 continues it', async () => {
+    const seen = await events([
+      chunk({ tool_calls: [{ type: 'function', function: { name: 'echo', arguments: '{"text":' } }] }),
+      chunk({ tool_calls: [{ index: 0, function: { arguments: '"a"}' } }] }),
+      finish('tool_calls'),
+      done,
+    ]);
+    expect(turnFromEvents(seen).content, "step 4: with no call before it, an entry without index or id is the call of index 0 (key '#0')").toEqual([
+      { type: 'tool_call', id: '', name: 'echo', arguments: { text: 'a' } },
+    ]);
+  });
+
   test("finish_reason 'length' in the middle of a call finishes with 'max_tokens', never 'tool_use'", async () => {
     const seen = await events([callStart(0, 'call_cut', 'write'), args(0, '{"path":"a.ts","content":"expo'), finish('length'), usage(10, 50), done]);
     expect(seen.slice(-2), "steps 5 and 7: the call ends, and turnStopReason keeps 'max_tokens': the call may be half written").toEqual([

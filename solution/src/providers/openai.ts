@@ -275,7 +275,8 @@ export class OpenAIProvider implements Provider {
     // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
     //    taking the next kit index the first time it appears.
     // 4. Each entry of delta.tool_calls belongs to the call its `index` names. Some compatible servers leave
-    //    `index` out: then the call with its `id`, and with neither, the call of the entry before it. The first
+    //    `index` out: then the call with its `id`, and with neither, the call of the entry before it (the call of
+    //    index 0 when no entry came before). The first
     //    time a call appears, give it the next kit index and yield tool_call_start with its id and function.name
     //    ('' for either one the server leaves out); every non-empty function.arguments piece is a
     //    tool_call_delta. An entry may come without `function` at all.
