@@ -276,10 +276,9 @@ export class OpenAIProvider implements Provider {
     //    taking the next kit index the first time it appears.
     // 4. Each entry of delta.tool_calls belongs to the call its `index` names. Some compatible servers leave
     //    `index` out: then the call with its `id`, and with neither, the call of the entry before it (the call of
-    //    index 0 when no entry came before). The first
-    //    time a call appears, give it the next kit index and yield tool_call_start with its id and function.name
-    //    ('' for either one the server leaves out); every non-empty function.arguments piece is a
-    //    tool_call_delta. An entry may come without `function` at all.
+    //    index 0 when no entry came before). The first time a call appears, give it the next kit index and yield
+    //    tool_call_start with its id and function.name ('' for either one the server leaves out); every
+    //    non-empty function.arguments piece is a tool_call_delta. An entry may come without `function` at all.
     // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
     // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
     //    ProviderError saying the stream ended early.
