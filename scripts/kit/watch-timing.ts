@@ -78,10 +78,12 @@ export async function measureWatch(options: { root?: string; chapter?: number; s
       }
       return { mode: options.mode ?? 'warm', opening, firstScreen, saves };
     } finally {
+      child.stdin.write('q\n');
+      await Promise.race([new Promise((r) => child.once('close', r)), new Promise((r) => setTimeout(r, 3000))]);
       child.kill();
     }
   } finally {
-    rmSync(copy, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 }
 
