@@ -1,8 +1,9 @@
 /** progress, list, grade, solution, reset and doctor, each run as a learner would, on a copy of the repository. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyRepo, kit, read, solveUpTo, write } from './helpers.js';
+import { copyRepo, kit, read, REPO, solveUpTo, write } from './helpers.js';
 
 describe('progress and list (scripts/kit/progress.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
@@ -230,5 +231,49 @@ describe('doctor (scripts/kit/doctor.ts)', () => {
     expect(bare.stdout).toContain('fix: Run "npm install"');
     expect(bare.status).toBe(1);
     expect(existsSync(path.join(copy.root, 'node_modules'))).toBe(false);
+  });
+});
+
+describe('npm test (scripts/test.mjs)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo({ chapters: 1 });
+  });
+  afterAll(() => copy.cleanup());
+  const npmTest = (...args: string[]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+    delete env.KIT_TARGET;
+    delete env.KIT_SRC;
+    const result = spawnSync(process.execPath, [path.join(copy.root, 'scripts/test.mjs'), ...args], { cwd: copy.root, env, encoding: 'utf8', timeout: 60_000 });
+    return { status: result.status, output: result.stdout + result.stderr };
+  };
+
+  it("runs the chapter's tests and shows the type errors of the learner's code after them, reusing an unchanged check", () => {
+    expect(existsSync(path.join(REPO, 'scripts/test.mjs'))).toBe(true);
+    const clean = npmTest('chapter1');
+    expect(clean.status, clean.output).toBe(1);
+    expect(clean.output).toMatch(/Tests\s+\d+ failed/);
+    expect(clean.output).toMatch(/Types\s+no errors in starter\/src \(tsc, \d+\.\ds\)/);
+    expect(npmTest('chapter1').output).toContain('no errors in starter/src (tsc, nothing changed since the last check)');
+    const file = 'starter/src/messages.ts';
+    const before = read(copy.root, file);
+    write(copy.root, file, `${before}\nexport const notANumber: number = 'one';\n`);
+    try {
+      const typed = npmTest('chapter1');
+      const lines = before.split('\n').length + 1;
+      expect(typed.output.indexOf('Type errors: 1'), 'after the results').toBeGreaterThan(typed.output.search(/Tests\s+\d+ failed/));
+      expect(typed.output).toContain(`starter/src/messages.ts:${lines}:`);
+      expect(typed.output).toContain('TS2322');
+      expect(npmTest('chapter1', '--solution').output, 'no type check against the solution').not.toMatch(/Types|Type errors/);
+    } finally {
+      write(copy.root, file, before);
+    }
+  });
+
+  it('an unknown chapter lists the chapters and exits 2', () => {
+    const { status, output } = npmTest('chapter42');
+    expect(status).toBe(2);
+    expect(output).toContain('Unknown chapter: 42');
+    expect(output).toMatch(/chapter2\s+Your first tool\s+\(not written yet\)/);
   });
 });
