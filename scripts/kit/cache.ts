@@ -41,6 +41,14 @@ function listTests(dir: string): string[] {
   return out.sort();
 }
 
+function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    return entry.isDirectory() ? listFiles(full) : [full];
+  });
+}
+
 /** The test files of a chapter, absolute. */
 export const chapterTestFiles = (root: string, chapter: number) => listTests(path.join(root, chapterDir(chapter)));
 
@@ -84,7 +92,9 @@ export function chapterKey(root: string, src: string, chapter: number): string {
   for (const rel of GLOBAL) add(path.join(root, rel));
   const tests = chapterTestFiles(root, chapter);
   hash.update(`tests ${tests.length}\n`);
-  for (const file of importClosure([...tests, path.join(root, 'tests/setup.ts')], src)) add(file);
+  // Every file of the chapter's test folder (data a test reads without importing it too), then what the tests import.
+  const own = listFiles(path.join(root, chapterDir(chapter))).filter((f) => !/[\\/]wrong[\\/]|\.md$/.test(f));
+  for (const file of [...new Set([...own, ...importClosure([...tests, path.join(root, 'tests/setup.ts')], src)])].sort()) add(file);
   return hash.digest('hex');
 }
 
