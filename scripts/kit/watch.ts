@@ -54,6 +54,8 @@ export interface Regression {
   chapter: number;
   failed: number;
   total: number;
+  /** The chapter still has unwritten stubs (not a regression, just unfinished). */
+  unfinished?: boolean;
 }
 
 export interface Extras {
@@ -70,7 +72,8 @@ export function renderExtras(extras: Extras): string {
     out.push('', yellow(`Type errors in your code (${extras.typeErrors.length}; the tests strip types, tsc does not):`), indent(formatTypeErrors(extras.typeErrors), '  '));
   }
   for (const r of extras.regressions ?? []) {
-    out.push('', yellow(`! Chapter ${r.chapter} (${chapterTitle(r.chapter)}): ${r.failed} of ${r.total} tests fail now.`) + ` Press p to go back, or run "npm run watch -- chapter${r.chapter}".`);
+    const what = r.unfinished ? `${r.failed} of ${r.total} tests fail (it has stubs left to write).` : `${r.failed} of ${r.total} tests fail now.`;
+    out.push('', yellow(`! Chapter ${r.chapter} (${chapterTitle(r.chapter)}): ${what}`) + ` Press p to go back, or run "npm run watch -- chapter${r.chapter}".`);
   }
   return out.join('\n');
 }
@@ -360,7 +363,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
             const tests = before.tests.filter((t) => t.chapter === n);
             results.set(n, { tests, errors: [], duration: 0 });
             const failed = tests.filter((t) => t.status === 'failed').length;
-            if (failed) regressions.push({ chapter: n, failed, total: tests.length });
+            if (failed) regressions.push({ chapter: n, failed, total: tests.length, unfinished: chapterStubs(root, n).some((stub) => stub.todo) });
           }
           if (!settled && regressions.length) {
             // At start-up, an earlier chapter that does not pass yet is where the learner is.
