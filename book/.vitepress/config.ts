@@ -68,7 +68,7 @@ export default defineConfig({
     outline: { level: [2, 3], label: 'On this page' },
     search: { provider: 'local' },
     docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
-    nav: [{ text: 'Contents', link: entries.find((e) => e.file) ? pageLink(rewrites[entries.find((e) => e.file)!.file!] ?? entries.find((e) => e.file)!.file!) : '/' }],
+    nav: [{ text: 'Contents', link: home?.file ? pageLink(rewrites[home.file] ?? home.file) : '/' }],
   },
   // npm run book (dev): theme/diagrams.ts imports mermaid itself; pre-bundle it at start, not on the first diagram
   // (which would reload the page).
