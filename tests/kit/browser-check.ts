@@ -3,8 +3,9 @@
  * a built guide page as a reader would, and to measure how soon it is usable. Used by site.test.ts and by the
  * benchmark:
  *   import { checkPage, serveDir, measureGuide } from './tests/kit/browser-check.ts'
- *   npx tsx tests/kit/browser-check.ts [dist] [page ...] [--json] [--cpu-slowdown=N]   (measureGuide's figures for the built book,
- *   by default book/.vitepress/dist and chapter-03; the benchmark can call measureGuide() and guideLines() instead)
+ *   npx tsx tests/kit/browser-check.ts [dist] [page ...] [--json] [--cpu-slowdown=N]
+ * prints measureGuide's figures for the built book (default book/.vitepress/dist, chapter-03); the benchmark can call
+ * measureGuide() and guideLines() instead.
  *
  * "Interactive" is measured the way a reader finds out: from navigation start, a real mouse click on the page's first
  * quiz answer is sent every 50 ms until the quiz answers; the time the answer appears is `interactiveMs`. Until the
