@@ -380,9 +380,20 @@ export async function runWatch(options: WatchOptions): Promise<number> {
       } while (again && !closed);
     } catch (error) {
       print(red(`The tests could not run: ${(error as Error).message}`));
+      if (runner.mode === 'warm' && /warm vitest/.test((error as Error).message)) {
+        print(yellow('Starting vitest for each run from now on.'));
+        runner = spawnRunner(root);
+      }
     } finally {
       running = false;
     }
+  };
+  /** A save or a key: what runs in the background after the last screen is stale, stop it. */
+  const interrupt = () => {
+    generation++;
+    settled = true;
+    background?.abort();
+    if (inBackground) void runner.cancel().catch(() => undefined);
   };
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
@@ -393,11 +404,8 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     debounce = setTimeout(() => {
       const changed = [...pending];
       pending = new Set();
-      generation++;
-      settled = true;
+      interrupt();
       results.clear();
-      background?.abort();
-      if (inBackground) void runner.cancel().catch(() => undefined);
       runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
       void run();
     }, 50);
@@ -420,7 +428,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
       if (to === undefined) print(edge);
       else {
         chapter = to;
-        settled = true;
+        interrupt();
         await run();
       }
     };
