@@ -80,9 +80,11 @@ async function draw(redraw: boolean): Promise<void> {
   if (!blocks.length) return;
   mermaid ??= (import.meta.env.DEV ? import('mermaid') : import(/* @vite-ignore */ withBase('/mermaid/mermaid.esm.min.mjs'))).then((m) => m.default as Mermaid);
   const api = await mermaid;
+  await nextFrame(); // loading mermaid was one long task; let a waiting click through before drawing
   const dark = document.documentElement.classList.contains('dark');
   api.initialize(diagramConfig(dark));
   for (const block of blocks) {
+    await idle();
     const source = block.querySelector('.mermaid-source')?.textContent;
     if (!source || !block.isConnected) continue;
     try {
@@ -101,7 +103,6 @@ async function draw(redraw: boolean): Promise<void> {
       block.dataset.drawn = 'error';
       console.error('mermaid could not draw a diagram:', error);
     }
-    await nextFrame();
   }
 }
 
