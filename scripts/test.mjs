@@ -47,15 +47,20 @@ if (options.exclude) {
   delete options.exclude;
 }
 if (filter.some((f) => f.includes(':'))) options.includeTaskLocation ??= true;
+let keep = false;
 try {
   const ctx = await startVitest('test', filter, options);
-  if (!ctx.shouldKeepServer()) await ctx.exit();
+  // In watch mode vitest keeps running (and ends the process itself); otherwise close it, as vitest's CLI does.
+  keep = ctx.shouldKeepServer();
+  if (!keep) await ctx.exit();
 } catch (error) {
   console.error(error);
   process.exitCode ||= 1;
 }
-if (types) console.log(await types);
-process.exit(process.exitCode ?? 0);
+if (!keep) {
+  if (types) console.log(await types);
+  process.exit(process.exitCode ?? 0);
+}
 
 /**
  * Type-checks the starter and the tests (`tsc -p tsconfig.starter.json`) and resolves to what to print: one dim line
