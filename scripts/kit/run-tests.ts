@@ -59,7 +59,8 @@ export interface RunOptions {
    * .kit/results.json (see cache.ts). Grading always runs fresh; every other command reuses what it can.
    */
   fresh?: boolean;
-  /** Print a progress line on stderr when the run takes longer than a second (kept up to date on a terminal). */
+  /** Print a progress line on stderr when the run takes longer than a second (kept up to date on a terminal).
+   *  Default: on when stderr is a terminal, so every command that runs tests shows one. */
   progress?: boolean;
 }
 
@@ -175,7 +176,7 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
   const args = [vitest, 'run', `--reporter=${path.join(root, 'scripts/kit/reporter.ts')}`, '--passWithNoTests', '--includeTaskLocation', ...filters];
   const running = [...new Set((options.files ?? filters).map(chapterOfFile))].filter((n) => n > 0).sort((a, b) => a - b);
   const totalFiles = options.files?.length ?? running.reduce((sum, n) => sum + chapterTestFiles(root, n).length, 0);
-  const line = options.progress ? progressLine(() => progressText(running, options.reusedChapters ?? [], doneFiles, totalFiles)) : undefined;
+  const line = (options.progress ?? Boolean(process.stderr.isTTY)) ? progressLine(() => progressText(running, options.reusedChapters ?? [], doneFiles, totalFiles)) : undefined;
   let doneFiles = 0;
   if (line) env.KIT_PROGRESS_LINES = '1';
   try {
