@@ -127,7 +127,7 @@ export async function runChecks(root: string): Promise<Check[]> {
   const checks: Check[] = [];
   if (!existsSync(path.join(root, 'node_modules/vitest'))) return checks;
   const [tests, types] = await Promise.all([
-    runTests({ root }).then((r) => ({ ok: true as const, ...r }), (error: Error) => ({ ok: false as const, error })),
+    runTests({ root, progress: false }).then((r) => ({ ok: true as const, ...r }), (error: Error) => ({ ok: false as const, error })),
     typecheckStarter(root).catch(() => undefined),
   ]);
   if (tests.ok) {

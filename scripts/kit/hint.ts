@@ -58,8 +58,7 @@ export async function hintCommand(root: string, args: string[]): Promise<number>
   }
   // No chapter named: run only the chapters up to the first one with unwritten stubs, not every chapter.
   const upTo = likelyChapter(root);
-  const timer = setTimeout(() => console.log(dim(`Running chapters 1-${upTo} to find where you are…`)), 1000);
-  const { tests } = await runTests({ root, chapters: chaptersWithTests(root).filter((n) => n <= upTo) }).finally(() => clearTimeout(timer));
+  const { tests } = await runTests({ root, chapters: chaptersWithTests(root).filter((n) => n <= upTo) });
   const target = firstIncomplete(root, tests);
   if (target === undefined) {
     console.log('Every chapter passes: no hint needed.');

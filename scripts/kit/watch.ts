@@ -171,7 +171,7 @@ export interface ChapterRunner {
 }
 
 export function spawnRunner(root: string): ChapterRunner {
-  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters }), invalidate: () => {}, cancel: async () => {}, close: async () => {} };
+  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters, progress: false }), invalidate: () => {}, cancel: async () => {}, close: async () => {} };
 }
 
 /**
