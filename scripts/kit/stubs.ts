@@ -70,6 +70,10 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
   };
   const byKey = new Map(stubs.map((stub) => [keyOf(stub), stub]));
   const result = new Map<TestOutcome, S | undefined>();
+  const later: TestOutcome[] = [];
+  const reachedBy = (test: TestOutcome) => (test.regions ?? []).filter((key) => byKey.has(key));
+  const named = (test: TestOutcome, key: string) => test.suites.some((suite) => suiteNamesStub(suite, byKey.get(key)!.name));
+  // First pass: the failures that name their stub (a TODO message, or a title naming exactly one reached stub).
   for (const test of tests) {
     if (test.status !== 'failed') continue;
     const todo = TODO.exec(test.message);
@@ -77,16 +81,17 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
       result.set(test, byKey.get(`chapter ${Number(todo[1])}: ${todo[2]}`));
       continue;
     }
-    const reached = (test.regions ?? []).filter((key) => byKey.has(key));
-    const named = (key: string) => test.suites.some((suite) => suiteNamesStub(suite, byKey.get(key)!.name));
-    // The author's word first: a describe title that names exactly one of the stubs the test reached.
-    const titled = reached.filter(named);
-    if (titled.length === 1) {
-      result.set(test, byKey.get(titled[0]!));
-      continue;
-    }
+    const titled = reachedBy(test).filter((key) => named(test, key));
+    if (titled.length === 1) result.set(test, byKey.get(titled[0]!));
+    else later.push(test);
+  }
+  // Second pass: the rest, by the reached stubs. One mistake usually explains many failures, so a stub the first pass
+  // already blamed is preferred to one it did not; among equals, the most suspicious.
+  const blamed = new Set([...result.values()].filter((stub) => stub !== undefined).map((stub) => keyOf(stub!)));
+  for (const test of later) {
+    const reached = reachedBy(test);
     if (reached.length > 0) {
-      const rank = (key: string): number[] => [score(key), byKey.get(key)!.chapter === test.chapter ? 1 : 0, named(key) ? 1 : 0, -reached.indexOf(key)];
+      const rank = (key: string): number[] => [blamed.has(key) ? 1 : 0, score(key), byKey.get(key)!.chapter === test.chapter ? 1 : 0, named(test, key) ? 1 : 0, -reached.indexOf(key)];
       const better = (a: number[], b: number[]) => {
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
         return false;
