@@ -105,8 +105,8 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   //    the command left running: stopLeftovers(runId) finds every process of this run, in the group or out of it
   //    (`sleep 100 &`, `setsid …`), and a note names what it stopped. Then killGroup(), for what it cannot find.
   // 6. Wait for 'close' (all output read), but not forever: something out of reach may still hold the pipes. If
-  //    settlesWithin(closed, BASH_CLOSE_WAIT_MS) is false, destroy both streams and add a note that a process may
-  //    still be running.
+  //    settlesWithin(closed, BASH_CLOSE_WAIT_MS) is false, destroy both streams and add a note that something out
+  //    of the group still held the output open and may still be running.
   // 7. Whatever happened, clear the timer and remove the abort listener. Resolve with { exitCode, signal,
   //    stdout, stderr (the caps as text), stopped, notes }.
   const runId = randomUUID();
