@@ -2,12 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { BASH_OUTPUT_LIMIT, OutputCap, bashTool } from 'kit/tools/bash';
+import { BASH_OUTPUT_LIMIT, OutputCap, bashTool, runCommand, type CommandOutcome } from 'kit/tools/bash';
 import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 const bash = (cwd: string, input: Record<string, unknown>, signal?: AbortSignal) =>
   bashTool.execute(bashTool.input.parse(input), { cwd, signal });
+const run = (cwd: string, command: string, timeoutMs = 5000) => runCommand(command, { cwd, timeoutMs });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Outcome<T> = { status: 'resolved'; value: T } | { status: 'rejected'; error: unknown } | { status: 'still running' };
@@ -117,6 +118,19 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
     expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
   });
 
+  test('prints the notes about what was stopped after the two sections', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 5.${process.pid % 1000}6`;
+    try {
+      const result = await bash(root, { command: `${marker} & echo done` });
+      expect(result, 'step 3: the sections come first, then each of outcome.notes on a line of its own').toMatch(
+        new RegExp(`^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n[^\\n]*${marker.replace('.', '\\.')}[^\\n]*$`),
+      );
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
   test('is named bash and is not read-only', async () => {
     const { root } = tempWorkspace();
     await bash(root, { command: 'true' });
@@ -164,13 +178,13 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const marker = `sleep 5.${process.pid % 1000}4`;
     try {
-      const outcome = await within(1500, bash(root, { command: `${marker} & echo done` }));
+      const outcome = await within(1500, run(root, `${marker} & echo done`));
       expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
         'resolved',
       );
-      expect((outcome as { value: string }).value, 'runCommand step 5: a note names each process stopped').toMatch(
-        new RegExp(`^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n.*${marker.replace('.', '\\.')}`),
-      );
+      const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect(stdout, 'everything the command printed is kept').toBe('done\n');
+      expect(notes.join('\n'), 'runCommand step 5: a note names each process stopped').toContain(marker);
     } finally {
       killLeftOver(marker);
     }
@@ -180,14 +194,13 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const marker = `sleep 5.${process.pid % 1000}5`;
     try {
-      const outcome = await within(1500, bash(root, { command: `env -i /bin/${marker} & sleep 0.1; echo done` }));
+      const outcome = await within(1500, run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
       expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
         'resolved',
       );
-      expect(
-        (outcome as { value: string }).value,
-        'runCommand step 5 and 6: the group kill closed the pipes at once, so there is nothing to note',
-      ).toBe('exit code: 0\n--- stdout ---\ndone\n--- stderr ---\n(empty)');
+      const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect(stdout).toBe('done\n');
+      expect(notes, 'runCommand step 5 and 6: the group kill closed the pipes at once, so there is nothing to note').toEqual([]);
       expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
     } finally {
       killLeftOver(marker);
@@ -283,14 +296,14 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const marker = `sleep 30.${process.pid % 1000}1`;
     try {
-      const outcome = await within(2000, bash(root, { command: `setsid ${marker} & sleep 0.2; echo started`, timeout_ms: 500 }));
+      const outcome = await within(2000, run(root, `setsid ${marker} & sleep 0.2; echo started`, 500));
       expect(
         outcome.status,
         'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
       ).toBe('resolved');
-      const result = (outcome as { value: string }).value;
-      expect(result, 'the command itself ended normally').toMatch(/^exit code: 0\n--- stdout ---\nstarted\n/);
-      expect(result, 'bashTool.execute step 3: the notes (what was stopped, by its command line) follow the sections').toContain(marker);
+      const { exitCode, stdout, stopped, notes } = (outcome as { value: CommandOutcome }).value;
+      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([0, 'started\n', undefined]);
+      expect(notes.join('\n'), 'runCommand step 5: a note names what stopLeftovers stopped, by its command line').toContain(marker);
       expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
     } finally {
       killLeftOver(marker);
@@ -312,10 +325,11 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const marker = `sleep 30.${process.pid % 1000}2`;
     try {
-      const outcome = await within(2000, bash(root, { command: `setsid ${marker} & echo begun; sleep 5`, timeout_ms: 300 }));
-      const error = errorOf(outcome, 'the command must time out, and the detached child must not keep the tool waiting');
-      expect(error).toMatch(/timed out after 300 ms/);
-      expect(error, 'the note names what was stopped').toContain(marker);
+      const outcome = await within(2000, run(root, `setsid ${marker} & echo begun; sleep 5`, 300));
+      expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
+      const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual(['timeout', 'begun\n']);
+      expect(notes.join('\n'), 'runCommand step 5: the note names what was stopped').toContain(marker);
     } finally {
       killLeftOver(marker);
     }
@@ -326,15 +340,15 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const marker = `sleep 30.${process.pid % 1000}3`;
     try {
       // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
-      const outcome = await within(2000, bash(root, { command: `setsid env -i ${marker} & sleep 0.1; echo done`, timeout_ms: 5000 }));
+      const outcome = await within(2000, run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
       expect(
         outcome.status,
         'runCommand step 6: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams',
       ).toBe('resolved');
-      const result = (outcome as { value: string }).value;
-      expect(result, 'what was printed before is kept').toMatch(/^exit code: 0\n--- stdout ---\ndone\n/);
-      const note = result.split('\n').at(-1) ?? '';
-      expect(note, 'runCommand step 6: the last line is a note that something still held the output open').toMatch(/output/);
+      const { exitCode, stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect([exitCode, stdout], 'what was printed before is kept').toEqual([0, 'done\n']);
+      const note = notes.at(-1) ?? '';
+      expect(note, 'runCommand step 6: a note that something still held the output open').toMatch(/output/);
       expect(note, 'runCommand step 6: the note says it may still be running').toMatch(/may still be running/);
     } finally {
       killLeftOver(marker);
