@@ -184,7 +184,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
       );
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout, 'everything the command printed is kept').toBe('done\n');
-      expect(notes.join('\n'), 'runCommand step 5: a note names each process stopped').toContain(marker);
+      expect(notes.join('\n'), 'runCommand step 5: a note names each process stopLeftovers stopped').toContain(marker);
     } finally {
       killLeftOver(marker);
     }
@@ -302,8 +302,8 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
         'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
       ).toBe('resolved');
       const { exitCode, stdout, stopped, notes } = (outcome as { value: CommandOutcome }).value;
-      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([0, 'started\n', undefined]);
       expect(notes.join('\n'), 'runCommand step 5: a note names what stopLeftovers stopped, by its command line').toContain(marker);
+      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([0, 'started\n', undefined]);
       expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
     } finally {
       killLeftOver(marker);
@@ -329,7 +329,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
       expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
       const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual(['timeout', 'begun\n']);
-      expect(notes.join('\n'), 'runCommand step 5: the note names what was stopped').toContain(marker);
+      expect(notes.join('\n'), 'runCommand step 5: the note names what stopLeftovers stopped').toContain(marker);
     } finally {
       killLeftOver(marker);
     }
