@@ -20,6 +20,7 @@ import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
 import { buildSite, checkGuide, guideTestCommands } from './lib/guide.js';
+import { chapterTestFiles, importClosure } from './kit/cache.js';
 import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
 import { ROOT } from './lib/paths.js';
@@ -97,6 +98,8 @@ interface Project {
   src: string;
   chapters: number[];
   wrong?: WrongSolution;
+  /** Only these test files (a known-wrong solution runs only the tests that import the file it changes). */
+  files?: string[];
   /** Chapters <= solvedUpTo must pass; the chapter after must fail with its TODO. */
   solvedUpTo: number;
 }
@@ -123,16 +126,21 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     const solved = only.length > 0 ? [] : upTo(k);
     projects.push({ name: `unlock-${k}`, src: write(`unlock-${k}`, files), chapters: [...solved, next], solvedUpTo: k });
   }
-  const regionNames = new Set(listRegions(ROOT, 'solution').map((r) => `chapter ${r.chapter}: ${r.name}`));
+  const regionFiles = new Map(listRegions(ROOT, 'solution').map((r) => [`chapter ${r.chapter}: ${r.name}`, path.join(ROOT, r.file)]));
   for (const chapter of chapters) {
+    // Which of the chapter's test files can reach each source file: a known-wrong solution changes one region, so
+    // only the tests whose imports reach that region's file can catch it (this keeps verify's run small).
+    const closures = chapterTestFiles(ROOT, chapter).map((file) => ({ file, reaches: new Set(importClosure([file], solutionSrc)) }));
     for (const wrong of loadWrongSolutions(ROOT, chapter)) {
-      if (!regionNames.has(wrong.region)) {
+      const regionFile = regionFiles.get(wrong.region);
+      if (!regionFile) {
         problems.push(`${path.relative(ROOT, wrong.file)} names the region "${wrong.region}", which the solution does not have`);
         continue;
       }
       const { files } = buildWorkspace(solutionSrc, () => false, new Map([[wrong.region, wrong.body]]));
       const name = `wrong-${chapter}-${wrong.slug}`;
-      projects.push({ name, src: write(name, files), chapters: [chapter], wrong, solvedUpTo: Infinity });
+      const reaching = closures.filter((c) => c.reaches.has(regionFile)).map((c) => path.relative(ROOT, c.file));
+      projects.push({ name, src: write(name, files), chapters: [chapter], wrong, files: reaching, solvedUpTo: Infinity });
     }
   }
   return problems;
@@ -141,7 +149,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
 await step(`run every workspace's tests (${projects.length} projects, one vitest run)`, async () => {
   const planFile = path.join(WORK, 'plan.json');
   const outFile = path.join(WORK, 'outcomes.json');
-  writeFileSync(planFile, JSON.stringify({ projects: projects.map((p) => ({ name: p.name, src: p.src, include: include(p.chapters) })) }));
+  writeFileSync(planFile, JSON.stringify({ projects: projects.map((p) => ({ name: p.name, src: p.src, include: p.files ?? include(p.chapters) })) }));
   const result = await run(
     process.execPath,
     [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/verify.vitest.config.ts'],

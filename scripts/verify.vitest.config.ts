@@ -15,6 +15,9 @@ const plan = JSON.parse(readFileSync(process.env.KIT_VERIFY_PLAN!, 'utf8')) as {
 export default defineConfig({
   test: {
     reporters: [path.join(root, 'scripts/lib/verify-reporter.ts')],
+    // Much of a graded run is waiting (processes, timeouts, fake servers), not computing: more workers than cores
+    // keep the CPU busy while others wait. KIT_VERIFY_WORKERS overrides.
+    maxWorkers: Number(process.env.KIT_VERIFY_WORKERS ?? 4),
     projects: plan.projects.map((project) => ({
       root,
       resolve: {
