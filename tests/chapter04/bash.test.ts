@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
@@ -5,6 +6,13 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BASH_OUTPUT_LIMIT, OutputCap, bashTool, runCommand, type CommandOutcome } from 'kit/tools/bash';
 import { rejection, settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
+
+/**
+ * Makes the sleep commands these tests leave behind unique to this module instance: verify runs several workspaces'
+ * copies of these tests at once in worker threads of one process (one process.pid), and one copy must never find or
+ * kill another's leftover.
+ */
+const RUN = randomInt(100_000, 1_000_000);
 
 const bash = (cwd: string, input: Record<string, unknown>, signal?: AbortSignal) =>
   bashTool.execute(bashTool.input.parse(input), { cwd, signal });
@@ -120,7 +128,7 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
 
   test('prints the notes about what was stopped after the two sections', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${process.pid % 1000}6`;
+    const marker = `sleep 5.${RUN}6`;
     try {
       const result = await bash(root, { command: `${marker} & echo done` });
       expect(result, 'step 3: the sections come first, then each of outcome.notes on a line of its own').toMatch(
@@ -176,7 +184,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${process.pid % 1000}4`;
+    const marker = `sleep 5.${RUN}4`;
     try {
       const outcome = await within(1500, run(root, `${marker} & echo done`));
       expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
@@ -192,7 +200,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a background job that hid its environment is still stopped with the group, quietly', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${process.pid % 1000}5`;
+    const marker = `sleep 5.${RUN}5`;
     try {
       const outcome = await within(1500, run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
       expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
@@ -294,7 +302,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('stops a process that left the process group, and says so, instead of waiting for it', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${process.pid % 1000}1`;
+    const marker = `sleep 30.${RUN}1`;
     try {
       const outcome = await within(2000, run(root, `setsid ${marker} & sleep 0.2; echo started`, 500));
       expect(
@@ -323,7 +331,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a timeout ends the tool even when a detached child keeps running', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${process.pid % 1000}2`;
+    const marker = `sleep 30.${RUN}2`;
     try {
       const outcome = await within(2000, run(root, `setsid ${marker} & echo begun; sleep 5`, 300));
       expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
@@ -337,7 +345,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('waits only a short while for pipes held by a process it cannot find', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${process.pid % 1000}3`;
+    const marker = `sleep 30.${RUN}3`;
     try {
       // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
       const outcome = await within(2000, run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
