@@ -40,8 +40,9 @@ describe('toolDefinition (src/tool.ts)', () => {
   });
 });
 
-describe('ToolSet (src/tool.ts)', () => {
-  const named = (name: string) => defineTool({ name, description: name, input: z.object({}), execute: async () => name });
+const named = (name: string) => defineTool({ name, description: name, input: z.object({}), execute: async () => name });
+
+describe('ToolSet.get (src/tool.ts)', () => {
 
   test('finds a tool by its exact name', () => {
     const set = new ToolSet([named('read'), named('write')]);
@@ -55,6 +56,9 @@ describe('ToolSet (src/tool.ts)', () => {
     expect(set.get(' read'), 'names are matched exactly: no trimming').toBeUndefined();
   });
 
+});
+
+describe('ToolSet.add (src/tool.ts)', () => {
   test('refuses a second tool with the same name, naming it', () => {
     const set = new ToolSet([named('read')]);
     const first = set.get('read');
@@ -69,6 +73,9 @@ describe('ToolSet (src/tool.ts)', () => {
     expect(set.add(named('a')).add(named('b')).names(), 'step 2: add returns this, so both tools are in the set').toEqual(['a', 'b']);
   });
 
+});
+
+describe('ToolSet.definitions (src/tool.ts)', () => {
   test('gives the definitions in the order the tools were added', () => {
     const set = new ToolSet([named('zeta'), named('alpha')]).add(named('mid'));
     expect(set.definitions().map((d) => d.name), 'the model sees tools in insertion order').toEqual(['zeta', 'alpha', 'mid']);

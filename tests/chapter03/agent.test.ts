@@ -49,7 +49,7 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
 
   test('sends the system prompt and the tool definitions on every request', async () => {
     const { agent, provider, tools } = agentWith([echoCall('c1', 'x'), assistantText('done')], { system: 'You are terse.' });
-    await agent.run('go');
+    await agent.chat([userMessage('go')]);
     for (const [i, request] of provider.requests.entries()) {
       expect(request.system, `request ${i + 1} should carry the system prompt (chat step 1: on every request)`).toBe('You are terse.');
       expect(request.tools, `request ${i + 1} should offer the tools (chat step 1: on every request)`).toEqual(tools.definitions());
@@ -282,6 +282,19 @@ describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
       ['b', false],
       ['c', true],
     ]);
+  });
+
+  test('executeTools runs one call at a time, in the order the model wrote them', async () => {
+    const { agent, calls } = agentWith([]);
+    const results = await settles(agent.executeTools([
+      { type: 'tool_call', id: 's1', name: 'slow', arguments: { ms: 30, text: 'slow one' } },
+      { type: 'tool_call', id: 's2', name: 'slow', arguments: { ms: 1, text: 'fast one' } },
+    ]), 'executeTools never throws');
+    expect(
+      calls.map((c) => (c.input as { text: string }).text),
+      'executeTools step 1: await each call before starting the next, so the tools finish in call order',
+    ).toEqual(['slow one', 'fast one']);
+    expect(results.map((r) => r.toolCallId), 'executeTools step 2: the results keep the order of the calls').toEqual(['s1', 's2']);
   });
 
   test('executeTools runs every tool in the agent\'s workspace (ctx.cwd is the agent\'s cwd)', async () => {
