@@ -111,6 +111,7 @@ export class TurnBuilder {
    * end with no start, or an event whose kind does not match the block already at its index.
    */
   add(event: StreamEvent): void {
+    if (event.type === 'retry') return; // chapter 10's notice that a request is tried again: not part of the turn
     // #region chapter 6: TurnBuilder.add
     // 1. Count the event. After a finish, any further event is a provider bug: throw an Error that says so.
     // 2. text_delta / thinking_delta: append to the draft at event.index, creating it ('' so far) the first time.

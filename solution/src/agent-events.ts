@@ -19,6 +19,7 @@
  */
 import { TurnLimitError } from './agent.js';
 import type { ToolCall, Usage } from './messages.js';
+import type { RetryNotice } from './stream-events.js';
 
 /** What a before-tool-call hook decided: run the call as written, never run it, or run it with other arguments. */
 export type ToolDecision =
@@ -52,6 +53,7 @@ export type AgentEvent =
   | { type: 'tool_call_requested'; turn: number; callId: string; name: string; arguments: unknown }
   | { type: 'tool_call_decided'; turn: number; callId: string; name: string; decision: ToolDecision }
   | { type: 'tool_result'; turn: number; callId: string; name: string; content: string; isError: boolean }
+  | ({ turn: number } & RetryNotice)
   | DoneEvent;
 
 /** Usage with nothing counted yet. */

@@ -1,33 +1,50 @@
 /**
  * Chapter 7: the executor, the seam that decides how one turn's calls run.
  *
- * The loop hands the executor the calls of a finished turn and a function that runs one of them (runToolCall,
- * with the run's hooks and history). This chapter's executor runs them one after another, in the order the model
- * wrote them. Chapter 9 passes a different executor, one that runs read-only calls side by side, and the loop does
- * not change.
+ * The loop hands the executor the calls of a finished turn, a function that runs one of them (runToolCall, with
+ * the run's hooks), and the turn's context: the signal, the tools, and `record`, which adds a result to the
+ * history. This chapter's executor runs the calls one after another, in the order the model wrote them, and
+ * records each result as it comes. Chapter 9 passes a different executor, one that runs read-only calls side by
+ * side and still records their results in call order, and the loop does not change.
  */
 import type { AgentEvent } from './agent-events.js';
-import type { ToolCall } from './messages.js';
-
-/** Runs one call: yields its events and records its result (runToolCall, bound to the run). */
-export type CallRunner = (call: ToolCall) => AsyncGenerator<AgentEvent, void, undefined>;
+import type { ToolCall, ToolResultMessage } from './messages.js';
+import type { ToolSet } from './tool.js';
 
 /**
- * Runs the calls of one turn with `runCall` and yields their events as they happen. Starts no call once `signal`
- * has aborted (the loop gives the calls that did not run their cancelled result). Throws only what runCall throws
- * (a hook that failed).
+ * Runs one call (runToolCall, bound to the run): yields its events and returns its result, or undefined when the
+ * call waits for the client. It does not record the result: the executor does, with TurnContext.record.
  */
-export type Executor = (calls: readonly ToolCall[], runCall: CallRunner, signal: AbortSignal) => AsyncGenerator<AgentEvent, void, undefined>;
+export type CallRunner = (call: ToolCall) => AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined>;
+
+/** What an executor is given besides the calls. */
+export interface TurnContext {
+  /** The run's signal: once it has aborted, start no more calls. */
+  signal: AbortSignal;
+  /** The run's tools, to look a call's tool up (chapter 9 asks whether it only reads). */
+  tools: ToolSet;
+  /** Adds one result to the history. Results must be recorded in call order. */
+  record(result: ToolResultMessage): void;
+}
+
+/**
+ * Runs the calls of one turn with `runCall`, yields their events as they happen and records every result in call
+ * order. Starts no call once the signal has aborted (the loop gives the calls that did not run their cancelled
+ * result). Throws only what runCall throws (a hook that failed).
+ */
+export type Executor = (calls: readonly ToolCall[], runCall: CallRunner, turn: TurnContext) => AsyncGenerator<AgentEvent, void, undefined>;
 
 /** The executor of chapter 7: one call at a time, in call order. */
-export async function* runSerially(calls: readonly ToolCall[], runCall: CallRunner, signal: AbortSignal): AsyncGenerator<AgentEvent, void, undefined> {
+export async function* runSerially(calls: readonly ToolCall[], runCall: CallRunner, turn: TurnContext): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 7: runSerially
-  // 1. Take the calls in order. Before each one, look at the signal: once it has aborted, start no more calls
+  // 1. Take the calls in order. Before each one, look at turn.signal: once it has aborted, start no more calls
   //    (return; the loop closes the calls that did not run).
-  // 2. Otherwise run it with runCall and pass on every event it yields (yield*), before starting the next call.
+  // 2. Otherwise run it with runCall, passing on every event it yields (yield*), and record the result it returns
+  //    with turn.record (a call left for the client returns none), before starting the next call.
   for (const call of calls) {
-    if (signal.aborted) return;
-    yield* runCall(call);
+    if (turn.signal.aborted) return;
+    const result = yield* runCall(call);
+    if (result) turn.record(result);
   }
   // #endregion
 }

@@ -26,9 +26,14 @@ export interface HookContext {
   history: readonly Message[];
 }
 
-/** What a before-model-call hook returns to end the run there, with `stop` as the reason (done: cancelled). */
+/**
+ * What a before-model-call hook returns to end the run there, with `stop` as the done event's message. Without an
+ * answer the run ends as cancelled; with one it ends as answered (end_turn), the answer as its text (chapter 9's
+ * returnDirect ends a run with a tool's output this way, without another model call).
+ */
 export interface StopRun {
   stop: string;
+  answer?: string;
 }
 
 /** The hooks one caller wants; each is optional. Returning nothing (undefined) means "no change". */

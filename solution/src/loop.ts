@@ -68,13 +68,15 @@ export class Agent {
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
     //    a. throw the signal's reason if it is aborted, then yield turn_start;
     //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }; a stop ends the
-    //       run (finishRun, reason cancelled, the hook's stop as the message);
+    //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
+    //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
     //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
     //       usage event when it has one;
     //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
-    //       this.executor(calls, (call) => runToolCall(call, run), signal); throw the signal's reason if it aborted
-    //       meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
+    //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
+    //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
+    //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
     // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
@@ -86,7 +88,10 @@ export class Agent {
         run.signal.throwIfAborted();
         yield { type: 'turn_start', turn: run.turn };
         const request = await this.hooks.beforeModelCall({ system: this.system, messages: history, tools: this.tools.definitions() }, run);
-        if (isStop(request)) return yield* finishRun(run, 'cancelled', request.stop);
+        if (isStop(request)) {
+          if (request.answer !== undefined) run.text = request.answer;
+          return yield* finishRun(run, request.answer === undefined ? 'cancelled' : 'end_turn', request.stop);
+        }
         run.modelCalls++;
         const turn = normalizeTurn(yield* this.streamTurn({ ...request, signal: run.signal }, run), history);
         history.push(turn);
@@ -97,7 +102,7 @@ export class Agent {
           case 'tool_use': {
             const calls = toolCallsOf(turn);
             for (const call of calls) yield { type: 'tool_call_requested', turn: run.turn, callId: call.id, name: call.name, arguments: call.arguments };
-            yield* this.executor(calls, (call) => runToolCall(call, run), run.signal);
+            yield* this.executor(calls, (call) => runToolCall(call, run), { signal: run.signal, tools: run.tools, record: (result) => history.push(result) });
             run.signal.throwIfAborted();
             if (run.pending.length > 0) return yield* finishRun(run, 'paused_for_client_tool');
             break;
@@ -124,7 +129,8 @@ export class Agent {
     // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
     //    TurnBuilder first.
     // 2. A non-empty text_delta: await this.hooks.onText(text, run), then yield a text_delta agent event with the
-    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event.
+    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event. A retry notice (a provider
+    //    wrapped by chapter 10 is about to try again): yield it as a retry agent event with the turn number.
     // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
     // 4. Return builder.build().
     const builder = new TurnBuilder();
@@ -135,6 +141,9 @@ export class Agent {
         yield { type: 'text_delta', turn: run.turn, text: event.text };
       } else if (event.type === 'thinking_delta' && event.thinking) {
         yield { type: 'thinking_delta', turn: run.turn, thinking: event.thinking };
+      } else if (event.type === 'retry') {
+        const { type: _retry, ...notice } = event;
+        yield { type: 'retry', turn: run.turn, ...notice };
       }
     }
     run.signal.throwIfAborted();

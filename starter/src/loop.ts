@@ -69,13 +69,15 @@ export class Agent {
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
     //    a. throw the signal's reason if it is aborted, then yield turn_start;
     //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }; a stop ends the
-    //       run (finishRun, reason cancelled, the hook's stop as the message);
+    //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
+    //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
     //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
     //       usage event when it has one;
     //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
-    //       this.executor(calls, (call) => runToolCall(call, run), signal); throw the signal's reason if it aborted
-    //       meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
+    //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
+    //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
+    //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
     // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
@@ -93,7 +95,8 @@ export class Agent {
     // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
     //    TurnBuilder first.
     // 2. A non-empty text_delta: await this.hooks.onText(text, run), then yield a text_delta agent event with the
-    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event.
+    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event. A retry notice (a provider
+    //    wrapped by chapter 10 is about to try again): yield it as a retry agent event with the turn number.
     // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
     // 4. Return builder.build().
     throw new TodoError(7, 'Agent.streamTurn');

@@ -30,10 +30,11 @@ export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent
 }
 
 /**
- * Runs one call of the current turn: yields its tool_call_decided and tool_result events and appends its result to
- * run.history, or adds it to run.pending when a client answers it. Never throws, except what a hook throws.
+ * Runs one call of the current turn: yields its tool_call_decided and tool_result events and returns its result
+ * (the executor records it), or adds the call to run.pending and returns undefined when a client answers it.
+ * Never throws, except what a hook throws.
  */
-export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, void, undefined> {
+export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined> {
   // #region chapter 7: runToolCall
   // 1. Ask run.hooks.beforeToolCall(call, run), and yield a tool_call_decided event with its decision (turn, the
   //    call's id and name) before anything runs.
@@ -44,7 +45,8 @@ export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenera
   //    result and no event: the caller answers it.
   // 5. Otherwise run it with executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal }) and hand the
   //    result to run.hooks.afterToolCall(call, result, run); what that returns is the result.
-  // 6. Push the result onto run.history, then yield its tool_result event (resultEvent, given).
+  // 6. Yield the result's tool_result event (resultEvent, given) and return the result. Do not push it onto the
+  //    history: the executor records it, in call order.
   throw new TodoError(7, 'runToolCall');
   // #endregion
 }

@@ -47,6 +47,21 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(history).toBeValidHistory('after a hook stopped the run');
   });
 
+  test('a stop with an answer ends the run as answered, with that answer as its text and no model call', async () => {
+    const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'hi')), assistantText('never')], {
+      hooks: { beforeModelCall: (request, ctx) => (ctx.turn === 2 ? { stop: 'echo returned directly', answer: 'the tool said so' } : request) },
+    });
+    const history = ask('echo hi');
+    const events = await collect(agent.run(history));
+    const done = theDone(events, 'a stop with an answer');
+    expect(done.reason, 'Agent.run step 3b: a stop that carries an answer ends the run with end_turn').toBe('end_turn');
+    expect(done.text, 'Agent.run step 3b: the answer is the run\'s text').toBe('the tool said so');
+    expect(done.message, 'the stop is the message').toBe('echo returned directly');
+    expect(provider.requests, 'one model call: the stop came before the second').toHaveLength(1);
+    expect(history).toBeValidHistory('after a stop with an answer');
+    expect(history.at(-1), 'the history ends with the result of the call').toMatchObject({ role: 'tool', toolCallId: 'c1' });
+  });
+
   test('onText hooks see every piece of text, in order, with the run\'s signal and turn', async () => {
     const controller = new AbortController();
     const seen: string[] = [];

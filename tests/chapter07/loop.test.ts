@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { TurnLimitError } from 'kit/agent';
 import { drain, finalAnswer, RunStoppedError, type AgentEvent } from 'kit/agent-events';
-import { runSerially, type Executor } from 'kit/executor';
-import { assistantText, assistantToolCalls, type AssistantMessage, type Message } from 'kit/messages';
+import { runSerially, type CallRunner, type Executor } from 'kit/executor';
+import { assistantText, assistantToolCalls, toolResult, type AssistantMessage, type Message } from 'kit/messages';
+import { ToolSet } from 'kit/tool';
 import { MockProvider } from 'kit/mock-provider';
 import type { ModelRequest, Provider } from 'kit/provider';
 import { rejection } from '../helpers/assert.js';
@@ -112,6 +113,25 @@ describe('Agent.run (src/loop.ts)', () => {
     ]);
   });
 
+  test('a retry notice from the provider is passed on as a retry event, and is not part of the turn', async () => {
+    const { agent } = agentWith([
+      [
+        { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 1500, reason: 'overloaded (529)' },
+        { type: 'retry', attempt: 3, maxAttempts: 4, delayMs: 3000, reason: 'overloaded (529)', model: 'small-model' },
+        { type: 'text_delta', index: 0, text: 'Hi' },
+        { type: 'finish', stopReason: 'end_turn' },
+      ],
+    ]);
+    const history = ask('hello');
+    const events = await collect(agent.run(history));
+    expect(events.filter((e) => e.type === 'retry'), 'Agent.streamTurn step 2: each retry notice becomes a retry event with the turn number and every field of the notice').toEqual([
+      { type: 'retry', turn: 1, attempt: 2, maxAttempts: 4, delayMs: 1500, reason: 'overloaded (529)' },
+      { type: 'retry', turn: 1, attempt: 3, maxAttempts: 4, delayMs: 3000, reason: 'overloaded (529)', model: 'small-model' },
+    ]);
+    expect(events.map((e) => e.type), 'the retry events come first, in the order the provider sent them').toEqual(['turn_start', 'retry', 'retry', 'text_delta', 'done']);
+    expect(history.at(-1), 'the notices are not part of the turn').toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hi' }], stopReason: 'end_turn' });
+  });
+
   test('a provider that cannot stream still works: its whole turn arrives as events', async () => {
     const provider: Provider = { name: 'plain', complete: async () => assistantText('no stream here') };
     const { agent } = agentWith(provider);
@@ -183,9 +203,9 @@ describe('Agent.run (src/loop.ts)', () => {
 
   test('a custom executor replaces the serial one: the loop hands it the calls and passes on its events', async () => {
     const seen: string[] = [];
-    const reversed: Executor = async function* (calls, runCall, signal) {
+    const reversed: Executor = async function* (calls, runCall, turn) {
       seen.push(calls.map((c) => c.id).join(','));
-      for (const call of [...calls].reverse()) yield* runSerially([call], runCall, signal);
+      for (const call of [...calls].reverse()) yield* runSerially([call], runCall, turn);
     };
     const { agent, ran } = agentWith([assistantToolCalls([echoCall('a', '1'), echoCall('b', '2')]), assistantText('ok')], { executor: reversed });
     const history = ask('go');
@@ -198,20 +218,36 @@ describe('Agent.run (src/loop.ts)', () => {
 });
 
 describe('runSerially (src/executor.ts)', () => {
-  test('runs the calls one after another in call order, and starts none after an abort', async () => {
+  test('runs the calls one after another in call order, records each result, and starts none after an abort', async () => {
     const controller = new AbortController();
     const log: string[] = [];
-    const runCall = async function* (call: { id: string }) {
+    const runCall: CallRunner = async function* (call) {
       log.push(`start ${call.id}`);
       await new Promise((resolve) => setTimeout(resolve, 5));
       if (call.id === 'b') controller.abort(new Error('stop'));
       log.push(`end ${call.id}`);
       yield { type: 'turn_start' as const, turn: 0 };
+      return toolResult(call, `done ${call.id}`);
     };
     const calls = ['a', 'b', 'c'].map((id) => ({ type: 'tool_call' as const, id, name: 'echo', arguments: {} }));
-    const events = await collect(runSerially(calls, runCall, controller.signal));
-    expect(log, 'step 1: one call at a time, in order; once the signal has aborted, no further call starts').toEqual(['start a', 'end a', 'start b', 'end b']);
+    const events = await collect(
+      runSerially(calls, runCall, { signal: controller.signal, tools: new ToolSet(), record: (result) => log.push(`record ${result.toolCallId}`) }),
+    );
+    expect(log, 'step 1: one call at a time, in order, each recorded before the next starts; once the signal has aborted, no further call starts').toEqual([
+      'start a', 'end a', 'record a', 'start b', 'end b', 'record b',
+    ]);
     expect(events, 'step 2: every event of runCall is passed on').toHaveLength(2);
+  });
+
+  test('records nothing for a call left for the client', async () => {
+    const recorded: string[] = [];
+    const runCall: CallRunner = async function* (call) {
+      yield { type: 'turn_start' as const, turn: 0 };
+      return call.id === 'client' ? undefined : toolResult(call, 'ok');
+    };
+    const calls = ['a', 'client', 'b'].map((id) => ({ type: 'tool_call' as const, id, name: 'echo', arguments: {} }));
+    await collect(runSerially(calls, runCall, { signal: new AbortController().signal, tools: new ToolSet(), record: (result) => recorded.push(result.toolCallId) }));
+    expect(recorded, 'step 2: record the result runCall returns, in call order; a call left for the client returns none').toEqual(['a', 'b']);
   });
 });
 

@@ -210,6 +210,7 @@ export function turnFromEvents(events: readonly StreamEvent[]): AssistantMessage
       finish = event;
       return;
     }
+    if (event.type === 'retry') return fail(at, 'a provider never sends a retry notice itself: only chapter 10\'s retry wrapper does');
     const block = blocks[event.index];
     if (!block && event.index !== blocks.length) {
       fail(at, `index ${event.index} skips ahead: the next new block must have index ${blocks.length} (indices count the blocks of the finished turn)`);
