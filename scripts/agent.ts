@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ROOT } from './lib/paths.js';
+import { PARTS, type PartOption, type PartResult } from './agent-parts/index.js';
 
 type Kit = typeof import('../solution/src/index.js');
 type Providers = typeof import('../solution/src/providers/index.js');
@@ -34,6 +35,7 @@ const USAGE = `Usage: npm run agent [-- options]
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --cwd DIR             the folder the tools work in (default: where you ran npm)
   --starter             run your own code (starter/src) instead of the reference solution
+${PARTS.flatMap((part) => part.options.map((option) => `  ${`--${option.name}${option.value ? ' VALUE' : ''}`.padEnd(22)}${option.help}`)).join('\n')}
   -h, --help            this text
 
 Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_MODEL, and
@@ -47,12 +49,15 @@ interface Args {
   cwd?: string;
   starter: boolean;
   help: boolean;
+  /** The values of the parts' own options, by option name. */
+  parts: Record<string, string | string[] | true | undefined>;
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { starter: false, help: false };
+  const args: Args = { starter: false, help: false, parts: {} };
+  const partOptions = new Map<string, PartOption>(PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -70,7 +75,16 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--starter') args.starter = true;
     else if (arg === '--solution') args.starter = false;
     else if (arg === '-h' || arg === '--help') args.help = true;
-    else throw new UsageError(`unknown option "${arg}"`);
+    else if (partOptions.has(arg)) {
+      const option = partOptions.get(arg)!;
+      if (!option.value) args.parts[option.name] = true;
+      else {
+        const given = value();
+        if (option.choices && !option.choices.includes(given)) throw new UsageError(`${arg} must be one of ${option.choices.join(', ')} (not "${given}")`);
+        const before = args.parts[option.name];
+        args.parts[option.name] = option.repeat ? [...(Array.isArray(before) ? before : []), given] : given;
+      }
+    } else throw new UsageError(`unknown option "${arg}"`);
   }
   return args;
 }
@@ -89,6 +103,7 @@ const paint = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}
 const dim = paint('2');
 const bold = paint('1');
 const red = paint('31');
+const yellow = paint('33');
 const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 /** Writes to stdout and knows whether the cursor is at the start of a line. */
@@ -232,6 +247,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
 
+  // One reader of stdin for both the prompts and the parts' questions (a permission prompt in the middle of a run).
+  const reader = lineReader();
+  const ask = async (question: string, signal?: AbortSignal): Promise<string | undefined> => {
+    if (!reader.interactive) return undefined;
+    out.line(question);
+    return reader.next(signal);
+  };
+
   const system =
     `You are a coding agent in a terminal, working in the folder ${cwd}. Paths are relative to it. ` +
     'Look at files with the tools before you answer questions about them. Keep answers short and concrete.';
@@ -240,11 +263,59 @@ async function main(argv: string[]): Promise<number> {
   const simple = new kit.SimpleAgent(options);
   const todo = tree.own ? await firstTodoOfAgent(kit) : undefined;
   let loop: 'agent' | 'streaming' | 'simple' = todo ? 'streaming' : 'agent';
-  const agent = loop === 'agent' ? new kit.Agent(options) : undefined;
-  const history: Message[] = [];
 
   note(`agent · ${label} · ${tree.label} · workspace ${cwd}`);
   if (todo?.chapter === 7) note(`(events, hooks and cancellation are chapter 7, not finished yet (${todo.stub}): using the streaming loop of chapter 6)`);
+
+  // The later chapters' parts, on chapter 7's seams. With --starter, a part whose chapter is unfinished is left out.
+  const parts: PartResult[] = [];
+  if (loop === 'agent') {
+    let partProvider = provider;
+    const partTools = [...tools];
+    for (const part of PARTS) {
+      kit.todoHits.length = 0;
+      try {
+        const result = await part.setup({
+          kit,
+          load: (relative) => import(pathToFileURL(path.join(tree.src, relative)).href),
+          own: tree.own,
+          cwd,
+          env: process.env,
+          options: Object.fromEntries(part.options.map((option) => [option.name, args.parts[option.name]])),
+          provider: partProvider,
+          tools: partTools,
+          note,
+          ask,
+          line: (text) => out.line(text),
+          paint: { dim, bold, red, yellow },
+        });
+        const hit = kit.todoHits[0];
+        if (hit && tree.own) throw hit;
+        if (!result) continue;
+        parts.push(result);
+        if (result.provider) partProvider = result.provider;
+        if (result.tools) partTools.push(...result.tools);
+        if (result.banner) note(result.banner);
+      } catch (error) {
+        if (tree.own && isTodo(error)) note(`(${part.name} is chapter ${error.chapter}, not finished yet (${error.stub}): running without it)`);
+        else {
+          process.stderr.write(`${red('error:')} ${part.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+          for (const done of parts) await done.close?.();
+          return 2;
+        }
+      } finally {
+        kit.todoHits.length = 0;
+      }
+    }
+    Object.assign(options, { provider: partProvider, tools: new kit.ToolSet(partTools) });
+  }
+  const hooks = parts.flatMap((part) => (part.hooks ? [part.hooks] : []));
+  const executor = parts.reduce<PartResult['executor']>((chosen, part) => part.executor ?? chosen, undefined);
+  const agent = loop === 'agent' ? new kit.Agent({ ...options, hooks, executor }) : undefined;
+  const history: Message[] = [];
+  const closeParts = async () => {
+    for (const part of parts) await part.close?.().catch(() => undefined);
+  };
 
   /** Prints which stub a tool reached (a tool's TodoError becomes an error result, so the loop goes on). */
   const reportTodos = () => {
@@ -262,6 +333,10 @@ async function main(argv: string[]): Promise<number> {
     out.line(bold(`● ${describeCall(call.name, args === undefined ? call.arguments : args)}`));
   };
   const render = (event: AgentEvent) => {
+    for (const part of parts) {
+      const line = part.render?.(event);
+      if (line !== undefined) out.line(line);
+    }
     switch (event.type) {
       case 'text_delta':
         return out.write(event.text);
@@ -355,30 +430,81 @@ async function main(argv: string[]): Promise<number> {
     process.exit(130);
   };
 
+  process.on('SIGINT', interrupt);
   if (args.prompt !== undefined) {
-    process.on('SIGINT', interrupt);
     controller = new AbortController();
     const outcome = await turn(args.prompt, controller.signal);
+    await closeParts();
     return outcome === 'ok' ? 0 : outcome === 'aborted' ? 130 : 1;
   }
 
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-  rl.on('SIGINT', interrupt);
-  process.on('SIGINT', interrupt);
+  const rl = reader.open(interrupt);
   note('Type a request. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.');
   rl.setPrompt(bold('> '));
-  rl.prompt();
-  for await (const line of rl) {
+  for (;;) {
+    rl.prompt();
+    const line = await reader.next();
+    if (line === undefined) break;
     const prompt = line.trim();
     if (prompt) {
       controller = new AbortController();
       await turn(prompt, controller.signal);
       controller = undefined;
     }
-    rl.prompt();
   }
   out.line();
+  await closeParts();
   return 0;
+}
+
+/**
+ * Lines from stdin, one at a time, for the prompt and for the parts' questions alike (two readers of one stdin
+ * would each take lines meant for the other). Interactive once `open` has been called (the session's prompt loop);
+ * in one-prompt mode (-p) there is nobody to ask, so questions get no answer.
+ */
+function lineReader() {
+  const queue: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  let rl: ReturnType<typeof createInterface> | undefined;
+  return {
+    get interactive() {
+      return rl !== undefined && !closed;
+    },
+    open(onInterrupt: () => void) {
+      rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+      rl.on('SIGINT', onInterrupt);
+      rl.on('line', (line) => {
+        const take = waiting;
+        waiting = undefined;
+        if (take) take(line);
+        else queue.push(line);
+      });
+      rl.on('close', () => {
+        closed = true;
+        waiting?.(undefined);
+        waiting = undefined;
+      });
+      return rl;
+    },
+    /** The next line, or undefined at the end of input or once `signal` aborts. */
+    next(signal?: AbortSignal): Promise<string | undefined> {
+      if (queue.length > 0) return Promise.resolve(queue.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      return new Promise((resolve) => {
+        const onAbort = () => {
+          if (waiting === take) waiting = undefined;
+          resolve(undefined);
+        };
+        const take = (line: string | undefined) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(line);
+        };
+        waiting = take;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
 }
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
