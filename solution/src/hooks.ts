@@ -10,7 +10,7 @@
  * Several sets of hooks may be given; `composeHooks` makes them one, called in the order given. Every hook gets the
  * run's AbortSignal. A hook that throws ends the run with reason `error` (the loop sees to that).
  */
-import type { ToolDecision } from './agent-events.js';
+import type { AgentEvent, ToolDecision } from './agent-events.js';
 import type { Message, ToolCall, ToolResultMessage } from './messages.js';
 import type { ModelRequest } from './provider.js';
 
@@ -24,6 +24,11 @@ export interface HookContext {
   turn: number;
   /** The conversation so far. Read it; do not change it. */
   history: readonly Message[];
+  /**
+   * Hands an event to the run's consumers (chapter 12's compaction says what it did this way). The loop yields it
+   * as soon as the hook has returned: after beforeModelCall, before the decision of a call, before its result.
+   */
+  emit(event: AgentEvent): void;
 }
 
 /**

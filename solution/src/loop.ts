@@ -16,23 +16,19 @@ import { runSerially, type Executor } from './executor.js';
 import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
 import type { ModelRequest, Provider } from './provider.js';
-import { runToolCall, type RunContext } from './run-tool-call.js';
+import { runToolCall, takeEmitted, type RunContext } from './run-tool-call.js';
 import { turnEvents } from './streaming-agent.js';
 import type { ToolSet } from './tool.js';
 import { normalizeTurn } from './turn-rules.js';
 
 export interface AgentConfig extends AgentOptions {
-  /** One set of hooks, or several, called in order. */
-  hooks?: Hooks | readonly Hooks[];
-  /** How one turn's calls run (default: runSerially). */
-  executor?: Executor;
+  hooks?: Hooks | readonly Hooks[]; // one set of hooks, or several, called in order
+  executor?: Executor; // how one turn's calls run (default: runSerially)
 }
 
 export interface AgentRunOptions {
-  /** Aborting ends the run with done: cancelled, its reason as the message. */
-  signal?: AbortSignal;
-  /** The client's results for the calls a paused run left open. */
-  clientResults?: readonly ToolResultMessage[];
+  signal?: AbortSignal; // aborting ends the run with done: cancelled, its reason as the message
+  clientResults?: readonly ToolResultMessage[]; // the client's results for the calls a paused run left open
 }
 
 export class Agent {
@@ -62,12 +58,14 @@ export class Agent {
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
     // 1. Make the run's state: the signal (options.signal, or one that never aborts), turn 0, the history, tools,
-    //    hooks, cwd, no pending calls, no model calls, no text, no usage (noUsage()).
+    //    hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no model calls, no
+    //    text, no usage (noUsage()).
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
     //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
     //    a. throw the signal's reason if it is aborted, then yield turn_start;
-    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }; a stop ends the
+    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions } and yield what the
+    //       hooks emitted (takeEmitted(run), given); a stop ends the
     //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
     //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
@@ -80,7 +78,7 @@ export class Agent {
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
     // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
-    const run: RunState = { signal: options.signal ?? new AbortController().signal, turn: 0, history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, pending: [], modelCalls: 0, text: '', usage: noUsage() };
+    const run: RunState = { signal: options.signal ?? new AbortController().signal, turn: 0, history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, pending: [], emitted: [], emit: (event) => void run.emitted.push(event), modelCalls: 0, text: '', usage: noUsage() };
     const problem = addClientResults(history, options.clientResults ?? []);
     if (problem) return yield { type: 'done', reason: 'error', turns: 0, text: '', usage: run.usage, message: problem };
     try {
@@ -88,6 +86,7 @@ export class Agent {
         run.signal.throwIfAborted();
         yield { type: 'turn_start', turn: run.turn };
         const request = await this.hooks.beforeModelCall({ system: this.system, messages: history, tools: this.tools.definitions() }, run);
+        yield* takeEmitted(run);
         if (isStop(request)) {
           if (request.answer !== undefined) run.text = request.answer;
           return yield* finishRun(run, request.answer === undefined ? 'cancelled' : 'end_turn', request.stop);
@@ -141,10 +140,7 @@ export class Agent {
         yield { type: 'text_delta', turn: run.turn, text: event.text };
       } else if (event.type === 'thinking_delta' && event.thinking) {
         yield { type: 'thinking_delta', turn: run.turn, thinking: event.thinking };
-      } else if (event.type === 'retry') {
-        const { type: _retry, ...notice } = event;
-        yield { type: 'retry', turn: run.turn, ...notice };
-      }
+      } else if (event.type === 'retry') yield { ...event, turn: run.turn };
     }
     run.signal.throwIfAborted();
     return builder.build();

@@ -21,6 +21,13 @@ export interface RunContext extends HookContext {
   cwd: string;
   /** Client-side calls of this turn, waiting for the caller (as the hooks left them). */
   pending: ToolCall[];
+  /** Events the hooks emitted (ctx.emit) that the loop has not yielded yet. */
+  emitted: AgentEvent[];
+}
+
+/** The events the hooks emitted since the last time, taken out of run.emitted (to yield them). */
+export function takeEmitted(run: RunContext): AgentEvent[] {
+  return run.emitted.splice(0);
 }
 
 /** The tool_result event for a result. */
@@ -35,8 +42,8 @@ export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent
  */
 export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined> {
   // #region chapter 7: runToolCall
-  // 1. Ask run.hooks.beforeToolCall(call, run), and yield a tool_call_decided event with its decision (turn, the
-  //    call's id and name) before anything runs.
+  // 1. Ask run.hooks.beforeToolCall(call, run). Yield what the hooks emitted (takeEmitted, given), then a
+  //    tool_call_decided event with its decision (turn, the call's id and name), before anything runs.
   // 2. block: the result is an error result holding the hook's message. The tool does not run, and the after hooks
   //    are not called: nothing ran.
   // 3. change: from here on the call is the same call (same id and name) with the hook's arguments.
@@ -44,9 +51,10 @@ export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenera
   //    result and no event: the caller answers it.
   // 5. Otherwise run it with executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal }) and hand the
   //    result to run.hooks.afterToolCall(call, result, run); what that returns is the result.
-  // 6. Yield the result's tool_result event (resultEvent, given) and return the result. Do not push it onto the
-  //    history: the executor records it, in call order.
+  // 6. Yield what the hooks emitted since step 1, then the result's tool_result event (resultEvent, given), and
+  //    return the result. Do not push it onto the history: the executor records it, in call order.
   const decision = await run.hooks.beforeToolCall(call, run);
+  yield* takeEmitted(run);
   yield { type: 'tool_call_decided', turn: run.turn, callId: call.id, name: call.name, decision };
   let result: ToolResultMessage;
   if (decision.type === 'block') {
@@ -60,6 +68,7 @@ export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenera
     const ran = await executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal });
     result = await run.hooks.afterToolCall(call, ran, run);
   }
+  yield* takeEmitted(run);
   yield resultEvent(run.turn, result);
   return result;
   // #endregion

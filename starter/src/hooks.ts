@@ -11,7 +11,7 @@
  * run's AbortSignal. A hook that throws ends the run with reason `error` (the loop sees to that).
  */
 import { TodoError } from './todo.js';
-import type { ToolDecision } from './agent-events.js';
+import type { AgentEvent, ToolDecision } from './agent-events.js';
 import type { Message, ToolCall, ToolResultMessage } from './messages.js';
 import type { ModelRequest } from './provider.js';
 
@@ -25,6 +25,11 @@ export interface HookContext {
   turn: number;
   /** The conversation so far. Read it; do not change it. */
   history: readonly Message[];
+  /**
+   * Hands an event to the run's consumers (chapter 12's compaction says what it did this way). The loop yields it
+   * as soon as the hook has returned: after beforeModelCall, before the decision of a call, before its result.
+   */
+  emit(event: AgentEvent): void;
 }
 
 /**

@@ -17,23 +17,19 @@ import { runSerially, type Executor } from './executor.js';
 import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
 import type { ModelRequest, Provider } from './provider.js';
-import { runToolCall, type RunContext } from './run-tool-call.js';
+import { runToolCall, takeEmitted, type RunContext } from './run-tool-call.js';
 import { turnEvents } from './streaming-agent.js';
 import type { ToolSet } from './tool.js';
 import { normalizeTurn } from './turn-rules.js';
 
 export interface AgentConfig extends AgentOptions {
-  /** One set of hooks, or several, called in order. */
-  hooks?: Hooks | readonly Hooks[];
-  /** How one turn's calls run (default: runSerially). */
-  executor?: Executor;
+  hooks?: Hooks | readonly Hooks[]; // one set of hooks, or several, called in order
+  executor?: Executor; // how one turn's calls run (default: runSerially)
 }
 
 export interface AgentRunOptions {
-  /** Aborting ends the run with done: cancelled, its reason as the message. */
-  signal?: AbortSignal;
-  /** The client's results for the calls a paused run left open. */
-  clientResults?: readonly ToolResultMessage[];
+  signal?: AbortSignal; // aborting ends the run with done: cancelled, its reason as the message
+  clientResults?: readonly ToolResultMessage[]; // the client's results for the calls a paused run left open
 }
 
 export class Agent {
@@ -63,12 +59,14 @@ export class Agent {
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
     // 1. Make the run's state: the signal (options.signal, or one that never aborts), turn 0, the history, tools,
-    //    hooks, cwd, no pending calls, no model calls, no text, no usage (noUsage()).
+    //    hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no model calls, no
+    //    text, no usage (noUsage()).
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
     //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
     //    a. throw the signal's reason if it is aborted, then yield turn_start;
-    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }; a stop ends the
+    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions } and yield what the
+    //       hooks emitted (takeEmitted(run), given); a stop ends the
     //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
     //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass

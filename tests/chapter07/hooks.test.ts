@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { ToolDecision } from 'kit/agent-events';
+import type { AgentEvent, ToolDecision } from 'kit/agent-events';
 import { composeHooks, type HookContext, type Hooks } from 'kit/hooks';
 import { assistantText, assistantToolCalls, toolResult, userMessage, type ToolCall } from 'kit/messages';
 import { requestOn, shape } from '../helpers/transcript.js';
@@ -60,6 +60,31 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(provider.requests, 'one model call: the stop came before the second').toHaveLength(1);
     expect(history).toBeValidHistory('after a stop with an answer');
     expect(history.at(-1), 'the history ends with the result of the call').toMatchObject({ role: 'tool', toolCallId: 'c1' });
+  });
+
+  test('events a hook emits reach the consumers right after the hook: before the model call, the decision, the result', async () => {
+    const note = (text: string): AgentEvent => ({ type: 'text_delta', turn: 0, text });
+    const { agent } = agentWith([callsTurn(echoCall('c1', 'hi')), assistantText('ok')], {
+      hooks: {
+        beforeModelCall: (request, ctx) => void ctx.emit(note(`model ${ctx.turn}`)),
+        beforeToolCall: (call, ctx) => void ctx.emit(note(`before ${call.id}`)),
+        afterToolCall: (call, _result, ctx) => void ctx.emit(note(`after ${call.id}`)),
+      },
+    });
+    const events = await collect(agent.run(ask('echo hi')));
+    expect(events.map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)), 'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)').toEqual([
+      'turn_start',
+      'emitted: model 1',
+      'tool_call_requested',
+      'emitted: before c1',
+      'tool_call_decided',
+      'emitted: after c1',
+      'tool_result',
+      'turn_start',
+      'emitted: model 2',
+      'text_delta',
+      'done',
+    ]);
   });
 
   test('onText hooks see every piece of text, in order, with the run\'s signal and turn', async () => {
@@ -219,7 +244,7 @@ describe('a hook that throws (src/loop.ts, src/finish-run.ts)', () => {
 describe('composeHooks (src/hooks.ts)', () => {
   test('with no hooks: the request is kept, every call is allowed, every result kept', async () => {
     const none = composeHooks([]);
-    const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [] };
+    const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
     const request = { messages: [userMessage('x')], tools: [] };
     expect(await none.beforeModelCall(request, ctx), 'composeHooks step 2: no hooks, the same request').toEqual(request);
     expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({ type: 'allow' });
