@@ -14,6 +14,7 @@ import { TodoError } from './todo.js';
 import type { AgentEvent, ToolDecision } from './agent-events.js';
 import type { Message, ToolCall, ToolResultMessage } from './messages.js';
 import type { ModelRequest } from './provider.js';
+import type { ToolSet } from './tool.js';
 
 type Awaitable<T> = T | Promise<T>;
 
@@ -30,6 +31,11 @@ export interface HookContext {
    * as soon as the hook has returned: after beforeModelCall, before the decision of a call, before its result.
    */
   emit(event: AgentEvent): void;
+  /**
+   * The run's tools (the loop's hooks always get them). Chapter 11 swaps an MCP server's tools here, before a model
+   * call, when the server says its list changed. Optional so a hook can be called with a context of its own.
+   */
+  tools?: ToolSet;
 }
 
 /**

@@ -21,6 +21,11 @@ export interface Tool<Input = any> {
   readonly name: string;
   readonly description: string;
   readonly input: z.ZodType<Input>;
+  /**
+   * The JSON Schema to show the model instead of one made from `input` (chapter 11: an MCP server's tool comes with
+   * its own schema, which is offered as the server gave it; `input` then checks arguments against that schema).
+   */
+  readonly jsonSchema?: JsonSchema;
   /** True for tools that only look (read, glob, grep): safe to run without asking, and in parallel. */
   readonly readOnly: boolean;
   /** Runs the tool on checked input and returns the text the model will read. Throws to report a failure. */
@@ -65,6 +70,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
  * view: a field with a default is optional), without the `$schema` key.
  */
 export function toolDefinition(tool: Tool): ToolDefinition {
+  if (tool.jsonSchema) return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
   // #region chapter 2: toolDefinition
   // 1. Convert tool.input to JSON Schema with zod's z.toJSONSchema. The model writes the input, so the schema must
   //    describe what it may send: a field with a default must not be listed as required.
@@ -97,6 +103,14 @@ export class ToolSet implements Iterable<Tool> {
     // 1. Look the name up exactly (no trimming, no case folding) and return the tool or undefined.
     throw new TodoError(2, 'ToolSet.get');
     // #endregion
+  }
+
+  /**
+   * Takes the tool of that name out of the set; true if there was one. Given, not a stub: chapter 11 replaces an MCP
+   * server's tools when the server says its list changed.
+   */
+  remove(name: string): boolean {
+    return this.byName.delete(name);
   }
 
   /** The tool names, in the order they were added. */
