@@ -55,7 +55,24 @@ export type AgentEvent =
   | { type: 'tool_call_decided'; turn: number; callId: string; name: string; decision: ToolDecision }
   | { type: 'tool_result'; turn: number; callId: string; name: string; content: string; isError: boolean }
   | ({ turn: number } & RetryNotice)
+  | CompactionEvent
   | DoneEvent;
+
+/**
+ * Chapter 12: the oldest messages of the history were replaced by one summary. `from` and `count` say which
+ * (history.splice(from, count, summary message) replays it); the token figures are estimates before and after.
+ * `turn` is 0 for a compaction asked for between runs (`/compact`).
+ */
+export interface CompactionEvent {
+  type: 'compaction';
+  turn: number;
+  from: number;
+  count: number;
+  summary: string;
+  tokensBefore: number;
+  tokensAfter: number;
+  manual: boolean;
+}
 
 /** Usage with nothing counted yet. */
 export function noUsage(): Usage {
