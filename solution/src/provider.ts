@@ -26,6 +26,8 @@ export interface ModelRequest {
   messages: readonly Message[];
   tools: readonly ToolDefinition[];
   toolChoice?: ToolChoice;
+  /** false: at most one tool call per turn (chapter 9); true or left out: as many as the model likes. */
+  parallelToolCalls?: boolean;
   /** Overrides the provider's configured model for this one request. */
   model?: string;
   maxTokens?: number;

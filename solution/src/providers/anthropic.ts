@@ -117,7 +117,8 @@ export function anthropicRequest(
   // 2. system: request.system, only when it is a non-empty string.
   // 3. messages: toAnthropicMessages(request.messages).
   // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
-  //    (toAnthropicToolChoice). With no tools, send neither.
+  //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
+  //    send neither.
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model ?? defaults.model,
     max_tokens: request.maxTokens ?? defaults.maxTokens,
@@ -127,9 +128,22 @@ export function anthropicRequest(
   if (request.tools.length > 0) {
     params.tools = toAnthropicTools(request.tools);
     if (request.toolChoice) params.tool_choice = toAnthropicToolChoice(request.toolChoice);
+    disableParallelToolUse(params, request);
   }
   return params;
   // #endregion
+}
+
+/**
+ * Chapter 9 (given): `parallelToolCalls: false` as Anthropic's `disable_parallel_tool_use` on the tool choice (an
+ * `auto` choice when none was set). The API takes the flag only on auto, any and tool: with `none` no tool is
+ * called at all, so nothing is added.
+ */
+export function disableParallelToolUse(params: Anthropic.MessageCreateParamsNonStreaming, request: ModelRequest): void {
+  if (request.parallelToolCalls !== false || !params.tools) return;
+  const choice = params.tool_choice ?? { type: 'auto' };
+  if (choice.type === 'none') return;
+  params.tool_choice = { ...choice, disable_parallel_tool_use: true };
 }
 
 /** Anthropic's stop reason in the kit's words. */

@@ -100,7 +100,8 @@ export function openaiRequest(
   // 1. model: request.model, else defaults.model; messages: toOpenAIMessages(request.system, request.messages).
   // 2. max_completion_tokens: request.maxTokens, else defaults.maxTokens; leave it out when both are undefined.
   // 3. When there is at least one tool: tools (toOpenAITools) and, if request.toolChoice is set, tool_choice
-  //    (toOpenAIToolChoice). With no tools, send neither.
+  //    (toOpenAIToolChoice); then setParallelToolCalls(params, request) (given, chapter 9). With no tools, send
+  //    neither.
   const params: OpenAI.ChatCompletionCreateParamsNonStreaming = {
     model: request.model ?? defaults.model,
     messages: toOpenAIMessages(request.system, request.messages),
@@ -110,9 +111,19 @@ export function openaiRequest(
   if (request.tools.length > 0) {
     params.tools = toOpenAITools(request.tools);
     if (request.toolChoice) params.tool_choice = toOpenAIToolChoice(request.toolChoice);
+    setParallelToolCalls(params, request);
   }
   return params;
   // #endregion
+}
+
+/**
+ * Chapter 9 (given): `parallelToolCalls` as OpenAI's `parallel_tool_calls`, only when it is set, and only with
+ * tools the model may call (the API refuses the field without tools; with tool_choice none it means nothing).
+ */
+export function setParallelToolCalls(params: OpenAI.ChatCompletionCreateParamsNonStreaming, request: ModelRequest): void {
+  if (request.parallelToolCalls === undefined || !params.tools || params.tool_choice === 'none') return;
+  params.parallel_tool_calls = request.parallelToolCalls;
 }
 
 /**

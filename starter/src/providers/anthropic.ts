@@ -72,9 +72,22 @@ export function anthropicRequest(
   // 2. system: request.system, only when it is a non-empty string.
   // 3. messages: toAnthropicMessages(request.messages).
   // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
-  //    (toAnthropicToolChoice). With no tools, send neither.
+  //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
+  //    send neither.
   throw new TodoError(5, 'anthropicRequest');
   // #endregion
+}
+
+/**
+ * Chapter 9 (given): `parallelToolCalls: false` as Anthropic's `disable_parallel_tool_use` on the tool choice (an
+ * `auto` choice when none was set). The API takes the flag only on auto, any and tool: with `none` no tool is
+ * called at all, so nothing is added.
+ */
+export function disableParallelToolUse(params: Anthropic.MessageCreateParamsNonStreaming, request: ModelRequest): void {
+  if (request.parallelToolCalls !== false || !params.tools) return;
+  const choice = params.tool_choice ?? { type: 'auto' };
+  if (choice.type === 'none') return;
+  params.tool_choice = { ...choice, disable_parallel_tool_use: true };
 }
 
 /** Anthropic's stop reason in the kit's words. */
