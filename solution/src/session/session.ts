@@ -1,0 +1,206 @@
+/**
+ * Chapter 12: a session, and the recorder that keeps it on disk while a run goes on.
+ *
+ * A session is a conversation that outlives the process: its id, the folder it works in, when it started and
+ * when it last changed, its messages, its status, the model, and what it has cost so far. The recorder is one
+ * more consumer of chapter 7's events: it passes every event on unchanged, and writes a record for each new
+ * message of the history and for the events worth keeping (usage, compaction, the end of a run). It never runs
+ * the loop itself.
+ *
+ * The file is a list of records, one JSON object per line (store.ts). Replaying the records in order gives the
+ * session back: that is what resume does.
+ */
+import { addUsage, noUsage, type AgentEvent, type CompactionEvent, type DoneReason } from '../agent-events.js';
+import type { Message, Usage } from '../messages.js';
+import { summaryMessage } from './compaction.js';
+import { costOf, priceFor, PRICES, type PriceTable } from './cost.js';
+
+export type SessionStatus = 'idle' | 'running' | 'paused' | 'ended';
+
+export interface Session {
+  id: string;
+  /** The folder the session works in (its project). */
+  cwd: string;
+  /** ISO times. */
+  createdAt: string;
+  updatedAt: string;
+  model?: string;
+  /** idle (waiting for a prompt), running, paused (a client-side tool is waiting), ended (closed). */
+  status: SessionStatus;
+  /** The reason the last run ended. */
+  endReason?: DoneReason;
+  /** The history; the agent runs on this very array. */
+  messages: Message[];
+  /** Every model call's usage, added up. */
+  usage: Usage;
+  /** Dollars so far; undefined when a model's price is unknown (never 0 for "unknown"). */
+  cost: number | undefined;
+  /** For a fork: the session and the number of its messages it started from. */
+  forkedFrom?: { id: string; messages: number };
+}
+
+/** One line of a session file. Every record has `at`, the ISO time it was written. */
+export type SessionRecord =
+  | { type: 'session'; at: string; version: 1; id: string; cwd: string; model?: string; forkedFrom?: { id: string; messages: number } }
+  | { type: 'message'; at: string; message: Message }
+  | { type: 'usage'; at: string; usage: Usage; model?: string }
+  | ({ at: string } & CompactionEvent)
+  | { type: 'status'; at: string; status: SessionStatus; reason?: DoneReason; message?: string };
+
+/** What a result says for a call that a crash left without one. */
+export const INTERRUPTED_RESULT = 'The session stopped before this call finished; it may or may not have run.';
+
+/** A new, empty session. */
+export function newSession(fields: { id: string; cwd: string; now: string; model?: string }): Session {
+  return {
+    id: fields.id,
+    cwd: fields.cwd,
+    createdAt: fields.now,
+    updatedAt: fields.now,
+    ...(fields.model ? { model: fields.model } : {}),
+    status: 'idle',
+    messages: [],
+    usage: noUsage(),
+    cost: 0,
+  };
+}
+
+/** The cost of the session after one more model call's usage: unknown stays unknown. */
+function addCost(cost: number | undefined, usage: Usage, model: string | undefined, prices: PriceTable): number | undefined {
+  const more = costOf(usage, priceFor(model, prices));
+  return cost === undefined || more === undefined ? undefined : cost + more;
+}
+
+/**
+ * The session a file's records describe, replayed in order. Throws when the first record is not a `session`
+ * record. A session whose process died mid-run comes back as it was: status running, maybe with calls that have no
+ * result (SessionStore.resume repairs that before the next run).
+ */
+export function sessionFromRecords(records: readonly SessionRecord[], prices: PriceTable = PRICES): Session {
+  // #region chapter 12: sessionFromRecords
+  // 1. The first record must be a `session` record: else throw an Error saying the file does not start with one.
+  //    Start a newSession from it (its at is the creation time), keeping model and forkedFrom.
+  // 2. Replay every record after it, in order, and set updatedAt to each record's at:
+  //    - message: push the message;
+  //    - usage: add it to the usage (addUsage) and to the cost (its model's price; unknown stays unknown);
+  //    - compaction: messages.splice(from, count, summaryMessage(summary)), as the hook did;
+  //    - status: take its status, and its reason as endReason.
+  const [first, ...rest] = records;
+  if (first?.type !== 'session') throw new Error(`a session file starts with a session record, not ${first ? `a ${first.type} record` : 'nothing'}`);
+  const session = newSession({ id: first.id, cwd: first.cwd, now: first.at, model: first.model });
+  if (first.forkedFrom) session.forkedFrom = first.forkedFrom;
+  for (const record of rest) {
+    session.updatedAt = record.at;
+    switch (record.type) {
+      case 'message':
+        session.messages.push(record.message);
+        break;
+      case 'usage':
+        session.usage = addUsage(session.usage, record.usage);
+        session.cost = addCost(session.cost, record.usage, record.model, prices);
+        break;
+      case 'compaction':
+        session.messages.splice(record.from, record.count, summaryMessage(record.summary));
+        break;
+      case 'status':
+        session.status = record.status;
+        session.endReason = record.reason;
+        break;
+    }
+  }
+  return session;
+  // #endregion
+}
+
+export interface RecorderOptions {
+  /** The clock, for the records' times (tests pass a fixed one). */
+  now?: () => Date;
+  prices?: PriceTable;
+}
+
+/**
+ * Writes a session's records as its runs go on. `write` appends one record (store.ts's SessionWriter.append).
+ * The agent must run on `session.messages`: the recorder compares that array with what it has already written.
+ */
+export class SessionRecorder {
+  /** How many of session.messages are already in the file. */
+  written: number;
+  private readonly now: () => Date;
+  private readonly prices: PriceTable;
+
+  constructor(
+    readonly session: Session,
+    private readonly write: (record: SessionRecord) => void,
+    options: RecorderOptions = {},
+  ) {
+    this.written = session.messages.length;
+    this.now = options.now ?? (() => new Date());
+    this.prices = options.prices ?? PRICES;
+  }
+
+  /**
+   * Takes one event of a run (in the order the run yields them) and writes what it means for the session:
+   * - first, a compaction: the history has already been shortened (the hook replaced `count` messages from `from`
+   *   with one summary), so `written` shrinks by count - 1, and the event is written as a compaction record;
+   * - then, every message of the history not yet written, in order, one message record each;
+   * - turn_start while the session is not running: status running (a status record);
+   * - usage: added to the totals and the cost, and written as a usage record with the session's model;
+   * - done: status paused for paused_for_client_tool, else idle, with the reason (and message) as a status record.
+   * Every record's `at` is the clock's time, which also becomes the session's updatedAt.
+   */
+  record(event: AgentEvent): void {
+    // #region chapter 12: SessionRecorder.record
+    // 1. at = this.now().toISOString(); set session.updatedAt to it.
+    // 2. A compaction event comes first: written -= count - 1, then write { ...event, at } (the messages it
+    //    replaced were written earlier; replaying the record shortens them the same way).
+    // 3. Write every message from index `written` to the end of session.messages as { type: 'message', at,
+    //    message }, and move `written` to the end.
+    // 4. turn_start, when the status is not running: status running, written as { type: 'status', at, status }.
+    // 5. usage: session.usage = addUsage(...), the cost through its model's price (unknown stays undefined), and
+    //    write { type: 'usage', at, usage, model }.
+    // 6. done: status paused (paused_for_client_tool) or idle, endReason = reason; write a status record with the
+    //    reason, and the message when there is one.
+    const at = this.now().toISOString();
+    const session = this.session;
+    session.updatedAt = at;
+    if (event.type === 'compaction') {
+      this.written -= event.count - 1;
+      this.write({ ...event, at });
+    }
+    for (; this.written < session.messages.length; this.written++) {
+      this.write({ type: 'message', at, message: session.messages[this.written]! });
+    }
+    if (event.type === 'turn_start' && session.status !== 'running') {
+      session.status = 'running';
+      this.write({ type: 'status', at, status: 'running' });
+    } else if (event.type === 'usage') {
+      session.usage = addUsage(session.usage, event.usage);
+      session.cost = addCost(session.cost, event.usage, session.model, this.prices);
+      this.write({ type: 'usage', at, usage: event.usage, ...(session.model ? { model: session.model } : {}) });
+    } else if (event.type === 'done') {
+      session.status = event.reason === 'paused_for_client_tool' ? 'paused' : 'idle';
+      session.endReason = event.reason;
+      this.write({ type: 'status', at, status: session.status, reason: event.reason, ...(event.message ? { message: event.message } : {}) });
+    }
+    // #endregion
+  }
+
+  /** Records every event of a run and passes it on unchanged: `for await (const e of recorder.watch(agent.run(...)))`. */
+  async *watch(events: AsyncIterable<AgentEvent>): AsyncGenerator<AgentEvent, void, undefined> {
+    for await (const event of events) {
+      this.record(event);
+      yield event;
+    }
+  }
+
+  /** Writes any messages added outside a run (a prompt the run refused), and the status `ended`. */
+  close(): void {
+    const at = this.now().toISOString();
+    for (; this.written < this.session.messages.length; this.written++) {
+      this.write({ type: 'message', at, message: this.session.messages[this.written]! });
+    }
+    this.session.status = 'ended';
+    this.session.updatedAt = at;
+    this.write({ type: 'status', at, status: 'ended' });
+  }
+}

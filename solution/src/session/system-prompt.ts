@@ -1,0 +1,172 @@
+/**
+ * Chapter 12: the system prompt, from the kit and from the project.
+ *
+ * A person tells Claude Code about a project in instruction files, and the kit reads the same ones:
+ *
+ * 1. the kit's base prompt (or the text that replaces it: `replace`, `--system-prompt`);
+ * 2. `~/.claude/CLAUDE.md`, the person's own instructions for every project;
+ * 3. from the repository root down to the working folder, in each folder `CLAUDE.md` then `AGENTS.md`: the outer
+ *    folders first, so the instructions closest to the work come last and win where they disagree;
+ * 4. the text to append (`append`, `--append-system-prompt`).
+ *
+ * The repository root is the nearest folder, from the working folder up, that holds `.git`; without one only the
+ * working folder is read. Nothing above the root is read: a CLAUDE.md in a parent folder belongs to someone else's
+ * project (or to nobody you trust). An instruction file may import another with `@path` (relative to the file
+ * that imports it), as in Claude Code; imports are followed up to five deep, and only inside the repository (or the
+ * working folder when there is no repository): an import that points elsewhere is left as written, with a warning.
+ */
+import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Hooks } from '../hooks.js';
+
+/** The kit's own prompt, for a session working in `cwd`. */
+export function basePrompt(cwd: string): string {
+  return (
+    `You are a coding agent in a terminal, working in the folder ${cwd}. Paths are relative to it. ` +
+    'Look at files with the tools before you answer questions about them. Keep answers short and concrete.'
+  );
+}
+
+/** The names read in each folder, in this order. */
+export const INSTRUCTION_FILES = ['CLAUDE.md', 'AGENTS.md'] as const;
+
+/** How deep `@path` imports are followed. */
+export const MAX_IMPORT_DEPTH = 5;
+
+/** The repository root for `cwd`: the nearest folder from cwd up that holds `.git`, or undefined. */
+export function repositoryRoot(cwd: string): string | undefined {
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, '.git'))) return dir;
+    if (path.dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The instruction files that apply to `cwd`, in the order they go into the prompt: `~/.claude/CLAUDE.md` (when
+ * `home` is given and it exists), then for each folder from the repository root (or cwd alone, without one) down
+ * to cwd, its CLAUDE.md then its AGENTS.md, those that exist as files. Absolute paths.
+ */
+export function instructionFiles(cwd: string, home?: string): string[] {
+  // #region chapter 12: instructionFiles
+  // 1. Start the list with home/.claude/CLAUDE.md when home is given and that file exists.
+  // 2. The folders: from path.resolve(cwd) up to repositoryRoot(cwd) included (only cwd when there is no root),
+  //    then reversed, so the root comes first. Never a folder above the root.
+  // 3. In each folder, each name of INSTRUCTION_FILES in order, when it exists and is a file.
+  const files: string[] = [];
+  const user = home === undefined ? undefined : path.join(home, '.claude', 'CLAUDE.md');
+  if (user && isFile(user)) files.push(user);
+  const start = path.resolve(cwd);
+  const root = repositoryRoot(start) ?? start;
+  const folders: string[] = [];
+  for (let dir = start; ; dir = path.dirname(dir)) {
+    folders.push(dir);
+    if (dir === root || path.dirname(dir) === dir) break;
+  }
+  for (const folder of folders.reverse()) {
+    for (const name of INSTRUCTION_FILES) {
+      const file = path.join(folder, name);
+      if (isFile(file)) files.push(file);
+    }
+  }
+  return files;
+  // #endregion
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `file` (after following links) is `root` or inside it. */
+function inside(root: string, file: string): boolean {
+  const relative = path.relative(realpathSync(root), realpathSync(file));
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/**
+ * `text` (the content of `file`) with each `@path` import replaced by the imported file's content, itself resolved
+ * the same way. An import is `@` at the start of a line or after a space, then a path of letters, digits and
+ * `. _ - /` that contains a "." or a "/" (so "@team" or an e-mail address are left alone), relative to `file`'s
+ * folder. It is resolved when the file exists inside `root`, the chain is not deeper than MAX_IMPORT_DEPTH and the
+ * file is not already being imported (a cycle); otherwise it is left as written and a warning is added.
+ */
+export function resolveImports(text: string, file: string, root: string, warnings: string[], depth = 0, chain: readonly string[] = [file]): string {
+  // #region chapter 12: resolveImports
+  // 1. Replace every match of /(^|[ \t])@([\w.\/-]*[./][\w.\/-]*)/gm (keep the space before it).
+  // 2. target = path.resolve(path.dirname(file), the path). Leave the import as written, with a warning that
+  //    names the importing file and the import, when: the target is not an existing file; it is not inside root
+  //    (follow links: realpath); depth + 1 > MAX_IMPORT_DEPTH; or the target is already in `chain` (a cycle).
+  // 3. Otherwise put in its content (trailing whitespace trimmed), itself passed through resolveImports with
+  //    depth + 1 and the chain plus the target.
+  return text.replace(/(^|[ \t])@([\w./-]*[./][\w./-]*)/gm, (whole, before: string, relative: string) => {
+    const target = path.resolve(path.dirname(file), relative);
+    const refuse = (why: string) => {
+      warnings.push(`${file}: @${relative} was not imported: ${why}`);
+      return whole;
+    };
+    if (!isFile(target)) return refuse('no such file');
+    if (!inside(root, target)) return refuse(`it is outside ${root}`);
+    if (depth + 1 > MAX_IMPORT_DEPTH) return refuse(`imports go at most ${MAX_IMPORT_DEPTH} deep`);
+    if (chain.includes(target)) return refuse('it imports itself (a cycle)');
+    const content = readFileSync(target, 'utf8').trimEnd();
+    return before + resolveImports(content, target, root, warnings, depth + 1, [...chain, target]);
+  });
+  // #endregion
+}
+
+export interface SystemPromptOptions {
+  cwd: string;
+  /** The home folder, for ~/.claude/CLAUDE.md (tests pass a temp folder; leave it out to skip that file). */
+  home?: string;
+  /** Replaces the kit's base prompt (the project's instructions still follow). */
+  replace?: string;
+  /** Goes at the very end. */
+  append?: string;
+}
+
+export interface SystemPrompt {
+  text: string;
+  /** The instruction files read, in order. */
+  files: string[];
+  /** Imports that were not followed, and why. */
+  warnings: string[];
+}
+
+/**
+ * The whole system prompt: the base (or `replace` instead of it), then each instruction file as a section
+ * "# Instructions from <path>" followed by its content with imports resolved (the path relative to cwd, or the
+ * absolute path for the home file; an empty file is left out), then `append`. Sections are separated by a blank
+ * line. Imports resolve inside the repository root (cwd without one); the home file's imports inside ~/.claude.
+ */
+export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
+  // #region chapter 12: buildSystemPrompt
+  // 1. sections = [options.replace ?? basePrompt(cwd)] (replace takes the base's place; it is not added to it).
+  // 2. For each of instructionFiles(cwd, home): read it; resolve its imports (root: ~/.claude for the home file,
+  //    else repositoryRoot(cwd) ?? cwd); skip it when the result is blank; else add "# Instructions from <name>\n\n"
+  //    + the content trimmed, where name is the path relative to cwd for project files, the absolute path for the
+  //    home file.
+  // 3. Add options.append when it is given and not blank. Join the sections with "\n\n".
+  const cwd = path.resolve(options.cwd);
+  const sections = [options.replace ?? basePrompt(cwd)];
+  const warnings: string[] = [];
+  const files = instructionFiles(cwd, options.home);
+  const homeDir = options.home === undefined ? undefined : path.join(options.home, '.claude');
+  const projectRoot = repositoryRoot(cwd) ?? cwd;
+  for (const file of files) {
+    const fromHome = homeDir !== undefined && path.dirname(file) === homeDir;
+    const content = resolveImports(readFileSync(file, 'utf8'), file, fromHome ? homeDir : projectRoot, warnings).trim();
+    if (!content) continue;
+    sections.push(`# Instructions from ${fromHome ? file : path.relative(cwd, file)}\n\n${content}`);
+  }
+  if (options.append?.trim()) sections.push(options.append);
+  return { text: sections.join('\n\n'), files, warnings };
+  // #endregion
+}
+
+/** A before-model-call hook that sends `system` as the system prompt of every request. */
+export function systemPromptHooks(system: string): Hooks {
+  return { beforeModelCall: (request) => ({ ...request, system }) };
+}

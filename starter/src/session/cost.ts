@@ -1,0 +1,89 @@
+/**
+ * Chapter 12: what a session cost.
+ *
+ * Providers report tokens, not money. The price table turns tokens into dollars: per model, the price of a million
+ * input, output, cache-read and cache-write tokens. Cache reads are much cheaper than input and cache writes a
+ * little dearer, so a long session that caches well costs a fraction of one that does not, and a total that ignores
+ * the cache columns is wrong in both directions. A model the table does not know has an unknown cost, never zero:
+ * "$0.00" for a model that charged you is a lie.
+ */
+import { TodoError } from '../todo.js';
+import type { Usage } from '../messages.js';
+
+/** Dollars per million tokens. */
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheRead: number;
+  cacheWrite: number;
+}
+
+export interface PriceTable {
+  /** When the prices were copied from the source (they change: check before you rely on them). */
+  asOf: string;
+  /** Where they come from. */
+  sources: readonly string[];
+  /** By model id; a dated id ("claude-sonnet-4-5-20250929") is priced as the id it starts with. */
+  models: Readonly<Record<string, ModelPrice>>;
+}
+
+/**
+ * The kit's table. Anthropic's cache write is the 5-minute write (1.25x input); OpenAI charges nothing extra to
+ * write its automatic cache, so a write costs what input costs there.
+ */
+export const PRICES: PriceTable = {
+  asOf: '2025-11',
+  sources: ['https://docs.claude.com/en/docs/about-claude/pricing', 'https://openai.com/api/pricing/'],
+  models: {
+    'claude-opus-4-5': { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 },
+    'claude-opus-4-1': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+    'claude-opus-4': { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 },
+    'claude-sonnet-4-5': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    'claude-sonnet-4': { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 },
+    'claude-haiku-4-5': { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 },
+    'claude-3-5-haiku': { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 },
+    'gpt-4.1': { input: 2, output: 8, cacheRead: 0.5, cacheWrite: 2 },
+    'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1, cacheWrite: 0.4 },
+    'gpt-4o': { input: 2.5, output: 10, cacheRead: 1.25, cacheWrite: 2.5 },
+    'gpt-4o-mini': { input: 0.15, output: 0.6, cacheRead: 0.075, cacheWrite: 0.15 },
+  },
+};
+
+/**
+ * The price of `model`: its own entry, else the entry with the longest id that the model's id starts with, followed
+ * by "-" (a dated or suffixed id: "claude-haiku-4-5-20251001"). Undefined for a model the table does not know.
+ */
+export function priceFor(model: string | undefined, table: PriceTable = PRICES): ModelPrice | undefined {
+  // #region chapter 12: priceFor
+  // 1. No model: undefined.
+  // 2. An exact entry wins.
+  // 3. Otherwise look at every id of the table that the model starts with, followed by "-", and take the longest
+  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined.
+  throw new TodoError(12, 'priceFor');
+  // #endregion
+}
+
+/** Dollars for `usage` at `price`; undefined when the price is unknown. Missing cache counts count as 0. */
+export function costOf(usage: Usage, price: ModelPrice | undefined): number | undefined {
+  // #region chapter 12: costOf
+  // 1. No price: undefined (unknown, not 0).
+  // 2. Each of the four counts times its price per million: input, output, cache read, cache write (a missing
+  //    cache count is 0). Add them and divide by 1,000,000.
+  throw new TodoError(12, 'costOf');
+  // #endregion
+}
+
+/** "$0.0123", or "cost unknown". */
+export function formatCost(cost: number | undefined): string {
+  if (cost === undefined) return 'cost unknown';
+  return `$${cost < 1 ? cost.toFixed(4) : cost.toFixed(2)}`;
+}
+
+/** "1,200 in · 300 out · 5,000 cache read · 800 cache write". */
+export function formatUsage(usage: Usage): string {
+  const n = (value: number) => value.toLocaleString('en-US');
+  const parts = [`${n(usage.inputTokens)} in`, `${n(usage.outputTokens)} out`];
+  if (usage.cacheReadTokens !== undefined) parts.push(`${n(usage.cacheReadTokens)} cache read`);
+  if (usage.cacheWriteTokens !== undefined) parts.push(`${n(usage.cacheWriteTokens)} cache write`);
+  return parts.join(' · ');
+}
