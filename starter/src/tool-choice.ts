@@ -1,0 +1,42 @@
+/**
+ * Chapter 9: tool choice, per run and per turn.
+ *
+ * `ModelRequest.toolChoice` says whether the model may call tools (`auto`), must call one (`required`), must not
+ * (`none`), or must call one named tool (`{ name }`); `ModelRequest.parallelToolCalls: false` asks for at most one
+ * call per turn. Both providers map them onto their own fields (Anthropic `tool_choice` with
+ * `disable_parallel_tool_use`, OpenAI `tool_choice` and `parallel_tool_calls`), sending only combinations the APIs
+ * accept. This hook sets them before every model call: one choice for the first model call of each run, another
+ * for the calls after it, because `required` on every turn would never let the model answer.
+ */
+import { TodoError } from './todo.js';
+import type { Hooks } from './hooks.js';
+import type { ToolChoice } from './provider.js';
+
+export interface ToolChoiceOptions {
+  /** The choice for the first model call of each run (default: leave the request's as it is). */
+  first?: ToolChoice;
+  /** The choice for every later model call of the run (default: leave the request's as it is). */
+  then?: ToolChoice;
+  /** false: at most one tool call per turn; true: as many as the model likes (default: leave it as it is). */
+  parallel?: boolean;
+}
+
+/**
+ * A before-model-call hook that sets the tool choice: `first` on turn 1, `then` on every later turn, and the
+ * parallel switch on every turn. A named choice must name one of the request's tools: otherwise the hook throws an
+ * Error that names it and lists the tools (the run ends with reason error; the API would refuse the request).
+ */
+export function toolChoice(options: ToolChoiceOptions): Hooks {
+  return {
+    beforeModelCall(request, ctx) {
+      // #region chapter 9: toolChoice.beforeModelCall
+      // 1. Pick the choice for this model call: options.first when ctx.turn is 1, options.then after that.
+      // 2. A choice { name } that is not among request.tools' names: throw an Error that names the tool and lists
+      //    the tools the request has.
+      // 3. Return a copy of the request with toolChoice set to the picked choice (when one is given) and
+      //    parallelToolCalls set to options.parallel (when it is given). Leave everything else as it was.
+      throw new TodoError(9, 'toolChoice.beforeModelCall');
+      // #endregion
+    },
+  };
+}

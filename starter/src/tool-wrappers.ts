@@ -1,0 +1,153 @@
+/**
+ * Chapter 9: wrappers, tools made out of tools.
+ *
+ * A wrapper takes a tool and returns a tool with the same name, description, schema and readOnly flag, whose
+ * `execute` adds one behaviour around the original. Nothing else in the kit needs to know: the tool set, the
+ * executors and the providers see a tool like any other.
+ *
+ * - withTimeout: a limit for any tool (not only bash). At the limit the tool's signal fires and the call ends with
+ *   an error result that says so; whatever the tool returns later is dropped.
+ * - catchErrors: a failure that is an answer (a test runner whose tests fail) becomes the tool's output text.
+ * - endRunOnError: the opposite, for a tool whose failure must end the run (a deploy step, a migration): the run
+ *   ends with reason error instead of letting the model try something else.
+ * - returnDirect: the tool's output is the run's final answer; the loop ends without another model call.
+ */
+import { TodoError } from './todo.js';
+import { ABORTED, errorText, untilAborted } from './execute-tool.js';
+import type { Hooks } from './hooks.js';
+import type { ToolResultMessage } from './messages.js';
+import type { Tool, ToolSet } from './tool.js';
+
+/** What a tool that timed out throws; executeToolCall makes it an error result. */
+export class ToolTimeoutError extends Error {
+  override name = 'ToolTimeoutError';
+  constructor(
+    readonly toolName: string,
+    readonly ms: number,
+  ) {
+    super(`${toolName} timed out after ${ms} ms and was stopped. Try a smaller job, or another way to get the answer.`);
+  }
+}
+
+/**
+ * `tool` with a time limit: `execute` gets a signal that fires after `ms` milliseconds (or when the run's own signal
+ * fires), and at the limit the call fails with a ToolTimeoutError at once, whether or not the tool stops. A result
+ * the tool gives after that is dropped. Throws a RangeError (at set-up) unless `ms` is a positive finite number.
+ */
+export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
+  if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`withTimeout: the limit for ${tool.name} must be a positive number of milliseconds, got ${ms}`);
+  return {
+    ...tool,
+    async execute(input, ctx) {
+      // #region chapter 9: withTimeout
+      // 1. Make an AbortController for this call. Abort it when the run's signal (ctx.signal) aborts, at once if it
+      //    already has, and after `ms` milliseconds (setTimeout) with a ToolTimeoutError(tool.name, ms) as reason.
+      // 2. Run tool.execute(input, { ...ctx, signal: controller.signal }) through untilAborted(controller.signal, ...)
+      //    (chapter 3), so a tool that ignores its signal is not waited for.
+      // 3. ABORTED: throw the controller's reason (the timeout error, or the run's cancel). Otherwise return the
+      //    output.
+      // 4. finally: clear the timer and stop listening to ctx.signal, so nothing fires after the call.
+      throw new TodoError(9, 'withTimeout');
+      // #endregion
+    },
+  };
+}
+
+/**
+ * `tool` whose failures are answers: an error it throws becomes its output, `format(error)` (by default the tool's
+ * name and the error's message), and the result is not marked as an error.
+ */
+export function catchErrors<Input>(tool: Tool<Input>, format: (error: unknown) => string = (error) => `${tool.name} failed: ${errorText(error)}`): Tool<Input> {
+  return {
+    ...tool,
+    async execute(input, ctx) {
+      // #region chapter 9: catchErrors
+      // 1. Run the tool; return its output. If it throws, return format(error) instead.
+      throw new TodoError(9, 'catchErrors');
+      // #endregion
+    },
+  };
+}
+
+/** What the run ends with when a tool wrapped by endRunOnError fails. */
+export class ToolFailedRunError extends Error {
+  override name = 'ToolFailedRunError';
+  constructor(
+    readonly toolName: string,
+    readonly failure: unknown,
+  ) {
+    super(`${toolName} failed, and its failures end the run: ${errorText(failure)}`);
+  }
+}
+
+/**
+ * `tool` whose failure ends the run: returns the wrapped tool and the hooks to give the agent. When the tool throws,
+ * the call's result is the usual error result, and then the after-tool-call hook throws a ToolFailedRunError, so
+ * the run ends with reason error and that message, and the model is not asked again. A call the model got wrong
+ * (arguments that fail the schema) does not end the run: the tool never ran.
+ */
+export function endRunOnError<Input>(tool: Tool<Input>): { tool: Tool<Input>; hooks: Hooks } {
+  const failures: unknown[] = [];
+  return {
+    tool: {
+      ...tool,
+      async execute(input, ctx) {
+        try {
+          return await tool.execute(input, ctx);
+        } catch (error) {
+          failures.push(error);
+          throw error;
+        }
+      },
+    },
+    hooks: {
+      afterToolCall(call, result) {
+        // #region chapter 9: endRunOnError.afterToolCall
+        // 1. The wrapped execute (given) keeps every error the tool threw in `failures`. When this call is of this
+        //    tool, its result is an error, and a failure is waiting, take it out (shift) and throw a
+        //    ToolFailedRunError with the tool's name and that failure. Otherwise change nothing.
+        throw new TodoError(9, 'endRunOnError.afterToolCall');
+        // #endregion
+      },
+    },
+  };
+}
+
+const DIRECT = Symbol('returnDirect');
+
+/** `tool`, marked so that its output ends the run as the final answer (give the agent returnDirectHooks too). */
+export function returnDirect<Input>(tool: Tool<Input>): Tool<Input> {
+  return Object.assign({ ...tool }, { [DIRECT]: true });
+}
+
+/** Whether a tool was marked with returnDirect. */
+export function isReturnDirect(tool: Tool | undefined): boolean {
+  return tool !== undefined && (tool as { [DIRECT]?: boolean })[DIRECT] === true;
+}
+
+/** The tool results at the end of `messages`, after the last assistant turn (none if a user message ends it). */
+export function trailingResults(messages: readonly { role: string }[]): ToolResultMessage[] {
+  let start = messages.length;
+  while (start > 0 && messages[start - 1]!.role === 'tool') start--;
+  return messages.slice(start) as ToolResultMessage[];
+}
+
+/**
+ * The hook that makes returnDirect work: before a model call, when the results the last turn produced include a
+ * result of a returnDirect tool of `tools` that is not an error, the run stops there with that output as its
+ * answer (end_turn, no model call). Several such results: their outputs, in call order, joined by a blank line.
+ */
+export function returnDirectHooks(tools: ToolSet): Hooks {
+  return {
+    beforeModelCall(request) {
+      // #region chapter 9: returnDirectHooks.beforeModelCall
+      // 1. Take the tool results at the end of request.messages (trailingResults, given).
+      // 2. Keep those that are not errors and whose tool (tools.get(toolName)) isReturnDirect. A failed call is not
+      //    an answer: the model should see the error and try again.
+      // 3. None: change nothing. Otherwise return { stop, answer } with a stop message that names the tools and the
+      //    outputs, in order, joined by a blank line, as the answer.
+      throw new TodoError(9, 'returnDirectHooks.beforeModelCall');
+      // #endregion
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import { describe, expect, test } from 'vitest';
+import { parallelExecutor, runInParallel, runsInParallel } from 'kit/parallel-executor';
+import type { Executor } from 'kit/executor';
+import { call, controlledRunner, eventLines, flaggedTools, flush, runExecutor } from './fixtures.js';
+
+const limit = (n: number): Executor => (calls, runCall, turn) => runInParallel(calls, runCall, turn, n);
+
+describe('runsInParallel (src/parallel-executor.ts)', () => {
+  test('a known read-only tool may run beside others; a writing tool may not', () => {
+    const tools = flaggedTools();
+    expect(runsInParallel(call('a', 'read'), tools), 'runsInParallel: read is marked readOnly, so it may run with others').toBe(true);
+    expect(runsInParallel(call('b', 'grep'), tools), 'runsInParallel: grep is marked readOnly').toBe(true);
+    expect(runsInParallel(call('c', 'write'), tools), 'runsInParallel: write is not readOnly: it must run alone').toBe(false);
+  });
+
+  test('a tool the set does not know runs alone: it might be anything', () => {
+    expect(runsInParallel(call('a', 'mystery'), flaggedTools()), 'runsInParallel step 1: an unknown name is not known to only read').toBe(false);
+  });
+});
+
+describe('parallelExecutor (src/parallel-executor.ts)', () => {
+  test('refuses a concurrency that is not a whole number of at least 1', () => {
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => parallelExecutor({ concurrency: bad }), `parallelExecutor({ concurrency: ${bad} }) must throw a RangeError that names concurrency`).toThrow(/concurrency/);
+    }
+  });
+
+  test('runs at most 4 read-only calls at once by default', async () => {
+    const runner = controlledRunner();
+    const calls = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => call(id));
+    const run = runExecutor(parallelExecutor(), calls, runner.runCall);
+    await flush();
+    expect(runner.started(), 'runInParallel: with the default limit (4), the first four reads start together and the fifth waits').toEqual(['a', 'b', 'c', 'd']);
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) runner.finish(id);
+    await run.done;
+    expect(runner.state.maxRunning, 'runInParallel: never more than 4 at once by default').toBe(4);
+    expect(run.ids(), 'runInParallel: every result recorded once, in call order').toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+});
+
+describe('runInParallel (src/parallel-executor.ts)', () => {
+  test('consecutive reads run together: both start before either finishes', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('a'), call('b', 'grep')], runner.runCall);
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: a read may start while another read runs').toEqual(['a', 'b']);
+    runner.finish('b');
+    runner.finish('a');
+    await run.done;
+  });
+
+  test('results are recorded in call order under every finishing order', async () => {
+    const orders = [
+      ['a', 'b', 'c'],
+      ['a', 'c', 'b'],
+      ['b', 'a', 'c'],
+      ['b', 'c', 'a'],
+      ['c', 'a', 'b'],
+      ['c', 'b', 'a'],
+    ];
+    for (const order of orders) {
+      const runner = controlledRunner();
+      const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
+      await flush();
+      for (const id of order) {
+        runner.finish(id);
+        await flush();
+      }
+      await run.done;
+      expect(run.ids(), `runInParallel step 3: the calls finished in the order ${order.join(', ')}, but results go into the history in call order`).toEqual(['a', 'b', 'c']);
+      expect(run.recorded.map((r) => r.content), 'runInParallel: each recorded result is the one its own call returned').toEqual(['out a', 'out b', 'out c']);
+    }
+  });
+
+  test('a finished call is recorded as soon as every call before it has finished', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
+    await flush();
+    runner.finish('b');
+    await flush();
+    expect(run.ids(), 'runInParallel step 3: b finished first, but a is still running: nothing may be recorded yet').toEqual([]);
+    runner.finish('a');
+    await flush();
+    expect(run.ids(), 'runInParallel step 3: once a finishes, a and then b are recorded at once, without waiting for c').toEqual(['a', 'b']);
+    runner.finish('c');
+    await run.done;
+    expect(run.ids(), 'runInParallel: c last').toEqual(['a', 'b', 'c']);
+  });
+
+  test('events are passed on as they happen, not call by call', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('a'), call('b')], runner.runCall);
+    await flush();
+    runner.finish('b');
+    await flush();
+    expect(eventLines(run.events), 'runInParallel step 3: b finished while a still runs; its tool_result must be yielded now, not after a').toEqual(['decided a', 'decided b', 'result b']);
+    runner.finish('a');
+    await run.done;
+    expect(eventLines(run.events), 'runInParallel: a\'s result comes when a finishes').toEqual(['decided a', 'decided b', 'result b', 'result a']);
+  });
+
+  test('a write between reads splits the batch: it waits for the reads before it, and the reads after it wait for it', async () => {
+    const runner = controlledRunner();
+    const calls = [call('r1'), call('r2', 'grep'), call('w', 'write'), call('r3'), call('r4')];
+    const run = runExecutor(limit(4), calls, runner.runCall);
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: r1 and r2 run together; the write must wait for them').toEqual(['r1', 'r2']);
+    runner.finish('r1');
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: r2 is still running, so the write still waits').toEqual(['r1', 'r2']);
+    runner.finish('r2');
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: the write starts once the reads before it have finished, and alone').toEqual(['r1', 'r2', 'w']);
+    expect(runner.log.includes('decide r3'), 'runInParallel step 2: r3 must not even be asked for while the write runs').toBe(false);
+    runner.finish('w');
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: after the write, r3 and r4 run together').toEqual(['r1', 'r2', 'w', 'r3', 'r4']);
+    runner.finish('r4');
+    runner.finish('r3');
+    await run.done;
+    expect(run.ids(), 'runInParallel: results in call order').toEqual(['r1', 'r2', 'w', 'r3', 'r4']);
+  });
+
+  test('two writes in a row run one after the other', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('w1', 'write'), call('w2', 'edit'), call('r')], runner.runCall);
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: a write runs alone; the next call waits for it').toEqual(['w1']);
+    runner.finish('w1');
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: the second write runs alone too').toEqual(['w1', 'w2']);
+    runner.finish('w2');
+    await flush();
+    runner.finish('r');
+    await run.done;
+    expect(runner.state.maxRunning, 'runInParallel: a write never runs beside anything').toBe(1);
+  });
+
+  test('a call of an unknown tool runs alone, like a write', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('a'), call('x', 'mystery'), call('b')], runner.runCall);
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: a tool the set does not know waits for the read before it').toEqual(['a']);
+    runner.finish('a');
+    await flush();
+    expect(runner.started(), 'runInParallel step 2: and the read after it waits for it').toEqual(['a', 'x']);
+    runner.finish('x');
+    await flush();
+    runner.finish('b');
+    await run.done;
+    expect(run.ids(), 'runInParallel: results in call order').toEqual(['a', 'x', 'b']);
+  });
+
+  test('never more than the limit at once, and exactly the limit when there is enough work (1, 2 and 3)', async () => {
+    for (const n of [1, 2, 3]) {
+      const runner = controlledRunner();
+      const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+      const run = runExecutor(limit(n), ids.map((id) => call(id)), runner.runCall);
+      await flush();
+      expect(runner.started().length, `runInParallel step 2: with a limit of ${n}, exactly ${n} reads start at first`).toBe(n);
+      for (const id of ids) {
+        runner.finish(id);
+        await flush();
+      }
+      await run.done;
+      expect(runner.state.maxRunning, `runInParallel step 2: with a limit of ${n}, at most ${n} calls may run at once (measured)`).toBe(n);
+      expect(run.ids(), 'runInParallel: every call recorded once, in call order').toEqual(ids);
+    }
+  });
+
+  test('a slot freed by a finished call is filled by the next call at once', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(2), [call('a'), call('b'), call('c')], runner.runCall);
+    await flush();
+    runner.finish('b');
+    await flush();
+    expect(runner.started(), 'runInParallel step 3: b finished, so c may start while a still runs (a limit, not batches of two)').toEqual(['a', 'b', 'c']);
+    runner.finish('a');
+    runner.finish('c');
+    await run.done;
+  });
+
+  test('the before hooks are asked in call order, one call at a time', async () => {
+    const runner = controlledRunner({ holdDecisions: true });
+    const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
+    await flush();
+    expect(runner.log, 'runInParallel step 1: b may not be asked for while a is being decided (two permission prompts at once)').toEqual(['decide a']);
+    runner.decide('a');
+    await flush();
+    expect(runner.log, 'runInParallel step 3: once a is decided it runs, and b is asked for next').toEqual(['decide a', 'start a', 'decide b']);
+    runner.decide('c');
+    await flush();
+    expect(runner.log.includes('decide c'), 'runInParallel: c comes after b, whatever the order of the answers').toBe(false);
+    runner.decide('b');
+    await flush();
+    expect(runner.log, 'runInParallel: decisions in call order').toEqual(['decide a', 'start a', 'decide b', 'start b', 'decide c', 'start c']);
+    expect(runner.state.maxDeciding, 'runInParallel: never two decisions at once').toBe(1);
+    for (const id of ['a', 'b', 'c']) runner.finish(id);
+    await run.done;
+  });
+
+  test('after an abort no more calls start; the running ones still end and are recorded', async () => {
+    const runner = controlledRunner();
+    const controller = new AbortController();
+    const run = runExecutor(limit(2), [call('a'), call('b'), call('c'), call('d')], runner.runCall, { signal: controller.signal });
+    await flush();
+    controller.abort(new Error('stop'));
+    runner.finish('a');
+    runner.finish('b');
+    await run.done;
+    expect(runner.started(), 'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)').toEqual(['a', 'b']);
+    expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual(['a', 'b']);
+  });
+
+  test('an abort before the turn starts nothing', async () => {
+    const runner = controlledRunner();
+    const controller = new AbortController();
+    controller.abort();
+    const run = runExecutor(limit(2), [call('a'), call('b')], runner.runCall, { signal: controller.signal });
+    await run.done;
+    expect(runner.log, 'runInParallel step 2: an aborted signal starts nothing').toEqual([]);
+    expect(run.events, 'runInParallel: no events').toEqual([]);
+  });
+
+  test('a call that throws (a hook failed) ends the executor with that error and closes the other running calls', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
+    await flush();
+    runner.fail('b', new Error('hook exploded'));
+    await expect(run.done, 'runInParallel: the error of a failing call goes on to the loop').rejects.toThrow('hook exploded');
+    runner.finish('a');
+    runner.finish('c');
+    await flush();
+    expect(runner.log.filter((line) => line.startsWith('closed')).sort(), 'runInParallel step 4: the calls still running (a, c) must be closed with return(), not left dangling').toEqual(['closed a', 'closed b', 'closed c']);
+  });
+
+  test('a consumer that stops reading closes every running call', async () => {
+    const runner = controlledRunner();
+    const tools = flaggedTools();
+    const generator = runInParallel([call('a'), call('b')], runner.runCall, { signal: new AbortController().signal, tools, record: () => {} }, 4);
+    expect((await generator.next()).value, 'runInParallel: the first event is a\'s decision').toMatchObject({ type: 'tool_call_decided', callId: 'a' });
+    expect((await generator.next()).value, 'runInParallel: then b\'s').toMatchObject({ type: 'tool_call_decided', callId: 'b' });
+    await generator.return(undefined);
+    runner.finish('a');
+    runner.finish('b');
+    await flush();
+    expect(runner.log.filter((line) => line.startsWith('closed')).sort(), 'runInParallel step 4: when the executor is closed, its running calls are closed too (return() in finally)').toEqual(['closed a', 'closed b']);
+  });
+
+  test('a call left for the client records nothing, and the calls after it are still recorded', async () => {
+    const runner = controlledRunner();
+    const client = async function* (c: { id: string; name: string }) {
+      yield { type: 'tool_call_decided' as const, turn: 1, callId: c.id, name: c.name, decision: { type: 'allow' as const } };
+      return undefined;
+    };
+    const run = runExecutor(limit(4), [call('a'), call('ask', 'read'), call('b')], (c) => (c.id === 'ask' ? client(c) : runner.runCall(c)));
+    await flush();
+    runner.finish('b');
+    runner.finish('a');
+    await run.done;
+    expect(run.ids(), 'runInParallel step 3: a call that returns no result is skipped, and recording goes on past it').toEqual(['a', 'b']);
+  });
+
+  test('no calls: no events, nothing recorded', async () => {
+    const runner = controlledRunner();
+    const run = runExecutor(limit(4), [], runner.runCall);
+    await run.done;
+    expect([run.events, run.recorded], 'runInParallel: nothing to do').toEqual([[], []]);
+  });
+});
