@@ -1,0 +1,164 @@
+/**
+ * Chapter 11: an MCP server's tool as a kit `Tool`.
+ *
+ * The server describes each tool with a name, a description, a JSON Schema for its input and maybe annotations
+ * (`readOnlyHint`). The adapter gives it a name that cannot collide with any other tool (`mcp__<server>__<tool>`,
+ * Claude Code's naming), offers the model the server's schema as it is, checks the model's arguments against that
+ * schema before anything is sent, and turns the server's result (a list of content blocks) into the text the model
+ * reads. A server's error result stays an error result.
+ */
+import { createHash } from 'node:crypto';
+import { Ajv } from 'ajv';
+import { z } from 'zod';
+import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchema } from '../provider.js';
+import type { Tool } from '../tool.js';
+import type { McpConnection } from './client.js';
+
+export type { CallToolResult, McpToolInfo };
+
+/** The longest tool name both providers accept, and the characters they allow. */
+export const MAX_TOOL_NAME = 64;
+const VALID_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * The kit's name for `tool` of `server`: `mcp__<server>__<tool>` when that is a valid name (1-64 letters, digits,
+ * `_`, `-`). Otherwise every other character becomes `_`, the name is cut to 55 characters, and `_` plus the first 8
+ * hex digits of the SHA-256 of `server + "\0" + tool` are added: 64 at most, and two different tools (of one server
+ * or of two) still get different names. Server names are at most 40 characters (config.ts), so the
+ * `mcp__<server>__` prefix a permission rule matches is never cut.
+ */
+export function mcpToolName(server: string, tool: string): string {
+  // #region chapter 11: mcpToolName
+  // 1. Build `mcp__${server}__${tool}`; if it matches /^[a-zA-Z0-9_-]{1,64}$/, return it as it is.
+  // 2. Else replace every character outside [a-zA-Z0-9_-] with "_" and keep the first 55 characters.
+  // 3. Add "_" and the first 8 hex digits of createHash('sha256').update(`${server}\0${tool}`).digest('hex'): the
+  //    hash of the original names keeps two names that clean up the same ("a.b", "a b") apart.
+  const full = `mcp__${server}__${tool}`;
+  if (VALID_NAME.test(full)) return full;
+  const hash = createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+  return `${full.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 55)}_${hash}`;
+  // #endregion
+}
+
+/** The schema as the model is shown it: without `$schema`, and always `type: "object"` (the providers require it). */
+export function offeredSchema(schema: McpToolInfo['inputSchema']): JsonSchema {
+  const { $schema: _drop, ...rest } = schema as JsonSchema;
+  return { ...rest, type: 'object' };
+}
+
+/**
+ * A zod type that accepts exactly the arguments `schema` (a JSON Schema from a server) accepts, so chapter 3's
+ * executeToolCall checks them before the call as it checks any tool's, and reports what is wrong in the same way.
+ * Arguments must be an object; each JSON Schema error becomes a zod issue with its path. A schema that does not
+ * compile accepts nothing, with an issue that says so (the server's fault, reported, never a crash).
+ */
+export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, unknown>> {
+  // #region chapter 11: jsonSchemaInput
+  // 1. Compile the schema once, here, with new Ajv({ strict: false, allErrors: true, validateFormats: false,
+  //    logger: false }).compile(schema without its `$schema` key). If compiling throws, keep its message instead.
+  // 2. Return z.unknown().superRefine((value, ctx) => ...) that adds a custom issue (ctx.addIssue({ code: 'custom',
+  //    message, path })) when: the value is not a plain object ("arguments must be an object"); the schema did not
+  //    compile ("the server's input schema is invalid: ..."); or the compiled validator rejects the value, one
+  //    issue per error in validate.errors, its message the error's message and its path the error's
+  //    instancePath split on "/" (empty parts dropped).
+  // 3. Cast the result to z.ZodType<Record<string, unknown>>.
+  const { $schema: _drop, ...body } = schema;
+  let validate: ReturnType<Ajv['compile']> | undefined;
+  let broken = '';
+  try {
+    validate = new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }).compile(body);
+  } catch (error) {
+    broken = error instanceof Error ? error.message : String(error);
+  }
+  return z.unknown().superRefine((value, ctx) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', message: 'arguments must be an object', path: [] });
+    } else if (!validate) {
+      ctx.addIssue({ code: 'custom', message: `the server's input schema is invalid: ${broken}`, path: [] });
+    } else if (!validate(value)) {
+      for (const error of validate.errors ?? []) {
+        ctx.addIssue({ code: 'custom', message: error.message ?? 'invalid', path: error.instancePath.split('/').filter(Boolean) });
+      }
+    }
+  }) as z.ZodType<Record<string, unknown>>;
+  // #endregion
+}
+
+/** The size of base64 data, for descriptions: "4.2 kB". */
+export function describeSize(base64: string): string {
+  const bytes = Math.floor((base64.length * 3) / 4) - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
+  return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} kB`;
+}
+
+/**
+ * The text the model reads for a server's result. Each content block gives one part, joined with "\n":
+ * - text: its text;
+ * - image / audio: `[image: <mimeType>, <size>]` (describeSize), never the base64 itself;
+ * - resource: with text, `[resource <uri>]` then a newline and the text; with a blob, `[resource <uri>: <mimeType>, <size>]`;
+ * - resource_link: `[resource link: <name> <uri>]`;
+ * - anything else: `[<type> content]`.
+ * With no text block and a `structuredContent`, that object as JSON is added; with nothing at all, "(no content)".
+ * A result with `isError: true` throws an Error with that text (executeToolCall makes it an error result).
+ */
+export function toolResultText(result: CallToolResult): string {
+  // #region chapter 11: toolResultText
+  // 1. Map each block of result.content (it may be missing: treat as []) to its part, as listed above.
+  // 2. If no block is text and result.structuredContent is defined, add JSON.stringify(structuredContent).
+  // 3. Join the parts with "\n"; an empty list gives "(no content)".
+  // 4. If result.isError, throw new Error(text); else return text.
+  const content = result.content ?? [];
+  const parts = content.map((block) => {
+    switch (block.type) {
+      case 'text':
+        return block.text;
+      case 'image':
+      case 'audio':
+        return `[${block.type}: ${block.mimeType}, ${describeSize(block.data)}]`;
+      case 'resource': {
+        const resource = block.resource;
+        return 'text' in resource
+          ? `[resource ${resource.uri}]\n${resource.text}`
+          : `[resource ${resource.uri}: ${resource.mimeType ?? 'binary'}, ${describeSize(resource.blob)}]`;
+      }
+      case 'resource_link':
+        return `[resource link: ${block.name} ${block.uri}]`;
+      default:
+        return `[${(block as { type: string }).type} content]`;
+    }
+  });
+  if (!content.some((block) => block.type === 'text') && result.structuredContent !== undefined) {
+    parts.push(JSON.stringify(result.structuredContent));
+  }
+  const text = parts.length === 0 ? '(no content)' : parts.join('\n');
+  if (result.isError) throw new Error(text);
+  return text;
+  // #endregion
+}
+
+/**
+ * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
+ * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
+ * and checked before the call (input, jsonSchemaInput), `readOnly` from the `readOnlyHint` annotation (true only
+ * when the server says true), and an execute that calls the server's tool by its own name with the call's signal and
+ * returns toolResultText of the result.
+ */
+export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Record<string, unknown>> {
+  // #region chapter 11: mcpTool
+  // 1. name: mcpToolName(connection.name, info.name). description: info.description when it is not blank, else
+  //    `${info.name} (from MCP server ${connection.name})`.
+  // 2. jsonSchema: offeredSchema(info.inputSchema); input: jsonSchemaInput of that schema.
+  // 3. readOnly: info.annotations?.readOnlyHint === true (a hint the server does not give means "may write").
+  // 4. execute(input, ctx): toolResultText(await connection.callTool(info.name, input, ctx.signal)). The server
+  //    knows its tool by its own name, not the namespaced one.
+  const jsonSchema = offeredSchema(info.inputSchema);
+  return {
+    name: mcpToolName(connection.name, info.name),
+    description: info.description?.trim() ? info.description : `${info.name} (from MCP server ${connection.name})`,
+    jsonSchema,
+    input: jsonSchemaInput(jsonSchema),
+    readOnly: info.annotations?.readOnlyHint === true,
+    execute: async (input, ctx) => toolResultText(await connection.callTool(info.name, input, ctx.signal)),
+  };
+  // #endregion
+}

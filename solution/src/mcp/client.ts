@@ -1,0 +1,223 @@
+/**
+ * Chapter 11: one connection to one MCP server.
+ *
+ * The official SDK does the protocol (JSON-RPC framing, the `initialize` handshake, matching answers to requests);
+ * this file decides what the agent does around it: how long to wait for a server to start, what a call to a server
+ * that has died returns, when to start it again, how long one call may take, and that no child process outlives the
+ * agent. The rule throughout: a server is somebody else's program, so nothing it does (or fails to do) may hang or
+ * crash the run. Its failures become error results the model reads, and the model carries on without it.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import { errorText } from '../execute-tool.js';
+import { SERVER_NAME, type McpServerConfig } from './config.js';
+
+export type { Transport };
+
+/** Makes a fresh transport for every (re)start of a server. Tests pass one that returns an InMemoryTransport. */
+export type TransportFactory = () => Transport;
+
+export interface McpConnectionOptions {
+  /** How long the server may take to start and answer `initialize` (default 10 s). */
+  startupTimeoutMs?: number;
+  /** How long one tool call may take (default 60 s, the SDK's own default). */
+  callTimeoutMs?: number;
+}
+
+export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** How much of a server's stderr is kept (the end of it), for error messages. */
+const STDERR_KEEP = 2000;
+
+/**
+ * The transport for a configured server. stdio: the command as a child process with the SDK's safe default
+ * environment (HOME, PATH, ...) plus the entry's `env`, its stderr piped (kept by `onStderr`, never mixed with the
+ * protocol on stdout). http: streamable HTTP to the URL with the entry's headers on every request.
+ */
+export function transportFor(config: McpServerConfig, onStderr: (text: string) => void = () => {}): Transport {
+  if (config.type === 'http') {
+    return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers } });
+  }
+  const transport = new StdioClientTransport({
+    command: config.command,
+    args: config.args,
+    env: { ...getDefaultEnvironment(), ...config.env },
+    ...(config.cwd === undefined ? {} : { cwd: config.cwd }),
+    stderr: 'pipe',
+  });
+  transport.stderr?.on('data', (chunk: Buffer) => onStderr(chunk.toString('utf8')));
+  return transport;
+}
+
+/**
+ * - `new`: not started yet; `running`: connected; `stopped`: it died or failed to start (the next call may restart
+ *   it, once); `closed`: the agent closed it (for good).
+ */
+export type ConnectionState = 'new' | 'running' | 'stopped' | 'closed';
+
+export class McpConnection {
+  readonly name: string;
+  readonly startupTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  state: ConnectionState = 'new';
+  /** How many times the server was started again after it stopped (at most once). */
+  restarts = 0;
+  /** Set when the server sends notifications/tools/list_changed; whoever refreshes the tools clears it. */
+  toolsChanged = false;
+  /** The end of what the server wrote to stderr. */
+  stderr = '';
+  private readonly makeTransport: TransportFactory;
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+
+  /** `server` is a configured server (config.ts) or a factory of transports (a server handed in by code, a test). */
+  constructor(name: string, server: McpServerConfig | TransportFactory, options: McpConnectionOptions = {}) {
+    if (!SERVER_NAME.test(name)) throw new Error(`MCP server name "${name}" must be 1-40 letters, digits, "-" or "_", without "__" or a final "_"`);
+    this.name = name;
+    this.makeTransport = typeof server === 'function' ? server : () => transportFor(server, (text) => this.keepStderr(text));
+    this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  }
+
+  /** The server's process id while a stdio server runs (undefined otherwise). */
+  get pid(): number | undefined {
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
+  /** The SDK client while the server runs: for the chapter's own calls (listTools) and for tests. */
+  get sdkClient(): Client | undefined {
+    return this.client;
+  }
+
+  private keepStderr(text: string): void {
+    this.stderr = (this.stderr + text).slice(-STDERR_KEEP);
+  }
+
+  /** `: <the last line of stderr>` when the server wrote any, for error messages. */
+  stderrNote(): string {
+    const last = this.stderr.trim().split('\n').at(-1);
+    return last ? ` (its stderr: ${last})` : '';
+  }
+
+  /**
+   * Starts the server and runs the MCP handshake. Afterwards the state is `running`; when the server exits, it is
+   * `stopped`; when the server sends notifications/tools/list_changed, `toolsChanged` is set. Throws an Error that
+   * starts with `MCP server "<name>" did not start:` when the transport fails, the handshake fails, or it takes
+   * longer than startupTimeoutMs; the half-started server is closed (no child process is left) and the state is
+   * `stopped`.
+   */
+  async connect(): Promise<void> {
+    // #region chapter 11: McpConnection.connect
+    // 1. Throw if the state is `closed` (`MCP server "<name>" is closed`).
+    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }) and a transport (this.makeTransport()).
+    //    Keep both on `this` now, so close() can reach a server that is still starting.
+    // 3. client.setNotificationHandler(ToolListChangedNotificationSchema, ...) sets this.toolsChanged = true.
+    // 4. client.onclose: when this client is still the current one and the state is `running`, the state becomes
+    //    `stopped` (the server died; a close() sets `closed` first, so it does not count).
+    // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
+    //    (ignoring its errors), set the state to `stopped` unless it is `closed`, and throw
+    //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
+    // 6. If close() was called meanwhile (the state is `closed`), close this client and throw that it is closed.
+    //    Else set the state to `running`.
+    if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
+    const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' });
+    const transport = this.makeTransport();
+    this.client = client;
+    this.transport = transport;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.toolsChanged = true;
+    });
+    client.onclose = () => {
+      if (this.client === client && this.state === 'running') this.state = 'stopped';
+    };
+    try {
+      await client.connect(transport, { timeout: this.startupTimeoutMs });
+    } catch (error) {
+      await client.close().catch(() => {});
+      if ((this.state as ConnectionState) !== 'closed') this.state = 'stopped';
+      throw new Error(`MCP server "${this.name}" did not start: ${errorText(error)}${this.stderrNote()}`);
+    }
+    if ((this.state as ConnectionState) === 'closed') {
+      await client.close(); // closed while it was starting: it must not live on
+      throw new Error(`MCP server "${this.name}" is closed`);
+    }
+    this.state = 'running';
+    // #endregion
+  }
+
+  /** Every tool the server offers (following `nextCursor` through all pages). The server must be running. */
+  async listTools(): Promise<McpToolInfo[]> {
+    if (!this.client || this.state !== 'running') throw new Error(`MCP server "${this.name}" is not running`);
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.callTimeoutMs });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /**
+   * Calls the server's tool `tool` (its own name) with `args`. A server that stopped is started again first, once
+   * in the connection's life; after that, or if the restart fails, the call throws an Error saying the server
+   * stopped. Throws (never hangs) when the call takes longer than callTimeoutMs, when the server dies during the
+   * call, and when `signal` aborts (the SDK tells the server the request is cancelled). Every error names the server.
+   * Returns the server's result as it is: a result with `isError` is for the adapter to report.
+   */
+  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+    // #region chapter 11: McpConnection.callTool
+    // 1. `closed`: throw `MCP server "<name>" is closed`.
+    // 2. Not `running` (new or stopped): if this.restarts is already 1 or more, throw `MCP server "<name>" has
+    //    stopped and was already restarted once; its tools are unavailable`. Else add one to this.restarts and
+    //    await this.connect(); if it throws, throw `MCP server "<name>" has stopped and could not be restarted: ...`.
+    //    (A connection that was never started counts as stopped: connect() it first.)
+    // 3. Call this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.callTimeoutMs })
+    //    and return its result (cast to CallToolResult).
+    // 4. If that throws: the signal's reason when the signal aborted; `MCP server "<name>" stopped while running
+    //    <tool>` (plus stderrNote) when the state is no longer `running`; `MCP server "<name>" did not answer <tool>
+    //    within <ms> ms` for an McpError with code ErrorCode.RequestTimeout; else `MCP server "<name>": <text>`.
+    if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
+    if (this.state !== 'running') {
+      if (this.restarts >= 1) {
+        throw new Error(`MCP server "${this.name}" has stopped and was already restarted once; its tools are unavailable${this.stderrNote()}`);
+      }
+      this.restarts++;
+      try {
+        await this.connect();
+      } catch (error) {
+        throw new Error(`MCP server "${this.name}" has stopped and could not be restarted: ${errorText(error)}`);
+      }
+    }
+    try {
+      return (await this.client!.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.callTimeoutMs })) as CallToolResult;
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (this.state !== 'running') throw new Error(`MCP server "${this.name}" stopped while running ${tool}${this.stderrNote()}`);
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        throw new Error(`MCP server "${this.name}" did not answer ${tool} within ${this.callTimeoutMs} ms`);
+      }
+      throw new Error(`MCP server "${this.name}": ${errorText(error)}`);
+    }
+    // #endregion
+  }
+
+  /**
+   * Closes the connection for good: the state becomes `closed` at once (a later call fails, and is never a
+   * restart), and the client is closed, which for a stdio server ends its child process. Safe to call twice.
+   */
+  async close(): Promise<void> {
+    // #region chapter 11: McpConnection.close
+    // 1. Set the state to `closed` first, so the client's onclose does not take this for a crash.
+    // 2. Take this.client (and forget it), then await its close(): the SDK ends a stdio server's process (stdin
+    //    closed, then SIGTERM, then SIGKILL). Without a client there is nothing to do.
+    this.state = 'closed';
+    const client = this.client;
+    this.client = undefined;
+    await client?.close();
+    // #endregion
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Helpers for the chapter 11 tests: MCP servers that live in the test process (the SDK's low-level `Server` over an
+ * `InMemoryTransport`), so a test decides exactly what a server offers, answers, and when it dies; and an agent on a
+ * scripted model that uses their tools.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AgentEvent, DoneEvent } from 'kit/agent-events';
+import type { Hooks } from 'kit/hooks';
+import { Agent } from 'kit/loop';
+import { assistantText, assistantToolCalls, type Message, type ToolResultMessage } from 'kit/messages';
+import { MockProvider } from 'kit/mock-provider';
+import { ToolSet, type Tool } from 'kit/tool';
+
+export interface ReceivedCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** Aborted when the client cancels the request (notifications/cancelled). */
+  signal: AbortSignal;
+}
+
+type Handler = (args: Record<string, unknown>, call: ReceivedCall) => CallToolResult | Promise<CallToolResult>;
+
+export interface FakeTool {
+  info: McpToolInfo;
+  handler?: Handler;
+}
+
+/** A tool description with a schema of string fields (all required). */
+export function toolInfo(name: string, fields: string[] = [], extra: Partial<McpToolInfo> = {}): McpToolInfo {
+  return {
+    name,
+    description: `${name} tool`,
+    inputSchema: { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])), required: fields },
+    ...extra,
+  };
+}
+
+export const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
+
+/**
+ * A server in this process. `factory` makes a fresh connection to it (a new `Server` on a new linked pair), as a
+ * restart would; `kill()` closes the current one from the server's side, as a crash does. `calls` records every
+ * tools/call it received, `connections` how many times a client connected.
+ */
+export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}) {
+  const state = {
+    tools: [...tools],
+    calls: [] as ReceivedCall[],
+    connections: 0,
+    current: undefined as { server: Server; transport: InMemoryTransport } | undefined,
+  };
+  const factory = () => {
+    const [client, side] = InMemoryTransport.createLinkedPair();
+    if (options.silent) return client; // nobody answers: initialize never returns
+    const server = new Server({ name: 'fake', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: state.tools.map((t) => t.info) }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const call = { name: request.params.name, arguments: request.params.arguments ?? {}, signal: extra.signal };
+      state.calls.push(call);
+      const tool = state.tools.find((t) => t.info.name === call.name);
+      if (!tool) return { content: [{ type: 'text', text: `no tool ${call.name}` }], isError: true };
+      return tool.handler ? tool.handler(call.arguments, call) : text(`${call.name} ran`);
+    });
+    state.connections++;
+    state.current = { server, transport: side };
+    void server.connect(side);
+    return client;
+  };
+  return {
+    state,
+    factory,
+    /** The server side closes, as when its process dies. */
+    kill: async () => {
+      await state.current?.transport.close();
+    },
+    /** Changes the offered tools and tells the client (notifications/tools/list_changed). */
+    changeTools: async (next: FakeTool[]) => {
+      state.tools = [...next];
+      await state.current?.server.sendToolListChanged();
+    },
+  };
+}
+
+/** A tool call turn for the scripted model. */
+export const callTurn = (...calls: Array<[id: string, name: string, args: unknown]>) =>
+  assistantToolCalls(calls.map(([id, name, args]) => ({ id, name, arguments: args })));
+
+/** Runs `steps` of a scripted model with these tools and hooks; returns the events, history, provider and done. */
+export async function runAgent(tools: ToolSet | Tool[], steps: ReturnType<typeof assistantText>[], hooks?: Hooks | Hooks[]) {
+  const provider = new MockProvider([...steps, assistantText('done')]);
+  const toolSet = tools instanceof ToolSet ? tools : new ToolSet(tools);
+  const agent = new Agent({ provider, tools: toolSet, cwd: process.cwd(), hooks });
+  const history: Message[] = [{ role: 'user', content: 'go' }];
+  const events: AgentEvent[] = [];
+  for await (const event of agent.run(history)) events.push(event);
+  const done = events.find((e): e is DoneEvent => e.type === 'done')!;
+  return { events, history, provider, done, toolSet };
+}
+
+/** The result message of call `id` in a history. */
+export function resultOf(history: readonly Message[], id: string): ToolResultMessage {
+  const found = history.find((m): m is ToolResultMessage => m.role === 'tool' && m.toolCallId === id);
+  if (!found) throw new Error(`no result for call ${id} in the history (the run ended before it?)`);
+  return found;
+}
+
+/** Whether a process with that id is still alive. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (polling) until `pid` has exited, up to `ms`; returns whether it did. */
+export async function gone(pid: number, ms = 3000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (!alive(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return !alive(pid);
+}

@@ -1,0 +1,236 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { McpConnection } from 'kit/mcp/client';
+import { McpServers } from 'kit/mcp/servers';
+import { ToolSet } from 'kit/tool';
+import { callTurn, fakeServer, resultOf, runAgent, text, toolInfo } from './fixtures.js';
+
+const started: McpServers[] = [];
+async function start(servers: Parameters<typeof McpServers.start>[0], options?: Parameters<typeof McpServers.start>[1]) {
+  const hub = await McpServers.start(servers, options);
+  started.push(hub);
+  return hub;
+}
+afterAll(async () => {
+  for (const hub of started.splice(0)) await hub.close();
+});
+
+describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
+  test('a server\'s tools become kit tools: namespaced name, its description, its schema as given, readOnly from readOnlyHint', async () => {
+    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { path: { type: 'string', minLength: 1 } }, required: ['path'] };
+    const docs = fakeServer([
+      { info: { name: 'read', description: 'Read a page', inputSchema: schema as never, annotations: { readOnlyHint: true } } },
+      { info: toolInfo('write', ['path'], { annotations: { readOnlyHint: false } }) },
+      { info: toolInfo('touch', [], { description: '  ' }) },
+    ]);
+    const hub = await start({ docs: docs.factory });
+    const tools = await hub.tools();
+    expect(tools.map((t) => t.name), 'mcpTool step 1: names are mcp__<server>__<tool>, in the server\'s order').toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch']);
+    expect(tools.map((t) => t.readOnly), 'mcpTool step 3: readOnly only when the server says readOnlyHint: true').toEqual([true, false, false]);
+    expect(tools[0]!.description, 'mcpTool step 1: the server\'s description').toBe('Read a page');
+    expect(tools[2]!.description, 'mcpTool step 1: a blank description gets one that names the tool and the server').toBe('touch (from MCP server docs)');
+    const [definition] = new ToolSet(tools).definitions();
+    expect(definition!.inputSchema, 'mcpTool step 2: the model is shown the server\'s schema as it is (minLength too), without $schema').toEqual({
+      type: 'object',
+      properties: { path: { type: 'string', minLength: 1 } },
+      required: ['path'],
+    });
+  });
+
+  test('the model calls a tool by its namespaced name; the server gets its own name and the arguments', async () => {
+    const docs = fakeServer([{ info: toolInfo('search', ['query']), handler: (args) => text(`3 pages about ${String(args.query)}`) }]);
+    const hub = await start({ docs: docs.factory });
+    const { history, done } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__docs__search', { query: 'zod' }])]);
+    expect(docs.state.calls.map((c) => [c.name, c.arguments]), 'mcpTool step 4: call the server\'s tool by its own name, not the namespaced one').toEqual([['search', { query: 'zod' }]]);
+    expect(resultOf(history, 'c1'), 'mcpTool step 4: the result is the text of the server\'s answer').toMatchObject({ content: '3 pages about zod', isError: false });
+    expect(done.reason).toBe('end_turn');
+    expect(history).toBeValidHistory('after an MCP tool call');
+  });
+
+  test('two servers with a tool of the same name: two tools, each call goes to its own server', async () => {
+    const one = fakeServer([{ info: toolInfo('status'), handler: () => text('one is fine') }]);
+    const two = fakeServer([{ info: toolInfo('status'), handler: () => text('two is fine') }]);
+    const hub = await start({ one: one.factory, two: two.factory });
+    const tools = new ToolSet(await hub.tools());
+    expect(tools.names(), 'mcpToolName: namespaced names keep the two apart (and ToolSet.add would throw on a clash)').toEqual(['mcp__one__status', 'mcp__two__status']);
+    const { history } = await runAgent(tools, [callTurn(['a', 'mcp__two__status', {}], ['b', 'mcp__one__status', {}])]);
+    expect([resultOf(history, 'a').content, resultOf(history, 'b').content], 'mcpTool step 4: each tool calls its own connection').toEqual(['two is fine', 'one is fine']);
+    expect([one.state.calls.length, two.state.calls.length], 'each server got exactly its own call').toEqual([1, 1]);
+  });
+
+  test('arguments that do not fit the server\'s schema are refused before anything is sent', async () => {
+    const fs = fakeServer([{ info: toolInfo('read', ['path']) }]);
+    const hub = await start({ fs: fs.factory });
+    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__fs__read', { path: 7 }], ['c2', 'mcp__fs__read', {}])]);
+    expect(fs.state.calls, 'mcpTool step 2 (jsonSchemaInput): the server must never see arguments its schema refuses').toEqual([]);
+    expect(resultOf(history, 'c1'), 'jsonSchemaInput: an error result that says what is wrong').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'jsonSchemaInput: the message names the field').toMatch(/path/);
+    expect(resultOf(history, 'c2').content, 'jsonSchemaInput: a missing required field').toMatch(/path/);
+    expect(history).toBeValidHistory('after refused arguments');
+  });
+
+  test('a server\'s error result stays an error result, with the server\'s text', async () => {
+    const fs = fakeServer([{ info: toolInfo('read', ['path']), handler: () => ({ content: [{ type: 'text', text: 'Access denied: /etc/shadow' }], isError: true }) }]);
+    const hub = await start({ fs: fs.factory });
+    const { history, done } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__fs__read', { path: '/etc/shadow' }])]);
+    const result = resultOf(history, 'c1');
+    expect(result.isError, 'toolResultText step 4: isError must not be dropped (throw, so executeToolCall makes an error result)').toBe(true);
+    expect(result.content, 'the model reads the server\'s own words').toContain('Access denied: /etc/shadow');
+    expect(done.reason, 'an error result is not the end of the run').toBe('end_turn');
+    expect(history).toBeValidHistory('after a server error result');
+  });
+});
+
+describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp/client.ts)', () => {
+  test('a server that does not answer initialize in time is an error naming it, and it is stopped', async () => {
+    const silent = fakeServer([], { silent: true });
+    const connection = new McpConnection('slow', silent.factory, { startupTimeoutMs: 100 });
+    const began = Date.now();
+    const error = await connection.connect().then(() => undefined, (e: unknown) => e);
+    expect(error, 'McpConnection.connect step 5: a server that never answers must fail the start, not hang').toBeInstanceOf(Error);
+    expect((error as Error).message, 'McpConnection.connect step 5: the message names the server').toMatch(/^MCP server "slow" did not start:/);
+    expect(Date.now() - began, 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect').toBeLessThan(2000);
+    expect(connection.state, 'McpConnection.connect step 5: a failed start leaves the state stopped').toBe('stopped');
+  });
+
+  test('McpServers.start: a server that fails is listed with its name; the others still work', async () => {
+    const good = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    const hub = await start({ good: good.factory, bad: fakeServer([], { silent: true }).factory }, { startupTimeoutMs: 100 });
+    expect(hub.connections.map((c) => [c.name, c.state]), 'McpConnection.connect step 6: the good server is running').toEqual([['good', 'running']]);
+    expect(hub.failures.map((f) => f.name), 'McpConnection.connect step 5: the bad server failed to start').toEqual(['bad']);
+    expect(hub.failures[0]!.error, 'the failure says why').toMatch(/did not start/);
+    expect((await hub.tools()).map((t) => t.name)).toEqual(['mcp__good__ping']);
+  });
+
+  test('a server that dies during a call: the call becomes an error result saying it stopped, at once', async () => {
+    const box = fakeServer([{ info: toolInfo('work'), handler: () => new Promise(() => {}) }]);
+    const hub = await start({ box: box.factory }, { callTimeoutMs: 10_000 });
+    const tools = await hub.tools();
+    setTimeout(() => void box.kill(), 50);
+    const began = Date.now();
+    const { history, done } = await runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]);
+    expect(Date.now() - began, 'McpConnection.callTool: a dead server must not hold the call until the timeout').toBeLessThan(3000);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say the server stopped, and name it').toMatch(/MCP server "box" stopped while running work/);
+    expect(done.reason, 'the model goes on without the server').toBe('end_turn');
+    expect(history).toBeValidHistory('after a server died mid-call');
+  });
+
+  test('after a server died, the next call starts it again (once) and runs', async () => {
+    const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    const hub = await start({ box: box.factory });
+    const tools = await hub.tools();
+    await box.kill();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hub.connections[0]!.state, 'McpConnection.connect step 4: when the server closes, the state becomes stopped').toBe('stopped');
+    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: restart a stopped server on the next call').toMatchObject({ content: 'pong', isError: false });
+    expect(box.state.connections, 'McpConnection.callTool step 2: one new connection').toBe(2);
+    expect(hub.connections[0]!.restarts).toBe(1);
+  });
+
+  test('a server that dies again is not restarted a second time: calls say it stopped', async () => {
+    const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    const hub = await start({ box: box.factory });
+    const tools = await hub.tools();
+    await box.kill();
+    const first = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
+    expect(resultOf(first.history, 'c1').content, 'the first restart works').toBe('pong');
+    await box.kill();
+    const second = await runAgent(tools, [callTurn(['c2', 'mcp__box__ping', {}], ['c3', 'mcp__box__ping', {}])]);
+    expect(box.state.connections, 'McpConnection.callTool step 2: restart once, never again (a crashing server would be started forever)').toBe(2);
+    for (const id of ['c2', 'c3']) {
+      expect(resultOf(second.history, id), `McpConnection.callTool step 2: call ${id} is an error result`).toMatchObject({ isError: true });
+      expect(resultOf(second.history, id).content, 'McpConnection.callTool step 2: say it stopped').toMatch(/MCP server "box" has stopped/);
+    }
+    expect(second.history).toBeValidHistory('after a server died twice');
+  });
+
+  test('a restart that fails is an error result that says so', async () => {
+    let starts = 0;
+    const box = fakeServer([{ info: toolInfo('ping') }]);
+    const silent = fakeServer([], { silent: true });
+    const hub = await start({ box: () => (++starts === 1 ? box.factory() : silent.factory()) }, { startupTimeoutMs: 100 });
+    const tools = await hub.tools();
+    await box.kill();
+    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 2: the restart failed').toMatch(/MCP server "box" has stopped and could not be restarted/);
+    expect(history).toBeValidHistory('after a failed restart');
+  });
+
+  test('a call that takes longer than callTimeoutMs is an error result; the run does not hang', async () => {
+    const box = fakeServer([{ info: toolInfo('slow'), handler: () => new Promise(() => {}) }]);
+    const hub = await start({ box: box.factory }, { callTimeoutMs: 150 });
+    const began = Date.now();
+    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]);
+    expect(Date.now() - began, 'McpConnection.callTool step 3: pass { timeout: callTimeoutMs } to client.callTool').toBeLessThan(2000);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: a timeout is an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say it did not answer in time').toMatch(/MCP server "box" did not answer slow within 150 ms/);
+    expect(history).toBeValidHistory('after a timed-out call');
+  });
+
+  test('aborting the run cancels the call on the server too', async () => {
+    const box = fakeServer([{ info: toolInfo('slow'), handler: () => new Promise(() => {}) }]);
+    const hub = await start({ box: box.factory });
+    const [tool] = await hub.tools();
+    const controller = new AbortController();
+    const pending = tool!.execute({}, { cwd: process.cwd(), signal: controller.signal });
+    pending.catch(() => {});
+    while (box.state.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort(new Error('user pressed Ctrl-C'));
+    const error = await pending.then(() => undefined, (e: unknown) => e);
+    expect(error, 'McpConnection.callTool step 4: an aborted call throws the signal\'s reason').toBeInstanceOf(Error);
+    expect((error as Error).message).toBe('user pressed Ctrl-C');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(box.state.calls[0]!.signal.aborted, 'McpConnection.callTool step 3: pass the signal to client.callTool, so the server is told to stop').toBe(true);
+  });
+
+  test('after close() a call fails at once and the server is not started again', async () => {
+    const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    const hub = await start({ box: box.factory });
+    const tools = await hub.tools();
+    await hub.close();
+    expect(hub.connections[0]!.state, 'McpConnection.close step 1: closed').toBe('closed');
+    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 1: a closed server says so').toMatch(/MCP server "box" is closed/);
+    expect(box.state.connections, 'McpConnection.close: closing is not a crash; no restart').toBe(1);
+    await expect(hub.connections[0]!.connect(), 'McpConnection.connect step 1: a closed connection cannot start again').rejects.toThrow(/closed/);
+  });
+});
+
+describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refreshTools)', () => {
+  test('the next model call is shown the new tools, and they run; the removed ones are gone', async () => {
+    const docs = fakeServer([{ info: toolInfo('old') }]);
+    const other = fakeServer([{ info: toolInfo('keep') }]);
+    const hub = await start({ docs: docs.factory, other: other.factory });
+    const tools = new ToolSet(await hub.tools());
+    const changer = {
+      afterToolCall: async () => {
+        if (docs.state.calls.length === 1) await docs.changeTools([{ info: toolInfo('fresh', ['q']), handler: (args) => text(`fresh ${String(args.q)}`) }]);
+      },
+    };
+    const { history, provider } = await runAgent(tools, [callTurn(['c1', 'mcp__docs__old', {}]), callTurn(['c2', 'mcp__docs__fresh', { q: 'x' }])], [changer, hub.hooks()]);
+    const names = (turn: number) => provider.requests[turn - 1]!.tools.map((t) => t.name);
+    expect(names(1), 'before the change').toEqual(['mcp__docs__old', 'mcp__other__keep']);
+    expect(names(2), 'McpServers.refreshTools step 3: the request shows the server\'s new tools instead of the old ones; other servers\' tools stay').toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
+    expect(tools.names(), 'McpServers.refreshTools step 3: the run\'s ToolSet is swapped too, so the new tool can run').toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
+    expect(resultOf(history, 'c2'), 'the new tool ran').toMatchObject({ content: 'fresh x', isError: false });
+    expect(hub.connections[0]!.toolsChanged, 'McpServers.refreshTools step 2: the flag is cleared').toBe(false);
+    expect(history).toBeValidHistory('after a tool list change');
+  });
+
+  test('without a change the hook changes nothing and lists nothing', async () => {
+    const docs = fakeServer([{ info: toolInfo('a') }]);
+    const hub = await start({ docs: docs.factory });
+    const tools = new ToolSet(await hub.tools());
+    const request = { system: undefined, messages: [], tools: tools.definitions() };
+    const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
+    expect(await hub.refreshTools(request, ctx), 'McpServers.refreshTools step 4: nothing changed, return undefined').toBeUndefined();
+    hub.connections[0]!.toolsChanged = true;
+    const changed = await hub.refreshTools({ ...request, tools: [{ name: 'read', description: 'built-in', inputSchema: { type: 'object' } }, ...request.tools] }, ctx);
+    expect(changed?.tools.map((t) => t.name), 'McpServers.refreshTools step 3: built-in tools stay where they are').toEqual(['read', 'mcp__docs__a']);
+    hub.connections[0]!.toolsChanged = true;
+    expect(await hub.refreshTools({ ...request }, { ...ctx, tools: undefined }), 'McpServers.refreshTools step 1: no ToolSet, nothing to do').toBeUndefined();
+  });
+});
+
