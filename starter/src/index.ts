@@ -21,3 +21,4 @@ export * from './parallel-executor.js';
 export * from './tool-wrappers.js';
 export * from './tool-choice.js';
 export * from './output-budget.js';
+export * from './mcp/index.js';
