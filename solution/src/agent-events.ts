@@ -23,9 +23,28 @@ import type { RetryNotice } from './stream-events.js';
 
 /** What a before-tool-call hook decided: run the call as written, never run it, or run it with other arguments. */
 export type ToolDecision =
-  | { type: 'allow' }
-  | { type: 'block'; message: string }
+  | { type: 'allow'; permission?: PermissionNote }
+  | { type: 'block'; message: string; permission?: PermissionNote }
   | { type: 'change'; arguments: unknown };
+
+/** The person's answer to a permission question (ACP's option kinds). */
+export type PermissionAnswer = 'allow_once' | 'allow_always' | 'reject_once' | 'reject_always';
+
+/** Chapter 8: what the permission gate decided about a call, and why, for the UI and the session log. */
+export interface PermissionNote {
+  /** allowed without asking, asked (see answer), or denied without asking. */
+  outcome: 'allowed' | 'asked' | 'denied';
+  /** One sentence: the rule, the mode or the safety check that decided. */
+  reason: string;
+  /** The permission mode at the time. */
+  mode: string;
+  /** The rule that decided, as written (`Bash(npm test:*)`), and where it came from (a file, a flag, `session`). */
+  rule?: string;
+  source?: string;
+  /** When asked: the person's answer, and the session rules it added. */
+  answer?: PermissionAnswer;
+  added?: string[];
+}
 
 export type DoneReason = 'end_turn' | 'cancelled' | 'turn_limit' | 'error' | 'paused_for_client_tool';
 

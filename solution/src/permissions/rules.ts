@@ -1,0 +1,88 @@
+/**
+ * Chapter 8: permission rules as data, read from Claude Code's syntax.
+ *
+ * A person who uses Claude Code already writes rules like `Bash(npm run test:*)`, `Read(./.env)` or
+ * `Edit(src/**)` in `.claude/settings.json`. The kit reads the same text, so their agent respects the same rules.
+ * A rule is a Claude Code tool name, optionally with a specifier in parentheses, and a behaviour: allow, ask or
+ * deny. `CLAUDE_TOOLS` maps each Claude Code name onto the kit's tools.
+ */
+
+export type Behavior = 'allow' | 'ask' | 'deny';
+
+/** One rule, parsed. `source` says where it came from (a settings file, a flag, the session). */
+export interface Rule {
+  behavior: Behavior;
+  /** A Claude Code tool name (`Bash`, `Edit`, ...) or an MCP name (`mcp__server` or `mcp__server__tool`). */
+  tool: string;
+  /** What is inside the parentheses, if anything: a command pattern, a path pattern, `domain:host`. */
+  specifier?: string;
+  /** Where the rule was written: a file path, `--allowedTools`, `session`. */
+  source: string;
+}
+
+/**
+ * The kit's tools each Claude Code tool name covers. Claude Code's Read rules cover every tool that reads files,
+ * its Edit rules every tool that changes them. A name with no kit tool (WebSearch) is accepted, so a person's real
+ * settings load, and matches nothing.
+ */
+export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = {
+  Bash: ['bash'],
+  Read: ['read', 'glob', 'grep'],
+  Edit: ['edit', 'write'],
+  MultiEdit: ['edit'],
+  Write: ['write'],
+  Glob: ['glob'],
+  Grep: ['grep'],
+  LS: ['glob'],
+  WebFetch: ['web_fetch'],
+  WebSearch: [],
+  NotebookEdit: [],
+  Task: ['task'],
+  TodoWrite: ['todo_write'],
+};
+
+/** The tools whose rules take a path pattern. */
+export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'Glob', 'Grep', 'LS', 'NotebookEdit']);
+
+/** A rule that cannot be read: names the rule and where it was written. */
+export class RuleSyntaxError extends Error {
+  override name = 'RuleSyntaxError';
+}
+
+/** The rule as a person writes it: `Bash(npm test:*)`, `mcp__github`. */
+export function formatRule(rule: Pick<Rule, 'tool' | 'specifier'>): string {
+  return rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`;
+}
+
+/**
+ * Parses one rule written in Claude Code's syntax, as found in `source`. Throws RuleSyntaxError, naming the rule
+ * and the source, for: an empty rule, a name that is neither a Claude Code tool nor an MCP name, unbalanced or
+ * empty parentheses, text after the closing parenthesis, a specifier on an MCP name, and a WebFetch specifier
+ * that is not `domain:<host>`.
+ */
+export function parseRule(text: string, behavior: Behavior, source: string): Rule {
+  // #region chapter 8: parseRule
+  // 1. Trim the text. A rule is a name, then optionally `(specifier)` reaching to the very end: match it with
+  //    /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s. No match (empty, unbalanced, text after the `)`) is a RuleSyntaxError.
+  // 2. The name must be a key of CLAUDE_TOOLS, or an MCP name: `mcp__<server>` or `mcp__<server>__<tool>`
+  //    (/^mcp__[A-Za-z0-9_-]+$/). Anything else is an error that says which names are known.
+  // 3. A specifier must not be empty (`Bash()`), an MCP name takes none, and WebFetch's must be `domain:<host>`.
+  // 4. Every error message quotes the rule and names the source. Return { behavior, tool, specifier, source },
+  //    leaving specifier out when there are no parentheses.
+  const trimmed = text.trim();
+  const fail = (why: string) => new RuleSyntaxError(`invalid ${behavior} rule ${JSON.stringify(text)} in ${source}: ${why}`);
+  const match = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(trimmed);
+  if (!match) throw fail('a rule is a tool name, optionally followed by (specifier), such as Bash(npm run test:*)');
+  const tool = match[1]!;
+  const specifier = match[2];
+  const mcp = tool.startsWith('mcp__');
+  if (mcp ? !/^mcp__[A-Za-z0-9_-]+$/.test(tool) : !Object.hasOwn(CLAUDE_TOOLS, tool)) {
+    throw fail(`unknown tool ${tool}; known: ${Object.keys(CLAUDE_TOOLS).join(', ')}, or mcp__<server>[__<tool>]`);
+  }
+  if (specifier === undefined) return { behavior, tool, source };
+  if (specifier.trim() === '') throw fail('the parentheses are empty; leave them out to match every call');
+  if (mcp) throw fail('an MCP rule takes no parentheses: name the tool as mcp__<server>__<tool>');
+  if (tool === 'WebFetch' && !/^domain:[^\s/]+$/.test(specifier)) throw fail('a WebFetch rule is WebFetch(domain:<host>)');
+  return { behavior, tool, specifier, source };
+  // #endregion
+}

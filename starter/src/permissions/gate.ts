@@ -1,0 +1,116 @@
+/**
+ * Chapter 8: the permission gate, plugged into chapter 7's loop as a before-tool-call hook.
+ *
+ * The gate asks `evaluate` about every call. Allowed calls run; denied ones never run, and the model reads why as
+ * the call's result; for the rest it asks the person through an async callback (a terminal prompt, an editor's
+ * dialog over ACP), with the run's signal, so an abort while the question is open ends the run as cancelled.
+ * The answers are ACP's four: allow once, allow always (a session rule as narrow as the call: the command's
+ * prefix, the file), reject once, reject always (a session deny rule). The mode can change during a session.
+ */
+import { TodoError } from '../todo.js';
+import type { PermissionAnswer, PermissionNote, ToolDecision } from '../agent-events.js';
+import type { HookContext, Hooks } from '../hooks.js';
+import type { ToolCall } from '../messages.js';
+import { displayPath } from '../workspace.js';
+import { splitCommand, suggestBashRule, type Workspace } from './command.js';
+import { callSubjects, evaluate, PERMISSION_MODES, type PermissionMode } from './evaluate.js';
+import { formatRule, parseRule, type Rule } from './rules.js';
+
+export type { PermissionAnswer } from '../agent-events.js';
+export const PERMISSION_ANSWERS: readonly PermissionAnswer[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
+
+/** What the person is asked about. */
+export interface PermissionRequest {
+  call: ToolCall;
+  /** Why the gate asks (evaluate's reason). */
+  reason: string;
+  /** The rules "always" would add (none when the call cannot be written as a rule). */
+  suggestedRules: string[];
+}
+
+/** Asks the person; must give up (reject) when the signal aborts. */
+export type AskPermission = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;
+
+export interface GateOptions {
+  workspace: Workspace;
+  rules?: readonly Rule[];
+  mode?: PermissionMode;
+  /** Without one, a call that needs asking is rejected with a message that says how to allow it. */
+  ask?: AskPermission;
+}
+
+export interface PermissionGate extends Hooks {
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+  /** The rules the person added this session with "always", in order. */
+  readonly sessionRules: readonly Rule[];
+  beforeToolCall(call: ToolCall, ctx: HookContext): Promise<ToolDecision>;
+}
+
+/**
+ * The rules "always" adds for `call`, as narrow as Claude Code proposes them: bash, suggestBashRule for each
+ * simple command (no repeats); edit and write, `Edit(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace
+ * paths written from the root); web_fetch, `WebFetch(domain:<host>)`; an MCP tool, its full name. Never a bare
+ * tool name for a built-in tool: any other call gets no rule.
+ */
+export async function suggestRules(call: ToolCall, ws: Workspace): Promise<string[]> {
+  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
+  if (call.name === 'bash') return [...new Set(splitCommand(typeof args.command === 'string' ? args.command : '').map(suggestBashRule))];
+  if (call.name.startsWith('mcp__')) return [call.name];
+  const [subject] = await callSubjects(call, ws);
+  if (subject?.path !== undefined && subject.inside) {
+    const tool = ['edit', 'write'].includes(call.name) ? 'Edit' : 'Read';
+    return [`${tool}(/${displayPath(ws.root, subject.path)})`];
+  }
+  if (subject?.host) return [`WebFetch(domain:${subject.host})`];
+  return [];
+}
+
+/** Waits for `promise`, but rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * A permission gate over `options.rules` plus the session's rules, in `options.mode` (default: 'default').
+ * beforeToolCall never runs the call; it returns allow or block, each with a PermissionNote (outcome, reason, the
+ * rule as written and its source, the person's answer). Throws the signal's reason when the run aborts while
+ * asking. setMode throws for a mode that does not exist.
+ */
+export function createPermissionGate(options: GateOptions): PermissionGate {
+  const sessionRules: Rule[] = [];
+  let mode: PermissionMode = options.mode ?? 'default';
+  return {
+    get mode() {
+      return mode;
+    },
+    setMode(next: PermissionMode) {
+      if (!PERMISSION_MODES.includes(next)) throw new Error(`unknown permission mode ${JSON.stringify(next)}; use one of ${PERMISSION_MODES.join(', ')}`);
+      mode = next;
+    },
+    sessionRules,
+    async beforeToolCall(call, ctx) {
+      // #region chapter 8: createPermissionGate.beforeToolCall
+      // 1. evaluate the call with the options' rules followed by the session rules, the current mode and the
+      //    workspace. Make a note: { outcome, reason, mode } plus the rule (formatRule) and its source if a rule
+      //    decided.
+      // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
+      // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
+      //    the model should not retry it; outcome 'denied'.
+      // 4. ask without an ask callback: a block that says the call needs approval nobody could give, and how to
+      //    allow it (--allowedTools, or an allow rule in .claude/settings.json); outcome 'denied'.
+      // 5. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
+      //    and ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
+      // 6. allow_always adds each suggested rule as a session 'allow' rule (parseRule, source 'session'),
+      //    reject_always as a 'deny' rule. allow_once / allow_always: allow; anything else: a block saying the
+      //    person rejected the call. Outcome 'asked', with the answer and the rules added.
+      throw new TodoError(8, 'createPermissionGate.beforeToolCall');
+      // #endregion
+    },
+  };
+}
