@@ -22,3 +22,4 @@ export * from './tool-wrappers.js';
 export * from './tool-choice.js';
 export * from './output-budget.js';
 export * from './mcp/index.js';
+export * from './permissions/index.js';
