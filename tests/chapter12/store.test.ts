@@ -1,0 +1,191 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { assistantText, assistantToolCalls, toolResult, userMessage } from 'kit/messages';
+import { INTERRUPTED_RESULT, type SessionRecord } from 'kit/session/session';
+import { KIT_DIR, parseSessionFile, REDACTED, SessionFileError, SessionLockedError, SessionWriter, projectKey } from 'kit/session/store';
+import { fileRecords, recordShape, tempHome, testStore } from './fixtures.js';
+
+const at = '2026-01-01T00:00:00.000Z';
+const header: SessionRecord = { type: 'session', at, version: 1, id: 's1', cwd: '/work/app' };
+const lines = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const msg = (text: string): SessionRecord => ({ type: 'message', at, message: userMessage(text) });
+
+function thrown(fn: () => unknown): unknown {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    return error;
+  }
+  return expect.fail('it should have thrown, but it returned');
+}
+
+describe('parseSessionFile (src/session/store.ts)', () => {
+  test('a whole file gives every record back in order, with no warning', () => {
+    const text = lines(header, msg('one'), { type: 'usage', at, usage: { inputTokens: 3, outputTokens: 4 } }, msg('two'));
+    const { records, warnings } = parseSessionFile(text, '/x/s1.jsonl');
+    expect(records.map((r) => r.type), 'parseSessionFile step 2: one record per line, in file order').toEqual(['session', 'message', 'usage', 'message']);
+    expect(records[3], 'parseSessionFile step 4: each record is the parsed line').toEqual(msg('two'));
+    expect(warnings, 'parseSessionFile: a whole file gives no warning (the final "\\n" is not a torn line)').toEqual([]);
+  });
+
+  test('a torn last line is skipped with a warning naming the file and line; the rest loads', () => {
+    const text = lines(header, msg('one')) + '{"type":"message","at":"2026-01-01T00:00:00.000Z","message":{"role":"assi';
+    const { records, warnings } = parseSessionFile(text, '/x/s1.jsonl');
+    expect(records.map((r) => r.type), 'parseSessionFile step 2: only the torn last line is skipped').toEqual(['session', 'message']);
+    expect(warnings.length, 'parseSessionFile step 2: one warning for the torn line').toBe(1);
+    expect(warnings[0], 'parseSessionFile step 2: the warning names the file and the line number (from 1)').toContain('/x/s1.jsonl:3');
+  });
+
+  test('a corrupt line in the middle is an error naming the file and line, never skipped', () => {
+    const text = lines(header, msg('one')) + 'garbage that is not json\n' + lines(msg('two'));
+    const error = thrown(() => parseSessionFile(text, '/x/s1.jsonl'));
+    expect(error, 'parseSessionFile step 2: a bad line that is not the last throws a SessionFileError').toBeInstanceOf(SessionFileError);
+    expect((error as Error).message, 'parseSessionFile step 2: the error names the file and the line ("/x/s1.jsonl:3")').toContain('/x/s1.jsonl:3');
+    expect((error as SessionFileError).line, 'parseSessionFile step 2: lines count from 1').toBe(3);
+  });
+
+  test('blank lines are skipped, and a line that is not a record is an error even at the end', () => {
+    const { records } = parseSessionFile(lines(header) + '\n\n' + lines(msg('one')) + '\n', 'f');
+    expect(records.length, 'parseSessionFile step 2: blank lines are not records and not torn').toBe(2);
+    const error = thrown(() => parseSessionFile(lines(header, { no: 'type' }), 'f.jsonl'));
+    expect(error, 'parseSessionFile step 3: valid JSON that is not an object with a string type is a SessionFileError').toBeInstanceOf(SessionFileError);
+    expect((error as Error).message, 'parseSessionFile step 3: names the line').toContain('f.jsonl:2');
+    expect(thrown(() => parseSessionFile(lines(header, 42), 'f.jsonl')), 'parseSessionFile step 3: a number is not a record').toBeInstanceOf(SessionFileError);
+  });
+});
+
+describe('SessionWriter.open (src/session/store.ts)', () => {
+  test('a second writer on the same session is refused while the first holds it, and allowed after close', () => {
+    const { base } = tempHome();
+    const file = path.join(base, 'sessions', 's1.jsonl');
+    const first = SessionWriter.open(file);
+    const error = thrown(() => SessionWriter.open(file));
+    expect(error, 'SessionWriter.open step 2: the lock is taken, and its process (this one) is alive: SessionLockedError').toBeInstanceOf(SessionLockedError);
+    expect((error as Error).message, 'SessionWriter.open step 2: the error names the pid holding the lock').toContain(String(process.pid));
+    first.append(header);
+    first.close();
+    const second = SessionWriter.open(file);
+    second.append(msg('again'));
+    second.close();
+    expect(recordShape(fileRecords(file)), 'SessionWriter.open step 3: the file is opened for appending, never truncated').toEqual(['session s1', 'message user']);
+  });
+
+  test('a lock left by a process that is gone is taken over', () => {
+    const { base } = tempHome();
+    const file = path.join(base, 'sessions', 's1.jsonl');
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid!;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(`${file}.lock`, String(gone));
+    const writer = SessionWriter.open(file);
+    writer.append(header);
+    writer.close();
+    expect(fileRecords(file).length, 'SessionWriter.open step 2: a stale lock (dead pid) is removed and the lock taken again').toBe(1);
+    expect(existsSync(`${file}.lock`), 'SessionWriter.close removes the lock').toBe(false);
+  });
+});
+
+describe('SessionWriter.append (src/session/store.ts)', () => {
+  test('no API key ever reaches the file: it is scrubbed from every line', () => {
+    const { base } = tempHome();
+    const file = path.join(base, 's.jsonl');
+    const key = 'sk-ant-api03-PLANTED-KEY-0123456789';
+    const writer = SessionWriter.open(file, [key, 'short']);
+    writer.append(header);
+    writer.append(msg(`my key is ${key}, use it; keep answers short`));
+    writer.append({ type: 'message', at, message: toolResult({ id: 'c1', name: 'bash' }, `ANTHROPIC_API_KEY=${key}\nPATH=/bin`) });
+    writer.close();
+    const text = readFileSync(file, 'utf8');
+    expect(text.includes(key), 'SessionWriter.append step 2: the planted key must not appear anywhere in the session file').toBe(false);
+    expect(text.split(REDACTED).length - 1, `SessionWriter.append step 2: each occurrence becomes ${REDACTED}`).toBe(2);
+    expect(text.includes('short'), 'SessionWriter.open step 3: secrets under 8 characters are not scrubbed (they would eat ordinary words)').toBe(true);
+    expect(text.endsWith('\n') && text.split('\n').length === 4, 'SessionWriter.append step 3: one line per record, each ending in "\\n"').toBe(true);
+    expect(fileRecords(file)[2].message.content, 'SessionWriter.append: the scrubbed line is still valid JSON').toBe(`ANTHROPIC_API_KEY=${REDACTED}\nPATH=/bin`);
+  });
+});
+
+describe('SessionStore.list (src/session/store.ts)', () => {
+  test('sessions of the project, the one changed last first, with titles; none yet is an empty list', () => {
+    const { store } = testStore();
+    expect(store.list(), 'SessionStore.list step 1: no sessions folder yet: []').toEqual([]);
+    const a = store.create('m');
+    a.session.messages.push(userMessage('first   task\nwith two lines'), assistantText('ok'));
+    a.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } });
+    const b = store.create('m');
+    b.session.messages.push(userMessage('x'.repeat(100)));
+    b.recorder.record({ type: 'turn_start', turn: 1 });
+    b.close();
+    a.recorder.record({ type: 'turn_start', turn: 1 });
+    a.close();
+    const list = store.list();
+    expect(list.map((s) => s.id), 'SessionStore.list step 3: newest updatedAt first (s1 was written last)').toEqual(['s1', 's2']);
+    expect(list[0]!.title, 'SessionStore.list step 2: the title is the first user message on one line').toBe('first task with two lines');
+    expect(list[1]!.title, 'SessionStore.list step 2: the title is clipped to 60 characters').toBe('x'.repeat(60));
+    expect(list[0]!.messages, 'SessionStore.list step 2: the number of messages').toBe(2);
+    expect(store.latest(), 'SessionStore.latest (for --continue) is the first of the list').toBe('s1');
+  });
+
+  test('a damaged session is listed with its problem, never left out', () => {
+    const { store } = testStore();
+    store.create().close();
+    const broken = store.create();
+    broken.close();
+    writeFileSync(store.file('s2'), lines(header) + 'broken\n' + lines(msg('x')));
+    const list = store.list();
+    expect(list.map((s) => s.id).sort(), 'SessionStore.list step 2: every .jsonl file is listed, damaged or not').toEqual(['s1', 's2']);
+    const bad = list.find((s) => s.id === 's2')!;
+    expect(bad.problem, 'SessionStore.list step 2: the damaged one carries the error, which names file and line').toContain('s2.jsonl:2');
+    expect(store.latest(), 'SessionStore.latest skips a damaged session').toBe('s1');
+  });
+});
+
+describe('SessionStore.fork (src/session/store.ts)', () => {
+  const call = { id: 'c1', name: 'read', arguments: { path: 'a.txt' } };
+  function saved() {
+    const setup = testStore();
+    const open = setup.store.create('m');
+    open.session.messages.push(userMessage('read a.txt'), assistantToolCalls([call]), toolResult(call, 'A'), assistantText('It says A.'), userMessage('and b?'), assistantText('No b.'));
+    open.close();
+    return setup;
+  }
+
+  test('a fork is a new session holding the first n messages; the original is untouched', () => {
+    const { store, home, project } = saved();
+    const before = readFileSync(store.file('s1'), 'utf8');
+    const fork = store.fork('s1', 4);
+    expect(fork.id, 'SessionStore.fork step 3: a new id').toBe('s2');
+    expect(fork.messages.map((m) => m.role), 'SessionStore.fork step 2: the first 4 messages').toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({ id: 's1', messages: 4 });
+    expect(store.load('s2').session.messages, 'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages').toEqual(fork.messages);
+    expect(readFileSync(store.file('s1'), 'utf8'), 'SessionStore.fork: the original file is not changed').toBe(before);
+    expect(path.dirname(store.file('s2')), `the sessions live in $HOME/${KIT_DIR}/sessions/<project key>`).toBe(path.join(home, KIT_DIR, 'sessions', projectKey(project)));
+  });
+
+  test('a cut between a call and its result is refused, and no file is made', () => {
+    const { store } = saved();
+    const error = thrown(() => store.fork('s1', 2));
+    expect(String(error), 'SessionStore.fork step 2: keeping the call without its result would make an invalid history').toMatch(/split|result/);
+    expect(thrown(() => store.fork('s1', 7)), 'SessionStore.fork step 1: more messages than the session has').toBeInstanceOf(Error);
+    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain('1 to 6');
+    expect(readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')), 'SessionStore.fork: a refused fork writes nothing').toEqual(['s1.jsonl']);
+  });
+});
+
+describe('SessionStore.resume (src/session/store.ts)', () => {
+  test('a session whose process died mid-run resumes with a valid history, repaired in the file too', () => {
+    const { store } = testStore();
+    const open = store.create('m');
+    const call = { id: 'c9', name: 'bash', arguments: { command: 'make' } };
+    open.session.messages.push(userMessage('build it'), assistantToolCalls([call]));
+    open.recorder.record({ type: 'turn_start', turn: 1 });
+    open.writer.close(); // killed: no done, no result, no close()
+    const resumed = store.resume('s1');
+    expect(resumed.session.messages, 'sessionFromRecords + resume: the open call gets an error result, so the next run can go on').toBeValidHistory('after resuming a crashed session');
+    expect(resumed.session.messages.at(-1), 'resume: the result says the session stopped').toEqual(toolResult(call, INTERRUPTED_RESULT, true));
+    expect(resumed.session.status, 'resume: a crashed run is over: idle').toBe('idle');
+    resumed.close();
+    expect(store.load('s1').session.messages, 'resume: the repair is written to the file as well').toBeValidHistory('after loading the repaired file');
+  });
+});
