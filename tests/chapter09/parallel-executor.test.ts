@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { parallelExecutor, runInParallel, runsInParallel } from 'kit/parallel-executor';
 import type { Executor } from 'kit/executor';
-import { call, controlledRunner, eventLines, flaggedTools, flush, runExecutor } from './fixtures.js';
+import { CANCELLED_RESULT } from 'kit/execute-tool';
+import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
+import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
+import { call, controlledRunner, eventLines, flaggedTools, flush, gatedTool, runExecutor } from './fixtures.js';
 
 const limit = (n: number): Executor => (calls, runCall, turn) => runInParallel(calls, runCall, turn, n);
 
@@ -19,13 +22,7 @@ describe('runsInParallel (src/parallel-executor.ts)', () => {
 });
 
 describe('parallelExecutor (src/parallel-executor.ts)', () => {
-  test('refuses a concurrency that is not a whole number of at least 1', () => {
-    for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => parallelExecutor({ concurrency: bad }), `parallelExecutor({ concurrency: ${bad} }) must throw a RangeError that names concurrency`).toThrow(/concurrency/);
-    }
-  });
-
-  test('runs at most 4 read-only calls at once by default', async () => {
+  test('runs at most 4 read-only calls at once by default, and refuses a limit that is not a whole number of at least 1', async () => {
     const runner = controlledRunner();
     const calls = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => call(id));
     const run = runExecutor(parallelExecutor(), calls, runner.runCall);
@@ -35,6 +32,9 @@ describe('parallelExecutor (src/parallel-executor.ts)', () => {
     await run.done;
     expect(runner.state.maxRunning, 'runInParallel: never more than 4 at once by default').toBe(4);
     expect(run.ids(), 'runInParallel: every result recorded once, in call order').toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => parallelExecutor({ concurrency: bad }), `parallelExecutor({ concurrency: ${bad} }) must throw a RangeError that names concurrency`).toThrow(/concurrency/);
+    }
   });
 });
 
@@ -266,5 +266,93 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const run = runExecutor(limit(4), [], runner.runCall);
     await run.done;
     expect([run.events, run.recorded], 'runInParallel: nothing to do').toEqual([[], []]);
+  });
+});
+
+describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
+  const slowCalls = (...texts: string[]) => assistantToolCalls(texts.map((text, i) => ({ id: `s${i + 1}`, name: 'slow', arguments: { text } })));
+
+  test('reads run together and their results go into the history in call order, each paired with its call', async () => {
+    const { tool, gates, seen } = gatedTool();
+    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('done')], { extraTools: [tool], executor: parallelExecutor({ concurrency: 4 }) });
+    const history: Message[] = ask('read three');
+    const running = collect(agent.run(history));
+    await flush();
+    expect(seen, 'parallelExecutor: all three reads are running before any finishes').toEqual(['a', 'b', 'c']);
+    gates[2]!.resolve('C');
+    gates[0]!.resolve('A');
+    await flush();
+    gates[1]!.resolve('B');
+    const events = await running;
+    expect(theDone(events, 'parallel run').reason, 'the run ends normally').toBe('end_turn');
+    expect(history.filter((m) => m.role === 'tool').map((m) => `${(m as { toolCallId: string }).toolCallId}=${m.content}`), 'runInParallel: results recorded in call order, each with its own call id').toEqual(['s1=A', 's2=B', 's3=C']);
+    expect(history).toBeValidHistory('after a parallel turn');
+  });
+
+  test('an error in one call leaves the others\' results intact', async () => {
+    const { tool, gates } = gatedTool();
+    const { agent } = agentWith([assistantToolCalls([{ id: 's1', name: 'slow', arguments: { text: 'a' } }, { id: 'f1', name: 'fail', arguments: {} }, { id: 's2', name: 'slow', arguments: { text: 'b' } }]), assistantText('ok')], {
+      extraTools: [tool],
+      executor: parallelExecutor({ concurrency: 4 }),
+    });
+    const history: Message[] = ask('go');
+    const running = collect(agent.run(history));
+    await flush();
+    gates[0]?.resolve('A');
+    await flush();
+    gates[1]?.resolve('B');
+    await running;
+    const results = history.filter((m): m is Extract<Message, { role: 'tool' }> => m.role === 'tool');
+    expect(results.map((r) => [r.toolCallId, r.isError]), 'parallelExecutor: the failing call is an error result; the others keep theirs, in call order').toEqual([['s1', false], ['f1', true], ['s2', false]]);
+    expect(results.map((r) => r.content).filter((c) => c === 'A' || c === 'B'), 'the reads\' outputs are intact').toEqual(['A', 'B']);
+    expect(history).toBeValidHistory('after one call of a batch failed');
+  });
+
+  test('an abort mid-batch cancels the running calls, starts no more, and leaves every call with a result', async () => {
+    const { tool, seen } = gatedTool();
+    const controller = new AbortController();
+    const { agent, provider } = agentWith([slowCalls('a', 'b', 'c'), assistantText('never')], { extraTools: [tool], executor: parallelExecutor({ concurrency: 2 }) });
+    const history: Message[] = ask('go');
+    const running = collect(agent.run(history, { signal: controller.signal }));
+    await flush();
+    controller.abort(new Error('person pressed Esc'));
+    const events = await running;
+    expect(theDone(events, 'abort mid-batch').reason, 'the run ends as cancelled').toBe('cancelled');
+    expect(seen, 'runInParallel step 2: with a limit of 2, the third call never started').toEqual(['a', 'b']);
+    expect(history.filter((m) => m.role === 'tool').map((m) => m.content), 'every call has a result: the two running ones cancelled, the third closed by the loop').toEqual([CANCELLED_RESULT, CANCELLED_RESULT, CANCELLED_RESULT]);
+    expect(provider.requests.length, 'no model call after the abort').toBe(1);
+    expect(history).toBeValidHistory('after an abort in the middle of a batch');
+  });
+
+  test('a before hook is asked in call order, never for two calls at once, while earlier reads run', async () => {
+    const { tool, gates } = gatedTool();
+    const asked: string[] = [];
+    let open = 0;
+    let maxOpen = 0;
+    const answers = new Map<string, () => void>();
+    const hooks = {
+      beforeToolCall: async (c: { id: string }) => {
+        asked.push(c.id);
+        open++;
+        maxOpen = Math.max(maxOpen, open);
+        await new Promise<void>((resolve) => answers.set(c.id, resolve));
+        open--;
+        return { type: 'allow' as const };
+      },
+    };
+    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('ok')], { extraTools: [tool], hooks, executor: parallelExecutor({ concurrency: 4 }) });
+    const running = collect(agent.run(ask('go')));
+    await flush();
+    expect(asked, 'runInParallel: the permission question for s2 waits until s1 is answered').toEqual(['s1']);
+    answers.get('s1')!();
+    await flush();
+    expect([asked, gates.length], 'runInParallel: s1 runs while s2 is asked').toEqual([['s1', 's2'], 1]);
+    answers.get('s2')!();
+    await flush();
+    answers.get('s3')!();
+    await flush();
+    for (const gate of gates) gate.resolve('x');
+    await running;
+    expect(maxOpen, 'runInParallel: never two questions open at once').toBe(1);
   });
 });

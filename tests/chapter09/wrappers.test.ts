@@ -1,0 +1,221 @@
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { z } from 'zod';
+import { executeToolCall } from 'kit/execute-tool';
+import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
+import { defineTool, ToolSet } from 'kit/tool';
+import { catchErrors, endRunOnError, returnDirect, returnDirectHooks, withTimeout } from 'kit/tool-wrappers';
+import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
+import { flush, gatedTool } from './fixtures.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const timeoutCall = { id: 't1', name: 'slow', arguments: { text: 'x' } };
+
+describe('withTimeout (src/tool-wrappers.ts)', () => {
+  test('a tool that never finishes ends at the limit with an error result that says it timed out after N ms', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { tool } = gatedTool();
+    const pending = executeToolCall(new ToolSet([withTimeout(tool, 250)]), timeoutCall, { cwd: process.cwd() });
+    await vi.advanceTimersByTimeAsync(249);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await flush(1);
+    expect(settled, 'withTimeout step 1: 1 ms before the limit the call must still be running').toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const result = await pending;
+    expect(result.isError, 'withTimeout step 3: a call that timed out is an error result').toBe(true);
+    expect(result.content, 'withTimeout step 3: the result says the tool timed out, and after how many ms (ToolTimeoutError)').toMatch(/slow timed out after 250 ms/);
+  });
+
+  test('the tool\'s signal fires at the limit, with the timeout as its reason', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { tool, signals } = gatedTool();
+    const pending = executeToolCall(new ToolSet([withTimeout(tool, 100)]), timeoutCall, { cwd: process.cwd() });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(signals.length, 'withTimeout step 2: the tool must get a signal in its context').toBe(1);
+    expect(signals[0]!.aborted, 'withTimeout: before the limit the signal has not fired').toBe(false);
+    await vi.advanceTimersByTimeAsync(100);
+    await pending;
+    expect(signals[0]!.aborted, 'withTimeout step 1: at the limit the tool\'s signal must fire, so it can stop its work').toBe(true);
+    expect(String(signals[0]!.reason?.message), 'withTimeout step 1: the signal\'s reason is the ToolTimeoutError').toMatch(/timed out after 100 ms/);
+  });
+
+  test('a result that comes after the limit never lands in the history', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { tool, gates } = gatedTool();
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 't1', name: 'slow', arguments: { text: 'x' } }]), assistantText('ok')],
+      { extraTools: [withTimeout(tool, 50)] },
+    );
+    const history: Message[] = ask('go');
+    const running = collect(agent.run(history));
+    await vi.advanceTimersByTimeAsync(60);
+    gates[0]!.resolve('LATE RESULT');
+    const events = await running;
+    expect(theDone(events, 'withTimeout').reason, 'the run goes on after a timeout: the model reads the error').toBe('end_turn');
+    const results = history.filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.content).join(' | '), 'withTimeout step 2: the late output must not replace the timeout result (untilAborted)').not.toMatch(/LATE RESULT/);
+    expect(results[0]!.content, 'withTimeout: the history holds the timeout result').toMatch(/timed out after 50 ms/);
+    expect(JSON.stringify(provider.requests[1]!.messages), 'withTimeout: the model is never sent the late result').not.toMatch(/LATE RESULT/);
+    expect(history).toBeValidHistory('after a call timed out');
+  });
+
+  test('a tool that finishes in time gives its output, and leaves no timer behind', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { tool, gates } = gatedTool();
+    const pending = executeToolCall(new ToolSet([withTimeout(tool, 1000)]), timeoutCall, { cwd: process.cwd() });
+    await vi.advanceTimersByTimeAsync(10);
+    gates[0]!.resolve('fine');
+    const result = await pending;
+    expect(result, 'withTimeout step 3: a tool that finishes in time returns its output').toMatchObject({ content: 'fine', isError: false });
+    expect(vi.getTimerCount(), 'withTimeout step 4: clear the timer in finally, or it fires later for nothing').toBe(0);
+  });
+
+  test('a tool that throws in time fails with its own error, not a timeout', async () => {
+    const failing = defineTool({ name: 'boom', description: 'fails', input: z.object({}), execute: async () => { throw new Error('disk full'); } });
+    const result = await executeToolCall(new ToolSet([withTimeout(failing, 1000)]), { id: 'b', name: 'boom', arguments: {} }, { cwd: process.cwd() });
+    expect(result.content, 'withTimeout step 3: the tool\'s own error goes through').toMatch(/disk full/);
+  });
+
+  test('the run\'s cancel reaches the tool through the wrapper', async () => {
+    const { tool, signals } = gatedTool();
+    const controller = new AbortController();
+    const pending = executeToolCall(new ToolSet([withTimeout(tool, 60_000)]), timeoutCall, { cwd: process.cwd(), signal: controller.signal });
+    await flush(1);
+    controller.abort(new Error('person pressed Esc'));
+    await pending;
+    expect(signals[0]!.aborted, 'withTimeout step 1: when the run\'s signal aborts, the tool\'s own signal must abort too').toBe(true);
+  });
+
+  test('a run already cancelled gives the tool a signal that has fired', async () => {
+    const seen: boolean[] = [];
+    const peek = defineTool({ name: 'peek', description: 'looks at its signal', input: z.object({}), execute: async (_input, ctx) => { seen.push(ctx.signal!.aborted); return 'seen'; } });
+    const controller = new AbortController();
+    controller.abort();
+    await withTimeout(peek, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal }).catch(() => {});
+    expect(seen.every(Boolean), 'withTimeout step 1: if the run\'s signal has already aborted, abort the tool\'s at once').toBe(true);
+  });
+
+  test('keeps the tool\'s name, description, schema and readOnly flag; refuses a limit that is not positive', async () => {
+    const tool = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), readOnly: true, execute: async () => 'quick answer' });
+    const wrapped = withTimeout(tool, 1000);
+    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'withTimeout step 3: the output of a tool that answers in time').toBe('quick answer');
+    expect([wrapped.name, wrapped.description, wrapped.input, wrapped.readOnly], 'withTimeout: the wrapper is the same tool to everyone else').toEqual([tool.name, tool.description, tool.input, true]);
+    for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => withTimeout(tool, bad), `withTimeout(tool, ${bad}) must throw at set-up`).toThrow(RangeError);
+    }
+  });
+});
+
+describe('catchErrors (src/tool-wrappers.ts)', () => {
+  const failing = defineTool({ name: 'tests', description: 'runs the tests', input: z.object({}), execute: async () => { throw new Error('3 tests failed'); } });
+
+  test('a thrown error becomes the tool\'s output, not an error result', async () => {
+    const result = await executeToolCall(new ToolSet([catchErrors(failing)]), { id: 'c', name: 'tests', arguments: {} }, { cwd: process.cwd() });
+    expect(result, 'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message').toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
+  });
+
+  test('a custom format decides the text; a tool that works is left alone', async () => {
+    const wrapped = catchErrors(failing, (error) => `FAILED: ${(error as Error).message}`);
+    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'catchErrors step 1: the output is format(error)').toBe('FAILED: 3 tests failed');
+    const fine = defineTool({ name: 'ok', description: 'works', input: z.object({}), execute: async () => 'all green' });
+    expect(await catchErrors(fine).execute({}, { cwd: process.cwd() }), 'catchErrors: a tool that works returns its own output').toBe('all green');
+  });
+});
+
+describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
+  const deploy = defineTool({ name: 'deploy', description: 'deploys', input: z.object({ to: z.string() }), execute: async () => { throw new Error('migration failed'); } });
+
+  test('a failure of the tool ends the run with reason error, without asking the model again', async () => {
+    const fatal = endRunOnError(deploy);
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { to: 'prod' } }]), assistantText('never')], {
+      extraTools: [fatal.tool],
+      hooks: fatal.hooks,
+    });
+    const history: Message[] = ask('ship it');
+    const done = theDone(await collect(agent.run(history)), 'endRunOnError');
+    expect(done.reason, 'endRunOnError step 1: the after hook throws, so the run ends with reason error').toBe('error');
+    expect(done.message, 'endRunOnError step 1: the message names the tool and its error (ToolFailedRunError)').toMatch(/deploy failed.*migration failed/);
+    expect(provider.requests.length, 'endRunOnError: the model must not be called after the failure').toBe(1);
+    expect(history).toBeValidHistory('after a tool whose failure ends the run');
+  });
+
+  test('arguments the model got wrong do not end the run: the tool never ran', async () => {
+    const fatal = endRunOnError(deploy);
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { where: 1 } }]), assistantText('fixed')], {
+      extraTools: [fatal.tool],
+      hooks: fatal.hooks,
+    });
+    const done = theDone(await collect(agent.run(ask('ship it'))), 'endRunOnError');
+    expect(done.reason, 'endRunOnError step 1: only a failure the tool threw ends the run; a schema error goes back to the model').toBe('end_turn');
+    expect(provider.requests.length, 'endRunOnError: the model was asked again').toBe(2);
+  });
+
+  test('another tool\'s error does not end the run', async () => {
+    const fatal = endRunOnError(deploy);
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'f1', name: 'fail', arguments: {} }]), assistantText('done')], { extraTools: [fatal.tool], hooks: fatal.hooks });
+    expect(theDone(await collect(agent.run(ask('go'))), 'endRunOnError').reason, 'endRunOnError step 1: only calls of the wrapped tool may end the run').toBe('end_turn');
+    expect(provider.requests.length, 'endRunOnError: the model reads the other tool\'s error and goes on').toBe(2);
+  });
+});
+
+describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
+  const lookup = returnDirect(
+    defineTool({ name: 'lookup', description: 'finds the answer', input: z.object({ q: z.string() }), readOnly: true, execute: async ({ q }) => { if (q === 'bad') throw new Error('not found'); return `answer to ${q}`; } }),
+  );
+
+  test('the output of a returnDirect tool is the run\'s answer, with no further model call', async () => {
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'life' } }]), assistantText('the model again')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+    const history: Message[] = ask('what is it?');
+    const events = await collect(agent.run(history));
+    const done = theDone(events, 'returnDirect');
+    expect(done.reason, 'returnDirectHooks step 3: a stop with an answer ends the run as end_turn').toBe('end_turn');
+    expect(done.text, 'returnDirectHooks step 3: the answer is the tool\'s output').toBe('answer to life');
+    expect(provider.requests.length, 'returnDirectHooks: the model must not be called after a returnDirect tool answered').toBe(1);
+    expect(history).toBeValidHistory('after a returnDirect answer');
+  });
+
+  test('a failed call of a returnDirect tool is not an answer: the model sees the error', async () => {
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'bad' } }]), assistantText('sorry')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+    const events = await collect(agent.run(ask('q')));
+    expect(theDone(events, 'returnDirect').text, 'returnDirectHooks step 2: an error result goes back to the model').toBe('sorry');
+    expect(provider.requests.length, 'returnDirectHooks step 2: the model is asked again').toBe(2);
+  });
+
+  test('results of ordinary tools do not stop the run', async () => {
+    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'e1', name: 'echo', arguments: { text: 'hi' } }]), assistantText('model answer')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+    const events = await collect(agent.run(ask('q')));
+    expect(theDone(events, 'returnDirect').text, 'returnDirectHooks step 2: only tools marked with returnDirect answer directly').toBe('model answer');
+    expect(provider.requests.length, 'returnDirectHooks: an ordinary result goes back to the model').toBe(2);
+  });
+
+  test('several direct results in one turn: their outputs in call order, joined by a blank line; ordinary results beside them are left out', () => {
+    const tools = new ToolSet([lookup]);
+    const hooks = returnDirectHooks(tools);
+    const messages: Message[] = [
+      ...ask('q'),
+      assistantToolCalls([{ id: 'a', name: 'lookup', arguments: {} }, { id: 'b', name: 'echo', arguments: {} }, { id: 'c', name: 'lookup', arguments: {} }]),
+      { role: 'tool', toolCallId: 'a', toolName: 'lookup', content: 'first', isError: false },
+      { role: 'tool', toolCallId: 'b', toolName: 'echo', content: 'ordinary', isError: false },
+      { role: 'tool', toolCallId: 'c', toolName: 'lookup', content: 'second', isError: false },
+    ];
+    const out = hooks.beforeModelCall!({ messages, tools: [] }, { signal: new AbortController().signal, turn: 2, history: messages, emit: () => {} }) as { stop: string; answer: string };
+    expect(out?.answer, 'returnDirectHooks step 3: the direct outputs, in call order, joined by a blank line').toBe('first\n\nsecond');
+    expect(out?.stop, 'returnDirectHooks step 3: the stop message names the tool').toMatch(/lookup/);
+  });
+
+  test('a history that ends with the user\'s message changes nothing', () => {
+    const hooks = returnDirectHooks(new ToolSet([lookup]));
+    const messages: Message[] = [
+      ...ask('q'),
+      assistantToolCalls([{ id: 'a', name: 'lookup', arguments: {} }]),
+      { role: 'tool', toolCallId: 'a', toolName: 'lookup', content: 'old answer', isError: false },
+      assistantText('told you'),
+      ...ask('and now?'),
+    ];
+    const out = hooks.beforeModelCall!({ messages, tools: [] }, { signal: new AbortController().signal, turn: 1, history: messages, emit: () => {} });
+    expect(out, 'returnDirectHooks step 1: only the results at the very end count; an older answer does not end a new run').toBeUndefined();
+  });
+});
