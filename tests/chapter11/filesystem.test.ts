@@ -11,7 +11,7 @@ import { McpConnection } from 'kit/mcp/client';
 import { McpServers } from 'kit/mcp/servers';
 import type { Tool } from 'kit/tool';
 import { tempWorkspace } from '../helpers/workspace.js';
-import { callTurn, gone, resultOf, runAgent } from './fixtures.js';
+import { callTurn, gone, resultOf, runAgent, within } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
 const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist/index.js');
@@ -85,7 +85,8 @@ describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)'
     const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`;
     const connection = new McpConnection('mute', { type: 'stdio', command: process.execPath, args: ['-e', script], env: {} }, { startupTimeoutMs: 300 });
     const began = Date.now();
-    await expect(connection.connect(), 'McpConnection.connect step 5: time out the handshake').rejects.toThrow(/^MCP server "mute" did not start/);
+    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 3000, 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect');
+    expect(error?.message, 'McpConnection.connect step 5: time out the handshake').toMatch(/^MCP server "mute" did not start/);
     expect(Date.now() - began, 'McpConnection.connect step 5: startupTimeoutMs, not the SDK\'s 60 s').toBeLessThan(4000);
     const pid = Number(readFileSync(pidFile, 'utf8'));
     expect(await gone(pid, 5000), 'McpConnection.connect step 5: close the half-started server: no child process may be left').toBe(true);

@@ -130,3 +130,19 @@ export async function gone(pid: number, ms = 3000): Promise<boolean> {
   }
   return !alive(pid);
 }
+
+/**
+ * What `promise` settles with, or a failure with `message` when it has not settled after `ms` (so a call that hangs
+ * fails the test with a message that says where to look, long before the test's own timeout).
+ */
+export async function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${message} (still waiting after ${ms} ms)`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { McpConnection } from 'kit/mcp/client';
 import { McpServers } from 'kit/mcp/servers';
 import { ToolSet } from 'kit/tool';
-import { callTurn, fakeServer, resultOf, runAgent, text, toolInfo } from './fixtures.js';
+import { callTurn, fakeServer, resultOf, runAgent, text, toolInfo, within } from './fixtures.js';
 
 const started: McpServers[] = [];
 async function start(servers: Parameters<typeof McpServers.start>[0], options?: Parameters<typeof McpServers.start>[1]) {
@@ -85,7 +85,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const silent = fakeServer([], { silent: true });
     const connection = new McpConnection('slow', silent.factory, { startupTimeoutMs: 100 });
     const began = Date.now();
-    const error = await connection.connect().then(() => undefined, (e: unknown) => e);
+    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e), 2000, 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect; a server that never answers must fail the start, not hang');
     expect(error, 'McpConnection.connect step 5: a server that never answers must fail the start, not hang').toBeInstanceOf(Error);
     expect((error as Error).message, 'McpConnection.connect step 5: the message names the server').toMatch(/^MCP server "slow" did not start:/);
     expect(Date.now() - began, 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect').toBeLessThan(2000);
@@ -107,7 +107,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const tools = await hub.tools();
     setTimeout(() => void box.kill(), 50);
     const began = Date.now();
-    const { history, done } = await runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]);
+    const { history, done } = await within(runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]), 2000, 'McpConnection.callTool: a server that died must not hold the call');
     expect(Date.now() - began, 'McpConnection.callTool: a dead server must not hold the call until the timeout').toBeLessThan(3000);
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: an error result').toMatchObject({ isError: true });
     expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say the server stopped, and name it').toMatch(/MCP server "box" stopped while running work/);
@@ -152,7 +152,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const hub = await start({ box: () => (++starts === 1 ? box.factory() : silent.factory()) }, { startupTimeoutMs: 100 });
     const tools = await hub.tools();
     await box.kill();
-    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
+    const { history } = await within(runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]), 2000, 'McpConnection.callTool step 2 and connect step 5: a restart that never answers must time out (startupTimeoutMs), not hang the call');
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: an error result').toMatchObject({ isError: true });
     expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 2: the restart failed').toMatch(/MCP server "box" has stopped and could not be restarted/);
     expect(history).toBeValidHistory('after a failed restart');
@@ -162,7 +162,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const box = fakeServer([{ info: toolInfo('slow'), handler: () => new Promise(() => {}) }]);
     const hub = await start({ box: box.factory }, { callTimeoutMs: 150 });
     const began = Date.now();
-    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]);
+    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]), 2000, 'McpConnection.callTool step 3: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run');
     expect(Date.now() - began, 'McpConnection.callTool step 3: pass { timeout: callTimeoutMs } to client.callTool').toBeLessThan(2000);
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: a timeout is an error result').toMatchObject({ isError: true });
     expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say it did not answer in time').toMatch(/MCP server "box" did not answer slow within 150 ms/);
