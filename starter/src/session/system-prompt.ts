@@ -74,13 +74,14 @@ function inside(root: string, file: string): boolean {
 /**
  * `text` (the content of `file`) with each `@path` import replaced by the imported file's content, itself resolved
  * the same way. An import is `@` at the start of a line or after a space, then a path of letters, digits and
- * `. _ - /` that contains a "." or a "/" (so "@team" or an e-mail address are left alone), relative to `file`'s
+ * `. _ - /` that contains a "." or a "/" and ends with a letter or digit (so "@team" or an e-mail address are left alone), relative to `file`'s
  * folder. It is resolved when the file exists inside `root`, the chain is not deeper than MAX_IMPORT_DEPTH and the
  * file is not already being imported (a cycle); otherwise it is left as written and a warning is added.
  */
 export function resolveImports(text: string, file: string, root: string, warnings: string[], depth = 0, chain: readonly string[] = [file]): string {
   // #region chapter 12: resolveImports
-  // 1. Replace every match of /(^|[ \t])@([\w.\/-]*[./][\w.\/-]*)/gm (keep the space before it).
+  // 1. Replace every match of /(^|[ \t])@([\w./-]*[./][\w./-]*\w)/gm (keep the space before it; the path ends
+  //    with a letter or digit, so the full stop after "@notes.md." is not part of it).
   // 2. target = path.resolve(path.dirname(file), the path). Leave the import as written, with a warning that
   //    names the importing file and the import, when: the target is not an existing file; it is not inside root
   //    (follow links: realpath); depth + 1 > MAX_IMPORT_DEPTH; or the target is already in `chain` (a cycle).

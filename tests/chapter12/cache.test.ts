@@ -1,0 +1,69 @@
+import { describe, expect, test } from 'vitest';
+import type Anthropic from '@anthropic-ai/sdk';
+import { AnthropicProvider, anthropicRequest } from 'kit/providers/anthropic';
+import { addCacheBreakpoints, countBreakpoints, MAX_BREAKPOINTS, promptCachingFetch } from 'kit/session/cache';
+import { fakeApi } from '../helpers/fake-http.js';
+import { ANTHROPIC_URL, anthropicEnv, anthropicResponse, history, tools } from '../chapter05/fixtures.js';
+
+const api = fakeApi();
+const EPHEMERAL = { type: 'ephemeral' };
+const body = (): Anthropic.MessageCreateParamsNonStreaming =>
+  anthropicRequest({ system: 'You are a coding agent.', messages: history, tools }, { model: 'claude-test-model', maxTokens: 1024 });
+
+/** Where the breakpoints are, as short paths: tools[1], system[0], messages[4].content[0]. */
+function breakpoints(value: unknown, at = ''): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => breakpoints(v, `${at}[${i}]`));
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => (key === 'cache_control' ? [at] : breakpoints(inner, at ? `${at}.${key}` : key)));
+}
+const where = (value: unknown) => breakpoints(value).sort();
+
+describe('addCacheBreakpoints (src/session/cache.ts)', () => {
+  test('the last tool, the system prompt and the last block of the last message; the original is not changed', () => {
+    const original = body();
+    const copy = structuredClone(original);
+    const cached = addCacheBreakpoints(original);
+    expect(where(cached), 'addCacheBreakpoints steps 2-4: three breakpoints, on the last tool, the system prompt, the last message').toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
+    expect(cached.system, 'addCacheBreakpoints step 3: a string system prompt becomes one text block with cache_control').toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL }]);
+    expect((cached.messages[4]!.content as Anthropic.ToolResultBlockParam[])[0], 'addCacheBreakpoints step 4: the last block keeps what it was, plus cache_control').toEqual({ type: 'tool_result', tool_use_id: 'toolu_C', content: 'Edited a.ts', is_error: false, cache_control: EPHEMERAL });
+    expect(original, 'addCacheBreakpoints step 1: work on a copy; the body given is not changed').toEqual(copy);
+  });
+
+  test(`never more than ${MAX_BREAKPOINTS} in all, counting those the body already had`, () => {
+    const given = body();
+    (given.tools![0] as { cache_control?: unknown }).cache_control = EPHEMERAL;
+    (given.tools![1] as { cache_control?: unknown }).cache_control = EPHEMERAL;
+    given.system = [{ type: 'text', text: 'a', cache_control: EPHEMERAL as never }, { type: 'text', text: 'b' }];
+    const cached = addCacheBreakpoints(given);
+    expect(countBreakpoints(cached), `addCacheBreakpoints step 1: 3 already set, so only one more (${MAX_BREAKPOINTS} at most)`).toBe(MAX_BREAKPOINTS);
+    expect(where(cached), 'addCacheBreakpoints steps 2-3: the last tool had one already; the last system block gets the fourth; none left for the message').toEqual(['system[0]', 'system[1]', 'tools[0]', 'tools[1]']);
+  });
+
+  test('a string message becomes a text block; thinking is never marked; nothing empty is marked', () => {
+    const plain = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hello' }] });
+    expect(plain.messages[0]!.content, 'addCacheBreakpoints step 4: a string content becomes one text block with cache_control').toEqual([{ type: 'text', text: 'hello', cache_control: EPHEMERAL }]);
+    expect(plain.system, 'addCacheBreakpoints step 3: no system prompt, none added').toBeUndefined();
+    expect(plain.tools, 'addCacheBreakpoints step 2: no tools, none added').toBeUndefined();
+    const thinking = addCacheBreakpoints({
+      model: 'm',
+      max_tokens: 10,
+      system: '',
+      messages: [{ role: 'assistant', content: [{ type: 'text', text: 'so' }, { type: 'thinking', thinking: 'hm', signature: 's' }] }],
+    });
+    expect(where(thinking), 'addCacheBreakpoints step 4: the last block that is not thinking; step 3: an empty system prompt gets nothing').toEqual(['messages[0].content[0]']);
+    expect(thinking.system, 'addCacheBreakpoints step 3: an empty system prompt stays as it was').toBe('');
+  });
+});
+
+describe('addCacheBreakpoints through the real SDK (src/session/cache.ts)', () => {
+  test('the request body the Anthropic API receives carries the breakpoints, and cache usage comes back', async () => {
+    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }], 'end_turn', { input_tokens: 20, output_tokens: 3, cache_read_input_tokens: 4000, cache_creation_input_tokens: 100 }));
+    const provider = new AnthropicProvider({ fetch: promptCachingFetch() }, anthropicEnv);
+    const turn = await provider.complete({ system: 'You are a coding agent.', messages: history, tools });
+    expect(api.requests.length, 'one request reached the fake API').toBe(1);
+    const sent = api.requests[0]!.body;
+    expect(where(sent), 'the recorded request body: cache_control on the last tool, the system prompt and the last message (addCacheBreakpoints)').toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
+    expect(countBreakpoints(sent) <= MAX_BREAKPOINTS, 'at most four breakpoints').toBe(true);
+    expect(turn.usage, 'the cache counts come back in the usage (chapter 5), for the session totals').toEqual({ inputTokens: 20, outputTokens: 3, cacheReadTokens: 4000, cacheWriteTokens: 100 });
+  });
+});
