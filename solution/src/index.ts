@@ -17,6 +17,7 @@ export * from './run-tool-call.js';
 export * from './finish-run.js';
 export * from './executor.js';
 export * from './loop.js';
+export * from './session/index.js';
 export * from './parallel-executor.js';
 export * from './tool-wrappers.js';
 export * from './tool-choice.js';
