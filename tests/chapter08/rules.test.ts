@@ -1,0 +1,43 @@
+import { describe, expect, test } from 'vitest';
+import { parseRule, RuleSyntaxError } from 'kit/permissions/rules';
+
+describe('parseRule (src/permissions/rules.ts)', () => {
+  test.each([
+    ['Bash', { tool: 'Bash' }],
+    ['Bash(npm run test:*)', { tool: 'Bash', specifier: 'npm run test:*' }],
+    ['Bash(git diff *)', { tool: 'Bash', specifier: 'git diff *' }],
+    ['Bash(echo $(date))', { tool: 'Bash', specifier: 'echo $(date)' }],
+    ['Read(./.env)', { tool: 'Read', specifier: './.env' }],
+    ['  Edit(src/**)  ', { tool: 'Edit', specifier: 'src/**' }],
+    ['Write(**/*.ts)', { tool: 'Write', specifier: '**/*.ts' }],
+    ['WebFetch(domain:example.com)', { tool: 'WebFetch', specifier: 'domain:example.com' }],
+    ['mcp__github', { tool: 'mcp__github' }],
+    ['mcp__my-server__create_issue', { tool: 'mcp__my-server__create_issue' }],
+  ])('reads %s', (text, expected) => {
+    const rule = parseRule(text, 'deny', '/p/.claude/settings.json');
+    expect(rule, `parseRule steps 1-4: ${JSON.stringify(text)} is a valid rule; keep the behaviour and the source, and leave specifier out when there are no parentheses`).toEqual({ behavior: 'deny', source: '/p/.claude/settings.json', ...expected });
+  });
+
+  test.each([
+    ['', 'an empty rule'],
+    ['Bash(npm test', 'an unclosed parenthesis'],
+    ['Bash(ls) now', 'text after the closing parenthesis'],
+    ['Bash()', 'empty parentheses (leave them out to match every call)'],
+    ['bash(ls)', 'the kit tool name instead of the Claude Code name Bash'],
+    ['Shell(ls)', 'an unknown tool'],
+    ['mcp__github__create_issue(repo)', 'an MCP name with a specifier'],
+    ['WebFetch(example.com)', 'a WebFetch specifier without domain:'],
+  ])('refuses %j (%s) with an error that names the rule and the file', (text, why) => {
+    let error: unknown;
+    try {
+      parseRule(text, 'allow', '/home/ada/.claude/settings.json');
+    } catch (caught) {
+      error = caught;
+    }
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    expect(error, `parseRule steps 1-3: ${why} must throw a RuleSyntaxError, never become a rule that allows something`).toBeInstanceOf(RuleSyntaxError);
+    const message = (error as Error).message;
+    expect(message, 'parseRule step 4: the message quotes the rule as written').toContain(JSON.stringify(text));
+    expect(message, 'parseRule step 4: the message names the file the rule came from').toContain('/home/ada/.claude/settings.json');
+  });
+});
