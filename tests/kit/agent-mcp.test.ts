@@ -1,0 +1,126 @@
+/**
+ * `npm run agent` with MCP servers (scripts/agent-parts/mcp.ts), as a user runs it: a child process pointed at a fake
+ * OpenAI-compatible API on 127.0.0.1, with real MCP servers (server-filesystem, server-everything) started over stdio
+ * from `.mcp.json` and from `--mcp-config`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const require = createRequire(import.meta.url);
+const binOf = (name: string) => path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist/index.js');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(files: Record<string, string> = {}): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-mcp-')));
+  made.push(dir);
+  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
+  return dir;
+}
+
+function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
+  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+// A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
+const requests: any[] = [];
+const scripts: string[][] = [];
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push(JSON.parse(raw));
+    const frames = scripts.shift() ?? [];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const frame of frames) res.write(frame);
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+const data = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+const chunk = (delta: object, finish: string | null = null) => data({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const toolCall = (name: string, args: unknown) => [
+  chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
+  chunk({}, 'tool_calls'),
+  data('[DONE]'),
+];
+const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), data('[DONE]')];
+const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' });
+
+describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
+  it('starts the servers of .mcp.json, notes the one that failed, uses the tools, and leaves no process behind', async () => {
+    const cwd = folder({ 'hello.txt': 'hi\n' });
+    writeFileSync(
+      path.join(cwd, '.mcp.json'),
+      JSON.stringify({
+        mcpServers: {
+          fs: { command: process.execPath, args: [binOf('server-filesystem'), '${WORKSPACE}'] },
+          ghost: { command: path.join(cwd, 'no-such-server') },
+        },
+      }),
+    );
+    requests.length = 0;
+    scripts.splice(0, scripts.length, toolCall('mcp__fs__list_directory', { path: cwd }), answer('One file: hello.txt.'));
+    const run = await agent(['-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'the banner names each server and its tool count').toMatch(/mcp: fs \(\d+ tools\)/);
+    expect(run.stderr, 'a server that failed is noted, and the agent runs without it').toMatch(/mcp: ghost failed: MCP server "ghost" did not start/);
+    const offered = requests[0].tools.map((t: any) => t.function.name);
+    expect(offered, 'the built-in tools and the server\'s, namespaced').toEqual(expect.arrayContaining(['read', 'mcp__fs__list_directory', 'mcp__fs__read_text_file']));
+    const result = requests[1].messages.find((m: any) => m.role === 'tool');
+    expect(result.content, 'the server\'s answer went back to the model').toContain('[FILE] hello.txt');
+    expect(run.stdout).toContain('● mcp__fs__list_directory');
+    expect(run.stdout).toContain('One file: hello.txt.');
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(cwd));
+    expect(left, 'every server process ends with the agent').toEqual([]);
+  });
+
+  it('--mcp-config FILE adds servers from another file (relative to where npm ran); a missing file is an error', async () => {
+    const cwd = folder();
+    writeFileSync(path.join(cwd, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } } }));
+    requests.length = 0;
+    scripts.splice(0, scripts.length, toolCall('mcp__everything__echo', { message: 'hello MCP' }), answer('It echoed.'));
+    const run = await agent(['--mcp-config', 'servers.json', '-p', 'echo something'], cwd, env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr).toMatch(/mcp: everything \(\d+ tools\)/);
+    expect(requests[1].messages.find((m: any) => m.role === 'tool').content).toBe('Echo: hello MCP');
+    const missing = await agent(['--mcp-config', 'nope.json', '-p', 'hi'], cwd, env());
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--mcp-config nope.json: no such file');
+  });
+
+  it('a bad .mcp.json is noted with the server and field, and the agent still answers', async () => {
+    const cwd = folder();
+    writeFileSync(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
+    requests.length = 0;
+    scripts.splice(0, scripts.length, answer('Fine without it.'));
+    const run = await agent(['-p', 'hi'], cwd, env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr).toMatch(/mcp: \.mcp\.json: server "broken": command/);
+    expect(run.stdout).toContain('Fine without it.');
+  });
+});
