@@ -33,7 +33,7 @@ export function flaggedTools(): ToolSet {
   return new ToolSet([make('read', true), make('grep', true), make('write', false), make('edit', false)]);
 }
 
-export const call = (id: string, name = 'read'): ToolCall => ({ id, name, arguments: {} });
+export const call = (id: string, name = 'read'): ToolCall => ({ type: 'tool_call', id, name, arguments: {} });
 
 /**
  * A call runner whose every step the test controls, and that writes down what happened:
@@ -88,7 +88,11 @@ export function controlledRunner(options: { holdDecisions?: boolean } = {}) {
     /** Lets the tool of call `id` finish with `text`. */
     finish: (id: string, text = `out ${id}`) => gate(tools, id).resolve(text),
     /** Makes the runner of call `id` throw (as a hook that failed would). */
-    fail: (id: string, error: Error) => gate(tools, id).reject(error),
+    fail: (id: string, error: Error) => {
+      const g = gate(tools, id);
+      g.promise.catch(() => {});
+      g.reject(error);
+    },
     /** Lets the before hooks of call `id` answer (with holdDecisions). */
     decide: (id: string) => gate(decisions, id).resolve(),
     started: () => log.filter((line) => line.startsWith('start ')).map((line) => line.slice(6)),

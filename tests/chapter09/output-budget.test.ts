@@ -17,7 +17,7 @@ async function budget(content: string, options: { maxChars: number; tailChars?: 
   const cwd = options.cwd ?? tempWorkspace().root;
   const hooks = outputBudget({ cwd, ...options });
   const result = toolResult({ id, name: 'bash' }, content, isError);
-  const out = (await hooks.afterToolCall!({ id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
+  const out = (await hooks.afterToolCall!({ type: 'tool_call', id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
   return { out: out as ToolResultMessage, cwd };
 }
 

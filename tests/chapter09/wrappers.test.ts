@@ -11,7 +11,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const timeoutCall = { id: 't1', name: 'slow', arguments: { text: 'x' } };
+const timeoutCall = { type: 'tool_call' as const, id: 't1', name: 'slow', arguments: { text: 'x' } };
 
 describe('withTimeout (src/tool-wrappers.ts)', () => {
   test('a tool that never finishes ends at the limit with an error result that says it timed out after N ms', async () => {
@@ -75,7 +75,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
 
   test('a tool that throws in time fails with its own error, not a timeout', async () => {
     const failing = defineTool({ name: 'boom', description: 'fails', input: z.object({}), execute: async () => { throw new Error('disk full'); } });
-    const result = await executeToolCall(new ToolSet([withTimeout(failing, 1000)]), { id: 'b', name: 'boom', arguments: {} }, { cwd: process.cwd() });
+    const result = await executeToolCall(new ToolSet([withTimeout(failing, 1000)]), { type: 'tool_call' as const, id: 'b', name: 'boom', arguments: {} }, { cwd: process.cwd() });
     expect(result.content, 'withTimeout step 3: the tool\'s own error goes through').toMatch(/disk full/);
   });
 
@@ -113,7 +113,7 @@ describe('catchErrors (src/tool-wrappers.ts)', () => {
   const failing = defineTool({ name: 'tests', description: 'runs the tests', input: z.object({}), execute: async () => { throw new Error('3 tests failed'); } });
 
   test('a thrown error becomes the tool\'s output, not an error result', async () => {
-    const result = await executeToolCall(new ToolSet([catchErrors(failing)]), { id: 'c', name: 'tests', arguments: {} }, { cwd: process.cwd() });
+    const result = await executeToolCall(new ToolSet([catchErrors(failing)]), { type: 'tool_call' as const, id: 'c', name: 'tests', arguments: {} }, { cwd: process.cwd() });
     expect(result, 'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message').toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
   });
 
@@ -171,9 +171,9 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
     const history: Message[] = ask('what is it?');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'returnDirect');
+    expect(provider.requests.length, 'returnDirectHooks: the model must not be called after a returnDirect tool answered').toBe(1);
     expect(done.reason, 'returnDirectHooks step 3: a stop with an answer ends the run as end_turn').toBe('end_turn');
     expect(done.text, 'returnDirectHooks step 3: the answer is the tool\'s output').toBe('answer to life');
-    expect(provider.requests.length, 'returnDirectHooks: the model must not be called after a returnDirect tool answered').toBe(1);
     expect(history).toBeValidHistory('after a returnDirect answer');
   });
 
