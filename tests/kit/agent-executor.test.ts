@@ -1,0 +1,128 @@
+/**
+ * `npm run agent` with chapter 9's part (scripts/agent-parts/executor.ts), as a user runs it: a child process pointed
+ * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(files: Record<string, string> = {}): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-exec-')));
+  made.push(dir);
+  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
+  return dir;
+}
+
+function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
+  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+// A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
+const requests: any[] = [];
+const scripts: string[][] = [];
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push(JSON.parse(raw));
+    const frames = scripts.shift() ?? [];
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const frame of frames) res.write(frame);
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const frame = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
+const chunk = (delta: object, finish_reason: string | null = null) =>
+  frame({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason }] });
+/** One streamed turn that asks for `read` of each path, as calls call_1, call_2, ... */
+const readTurn = (...paths: string[]) => [
+  ...paths.map((p, index) => chunk({ tool_calls: [{ index, id: `call_${index + 1}`, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: p }) } }] })),
+  chunk({}, 'tool_calls'),
+  frame('[DONE]'),
+];
+const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), frame('[DONE]')];
+const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'fake-model' });
+const reset = (...streams: string[][]) => {
+  requests.length = 0;
+  scripts.length = 0;
+  scripts.push(...streams);
+};
+const toolMessages = (body: any) => body.messages.filter((m: { role: string }) => m.role === 'tool');
+
+describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)', () => {
+  it('runs a turn\'s reads side by side, says so, and sends the results back in call order', async () => {
+    const cwd = folder({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
+    reset(readTurn('a.txt', 'b.txt', 'c.txt'), answer('Read all three.'));
+    const run = await agent(['-p', 'read the three files'], cwd, env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'the banner names the limit and the budget').toContain('executor: up to 4 read-only calls at once; tool output cut at 30000 characters');
+    expect(run.stdout, 'the group of reads gets one line once it has finished').toContain('⎿ 3 calls ran in parallel');
+    const results = toolMessages(requests[1]);
+    expect(results.map((m: { tool_call_id: string }) => m.tool_call_id), 'results in call order').toEqual(['call_1', 'call_2', 'call_3']);
+    expect(results.map((m: { content: string }) => m.content).join('|'), 'each result is its own file').toMatch(/alpha.*\|.*beta.*\|.*gamma/s);
+    expect(run.stdout).toContain('Read all three.');
+  });
+
+  it('--max-parallel 1 runs the calls one by one', async () => {
+    const cwd = folder({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n' });
+    reset(readTurn('a.txt', 'b.txt'), answer('Done.'));
+    const run = await agent(['--max-parallel', '1', '-p', 'read both'], cwd, env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr).toContain('executor: up to 1 read-only call at once');
+    expect(run.stdout, 'nothing ran side by side').not.toContain('ran in parallel');
+    expect(toolMessages(requests[1]).length).toBe(2);
+  });
+
+  it('--output-budget cuts a long result and keeps the whole in .agent/outputs for the read tool', async () => {
+    const big = Array.from({ length: 400 }, (_, i) => `log line ${i + 1}`).join('\n');
+    const cwd = folder({ 'build.log': big });
+    reset(readTurn('build.log'), answer('It is long.'));
+    const run = await agent(['--output-budget', '200', '-p', 'show the log'], cwd, env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const [sent] = toolMessages(requests[1]);
+    expect(sent.content, 'the model gets the cut text with the note').toMatch(/characters cut; the whole output is in \.agent\/outputs\/call_1\.txt/);
+    expect(sent.content.length, 'about the budget, not the whole log').toBeLessThan(200 + 250);
+    const kept = path.join(cwd, '.agent/outputs/call_1.txt');
+    expect(existsSync(kept), 'the whole output is kept in the workspace').toBe(true);
+    expect(readFileSync(kept, 'utf8'), 'the read tool\'s whole output, with the last line').toContain('log line 400');
+  });
+
+  it('a bad --max-parallel or --output-budget is a clear usage error, not a stack', async () => {
+    const cwd = folder();
+    reset();
+    for (const args of [['--max-parallel', '0'], ['--max-parallel', 'many'], ['--output-budget', '-5']]) {
+      const run = await agent([...args, '-p', 'hi'], cwd, env());
+      expect(run.code, `${args.join(' ')}: exit code 2`).toBe(2);
+      expect(run.stderr, `${args.join(' ')}: names the option`).toContain(args[0]!);
+      expect(run.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(requests, 'no model call with a bad option').toEqual([]);
+  });
+});
