@@ -111,9 +111,10 @@ describe('toolResultText (src/mcp/adapter.ts)', () => {
         { type: 'resource', resource: { uri: 'file:///a.txt', text: 'alpha' } },
         { type: 'resource', resource: { uri: 'file:///b.bin', blob: Buffer.alloc(2048).toString('base64'), mimeType: 'application/zip' } },
         { type: 'resource_link', uri: 'file:///c.md', name: 'c.md' },
+        { type: 'resource', resource: { uri: 'mem://d', blob: 'AAAA' } },
       ],
     });
-    expect(out, 'toolResultText step 1: every resource is shown or described').toBe('[resource file:///a.txt]\nalpha\n[resource file:///b.bin: application/zip, 2.0 kB]\n[resource link: c.md file:///c.md]');
+    expect(out, 'toolResultText step 1: every resource is shown or described').toBe('[resource file:///a.txt]\nalpha\n[resource file:///b.bin: application/zip, 2.0 kB]\n[resource link: c.md file:///c.md]\n[resource mem://d: binary, 3 bytes]');
   });
 
   test('structuredContent is the text when there is no text block, and only then', () => {

@@ -55,12 +55,17 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     calls: [] as ReceivedCall[],
     connections: 0,
     current: undefined as { server: Server; transport: InMemoryTransport } | undefined,
+    /** When set, tools/list fails with this message. */
+    listFails: undefined as string | undefined,
   };
   const factory = () => {
     const [client, side] = InMemoryTransport.createLinkedPair();
     if (options.silent) return client; // nobody answers: initialize never returns
     const server = new Server({ name: 'fake', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: state.tools.map((t) => t.info) }));
+    server.setRequestHandler(ListToolsRequestSchema, () => {
+      if (state.listFails) throw new Error(state.listFails);
+      return { tools: state.tools.map((t) => t.info) };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const call = { name: request.params.name, arguments: request.params.arguments ?? {}, signal: extra.signal };
       state.calls.push(call);

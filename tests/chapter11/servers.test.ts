@@ -185,6 +185,27 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     expect(box.state.calls[0]!.signal.aborted, 'McpConnection.callTool step 3: pass the signal to client.callTool, so the server is told to stop').toBe(true);
   });
 
+  test('a server that fails a call with a protocol error: an error result that names the server and keeps its words', async () => {
+    const box = fakeServer([{ info: toolInfo('query'), handler: () => { throw new Error('database is locked'); } }]);
+    const hub = await start({ box: box.factory });
+    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__query', {}])]);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: any other failure is an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: `MCP server "<name>": <text>`').toMatch(/MCP server "box": .*database is locked/);
+    expect(hub.connections[0]!.state, 'a failed call is not a dead server').toBe('running');
+    expect(history).toBeValidHistory('after a protocol error');
+  });
+
+  test('close() while the server is still starting: the start fails and the connection stays closed', async () => {
+    const silent = fakeServer([], { silent: true });
+    const connection = new McpConnection('slow', silent.factory, { startupTimeoutMs: 5000 });
+    const starting = connection.connect().then(() => undefined, (e: unknown) => e as Error);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await connection.close();
+    const error = await within(starting, 2000, 'McpConnection.connect step 2: keep the client on this before connecting, so close() can stop a start');
+    expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
+    expect(connection.state, 'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)').toBe('closed');
+  });
+
   test('after close() a call fails at once and the server is not started again', async () => {
     const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
     const hub = await start({ box: box.factory });
@@ -217,6 +238,19 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     expect(resultOf(history, 'c2'), 'the new tool ran').toMatchObject({ content: 'fresh x', isError: false });
     expect(hub.connections[0]!.toolsChanged, 'McpServers.refreshTools step 2: the flag is cleared').toBe(false);
     expect(history).toBeValidHistory('after a tool list change');
+  });
+
+  test('a server whose new list cannot be read offers nothing until it changes again; the others keep theirs', async () => {
+    const docs = fakeServer([{ info: toolInfo('old') }]);
+    const other = fakeServer([{ info: toolInfo('keep') }]);
+    const hub = await start({ docs: docs.factory, other: other.factory });
+    const tools = new ToolSet(await hub.tools());
+    docs.state.listFails = 'index is rebuilding';
+    await docs.changeTools([{ info: toolInfo('new') }]);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const changed = await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools });
+    expect(changed?.tools.map((t) => t.name), 'McpServers.refreshTools step 2: a listing that fails leaves the server with no tools, not with stale ones').toEqual(['mcp__other__keep']);
+    expect(tools.names(), 'McpServers.refreshTools step 3').toEqual(['mcp__other__keep']);
   });
 
   test('without a change the hook changes nothing and lists nothing', async () => {
