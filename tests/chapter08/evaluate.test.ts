@@ -24,6 +24,8 @@ interface Row {
   mode?: PermissionMode;
   call: ToolCall;
   expect: Behavior;
+  /** Whether the tool only reads (evaluate's fifth argument); left out, evaluate decides from the name. */
+  readOnly?: boolean;
   /** The rule (as written) that must decide, or a pattern the reason must match. */
   by?: string | RegExp;
   why: string;
@@ -31,7 +33,7 @@ interface Row {
 
 function table(rows: Record<string, Row>) {
   test.each(Object.entries(rows))('%s', async (_name, row) => {
-    const decision = await evaluate(rules(row.rules ?? []), row.mode ?? 'default', row.call, ws);
+    const decision = await evaluate(rules(row.rules ?? []), row.mode ?? 'default', row.call, ws, ...(row.readOnly === undefined ? [] : [row.readOnly]));
     const where = `evaluate (${row.mode ?? 'default'} mode, rules ${JSON.stringify(row.rules ?? [])}, call ${row.call.name} ${JSON.stringify(row.call.arguments)})`;
     expect(decision.behavior, `${where}: ${row.why}; the reason given was: ${decision.reason}`).toBe(row.expect);
     if (typeof row.by === 'string') {
@@ -119,6 +121,8 @@ describe('evaluate: MCP, WebFetch and the checks that always ask (src/permission
   table({
     'an MCP server rule covers its tools': { rules: [['allow', 'mcp__github']], call: call('mcp__github__create_issue', {}), expect: 'allow', by: 'mcp__github', why: 'ruleMatches step 1: mcp__server covers mcp__server__<any tool>' },
     'an MCP server rule does not cover a server whose name starts the same': { rules: [['allow', 'mcp__git']], call: call('mcp__github__create_issue', {}), expect: 'ask', why: 'ruleMatches step 1: mcp__git is not mcp__github (match the name plus __)' },
+    'a tool that says it only reads is allowed, even in plan mode': { mode: 'plan', readOnly: true, call: call('mcp__fs__list_directory', {}), expect: 'allow', why: 'steps 3 and 5: the readOnly argument makes the tool read-only' },
+    'an MCP tool that may write is asked about': { call: call('mcp__fs__write_file', {}), expect: 'ask', why: 'step 6: not read-only, no rule: default mode asks' },
     'an MCP tool rule covers that tool only': { rules: [['allow', 'mcp__github__list_issues']], call: call('mcp__github__create_issue', {}), expect: 'ask', why: 'ruleMatches step 1: a tool rule names one tool' },
     'a WebFetch rule allows its domain': { rules: [['allow', 'WebFetch(domain:example.com)']], call: call('web_fetch', { url: 'https://example.com/a' }), expect: 'allow', by: 'WebFetch(domain:example.com)', why: 'ruleMatches step 5: the host equals the domain' },
     'a WebFetch rule does not allow a look-alike domain': { rules: [['deny', 'WebFetch(domain:example.com)']], mode: 'bypassPermissions', call: call('web_fetch', { url: 'https://evil-example.com/' }), expect: 'allow', why: 'ruleMatches step 5: evil-example.com is not example.com' },

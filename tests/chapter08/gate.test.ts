@@ -166,6 +166,19 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     expect(history).toBeValidHistory('after an abort while a deaf callback was asking');
   });
 
+  test('a tool that declares itself read-only runs without asking; one that may write does not', async () => {
+    const ran: string[] = [];
+    const list = defineTool({ name: 'mcp__fs__list', description: 'list', input: z.object({}), readOnly: true, execute: async () => (ran.push('list'), 'a.txt') });
+    const remove = defineTool({ name: 'mcp__fs__remove', description: 'remove', input: z.object({}), execute: async () => (ran.push('remove'), 'gone') });
+    const calls: ToolCall[] = [{ type: 'tool_call', id: 'm1', name: 'mcp__fs__list', arguments: {} }, { type: 'tool_call', id: 'm2', name: 'mcp__fs__remove', arguments: {} }];
+    const gate = createPermissionGate({ workspace: ws });
+    const agent = new Agent({ provider: new MockProvider([assistantToolCalls(calls), assistantText('ok')]), tools: new ToolSet([list, remove]), cwd: root, hooks: gate });
+    const history: Message[] = [{ role: 'user', content: 'go' }];
+    for await (const _event of agent.run(history)) void _event;
+    expect(ran, 'beforeToolCall step 1: a tool whose Tool.readOnly is true (ctx.tools) counts as read-only; the other needs asking, and nobody can').toEqual(['list']);
+    expect(history).toBeValidHistory('after a read-only and a writing MCP call');
+  });
+
   test('the mode changes during a session', async () => {
     const { ask, asked } = answers('allow_once');
     const gate = createPermissionGate({ workspace: ws, ask });

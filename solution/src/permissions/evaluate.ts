@@ -178,26 +178,28 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * 5. every subject (but the stripped forms of commands) allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools;
  *    acceptEdits: edit tools inside the workspace): allow, with the first allow rule used if any;
  * 6. otherwise: ask, saying no rule allows it in this mode.
+ * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
+ * counts a tool that declares itself read-only (Tool.readOnly, an MCP server's readOnlyHint).
  */
-export async function evaluate(rules: readonly Rule[], mode: PermissionMode, call: ToolCall, ws: Workspace): Promise<Decision> {
+export async function evaluate(rules: readonly Rule[], mode: PermissionMode, call: ToolCall, ws: Workspace, readOnly = READ_ONLY_TOOLS.has(call.name)): Promise<Decision> {
   // #region chapter 8: evaluate
   // 1. Find the subjects (callSubjects). A helper `first(behavior)` finds the first rule of that behaviour that
   //    matches any subject (ruleMatches).
   // 2. Deny rule: { behavior: 'deny', reason naming the rule and its source, rule }.
-  // 3. Plan mode and a tool not in READ_ONLY_TOOLS: deny, with a reason that says the agent is planning and
+  // 3. Plan mode and a tool that is not readOnly: deny, with a reason that says the agent is planning and
   //    may only read.
   // 4. Unless the mode is bypassPermissions: the first safety concern (safetyConcern of each command subject; an
   //    EDIT_TOOLS path that touchesGit or has a `.claude` folder in it) is an ask with that reason; then an ask
   //    rule is an ask naming it.
   // 5. Each subject but the stripped ones is allowed by the first allow rule that matches it, or by the mode: bypassPermissions,
-  //    READ_ONLY_TOOLS, or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject):
+  //    a readOnly tool, or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject):
   //    allow, with the first rule used (if any) in the decision and the reason.
   // 6. Otherwise ask, with a reason that names the tool and the mode.
   const subjects = await callSubjects(call, ws);
   const first = (behavior: Behavior) => rules.find((rule) => rule.behavior === behavior && subjects.some((s) => ruleMatches(rule, s, ws)));
   const deny = first('deny');
   if (deny) return { behavior: 'deny', reason: `denied by the rule ${where(deny)}`, rule: deny };
-  if (mode === 'plan' && !READ_ONLY_TOOLS.has(call.name)) {
+  if (mode === 'plan' && !readOnly) {
     return { behavior: 'deny', reason: `plan mode: the agent is planning and may only read; ${call.name} is not run while planning` };
   }
   if (mode !== 'bypassPermissions') {
@@ -217,7 +219,7 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   const allowed = subjects.filter((subject) => !subject.stripped).every((subject) => {
     const rule = rules.find((r) => r.behavior === 'allow' && ruleMatches(r, subject, ws));
     used ??= rule;
-    return rule !== undefined || mode === 'bypassPermissions' || READ_ONLY_TOOLS.has(subject.tool) || (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true);
+    return rule !== undefined || mode === 'bypassPermissions' || readOnly || (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true);
   });
   if (allowed && subjects.length > 0) {
     return { behavior: 'allow', reason: used ? `allowed by the rule ${where(used)}` : `allowed in ${mode} mode`, rule: used };

@@ -13,7 +13,7 @@ import type { HookContext, Hooks } from '../hooks.js';
 import type { ToolCall } from '../messages.js';
 import { displayPath } from '../workspace.js';
 import { splitCommand, suggestBashRule, type Workspace } from './command.js';
-import { callSubjects, evaluate, PERMISSION_MODES, type PermissionMode } from './evaluate.js';
+import { callSubjects, evaluate, PERMISSION_MODES, READ_ONLY_TOOLS, type PermissionMode } from './evaluate.js';
 import { formatRule, parseRule, type Rule } from './rules.js';
 
 export type { PermissionAnswer } from '../agent-events.js';
@@ -96,9 +96,9 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     sessionRules,
     async beforeToolCall(call, ctx) {
       // #region chapter 8: createPermissionGate.beforeToolCall
-      // 1. evaluate the call with the options' rules followed by the session rules, the current mode and the
-      //    workspace. Make a note: { outcome, reason, mode } plus the rule (formatRule) and its source if a rule
-      //    decided.
+      // 1. evaluate the call with the options' rules followed by the session rules, the current mode, the
+      //    workspace, and whether the tool only reads (READ_ONLY_TOOLS, or ctx.tools says its tool is readOnly).
+      //    Make a note: { outcome, reason, mode } plus the rule (formatRule) and its source if a rule decided.
       // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
       // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
       //    the model should not retry it; outcome 'denied'.
