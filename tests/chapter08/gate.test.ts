@@ -81,9 +81,9 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const controller = new AbortController();
     const call = bashCall('npm run test:unit -- --watch');
     await createPermissionGate({ workspace: ws, ask }).beforeToolCall(call, ctx(controller.signal));
-    expect(asked.length, 'beforeToolCall step 5: a call that needs asking is asked about once').toBe(1);
-    expect(asked[0], 'beforeToolCall step 5: the request holds the call, evaluate\'s reason and the suggested rules').toEqual({ call, reason: expect.stringMatching(/default/), suggestedRules: ['Bash(npm run test:unit:*)'] });
-    expect(signals[0], 'beforeToolCall step 5: the question gets the run\'s signal (ctx.signal)').toBe(controller.signal);
+    expect(asked.length, 'beforeToolCall step 4: a call that needs asking is asked about once').toBe(1);
+    expect(asked[0], 'beforeToolCall step 4: the request holds the call, evaluate\'s reason and the suggested rules').toEqual({ call, reason: expect.stringMatching(/default/), suggestedRules: ['Bash(npm run test:unit:*)'] });
+    expect(signals[0], 'beforeToolCall step 4: the question gets the run\'s signal (ctx.signal)').toBe(controller.signal);
   });
 
   test('allow_once runs the call, and the next identical call is asked about again', async () => {
@@ -137,9 +137,17 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
 
   test('without an ask callback, a call that needs asking is rejected with how to allow it', async () => {
     const { ran, results, history } = await runCalls({}, [bashCall('make')]);
-    expect(ran, 'beforeToolCall step 4: nobody can approve it, so it does not run').toEqual([]);
-    expect(results[0], 'beforeToolCall step 4: the message says how to allow it (a flag or a settings rule)').toMatch(/--allowedTools|settings/);
+    expect(ran, 'beforeToolCall step 5: nobody can approve it, so it does not run').toEqual([]);
+    expect(results[0], 'beforeToolCall step 5: the message says how to allow it (a flag or a settings rule)').toMatch(/--allowedTools|settings/);
     expect(history).toBeValidHistory('after a call nobody could approve');
+  });
+
+  test('a callback that answers undefined (nobody at the terminal) rejects the call, naming the rule that would allow it', async () => {
+    const ask: AskPermission = async () => undefined;
+    const { ran, results, history } = await runCalls({ ask }, [bashCall('npm run build')]);
+    expect(ran, 'beforeToolCall step 5: an answer of undefined means nobody could approve it').toEqual([]);
+    expect(results[0], 'beforeToolCall step 5: the message names a rule that would allow the call').toContain('Bash(npm run build:*)');
+    expect(history).toBeValidHistory('after a call nobody answered');
   });
 
   test('an abort while asking ends the run as cancelled, and the call never runs', async () => {
@@ -151,7 +159,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       });
     const { ran, done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
     expect(ran, 'the call was never allowed').toEqual([]);
-    expect(done, 'beforeToolCall step 5: an abort while asking ends the run as cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
+    expect(done, 'beforeToolCall step 4: an abort while asking ends the run as cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(history).toBeValidHistory('after an abort while asking');
   });
 
@@ -162,7 +170,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       return new Promise(() => {});
     };
     const { done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
-    expect(done, 'beforeToolCall step 5: race the question against the signal (untilAborted)').toMatchObject({ type: 'done', reason: 'cancelled' });
+    expect(done, 'beforeToolCall step 4: race the question against the signal (untilAborted)').toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(history).toBeValidHistory('after an abort while a deaf callback was asking');
   });
 

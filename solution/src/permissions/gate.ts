@@ -27,8 +27,11 @@ export interface PermissionRequest {
   suggestedRules: string[];
 }
 
-/** Asks the person; must give up (reject) when the signal aborts. */
-export type AskPermission = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;
+/**
+ * Asks the person; should give up (reject) when the signal aborts. Resolves undefined when nobody can answer (no
+ * terminal): the call is then rejected as if there were no callback.
+ */
+export type AskPermission = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer | undefined>;
 
 export interface GateOptions {
   workspace: Workspace;
@@ -101,10 +104,11 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
       // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
       //    the model should not retry it; outcome 'denied'.
-      // 4. ask without an ask callback: a block that says the call needs approval nobody could give, and how to
-      //    allow it (--allowedTools, or an allow rule in .claude/settings.json); outcome 'denied'.
-      // 5. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
+      // 4. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
       //    and ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
+      // 5. No callback, or it answered undefined (nobody can answer): a block that says the call needs approval
+      //    nobody could give, and how to allow it (--allowedTools, or an allow rule in .claude/settings.json);
+      //    outcome 'denied'.
       // 6. allow_always adds each suggested rule as a session 'allow' rule (parseRule, source 'session'),
       //    reject_always as a 'deny' rule. allow_once / allow_always: allow; anything else: a block saying the
       //    person rejected the call. Outcome 'asked', with the answer and the rules added.
@@ -116,15 +120,15 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       if (decision.behavior === 'deny') {
         return { type: 'block', message: `Permission denied: ${decision.reason}. Do not retry this call; do something else or ask the person.`, permission: { ...note, outcome: 'denied' } };
       }
-      if (!options.ask) {
+      const suggestedRules = await suggestRules(call, options.workspace);
+      const answer = options.ask && (await untilAborted(options.ask({ call, reason: decision.reason, suggestedRules }, ctx.signal), ctx.signal));
+      if (answer === undefined) {
         return {
           type: 'block',
-          message: `Permission needed: ${call.name} needs the person's approval (${decision.reason}), and nobody can answer here. To allow it, start the agent with --allowedTools, or add an allow rule to .claude/settings.json.`,
+          message: `Permission needed: ${call.name} needs the person's approval (${decision.reason}), and nobody can answer here. To allow it, start the agent with --allowedTools${suggestedRules[0] ? ` "${suggestedRules[0]}"` : ''}, or add an allow rule to .claude/settings.json.`,
           permission: { ...note, outcome: 'denied' },
         };
       }
-      const suggestedRules = await suggestRules(call, options.workspace);
-      const answer = await untilAborted(options.ask({ call, reason: decision.reason, suggestedRules }, ctx.signal), ctx.signal);
       const asked: PermissionNote = { ...note, outcome: 'asked', answer };
       if (answer === 'allow_always' || answer === 'reject_always') {
         const behavior = answer === 'allow_always' ? 'allow' : 'deny';

@@ -28,8 +28,11 @@ export interface PermissionRequest {
   suggestedRules: string[];
 }
 
-/** Asks the person; must give up (reject) when the signal aborts. */
-export type AskPermission = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer>;
+/**
+ * Asks the person; should give up (reject) when the signal aborts. Resolves undefined when nobody can answer (no
+ * terminal): the call is then rejected as if there were no callback.
+ */
+export type AskPermission = (request: PermissionRequest, signal: AbortSignal) => Promise<PermissionAnswer | undefined>;
 
 export interface GateOptions {
   workspace: Workspace;
@@ -102,10 +105,11 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
       // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
       //    the model should not retry it; outcome 'denied'.
-      // 4. ask without an ask callback: a block that says the call needs approval nobody could give, and how to
-      //    allow it (--allowedTools, or an allow rule in .claude/settings.json); outcome 'denied'.
-      // 5. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
+      // 4. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
       //    and ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
+      // 5. No callback, or it answered undefined (nobody can answer): a block that says the call needs approval
+      //    nobody could give, and how to allow it (--allowedTools, or an allow rule in .claude/settings.json);
+      //    outcome 'denied'.
       // 6. allow_always adds each suggested rule as a session 'allow' rule (parseRule, source 'session'),
       //    reject_always as a 'deny' rule. allow_once / allow_always: allow; anything else: a block saying the
       //    person rejected the call. Outcome 'asked', with the answer and the rules added.
