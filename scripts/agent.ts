@@ -9,16 +9,21 @@
  * ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL, ANTHROPIC_MODEL), else OPENAI_API_KEY (and OPENAI_BASE_URL,
  * OPENAI_MODEL), else the bundled offline provider. The tools work in the folder npm was run from (INIT_CWD).
  *
+ * Chapter 12: every session is saved (scripts/agent-parts/session.ts: --list, --resume ID, --continue, /compact, /cost;
+ * usage and cost printed at exit), the system prompt comes from the project's CLAUDE.md / AGENTS.md, and Anthropic
+ * requests carry prompt-caching breakpoints.
+ *
  * The loop is chapter 7's Agent, and everything printed comes from its events. With --starter, where the learner's
  * chapter 7 is unfinished it falls back to chapter 6's StreamingAgent, and where chapter 6 is unfinished to chapter
  * 3's SimpleAgent (whose tool calls are printed from the history once the turn is over).
  */
+import { homedir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { ROOT } from './lib/paths.js';
-import { PARTS, type PartOption, type PartResult } from './agent-parts/index.js';
+import { PARTS, type PartOption, type PartResult, type SlashCommand } from './agent-parts/index.js';
 
 type Kit = typeof import('../solution/src/index.js');
 type Providers = typeof import('../solution/src/providers/index.js');
@@ -174,11 +179,28 @@ function makeProvider(kind: ProviderKind, loaded: Awaited<ReturnType<typeof load
   }
   if (!loaded.providers) throw new Error(`the ${kind} provider (chapter 5) is not in this tree`);
   if (kind === 'anthropic') {
-    const provider = new loaded.providers.AnthropicProvider(options, env);
+    const caching = promptCaching(loaded.kit);
+    const provider = new loaded.providers.AnthropicProvider(caching ? { ...options, fetch: caching } : options, env);
     return { provider, label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}` };
   }
   const provider = new loaded.providers.OpenAIProvider(options, env);
   return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
+}
+
+/**
+ * A fetch that adds chapter 12's prompt-caching breakpoints to Anthropic requests, or undefined when the tree's
+ * chapter 12 cannot do it yet (the learner's addCacheBreakpoints is still a stub).
+ */
+function promptCaching(kit: Kit): typeof fetch | undefined {
+  if (typeof kit.promptCachingFetch !== 'function') return undefined;
+  try {
+    kit.addCacheBreakpoints({ model: 'probe', max_tokens: 1, system: 'probe', messages: [{ role: 'user', content: 'probe' }] });
+    return kit.todoHits.length > 0 ? undefined : kit.promptCachingFetch();
+  } catch {
+    return undefined;
+  } finally {
+    kit.todoHits.length = 0;
+  }
 }
 
 /**
@@ -281,6 +303,10 @@ async function main(argv: string[]): Promise<number> {
           own: tree.own,
           cwd,
           env: process.env,
+          home: process.env.HOME || homedir(),
+          model: (provider as { model?: string }).model,
+          smallFastModel: (provider as { smallFastModel?: string }).smallFastModel,
+          system,
           options: Object.fromEntries(part.options.map((option) => [option.name, args.parts[option.name]])),
           provider: partProvider,
           tools: partTools,
@@ -308,11 +334,21 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     Object.assign(options, { provider: partProvider, tools: new kit.ToolSet(partTools) });
+    const exit = parts.find((part) => part.exitCode !== undefined);
+    if (exit) {
+      for (const done of parts) await done.close?.().catch(() => undefined);
+      return exit.exitCode!;
+    }
+    const chosen = parts.reduce<string | undefined>((text, part) => part.system ?? text, undefined);
+    if (chosen !== undefined) options.system = chosen;
   }
   const hooks = parts.flatMap((part) => (part.hooks ? [part.hooks] : []));
   const executor = parts.reduce<PartResult['executor']>((chosen, part) => part.executor ?? chosen, undefined);
   const agent = loop === 'agent' ? new kit.Agent({ ...options, hooks, executor }) : undefined;
-  const history: Message[] = [];
+  // A part that keeps the history (a saved session) gives the array the agent runs on.
+  const kept = parts.find((part) => part.history)?.history;
+  const history: Message[] = kept ?? [];
+  const commands = new Map<string, SlashCommand>(parts.flatMap((part) => (part.commands ?? []).map((command) => [command.name, command] as const)));
   const closeParts = async () => {
     for (const part of parts) await part.close?.().catch(() => undefined);
   };
@@ -363,7 +399,9 @@ async function main(argv: string[]): Promise<number> {
     if (agent) {
       const done = await kit.drain(agent.run(history, { signal }), render);
       shown.clear();
-      if (history.length === before + 1) history.pop(); // nothing happened: forget the prompt
+      for (const part of parts) await part.afterRun?.(done);
+      // Nothing happened: forget the prompt (unless a part keeps the history: it has recorded the prompt already).
+      if (history.length === before + 1 && !kept) history.pop();
       if (done.reason === 'end_turn') {
         out.line();
         reportTodos();
@@ -430,6 +468,25 @@ async function main(argv: string[]): Promise<number> {
     process.exit(130);
   };
 
+  /** `/name args`: a part's command, or /help. */
+  async function slashCommand(text: string): Promise<void> {
+    const [word = '', ...rest] = text.slice(1).split(/\s+/);
+    const command = commands.get(word);
+    if (!command) {
+      const known = [...commands.values()].map((c) => `  /${c.name.padEnd(10)}${c.help}`).join('\n');
+      out.line(word === 'help' ? known || 'No commands.' : `Unknown command /${word}.${known ? ` Commands:\n${known}` : ''}`);
+      return;
+    }
+    controller = new AbortController();
+    try {
+      await command.run(rest.join(' '), controller.signal);
+    } catch (error) {
+      out.line(`${red('error:')} /${word}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      controller = undefined;
+    }
+  }
+
   process.on('SIGINT', interrupt);
   if (args.prompt !== undefined) {
     controller = new AbortController();
@@ -446,6 +503,10 @@ async function main(argv: string[]): Promise<number> {
     const line = await reader.next();
     if (line === undefined) break;
     const prompt = line.trim();
+    if (prompt.startsWith('/') && loop === 'agent') {
+      await slashCommand(prompt);
+      continue;
+    }
     if (prompt) {
       controller = new AbortController();
       await turn(prompt, controller.signal);

@@ -4,6 +4,7 @@ import { part as retries } from './retries.js';
 import { part as mcp } from './mcp.js';
 import { part as permissions } from './permissions.js';
 import { part as executor } from './executor.js';
+import { part as session } from './session.js';
 
-export const PARTS: readonly AgentPart[] = [retries, mcp, permissions, executor];
-export type { AgentPart, PartContext, PartOption, PartResult } from './part.js';
+export const PARTS: readonly AgentPart[] = [retries, mcp, permissions, executor, session];
+export type { AgentPart, PartContext, PartOption, PartResult, SlashCommand } from './part.js';

@@ -8,7 +8,8 @@
  */
 import type { Executor } from '../../solution/src/executor.js';
 import type { Hooks } from '../../solution/src/hooks.js';
-import type { AgentEvent } from '../../solution/src/agent-events.js';
+import type { AgentEvent, DoneEvent } from '../../solution/src/agent-events.js';
+import type { Message } from '../../solution/src/messages.js';
 import type { Provider } from '../../solution/src/provider.js';
 import type { Tool } from '../../solution/src/tool.js';
 
@@ -39,6 +40,13 @@ export interface PartContext {
   /** The workspace the tools work in. */
   cwd: string;
   env: NodeJS.ProcessEnv;
+  /** The person's home folder (HOME; tests set it to a temp folder). */
+  home: string;
+  /** The model the provider was made for (undefined offline), and its small fast model when it has one. */
+  model?: string;
+  smallFastModel?: string;
+  /** The system prompt as the kit would send it without this part. */
+  system: string;
   /** The values of the options this part declared: a string (or strings, for `repeat`), true for a flag. */
   options: Record<string, string | string[] | true | undefined>;
   /** The provider as the parts before this one left it. */
@@ -68,8 +76,31 @@ export interface PartResult {
   render?(event: AgentEvent): string | undefined;
   /** One line for the banner, when the part did something worth saying ("permissions: default mode, 3 rules"). */
   banner?: string;
-  /** Called once when the agent exits (close connections, end child processes). */
+  /** Called once when the agent exits (close connections, end child processes, print a summary). */
   close?(): Promise<void>;
+  /** Replaces the system prompt (the last part that gives one wins). */
+  system?: string;
+  /**
+   * The history the agent runs on, for a part that keeps it (a resumed session): the agent appends to this very
+   * array, and a prompt that got no answer stays in it (the part has already seen it).
+   */
+  history?: Message[];
+  /** Commands typed at the prompt as `/name args` (interactive sessions only). */
+  commands?: readonly SlashCommand[];
+  /** Called after each run, with its done event. */
+  afterRun?(done: DoneEvent): void | Promise<void>;
+  /** Set when the part did all there is to do at set-up (`--list`): the agent exits with this code at once. */
+  exitCode?: number;
+}
+
+/** A command typed at the prompt: `/compact`. */
+export interface SlashCommand {
+  /** Without the slash. */
+  name: string;
+  /** One line for /help. */
+  help: string;
+  /** Runs it; `signal` aborts on Ctrl-C. Prints through the part context's `line`/`note`. */
+  run(args: string, signal: AbortSignal): Promise<void>;
 }
 
 export interface AgentPart {

@@ -12,14 +12,14 @@ const header: SessionRecord = { type: 'session', at, version: 1, id: 's1', cwd: 
 const lines = (...records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
 const msg = (text: string): SessionRecord => ({ type: 'message', at, message: userMessage(text) });
 
-function thrown(fn: () => unknown): unknown {
+function thrown(fn: () => unknown, message = 'it should have thrown, but it returned'): unknown {
   try {
     fn();
   } catch (error) {
     if (error instanceof Error && error.name === 'TodoError') throw error;
     return error;
   }
-  return expect.fail('it should have thrown, but it returned');
+  return expect.fail(message);
 }
 
 describe('parseSessionFile (src/session/store.ts)', () => {
@@ -69,7 +69,7 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     const { base } = tempHome();
     const file = path.join(base, 'sessions', 's1.jsonl');
     const first = SessionWriter.open(file);
-    const error = thrown(() => SessionWriter.open(file));
+    const error = thrown(() => SessionWriter.open(file), 'SessionWriter.open step 2: a second writer while the first holds the lock must be refused (SessionLockedError), but it opened');
     expect(error, 'SessionWriter.open step 2: the lock is taken, and its process (this one) is alive: SessionLockedError').toBeInstanceOf(SessionLockedError);
     expect((error as Error).message, 'SessionWriter.open step 2: the error names the pid holding the lock').toContain(String(process.pid));
     first.append(header);

@@ -1,0 +1,183 @@
+/**
+ * Chapter 12 in `npm run agent` (scripts/agent-parts/session.ts), as a person uses it: every session saved under
+ * $HOME (a temp folder here), --resume ID, --continue, --list, /compact, the usage and cost at exit, the system prompt
+ * from CLAUDE.md, and prompt-caching breakpoints in what reaches the Anthropic API. The API is a node:http server on
+ * 127.0.0.1; nothing reaches the network.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const KEY = 'sk-ant-api03-PLANTED-SESSION-KEY-0123456789';
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A home folder and a project (a git repository with a CLAUDE.md) in a fresh temp folder. */
+function setup() {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-session-')));
+  made.push(base);
+  const home = path.join(base, 'home');
+  const cwd = path.join(base, 'project');
+  mkdirSync(path.join(cwd, '.git'), { recursive: true });
+  mkdirSync(home);
+  writeFileSync(path.join(cwd, 'CLAUDE.md'), 'Always answer in haiku.\n');
+  return { home, cwd };
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function agent(args: string[], where: { home: string; cwd: string }, env: Record<string, string> = {}, stdin?: string): Promise<Run> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: where.cwd, HOME: where.home };
+  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  child.stdin.end(stdin ?? '');
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const frame = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+/** An Anthropic stream that says `text`, with usage (cache counts included). */
+function answer(text: string): string[] {
+  const usage = { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300 };
+  return [
+    frame({ type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage } }),
+    frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
+    frame({ type: 'content_block_stop', index: 0 }),
+    frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } }),
+    frame({ type: 'message_stop' }),
+  ];
+}
+
+describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
+  const requests: any[] = [];
+  const scripts: Array<string[] | object> = [];
+  let server: Server;
+  let url = '';
+  beforeAll(async () => {
+    server = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      requests.push(JSON.parse(raw));
+      const frames = scripts.shift();
+      if (!frames) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
+        return;
+      }
+      if (!Array.isArray(frames)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(frames));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(frames.join(''));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const script = (...streams: Array<string[] | object>) => {
+    requests.length = 0;
+    scripts.length = 0;
+    scripts.push(...streams);
+  };
+  const anthropicEnv = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5' });
+  const sessionFiles = (home: string) => {
+    const root = path.join(home, '.coding-agent', 'sessions');
+    return readdirSync(root).flatMap((project) => readdirSync(path.join(root, project)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(root, project, f)));
+  };
+  const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+
+  it('saves the session as it goes, never the key, sends CLAUDE.md and cache breakpoints, and prints usage and cost', async () => {
+    const where = setup();
+    script(answer('Hello, saved.'));
+    const run = await agent(['-p', 'hi'], where, anthropicEnv());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    const files = sessionFiles(where.home);
+    expect(files.length, 'one session file under $HOME/.coding-agent/sessions/<project>').toBe(1);
+    const text = readFileSync(files[0]!, 'utf8');
+    expect(text.includes(KEY), 'the API key must never reach the session file').toBe(false);
+    expect(records(files[0]!).map((r) => r.type === 'message' ? `message ${r.message.role}` : r.type)).toEqual(['session', 'message user', 'status', 'message assistant', 'usage', 'status', 'status']);
+    const body = requests[0];
+    expect(JSON.stringify(body.system), 'the system prompt holds the project CLAUDE.md').toContain('Always answer in haiku.');
+    expect(body.system.at(-1).cache_control, 'a cache breakpoint on the system prompt').toEqual({ type: 'ephemeral' });
+    expect(body.tools.at(-1).cache_control, 'a cache breakpoint on the last tool').toEqual({ type: 'ephemeral' });
+    expect(body.messages.at(-1).content.at(-1).cache_control, 'a cache breakpoint on the last message').toEqual({ type: 'ephemeral' });
+    expect(JSON.stringify(body).split('cache_control').length - 1, 'at most four breakpoints').toBeLessThanOrEqual(4);
+    const id = path.basename(files[0]!, '.jsonl');
+    expect(run.stderr, 'the usage (cache included) and cost at the end').toContain(`session ${id} · 100 in · 20 out · 2,000 cache read · 300 cache write · $`);
+    expect(run.stderr, 'and how to resume').toContain(`--resume ${id}`);
+  });
+
+  it('--resume ID and --continue go on with the saved conversation; --list shows it', async () => {
+    const where = setup();
+    script(answer('First answer.'));
+    expect((await agent(['-p', 'first'], where, anthropicEnv())).code).toBe(0);
+    const id = path.basename(sessionFiles(where.home)[0]!, '.jsonl');
+
+    script(answer('Second answer.'));
+    const resumed = await agent(['--resume', id, '-p', 'second'], where, anthropicEnv());
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(requests[0].messages.map((m: any) => m.role), '--resume sends the saved history, then the new prompt').toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(requests[0].messages[1]), 'the saved answer is there').toContain('First answer.');
+
+    script(answer('Third answer.'));
+    const continued = await agent(['--continue', '-p', 'third'], where, anthropicEnv());
+    expect(continued.code, continued.stderr).toBe(0);
+    expect(requests[0].messages.length, '--continue takes the session changed last: 4 saved messages and the new prompt').toBe(5);
+    expect(sessionFiles(where.home).length, 'resume and continue append to the same file').toBe(1);
+
+    const list = await agent(['--list'], where);
+    expect(list.code).toBe(0);
+    expect(list.stdout, '--list: the id, the number of messages and the first request').toMatch(new RegExp(`${id} .* 6 messages  first`));
+
+    const missing = await agent(['--resume', 'no-such-session', '-p', 'x'], where, anthropicEnv());
+    expect(missing.code, 'an unknown id is a clear error').toBe(2);
+    expect(missing.stderr).toContain('no session no-such-session');
+  });
+
+  it('/compact asks the small fast model with the kit summary prompt, and the file records the compaction', async () => {
+    const where = setup();
+    // Build a history of 14 messages with the offline stand-in (real tools, no network): two requests with tool rounds.
+    writeFileSync(path.join(where.cwd, 'README.md'), '# Project\n');
+    expect((await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where)).code).toBe(0);
+    expect((await agent(['--provider', 'offline', '--continue', '-p', 'what is in this folder?'], where)).code).toBe(0);
+    script({
+      id: 'm2',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-haiku-4-5',
+      content: [{ type: 'text', text: 'Summary: listed the folder twice, read README.md.' }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: 500, output_tokens: 30 },
+    });
+    const run = await agent(['--continue'], where, anthropicEnv(), '/compact\n');
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout, '/compact says what it did').toMatch(/Compacted \d+ messages into a summary/);
+    expect(requests.length, 'one request: the summary').toBe(1);
+    expect(requests[0].model, 'asked of the small fast model').toBe('claude-haiku-4-5');
+    expect(JSON.stringify(requests[0].system), 'with the kit summary prompt').toContain('Open tasks');
+    const compaction = records(sessionFiles(where.home)[0]!).find((r) => r.type === 'compaction');
+    expect(compaction, 'the compaction is a record of the session file').toMatchObject({ from: 1, manual: true, summary: 'Summary: listed the folder twice, read README.md.' });
+  });
+});
