@@ -1,0 +1,182 @@
+/**
+ * `npm run agent` with chapter 8's permission gate (scripts/agent-parts/permissions.ts), as a person runs it: a child
+ * process in a temp workspace, with the OpenAI provider pointed at a fake API on 127.0.0.1.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A workspace and an empty HOME beside it (so the person's real ~/.claude/settings.json is never read). */
+function folder(files: Record<string, string> = {}) {
+  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-perm-')));
+  made.push(base);
+  const cwd = path.join(base, 'project');
+  const home = path.join(base, 'home');
+  mkdirSync(home);
+  for (const [rel, text] of Object.entries({ 'README.md': 'hi\n', ...files })) {
+    mkdirSync(path.dirname(path.join(cwd, rel)), { recursive: true });
+    writeFileSync(path.join(cwd, rel), text);
+  }
+  return { cwd, home };
+}
+
+const requests: any[] = [];
+let scripts: string[][] = [];
+let server: Server;
+let url = '';
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push(JSON.parse(raw));
+    const frames = scripts.shift();
+    if (!frames) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const frame of frames) res.write(frame);
+    res.end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const data = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+const chunk = (delta: object, finish: string | null = null) => data({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const bashCall = (command: string) => [
+  chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] }),
+  chunk({}, 'tool_calls'),
+  data('[DONE]'),
+];
+const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), data('[DONE]')];
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the agent in `cwd`. With `prompt`, an interactive session: the prompt is typed, each question is answered
+ * with the next of `replies` as it appears, and stdin is closed once the model's last answer is shown.
+ */
+function agent(args: string[], where: { cwd: string; home: string }, session?: { prompt: string; replies: string[]; last: string }): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: where.cwd, HOME: where.home, OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' };
+  for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|KIT)_/.test(name)) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env });
+  let stdout = '';
+  let stderr = '';
+  let questions = 0;
+  if (session) child.stdin.write(`${session.prompt}\n`);
+  else child.stdin.end();
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    if (!session) return;
+    const asked = stdout.split('[y]es / [n]o / [a]lways').length - 1;
+    while (questions < asked) child.stdin.write(`${session.replies[questions++] ?? 'n'}\n`);
+    if (stdout.includes(session.last) && child.stdin.writable) child.stdin.end();
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', () => {
+  it('asks before a command in default mode, and runs it once the person says yes', async () => {
+    const where = folder();
+    requests.length = 0;
+    scripts = [bashCall('touch made-by-agent'), answer('Made the file.')];
+    const run = await agent([], where, { prompt: 'make a file', replies: ['y'], last: 'Made the file.' });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout, 'the question names the call').toContain('Allow bash(touch made-by-agent)?');
+    expect(existsSync(path.join(where.cwd, 'made-by-agent')), 'after "y" the command ran').toBe(true);
+    expect(run.stderr, 'the banner names the mode').toContain('permissions: default mode');
+  });
+
+  it('does not run the command when the person says no, and the model reads that it was rejected', async () => {
+    const where = folder();
+    requests.length = 0;
+    scripts = [bashCall('touch nope'), answer('Understood.')];
+    const run = await agent([], where, { prompt: 'make a file', replies: ['n'], last: 'Understood.' });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(existsSync(path.join(where.cwd, 'nope')), 'after "n" the command did not run').toBe(false);
+    const result = requests[1].messages.find((m: any) => m.role === 'tool');
+    expect(result.content, 'the model read the rejection').toMatch(/rejected/);
+  });
+
+  it('"always" adds a prefix rule for the session, and the next matching command is not asked about', async () => {
+    const where = folder();
+    requests.length = 0;
+    scripts = [bashCall('git init -q'), bashCall('git init -q again'), answer('Initialised twice.')];
+    const run = await agent([], where, { prompt: 'init', replies: ['a'], last: 'Initialised twice.' });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout.split('[y]es / [n]o / [a]lways').length - 1, 'one question only').toBe(1);
+    expect(run.stdout, 'the rule added is shown').toContain('allowed from now on in this session: Bash(git init:*)');
+  });
+
+  it('does not ask in bypassPermissions, and runs the command at once (-p, no terminal)', async () => {
+    const where = folder();
+    requests.length = 0;
+    scripts = [bashCall('touch bypassed'), answer('Done.')];
+    const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stdout, 'no question in bypassPermissions').not.toContain('[y]es / [n]o');
+    expect(existsSync(path.join(where.cwd, 'bypassed')), 'the command ran').toBe(true);
+    expect(run.stderr).toContain('permissions: bypassPermissions mode');
+  });
+
+  it('with nobody to ask (-p), a command is rejected with how to allow it; --allowedTools allows it', async () => {
+    const where = folder();
+    requests.length = 0;
+    scripts = [bashCall('touch asked'), answer('Could not.')];
+    const run = await agent(['-p', 'make a file'], where);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(existsSync(path.join(where.cwd, 'asked')), 'nobody approved it').toBe(false);
+    expect(requests[1].messages.find((m: any) => m.role === 'tool').content, 'the model reads how to allow it').toContain('--allowedTools "Bash(touch asked)"');
+    scripts = [bashCall('touch asked'), answer('Made it.')];
+    const allowed = await agent(['--allowedTools', 'Bash(touch asked)', '-p', 'make a file'], where);
+    expect(allowed.code, allowed.stderr + allowed.stdout).toBe(0);
+    expect(existsSync(path.join(where.cwd, 'asked')), '--allowedTools allowed it').toBe(true);
+  });
+
+  it('a deny rule in .claude/settings.json denies even in bypassPermissions, with a line that says so', async () => {
+    const where = folder({ '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Bash(touch:*)'] } }) });
+    requests.length = 0;
+    scripts = [bashCall('touch denied'), answer('Denied.')];
+    const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(existsSync(path.join(where.cwd, 'denied')), 'the deny rule wins').toBe(false);
+    expect(run.stdout, 'a line for the denied call, naming the rule').toMatch(/✗ bash denied: denied by the rule Bash\(touch:\*\)/);
+  });
+
+  it('a malformed settings file stops the agent with the file and the rule named', async () => {
+    const where = folder({ '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Bash(npm'] } }) });
+    scripts = [];
+    const run = await agent(['-p', 'hi'], where);
+    expect(run.code, run.stdout).not.toBe(0);
+    expect(run.stderr).toContain('settings.local.json');
+    expect(run.stderr).toContain('"Bash(npm"');
+  });
+});
