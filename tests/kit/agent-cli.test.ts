@@ -40,7 +40,8 @@ interface Run {
  * of the real environment are removed; `env` adds the test's own. `onOutput` sees stdout as it grows.
  */
 function agent(args: string[], cwd: string, env: Record<string, string> = {}, onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
+  // HOME in a temp folder: chapter 12 saves every session under $HOME, and a test must not write to the real one.
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd, HOME: workspace({}) };
   for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
   // One node process (no tsx wrapper), so a signal sent to the child reaches the agent itself.
   const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
