@@ -5,12 +5,13 @@
  * 127.0.0.1; nothing reaches the network.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { REPO } from './helpers.js';
 
 const AGENT = path.join(REPO, 'scripts/agent.ts');
@@ -179,5 +180,23 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     expect(JSON.stringify(requests[0].system), 'with the kit summary prompt').toContain('Open tasks');
     const compaction = records(sessionFiles(where.home)[0]!).find((r) => r.type === 'compaction');
     expect(compaction, 'the compaction is a record of the session file').toMatchObject({ from: 1, manual: true, summary: 'Summary: listed the folder twice, read README.md.' });
+  });
+
+  it('with --starter and chapter 12 unfinished, the agent runs without sessions and says why', async () => {
+    const where = setup();
+    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
+    made.push(src);
+    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= 12);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
+      writeFileSync(path.join(src, rel), text);
+    }
+    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    writeFileSync(path.join(where.cwd, 'README.md'), '# Project\n');
+    const run = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where, { KIT_SRC: src });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'it names the chapter and the stub').toMatch(/sessions is chapter 12, not finished yet \(\w+/);
+    expect(existsSync(path.join(where.home, '.coding-agent')), 'nothing is saved').toBe(false);
+    expect(run.stdout).toContain('README.md');
   });
 });
