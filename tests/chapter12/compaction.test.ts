@@ -143,6 +143,11 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     expect(provider.requests[0]!.messages.length, 'compactionHook step 1: the request unchanged').toBe(15);
   });
 
+});
+
+describe('SessionRecorder.record (src/session/session.ts)', () => {
+  const bigTurn = () => ({ ...assistantToolCalls([echoCall('c1', 'x'.repeat(50))]), usage: { inputTokens: 90_000, outputTokens: 100 } });
+
   test('the session file records the compaction, and resuming gives the compacted history', async () => {
     const { store } = testStore();
     const open = store.create();
