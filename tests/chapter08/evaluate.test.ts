@@ -47,7 +47,7 @@ function table(rows: Record<string, Row>) {
   });
 }
 
-describe('evaluate: precedence (src/permissions/evaluate.ts)', () => {
+describe('evaluate — precedence (src/permissions/evaluate.ts)', () => {
   table({
     'a deny rule beats an allow rule listed before it': { rules: [['allow', 'Bash'], ['deny', 'Bash(rm:*)']], call: bash('rm x'), expect: 'deny', by: 'Bash(rm:*)', why: 'step 2: deny rules are checked first, wherever they are in the list (not the first matching rule)' },
     'a deny rule beats a more specific allow rule': { rules: [['allow', 'Bash(rm x)'], ['deny', 'Bash(rm *)']], call: bash('rm x'), expect: 'deny', by: 'Bash(rm *)', why: 'step 2: deny first, however specific the allow' },
@@ -58,7 +58,7 @@ describe('evaluate: precedence (src/permissions/evaluate.ts)', () => {
   });
 });
 
-describe('evaluate: modes (src/permissions/evaluate.ts)', () => {
+describe('evaluate — modes (src/permissions/evaluate.ts)', () => {
   table({
     'default mode asks before a command': { call: bash('ls'), expect: 'ask', by: /default/, why: 'step 6: no rule, and default mode asks before commands' },
     'default mode asks before an edit': { call: call('edit', { path: 'src/a.ts' }), expect: 'ask', why: 'step 6: default mode asks before edits' },
@@ -76,7 +76,7 @@ describe('evaluate: modes (src/permissions/evaluate.ts)', () => {
   });
 });
 
-describe('evaluate: commands (src/permissions/evaluate.ts)', () => {
+describe('evaluate — commands (src/permissions/evaluate.ts)', () => {
   const testRule: RuleList = [['allow', 'Bash(npm run test:*)']];
   table({
     'a prefix rule allows the prefix alone': { rules: testRule, call: bash('npm run test'), expect: 'allow', by: 'Bash(npm run test:*)', why: 'ruleMatches step 3: `npm run test:*` matches `npm run test`' },
@@ -98,7 +98,7 @@ describe('evaluate: commands (src/permissions/evaluate.ts)', () => {
   });
 });
 
-describe('evaluate: paths (src/permissions/evaluate.ts)', () => {
+describe('evaluate — paths (src/permissions/evaluate.ts)', () => {
   table({
     'an Edit rule allows a file below its folder': { rules: [['allow', 'Edit(src/**)']], call: call('edit', { path: 'src/a.ts' }), expect: 'allow', by: 'Edit(src/**)', why: 'ruleMatches step 4: src/** covers src/a.ts' },
     'an Edit rule cannot be passed with src/../.env': { rules: [['allow', 'Edit(src/**)']], call: call('edit', { path: 'src/../.env' }), expect: 'ask', why: 'callSubjects step 3: resolve the path first; src/../.env is .env' },
@@ -117,7 +117,7 @@ describe('evaluate: paths (src/permissions/evaluate.ts)', () => {
   });
 });
 
-describe('evaluate: MCP, WebFetch and the checks that always ask (src/permissions/evaluate.ts)', () => {
+describe('evaluate — MCP, WebFetch and the checks that always ask (src/permissions/evaluate.ts)', () => {
   table({
     'an MCP server rule covers its tools': { rules: [['allow', 'mcp__github']], call: call('mcp__github__create_issue', {}), expect: 'allow', by: 'mcp__github', why: 'ruleMatches step 1: mcp__server covers mcp__server__<any tool>' },
     'an MCP server rule does not cover a server whose name starts the same': { rules: [['allow', 'mcp__git']], call: call('mcp__github__create_issue', {}), expect: 'ask', why: 'ruleMatches step 1: mcp__git is not mcp__github (match the name plus __)' },
