@@ -37,15 +37,15 @@ export const call = (id: string, name = 'read'): ToolCall => ({ type: 'tool_call
 
 /**
  * A call runner whose every step the test controls, and that writes down what happened:
- * - `decide <id>` when it is asked for a call (its before hooks run), then, once `decisions.get(id)` resolves (at
- *   once unless `holdDecisions`), it yields tool_call_decided;
+ * - `decide <id>` when it is asked for a call (its before hooks run), then (with `emitFirst`) an event a hook
+ *   emitted, then, once `decisions.get(id)` resolves (at once unless `holdDecisions`), it yields tool_call_decided;
  * - `start <id>` when the tool starts, `end <id>` when the test calls `finish(id, text)` (or `fail(id, error)`,
  *   which throws out of the runner, as a failing hook would);
  * - it yields the call's tool_result and returns its result;
  * - `closed <id>` when the generator is closed before its end (return() from outside).
  * `running` is the number of tools running now, `maxRunning` the most at once; `maxDeciding` likewise.
  */
-export function controlledRunner(options: { holdDecisions?: boolean } = {}) {
+export function controlledRunner(options: { holdDecisions?: boolean; emitFirst?: boolean } = {}) {
   const log: string[] = [];
   const tools = new Map<string, Deferred<string>>();
   const decisions = new Map<string, Deferred<void>>();
@@ -60,6 +60,8 @@ export function controlledRunner(options: { holdDecisions?: boolean } = {}) {
       log.push(`decide ${c.id}`);
       state.deciding++;
       state.maxDeciding = Math.max(state.maxDeciding, state.deciding);
+      // a hook that says something (ctx.emit) before it decides: that event comes first
+      if (options.emitFirst) yield { type: 'turn_start', turn: 1 };
       if (options.holdDecisions) await gate(decisions, c.id).promise;
       state.deciding--;
       yield { type: 'tool_call_decided', turn: 1, callId: c.id, name: c.name, decision: { type: 'allow' } };

@@ -49,6 +49,14 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     expect(out.content.endsWith(`\n${text.slice(-50)}`), 'outputBudget: the last 50 characters, on a line after the note').toBe(true);
   });
 
+  test('tailChars 0 keeps only the head, and the note ends the text', async () => {
+    const text = log(300);
+    const { out } = await budget(text, { maxChars: 120, tailChars: 0 });
+    expect(out.content.startsWith(text.slice(0, 120)), 'outputBudget step 3: all of the budget goes to the head').toBe(true);
+    expect(out.content.endsWith('...]\n'), 'outputBudget step 3: with tailChars 0 nothing follows the note (content.slice(-0) would be the whole text)').toBe(true);
+    expect(out.content.length, 'outputBudget: head and note only').toBeLessThan(120 + 250);
+  });
+
   test('the whole text is kept in .agent/outputs/<call id>.txt, and the note names that file', async () => {
     const text = log(800);
     const { out, cwd } = await budget(text, { maxChars: 300 }, 'toolu_01ABC');

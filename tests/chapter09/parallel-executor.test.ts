@@ -199,6 +199,51 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await run.done;
   });
 
+  test('a call that finishes while the next one is being decided does not let a third question open', async () => {
+    const runner = controlledRunner({ holdDecisions: true });
+    const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
+    await flush();
+    runner.decide('a');
+    await flush();
+    runner.finish('a');
+    await flush();
+    expect(runner.log, 'runInParallel step 3: a finished while b is still being decided; c must wait for b\'s decision, not for a').toEqual(['decide a', 'start a', 'decide b', 'end a']);
+    runner.decide('b');
+    runner.decide('c');
+    await flush();
+    runner.finish('b');
+    runner.finish('c');
+    await run.done;
+    expect(run.ids(), 'runInParallel: every result, in call order').toEqual(['a', 'b', 'c']);
+  });
+
+  test('an event a hook emits before its decision does not count as the decision', async () => {
+    const runner = controlledRunner({ holdDecisions: true, emitFirst: true });
+    const run = runExecutor(limit(4), [call('a'), call('b')], runner.runCall);
+    await flush();
+    expect(run.events.map((e) => e.type), 'runInParallel: the hook\'s event is passed on at once').toEqual(['turn_start']);
+    expect(runner.log, 'runInParallel step 3: only the tool_call_decided event of the call being decided lets the next call be asked').toEqual(['decide a']);
+    runner.decide('a');
+    runner.decide('b');
+    await flush();
+    runner.finish('a');
+    runner.finish('b');
+    await run.done;
+  });
+
+  test('a call that returns without a decision does not hold the calls after it', async () => {
+    const runner = controlledRunner();
+    const quiet = async function* (c: { id: string; name: string }) {
+      return { role: 'tool' as const, toolCallId: c.id, toolName: c.name, content: 'quiet', isError: false };
+    };
+    const run = runExecutor(limit(4), [call('q'), call('b')], (c) => (c.id === 'q' ? quiet(c) : runner.runCall(c)));
+    await flush();
+    expect(runner.started(), 'runInParallel step 3: a call that has returned is no longer being decided').toEqual(['b']);
+    runner.finish('b');
+    await run.done;
+    expect(run.ids(), 'runInParallel: both recorded, in call order').toEqual(['q', 'b']);
+  });
+
   test('after an abort no more calls start; the running ones still end and are recorded', async () => {
     const runner = controlledRunner();
     const controller = new AbortController();

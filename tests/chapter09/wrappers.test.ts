@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { executeToolCall } from 'kit/execute-tool';
-import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
+import { assistantText, assistantToolCalls, toolResult, type Message } from 'kit/messages';
 import { defineTool, ToolSet } from 'kit/tool';
 import { catchErrors, endRunOnError, returnDirect, returnDirectHooks, withTimeout } from 'kit/tool-wrappers';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
@@ -89,6 +89,14 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     expect(signals[0]!.aborted, 'withTimeout step 1: when the run\'s signal aborts, the tool\'s own signal must abort too').toBe(true);
   });
 
+  test('stops listening to the run\'s signal once the call is over', async () => {
+    const { getEventListeners } = await import('node:events');
+    const controller = new AbortController();
+    const quick = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), execute: async () => 'done' });
+    await withTimeout(quick, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort').length, 'withTimeout step 4: remove the abort listener in finally, or every call leaves one on the run\'s signal').toBe(0);
+  });
+
   test('a run already cancelled gives the tool a signal that has fired', async () => {
     const seen: boolean[] = [];
     const peek = defineTool({ name: 'peek', description: 'looks at its signal', input: z.object({}), execute: async (_input, ctx) => { seen.push(ctx.signal!.aborted); return 'seen'; } });
@@ -151,6 +159,19 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     const done = theDone(await collect(agent.run(ask('ship it'))), 'endRunOnError');
     expect(done.reason, 'endRunOnError step 1: only a failure the tool threw ends the run; a schema error goes back to the model').toBe('end_turn');
     expect(provider.requests.length, 'endRunOnError: the model was asked again').toBe(2);
+  });
+
+  test('the hook throws only for an error result of its own tool, and only once per failure', async () => {
+    const fatal = endRunOnError(deploy);
+    await fatal.tool.execute({ to: 'prod' }, { cwd: process.cwd() }).catch(() => {});
+    const after = fatal.hooks.afterToolCall!;
+    const hookCtx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
+    const other = { type: 'tool_call' as const, id: 'o1', name: 'grep', arguments: {} };
+    const mine = { type: 'tool_call' as const, id: 'd1', name: 'deploy', arguments: {} };
+    expect(await after(other, toolResult(other, 'Error: bad pattern', true), hookCtx), 'endRunOnError step 1: another tool\'s error is not this tool\'s failure').toBeUndefined();
+    expect(await after(mine, toolResult(mine, 'fine after all'), hookCtx), 'endRunOnError step 1: a result that is not an error ends nothing').toBeUndefined();
+    expect(() => after(mine, toolResult(mine, 'Error: migration failed', true), hookCtx), 'endRunOnError step 1: this tool\'s error result with a failure waiting: throw').toThrow(/deploy failed/);
+    expect(await after(mine, toolResult(mine, 'Error: again', true), hookCtx), 'endRunOnError step 1: the failure was taken out (shift); it ends the run once').toBeUndefined();
   });
 
   test('another tool\'s error does not end the run', async () => {
