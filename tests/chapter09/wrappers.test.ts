@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { executeToolCall } from 'kit/execute-tool';
@@ -90,7 +91,6 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
   });
 
   test('stops listening to the run\'s signal once the call is over', async () => {
-    const { getEventListeners } = await import('node:events');
     const controller = new AbortController();
     const quick = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), execute: async () => 'done' });
     await withTimeout(quick, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal });
