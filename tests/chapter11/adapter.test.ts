@@ -83,7 +83,14 @@ describe('jsonSchemaInput (src/mcp/adapter.ts)', () => {
     expect(() => (input = jsonSchemaInput({ type: 'object', properties: { a: { type: 'no-such-type' } } })), 'jsonSchemaInput step 1: a broken server schema must not crash the agent').not.toThrow();
     const parsed = input!.safeParse({ a: 1 });
     expect(parsed.success, 'jsonSchemaInput step 2: nothing passes a schema that cannot be checked').toBe(false);
-    expect(parsed.error!.issues[0]!.message, 'jsonSchemaInput step 2: say the schema is invalid').toMatch(/schema is invalid/);
+    expect(parsed.error!.issues[0]!.message, 'jsonSchemaInput steps 1-2: say the schema is invalid, and give Ajv\'s reason').toMatch(/schema is invalid: .*type/);
+  });
+
+  test('keywords and formats Ajv does not know are ignored, as JSON Schema says (strict: false)', () => {
+    const input = jsonSchemaInput({ type: 'object', 'x-ui-widget': 'textarea', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] });
+    const parsed = input.safeParse({ to: 'ada at example' });
+    expect(parsed.success, `jsonSchemaInput step 1: strict: false, so an unknown keyword is not an error (${parsed.success ? '' : z.prettifyError(parsed.error)})`).toBe(true);
+    expect(input.safeParse({}).success, 'jsonSchemaInput: the rest of the schema still counts').toBe(false);
   });
 
   test('a $schema key of another draft does not stop the schema from compiling', () => {
@@ -115,6 +122,11 @@ describe('toolResultText (src/mcp/adapter.ts)', () => {
       ],
     });
     expect(out, 'toolResultText step 1: every resource is shown or described').toBe('[resource file:///a.txt]\nalpha\n[resource file:///b.bin: application/zip, 2.0 kB]\n[resource link: c.md file:///c.md]\n[resource mem://d: binary, 3 bytes]');
+  });
+
+  test('a block of a type the kit does not know is named, not dropped; a result without content is not an error', () => {
+    expect(toolResultText({ content: [{ type: 'widget', id: 3 } as never, { type: 'text', text: 'ok' }] }), 'toolResultText step 1: anything else is `[<type> content]`').toBe('[widget content]\nok');
+    expect(toolResultText({ structuredContent: { n: 1 } } as never), 'toolResultText step 1: content may be missing (treat it as [])').toBe('{"n":1}');
   });
 
   test('structuredContent is the text when there is no text block, and only then', () => {

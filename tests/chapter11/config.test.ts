@@ -92,7 +92,8 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
     expect(configError({ mcpServers: { fs: { args: ['x'] } } }), 'parseMcpConfig step 4: command is required').toMatch(/server "fs".*command/);
     expect(configError({ mcpServers: { fs: { command: '  ' } } }), 'parseMcpConfig step 4: an empty command is refused').toMatch(/server "fs".*command/);
     expect(configError({ mcpServers: { fs: { command: 42 } } }), 'parseMcpConfig step 4: command must be a string').toMatch(/server "fs".*command/);
-    expect(configError({ mcpServers: { fs: 'npx srv' } }), 'parseMcpConfig step 2: an entry must be an object').toMatch(/server "fs"/);
+    expect(configError({ mcpServers: { fs: 'npx srv' } }), 'parseMcpConfig step 2: an entry must be an object').toMatch(/server "fs": expected an object/);
+    expect(configError({ mcpServers: { fs: null } }), 'parseMcpConfig step 2: null is not an entry').toMatch(/server "fs": expected an object/);
   });
 
   test('args, env and headers of the wrong shape are errors naming the server and the field', () => {
@@ -101,6 +102,7 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
     expect(configError({ mcpServers: { fs: { command: 'srv', env: { PORT: 80 } } } }), 'parseMcpConfig step 4: env values must be strings').toMatch(/server "fs".*env/);
     expect(configError({ mcpServers: { fs: { command: 'srv', env: ['A=1'] } } }), 'parseMcpConfig step 4: env must be an object').toMatch(/server "fs".*env/);
     expect(configError({ mcpServers: { web: { type: 'http', url: 'https://x.test', headers: 'Auth: x' } } }), 'parseMcpConfig step 3: headers must be an object of strings').toMatch(/server "web".*headers/);
+    expect(configError({ mcpServers: { fs: { command: 'srv', cwd: 7 } } }), 'parseMcpConfig step 4: cwd must be a string').toMatch(/server "fs": cwd/);
   });
 
   test('an http entry needs an http(s) url; an unknown type is an error naming "type"', () => {

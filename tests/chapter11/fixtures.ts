@@ -55,6 +55,8 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     calls: [] as ReceivedCall[],
     connections: 0,
     current: undefined as { server: Server; transport: InMemoryTransport } | undefined,
+    /** Who connected last (the client's name and version, from initialize). */
+    client: undefined as { name: string; version: string } | undefined,
     /** When set, tools/list fails with this message. */
     listFails: undefined as string | undefined,
   };
@@ -73,6 +75,9 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
       if (!tool) return { content: [{ type: 'text', text: `no tool ${call.name}` }], isError: true };
       return tool.handler ? tool.handler(call.arguments, call) : text(`${call.name} ran`);
     });
+    server.oninitialized = () => {
+      state.client = server.getClientVersion();
+    };
     state.connections++;
     state.current = { server, transport: side };
     void server.connect(side);

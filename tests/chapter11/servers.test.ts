@@ -21,11 +21,14 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
       { info: { name: 'read', description: 'Read a page', inputSchema: schema as never, annotations: { readOnlyHint: true } } },
       { info: toolInfo('write', ['path'], { annotations: { readOnlyHint: false } }) },
       { info: toolInfo('touch', [], { description: '  ' }) },
+      { info: toolInfo('bare', [], { description: undefined }) },
     ]);
     const hub = await start({ docs: docs.factory });
     const tools = await hub.tools();
-    expect(tools.map((t) => t.name), 'mcpTool step 1: names are mcp__<server>__<tool>, in the server\'s order').toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch']);
-    expect(tools.map((t) => t.readOnly), 'mcpTool step 3: readOnly only when the server says readOnlyHint: true').toEqual([true, false, false]);
+    expect(tools.map((t) => t.name), 'mcpTool step 1: names are mcp__<server>__<tool>, in the server\'s order').toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch', 'mcp__docs__bare']);
+    expect(tools.map((t) => t.readOnly), 'mcpTool step 3: readOnly only when the server says readOnlyHint: true').toEqual([true, false, false, false]);
+    expect(tools[3]!.description, 'mcpTool step 1: a tool without a description gets one too').toBe('bare (from MCP server docs)');
+    expect(docs.state.client, 'McpConnection.connect step 2: the client introduces itself as build-a-coding-agent 1.0.0').toEqual({ name: 'build-a-coding-agent', version: '1.0.0' });
     expect(tools[0]!.description, 'mcpTool step 1: the server\'s description').toBe('Read a page');
     expect(tools[2]!.description, 'mcpTool step 1: a blank description gets one that names the tool and the server').toBe('touch (from MCP server docs)');
     const [definition] = new ToolSet(tools).definitions();
@@ -192,6 +195,8 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: any other failure is an error result').toMatchObject({ isError: true });
     expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: `MCP server "<name>": <text>`').toMatch(/MCP server "box": .*database is locked/);
     expect(hub.connections[0]!.state, 'a failed call is not a dead server').toBe('running');
+    const direct = await hub.connections[0]!.callTool('query', {}).then(() => undefined, (e: unknown) => e as Error);
+    expect(direct?.message, 'McpConnection.callTool: a call without a signal fails the same way').toMatch(/^MCP server "box": .*database is locked/);
     expect(history).toBeValidHistory('after a protocol error');
   });
 
@@ -213,9 +218,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await hub.close();
     expect(hub.connections[0]!.state, 'McpConnection.close step 1: closed').toBe('closed');
     const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 1: a closed server says so').toMatch(/MCP server "box" is closed/);
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 1: a closed server says so (and is not restarted)').toBe('Error: MCP server "box" is closed');
     expect(box.state.connections, 'McpConnection.close: closing is not a crash; no restart').toBe(1);
+    expect(hub.connections[0]!.restarts, 'McpConnection.callTool step 1: a closed connection is never restarted').toBe(0);
     await expect(hub.connections[0]!.connect(), 'McpConnection.connect step 1: a closed connection cannot start again').rejects.toThrow(/closed/);
+    expect(box.state.connections, 'McpConnection.connect step 1: throw before making a transport').toBe(1);
+    await expect(hub.connections[0]!.close(), 'McpConnection.close: safe to call twice').resolves.toBeUndefined();
   });
 });
 
@@ -251,6 +259,18 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     const changed = await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools });
     expect(changed?.tools.map((t) => t.name), 'McpServers.refreshTools step 2: a listing that fails leaves the server with no tools, not with stale ones').toEqual(['mcp__other__keep']);
     expect(tools.names(), 'McpServers.refreshTools step 3').toEqual(['mcp__other__keep']);
+  });
+
+  test('a stopped server\'s tools stay as they were (a call may restart it); it is not listed', async () => {
+    const docs = fakeServer([{ info: toolInfo('old') }]);
+    const hub = await start({ docs: docs.factory });
+    const tools = new ToolSet(await hub.tools());
+    hub.connections[0]!.toolsChanged = true;
+    await docs.kill();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
+    expect(await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, ctx), 'McpServers.refreshTools step 2: only running servers are refreshed').toBeUndefined();
+    expect(tools.names(), 'McpServers.refreshTools step 2: a stopped server keeps its tools').toEqual(['mcp__docs__old']);
   });
 
   test('without a change the hook changes nothing and lists nothing', async () => {

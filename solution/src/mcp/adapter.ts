@@ -65,7 +65,7 @@ export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, un
   // 3. Cast the result to z.ZodType<Record<string, unknown>>.
   const { $schema: _drop, ...body } = schema;
   let validate: ReturnType<Ajv['compile']> | undefined;
-  let broken = '';
+  let broken: string | undefined;
   try {
     validate = new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }).compile(body);
   } catch (error) {

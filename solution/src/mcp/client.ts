@@ -115,13 +115,12 @@ export class McpConnection {
     // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }) and a transport (this.makeTransport()).
     //    Keep both on `this` now, so close() can reach a server that is still starting.
     // 3. client.setNotificationHandler(ToolListChangedNotificationSchema, ...) sets this.toolsChanged = true.
-    // 4. client.onclose: when this client is still the current one and the state is `running`, the state becomes
-    //    `stopped` (the server died; a close() sets `closed` first, so it does not count).
+    // 4. client.onclose: when the state is `running`, it becomes `stopped` (the server died; close() sets `closed`
+    //    first, so it does not count).
     // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
     //    (ignoring its errors), set the state to `stopped` unless it is `closed`, and throw
     //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
-    // 6. If close() was called meanwhile (the state is `closed`), close this client and throw that it is closed.
-    //    Else set the state to `running`.
+    // 6. Set the state to `running`.
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
     const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' });
     const transport = this.makeTransport();
@@ -131,7 +130,7 @@ export class McpConnection {
       this.toolsChanged = true;
     });
     client.onclose = () => {
-      if (this.client === client && this.state === 'running') this.state = 'stopped';
+      if (this.state === 'running') this.state = 'stopped';
     };
     try {
       await client.connect(transport, { timeout: this.startupTimeoutMs });
@@ -139,10 +138,6 @@ export class McpConnection {
       await client.close().catch(() => {});
       if ((this.state as ConnectionState) !== 'closed') this.state = 'stopped';
       throw new Error(`MCP server "${this.name}" did not start: ${errorText(error)}${this.stderrNote()}`);
-    }
-    if ((this.state as ConnectionState) === 'closed') {
-      await client.close(); // closed while it was starting: it must not live on
-      throw new Error(`MCP server "${this.name}" is closed`);
     }
     this.state = 'running';
     // #endregion

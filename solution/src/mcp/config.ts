@@ -107,11 +107,11 @@ export function parseMcpConfig(
     const type = entry.type ?? 'stdio';
     if (type === 'http') {
       const url = text('url', entry.url);
-      let protocol = '';
+      let web = false;
       try {
-        protocol = new URL(url).protocol;
+        web = ['http:', 'https:'].includes(new URL(url).protocol);
       } catch {}
-      if (protocol !== 'http:' && protocol !== 'https:') throw new McpConfigError(`${at}: url must be an http(s) URL, not "${url}"`);
+      if (!web) throw new McpConfigError(`${at}: url must be an http(s) URL, not "${url}"`);
       servers[name] = { type: 'http', url, headers: strings('headers', entry.headers) };
     } else if (type === 'stdio') {
       const command = text('command', entry.command);

@@ -116,13 +116,12 @@ export class McpConnection {
     // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }) and a transport (this.makeTransport()).
     //    Keep both on `this` now, so close() can reach a server that is still starting.
     // 3. client.setNotificationHandler(ToolListChangedNotificationSchema, ...) sets this.toolsChanged = true.
-    // 4. client.onclose: when this client is still the current one and the state is `running`, the state becomes
-    //    `stopped` (the server died; a close() sets `closed` first, so it does not count).
+    // 4. client.onclose: when the state is `running`, it becomes `stopped` (the server died; close() sets `closed`
+    //    first, so it does not count).
     // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
     //    (ignoring its errors), set the state to `stopped` unless it is `closed`, and throw
     //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
-    // 6. If close() was called meanwhile (the state is `closed`), close this client and throw that it is closed.
-    //    Else set the state to `running`.
+    // 6. Set the state to `running`.
     throw new TodoError(11, 'McpConnection.connect');
     // #endregion
   }
