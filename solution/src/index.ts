@@ -24,3 +24,4 @@ export * from './tool-choice.js';
 export * from './output-budget.js';
 export * from './mcp/index.js';
 export * from './permissions/index.js';
+export * from './retry/index.js';

@@ -1,0 +1,133 @@
+/**
+ * Chapter 10: which failures are worth another try.
+ *
+ * A pure function of the error: it reads the HTTP status, the provider's error type, the `x-should-retry` header and
+ * the network error code, and says whether to retry and why, in words a person can read. It never looks at the
+ * clock or the request: the wrapper (with-retries.ts) decides when and how often.
+ */
+import { ProviderError } from '../providers/errors.js';
+
+export interface RetryDecision {
+  /** True when the same request may succeed if it is sent again. */
+  retry: boolean;
+  /** Why, for a person: "rate limited (429)", "overloaded (529)", "connection reset (ECONNRESET)", "bad request (400)". */
+  reason: string;
+  /** True for an overloaded model (529 or `overloaded_error`): the failures that count towards the fallback. */
+  overloaded: boolean;
+  /** The response headers, lower-case names ({} when there were none): where retry-after comes from. */
+  headers: Record<string, string>;
+}
+
+/** Network error codes (Node's and undici's) that mean the connection failed: the request may never have arrived. */
+export const CONNECTION_CODES: readonly string[] = [
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EAI_AGAIN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+];
+
+/** A readable name for the statuses a retry decision is made on; other statuses read "HTTP <status>". */
+const STATUS_NAMES: Record<number, string> = {
+  400: 'bad request',
+  401: 'not authenticated',
+  403: 'forbidden',
+  404: 'not found',
+  408: 'request timeout',
+  409: 'conflict',
+  413: 'request too large',
+  422: 'invalid request',
+  429: 'rate limited',
+  529: 'overloaded',
+};
+
+export const statusName = (status: number): string => STATUS_NAMES[status] ?? (status >= 500 ? 'server error' : `HTTP ${status}`);
+
+type Fields = { [key: string]: unknown };
+const fieldsOf = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
+
+/** The headers of an error as a plain object with lower-case names: a Headers object, or a plain record. */
+export function headersOf(error: unknown): Record<string, string> {
+  const headers = fieldsOf(error).headers;
+  const out: Record<string, string> = {};
+  if (headers instanceof Headers) headers.forEach((value, name) => (out[name] = value));
+  else for (const [name, value] of Object.entries(fieldsOf(headers))) if (typeof value === 'string') out[name.toLowerCase()] = value;
+  return out;
+}
+
+/** The first network error code along the `cause` chain (at most 5 deep), or undefined. */
+export function networkCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== undefined; depth++) {
+    const code = fieldsOf(current).code;
+    if (typeof code === 'string' && CONNECTION_CODES.includes(code)) return code;
+    current = fieldsOf(current).cause;
+  }
+  return undefined;
+}
+
+/** The provider's error type: a ProviderError's `errorType`, or the SDK body's `error.error.type` / `error.type`. */
+function errorTypeOf(error: unknown): string | undefined {
+  const fields = fieldsOf(error);
+  if (typeof fields.errorType === 'string') return fields.errorType;
+  const body = fieldsOf(fields.error);
+  const inner = fieldsOf(body.error);
+  const type = inner.type ?? body.type;
+  return typeof type === 'string' && type !== 'error' ? type : undefined;
+}
+
+/** Error types a provider sends (also inside a stream, with no status) for a failure that may pass. */
+const RETRYABLE_TYPES = ['overloaded_error', 'rate_limit_error', 'api_error', 'server_error'];
+
+/**
+ * Whether a failed provider call is worth another try, and why. Retries 408, 409, 429, 5xx (529 and
+ * `overloaded_error` are "overloaded"), a provider error type that means the same inside a stream, connection
+ * failures (by code along the cause chain, the SDKs' APIConnectionError and APIConnectionTimeoutError, and a
+ * ProviderError that got no answer at all); `x-should-retry: true|false` wins over all of those. Anything else is
+ * not retried: 400, 401, 403, 404, 413, 422, an invalid request, and errors that are not provider failures.
+ */
+export function classifyError(error: unknown): RetryDecision {
+  // #region chapter 10: classifyError
+  // 1. Read the error's status (a number field), its error type (errorTypeOf), its headers (headersOf) and its
+  //    network code (networkCode). Overloaded means status 529 or the type overloaded_error.
+  // 2. The reason: for a status, statusName(status) and the status in brackets ("rate limited (429)"); else
+  //    "overloaded" for an overloaded_error, the error type itself for another type, "connection failed (CODE)" for a
+  //    network code, "timed out" for APIConnectionTimeoutError, "connection failed"
+  //    for APIConnectionError and a ProviderError with neither status nor type; else "not a provider failure".
+  //    (The OpenAI SDK's errors keep the name "Error": look at error.constructor.name too.)
+  // 3. x-should-retry "true" or "false" decides before anything else (the server knows best).
+  // 4. With a status: retry 408, 409, 429 and every status from 500 up; nothing else.
+  // 5. With no status: retry an overloaded or other retryable type (RETRYABLE_TYPES), a network code, the SDKs'
+  //    connection errors (by name) and a ProviderError with no status and no type (no answer came at all).
+  const fields = fieldsOf(error);
+  const status = typeof fields.status === 'number' ? fields.status : undefined;
+  const type = errorTypeOf(error);
+  const headers = headersOf(error);
+  const code = networkCode(error);
+  const names = error instanceof Error ? [error.name, error.constructor.name] : [];
+  const timeout = names.includes('APIConnectionTimeoutError');
+  const connection = timeout || names.includes('APIConnectionError');
+  const overloaded = status === 529 || type === 'overloaded_error';
+  const noAnswer = error instanceof ProviderError && status === undefined && type === undefined;
+  let reason: string;
+  if (status !== undefined) reason = `${overloaded ? 'overloaded' : statusName(status)} (${status})`;
+  else if (type !== undefined) reason = overloaded ? 'overloaded' : type;
+  else if (code !== undefined) reason = `connection failed (${code})`;
+  else if (timeout) reason = 'timed out';
+  else if (connection || noAnswer) reason = 'connection failed';
+  else reason = 'not a provider failure';
+  const should = headers['x-should-retry'];
+  if (should === 'true' || should === 'false') return { retry: should === 'true', reason, overloaded, headers };
+  let retry: boolean;
+  if (status !== undefined) retry = status === 408 || status === 409 || status === 429 || status >= 500;
+  else if (type !== undefined) retry = RETRYABLE_TYPES.includes(type);
+  else retry = code !== undefined || connection || noAnswer;
+  return { retry, reason, overloaded, headers };
+  // #endregion
+}

@@ -1,0 +1,4 @@
+export * from './classify.js';
+export * from './delay.js';
+export * from './sleep.js';
+export * from './with-retries.js';

@@ -1,0 +1,63 @@
+/**
+ * Chapter 10: how long to wait before the next try.
+ *
+ * Pure functions of the attempt, the policy, the response headers, the time and a random number: no timer and no
+ * clock is read here, so every delay can be tested exactly. The server's own wait (`retry-after-ms`, then
+ * `retry-after`) wins over the backoff; a wait longer than the policy allows is not waited for at all.
+ */
+import { TodoError } from '../todo.js';
+
+export interface DelayPolicy {
+  /** The backoff before the first retry, before jitter (milliseconds). */
+  baseDelayMs: number;
+  /** The backoff never grows past this (milliseconds), jitter included. */
+  maxDelayMs: number;
+  /** The longest wait a server may ask for (retry-after); longer: give up instead of waiting (milliseconds). */
+  maxWaitMs: number;
+}
+
+/** The wait before a retry: `{ ms }`, or `{ tooLongMs }` when the server asked for more than the policy's maximum. */
+export type Delay = { ms: number } | { tooLongMs: number };
+
+/**
+ * The wait the server asked for, in milliseconds, or undefined when it asked for none (or nothing readable):
+ * `retry-after-ms` (milliseconds, may have a fraction), else `retry-after` as seconds or as an HTTP date (a date in
+ * the past means no wait: 0). Negative numbers and garbage count as no answer.
+ */
+export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
+  // #region chapter 10: serverWaitMs
+  // 1. retry-after-ms: a finite number of 0 or more (Number() of the trimmed text, not an empty string) is the
+  //    answer as it is.
+  // 2. retry-after: first as a number of seconds (finite, 0 or more): times 1000.
+  // 3. Else as an HTTP date (Date.parse): the time from `now` until then, never below 0.
+  // 4. Nothing readable: undefined.
+  throw new TodoError(10, 'serverWaitMs');
+  // #endregion
+}
+
+/**
+ * Exponential backoff with equal jitter before retry number `retry` (1 for the first retry): the ceiling is
+ * baseDelayMs * 2^(retry-1), capped at maxDelayMs; the wait is half the ceiling plus a random part of the other half,
+ * so it is always between ceiling/2 and the ceiling, never above maxDelayMs. `random` returns a number in [0, 1).
+ */
+export function backoffMs(retry: number, policy: DelayPolicy, random: () => number): number {
+  // #region chapter 10: backoffMs
+  // 1. The ceiling: baseDelayMs doubled (retry - 1) times, but never above maxDelayMs.
+  // 2. Equal jitter: half the ceiling, plus random() times the other half.
+  throw new TodoError(10, 'backoffMs');
+  // #endregion
+}
+
+/**
+ * The wait before retry number `retry`: the server's wait when it gave one (tooLongMs when above maxWaitMs), else
+ * the backoff. Rounded to whole milliseconds.
+ */
+export function retryDelay(retry: number, headers: Record<string, string>, policy: DelayPolicy, now: number, random: () => number): Delay {
+  // #region chapter 10: retryDelay
+  // 1. Ask serverWaitMs. When the server gave a wait above policy.maxWaitMs: { tooLongMs: that wait } (the caller
+  //    gives up and says so). When it gave one within the maximum: wait exactly that long (no jitter: the server
+  //    said when).
+  // 2. Otherwise the backoff. Round the result up to whole milliseconds.
+  throw new TodoError(10, 'retryDelay');
+  // #endregion
+}

@@ -1,0 +1,18 @@
+/**
+ * Chapter 10: a wait that a person can cancel.
+ */
+import { TodoError } from '../todo.js';
+
+/**
+ * Resolves after `ms` milliseconds. When `signal` aborts (or has aborted already) it rejects at once with the
+ * signal's reason, and leaves no timer and no listener behind.
+ */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  // #region chapter 10: sleep
+  // 1. An aborted signal: reject with signal.reason right away (start no timer).
+  // 2. Otherwise start a timer that resolves, and listen for abort ({ once: true }): on abort clear the timer and
+  //    reject with the reason.
+  // 3. When the timer fires, remove the abort listener (a long-lived signal must not collect them).
+  throw new TodoError(10, 'sleep');
+  // #endregion
+}
