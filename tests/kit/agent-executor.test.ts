@@ -3,12 +3,13 @@
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { REPO } from './helpers.js';
 
 const AGENT = path.join(REPO, 'scripts/agent.ts');
@@ -124,5 +125,22 @@ describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)
       expect(run.stderr).not.toMatch(/\n\s+at /);
     }
     expect(requests, 'no model call with a bad option').toEqual([]);
+  });
+
+  it('with chapter 9 unfinished (--starter) it says so at start-up and runs without the part', async () => {
+    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
+    made.push(src);
+    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter === 9);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
+      writeFileSync(path.join(src, rel), text);
+    }
+    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const cwd = folder({ 'notes.md': '# Notes\n\nBuy milk.\n' });
+    const run = await agent(['--provider', 'offline', '-p', 'read notes.md'], cwd, { KIT_SRC: src });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(/executor is chapter 9, not finished yet \(runInParallel\)/);
+    expect(run.stderr, 'no executor banner').not.toContain('executor: up to');
+    expect(run.stdout, 'the run itself works, with chapter 7\'s serial executor').toContain('Buy milk.');
   });
 });
