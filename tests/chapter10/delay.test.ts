@@ -1,0 +1,135 @@
+import { describe, expect, test } from 'vitest';
+import { backoffMs, retryDelay, serverWaitMs, type DelayPolicy } from 'kit/retry/delay';
+import { sleep } from 'kit/retry/sleep';
+import { rejection } from '../helpers/assert.js';
+
+const policy: DelayPolicy = { baseDelayMs: 500, maxDelayMs: 8000, maxWaitMs: 60_000 };
+const NOW = Date.parse('2026-11-23T12:00:00Z');
+
+/** A seeded random in [0, 1) (mulberry32), so the jitter tests see the same numbers every run. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('serverWaitMs (src/retry/delay.ts)', () => {
+  test('retry-after-ms first, then retry-after in seconds (fractions kept)', () => {
+    expect(serverWaitMs({ 'retry-after-ms': '1500', 'retry-after': '9' }, NOW), 'serverWaitMs step 1: retry-after-ms wins over retry-after').toBe(1500);
+    expect(serverWaitMs({ 'retry-after-ms': '12.5' }, NOW), 'serverWaitMs step 1: milliseconds may have a fraction').toBe(12.5);
+    expect(serverWaitMs({ 'retry-after': '3' }, NOW), 'serverWaitMs step 2: retry-after in seconds, times 1000').toBe(3000);
+    expect(serverWaitMs({ 'retry-after': ' 0.25 ' }, NOW), 'serverWaitMs step 2: a fraction of a second, spaces trimmed').toBe(250);
+    expect(serverWaitMs({ 'retry-after': '0' }, NOW), 'serverWaitMs step 2: 0 means "now", not "no answer"').toBe(0);
+  });
+
+  test('retry-after as an HTTP date: the time until then; a date in the past means no wait', () => {
+    expect(serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 12:00:07 GMT' }, NOW), 'serverWaitMs step 3: 7 s after now').toBe(7000);
+    expect(serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 11:59:00 GMT' }, NOW), 'serverWaitMs step 3: a date in the past is 0, never negative').toBe(0);
+  });
+
+  test('nothing readable is no answer: no header, garbage, a negative number, an empty value', () => {
+    for (const headers of <Record<string, string>[]>[{}, { 'retry-after': 'soon' }, { 'retry-after': '-5' }, { 'retry-after': '' }, { 'retry-after-ms': 'x' }, { 'retry-after-ms': '' }, { 'retry-after-ms': '-1' }]) {
+      expect(serverWaitMs(headers, NOW), `serverWaitMs step 4: ${JSON.stringify(headers)} is no answer`).toBeUndefined();
+    }
+    expect(serverWaitMs({ 'retry-after-ms': 'x', 'retry-after': '2' }, NOW), 'serverWaitMs: an unreadable retry-after-ms falls through to retry-after').toBe(2000);
+    expect(serverWaitMs({ 'retry-after': 'Infinity' }, NOW), 'serverWaitMs: Infinity is not a wait').toBeUndefined();
+  });
+});
+
+describe('backoffMs (src/retry/delay.ts)', () => {
+  test('exponential from the base: the lowest wait (random 0) is half the ceiling, which doubles each retry', () => {
+    const lows = [1, 2, 3, 4, 5].map((retry) => backoffMs(retry, policy, () => 0));
+    expect(lows, 'backoffMs steps 1-2: ceilings 500, 1000, 2000, 4000, 8000; equal jitter starts at half of each').toEqual([250, 500, 1000, 2000, 4000]);
+    expect(backoffMs(2, policy, () => 0.5), 'backoffMs step 2: half the ceiling plus random() times the other half').toBe(750);
+  });
+
+  test('the cap holds for every retry and every random number, jitter included', () => {
+    const random = seeded(10);
+    for (let retry = 1; retry <= 30; retry++) {
+      for (let i = 0; i < 20; i++) {
+        const ms = backoffMs(retry, policy, random);
+        const ceiling = Math.min(8000, 500 * 2 ** (retry - 1));
+        expect(ms, `backoffMs: retry ${retry} must wait at most the ceiling ${ceiling} (jitter must not exceed the cap maxDelayMs)`).toBeLessThanOrEqual(ceiling);
+        expect(ms, `backoffMs: retry ${retry} waits at least half the ceiling (equal jitter)`).toBeGreaterThanOrEqual(ceiling / 2);
+      }
+    }
+    expect(backoffMs(10, policy, () => 0.999999), 'backoffMs step 1: the ceiling of retry 10 is the cap').toBeCloseTo(8000, 1);
+  });
+
+  test('the jitter spreads: a seeded random gives different waits across the whole upper half', () => {
+    const random = seeded(42);
+    const waits = Array.from({ length: 200 }, () => backoffMs(3, policy, random));
+    expect(Math.min(...waits), 'backoffMs step 2: with random near 0 the wait is near half the ceiling (1000)').toBeLessThan(1100);
+    expect(Math.max(...waits), 'backoffMs step 2: with random near 1 the wait is near the ceiling (2000)').toBeGreaterThan(1900);
+    expect(new Set(waits).size, 'backoffMs step 2: the wait depends on random()').toBeGreaterThan(150);
+  });
+});
+
+describe('retryDelay (src/retry/delay.ts)', () => {
+  test('the server\'s wait wins over the backoff, exactly (no jitter); without one, the backoff rounded up', () => {
+    expect(retryDelay(1, { 'retry-after': '20' }, policy, NOW, () => 0.5), 'retryDelay step 1: retry-after 20 s is waited as it is, even above maxDelayMs').toEqual({ ms: 20_000 });
+    expect(retryDelay(4, { 'retry-after-ms': '10' }, policy, NOW, () => 0.5), 'retryDelay step 1: a short server wait is not stretched by the backoff').toEqual({ ms: 10 });
+    expect(retryDelay(2, {}, policy, NOW, () => 0.3), 'retryDelay step 2: no server wait: backoffMs(2) = 500 + 0.3 * 500').toEqual({ ms: 650 });
+    expect(retryDelay(1, {}, policy, NOW, () => 0.0001), 'retryDelay step 2: rounded up to whole milliseconds').toEqual({ ms: 251 });
+    expect(retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5), 'retryDelay: a date in the past means retry now').toEqual({ ms: 0 });
+  });
+
+  test('a wait above the maximum is not waited for: tooLongMs says how long the server asked', () => {
+    expect(retryDelay(1, { 'retry-after': '3600' }, policy, NOW, () => 0), 'retryDelay step 1: an hour is more than maxWaitMs (60 s)').toEqual({ tooLongMs: 3_600_000 });
+    expect(retryDelay(1, { 'retry-after': '60' }, policy, NOW, () => 0), 'retryDelay step 1: exactly the maximum is still waited').toEqual({ ms: 60_000 });
+    expect(retryDelay(1, { 'retry-after-ms': '60001' }, policy, NOW, () => 0), 'retryDelay step 1: one millisecond more is too long').toEqual({ tooLongMs: 60_001 });
+  });
+});
+
+describe('sleep (src/retry/sleep.ts)', () => {
+  test('resolves after the time, and leaves no abort listener on the signal', async () => {
+    const controller = new AbortController();
+    let added = 0;
+    let removed = 0;
+    const signal = controller.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = ((...args: Parameters<typeof add>) => (added++, add(...args))) as typeof add;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed++, remove(...args))) as typeof remove;
+    const started = performance.now();
+    await sleep(20, signal);
+    expect(performance.now() - started, 'sleep step 2: it waits the time it was given').toBeGreaterThanOrEqual(15);
+    expect(added, 'sleep step 2: it listens for an abort').toBe(1);
+    expect(removed, 'sleep step 3: when the timer fires, remove the abort listener').toBe(1);
+  });
+
+  test('an abort during the wait ends it at once with the signal\'s reason, and no timer is left', async () => {
+    const controller = new AbortController();
+    const started = performance.now();
+    const waiting = sleep(60_000, controller.signal);
+    setTimeout(() => controller.abort(new Error('stopped by the user')), 5);
+    const error = await rejection(waiting, 'sleep step 2: an abort must reject the wait');
+    expect(performance.now() - started, 'sleep step 2: the abort ends the wait at once, not after 60 s').toBeLessThan(1000);
+    expect((error as Error).message, 'sleep step 2: it rejects with the signal\'s reason').toBe('stopped by the user');
+  });
+
+  test('an already aborted signal rejects at once and starts no timer', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('too late'));
+    const timers = globalThis.setTimeout;
+    let started = 0;
+    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => (started++, timers(...args))) as typeof setTimeout;
+    try {
+      const error = await rejection(sleep(60_000, controller.signal), 'sleep step 1: an aborted signal rejects');
+      expect((error as Error).message, 'sleep step 1: with the signal\'s reason').toBe('too late');
+    } finally {
+      globalThis.setTimeout = timers;
+    }
+    expect(started, 'sleep step 1: no timer for a wait that cannot happen').toBe(0);
+  });
+
+  test('without a signal it just waits', async () => {
+    const started = performance.now();
+    await sleep(10);
+    expect(performance.now() - started, 'sleep: no signal is fine').toBeGreaterThanOrEqual(8);
+  });
+});
