@@ -72,7 +72,8 @@ describe('evaluate — modes (src/permissions/evaluate.ts)', () => {
     'plan mode denies a command even with an allow rule': { mode: 'plan', rules: [['allow', 'Bash']], call: bash('ls'), expect: 'deny', by: /plan/, why: 'step 3: plan mode comes before allow rules' },
     'plan mode still reads': { mode: 'plan', call: call('read', { path: 'src/a.ts' }), expect: 'allow', why: 'step 5: reading is what planning is for' },
     'bypassPermissions runs a command without asking': { mode: 'bypassPermissions', call: bash('make deploy'), expect: 'allow', why: 'step 5: bypassPermissions allows everything no deny rule denies' },
-    'bypassPermissions ignores ask rules': { mode: 'bypassPermissions', rules: [['ask', 'Bash(git push:*)']], call: bash('git push'), expect: 'allow', why: 'step 4: ask rules are skipped in bypassPermissions' },
+    'bypassPermissions ignores ask rules': { mode: 'bypassPermissions', rules: [['ask', 'Bash(git push:*)']], call: bash('git push'), expect: 'allow', by: /bypassPermissions/, why: 'steps 4-5: ask rules are skipped in bypassPermissions, and the mode allows (an ask rule is not an allow rule)' },
+    'reading inside .git/ is not asked about': { call: call('read', { path: '.git/config' }), expect: 'allow', why: 'step 4: only edits inside .git/ are always asked about' },
   });
 });
 
@@ -94,6 +95,7 @@ describe('evaluate — commands (src/permissions/evaluate.ts)', () => {
     'a denied later part denies the whole command': { rules: [['allow', 'Bash'], ['deny', 'Bash(rm:*)']], call: bash('ls; rm -f x'), expect: 'deny', by: 'Bash(rm:*)', why: 'step 2: a deny rule matching any part denies the call' },
     'a deny rule is not dodged with VAR=value in front': { rules: [['allow', 'Bash'], ['deny', 'Bash(rm:*)']], call: bash('X=1 rm -f x'), expect: 'deny', by: 'Bash(rm:*)', why: 'callSubjects step 2: the command without assignments and wrappers is a subject too' },
     'an allow rule does not cover LD_PRELOAD=… in front': { rules: testRule, call: bash('LD_PRELOAD=/tmp/evil.so npm run test'), expect: 'ask', why: 'step 5: only the command as written can be allowed, and the rule does not match it' },
+    'an allow rule written with VAR=value in front allows that command': { rules: [['allow', 'Bash(CI=1 npm run lint:*)']], call: bash('CI=1 npm run lint'), expect: 'allow', by: 'Bash(CI=1 npm run lint:*)', why: 'step 5: only the command as written must be allowed; the stripped form only denies or asks' },
     'a command with nothing in it is not allowed': { call: bash(' ; '), expect: 'ask', why: 'step 5: with no subject at all, nothing was allowed' },
   });
 });

@@ -136,9 +136,11 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
   });
 
   test('without an ask callback, a call that needs asking is rejected with how to allow it', async () => {
-    const { ran, results, history } = await runCalls({}, [bashCall('make')]);
+    const { ran, results, history, events } = await runCalls({}, [bashCall('make')]);
     expect(ran, 'beforeToolCall step 5: nobody can approve it, so it does not run').toEqual([]);
     expect(results[0], 'beforeToolCall step 5: the message says how to allow it (a flag or a settings rule)').toMatch(/--allowedTools|settings/);
+    const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<AgentEvent, { type: 'tool_call_decided' }>;
+    expect(decided.decision, 'beforeToolCall step 5: the note says the call was denied, and why').toMatchObject({ type: 'block', permission: { outcome: 'denied', mode: 'default', reason: expect.stringMatching(/default/) } });
     expect(history).toBeValidHistory('after a call nobody could approve');
   });
 
@@ -148,6 +150,13 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     expect(ran, 'beforeToolCall step 5: an answer of undefined means nobody could approve it').toEqual([]);
     expect(results[0], 'beforeToolCall step 5: the message names a rule that would allow the call').toContain('Bash(npm run build:*)');
     expect(history).toBeValidHistory('after a call nobody answered');
+  });
+
+  test('a call to a tool that does not exist is judged like any other, without a crash', async () => {
+    const { results, done, history } = await runCalls({}, [{ type: 'tool_call', id: 'x1', name: 'nosuch', arguments: {} }]);
+    expect(done, 'beforeToolCall step 1: ctx.tools may not have the tool (use ?. on what get returns)').toMatchObject({ reason: 'end_turn' });
+    expect(results[0], 'beforeToolCall step 5: no rule can name this tool, so the message offers none').toMatch(/start the agent with --allowedTools, or add an allow rule/);
+    expect(history).toBeValidHistory('after a call to an unknown tool');
   });
 
   test('an abort while asking ends the run as cancelled, and the call never runs', async () => {

@@ -19,15 +19,19 @@ describe('parseRule (src/permissions/rules.ts)', () => {
   });
 
   test.each([
-    ['', 'an empty rule'],
-    ['Bash(npm test', 'an unclosed parenthesis'],
-    ['Bash(ls) now', 'text after the closing parenthesis'],
-    ['Bash()', 'empty parentheses (leave them out to match every call)'],
-    ['bash(ls)', 'the kit tool name instead of the Claude Code name Bash'],
-    ['Shell(ls)', 'an unknown tool'],
-    ['mcp__github__create_issue(repo)', 'an MCP name with a specifier'],
-    ['WebFetch(example.com)', 'a WebFetch specifier without domain:'],
-  ])('refuses %j (%s) with an error that names the rule and the file', (text, why) => {
+    ['', 'an empty rule', /tool name/],
+    ['Bash(npm test', 'an unclosed parenthesis', /tool name/],
+    ['Bash(ls) now', 'text after the closing parenthesis', /tool name/],
+    ['Read Edit', 'two names', /tool name/],
+    ['Bash()', 'empty parentheses (leave them out to match every call)', /empty/],
+    ['Bash(   )', 'parentheses with only spaces', /empty/],
+    ['bash(ls)', 'the kit tool name instead of the Claude Code name Bash', /unknown tool bash; known: Bash, Read, Edit/],
+    ['Shell(ls)', 'an unknown tool', /unknown tool Shell/],
+    ['mcp__github__create_issue(repo)', 'an MCP name with a specifier', /MCP/],
+    ['WebFetch(example.com)', 'a WebFetch specifier without domain:', /domain:/],
+    ['WebFetch(see domain:example.com)', 'text before domain:', /domain:/],
+    ['WebFetch(domain:example.com/path)', 'a path after the host', /domain:/],
+  ])('refuses %j (%s) with an error that names the rule and the file', (text, why, says) => {
     let error: unknown;
     try {
       parseRule(text, 'allow', '/home/ada/.claude/settings.json');
@@ -39,5 +43,6 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     const message = (error as Error).message;
     expect(message, 'parseRule step 4: the message quotes the rule as written').toContain(JSON.stringify(text));
     expect(message, 'parseRule step 4: the message names the file the rule came from').toContain('/home/ada/.claude/settings.json');
+    expect(message, `parseRule steps 1-3: the message says what is wrong (${why})`).toMatch(says);
   });
 });

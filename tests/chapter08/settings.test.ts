@@ -81,6 +81,13 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     expect((error as Error).message, 'the message says what is wrong').toMatch(detail);
   });
 
+  test('a settings path that cannot be read (a folder) is an error, not a file to skip', async () => {
+    const { root, home, paths } = setup({});
+    mkdirSync(paths.project, { recursive: true });
+    const error = await rejection(loadSettings(root, home), 'loadSettings step 1: only a file that does not exist (ENOENT) is skipped');
+    expect((error as NodeJS.ErrnoException).code, 'loadSettings step 1: other read errors are thrown').toBe('EISDIR');
+  });
+
   test('a rule that cannot be read is an error naming the file and the rule', async () => {
     const { root, home, paths } = setup({ project: { permissions: { allow: ['Bash(npm test:*)', 'Bash(rm'] } } });
     const error = await rejection(loadSettings(root, home), 'loadSettings step 4: a malformed rule must not be skipped');

@@ -46,7 +46,7 @@ describe('callSubjects (src/permissions/evaluate.ts)', () => {
   test('web_fetch: the host of the URL, none for a URL that does not parse; other tools: the name only', async () => {
     expect(await callSubjects(call('web_fetch', { url: 'https://Example.com:8080/x' }), ws), 'callSubjects step 4: the hostname').toEqual([{ tool: 'web_fetch', host: 'example.com' }]);
     expect(await callSubjects(call('web_fetch', { url: 'not a url' }), ws), 'callSubjects step 4: an invalid URL gives no host').toEqual([{ tool: 'web_fetch', host: undefined }]);
-    expect(await callSubjects(call('mcp__fs__list', { path: 'x' }), ws), 'callSubjects step 5: any other tool').toEqual([{ tool: 'mcp__fs__list' }]);
+    expect(await callSubjects(call('mcp__fs__list', { path: 'x', url: 'https://x.test' }), ws), 'callSubjects step 5: any other tool: the name only').toStrictEqual([{ tool: 'mcp__fs__list' }]);
   });
 });
 
@@ -75,6 +75,8 @@ describe('ruleMatches (src/permissions/evaluate.ts)', () => {
     expect(matches('Bash(ls:*)', { tool: 'bash', command: 'echo ls' }), 'ruleMatches step 3: anchored at the start').toBe(false);
     expect(matches('Bash(* --version)', { tool: 'bash', command: 'node --version' }), 'ruleMatches step 3: a star at the start').toBe(true);
     expect(matches('Bash(* --version)', { tool: 'bash', command: 'node --version; rm x' }), 'ruleMatches step 3: anchored at the end').toBe(false);
+    expect(matches('Bash(cat a.txt)', { tool: 'bash', command: 'cat a.txt' }), 'ruleMatches step 3: escaped text still matches itself').toBe(true);
+    expect(matches('Bash(echo:*)', { tool: 'bash', command: 'echo a\nb' }), 'ruleMatches step 3: a command may hold a new line (inside quotes): use the s flag').toBe(true);
   });
 
   test('path specifiers match the path or a folder above it, never a path that only starts the same', () => {
@@ -86,6 +88,7 @@ describe('ruleMatches (src/permissions/evaluate.ts)', () => {
 
   test('a specifier for another kind of subject matches nothing', () => {
     expect(matches('WebFetch(domain:example.com)', { tool: 'web_fetch' }), 'ruleMatches step 5: no host, no match').toBe(false);
+    expect(matches('WebFetch(domain:*.example.com)', { tool: 'web_fetch' }), 'ruleMatches step 5: no host, no match (and no crash)').toBe(false);
     expect(matches('WebFetch(domain:example.com)', { tool: 'web_fetch', host: 'example.com.evil.test' }), 'ruleMatches step 5: the host must equal the domain').toBe(false);
   });
 });

@@ -212,7 +212,7 @@ export function safetyConcern(part: string, ws: Workspace): string | undefined {
       }
     }
   }
-  const targets = [...part.matchAll(/>>?\|?\s*("[^"]*"|'[^']*'|[^\s;&|<>]+)/g)].map((m) => m[1]!.replace(/^["']|["']$/g, ''));
+  const targets = [...part.matchAll(/>>?\|?\s*("[^"]*"|'[^']*'|[^\s;&|<>]+)/g)].map((m) => m[1]!.replace(/["']/g, ''));
   if (WRITERS.has(name) || (name === 'sed' && args.some((a) => a.startsWith('-i')))) targets.push(...args);
   const git = targets.find(touchesGit);
   if (git !== undefined) return `${name} writes into .git/ (${git})`;

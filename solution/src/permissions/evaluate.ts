@@ -81,7 +81,7 @@ export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subje
   // 3. A PATH_TOOLS tool: resolve the path (default '.') against ws.root with path.resolve, and find where it
   //    really leads with realLocation (given, chapter 2). One subject per distinct path, each with `inside`:
   //    the resolved one inside ws.root, the real one inside realLocation(ws.root).
-  // 4. web_fetch: a subject with the URL's hostname (new URL(...); an invalid URL gives no host).
+  // 4. web_fetch: a subject with the URL's hostname (URL.canParse, then new URL(...)); an invalid URL gives no host.
   // 5. Anything else: [{ tool: call.name }].
   const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
   const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
@@ -102,13 +102,8 @@ export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subje
     return subjects;
   }
   if (call.name === 'web_fetch') {
-    let host: string | undefined;
-    try {
-      host = new URL(text('url') ?? '').hostname;
-    } catch {
-      host = undefined;
-    }
-    return [{ tool: call.name, host }];
+    const url = text('url') ?? '';
+    return [{ tool: call.name, host: URL.canParse(url) ? new URL(url).hostname : undefined }];
   }
   return [{ tool: call.name }];
   // #endregion

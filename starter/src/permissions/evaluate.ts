@@ -82,7 +82,7 @@ export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subje
   // 3. A PATH_TOOLS tool: resolve the path (default '.') against ws.root with path.resolve, and find where it
   //    really leads with realLocation (given, chapter 2). One subject per distinct path, each with `inside`:
   //    the resolved one inside ws.root, the real one inside realLocation(ws.root).
-  // 4. web_fetch: a subject with the URL's hostname (new URL(...); an invalid URL gives no host).
+  // 4. web_fetch: a subject with the URL's hostname (URL.canParse, then new URL(...)); an invalid URL gives no host.
   // 5. Anything else: [{ tool: call.name }].
   throw new TodoError(8, 'callSubjects');
   // #endregion
