@@ -1,0 +1,141 @@
+/**
+ * `npm run agent` with chapter 10's part (scripts/agent-parts/retries.ts), as a user runs it: a child process pointed
+ * at a fake Anthropic API on 127.0.0.1 that is overloaded, rate limited, or refuses a bad request.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { REPO } from './helpers.js';
+
+const AGENT = path.join(REPO, 'scripts/agent.ts');
+const made: string[] = [];
+afterAll(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+function folder(): string {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-retry-')));
+  made.push(dir);
+  return dir;
+}
+
+function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd, HOME: cwd };
+  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+type Answer = { status: number; type: string; headers?: Record<string, string> } | string;
+
+// A fake Anthropic API: records each request body and answers with the next scripted error or text.
+const requests: any[] = [];
+const answers: Answer[] = [];
+let server: Server;
+let url = '';
+const frame = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+beforeAll(async () => {
+  server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push(JSON.parse(raw));
+    const answer = answers.shift() ?? { status: 500, type: 'api_error' };
+    if (typeof answer !== 'string') {
+      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
+      res.end(JSON.stringify({ type: 'error', error: { type: answer.type, message: `fake ${answer.type}` } }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(frame({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } }));
+    res.write(frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
+    res.write(frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer } }));
+    res.write(frame({ type: 'content_block_stop', index: 0 }));
+    res.write(frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } }));
+    res.end(frame({ type: 'message_stop' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+const fast = { 'retry-after-ms': '20' };
+const env = (extra: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'big-model', ...extra });
+const reset = (...script: Answer[]) => {
+  requests.length = 0;
+  answers.length = 0;
+  answers.push(...script);
+};
+
+describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)', () => {
+  it('retries an overloaded and a rate-limited call with a line for each, then answers', async () => {
+    reset({ status: 529, type: 'overloaded_error', headers: fast }, { status: 429, type: 'rate_limit_error', headers: { 'retry-after-ms': '1500' } }, 'Finally here.');
+    const run = await agent(['-p', 'hello'], folder(), env());
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'the banner says retries are on').toContain('retries: up to 4 (waits of up to 60 s)');
+    expect(run.stdout, 'a line per retry, with the reason, the wait and the attempt').toContain('overloaded (529), retrying in 0.0 s (attempt 2 of 5)');
+    expect(run.stdout).toContain('rate limited (429), retrying in 1.5 s (attempt 3 of 5)');
+    expect(run.stdout).toContain('Finally here.');
+    expect(requests.length, 'three calls in all').toBe(3);
+  });
+
+  it('falls back to the small fast model after three overloaded answers in a row, and says so', async () => {
+    const overloaded = { status: 529, type: 'overloaded_error', headers: fast };
+    reset(overloaded, overloaded, overloaded, 'From the small model.');
+    const run = await agent(['-p', 'hello'], folder(), env({ ANTHROPIC_SMALL_FAST_MODEL: 'small-model' }));
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'the banner names the fallback').toContain('falls back to small-model when overloaded');
+    expect(requests.map((body) => body.model), 'the fourth call asks for the small fast model').toEqual(['big-model', 'big-model', 'big-model', 'small-model']);
+    expect(run.stdout, 'the line says which model the next try uses').toContain('(attempt 4 of 5, with small-model)');
+    expect(run.stdout).toContain('From the small model.');
+  });
+
+  it('a bad request is not retried, and --max-retries 0 turns retries off', async () => {
+    reset({ status: 400, type: 'invalid_request_error', headers: fast }, 'never');
+    const bad = await agent(['-p', 'hello'], folder(), env());
+    expect(requests.length, 'a 400 is sent once').toBe(1);
+    expect(bad.stdout + bad.stderr, 'the provider\'s error is shown').toContain('invalid_request_error');
+    expect(bad.stdout, 'no retry line').not.toContain('retrying in');
+
+    reset({ status: 529, type: 'overloaded_error', headers: fast }, 'never');
+    const off = await agent(['--max-retries', '0', '-p', 'hello'], folder(), env());
+    expect(off.stderr, 'the banner says so').toContain('retries: off');
+    expect(requests.length, 'no retry').toBe(1);
+    expect(off.stdout + off.stderr, 'the error says the one try was spent').toContain('gave up after 1 attempts (overloaded (529))');
+  });
+
+  it('a bad --max-retries is a clear usage error, not a stack', async () => {
+    reset();
+    const run = await agent(['--max-retries', 'lots', '-p', 'hi'], folder(), env());
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--max-retries takes a whole number');
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+    expect(requests).toEqual([]);
+  });
+
+  it('with chapter 10 unfinished (--starter) it says so at start-up and runs without the part', async () => {
+    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
+    made.push(src);
+    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter === 10);
+    for (const [rel, text] of files) {
+      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
+      writeFileSync(path.join(src, rel), text);
+    }
+    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const run = await agent(['--provider', 'offline', '-p', 'hello'], folder(), { KIT_SRC: src });
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(/retries is chapter 10, not finished yet \(\w+/);
+    expect(run.stderr, 'no retries banner').not.toContain('retries: up to');
+  });
+});
