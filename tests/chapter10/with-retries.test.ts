@@ -92,6 +92,35 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     expect(withRetries(provider).name, 'the wrapper keeps the inner provider\'s name').toBe('fake');
   });
 
+  test('the request and its signal reach the provider and the sleep', async () => {
+    const controller = new AbortController();
+    const seen: Array<AbortSignal | undefined> = [];
+    const { provider, requests } = scripted([reset(), assistantText('ok')]);
+    const { policy } = fakeTime({ sleep: async (_ms, signal) => void seen.push(signal) });
+    const asked = request({ signal: controller.signal, system: 'Be brief.' });
+    await withRetries(provider, policy).complete(asked);
+    expect(requests, 'RetryingProvider.complete step 2: the same request each time, untouched while no fallback is in use').toEqual([asked, asked]);
+    expect(seen, 'RetryingProvider.complete step 3: the sleep gets the request\'s signal').toEqual([controller.signal]);
+  });
+
+  test('an abort during the wait ends it with the signal\'s reason; no further call', async () => {
+    const controller = new AbortController();
+    const { provider, requests } = scripted([overloaded(), assistantText('never')]);
+    const stopped = new Error('stopped by the user');
+    const { policy } = fakeTime({
+      sleep: (_ms, signal) => {
+        controller.abort(stopped);
+        return Promise.reject(signal?.reason);
+      },
+    });
+    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'an abort ends the retries');
+    expect(error, 'complete step 3: the sleep\'s rejection (the signal\'s reason) ends it').toBe(stopped);
+    expect(requests.length, 'no try after an abort').toBe(1);
+  });
+
+});
+
+describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete', () => {
   test('a 400 is never retried: one call, no wait, the error itself comes out unchanged', async () => {
     const error = badRequest();
     const { provider, requests } = scripted([error, assistantText('never')]);
@@ -140,32 +169,6 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     );
   });
 
-  test('the request and its signal reach the provider and the sleep', async () => {
-    const controller = new AbortController();
-    const seen: Array<AbortSignal | undefined> = [];
-    const { provider, requests } = scripted([reset(), assistantText('ok')]);
-    const { policy } = fakeTime({ sleep: async (_ms, signal) => void seen.push(signal) });
-    const asked = request({ signal: controller.signal, system: 'Be brief.' });
-    await withRetries(provider, policy).complete(asked);
-    expect(requests, 'RetryingProvider.complete step 2: the same request each time, untouched while no fallback is in use').toEqual([asked, asked]);
-    expect(seen, 'RetryingProvider.complete step 3: the sleep gets the request\'s signal').toEqual([controller.signal]);
-  });
-
-  test('an abort during the wait ends it with the signal\'s reason; no further call', async () => {
-    const controller = new AbortController();
-    const { provider, requests } = scripted([overloaded(), assistantText('never')]);
-    const stopped = new Error('stopped by the user');
-    const { policy } = fakeTime({
-      sleep: (_ms, signal) => {
-        controller.abort(stopped);
-        return Promise.reject(signal?.reason);
-      },
-    });
-    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'an abort ends the retries');
-    expect(error, 'complete step 3: the sleep\'s rejection (the signal\'s reason) ends it').toBe(stopped);
-    expect(requests.length, 'no try after an abort').toBe(1);
-  });
-
   test('a failure after an abort is not retried: the signal\'s reason comes out', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
@@ -195,6 +198,7 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
       'small-fast',
     ]);
   });
+
 });
 
 describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
