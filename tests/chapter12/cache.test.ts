@@ -55,6 +55,44 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
   });
 });
 
+describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies', () => {
+  const marked = (text: string) => ({ type: 'text' as const, text, cache_control: EPHEMERAL as never });
+  const withMarks = (n: number): Anthropic.MessageCreateParams => ({
+    model: 'm',
+    max_tokens: 10,
+    system: [{ type: 'text', text: 's1' }, { type: 'text', text: 's2' }, { type: 'text', text: 's3' }],
+    tools: [{ name: 't', description: 'd', input_schema: { type: 'object' } }],
+    messages: [
+      { role: 'user', content: Array.from({ length: n }, (_, i) => marked(`old ${i}`)) },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'new' },
+    ],
+  });
+
+  test('the marks a body already has count: 4 leave none, 2 leave the tool and the system prompt, 3 only the tool', () => {
+    expect(where(addCacheBreakpoints(withMarks(4))), 'addCacheBreakpoints step 1: four already set: nothing more').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'messages[0].content[3]']);
+    expect(where(addCacheBreakpoints(withMarks(3))), 'addCacheBreakpoints steps 1-2: one left: the last tool takes it').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
+    expect(where(addCacheBreakpoints(withMarks(2))), 'addCacheBreakpoints steps 2-3: two left: the tool and the LAST system block; none for the last message').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[2]', 'tools[0]']);
+    expect(where(addCacheBreakpoints(withMarks(0))), 'addCacheBreakpoints: none set: tool, last system block, last message').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
+  });
+
+  test('empty parts and thinking-only turns get nothing, and nothing breaks', () => {
+    const body: Anthropic.MessageCreateParams = {
+      model: 'm',
+      max_tokens: 10,
+      system: [],
+      messages: [
+        { role: 'user', content: '' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 'hm', signature: 's' }] },
+      ],
+    };
+    const cached = addCacheBreakpoints(body);
+    expect(cached, 'addCacheBreakpoints steps 3-4: an empty system array and a turn of thinking only carry no breakpoint').toEqual(body);
+    const empty = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: '' }] });
+    expect(empty.messages[0]!.content, 'addCacheBreakpoints step 4: an empty string content stays as it is').toBe('');
+  });
+});
+
 describe('addCacheBreakpoints through the real SDK (src/session/cache.ts)', () => {
   test('the request body the Anthropic API receives carries the breakpoints, and cache usage comes back', async () => {
     api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }], 'end_turn', { input_tokens: 20, output_tokens: 3, cache_read_input_tokens: 4000, cache_creation_input_tokens: 100 }));

@@ -39,6 +39,11 @@ describe('findCut (src/session/compaction.ts)', () => {
     expect(findCut(history, 1), 'findCut: keeping 1 starts at the final answer [10]').toBe(10);
   });
 
+  test('keeping nothing summarises everything after the first request', () => {
+    const history = longHistory(2);
+    expect(findCut(history, 0), 'findCut step 1: keep 0 starts past the end (messages.length); there is no message there to step back over').toBe(history.length);
+  });
+
   test('too little to summarise: undefined', () => {
     const history = longHistory(3);
     expect(findCut(history, 9), 'findCut step 3: a cut at [1] would summarise nothing').toBeUndefined();
@@ -81,10 +86,27 @@ describe('compact (src/session/compaction.ts)', () => {
     expect(event!.tokensAfter, 'compact step 3: tokensAfter is estimateTokens after').toBe(estimateTokens(history));
   });
 
+  test('the summary is the text of the answer only, and the signal goes with the request', async () => {
+    const history = longHistory(4);
+    const seen: Array<AbortSignal | undefined> = [];
+    const provider = {
+      name: 'small',
+      complete: async (request: { signal?: AbortSignal }) => {
+        seen.push(request.signal);
+        return { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm' }, { type: 'text' as const, text: ' Part one' }, { type: 'text' as const, text: ', part two. ' }], stopReason: 'end_turn' as const };
+      },
+    };
+    const controller = new AbortController();
+    const event = await compact(history, { provider, keep: 4, signal: controller.signal });
+    expect(event!.summary, 'compact step 2: the text blocks joined without separators (textOf), trimmed; thinking is not summary').toBe('Part one, part two.');
+    expect(seen[0], 'compact step 2: the signal is passed to the small model, so Ctrl-C stops the summary').toBe(controller.signal);
+  });
+
   test('an empty summary or a failing small model changes nothing', async () => {
     const history = longHistory(4);
     const before = structuredClone(history);
-    await rejection(compact(history, { provider: summarizer('   '), keep: 4 }), 'compact step 2: an empty summary must be an error, not turns replaced by nothing');
+    const empty = await rejection(compact(history, { provider: summarizer('   '), keep: 4 }), 'compact step 2: an empty summary must be an error, not turns replaced by nothing');
+    expect(String(empty), 'compact step 2: the error says the summary was empty').toMatch(/no text/);
     expect(history, 'compact step 3: the history is only changed after a summary came back').toEqual(before);
     await rejection(compact(history, { provider: new MockProvider([new Error('overloaded')]), keep: 4 }), 'compact: the small model failing is an error');
     expect(history, 'compact: a failed summary leaves the history as it was').toEqual(before);
@@ -101,6 +123,13 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     expect(contextTokens({ messages, tools: [] }), 'contextTokens step 2: 1000 + 3000 + 200 + 50 reported, plus the estimate of the result after it').toBe(4250 + estimateTokens(after));
     const later: Message[] = [...messages, { ...assistantText('ok'), usage: { inputTokens: 7, outputTokens: 1 } }];
     expect(contextTokens({ messages: later, tools: [] }), 'contextTokens step 1: the LAST assistant turn with usage counts (7 + 1, and nothing after it)').toBe(8 + estimateTokens([]));
+  });
+
+  test('a usage on the very first message counts too; no system prompt counts as empty', () => {
+    const only: Message[] = [{ ...assistantText('x'), usage: { inputTokens: 40, outputTokens: 2 } }];
+    expect(contextTokens({ messages: only, tools: [] }), 'contextTokens step 1: search down to index 0').toBe(42 + estimateTokens([]));
+    const messages = [userMessage('a'.repeat(40))];
+    expect(contextTokens({ messages, tools: [] }), 'contextTokens step 3: no system prompt adds nothing but the tools ("[]")').toBe(estimateTokens(messages) + 1);
   });
 
   test('with no usage yet, estimates the system prompt, the tools and the messages', () => {
@@ -131,6 +160,20 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     expect(second.length, 'compactionHook: the second request is the short history').toBeLessThan(10);
     expect(history, 'compactionHook step 2: the run history itself is compacted').toBeValidHistory('after a compacted run');
     expect(history.length, 'compactionHook step 2: the caller’s history is the short one').toBe(second.length + 1);
+  });
+
+  test('exactly at the threshold, or with nothing to compact, the hook changes nothing and emits nothing', async () => {
+    const small = summarizer();
+    const history = longHistory(4);
+    const request = { messages: history, tools: [] };
+    const emitted: unknown[] = [];
+    const ctx = { signal: new AbortController().signal, turn: 3, history, emit: (e: unknown) => void emitted.push(e) };
+    const atThreshold = compactionHook({ provider: small, threshold: contextTokens(request), keep: 4 });
+    expect(await atThreshold.beforeModelCall!(request, ctx as never), 'compactionHook step 1: compact only ABOVE the threshold').toBeUndefined();
+    const nothing = compactionHook({ provider: small, threshold: 0, keep: 100 });
+    expect(await nothing.beforeModelCall!(request, ctx as never), 'compactionHook step 2: compact found nothing to do: return nothing').toBeUndefined();
+    expect(emitted, 'compactionHook step 2: no compaction, no event').toEqual([]);
+    expect(small.requests.length, 'no summary was asked for').toBe(0);
   });
 
   test('under the threshold nothing happens and the small model is never asked', async () => {

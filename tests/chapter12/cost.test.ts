@@ -19,6 +19,8 @@ describe('priceFor (src/session/cost.ts)', () => {
   test('a dated id is priced as the longest id it starts with, followed by "-"', () => {
     expect(priceFor('big-1-20260101', table), 'priceFor step 3: "big-1-20260101" is big-1').toEqual(table.models['big-1']);
     expect(priceFor('big-1-mini-20260101', table), 'priceFor step 3: take the LONGEST matching id ("big-1-mini-…" is big-1-mini, not big-1)').toEqual(table.models['big-1-mini']);
+    const reversed: PriceTable = { ...table, models: { 'big-1-mini': table.models['big-1-mini']!, 'big-1': table.models['big-1']! } };
+    expect(priceFor('big-1-mini-20260101', reversed), 'priceFor step 3: the longest id wins whatever order the table lists them in').toEqual(table.models['big-1-mini']);
     expect(priceFor('claude-haiku-4-5-20251001'), 'priceFor: the default table is PRICES, and a dated Claude id finds its entry').toEqual(PRICES.models['claude-haiku-4-5']);
   });
 

@@ -69,6 +69,17 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     expect(open.session.cost, 'SessionRecorder.record step 5: no price for the model: the cost is undefined (unknown)').toBeUndefined();
   });
 
+  test('a run that ends before any turn (bad client results) is recorded with its reason and message', () => {
+    const open = testStore().store.create();
+    open.recorder.record({ type: 'done', reason: 'error', turns: 0, text: '', usage: { inputTokens: 0, outputTokens: 0 }, message: 'no open call c7' });
+    expect(open.session.status, 'SessionRecorder.record step 6: done without a turn_start still ends the run: idle').toBe('idle');
+    expect(open.session.endReason, 'SessionRecorder.record step 6: the reason').toBe('error');
+    expect(fileRecords(open.writer.file).slice(1), 'SessionRecorder.record steps 4 and 6: only the status record, with the message (no running status: there was no turn_start)').toEqual([
+      { type: 'status', at: open.session.updatedAt, status: 'idle', reason: 'error', message: 'no open call c7' },
+    ]);
+    open.close();
+  });
+
   test('a run paused for a client-side tool leaves the session paused', async () => {
     const { store } = testStore();
     const open = store.create();
@@ -119,15 +130,25 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
     expect(session.updatedAt, 'sessionFromRecords step 2: updatedAt is the last record time').toBe(at(7));
   });
 
-  test('a file that does not start with a session record is refused', () => {
-    let error: unknown;
-    try {
-      sessionFromRecords([{ type: 'message', at: 'x', message: userMessage('hi') }]);
-    } catch (e) {
-      error = e;
-    }
-    if (error instanceof Error && error.name === 'TodoError') throw error;
-    expect(String(error), 'sessionFromRecords step 1: the first record must be the session record').toMatch(/session record/);
+  test('a file that does not start with a session record is refused, and says what it starts with', () => {
+    const failure = (records: SessionRecord[]) => {
+      try {
+        sessionFromRecords(records);
+      } catch (e) {
+        if (e instanceof Error && e.name === 'TodoError') throw e;
+        return String(e);
+      }
+      return 'no error';
+    };
+    expect(failure([{ type: 'message', at: 'x', message: userMessage('hi') }]), 'sessionFromRecords step 1: names the record it found instead').toMatch(/session record.*a message record/);
+    expect(failure([]), 'sessionFromRecords step 1: an empty file has no session record (an Error, not a TypeError)').toMatch(/^Error: .*session record.*nothing/);
+  });
+
+  test('forkedFrom comes back from the session record, and only when it is there', () => {
+    const header: SessionRecord = { type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id: 'f', cwd: '/w', forkedFrom: { id: 'o', messages: 2 } };
+    expect(sessionFromRecords([header]).forkedFrom, 'sessionFromRecords step 1: keep forkedFrom').toEqual({ id: 'o', messages: 2 });
+    const { forkedFrom: _, ...plain } = header;
+    expect('forkedFrom' in sessionFromRecords([plain as SessionRecord]), 'sessionFromRecords step 1: no forkedFrom field for a session that is not a fork').toBe(false);
   });
 });
 

@@ -54,6 +54,14 @@ describe('parseSessionFile (src/session/store.ts)', () => {
     expect((error as SessionFileError).line, 'parseSessionFile step 2: lines count from 1').toBe(3);
   });
 
+  test('the torn line is the last one that is not blank, even before trailing blank lines; an empty file is no records', () => {
+    const { records, warnings } = parseSessionFile(lines(header) + '{"type":"mess\n  \n\n', 'f.jsonl');
+    expect(records.length, 'parseSessionFile step 1: blank lines after the torn line do not make it a middle line').toBe(1);
+    expect(warnings, 'parseSessionFile step 2: the warning names line 2').toEqual(['f.jsonl:2: the last line is incomplete (the process stopped while writing it); skipped']);
+    expect(parseSessionFile('', 'f.jsonl'), 'parseSessionFile: an empty text').toEqual({ records: [], warnings: [] });
+    expect(parseSessionFile(lines(header) + '   \n' + lines(msg('a')), 'f.jsonl').records.length, 'parseSessionFile step 2: a line of spaces in the middle is blank, not corrupt').toBe(2);
+  });
+
   test('blank lines are skipped, and a line that is not a record is an error even at the end', () => {
     const { records } = parseSessionFile(lines(header) + '\n\n' + lines(msg('one')) + '\n', 'f');
     expect(records.length, 'parseSessionFile step 2: blank lines are not records and not torn').toBe(2);
@@ -61,6 +69,10 @@ describe('parseSessionFile (src/session/store.ts)', () => {
     expect(error, 'parseSessionFile step 3: valid JSON that is not an object with a string type is a SessionFileError').toBeInstanceOf(SessionFileError);
     expect((error as Error).message, 'parseSessionFile step 3: names the line').toContain('f.jsonl:2');
     expect(thrown(() => parseSessionFile(lines(header, 42), 'f.jsonl')), 'parseSessionFile step 3: a number is not a record').toBeInstanceOf(SessionFileError);
+    const nothing = thrown(() => parseSessionFile(lines(header, null), 'f.jsonl'));
+    expect(nothing, 'parseSessionFile step 3: null is not a record (a SessionFileError, not a TypeError)').toBeInstanceOf(SessionFileError);
+    expect(String(nothing), 'parseSessionFile step 3: says it is not a session record').toContain('not a session record');
+    expect(String(thrown(() => parseSessionFile(lines(header) + 'oops\n' + lines(msg('x')), 'f.jsonl'))), 'parseSessionFile step 2: says the line is not valid JSON').toContain('not valid JSON');
   });
 });
 
@@ -78,6 +90,18 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     second.append(msg('again'));
     second.close();
     expect(recordShape(fileRecords(file)), 'SessionWriter.open step 3: the file is opened for appending, never truncated').toEqual(['session s1', 'message user']);
+  });
+
+  test('a lock that holds no pid (0, or garbage) is stale too', () => {
+    const { base } = tempHome();
+    for (const content of ['0', 'garbage']) {
+      const file = path.join(base, 'sessions', `s-${content}.jsonl`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(`${file}.lock`, content);
+      const writer = SessionWriter.open(file);
+      expect(readFileSync(`${file}.lock`, 'utf8'), `SessionWriter.open step 2: a lock holding "${content}" names no live process: taken over`).toBe(String(process.pid));
+      writer.close();
+    }
   });
 
   test('a lock left by a process that is gone is taken over', () => {
@@ -99,14 +123,14 @@ describe('SessionWriter.append (src/session/store.ts)', () => {
     const { base } = tempHome();
     const file = path.join(base, 's.jsonl');
     const key = 'sk-ant-api03-PLANTED-KEY-0123456789';
-    const writer = SessionWriter.open(file, [key, 'short']);
+    const writer = SessionWriter.open(file, [key, 'short', 'EIGHTCHR']);
     writer.append(header);
-    writer.append(msg(`my key is ${key}, use it; keep answers short`));
+    writer.append(msg(`my key is ${key}, use it; keep answers short; EIGHTCHR`));
     writer.append({ type: 'message', at, message: toolResult({ id: 'c1', name: 'bash' }, `ANTHROPIC_API_KEY=${key}\nPATH=/bin`) });
     writer.close();
     const text = readFileSync(file, 'utf8');
     expect(text.includes(key), 'SessionWriter.append step 2: the planted key must not appear anywhere in the session file').toBe(false);
-    expect(text.split(REDACTED).length - 1, `SessionWriter.append step 2: each occurrence becomes ${REDACTED}`).toBe(2);
+    expect(text.split(REDACTED).length - 1, `SessionWriter.append step 2: each occurrence becomes ${REDACTED} (a secret of exactly 8 characters too)`).toBe(3);
     expect(text.includes('short'), 'SessionWriter.open step 3: secrets under 8 characters are not scrubbed (they would eat ordinary words)').toBe(true);
     expect(text.endsWith('\n') && text.split('\n').length === 4, 'SessionWriter.append step 3: one line per record, each ending in "\\n"').toBe(true);
     expect(fileRecords(file)[2].message.content, 'SessionWriter.append: the scrubbed line is still valid JSON').toBe(`ANTHROPIC_API_KEY=${REDACTED}\nPATH=/bin`);
@@ -134,6 +158,26 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     expect(store.latest(), 'SessionStore.latest (for --continue) is the first of the list').toBe('s1');
   });
 
+  test('sorted by the last change, newest first, equal times by id; only .jsonl files count; an empty session has no title', () => {
+    const { store } = testStore();
+    const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
+    const write = (id: string, changed: number, first = '  spaced   title ') =>
+      writeFileSync(store.file(id), lines({ ...header, id, at: at(0) }, { type: 'message', at: at(changed), message: userMessage(first) }));
+    store.create().close(); // s1, a session without messages
+    write('a', 2);
+    write('b', 3);
+    write('c', 1);
+    write('d', 3);
+    const open = store.create(); // s2: its lock file is in the folder while it is open
+    writeFileSync(path.join(store.dir, 'notes.txt'), 'not a session');
+    const list = store.list().filter((s) => s.id !== 's1' && s.id !== 's2');
+    open.close();
+    expect(list.map((s) => s.id), 'SessionStore.list step 3: b and d changed last (same time: by id), then a, then c').toEqual(['b', 'd', 'a', 'c']);
+    expect(store.list().map((s) => s.id).sort(), 'SessionStore.list step 1: only the .jsonl files (not the lock, not notes.txt)').toEqual(['a', 'b', 'c', 'd', 's1', 's2']);
+    expect(list[0]!.title, 'SessionStore.list step 2: the title on one line, trimmed').toBe('spaced title');
+    expect(store.list().find((s) => s.id === 's1')!.title, 'SessionStore.list step 2: no messages, no title').toBe('');
+  });
+
   test('a damaged session is listed with its problem, never left out', () => {
     const { store } = testStore();
     store.create().close();
@@ -144,6 +188,7 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     expect(list.map((s) => s.id).sort(), 'SessionStore.list step 2: every .jsonl file is listed, damaged or not').toEqual(['s1', 's2']);
     const bad = list.find((s) => s.id === 's2')!;
     expect(bad.problem, 'SessionStore.list step 2: the damaged one carries the error, which names file and line').toContain('s2.jsonl:2');
+    expect(bad, 'SessionStore.list step 2: a damaged session: empty times, 0 messages, idle, no title').toEqual({ id: 's2', createdAt: '', updatedAt: '', messages: 0, title: '', status: 'idle', problem: bad.problem });
     expect(store.latest(), 'SessionStore.latest skips a damaged session').toBe('s1');
   });
 });
@@ -153,7 +198,8 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
   function saved() {
     const setup = testStore();
     const open = setup.store.create('m');
-    open.session.messages.push(userMessage('read a.txt'), assistantToolCalls([call]), toolResult(call, 'A'), assistantText('It says A.'), userMessage('and b?'), assistantText('No b.'));
+    const other = { id: 'c2', name: 'read', arguments: { path: 'b.txt' } };
+    open.session.messages.push(userMessage('read a.txt'), assistantToolCalls([call, other]), toolResult(call, 'A'), toolResult(other, 'B'), assistantText('It says A.'), userMessage('and b?'), assistantText('No b.'));
     open.close();
     return setup;
   }
@@ -161,21 +207,27 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
   test('a fork is a new session holding the first n messages; the original is untouched', () => {
     const { store, home, project } = saved();
     const before = readFileSync(store.file('s1'), 'utf8');
-    const fork = store.fork('s1', 4);
+    const fork = store.fork('s1', 5);
     expect(fork.id, 'SessionStore.fork step 3: a new id').toBe('s2');
-    expect(fork.messages.map((m) => m.role), 'SessionStore.fork step 2: the first 4 messages').toEqual(['user', 'assistant', 'tool', 'assistant']);
-    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({ id: 's1', messages: 4 });
-    expect(store.load('s2').session.messages, 'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages').toEqual(fork.messages);
+    expect(fork.messages.map((m) => m.role), 'SessionStore.fork step 2: the first 5 messages').toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({ id: 's1', messages: 5 });
+    expect(fork.model, 'SessionStore.fork step 3: the fork keeps the model').toBe('m');
+    const loaded = store.load('s2').session;
+    expect(loaded.messages, 'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages').toEqual(fork.messages);
+    expect(loaded.forkedFrom, 'SessionStore.fork step 3: forkedFrom is in the file').toEqual({ id: 's1', messages: 5 });
+    expect(store.fork('s1', 1).messages, 'SessionStore.fork step 1: keeping only the first message is allowed').toEqual([userMessage('read a.txt')]);
+    expect(store.fork('s1', 7).messages.length, 'SessionStore.fork step 1: keeping every message is allowed').toBe(7);
     expect(readFileSync(store.file('s1'), 'utf8'), 'SessionStore.fork: the original file is not changed').toBe(before);
     expect(path.dirname(store.file('s2')), `the sessions live in $HOME/${KIT_DIR}/sessions/<project key>`).toBe(path.join(home, KIT_DIR, 'sessions', projectKey(project)));
   });
 
   test('a cut between a call and its result is refused, and no file is made', () => {
     const { store } = saved();
-    const error = thrown(() => store.fork('s1', 2));
-    expect(String(error), 'SessionStore.fork step 2: keeping the call without its result would make an invalid history').toMatch(/split|result/);
-    expect(thrown(() => store.fork('s1', 7)), 'SessionStore.fork step 1: more messages than the session has').toBeInstanceOf(Error);
-    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain('1 to 6');
+    const error = thrown(() => store.fork('s1', 3));
+    expect(String(error), 'SessionStore.fork step 2: keeping c1 and its result but not c2\'s would make an invalid history; the error gives the problems').toMatch(/split[^;]*c2/);
+    expect(String(thrown(() => store.fork('s1', 2))), 'SessionStore.fork step 2: every problem, joined with "; "').toMatch(/c1.*; .*c2/);
+    expect(thrown(() => store.fork('s1', 8)), 'SessionStore.fork step 1: more messages than the session has').toBeInstanceOf(Error);
+    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain('1 to 7');
     expect(readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')), 'SessionStore.fork: a refused fork writes nothing').toEqual(['s1.jsonl']);
   });
 });

@@ -37,6 +37,8 @@ describe('instructionFiles (src/session/system-prompt.ts)', () => {
     const files = instructionFiles(cwd);
     expect(files.some((f) => !f.startsWith(root + path.sep)), `instructionFiles step 2: never a folder above the root (${path.join(base, 'work/CLAUDE.md')} is someone else's)`).toBe(false);
     expect(files.length, 'instructionFiles step 1: no home given, no home file').toBe(4);
+    const { home: emptyHome } = tempHome();
+    expect(instructionFiles(cwd, emptyHome).length, 'instructionFiles step 1: a home without .claude/CLAUDE.md adds nothing').toBe(4);
     write(base, { 'loose/sub/CLAUDE.md': 'sub', 'loose/CLAUDE.md': 'parent, no repository' });
     expect(instructionFiles(path.join(base, 'loose/sub')), 'instructionFiles step 2: no .git anywhere up: only the working folder').toEqual([path.join(base, 'loose/sub/CLAUDE.md')]);
   });
@@ -45,10 +47,10 @@ describe('instructionFiles (src/session/system-prompt.ts)', () => {
 describe('resolveImports (src/session/system-prompt.ts)', () => {
   test('@path imports are replaced by the file, relative to the importing file, nested ones too', () => {
     const { root } = project();
-    write(root, { 'docs/style.md': 'Use tabs.\nSee @rules/naming.md\n', 'docs/rules/naming.md': 'camelCase.\n' });
+    write(root, { 'docs/style.md': 'Use tabs.\nSee @rules/naming.md\n', 'docs/rules/naming.md': 'camelCase.\n', 'ports.json': '{"web": 8080}\n' });
     const warnings: string[] = [];
-    const text = resolveImports('Style:\n@docs/style.md\nMail me@example.com or ask @team.', path.join(root, 'CLAUDE.md'), root, warnings);
-    expect(text, 'resolveImports steps 1-3: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay').toBe('Style:\nUse tabs.\nSee camelCase.\nMail me@example.com or ask @team.');
+    const text = resolveImports('Style:\n@docs/style.md\nMail me@example.com or ask @team. Ports: @ports.json.', path.join(root, 'CLAUDE.md'), root, warnings);
+    expect(text, 'resolveImports steps 1-3: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay; the full stop after @ports.json is not part of the path').toBe('Style:\nUse tabs.\nSee camelCase.\nMail me@example.com or ask @team. Ports: {"web": 8080}.');
     expect(warnings, 'resolveImports: nothing refused here').toEqual([]);
   });
 
@@ -59,11 +61,17 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     symlinkSync(path.join(base, 'secret.md'), path.join(root, 'link.md'));
     const warnings: string[] = [];
     const file = path.join(root, 'CLAUDE.md');
-    const text = resolveImports('x @../secret.md y @link.md z @nope.md w @a.md', file, root, warnings);
+    const text = resolveImports('x @../../secret.md y @link.md z @nope.md w @a.md', file, root, warnings);
     expect(text.includes('TOP SECRET'), 'resolveImports step 2: a file outside the root is never read, not even through a link (realpath)').toBe(false);
-    expect(text, 'resolveImports step 2: refused imports stay as written; the cycle stops at the second visit').toBe('x @../secret.md y @link.md z @nope.md w A then B then @a.md');
+    expect(text, 'resolveImports step 2: refused imports stay as written; the cycle stops at the second visit').toBe('x @../../secret.md y @link.md z @nope.md w A then B then @a.md');
     expect(warnings.length, 'resolveImports step 2: one warning per refused import (outside, link outside, missing, cycle)').toBe(4);
     expect(warnings.join('\n'), 'resolveImports step 2: the warnings name the import').toContain('@nope.md');
+    expect(warnings.map((w) => w.replace(/^.*was not imported: /, '').replace(base, 'BASE')), 'resolveImports step 2: each warning says why').toEqual([
+      `it is outside BASE/work/app`,
+      `it is outside BASE/work/app`,
+      'no such file',
+      'it imports itself (a cycle)',
+    ]);
   });
 
   test(`imports are followed at most ${MAX_IMPORT_DEPTH} deep`, () => {
@@ -75,6 +83,7 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     const text = resolveImports('@d1.md', path.join(root, 'CLAUDE.md'), root, warnings);
     expect(text, 'resolveImports step 2: depth + 1 > MAX_IMPORT_DEPTH stops (5 files inlined, the 6th import left)').toBe('1 2 3 4 5 @d6.md');
     expect(warnings.length, 'resolveImports: a warning for the import past the depth').toBe(1);
+    expect(warnings[0], 'resolveImports step 2: the warning says why').toContain(`at most ${MAX_IMPORT_DEPTH} deep`);
   });
 });
 
@@ -103,6 +112,14 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
     expect(text.startsWith('You are a reviewer. Never edit files.\n\n# Instructions from ../CLAUDE.md'), 'buildSystemPrompt step 1: the replacement comes first, then the files').toBe(true);
     expect(text.includes(basePrompt(cwd)), 'buildSystemPrompt step 1: with replace, the base prompt is gone').toBe(false);
     expect(text.endsWith('pkg agents'), 'buildSystemPrompt step 3: no append given, nothing after the last file').toBe(true);
+  });
+
+  test('a file in a sub-folder may import from anywhere in the repository, not only below the working folder', () => {
+    const { root, cwd } = project();
+    write(root, { 'docs/shared.md': 'shared rules', 'pkg/CLAUDE.md': 'pkg: @../docs/shared.md' });
+    const { text, warnings } = buildSystemPrompt({ cwd });
+    expect(text, 'buildSystemPrompt step 2: the root for imports is the repository root (repositoryRoot(cwd) ?? cwd)').toContain('# Instructions from CLAUDE.md\n\npkg: shared rules');
+    expect(warnings, 'nothing refused').toEqual([]);
   });
 
   test('imports resolve inside the repository, and an empty file adds no section', () => {

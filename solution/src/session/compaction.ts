@@ -15,7 +15,7 @@
  */
 import type { CompactionEvent } from '../agent-events.js';
 import type { Hooks } from '../hooks.js';
-import { userMessage, type Message, type UserMessage } from '../messages.js';
+import { textOf, userMessage, type Message, type UserMessage } from '../messages.js';
 import type { ModelRequest, Provider } from '../provider.js';
 
 /** The first line of the message that stands for the summarised turns. */
@@ -85,7 +85,7 @@ export function findCut(messages: readonly Message[], keep: number): number | un
   // 3. If the index is below 3 (the first request plus at least two messages to summarise), return undefined;
   //    else return it.
   let cut = Math.max(1, messages.length - keep);
-  while (cut > 0 && messages[cut]?.role === 'tool') cut--;
+  while (messages[cut]?.role === 'tool') cut--;
   return cut < 3 ? undefined : cut;
   // #endregion
 }
@@ -143,7 +143,7 @@ export async function compact(history: Message[], options: CompactOptions): Prom
     ...(options.model ? { model: options.model } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const summary = answer.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('').trim();
+  const summary = textOf(answer).trim();
   if (!summary) throw new Error('the summary model answered with no text: nothing was compacted');
   const tokensBefore = estimateTokens(history);
   history.splice(1, cut - 1, summaryMessage(summary));

@@ -57,15 +57,15 @@ export function priceFor(model: string | undefined, table: PriceTable = PRICES):
   // 1. No model: undefined.
   // 2. An exact entry wins.
   // 3. Otherwise look at every id of the table that the model starts with, followed by "-", and take the longest
-  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined.
+  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined (the table has no '' entry).
   if (!model) return undefined;
   const exact = table.models[model];
   if (exact) return exact;
-  let best: string | undefined;
+  let best = '';
   for (const id of Object.keys(table.models)) {
-    if (model.startsWith(`${id}-`) && (best === undefined || id.length > best.length)) best = id;
+    if (model.startsWith(`${id}-`) && id.length > best.length) best = id;
   }
-  return best === undefined ? undefined : table.models[best];
+  return table.models[best];
   // #endregion
 }
 

@@ -81,7 +81,7 @@ export function parseSessionFile(text: string, file: string): { records: Session
       }
       throw new SessionFileError(file, index + 1, 'not valid JSON: the file is damaged (only a torn last line can be skipped)');
     }
-    if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string') {
+    if (typeof (value as { type?: unknown } | null)?.type !== 'string') {
       throw new SessionFileError(file, index + 1, 'not a session record (an object with a type)');
     }
     records.push(value as SessionRecord);
@@ -123,20 +123,21 @@ export class SessionWriter {
     // 3. Open the file for appending ('a') and return a writer with the secrets of 8 characters or more.
     mkdirSync(path.dirname(file), { recursive: true });
     const lockFile = `${file}.lock`;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const lock = openSync(lockFile, 'wx');
-        writeSync(lock, String(process.pid));
-        closeSync(lock);
-        break;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
-        const pid = Number(readFileSync(lockFile, 'utf8'));
-        if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-          throw new SessionLockedError(`${file} is being written by another run (pid ${pid}); close that one, or remove ${lockFile} if that process is gone`);
-        }
-        rmSync(lockFile, { force: true });
+    const take = () => {
+      const lock = openSync(lockFile, 'wx');
+      writeSync(lock, String(process.pid));
+      closeSync(lock);
+    };
+    try {
+      take();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number(readFileSync(lockFile, 'utf8'));
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+        throw new SessionLockedError(`${file} is being written by another run (pid ${pid}); close that one, or remove ${lockFile} if that process is gone`);
       }
+      rmSync(lockFile);
+      take();
     }
     return new SessionWriter(file, lockFile, openSync(file, 'a'), secrets.filter((secret) => secret.length >= 8));
     // #endregion
@@ -230,7 +231,7 @@ export class SessionStore {
     }
   }
 
-  private openWith(session: Session, warnings: string[], header?: SessionRecord, messages: readonly Message[] = []): OpenSession {
+  private openWith(session: Session, header?: SessionRecord, messages: readonly Message[] = [], warnings: string[] = []): OpenSession {
     const writer = SessionWriter.open(this.file(session.id), this.options.secrets);
     if (header) writer.append(header);
     for (const message of messages) writer.append({ type: 'message', at: header!.at, message });
@@ -245,7 +246,7 @@ export class SessionStore {
   create(model?: string): OpenSession {
     const at = this.now();
     const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: path.resolve(this.options.cwd), now: at, model });
-    return this.openWith(session, [], { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
+    return this.openWith(session, { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
   }
 
   /**
@@ -255,7 +256,7 @@ export class SessionStore {
    */
   resume(id: string): OpenSession {
     const { session, warnings } = this.load(id);
-    const open = this.openWith(session, warnings);
+    const open = this.openWith(session, undefined, [], warnings);
     if (session.status === 'running') {
       closeOpenCalls(session.messages, INTERRUPTED_RESULT);
       open.recorder.record({ type: 'done', reason: 'cancelled', turns: 0, text: '', usage: noUsage(), message: 'the process stopped during this run' });
@@ -276,7 +277,7 @@ export class SessionStore {
     // #region chapter 12: SessionStore.list
     // 1. No folder yet: []. Otherwise every file of this.dir that ends in ".jsonl"; its id is the name without it.
     // 2. For each, this.load(id): id, createdAt, updatedAt, the number of messages, status, and the title: the first
-    //    user message's text on one line, clipped to 60 characters ('' when there is none).
+    //    message's text when it is a user message, on one line, clipped to 60 characters ('' when there is none).
     //    If loading throws, list it anyway: id, empty times, 0 messages, status idle, title '', problem = the error's
     //    message.
     // 3. Sort by updatedAt, newest first; equal times by id.
@@ -285,7 +286,7 @@ export class SessionStore {
     const summaries = ids.map((id): SessionSummary => {
       try {
         const { session } = this.load(id);
-        const first = session.messages.find((message) => message.role === 'user');
+        const first = session.messages[0];
         const title = first?.role === 'user' ? first.content.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
         return { id, createdAt: session.createdAt, updatedAt: session.updatedAt, messages: session.messages.length, title, status: session.status };
       } catch (error) {
@@ -308,7 +309,7 @@ export class SessionStore {
     // 2. kept = a deep copy (structuredClone) of its first `messages` messages. If historyProblems(kept) finds
     //    anything (the cut leaves a call without its result), throw an Error that says so, with the problems.
     // 3. Make the new session (newSession, a new id, the source's cwd and model, forkedFrom { id, messages }) and
-    //    write its file through this.openWith: the session record as the header, then one message record per
+    //    write its file through this.openWith(session, header, kept): the session record, then one message record per
     //    kept message. Close the writer, and return the session holding the kept messages.
     const { session: source } = this.load(id);
     if (!Number.isInteger(messages) || messages < 1 || messages > source.messages.length) {
@@ -322,7 +323,7 @@ export class SessionStore {
     const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: source.cwd, now: at, model: source.model });
     session.forkedFrom = forkedFrom;
     const header: SessionRecord = { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(source.model ? { model: source.model } : {}), forkedFrom };
-    const open = this.openWith(session, [], header, kept);
+    const open = this.openWith(session, header, kept);
     session.messages.push(...kept);
     open.writer.close();
     return session;

@@ -60,7 +60,7 @@ export function instructionFiles(cwd: string, home?: string): string[] {
   const folders: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
     folders.push(dir);
-    if (dir === root || path.dirname(dir) === dir) break;
+    if (dir === root) break;
   }
   for (const folder of folders.reverse()) {
     for (const name of INSTRUCTION_FILES) {
@@ -157,7 +157,7 @@ export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   const homeDir = options.home === undefined ? undefined : path.join(options.home, '.claude');
   const projectRoot = repositoryRoot(cwd) ?? cwd;
   for (const file of files) {
-    const fromHome = homeDir !== undefined && path.dirname(file) === homeDir;
+    const fromHome = path.dirname(file) === homeDir;
     const content = resolveImports(readFileSync(file, 'utf8'), file, fromHome ? homeDir : projectRoot, warnings).trim();
     if (!content) continue;
     sections.push(`# Instructions from ${fromHome ? file : path.relative(cwd, file)}\n\n${content}`);

@@ -16,7 +16,7 @@
 import { TodoError } from '../todo.js';
 import type { CompactionEvent } from '../agent-events.js';
 import type { Hooks } from '../hooks.js';
-import { userMessage, type Message, type UserMessage } from '../messages.js';
+import { textOf, userMessage, type Message, type UserMessage } from '../messages.js';
 import type { ModelRequest, Provider } from '../provider.js';
 
 /** The first line of the message that stands for the summarised turns. */

@@ -58,7 +58,7 @@ export function priceFor(model: string | undefined, table: PriceTable = PRICES):
   // 1. No model: undefined.
   // 2. An exact entry wins.
   // 3. Otherwise look at every id of the table that the model starts with, followed by "-", and take the longest
-  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined.
+  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined (the table has no '' entry).
   throw new TodoError(12, 'priceFor');
   // #endregion
 }

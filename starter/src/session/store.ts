@@ -190,7 +190,7 @@ export class SessionStore {
     }
   }
 
-  private openWith(session: Session, warnings: string[], header?: SessionRecord, messages: readonly Message[] = []): OpenSession {
+  private openWith(session: Session, header?: SessionRecord, messages: readonly Message[] = [], warnings: string[] = []): OpenSession {
     const writer = SessionWriter.open(this.file(session.id), this.options.secrets);
     if (header) writer.append(header);
     for (const message of messages) writer.append({ type: 'message', at: header!.at, message });
@@ -205,7 +205,7 @@ export class SessionStore {
   create(model?: string): OpenSession {
     const at = this.now();
     const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: path.resolve(this.options.cwd), now: at, model });
-    return this.openWith(session, [], { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
+    return this.openWith(session, { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
   }
 
   /**
@@ -215,7 +215,7 @@ export class SessionStore {
    */
   resume(id: string): OpenSession {
     const { session, warnings } = this.load(id);
-    const open = this.openWith(session, warnings);
+    const open = this.openWith(session, undefined, [], warnings);
     if (session.status === 'running') {
       closeOpenCalls(session.messages, INTERRUPTED_RESULT);
       open.recorder.record({ type: 'done', reason: 'cancelled', turns: 0, text: '', usage: noUsage(), message: 'the process stopped during this run' });
@@ -236,7 +236,7 @@ export class SessionStore {
     // #region chapter 12: SessionStore.list
     // 1. No folder yet: []. Otherwise every file of this.dir that ends in ".jsonl"; its id is the name without it.
     // 2. For each, this.load(id): id, createdAt, updatedAt, the number of messages, status, and the title: the first
-    //    user message's text on one line, clipped to 60 characters ('' when there is none).
+    //    message's text when it is a user message, on one line, clipped to 60 characters ('' when there is none).
     //    If loading throws, list it anyway: id, empty times, 0 messages, status idle, title '', problem = the error's
     //    message.
     // 3. Sort by updatedAt, newest first; equal times by id.
@@ -256,7 +256,7 @@ export class SessionStore {
     // 2. kept = a deep copy (structuredClone) of its first `messages` messages. If historyProblems(kept) finds
     //    anything (the cut leaves a call without its result), throw an Error that says so, with the problems.
     // 3. Make the new session (newSession, a new id, the source's cwd and model, forkedFrom { id, messages }) and
-    //    write its file through this.openWith: the session record as the header, then one message record per
+    //    write its file through this.openWith(session, header, kept): the session record, then one message record per
     //    kept message. Close the writer, and return the session holding the kept messages.
     throw new TodoError(12, 'SessionStore.fork');
     // #endregion
