@@ -150,7 +150,7 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
     const error = await rejection(withRetries(provider, fakeTime({ maxAttempts: 1 }).policy).complete(request()), 'one try only');
     expect(requests.length, 'nextTry step 3: maxAttempts 1 is the first try and no other').toBe(1);
-    expect((error as Error).message, 'nextTry step 3').toMatch(/^gave up after 1 attempts/);
+    expect((error as Error).message, 'nextTry step 3').toMatch(/^gave up after 1 attempt \(overloaded \(529\)\)/);
   });
 
   test('retry-after is honoured; a server that asks for too long a wait is not waited for, and the error says so', async () => {

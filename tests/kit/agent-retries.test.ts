@@ -112,7 +112,7 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     const off = await agent(['--max-retries', '0', '-p', 'hello'], folder(), env());
     expect(off.stderr, 'the banner says so').toContain('retries: off');
     expect(requests.length, 'no retry').toBe(1);
-    expect(off.stdout + off.stderr, 'the error says the one try was spent').toContain('gave up after 1 attempts (overloaded (529))');
+    expect(off.stdout + off.stderr, 'the error says the one try was spent').toContain('gave up after 1 attempt (overloaded (529))');
   });
 
   it('a bad --max-retries is a clear usage error, not a stack', async () => {

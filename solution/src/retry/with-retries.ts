@@ -34,8 +34,21 @@ export type ResolvedRetryPolicy = Required<Omit<RetryPolicy, 'fallbackModel'>> &
 
 export const DEFAULT_RETRY_POLICY = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 8000, maxWaitMs: 60_000, fallbackAfter: 3 } as const;
 
-/** The policy with every default filled in. */
+/** The policy with every default filled in. Throws a RangeError naming the field for a value that makes no sense. */
 export function resolvePolicy(policy: RetryPolicy = {}): ResolvedRetryPolicy {
+  const whole = { maxAttempts: 1, fallbackAfter: 1 } as const;
+  for (const [field, least] of Object.entries(whole)) {
+    const value = policy[field as keyof typeof whole];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= least)) {
+      throw new RangeError(`retry policy: ${field} must be a whole number of at least ${least}, not ${String(value)}`);
+    }
+  }
+  for (const field of ['baseDelayMs', 'maxDelayMs', 'maxWaitMs'] as const) {
+    const value = policy[field];
+    if (value !== undefined && !(Number.isFinite(value) && value >= 0)) {
+      throw new RangeError(`retry policy: ${field} must be a number of milliseconds, 0 or more, not ${String(value)}`);
+    }
+  }
   return {
     ...DEFAULT_RETRY_POLICY,
     now: Date.now,
@@ -96,7 +109,7 @@ export class RetryingProvider implements Provider {
     // 1. If request.signal has aborted, throw its reason: an abort is not a failure to retry.
     // 2. classifyError(error); not retryable: throw the error itself, unchanged.
     // 3. The tries are spent (state.attempt is maxAttempts or more): throw a RetryError "gave up after N attempts"
-    //    with the reason and the error's message, and the error as its cause.
+    //    ("1 attempt" for one) with the reason and the error's message, and the error as its cause.
     // 4. retryDelay(state.attempt, headers, policy, now(), random): a wait that is too long: throw a RetryError
     //    saying the server asked to wait N s, more than the policy's maximum of M s.
     // 5. Count overloaded failures in a row (any other failure resets the count). With a fallbackModel and the
@@ -108,7 +121,7 @@ export class RetryingProvider implements Provider {
     if (!decision.retry) throw error;
     const { maxAttempts } = this.policy;
     if (state.attempt >= maxAttempts) {
-      throw new RetryError(`gave up after ${state.attempt} attempts (${decision.reason}): ${messageOf(error)}`, state.attempt, { cause: error });
+      throw new RetryError(`gave up after ${state.attempt} attempt${state.attempt === 1 ? '' : 's'} (${decision.reason}): ${messageOf(error)}`, state.attempt, { cause: error });
     }
     const delay = retryDelay(state.attempt, decision.headers, this.policy, this.policy.now(), this.policy.random);
     if ('tooLongMs' in delay) {
