@@ -99,7 +99,9 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     const { policy } = fakeTime({ sleep: async (_ms, signal) => void seen.push(signal) });
     const asked = request({ signal: controller.signal, system: 'Be brief.' });
     await withRetries(provider, policy).complete(asked);
-    expect(requests, 'RetryingProvider.complete step 2: the same request each time, untouched while no fallback is in use').toEqual([asked, asked]);
+    expect(requests.length, 'two tries').toBe(2);
+    expect(requests[0], 'RetryingProvider.complete step 2: the request itself, untouched while no fallback is in use').toBe(asked);
+    expect(requests[1], 'RetryingProvider.complete step 2: the same request on the retry (no model: undefined added)').toBe(asked);
     expect(seen, 'RetryingProvider.complete step 3: the sleep gets the request\'s signal').toEqual([controller.signal]);
   });
 
@@ -205,15 +207,17 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
   test('retried before its first event: a notice before each wait, then the events of the try that worked', async () => {
     const { provider, requests } = scripted([[overloaded()], [reset()], hello]);
     const { policy, slept } = fakeTime({ maxAttempts: 4 });
-    const { events: out, error } = await events(withRetries(provider, policy).stream(request()));
+    const asked = request();
+    const { events: out, error } = await events(withRetries(provider, policy).stream(asked));
     expect(error, 'RetryingProvider.stream: it ends normally').toBeUndefined();
-    expect(out, 'RetryingProvider.stream step 4: a retry notice (next attempt, maxAttempts, delay, reason) before each wait, then the turn').toEqual([
+    expect(out, 'RetryingProvider.stream step 4: a retry notice (next attempt, maxAttempts, delay, reason; no model field without a fallback) before each wait, then the turn').toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 4, delayMs: 150, reason: 'connection failed (UND_ERR_SOCKET)' },
       ...hello,
     ]);
     expect(slept, 'stream step 4: it waits the delay each notice announced').toEqual([75, 150]);
     expect(requests.length, 'three tries').toBe(3);
+    expect(requests.every((r) => r === asked), 'stream step 2: the request itself on every try while no fallback is in use').toBe(true);
   });
 
   test('after text has been handed out, a failure is final: no retry, the error says the stream was cut after it began', async () => {
@@ -258,7 +262,7 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { provider, requests } = scripted([[overloaded()], [overloaded()], hello]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2 });
     const { events: out } = await events(withRetries(provider, policy).stream(request()));
-    expect(out.filter((e) => e.type === 'retry'), 'nextTry step 6: model only once the fallback is in use').toEqual([
+    expect(out.filter((e) => e.type === 'retry'), 'nextTry step 6: model only once the fallback is in use').toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 5, delayMs: 150, reason: 'overloaded (529)', model: 'small-fast' },
     ]);

@@ -114,9 +114,10 @@ export function classifyError(error: unknown): RetryDecision {
   const timeout = names.includes('APIConnectionTimeoutError');
   const connection = timeout || names.includes('APIConnectionError');
   const overloaded = status === 529 || type === 'overloaded_error';
-  const noAnswer = error instanceof ProviderError && status === undefined && type === undefined;
+  // Reached only with neither a status nor a type: a ProviderError then means no answer came at all.
+  const noAnswer = error instanceof ProviderError;
   let reason: string;
-  if (status !== undefined) reason = `${overloaded ? 'overloaded' : statusName(status)} (${status})`;
+  if (status !== undefined) reason = `${statusName(status)} (${status})`;
   else if (type !== undefined) reason = overloaded ? 'overloaded' : type;
   else if (code !== undefined) reason = `connection failed (${code})`;
   else if (timeout) reason = 'timed out';

@@ -26,14 +26,14 @@ export type Delay = { ms: number } | { tooLongMs: number };
 export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
   // #region chapter 10: serverWaitMs
   // 1. retry-after-ms: a finite number of 0 or more (Number() of the trimmed text, not an empty string) is the
-  //    answer as it is.
+  //    answer as it is (Number() ignores spaces around it, but reads '' as 0).
   // 2. retry-after: first as a number of seconds (finite, 0 or more): times 1000.
   // 3. Else, unless it is a number after all (a negative one: Date.parse would read "-5" as a year), as an HTTP
   //    date (Date.parse): the time from `now` until then, never below 0.
   // 4. Nothing readable: undefined.
   const number = (text: string | undefined): number | undefined => {
     if (text === undefined || text.trim() === '') return undefined;
-    const value = Number(text.trim());
+    const value = Number(text);
     return Number.isFinite(value) && value >= 0 ? value : undefined;
   };
   const ms = number(headers['retry-after-ms']);
@@ -41,8 +41,8 @@ export function serverWaitMs(headers: Record<string, string>, now: number): numb
   const after = headers['retry-after'];
   const seconds = number(after);
   if (seconds !== undefined) return seconds * 1000;
-  if (after === undefined || !Number.isNaN(Number(after))) return undefined;
-  const date = Date.parse(after);
+  if (!Number.isNaN(Number(after))) return undefined;
+  const date = Date.parse(after ?? '');
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
   // #endregion

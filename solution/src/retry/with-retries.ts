@@ -112,8 +112,8 @@ export class RetryingProvider implements Provider {
     //    ("1 attempt" for one) with the reason and the error's message, and the error as its cause.
     // 4. retryDelay(state.attempt, headers, policy, now(), random): a wait that is too long: throw a RetryError
     //    saying the server asked to wait N s, more than the policy's maximum of M s.
-    // 5. Count overloaded failures in a row (any other failure resets the count). With a fallbackModel and the
-    //    count at fallbackAfter or more, the next tries use the fallback model (state.model).
+    // 5. Count overloaded failures in a row (any other failure resets the count). With the count at fallbackAfter
+    //    or more, the next tries use the fallback model (state.model; it stays undefined when there is none).
     // 6. Move state.attempt on by one and return the notice: attempt (the next try's number), maxAttempts,
     //    delayMs, reason, and model only when the fallback is in use.
     if (request.signal?.aborted) throw request.signal.reason;
@@ -134,7 +134,7 @@ export class RetryingProvider implements Provider {
       );
     }
     state.overloadedInRow = decision.overloaded ? state.overloadedInRow + 1 : 0;
-    if (this.policy.fallbackModel !== undefined && state.overloadedInRow >= this.policy.fallbackAfter) state.model = this.policy.fallbackModel;
+    if (state.overloadedInRow >= this.policy.fallbackAfter) state.model = this.policy.fallbackModel;
     state.attempt += 1;
     return {
       type: 'retry',
