@@ -79,7 +79,7 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
  * - onText: every hook sees every piece;
  * - beforeToolCall: the first block wins, and later hooks are not asked; a change gives the next hook the call
  *   with the new arguments, and the decision is `change` with the last arguments if any hook changed them,
- *   `allow` otherwise;
+ *   otherwise the last `allow` a hook returned (with whatever it says), or a plain `allow`;
  * - afterToolCall: each hook gets the result as the hooks before it left it; the result keeps the call's id and
  *   name whatever a hook returns.
  * An error thrown by a hook is not caught here.
@@ -92,7 +92,8 @@ export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks
   // 3. onText: await every hook's onText with the piece, in order.
   // 4. beforeToolCall: ask each hook in order with the call as the earlier hooks changed it. A block is returned at
   //    once. A change replaces the arguments for the hooks after it. At the end: a change with the last
-  //    arguments if any hook changed them, else { type: 'allow' }.
+  //    arguments if any hook changed them, else the last allow a hook returned as it is (it may say why, as
+  //    chapter 8's permission gate does), else { type: 'allow' }.
   // 5. afterToolCall: pass the result through each hook, in order, as in step 2. Return it with the call's id and
   //    name (a hook's result must still answer this call).
   throw new TodoError(7, 'composeHooks');

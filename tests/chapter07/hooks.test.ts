@@ -162,6 +162,19 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(ran, 'the last change is what runs').toEqual(['echo abc']);
   });
 
+  test('an allow that says why reaches the decided event as the hook wrote it', async () => {
+    const said = { type: 'allow' as const, permission: { outcome: 'allowed' as const, reason: 'allowed by rule Bash(echo:*)', mode: 'default', rule: 'Bash(echo:*)' } };
+    const { agent } = agentWith([callsTurn(echoCall('c1', 'a'), echoCall('c2', 'b')), assistantText('ok')], {
+      hooks: [{ beforeToolCall: (call) => (call.id === 'c1' ? said : undefined) }, { beforeToolCall: () => undefined }],
+    });
+    const events = await collect(agent.run(ask('go')));
+    const decided = events.filter((e) => e.type === 'tool_call_decided').map((e) => e.decision);
+    expect(decided, 'composeHooks step 4: with no change, the decision is the last allow a hook returned, as it was (a plain allow when no hook said anything)').toEqual([
+      said,
+      { type: 'allow' },
+    ]);
+  });
+
   test('an afterToolCall hook changes the result the history, the event and the model get', async () => {
     const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'secret-token')), assistantText('ok')], {
       hooks: { afterToolCall: (_call, result) => ({ ...result, content: result.content.replace('secret', '[redacted]'), toolCallId: 'wrong-id' }) },
