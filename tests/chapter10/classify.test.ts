@@ -111,8 +111,8 @@ describe('classifyError (src/retry/classify.ts)', () => {
   });
 
   test('what is not a provider failure is never retried: a bug, a string, an unknown code, a code too deep', () => {
-    for (const error of [new TypeError("Cannot read properties of undefined (reading 'x')"), 'boom', undefined, Object.assign(new Error('x'), { code: 'ENOENT' })]) {
-      expect(classifyError(error), `classifyError step 5: ${String(error)} is not a provider failure`).toEqual({
+    for (const error of [new TypeError("Cannot read properties of undefined (reading 'x')"), 'boom', undefined, Object.assign(new Error('x'), { code: 'ENOENT' }), Object.assign(new Error('x'), { status: '503' })]) {
+      expect(classifyError(error), `classifyError steps 1 and 5: ${String(error)} is not a provider failure (a status must be a number)`).toEqual({
         retry: false,
         reason: 'not a provider failure',
         overloaded: false,

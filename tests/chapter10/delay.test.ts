@@ -32,7 +32,7 @@ describe('serverWaitMs (src/retry/delay.ts)', () => {
   });
 
   test('nothing readable is no answer: no header, garbage, a negative number, an empty value', () => {
-    for (const headers of <Record<string, string>[]>[{}, { 'retry-after': 'soon' }, { 'retry-after': '-5' }, { 'retry-after': '' }, { 'retry-after-ms': 'x' }, { 'retry-after-ms': '' }, { 'retry-after-ms': '-1' }]) {
+    for (const headers of <Record<string, string>[]>[{}, { 'retry-after': 'soon' }, { 'retry-after': '-5' }, { 'retry-after': '' }, { 'retry-after': '   ' }, { 'retry-after-ms': '  ' }, { 'retry-after-ms': 'x' }, { 'retry-after-ms': '' }, { 'retry-after-ms': '-1' }]) {
       expect(serverWaitMs(headers, NOW), `serverWaitMs step 4: ${JSON.stringify(headers)} is no answer`).toBeUndefined();
     }
     expect(serverWaitMs({ 'retry-after-ms': 'x', 'retry-after': '2' }, NOW), 'serverWaitMs: an unreadable retry-after-ms falls through to retry-after').toBe(2000);
@@ -88,18 +88,19 @@ describe('retryDelay (src/retry/delay.ts)', () => {
 describe('sleep (src/retry/sleep.ts)', () => {
   test('resolves after the time, and leaves no abort listener on the signal', async () => {
     const controller = new AbortController();
-    let added = 0;
-    let removed = 0;
+    const added: unknown[][] = [];
+    const removed: unknown[][] = [];
     const signal = controller.signal;
     const add = signal.addEventListener.bind(signal);
     const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((...args: Parameters<typeof add>) => (added++, add(...args))) as typeof add;
-    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed++, remove(...args))) as typeof remove;
+    signal.addEventListener = ((...args: Parameters<typeof add>) => (added.push(args.slice(0, 2)), add(...args))) as typeof add;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed.push(args.slice(0, 2)), remove(...args))) as typeof remove;
     const started = performance.now();
     await sleep(20, signal);
     expect(performance.now() - started, 'sleep step 2: it waits the time it was given').toBeGreaterThanOrEqual(15);
-    expect(added, 'sleep step 2: it listens for an abort').toBe(1);
-    expect(removed, 'sleep step 3: when the timer fires, remove the abort listener').toBe(1);
+    expect(added.length, 'sleep step 2: it listens for an abort, once').toBe(1);
+    expect(added[0]![0], 'sleep step 2: the listener is for the abort event').toBe('abort');
+    expect(removed, 'sleep step 3: when the timer fires, remove that same abort listener').toEqual(added);
   });
 
   test('an abort during the wait ends it at once with the signal\'s reason, and clears its timer', async () => {

@@ -161,11 +161,13 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     await withRetries(provider, policy).complete(request());
     expect(slept, 'nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([2000]);
 
-    const tooLong = scripted([rateLimited({ 'retry-after': '3600' }), assistantText('never')]);
+    const tooLongError = rateLimited({ 'retry-after': '3600' });
+    const tooLong = { ...scripted([tooLongError, assistantText('never')]), errors: [tooLongError] };
     const late = fakeTime();
     const error = await rejection(withRetries(tooLong.provider, late.policy).complete(request()), 'an hour is too long');
     expect(tooLong.requests.length, 'nextTry step 4: no second try').toBe(1);
     expect(late.slept, 'nextTry step 4: no wait at all').toEqual([]);
+    expect([error instanceof RetryError, (error as Error).cause], 'nextTry step 4: a RetryError with the server\'s error as its cause').toEqual([true, tooLong.errors[0]]);
     expect((error as Error).message, 'nextTry step 4: the error says how long the server asked and the maximum').toBe(
       "rate limited (429): the server asked to wait 3600.0 s before retrying, more than the policy's maximum of 10.0 s; not retried: anthropic API error 429 (rate_limit_error): slow down",
     );

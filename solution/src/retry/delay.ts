@@ -73,7 +73,7 @@ export function retryDelay(retry: number, headers: Record<string, string>, polic
   //    said when).
   // 2. Otherwise the backoff. Round the result up to whole milliseconds.
   const asked = serverWaitMs(headers, now);
-  if (asked !== undefined && asked > policy.maxWaitMs) return { tooLongMs: asked };
+  if ((asked ?? 0) > policy.maxWaitMs) return { tooLongMs: asked! };
   return { ms: Math.ceil(asked ?? backoffMs(retry, policy, random)) };
   // #endregion
 }
