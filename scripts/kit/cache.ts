@@ -1,12 +1,14 @@
 /**
- * Results reused while their inputs have not changed (issue 19 item 7): progress, hint, solution, doctor and watch
- * re-run only the chapters whose tests or code changed since the last run and read the others from .kit/results.json.
+ * Results reused while their inputs have not changed (issue 19 item 7, issue 18): progress, hint, solution, doctor
+ * and watch re-run only the test files whose tests or code changed since the last run and read the others from
+ * .kit/results.json.
  *
- * A chapter's key is a hash of every file its tests can load, found by following the imports from its test files
- * (and tests/setup.ts) through the test helpers and, via the `kit` alias, the target's source files, plus the files
- * that decide how tests run (vitest.config.ts, the kit's reporter and region trace, package-lock.json) and Node's
- * version. Edit a chapter 3 stub and chapter 3 (and any later chapter whose tests reach that file) runs again;
- * chapters 1 and 2 are read back. `npm run grade` never reads the cache: an instructor grades what runs now.
+ * A test file's key is a hash of every file it can load, found by following the imports from it (and from
+ * tests/setup.ts) through the test helpers and, via the `kit` alias, the target's source files, plus the other files
+ * of its chapter's folder (data a test may read without importing it), the files that decide how tests run
+ * (vitest.config.ts, the kit's reporter and region trace, package-lock.json) and Node's version. Edit
+ * starter/src/agent.ts and only the test files that reach agent.ts run again, in whichever chapter they are; the
+ * others are read back. `npm run grade` never reads the cache: an instructor grades what runs now.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -15,11 +17,12 @@ import { chapterDir } from '../lib/chapters.js';
 import type { TestOutcome } from './run-tests.js';
 
 /** Bump when the shape of a cached outcome changes. */
-const VERSION = 2;
+const VERSION = 3;
 const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s+['"]([^'"]+)['"]/g;
 /** Files that decide how every test runs, relative to the root. */
 const GLOBAL = ['vitest.config.ts', 'package-lock.json', 'scripts/kit/reporter.ts', 'scripts/kit/trace.ts', 'scripts/kit/trace-plugin.ts', 'tests/setup.ts'];
 
+/** The stored results of one test file. */
 export interface CachedChapter {
   key: string;
   tests: TestOutcome[];
@@ -82,6 +85,17 @@ export function importClosure(entries: readonly string[], src: string): string[]
 
 /** The cache key of one chapter's results against `src` (the directory the `kit` alias points at). */
 export function chapterKey(root: string, src: string, chapter: number): string {
+  return keyOf(root, src, chapter, chapterTestFiles(root, chapter));
+}
+
+/** The cache key of one test file's results against `src` (the directory the `kit` alias points at). */
+export function testFileKey(root: string, src: string, file: string): string {
+  const absolute = path.resolve(root, file);
+  const chapter = Number(/chapter(\d+)[\\/]/.exec(path.relative(root, absolute))?.[1] ?? 0);
+  return keyOf(root, src, chapter, [absolute]);
+}
+
+function keyOf(root: string, src: string, chapter: number, tests: readonly string[]): string {
   const hash = createHash('sha1').update(`v${VERSION} node ${process.version} ${path.relative(root, src)}\n`);
   const add = (file: string) => {
     const rel = path.relative(root, file);
@@ -90,7 +104,6 @@ export function chapterKey(root: string, src: string, chapter: number): string {
     hash.update('\0');
   };
   for (const rel of GLOBAL) add(path.join(root, rel));
-  const tests = chapterTestFiles(root, chapter);
   hash.update(`tests ${tests.length}\n`);
   // Every file of the chapter's test folder (data a test reads without importing it too), then what the tests import.
   const own = listFiles(path.join(root, chapterDir(chapter))).filter((f) => !/[\\/]wrong[\\/]|\.md$/.test(f));

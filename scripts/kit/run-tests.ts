@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
-import { chapterKey, chapterTestFiles, readCached, writeCached, type CachedChapter } from './cache.js';
+import { chapterTestFiles, readCached, testFileKey, writeCached, type CachedChapter } from './cache.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -105,31 +105,33 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const started = Date.now();
   const src = path.join(root, target, 'src');
   const wanted = options.chapters?.length ? options.chapters.filter((n) => hasTests(root, n)) : chaptersWithTests(root);
-  const keys = new Map(wanted.map((n) => [n, chapterKey(root, src, n)]));
+  // The cache is kept per test file: a save to one source file runs again only the test files that reach it.
+  const filesOf = new Map(
+    wanted.map((n) => [n, chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/')).sort((a, b) => a.localeCompare(b))]),
+  );
+  const all = [...filesOf.values()].flat();
+  const keys = new Map(all.map((file) => [file, testFileKey(root, src, file)]));
   const cached = readCached(root, target);
-  const reused = wanted.filter((n) => cached[n]?.key === keys.get(n));
-  const stale = wanted.filter((n) => !reused.includes(n));
+  const stale = all.filter((file) => cached[file]?.key !== keys.get(file));
+  const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
+  const ofFile = (file: string) => (e: string) => e.startsWith(`${file}: `);
   let fresh: RunResult = { tests: [], errors: [], duration: 0 };
   if (stale.length) {
-    fresh = await runVitest({ ...options, chapters: stale, reusedChapters: reused });
-    // Results are stored only when nothing moved under the run and every error belongs to a chapter.
+    fresh = await runVitest({ ...options, files: stale, reusedChapters: reused });
+    // Results are stored only when nothing moved under the run and every error belongs to a test file.
     if (!fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) {
       const store: Record<string, CachedChapter> = {};
-      for (const n of stale) {
-        if (chapterKey(root, src, n) !== keys.get(n)) continue;
-        store[n] = {
-          key: keys.get(n)!,
-          tests: fresh.tests.filter((t) => t.chapter === n),
-          errors: fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === n),
-        };
+      for (const file of stale) {
+        if (testFileKey(root, src, file) !== keys.get(file)) continue;
+        store[file] = { key: keys.get(file)!, tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) };
       }
       writeCached(root, target, store);
     }
   }
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
-  for (const n of wanted) {
-    const from = reused.includes(n) ? cached[n]! : { tests: fresh.tests.filter((t) => t.chapter === n), errors: fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === n) };
+  for (const file of all) {
+    const from = stale.includes(file) ? { tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) } : cached[file]!;
     tests.push(...from.tests);
     errors.push(...from.errors);
   }

@@ -1,9 +1,14 @@
 /** progress, list, grade, solution, reset and doctor, each run as a learner would, on a copy of the repository. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copyRepo, kit, read, REPO, solveUpTo, write } from './helpers.js';
+
+const listTestFiles = (root: string, chapter: number) => {
+  const dir = `tests/chapter${String(chapter).padStart(2, '0')}`;
+  return readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`);
+};
 
 describe('progress and list (scripts/kit/progress.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
@@ -41,7 +46,9 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
       expect(stdout).toMatch(/^\s+2\s+Your first tool\s+█{20}\s+(\d+)\/\1 ✓$/m);
       expect(stdout).toContain('Next: chapter 3');
       const cache = JSON.parse(read(copy.root, '.kit/results.json')) as { targets: { starter: Record<string, { tests: unknown[] }> } };
-      expect(Object.keys(cache.targets.starter)).toEqual(['1', '2', '3']);
+      expect(Object.keys(cache.targets.starter).sort(), 'one entry per test file of chapters 1-3').toEqual(
+        [1, 2, 3].flatMap((n) => listTestFiles(copy.root, n)).sort(),
+      );
     } finally {
       write(copy.root, file, before);
       solveUpTo(copy.root, 1);

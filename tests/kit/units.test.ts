@@ -10,7 +10,7 @@ import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
-import { chapterKey, importClosure } from '../../scripts/kit/cache.js';
+import { chapterKey, importClosure, testFileKey } from '../../scripts/kit/cache.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { REPO } from './helpers.js';
 
@@ -160,6 +160,14 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
       expect(chapterKey(dir, src, 2), 'b.ts is reached from chapter 2 through kit/index.ts').not.toBe(two);
       put('starter/src/x.ts', 'export const x = 2;\n');
       expect(chapterKey(dir, src, 1), 'x.ts is reached through a.ts').not.toBe(one);
+      const fileA = testFileKey(dir, src, 'tests/chapter01/a.test.ts');
+      const fileB = testFileKey(dir, src, 'tests/chapter02/b.test.ts');
+      put('starter/src/x.ts', 'export const x = 3;\n');
+      expect(testFileKey(dir, src, 'tests/chapter01/a.test.ts'), 'a test file reaching x.ts runs again').not.toBe(fileA);
+      expect(testFileKey(dir, src, 'tests/chapter02/b.test.ts'), 'b.test.ts reaches x.ts through kit/index.ts').not.toBe(fileB);
+      const fileB2 = testFileKey(dir, src, 'tests/chapter02/b.test.ts');
+      put('tests/helpers/h.ts', 'export const h = 2;\n');
+      expect(testFileKey(dir, src, 'tests/chapter02/b.test.ts'), 'b.test.ts does not import the helper').toBe(fileB2);
       put('tests/chapter01/c.test.ts', '\n');
       const three = chapterKey(dir, src, 1);
       put('tests/setup.ts', "import 'kit/todo';\n// changed\n");
