@@ -15,7 +15,7 @@
  * and prints how long each part took. `--quick` skips the site, the kit's tests and mutation testing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
@@ -106,11 +106,13 @@ interface Project {
   reused?: boolean;
 }
 const projects: Project[] = [];
+/** The one vitest project every known-wrong workspace runs in. */
+const WRONG_PROJECT = '(known-wrong workspaces)';
+const solutionSrc = path.join(ROOT, 'solution/src');
 let outcomes: TestOutcome[] = [];
 
 await step('build the workspaces (progressive unlock and known-wrong solutions)', () => {
   rmSync(WORK, { recursive: true, force: true });
-  const solutionSrc = path.join(ROOT, 'solution/src');
   const write = (name: string, files: Map<string, string>) => {
     const dir = path.join(WORK, 'ws', name);
     for (const [rel, text] of files) {
@@ -139,11 +141,19 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     const toRun = [...reaching.map((file) => path.relative(ROOT, file)), ...include([next])];
     projects.push({ name: `unlock-${k}`, src, chapters: [...solved, next], files: toRun, solvedUpTo: k, reused: solved.length > 0 });
   }
+  const texts = new Map<string, string>();
+  const readText = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, 'utf8')).get(file)!;
   const regionFiles = new Map(listRegions(ROOT, 'solution').map((r) => [`chapter ${r.chapter}: ${r.name}`, path.join(ROOT, r.file)]));
   for (const chapter of chapters) {
     // Which of the chapter's test files can reach each source file: a known-wrong solution changes one region, so
     // only the tests whose imports reach that region's file can catch it (this keeps verify's run small).
-    const closures = chapterTestFiles(ROOT, chapter).map((file) => ({ file, reaches: new Set(importClosure([file], solutionSrc)) }));
+    const closures = chapterTestFiles(ROOT, chapter).map((file) => {
+      const dir = path.dirname(file);
+      // Files beside the test that it may read without importing them (fixtures, data).
+      const data = readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => !/\.test\.ts$|\.md$/.test(f) && statSync(f).isFile());
+      return { file, data, reaches: new Set(importClosure([file], solutionSrc)) };
+    });
+    const testsDir = path.join(ROOT, 'tests') + path.sep;
     for (const wrong of loadWrongSolutions(ROOT, chapter)) {
       const regionFile = regionFiles.get(wrong.region);
       if (!regionFile) {
@@ -152,21 +162,39 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
       }
       const { files } = buildWorkspace(solutionSrc, () => false, new Map([[wrong.region, wrong.body]]));
       const name = `wrong-${chapter}-${wrong.slug}`;
-      const reaching = closures.filter((c) => c.reaches.has(regionFile)).map((c) => path.relative(ROOT, c.file));
-      projects.push({ name, src: write(name, files), chapters: [chapter], wrong, files: reaching, solvedUpTo: Infinity });
+      const reaching = closures.filter((c) => c.reaches.has(regionFile));
+      // The workspace holds its code (src/) and a copy of the test files it runs with everything they import or
+      // read from the tests folder (tests/), so that all known-wrong workspaces run in one vitest project.
+      const tests = new Map<string, string>();
+      for (const c of reaching) {
+        for (const file of [...c.data, ...c.reaches].filter((f) => f.startsWith(testsDir))) tests.set(path.relative(ROOT, file), readText(file));
+      }
+      write(name, new Map([...[...files].map(([rel, text]) => [path.join('src', rel), text] as const), ...tests]));
+      const run = reaching.map((c) => path.relative(ROOT, c.file));
+      projects.push({ name, src: path.join(WORK, 'ws', name, 'src'), chapters: [chapter], wrong, files: run, solvedUpTo: Infinity });
     }
   }
   return problems;
 });
 
-await step(`run every workspace's tests (${projects.length} projects, one vitest run)`, async () => {
+await step(`run every workspace's tests (${projects.length} workspaces, one vitest run)`, async () => {
   const planFile = path.join(WORK, 'plan.json');
   const outFile = path.join(WORK, 'outcomes.json');
-  writeFileSync(planFile, JSON.stringify({ projects: projects.map((p) => ({ name: p.name, src: p.src, include: p.files ?? include(p.chapters) })) }));
+  // One vitest project per workspace, but one for every known-wrong workspace together (verify.vitest.config.ts):
+  // a project starts its own workers and Vite server, which cost more than the few test files a known-wrong runs.
+  const own = projects.filter((p) => !p.wrong).map((p) => ({ name: p.name, src: p.src, include: p.files ?? include(p.chapters) }));
+  const wrongs = projects.filter((p) => p.wrong);
+  const shared = {
+    name: WRONG_PROJECT,
+    src: solutionSrc,
+    workspaces: path.join(WORK, 'ws'),
+    include: wrongs.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
+  };
+  writeFileSync(planFile, JSON.stringify({ projects: wrongs.length > 0 ? [...own, shared] : own }));
   const result = await run(
     process.execPath,
     [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/verify.vitest.config.ts'],
-    { KIT_VERIFY_PLAN: planFile, KIT_VERIFY_OUT: outFile, KIT_TARGET: '' },
+    { KIT_VERIFY_PLAN: planFile, KIT_VERIFY_OUT: outFile, KIT_TARGET: '', KIT_VERIFY_WORKSPACES_PROJECT: WRONG_PROJECT },
   );
   if (!existsSync(outFile)) return [`vitest did not finish:\n${result.output.slice(-4000)}`];
   const report = JSON.parse(readFileSync(outFile, 'utf8')) as { outcomes: TestOutcome[]; unhandled: string[] };

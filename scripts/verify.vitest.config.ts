@@ -1,12 +1,20 @@
-/** The vitest configuration verify runs: one project per workspace to check, read from KIT_VERIFY_PLAN. */
+/**
+ * The vitest configuration verify runs, read from KIT_VERIFY_PLAN: one project per workspace to check (solution,
+ * starter, each unlock workspace), and one project for every known-wrong workspace together. A known-wrong workspace
+ * holds its own copy of the tests it runs beside its source (ws/<name>/tests, ws/<name>/src), and `kit` resolves to
+ * the src of the workspace the importing file lies in, so one project (one set of warm workers, one Vite server) runs
+ * them all, each test against its own workspace's code.
+ */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type Plugin } from 'vitest/config';
 
 interface PlannedProject {
   name: string;
   src: string;
   include: string[];
+  /** Set for the project of the known-wrong workspaces: its root (WORK/ws); `include` is relative to it. */
+  workspaces?: string;
 }
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -19,13 +27,17 @@ export default defineConfig({
     // keep the CPU busy while others wait. KIT_VERIFY_WORKERS overrides.
     maxWorkers: Number(process.env.KIT_VERIFY_WORKERS ?? 4),
     projects: plan.projects.map((project) => ({
-      root,
-      resolve: {
-        alias: [
-          { find: /^kit$/, replacement: path.join(project.src, 'index.ts') },
-          { find: /^kit\/(.*)$/, replacement: `${project.src}/$1` },
-        ],
-      },
+      root: project.workspaces ?? root,
+      ...(project.workspaces
+        ? { plugins: [kitOfWorkspace(project.workspaces, project.src)] }
+        : {
+            resolve: {
+              alias: [
+                { find: /^kit$/, replacement: path.join(project.src, 'index.ts') },
+                { find: /^kit\/(.*)$/, replacement: `${project.src}/$1` },
+              ],
+            },
+          }),
       test: {
         name: project.name,
         include: project.include,
@@ -38,3 +50,19 @@ export default defineConfig({
     })),
   },
 });
+
+/** `kit` and `kit/<file>` from a file under <workspaces>/<name>/ resolve into <workspaces>/<name>/src; from anywhere
+ *  else (tests/setup.ts) into `fallback`. */
+function kitOfWorkspace(workspaces: string, fallback: string): Plugin {
+  return {
+    name: 'kit-of-workspace',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (source !== 'kit' && !source.startsWith('kit/')) return null;
+      const inside = importer ? path.relative(workspaces, importer.split('?')[0]!) : '..';
+      const name = inside.startsWith('..') || path.isAbsolute(inside) ? undefined : inside.split(path.sep)[0];
+      const src = name ? path.join(workspaces, name, 'src') : fallback;
+      return this.resolve(source === 'kit' ? path.join(src, 'index.ts') : path.join(src, source.slice(4)), importer, { skipSelf: true });
+    },
+  };
+}
