@@ -61,7 +61,7 @@ function resolveFile(base: string): string | undefined {
 }
 
 /** Every file reachable by imports from `entries` (bare package imports are covered by package-lock.json). */
-export function importClosure(entries: readonly string[], src: string): string[] {
+export function importClosure(entries: readonly string[], src: string, read: (file: string) => string = (file) => readFileSync(file, 'utf8')): string[] {
   const seen = new Set<string>();
   const stack = [...entries];
   while (stack.length) {
@@ -69,7 +69,7 @@ export function importClosure(entries: readonly string[], src: string): string[]
     if (seen.has(file)) continue;
     seen.add(file);
     if (!/\.[cm]?[jt]s$/.test(file)) continue;
-    const code = readFileSync(file, 'utf8');
+    const code = read(file);
     for (const match of code.matchAll(IMPORT)) {
       const spec = match[1] ?? match[2] ?? match[3]!;
       let base: string | undefined;
@@ -90,24 +90,40 @@ export function chapterKey(root: string, src: string, chapter: number): string {
 
 /** The cache key of one test file's results against `src` (the directory the `kit` alias points at). */
 export function testFileKey(root: string, src: string, file: string): string {
-  const absolute = path.resolve(root, file);
-  const chapter = Number(/chapter(\d+)[\\/]/.exec(path.relative(root, absolute))?.[1] ?? 0);
-  return keyOf(root, src, chapter, [absolute]);
+  return testFileKeys(root, src, [file]).get(file)!;
 }
 
-function keyOf(root: string, src: string, chapter: number, tests: readonly string[]): string {
+/** The keys of several test files at once, each file they share read only once. */
+export function testFileKeys(root: string, src: string, files: readonly string[]): Map<string, string> {
+  const contents = new Map<string, Buffer | null>();
+  const read = (file: string) => {
+    if (!contents.has(file)) contents.set(file, existsSync(file) ? readFileSync(file) : null);
+    return contents.get(file);
+  };
+  return new Map(
+    files.map((file) => {
+      const absolute = path.resolve(root, file);
+      const chapter = Number(/chapter(\d+)[\\/]/.exec(path.relative(root, absolute))?.[1] ?? 0);
+      return [file, keyOf(root, src, chapter, [absolute], read)];
+    }),
+  );
+}
+
+function keyOf(root: string, src: string, chapter: number, tests: readonly string[], read?: (file: string) => Buffer | null | undefined): string {
   const hash = createHash('sha1').update(`v${VERSION} node ${process.version} ${path.relative(root, src)}\n`);
   const add = (file: string) => {
     const rel = path.relative(root, file);
     hash.update(`${rel}\0`);
-    hash.update(existsSync(file) ? readFileSync(file) : 'missing');
+    const content = read ? read(file) : existsSync(file) ? readFileSync(file) : null;
+    hash.update(content ?? 'missing');
     hash.update('\0');
   };
   for (const rel of GLOBAL) add(path.join(root, rel));
   hash.update(`tests ${tests.length}\n`);
   // Every file of the chapter's test folder (data a test reads without importing it too), then what the tests import.
   const own = listFiles(path.join(root, chapterDir(chapter))).filter((f) => !/[\\/]wrong[\\/]|\.md$/.test(f));
-  for (const file of [...new Set([...own, ...importClosure([...tests, path.join(root, 'tests/setup.ts')], src)])].sort()) add(file);
+  const closure = importClosure([...tests, path.join(root, 'tests/setup.ts')], src, read ? (file) => read(file)?.toString('utf8') ?? '' : undefined);
+  for (const file of [...new Set([...own, ...closure])].sort()) add(file);
   return hash.digest('hex');
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
-import { chapterTestFiles, readCached, testFileKey, writeCached, type CachedChapter } from './cache.js';
+import { chapterTestFiles, readCached, testFileKeys, writeCached, type CachedChapter } from './cache.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -110,7 +110,7 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     wanted.map((n) => [n, chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/')).sort((a, b) => a.localeCompare(b))]),
   );
   const all = [...filesOf.values()].flat();
-  const keys = new Map(all.map((file) => [file, testFileKey(root, src, file)]));
+  const keys = testFileKeys(root, src, all);
   const cached = readCached(root, target);
   const stale = all.filter((file) => cached[file]?.key !== keys.get(file));
   const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
@@ -121,8 +121,9 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     // Results are stored only when nothing moved under the run and every error belongs to a test file.
     if (!fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) {
       const store: Record<string, CachedChapter> = {};
+      const after = testFileKeys(root, src, stale);
       for (const file of stale) {
-        if (testFileKey(root, src, file) !== keys.get(file)) continue;
+        if (after.get(file) !== keys.get(file)) continue;
         store[file] = { key: keys.get(file)!, tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) };
       }
       writeCached(root, target, store);
