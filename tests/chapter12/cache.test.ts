@@ -76,6 +76,15 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     expect(where(addCacheBreakpoints(withMarks(0))), 'addCacheBreakpoints: none set: tool, last system block, last message').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
   });
 
+  test('the limit holds for a string system prompt too, and a marked last system block is not marked again', () => {
+    const stringSystem = (n: number): Anthropic.MessageCreateParams => ({ ...withMarks(n), system: 'be brief' });
+    expect(where(addCacheBreakpoints(stringSystem(3))), 'addCacheBreakpoints step 3: none left after the tool: the string system prompt stays a string').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
+    expect(addCacheBreakpoints(stringSystem(3)).system, 'addCacheBreakpoints step 3: no breakpoint left, no change').toBe('be brief');
+    expect(where(addCacheBreakpoints(stringSystem(2))), 'addCacheBreakpoints steps 2-4: two left: the tool and the system prompt take them, none for the last message').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[0]', 'tools[0]']);
+    const lastMarked: Anthropic.MessageCreateParams = { ...withMarks(0), system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')] };
+    expect(where(addCacheBreakpoints(lastMarked)), 'addCacheBreakpoints step 3: the LAST system block already has one: leave the system prompt alone (not block [1])').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
+  });
+
   test('empty parts and thinking-only turns get nothing, and nothing breaks', () => {
     const body: Anthropic.MessageCreateParams = {
       model: 'm',

@@ -215,6 +215,7 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
     const loaded = store.load('s2').session;
     expect(loaded.messages, 'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages').toEqual(fork.messages);
     expect(loaded.forkedFrom, 'SessionStore.fork step 3: forkedFrom is in the file').toEqual({ id: 's1', messages: 5 });
+    expect(loaded.model, 'SessionStore.fork step 3: the model is in the file\'s session record').toBe('m');
     expect(store.fork('s1', 1).messages, 'SessionStore.fork step 1: keeping only the first message is allowed').toEqual([userMessage('read a.txt')]);
     expect(store.fork('s1', 7).messages.length, 'SessionStore.fork step 1: keeping every message is allowed').toBe(7);
     expect(readFileSync(store.file('s1'), 'utf8'), 'SessionStore.fork: the original file is not changed').toBe(before);
