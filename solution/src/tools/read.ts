@@ -153,7 +153,8 @@ export const readTool = defineTool({
     //    '(empty file)'; an offset past the end throws, saying how many lines the file has.
     // 5. Number each line with numberLine, from offset, and join with '\n'.
     // 6. If lines remain after the window, add a last line saying how many (if they were counted) and the offset to
-    //    read on from; when the window was capped by bytes, the note says that too.
+    //    read on from, written as the argument is (`offset=N`, so the model can copy it); when the window was capped
+    //    by bytes, the note says that too.
     const absolute = await resolveInWorkspace(ctx.cwd, requested);
     const shown = displayPath(ctx.cwd, absolute);
     const info = await stat(absolute).catch(() => {
