@@ -119,7 +119,7 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const history: Message[] = [userMessage('go')];
     expect(await agent.chat(history)).toBe('final');
     expect(history.length, 'chat appends to the caller\'s array in place (it still holds only the prompt)').toBeGreaterThan(1);
-    expect(shape(history), 'the round (turn, then its result) and, last, the final answer turn').toEqual([
+    expect(shape(history), 'step 3 of SimpleAgent.chat: the round (turn, then its result) and, last, the final answer turn (push it before returning its text)').toEqual([
       'user',
       'assistant call echo#c1',
       'tool echo#c1',
@@ -134,7 +134,10 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     await agent.chat(history);
     history.push(userMessage('What is my name?'));
     expect(await agent.chat(history)).toBe('Your name is Ada.');
-    expect(shape(requestOn(provider, 2).messages)).toEqual(['user', 'assistant text', 'user']);
+    expect(
+      shape(requestOn(provider, 2).messages),
+      'step 3 of SimpleAgent.chat: the answer turn is pushed onto the history too (not only returned as text), so the next chat sends it',
+    ).toEqual(['user', 'assistant text', 'user']);
   });
 
   test('run starts a fresh conversation each time', async () => {
