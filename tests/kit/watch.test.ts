@@ -94,6 +94,11 @@ describe('watch (scripts/kit/watch.ts)', () => {
     const watch = startKit(copy.root, ['watch', '--plain']);
     try {
       await watch.waitFor(/Chapter 2 has failing tests: showing it first\.[\s\S]*Chapter 2 · Your first tool[\s\S]*keys:/);
+      // The opening screen, drawn before any test ran, must not present chapter 3's stub as the place to work.
+      const opening = watch.output().split('Chapter 2 has failing tests')[0]!;
+      expect(opening, 'the guess before the tests ran is labelled as one').toMatch(/First unwritten stub: starter\/src\/\S+:\d+/);
+      expect(opening).toMatch(/Chapters 1-2 have no stubs left; their tests run next/);
+      expect(opening).not.toMatch(/Next stub:/);
       watch.send('q\n');
       expect(await watch.exited).toBe(0);
     } finally {
