@@ -118,7 +118,7 @@ describe('historyProblems (src/messages.ts)', () => {
       userMessage('hurry up'),
       toolResult(call1, 'late'),
     ]);
-    expect(problems.length, `expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`).toBe(2);
+    expect(problems.length, `step 5: a user message ends the wait for results: expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`).toBe(2);
     expect(problems[0], 'the first problem: call_1 has no result before the user message at index 2 (name the id and the index)').toMatch(
       /call_1[^]*message 2|message 2[^]*call_1/,
     );
