@@ -15,7 +15,7 @@
  * and prints how long each part took. `--quick` skips the site, the kit's tests and mutation testing.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
@@ -104,56 +104,94 @@ interface Project {
   solvedUpTo: number;
   /** An unlock workspace whose solved chapters' tests that reach no stubbed file are read from the solution run. */
   reused?: boolean;
+  /** Runs in the one project of copied workspaces (ws/<name>/src and ws/<name>/tests): unlock and known-wrong. */
+  shared?: boolean;
 }
 const projects: Project[] = [];
-/** The one vitest project every known-wrong workspace runs in. */
-const WRONG_PROJECT = '(known-wrong workspaces)';
+/** The one vitest project every unlock and known-wrong workspace runs in. */
+const WRONG_PROJECT = '(unlock and known-wrong workspaces)';
 const solutionSrc = path.join(ROOT, 'solution/src');
 let outcomes: TestOutcome[] = [];
 
 await step('build the workspaces (progressive unlock and known-wrong solutions)', () => {
   rmSync(WORK, { recursive: true, force: true });
-  const write = (name: string, files: Map<string, string>) => {
+  const texts = new Map<string, string>();
+  const readText = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, 'utf8')).get(file)!;
+  /** Writes a workspace; a file identical to `same(rel)` (an existing file) is a hard link to it (no data to write). */
+  const write = (name: string, files: Map<string, string>, same: (rel: string) => string | undefined = () => undefined) => {
     const dir = path.join(WORK, 'ws', name);
+    const made = new Set<string>();
     for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-      writeFileSync(path.join(dir, rel), text);
+      const target = path.join(dir, rel);
+      if (!made.has(path.dirname(target))) mkdirSync(path.dirname(target), { recursive: true });
+      made.add(path.dirname(target));
+      const original = same(rel);
+      try {
+        if (original !== undefined && readText(original) === text) {
+          linkSync(original, target);
+          continue;
+        }
+      } catch {
+        // No hard links here (another file system, say): write the copy.
+      }
+      writeFileSync(target, text);
     }
     return dir;
   };
   const problems: string[] = [];
   projects.push({ name: 'solution', src: solutionSrc, chapters, solvedUpTo: Infinity });
   projects.push({ name: 'starter', src: path.join(ROOT, 'starter/src'), chapters, solvedUpTo: 0 });
+  const testsDir = path.join(ROOT, 'tests') + path.sep;
+  const closures = new Map<string, { data: string[]; reaches: Set<string> }>();
+  /** What a test file reaches through its imports (in the solution), and the files beside it it may read. */
+  const closureOf = (file: string) => {
+    if (!closures.has(file)) {
+      const dir = path.dirname(file);
+      // Files beside the test that it may read without importing them (fixtures, data).
+      const data = readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => !/\.test\.ts$|\.md$/.test(f) && statSync(f).isFile());
+      closures.set(file, { data, reaches: new Set(importClosure([file], solutionSrc)) });
+    }
+    return closures.get(file)!;
+  };
+  /**
+   * Writes a workspace that runs in the shared project: its code in ws/<name>/src and a copy of the test files it
+   * runs, with everything they import or read from the tests folder, in ws/<name>/tests.
+   */
+  const writeShared = (name: string, files: Map<string, string>, testFiles: string[]) => {
+    const tests = new Map<string, string>();
+    for (const test of testFiles) {
+      const { data, reaches } = closureOf(test);
+      for (const file of [...data, ...reaches].filter((f) => f.startsWith(testsDir))) tests.set(path.relative(ROOT, file), readText(file));
+    }
+    const srcDir = `src${path.sep}`;
+    write(name, new Map([...[...files].map(([rel, text]) => [path.join('src', rel), text] as const), ...tests]), (rel) =>
+      rel.startsWith(srcDir) ? path.join(solutionSrc, rel.slice(srcDir.length)) : path.join(ROOT, rel),
+    );
+    return path.join(WORK, 'ws', name, 'src');
+  };
+  const setupReaches = importClosure([path.join(ROOT, 'tests/setup.ts')], solutionSrc);
   for (const next of chapters.filter((n) => n > allChapters[0]!)) {
     const k = allChapters[allChapters.indexOf(next) - 1]!;
     const { files } = buildWorkspace(solutionSrc, (region) => region.chapter > k);
     const solved = only.length > 0 ? [] : upTo(k);
-    const src = write(`unlock-${k}`, files);
     // A chapter 1..k test whose imports reach no stubbed file runs the very code the solution run ran: its outcome
     // there is its outcome here, so only the tests that reach a stubbed file run again (and all of chapter k+1's).
     const stubbed = new Set(
-      [...files].filter(([rel, text]) => text !== readFileSync(path.join(solutionSrc, rel), 'utf8')).map(([rel]) => path.join(src, rel)),
+      [...files].filter(([rel, text]) => text !== readText(path.join(solutionSrc, rel))).map(([rel]) => path.join(solutionSrc, rel)),
     );
-    const setup = path.join(ROOT, 'tests/setup.ts');
     const reaching = solved.flatMap((n) =>
-      chapterTestFiles(ROOT, n).filter((file) => importClosure([file, setup], src).some((reached) => stubbed.has(reached))),
+      chapterTestFiles(ROOT, n).filter((file) => [...closureOf(file).reaches, ...setupReaches].some((reached) => stubbed.has(reached))),
     );
-    const toRun = [...reaching.map((file) => path.relative(ROOT, file)), ...include([next])];
-    projects.push({ name: `unlock-${k}`, src, chapters: [...solved, next], files: toRun, solvedUpTo: k, reused: solved.length > 0 });
+    const toRun = [...reaching, ...chapterTestFiles(ROOT, next)];
+    const name = `unlock-${k}`;
+    const src = writeShared(name, files, toRun);
+    projects.push({ name, src, chapters: [...solved, next], files: toRun.map((file) => path.relative(ROOT, file)), solvedUpTo: k, reused: solved.length > 0, shared: true });
   }
-  const texts = new Map<string, string>();
-  const readText = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, 'utf8')).get(file)!;
   const regionFiles = new Map(listRegions(ROOT, 'solution').map((r) => [`chapter ${r.chapter}: ${r.name}`, path.join(ROOT, r.file)]));
   for (const chapter of chapters) {
     // Which of the chapter's test files can reach each source file: a known-wrong solution changes one region, so
     // only the tests whose imports reach that region's file can catch it (this keeps verify's run small).
-    const closures = chapterTestFiles(ROOT, chapter).map((file) => {
-      const dir = path.dirname(file);
-      // Files beside the test that it may read without importing them (fixtures, data).
-      const data = readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => !/\.test\.ts$|\.md$/.test(f) && statSync(f).isFile());
-      return { file, data, reaches: new Set(importClosure([file], solutionSrc)) };
-    });
-    const testsDir = path.join(ROOT, 'tests') + path.sep;
+    const tests = chapterTestFiles(ROOT, chapter);
     for (const wrong of loadWrongSolutions(ROOT, chapter)) {
       const regionFile = regionFiles.get(wrong.region);
       if (!regionFile) {
@@ -162,16 +200,9 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
       }
       const { files } = buildWorkspace(solutionSrc, () => false, new Map([[wrong.region, wrong.body]]));
       const name = `wrong-${chapter}-${wrong.slug}`;
-      const reaching = closures.filter((c) => c.reaches.has(regionFile));
-      // The workspace holds its code (src/) and a copy of the test files it runs with everything they import or
-      // read from the tests folder (tests/), so that all known-wrong workspaces run in one vitest project.
-      const tests = new Map<string, string>();
-      for (const c of reaching) {
-        for (const file of [...c.data, ...c.reaches].filter((f) => f.startsWith(testsDir))) tests.set(path.relative(ROOT, file), readText(file));
-      }
-      write(name, new Map([...[...files].map(([rel, text]) => [path.join('src', rel), text] as const), ...tests]));
-      const run = reaching.map((c) => path.relative(ROOT, c.file));
-      projects.push({ name, src: path.join(WORK, 'ws', name, 'src'), chapters: [chapter], wrong, files: run, solvedUpTo: Infinity });
+      const reaching = tests.filter((file) => closureOf(file).reaches.has(regionFile));
+      const src = writeShared(name, files, reaching);
+      projects.push({ name, src, chapters: [chapter], wrong, files: reaching.map((file) => path.relative(ROOT, file)), solvedUpTo: Infinity, shared: true });
     }
   }
   return problems;
@@ -180,10 +211,11 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
 await step(`run every workspace's tests (${projects.length} workspaces, one vitest run)`, async () => {
   const planFile = path.join(WORK, 'plan.json');
   const outFile = path.join(WORK, 'outcomes.json');
-  // One vitest project per workspace, but one for every known-wrong workspace together (verify.vitest.config.ts):
-  // a project starts its own workers and Vite server, which cost more than the few test files a known-wrong runs.
-  const own = projects.filter((p) => !p.wrong).map((p) => ({ name: p.name, src: p.src, include: p.files ?? include(p.chapters) }));
-  const wrongs = projects.filter((p) => p.wrong);
+  // A project each for the solution and the starter, and one for every unlock and known-wrong workspace together
+  // (verify.vitest.config.ts): a project starts its own workers and Vite server, which cost more than the few test
+  // files such a workspace runs.
+  const own = projects.filter((p) => !p.shared).map((p) => ({ name: p.name, src: p.src, include: p.files ?? include(p.chapters) }));
+  const wrongs = projects.filter((p) => p.shared);
   const shared = {
     name: WRONG_PROJECT,
     src: solutionSrc,

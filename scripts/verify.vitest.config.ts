@@ -1,9 +1,9 @@
 /**
- * The vitest configuration verify runs, read from KIT_VERIFY_PLAN: one project per workspace to check (solution,
- * starter, each unlock workspace), and one project for every known-wrong workspace together. A known-wrong workspace
- * holds its own copy of the tests it runs beside its source (ws/<name>/tests, ws/<name>/src), and `kit` resolves to
- * the src of the workspace the importing file lies in, so one project (one set of warm workers, one Vite server) runs
- * them all, each test against its own workspace's code.
+ * The vitest configuration verify runs, read from KIT_VERIFY_PLAN: a project for the solution and one for the
+ * starter, and one project for every unlock and known-wrong workspace together. Such a workspace holds its own copy
+ * of the tests it runs beside its source (ws/<name>/tests, ws/<name>/src), and `kit` resolves to the src of the
+ * workspace the importing file lies in, so one project (one set of warm workers, one Vite server) runs them all,
+ * each test against its own workspace's code.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
