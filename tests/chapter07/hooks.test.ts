@@ -42,6 +42,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     const done = theDone(events, 'a stop from a hook');
     expect(done.reason, 'Agent.run step 3b: a stop ends the run with reason cancelled').toBe('cancelled');
     expect(done.message, 'the hook\'s reason is the message').toBe('budget used up');
+    expect(done.text, 'Agent.run step 3b: a stop without an answer leaves the run\'s text as it was (\'\' before any turn)').toBe('');
     expect(provider.requests, 'no model call after a stop').toHaveLength(0);
     expect(later, 'composeHooks step 2: a stop is returned at once; later hooks are not asked').toEqual([]);
     expect(history).toBeValidHistory('after a hook stopped the run');
