@@ -83,6 +83,8 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     expect(where(addCacheBreakpoints(stringSystem(2))), 'addCacheBreakpoints steps 2-4: two left: the tool and the system prompt take them, none for the last message').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[0]', 'tools[0]']);
     const lastMarked: Anthropic.MessageCreateParams = { ...withMarks(0), system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')] };
     expect(where(addCacheBreakpoints(lastMarked)), 'addCacheBreakpoints step 3: the LAST system block already has one: leave the system prompt alone (not block [1])').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
+    const tight: Anthropic.MessageCreateParams = { ...withMarks(1), system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')] };
+    expect(where(addCacheBreakpoints(tight)), 'addCacheBreakpoints step 3: two set (one on the last system block), two left: the tool and the last message, none spent on the system prompt again').toEqual(['messages[0].content[0]', 'messages[2].content[0]', 'system[2]', 'tools[0]']);
   });
 
   test('empty parts and thinking-only turns get nothing, and nothing breaks', () => {
