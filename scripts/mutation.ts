@@ -61,7 +61,7 @@ function strykerOptions(chapter: number, reportDir: string, verbose: boolean, co
     // TypeScript 7 has no JavaScript API: keep Stryker from rewriting tsconfig.json (nothing in it needs rewriting).
     tsconfigFile: 'stryker-has-no-tsconfig.json',
     // Files the chapter's tests never read stay out of the sandboxes.
-    ignorePatterns: ['/book', '/starter', '/tests/kit', '/.verify', '/.kit', '/reports', '/docs', '/coverage', '/.stryker-tmp'],
+    ignorePatterns: ['/book', '/starter', '/tests/kit', '/.verify*', '/.kit', '/reports', '/docs', '/coverage', '/.stryker-tmp'],
     // One temp folder per chapter, so that two chapters can be mutated at the same time.
     tempDirName: `.stryker-tmp/chapter${String(chapter).padStart(2, '0')}`,
     cleanTempDir: true,
