@@ -40,12 +40,20 @@ const USAGE = `Usage: npm run agent [-- options]
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --cwd DIR             the folder the tools work in (default: where you ran npm)
   --starter             run your own code (starter/src) instead of the reference solution
-${PARTS.flatMap((part) => part.options.map((option) => `  ${`--${option.name}${option.value ? ' VALUE' : ''}`.padEnd(22)}${option.help}`)).join('\n')}
+${PARTS.flatMap((part) => part.options.map(optionLine)).join('\n')}
   -h, --help            this text
 
 Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_MODEL, and
 ANTHROPIC_BASE_URL for a gateway), else OPENAI_API_KEY (with OPENAI_MODEL, and OPENAI_BASE_URL for Ollama,
 vLLM or any compatible server), else a small offline stand-in that needs no network.`;
+
+/** `  --max-parallel N     text`: a help that starts with a placeholder in capitals (N, FILE) names the value. */
+function optionLine(option: PartOption): string {
+  const [first = '', ...rest] = option.help.split(' ');
+  const named = option.value && /^[A-Z]+$/.test(first);
+  const left = `--${option.name}${option.value ? ` ${named ? first : 'VALUE'}` : ''}`;
+  return `  ${left.padEnd(21)} ${named ? rest.join(' ').trim() : option.help}`;
+}
 
 interface Args {
   prompt?: string;

@@ -52,9 +52,9 @@ export const part: AgentPart = {
   name: 'permissions',
   chapter: 8,
   options: [
-    { name: 'permission-mode', value: true, choices: MODES, help: "default, acceptEdits, plan or bypassPermissions (else the settings' defaultMode)" },
-    { name: 'allowedTools', value: true, repeat: true, help: 'rules to allow, as in settings: "Bash(npm test:*) Edit(src/**)"' },
-    { name: 'disallowedTools', value: true, repeat: true, help: 'rules to deny, as in settings: "Bash(rm:*)"' },
+    { name: 'permission-mode', value: true, choices: MODES, help: "MODE default, acceptEdits, plan or bypassPermissions (else the settings' defaultMode)" },
+    { name: 'allowedTools', value: true, repeat: true, help: 'RULES rules to allow, as in settings: "Bash(npm test:*) Edit(src/**)"' },
+    { name: 'disallowedTools', value: true, repeat: true, help: 'RULES rules to deny, as in settings: "Bash(rm:*)"' },
   ],
   async setup(ctx) {
     const perms = await ctx.load<typeof Permissions>('permissions/index.ts');

@@ -26,13 +26,13 @@ export const part: AgentPart = {
   name: 'sessions',
   chapter: 12,
   options: [
-    { name: 'resume', value: true, help: 'go on with session ID of this project (see --list)' },
+    { name: 'resume', value: true, help: 'ID go on with session ID of this project (see --list)' },
     { name: 'continue', value: false, help: 'go on with the session of this project changed last' },
     { name: 'list', value: false, help: "list this project's saved sessions and exit" },
     { name: 'no-session', value: false, help: 'save nothing (no session file)' },
-    { name: 'system-prompt', value: true, help: "replace the kit's base system prompt (CLAUDE.md still follows)" },
-    { name: 'append-system-prompt', value: true, help: 'add text at the end of the system prompt' },
-    { name: 'compact-at', value: true, help: `compact when the context passes this many tokens (${DEFAULT_COMPACT_AT})` },
+    { name: 'system-prompt', value: true, help: "TEXT replace the kit's base system prompt with TEXT (CLAUDE.md still follows)" },
+    { name: 'append-system-prompt', value: true, help: 'TEXT add TEXT at the end of the system prompt' },
+    { name: 'compact-at', value: true, help: `TOKENS compact when the context passes TOKENS tokens (${DEFAULT_COMPACT_AT})` },
   ],
   async setup(ctx): Promise<PartResult | undefined> {
     const s = await ctx.load<Sessions>('session/index.ts');
