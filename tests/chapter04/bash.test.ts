@@ -320,9 +320,10 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('stops a detached child that redirected its output, too', async () => {
     const { root } = tempWorkspace();
-    const result = await bash(root, { command: "setsid sh -c 'sleep 0.3; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
+    // The child waits a whole second, so that on a loaded machine the tool's clean-up has surely run before it wakes.
+    const result = await bash(root, { command: "setsid sh -c 'sleep 1; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
     expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
-    await sleep(500);
+    await sleep(1200);
     expect(
       existsSync(path.join(root, 'late.txt')),
       'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
