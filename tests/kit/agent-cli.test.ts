@@ -2,26 +2,18 @@
  * `npm run agent` (scripts/agent.ts) as a user runs it: a child process with its own environment. The real
  * providers are pointed at a fake API on 127.0.0.1 (node:http), so nothing reaches the network.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkspace } from '../../scripts/lib/regions.js';
-import { REPO } from './helpers.js';
+import { runAgent, stubbedTree, tempFolders, type AgentRun, type AgentRunOptions } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('kit-agent-ws-');
 
 /** A folder for the agent to work in. */
 function workspace(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'kit-agent-ws-'));
-  made.push(dir);
+  const dir = tempFolder();
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
     writeFileSync(path.join(dir, rel), text);
@@ -29,30 +21,12 @@ function workspace(files: Record<string, string>): string {
   return dir;
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /**
- * Runs the agent like `npm run agent -- <args>` from `cwd` (npm passes that folder as INIT_CWD). Provider variables
- * of the real environment are removed; `env` adds the test's own. `onOutput` sees stdout as it grows.
+ * Runs the agent like `npm run agent -- <args>` from `cwd`; `env` adds the test's own variables, `onOutput` sees
+ * stdout as it grows. HOME is a temp folder: chapter 12 saves every session under $HOME, never in the real one.
  */
-function agent(args: string[], cwd: string, env: Record<string, string> = {}, onOutput?: (stdout: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
-  // HOME in a temp folder: chapter 12 saves every session under $HOME, and a test must not write to the real one.
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd, HOME: workspace({}) };
-  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  // One node process (no tsx wrapper), so a signal sent to the child reaches the agent itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    onOutput?.(stdout, child);
-  });
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+function agent(args: string[], cwd: string, env: Record<string, string> = {}, onOutput?: AgentRunOptions['onOutput']): Promise<AgentRun> {
+  return runAgent(args, { cwd, home: tempFolder(), env, ...(onOutput ? { onOutput } : {}) });
 }
 
 /** A fake model API: records each POST and answers it with the next scripted SSE body (a list of frames). */
@@ -210,15 +184,7 @@ describe('npm run agent (scripts/agent.ts)', () => {
 
   /** A source tree with the chapters from `from` on stubbed, as a learner's starter/src would be. */
   function treeStubbedFrom(from: number): string {
-    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
-    made.push(src);
-    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= from);
-    for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
-      writeFileSync(path.join(src, rel), text);
-    }
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
-    return src;
+    return stubbedTree(tempFolder(), (region) => region.chapter >= from);
   }
 
   it('with chapter 7 unfinished it says so and falls back to the streaming loop of chapter 6', async () => {

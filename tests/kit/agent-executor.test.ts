@@ -2,39 +2,22 @@
  * `npm run agent` with chapter 9's part (scripts/agent-parts/executor.ts), as a user runs it: a child process pointed
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkspace } from '../../scripts/lib/regions.js';
-import { REPO } from './helpers.js';
+import { openaiAnswer, openaiChunk, openaiData, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('kit-agent-exec-');
 
 function folder(files: Record<string, string> = {}): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-exec-')));
-  made.push(dir);
+  const dir = tempFolder();
   for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
   return dir;
 }
 
-function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
-  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
 const requests: any[] = [];
@@ -59,16 +42,15 @@ afterAll(() => {
   server.close();
 });
 
-const frame = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
-const chunk = (delta: object, finish_reason: string | null = null) =>
-  frame({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason }] });
+const frame = openaiData;
+const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, 'fake-model');
 /** One streamed turn that asks for `read` of each path, as calls call_1, call_2, ... */
 const readTurn = (...paths: string[]) => [
   ...paths.map((p, index) => chunk({ tool_calls: [{ index, id: `call_${index + 1}`, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: p }) } }] })),
   chunk({}, 'tool_calls'),
   frame('[DONE]'),
 ];
-const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), frame('[DONE]')];
+const answer = (text: string) => openaiAnswer(text, 'fake-model');
 const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'fake-model' });
 const reset = (...streams: string[][]) => {
   requests.length = 0;
@@ -128,14 +110,7 @@ describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)
   });
 
   it('with chapter 9 unfinished (--starter) it says so at start-up and runs without the part', async () => {
-    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
-    made.push(src);
-    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter === 9);
-    for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
-      writeFileSync(path.join(src, rel), text);
-    }
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const src = stubbedTree(tempFolder(), (region) => region.chapter === 9);
     const cwd = folder({ 'notes.md': '# Notes\n\nBuy milk.\n' });
     const run = await agent(['--provider', 'offline', '-p', 'read notes.md'], cwd, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);

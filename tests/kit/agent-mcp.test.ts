@@ -3,41 +3,26 @@
  * OpenAI-compatible API on 127.0.0.1, with real MCP servers (server-filesystem, server-everything) started over stdio
  * from `.mcp.json` and from `--mcp-config`.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, realpathSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.js';
+import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
 const require = createRequire(import.meta.url);
 const binOf = (name: string) => path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist/index.js');
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('kit-agent-mcp-');
 
 function folder(files: Record<string, string> = {}): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-mcp-')));
-  made.push(dir);
+  const dir = tempFolder();
   for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
   return dir;
 }
 
-function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd };
-  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
 const requests: any[] = [];
@@ -61,14 +46,14 @@ afterAll(() => {
   server.closeAllConnections();
   server.close();
 });
-const data = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
-const chunk = (delta: object, finish: string | null = null) => data({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const data = openaiData;
+const chunk = openaiChunk;
 const toolCall = (name: string, args: unknown) => [
   chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
   chunk({}, 'tool_calls'),
   data('[DONE]'),
 ];
-const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), data('[DONE]')];
+const answer = (text: string) => openaiAnswer(text);
 const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' });
 
 describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {

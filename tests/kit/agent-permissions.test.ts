@@ -2,25 +2,18 @@
  * `npm run agent` with chapter 8's permission gate (scripts/agent-parts/permissions.ts), as a person runs it: a child
  * process in a temp workspace, with the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from './helpers.js';
+import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders, type AgentRun } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('kit-agent-perm-');
 
 /** A workspace and an empty HOME beside it (so the person's real ~/.claude/settings.json is never read). */
 function folder(files: Record<string, string> = {}) {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-perm-')));
-  made.push(base);
+  const base = tempFolder();
   const cwd = path.join(base, 'project');
   const home = path.join(base, 'home');
   mkdirSync(home);
@@ -58,49 +51,38 @@ afterAll(() => {
   server.close();
 });
 
-const data = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
-const chunk = (delta: object, finish: string | null = null) => data({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const data = openaiData;
+const chunk = openaiChunk;
 const bashCall = (command: string) => [
   chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] }),
   chunk({}, 'tool_calls'),
   data('[DONE]'),
 ];
-const answer = (text: string) => [chunk({ role: 'assistant', content: text }), chunk({}, 'stop'), data('[DONE]')];
+const answer = (text: string) => openaiAnswer(text);
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
 /**
  * Runs the agent in `cwd`. With `prompt`, an interactive session: the prompt is typed, each question is answered
  * with the next of `replies` as it appears, and stdin is closed once the model's last answer is shown.
  */
-function agent(args: string[], where: { cwd: string; home: string }, session?: { prompt: string; replies: string[]; last: string }): Promise<Run> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: where.cwd, HOME: where.home, OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' };
-  for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|KIT)_/.test(name)) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env });
-  let stdout = '';
-  let stderr = '';
+function agent(args: string[], where: { cwd: string; home: string }, session?: { prompt: string; replies: string[]; last: string }): Promise<AgentRun> {
   let questions = 0;
-  if (session) child.stdin.write(`${session.prompt}\n`);
-  else child.stdin.end();
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
-    if (!session) return;
-    const asked = stdout.split('[y]es / [n]o / [a]lways').length - 1;
-    while (questions < asked) child.stdin.write(`${session.replies[questions++] ?? 'n'}\n`);
-    if (stdout.includes(session.last) && child.stdin.writable) child.stdin.end();
+  return runAgent(args, {
+    cwd: where.cwd,
+    home: where.home,
+    env: { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' },
+    ...(session ? {} : { stdin: '' }),
+    onStart: (child) => {
+      if (session) child.stdin.write(`${session.prompt}\n`);
+    },
+    onOutput: (stdout, child) => {
+      if (!session) return;
+      const asked = stdout.split('[y]es / [n]o / [a]lways').length - 1;
+      while (questions < asked) child.stdin.write(`${session.replies[questions++] ?? 'n'}\n`);
+      if (stdout.includes(session.last) && child.stdin.writable) child.stdin.end();
+    },
+    killAfterMs: 20_000,
   });
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    }),
-  );
 }
 
 describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', () => {

@@ -2,38 +2,14 @@
  * `npm run agent` with chapter 10's part (scripts/agent-parts/retries.ts), as a user runs it: a child process pointed
  * at a fake Anthropic API on 127.0.0.1 that is overloaded, rate limited, or refuses a bad request.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkspace } from '../../scripts/lib/regions.js';
-import { REPO } from './helpers.js';
+import { anthropicEvent, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
-
-function folder(): string {
-  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-retry-')));
-  made.push(dir);
-  return dir;
-}
-
-function agent(args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: cwd, HOME: cwd };
-  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
+const folder = tempFolders('kit-agent-retry-');
+const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, home: cwd, env });
 
 type Answer = { status: number; type: string; headers?: Record<string, string> } | string;
 
@@ -42,7 +18,7 @@ const requests: any[] = [];
 const answers: Answer[] = [];
 let server: Server;
 let url = '';
-const frame = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = anthropicEvent;
 beforeAll(async () => {
   server = createServer(async (req, res) => {
     let raw = '';
@@ -125,14 +101,7 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
   });
 
   it('with chapter 10 unfinished (--starter) it says so at start-up and runs without the part', async () => {
-    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
-    made.push(src);
-    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter === 10);
-    for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
-      writeFileSync(path.join(src, rel), text);
-    }
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const src = stubbedTree(folder(), (region) => region.chapter === 10);
     const run = await agent(['--provider', 'offline', '-p', 'hello'], folder(), { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(/retries is chapter 10, not finished yet \(\w+/);

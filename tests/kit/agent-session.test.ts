@@ -4,27 +4,19 @@
  * from CLAUDE.md, and prompt-caching breakpoints in what reaches the Anthropic API. The API is a node:http server on
  * 127.0.0.1; nothing reaches the network.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWorkspace } from '../../scripts/lib/regions.js';
-import { REPO } from './helpers.js';
+import { anthropicEvent, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 
-const AGENT = path.join(REPO, 'scripts/agent.ts');
 const KEY = 'sk-ant-api03-PLANTED-SESSION-KEY-0123456789';
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made) rmSync(dir, { recursive: true, force: true });
-});
+const tempFolder = tempFolders('kit-agent-session-');
 
 /** A home folder and a project (a git repository with a CLAUDE.md) in a fresh temp folder. */
 function setup() {
-  const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'kit-agent-session-')));
-  made.push(base);
+  const base = tempFolder();
   const home = path.join(base, 'home');
   const cwd = path.join(base, 'project');
   mkdirSync(path.join(cwd, '.git'), { recursive: true });
@@ -33,25 +25,10 @@ function setup() {
   return { home, cwd };
 }
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const agent = (args: string[], where: { home: string; cwd: string }, env: Record<string, string> = {}, stdin?: string) =>
+  runAgent(args, { cwd: where.cwd, home: where.home, env, stdin: stdin ?? '' });
 
-function agent(args: string[], where: { home: string; cwd: string }, env: Record<string, string> = {}, stdin?: string): Promise<Run> {
-  const base: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: where.cwd, HOME: where.home };
-  for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...base, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  child.stdin.end(stdin ?? '');
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-const frame = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+const frame = anthropicEvent;
 /** An Anthropic stream that says `text`, with usage (cache counts included). */
 function answer(text: string): string[] {
   const usage = { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300 };
@@ -184,14 +161,7 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
 
   it('with --starter and chapter 12 unfinished, the agent runs without sessions and says why', async () => {
     const where = setup();
-    const src = mkdtempSync(path.join(tmpdir(), 'kit-agent-src-'));
-    made.push(src);
-    const { files } = buildWorkspace(path.join(REPO, 'solution/src'), (region) => region.chapter >= 12);
-    for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(src, rel)), { recursive: true });
-      writeFileSync(path.join(src, rel), text);
-    }
-    symlinkSync(path.join(REPO, 'node_modules'), path.join(src, 'node_modules'), 'dir');
+    const src = stubbedTree(tempFolder(), (region) => region.chapter >= 12);
     writeFileSync(path.join(where.cwd, 'README.md'), '# Project\n');
     const run = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);

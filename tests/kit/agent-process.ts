@@ -1,0 +1,99 @@
+/**
+ * Running `npm run agent` (scripts/agent.ts) as a user does, for the kit tests of the agent and its parts: a child
+ * process with its own environment (no provider variables of the real one), in a temp workspace, against a fake API
+ * on 127.0.0.1; and the server-sent-event frames of the two wire formats.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll } from 'vitest';
+import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { REPO } from './helpers.js';
+
+export const AGENT = path.join(REPO, 'scripts/agent.ts');
+
+export interface AgentRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface AgentRunOptions {
+  /** The folder npm was run from (INIT_CWD): the agent's workspace. */
+  cwd: string;
+  /** HOME for the child (sessions and ~/.claude live there); the real one by default. */
+  home?: string;
+  /** Added to the environment, after the provider variables of the real one were removed. */
+  env?: Record<string, string>;
+  /** Written to stdin, which is then closed; left open when not given. */
+  stdin?: string;
+  /** Called once the child has started. */
+  onStart?(child: ChildProcessWithoutNullStreams): void;
+  /** Called with the whole stdout so far whenever it grows. */
+  onOutput?(stdout: string, child: ChildProcessWithoutNullStreams): void;
+  /** Kills the child after this long (a safety net for interactive runs). */
+  killAfterMs?: number;
+}
+
+/** Runs the agent like `npm run agent -- <args>` (one node process, so a signal sent to it reaches the agent). */
+export function runAgent(args: readonly string[], options: AgentRunOptions): Promise<AgentRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: options.cwd, ...(options.home ? { HOME: options.home } : {}) };
+  for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete env[name];
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...env, ...options.env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    options.onOutput?.(stdout, child);
+  });
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  options.onStart?.(child);
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  const timer = options.killAfterMs ? setTimeout(() => child.kill('SIGKILL'), options.killAfterMs) : undefined;
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
+/** A function that makes a fresh temp folder (its real path) each call; all are removed after the test file. */
+export function tempFolders(prefix: string): () => string {
+  const made: string[] = [];
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
+    made.push(dir);
+    return dir;
+  };
+}
+
+/** One OpenAI server-sent event (`data: ...`), a string sent as it is ('[DONE]'). */
+export const openaiData = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
+
+/** One OpenAI chat-completion chunk with this delta (and a finish reason on the last). */
+export const openaiChunk = (delta: object, finish: string | null = null, model = 'm') =>
+  openaiData({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+
+/** A whole OpenAI turn that answers with `text`. */
+export const openaiAnswer = (text: string, model?: string) => [openaiChunk({ role: 'assistant', content: text }, null, model), openaiChunk({}, 'stop', model), openaiData('[DONE]')];
+
+/** One Anthropic server-sent event, named by its type. */
+export const anthropicEvent = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+
+/**
+ * A copy of solution/src in `dir` with the regions `stubbed` picks replaced by their stubs, for `KIT_SRC`: the agent
+ * as a learner runs it with `--starter` before finishing those chapters.
+ */
+export function stubbedTree(dir: string, stubbed: (region: { chapter: number }) => boolean): string {
+  for (const [rel, text] of buildWorkspace(path.join(REPO, 'solution/src'), stubbed).files) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return dir;
+}
