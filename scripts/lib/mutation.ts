@@ -14,6 +14,7 @@
  * the same when other code moves, and changes when the mutated code itself changes (the reason must be re-judged).
  */
 import { createHash } from 'node:crypto';
+import { transformSync } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { chapterDir } from './chapters.js';
@@ -309,6 +310,16 @@ function resolveImport(fromFile: string, specifier: string, root: string): strin
   return undefined;
 }
 
+/**
+ * What a file runs as: TypeScript with its types and comments stripped (esbuild, as vitest loads it), so a comment,
+ * a step's wording or a type-only change does not make a chapter's mutation result stale; other files as they are.
+ */
+function codeOf(file: string): string {
+  const text = readFileSync(file, 'utf8');
+  if (!file.endsWith('.ts')) return text;
+  return transformSync(text, { loader: 'ts', format: 'esm', legalComments: 'none' }).code;
+}
+
 /** Every file a chapter's mutation run depends on, relative to the root, with a short sha256 of its content. */
 export function chapterInputs(chapter: number, root = ROOT): Record<string, string> {
   const testDir = path.join(root, chapterDir(chapter));
@@ -328,7 +339,7 @@ export function chapterInputs(chapter: number, root = ROOT): Record<string, stri
       if (target && !seen.has(target)) queue.push(target);
     }
   }
-  const hash = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16);
+  const hash = (file: string) => createHash('sha256').update(codeOf(file)).digest('hex').slice(0, 16);
   return Object.fromEntries(
     [...seen]
       .map((file) => path.relative(root, file).split(path.sep).join('/'))
