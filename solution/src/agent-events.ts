@@ -74,7 +74,36 @@ export type AgentEvent =
   | { type: 'tool_result'; turn: number; callId: string; name: string; content: string; isError: boolean }
   | ({ turn: number } & RetryNotice)
   | CompactionEvent
+  | PlanningEvent
   | DoneEvent;
+
+/** Chapter 13: one entry of the model's task list (Claude Code's TodoWrite item; an ACP plan entry). */
+export interface TodoItem {
+  /** What to do, in the imperative: "Run the tests". */
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+  /** The same task as it is being done: "Running the tests" (shown while in progress). */
+  activeForm?: string;
+  priority?: 'high' | 'medium' | 'low';
+}
+
+/**
+ * Chapter 13's events, emitted by its tools while they run (ToolContext.emit), so `callId` is the call that emitted
+ * them:
+ * - `todo_list`: the whole task list after a change (chapter 14 sends it to the editor as a plan, chapter 15 draws it);
+ * - `plan_proposed`: the plan an exit_plan_mode call carries, before the person is asked;
+ * - `plan_decided`: the person's answer: approved (the run goes on in `mode`) or not (`feedback` is what the model
+ *   reads, and the mode stays plan);
+ * - `mode_changed`: the permission mode changed during the run (chapter 14 sends it as current_mode_update);
+ * - `subagent`: one event of a child agent that a `task` call runs, as the child yielded it; a grandchild's events
+ *   arrive wrapped twice.
+ */
+export type PlanningEvent =
+  | { type: 'todo_list'; turn: number; callId: string; todos: TodoItem[] }
+  | { type: 'plan_proposed'; turn: number; callId: string; plan: string }
+  | { type: 'plan_decided'; turn: number; callId: string; approved: boolean; mode: string; feedback?: string }
+  | { type: 'mode_changed'; turn: number; mode: string; previous: string }
+  | { type: 'subagent'; turn: number; callId: string; event: AgentEvent };
 
 /**
  * Chapter 12: the oldest messages of the history were replaced by one summary. `from` and `count` say which

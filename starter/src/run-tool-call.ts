@@ -37,6 +37,37 @@ export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent
 }
 
 /**
+ * Runs a call's tool with executeToolCall (chapter 3) and returns its result. The tool's context carries the run's
+ * cwd and signal, the call's id and turn, and an `emit`: every event the tool emits is yielded as soon as it is
+ * emitted, while the tool is still running (a sub-agent's work reaches the consumer live), and all of them before
+ * this returns. An event emitted after the tool settled is dropped.
+ */
+export async function* runTool(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, ToolResultMessage, undefined> {
+  const queue: AgentEvent[] = [];
+  let wake = () => {};
+  let settled = false;
+  const emit = (event: AgentEvent) => {
+    if (settled) return;
+    queue.push(event);
+    wake();
+  };
+  const work = executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal, callId: call.id, turn: run.turn, emit });
+  void work.finally(() => {
+    settled = true;
+    wake();
+  }).catch(() => {});
+  for (;;) {
+    const next = new Promise<void>((resolve) => (wake = resolve));
+    if (queue.length > 0) {
+      yield* queue.splice(0);
+      continue;
+    }
+    if (settled) return await work;
+    await next;
+  }
+}
+
+/**
  * Runs one call of the current turn: yields its tool_call_decided and tool_result events and returns its result
  * (the executor records it), or adds the call to run.pending and returns undefined when a client answers it.
  * Never throws, except what a hook throws.
@@ -50,8 +81,9 @@ export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenera
   // 3. change: from here on the call is the same call (same id and name) with the hook's arguments.
   // 4. A client-side tool (isClientTool(run.tools.get(name))): push the call onto run.pending and return, with no
   //    result and no event: the caller answers it.
-  // 5. Otherwise run it with executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal }) and hand the
-  //    result to run.hooks.afterToolCall(call, result, run); what that returns is the result.
+  // 5. Otherwise run it with yield* runTool(call, run) (given: executeToolCall, yielding the events the tool emits
+  //    while it runs) and hand the result to run.hooks.afterToolCall(call, result, run); what that returns is the
+  //    result.
   // 6. Yield what the hooks emitted since step 1, then the result's tool_result event (resultEvent, given), and
   //    return the result. Do not push it onto the history: the executor records it, in call order.
   throw new TodoError(7, 'runToolCall');

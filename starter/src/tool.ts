@@ -7,6 +7,7 @@
  */
 import { TodoError } from './todo.js';
 import { z } from 'zod';
+import type { AgentEvent } from './agent-events.js';
 import type { JsonSchema, ToolDefinition } from './provider.js';
 
 /** What a tool may use while it runs. */
@@ -15,6 +16,14 @@ export interface ToolContext {
   cwd: string;
   /** Fires when the run is cancelled; long-running tools should stop. */
   signal?: AbortSignal;
+  /** Chapter 7: the id of the call being run and the model call (turn) that asked for it, when the loop runs it. */
+  callId?: string;
+  turn?: number;
+  /**
+   * Chapter 7: hands an event to the run's consumers while the tool runs; the loop yields it at once, before the
+   * call's result (chapter 13's task list and sub-agents report this way). Absent outside a loop.
+   */
+  emit?(event: AgentEvent): void;
 }
 
 export interface Tool<Input = any> {

@@ -2,6 +2,8 @@ import { describe, expect, test } from 'vitest';
 import type { AgentEvent, ToolDecision } from 'kit/agent-events';
 import { composeHooks, type HookContext, type Hooks } from 'kit/hooks';
 import { assistantText, assistantToolCalls, toolResult, userMessage, type ToolCall } from 'kit/messages';
+import { z } from 'zod';
+import { defineTool } from 'kit/tool';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
 
@@ -86,6 +88,36 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
       'text_delta',
       'done',
     ]);
+  });
+
+  test('events a tool emits while it runs reach the consumer at once, before its result, with the call\'s id and turn', async () => {
+    let release = () => {};
+    const seen: Array<{ callId?: string; turn?: number }> = [];
+    const reporter = defineTool({
+      name: 'reporter',
+      description: 'Emits two events while it works.',
+      input: z.object({}),
+      async execute(_input, ctx) {
+        seen.push({ callId: ctx.callId, turn: ctx.turn });
+        ctx.emit?.({ type: 'text_delta', turn: 0, text: 'working' });
+        await new Promise<void>((resolve) => (release = resolve)); // the consumer releases it once it saw 'working'
+        ctx.emit?.({ type: 'text_delta', turn: 0, text: 'nearly there' });
+        return 'finished';
+      },
+    });
+    const { agent } = agentWith([callsTurn({ id: 'r1', name: 'reporter', arguments: {} }), assistantText('ok')], { extraTools: [reporter] });
+    const order: string[] = [];
+    const run = (async () => {
+      for await (const event of agent.run(ask('report'))) {
+        order.push(event.type === 'text_delta' && event.turn === 0 ? `emitted: ${event.text}` : event.type);
+        if (event.type === 'text_delta' && event.text === 'working') release();
+      }
+    })();
+    const timedOut = await Promise.race([run.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1000))]);
+    release();
+    expect(timedOut, 'runToolCall step 5: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done').toBe(false);
+    expect(seen, 'runTool gives the tool its call id and turn').toEqual([{ callId: 'r1', turn: 1 }]);
+    expect(order.slice(2, 6), 'a tool\'s events come after its decision and before its result').toEqual(['tool_call_decided', 'emitted: working', 'emitted: nearly there', 'tool_result']);
   });
 
   test('onText hooks see every piece of text, in order, with the run\'s signal and turn', async () => {
