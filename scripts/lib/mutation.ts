@@ -296,7 +296,7 @@ export function updateBaseline(results: ChapterMutation[], root = ROOT): void {
 // and the mutation vitest config. equivalent-mutants.md, hints and wrong solutions are not inputs: a changed list of
 // equivalent mutants is matched against the survivors stored in the baseline without running Stryker.
 
-const IMPORT = /(?:from|import)\s*\(?\s*'([^']+)'/g;
+const IMPORT = /(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g;
 
 function resolveImport(fromFile: string, specifier: string, root: string): string | undefined {
   let target: string;
@@ -312,7 +312,8 @@ function resolveImport(fromFile: string, specifier: string, root: string): strin
 
 /**
  * What a file runs as: TypeScript with its types and comments stripped (esbuild, as vitest loads it), so a comment,
- * a step's wording or a type-only change does not make a chapter's mutation result stale; other files as they are.
+ * a step's wording or a type-only change (a type-only import included) does not make a chapter's mutation result
+ * stale; other files as they are.
  */
 function codeOf(file: string): string {
   const text = readFileSync(file, 'utf8');
@@ -334,7 +335,7 @@ export function chapterInputs(chapter: number, root = ROOT): Record<string, stri
     const file = queue.pop()!;
     if (seen.has(file) || !existsSync(file)) continue;
     seen.add(file);
-    for (const match of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    for (const match of codeOf(file).matchAll(IMPORT)) {
       const target = resolveImport(file, match[1]!, root);
       if (target && !seen.has(target)) queue.push(target);
     }
