@@ -89,6 +89,16 @@ export interface TodoItem {
 }
 
 /**
+ * Chapter 13: the person's answer to a plan (exit_plan_mode): approve it and go on in `default` or `acceptEdits`
+ * mode, or keep planning, with feedback the model reads when there is some. The terminal asks in one way, an editor
+ * (chapter 14, session/request_permission) in another; the tool only sees this answer.
+ */
+export type PlanDecision = { approved: true; mode: 'default' | 'acceptEdits' } | { approved: false; feedback?: string };
+
+/** Asks the person about a plan. Rejects with the signal's reason when the run is cancelled while it waits. */
+export type ApprovePlan = (plan: string, signal: AbortSignal) => Promise<PlanDecision>;
+
+/**
  * Chapter 13's events, emitted by its tools while they run (ToolContext.emit), so `callId` is the call that emitted
  * them:
  * - `todo_list`: the whole task list after a change (chapter 14 sends it to the editor as a plan, chapter 15 draws it);
