@@ -24,7 +24,10 @@ export interface HookContext {
   signal: AbortSignal;
   /** The model call this belongs to, counting from 1 in each run. */
   turn: number;
-  /** The conversation so far. Read it; do not change it. */
+  /**
+   * The conversation so far. Read it; a hook that changes it (chapter 12's compaction replaces old messages with a
+   * summary, before a model call) must leave it valid and say what it did with an event.
+   */
   history: readonly Message[];
   /**
    * Hands an event to the run's consumers (chapter 12's compaction says what it did this way). The loop yields it
