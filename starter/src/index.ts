@@ -25,3 +25,4 @@ export * from './output-budget.js';
 export * from './mcp/index.js';
 export * from './permissions/index.js';
 export * from './retry/index.js';
+export * from './planning/index.js';

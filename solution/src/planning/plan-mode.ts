@@ -1,0 +1,126 @@
+/**
+ * Chapter 13: plan mode, look before you leap.
+ *
+ * In plan mode the agent may read and search but not change anything, and it ends the plan by calling
+ * `exit_plan_mode` with the plan. The person reads it and decides: go ahead (in `default` mode, asking before edits,
+ * or in `acceptEdits`), or keep planning, with feedback the model reads. Chapter 8's gate already refuses writing
+ * tools in `plan` mode; the hooks here make plan mode complete on their own (an agent with no rules at all still
+ * plans safely): they tell the model it is planning, offer `exit_plan_mode` only while it is, and refuse every tool
+ * that is not read-only. The mode lives in one place, the gate (or anything with `mode` and `setMode`).
+ */
+import { z } from 'zod';
+import type { ApprovePlan, ToolDecision } from '../agent-events.js';
+import type { Hooks } from '../hooks.js';
+import type { ToolCall } from '../messages.js';
+import type { PermissionMode } from '../permissions/evaluate.js';
+import type { ModelRequest } from '../provider.js';
+import { defineTool, type Tool, type ToolSet } from '../tool.js';
+
+export type { ApprovePlan, PlanDecision } from '../agent-events.js';
+
+export const EXIT_PLAN_MODE = 'exit_plan_mode';
+
+/** Where the permission mode lives: chapter 8's PermissionGate is one. */
+export interface ModeControl {
+  readonly mode: PermissionMode;
+  setMode(mode: PermissionMode): void;
+}
+
+/** What the model is told while it plans, after the system prompt. */
+export const PLAN_MODE_NOTE =
+  'You are in plan mode. Read and search as much as you need, but change nothing: tools that write, edit or run ' +
+  'commands are refused while you plan. When you know what to do, call exit_plan_mode with your plan (the steps, ' +
+  'the files, how you will check the result). The person approves it or asks you to keep planning.';
+
+/**
+ * The request as plan mode wants it. While planning: PLAN_MODE_NOTE after the system prompt. Otherwise:
+ * exit_plan_mode is not offered (there is no plan mode to leave). Never changes the request it is given.
+ */
+export function planRequest(request: ModelRequest, mode: PermissionMode): ModelRequest {
+  // #region chapter 13: planRequest
+  // 1. Not planning (any mode but plan): return a request without exit_plan_mode among its tools, everything else
+  //    as it was.
+  // 2. Planning: return a request whose system prompt is the old one, a blank line, then PLAN_MODE_NOTE (only the
+  //    note when there was no system prompt); tools and messages as they were.
+  // 3. Never change the request you were given (its tools array is the one the next turn starts from): make a new one.
+  if (mode !== 'plan') return { ...request, tools: request.tools.filter((tool) => tool.name !== EXIT_PLAN_MODE) };
+  return { ...request, system: request.system ? `${request.system}\n\n${PLAN_MODE_NOTE}` : PLAN_MODE_NOTE };
+  // #endregion
+}
+
+/**
+ * What plan mode says about a call: nothing outside plan mode; while planning, a block for every tool that is not
+ * read-only (the model reads why), nothing for read-only tools and for tools the set does not have (the loop reports
+ * an unknown tool itself).
+ */
+export function planDecision(call: ToolCall, tools: ToolSet | undefined, mode: PermissionMode): ToolDecision | undefined {
+  // #region chapter 13: planDecision
+  // 1. Not planning: return undefined (no opinion; the other hooks decide).
+  // 2. Look the tool up in tools. Not there (or no tools given): undefined.
+  // 3. A read-only tool (exit_plan_mode and todo_write are read-only too): undefined.
+  // 4. Any other tool: block it, with a message that names the tool, says the agent is planning and may only read,
+  //    and says to call exit_plan_mode with the plan when it is ready.
+  if (mode !== 'plan') return undefined;
+  const tool = tools?.get(call.name);
+  if (!tool || tool.readOnly) return undefined;
+  return {
+    type: 'block',
+    message: `plan mode: ${call.name} was not run. You are planning, so you may only read and search; when the plan is ready, call ${EXIT_PLAN_MODE} with it.`,
+  };
+  // #endregion
+}
+
+/** Plan mode as hooks, reading the mode from `control` at every call (it changes when a plan is approved). */
+export function planModeHooks(control: ModeControl): Hooks {
+  return {
+    beforeModelCall: (request) => planRequest(request, control.mode),
+    beforeToolCall: (call, ctx) => planDecision(call, ctx.tools, control.mode),
+  };
+}
+
+/**
+ * The `exit_plan_mode` tool: the model hands in its plan, the person decides through `approve`. Read-only in the
+ * permission sense (it changes no file; what it changes, the mode, the person approves), so the gate lets it run in
+ * plan mode.
+ */
+export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): Tool<{ plan: string }> {
+  return defineTool({
+    name: EXIT_PLAN_MODE,
+    description:
+      'Call this in plan mode when your plan is ready: the person reads it and either approves it (you then carry it out) ' +
+      'or asks you to keep planning. Write the plan in Markdown: the steps, the files you will change, how you will check the result.',
+    input: z.object({ plan: z.string().describe('The plan, in Markdown') }),
+    readOnly: true,
+    async execute({ plan }, ctx) {
+      // #region chapter 13: exit_plan_mode
+      // 1. Not in plan mode (control.mode): throw an Error that says so and names the mode: there is nothing to leave.
+      // 2. A plan that is empty once trimmed: throw an Error that asks for the plan.
+      // 3. ctx.emit a plan_proposed event (turn and call id from ctx: 0 and '' when absent) with the trimmed plan, then
+      //    ask: await approve(plan, the signal of ctx, or one that never aborts). A cancel while asking rejects; let it.
+      // 4. Approved: note the mode now (the previous one), switch with control.setMode(decision.mode), then emit
+      //    plan_decided (approved, the new mode) and mode_changed (the new mode and the previous one), and return a
+      //    sentence that says the plan was approved, names the new mode and tells the model to carry out the plan.
+      // 5. Not approved: the mode stays plan. Emit plan_decided (not approved, mode plan, the feedback when there is
+      //    some) and return a sentence that says the plan was not approved and to keep planning, with the person's
+      //    feedback in it when they gave some.
+      if (control.mode !== 'plan') throw new Error(`${EXIT_PLAN_MODE}: not in plan mode (the mode is ${control.mode}), so there is nothing to leave`);
+      const text = plan.trim();
+      if (text === '') throw new Error(`${EXIT_PLAN_MODE}: the plan is empty; write the plan you want the person to approve`);
+      const turn = ctx.turn ?? 0;
+      const callId = ctx.callId ?? '';
+      ctx.emit?.({ type: 'plan_proposed', turn, callId, plan: text });
+      const decision = await approve(text, ctx.signal ?? new AbortController().signal);
+      if (decision.approved) {
+        const previous = control.mode;
+        control.setMode(decision.mode);
+        ctx.emit?.({ type: 'plan_decided', turn, callId, approved: true, mode: decision.mode });
+        ctx.emit?.({ type: 'mode_changed', turn, mode: decision.mode, previous });
+        return `The person approved the plan. The mode is now ${decision.mode}: carry out the plan.`;
+      }
+      const feedback = decision.feedback?.trim();
+      ctx.emit?.({ type: 'plan_decided', turn, callId, approved: false, mode: 'plan', ...(feedback ? { feedback } : {}) });
+      return `The person did not approve the plan: stay in plan mode and keep planning.${feedback ? ` Their feedback: ${feedback}` : ''}`;
+      // #endregion
+    },
+  });
+}

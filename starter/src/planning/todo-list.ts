@@ -1,0 +1,89 @@
+/**
+ * Chapter 13: the task list the model keeps.
+ *
+ * A long task goes better when the model writes down its steps and ticks them off, and the person can watch the list
+ * move. The `todo_write` tool takes the WHOLE list every time (Claude Code's TodoWrite does the same): the model
+ * never edits one entry in place, so there is no id to get wrong and the list the person sees is always the list the
+ * model last wrote. A list that breaks the rules (an empty task, a task written twice, two tasks in progress) is
+ * refused as a whole, with every problem named, and the old list stays.
+ */
+import { TodoError } from '../todo.js';
+import { z } from 'zod';
+import type { TodoItem } from '../agent-events.js';
+import { defineTool, type Tool } from '../tool.js';
+
+export type { TodoItem } from '../agent-events.js';
+
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+
+const todoItem = z.object({
+  content: z.string().describe('The task, in the imperative: "Run the tests"'),
+  status: z.enum(TODO_STATUSES),
+  activeForm: z.string().optional().describe('The task while it is being done: "Running the tests"'),
+  priority: z.enum(['high', 'medium', 'low']).optional(),
+});
+
+/** The list, as the model last wrote it. `todos` hands out copies: nobody outside changes the list by accident. */
+export class TodoList {
+  private items: TodoItem[] = [];
+
+  get todos(): TodoItem[] {
+    return this.items.map((item) => ({ ...item }));
+  }
+
+  /** Replaces the whole list (with copies of the items given). */
+  set(todos: readonly TodoItem[]): void {
+    this.items = todos.map((item) => ({ ...item }));
+  }
+}
+
+/**
+ * What is wrong with a list the model wrote, one sentence per problem, tasks numbered from 1 as the model sees them
+ * (none: the list is fine; an empty list is fine too, it clears the list).
+ */
+export function todoProblems(todos: readonly TodoItem[]): string[] {
+  // #region chapter 13: todoProblems
+  // 1. Go through the tasks in order, numbering them from 1. A task whose content is empty once trimmed is a
+  //    problem: "task N has no content".
+  // 2. A task whose trimmed content is the same as an earlier task's, ignoring case, is a problem that names both:
+  //    "task N repeats task M".
+  // 3. At most one task may be in progress. With more, one problem that names every one of them:
+  //    "only one task may be in progress at a time; tasks 2 and 4 are".
+  // 4. Return every problem found (all of them, not only the first): the model fixes them in one go.
+  throw new TodoError(13, 'todoProblems');
+  // #endregion
+}
+
+/** One line for the model after a change: the counts, and the task in progress. */
+export function todoSummary(todos: readonly TodoItem[]): string {
+  const count = (status: TodoItem['status']) => todos.filter((todo) => todo.status === status).length;
+  const current = todos.find((todo) => todo.status === 'in_progress');
+  const counts = `${count('completed')} completed, ${count('in_progress')} in progress, ${count('pending')} pending`;
+  return `Task list saved: ${todos.length} task${todos.length === 1 ? '' : 's'} (${counts}).${current ? ` Now: ${current.content.trim()}.` : ''}`;
+}
+
+/**
+ * The `todo_write` tool, keeping its list in `list`. Read-only in the permission sense: it touches no file, so it
+ * runs without asking, in plan mode too.
+ */
+export function todoWriteTool(list: TodoList = new TodoList()): Tool<{ todos: TodoItem[] }> {
+  return defineTool({
+    name: 'todo_write',
+    description:
+      'Write your task list for the current work: the whole list every time, each task pending, in_progress or completed. ' +
+      'Keep exactly one task in progress while you work, and mark a task completed as soon as it is done. Use it for work of three steps or more.',
+    input: z.object({ todos: z.array(todoItem).describe('The whole list, in order') }),
+    readOnly: true,
+    async execute({ todos }, ctx) {
+      // #region chapter 13: todo_write
+      // 1. Check the new list with todoProblems. If it has problems, throw an Error that says the list was not
+      //    changed and gives every problem: the model reads it as an error result, and the old list stays.
+      // 2. Keep the new list (list.set), each task's content and activeForm trimmed.
+      // 3. Tell the run's consumers: ctx.emit a todo_list event with the turn and the call id from ctx (0 and ''
+      //    when absent) and the whole list, as a copy (list.todos), never the objects the list keeps.
+      // 4. Return todoSummary of the list for the model.
+      throw new TodoError(13, 'todo_write');
+      // #endregion
+    },
+  });
+}
