@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { AgentEvent } from 'kit/agent-events';
+import type { AgentEvent, ApprovePlan } from 'kit/agent-events';
 import { Agent } from 'kit/loop';
 import { MockProvider } from 'kit/mock-provider';
 import { createPermissionGate } from 'kit/permissions/gate';
@@ -14,13 +14,14 @@ const definitions = () => [...fakeTools().tools.map(toolDefinition), { name: EXI
 const request = (system?: string): ModelRequest => ({ system, messages: [{ role: 'user', content: 'hi' }], tools: definitions() });
 
 /** An agent with the stand-in tools, exit_plan_mode and plan mode's hooks, on `script`. */
-function planningAgent(script: ConstructorParameters<typeof MockProvider>[0], control: ModeControl, approve = approver({ approved: true, mode: 'default' }).approve) {
+function planningAgent(script: ConstructorParameters<typeof MockProvider>[0], control: ModeControl, approve: ApprovePlan = approver({ approved: true, mode: 'default' }).approve) {
   const { tools, ran } = fakeTools();
   const provider = new MockProvider(script);
   const agent = new Agent({ provider, tools: new ToolSet([...tools, exitPlanModeTool(control, approve)]), cwd: process.cwd(), system: 'Be brief.', hooks: planModeHooks(control) });
   return { agent, provider, ran };
 }
 
+const toolCall = (id: string, name: string) => ({ type: 'tool_call' as const, id, name, arguments: {} });
 const toolResults = (req: { messages: readonly unknown[] }) => req.messages.filter((m): m is { role: 'tool'; toolCallId: string; content: string; isError: boolean } => (m as { role: string }).role === 'tool');
 
 describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
@@ -48,7 +49,7 @@ describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
   test('while planning, every tool that is not read-only is blocked with a message that names it and says what to do', () => {
     const tools = new ToolSet(fakeTools().tools);
     for (const name of ['write', 'edit', 'bash']) {
-      const decision = planDecision(call('c1', name), tools, 'plan');
+      const decision = planDecision(toolCall('c1', name), tools, 'plan');
       expect(decision?.type, `planDecision step 4: ${name} is not read-only, so it is blocked while planning`).toBe('block');
       const message = decision?.type === 'block' ? decision.message : '';
       expect(message, 'planDecision step 4: the message names the tool').toContain(name);
@@ -59,12 +60,12 @@ describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
 
   test('read-only tools, unknown tools and every call outside plan mode get no decision from plan mode', () => {
     const tools = new ToolSet(fakeTools().tools);
-    expect(planDecision(call('c1', 'read'), tools, 'plan'), 'planDecision step 3: read-only tools run while planning').toBeUndefined();
-    expect(planDecision(call('c1', 'grep'), tools, 'plan'), 'planDecision step 3').toBeUndefined();
-    expect(planDecision(call('c1', 'nope'), tools, 'plan'), 'planDecision step 2: an unknown tool is left to the loop').toBeUndefined();
-    expect(planDecision(call('c1', 'bash'), undefined, 'plan'), 'planDecision step 2: no tools given: no opinion').toBeUndefined();
+    expect(planDecision(toolCall('c1', 'read'), tools, 'plan'), 'planDecision step 3: read-only tools run while planning').toBeUndefined();
+    expect(planDecision(toolCall('c1', 'grep'), tools, 'plan'), 'planDecision step 3').toBeUndefined();
+    expect(planDecision(toolCall('c1', 'nope'), tools, 'plan'), 'planDecision step 2: an unknown tool is left to the loop').toBeUndefined();
+    expect(planDecision(toolCall('c1', 'bash'), undefined, 'plan'), 'planDecision step 2: no tools given: no opinion').toBeUndefined();
     for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as PermissionMode[]) {
-      expect(planDecision(call('c1', 'bash'), tools, mode), `planDecision step 1: outside plan mode (${mode}) plan mode says nothing`).toBeUndefined();
+      expect(planDecision(toolCall('c1', 'bash'), tools, mode), `planDecision step 1: outside plan mode (${mode}) plan mode says nothing`).toBeUndefined();
     }
   });
 });

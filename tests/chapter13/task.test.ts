@@ -23,6 +23,15 @@ function parentWith(script: ConstructorParameters<typeof MockProvider>[0], optio
   return { agent, provider, tools: set, ran };
 }
 
+/** A child factory that refuses a sixth child: a test of nesting must end even when the depth limit does not hold. */
+function boundedChildren(make: TaskOptions['makeChild']): TaskOptions['makeChild'] {
+  let made = 0;
+  return (spec) => {
+    if (++made > 5) throw new Error('more than 5 children: the recursion is not bounded (childTools step 3: depth + 1)');
+    return make(spec);
+  };
+}
+
 const toolResults = (req: { messages: readonly unknown[] }) => req.messages.filter((m): m is { role: 'tool'; toolCallId: string; content: string; isError: boolean } => (m as { role: string }).role === 'tool');
 
 describe('the task tool: a child with a history of its own (src/planning/task.ts)', () => {
@@ -144,7 +153,7 @@ describe('a child\'s events, usage and signal reach the parent', () => {
 
   test('a grandchild\'s events arrive wrapped twice, under each call id', async () => {
     const grand = (request: ModelRequest) => (request.tools.some((t) => t.name === TASK) && !request.messages.some((m) => m.role === 'tool') ? callsTurn(taskCall('g1', 'deeper')) : assistantText('leaf'));
-    const makeChild: TaskOptions['makeChild'] = (spec) => new Agent({ provider: new MockProvider([grand, grand]), tools: spec.tools, cwd: process.cwd() });
+    const makeChild = boundedChildren((spec) => new Agent({ provider: new MockProvider([grand, grand]), tools: spec.tools, cwd: process.cwd() }));
     const { agent } = parentWith([callsTurn(taskCall('t1', 'job')), assistantText('ok')], { makeChild, maxDepth: 2 });
     const events = await collect(agent.run(ask('go')));
     const twice = ofType(events, 'subagent').filter((e) => e.event.type === 'subagent');
@@ -171,7 +180,7 @@ describe('a child\'s events, usage and signal reach the parent', () => {
 
   test('the child\'s usage is counted once in the parent session\'s totals, grandchildren included', async () => {
     const grand = (request: ModelRequest) => (request.tools.some((t) => t.name === TASK) && !request.messages.some((m) => m.role === 'tool') ? { ...callsTurn(taskCall('g1', 'deeper')), usage: usage(10, 1) } : assistantText('leaf', usage(100, 10)));
-    const makeChild: TaskOptions['makeChild'] = (spec) => new Agent({ provider: new MockProvider([grand, grand]), tools: spec.tools, cwd: process.cwd() });
+    const makeChild = boundedChildren((spec) => new Agent({ provider: new MockProvider([grand, grand]), tools: spec.tools, cwd: process.cwd() }));
     const parent = parentWith([{ ...callsTurn(taskCall('t1', 'job')), usage: usage(1000, 100) }, assistantText('ok', usage(2000, 200))], { makeChild, maxDepth: 2 });
     const session = newSession({ id: 's1', cwd: process.cwd(), now: '2026-01-01T00:00:00.000Z' });
     const recorder = new SessionRecorder(session, () => undefined);
