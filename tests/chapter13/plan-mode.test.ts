@@ -24,7 +24,7 @@ function planningAgent(script: ConstructorParameters<typeof MockProvider>[0], co
 const toolCall = (id: string, name: string) => ({ type: 'tool_call' as const, id, name, arguments: {} });
 const toolResults = (req: { messages: readonly unknown[] }) => req.messages.filter((m): m is { role: 'tool'; toolCallId: string; content: string; isError: boolean } => (m as { role: string }).role === 'tool');
 
-describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
+describe('planRequest (src/planning/plan-mode.ts)', () => {
   test('while planning, the model is told so after the system prompt; tools and messages stay; the request given is not changed', () => {
     const before = request('Be brief.');
     const copy = structuredClone(before);
@@ -46,6 +46,9 @@ describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
     }
   });
 
+});
+
+describe('planDecision (src/planning/plan-mode.ts)', () => {
   test('while planning, every tool that is not read-only is blocked with a message that names it and says what to do', () => {
     const tools = new ToolSet(fakeTools().tools);
     for (const name of ['write', 'edit', 'bash']) {
@@ -70,7 +73,7 @@ describe('planRequest and planDecision (src/planning/plan-mode.ts)', () => {
   });
 });
 
-describe('plan mode in the loop (planModeHooks, exit_plan_mode)', () => {
+describe('planDecision in the loop (planModeHooks)', () => {
   test('a writing call while planning never runs; the model reads why, and a read runs', async () => {
     const { control } = modeHolder('plan');
     const { agent, provider, ran } = planningAgent([callsTurn(call('c1', 'read', { path: 'a.ts' }), call('c2', 'bash', { command: 'rm -rf build' }), call('c3', 'write', { path: 'a.ts' })), assistantText('ok')], control);
@@ -84,6 +87,9 @@ describe('plan mode in the loop (planModeHooks, exit_plan_mode)', () => {
     expect(history).toBeValidHistory('after blocked calls in plan mode');
   });
 
+});
+
+describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
   test('approved with acceptEdits: the plan, the decision and the mode change are told before the result, and the mode switches', async () => {
     const { control, switches } = modeHolder('plan');
     const { approve, plans } = approver({ approved: true, mode: 'acceptEdits' });

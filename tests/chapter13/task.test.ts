@@ -34,7 +34,7 @@ function boundedChildren(make: TaskOptions['makeChild']): TaskOptions['makeChild
 
 const toolResults = (req: { messages: readonly unknown[] }) => req.messages.filter((m): m is { role: 'tool'; toolCallId: string; content: string; isError: boolean } => (m as { role: string }).role === 'tool');
 
-describe('the task tool: a child with a history of its own (src/planning/task.ts)', () => {
+describe('runTask (src/planning/task.ts): a child with a history of its own', () => {
   test('the child starts from its prompt alone; the parent gets its answer and never sees its turns', async () => {
     const children = childFactory([[callsTurn(call('k1', 'read', { path: 'a.ts' })), assistantText('parseConfig is called in a.ts:3')]]);
     const { agent, provider } = parentWith([callsTurn(taskCall('t1', 'Find the callers of parseConfig')), assistantText('Found it.')], { makeChild: children.makeChild });
@@ -86,7 +86,7 @@ describe('the task tool: a child with a history of its own (src/planning/task.ts
   });
 });
 
-describe('what a child may use: childTools and the depth limit', () => {
+describe('childTools (src/planning/task.ts): what a child may use, and the depth limit', () => {
   test('a child gets the parent\'s tools without task; a read-only task gives only the read-only ones', async () => {
     const children = childFactory([[assistantText('ok')], [assistantText('ok')]]);
     const { agent } = parentWith([callsTurn(taskCall('t1', 'job')), assistantText('ok')], { makeChild: children.makeChild });
@@ -139,7 +139,7 @@ describe('what a child may use: childTools and the depth limit', () => {
   });
 });
 
-describe('a child\'s events, usage and signal reach the parent', () => {
+describe('runTask (src/planning/task.ts): a child\'s events, usage and signal reach the parent', () => {
   test('every child event reaches the parent\'s consumers as a subagent event with the call id, before the call\'s result', async () => {
     const children = childFactory([[callsTurn(call('k1', 'read', { path: 'a.ts' })), assistantText('done')]]);
     const { agent } = parentWith([callsTurn(taskCall('t1', 'job')), assistantText('ok')], { makeChild: children.makeChild });

@@ -47,7 +47,7 @@ describe('todoProblems (src/planning/todo-list.ts)', () => {
   });
 });
 
-describe('the todo_write tool (src/planning/todo-list.ts)', () => {
+describe('todo_write (src/planning/todo-list.ts)', () => {
   test('a new list is kept, told as a todo_list event with the whole list before the result, and summed up for the model', async () => {
     const todos = [task('Read the code', 'completed'), task('Fix the bug', 'in_progress', { activeForm: 'Fixing the bug' }), task('Run the tests')];
     const { agent, provider, list } = writingAgent([todos]);
