@@ -321,6 +321,7 @@ async function main(argv: string[]): Promise<number> {
           note,
           ask,
           line: (text) => out.line(text),
+          earlier: [...parts],
           paint: { dim, bold, red, yellow },
         });
         const hit = kit.todoHits[0];

@@ -59,6 +59,8 @@ export interface PartContext {
   ask: Ask;
   /** Writes a line of the run's output (stdout), for a part that shows something while a run goes on. */
   line(text: string): void;
+  /** What the parts set up before this one returned (their hooks, their mode control), in order. */
+  earlier: readonly PartResult[];
   /** Colours (no-ops when stdout is not a colour terminal). */
   paint: { dim(text: string): string; bold(text: string): string; red(text: string): string; yellow(text: string): string };
 }
@@ -70,6 +72,8 @@ export interface PartResult {
   tools?: readonly Tool[];
   /** Hooks to add (called after the hooks of the parts before). */
   hooks?: Hooks;
+  /** Where the permission mode lives (chapter 8's gate), for a part that changes it (chapter 13's plan approval). */
+  modeControl?: { readonly mode: string; setMode(mode: any): void };
   /** Replaces the executor. */
   executor?: Executor;
   /** A line to show for an event, or undefined to show nothing (the main script still shows text and tool calls). */

@@ -87,6 +87,7 @@ export const part: AgentPart = {
     const files = settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : '';
     return {
       hooks: gate,
+      modeControl: gate,
       banner: `permissions: ${mode} mode, ${rules.length} rule${rules.length === 1 ? '' : 's'}${files}`,
       render(event: AgentEvent) {
         if (event.type !== 'tool_call_decided') return undefined;
