@@ -209,3 +209,23 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     expect(ran, 'in acceptEdits the edit runs').toEqual(['edit a.ts']);
   });
 });
+
+describe('exit_plan_mode (src/planning/plan-mode.ts) outside a loop', () => {
+  test('it works with no emit, and its events say turn 0 and call id \'\' when the context has none', async () => {
+    const held = modeHolder('plan');
+    const tool = exitPlanModeTool(held.control, approver({ approved: true, mode: 'acceptEdits' }).approve);
+    await expect(tool.execute({ plan: 'p' }, { cwd: process.cwd() }), 'exit_plan_mode: ctx.emit may be absent (ctx.emit?.(...))').resolves.toMatch(/approved/);
+    const again = modeHolder('plan');
+    const seen: AgentEvent[] = [];
+    await exitPlanModeTool(again.control, approver({ approved: true, mode: 'default' }).approve).execute({ plan: 'p' }, { cwd: process.cwd(), emit: (event) => void seen.push(event) });
+    expect(seen.map((e) => [e.type, 'turn' in e ? e.turn : '-', 'callId' in e ? e.callId : '-']), 'exit_plan_mode step 3: turn 0 and call id \'\' when absent').toEqual([['plan_proposed', 0, ''], ['plan_decided', 0, ''], ['mode_changed', 0, '-']]);
+    const no = modeHolder('plan');
+    await expect(exitPlanModeTool(no.control, approver({ approved: false }).approve).execute({ plan: 'p' }, { cwd: process.cwd() }), 'exit_plan_mode step 5: no emit needed either; without feedback the sentence ends after "keep planning."').resolves.toMatch(/keep planning\.$/);
+  });
+
+  test('the refusals say what is wrong', async () => {
+    const { control } = modeHolder('plan');
+    const tool = exitPlanModeTool(control, approver({ approved: true, mode: 'default' }).approve);
+    await expect(tool.execute({ plan: '  ' }, { cwd: process.cwd() }), 'exit_plan_mode step 2: the error says the plan is empty').rejects.toThrow(/empty/);
+  });
+});

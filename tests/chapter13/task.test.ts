@@ -3,7 +3,7 @@ import type { AgentEvent } from 'kit/agent-events';
 import { Agent } from 'kit/loop';
 import { MockProvider } from 'kit/mock-provider';
 import { parallelExecutor } from 'kit/parallel-executor';
-import { CHILD_SYSTEM, childTools, createTaskTool, TASK, type TaskOptions } from 'kit/planning/task';
+import { CHILD_SYSTEM, childTools, createTaskTool, runTask, TASK, type TaskOptions } from 'kit/planning/task';
 import type { ModelRequest } from 'kit/provider';
 import { newSession, SessionRecorder } from 'kit/session/session';
 import { ToolSet, type Tool } from 'kit/tool';
@@ -73,6 +73,7 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     const result = toolResults(requestOn(provider, 2))[0]!;
     expect(result.isError, 'runTask step 6: any end but end_turn is a failure').toBe(true);
     expect(result.content, 'runTask step 6: the error gives the child\'s reason').toContain('turn_limit');
+    expect(result.content, 'runTask step 6: and the child\'s message').toContain('after 2 model calls');
     expect(events.at(-1), 'the parent still answers').toMatchObject({ type: 'done', reason: 'end_turn' });
     expect(history).toBeValidHistory('after a failed task');
   });
@@ -82,6 +83,7 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     const { agent, provider } = parentWith([callsTurn(taskCall('t1', '  ')), assistantText('ok')], { makeChild: children.makeChild });
     await collect(agent.run(ask('go')));
     expect(toolResults(requestOn(provider, 2))[0]!.isError, 'runTask step 1').toBe(true);
+    expect(toolResults(requestOn(provider, 2))[0]!.content, 'runTask step 1: the error says the prompt is empty').toMatch(/empty/);
     expect(children.specs, 'no child for an empty prompt').toEqual([]);
   });
 });
@@ -147,6 +149,7 @@ describe('runTask (src/planning/task.ts): a child\'s events, usage and signal re
     const nested = ofType(events, 'subagent');
     expect(nested.every((e) => e.callId === 't1' && e.turn === 1), 'runTask step 4: each wraps the event with the parent call id and turn').toBe(true);
     expect(names(nested.map((e) => e.event)), 'runTask step 4: every event of the child, in order, unchanged').toEqual(['turn_start', 'tool_call_requested', 'tool_call_decided k1', 'tool_result k1', 'turn_start', 'text_delta', 'done']);
+    expect(ofType(events, 'usage'), 'runTask step 5: no usage event when the child used nothing').toEqual([]);
     const all = names(events);
     expect(all.indexOf('tool_result t1'), 'all of them before the task call\'s result').toBeGreaterThan(all.lastIndexOf('subagent(t1) done'));
   });
@@ -227,5 +230,28 @@ describe('runTask (src/planning/task.ts): a child\'s events, usage and signal re
     const { agent, provider } = parentWith([callsTurn(taskCall('t1', 'a'), taskCall('t2', 'b')), assistantText('ok')], { makeChild: children.makeChild, readOnly: true }, { executor: parallelExecutor({ concurrency: 4 }) });
     await collect(agent.run(ask('go')));
     expect(toolResults(requestOn(provider, 2)).map((r) => [r.toolCallId, r.content]), 'a read-only task tool (readOnly option) lets the parallel executor run both children at once').toEqual([['t1', 'A'], ['t2', 'B']]);
+  });
+});
+
+describe('runTask (src/planning/task.ts) at its edges', () => {
+  const bare: Omit<TaskOptions, 'makeChild'> = { tools: () => [] };
+
+  test('it works with no emit, and its events say turn 0 and call id \'\' when the context has none', async () => {
+    const children = childFactory([[assistantText('answer', usage(5, 1))], [assistantText('again', usage(5, 1))]]);
+    await expect(runTask({ ...bare, makeChild: children.makeChild }, { description: 'd', prompt: 'p' }, {}), 'runTask: ctx.emit may be absent (ctx.emit?.(...))').resolves.toBe('answer');
+    const seen: AgentEvent[] = [];
+    await runTask({ ...bare, makeChild: children.makeChild }, { description: 'd', prompt: 'p' }, { emit: (event) => void seen.push(event) });
+    expect(seen[0], 'runTask step 4: turn 0 and call id \'\' when absent').toMatchObject({ type: 'subagent', turn: 0, callId: '' });
+    expect(seen.at(-1), 'runTask step 5').toEqual({ type: 'usage', turn: 0, usage: usage(5, 1) });
+  });
+
+  test('a child that answers with nothing but spaces: the result says it gave no answer', async () => {
+    const children = childFactory([[assistantText('   ')]]);
+    await expect(runTask({ ...bare, makeChild: children.makeChild }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: an empty answer (once trimmed) is a sentence that says so').resolves.toMatch(/without an answer/);
+  });
+
+  test('a child whose events end without a done is a failure that says so', async () => {
+    const silent = { run: async function* () {} };
+    await expect(runTask({ ...bare, makeChild: () => silent }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: no done event is not an answer').rejects.toThrow(/no done event/);
   });
 });

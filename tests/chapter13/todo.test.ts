@@ -116,3 +116,19 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
     expect(list.todos).toEqual([task('Plan it', 'in_progress')]);
   });
 });
+
+describe('todo_write (src/planning/todo-list.ts) outside a loop', () => {
+  test('it works with no emit, and an event without a turn or call id says 0 and \'\'', async () => {
+    const list = new TodoList();
+    const tool = todoWriteTool(list);
+    await expect(tool.execute({ todos: [task('a', 'in_progress')] }, { cwd: process.cwd() }), 'todo_write step 3: ctx.emit may be absent (ctx.emit?.(...))').resolves.toBe('Task list saved: 1 task (0 completed, 1 in progress, 0 pending). Now: a.');
+    const seen: unknown[] = [];
+    await tool.execute({ todos: [task('b')] }, { cwd: process.cwd(), emit: (event) => void seen.push(event) });
+    expect(seen, 'todo_write step 3: turn 0 and call id \'\' when the context has none').toEqual([{ type: 'todo_list', turn: 0, callId: '', todos: [task('b')] }]);
+  });
+
+  test('the refusal lists the problems separated by "; "', async () => {
+    const tool = todoWriteTool(new TodoList());
+    await expect(tool.execute({ todos: [task(''), task('x', 'in_progress'), task('y', 'in_progress')] }, { cwd: process.cwd() }), 'todo_write step 1: every problem, joined with "; "').rejects.toThrow('task 1 has no content; only one task may be in progress at a time; tasks 2 and 3 are');
+  });
+});

@@ -99,7 +99,7 @@ export async function runTask(
   //    throw an Error that gives the reason and the child's message.
   const depth = options.depth ?? 0;
   const maxDepth = options.maxDepth ?? 1;
-  if (depth + 1 > maxDepth) throw new Error(`${TASK}: sub-agents may not go deeper than ${maxDepth} level${maxDepth === 1 ? '' : 's'}; do this part yourself`);
+  if (depth + 1 > maxDepth) throw new Error(`${TASK}: sub-agents may not go deeper than depth ${maxDepth}; do this part yourself`);
   if (input.prompt.trim() === '') throw new Error(`${TASK}: the prompt is empty; say what the sub-agent should do`);
   const child = options.makeChild({ tools: childTools(options, depth), system: options.system ?? CHILD_SYSTEM, maxTurns: options.maxTurns ?? 20, depth: depth + 1 });
   const history: Message[] = [userMessage(input.prompt)];
