@@ -252,6 +252,6 @@ describe('runTask (src/planning/task.ts) at its edges', () => {
 
   test('a child whose events end without a done is a failure that says so', async () => {
     const silent = { run: async function* () {} };
-    await expect(runTask({ ...bare, makeChild: () => silent }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: no done event is not an answer').rejects.toThrow(/no done event/);
+    await expect(runTask({ ...bare, makeChild: () => silent }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: no done event is not an answer').rejects.toThrow('task: the sub-agent did not finish (no done event)');
   });
 });
