@@ -40,6 +40,8 @@ const keyOf = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chap
 /**
  * The stub each failing test points at, in this order:
  * 1. the stub named in a TODO message (`TODO(chapter 3): SimpleAgent.chat`): the test reached an unwritten stub;
+ * 1b. among the stubs whose code the test reached, the one whose step the failure message names, when it names
+ *    exactly one (`runToolCall step 5: ...`: the graded tests label their assertions with the step they check);
  * 2. among the stubs whose code the test reached (its `regions`, recorded at run time by trace.ts): the one its
  *    describe title names, when the title names exactly one of them (`singleTurn (src/agent.ts)`);
  * 3. otherwise (a title naming several, `SimpleAgent.run and chat`, or none), among the reached stubs: one that steps
@@ -82,6 +84,11 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
       result.set(test, byKey.get(`chapter ${Number(todo[1])}: ${todo[2]}`));
       continue;
     }
+    const stepped = reachedBy(test).filter((key) => messageNamesStep(test.message, byKey.get(key)!.name));
+    if (stepped.length === 1) {
+      result.set(test, byKey.get(stepped[0]!));
+      continue;
+    }
     const titled = reachedBy(test).filter((key) => named(test, key));
     if (titled.length === 1) result.set(test, byKey.get(titled[0]!));
     else later.push(test);
@@ -114,6 +121,16 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
 /** The stub one failing test points at (see assignStubs); `tests` is the whole run, for the suspicion scores. */
 export function stubOfTest<S extends StubInfo>(test: TestOutcome, stubs: readonly S[], tests: readonly TestOutcome[] = [test]): S | undefined {
   return assignStubs(tests.includes(test) ? tests : [...tests, test], stubs).get(test);
+}
+
+/**
+ * True when a failure message points at a step of the stub, the way the graded tests label their assertions:
+ * `runToolCall step 5: ...` names runToolCall; `executeTools step 1` names StreamingAgent.executeTools (a method may be
+ * named without its class); `StreamingAgent.chat step 2` does not name Agent.chat.
+ */
+export function messageNamesStep(message: string, stub: string): boolean {
+  const member = stub.includes('.') ? stub.slice(stub.lastIndexOf('.') + 1) : undefined;
+  return [stub, member].some((name) => name !== undefined && new RegExp(`(^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} steps? \\d`).test(message));
 }
 
 /**

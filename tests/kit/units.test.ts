@@ -8,7 +8,7 @@ import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
-import { firstUnfinished, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
+import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
 import { chapterKey, importClosure, testFileKey } from '../../scripts/kit/cache.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
@@ -78,6 +78,15 @@ describe('stub matching (scripts/kit/stubs.ts)', () => {
     expect(suiteNamesStub('ToolSet (src/tool.ts)', 'ToolSet.get')).toBe(true);
     expect(suiteNamesStub('readTool (src/tools/read.ts)', 'readTool.execute')).toBe(true);
     expect(suiteNamesStub('textOf (src/messages.ts)', 'toolCallsOf')).toBe(false);
+  });
+
+  it('maps a failure message to the stub whose step it names', () => {
+    expect(messageNamesStep('runToolCall step 5: run the tool with runTool', 'runToolCall')).toBe(true);
+    expect(messageNamesStep('executeTools step 1: check the signal before each call', 'StreamingAgent.executeTools')).toBe(true);
+    expect(messageNamesStep('Agent.run step 3b/3c: stream the request', 'Agent.run')).toBe(true);
+    expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'Agent.chat')).toBe(false);
+    expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'SimpleAgent.chat')).toBe(false);
+    expect(messageNamesStep('the run sent a done event twice', 'finishRun')).toBe(false);
   });
 
   it('the first unfinished stub is the first still throwing TodoError or with a failing test', () => {
