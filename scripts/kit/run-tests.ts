@@ -90,7 +90,7 @@ export interface RawReport {
     errors: RawError[];
     tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError; regions?: string[] }>;
   }>;
-  unhandledErrors: RawError[];
+  unhandledErrors: Array<RawError & { file?: string }>;
 }
 
 /**
@@ -290,7 +290,10 @@ export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'durat
       });
     }
   }
-  for (const error of raw.unhandledErrors) errors.push(`unhandled: ${firstLines(error.message)}`);
+  for (const error of raw.unhandledErrors) {
+    const file = error.file ? path.relative(root, error.file).split(path.sep).join('/') : undefined;
+    errors.push(`${file ? `${file}: ` : ''}unhandled: ${firstLines(error.message)}`);
+  }
   return { tests, errors };
 }
 
