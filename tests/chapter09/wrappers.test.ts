@@ -19,9 +19,10 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { tool } = gatedTool();
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 250)]), timeoutCall, { cwd: process.cwd() });
+    pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await vi.advanceTimersByTimeAsync(249);
     let settled = false;
-    void pending.then(() => (settled = true));
+    void pending.then(() => (settled = true), () => (settled = true));
     await flush(1);
     expect(settled, 'withTimeout step 1: 1 ms before the limit the call must still be running').toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -34,6 +35,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { tool, signals } = gatedTool();
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 100)]), timeoutCall, { cwd: process.cwd() });
+    pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await vi.advanceTimersByTimeAsync(0);
     expect(signals.length, 'withTimeout step 2: the tool must get a signal in its context').toBe(1);
     expect(signals[0]!.aborted, 'withTimeout: before the limit the signal has not fired').toBe(false);
@@ -67,6 +69,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { tool, gates } = gatedTool();
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 1000)]), timeoutCall, { cwd: process.cwd() });
+    pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await vi.advanceTimersByTimeAsync(10);
     gates[0]!.resolve('fine');
     const result = await pending;
@@ -84,6 +87,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     const { tool, signals } = gatedTool();
     const controller = new AbortController();
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 60_000)]), timeoutCall, { cwd: process.cwd(), signal: controller.signal });
+    pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await flush(1);
     controller.abort(new Error('person pressed Esc'));
     await pending;
