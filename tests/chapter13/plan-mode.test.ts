@@ -219,8 +219,10 @@ describe('exit_plan_mode (src/planning/plan-mode.ts) outside a loop', () => {
     const seen: AgentEvent[] = [];
     await exitPlanModeTool(again.control, approver({ approved: true, mode: 'default' }).approve).execute({ plan: 'p' }, { cwd: process.cwd(), emit: (event) => void seen.push(event) });
     expect(seen.map((e) => [e.type, 'turn' in e ? e.turn : '-', 'callId' in e ? e.callId : '-']), 'exit_plan_mode step 3: turn 0 and call id \'\' when absent').toEqual([['plan_proposed', 0, ''], ['plan_decided', 0, ''], ['mode_changed', 0, '-']]);
-    const no = modeHolder('plan');
-    await expect(exitPlanModeTool(no.control, approver({ approved: false }).approve).execute({ plan: 'p' }, { cwd: process.cwd() }), 'exit_plan_mode step 5: no emit needed either; without feedback the sentence ends after "keep planning."').resolves.toMatch(/keep planning\.$/);
+    const bare = await exitPlanModeTool(modeHolder('plan').control, approver({ approved: false }).approve).execute({ plan: 'p' }, { cwd: process.cwd() });
+    const told = await exitPlanModeTool(modeHolder('plan').control, approver({ approved: false, feedback: 'Smaller steps.' }).approve).execute({ plan: 'p' }, { cwd: process.cwd() });
+    expect(bare, 'exit_plan_mode step 5: no emit needed either').toMatch(/keep planning/i);
+    expect(told.startsWith(bare) && told.endsWith('Smaller steps.'), `exit_plan_mode step 5: with feedback, the same sentence followed by the feedback (got "${bare}" and "${told}")`).toBe(true);
   });
 
   test('the refusals say what is wrong', async () => {

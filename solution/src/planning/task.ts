@@ -84,7 +84,8 @@ export async function runTask(
 ): Promise<string> {
   // #region chapter 13: runTask
   // 1. The child is at (options.depth ?? 0) + 1. Deeper than options.maxDepth (default 1): throw an Error that
-  //    gives the limit and tells the model to do the work itself. A prompt that is empty once trimmed: throw too.
+  //    gives the limit and tells the model to do the work itself. A prompt that is empty once trimmed: throw an
+  //    Error that says the prompt is empty.
   // 2. Ask options.makeChild for the child: childTools(options, depth of this agent), the system prompt (options.system
   //    or CHILD_SYSTEM), the turn limit (options.maxTurns or 20) and the child's depth.
   // 3. Give it a history of its own, made for this task: one user message, the prompt. Never the parent's history,
@@ -95,8 +96,9 @@ export async function runTask(
   //    the totals its own task calls reported).
   // 5. Then, when anything was used, emit one { type: 'usage', turn, usage } with that total: the parent's consumers
   //    (the session's totals) count the child's tokens this way, once.
-  // 6. end_turn: return the child's text (or a sentence that says it gave no answer, when empty). Any other end:
-  //    throw an Error that gives the reason and the child's message.
+  // 6. end_turn: return the child's text (or a sentence that says it finished without an answer, when the text is
+  //    empty once trimmed). Any other end: throw an Error `task: the sub-agent did not finish (<reason>: <message>)`
+  //    (without ": <message>" when there is none), or `(no done event)` when the child's events ended without one.
   const depth = options.depth ?? 0;
   const maxDepth = options.maxDepth ?? 1;
   if (depth + 1 > maxDepth) throw new Error(`${TASK}: sub-agents may not go deeper than depth ${maxDepth}; do this part yourself`);

@@ -90,7 +90,8 @@ export function todoWriteTool(list: TodoList = new TodoList()): Tool<{ todos: To
     async execute({ todos }, ctx) {
       // #region chapter 13: todo_write
       // 1. Check the new list with todoProblems. If it has problems, throw an Error that says the list was not
-      //    changed and gives every problem: the model reads it as an error result, and the old list stays.
+      //    changed and gives every problem, joined with "; ": the model reads it as an error result, and the old
+      //    list stays.
       // 2. Keep the new list (list.set), each task's content and activeForm trimmed.
       // 3. Tell the run's consumers: ctx.emit a todo_list event with the turn and the call id from ctx (0 and ''
       //    when absent) and the whole list, as a copy (list.todos), never the objects the list keeps.

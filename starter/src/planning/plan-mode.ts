@@ -88,15 +88,15 @@ export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): To
     async execute({ plan }, ctx) {
       // #region chapter 13: exit_plan_mode
       // 1. Not in plan mode (control.mode): throw an Error that says so and names the mode: there is nothing to leave.
-      // 2. A plan that is empty once trimmed: throw an Error that asks for the plan.
+      // 2. A plan that is empty once trimmed: throw an Error that says the plan is empty and asks for one.
       // 3. ctx.emit a plan_proposed event (turn and call id from ctx: 0 and '' when absent) with the trimmed plan, then
       //    ask: await approve(plan, the signal of ctx, or one that never aborts). A cancel while asking rejects; let it.
       // 4. Approved: note the mode now (the previous one), switch with control.setMode(decision.mode), then emit
       //    plan_decided (approved, the new mode) and mode_changed (the new mode and the previous one), and return a
       //    sentence that says the plan was approved, names the new mode and tells the model to carry out the plan.
-      // 5. Not approved: the mode stays plan. Emit plan_decided (not approved, mode plan, the feedback when there is
-      //    some) and return a sentence that says the plan was not approved and to keep planning, with the person's
-      //    feedback in it when they gave some.
+      // 5. Not approved: the mode stays plan. Emit plan_decided (not approved, mode plan, the trimmed feedback when
+      //    there is some) and return a sentence that says the plan was not approved and to keep planning; when the
+      //    person gave feedback, the same sentence followed by their feedback.
       throw new TodoError(13, 'exit_plan_mode');
       // #endregion
     },
