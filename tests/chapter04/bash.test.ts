@@ -320,14 +320,24 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('stops a detached child that redirected its output, too', async () => {
     const { root } = tempWorkspace();
-    // The child waits a whole second, so that on a loaded machine the tool's clean-up has surely run before it wakes.
-    const result = await bash(root, { command: "setsid sh -c 'sleep 1; touch late.txt' >/dev/null 2>&1 & echo ok", timeout_ms: 3000 });
-    expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
-    await sleep(1200);
-    expect(
-      existsSync(path.join(root, 'late.txt')),
-      'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
-    ).toBe(false);
+    const marker = `sleep 30.${RUN}7`;
+    try {
+      const result = await bash(root, { command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`, timeout_ms: 3000 });
+      expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
+      // The tool's clean-up stops it as the tool returns; looked for (up to 2 s, for a loaded machine) until it is gone.
+      let left = processesRunning(marker);
+      for (let waited = 0; left.length > 0 && waited < 2000; waited += 50) {
+        await sleep(50);
+        left = processesRunning(marker);
+      }
+      expect(
+        left,
+        'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
+      ).toEqual([]);
+      expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
+    } finally {
+      killLeftOver(marker);
+    }
   });
 
   test('a timeout ends the tool even when a detached child keeps running', async () => {
