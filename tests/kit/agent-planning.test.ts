@@ -4,11 +4,9 @@
  * a temp workspace, the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
+import { fakeOpenAI, openaiAnswer, openaiToolCall, runAgent, tempFolders } from './agent-process.js';
 
 const tempFolder = tempFolders('kit-agent-plan-');
 
@@ -22,41 +20,19 @@ function folder() {
   return { cwd, home };
 }
 
-const requests: any[] = [];
-let scripts: string[][] = [];
-let server: Server;
-let url = '';
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const frames = scripts.shift() ?? openaiAnswer('(nothing scripted)');
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of frames) res.write(frame);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const api = fakeOpenAI(() => openaiAnswer('(nothing scripted)'));
+beforeAll(api.start);
+afterAll(api.stop);
 
 let ids = 0;
-const toolCall = (name: string, args: object) => [
-  openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id: `call_${++ids}`, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
-  openaiChunk({}, 'tool_calls'),
-  openaiData('[DONE]'),
-];
-const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' });
+const toolCall = (name: string, args: object) => openaiToolCall(name, args, `call_${++ids}`);
+const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' });
 
 describe('npm run agent with plan mode, the task list and sub-agents (scripts/agent-parts/planning.ts)', () => {
   it('plans in plan mode: a command is refused, the task list is drawn, the plan is approved at the terminal and the edit runs', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [
+    api.requests.length = 0;
+    api.scripts = [
       toolCall('bash', { command: 'touch sneaky' }),
       toolCall('todo_write', { todos: [{ content: 'Change a.txt', status: 'in_progress', activeForm: 'Changing a.txt' }, { content: 'Check it', status: 'pending' }] }),
       toolCall('exit_plan_mode', { plan: '1. Write "new" into a.txt' }),
@@ -81,7 +57,7 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner says the agent plans first').toContain('plan mode');
     expect(existsSync(path.join(where.cwd, 'sneaky')), 'bash did not run while planning').toBe(false);
-    expect(requests[0].messages[0].content, 'the model is told it is planning').toContain('You are in plan mode');
+    expect(api.requests[0].messages[0].content, 'the model is told it is planning').toContain('You are in plan mode');
     expect(run.stdout, 'the task list is drawn').toContain('◐ Changing a.txt');
     expect(run.stdout).toContain('☐ Check it');
     expect(run.stdout, 'the plan is shown before the question').toMatch(/The plan:\s+1\. Write "new" into a\.txt[\s\S]*Approve this plan\?/);
@@ -92,8 +68,8 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
 
   it('runs a task as a sub-agent with its own history, shows its work indented under the call, and hands its answer back', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [
+    api.requests.length = 0;
+    api.scripts = [
       toolCall('task', { description: 'Read a.txt', prompt: 'How many lines has a.txt?' }),
       toolCall('read', { path: 'a.txt' }),
       openaiAnswer('a.txt has 1 line.'),
@@ -101,12 +77,12 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
     ];
     const run = await runAgent(['-p', 'count the lines of a.txt'], { cwd: where.cwd, home: where.home, env: env(), stdin: '', killAfterMs: 20_000 });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    const child = requests[1];
+    const child = api.requests[1];
     expect(child.messages.map((m: any) => m.role), 'the child starts from the system prompt and its prompt only').toEqual(['system', 'user']);
     expect(child.messages[1].content).toBe('How many lines has a.txt?');
     expect(child.tools.map((t: any) => t.function.name), 'the child has no task tool (depth 1)').not.toContain('task');
     expect(run.stdout, 'the child\'s call is shown indented under the task call').toMatch(/│ ● read\(/);
-    const parentNext = requests[3].messages;
+    const parentNext = api.requests[3].messages;
     expect(parentNext.find((m: any) => m.role === 'tool')?.content, 'the parent reads the child\'s answer').toBe('a.txt has 1 line.');
     expect(parentNext.some((m: any) => m.role === 'tool' && m.content.includes('old')), 'the parent never sees what the child read').toBe(false);
     expect(run.stdout).toContain('The sub-agent says a.txt has 1 line.');

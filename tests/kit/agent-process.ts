@@ -4,6 +4,8 @@
  * on 127.0.0.1; and the server-sent-event frames of the two wire formats.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -97,3 +99,38 @@ export function stubbedTree(dir: string, stubbed: (region: { chapter: number }) 
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return dir;
 }
+
+/**
+ * A fake OpenAI-compatible API on 127.0.0.1 for one test file: records each request body in `requests` and answers
+ * each request with the next scripted stream of `scripts` (or `fallback` when none is left). Call `start` in
+ * beforeAll and `stop` in afterAll; `url` is the base URL to give the agent as OPENAI_BASE_URL.
+ */
+export function fakeOpenAI(fallback: () => string[] = () => []) {
+  const api = { requests: [] as any[], scripts: [] as string[][], url: '', start, stop };
+  let server: Server | undefined;
+  async function start() {
+    server = createServer(async (req, res) => {
+      let raw = '';
+      for await (const chunk of req) raw += chunk;
+      api.requests.push(JSON.parse(raw));
+      const frames = api.scripts.shift() ?? fallback();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (const frame of frames) res.write(frame);
+      res.end();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+  function stop() {
+    server?.closeAllConnections();
+    server?.close();
+  }
+  return api;
+}
+
+/** One streamed OpenAI turn that calls one tool. */
+export const openaiToolCall = (name: string, args: unknown, id = 'call_1') => [
+  openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
+  openaiChunk({}, 'tool_calls'),
+  openaiData('[DONE]'),
+];
