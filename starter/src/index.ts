@@ -26,3 +26,4 @@ export * from './mcp/index.js';
 export * from './permissions/index.js';
 export * from './retry/index.js';
 export * from './planning/index.js';
+export * from './acp/index.js';

@@ -1,0 +1,271 @@
+/**
+ * Chapter 14: the agent as an ACP server.
+ *
+ * An editor starts the agent as a child process and speaks JSON-RPC to it over stdin and stdout (the official SDK
+ * does the framing and the method dispatch). The server keeps the sessions the client opened, each with its own
+ * agent, history and mode, and for each prompt runs chapter 7's loop and forwards its events as session/update
+ * notifications. It builds no agent itself: `openSession` (chapter 15's factory, or a test's) does, given the
+ * folder, the client's MCP servers, the system prompt choice, and the callbacks that ask the editor. So what a
+ * person meets in the editor is what the terminal does, with another face.
+ */
+import { TodoError } from '../todo.js';
+import * as acp from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent, ApprovePlan } from '../agent-events.js';
+import { userMessage, type Message, type Usage } from '../messages.js';
+import type { McpServerConfig } from '../mcp/config.js';
+import type { AskPermission } from '../permissions/gate.js';
+import type { ModeControl } from '../planning/plan-mode.js';
+import type { ModelPrice } from '../session/cost.js';
+import type { Tool } from '../tool.js';
+import { clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
+import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
+import { promptText } from './prompt.js';
+import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
+import { historyUpdates, stopReasonOf, UpdateTranslator } from './updates.js';
+
+/** What the factory is given to build a session's agent. */
+export interface SessionSetup {
+  /** The session's id: made by the server for session/new, the client's for load and resume. */
+  sessionId: string;
+  /** True for session/load and session/resume: continue the saved session `sessionId`. */
+  resume: boolean;
+  cwd: string;
+  /** The client's MCP servers, as chapter 11 configures them. */
+  mcpServers: Record<string, McpServerConfig>;
+  /** From `_meta.systemPrompt`. */
+  systemPrompt?: SystemPromptChoice;
+  /** Chapter 8's question, asked in the editor. */
+  ask: AskPermission;
+  /** Chapter 13's plan approval, asked in the editor. */
+  approvePlan: ApprovePlan;
+  /** Tools that take the place of the built-in ones of the same name (the client's files). */
+  tools: Tool[];
+}
+
+/** What the factory builds: the session's agent and what the server needs around it. */
+export interface SessionHandle {
+  /** The history the agent continues (a loaded session's saved messages; [] for a new one). */
+  history: Message[];
+  /** Chapter 7's Agent, or anything that runs like it (the factory may wrap it to record the session). */
+  run(history: Message[], options: { signal: AbortSignal }): AsyncIterable<AgentEvent>;
+  /** Where the permission mode lives (chapter 8's gate). */
+  modes: ModeControl;
+  /** What the session had used before (a loaded session), for the cost in usage_update. */
+  usage?: Usage;
+  /** Ends the session: saves it, stops its MCP servers. */
+  close(): Promise<void>;
+}
+
+export interface AcpServerOptions {
+  /** Builds a session's agent; throws when a session to load does not exist. */
+  openSession(setup: SessionSetup): Promise<SessionHandle>;
+  /** Whether sessions can be loaded and resumed (default true). */
+  loadSession?: boolean;
+  /** The agent's name and version, for initialize. */
+  name?: string;
+  version?: string;
+  /** The model's context window in tokens (default 200,000) and its price, for usage_update. */
+  contextWindow?: number;
+  price?: ModelPrice;
+  /** Makes session ids (default: random UUIDs). */
+  newId?: () => string;
+}
+
+/** One session as the server keeps it. */
+interface LiveSession {
+  id: string;
+  cwd: string;
+  handle: SessionHandle;
+  /** The running prompt's controller, while one runs. */
+  running?: AbortController;
+  /** The exit_plan_mode calls of the running turn, oldest first (the plan question answers the first). */
+  planCalls: string[];
+}
+
+/** The client as the handlers see it: chapter 14 only sends requests and notifications through it. */
+export type Client = Pick<acp.AgentContext, 'request' | 'notify'>;
+
+export class AcpServer {
+  /** What the client said it can do (initialize). */
+  clientCapabilities: acp.ClientCapabilities = {};
+  readonly sessions = new Map<string, LiveSession>();
+
+  constructor(readonly options: AcpServerOptions) {}
+
+  /**
+   * initialize: the protocol version (PROTOCOL_VERSION), the agent's name and version, its capabilities (loadSession,
+   * prompts with embedded context but no images or audio, MCP over http, resume) and no auth methods. Keeps the
+   * client's capabilities.
+   */
+  initialize(params: acp.InitializeRequest): acp.InitializeResponse {
+    // #region chapter 14: AcpServer.initialize
+    // 1. Keep params.clientCapabilities (or {}) in this.clientCapabilities: newSession reads fs from it.
+    // 2. Return protocolVersion acp.PROTOCOL_VERSION; agentInfo { name, version } (options, defaulting to
+    //    'coding-agent' and '1.0.0'); agentCapabilities: loadSession (options.loadSession, default true),
+    //    promptCapabilities { image: false, audio: false, embeddedContext: true }, mcpCapabilities { http: true,
+    //    sse: false }, and sessionCapabilities { resume: {} } when sessions can be loaded ({} when not); authMethods [].
+    throw new TodoError(14, 'AcpServer.initialize');
+    // #endregion
+  }
+
+  /** The client's files, for the tools of session `sessionId`. */
+  private clientFiles(client: Client, sessionId: string): ClientFiles {
+    return {
+      readTextFile: async (request, signal) =>
+        (await client.request(acp.methods.client.fs.readTextFile, { sessionId, ...request }, { cancellationSignal: signal })).content,
+      writeTextFile: async (request, signal) => {
+        await client.request(acp.methods.client.fs.writeTextFile, { sessionId, ...request }, { cancellationSignal: signal });
+      },
+    };
+  }
+
+  /** The setup of a session: everything the factory needs, with the callbacks that reach this client. */
+  setupFor(
+    sessionId: string,
+    params: Pick<acp.NewSessionRequest, 'cwd' | 'mcpServers' | '_meta'>,
+    client: Client,
+    resume: boolean,
+  ): SessionSetup {
+    const requestPermission: RequestPermission = (request, signal) =>
+      client.request(acp.methods.client.session.requestPermission, request, { cancellationSignal: signal });
+    const fs = this.clientCapabilities.fs;
+    const files = this.clientFiles(client, sessionId);
+    return {
+      sessionId,
+      resume,
+      cwd: params.cwd,
+      mcpServers: mcpServersFromAcp(params.mcpServers ?? []),
+      systemPrompt: systemPromptFromMeta(params._meta),
+      ask: askThroughClient(sessionId, params.cwd, requestPermission),
+      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () => this.sessions.get(sessionId)?.planCalls.shift()),
+      tools: [...(fs?.readTextFile ? [clientReadTool(files)] : []), ...(fs?.writeTextFile ? [clientWriteTool(files)] : [])],
+    };
+  }
+
+  /** The modes of a session, as ACP shows them. */
+  modesOf(handle: SessionHandle): acp.SessionModeState {
+    return { currentModeId: handle.modes.mode, availableModes: SESSION_MODES };
+  }
+
+  /**
+   * session/new: a session with a new id, its agent from the factory (setupFor), kept in this.sessions. Answers
+   * with the id and the modes. A relative cwd is refused.
+   */
+  async newSession(params: acp.NewSessionRequest, client: Client): Promise<acp.NewSessionResponse> {
+    // #region chapter 14: AcpServer.newSession
+    // 1. ACP paths are absolute: a cwd that is not (path.isAbsolute) → throw RequestError.invalidParams naming it.
+    // 2. A new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
+    //    MCP servers and the _meta, and may throw invalidParams; let it.
+    // 3. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
+    // 4. Return { sessionId: id, modes: this.modesOf(handle) }.
+    throw new TodoError(14, 'AcpServer.newSession');
+    // #endregion
+  }
+
+  /**
+   * session/load (replay: true) and session/resume (replay: false): the saved session `sessionId`, from the factory
+   * with resume set; with replay, its history is sent to the client as updates (historyUpdates) before the answer.
+   * A session already open on this connection is closed first (its run cancelled). The factory's error for a
+   * session it cannot find becomes RequestError.resourceNotFound-style error (-32002) with its message.
+   */
+  async loadSession(params: acp.LoadSessionRequest, client: Client, replay: boolean): Promise<acp.LoadSessionResponse> {
+    // #region chapter 14: AcpServer.loadSession
+    // 1. Loading is off (options.loadSession === false): throw RequestError.methodNotFound with the method's name.
+    //    A cwd that is not absolute: invalidParams, as in newSession.
+    // 2. If this.sessions has the id already: abort its running prompt, close its handle and forget it.
+    // 3. handle = await openSession(setupFor(id, params, client, true)). If it throws, throw
+    //    new RequestError(-32002, `session <id> could not be loaded: <its message>`, { sessionId }).
+    // 4. With replay: for each update of historyUpdates(handle.history, cwd), in order, await
+    //    client.notify(acp.methods.client.session.update, { sessionId, update }).
+    // 5. Keep the session (as newSession does) and return { modes: this.modesOf(handle) }.
+    throw new TodoError(14, 'AcpServer.loadSession');
+    // #endregion
+  }
+
+  /** The session `sessionId`, or a -32002 error that names it. */
+  session(sessionId: string): LiveSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new RequestError(-32002, `unknown session ${sessionId}: open one with session/new (or session/load) first`, { sessionId });
+    return session;
+  }
+
+  /**
+   * session/prompt: runs the session's agent on the prompt and sends its events as updates while it runs; answers
+   * with the stop reason when the run is over. One prompt at a time per session. `signal` aborts when the client
+   * withdraws the request or goes away: the run is then cancelled (and the session stays usable).
+   */
+  async prompt(params: acp.PromptRequest, client: Client, signal: AbortSignal): Promise<acp.PromptResponse> {
+    // #region chapter 14: AcpServer.prompt
+    // 1. The session (this.session: unknown ids throw). If it has a running prompt, throw RequestError.invalidRequest
+    //    saying a prompt is already running in that session (cancel it or wait).
+    // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes).
+    // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
+    //    signal's reason. Push userMessage(text) onto the handle's history.
+    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage }).
+    // 5. for await each event of handle.run(history, { signal: controller.signal }): remember the done event; a
+    //    tool_call_requested for exit_plan_mode → push its callId onto session.planCalls; then for each of
+    //    translator.updates(event): await client.notify(session/update, { sessionId, update }). If a notify fails
+    //    (the client went away), abort the controller and keep reading the events, sending nothing more: the run
+    //    must end, and the history with it.
+    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start).
+    // 7. Return { stopReason: stopReasonOf(done, history) }.
+    throw new TodoError(14, 'AcpServer.prompt');
+    // #endregion
+  }
+
+  /** session/cancel (a notification: no answer, no error): ends the session's running prompt, if any. */
+  cancel(params: acp.CancelNotification): void {
+    // #region chapter 14: AcpServer.cancel
+    // 1. Abort the running prompt of session params.sessionId with an Error saying the client cancelled it.
+    // 2. No such session, or nothing running: do nothing (a notification has no answer to carry an error).
+    throw new TodoError(14, 'AcpServer.cancel');
+    // #endregion
+  }
+
+  /** session/set_mode: switches the session's permission mode; a mode that is not one of SESSION_MODES is refused. */
+  setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
+    // #region chapter 14: AcpServer.setMode
+    // 1. The session (unknown ids throw, through this.session).
+    // 2. A modeId that is not a permission mode (isPermissionMode): throw RequestError.invalidParams naming it and
+    //    the modes there are.
+    // 3. handle.modes.setMode(modeId) and return {}. The client asked for it, so no current_mode_update is sent.
+    throw new TodoError(14, 'AcpServer.setMode');
+    // #endregion
+  }
+
+  /** Ends every session: their running prompts are cancelled, then each is closed (saved). */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    for (const session of sessions) session.running?.abort(new Error('the client disconnected'));
+    await Promise.all(sessions.map((session) => session.handle.close().catch(() => {})));
+  }
+}
+
+/** True for an absolute path on this system. */
+function isAbsolutePath(value: string): boolean {
+  return typeof value === 'string' && (value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value));
+}
+
+/**
+ * The ACP agent app: each method wired to an AcpServer. Serve it over stdio with
+ * `app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)))`, or connect a test
+ * client to it directly. When the connection closes, every session is closed (a running prompt is cancelled and
+ * the session saved).
+ */
+export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; server: AcpServer } {
+  const server = new AcpServer(options);
+  const app = acp
+    .agent({ name: options.name ?? 'coding-agent' })
+    .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
+    .onRequest(acp.methods.agent.initialize, ({ params }) => server.initialize(params))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) => server.newSession(params, client))
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => server.loadSession(params, client, true))
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false))
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => server.prompt(params, client, signal))
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => server.setMode(params))
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => server.cancel(params));
+  return { app, server };
+}

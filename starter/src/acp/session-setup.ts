@@ -1,0 +1,61 @@
+/**
+ * Chapter 14: what a client asks for when it opens a session, in the kit's own terms.
+ *
+ * session/new carries the folder to work in, the MCP servers the editor wants the agent to use (Zed passes the
+ * context servers the person configured), and `_meta`, where a client may put things the protocol does not define
+ * yet: here, `systemPrompt`, to replace the agent's system prompt (a string) or add to it (`{ append }`). Both are
+ * turned into chapter 11's server configuration and chapter 12's prompt choice before the agent is built.
+ */
+import { TodoError } from '../todo.js';
+import { RequestError, type McpServer, type SessionMode } from '@agentclientprotocol/sdk';
+import type { McpServerConfig } from '../mcp/config.js';
+import { SERVER_NAME } from '../mcp/config.js';
+import { PERMISSION_MODES, type PermissionMode } from '../permissions/evaluate.js';
+
+/** How a client's `_meta.systemPrompt` changes the agent's system prompt. */
+export type SystemPromptChoice = { replace: string } | { append: string };
+
+/** The session modes a client can switch between: chapter 8's permission modes, named for people. */
+export const SESSION_MODES: SessionMode[] = [
+  { id: 'default', name: 'Default', description: 'Ask before edits and commands' },
+  { id: 'acceptEdits', name: 'Accept edits', description: 'Edit files without asking; ask before commands' },
+  { id: 'plan', name: 'Plan', description: 'Read and plan; change nothing until the plan is approved' },
+  { id: 'bypassPermissions', name: 'Bypass permissions', description: 'Run everything without asking' },
+];
+
+/** True when `mode` is one of chapter 8's modes. */
+export function isPermissionMode(mode: string): mode is PermissionMode {
+  return (PERMISSION_MODES as readonly string[]).includes(mode);
+}
+
+/**
+ * The client's MCP servers as chapter 11's configuration, by name: a stdio server keeps its command and args, its
+ * env list becomes a record; an http server keeps its url, its header list becomes a record. SSE servers (an older
+ * transport chapter 11 does not speak) are refused, as are names chapter 11 would refuse (SERVER_NAME) and a name
+ * given twice: each with RequestError.invalidParams naming the server.
+ */
+export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string, McpServerConfig> {
+  // #region chapter 14: mcpServersFromAcp
+  // 1. For each server: a name SERVER_NAME refuses, or one already seen → throw RequestError.invalidParams(undefined,
+  //    message) that names it and says why.
+  // 2. type 'http' → { type: 'http', url, headers } with headers made a record (name → value).
+  //    type 'sse' → throw invalidParams naming the server: SSE is not supported, use streamable HTTP or stdio.
+  //    no type (stdio) → { type: 'stdio', command, args, env } with env made a record (name → value).
+  // 3. Return them as a record by name, in the order given.
+  throw new TodoError(14, 'mcpServersFromAcp');
+  // #endregion
+}
+
+/**
+ * `_meta.systemPrompt` of session/new (or load): a string replaces the system prompt, `{ append: string }` adds to
+ * it; absent (or no _meta) is undefined. Any other shape is RequestError.invalidParams that says what is accepted.
+ */
+export function systemPromptFromMeta(meta: Record<string, unknown> | null | undefined): SystemPromptChoice | undefined {
+  // #region chapter 14: systemPromptFromMeta
+  // 1. No meta, or no systemPrompt key in it (or null): undefined.
+  // 2. A string: { replace: it }. An object whose `append` is a string: { append: it }.
+  // 3. Anything else: throw RequestError.invalidParams(undefined, message) saying _meta.systemPrompt must be a
+  //    string or { append: string }.
+  throw new TodoError(14, 'systemPromptFromMeta');
+  // #endregion
+}

@@ -1,0 +1,122 @@
+/**
+ * Chapter 14: the run's events, told to an editor.
+ *
+ * The ACP server is one more consumer of chapter 7's events. While a prompt runs, every event that a person would
+ * want to see becomes a `session/update` notification: the answer and the thinking as chunks, each tool call as a
+ * card that goes pending → in_progress → completed or failed, the task list as a plan, a mode switch, the tokens
+ * and cost so far. The translator keeps what it needs between events (each call's name and arguments, the usage of
+ * the session) and nothing else; it never changes the run.
+ */
+import { TodoError } from '../todo.js';
+import { RequestError, type SessionUpdate, type StopReason, type ToolCallContent } from '@agentclientprotocol/sdk';
+import { addUsage, noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
+import type { Message, Usage } from '../messages.js';
+import { costOf, type ModelPrice } from '../session/cost.js';
+import { toolDiff, toolKind, toolLocations, toolTitle } from './tool-info.js';
+
+export interface TranslatorOptions {
+  /** The session's working folder: titles are relative to it, locations absolute. */
+  cwd: string;
+  /** The model's context window in tokens (usage_update's `size`). */
+  contextWindow: number;
+  /** The model's price (chapter 12's priceFor): usage_update carries the session's cost only when it is known. */
+  price?: ModelPrice;
+  /** Usage already spent in this session before the translator was made (a loaded session). */
+  usage?: Usage;
+}
+
+/** A text result as ACP tool-call content. */
+export function textContent(text: string): ToolCallContent {
+  return { type: 'content', content: { type: 'text', text } };
+}
+
+/** Tokens a turn had in its context: everything it read (cached or not) and what it wrote. */
+export function contextUsed(usage: Usage): number {
+  return usage.inputTokens + (usage.cacheReadTokens ?? 0) + (usage.cacheWriteTokens ?? 0) + usage.outputTokens;
+}
+
+export class UpdateTranslator {
+  /** Every call seen so far, by its ACP id: its name and (latest) arguments. */
+  private readonly calls = new Map<string, { name: string; arguments: unknown }>();
+  /** The session's usage so far (for the cost). */
+  private usage: Usage;
+
+  constructor(private readonly options: TranslatorOptions) {
+    this.usage = options.usage ?? noUsage();
+  }
+
+  /**
+   * The session updates one agent event becomes, in order ([] for the events an editor does not show). `prefix` is
+   * put before every call id: a sub-agent's calls (inside `subagent` events) get `<parent call id>/`, so they can
+   * never clash with the parent's own ids.
+   *
+   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk (top level only: a sub-agent's text
+   *   is its own business; its answer reaches the parent as the task call's result);
+   * - tool_call_requested → tool_call: id, title, kind, status pending, locations, rawInput, and for an edit or
+   *   write the diff as content;
+   * - tool_call_decided → tool_call_update in_progress when allowed; when the hooks changed the arguments, with the
+   *   new title, locations, rawInput (and diff); nothing when blocked (the failed result follows);
+   * - tool_result → tool_call_update completed or failed (isError), the result's text as content (after the diff, for
+   *   an edit or write that succeeded);
+   * - todo_list → plan (priority medium when the item has none); mode_changed → current_mode_update;
+   * - usage → usage_update: `used` is this turn's context (contextUsed), `size` the context window, and the session's
+   *   cost so far in USD when the price is known;
+   * - subagent → the tool-call updates of the wrapped event, with `<callId>/` added to the prefix.
+   */
+  updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
+    // #region chapter 14: UpdateTranslator.updates
+    // 1. text_delta / thinking_delta: at the top level (prefix ''), one agent_message_chunk / agent_thought_chunk with
+    //    { type: 'text', text } as content; inside a sub-agent, nothing.
+    // 2. tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id; send a
+    //    tool_call with toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations),
+    //    rawInput (the arguments), and content: [the toolDiff] when there is one, else [].
+    // 3. tool_call_decided: allow → a tool_call_update with the id and status 'in_progress'. change → remember the new
+    //    arguments, and send the update with title, locations and rawInput made from them too (and content [diff]
+    //    when there is one). block → nothing.
+    // 4. tool_result: a tool_call_update with the id, status 'failed' when isError else 'completed', and content
+    //    [textContent(result)], preceded by the remembered call's diff when it succeeded and has one.
+    // 5. todo_list → { sessionUpdate: 'plan', entries } with content, status and priority ('medium' when absent);
+    //    mode_changed → { sessionUpdate: 'current_mode_update', currentModeId: mode }.
+    // 6. usage (top level only): add it to the session's usage; send usage_update with used = contextUsed(this
+    //    turn's usage), size = the context window, and cost { amount, currency: 'USD' } from costOf(session usage,
+    //    price) when that is not undefined.
+    // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
+    //    tool_call_update updates. Every other event: [].
+    throw new TodoError(14, 'UpdateTranslator.updates');
+    // #endregion
+  }
+}
+
+/**
+ * The stop reason of session/prompt's response for a run's `done`: end_turn (or max_tokens, or refusal, when the
+ * last turn of the history stopped for that reason), max_turn_requests at the turn limit, cancelled. A run that
+ * failed (error) or paused for a client-side tool (ACP has none) has no stop reason: a RequestError (internal
+ * error) whose message says why, so the client shows it.
+ */
+export function stopReasonOf(done: DoneEvent, history: readonly Message[]): StopReason {
+  // #region chapter 14: stopReasonOf
+  // 1. cancelled → 'cancelled'; turn_limit → 'max_turn_requests'.
+  // 2. end_turn: look at the last message of the history. An assistant turn that stopped for 'max_tokens' →
+  //    'max_tokens', for 'refusal' → 'refusal'; otherwise 'end_turn'.
+  // 3. error and paused_for_client_tool: throw RequestError.internalError(undefined, text) where text is the done
+  //    event's message (or its reason when it has none).
+  throw new TodoError(14, 'stopReasonOf');
+  // #endregion
+}
+
+/**
+ * The updates that show a saved history to a client that loads the session, in order: a user message as a
+ * user_message_chunk (a compaction summary too: it is what the model reads), an assistant turn's thinking and text
+ * as agent_thought_chunk and agent_message_chunk, each of its calls as one tool_call already finished (completed or
+ * failed from its result, the result's text as content; pending when it has no result).
+ */
+export function historyUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
+  // #region chapter 14: historyUpdates
+  // 1. First index the results: tool messages by toolCallId.
+  // 2. Then walk the messages in order. user → user_message_chunk with its text. tool → nothing (shown with its
+  //    call). assistant → for each block in order: thinking → agent_thought_chunk, text → agent_message_chunk (skip
+  //    empty texts), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
+  //    failed (isError) or completed with [textContent(result)] as content; no result: status pending, content [].
+  throw new TodoError(14, 'historyUpdates');
+  // #endregion
+}
