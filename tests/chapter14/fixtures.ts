@@ -1,0 +1,214 @@
+/**
+ * Helpers for the chapter 14 tests: a session factory on scripted providers (chapter 7's Agent, chapter 8's gate,
+ * chapter 13's plan mode), and an editor: the SDK's own client, connected to the learner's server in-process, that
+ * records every update and answers permission questions and file requests as a test tells it.
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import { z } from 'zod';
+import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
+import type { AgentEvent } from 'kit/agent-events';
+import { Agent } from 'kit/loop';
+import type { Message } from 'kit/messages';
+import { MockProvider, type ScriptStep } from 'kit/mock-provider';
+import { createPermissionGate } from 'kit/permissions/gate';
+import type { PermissionMode } from 'kit/permissions/evaluate';
+import { exitPlanModeTool, planModeHooks } from 'kit/planning/plan-mode';
+import type { Provider } from 'kit/provider';
+import type { StreamEvent } from 'kit/stream-events';
+import { defineTool, ToolSet, type Tool } from 'kit/tool';
+import { builtinTools } from 'kit/tools/index';
+
+export type Update = acp.SessionUpdate;
+
+/** A tool that waits until the run is cancelled (or `ms` pass), and says which. */
+export const waitTool = (ms = 5000): Tool =>
+  defineTool({
+    name: 'wait',
+    description: 'Waits',
+    input: z.object({}),
+    readOnly: true,
+    execute: (_input, ctx) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => resolve('waited'), ms);
+        ctx.signal?.addEventListener('abort', () => (clearTimeout(timer), reject(ctx.signal!.reason)), { once: true });
+      }),
+  });
+
+/**
+ * A provider that streams `text` and then waits for the run to be cancelled (it throws the signal's reason), on
+ * its model call number `holdAt` (from 1); every other call is the mock's.
+ */
+export function holding(mock: MockProvider, holdAt: number, text = 'Let me think'): Provider & { calls: number } {
+  const provider = {
+    name: 'holding',
+    calls: 0,
+    complete: (request: Parameters<Provider['complete']>[0]) => mock.complete(request),
+    async *stream(request: Parameters<Provider['complete']>[0]): AsyncIterable<StreamEvent> {
+      provider.calls++;
+      if (provider.calls !== holdAt) return yield* mock.stream(request);
+      yield { type: 'text_delta', index: 0, text };
+      await new Promise((_, reject) => {
+        const signal = request.signal!;
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      });
+    },
+  };
+  return provider;
+}
+
+export interface FactoryOptions {
+  /** The script of every session's model (a new MockProvider per session), or a provider per session. */
+  script?: ScriptStep[];
+  provider?: (setup: SessionSetup) => Provider;
+  /** Extra tools besides the built-in ones (after setup.tools took their place). */
+  tools?: Tool[];
+  mode?: PermissionMode;
+  /** Saved histories by session id: what load and resume find. */
+  saved?: Map<string, Message[]>;
+}
+
+/**
+ * The factory a test server uses: per session an Agent with the built-in tools (setup.tools in place of the ones of
+ * the same name), a permission gate asking through setup.ask, plan mode with setup.approvePlan, and the system
+ * prompt the setup chooses. Records the setups, the providers, and every session it closed (with its history).
+ */
+export function testFactory(options: FactoryOptions = {}) {
+  const setups: SessionSetup[] = [];
+  const providers: Array<MockProvider | Provider> = [];
+  const closed: Array<{ id: string; history: Message[] }> = [];
+  const saved = options.saved ?? new Map<string, Message[]>();
+  const openSession = async (setup: SessionSetup): Promise<SessionHandle> => {
+    setups.push(setup);
+    if (setup.resume && !saved.has(setup.sessionId)) throw new Error(`no saved session ${setup.sessionId}`);
+    const history = setup.resume ? structuredClone(saved.get(setup.sessionId)!) : [];
+    const provider = options.provider ? options.provider(setup) : new MockProvider(options.script ?? []);
+    providers.push(provider);
+    const gate = createPermissionGate({ workspace: { root: setup.cwd, home: setup.cwd }, ask: setup.ask, mode: options.mode ?? 'default' });
+    const own = new Map(setup.tools.map((tool) => [tool.name, tool]));
+    const tools = new ToolSet([...[...builtinTools()].map((tool) => own.get(tool.name) ?? tool), ...(options.tools ?? []), exitPlanModeTool(gate, setup.approvePlan)]);
+    const base = 'You are a test agent.';
+    const choice = setup.systemPrompt;
+    const system = choice === undefined ? base : 'replace' in choice ? choice.replace : `${base}\n\n${choice.append}`;
+    const agent = new Agent({ provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
+    return {
+      history,
+      run: (messages, runOptions) => agent.run(messages, runOptions),
+      modes: gate,
+      async close() {
+        closed.push({ id: setup.sessionId, history: structuredClone(history) });
+        saved.set(setup.sessionId, structuredClone(history));
+      },
+    };
+  };
+  return { openSession, setups, providers, closed, saved };
+}
+
+/** How the test editor answers permission questions: an option id, 'cancelled', or a function of the request. */
+export type PermissionReply = string | 'cancelled' | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
+
+export interface EditorOptions {
+  permission?: PermissionReply;
+  /** Offer fs.readTextFile / fs.writeTextFile, answered from / into `files` (absolute path → text). */
+  files?: Map<string, string>;
+}
+
+/**
+ * A server made by the learner's createAcpAgent with `server` options, and the SDK's client connected to it
+ * in-process. `updates` holds every session/update in order; `questions` every permission request.
+ */
+export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions, 'openSession'>, options: EditorOptions = {}) {
+  const updates: acp.SessionNotification[] = [];
+  const questions: acp.RequestPermissionRequest[] = [];
+  const fileRequests: string[] = [];
+  let counter = 0;
+  const { app, server: acpServer } = createAcpAgent({ newId: () => `s${++counter}`, ...server });
+  const client = acp
+    .client({ name: 'test-editor' })
+    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params))
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
+      questions.push(params);
+      const reply = options.permission ?? 'allow_once';
+      if (typeof reply === 'function') return reply(params);
+      if (reply === 'cancelled') return { outcome: { outcome: 'cancelled' } };
+      return { outcome: { outcome: 'selected', optionId: reply } };
+    })
+    .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+      fileRequests.push(`read ${params.path}${params.line ? ` line ${params.line}` : ''}${params.limit ? ` limit ${params.limit}` : ''}`);
+      const text = options.files?.get(params.path);
+      if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
+      const lines = text.split('\n');
+      const from = (params.line ?? 1) - 1;
+      return { content: lines.slice(from, params.limit ? from + params.limit : undefined).join('\n') };
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+      fileRequests.push(`write ${params.path}`);
+      options.files?.set(params.path, params.content);
+      return {};
+    });
+  const connection = client.connect(app);
+  const agent = connection.agent;
+  const capabilities: acp.ClientCapabilities = options.files ? { fs: { readTextFile: true, writeTextFile: true } } : {};
+  return {
+    agent,
+    connection,
+    server: acpServer,
+    updates,
+    questions,
+    fileRequests,
+    /** initialize then session/new in `cwd`; returns the new session's response. */
+    async open(cwd: string, extra: Partial<acp.NewSessionRequest> = {}) {
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities });
+      return agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], ...extra });
+    },
+    /** session/prompt with one text block. */
+    prompt(sessionId: string, text: string) {
+      return agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
+    },
+    /** The updates of session `sessionId` (all sessions when omitted), in order. */
+    of(sessionId?: string): Update[] {
+      return updates.filter((n) => sessionId === undefined || n.sessionId === sessionId).map((n) => n.update);
+    },
+    close: () => connection.close(),
+  };
+}
+
+/** Short lines for updates, to compare sequences: `tool_call c1 read pending`, `message "Hi"`. */
+export function brief(updates: readonly Update[]): string[] {
+  return updates.map((u) => {
+    switch (u.sessionUpdate) {
+      case 'agent_message_chunk':
+      case 'agent_thought_chunk':
+      case 'user_message_chunk':
+        return `${u.sessionUpdate.replace('_chunk', '')} ${JSON.stringify(u.content.type === 'text' ? u.content.text : u.content.type)}`;
+      case 'tool_call':
+        return `tool_call ${u.toolCallId} ${u.kind} ${u.status}`;
+      case 'tool_call_update':
+        return `tool_call_update ${u.toolCallId} ${u.status ?? '(no status)'}`;
+      case 'plan':
+        return `plan ${u.entries.map((e) => `${e.status}:${e.content}`).join(', ')}`;
+      case 'current_mode_update':
+        return `mode ${u.currentModeId}`;
+      case 'usage_update':
+        return `usage ${u.used}/${u.size}`;
+      default:
+        return u.sessionUpdate;
+    }
+  });
+}
+
+/** Waits until `check` is true (polling every 5 ms, up to `ms`); fails with `message` otherwise. */
+export async function until(check: () => boolean, message: string, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out: ${message}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** Every event of a run. */
+export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
+  const all: AgentEvent[] = [];
+  for await (const event of events) all.push(event);
+  return all;
+}

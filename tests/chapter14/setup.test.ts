@@ -1,0 +1,184 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import type { RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
+import { clientReadTool, clientWriteTool, type ClientFiles } from 'kit/acp/client-files';
+import { askThroughClient } from 'kit/acp/permission';
+import { promptText } from 'kit/acp/prompt';
+import { mcpServersFromAcp, systemPromptFromMeta } from 'kit/acp/session-setup';
+import { rejection } from '../helpers/assert.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+
+const fails = (run: () => unknown, message: string) => rejection(Promise.resolve().then(run), message);
+
+describe('promptText (src/acp/prompt.ts)', () => {
+  test('text, a file mention and an embedded file become one message, in order, each attachment marked', () => {
+    const file = path.resolve('/work/project/src/app.ts');
+    const text = promptText([
+      { type: 'text', text: 'Why does this fail?' },
+      { type: 'resource_link', name: 'app.ts', uri: pathToFileURL(file).href },
+      { type: 'resource', resource: { uri: pathToFileURL(file).href, text: 'export const x = 1;' } },
+      { type: 'text', text: '' },
+      { type: 'text', text: 'Be brief.' },
+    ]);
+    expect(text, 'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones left out').toBe(
+      `Why does this fail?\n\n[@app.ts](${pathToFileURL(file).href})\n\n<context ref="${file}">\nexport const x = 1;\n</context>\n\nBe brief.`,
+    );
+    expect(promptText([{ type: 'resource', resource: { uri: 'zed://untitled-1', text: 'draft' } }]), 'promptText step 1: a URI that is not a file stays as it is').toBe('<context ref="zed://untitled-1">\ndraft\n</context>');
+  });
+
+  test('images, audio, binary resources and empty prompts are refused as invalid params that say why', async () => {
+    const cases: Array<[unknown[], RegExp]> = [
+      [[{ type: 'text', text: 'look' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], /image/],
+      [[{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], /audio/],
+      [[{ type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA' } }], /resource/],
+      [[], /empty/],
+      [[{ type: 'text', text: '   ' }], /empty/],
+    ];
+    for (const [blocks, words] of cases) {
+      const error = await fails(() => promptText(blocks as never), `promptText: ${JSON.stringify(blocks)} must be refused`);
+      expect(error, `promptText steps 1 and 3: ${JSON.stringify(blocks).slice(0, 60)} → RequestError.invalidParams (-32602)`).toMatchObject({ code: -32602 });
+      expect((error as Error).message, 'promptText: the message names the block type, or says the prompt is empty').toMatch(words);
+    }
+  });
+});
+
+describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
+  test("the editor's servers become chapter 11's configuration, lists made records", () => {
+    const servers = mcpServersFromAcp([
+      { name: 'everything', command: 'node', args: ['server.js', 'stdio'], env: [{ name: 'DEBUG', value: '1' }, { name: 'TOKEN', value: 'x' }] },
+      { type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer t' }] },
+    ]);
+    expect(servers, 'mcpServersFromAcp step 2').toEqual({
+      everything: { type: 'stdio', command: 'node', args: ['server.js', 'stdio'], env: { DEBUG: '1', TOKEN: 'x' } },
+      docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } },
+    });
+    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual(['everything', 'docs']);
+    expect(mcpServersFromAcp([]), 'no servers → {}').toEqual({});
+  });
+
+  test('SSE servers, bad names and a name given twice are refused, naming the server', async () => {
+    const stdio = (name: string) => ({ name, command: 'node', args: [], env: [] });
+    const cases: Array<[unknown[], string]> = [
+      [[{ type: 'sse', name: 'old', url: 'http://127.0.0.1:9/sse', headers: [] }], 'old'],
+      [[stdio('a__b')], 'a__b'],
+      [[stdio('')], '""'],
+      [[stdio('twice'), stdio('twice')], 'twice'],
+    ];
+    for (const [list, name] of cases) {
+      const error = await fails(() => mcpServersFromAcp(list as never), `mcpServersFromAcp must refuse ${JSON.stringify(list)}`);
+      expect(error, 'mcpServersFromAcp steps 1-2: RequestError.invalidParams (-32602)').toMatchObject({ code: -32602 });
+      expect((error as Error).message, `mcpServersFromAcp steps 1-2: the message names the server ${name}`).toContain(name);
+    }
+  });
+});
+
+describe('systemPromptFromMeta (src/acp/session-setup.ts)', () => {
+  test('a string replaces, { append } adds, nothing is nothing', () => {
+    expect(systemPromptFromMeta({ systemPrompt: 'You are terse.' }), 'systemPromptFromMeta step 2').toEqual({ replace: 'You are terse.' });
+    expect(systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.' } }), 'systemPromptFromMeta step 2').toEqual({ append: 'Use tabs.' });
+    expect(systemPromptFromMeta({ systemPrompt: '' }), 'systemPromptFromMeta step 2: an empty string still replaces').toEqual({ replace: '' });
+    for (const meta of [undefined, null, {}, { other: 1 }, { systemPrompt: null }]) {
+      expect(systemPromptFromMeta(meta as never), `systemPromptFromMeta step 1: ${JSON.stringify(meta)} → undefined`).toBeUndefined();
+    }
+  });
+
+  test('any other shape is refused with what is accepted', async () => {
+    for (const value of [42, ['a'], { append: 3 }, { replace: 'x' }, true]) {
+      const error = await fails(() => systemPromptFromMeta({ systemPrompt: value }), `systemPromptFromMeta must refuse ${JSON.stringify(value)}`);
+      expect(error, 'systemPromptFromMeta step 3: invalidParams').toMatchObject({ code: -32602 });
+      expect((error as Error).message, 'systemPromptFromMeta step 3: says what is accepted').toMatch(/append/);
+    }
+  });
+});
+
+describe('askThroughClient (src/acp/permission.ts)', () => {
+  const call = { type: 'tool_call' as const, id: 'call_9', name: 'bash', arguments: { command: 'npm test' } };
+  const ask = (reply: RequestPermissionResponse['outcome'], cwd = path.resolve('/work/p')) => {
+    const sent: RequestPermissionRequest[] = [];
+    const fn = askThroughClient('sess-1', cwd, async (request) => (sent.push(request), { outcome: reply }));
+    return { fn, sent };
+  };
+
+  test('the question names the call as a pending tool call and offers the four options', async () => {
+    const { fn, sent } = ask({ outcome: 'selected', optionId: 'allow_once' });
+    await fn({ call, reason: 'bash needs approval', suggestedRules: ['Bash(npm test:*)'] }, new AbortController().signal);
+    expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
+    expect(sent[0]!.sessionId, 'askThroughClient step 2: for this session').toBe('sess-1');
+    expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({ toolCallId: 'call_9', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
+    expect(sent[0]!.options.map((o) => `${o.optionId}/${o.kind}`), 'askThroughClient step 2: permissionOptions, ids equal to kinds').toEqual(['allow_once/allow_once', 'allow_always/allow_always', 'reject_once/reject_once', 'reject_always/reject_always']);
+    expect(sent[0]!.options[1]!.name, 'the "always" option names the rule it adds').toContain('Bash(npm test:*)');
+  });
+
+  test("each option the person picks is the gate's answer; a cancelled question or an unknown id is a rejection", async () => {
+    for (const answer of ['allow_once', 'allow_always', 'reject_once', 'reject_always']) {
+      const { fn } = ask({ outcome: 'selected', optionId: answer });
+      expect(await fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), `askThroughClient step 3: ${answer} picked → ${answer}`).toBe(answer);
+    }
+    const cancelled = ask({ outcome: 'cancelled' });
+    expect(await cancelled.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), 'askThroughClient step 3: cancelled → reject_once').toBe('reject_once');
+    const unknown = ask({ outcome: 'selected', optionId: 'allow_forever' });
+    expect(await unknown.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), 'askThroughClient step 3: an id never offered → reject_once, never allow').toBe('reject_once');
+  });
+
+  test("an edit's question shows the diff, and the run's signal goes with the request", async () => {
+    const signals: AbortSignal[] = [];
+    const sent: RequestPermissionRequest[] = [];
+    const fn = askThroughClient('s', path.resolve('/w'), async (request, signal) => (sent.push(request), signals.push(signal), { outcome: { outcome: 'selected', optionId: 'reject_once' } }));
+    const controller = new AbortController();
+    await fn({ call: { type: 'tool_call', id: 'e1', name: 'edit', arguments: { path: 'a.ts', old_string: 'a', new_string: 'b' } }, reason: 'r', suggestedRules: [] }, controller.signal);
+    expect(sent[0]!.toolCall.content, 'askThroughClient step 1: content [diff] for an edit').toEqual([{ type: 'diff', path: path.resolve('/w/a.ts'), oldText: 'a', newText: 'b' }]);
+    expect(signals[0], 'askThroughClient step 2: pass the signal, so a cancelled run withdraws the question').toBe(controller.signal);
+  });
+});
+
+describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
+  function clientFiles(files: Record<string, string>) {
+    const asked: string[] = [];
+    const client: ClientFiles = {
+      async readTextFile({ path: file, line = 1, limit }) {
+        asked.push(`read ${file} ${line} ${limit}`);
+        if (!(file in files)) throw new Error(`no such file ${file}`);
+        const lines = files[file]!.split('\n');
+        return lines.slice(line - 1, limit === undefined ? undefined : line - 1 + limit).join('\n');
+      },
+      async writeTextFile({ path: file, content }) {
+        asked.push(`write ${file}`);
+        files[file] = content;
+      },
+    };
+    return { client, asked, files };
+  }
+
+  test('read asks the client for the window (absolute path, one line more) and numbers the lines like read does', async () => {
+    const { root } = tempWorkspace();
+    const file = path.join(root, 'src/a.ts');
+    const { client, asked } = clientFiles({ [file]: 'one\ntwo\nthree\nfour\n' });
+    const tool = clientReadTool(client);
+    expect(await tool.execute({ path: 'src/a.ts', offset: 2, limit: 2 }, { cwd: root }), 'clientReadTool.execute step 4: lines 2-3 numbered, then where to read on').toBe('     2\ttwo\n     3\tthree\n(more lines; read again with offset=4)');
+    expect(asked, 'clientReadTool.execute step 2: the absolute path, from offset, limit + 1 lines').toEqual([`read ${file} 2 3`]);
+    expect(await tool.execute({ path: 'src/a.ts', offset: 3, limit: 10 }, { cwd: root }), 'clientReadTool.execute steps 3-4: the last lines, no note (a final newline starts no line)').toBe('     3\tthree\n     4\tfour');
+  });
+
+  test("read of an empty file, and past the end; read and write refuse a path outside the workspace without asking", async () => {
+    const { root, outside } = tempWorkspace();
+    const { client, asked } = clientFiles({ [path.join(root, 'empty.txt')]: '', [path.join(outside, 'secret.txt')]: 'top secret' });
+    expect(await clientReadTool(client).execute({ path: 'empty.txt' }, { cwd: root }), 'clientReadTool.execute step 3').toBe('(empty file)');
+    const past = await rejection(clientReadTool(client).execute({ path: 'empty.txt', offset: 5 }, { cwd: root }), 'clientReadTool.execute step 3: an offset past the end throws');
+    expect(String((past as Error).message), 'clientReadTool.execute step 3: the message gives the offset').toContain('5');
+    asked.length = 0;
+    await rejection(clientReadTool(client).execute({ path: '../outside/secret.txt' }, { cwd: root }), 'clientReadTool.execute step 1: a path outside the workspace must throw');
+    await rejection(clientWriteTool(client).execute({ path: path.join(outside, 'x.txt'), content: 'x' }, { cwd: root }), 'clientWriteTool.execute step 1: a path outside the workspace must throw');
+    expect(asked, 'steps 1: the client is never asked about a path outside the workspace').toEqual([]);
+  });
+
+  test('write hands the whole content to the client and reports like chapter 4\'s write', async () => {
+    const { root } = tempWorkspace();
+    const { client, files, asked } = clientFiles({});
+    const out = await clientWriteTool(client).execute({ path: 'docs/é.md', content: 'héllo\nworld\n' }, { cwd: root });
+    expect(asked, 'clientWriteTool.execute step 2: one write, the absolute path').toEqual([`write ${path.join(root, 'docs/é.md')}`]);
+    expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute step 2: the content unchanged').toBe('héllo\nworld\n');
+    expect(out, 'clientWriteTool.execute step 3: UTF-8 bytes, lines as read counts them, the path relative').toBe('Wrote 13 bytes (2 lines) to docs/é.md');
+    expect(await clientWriteTool(client).execute({ path: 'e.txt', content: '' }, { cwd: root }), "clientWriteTool.execute step 3: '' has 0 lines").toBe('Wrote 0 bytes (0 lines) to e.txt');
+  });
+});
