@@ -131,7 +131,7 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     expect(second.code, 'AcpServer.prompt step 1: invalid request (-32600)').toBe(-32600);
     expect(second.message, 'AcpServer.prompt step 1: the message says a prompt is already running').toMatch(/already running/);
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    expect((await first).stopReason, 'the first prompt ends as cancelled, not broken by the second').toBe('cancelled');
+    expect((await first).stopReason, 'stopReasonOf step 1: the first prompt ends as cancelled, not broken by the second').toBe('cancelled');
     const history = e.server.sessions.get(sessionId)!.handle.history;
     expect(history.filter((m) => m.role === 'user'), 'AcpServer.prompt step 1: the refused prompt never reached the history').toHaveLength(1);
     expect((await e.prompt(sessionId, 'now')).stopReason, 'AcpServer.prompt step 6: after the run ends, a new prompt may start').toBe('end_turn');
@@ -176,7 +176,7 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     const running = e.prompt(sessionId, 'think hard');
     await until(() => brief(e.of(sessionId)).includes('agent_message "Let me think"'), 'the streamed text should reach the editor while the model is still streaming');
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    expect((await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason, 'AcpServer.cancel step 1 / stopReasonOf step 1: cancelled').toBe('cancelled');
+    expect((await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason, 'stopReasonOf step 1: a cancelled prompt answers cancelled').toBe('cancelled');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-stream');
     expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the session is usable after a cancel').toBe('end_turn');
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId: 'nobody' });
@@ -193,7 +193,7 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     const running = e.prompt(sessionId, 'wait for it');
     await until(() => brief(e.of(sessionId)).includes('tool_call_update w1 in_progress'), 'the wait tool should start');
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    expect((await running).stopReason, 'AcpServer.cancel step 1: cancelled').toBe('cancelled');
+    expect((await running).stopReason, 'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled').toBe('cancelled');
     expect(Date.now() - started, 'AcpServer.cancel step 1: the tool is stopped at once (it would wait 5 s)').toBeLessThan(3000);
     expect(brief(e.of(sessionId)).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
