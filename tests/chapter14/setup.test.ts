@@ -165,11 +165,28 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     const { client, asked } = clientFiles({ [path.join(root, 'empty.txt')]: '', [path.join(outside, 'secret.txt')]: 'top secret' });
     expect(await clientReadTool(client).execute({ path: 'empty.txt' }, { cwd: root }), 'clientReadTool.execute step 3').toBe('(empty file)');
     const past = await rejection(clientReadTool(client).execute({ path: 'empty.txt', offset: 5 }, { cwd: root }), 'clientReadTool.execute step 3: an offset past the end throws');
-    expect(String((past as Error).message), 'clientReadTool.execute step 3: the message gives the offset').toContain('5');
+    expect(String((past as Error).message), 'clientReadTool.execute step 3: the message gives the offset and the file').toMatch(/5.*empty\.txt/);
     asked.length = 0;
     await rejection(clientReadTool(client).execute({ path: '../outside/secret.txt' }, { cwd: root }), 'clientReadTool.execute step 1: a path outside the workspace must throw');
+    expect(asked, 'clientReadTool.execute step 1: the client is never asked to read a path outside the workspace').toEqual([]);
     await rejection(clientWriteTool(client).execute({ path: path.join(outside, 'x.txt'), content: 'x' }, { cwd: root }), 'clientWriteTool.execute step 1: a path outside the workspace must throw');
-    expect(asked, 'steps 1: the client is never asked about a path outside the workspace').toEqual([]);
+    expect(asked, 'clientWriteTool.execute step 1: the client is never asked to write a path outside the workspace').toEqual([]);
+  });
+
+  test("what the client sends is held to read's size rules: long lines cut, the output capped, where to read on", async () => {
+    const { root } = tempWorkspace();
+    const file = path.join(root, 'big.txt');
+    const line = 'x'.repeat(300);
+    const { client } = clientFiles({ [file]: `${'y'.repeat(5000)}\n${Array.from({ length: 400 }, () => line).join('\n')}` });
+    const out = await clientReadTool(client).execute({ path: 'big.txt' }, { cwd: root });
+    const shown = out.split('\n');
+    expect(shown[0], 'clientReadTool.execute step 4: clipWindow cuts a long line and says so').toMatch(/^ {5}1\ty{2000} \[line cut after 2000 bytes\]$/);
+    const text = shown.slice(0, -1).map((numbered) => numbered.replace(/^ *\d+\t/, '')).join('\n');
+    expect(Buffer.byteLength(text), 'clientReadTool.execute step 4: at most MAX_READ_BYTES (50,000) of the file\'s text').toBeLessThanOrEqual(50_000);
+    expect(Buffer.byteLength(text), 'clientReadTool.execute step 4: and as much of it as fits').toBeGreaterThan(49_000);
+    const last = shown.at(-1)!;
+    const next = shown.length; // lines 1..length-1 shown, so the next is `length`
+    expect(last, 'clientReadTool.execute step 4: a capped window says so, and where to read on').toBe(`(output capped at 50000 bytes; more lines; read again with offset=${next})`);
   });
 
   test('write hands the whole content to the client and reports like chapter 4\'s write', async () => {

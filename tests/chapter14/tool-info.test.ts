@@ -49,6 +49,8 @@ describe('toolTitle (src/acp/tool-info.ts)', () => {
 
   test('arguments the model got wrong never throw: the title falls back to the tool name', () => {
     const bad: unknown[] = [undefined, null, 'a string', 42, [], { path: 7 }, { command: ['ls'] }, { pattern: null }, { description: {} }];
+    expect(toolTitle(call('constructor', { path: 'a.ts' }), cwd), 'toolTitle step 7: a name that is not a kit tool (even one every object has) → the name').toBe('constructor');
+    expect(toolTitle(call('toString', { command: 'ls' }), cwd), 'toolTitle step 7').toBe('toString');
     for (const name of ['read', 'edit', 'write', 'bash', 'glob', 'grep', 'task', 'weird']) {
       for (const args of bad) {
         expect(toolTitle(call(name, args), cwd), `toolTitle steps 1 and 7: ${name} with ${JSON.stringify(args)} → the tool's name`).toBe(name);

@@ -158,6 +158,16 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     expect(updates[0], 'historyUpdates step 2: the user text').toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } });
   });
 
+  test('a replayed edit that worked shows its diff, as it did live', () => {
+    const edit = { id: 'e1', name: 'edit', arguments: { path: 'a.ts', old_string: 'let', new_string: 'const' } };
+    const history: Message[] = [userMessage('fix'), assistantToolCalls([edit]), toolResult(edit, 'Edited a.ts: replaced 1 occurrence')];
+    expect(historyUpdates(history, cwd).at(-1), 'historyUpdates step 2: the diff, then the result text').toMatchObject({
+      status: 'completed', content: [{ type: 'diff', path: path.join(cwd, 'a.ts'), oldText: 'let', newText: 'const' }, { type: 'content' }],
+    });
+    const failed: Message[] = [userMessage('fix'), assistantToolCalls([edit]), toolResult(edit, 'old_string was not found', true)];
+    expect((historyUpdates(failed, cwd).at(-1) as { content: unknown[] }).content, 'historyUpdates step 2: a failed edit shows only why').toHaveLength(1);
+  });
+
   test('a call the history left without a result is shown pending', () => {
     const updates = historyUpdates([userMessage('go'), assistantToolCalls([{ id: 'x1', name: 'bash', arguments: { command: 'sleep 9' } }])], cwd);
     expect(updates.at(-1), 'historyUpdates step 2: no result → status pending, no content').toMatchObject({ sessionUpdate: 'tool_call', toolCallId: 'x1', status: 'pending', content: [] });

@@ -5,3 +5,4 @@ export * from './permission.js';
 export * from './client-files.js';
 export * from './session-setup.js';
 export * from './server.js';
+export * from './source.js';

@@ -166,7 +166,7 @@ export class AcpServer {
    */
   async newSession(params: acp.NewSessionRequest, client: Client): Promise<acp.NewSessionResponse> {
     // #region chapter 14: AcpServer.newSession
-    // 1. ACP paths are absolute: a cwd that is not (path.isAbsolute) → throw RequestError.invalidParams naming it.
+    // 1. ACP paths are absolute: a cwd that is not (isAbsolutePath, given) → throw RequestError.invalidParams naming it.
     // 2. A new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
     //    MCP servers and the _meta, and may throw invalidParams; let it.
     // 3. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
@@ -190,7 +190,8 @@ export class AcpServer {
     // 1. Loading is off (options.loadSession === false): throw RequestError.methodNotFound with the method's name.
     //    A cwd that is not absolute: invalidParams, as in newSession.
     // 2. If this.sessions has the id already: abort its running prompt, close its handle and forget it.
-    // 3. handle = await openSession(setupFor(id, params, client, true)). If it throws, throw
+    // 3. setup = setupFor(id, params, client, true) (its invalidParams errors go to the client as they are); then
+    //    handle = await openSession(setup). If openSession throws, throw
     //    new RequestError(-32002, `session <id> could not be loaded: <its message>`, { sessionId }).
     // 4. With replay: for each update of historyUpdates(handle.history, cwd), in order, await
     //    client.notify(acp.methods.client.session.update, { sessionId, update }).
@@ -245,7 +246,8 @@ export class AcpServer {
     //    (the client went away), abort the controller and keep reading the events, sending nothing more: the run
     //    must end, and the history with it.
     // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start).
-    // 7. Return { stopReason: stopReasonOf(done, history) }.
+    // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
+    //    RequestError.internalError saying so).
     const session = this.session(params.sessionId);
     if (session.running) throw RequestError.invalidRequest(undefined, `a prompt is already running in session ${session.id}: cancel it (session/cancel) or wait for it to end`);
     const text = promptText(params.prompt);

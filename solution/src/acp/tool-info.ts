@@ -91,7 +91,7 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: strin
   // 7. Anything else, or a known tool without the argument its title needs: the tool's name.
   const args = argsOf(call);
   const where = text(args, 'path');
-  const label = { read: 'Read', edit: 'Edit', write: 'Write' }[call.name];
+  const label = call.name === 'read' ? 'Read' : call.name === 'edit' ? 'Edit' : call.name === 'write' ? 'Write' : undefined;
   if (label && where !== undefined) return `${label} ${shown(cwd, where)}`;
   const command = text(args, 'command');
   if (call.name === 'bash' && command !== undefined) return `Run \`${oneLine(command)}\``;

@@ -10,7 +10,7 @@
  */
 import { TodoError } from '../todo.js';
 import { defineTool, type Tool } from '../tool.js';
-import { numberLine, readTool, DEFAULT_READ_LIMIT } from '../tools/read.js';
+import { DEFAULT_READ_LIMIT, MAX_LINE_BYTES, MAX_READ_BYTES, numberLine, readTool } from '../tools/read.js';
 import { writeTool } from '../tools/write.js';
 import { displayPath, resolveInWorkspace } from '../workspace.js';
 
@@ -20,6 +20,24 @@ export interface ClientFiles {
   readTextFile(request: { path: string; line?: number; limit?: number }, signal?: AbortSignal): Promise<string>;
   /** fs/write_text_file: replaces the whole file. */
   writeTextFile(request: { path: string; content: string }, signal?: AbortSignal): Promise<void>;
+}
+
+/**
+ * The first `limit` of `lines` within chapter 2's size rules: a line longer than MAX_LINE_BYTES is cut (and says
+ * so), and the window stops before the line that would take it past MAX_READ_BYTES (`capped`). Given, not a stub.
+ */
+export function clipWindow(lines: readonly string[], limit: number): { lines: string[]; capped: boolean } {
+  const kept: string[] = [];
+  let bytes = 0;
+  for (const line of lines.slice(0, limit)) {
+    const raw = Buffer.from(line, 'utf8');
+    const text = raw.length > MAX_LINE_BYTES ? `${raw.subarray(0, MAX_LINE_BYTES).toString('utf8').replace(/\uFFFD$/, '')} [line cut after ${MAX_LINE_BYTES} bytes]` : line;
+    const size = Buffer.byteLength(text, 'utf8') + 1;
+    if (kept.length > 0 && bytes + size > MAX_READ_BYTES) return { lines: kept, capped: true };
+    kept.push(text);
+    bytes += size;
+  }
+  return { lines: kept, capped: false };
 }
 
 /**
@@ -37,10 +55,13 @@ export function clientReadTool(files: ClientFiles): Tool {
       // 1. resolveInWorkspace(ctx.cwd, requested): a path outside the workspace throws before the client is asked.
       // 2. Ask for one line more than the limit: files.readTextFile({ path: absolute, line: offset, limit: limit + 1 },
       //    ctx.signal). The client sends absolute paths only.
-      // 3. Split the text into lines (a final newline ends the last line; it does not start a new one). No lines:
-      //    return '(empty file)' when offset is 1, else throw an Error saying offset <offset> is past the end of <path>.
-      // 4. Number the first `limit` lines from offset with numberLine. If the client sent more, add a last line:
-      //    `(more lines; read again with offset=<next>)`.
+      // 3. Split the text into lines (a final newline ends the last line; it does not start a new one; \r\n counts as
+      //    one end). No lines: return '(empty file)' when offset is 1, else throw an Error saying there is nothing at
+      //    offset <offset> of <path> (the file is shorter).
+      // 4. Keep what chapter 2's size rules allow: clipWindow(lines, limit) (given). Number those lines from offset
+      //    with numberLine. If the window was capped, or the client sent more lines than the limit, add a last line
+      //    `(more lines; read again with offset=<next>)`, <next> the line after the last one shown; when capped,
+      //    start it with `output capped at <MAX_READ_BYTES> bytes; `.
       throw new TodoError(14, 'clientReadTool.execute');
       // #endregion
     },

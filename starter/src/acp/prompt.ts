@@ -38,7 +38,8 @@ export function promptText(blocks: readonly ContentBlock[]): string {
   //    a resource without text) → throw RequestError.invalidParams(undefined, message) naming the block's type
   //    and saying that this agent takes text, links and embedded text.
   // 2. Join the pieces with a blank line ("\n\n"), leaving out empty ones.
-  // 3. Nothing left (no blocks, or only empty text): throw RequestError.invalidParams saying the prompt is empty.
+  // 3. Nothing left but whitespace (no blocks, or only blank text): throw RequestError.invalidParams saying the prompt
+  //    is empty.
   throw new TodoError(14, 'promptText');
   // #endregion
 }

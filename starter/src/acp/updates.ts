@@ -108,15 +108,17 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
  * The updates that show a saved history to a client that loads the session, in order: a user message as a
  * user_message_chunk (a compaction summary too: it is what the model reads), an assistant turn's thinking and text
  * as agent_thought_chunk and agent_message_chunk, each of its calls as one tool_call already finished (completed or
- * failed from its result, the result's text as content; pending when it has no result).
+ * failed from its result, the result's text as content, after its diff for an edit or write that completed;
+ * pending when it has no result).
  */
 export function historyUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
   // #region chapter 14: historyUpdates
   // 1. First index the results: tool messages by toolCallId.
   // 2. Then walk the messages in order. user → user_message_chunk with its text. tool → nothing (shown with its
   //    call). assistant → for each block in order: thinking → agent_thought_chunk, text → agent_message_chunk (skip
-  //    empty texts), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
-  //    failed (isError) or completed with [textContent(result)] as content; no result: status pending, content [].
+  //    empty ones), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
+  //    failed (isError) or completed; content [textContent(result)], after the toolDiff when it completed and has
+  //    one (as it was shown live); no result: status pending, content [].
   throw new TodoError(14, 'historyUpdates');
   // #endregion
 }
