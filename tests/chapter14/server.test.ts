@@ -166,6 +166,33 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
   });
 });
 
+describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
+  test('a client that withdraws its prompt request ($/cancel_request) cancels the run', async () => {
+    const { root } = tempWorkspace();
+    const factory = testFactory({ provider: () => holding(new MockProvider([assistantText('later')]), 1) });
+    const e = connect(factory);
+    const { sessionId } = await e.open(root);
+    const withdraw = new AbortController();
+    const running = e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] }, { cancellationSignal: withdraw.signal });
+    await until(() => e.of(sessionId).length > 0, 'the prompt should start streaming');
+    withdraw.abort();
+    const outcome = await running.then((r) => r.stopReason, (error: { code?: number }) => `error ${error.code}`);
+    expect(outcome, 'AcpServer.prompt step 3: the request\'s signal aborts the run (it answers cancelled, or the SDK reports the request cancelled)').toMatch(/^(cancelled|error -32800)$/);
+    historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a withdrawn prompt');
+    expect(e.server.sessions.get(sessionId)!.running, 'AcpServer.prompt step 6: nothing is left running').toBeUndefined();
+    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the session takes the next prompt').toBe('end_turn');
+  });
+
+  test('a run that never says done is a broken loop: an internal error, and the session is free again', async () => {
+    const { root } = tempWorkspace();
+    const e = connect({ openSession: async () => ({ history: [], modes: { mode: 'default', setMode() {} }, async *run() {}, async close() {} }) } as never);
+    const { sessionId } = await e.open(root);
+    const error = await errorOf(e.prompt(sessionId, 'hi'), 'AcpServer.prompt step 7: no done event must fail the prompt');
+    expect(error, 'AcpServer.prompt step 7: internal error (-32603) saying so').toMatchObject({ code: -32603, message: expect.stringMatching(/done/) });
+    expect(e.server.sessions.get(sessionId)!.running, 'AcpServer.prompt step 6: not left running').toBeUndefined();
+  });
+});
+
 describe('AcpServer.cancel (src/acp/server.ts)', () => {
   test('cancel while the model streams: the prompt answers cancelled, the history is valid, the next prompt works', async () => {
     const { root } = tempWorkspace();
@@ -231,7 +258,7 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
 
   test('a plan approved in the editor switches the mode, and the editor hears of it', async () => {
     const { root } = tempWorkspace();
-    const script = [assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]), assistantText('Starting.')];
+    const script = [assistantToolCalls([{ id: 'r0', name: 'read', arguments: { path: 'a.txt' } }, { id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]), assistantText('Starting.')];
     const e = connect(testFactory({ script, mode: 'plan' }), { permission: 'acceptEdits' });
     const { sessionId, modes } = await e.open(root);
     expect(modes?.currentModeId, 'the session starts in plan mode').toBe('plan');
@@ -262,6 +289,7 @@ describe('AcpServer.setMode (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const bad = await errorOf(e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }), 'AcpServer.setMode step 2: an unknown mode must be refused');
     expect(bad, 'AcpServer.setMode step 2: invalid params naming the mode').toMatchObject({ code: -32602, message: expect.stringContaining('yolo') });
+    expect(bad.message, 'AcpServer.setMode step 2: and the modes there are').toContain('default, acceptEdits, plan, bypassPermissions');
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 2: the mode is unchanged').toBe('default');
     const unknown = await errorOf(e.agent.request(acp.methods.agent.session.setMode, { sessionId: 'zz', modeId: 'plan' }), 'AcpServer.setMode step 1: an unknown session must be refused');
     expect(unknown.code, 'AcpServer.setMode step 1: -32002').toBe(-32002);
@@ -317,6 +345,24 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     const missing = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 'gone', cwd: root, mcpServers: [] }), 'AcpServer.loadSession step 3: an id the factory cannot load must be an error');
     expect(missing, 'AcpServer.loadSession step 3: -32002 with the id and why').toMatchObject({ code: -32002, message: expect.stringContaining('gone') });
     expect(missing.message, "AcpServer.loadSession step 3: the factory's reason is in the message").toContain('no saved session');
+    expect((missing as { data?: unknown }).data, 'AcpServer.loadSession step 3: data { sessionId }').toEqual({ sessionId: 'gone' });
+    const relative = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-2', cwd: 'here', mcpServers: [] }), 'AcpServer.loadSession step 1: a relative cwd must be refused');
+    expect(relative.code, 'AcpServer.loadSession step 1: invalid params').toBe(-32602);
+  });
+
+  test('loading a session that is open on this connection closes the open one first, its run cancelled', async () => {
+    const { root } = tempWorkspace();
+    const saved = new Map([['old-3', savedHistory]]);
+    const factory = testFactory({ saved, provider: () => holding(new MockProvider([]), 1) });
+    const e = connect(factory);
+    await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
+    await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-3', cwd: root, mcpServers: [] });
+    const running = e.prompt('old-3', 'long job');
+    await until(() => brief(e.of('old-3')).includes('agent_message "Let me think"'), 'the prompt should start');
+    await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old-3', cwd: root });
+    expect((await running).stopReason, 'AcpServer.loadSession step 2: the open session\'s running prompt is cancelled').toBe('cancelled');
+    expect(factory.closed.map((c) => c.id), 'AcpServer.loadSession step 2: and the open session closed (saved) before it is opened again').toEqual(['old-3']);
+    expect(factory.setups.filter((s) => s.sessionId === 'old-3'), 'AcpServer.loadSession step 3: then opened again').toHaveLength(2);
   });
 });
 

@@ -31,7 +31,7 @@ describe('promptText (src/acp/prompt.ts)', () => {
     const cases: Array<[unknown[], RegExp]> = [
       [[{ type: 'text', text: 'look' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], /image/],
       [[{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], /audio/],
-      [[{ type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA' } }], /resource/],
+      [[{ type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA' } }], /resource.*blob/],
       [[], /empty/],
       [[{ type: 'text', text: '   ' }], /empty/],
     ];
@@ -48,12 +48,14 @@ describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
     const servers = mcpServersFromAcp([
       { name: 'everything', command: 'node', args: ['server.js', 'stdio'], env: [{ name: 'DEBUG', value: '1' }, { name: 'TOKEN', value: 'x' }] },
       { type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer t' }] },
+      { type: 'stdio', name: 'typed', command: 'npx', args: ['srv'], env: [] } as never,
     ]);
     expect(servers, 'mcpServersFromAcp step 2').toEqual({
       everything: { type: 'stdio', command: 'node', args: ['server.js', 'stdio'], env: { DEBUG: '1', TOKEN: 'x' } },
       docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } },
+      typed: { type: 'stdio', command: 'npx', args: ['srv'], env: {} },
     });
-    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual(['everything', 'docs']);
+    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual(['everything', 'docs', 'typed']);
     expect(mcpServersFromAcp([]), 'no servers → {}').toEqual({});
   });
 
@@ -103,6 +105,7 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
   test('the question names the call as a pending tool call and offers the four options', async () => {
     const { fn, sent } = ask({ outcome: 'selected', optionId: 'allow_once' });
     await fn({ call, reason: 'bash needs approval', suggestedRules: ['Bash(npm test:*)'] }, new AbortController().signal);
+    expect(sent[0]?.toolCall.content, 'askThroughClient step 1: no diff for a command: content []').toEqual([]);
     expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
     expect(sent[0]!.sessionId, 'askThroughClient step 2: for this session').toBe('sess-1');
     expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({ toolCallId: 'call_9', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
@@ -197,5 +200,6 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute step 2: the content unchanged').toBe('héllo\nworld\n');
     expect(out, 'clientWriteTool.execute step 3: UTF-8 bytes, lines as read counts them, the path relative').toBe('Wrote 13 bytes (2 lines) to docs/é.md');
     expect(await clientWriteTool(client).execute({ path: 'e.txt', content: '' }, { cwd: root }), "clientWriteTool.execute step 3: '' has 0 lines").toBe('Wrote 0 bytes (0 lines) to e.txt');
+    expect(await clientWriteTool(client).execute({ path: 'f.txt', content: 'a\nb' }, { cwd: root }), 'clientWriteTool.execute step 3: no final newline, still 2 lines').toBe('Wrote 3 bytes (2 lines) to f.txt');
   });
 });

@@ -49,6 +49,10 @@ describe('toolTitle (src/acp/tool-info.ts)', () => {
 
   test('arguments the model got wrong never throw: the title falls back to the tool name', () => {
     const bad: unknown[] = [undefined, null, 'a string', 42, [], { path: 7 }, { command: ['ls'] }, { pattern: null }, { description: {} }];
+    expect(toolTitle(call('mcp__srv__run', { command: 'ls', pattern: 'x', description: 'd' }), cwd), 'toolTitle step 6: an MCP tool is named as one, whatever its arguments').toBe('run (MCP server srv)');
+    for (const name of ['weird', 'xmcp__a__b']) {
+      expect(toolTitle(call(name, { command: 'ls', pattern: 'x', description: 'd', path: 'p' }), cwd), `toolTitle step 7: ${name} is no kit tool (mcp__ only at the start) → its name, whatever the arguments`).toBe(name);
+    }
     expect(toolTitle(call('constructor', { path: 'a.ts' }), cwd), 'toolTitle step 7: a name that is not a kit tool (even one every object has) → the name').toBe('constructor');
     expect(toolTitle(call('toString', { command: 'ls' }), cwd), 'toolTitle step 7').toBe('toString');
     for (const name of ['read', 'edit', 'write', 'bash', 'glob', 'grep', 'task', 'weird']) {
@@ -63,6 +67,7 @@ describe('toolLocations (src/acp/tool-info.ts)', () => {
   test('read, edit and write point at their file as an absolute path; read with the line it starts at', () => {
     expect(toolLocations(call('read', { path: 'src/a.ts' }), cwd), 'toolLocations step 1').toEqual([{ path: path.join(cwd, 'src/a.ts') }]);
     expect(toolLocations(call('read', { path: 'src/a.ts', offset: 40 }), cwd), 'toolLocations step 1: read with offset → line').toEqual([{ path: path.join(cwd, 'src/a.ts'), line: 40 }]);
+    expect(toolLocations(call('read', { path: 'a', offset: 1 }), cwd), 'toolLocations step 1: offset 1 is line 1').toEqual([{ path: path.join(cwd, 'a'), line: 1 }]);
     expect(toolLocations(call('edit', { path: 'b.ts', offset: 3 }), cwd), 'toolLocations step 1: only read has a line').toEqual([{ path: path.join(cwd, 'b.ts') }]);
     expect(toolLocations(call('write', { path: '/tmp/x.txt' }), cwd), 'toolLocations step 1').toEqual([{ path: path.resolve('/tmp/x.txt') }]);
     for (const offset of [0, -2, 1.5, '12']) {

@@ -43,6 +43,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     expect(seen.map((u) => `${u.sessionUpdate} ${'toolCallId' in u ? u.toolCallId : '?'} ${'status' in u ? u.status : ''}`), 'UpdateTranslator.updates steps 2-4: pending, in_progress when allowed, nothing when blocked, then failed / completed, each with its own call id').toEqual([
       'tool_call a1 pending', 'tool_call b2 pending', 'tool_call_update a1 in_progress', 'tool_call_update b2 failed', 'tool_call_update a1 completed',
     ]);
+    expect(seen[2], 'UpdateTranslator.updates step 3: allow → exactly { tool_call_update, id, in_progress }').toEqual({ sessionUpdate: 'tool_call_update', toolCallId: 'a1', status: 'in_progress' });
     expect(seen.at(-1), 'UpdateTranslator.updates step 4: the result text as content').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '1\thello' } }] });
     expect(seen.at(-2), 'UpdateTranslator.updates step 4: a failed call shows its error text').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: 'Permission denied' } }] });
   });
@@ -101,6 +102,9 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const updates = [
       ...t.updates(inner({ type: 'text_delta', turn: 1, text: 'child talk' })),
       ...t.updates(inner({ type: 'usage', turn: 1, usage: { inputTokens: 5, outputTokens: 5 } })),
+      ...t.updates(inner({ type: 'thinking_delta', turn: 1, thinking: 'child thought' })),
+      ...t.updates(inner({ type: 'todo_list', turn: 1, callId: 'td', todos: [{ content: 'child task', status: 'pending' }] })),
+      ...t.updates(inner({ type: 'mode_changed', turn: 1, mode: 'default', previous: 'plan' })),
       ...t.updates(inner(requested('c1', 'grep', { pattern: 'x' }))),
       ...t.updates(inner({ type: 'tool_call_decided', turn: 1, callId: 'c1', name: 'grep', decision: { type: 'allow' } })),
       ...t.updates({ type: 'subagent', turn: 1, callId: 'task1', event: { type: 'subagent', turn: 1, callId: 'task2', event: requested('c1', 'read', { path: 'a' }) } }),
@@ -122,11 +126,15 @@ describe('stopReasonOf (src/acp/updates.ts)', () => {
   });
 
   test('an answer cut at max_tokens, or a refusal, says so', () => {
-    const cut: Message[] = [userMessage('hi'), { role: 'assistant', content: [{ type: 'text', text: 'Once upon' }], stopReason: 'max_tokens' }];
+    const cut: Message[] = [userMessage('hi'), assistantText('Hello.'), userMessage('a story'), { role: 'assistant', content: [{ type: 'text', text: 'Once upon' }], stopReason: 'max_tokens' }];
     const refused: Message[] = [userMessage('hi'), { role: 'assistant', content: [], stopReason: 'refusal' }];
     expect(stopReasonOf(done('end_turn'), cut), 'stopReasonOf step 2: the last turn stopped for max_tokens').toBe('max_tokens');
     expect(stopReasonOf(done('end_turn'), refused), 'stopReasonOf step 2: the last turn stopped for refusal').toBe('refusal');
     expect(stopReasonOf(done('cancelled'), cut), 'stopReasonOf step 1: cancelled comes first').toBe('cancelled');
+    const stopped: Message[] = [userMessage('hi'), { role: 'assistant', content: [{ type: 'text', text: 'x' }], stopReason: 'stop_sequence' }];
+    expect(stopReasonOf(done('end_turn'), stopped), 'stopReasonOf step 2: any other stop reason of the last turn (stop_sequence) is end_turn').toBe('end_turn');
+    expect(stopReasonOf(done('end_turn'), [userMessage('hi')]), 'stopReasonOf step 2: a history that ends with a user message → end_turn').toBe('end_turn');
+    expect(stopReasonOf(done('end_turn'), []), 'stopReasonOf step 2: an empty history → end_turn (never throw)').toBe('end_turn');
   });
 
   test('a failed run is a JSON-RPC error with the reason, not a stop reason', async () => {
@@ -142,7 +150,7 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
   test('a saved conversation replays in order, each call finished with its own result', () => {
     const history: Message[] = [
       userMessage('fix it'),
-      { role: 'assistant', stopReason: 'tool_use', content: [{ type: 'thinking', thinking: 'look first' }, { type: 'text', text: 'Reading.' }, { type: 'tool_call', id: 'r1', name: 'read', arguments: { path: 'a.ts' } }, { type: 'tool_call', id: 'b1', name: 'bash', arguments: { command: 'false' } }] },
+      { role: 'assistant', stopReason: 'tool_use', content: [{ type: 'thinking', thinking: '' }, { type: 'thinking', thinking: 'look first' }, { type: 'text', text: 'Reading.' }, { type: 'tool_call', id: 'r1', name: 'read', arguments: { path: 'a.ts' } }, { type: 'tool_call', id: 'b1', name: 'bash', arguments: { command: 'false' } }] },
       toolResult({ id: 'b1', name: 'bash' }, 'exit code 1', true),
       toolResult({ id: 'r1', name: 'read' }, '1\tconst a = 1;'),
       assistantText('Done.'),
@@ -156,6 +164,8 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     expect(updates[3], 'historyUpdates step 2: a finished call has its title, kind, location and result').toMatchObject({ title: 'Read a.ts', kind: 'read', locations: [{ path: path.join(cwd, 'a.ts') }], rawInput: { path: 'a.ts' }, content: [{ type: 'content', content: { type: 'text', text: '1\tconst a = 1;' } }] });
     expect(updates[4], 'historyUpdates step 1: b1 gets b1\'s result, found by its id').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: 'exit code 1' } }] });
     expect(updates[0], 'historyUpdates step 2: the user text').toEqual({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'fix it' } });
+    expect(updates[1], 'historyUpdates step 2: the thinking (empty thinking skipped)').toEqual({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'look first' } });
+    expect(updates[2], 'historyUpdates step 2: the text').toEqual({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Reading.' } });
   });
 
   test('a replayed edit that worked shows its diff, as it did live', () => {

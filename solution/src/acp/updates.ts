@@ -49,8 +49,7 @@ export class UpdateTranslator {
    * put before every call id: a sub-agent's calls (inside `subagent` events) get `<parent call id>/`, so they can
    * never clash with the parent's own ids.
    *
-   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk (top level only: a sub-agent's text
-   *   is its own business; its answer reaches the parent as the task call's result);
+   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk;
    * - tool_call_requested → tool_call: id, title, kind, status pending, locations, rawInput, and for an edit or
    *   write the diff as content;
    * - tool_call_decided → tool_call_update in_progress when allowed; when the hooks changed the arguments, with the
@@ -60,12 +59,13 @@ export class UpdateTranslator {
    * - todo_list → plan (priority medium when the item has none); mode_changed → current_mode_update;
    * - usage → usage_update: `used` is this turn's context (contextUsed), `size` the context window, and the session's
    *   cost so far in USD when the price is known;
-   * - subagent → the tool-call updates of the wrapped event, with `<callId>/` added to the prefix.
+   * - subagent → only the tool-call updates of the wrapped event, with `<callId>/` added to the prefix (a sub-agent's
+   *   text is its own business: its answer reaches the parent as the task call's result).
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
-    // 1. text_delta / thinking_delta: at the top level (prefix ''), one agent_message_chunk / agent_thought_chunk with
-    //    { type: 'text', text } as content; inside a sub-agent, nothing.
+    // 1. text_delta / thinking_delta: one agent_message_chunk / agent_thought_chunk with { type: 'text', text } as
+    //    content.
     // 2. tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id; send a
     //    tool_call with toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations),
     //    rawInput (the arguments), and content: [the toolDiff] when there is one, else [].
@@ -76,17 +76,17 @@ export class UpdateTranslator {
     //    [textContent(result)], preceded by the remembered call's diff when it succeeded and has one.
     // 5. todo_list → { sessionUpdate: 'plan', entries } with content, status and priority ('medium' when absent);
     //    mode_changed → { sessionUpdate: 'current_mode_update', currentModeId: mode }.
-    // 6. usage (top level only): add it to the session's usage; send usage_update with used = contextUsed(this
+    // 6. usage, at the top level only (prefix ''; a sub-agent's usage reaches the parent as one usage event of the
+    //    task call, so counting the child's own would count it twice): add it to the session's usage; send usage_update with used = contextUsed(this
     //    turn's usage), size = the context window, and cost { amount, currency: 'USD' } from costOf(session usage,
     //    price) when that is not undefined.
     // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
-    //    tool_call_update updates. Every other event: [].
-    const top = prefix === '';
+    //    tool_call_update updates (a sub-agent's text, plan and mode are its own business). Every other event: [].
     switch (event.type) {
       case 'text_delta':
-        return top ? [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }] : [];
+        return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }];
       case 'thinking_delta':
-        return top ? [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.thinking } }] : [];
+        return [{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: event.thinking } }];
       case 'tool_call_requested': {
         const toolCallId = prefix + event.callId;
         const call = { name: event.name, arguments: event.arguments };
@@ -129,12 +129,11 @@ export class UpdateTranslator {
         return [{ sessionUpdate: 'tool_call_update', toolCallId, status: event.isError ? 'failed' : 'completed', content }];
       }
       case 'todo_list':
-        if (!top) return [];
         return [{ sessionUpdate: 'plan', entries: event.todos.map((todo) => ({ content: todo.content, status: todo.status, priority: todo.priority ?? 'medium' })) }];
       case 'mode_changed':
-        return top ? [{ sessionUpdate: 'current_mode_update', currentModeId: event.mode }] : [];
+        return [{ sessionUpdate: 'current_mode_update', currentModeId: event.mode }];
       case 'usage': {
-        if (!top) return [];
+        if (prefix !== '') return [];
         this.usage = addUsage(this.usage, event.usage);
         const amount = costOf(this.usage, this.options.price);
         return [{ sessionUpdate: 'usage_update', used: contextUsed(event.usage), size: this.options.contextWindow, ...(amount !== undefined ? { cost: { amount, currency: 'USD' } } : {}) }];

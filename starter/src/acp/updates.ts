@@ -50,8 +50,7 @@ export class UpdateTranslator {
    * put before every call id: a sub-agent's calls (inside `subagent` events) get `<parent call id>/`, so they can
    * never clash with the parent's own ids.
    *
-   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk (top level only: a sub-agent's text
-   *   is its own business; its answer reaches the parent as the task call's result);
+   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk;
    * - tool_call_requested → tool_call: id, title, kind, status pending, locations, rawInput, and for an edit or
    *   write the diff as content;
    * - tool_call_decided → tool_call_update in_progress when allowed; when the hooks changed the arguments, with the
@@ -61,12 +60,13 @@ export class UpdateTranslator {
    * - todo_list → plan (priority medium when the item has none); mode_changed → current_mode_update;
    * - usage → usage_update: `used` is this turn's context (contextUsed), `size` the context window, and the session's
    *   cost so far in USD when the price is known;
-   * - subagent → the tool-call updates of the wrapped event, with `<callId>/` added to the prefix.
+   * - subagent → only the tool-call updates of the wrapped event, with `<callId>/` added to the prefix (a sub-agent's
+   *   text is its own business: its answer reaches the parent as the task call's result).
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
-    // 1. text_delta / thinking_delta: at the top level (prefix ''), one agent_message_chunk / agent_thought_chunk with
-    //    { type: 'text', text } as content; inside a sub-agent, nothing.
+    // 1. text_delta / thinking_delta: one agent_message_chunk / agent_thought_chunk with { type: 'text', text } as
+    //    content.
     // 2. tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id; send a
     //    tool_call with toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations),
     //    rawInput (the arguments), and content: [the toolDiff] when there is one, else [].
@@ -77,11 +77,12 @@ export class UpdateTranslator {
     //    [textContent(result)], preceded by the remembered call's diff when it succeeded and has one.
     // 5. todo_list → { sessionUpdate: 'plan', entries } with content, status and priority ('medium' when absent);
     //    mode_changed → { sessionUpdate: 'current_mode_update', currentModeId: mode }.
-    // 6. usage (top level only): add it to the session's usage; send usage_update with used = contextUsed(this
+    // 6. usage, at the top level only (prefix ''; a sub-agent's usage reaches the parent as one usage event of the
+    //    task call, so counting the child's own would count it twice): add it to the session's usage; send usage_update with used = contextUsed(this
     //    turn's usage), size = the context window, and cost { amount, currency: 'USD' } from costOf(session usage,
     //    price) when that is not undefined.
     // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
-    //    tool_call_update updates. Every other event: [].
+    //    tool_call_update updates (a sub-agent's text, plan and mode are its own business). Every other event: [].
     throw new TodoError(14, 'UpdateTranslator.updates');
     // #endregion
   }
