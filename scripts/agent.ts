@@ -22,16 +22,12 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { ROOT } from './lib/paths.js';
+import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from './lib/agent-kit.js';
 import { PARTS, type PartOption, type PartResult, type SlashCommand } from './agent-parts/index.js';
 
-type Kit = typeof import('../solution/src/index.js');
-type Providers = typeof import('../solution/src/providers/index.js');
-type Offline = typeof import('../solution/src/offline-provider.js');
 type Provider = import('../solution/src/provider.js').Provider;
 type Message = import('../solution/src/messages.js').Message;
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
-type ProviderKind = 'anthropic' | 'openai' | 'offline';
 
 const USAGE = `Usage: npm run agent [-- options]
 
@@ -66,24 +62,15 @@ interface Args {
   parts: Record<string, string | string[] | true | undefined>;
 }
 
-class UsageError extends Error {}
-
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { starter: false, help: false, parts: {} };
   const partOptions = new Map<string, PartOption>(PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined) throw new UsageError(`${arg} needs a value`);
-      return next;
-    };
+    const value = () => optionValue(argv, ++i, arg);
     if (arg === '-p' || arg === '--prompt') args.prompt = value();
-    else if (arg === '--provider') {
-      const name = value();
-      if (name !== 'anthropic' && name !== 'openai' && name !== 'offline') throw new UsageError(`unknown provider "${name}"`);
-      args.provider = name;
-    } else if (arg === '--model') args.model = value();
+    else if (arg === '--provider') args.provider = providerKind(value());
+    else if (arg === '--model') args.model = value();
     else if (arg === '--cwd') args.cwd = value();
     else if (arg === '--starter') args.starter = true;
     else if (arg === '--solution') args.starter = false;
@@ -100,13 +87,6 @@ function parseArgs(argv: readonly string[]): Args {
     } else throw new UsageError(`unknown option "${arg}"`);
   }
   return args;
-}
-
-/** The provider the environment asks for: Anthropic, then OpenAI, then offline. */
-function providerFromEnv(env: NodeJS.ProcessEnv): ProviderKind {
-  if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN) return 'anthropic';
-  if (env.OPENAI_API_KEY) return 'openai';
-  return 'offline';
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -151,65 +131,7 @@ function describeResult(content: string, isError: boolean): string {
   return `${lines.length} lines`;
 }
 
-interface TodoLike {
-  name: string;
-  chapter: number;
-  stub: string;
-}
-const isTodo = (error: unknown): error is TodoLike => error instanceof Error && error.name === 'TodoError';
-const todoAdvice = (todo: TodoLike) =>
-  `This needs chapter ${todo.chapter} (${todo.stub}): finish chapter ${todo.chapter} first ` +
-  `(npm test -- chapter${todo.chapter}, npm run hint -- chapter${todo.chapter}), or run without --starter.`;
-
 // ---------------------------------------------------------------------------------------------------------------
-
-/** The kit's source tree: solution/src, starter/src, or (for the kit's own tests) any tree named by KIT_SRC. */
-function sourceTree(starter: boolean): { src: string; label: string; own: boolean } {
-  if (process.env.KIT_SRC) return { src: path.resolve(process.env.KIT_SRC), label: process.env.KIT_SRC, own: true };
-  return starter ? { src: path.join(ROOT, 'starter/src'), label: 'your code', own: true } : { src: path.join(ROOT, 'solution/src'), label: 'reference solution', own: false };
-}
-
-async function load(src: string) {
-  const url = (rel: string) => pathToFileURL(path.join(src, rel)).href;
-  const kit = (await import(url('index.ts'))) as Kit;
-  const offline = (await import(url('offline-provider.ts'))) as Offline;
-  // The real providers are chapter 5; a tree without them still runs offline.
-  const providers = (await import(url('providers/index.ts')).catch(() => undefined)) as Providers | undefined;
-  return { kit, offline, providers };
-}
-
-function makeProvider(kind: ProviderKind, loaded: Awaited<ReturnType<typeof load>>, args: Args): { provider: Provider; label: string } {
-  const env = process.env;
-  const options = args.model ? { model: args.model } : {};
-  if (kind === 'offline') {
-    const offline = new loaded.offline.OfflineProvider({ delayMs: process.stdout.isTTY ? 8 : 0 });
-    return { provider: offline, label: 'offline stand-in (no API key found; no network)' };
-  }
-  if (!loaded.providers) throw new Error(`the ${kind} provider (chapter 5) is not in this tree`);
-  if (kind === 'anthropic') {
-    const caching = promptCaching(loaded.kit);
-    const provider = new loaded.providers.AnthropicProvider(caching ? { ...options, fetch: caching } : options, env);
-    return { provider, label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}` };
-  }
-  const provider = new loaded.providers.OpenAIProvider(options, env);
-  return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
-}
-
-/**
- * A fetch that adds chapter 12's prompt-caching breakpoints to Anthropic requests, or undefined when the tree's
- * chapter 12 cannot do it yet (the learner's addCacheBreakpoints is still a stub).
- */
-function promptCaching(kit: Kit): typeof fetch | undefined {
-  if (typeof kit.promptCachingFetch !== 'function') return undefined;
-  try {
-    kit.addCacheBreakpoints({ model: 'probe', max_tokens: 1, system: 'probe', messages: [{ role: 'user', content: 'probe' }] });
-    return kit.todoHits.length > 0 ? undefined : kit.promptCachingFetch();
-  } catch {
-    return undefined;
-  } finally {
-    kit.todoHits.length = 0;
-  }
-}
 
 /**
  * Whether the tree's chapter 7 runs: one offline run of its Agent on a scripted provider, with a tool round and a
@@ -245,17 +167,8 @@ function printRounds(messages: readonly Message[]): void {
 }
 
 async function main(argv: string[]): Promise<number> {
-  let args: Args;
-  try {
-    args = parseArgs(argv);
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const args = commandLine(argv, parseArgs, USAGE);
+  if (typeof args === 'number') return args;
   const base = process.env.INIT_CWD ?? process.cwd();
   const cwd = path.resolve(base, args.cwd ?? '.');
   const tree = sourceTree(args.starter);
@@ -267,7 +180,7 @@ async function main(argv: string[]): Promise<number> {
   let label: string;
   let tools: ReturnType<Kit['builtinTools']>;
   try {
-    ({ provider, label } = makeProvider(kind, loaded, args));
+    ({ provider, label } = makeProvider(kind, loaded, { model: args.model, offlineDelayMs: process.stdout.isTTY ? 8 : 0 }));
     tools = kit.builtinTools();
   } catch (error) {
     if (isTodo(error)) process.stderr.write(`${todoAdvice(error)}\n`);
