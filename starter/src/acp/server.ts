@@ -71,6 +71,11 @@ export interface AcpServerOptions {
   price?: ModelPrice;
   /** Makes session ids (default: random UUIDs). */
   newId?: () => string;
+  /**
+   * Turns an error a handler threw into the one the client gets (the kit's CLI turns an unfinished stub into advice
+   * the editor shows). The SDK sends a RequestError as it is and any other error as a bare internal error.
+   */
+  mapError?(error: unknown): unknown;
 }
 
 /** One session as the server keeps it. */
@@ -91,6 +96,9 @@ export class AcpServer {
   /** What the client said it can do (initialize). */
   clientCapabilities: acp.ClientCapabilities = {};
   readonly sessions = new Map<string, LiveSession>();
+  /** The prompts being answered, by session id (createAcpAgent adds each one), so a session can be closed after its run. */
+  private readonly inflight = new Map<string, Set<Promise<unknown>>>();
+  private closing: Promise<void> | undefined;
 
   constructor(readonly options: AcpServerOptions) {}
 
@@ -174,7 +182,8 @@ export class AcpServer {
     // #region chapter 14: AcpServer.loadSession
     // 1. Loading is off (options.loadSession === false): throw RequestError.methodNotFound with the method's name.
     //    A cwd that is not absolute: invalidParams, as in newSession.
-    // 2. If this.sessions has the id already: abort its running prompt, close its handle and forget it.
+    // 2. If this.sessions has the id already: forget it, and await this.stopSession(it) (given: it cancels the
+    //    running prompt, waits for that run to end, then closes the handle, so the session is saved whole).
     // 3. setup = setupFor(id, params, client, true) (its invalidParams errors go to the client as they are); then
     //    handle = await openSession(setup). If openSession throws, throw
     //    new RequestError(-32002, `session <id> could not be loaded: <its message>`, { sessionId }).
@@ -237,12 +246,31 @@ export class AcpServer {
     // #endregion
   }
 
-  /** Ends every session: their running prompts are cancelled, then each is closed (saved). */
-  async closeAll(): Promise<void> {
-    const sessions = [...this.sessions.values()];
-    this.sessions.clear();
-    for (const session of sessions) session.running?.abort(new Error('the client disconnected'));
-    await Promise.all(sessions.map((session) => session.handle.close().catch(() => {})));
+  /** Remembers a prompt being answered for `sessionId` until it settles (createAcpAgent calls this). */
+  track<T>(sessionId: string, work: Promise<T>): Promise<T> {
+    const set = this.inflight.get(sessionId) ?? new Set();
+    this.inflight.set(sessionId, set);
+    set.add(work);
+    const forget = () => void set.delete(work);
+    work.then(forget, forget);
+    return work;
+  }
+
+  /** Cancels the session's running prompt (with `why`), waits for its run to end, then closes the handle. */
+  async stopSession(session: LiveSession, why: string): Promise<void> {
+    session.running?.abort(new Error(why));
+    await Promise.allSettled([...(this.inflight.get(session.id) ?? [])]);
+    await session.handle.close().catch(() => {});
+  }
+
+  /** Ends every session: running prompts cancelled and waited for, then each closed (saved). Safe to call twice. */
+  closeAll(): Promise<void> {
+    this.closing ??= (async () => {
+      const sessions = [...this.sessions.values()];
+      this.sessions.clear();
+      await Promise.all(sessions.map((session) => this.stopSession(session, 'the client disconnected')));
+    })();
+    return this.closing;
   }
 }
 
@@ -259,15 +287,26 @@ function isAbsolutePath(value: string): boolean {
  */
 export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; server: AcpServer } {
   const server = new AcpServer(options);
+  /** Runs a handler; what it throws (at once or later) goes through options.mapError. */
+  const handle = <T>(work: () => T | Promise<T>): Promise<T> => {
+    const mapped = (error: unknown) => Promise.reject(options.mapError ? options.mapError(error) : error);
+    try {
+      return Promise.resolve(work()).catch(mapped);
+    } catch (error) {
+      return mapped(error);
+    }
+  };
   const app = acp
     .agent({ name: options.name ?? 'coding-agent' })
     .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
-    .onRequest(acp.methods.agent.initialize, ({ params }) => server.initialize(params))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) => server.newSession(params, client))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => server.loadSession(params, client, true))
-    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false))
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => server.prompt(params, client, signal))
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => server.setMode(params))
-    .onNotification(acp.methods.agent.session.cancel, ({ params }) => server.cancel(params));
+    .onRequest(acp.methods.agent.initialize, ({ params }) => handle(() => server.initialize(params)))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) => handle(() => server.newSession(params, client)))
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => handle(() => server.loadSession(params, client, true)))
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)))
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
+    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
+      await handle(() => server.cancel(params)).catch((error) => process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`));
+    });
   return { app, server };
 }

@@ -79,8 +79,8 @@ export class UpdateTranslator {
     //    mode_changed → { sessionUpdate: 'current_mode_update', currentModeId: mode }.
     // 6. usage, at the top level only (prefix ''; a sub-agent's usage reaches the parent as one usage event of the
     //    task call, so counting the child's own would count it twice): add it to the session's usage; send usage_update with used = contextUsed(this
-    //    turn's usage), size = the context window, and cost { amount, currency: 'USD' } from costOf(session usage,
-    //    price) when that is not undefined.
+    //    turn's usage), size = the context window, and, when a price was given, cost { amount, currency: 'USD' }
+    //    with amount = costOf(session usage, price).
     // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
     //    tool_call_update updates (a sub-agent's text, plan and mode are its own business). Every other event: [].
     throw new TodoError(14, 'UpdateTranslator.updates');
