@@ -27,3 +27,4 @@ export * from './permissions/index.js';
 export * from './retry/index.js';
 export * from './planning/index.js';
 export * from './acp/index.js';
+export * from './capstone/index.js';

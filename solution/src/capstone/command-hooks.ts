@@ -1,0 +1,473 @@
+/**
+ * Chapter 15: the hooks a person already wrote for Claude Code, run by our agent.
+ *
+ * Claude Code's settings files (chapter 8 reads their `permissions`) may also hold `hooks`: shell commands to run
+ * at fixed points of a session. Each gets a JSON object on stdin that says what happened, and answers with its exit
+ * code (0 goes on, 2 blocks and stderr says why, anything else is a failure of the hook that blocks nothing) and,
+ * on exit 0, maybe a JSON object on stdout with a finer answer. The kit runs five of Claude Code's events:
+ *
+ * - PreToolUse and PostToolUse become chapter 7 hooks (commandHooks): before a call, a hook may block it (the model
+ *   reads why), allow it, or change its input; after it, a hook may add a note to the result the model reads.
+ * - UserPromptSubmit, Stop and SessionStart are not loop hooks: a terminal program calls them around a run
+ *   (sessionHooks). A prompt may be refused or given extra context, a finished run asked to keep going, a new
+ *   session given text for its system prompt.
+ *
+ * Where the kit differs from Claude Code, and why:
+ * - hooks that match run one after another, in the order of the files and groups, not side by side: a hook sees
+ *   the input as the hooks before it changed it, and the first block ends the chain;
+ * - matchers are tried against the kit's tool name and against Claude Code's name for it (`bash` and `Bash`), so
+ *   existing settings work with the kit's lower-case tools;
+ * - PreToolUse's `allow` is one hook's opinion (chapter 7's composeHooks: a later block still wins, and chapter 8's
+ *   gate still asks when its rules say so); `ask` is left to that gate;
+ * - PostToolUse runs after every call that ran, failed ones too, and `tool_response` is the kit's result
+ *   ({ content, isError }) rather than each tool's own object;
+ * - only `"type": "command"` hooks run; the other types (http, prompt, agent) and the other events are skipped.
+ * Sources: the hooks reference, https://code.claude.com/docs/en/hooks (docs.anthropic.com/en/docs/claude-code/hooks).
+ */
+import type { ToolDecision } from '../agent-events.js';
+import type { Hooks } from '../hooks.js';
+import type { ToolCall, ToolResultMessage } from '../messages.js';
+import { SettingsError } from '../permissions/settings.js';
+import { runHookCommand, type RunHookCommand } from './hook-runner.js';
+
+export { runHookCommand, type HookRun, type HookRunOptions, type RunHookCommand } from './hook-runner.js';
+
+/** The events the kit runs, as Claude Code names them. */
+export const HOOK_EVENTS = ['PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'SessionStart'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** One command of a settings file. `timeout` is in seconds, as in Claude Code. */
+export interface HookCommand {
+  type: 'command';
+  command: string;
+  timeout?: number;
+}
+
+/** A matcher and its commands. No matcher (or '' or '*') matches everything. */
+export interface HookGroup {
+  matcher?: string;
+  hooks: HookCommand[];
+}
+
+/** Every event's groups, in the order the settings gave them (an event nobody configured has none). */
+export type HookConfig = Record<HookEvent, HookGroup[]>;
+
+/** How long a hook may run when its settings do not say (seconds). */
+export const DEFAULT_HOOK_TIMEOUT_S = 60;
+
+/** A matcher made of these characters is a list of exact names (`Edit|Write`), not a regex. */
+export const PLAIN_MATCHER = /^[A-Za-z0-9_|]+$/;
+
+/** Claude Code's names for the kit's tools; any other tool (mcp__server__tool) has the same name in both. */
+export const CLAUDE_CODE_TOOL_NAMES: ReadonlyMap<string, string> = new Map([
+  ['bash', 'Bash'],
+  ['edit', 'Edit'],
+  ['write', 'Write'],
+  ['read', 'Read'],
+  ['glob', 'Glob'],
+  ['grep', 'Grep'],
+  ['web_fetch', 'WebFetch'],
+  ['todo_write', 'TodoWrite'],
+  ['task', 'Task'],
+  ['exit_plan_mode', 'ExitPlanMode'],
+]);
+
+/** The name Claude Code gives the kit's tool `name`. */
+export function claudeCodeName(name: string): string {
+  return CLAUDE_CODE_TOOL_NAMES.get(name) ?? name;
+}
+
+/** True for a plain JSON object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A config with no hooks at all. */
+export function emptyHookConfig(): HookConfig {
+  return { PreToolUse: [], PostToolUse: [], UserPromptSubmit: [], Stop: [], SessionStart: [] };
+}
+
+/** Several files' hooks as one config: every event's groups, file after file (Claude Code runs them all). */
+export function mergeHookConfigs(configs: readonly HookConfig[]): HookConfig {
+  const merged = emptyHookConfig();
+  for (const config of configs) for (const event of HOOK_EVENTS) merged[event].push(...config[event]);
+  return merged;
+}
+
+/** What the kit passes to every hook command, and where it tells the person about hooks that failed. */
+export interface CommandHookOptions {
+  /** The workspace: the commands run there, and hooks read it as `cwd`. */
+  cwd: string;
+  /** The session's id, sent to every hook as `session_id`. */
+  sessionId: string;
+  /** Runs one command (default runHookCommand); tests pass their own. */
+  run?: RunHookCommand;
+  /** Told, in one sentence each, about hooks that failed, timed out or printed something unreadable. */
+  report?(note: string): void;
+}
+
+/**
+ * What one hook command answered:
+ * - block: it exited with code 2; `message` is its stderr (or a sentence saying it gave none);
+ * - ok: it exited with 0; `text` is its stdout trimmed, `json` the object it printed, if it printed one;
+ * - ignored: it failed, timed out or printed a broken object. It was reported and changes nothing.
+ */
+export type HookVerdict = { type: 'block'; message: string } | { type: 'ok'; text: string; json?: Record<string, unknown> } | { type: 'ignored' };
+
+/** True when `matcher` selects `name` (a tool's name, or for SessionStart the source). */
+export function hookMatches(matcher: string | undefined, name: string): boolean {
+  // #region chapter 15: hookMatches
+  // 1. No matcher, '' or '*': every name matches.
+  // 2. The names to try: `name` and claudeCodeName(name) (the kit's `bash` is Claude Code's `Bash`).
+  // 3. A matcher of only letters, digits, _ and | (PLAIN_MATCHER) is a list of exact names: split it on | and
+  //    answer whether one of the names is in the list. `Write` is a name, not a regex: it does not match TodoWrite.
+  // 4. Any other matcher is a regex, unanchored as in Claude Code (`mcp__.*`, `^Web`): true when it matches one of
+  //    the names. One that does not compile matches nothing (parseHookSettings refuses it anyway).
+  if (matcher === undefined || matcher === '' || matcher === '*') return true;
+  const names = [name, claudeCodeName(name)];
+  if (PLAIN_MATCHER.test(matcher)) {
+    const list = matcher.split('|');
+    return names.some((candidate) => list.includes(candidate));
+  }
+  try {
+    const regex = new RegExp(matcher);
+    return names.some((candidate) => regex.test(candidate));
+  } catch {
+    return false;
+  }
+  // #endregion
+}
+
+/**
+ * The hooks of one parsed settings file (`value`, the whole file; `source` names it in errors). A file without
+ * `hooks` has none. Events the kit does not run, and hooks of a type other than `command`, are skipped. Throws
+ * SettingsError (chapter 8's) naming the source, the event and the index of what is wrong.
+ */
+export function parseHookSettings(value: unknown, source: string): HookConfig {
+  // #region chapter 15: parseHookSettings
+  // 1. Start from emptyHookConfig(). The value must be an object (isObject), else throw a SettingsError that names
+  //    the source. No `hooks` key: return the empty config. A `hooks` that is not an object is an error too.
+  // 2. For each event of HOOK_EVENTS that `hooks` has: it must be an array of groups. Every error from here on names
+  //    the source and where: `<source>: hooks.PreToolUse[1]` for a group, `hooks.PreToolUse[1].hooks[0]` for a hook.
+  // 3. Each group: an object; `matcher` absent or a string, and a matcher that is not plain (PLAIN_MATCHER) must
+  //    compile as a RegExp; `hooks` an array.
+  // 4. Each hook: an object with a string `type`. Skip any type but 'command'. A command hook needs a non-empty
+  //    string `command`, and a `timeout` that is absent or a positive number. Keep { type, command } and the timeout
+  //    when there is one; keep the matcher only when there is one.
+  // 5. Push each group (with its command hooks) onto its event's list, and return the config.
+  const config = emptyHookConfig();
+  const fail = (where: string, problem: string): never => {
+    throw new SettingsError(`${source}: ${where} ${problem}`);
+  };
+  if (!isObject(value)) fail('the settings', 'must be a JSON object');
+  const settings = value as Record<string, unknown>;
+  if (settings.hooks === undefined) return config;
+  if (!isObject(settings.hooks)) fail('hooks', 'must be an object with one key per event');
+  const hooks = settings.hooks as Record<string, unknown>;
+  for (const event of HOOK_EVENTS) {
+    const groups = hooks[event];
+    if (groups === undefined) continue;
+    if (!Array.isArray(groups)) fail(`hooks.${event}`, 'must be an array of { matcher, hooks } groups');
+    (groups as unknown[]).forEach((group, i) => {
+      const at = `hooks.${event}[${i}]`;
+      if (!isObject(group)) return fail(at, 'must be an object with a "hooks" array');
+      const { matcher } = group;
+      if (matcher !== undefined && typeof matcher !== 'string') fail(`${at}.matcher`, 'must be a string');
+      if (typeof matcher === 'string' && !PLAIN_MATCHER.test(matcher)) {
+        try {
+          new RegExp(matcher);
+        } catch (error) {
+          fail(`${at}.matcher`, `is not a valid regular expression: ${(error as Error).message}`);
+        }
+      }
+      if (!Array.isArray(group.hooks)) fail(`${at}.hooks`, 'must be an array of hook commands');
+      const commands: HookCommand[] = [];
+      (group.hooks as unknown[]).forEach((hook, j) => {
+        const hookAt = `${at}.hooks[${j}]`;
+        if (!isObject(hook) || typeof hook.type !== 'string') return fail(hookAt, 'must be an object with a string "type"');
+        if (hook.type !== 'command') return;
+        if (typeof hook.command !== 'string' || hook.command.trim() === '') fail(`${hookAt}.command`, 'must be a non-empty string');
+        const { timeout } = hook;
+        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) fail(`${hookAt}.timeout`, 'must be a positive number of seconds');
+        commands.push({ type: 'command', command: hook.command as string, ...(timeout !== undefined ? { timeout: timeout as number } : {}) });
+      });
+      config[event].push({ ...(matcher !== undefined ? { matcher: matcher as string } : {}), hooks: commands });
+    });
+  }
+  return config;
+  // #endregion
+}
+
+/**
+ * Runs one hook command for `event` with `fields` added to the common input, and reads its answer. Reports (never
+ * throws) a hook that failed; throws the signal's reason when the run was cancelled before or while it ran.
+ */
+export async function runHook(
+  event: HookEvent,
+  hook: HookCommand,
+  fields: Record<string, unknown>,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<HookVerdict> {
+  // #region chapter 15: runHook
+  // 1. If the signal has already aborted, throw its reason: a cancelled run starts no command.
+  // 2. The input is { session_id: options.sessionId, cwd: options.cwd, hook_event_name: event, ...fields }. Run it
+  //    with options.run (runHookCommand when absent), in options.cwd, with the signal and the hook's time limit in
+  //    milliseconds: hook.timeout is in seconds, DEFAULT_HOOK_TIMEOUT_S when the settings give none.
+  // 3. If the signal aborted while it ran (the runner has killed it), throw the signal's reason: the run is
+  //    cancelled, which is neither a block nor a failure of the hook.
+  // 4. Timed out: report it (options.report, when given: the event, the command and the limit) and return ignored.
+  // 5. Exit code 2: return a block whose message is stderr trimmed, or a sentence naming the event and the command
+  //    when stderr is empty. Stdout is not read.
+  // 6. Any other code but 0 (null too: killed): report the event, the command, the code and stderr, and return
+  //    ignored. Only 2 blocks: a hook that crashes must not stop the agent.
+  // 7. Exit code 0: the text is stdout trimmed. Text that starts with `{` is meant as JSON: return
+  //    { type: 'ok', text, json } with the parsed object, or, when it does not parse, report that and return
+  //    ignored. Any other text: { type: 'ok', text }.
+  signal.throwIfAborted();
+  const input = { session_id: options.sessionId, cwd: options.cwd, hook_event_name: event, ...fields };
+  const seconds = hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S;
+  const run = options.run ?? runHookCommand;
+  const outcome = await run(hook.command, input, { cwd: options.cwd, timeoutMs: seconds * 1000, signal });
+  signal.throwIfAborted();
+  const name = `${event} hook "${hook.command}"`;
+  if (outcome.timedOut) {
+    options.report?.(`${name} timed out after ${seconds} s and was stopped; going on without it`);
+    return { type: 'ignored' };
+  }
+  if (outcome.exitCode === 2) {
+    return { type: 'block', message: outcome.stderr.trim() || `${name} exited with code 2 without saying why.` };
+  }
+  if (outcome.exitCode !== 0) {
+    const stderr = outcome.stderr.trim();
+    options.report?.(`${name} failed with exit code ${outcome.exitCode ?? 'none (killed)'}${stderr ? `: ${stderr}` : ''}; going on without it`);
+    return { type: 'ignored' };
+  }
+  const text = outcome.stdout.trim();
+  if (!text.startsWith('{')) return { type: 'ok', text };
+  try {
+    return { type: 'ok', text, json: JSON.parse(text) as Record<string, unknown> };
+  } catch (error) {
+    options.report?.(`${name} printed output that starts with { but is not valid JSON (${(error as Error).message}); ignored`);
+    return { type: 'ignored' };
+  }
+  // #endregion
+}
+
+/**
+ * PreToolUse: runs the hooks whose matcher selects the call, in order, and says what they decided: a block (the
+ * model reads why), a change of the arguments, an allow, or nothing (undefined) when no hook had an opinion.
+ */
+export async function runPreToolUse(groups: readonly HookGroup[], call: ToolCall, options: CommandHookOptions, signal: AbortSignal): Promise<ToolDecision | undefined> {
+  // #region chapter 15: runPreToolUse
+  // 1. Keep the arguments as the hooks have left them so far (call.arguments at first), whether a hook changed them,
+  //    and whether a hook said allow.
+  // 2. For every group whose matcher selects call.name (hookMatches), every hook of it, in order:
+  //    runHook('PreToolUse', hook, { tool_name: claudeCodeName(call.name), tool_input: <the arguments so far>,
+  //    tool_use_id: call.id }, options, signal). Every matching hook runs, not only the first.
+  // 3. A block verdict (exit code 2): return { type: 'block', message } at once; the hooks after it do not run.
+  // 4. An ok verdict with JSON: look at its hookSpecificOutput (when isObject). permissionDecision 'deny': return a
+  //    block with its permissionDecisionReason (a sentence of your own when it has none). An updatedInput object
+  //    replaces the arguments: the hooks after it get the new ones. permissionDecision 'allow': remember it.
+  //    ('ask' or nothing: no opinion.) Ignored verdicts change nothing: runHook has reported them.
+  // 5. After the last hook: { type: 'change', arguments } if a hook changed them, else { type: 'allow' } if a hook
+  //    said allow, else undefined.
+  let args = call.arguments;
+  let changed = false;
+  let allowed = false;
+  for (const group of groups) {
+    if (!hookMatches(group.matcher, call.name)) continue;
+    for (const hook of group.hooks) {
+      const fields = { tool_name: claudeCodeName(call.name), tool_input: args, tool_use_id: call.id };
+      const verdict = await runHook('PreToolUse', hook, fields, options, signal);
+      if (verdict.type === 'block') return { type: 'block', message: verdict.message };
+      if (verdict.type !== 'ok' || !isObject(verdict.json?.hookSpecificOutput)) continue;
+      const output = verdict.json.hookSpecificOutput;
+      if (output.permissionDecision === 'deny') {
+        const reason = typeof output.permissionDecisionReason === 'string' ? output.permissionDecisionReason.trim() : '';
+        return { type: 'block', message: reason || `A PreToolUse hook ("${hook.command}") denied this ${call.name} call.` };
+      }
+      if (isObject(output.updatedInput)) {
+        args = output.updatedInput;
+        changed = true;
+      }
+      if (output.permissionDecision === 'allow') allowed = true;
+    }
+  }
+  if (changed) return { type: 'change', arguments: args };
+  return allowed ? { type: 'allow' } : undefined;
+  // #endregion
+}
+
+/**
+ * PostToolUse: runs the hooks whose matcher selects the call, in order, each with the result as the tool returned
+ * it. Returns a new result with what they want the model to read added to its content, or undefined when they have
+ * nothing to say. Never changes the result it is given.
+ */
+export async function runPostToolUse(
+  groups: readonly HookGroup[],
+  call: ToolCall,
+  result: ToolResultMessage,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<ToolResultMessage | undefined> {
+  // #region chapter 15: runPostToolUse
+  // 1. For every group whose matcher selects call.name, every hook of it, in order: runHook('PostToolUse', hook,
+  //    { tool_name: claudeCodeName(call.name), tool_input: call.arguments, tool_response: { content, isError } of
+  //    the result, tool_use_id: call.id }, options, signal).
+  // 2. Collect the notes for the model: the message of a block verdict (exit code 2), and the `reason` of an ok
+  //    verdict whose JSON has decision 'block' (a sentence of your own when it gives no reason).
+  // 3. No notes: return undefined (the result stands). Otherwise return a NEW result with the same fields, whose
+  //    content is the old content followed, for each note, by a blank line and `PostToolUse hook: <note>`. Never
+  //    change the result you were given (the loop may still hold it); the call already ran, so isError stays.
+  const notes: string[] = [];
+  for (const group of groups) {
+    if (!hookMatches(group.matcher, call.name)) continue;
+    for (const hook of group.hooks) {
+      const fields = {
+        tool_name: claudeCodeName(call.name),
+        tool_input: call.arguments,
+        tool_response: { content: result.content, isError: result.isError },
+        tool_use_id: call.id,
+      };
+      const verdict = await runHook('PostToolUse', hook, fields, options, signal);
+      if (verdict.type === 'block') notes.push(verdict.message);
+      else if (verdict.type === 'ok' && verdict.json?.decision === 'block') {
+        const reason = typeof verdict.json.reason === 'string' ? verdict.json.reason.trim() : '';
+        notes.push(reason || `the hook "${hook.command}" flagged this result without saying why.`);
+      }
+    }
+  }
+  if (notes.length === 0) return undefined;
+  return { ...result, content: [result.content, ...notes.map((note) => `PostToolUse hook: ${note}`)].join('\n\n') };
+  // #endregion
+}
+
+/** UserPromptSubmit's answer: the prompt is refused (the person reads why), or goes on with maybe some context. */
+export type PromptVerdict = { blocked: true; reason: string } | { blocked: false; context?: string };
+
+/** Runs every UserPromptSubmit hook, in order, before a prompt is sent. */
+export async function runUserPromptSubmit(groups: readonly HookGroup[], prompt: string, options: CommandHookOptions, signal: AbortSignal): Promise<PromptVerdict> {
+  // #region chapter 15: runUserPromptSubmit
+  // 1. For every hook of every group, in order (this event has no matcher): runHook('UserPromptSubmit', hook,
+  //    { prompt }, options, signal).
+  // 2. A block verdict (exit code 2): return { blocked: true, reason: its message } at once; later hooks do not run.
+  // 3. An ok verdict with JSON: decision 'block' blocks the same way, with its `reason` (a sentence of your own when
+  //    it has none); a string hookSpecificOutput.additionalContext is context. An ok verdict without JSON: its
+  //    text, when not empty, is context.
+  // 4. Return { blocked: false }, with `context` (the pieces joined by newlines) only when there is some.
+  const context: string[] = [];
+  for (const group of groups) {
+    for (const hook of group.hooks) {
+      const verdict = await runHook('UserPromptSubmit', hook, { prompt }, options, signal);
+      if (verdict.type === 'block') return { blocked: true, reason: verdict.message };
+      if (verdict.type !== 'ok') continue;
+      const { json } = verdict;
+      if (!json) {
+        if (verdict.text) context.push(verdict.text);
+        continue;
+      }
+      if (json.decision === 'block') {
+        const reason = typeof json.reason === 'string' ? json.reason.trim() : '';
+        return { blocked: true, reason: reason || `A UserPromptSubmit hook ("${hook.command}") refused this prompt.` };
+      }
+      const extra = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput.additionalContext : undefined;
+      if (typeof extra === 'string' && extra.trim()) context.push(extra.trim());
+    }
+  }
+  return context.length > 0 ? { blocked: false, context: context.join('\n') } : { blocked: false };
+  // #endregion
+}
+
+/** Stop's answer: the agent may stop, or should go on with `reason` as the next user message. */
+export type StopVerdict = { continue: false } | { continue: true; reason: string };
+
+/**
+ * Runs every Stop hook, in order, when a run has answered. `stopHookActive` tells the hooks that this run was
+ * itself a continuation a Stop hook asked for (so a hook can avoid asking forever); the caller must bound the
+ * continuations anyway.
+ */
+export async function runStop(
+  groups: readonly HookGroup[],
+  lastAnswer: string,
+  stopHookActive: boolean,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<StopVerdict> {
+  // #region chapter 15: runStop
+  // 1. For every hook of every group, in order (no matcher): runHook('Stop', hook, { stop_hook_active:
+  //    stopHookActive, last_assistant_message: lastAnswer }, options, signal).
+  // 2. A block verdict (exit code 2): return { continue: true, reason: its message } at once.
+  // 3. An ok verdict whose JSON has decision 'block': the same, with its `reason` (a sentence of your own when it
+  //    has none).
+  // 4. After the last hook: { continue: false }, the agent may stop.
+  for (const group of groups) {
+    for (const hook of group.hooks) {
+      const verdict = await runHook('Stop', hook, { stop_hook_active: stopHookActive, last_assistant_message: lastAnswer }, options, signal);
+      if (verdict.type === 'block') return { continue: true, reason: verdict.message };
+      if (verdict.type === 'ok' && verdict.json?.decision === 'block') {
+        const reason = typeof verdict.json.reason === 'string' ? verdict.json.reason.trim() : '';
+        return { continue: true, reason: reason || `A Stop hook ("${hook.command}") asked you to keep going.` };
+      }
+    }
+  }
+  return { continue: false };
+  // #endregion
+}
+
+/** Why a session starts: a new one, one resumed from disk, or one started afresh with /clear. */
+export type SessionSource = 'startup' | 'resume' | 'clear';
+
+/** Runs the SessionStart hooks whose matcher selects `source`, in order; returns their text for the system prompt. */
+export async function runSessionStart(groups: readonly HookGroup[], source: SessionSource, options: CommandHookOptions, signal: AbortSignal): Promise<string> {
+  // #region chapter 15: runSessionStart
+  // 1. For every group whose matcher selects the source (hookMatches works on any name: `startup|resume`), every
+  //    hook of it, in order: runHook('SessionStart', hook, { source }, options, signal).
+  // 2. An ok verdict with JSON: a string hookSpecificOutput.additionalContext is context; without JSON: its text,
+  //    when not empty. A block verdict cannot stop a session from starting: report its message and go on.
+  // 3. Return the pieces joined by a blank line ('' when there are none).
+  const context: string[] = [];
+  for (const group of groups) {
+    if (!hookMatches(group.matcher, source)) continue;
+    for (const hook of group.hooks) {
+      const verdict = await runHook('SessionStart', hook, { source }, options, signal);
+      if (verdict.type === 'block') options.report?.(`SessionStart hook "${hook.command}" exited with code 2, which cannot stop a session: ${verdict.message}`);
+      if (verdict.type !== 'ok') continue;
+      const extra = isObject(verdict.json?.hookSpecificOutput) ? verdict.json.hookSpecificOutput.additionalContext : undefined;
+      const text = verdict.json ? (typeof extra === 'string' ? extra.trim() : '') : verdict.text;
+      if (text) context.push(text);
+    }
+  }
+  return context.join('\n\n');
+  // #endregion
+}
+
+/**
+ * PreToolUse and PostToolUse as chapter 7 hooks, for an Agent's `hooks` list. An event with no groups adds no hook.
+ * Each hook gets the run's signal: an abort kills a running command and rejects with the signal's reason.
+ */
+export function commandHooks(config: HookConfig, options: CommandHookOptions): Hooks {
+  const hooks: Hooks = {};
+  if (config.PreToolUse.length > 0) hooks.beforeToolCall = (call, ctx) => runPreToolUse(config.PreToolUse, call, options, ctx.signal);
+  if (config.PostToolUse.length > 0) hooks.afterToolCall = (call, result, ctx) => runPostToolUse(config.PostToolUse, call, result, options, ctx.signal);
+  return hooks;
+}
+
+/** The session-level events, for a terminal program to call around its runs (they are not loop hooks). */
+export interface SessionHooks {
+  /** Before a prompt is sent: refuse it (show the person the reason) or send it with the context added. */
+  onPromptSubmit(prompt: string, signal?: AbortSignal): Promise<PromptVerdict>;
+  /** After a run answered: stop, or run again with the reason as a user message (bound how often). */
+  onStop(lastAnswer: string, options?: { stopHookActive?: boolean; signal?: AbortSignal }): Promise<StopVerdict>;
+  /** When a session starts: text to add to the system prompt ('' for none). */
+  onSessionStart(source: SessionSource, signal?: AbortSignal): Promise<string>;
+}
+
+export function sessionHooks(config: HookConfig, options: CommandHookOptions): SessionHooks {
+  const never = () => new AbortController().signal;
+  return {
+    onPromptSubmit: (prompt, signal = never()) => runUserPromptSubmit(config.UserPromptSubmit, prompt, options, signal),
+    onStop: (lastAnswer, { stopHookActive = false, signal = never() } = {}) => runStop(config.Stop, lastAnswer, stopHookActive, options, signal),
+    onSessionStart: (source, signal = never()) => runSessionStart(config.SessionStart, source, options, signal),
+  };
+}

@@ -1,0 +1,485 @@
+/**
+ * Chapter 15: the run as a person reads it in a terminal.
+ *
+ * Every consumer of chapter 7's events keeps what it needs; the terminal keeps what a person wants to watch. The
+ * answer streams in as it is written. Each tool call gets one line when it is decided to run (`● read(src/app.ts)`)
+ * and one `⎿` block when it ends: ok or error and the first few lines of its output, or for an edit the change
+ * itself. The task list is drawn whenever it changes, a sub-agent's calls are indented under the call that started
+ * it, and the run ends with why it stopped (when that is news) and what it cost.
+ *
+ * `Renderer.render(event)` returns exactly the text to write for one event, so it is tested without a terminal and
+ * the CLI only has to `process.stdout.write` what it gets. Colours come from a `Style`: plain in tests, pipes and
+ * under NO_COLOR; ANSI escapes (picocolors) in a colour terminal.
+ */
+import path from 'node:path';
+import pc from 'picocolors';
+import { addUsage, noUsage, type AgentEvent, type TodoItem } from '../agent-events.js';
+import type { Usage } from '../messages.js';
+import { costOf, formatCost, priceFor } from '../session/cost.js';
+import { displayPath, isInside } from '../workspace.js';
+import { oneLine as clippedLine } from '../acp/tool-info.js';
+
+/** How each kind of text is painted. Every function returns its input, maybe wrapped in escape codes. */
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+const same = (text: string) => text;
+
+/** No colour at all: tests, pipes, files, NO_COLOR. */
+export const plainStyle: Style = { dim: same, bold: same, red: same, green: same, yellow: same, cyan: same };
+
+// createColors(true): escape codes whatever picocolors guessed about this process's own stdout; styleFor decides.
+const ansi = pc.createColors(true);
+
+/** ANSI colours, for a terminal. */
+export const ansiStyle: Style = { dim: ansi.dim, bold: ansi.bold, red: ansi.red, green: ansi.green, yellow: ansi.yellow, cyan: ansi.cyan };
+
+/**
+ * The style for an output stream: plain when NO_COLOR has any non-empty value (https://no-color.org, which wins
+ * over everything), colours when FORCE_COLOR is set to anything but '' , '0' or 'false' (a CI log that shows colours),
+ * else colours only when the stream is a terminal.
+ */
+export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): Style {
+  if (env.NO_COLOR) return plainStyle;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force === '0' || force === 'false' ? plainStyle : ansiStyle;
+  return stream.isTTY ? ansiStyle : plainStyle;
+}
+
+/**
+ * The scope of the top agent's calls (their keys are their bare ids), and `Renderer.current` when the screen ends with
+ * no call's output (after streamed text, or before anything).
+ */
+const TOP = '';
+
+/** Output lines shown under a call before `… +K lines`. */
+export const DEFAULT_MAX_LINES = 4;
+/** Columns a line may take when the terminal's width is not known. */
+export const DEFAULT_WIDTH = 100;
+
+/** `text` cut to `max` characters, the last one an ellipsis when anything was cut. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+/** Runs of white space (new lines included) as one space, trimmed: chapter 14's oneLine, without its clipping. */
+const oneLine = (text: string): string => clippedLine(text, Infinity);
+
+/** `1 line`, `3 lines`. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A path argument as a person reads it: relative to `cwd` when it points inside it, else as the model wrote it. */
+function shownPath(cwd: string, requested: string): string {
+  const absolute = path.resolve(cwd, requested);
+  return isInside(cwd, absolute) ? displayPath(cwd, absolute) : requested;
+}
+
+/** One value of `key: value`: strings quoted and short, lists and objects by their size, the rest as JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(clip(value, 30));
+  if (Array.isArray(value)) return `[${plural(value.length, 'item')}]`;
+  if (typeof value === 'object' && value !== null) return '{…}';
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** The arguments a tool names its main one by, in the order they are looked for. */
+export const MAIN_ARGUMENTS = ['command', 'pattern', 'url', 'path'] as const;
+
+/**
+ * What goes between the parentheses of a call line: `src/app.ts` for read, `npm test` for bash, `**\/*.ts` for
+ * glob; `todos: [3 items]` for a tool without a main argument. One line, at most `max` characters. Never throws:
+ * the arguments come from the model and may be anything.
+ */
+export function summarizeArguments(args: unknown, cwd: string, max = 60): string {
+  // #region chapter 15: summarizeArguments
+  // 1. Arguments that are not a plain object (a string that failed to parse, a list, null): their JSON on one line
+  //    (oneLine, given), clipped to max (clip, given).
+  // 2. The main argument: the first of MAIN_ARGUMENTS (command, pattern, url, path) that is a string. A path is
+  //    shown relative to cwd when it points inside it (as written otherwise); put it on one line and clip it to max.
+  // 3. No main argument: every key as `key: value`, joined with ", " and clipped to max as a whole; a string value
+  //    is its JSON, clipped to 30 characters first; a list is `[N items]` (`[1 item]`); an object is `{…}`; anything
+  //    else is its JSON. An empty object gives ''.
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return clip(oneLine(JSON.stringify(args) ?? String(args)), max);
+  const record = args as Record<string, unknown>;
+  for (const key of MAIN_ARGUMENTS) {
+    const value = record[key];
+    if (typeof value === 'string') return clip(oneLine(key === 'path' ? shownPath(cwd, value) : value), max);
+  }
+  return clip(Object.entries(record).map(([key, value]) => `${key}: ${valueText(value)}`).join(', '), max);
+  // #endregion
+}
+
+/** How many lines to show and how wide, and how to paint them. */
+export interface LineOptions {
+  style?: Style;
+  /** Lines of output shown before `… +K lines` (DEFAULT_MAX_LINES). */
+  max?: number;
+  /** Columns a line may take (DEFAULT_WIDTH). */
+  width?: number;
+}
+
+/**
+ * The end of a call as shown under its line: `  ⎿ ok` or `  ⎿ error`, then the first `max` lines of the output
+ * (indented by four spaces, clipped to `width`) and `    … +K lines` for the rest. Dim for ok, red for an error.
+ */
+export function resultLines(content: string, isError: boolean, options: LineOptions = {}): string[] {
+  // #region chapter 15: resultLines
+  // 1. Drop the new lines at the end of content; what is left, split on "\n", is the output ([] when nothing is left).
+  // 2. The first line: `  ⎿ ok`, or `  ⎿ error` for an error, followed by ` (no output)` when the output is empty.
+  // 3. Then at most max (DEFAULT_MAX_LINES) lines of output, each as four spaces and the line, clipped to width
+  //    (DEFAULT_WIDTH) with clip (given).
+  // 4. When lines were left out: one more line, `    … +K lines` where K is how many (`… +1 line` for one).
+  // 5. Paint every line after clipping (escape codes take no columns): style.red for an error, style.dim otherwise
+  //    (style: plainStyle when none is given).
+  const { style = plainStyle, max = DEFAULT_MAX_LINES, width = DEFAULT_WIDTH } = options;
+  const text = content.replace(/\n+$/, '');
+  const output = text === '' ? [] : text.split('\n');
+  const lines = [`  ⎿ ${isError ? 'error' : 'ok'}${output.length === 0 ? ' (no output)' : ''}`];
+  for (const line of output.slice(0, max)) lines.push(clip(`    ${line}`, width));
+  if (output.length > max) lines.push(`    … +${plural(output.length - max, 'line')}`);
+  return lines.map(isError ? style.red : style.dim);
+  // #endregion
+}
+
+/**
+ * The change a successful edit or write made, from its arguments, to show instead of its output: the replaced
+ * text as `- ` lines (red) and the new text as `+ ` lines (green); for write, only `+ ` lines (its arguments do not
+ * hold the old file). Undefined for any other call, or arguments without the texts.
+ */
+export function editDiff(name: string, args: unknown, options: LineOptions = {}): string[] | undefined {
+  // #region chapter 15: editDiff
+  // 1. Read the texts from the arguments (a plain object): edit needs string old_string and new_string, write a
+  //    string content. Any other tool, or a text missing or not a string: return undefined.
+  // 2. Each text, with its trailing new lines dropped, is split into lines ('' gives none).
+  // 3. edit: the old lines as `- line` painted red, then the new lines as `+ line` painted green. write: only the
+  //    `+` lines of the content.
+  // 4. Each side shows at most max (DEFAULT_MAX_LINES) lines, then `… +K lines` (dim) when lines were left out.
+  //    Every line is indented by four spaces and clipped to width (DEFAULT_WIDTH) before it is painted.
+  const { style = plainStyle, max = DEFAULT_MAX_LINES, width = DEFAULT_WIDTH } = options;
+  const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
+  const sides: Array<[string, string, (text: string) => string]> = [];
+  if (name === 'edit' && typeof record.old_string === 'string' && typeof record.new_string === 'string') {
+    sides.push([record.old_string, '-', style.red], [record.new_string, '+', style.green]);
+  } else if (name === 'write' && typeof record.content === 'string') {
+    sides.push([record.content, '+', style.green]);
+  } else return undefined;
+  const lines: string[] = [];
+  for (const [text, mark, paint] of sides) {
+    const trimmed = text.replace(/\n+$/, '');
+    const all = trimmed === '' ? [] : trimmed.split('\n');
+    for (const line of all.slice(0, max)) lines.push(paint(clip(`    ${mark} ${line}`, width)));
+    if (all.length > max) lines.push(style.dim(`    … +${plural(all.length - max, 'line')}`));
+  }
+  return lines;
+  // #endregion
+}
+
+/** The marks of the task list, by status. */
+export const TODO_MARKS = { pending: '☐', in_progress: '◐', completed: '☒' } as const;
+
+/** The task list, one line per task: `  ☐ Write the test`, `  ◐ Running the tests` (bold), `  ☒ Read the code` (dim). */
+export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle): string[] {
+  // #region chapter 15: todoLines
+  // 1. An empty list: one line, `  (no tasks)`, dim.
+  // 2. Otherwise one line per task, in the list's order: two spaces, its mark (TODO_MARKS: ☐ pending,
+  //    ◐ in_progress, ☒ completed), a space and its text.
+  // 3. The text: for the task in progress its activeForm (its content when it has none), bold; for a completed
+  //    task its content, dim; for a pending one its content as it is. Only the text is painted, not the mark.
+  if (todos.length === 0) return [style.dim('  (no tasks)')];
+  return todos.map((todo) => {
+    const text =
+      todo.status === 'in_progress' ? style.bold(todo.activeForm || todo.content) : todo.status === 'completed' ? style.dim(todo.content) : todo.content;
+    return `  ${TODO_MARKS[todo.status]} ${text}`;
+  });
+  // #endregion
+}
+
+/** The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). */
+export function usageLine(usage: Usage, model?: string): string {
+  // #region chapter 15: usageLine
+  // 1. `↑ N in · ↓ N out`, each count with thousands separators (toLocaleString('en-US')).
+  // 2. Then ` · N cache read` and ` · N cache write` when the usage has those counts (0 included).
+  // 3. Last ` · ` and the cost: costOf(usage, priceFor(model)) from chapter 12, written with formatCost (`$0.0123`,
+  //    or `cost unknown` for a model without a price: never `$0.0000` for a cost nobody knows).
+  const n = (value: number) => value.toLocaleString('en-US');
+  const parts = [`↑ ${n(usage.inputTokens)} in`, `↓ ${n(usage.outputTokens)} out`];
+  if (usage.cacheReadTokens !== undefined) parts.push(`${n(usage.cacheReadTokens)} cache read`);
+  if (usage.cacheWriteTokens !== undefined) parts.push(`${n(usage.cacheWriteTokens)} cache write`);
+  parts.push(formatCost(costOf(usage, priceFor(model))));
+  return parts.join(' · ');
+  // #endregion
+}
+
+export interface RendererOptions {
+  /** plainStyle when not given. */
+  style?: Style;
+  /** The workspace: paths inside it are shown relative to it. */
+  cwd: string;
+  /** Columns a line may take (the terminal's width; DEFAULT_WIDTH when not given). */
+  width?: number;
+  /** The model in use, to price the run's usage (`cost unknown` without one). */
+  model?: string;
+  /** Output lines shown under a call (DEFAULT_MAX_LINES). */
+  maxLines?: number;
+}
+
+/** A call as it will run: its name and its arguments (a hook's changed arguments once decided). */
+interface CallInfo {
+  name: string;
+  arguments: unknown;
+}
+
+/**
+ * Turns a run's events into terminal text, one event at a time.
+ *
+ * A class rather than a function: what to write for an event depends on what was written before it (is the cursor
+ * mid-line after streamed text? was this turn's thinking header shown? which call's line is the last one on
+ * screen? what have the turns cost so far?), and that memory belongs to one output. Two renderers writing to two
+ * places must not share it; one renderer serves every run of a session (each `done` forgets its run).
+ */
+export class Renderer {
+  readonly style: Style;
+  readonly cwd: string;
+  readonly width: number;
+  readonly model: string | undefined;
+  readonly maxLines: number;
+  /** True when the cursor is at the start of a line (as it is before anything was written). */
+  atLineStart = true;
+  /** What was streamed last: a switch between answer text and thinking starts a new line. */
+  private streaming: 'text' | 'thinking' | undefined;
+  /** The turn whose `✻ Thinking…` line has been written. */
+  private thinkingTurn: number | undefined;
+  /** The calls seen so far, by key: the call id, prefixed by the ids of the task calls around it (`t1/k1`). */
+  private readonly calls = new Map<string, CallInfo>();
+  /** Calls already shown whole (a blocked call): their result event adds nothing. */
+  private readonly ended = new Set<string>();
+  /**
+   * Whose output is the last thing on screen, as a scope: `t1/` when it is call t1's line or output, `t1/k1/` for
+   * call k1 of t1's sub-agent; '' when it is no call's (text, or nothing yet).
+   */
+  private current = TOP;
+  /** The run's usage events added up: they count what sub-agents spent, which done.usage does not. */
+  private usage: Usage | undefined;
+
+  constructor(options: RendererOptions) {
+    this.style = options.style ?? plainStyle;
+    this.cwd = options.cwd;
+    this.width = options.width ?? DEFAULT_WIDTH;
+    this.model = options.model;
+    this.maxLines = options.maxLines ?? DEFAULT_MAX_LINES;
+  }
+
+  /**
+   * The text to write for `event`: streamed text as it comes, whole lines for everything else ('' for events a
+   * person does not need to see). Never throws for an event it does not know: it writes nothing for it.
+   */
+  render(event: AgentEvent): string {
+    // #region chapter 15: Renderer.render
+    // 1. Collect the text in a string. Whole lines are written like this: nothing for no lines; otherwise "\n" first
+    //    when the cursor is mid-line (!this.atLineStart), then each line followed by "\n"; the cursor is then at a
+    //    line start.
+    // 2. text_delta: the text as it is, no new line added, but a "\n" first when thinking was streamed last and the
+    //    cursor is mid-line. Afterwards the cursor is at a line start only if the text ends with "\n"; remember that
+    //    text was streamed last, and that the screen no longer ends with a call's output (this.current = TOP).
+    // 3. thinking_delta: when this.thinkingTurn is not the event's turn, write the line `✻ Thinking…` (dim) and
+    //    remember the turn. Then stream the thought dimmed, as in step 2 (a "\n" first when text was streamed last
+    //    and the cursor is mid-line).
+    // 4. usage: add event.usage to this.usage (addUsage, from noUsage()); it writes nothing.
+    // 5. done: the lines: for cancelled `(stopped)` dim; for turn_limit, error and paused_for_client_tool one red
+    //    line `stopped: `, `error: ` or `paused: ` and why: the done's message, or for a pause without one
+    //    `waiting for the client: ` and the names of the pending calls joined by ", " (the reason otherwise); nothing
+    //    for end_turn. Then usageLine (dim) of this.usage, or done.usage when no usage event came, with this.model.
+    //    Then forget the run: its calls, its usage and its thinking turn (the next run counts turns from 1 again).
+    // 6. Any other event: the lines of this.eventLines(event, TOP) (TOP, given, is '': the top agent's scope).
+    let out = '';
+    const lines = (list: readonly string[]) => {
+      if (list.length === 0) return;
+      out += `${this.atLineStart ? '' : '\n'}${list.map((line) => `${line}\n`).join('')}`;
+      this.atLineStart = true;
+    };
+    const stream = (kind: 'text' | 'thinking', text: string, painted: string) => {
+      if (this.streaming !== kind && !this.atLineStart) out += '\n';
+      out += painted;
+      this.atLineStart = text.endsWith('\n');
+      this.streaming = kind;
+      this.current = TOP;
+    };
+    switch (event.type) {
+      case 'text_delta':
+        stream('text', event.text, event.text);
+        break;
+      case 'thinking_delta':
+        if (this.thinkingTurn !== event.turn) {
+          this.thinkingTurn = event.turn;
+          lines([this.style.dim('✻ Thinking…')]);
+        }
+        stream('thinking', event.thinking, this.style.dim(event.thinking));
+        break;
+      case 'usage':
+        this.usage = addUsage(this.usage ?? noUsage(), event.usage);
+        break;
+      case 'done': {
+        const pending = (event.pending ?? []).map((call) => call.name).join(', ');
+        const why = event.message ?? (event.reason === 'paused_for_client_tool' ? `waiting for the client: ${pending}` : event.reason);
+        const label = { turn_limit: 'stopped', error: 'error', paused_for_client_tool: 'paused' } as const;
+        const ending =
+          event.reason === 'end_turn' ? [] : event.reason === 'cancelled' ? [this.style.dim('(stopped)')] : [this.style.red(`${label[event.reason]}: ${why}`)];
+        lines([...ending, this.style.dim(usageLine(this.usage ?? event.usage, this.model))]);
+        this.calls.clear();
+        this.usage = this.thinkingTurn = undefined;
+        break;
+      }
+      default:
+        lines(this.eventLines(event, TOP));
+    }
+    return out;
+    // #endregion
+  }
+
+  /**
+   * The lines of one event other than streamed text and `done`, for an agent whose call ids are prefixed by `scope`
+   * ('' for the top agent, `t1/` for the sub-agent of task call t1). A sub-agent's event is drawn by the same rules,
+   * two spaces further in, without its text.
+   */
+  private eventLines(event: AgentEvent, scope: string): string[] {
+    // #region chapter 15: Renderer.eventLines
+    // 1. Calls: tool_call_requested, tool_call_decided and tool_result go to this.callLines(event, scope).
+    // 2. todo_list: todoLines of its list (with this.style), under its call (this.under, given: the key of a call
+    //    is scope + callId). plan_proposed: every line of the plan indented by four spaces ('' stays ''), under its
+    //    call. plan_decided, under its call: approved `  ✓ plan approved (mode: M)` green; not approved
+    //    `  ✗ plan not approved: keep planning` yellow, with ` (feedback)` after it when there is feedback.
+    // 3. mode_changed: `  mode: previous → mode`, dim.
+    // 4. retry: `⟳ retrying in S s (attempt A of M): reason`, yellow, S the delay in seconds with one decimal,
+    //    and `, with MODEL` after the attempts when it names a model.
+    // 5. compaction: `(compacted N older messages into a summary: about X → Y tokens)`, dim, N the count and the
+    //    token figures with thousands separators (toLocaleString('en-US')).
+    // 6. subagent: the lines of the inner event at scope + callId + '/', each with two more spaces in front, under
+    //    the task call; when the inner event has no lines, no lines (and no call line).
+    // 7. Anything else (text, thinking, usage, turn_start and done: only the top agent shows those): no lines.
+    const n = (value: number) => value.toLocaleString('en-US');
+    switch (event.type) {
+      case 'tool_call_requested':
+      case 'tool_call_decided':
+      case 'tool_result':
+        return this.callLines(event, scope);
+      case 'todo_list':
+        return this.under(scope + event.callId, () => todoLines(event.todos, this.style));
+      case 'plan_proposed':
+        return this.under(scope + event.callId, () => event.plan.split('\n').map((line) => (line ? `    ${line}` : '')));
+      case 'plan_decided':
+        return this.under(scope + event.callId, () => [
+          event.approved
+            ? this.style.green(`  ✓ plan approved (mode: ${event.mode})`)
+            : this.style.yellow(`  ✗ plan not approved: keep planning${event.feedback ? ` (${event.feedback})` : ''}`),
+        ]);
+      case 'mode_changed':
+        return [this.style.dim(`  mode: ${event.previous} → ${event.mode}`)];
+      case 'retry': {
+        const model = event.model ? `, with ${event.model}` : '';
+        return [this.style.yellow(`⟳ retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts}${model}): ${event.reason}`)];
+      }
+      case 'compaction':
+        return [this.style.dim(`(compacted ${n(event.count)} older messages into a summary: about ${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens)`)];
+      case 'subagent':
+        return this.under(scope + event.callId, () => this.eventLines(event.event, `${scope}${event.callId}/`).map((line) => `  ${line}`));
+      default:
+        return [];
+    }
+    // #endregion
+  }
+
+  /** The lines of a call's events: nothing when it is asked for, its line when it is decided, its end when it ends. */
+  private callLines(event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>, scope: string): string[] {
+    // #region chapter 15: Renderer.callLines
+    // 1. The call's key is scope + callId: ids are unique within one agent only, and a sub-agent's ids may repeat
+    //    its parent's. The call's line is this.headline(call) (given): `● name(summary)`.
+    // 2. tool_call_requested: remember { name, arguments } under the key (this.calls). No lines yet: a hook may
+    //    still block the call or change its arguments.
+    // 3. tool_call_decided (the remembered call, or { name, arguments: undefined } when it was never seen):
+    //    - change: remember it with the decision's arguments, the ones that run; then as allow, with those.
+    //    - allow: the call's line, bold. The screen now ends with this call's output: this.current = key + '/'.
+    //    - block: the call's line in red, then in red `  ⎿ denied: `, `  ⎿ rejected: ` or `  ⎿ blocked: ` (the
+    //      permission note's outcome denied, asked, or no note) and the reason: the note's reason, else the first
+    //      line of the decision's message, clipped to this.width. The call has ended (this.ended): its result says
+    //      the same thing again. The screen ends with the output of the agent around it: this.current = scope.
+    // 4. tool_result of an ended call: no lines (forget it is ended). Otherwise, under the call (this.under, given;
+    //    pass it the call, so that even a call never seen before gets its line): for an edit or write that
+    //    succeeded, `  ⎿ ok` (dim) and the editDiff of the arguments it ran with; for anything else resultLines.
+    //    Both with this.style, this.maxLines and this.width. Afterwards this.current = scope (the task call around
+    //    this one, or '' at the top).
+    const key = scope + event.callId;
+    const call = this.calls.get(key) ?? { name: event.name, arguments: undefined };
+    const options = { style: this.style, max: this.maxLines, width: this.width };
+    switch (event.type) {
+      case 'tool_call_requested':
+        this.calls.set(key, { name: event.name, arguments: event.arguments });
+        return [];
+      case 'tool_call_decided': {
+        const decision = event.decision;
+        if (decision.type === 'change') this.calls.set(key, { name: call.name, arguments: decision.arguments });
+        const ran = this.calls.get(key) ?? call;
+        if (decision.type !== 'block') {
+          this.current = `${key}/`;
+          return [this.style.bold(this.headline(ran))];
+        }
+        const outcome = decision.permission?.outcome;
+        const word = outcome === 'denied' ? 'denied' : outcome === 'asked' ? 'rejected' : 'blocked';
+        const reason = decision.permission?.reason ?? decision.message.split('\n', 1)[0]!;
+        this.ended.add(key);
+        this.current = scope;
+        return [this.style.red(this.headline(ran)), this.style.red(clip(`  ⎿ ${word}: ${reason}`, this.width))];
+      }
+      case 'tool_result': {
+        if (this.ended.delete(key)) return [];
+        const diff = event.isError ? undefined : editDiff(call.name, call.arguments, options);
+        const lines = this.under(key, () => (diff ? [this.style.dim('  ⎿ ok'), ...diff] : resultLines(event.content, event.isError, options)), call);
+        this.current = scope;
+        return lines;
+      }
+    }
+    // #endregion
+  }
+
+  /** `● name(summary)`, clipped to the width; `● name` when its arguments are not known. */
+  private headline(call: CallInfo): string {
+    const summary = call.arguments === undefined ? '' : `(${summarizeArguments(call.arguments, this.cwd)})`;
+    return clip(`● ${call.name}${summary}`, this.width);
+  }
+
+  /**
+   * Lines that belong under the line of call `key` (its output, its task list, its sub-agent's calls). When the
+   * last thing on screen is another call's (parallel calls end in any order), the call's line is shown again first,
+   * so nothing ever sits under the wrong call. The call (or one inside it) is then the current one. No lines: no
+   * call line either, and nothing changes. `call` is what the line shows (by default the call remembered under `key`;
+   * without one there is no line to show).
+   */
+  private under(key: string, make: () => string[], call: CallInfo | undefined = this.calls.get(key)): string[] {
+    const before = this.current;
+    const inside = before.startsWith(`${key}/`);
+    if (!inside) this.current = `${key}/`;
+    const lines = make();
+    if (lines.length === 0) {
+      this.current = before;
+      return [];
+    }
+    return inside || !call ? lines : [this.style.bold(this.headline(call)), ...lines];
+  }
+
+  /**
+   * For a program that writes its own lines between events (a permission question): "\n" when the cursor is
+   * mid-line, else ''; either way the cursor is then at a line start.
+   */
+  lineBreak(): string {
+    const text = this.atLineStart ? '' : '\n';
+    this.atLineStart = true;
+    return text;
+  }
+}

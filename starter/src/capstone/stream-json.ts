@@ -1,0 +1,244 @@
+/**
+ * Chapter 15: the run for a program to read (`-p --output-format stream-json`, `--output-format json`).
+ *
+ * A script that drives an agent cannot read the terminal's text: it wants data. Claude Code answers with JSON Lines,
+ * one object per line, in an order a script can rely on:
+ *
+ *   {"type":"system","subtype":"init","session_id":…,"cwd":…,"model":…,"tools":[…],"permissionMode":…}
+ *   {"type":"assistant","message":{"role":"assistant","content":[…text, thinking, tool_use…],…},…}
+ *   {"type":"user","message":{"role":"user","content":[…tool_result…]},…}
+ *   …one line for every message the run adds to the history…
+ *   {"type":"result","subtype":"success","is_error":false,"result":"the answer","num_turns":2,"total_cost_usd":…,…}
+ *
+ * `--output-format json` prints the last of them only. The content blocks are the Anthropic Messages API's
+ * (`tool_use` with `id`, `name`, `input`; `tool_result` with `tool_use_id`, `content`, `is_error`), so a reader pairs
+ * each result with its call by id, never by position.
+ *
+ * Where the kit differs from Claude Code (its lines carry more: `uuid` on every line; `apiKeySource`, `mcp_servers`,
+ * `slash_commands` and more in init; `duration_api_ms`, `permission_denials` and `modelUsage` in the result):
+ * - `total_cost_usd` is null when the kit has no price for the model (an offline or unknown one). Claude Code always
+ *   knows its own prices and writes a number; writing 0 for a cost nobody knows would be a lie a script adds up.
+ * - `result` is the run's last text in every result, errors included; Claude Code's error results carry `errors`
+ *   (which the kit writes too) and no `result`.
+ * - A cancelled run, a provider failure and a pause for a client-side tool are all `error_during_execution` with
+ *   `is_error: true`. Claude Code also counts an interrupted run as error_during_execution, has no client-side tools,
+ *   and is reported to write a failed API call as `success` with `is_error: true`; the kit keeps one rule: a
+ *   subtype other than success whenever the run did not answer.
+ * - `parent_tool_use_id` is always null: a sub-agent's turns live in the child's own history, not in the one this
+ *   writer reads (Claude Code streams them too, each with the id of its Task call).
+ * - The results of one turn's calls are one `user` line, as the Messages API wants them sent back.
+ * - The user's prompt is not echoed (Claude Code echoes it only with --replay-user-messages).
+ */
+import { TodoError } from '../todo.js';
+import { addUsage, noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
+import { toolCallsOf, type AssistantMessage, type Message, type StopReason, type ToolResultMessage, type Usage } from '../messages.js';
+import { costOf, priceFor } from '../session/cost.js';
+
+/** Token counts in the Messages API's names. */
+export interface ApiUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens?: number;
+  cache_creation_input_tokens?: number;
+}
+
+export type ApiContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'thinking'; thinking: string; signature?: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown };
+
+export interface ApiToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error: boolean;
+}
+
+/** The first line: what this run works with. */
+export interface InitLine {
+  type: 'system';
+  subtype: 'init';
+  session_id: string;
+  cwd: string;
+  model: string;
+  tools: string[];
+  permissionMode: string;
+}
+
+/** One model turn. */
+export interface AssistantLine {
+  type: 'assistant';
+  message: { role: 'assistant'; content: ApiContentBlock[]; stop_reason: StopReason; usage?: ApiUsage };
+  parent_tool_use_id: null;
+  session_id: string;
+}
+
+/** The results of one turn's calls (or, rarely, a user message the run added). */
+export interface UserLine {
+  type: 'user';
+  message: { role: 'user'; content: string | ApiToolResultBlock[] };
+  parent_tool_use_id: null;
+  session_id: string;
+}
+
+/** The oldest messages were replaced by a summary (chapter 12's compaction). */
+export interface CompactBoundaryLine {
+  type: 'system';
+  subtype: 'compact_boundary';
+  session_id: string;
+  compact_metadata: { trigger: 'manual' | 'auto'; pre_tokens: number };
+}
+
+export type ResultSubtype = 'success' | 'error_max_turns' | 'error_during_execution';
+
+/** The last line: how the run ended, what it answered, what it cost. */
+export interface ResultLine {
+  type: 'result';
+  subtype: ResultSubtype;
+  is_error: boolean;
+  result: string;
+  num_turns: number;
+  duration_ms: number;
+  /** Dollars, or null when the model's price is not known. */
+  total_cost_usd: number | null;
+  usage: ApiUsage;
+  session_id: string;
+  /** What went wrong, for every subtype but success. */
+  errors?: string[];
+}
+
+export type StreamJsonLine = InitLine | AssistantLine | UserLine | CompactBoundaryLine | ResultLine;
+
+/** The kit's usage in the Messages API's names (cache counts only when there are some). */
+export function apiUsage(usage: Usage): ApiUsage {
+  return {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    ...(usage.cacheReadTokens !== undefined ? { cache_read_input_tokens: usage.cacheReadTokens } : {}),
+    ...(usage.cacheWriteTokens !== undefined ? { cache_creation_input_tokens: usage.cacheWriteTokens } : {}),
+  };
+}
+
+export interface InitInfo {
+  sessionId: string;
+  cwd: string;
+  /** The model id, or a label for a provider without one ('offline'). */
+  model: string;
+  /** The names of the tools the model is offered. */
+  tools: readonly string[];
+  permissionMode: string;
+}
+
+export function initLine(info: InitInfo): InitLine {
+  return { type: 'system', subtype: 'init', session_id: info.sessionId, cwd: info.cwd, model: info.model, tools: [...info.tools], permissionMode: info.permissionMode };
+}
+
+/** One assistant turn as Claude Code writes it: the blocks in the API's shape, in the turn's order. */
+export function assistantLine(message: AssistantMessage, sessionId: string): AssistantLine {
+  // #region chapter 15: assistantLine
+  // 1. Each block, in order: text → { type: 'text', text }; thinking → { type: 'thinking', thinking } with its
+  //    signature when it has one; tool_call → { type: 'tool_use', id, name, input: its arguments }.
+  // 2. The message: role 'assistant', that content, stop_reason (the turn's stopReason), and usage in the API's
+  //    names (apiUsage, given) only when the turn has usage.
+  // 3. The line: type 'assistant', the message, parent_tool_use_id null, session_id.
+  throw new TodoError(15, 'assistantLine');
+  // #endregion
+}
+
+/** A user line: the results of one turn's calls as tool_result blocks, or a user message's text. */
+export function userLine(content: string | readonly ToolResultMessage[], sessionId: string): UserLine {
+  // #region chapter 15: userLine
+  // 1. A string is the content as it is.
+  // 2. Results: one { type: 'tool_result', tool_use_id, content, is_error } block for each, in the order given;
+  //    tool_use_id is the result's own toolCallId (the id of the call it answers).
+  // 3. The line: type 'user', message { role: 'user', content }, parent_tool_use_id null, session_id.
+  throw new TodoError(15, 'userLine');
+  // #endregion
+}
+
+export interface ResultInfo {
+  sessionId: string;
+  /** How long the run took, in milliseconds. */
+  durationMs: number;
+  /** The model, to price the usage (null cost when it has no price). */
+  model?: string;
+  /** The usage to report, when the caller added it up from usage events (sub-agents included); else done.usage. */
+  usage?: Usage;
+}
+
+/** The last line, from the run's done event. */
+export function resultLine(done: DoneEvent, info: ResultInfo): ResultLine {
+  // #region chapter 15: resultLine
+  // 1. The subtype from done.reason: end_turn → success; turn_limit → error_max_turns; cancelled, error and
+  //    paused_for_client_tool → error_during_execution. is_error: true for every subtype but success.
+  // 2. result: done.text; num_turns: done.turns; duration_ms: info.durationMs rounded to a whole number;
+  //    session_id: info.sessionId.
+  // 3. The usage: info.usage when given, else done.usage; written in the API's names (apiUsage, given).
+  // 4. total_cost_usd: costOf(that usage, priceFor(info.model)) (chapter 12), or null when it is undefined: a
+  //    model without a price has an unknown cost, not a cost of 0.
+  // 5. Every subtype but success also has errors: [done.message, or the reason when there is no message].
+  throw new TodoError(15, 'resultLine');
+  // #endregion
+}
+
+export interface StreamJsonOptions extends InitInfo {
+  /** 'stream-json' (the default): every line; 'json': only the result, at the end. */
+  format?: 'stream-json' | 'json';
+  /** The history index of the first message to write (default: the history's length now, so the prompt is not echoed). */
+  from?: number;
+  /** Milliseconds now, for duration_ms (Date.now by default; tests pass a fake clock). */
+  clock?: () => number;
+}
+
+/**
+ * Writes a run as Claude Code's stream-json: the consumer hands it every event of the run (done included) and
+ * writes what it returns. The messages themselves are read from the history the agent appends to, so each line
+ * holds a whole message; the events say when to look and how the run ended.
+ */
+export class StreamJsonWriter {
+  readonly format: 'stream-json' | 'json';
+  private readonly info: InitInfo;
+  private readonly clock: () => number;
+  private readonly startedAt: number;
+  /** The index of the first history message not written yet. */
+  private next: number;
+  /** Whether the init line has been written. */
+  private started = false;
+  /** The run's usage events added up (sub-agents included), for the result. */
+  private usage: Usage | undefined;
+
+  constructor(
+    readonly history: readonly Message[],
+    options: StreamJsonOptions,
+  ) {
+    this.format = options.format ?? 'stream-json';
+    this.info = { sessionId: options.sessionId, cwd: options.cwd, model: options.model, tools: options.tools, permissionMode: options.permissionMode };
+    this.clock = options.clock ?? Date.now;
+    this.startedAt = this.clock();
+    this.next = options.from ?? history.length;
+  }
+
+  /** The text to write for `event`: zero or more lines, each a JSON object followed by "\n". */
+  write(event: AgentEvent): string {
+    // #region chapter 15: StreamJsonWriter.write
+    // 1. Collect line objects; return each as JSON.stringify(line) + "\n", joined ('' for none).
+    // 2. A usage event: add it to this.usage (addUsage, from noUsage()). Only the top agent's usage events come
+    //    here, and they count what sub-agents spent.
+    // 3. json format: nothing else until done, and then only the result line (step 7).
+    // 4. stream-json: the first call starts with initLine(this.info) (given).
+    // 5. compaction: history.splice(from, count, summary) replaced `count` messages by one. When those were all
+    //    written already (from + count <= this.next), this.next moves back by count - 1. Then a compact_boundary
+    //    line: { type: 'system', subtype: 'compact_boundary', session_id, compact_metadata: { trigger: 'manual' or
+    //    'auto' (event.manual), pre_tokens: event.tokensBefore } }.
+    // 6. Write the messages from this.next on, moving this.next past each one written:
+    //    - an assistant message: assistantLine;
+    //    - a user message: userLine of its text;
+    //    - the tool results that follow an assistant turn: one userLine for all of them, but only once they are all
+    //      there (as many as the turn's calls, toolCallsOf) or at done. Until then stop: a tool_result event comes
+    //      before the executor records its result in the history.
+    // 7. done: write whatever is left (step 6, incomplete results included), then resultLine(event, { sessionId,
+    //    durationMs: this.clock() minus the start, model, usage: this.usage }).
+    throw new TodoError(15, 'StreamJsonWriter.write');
+    // #endregion
+  }
+}
