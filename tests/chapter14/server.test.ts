@@ -193,6 +193,23 @@ describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
   });
 });
 
+describe('AcpServer.prompt with a client that cannot be reached (src/acp/server.ts)', () => {
+  test('when sending an update fails, the run is cancelled and nothing more is sent', async () => {
+    const { root } = tempWorkspace();
+    const factory = testFactory({ script: [assistantToolCalls([{ id: 'w1', name: 'wait', arguments: {} }], 'Waiting.'), assistantText('never')], tools: [waitTool(3000)] });
+    const e = connect(factory);
+    const { sessionId } = await e.open(root);
+    let sent = 0;
+    const gone = { request: e.agent.request.bind(e.agent), notify: async () => { sent++; throw new Error('the client went away'); } } as never;
+    const started = Date.now();
+    const response = await e.server.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] }, gone, new AbortController().signal);
+    expect(response.stopReason, 'AcpServer.prompt step 5: a failed notify aborts the run (it ends cancelled)').toBe('cancelled');
+    expect(sent, 'AcpServer.prompt step 5: after the first failed notify, nothing more is sent').toBe(1);
+    expect(Date.now() - started, 'AcpServer.prompt step 5: the run stops at once, not after the 3 s tool').toBeLessThan(2000);
+    historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after the client went away');
+  });
+});
+
 describe('AcpServer.cancel (src/acp/server.ts)', () => {
   test('cancel while the model streams: the prompt answers cancelled, the history is valid, the next prompt works', async () => {
     const { root } = tempWorkspace();
@@ -206,8 +223,16 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     expect((await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason, 'stopReasonOf step 1: a cancelled prompt answers cancelled').toBe('cancelled');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-stream');
     expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the session is usable after a cancel').toBe('end_turn');
-    await e.agent.notify(acp.methods.agent.session.cancel, { sessionId: 'nobody' });
-    await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    const errors: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (errors.push(String(chunk)), true));
+    try {
+      await e.agent.notify(acp.methods.agent.session.cancel, { sessionId: 'nobody' });
+      await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(errors.join(''), 'AcpServer.cancel step 2: no session, or nothing running: do nothing (no error either)').toBe('');
     expect((await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] })).sessionId, 'AcpServer.cancel step 2: a cancel with nothing running (or no session) is ignored, the connection fine').toBe('s2');
   });
 
@@ -223,6 +248,7 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     expect((await running).stopReason, 'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled').toBe('cancelled');
     expect(Date.now() - started, 'AcpServer.cancel step 1: the tool is stopped at once (it would wait 5 s)').toBeLessThan(3000);
     expect(brief(e.of(sessionId)).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
+    expect(JSON.stringify(e.of(sessionId).at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
   });
 });
@@ -347,7 +373,7 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     expect(missing.message, "AcpServer.loadSession step 3: the factory's reason is in the message").toContain('no saved session');
     expect((missing as { data?: unknown }).data, 'AcpServer.loadSession step 3: data { sessionId }').toEqual({ sessionId: 'gone' });
     const relative = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-2', cwd: 'here', mcpServers: [] }), 'AcpServer.loadSession step 1: a relative cwd must be refused');
-    expect(relative.code, 'AcpServer.loadSession step 1: invalid params').toBe(-32602);
+    expect(relative, 'AcpServer.loadSession step 1: invalid params naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('here') });
   });
 
   test('loading a session that is open on this connection closes the open one first, its run cancelled', async () => {
@@ -363,6 +389,16 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     expect((await running).stopReason, 'AcpServer.loadSession step 2: the open session\'s running prompt is cancelled').toBe('cancelled');
     expect(factory.closed.map((c) => c.id), 'AcpServer.loadSession step 2: and the open session closed (saved) before it is opened again').toEqual(['old-3']);
     expect(factory.setups.filter((s) => s.sessionId === 'old-3'), 'AcpServer.loadSession step 3: then opened again').toHaveLength(2);
+  });
+
+  test("a loaded session's first plan question is about its own exit_plan_mode call", async () => {
+    const { root } = tempWorkspace();
+    const script = [assistantToolCalls([{ id: 'p7', name: 'exit_plan_mode', arguments: { plan: 'the plan' } }]), assistantText('ok')];
+    const e = connect(testFactory({ saved: new Map([['old-4', savedHistory]]), script, mode: 'plan' }), { permission: 'default' });
+    await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
+    await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-4', cwd: root, mcpServers: [] });
+    await e.prompt('old-4', 'plan');
+    expect(e.questions.map((q) => q.toolCall.toolCallId), 'AcpServer.loadSession step 5: kept as newSession keeps it (planCalls starts empty)').toEqual(['p7']);
   });
 });
 

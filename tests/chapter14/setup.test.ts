@@ -161,6 +161,7 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     expect(await tool.execute({ path: 'src/a.ts', offset: 2, limit: 2 }, { cwd: root }), 'clientReadTool.execute step 4: lines 2-3 numbered, then where to read on').toBe('     2\ttwo\n     3\tthree\n(more lines; read again with offset=4)');
     expect(asked, 'clientReadTool.execute step 2: the absolute path, from offset, limit + 1 lines').toEqual([`read ${file} 2 3`]);
     expect(await tool.execute({ path: 'src/a.ts', offset: 3, limit: 10 }, { cwd: root }), 'clientReadTool.execute steps 3-4: the last lines, no note (a final newline starts no line)').toBe('     3\tthree\n     4\tfour');
+    expect(await tool.execute({ path: 'src/a.ts', offset: 3, limit: 2 }, { cwd: root }), 'clientReadTool.execute step 4: exactly `limit` lines came back, so nothing follows: no note').toBe('     3\tthree\n     4\tfour');
   });
 
   test("read of an empty file, and past the end; read and write refuse a path outside the workspace without asking", async () => {

@@ -94,6 +94,9 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const second = t.updates({ type: 'usage', turn: 2, usage: { inputTokens: 2000, outputTokens: 0 } });
     expect(second[0], 'UpdateTranslator.updates step 6: used is this turn only; the cost keeps adding up').toMatchObject({ used: 2000, cost: { amount: expect.closeTo(cost1 + 0.006, 9) } });
     expect(translator().updates({ type: 'usage', turn: 1, usage: { inputTokens: 5, outputTokens: 5 } })[0], 'UpdateTranslator.updates step 6: no price → no cost field (unknown is not 0)').not.toHaveProperty('cost');
+    const nested = translator({ price });
+    expect(nested.updates({ type: 'subagent', turn: 1, callId: 't1', event: { type: 'usage', turn: 1, usage: { inputTokens: 1_000_000, outputTokens: 0 } } }), 'UpdateTranslator.updates step 6: a sub-agent\'s usage sends nothing').toEqual([]);
+    expect(nested.updates({ type: 'usage', turn: 1, usage: { inputTokens: 1000, outputTokens: 0 } })[0], "UpdateTranslator.updates step 6: and is not added to the session's usage (the task call's own usage event counts it)").toMatchObject({ cost: { amount: expect.closeTo(0.003, 9) } });
   });
 
   test("a sub-agent's calls appear under ids prefixed with the task call's id; its text and usage do not", () => {
