@@ -4,10 +4,10 @@
  * reached them, in its task meta (`kitRegions`, read by the kit's reporter). The kit uses it to tell which stub a
  * failing test exercised. Outside a test (module load, a hook of a file) nothing is recorded.
  */
-import { getCurrentTest } from 'vitest/suite';
+import { TestRunner } from 'vitest';
 
 export function enterRegion(chapter: number, name: string): void {
-  const test = getCurrentTest();
+  const test = TestRunner.getCurrentTest();
   if (!test) return;
   const meta = test.meta as { kitRegions?: string[] };
   const key = `chapter ${chapter}: ${name}`;
