@@ -21,6 +21,9 @@
  *   gate still asks when its rules say so); `ask` is left to that gate;
  * - PostToolUse runs after every call that ran, failed ones too, and `tool_response` is the kit's result
  *   ({ content, isError }) rather than each tool's own object;
+ * - `tool_input` holds the kit's arguments, with the kit's names (`path`, where Claude Code's file tools say
+ *   `file_path`), so a script written for Claude Code that reads `.tool_input.file_path` finds nothing; and the input
+ *   has no `transcript_path` (the kit's session file is chapter 12's, in another format);
  * - only `"type": "command"` hooks run; the other types (http, prompt, agent) and the other events are skipped.
  * Sources: the hooks reference, https://code.claude.com/docs/en/hooks (docs.anthropic.com/en/docs/claude-code/hooks).
  */

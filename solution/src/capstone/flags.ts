@@ -94,8 +94,8 @@ const oneOf = (placeholder: string, choices: readonly string[]): OptionValue => 
 
 /** Every option of `npm run agent`, in the order the help text lists them. */
 export const OPTIONS: readonly OptionSpec[] = [
-  { key: 'print', names: ['-p', '--print', '--prompt'], help: 'answer one prompt (the words after the options, else stdin), print the answer and exit' },
-  { key: 'outputFormat', names: ['--output-format'], value: oneOf('FORMAT', OUTPUT_FORMATS), help: 'with -p: plain text, one JSON result, or one JSON event per line' },
+  { key: 'print', names: ['-p', '--print', '--prompt'], help: 'answer one prompt (the words that are not options, else stdin), print the answer and exit' },
+  { key: 'outputFormat', names: ['--output-format'], value: oneOf('FORMAT', OUTPUT_FORMATS), help: 'with -p: plain text, one JSON result, or one JSON message per line' },
   { key: 'model', names: ['--model'], value: text('NAME'), help: 'the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL' },
   { key: 'provider', names: ['--provider'], value: oneOf('NAME', PROVIDERS), help: 'the provider, else one chosen from the environment' },
   { key: 'permissionMode', names: ['--permission-mode'], value: oneOf('MODE', PERMISSION_MODES), help: "the mode to start in, else the settings' defaultMode" },

@@ -261,7 +261,8 @@ export class Renderer {
     //    line `stopped: `, `error: ` or `paused: ` and why: the done's message, or for a pause without one
     //    `waiting for the client: ` and the names of the pending calls joined by ", " (the reason otherwise); nothing
     //    for end_turn. Then usageLine (dim) of this.usage, or done.usage when no usage event came, with this.model.
-    //    Then forget the run: its calls, its usage and its thinking turn (the next run counts turns from 1 again).
+    //    Then forget the run: its calls, its usage and its thinking turn (the next run counts turns from 1 again),
+    //    and that the screen ended with a call's output (this.current = TOP: it now ends with the usage line).
     // 6. Any other event: the lines of this.eventLines(event, TOP) (TOP, given, is '': the top agent's scope).
     throw new TodoError(15, 'Renderer.render');
     // #endregion
