@@ -18,6 +18,7 @@ import { SettingsError } from 'kit/permissions/settings';
 import { rejection } from '../helpers/assert.js';
 import { requestOn } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
+import type { CommandHookOptions, HookRun, RunHookCommand } from 'kit/capstone/command-hooks';
 import { alive, ask, bashAgent, cmd, collect, config, eventually, fakeRunner, group, hookOptions, never, readJson, toolResults } from './hook-fixtures.js';
 
 const bashCall = (command = 'rm -rf build'): ToolCall => ({ type: 'tool_call', id: 'c1', name: 'bash', arguments: { command } });
@@ -26,6 +27,14 @@ const printJson = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
 /** A hook that starts `sleep 30`, saves its pid in sleep.pid and waits for it. */
 const SLEEPER = 'sleep 30 & echo $! > sleep.pid; wait';
 const sleeperPid = (root: string) => Number(readFileSync(path.join(root, 'sleep.pid'), 'utf8'));
+
+/** A runner that answers each command with its own outcome (exit code 0, no output, for any other); starts nothing. */
+function scripted(outcomes: Record<string, Partial<HookRun>>): RunHookCommand {
+  return async (command) => ({ exitCode: 0, stdout: '', stderr: '', timedOut: false, ...outcomes[command] });
+}
+
+/** An outcome that prints `value` as JSON on stdout. */
+const jsonOut = (value: unknown): Partial<HookRun> => ({ stdout: JSON.stringify(value) });
 
 /** Whether `promise` has settled yet (for waits that must end early when it fails at once). */
 function watch(promise: Promise<unknown>): { done: boolean } {
@@ -94,7 +103,10 @@ describe('parseHookSettings (src/capstone/command-hooks.ts)', () => {
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send done' }] }],
       },
     };
-    expect(parseHookSettings(settings, '/p/.claude/settings.json'), 'parseHookSettings steps 2-5: each group under its event; only command hooks; other events left out').toEqual({
+    expect(
+      parseHookSettings(settings, '/p/.claude/settings.json'),
+      'parseHookSettings steps 2-5: each group under its event; only command hooks; other events left out; no matcher or timeout key when the file gives none',
+    ).toStrictEqual({
       PreToolUse: [
         { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5 }] },
         { hooks: [{ type: 'command', command: 'log.sh' }] },
@@ -120,12 +132,18 @@ describe('parseHookSettings (src/capstone/command-hooks.ts)', () => {
       [{ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'a' }, { type: 'command' }] }] } }, /hooks\.UserPromptSubmit\[0\]\.hooks\[1\]\.command/, 'parseHookSettings step 4: a command hook needs a command'],
       [{ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } }, /hooks\.PreToolUse\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout must be a positive number'],
       [{ hooks: { PreToolUse: [{ hooks: [{ command: 'a' }] }] } }, /hooks\.PreToolUse\[0\]\.hooks\[0\]/, 'parseHookSettings step 4: a hook needs a type'],
+      [{ hooks: { PreToolUse: [{ hooks: [] }, null] } }, /hooks\.PreToolUse\[1\]/, 'parseHookSettings step 3: a group must be an object'],
+      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: '   ' }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.command/, 'parseHookSettings step 4: a command of only spaces is empty'],
+      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: 0 }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout of 0 is not positive'],
+      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: '5' }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout must be a number, not a string'],
     ];
     for (const [value, where, label] of cases) {
       const error = thrown(() => parseHookSettings(value, source));
       expect(error, `${label} (a SettingsError, not ${String(error)})`).toBeInstanceOf(SettingsError);
       expect((error as Error).message, `${label}: the message names the file`).toContain(source);
       expect((error as Error).message, `${label}: the message says where`).toMatch(where);
+      const rest = (error as Error).message.replace(source, '').replace(where, '');
+      expect(rest, `${label}: the message also says what is wrong there (step 2), not only where`).toMatch(/[a-z]{3}/i);
     }
   });
 });
@@ -170,6 +188,33 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     const { run } = fakeRunner({ exitCode: null, stderr: 'killed' });
     expect(await runHook('Stop', cmd('x'), {}, { ...options, run }, never()), 'runHook step 6: no exit code (killed) is ignored').toEqual({ type: 'ignored' });
     expect(reports, 'runHook step 6: each failure reported once').toHaveLength(3);
+  });
+
+  test('a failed hook is reported with the event, the command, its code (or that it had none) and stderr trimmed', async () => {
+    const { root } = tempWorkspace();
+    const { options, reports } = hookOptions(root);
+    const one = await runHook('PreToolUse', cmd('check.sh'), {}, { ...options, run: scripted({ 'check.sh': { exitCode: 1, stderr: '  jq: command not found\n' } }) }, never());
+    expect(one, 'runHook step 6: exit code 1 is ignored').toEqual({ type: 'ignored' });
+    expect(reports[0], 'runHook step 6: the report names the event').toContain('PreToolUse');
+    expect(reports[0], 'runHook step 6: the report names the command').toContain('check.sh');
+    expect(reports[0], 'runHook step 6: the report gives the exit code, 1').toMatch(/\b1\b/);
+    expect(reports[0], 'runHook step 6: the report gives stderr').toContain('jq: command not found');
+    expect(reports[0], 'runHook step 6: stderr trimmed (the report is one line)').not.toMatch(/\n/);
+    await runHook('Stop', cmd('check.sh'), {}, { ...options, run: scripted({ 'check.sh': { exitCode: null } }) }, never());
+    expect(reports[1], 'runHook step 6: a hook with no exit code (null) is reported as killed or as having none').toMatch(/null|none|no exit code|kill|signal/i);
+  });
+
+  test('options.report is optional: a hook that times out, fails or prints broken JSON is ignored without it', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({ slow: { timedOut: true, exitCode: null }, failing: { exitCode: 1, stderr: 'oops' }, broken: { stdout: '{"a":' } });
+    const options: CommandHookOptions = { cwd: root, sessionId: 'session-15', run };
+    for (const [command, step] of [['slow', 4], ['failing', 6], ['broken', 7]] as const) {
+      const verdict = await runHook('PreToolUse', cmd(command), {}, options, never()).catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'TodoError') throw error;
+        return error;
+      });
+      expect(verdict, `runHook step ${step}: with no options.report, the ${command} hook is ignored (report only when given)`).toEqual({ type: 'ignored' });
+    }
   });
 
   test('JSON on stdout after exit code 0 is read; output that starts with { but does not parse is reported and ignored', async () => {
@@ -277,6 +322,16 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     expect(await runPreToolUse([group('Bash', cmd('echo "checked"'))], bashCall(), options, never()), 'runPreToolUse step 5: plain output is no opinion').toBeUndefined();
   });
 
+  test('deny with a reason of only spaces blocks with a sentence of your own', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({ deny: jsonOut({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: ' \n ' } }) });
+    const { options } = hookOptions(root, { run });
+    const decision = await runPreToolUse([group('Bash', cmd('deny'))], bashCall(), options, never());
+    expect(decision?.type, 'runPreToolUse step 4: deny with a blank reason still blocks').toBe('block');
+    const message = decision?.type === 'block' ? decision.message : '';
+    expect(message, 'runPreToolUse step 4: a reason that is blank once trimmed is none: the model reads a sentence of your own').toMatch(/\w/);
+  });
+
   test('updatedInput changes the call, and the hooks after it see the changed input', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
@@ -369,6 +424,19 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
     expect(await runPostToolUse([group('*', cmd('echo "all fine"'))], bashCall(), given, options, never()), 'runPostToolUse step 3: no notes: undefined').toBeUndefined();
     expect(await runPostToolUse([group('Write', cmd('exit 2'))], bashCall(), given, options, never()), 'runPostToolUse step 1: a hook for Write does not run after bash').toBeUndefined();
   });
+
+  test('decision block with no reason, or a blank one, adds a sentence of your own', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({ bare: jsonOut({ decision: 'block' }), blank: jsonOut({ decision: 'block', reason: ' \n ' }) });
+    const { options } = hookOptions(root, { run });
+    const given = toolResult({ id: 'c1', name: 'bash' }, 'exit code: 0');
+    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+      const changed = await runPostToolUse([group('*', cmd(command))], bashCall(), given, options, never());
+      const content = typeof changed?.content === 'string' ? changed.content : '';
+      expect(content, `runPostToolUse step 3: decision block with ${what} adds a note`).toMatch(/^exit code: 0\n\nPostToolUse hook: /);
+      expect(content.replace(/^exit code: 0\n\nPostToolUse hook: /, ''), `runPostToolUse step 2: with ${what}, the note is a sentence of your own`).toMatch(/\w/);
+    }
+  });
 });
 
 describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
@@ -391,6 +459,29 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
     expect(await runUserPromptSubmit([group(undefined, cmd('true'))], 'hi', options, never()), 'runUserPromptSubmit step 4: no context key when there is none').toEqual({ blocked: false });
     expect(await runUserPromptSubmit([group(undefined, json({ decision: 'block', reason: 'ask in English' }))], 'hola', options, never()), 'runUserPromptSubmit step 3: decision block refuses with its reason').toEqual({ blocked: true, reason: 'ask in English' });
   });
+
+  test('a blank or missing reason refuses with a sentence of your own; additionalContext is trimmed; JSON without it adds nothing', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({
+      bare: jsonOut({ decision: 'block' }),
+      blank: jsonOut({ decision: 'block', reason: ' \n ' }),
+      quiet: jsonOut({ suppressOutput: true }),
+      other: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit' } }),
+      spaces: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '  \n ' } }),
+      padded: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '\n  today is Friday  \n' } }),
+    });
+    const { options } = hookOptions(root, { run });
+    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+      const verdict = await runUserPromptSubmit([group(undefined, cmd(command))], 'hi', options, never());
+      expect(verdict.blocked, `runUserPromptSubmit step 3: decision block with ${what} refuses the prompt`).toBe(true);
+      expect(verdict.blocked ? verdict.reason : '', `runUserPromptSubmit step 3: with ${what}, the reason is a sentence of your own`).toMatch(/\w/);
+    }
+    expect(
+      await runUserPromptSubmit([group(undefined, cmd('quiet'), cmd('other'), cmd('spaces'))], 'hi', options, never()),
+      'runUserPromptSubmit steps 3-4: JSON without additionalContext, or with a blank one, adds no context',
+    ).toEqual({ blocked: false });
+    expect(await runUserPromptSubmit([group(undefined, cmd('padded'))], 'hi', options, never()), 'runUserPromptSubmit step 3: additionalContext trimmed').toEqual({ blocked: false, context: 'today is Friday' });
+  });
 });
 
 describe('runStop (src/capstone/command-hooks.ts)', () => {
@@ -405,6 +496,17 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
     expect(readJson(root, 'again.json')?.stop_hook_active, 'runStop step 1: stop_hook_active as the caller says').toBe(true);
     expect(await runStop([group(undefined, cmd('echo "looks done"'), cmd('exit 1'))], 'ok', false, options, never()), 'runStop step 4: plain output and a failed hook let it stop').toEqual({ continue: false });
     expect(reports, 'the failed hook was reported').toHaveLength(1);
+  });
+
+  test('decision block with no reason, or a blank one, goes on with a sentence of your own', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({ bare: jsonOut({ decision: 'block' }), blank: jsonOut({ decision: 'block', reason: ' \n ' }) });
+    const { options } = hookOptions(root, { run });
+    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+      const verdict = await runStop([group(undefined, cmd(command))], 'All done.', false, options, never());
+      expect(verdict.continue, `runStop step 3: decision block with ${what} asks to go on`).toBe(true);
+      expect(verdict.continue ? verdict.reason : '', `runStop step 3: with ${what}, the reason is a sentence of your own`).toMatch(/\w/);
+    }
   });
 });
 
@@ -421,7 +523,29 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     expect(await runSessionStart(groups, 'startup', options, never()), 'runSessionStart steps 1-3: the startup hooks, plain and JSON context, joined by a blank line').toBe('Project rules: be brief.\n\nOn branch main.');
     expect(readJson(root, 'start.json'), 'runSessionStart step 1: the hook reads the source').toMatchObject({ hook_event_name: 'SessionStart', source: 'startup' });
     expect(reports.join('\n'), 'runSessionStart step 2: exit code 2 cannot stop a session: it is reported').toContain('cannot block');
+    expect(reports, 'runSessionStart step 2: only the hook that exited with code 2 is reported').toHaveLength(1);
     expect(await sessionHooks(config({ SessionStart: groups.slice(1, 3) }), options).onSessionStart('resume'), 'runSessionStart step 1: on resume, the resume hooks').toBe('Welcome back.\n\nOn branch main.');
     expect(await runSessionStart([], 'clear', options, never()), "runSessionStart step 3: '' when no hook says anything").toBe('');
+  });
+
+  test('additionalContext is trimmed; JSON without it, a blank one and empty output add nothing; report is optional', async () => {
+    const { root } = tempWorkspace();
+    const run = scripted({
+      quiet: jsonOut({ suppressOutput: true }),
+      spaces: jsonOut({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '  \n ' } }),
+      padded: jsonOut({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '\n  On branch main.  \n' } }),
+      silent: {},
+      rules: { stdout: 'Be brief.\n' },
+      blocker: { exitCode: 2, stderr: 'cannot block' },
+    });
+    const { options } = hookOptions(root, { run });
+    const groups = [group(undefined, cmd('quiet'), cmd('spaces'), cmd('silent'), cmd('padded'), cmd('silent'), cmd('rules'), cmd('silent'))];
+    expect(await runSessionStart(groups, 'startup', options, never()), 'runSessionStart step 2: additionalContext trimmed; no piece for JSON without it, a blank one, or no output').toBe('On branch main.\n\nBe brief.');
+    const unreported: CommandHookOptions = { cwd: root, sessionId: 'session-15', run };
+    const text = await runSessionStart([group(undefined, cmd('blocker'), cmd('rules'))], 'startup', unreported, never()).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TodoError') throw error;
+      return error;
+    });
+    expect(text, 'runSessionStart step 2: with no options.report, exit code 2 is reported to no one and the session starts').toBe('Be brief.');
   });
 });

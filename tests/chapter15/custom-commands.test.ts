@@ -63,6 +63,11 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
     expect(parseCommandFile('---\ndescription: "Say hi"\n---\nHi').description, 'parseCommandFile step 4: double quotes removed too').toBe('Say hi');
     expect(parseCommandFile('---\ndescription: Say "hi"\n---\nHi').description, 'parseCommandFile step 4: quotes only at the end are kept').toBe('Say "hi"');
     expect(parseCommandFile('---\ndescription: "Say" hi\n---\nHi').description, 'parseCommandFile step 4: quotes only at the start are kept').toBe('"Say" hi');
+    const keyed = parseCommandFile('---\ndescription: Release notes\n---\nWrite the notes.\ndescription: one line per change\nargument-hint: none');
+    expect(keyed, 'parseCommandFile step 4: only the lines between the two --- are front matter; `key: value` lines of the prompt stay in the prompt').toEqual({
+      description: 'Release notes',
+      template: 'Write the notes.\ndescription: one line per change\nargument-hint: none',
+    });
   });
 
   test('without front matter the whole text is the prompt, and its first line is the description', () => {

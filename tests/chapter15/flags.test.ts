@@ -53,6 +53,7 @@ describe('readValue (src/capstone/flags.ts)', () => {
     for (const part of ['--output-format', 'text', 'json', 'stream-json', '"JSON"']) {
       expect(error.message, `readValue step 2: the message holds ${part}`).toContain(part);
     }
+    expect(error.message, 'readValue step 2: the choices listed one by one, joined with ", " (`one of text, json, stream-json`)').toContain('text, json, stream-json');
   });
 
   test('a number is a whole number of at least the least, returned as a number', () => {

@@ -89,6 +89,15 @@ describe('editDiff (src/capstone/render.ts)', () => {
     expect(editDiff('edit', { path: 'a', old_string: 1, new_string: 'x' }), 'editDiff step 1: an old_string that is not a string').toBeUndefined();
     expect(editDiff('write', 'junk'), 'editDiff step 1: arguments that are not an object').toBeUndefined();
     expect(editDiff('edit', null), 'editDiff step 1: null arguments').toBeUndefined();
+    expect(editDiff('edit', undefined), 'editDiff step 1: no arguments at all (a call never seen), no diff and no error').toBeUndefined();
+    expect(editDiff('edit', { path: 'a', old_string: 'x' }), 'editDiff step 1: an edit without new_string').toBeUndefined();
+    expect(editDiff('bash', { path: 'a', old_string: 'x', new_string: 'y' }), 'editDiff step 1: only edit and write have a diff, whatever the arguments hold').toBeUndefined();
+  });
+
+  test('every trailing new line is dropped, and a side of exactly max lines is shown whole', () => {
+    expect(editDiff('write', { path: 'a', content: 'one\n\n\n' }), 'editDiff step 2: all the trailing new lines dropped, not only the last').toEqual(['    + one']);
+    expect(editDiff('write', { path: 'a', content: '1\n2\n3\n4' }), 'editDiff step 4: exactly max (4) lines: all of them, no `… +0 lines`').toEqual(['    + 1', '    + 2', '    + 3', '    + 4']);
+    expect(editDiff('edit', { path: 'a', old_string: 'a\nb', new_string: 'c' }, { max: 2 }), 'editDiff step 4: exactly max lines (max: 2): nothing left out').toEqual(['    - a', '    - b', '    + c']);
   });
 });
 
@@ -170,6 +179,8 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
     expect(failed[0], 'Renderer.render step 5: an error with its message').toBe('error: overloaded (529)\n↑ 5 in · ↓ 0 out · cost unknown\n');
     const paused = renderEach(plain(), [ev.done('paused_for_client_tool', undefined, { pending: [{ type: 'tool_call', id: 'q1', name: 'ask_user', arguments: {} }, { type: 'tool_call', id: 'q2', name: 'pick_file', arguments: {} }] })]);
     expect(paused[0], 'Renderer.render step 5: a pause names the calls the client must answer').toBe('paused: waiting for the client: ask_user, pick_file\n↑ 0 in · ↓ 0 out · cost unknown\n');
+    const bare = renderEach(plain(), [ev.done('turn_limit')]);
+    expect(bare[0], 'Renderer.render step 5: a turn limit without a message gives its reason, not the pause\'s words').toBe('stopped: turn_limit\n↑ 0 in · ↓ 0 out · cost unknown\n');
   });
 
   test('each run starts afresh: its own usage, its own thinking header', () => {
@@ -180,6 +191,13 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
     expect(second[2], 'Renderer.render step 5: done forgets the usage added up').toBe('\n↑ 7 in · ↓ 3 out · cost unknown\n');
     renderEach(renderer, [ev.requested('c1', 'read', { path: 'a.ts' }), ev.done('cancelled')]);
     expect(renderer.render(ev.decided('c1', 'read')), 'Renderer.render step 5: done forgets the run\'s calls: the next run\'s c1 is not the old one').toBe('● read\n');
+  });
+
+  test('after done the screen ends with the usage line, so a result of the run before still shows its call line', () => {
+    expect(plain().render(ev.result('c1', 'ask_user', 'blue')), 'Renderer.callLines step 4: a result under a call line, even for a call never seen').toBe('● ask_user\n  ⎿ ok\n    blue\n');
+    const renderer = plain();
+    renderEach(renderer, [...started('c1', 'ask_user', { question: 'Which colour?' }), ev.done('paused_for_client_tool', undefined, { pending: [{ type: 'tool_call', id: 'c1', name: 'ask_user', arguments: {} }] })]);
+    expect(renderer.render(ev.result('c1', 'ask_user', 'blue')), 'Renderer.render step 5: done sets this.current = TOP, so the next run\'s result for c1 is shown under its own call line again').toBe('● ask_user\n  ⎿ ok\n    blue\n');
   });
 
 });

@@ -262,4 +262,29 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       { type: 'user', message: { role: 'user', content: 'Summary: x' }, parent_tool_use_id: null, session_id: 'sess-1' },
     ]);
   });
+
+  test('a compaction of messages not written yet leaves this.next where it is', () => {
+    const history: Message[] = [userMessage('Summary of one, a and two'), assistantText('b')];
+    const writer = new StreamJsonWriter(history, options({ from: 0 }));
+    const lines = parse(writer.write({ type: 'compaction', turn: 0, from: 0, count: 3, summary: 'Summary of one, a and two', tokensBefore: 900, tokensAfter: 100, manual: false }));
+    expect(lines.map(kind), 'StreamJsonWriter.write step 5: the 3 messages replaced were never written (from + count > this.next), so this.next stays at 0 and the summary and the turn after it are written').toEqual([
+      'system/init',
+      'system/compact_boundary',
+      'user',
+      'assistant',
+    ]);
+    expect(lines[2]!.message.content, 'StreamJsonWriter.write step 5: the summary, written once').toBe('Summary of one, a and two');
+  });
+
+  test('the result counts the usage events, not done.usage', () => {
+    const writer = new StreamJsonWriter([userMessage('go')], options());
+    const text = [ev.turn(1), ev.usage(1000, 100), ev.usage(500, 50), ev.done('end_turn', { inputTokens: 1000, outputTokens: 100 }, { text: 'ok' })].map((event) => writer.write(event)).join('');
+    expect(parse(text).at(-1), 'StreamJsonWriter.write step 2: every usage event added up (a sub-agent\'s spending is in them, not in done.usage)').toMatchObject({
+      type: 'result',
+      usage: { input_tokens: 1500, output_tokens: 150 },
+    });
+    const json = new StreamJsonWriter([userMessage('go')], options({ format: 'json' }));
+    const only = [ev.usage(7, 3), ev.done('end_turn', { inputTokens: 1, outputTokens: 1 })].map((event) => json.write(event)).join('');
+    expect(parse(only)[0], 'StreamJsonWriter.write steps 2-3: json format adds up the usage events too').toMatchObject({ type: 'result', usage: { input_tokens: 7, output_tokens: 3 } });
+  });
 });

@@ -151,7 +151,8 @@ export function parseHookSettings(value: unknown, source: string): HookConfig {
   // 1. Start from emptyHookConfig(). The value must be an object (isObject), else throw a SettingsError that names
   //    the source. No `hooks` key: return the empty config. A `hooks` that is not an object is an error too.
   // 2. For each event of HOOK_EVENTS that `hooks` has: it must be an array of groups. Every error from here on names
-  //    the source and where: `<source>: hooks.PreToolUse[1]` for a group, `hooks.PreToolUse[1].hooks[0]` for a hook.
+  //    the source and where: `<source>: hooks.PreToolUse[1]` for a group, `hooks.PreToolUse[1].hooks[0]` for a hook;
+  //    and every error says what is wrong there.
   // 3. Each group: an object; `matcher` absent or a string, and a matcher that is not plain (PLAIN_MATCHER) must
   //    compile as a RegExp; `hooks` an array.
   // 4. Each hook: an object with a string `type`. Skip any type but 'command'. A command hook needs a non-empty
@@ -222,7 +223,7 @@ export async function runHook(
   // 4. Timed out: report it (options.report, when given: the event, the command and the limit) and return ignored.
   // 5. Exit code 2: return a block whose message is stderr trimmed, or a sentence naming the event and the command
   //    when stderr is empty. Stdout is not read.
-  // 6. Any other code but 0 (null too: killed): report the event, the command, the code and stderr, and return
+  // 6. Any other code but 0 (null too: killed): report the event, the command, the code and stderr trimmed, and return
   //    ignored. Only 2 blocks: a hook that crashes must not stop the agent.
   // 7. Exit code 0: the text is stdout trimmed. Text that starts with `{` is meant as JSON: return
   //    { type: 'ok', text, json } with the parsed object, or, when it does not parse, report that and return
@@ -270,9 +271,9 @@ export async function runPreToolUse(groups: readonly HookGroup[], call: ToolCall
   //    tool_use_id: call.id }, options, signal). Every matching hook runs, not only the first.
   // 3. A block verdict (exit code 2): return { type: 'block', message } at once; the hooks after it do not run.
   // 4. An ok verdict with JSON: look at its hookSpecificOutput (when isObject). permissionDecision 'deny': return a
-  //    block with its permissionDecisionReason (a sentence of your own when it has none). An updatedInput object
-  //    replaces the arguments: the hooks after it get the new ones. permissionDecision 'allow': remember it.
-  //    ('ask' or nothing: no opinion.) Ignored verdicts change nothing: runHook has reported them.
+  //    block with its permissionDecisionReason trimmed (a sentence of your own when that leaves none). An
+  //    updatedInput object replaces the arguments: the hooks after it get the new ones. permissionDecision 'allow':
+  //    remember it. ('ask' or nothing: no opinion.) Ignored verdicts change nothing: runHook has reported them.
   // 5. After the last hook: { type: 'change', arguments } if a hook changed them, else { type: 'allow' } if a hook
   //    said allow, else undefined.
   let args = call.arguments;
@@ -287,7 +288,7 @@ export async function runPreToolUse(groups: readonly HookGroup[], call: ToolCall
       if (verdict.type !== 'ok' || !isObject(verdict.json?.hookSpecificOutput)) continue;
       const output = verdict.json.hookSpecificOutput;
       if (output.permissionDecision === 'deny') {
-        const reason = typeof output.permissionDecisionReason === 'string' ? output.permissionDecisionReason.trim() : '';
+        const reason = typeof output.permissionDecisionReason === 'string' && output.permissionDecisionReason.trim();
         return { type: 'block', message: reason || `A PreToolUse hook ("${hook.command}") denied this ${call.name} call.` };
       }
       if (isObject(output.updatedInput)) {
@@ -319,7 +320,7 @@ export async function runPostToolUse(
   //    { tool_name: claudeCodeName(call.name), tool_input: call.arguments, tool_response: { content, isError } of
   //    the result, tool_use_id: call.id }, options, signal).
   // 2. Collect the notes for the model: the message of a block verdict (exit code 2), and the `reason` of an ok
-  //    verdict whose JSON has decision 'block' (a sentence of your own when it gives no reason).
+  //    verdict whose JSON has decision 'block', trimmed (a sentence of your own when that leaves no reason).
   // 3. No notes: return undefined (the result stands). Otherwise return a NEW result with the same fields, whose
   //    content is the old content followed, for each note, by a blank line and `PostToolUse hook: <note>`. Never
   //    change the result you were given (the loop may still hold it); the call already ran, so isError stays.
@@ -336,7 +337,7 @@ export async function runPostToolUse(
       const verdict = await runHook('PostToolUse', hook, fields, options, signal);
       if (verdict.type === 'block') notes.push(verdict.message);
       else if (verdict.type === 'ok' && verdict.json?.decision === 'block') {
-        const reason = typeof verdict.json.reason === 'string' ? verdict.json.reason.trim() : '';
+        const reason = typeof verdict.json.reason === 'string' && verdict.json.reason.trim();
         notes.push(reason || `the hook "${hook.command}" flagged this result without saying why.`);
       }
     }
@@ -355,9 +356,9 @@ export async function runUserPromptSubmit(groups: readonly HookGroup[], prompt: 
   // 1. For every hook of every group, in order (this event has no matcher): runHook('UserPromptSubmit', hook,
   //    { prompt }, options, signal).
   // 2. A block verdict (exit code 2): return { blocked: true, reason: its message } at once; later hooks do not run.
-  // 3. An ok verdict with JSON: decision 'block' blocks the same way, with its `reason` (a sentence of your own when
-  //    it has none); a string hookSpecificOutput.additionalContext is context. An ok verdict without JSON: its
-  //    text, when not empty, is context.
+  // 3. An ok verdict with JSON: decision 'block' blocks the same way, with its `reason` trimmed (a sentence of your
+  //    own when that leaves none); a string hookSpecificOutput.additionalContext, trimmed, is context when not empty.
+  //    An ok verdict without JSON: its text, when not empty, is context.
   // 4. Return { blocked: false }, with `context` (the pieces joined by newlines) only when there is some.
   const context: string[] = [];
   for (const group of groups) {
@@ -371,7 +372,7 @@ export async function runUserPromptSubmit(groups: readonly HookGroup[], prompt: 
         continue;
       }
       if (json.decision === 'block') {
-        const reason = typeof json.reason === 'string' ? json.reason.trim() : '';
+        const reason = typeof json.reason === 'string' && json.reason.trim();
         return { blocked: true, reason: reason || `A UserPromptSubmit hook ("${hook.command}") refused this prompt.` };
       }
       const extra = isObject(json.hookSpecificOutput) ? json.hookSpecificOutput.additionalContext : undefined;
@@ -401,15 +402,15 @@ export async function runStop(
   // 1. For every hook of every group, in order (no matcher): runHook('Stop', hook, { stop_hook_active:
   //    stopHookActive, last_assistant_message: lastAnswer }, options, signal).
   // 2. A block verdict (exit code 2): return { continue: true, reason: its message } at once.
-  // 3. An ok verdict whose JSON has decision 'block': the same, with its `reason` (a sentence of your own when it
-  //    has none).
+  // 3. An ok verdict whose JSON has decision 'block': the same, with its `reason` trimmed (a sentence of your own
+  //    when that leaves none).
   // 4. After the last hook: { continue: false }, the agent may stop.
   for (const group of groups) {
     for (const hook of group.hooks) {
       const verdict = await runHook('Stop', hook, { stop_hook_active: stopHookActive, last_assistant_message: lastAnswer }, options, signal);
       if (verdict.type === 'block') return { continue: true, reason: verdict.message };
       if (verdict.type === 'ok' && verdict.json?.decision === 'block') {
-        const reason = typeof verdict.json.reason === 'string' ? verdict.json.reason.trim() : '';
+        const reason = typeof verdict.json.reason === 'string' && verdict.json.reason.trim();
         return { continue: true, reason: reason || `A Stop hook ("${hook.command}") asked you to keep going.` };
       }
     }
@@ -426,8 +427,9 @@ export async function runSessionStart(groups: readonly HookGroup[], source: Sess
   // #region chapter 15: runSessionStart
   // 1. For every group whose matcher selects the source (hookMatches works on any name: `startup|resume`), every
   //    hook of it, in order: runHook('SessionStart', hook, { source }, options, signal).
-  // 2. An ok verdict with JSON: a string hookSpecificOutput.additionalContext is context; without JSON: its text,
-  //    when not empty. A block verdict cannot stop a session from starting: report its message and go on.
+  // 2. An ok verdict with JSON: a string hookSpecificOutput.additionalContext, trimmed, is context; without JSON: its
+  //    text. Either only when not empty. A block verdict cannot stop a session from starting: report its message and
+  //    go on.
   // 3. Return the pieces joined by a blank line ('' when there are none).
   const context: string[] = [];
   for (const group of groups) {
