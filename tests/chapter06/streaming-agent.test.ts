@@ -334,7 +334,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     expect(ran, 'executeTools step 1: check the signal before each call, not once before the first: calls after the abort do not run').toEqual(['step 1', 'step 2']);
     expect(signals[0]?.aborted, 'each tool gets the run\'s signal in its context: it aborts when the caller aborts').toBe(true);
     expect(signals[0]?.reason, 'the tool\'s signal carries the caller\'s reason').toBe(error);
-    expect(history, 'every call still has a result: the turn, then s1, s2, s3').toEndWithResultsFor(['s1', 's2', 's3']);
+    expect(history, 'executeTools step 3: every call still has a result (step 1: a cancelled one too): the turn, then s1, s2, s3').toEndWithResultsFor(['s1', 's2', 's3']);
     expect(history.at(-1), 'the call that never ran gets an error result saying it was cancelled').toMatchObject({
       role: 'tool',
       toolCallId: 's3',
