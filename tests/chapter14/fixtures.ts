@@ -6,7 +6,6 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
 import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
-import type { AgentEvent } from 'kit/agent-events';
 import { Agent } from 'kit/loop';
 import type { Message } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
@@ -204,11 +203,4 @@ export async function until(check: () => boolean, message: string, ms = 2000): P
     if (Date.now() > end) throw new Error(`timed out: ${message}`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** Every event of a run. */
-export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
-  const all: AgentEvent[] = [];
-  for await (const event of events) all.push(event);
-  return all;
 }
