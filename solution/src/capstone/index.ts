@@ -4,3 +4,4 @@ export * from './render.js';
 export * from './stream-json.js';
 export * from './hook-runner.js';
 export * from './command-hooks.js';
+export * from './factory.js';

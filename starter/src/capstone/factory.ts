@@ -1,0 +1,327 @@
+/**
+ * Chapter 15: one factory builds the agent.
+ *
+ * Every earlier chapter made a part: a provider (5), the loop and its seams (7), the permission gate (8), the
+ * parallel executor and the output budget (9), retries (10), MCP servers (11), the saved session, the system prompt
+ * and compaction (12), plan mode, the task list and sub-agents (13). `buildAgent` puts them together from
+ * configuration: the command line's options, the settings files, the environment, and what the program around it
+ * brings (how to ask the person, the provider, an editor's own tools). `npm run agent`, `npm run acp` and the task
+ * tool's children are all built here, so what a chapter's tests proved is what a person meets.
+ *
+ * Where a setting can come from several places, the narrower one wins: a flag over the settings files, the settings
+ * over the kit's default. Rules are not a choice but a list: the flags' rules come first, then the files' (chapter 8's
+ * evaluate decides between them: deny, then ask, then allow).
+ */
+import { TodoError } from '../todo.js';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ApprovePlan } from '../agent-events.js';
+import type { Hooks } from '../hooks.js';
+import { Agent } from '../loop.js';
+import { McpConfigError, parseMcpConfig, type McpServerConfig } from '../mcp/config.js';
+import type { TransportFactory } from '../mcp/client.js';
+import { McpServers } from '../mcp/servers.js';
+import type { Message } from '../messages.js';
+import { outputBudget } from '../output-budget.js';
+import { DEFAULT_CONCURRENCY, parallelExecutor } from '../parallel-executor.js';
+import type { PermissionMode } from '../permissions/evaluate.js';
+import { createPermissionGate, type AskPermission, type PermissionGate } from '../permissions/gate.js';
+import { parseRule, type Rule } from '../permissions/rules.js';
+import { loadSettings, type Settings } from '../permissions/settings.js';
+import { exitPlanModeTool, planModeHooks } from '../planning/plan-mode.js';
+import { createTaskTool, type ChildSpec } from '../planning/task.js';
+import { todoWriteTool } from '../planning/todo-list.js';
+import type { Provider } from '../provider.js';
+import { withRetries, type RetryPolicy } from '../retry/with-retries.js';
+import { compactionHook } from '../session/compaction.js';
+import { buildSystemPrompt } from '../session/system-prompt.js';
+import { SessionStore, type OpenSession } from '../session/store.js';
+import { ToolSet, type Tool } from '../tool.js';
+import { builtinTools } from '../tools/index.js';
+import { commandHooks, mergeHookConfigs, parseHookSettings, sessionHooks, type HookConfig, type SessionHooks } from './command-hooks.js';
+import type { CliOptions } from './flags.js';
+import type { RunHookCommand } from './hook-runner.js';
+
+/** The kit's defaults, for what neither a flag nor a settings file says. */
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_MAX_WAIT_S = 60;
+export const DEFAULT_MAX_PARALLEL = DEFAULT_CONCURRENCY;
+export const DEFAULT_OUTPUT_BUDGET = 30_000;
+export const DEFAULT_COMPACT_AT = 150_000;
+export const DEFAULT_SUBAGENT_DEPTH = 1;
+/** Messages compaction keeps as they are, at the end of the history. */
+export const COMPACT_KEEP = 6;
+
+/** The options of the command line the factory reads (all optional: a program that has no flags passes none). */
+export type FactoryOptions = Partial<
+  Pick<
+    CliOptions,
+    | 'permissionMode'
+    | 'allowedTools'
+    | 'disallowedTools'
+    | 'maxTurns'
+    | 'continue'
+    | 'resume'
+    | 'noSession'
+    | 'systemPrompt'
+    | 'appendSystemPrompt'
+    | 'compactAt'
+    | 'mcpConfig'
+    | 'maxParallel'
+    | 'outputBudget'
+    | 'maxRetries'
+    | 'maxWait'
+    | 'subagentDepth'
+  >
+>;
+
+/** What the settings files say: chapter 8's permissions, and the hooks of chapter 15. */
+export interface AgentSettings extends Settings {
+  hooks: HookConfig;
+}
+
+/**
+ * The settings of a workspace: chapter 8's loadSettings for the permissions, and the `hooks` of the same files (in
+ * the same order: the user's file, the project's, the project's local one).
+ */
+export async function loadAgentSettings(cwd: string, home: string): Promise<AgentSettings> {
+  const settings = await loadSettings(cwd, home);
+  const hooks: HookConfig[] = [];
+  for (const file of settings.files) hooks.push(parseHookSettings(JSON.parse(await readFile(file, 'utf8')), file));
+  return { ...settings, hooks: mergeHookConfigs(hooks) };
+}
+
+/** Values of the environment that look like secrets (API keys, tokens): never written to a session file. */
+export function secretsOf(env: Record<string, string | undefined>): string[] {
+  return Object.entries(env).flatMap(([name, value]) => (/KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value && value.length >= 8 ? [value] : []));
+}
+
+/** The rules the gate starts with, and its mode. */
+export interface PermissionSetup {
+  rules: Rule[];
+  mode: PermissionMode;
+}
+
+/**
+ * The gate's rules and mode from the flags and the settings files. The rules of --disallowedTools come first (as
+ * deny rules, their source `--disallowedTools`), then those of --allowedTools (allow, `--allowedTools`), then the
+ * files' rules as loaded. The mode: the flag's, else the settings' defaultMode, else 'default'.
+ */
+export function permissionSetup(options: FactoryOptions, settings: Settings): PermissionSetup {
+  // #region chapter 15: permissionSetup
+  // 1. Each entry of options.disallowedTools (missing: none) becomes parseRule(text, 'deny', '--disallowedTools').
+  // 2. Then each entry of options.allowedTools, as parseRule(text, 'allow', '--allowedTools').
+  // 3. Then the settings' rules, as they are. (A rule that cannot be read throws chapter 8's error: let it.)
+  // 4. The mode: the flag when it is given, else the settings' defaultMode, else 'default'.
+  throw new TodoError(15, 'permissionSetup');
+  // #endregion
+}
+
+/** The models a provider was made for: its model, and its small fast model when it has one. */
+export interface Models {
+  model?: string;
+  smallFastModel?: string;
+}
+
+/**
+ * Chapter 10's policy from the flags: --max-retries N is N tries after the first (0: never retry), --max-wait S is
+ * the longest wait a server may ask for, in seconds. The small fast model is the fallback when it is another model.
+ */
+export function retryPolicy(options: FactoryOptions, models: Models): RetryPolicy {
+  // #region chapter 15: retryPolicy
+  // 1. maxAttempts counts the first try too: the retries (options.maxRetries, DEFAULT_MAX_RETRIES when not given)
+  //    plus one. Zero retries is a real value ("never retry"), not "not given".
+  // 2. maxWaitMs: the seconds of options.maxWait (DEFAULT_MAX_WAIT_S when not given), in milliseconds.
+  // 3. fallbackModel: models.smallFastModel, only when there is one and it is not models.model itself (falling back
+  //    to the same model would change nothing). Leave the key out otherwise.
+  throw new TodoError(15, 'retryPolicy');
+  // #endregion
+}
+
+/** A server to start: a config from a file or a client, or (tests) a transport. */
+export type ServerSource = McpServerConfig | TransportFactory;
+
+/** The MCP servers to start, and the problems of the files that were skipped. */
+export interface McpServerList {
+  servers: Record<string, ServerSource>;
+  problems: string[];
+}
+
+/**
+ * The MCP servers of a workspace: its `.mcp.json` when there is one, then each file of --mcp-config (a path
+ * relative to `cwd`), then `extra` (an editor's servers). A server named again replaces the one before, so the later
+ * source wins. A bad .mcp.json is a problem (its servers are skipped, the agent runs without them); a --mcp-config
+ * file the person named and that cannot be used throws McpConfigError.
+ */
+export async function mcpServerList(cwd: string, files: readonly string[], env: Record<string, string | undefined>, extra: Record<string, ServerSource> = {}): Promise<McpServerList> {
+  // #region chapter 15: mcpServerList
+  // 1. The sources, in order: <cwd>/.mcp.json when it exists (shown as ".mcp.json"), then each of `files`
+  //    resolved against cwd (shown as given).
+  // 2. For each: read it, JSON.parse it and parseMcpConfig(json, env, shown). Copy its servers into the result in
+  //    that order, a later name replacing an earlier one.
+  // 3. When reading, parsing or checking fails: for .mcp.json add `${message} (its servers are not started)` to the
+  //    problems and go on; for a --mcp-config file throw a McpConfigError that starts with `--mcp-config <shown>: `
+  //    (a missing file: `no such file`). Let a TodoError through as it is.
+  // 4. Last, the servers of `extra`, replacing any of the same name.
+  throw new TodoError(15, 'mcpServerList');
+  // #endregion
+}
+
+/**
+ * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
+ * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw.
+ */
+export function openSavedSession(store: SessionStore, options: FactoryOptions, model?: string): OpenSession | undefined {
+  // #region chapter 15: openSavedSession
+  // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
+  //    --resume with --continue ("use --resume ID or --continue, not both").
+  // 2. --resume ID: store.resume(ID).
+  // 3. --continue: store.latest(); none is an Error that says there is no saved session to continue for this
+  //    project (name the store's folder, store.dir); else store.resume of it.
+  // 4. --no-session: undefined. Otherwise store.create(model).
+  throw new TodoError(15, 'openSavedSession');
+  // #endregion
+}
+
+/** The hooks of each part, for agentHooks; a part that is not there is left out. */
+export interface HookParts {
+  /** The MCP servers' hooks (they refresh a server's tools when its list changed). */
+  mcp?: Hooks;
+  /** The settings' PreToolUse and PostToolUse commands. */
+  commands?: Hooks;
+  gate: PermissionGate;
+  /** Plan mode (chapter 13), on the gate's mode. */
+  plan: Hooks;
+  budget?: Hooks;
+  compaction?: Hooks;
+}
+
+/**
+ * The agent's hooks in the order they run (chapter 7 calls them in list order, and the first block ends a call):
+ * the MCP servers' first (the tool list must be current before anything decides on it), then the person's command
+ * hooks (a hook that blocks spares the person a question, and a hook that changes the input is asked about as
+ * changed), then the permission gate, then plan mode, then the output budget (it cuts what every hook before it
+ * left), then compaction (it looks at the request last, as it will be sent).
+ */
+export function agentHooks(parts: HookParts): Hooks[] {
+  // #region chapter 15: agentHooks
+  // 1. The order: mcp, commands, gate, plan, budget, compaction. Leave out the parts that are undefined.
+  throw new TodoError(15, 'agentHooks');
+  // #endregion
+}
+
+/**
+ * The tools the model gets: the built-in tools, each replaced by the client's tool of the same name (an editor
+ * reads and writes its own buffers), then the MCP servers' tools, then chapter 13's: todo_write, exit_plan_mode,
+ * and task when `task` is given (it is left out when sub-agents may not nest any deeper).
+ */
+export function agentTools(parts: { client?: readonly Tool[]; mcp?: readonly Tool[]; planning: readonly Tool[]; task?: Tool }): Tool[] {
+  // #region chapter 15: agentTools
+  // 1. The built-in tools (builtinTools()), in their order, each swapped for the client's tool of the same name
+  //    when there is one. A client tool no built-in tool is named like is added after them.
+  // 2. Then the MCP tools, then the planning tools, then the task tool when there is one.
+  throw new TodoError(15, 'agentTools');
+  // #endregion
+}
+
+/** Everything buildAgent needs. Only `cwd`, `home`, `provider` and `settings` are required. */
+export interface FactoryConfig {
+  /** The workspace the tools work in. */
+  cwd: string;
+  /** The person's home folder (saved sessions, ~/.claude). */
+  home: string;
+  /** For ${VAR} in MCP configs, and the secrets a session file must never hold. */
+  env?: Record<string, string | undefined>;
+  /** The provider as made from the environment (not retried yet). */
+  provider: Provider;
+  models?: Models;
+  /** The command line's options. */
+  options?: FactoryOptions;
+  /** The settings files, as loadAgentSettings read them. */
+  settings: AgentSettings;
+  /** More MCP servers (an editor's), after the files'. */
+  mcpServers?: Record<string, ServerSource>;
+  /** Asks the person about a call (no callback: a call that needs asking is rejected, saying how to allow it). */
+  ask?: AskPermission;
+  /** Asks the person to approve a plan (no callback: the model is told to give its plan as its answer). */
+  approvePlan?: ApprovePlan;
+  /** Tools that replace built-in tools of the same name (an editor's file tools). */
+  clientTools?: readonly Tool[];
+  /** The id of a new session (an editor names its sessions); a random one when not given. */
+  sessionId?: string;
+  /** Runs a hook command (tests pass their own); `report` is told of hooks and servers that failed. */
+  runHook?: RunHookCommand;
+  report?(note: string): void;
+  /** The retries' wait and jitter (tests pass a clock that does not wait). */
+  retry?: Pick<RetryPolicy, 'sleep' | 'random'>;
+}
+
+/** A built agent, and everything around it a program needs. */
+export interface BuiltAgent {
+  agent: Agent;
+  /** The array every run appends to: the saved session's messages, or a new array without one. */
+  history: Message[];
+  gate: PermissionGate;
+  /** The saved session (undefined with --no-session). */
+  session?: OpenSession;
+  /** The saved session's id, or the given or a made-up one without a saved session. */
+  sessionId: string;
+  /** True when an earlier session goes on (--resume, --continue). */
+  resumed: boolean;
+  /** The provider the agent calls (retried). */
+  provider: Provider;
+  system: string;
+  /** The instruction files in the system prompt. */
+  instructionFiles: string[];
+  tools: ToolSet;
+  /** The MCP servers that started (undefined when none were configured). */
+  mcp?: McpServers;
+  /** UserPromptSubmit, Stop and SessionStart, for the program to call around its runs. */
+  sessionHooks: SessionHooks;
+  /** Things a person should know: skipped files and servers, imports not followed, a repaired session. */
+  warnings: string[];
+  /** Ends the MCP servers and closes the session file; once, however often it is called. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the agent from its configuration. Whatever was started before something failed (the session file, the
+ * servers) is closed again before the error is thrown.
+ */
+export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
+  // #region chapter 15: buildAgent
+  // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (run in reverse order by
+  //    close(), at most once) and of warnings.
+  // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
+  //    config.ask.
+  // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
+  //    config.retry's sleep and random).
+  // 4. The session: a SessionStore for { home, cwd }, its secrets secretsOf(env), and newId giving config.sessionId
+  //    when there is one. openSavedSession(store, options, model); its clean-up is its close(), its warnings
+  //    are warnings; when there is a model, it becomes the session's model (usage from now on is priced at it).
+  // 5. Command hooks: commandHooks(settings.hooks, …) and sessionHooks(…), both with { cwd, sessionId, run:
+  //    config.runHook, report: config.report }.
+  // 6. The system prompt: buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append:
+  //    options.appendSystemPrompt }), its warnings kept. Then the SessionStart hooks' text ('resume' when a saved
+  //    session goes on, else 'startup'): when it is not empty it goes after the prompt, a blank line between.
+  // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers); its problems are warnings. When it
+  //    names any server: McpServers.start(servers) (clean-up: close it), each failure a warning
+  //    `mcp: <name> failed: <error>`, and its tools.
+  // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
+  //    approve is config.approvePlan or one that answers { approved: false, feedback } telling the model nobody can
+  //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
+  //    DEFAULT_SUBAGENT_DEPTH) is above 0: createTaskTool with that maxDepth, tools: () => the agent's tools, and
+  //    makeChild building a child with this same recipe: an Agent on the same provider, cwd and executor, the
+  //    spec's tools, system and maxTurns, and the hooks of the parent except compaction (a child's history is short).
+  //    The task tool itself is read-only ({ ...task, readOnly: true }): every call its child makes meets the gate.
+  // 9. The hooks (agentHooks): the MCP servers' hooks(), the command hooks, the gate, planModeHooks(gate), the
+  //    output budget when it is above 0 (options.outputBudget, else DEFAULT_OUTPUT_BUDGET), compactionHook with the
+  //    provider, the small fast model, COMPACT_KEEP and threshold options.compactAt ?? DEFAULT_COMPACT_AT.
+  // 10. The agent: new Agent({ provider, tools, cwd, system, maxTurns: options.maxTurns, hooks, executor:
+  //     parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL }) }).
+  // 11. If any step throws, run the clean-ups so far, then throw the error.
+  throw new TodoError(15, 'buildAgent');
+  // #endregion
+}
