@@ -1,384 +1,316 @@
 /**
- * npm run agent: the agent as a terminal program.
+ * npm run agent: the capstone, a terminal agent built from the learner's own parts.
  *
- *   npm run agent                          an interactive session (Ctrl-C stops a turn; Ctrl-C at the prompt exits)
- *   npm run agent -- -p "what is in here?" one prompt: the streamed answer and each tool call, then exit
+ *   npm run agent                                         an interactive session
+ *   npm run agent -- -p "why does the test fail?"         one prompt, the answer, exit
+ *   npm run agent -- -p "..." --output-format stream-json one JSON message per line, ending with the result
  *
- * Options: --provider anthropic|openai|offline, --model NAME, --cwd DIR, --starter (run your own code from
- * starter/src instead of the reference solution). The provider comes from the environment: ANTHROPIC_API_KEY or
- * ANTHROPIC_AUTH_TOKEN (and ANTHROPIC_BASE_URL, ANTHROPIC_MODEL), else OPENAI_API_KEY (and OPENAI_BASE_URL,
- * OPENAI_MODEL), else the bundled offline provider. The tools work in the folder npm was run from (INIT_CWD).
+ * Everything it does comes from chapter 15's code in the tree it runs: parseFlags reads the command line,
+ * buildAgent (the factory) builds the agent from the flags, the settings files and the environment, the Renderer
+ * turns its events into terminal text, StreamJsonWriter into Claude Code's stream-json, and the settings' hooks and
+ * the project's .claude/commands take part. This file is the plumbing around them: the provider, the terminal (line
+ * editing, questions, Ctrl-C), the slash commands and the exit code (0 done, 1 a failed run, 2 bad usage, 130
+ * interrupted).
  *
- * Chapter 12: every session is saved (scripts/agent-parts/session.ts: --list, --resume ID, --continue, /compact, /cost;
- * usage and cost printed at exit), the system prompt comes from the project's CLAUDE.md / AGENTS.md, and Anthropic
- * requests carry prompt-caching breakpoints.
- *
- * The loop is chapter 7's Agent, and everything printed comes from its events. With --starter, where the learner's
- * chapter 7 is unfinished it falls back to chapter 6's StreamingAgent, and where chapter 6 is unfinished to chapter
- * 3's SimpleAgent (whose tool calls are printed from the history once the turn is over).
+ * With --starter it runs the learner's code (starter/src). Until their chapter 15 is finished it runs their chapters
+ * 1-14 through the kit's own wiring instead (scripts/agent-parts/legacy.ts), and says so.
  */
-import { homedir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
-import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from './lib/agent-kit.js';
-import { PARTS, type PartOption, type PartResult, type SlashCommand } from './agent-parts/index.js';
+import { isTodo, load, makeProvider, providerFromEnv, sourceTree, todoAdvice, type Kit, type LoadedTree, type TodoLike } from './lib/agent-kit.js';
+import { lineReader } from './lib/line-reader.js';
+import { ROOT } from './lib/paths.js';
+import { legacyMain } from './agent-parts/legacy.js';
+import { readAnswer } from './agent-parts/permissions.js';
+import { readPlanAnswer } from './agent-parts/planning.js';
 
-type Provider = import('../solution/src/provider.js').Provider;
-type Message = import('../solution/src/messages.js').Message;
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
+type DoneEvent = import('../solution/src/agent-events.js').DoneEvent;
+type Usage = import('../solution/src/messages.js').Usage;
+type CliOptions = import('../solution/src/capstone/flags.js').CliOptions;
+type BuiltAgent = import('../solution/src/capstone/factory.js').BuiltAgent;
+type FactoryConfig = import('../solution/src/capstone/factory.js').FactoryConfig;
+type CustomCommand = import('../solution/src/capstone/custom-commands.js').CustomCommand;
+type PermissionMode = import('../solution/src/permissions/evaluate.js').PermissionMode;
 
-const USAGE = `Usage: npm run agent [-- options]
-
-  -p, --prompt TEXT     run one prompt, print the answer and the tool calls, and exit
-  --provider NAME       anthropic, openai or offline (default: chosen from the environment)
-  --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
-  --cwd DIR             the folder the tools work in (default: where you ran npm)
-  --starter             run your own code (starter/src) instead of the reference solution
-${PARTS.flatMap((part) => part.options.map(optionLine)).join('\n')}
-  -h, --help            this text
-
-Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN (with ANTHROPIC_MODEL, and
-ANTHROPIC_BASE_URL for a gateway), else OPENAI_API_KEY (with OPENAI_MODEL, and OPENAI_BASE_URL for Ollama,
-vLLM or any compatible server), else a small offline stand-in that needs no network.`;
-
-/** `  --max-parallel N     text`: a help that starts with a placeholder in capitals (N, FILE) names the value. */
-function optionLine(option: PartOption): string {
-  const [first = '', ...rest] = option.help.split(' ');
-  const named = option.value && /^[A-Z]+$/.test(first);
-  const left = `--${option.name}${option.value ? ` ${named ? first : 'VALUE'}` : ''}`;
-  return `  ${left.padEnd(21)} ${named ? rest.join(' ').trim() : option.help}`;
-}
-
-interface Args {
-  prompt?: string;
-  provider?: ProviderKind;
-  model?: string;
-  cwd?: string;
-  starter: boolean;
-  help: boolean;
-  /** The values of the parts' own options, by option name. */
-  parts: Record<string, string | string[] | true | undefined>;
-}
-
-function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { starter: false, help: false, parts: {} };
-  const partOptions = new Map<string, PartOption>(PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)));
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => optionValue(argv, ++i, arg);
-    if (arg === '-p' || arg === '--prompt') args.prompt = value();
-    else if (arg === '--provider') args.provider = providerKind(value());
-    else if (arg === '--model') args.model = value();
-    else if (arg === '--cwd') args.cwd = value();
-    else if (arg === '--starter') args.starter = true;
-    else if (arg === '--solution') args.starter = false;
-    else if (arg === '-h' || arg === '--help') args.help = true;
-    else if (partOptions.has(arg)) {
-      const option = partOptions.get(arg)!;
-      if (!option.value) args.parts[option.name] = true;
-      else {
-        const given = value();
-        if (option.choices && !option.choices.includes(given)) throw new UsageError(`${arg} must be one of ${option.choices.join(', ')} (not "${given}")`);
-        const before = args.parts[option.name];
-        args.parts[option.name] = option.repeat ? [...(Array.isArray(before) ? before : []), given] : given;
-      }
-    } else throw new UsageError(`unknown option "${arg}"`);
-  }
-  return args;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
-const color = process.stdout.isTTY && !process.env.NO_COLOR;
-const paint = (code: string) => (text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
-const dim = paint('2');
-const bold = paint('1');
-const red = paint('31');
-const yellow = paint('33');
-const clip = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
-/** Writes to stdout and knows whether the cursor is at the start of a line. */
-const out = {
-  atLineStart: true,
-  write(text: string) {
-    if (!text) return;
-    process.stdout.write(text);
-    this.atLineStart = text.endsWith('\n');
-  },
-  line(text = '') {
-    if (!this.atLineStart) this.write('\n');
-    this.write(`${text}\n`);
-  },
+/** The slash commands every session has (a custom command of the same name does not replace them). */
+const BUILTINS = ['help', 'clear', 'compact', 'usage', 'mode', 'resume', 'exit'] as const;
+const BUILTIN_HELP: Record<(typeof BUILTINS)[number], string> = {
+  help: 'this list',
+  clear: 'start a new conversation (a new session)',
+  compact: 'summarise the older part of the conversation now',
+  usage: 'tokens and cost of this session so far',
+  mode: 'show the permission mode, or change it: /mode acceptEdits',
+  resume: 'list saved sessions, or go on with one: /resume ID',
+  exit: 'leave (as Ctrl-D does)',
 };
-const note = (text: string) => process.stderr.write(`${dim(text)}\n`);
 
-/** `glob(pattern: "**\/*")`: the call with its arguments, short. */
-function describeCall(name: string, args: unknown): string {
-  const parts =
-    args && typeof args === 'object' && !Array.isArray(args)
-      ? Object.entries(args).map(([key, value]) => `${key}: ${clip(JSON.stringify(value) ?? 'undefined', 60)}`)
-      : [clip(JSON.stringify(args) ?? '', 60)];
-  return `${name}(${clip(parts.join(', '), 120)})`;
+const note = (text: string) => process.stderr.write(`${text}\n`);
+const out = (text: string) => {
+  if (text) process.stdout.write(text);
+};
+
+/** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
+function wantsStarter(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv : argv.slice(0, end);
+  return words.lastIndexOf('--starter') > words.lastIndexOf('--solution');
 }
-
-/** One line about a tool result: the error, the only line, or how many lines. */
-function describeResult(content: string, isError: boolean): string {
-  const lines = content.split('\n');
-  if (isError) return `error: ${clip(lines[0] ?? '', 100)}`;
-  if (lines.length === 1) return clip(lines[0]!, 100) || '(empty)';
-  return `${lines.length} lines`;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Whether the tree's chapter 7 runs: one offline run of its Agent on a scripted provider, with a tool round and a
- * hook. Returns the first unfinished stub it reached (any chapter), or undefined when the run ended with an answer.
+ * The first stub of chapter 15 the tree has not finished, found by one quiet pass through its parts in a throw-away
+ * folder (a scripted provider, a tool call, every event rendered and written as JSON, hooks and commands read), or
+ * undefined when the tree's chapter 15 runs.
  */
-async function firstTodoOfAgent(kit: Kit): Promise<TodoLike | undefined> {
+async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agent-probe-'));
   kit.todoHits.length = 0;
   try {
-    const probe = kit.defineTool({ name: 'probe', description: 'A probe', input: z.object({}), execute: async () => 'ok' });
-    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'probe', arguments: {} }], 'Probing. '), kit.assistantText('ok')]);
-    const agent = new kit.Agent({ provider, tools: new kit.ToolSet([probe]), cwd: process.cwd(), hooks: { afterToolCall: () => undefined } });
-    const done = await kit.drain(agent.run([kit.userMessage('probe')]));
-    const hit = kit.todoHits[0];
-    if (hit) return hit;
-    return done.reason === 'end_turn' ? undefined : { name: 'TodoError', chapter: 7, stub: `Agent.run (a test run ended with ${done.reason})` };
+    kit.parseFlags(['-p', 'probe', '--allowedTools', 'Read Edit']);
+    const hooks = kit.parseHookSettings({ hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } }, 'probe');
+    const settings = { ...(await kit.loadAgentSettings(dir, dir)), hooks };
+    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]), kit.assistantText('ok')]);
+    const built = await kit.buildAgent({ cwd: dir, home: dir, provider, settings, options: { noSession: true, maxTurns: 3 } });
+    try {
+      const renderer = new kit.Renderer({ cwd: dir });
+      built.history.push(kit.userMessage('probe'));
+      const writer = new kit.StreamJsonWriter(built.history, { sessionId: 'probe', cwd: dir, model: 'probe', tools: [], permissionMode: 'default' });
+      for await (const event of built.agent.run(built.history)) {
+        renderer.render(event);
+        writer.write(event);
+      }
+      await built.sessionHooks.onPromptSubmit('probe');
+    } finally {
+      await built.close();
+    }
+    const commands = await kit.loadCustomCommands({ cwd: dir, home: dir });
+    kit.parseSlashLine('/help', commands.commands, ['help']);
+    kit.expandCommand('probe $ARGUMENTS', 'x');
+    return kit.todoHits[0];
   } catch (error) {
-    return isTodo(error) ? error : { name: 'TodoError', chapter: 7, stub: `Agent.run (${error instanceof Error ? error.message : String(error)})` };
+    return isTodo(error) ? error : { name: 'TodoError', chapter: 15, stub: `the capstone (${error instanceof Error ? error.message : String(error)})` };
   } finally {
     kit.todoHits.length = 0;
-  }
-}
-
-/** Prints what a SimpleAgent run added to the history: each turn's text, its calls and their results. */
-function printRounds(messages: readonly Message[]): void {
-  for (const message of messages) {
-    if (message.role === 'assistant') {
-      for (const block of message.content) {
-        if (block.type === 'text' && block.text) out.line(block.text);
-        if (block.type === 'tool_call') out.line(bold(`● ${describeCall(block.name, block.arguments)}`));
-      }
-    } else if (message.role === 'tool') out.line(dim(`  ⎿ ${describeResult(message.content, message.isError)}`));
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
 async function main(argv: string[]): Promise<number> {
-  const args = commandLine(argv, parseArgs, USAGE);
-  if (typeof args === 'number') return args;
-  const base = process.env.INIT_CWD ?? process.cwd();
-  const cwd = path.resolve(base, args.cwd ?? '.');
-  const tree = sourceTree(args.starter);
+  const tree = sourceTree(wantsStarter(argv));
   const loaded = await load(tree.src);
-  const { kit } = loaded;
-  const kind = args.provider ?? providerFromEnv(process.env);
+  if (tree.own) {
+    const todo = await capstoneTodo(loaded.kit);
+    if (todo) {
+      note(
+        todo.chapter === 15
+          ? `(chapter 15 is not finished yet (${todo.stub}): running your chapters 1-14 through the kit's own wiring)`
+          : `(chapter ${todo.chapter} is not finished yet (${todo.stub}): running what you have through the kit's own wiring)`,
+      );
+      return legacyMain(argv);
+    }
+  }
+  return capstone(argv, tree, loaded);
+}
 
-  let provider: Provider;
-  let label: string;
-  let tools: ReturnType<Kit['builtinTools']>;
+/** The program, on the tree's chapter 15. */
+async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loaded: LoadedTree): Promise<number> {
+  const { kit } = loaded;
+  let options: CliOptions;
   try {
-    ({ provider, label } = makeProvider(kind, loaded, { model: args.model, offlineDelayMs: process.stdout.isTTY ? 8 : 0 }));
-    tools = kit.builtinTools();
+    options = kit.parseFlags(argv);
   } catch (error) {
-    if (isTodo(error)) process.stderr.write(`${todoAdvice(error)}\n`);
-    else if (error instanceof Error && error.name === 'ProviderConfigError') {
-      process.stderr.write(`${error.message}\nOr choose another provider with --provider (offline needs no key).\n`);
-    } else process.stderr.write(`${red('error:')} ${error instanceof Error ? error.message : String(error)}\n`);
+    if (!(error instanceof Error) || error.name !== 'UsageError') throw error;
+    process.stderr.write(`${error.message}\n\n${kit.USAGE}\n`);
+    return 2;
+  }
+  if (options.help) {
+    out(`${kit.USAGE}\n`);
+    return 0;
+  }
+  if (options.version) {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    out(`${version} (coding-agent kit)\n`);
+    return 0;
+  }
+  const env = process.env;
+  const base = env.INIT_CWD ?? process.cwd();
+  const cwd = path.resolve(base, options.cwd ?? '.');
+  const home = env.HOME || homedir();
+  // --mcp-config files are named relative to where the person ran npm, like every path they type; the factory reads
+  // them relative to the workspace (the same folder unless --cwd says otherwise).
+  const factoryOptions = { ...options, mcpConfig: options.mcpConfig.map((file) => path.relative(cwd, path.resolve(base, file))) };
+  const style = kit.styleFor(process.stdout, env);
+
+  if (options.list) {
+    const sessions = new kit.SessionStore({ home, cwd }).list();
+    if (sessions.length === 0) out(`No saved sessions for ${cwd}.\n`);
+    for (const one of sessions) out(`${one.problem ? `${one.id}  ${style.red(`cannot be read: ${one.problem}`)}` : `${one.id}  ${one.updatedAt}  ${String(one.messages).padStart(4)} messages  ${one.title}`}\n`);
+    return 0;
+  }
+
+  let made: ReturnType<typeof makeProvider>;
+  try {
+    made = makeProvider(options.provider ?? providerFromEnv(env), loaded, { model: options.model, offlineDelayMs: process.stdout.isTTY ? 8 : 0 });
+  } catch (error) {
+    if (error instanceof Error && error.name === 'ProviderConfigError') note(`${error.message}\nOr choose another provider with --provider (offline needs no key).`);
+    else note(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  const models = made.provider as { model?: string; smallFastModel?: string };
+
+  let settings: Awaited<ReturnType<Kit['loadAgentSettings']>>;
+  try {
+    settings = await kit.loadAgentSettings(cwd, home);
+  } catch (error) {
+    note(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
 
-  // One reader of stdin for both the prompts and the parts' questions (a permission prompt in the middle of a run).
-  const reader = lineReader();
-  const ask = async (question: string, signal?: AbortSignal): Promise<string | undefined> => {
-    if (!reader.interactive) return undefined;
-    out.line(question);
-    return reader.next(signal);
-  };
-
-  const system =
-    `You are a coding agent in a terminal, working in the folder ${cwd}. Paths are relative to it. ` +
-    'Look at files with the tools before you answer questions about them. Keep answers short and concrete.';
-  const options = { provider, tools, cwd, system };
-  const streaming = new kit.StreamingAgent(options);
-  const simple = new kit.SimpleAgent(options);
-  const todo = tree.own ? await firstTodoOfAgent(kit) : undefined;
-  let loop: 'agent' | 'streaming' | 'simple' = todo ? 'streaming' : 'agent';
-
-  note(`agent · ${label} · ${tree.label} · workspace ${cwd}`);
-  if (todo?.chapter === 7) note(`(events, hooks and cancellation are chapter 7, not finished yet (${todo.stub}): using the streaming loop of chapter 6)`);
-
-  // The later chapters' parts, on chapter 7's seams. With --starter, a part whose chapter is unfinished is left out.
-  const parts: PartResult[] = [];
-  if (loop === 'agent') {
-    let partProvider = provider;
-    const partTools = [...tools];
-    for (const part of PARTS) {
-      kit.todoHits.length = 0;
-      try {
-        const result = await part.setup({
-          kit,
-          load: (relative) => import(pathToFileURL(path.join(tree.src, relative)).href),
-          own: tree.own,
-          cwd,
-          env: process.env,
-          home: process.env.HOME || homedir(),
-          model: (provider as { model?: string }).model,
-          smallFastModel: (provider as { smallFastModel?: string }).smallFastModel,
-          system,
-          options: Object.fromEntries(part.options.map((option) => [option.name, args.parts[option.name]])),
-          provider: partProvider,
-          tools: partTools,
-          note,
-          ask,
-          line: (text) => out.line(text),
-          earlier: [...parts],
-          paint: { dim, bold, red, yellow },
-        });
-        const hit = kit.todoHits[0];
-        if (hit && tree.own) throw hit;
-        if (!result) continue;
-        parts.push(result);
-        if (result.provider) partProvider = result.provider;
-        if (result.tools) partTools.push(...result.tools);
-        if (result.banner) note(result.banner);
-      } catch (error) {
-        if (tree.own && isTodo(error)) note(`(${part.name} is chapter ${error.chapter}, not finished yet (${error.stub}): running without it)`);
-        else {
-          process.stderr.write(`${red('error:')} ${part.name}: ${error instanceof Error ? error.message : String(error)}\n`);
-          for (const done of parts) await done.close?.();
-          return 2;
-        }
-      } finally {
-        kit.todoHits.length = 0;
-      }
-    }
-    Object.assign(options, { provider: partProvider, tools: new kit.ToolSet(partTools) });
-    const exit = parts.find((part) => part.exitCode !== undefined);
-    if (exit) {
-      for (const done of parts) await done.close?.().catch(() => undefined);
-      return exit.exitCode!;
-    }
-    const chosen = parts.reduce<string | undefined>((text, part) => part.system ?? text, undefined);
-    if (chosen !== undefined) options.system = chosen;
+  let prompt = options.prompt;
+  if (options.print && prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim() || undefined;
+  if (options.print && prompt === undefined) {
+    process.stderr.write(`-p needs a prompt: npm run agent -- -p "what is in here?" (or on stdin)\n\n${kit.USAGE}\n`);
+    return 2;
   }
-  const hooks = parts.flatMap((part) => (part.hooks ? [part.hooks] : []));
-  const executor = parts.reduce<PartResult['executor']>((chosen, part) => part.executor ?? chosen, undefined);
-  const agent = loop === 'agent' ? new kit.Agent({ ...options, hooks, executor }) : undefined;
-  // A part that keeps the history (a saved session) gives the array the agent runs on.
-  const kept = parts.find((part) => part.history)?.history;
-  const history: Message[] = kept ?? [];
-  const commands = new Map<string, SlashCommand>(parts.flatMap((part) => (part.commands ?? []).map((command) => [command.name, command] as const)));
-  const closeParts = async () => {
-    for (const part of parts) await part.close?.().catch(() => undefined);
-  };
 
-  /** Prints which stub a tool reached (a tool's TodoError becomes an error result, so the loop goes on). */
-  const reportTodos = () => {
-    const hit = kit.todoHits[0];
-    kit.todoHits.length = 0;
-    if (hit) out.line(red(todoAdvice(hit)));
-  };
+  const interactive = !options.print;
+  const reader = lineReader();
+  const renderer = new kit.Renderer({ style, cwd, width: process.stdout.columns, model: models.model });
+  const format = options.print ? options.outputFormat : 'text';
+  /** The plan approvePlan showed: its plan_proposed event adds nothing. */
+  let planShown = false;
 
-  /** Prints one event of chapter 7's Agent: text as it comes, a ● line as each call starts, a ⎿ line for its result. */
-  const shown = new Map<string, Extract<AgentEvent, { type: 'tool_call_requested' }>>();
-  const showCall = (callId: string, args?: unknown) => {
-    const call = shown.get(callId);
-    if (!call) return;
-    shown.delete(callId);
-    out.line(bold(`● ${describeCall(call.name, args === undefined ? call.arguments : args)}`));
-  };
-  const render = (event: AgentEvent) => {
-    for (const part of parts) {
-      const line = part.render?.(event);
-      if (line !== undefined) out.line(line);
-    }
-    switch (event.type) {
-      case 'text_delta':
-        return out.write(event.text);
-      case 'thinking_delta':
-        return out.write(dim(event.thinking));
-      case 'tool_call_requested':
-        shown.set(event.callId, event);
-        return;
-      case 'tool_call_decided':
-        return showCall(event.callId, event.decision.type === 'change' ? event.decision.arguments : undefined);
-      case 'tool_result':
-        showCall(event.callId);
-        return out.line(dim(`  ⎿ ${describeResult(event.content, event.isError)}`));
-      default:
-        return;
-    }
-  };
-
-  /** Runs one prompt; returns 'ok', 'aborted' or 'failed'. The history stays valid whatever happens. */
-  async function turn(prompt: string, signal: AbortSignal): Promise<'ok' | 'aborted' | 'failed'> {
-    const before = history.length;
-    history.push(kit.userMessage(prompt));
-    kit.todoHits.length = 0;
-    if (agent) {
-      const done = await kit.drain(agent.run(history, { signal }), render);
-      shown.clear();
-      for (const part of parts) await part.afterRun?.(done);
-      // Nothing happened: forget the prompt (unless a part keeps the history: it has recorded the prompt already).
-      if (history.length === before + 1 && !kept) history.pop();
-      if (done.reason === 'end_turn') {
-        out.line();
-        reportTodos();
-        return 'ok';
-      }
-      if (done.reason === 'cancelled') {
-        out.line(dim('(stopped)'));
-        return 'aborted';
-      }
-      const hit = kit.todoHits[0];
-      kit.todoHits.length = 0;
-      out.line(hit ? red(todoAdvice(hit)) : `${red(done.reason === 'turn_limit' ? 'stopped:' : 'error:')} ${done.message ?? done.reason}`);
-      return 'failed';
-    }
-    for (;;) {
-      try {
-        if (loop === 'streaming') {
-          await streaming.chat(history, {
-            signal,
-            onText: (text) => out.write(text),
-            onThinking: (text) => out.write(dim(text)),
-            onToolCall: (call) => out.line(bold(`● ${describeCall(call.name, call.arguments)}`)),
-            onToolResult: (result) => out.line(dim(`  ⎿ ${describeResult(result.content, result.isError)}`)),
-          });
-        } else {
-          const answer = await simple.chat(history);
-          printRounds(history.slice(before + 1, -1));
-          out.line(answer);
+  const config = (overrides: Partial<CliOptions> = {}): FactoryConfig => ({
+    cwd,
+    home,
+    env,
+    provider: made.provider,
+    models,
+    options: { ...factoryOptions, ...overrides },
+    settings,
+    report: (text) => note(style.dim(`(${text})`)),
+    ask: interactive
+      ? async (request, signal) => {
+          const call = `${request.call.name}(${kit.summarizeArguments(request.call.arguments, cwd)})`;
+          out(`${renderer.lineBreak()}  ${style.yellow(`Allow ${call}?`)} ${style.dim(`(${request.reason})`)} [y]es / [n]o / [a]lways\n`);
+          const line = await reader.next(signal);
+          if (line === undefined) return undefined;
+          const answer = readAnswer(line);
+          if (answer === 'allow_always') {
+            out(style.dim(request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
+          }
+          return answer;
         }
-        out.line();
-        reportTodos();
-        return 'ok';
-      } catch (error) {
-        if (loop === 'streaming' && tree.own && isTodo(error) && error.chapter === 6 && history.length === before + 1) {
-          out.line(dim('(streaming is chapter 6, not finished yet: using the plain loop of chapter 3, without streaming)'));
-          kit.todoHits.length = 0;
-          loop = 'simple';
+      : undefined,
+    approvePlan: interactive
+      ? async (plan, signal) => {
+          planShown = true;
+          out(`${renderer.lineBreak()}${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
+          out(`  ${style.yellow('Approve this plan?')} [y]es, ask before edits / [a]ccept edits / [n]o, keep planning\n`);
+          const line = await reader.next(signal);
+          if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
+          const mode = readPlanAnswer(line);
+          if (mode) return { approved: true, mode };
+          out(`  ${style.dim('What should change? (Enter to skip)')}\n`);
+          const feedback = (await reader.next(signal))?.trim();
+          return { approved: false, ...(feedback ? { feedback } : {}) };
+        }
+      : undefined,
+  });
+
+  let built: BuiltAgent;
+  try {
+    built = await kit.buildAgent(config());
+  } catch (error) {
+    note(isTodo(error) ? todoAdvice(error) : `error: ${error instanceof Error ? error.message : String(error)}`);
+    return 2;
+  }
+  /** What the agent was built with, for the person (stderr): one line per part. */
+  const banner = (agent: BuiltAgent) => {
+    for (const warning of agent.warnings) note(style.dim(`(${warning})`));
+    const o = factoryOptions;
+    const rules = kit.permissionSetup(o, settings).rules.length;
+    const retries = o.maxRetries ?? kit.DEFAULT_MAX_RETRIES;
+    const policy = kit.retryPolicy(o, models);
+    const parallel = o.maxParallel ?? kit.DEFAULT_MAX_PARALLEL;
+    const budget = o.outputBudget ?? kit.DEFAULT_OUTPUT_BUDGET;
+    const tools = [...agent.tools].map((tool) => tool.name);
+    const lines = [
+      `agent · ${made.label} · ${tree.label} · workspace ${cwd}`,
+      `permissions: ${agent.gate.mode} mode, ${rules} rule${rules === 1 ? '' : 's'}${settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : ''}`,
+      agent.session
+        ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
+        : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
+      ...(agent.mcp ? [`mcp: ${agent.mcp.connections.map((c) => `${c.name} (${tools.filter((name) => name.startsWith(`mcp__${c.name}__`)).length} tools)`).join(', ') || 'no server started'}`] : []),
+      `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`,
+      retries === 0 ? 'retries: off' : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
+    ];
+    note(style.dim(lines.join('\n')));
+  };
+  banner(built);
+
+  const loadedCommands = await kit.loadCustomCommands({ cwd, home });
+  for (const problem of loadedCommands.problems) note(style.dim(`(${problem.file}: ${problem.message})`));
+  const commands: CustomCommand[] = loadedCommands.commands;
+
+  /** The session's usage so far, sub-agents included. */
+  let total: Usage | undefined;
+
+  /** Shows one event: as terminal text, or as stream-json lines. */
+  const show = (event: AgentEvent, writer?: InstanceType<Kit['StreamJsonWriter']>) => {
+    if (event.type === 'usage') total = kit.addUsage(total ?? kit.noUsage(), event.usage);
+    if (writer) return out(writer.write(event));
+    if (event.type === 'plan_proposed' && planShown) return;
+    if (event.type === 'plan_decided') planShown = false;
+    out(renderer.render(event));
+  };
+
+  /** Runs one prompt: UserPromptSubmit, the run (again while a Stop hook asks), the advice for a stub it reached. */
+  async function turn(text: string, signal: AbortSignal): Promise<DoneEvent['reason'] | 'blocked'> {
+    const verdict = await built.sessionHooks.onPromptSubmit(text, signal).catch((error: unknown) => ({ blocked: true as const, reason: String(error) }));
+    if (verdict.blocked) {
+      if (format === 'text') out(`${renderer.lineBreak()}${style.red(`✗ prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`)}\n`);
+      else note(`prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`);
+      return 'blocked';
+    }
+    built.history.push(kit.userMessage(verdict.context ? `${text}\n\n${verdict.context}` : text));
+    const writer =
+      format === 'text'
+        ? undefined
+        : new kit.StreamJsonWriter(built.history, { format, sessionId: built.sessionId, cwd, model: models.model ?? made.provider.name, tools: [...built.tools].map((tool) => tool.name), permissionMode: built.gate.mode });
+    kit.todoHits.length = 0;
+    let stopHookActive = false;
+    for (;;) {
+      let done: DoneEvent | undefined;
+      const events = built.agent.run(built.history, { signal });
+      for await (const event of built.session ? built.session.recorder.watch(events) : events) {
+        if (event.type === 'done') done = event;
+        else show(event, writer);
+      }
+      if (!done) return 'error';
+      if (done.reason === 'end_turn' && !signal.aborted) {
+        const stop = await built.sessionHooks.onStop(done.text, { stopHookActive, signal }).catch(() => ({ continue: false as const }));
+        if (stop.continue) {
+          if (format === 'text') out(`${renderer.lineBreak()}${style.dim(`(a Stop hook asks to go on: ${stop.reason})`)}\n`);
+          built.history.push(kit.userMessage(stop.reason));
+          stopHookActive = true;
           continue;
         }
-        if (loop === 'simple') printRounds(history.slice(before + 1));
-        if (history.length === before + 1) history.pop(); // nothing happened: forget the prompt
-        if (signal.aborted) {
-          out.line(dim('(stopped)'));
-          return 'aborted';
-        }
-        out.line(isTodo(error) ? red(todoAdvice(error)) : `${red('error:')} ${error instanceof Error ? error.message : String(error)}`);
-        return 'failed';
       }
+      show(done, writer);
+      const hit = kit.todoHits[0];
+      kit.todoHits.length = 0;
+      if (hit) note(style.red(todoAdvice(hit)));
+      return done.reason;
     }
   }
 
   // Ctrl-C: the first stops the running turn; a second one (while it stops, or within 1.5 s), or one at the
-  // prompt, exits.
+  // prompt, exits with 130.
   let controller: AbortController | undefined;
   let lastInterrupt = 0;
+  let finish: (() => Promise<void>) | undefined;
   const interrupt = () => {
     const twice = Date.now() - lastInterrupt < 1500;
     lastInterrupt = Date.now();
@@ -386,108 +318,110 @@ async function main(argv: string[]): Promise<number> {
       controller.abort(new Error('stopped with Ctrl-C'));
       return;
     }
-    out.line();
-    process.exit(130);
+    out(renderer.lineBreak());
+    void (finish?.() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', interrupt);
+
+  finish = async () => {
+    finish = undefined;
+    await built.close();
+    const saved = built.session?.session;
+    if (saved) note(style.dim(`session ${saved.id} · ${kit.formatUsage(saved.usage)} · ${kit.formatCost(saved.cost)}`));
+    else if (total) note(style.dim(`total: ${kit.usageLine(total, models.model)}`));
+    if (saved) note(style.dim(`resume with: npm run agent -- --resume ${saved.id}`));
   };
 
-  /** `/name args`: a part's command, or /help. */
-  async function slashCommand(text: string): Promise<void> {
-    const [word = '', ...rest] = text.slice(1).split(/\s+/);
-    const command = commands.get(word);
-    if (!command) {
-      const known = [...commands.values()].map((c) => `  /${c.name.padEnd(10)}${c.help}`).join('\n');
-      out.line(word === 'help' ? known || 'No commands.' : `Unknown command /${word}.${known ? ` Commands:\n${known}` : ''}`);
-      return;
-    }
+  if (options.print) {
     controller = new AbortController();
-    try {
-      await command.run(rest.join(' '), controller.signal);
-    } catch (error) {
-      out.line(`${red('error:')} /${word}: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      controller = undefined;
-    }
+    const reason = await turn(prompt!, controller.signal);
+    await finish?.();
+    return reason === 'end_turn' ? 0 : reason === 'cancelled' ? 130 : 1;
   }
 
-  process.on('SIGINT', interrupt);
-  if (args.prompt !== undefined) {
-    controller = new AbortController();
-    const outcome = await turn(args.prompt, controller.signal);
-    await closeParts();
-    return outcome === 'ok' ? 0 : outcome === 'aborted' ? 130 : 1;
+  /** Builds the agent again with other options (/clear, /resume); the old one is closed once the new one works. */
+  async function rebuild(overrides: Partial<CliOptions>): Promise<void> {
+    const next = await kit.buildAgent(config(overrides));
+    await built.close();
+    built = next;
+    total = undefined;
+    banner(built);
+  }
+
+  async function builtin(name: string, args: string, signal: AbortSignal): Promise<void> {
+    switch (name as (typeof BUILTINS)[number]) {
+      case 'help': {
+        const lines = BUILTINS.map((word) => `  /${word.padEnd(12)}${BUILTIN_HELP[word]}`);
+        for (const command of commands) lines.push(`  /${command.name.padEnd(12)}${command.description} (${kit.commandLabel(command)})`);
+        return out(`${lines.join('\n')}\n`);
+      }
+      case 'clear':
+        await rebuild({ resume: undefined, continue: false });
+        return out(style.dim('(a new conversation)\n'));
+      case 'compact': {
+        const event = await kit.compact(built.history, { provider: built.provider, model: models.smallFastModel, keep: kit.COMPACT_KEEP, signal });
+        if (!event) return out('Nothing to compact yet.\n');
+        const manual = { ...event, manual: true };
+        built.session?.recorder.record(manual);
+        return out(renderer.render(manual));
+      }
+      case 'usage':
+        return out(`${total ? kit.usageLine(total, models.model) : 'Nothing used yet in this session.'}\n`);
+      case 'mode': {
+        const wanted = args.trim();
+        if (!wanted) return out(`mode: ${built.gate.mode} (modes: ${kit.PERMISSION_MODES.join(', ')})\n`);
+        if (!(kit.PERMISSION_MODES as readonly string[]).includes(wanted)) return out(`${style.red(`unknown mode "${wanted}"`)}: one of ${kit.PERMISSION_MODES.join(', ')}\n`);
+        const previous = built.gate.mode;
+        built.gate.setMode(wanted as PermissionMode);
+        return out(renderer.render({ type: 'mode_changed', turn: 0, previous, mode: wanted as PermissionMode }));
+      }
+      case 'resume': {
+        const id = args.trim();
+        if (!id) {
+          const sessions = new kit.SessionStore({ home, cwd }).list().filter((one) => !one.problem && one.id !== built.sessionId);
+          if (sessions.length === 0) return out('No other saved sessions for this project.\n');
+          return out(`${sessions.map((one) => `  ${one.id}  ${one.updatedAt}  ${one.title}`).join('\n')}\n/resume ID goes on with one.\n`);
+        }
+        return rebuild({ resume: id, continue: false, noSession: false });
+      }
+      case 'exit':
+        return reader.close();
+    }
   }
 
   const rl = reader.open(interrupt);
-  note('Type a request. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.');
-  rl.setPrompt(bold('> '));
+  note(style.dim('Type a request; /help lists the commands. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.'));
+  rl.setPrompt(style.bold('> '));
   for (;;) {
     rl.prompt();
     const line = await reader.next();
     if (line === undefined) break;
-    const prompt = line.trim();
-    if (prompt.startsWith('/') && loop === 'agent') {
-      await slashCommand(prompt);
-      continue;
-    }
-    if (prompt) {
-      controller = new AbortController();
-      await turn(prompt, controller.signal);
+    const typed = line.trim();
+    if (!typed) continue;
+    controller = new AbortController();
+    try {
+      if (typed.startsWith('/')) {
+        const slash = kit.parseSlashLine(typed, commands, BUILTINS);
+        if (slash.kind === 'builtin') await builtin(slash.name, slash.args, controller.signal);
+        else if (slash.kind === 'custom') await turn(slash.prompt, controller.signal);
+        else out(`Unknown command /${slash.name}.${slash.suggestion ? ` Did you mean /${slash.suggestion}?` : ''} /help lists the commands.\n`);
+      } else await turn(typed, controller.signal);
+    } catch (error) {
+      if (!controller.signal.aborted) out(`${renderer.lineBreak()}${style.red(`error: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+    } finally {
       controller = undefined;
     }
   }
-  out.line();
-  await closeParts();
+  out(renderer.lineBreak());
+  await finish?.();
   return 0;
 }
 
-/**
- * Lines from stdin, one at a time, for the prompt and for the parts' questions alike (two readers of one stdin
- * would each take lines meant for the other). Interactive once `open` has been called (the session's prompt loop);
- * in one-prompt mode (-p) there is nobody to ask, so questions get no answer.
- */
-function lineReader() {
-  const queue: string[] = [];
-  let waiting: ((line: string | undefined) => void) | undefined;
-  let closed = false;
-  let rl: ReturnType<typeof createInterface> | undefined;
-  return {
-    get interactive() {
-      return rl !== undefined && !closed;
-    },
-    open(onInterrupt: () => void) {
-      rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
-      rl.on('SIGINT', onInterrupt);
-      rl.on('line', (line) => {
-        const take = waiting;
-        waiting = undefined;
-        if (take) take(line);
-        else queue.push(line);
-      });
-      rl.on('close', () => {
-        closed = true;
-        waiting?.(undefined);
-        waiting = undefined;
-      });
-      return rl;
-    },
-    /** The next line, or undefined at the end of input or once `signal` aborts. */
-    next(signal?: AbortSignal): Promise<string | undefined> {
-      if (queue.length > 0) return Promise.resolve(queue.shift());
-      if (closed || signal?.aborted) return Promise.resolve(undefined);
-      return new Promise((resolve) => {
-        const onAbort = () => {
-          if (waiting === take) waiting = undefined;
-          resolve(undefined);
-        };
-        const take = (line: string | undefined) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(line);
-        };
-        waiting = take;
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    },
-  };
+/** All of stdin, for `-p` without a prompt on the command line (`git diff | npm run agent -- -p`). */
+async function readStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) text += chunk;
+  return text;
 }
 
 process.stdout.on('error', (error: NodeJS.ErrnoException) => {
@@ -495,5 +429,6 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-// Exit explicitly: an SDK's idle keep-alive connection must not hold the program open.
-process.exit(await main(process.argv.slice(2)));
+const code = await main(process.argv.slice(2));
+// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written.
+process.stdout.write('', () => process.exit(code));

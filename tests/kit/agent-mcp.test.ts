@@ -105,7 +105,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
     scripts.splice(0, scripts.length, answer('Fine without it.'));
     const run = await agent(['-p', 'hi'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr).toMatch(/mcp: \.mcp\.json: server "broken": command/);
+    expect(run.stderr).toMatch(/\.mcp\.json: server "broken": command/);
     expect(run.stdout).toContain('Fine without it.');
   });
 });

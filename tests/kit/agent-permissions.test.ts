@@ -150,7 +150,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
     const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'denied')), 'the deny rule wins').toBe(false);
-    expect(run.stdout, 'a line for the denied call, naming the rule').toMatch(/✗ bash denied: denied by the rule Bash\(touch:\*\)/);
+    expect(run.stdout, 'a line for the denied call, naming the rule').toMatch(/⎿ denied: denied by the rule Bash\(touch:\*\)/);
   });
 
   it('a malformed settings file stops the agent with the file and the rule named', async () => {

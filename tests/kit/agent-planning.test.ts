@@ -81,7 +81,7 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
     expect(child.messages.map((m: any) => m.role), 'the child starts from the system prompt and its prompt only').toEqual(['system', 'user']);
     expect(child.messages[1].content).toBe('How many lines has a.txt?');
     expect(child.tools.map((t: any) => t.function.name), 'the child has no task tool (depth 1)').not.toContain('task');
-    expect(run.stdout, 'the child\'s call is shown indented under the task call').toMatch(/│ ● read\(/);
+    expect(run.stdout, 'the child\'s call is shown indented under the task call').toMatch(/^ {2,}● read\(/m);
     const parentNext = api.requests[3].messages;
     expect(parentNext.find((m: any) => m.role === 'tool')?.content, 'the parent reads the child\'s answer').toBe('a.txt has 1 line.');
     expect(parentNext.some((m: any) => m.role === 'tool' && m.content.includes('old')), 'the parent never sees what the child read').toBe(false);

@@ -60,8 +60,8 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     const run = await agent(['-p', 'hello'], folder(), env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner says retries are on').toContain('retries: up to 4 (waits of up to 60 s)');
-    expect(run.stdout, 'a line per retry, with the reason, the wait and the attempt').toContain('overloaded (529), retrying in 0.0 s (attempt 2 of 5)');
-    expect(run.stdout).toContain('rate limited (429), retrying in 1.5 s (attempt 3 of 5)');
+    expect(run.stdout, 'a line per retry, with the reason, the wait and the attempt').toContain('⟳ retrying in 0.0 s (attempt 2 of 5): overloaded (529)');
+    expect(run.stdout).toContain('⟳ retrying in 1.5 s (attempt 3 of 5): rate limited (429)');
     expect(run.stdout).toContain('Finally here.');
     expect(requests.length, 'three calls in all').toBe(3);
   });

@@ -151,7 +151,7 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     });
     const run = await agent(['--continue'], where, anthropicEnv(), '/compact\n');
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stdout, '/compact says what it did').toMatch(/Compacted \d+ messages into a summary/);
+    expect(run.stdout, '/compact says what it did').toMatch(/compacted \d+ older messages into a summary/);
     expect(requests.length, 'one request: the summary').toBe(1);
     expect(requests[0].model, 'asked of the small fast model').toBe('claude-haiku-4-5');
     expect(JSON.stringify(requests[0].system), 'with the kit summary prompt').toContain('Open tasks');

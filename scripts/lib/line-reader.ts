@@ -1,0 +1,56 @@
+/** One reader of stdin for a terminal program's prompts and its questions (npm run agent, before and after chapter 15). */
+import { createInterface } from 'node:readline';
+
+/**
+ * Lines from stdin, one at a time, for the prompt and for the parts' questions alike (two readers of one stdin
+ * would each take lines meant for the other). Interactive once `open` has been called (the session's prompt loop);
+ * in one-prompt mode (-p) there is nobody to ask, so questions get no answer.
+ */
+export function lineReader() {
+  const queue: string[] = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
+  let closed = false;
+  let rl: ReturnType<typeof createInterface> | undefined;
+  return {
+    get interactive() {
+      return rl !== undefined && !closed;
+    },
+    open(onInterrupt: () => void) {
+      rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
+      rl.on('SIGINT', onInterrupt);
+      rl.on('line', (line) => {
+        const take = waiting;
+        waiting = undefined;
+        if (take) take(line);
+        else queue.push(line);
+      });
+      rl.on('close', () => {
+        closed = true;
+        waiting?.(undefined);
+        waiting = undefined;
+      });
+      return rl;
+    },
+    /** Ends the input, as Ctrl-D does: the line waited for is undefined. */
+    close() {
+      rl?.close();
+    },
+    /** The next line, or undefined at the end of input or once `signal` aborts. */
+    next(signal?: AbortSignal): Promise<string | undefined> {
+      if (queue.length > 0) return Promise.resolve(queue.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      return new Promise((resolve) => {
+        const onAbort = () => {
+          if (waiting === take) waiting = undefined;
+          resolve(undefined);
+        };
+        const take = (line: string | undefined) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(line);
+        };
+        waiting = take;
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
+  };
+}
