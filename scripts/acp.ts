@@ -4,10 +4,12 @@
  *
  * The editor starts this program and speaks JSON-RPC on its stdin and stdout, so stdout carries protocol frames and
  * nothing else: console output and every note go to stderr. Chapter 14's createAcpAgent serves the protocol; this
- * file gives it `openSession`, which builds each session's agent from the tree's own code with what `npm run agent`
- * has: retries (chapter 10), the client's MCP servers (11), the permission gate asking in the editor (8), plan mode,
- * the task list and sub-agents (13), the parallel executor (9), the system prompt, compaction and a saved session
- * under ~/.coding-agent/sessions (12).
+ * file gives it `openSession`, which builds each session's agent with chapter 15's factory (buildAgent), the same
+ * one `npm run agent` uses: retries (chapter 10), the workspace's .mcp.json and the client's MCP servers (11), the
+ * settings' rules and hooks with the permission gate asking in the editor (8, 15), plan mode, the task list and
+ * sub-agents (13), the parallel executor (9), the system prompt, compaction and a saved session under
+ * ~/.coding-agent/sessions (12). For a learner's tree whose chapter 15 is not finished yet, it wires the parts the
+ * tree has itself (partsSession).
  *
  * Options: --provider anthropic|openai|offline, --model NAME, --starter (serve your own code from starter/src; a
  * chapter you have not finished is left out with a note, or answered as an error that says which chapter to finish).
@@ -20,7 +22,7 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_S, retryLine } from './agent-parts/retries.js';
-import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind } from './lib/agent-kit.js';
+import { capstoneTodo, commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind } from './lib/agent-kit.js';
 import { ROOT } from './lib/paths.js';
 import type { AcpServer, SessionHandle, SessionSetup } from '../solution/src/acp/index.js';
 import type { AgentEvent } from '../solution/src/agent-events.js';
@@ -295,14 +297,21 @@ function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | 
   };
 }
 
-/**
- * The session factory createAcpAgent calls for session/new, load and resume: a session's gate, saved session and
- * MCP servers, then its agent. `closeAll` closes the sessions still open, for the end of the connection.
- */
-function sessionFactory(shared: Shared) {
-  const open = new Set<SessionHandle>();
+/** One session's agent and what goes with it, as a session builder makes it. */
+interface SessionParts {
+  agent: Agent;
+  control: ModeControl;
+  saved: OpenSession | undefined;
+  /** Closes the session's file and servers (after its run has ended). */
+  cleanup(): Promise<void>;
+}
 
-  async function openSession(setup: SessionSetup): Promise<SessionHandle> {
+/**
+ * The kit's own wiring of a session, for a tree whose chapter 15 is not finished: a session's gate, saved session
+ * and MCP servers, then its agent, from the parts the tree has.
+ */
+function partsSession(shared: Shared) {
+  return async (setup: SessionSetup): Promise<SessionParts> => {
     const { parts } = shared;
     if (setup.resume && !parts.has('sessions')) throw new Error('saved sessions are chapter 12, which is not finished in this tree');
     const cleanups: Array<() => unknown> = [];
@@ -323,16 +332,61 @@ function sessionFactory(shared: Shared) {
       const hub = parts.has('mcp') ? await mcpServers(shared, setup) : undefined;
       if (hub) cleanups.push(() => hub.close());
       const agent = await sessionAgent(shared, setup, gate, control, hub);
-      const handle = sessionHandle(agent, control, saved, shared.kit, async () => {
-        open.delete(handle);
-        await cleanup();
-      });
-      open.add(handle);
-      return handle;
+      return { agent, control, saved, cleanup };
     } catch (error) {
       await cleanup();
       throw error;
     }
+  };
+}
+
+/**
+ * Chapter 15's factory builds the session's agent, as it builds npm run agent's: the workspace's settings (rules,
+ * defaultMode, hooks), its .mcp.json and the editor's servers, the system prompt with the editor's replacement or
+ * addition, the editor's file tools, questions asked in the editor, and the saved session under the editor's id.
+ */
+function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string }, home: string) {
+  return async (setup: SessionSetup): Promise<SessionParts> => {
+    const choice = setup.systemPrompt;
+    const built = await kit.buildAgent({
+      cwd: setup.cwd,
+      home,
+      env: process.env,
+      provider,
+      models,
+      options: {
+        resume: setup.resume ? setup.sessionId : undefined,
+        systemPrompt: choice && 'replace' in choice ? choice.replace : undefined,
+        appendSystemPrompt: choice && 'append' in choice ? choice.append : undefined,
+      },
+      settings: await kit.loadAgentSettings(setup.cwd, home),
+      mcpServers: setup.mcpServers,
+      ask: setup.ask,
+      approvePlan: setup.approvePlan,
+      clientTools: setup.tools,
+      sessionId: setup.sessionId,
+      report: (text) => note(`(session ${setup.sessionId}: ${text})`),
+    });
+    for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${warning})`);
+    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close };
+  };
+}
+
+/**
+ * The session factory createAcpAgent calls for session/new, load and resume: `build` makes the session's agent.
+ * `closeAll` closes the sessions still open, for the end of the connection.
+ */
+function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<SessionParts>) {
+  const open = new Set<SessionHandle>();
+
+  async function openSession(setup: SessionSetup): Promise<SessionHandle> {
+    const parts = await build(setup);
+    const handle = sessionHandle(parts.agent, parts.control, parts.saved, kit, async () => {
+      open.delete(handle);
+      await parts.cleanup();
+    });
+    open.add(handle);
+    return handle;
   }
 
   return { openSession, closeAll: () => Promise.all([...open].map((handle) => handle.close())) };
@@ -387,12 +441,15 @@ function requestErrorOf(server: AcpServer): typeof acp.RequestError {
   return acp.RequestError;
 }
 
-/** The provider of the flag or the environment, from the tree's code, retried when the tree has chapter 10. */
-function chooseProvider(args: Args, loaded: Awaited<ReturnType<typeof load>>, parts: Set<PartName>) {
+/**
+ * The provider of the flag or the environment, from the tree's code. Retried here when the tree has chapter 10 but
+ * not the factory (`factory`: buildAgent wraps it itself).
+ */
+function chooseProvider(args: Args, loaded: Awaited<ReturnType<typeof load>>, parts: Set<PartName>, factory: boolean) {
   const chosen = makeProvider(args.provider ?? providerFromEnv(process.env), loaded, { model: args.model, offlineDelayMs: 0 });
   const { model, smallFastModel } = chosen.provider as { model?: string; smallFastModel?: string };
   const fallbackModel = smallFastModel && smallFastModel !== model ? smallFastModel : undefined;
-  const provider = parts.has('retries')
+  const provider = parts.has('retries') && !factory
     ? loaded.kit.withRetries(chosen.provider, { maxAttempts: DEFAULT_MAX_RETRIES + 1, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000, fallbackModel })
     : chosen.provider;
   return { provider, label: chosen.label, model, smallFastModel };
@@ -404,21 +461,27 @@ async function main(argv: string[]): Promise<number> {
   const tree = sourceTree(args.starter);
   const loaded = await load(tree.src);
   const { kit } = loaded;
-  const parts = await availableParts(kit, tree.own);
+  const home = process.env.HOME || homedir();
+  // The tree's chapter 15 factory when it is finished; before that, the kit's wiring of the parts the tree has.
+  const todo = tree.own ? await capstoneTodo(kit) : undefined;
+  if (todo) note(`(chapter ${todo.chapter} is not finished yet (${todo.stub}): serving your chapters through the kit's own wiring)`);
+  const parts = todo ? await availableParts(kit, tree.own) : new Set(Object.keys(PROBES) as PartName[]);
   let chosen: ReturnType<typeof chooseProvider>;
   try {
-    chosen = chooseProvider(args, loaded, parts);
+    chosen = chooseProvider(args, loaded, parts, !todo);
   } catch (error) {
     note(isTodo(error) ? todoAdvice(error) : `error: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
-  const home = process.env.HOME || homedir();
-  const factory = sessionFactory({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home });
+  const build = todo
+    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home })
+    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel }, home);
+  const factory = sessionFactory(kit, build);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const price = parts.has('sessions') ? kit.priceFor(chosen.model) : undefined;
   const mapError = todoAsRequestError(() => server);
   const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
-  note(`acp · ${chosen.label} · ${tree.label} · ${[...parts].join(', ') || 'no later parts'} · waiting for a client on stdin`);
+  note(`acp · ${chosen.label} · ${tree.label} · ${todo ? [...parts].join(', ') || 'no later parts' : "chapter 15's factory"} · waiting for a client on stdin`);
 
   const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => connection.close());

@@ -15,10 +15,10 @@
  * With --starter it runs the learner's code (starter/src). Until their chapter 15 is finished it runs their chapters
  * 1-14 through the kit's own wiring instead (scripts/agent-parts/legacy.ts), and says so.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import path from 'node:path';
-import { isTodo, load, makeProvider, providerFromEnv, sourceTree, todoAdvice, type Kit, type LoadedTree, type TodoLike } from './lib/agent-kit.js';
+import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { lineReader } from './lib/line-reader.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
@@ -56,44 +56,6 @@ function wantsStarter(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
   const words = end === -1 ? argv : argv.slice(0, end);
   return words.lastIndexOf('--starter') > words.lastIndexOf('--solution');
-}
-
-/**
- * The first stub of chapter 15 the tree has not finished, found by one quiet pass through its parts in a throw-away
- * folder (a scripted provider, a tool call, every event rendered and written as JSON, hooks and commands read), or
- * undefined when the tree's chapter 15 runs.
- */
-async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'agent-probe-'));
-  kit.todoHits.length = 0;
-  try {
-    kit.parseFlags(['-p', 'probe', '--allowedTools', 'Read Edit']);
-    const hooks = kit.parseHookSettings({ hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } }, 'probe');
-    const settings = { ...(await kit.loadAgentSettings(dir, dir)), hooks };
-    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]), kit.assistantText('ok')]);
-    const built = await kit.buildAgent({ cwd: dir, home: dir, provider, settings, options: { noSession: true, maxTurns: 3 } });
-    try {
-      const renderer = new kit.Renderer({ cwd: dir });
-      built.history.push(kit.userMessage('probe'));
-      const writer = new kit.StreamJsonWriter(built.history, { sessionId: 'probe', cwd: dir, model: 'probe', tools: [], permissionMode: 'default' });
-      for await (const event of built.agent.run(built.history)) {
-        renderer.render(event);
-        writer.write(event);
-      }
-      await built.sessionHooks.onPromptSubmit('probe');
-    } finally {
-      await built.close();
-    }
-    const commands = await kit.loadCustomCommands({ cwd: dir, home: dir });
-    kit.parseSlashLine('/help', commands.commands, ['help']);
-    kit.expandCommand('probe $ARGUMENTS', 'x');
-    return kit.todoHits[0];
-  } catch (error) {
-    return isTodo(error) ? error : { name: 'TodoError', chapter: 15, stub: `the capstone (${error instanceof Error ? error.message : String(error)})` };
-  } finally {
-    kit.todoHits.length = 0;
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -3,6 +3,8 @@
  * reference, the learner's starter, or any tree named by KIT_SRC), the provider they talk to (chosen by a flag or
  * from the environment), and the advice for a stub the learner has not written yet.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './paths.js';
@@ -122,5 +124,43 @@ function promptCaching(kit: Kit): typeof fetch | undefined {
     return undefined;
   } finally {
     kit.todoHits.length = 0;
+  }
+}
+
+/**
+ * The first stub of chapter 15 the tree has not finished, found by one quiet pass through its parts in a throw-away
+ * folder (a scripted provider, a tool call, every event rendered and written as JSON, hooks and commands read), or
+ * undefined when the tree's chapter 15 runs.
+ */
+export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'agent-probe-'));
+  kit.todoHits.length = 0;
+  try {
+    kit.parseFlags(['-p', 'probe', '--allowedTools', 'Read Edit']);
+    const hooks = kit.parseHookSettings({ hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } }, 'probe');
+    const settings = { ...(await kit.loadAgentSettings(dir, dir)), hooks };
+    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]), kit.assistantText('ok')]);
+    const built = await kit.buildAgent({ cwd: dir, home: dir, provider, settings, options: { noSession: true, maxTurns: 3 } });
+    try {
+      const renderer = new kit.Renderer({ cwd: dir });
+      built.history.push(kit.userMessage('probe'));
+      const writer = new kit.StreamJsonWriter(built.history, { sessionId: 'probe', cwd: dir, model: 'probe', tools: [], permissionMode: 'default' });
+      for await (const event of built.agent.run(built.history)) {
+        renderer.render(event);
+        writer.write(event);
+      }
+      await built.sessionHooks.onPromptSubmit('probe');
+    } finally {
+      await built.close();
+    }
+    const commands = await kit.loadCustomCommands({ cwd: dir, home: dir });
+    kit.parseSlashLine('/help', commands.commands, ['help']);
+    kit.expandCommand('probe $ARGUMENTS', 'x');
+    return kit.todoHits[0];
+  } catch (error) {
+    return isTodo(error) ? error : { name: 'TodoError', chapter: 15, stub: `the capstone (${error instanceof Error ? error.message : String(error)})` };
+  } finally {
+    kit.todoHits.length = 0;
+    rmSync(dir, { recursive: true, force: true });
   }
 }
