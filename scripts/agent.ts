@@ -64,11 +64,8 @@ async function main(argv: string[]): Promise<number> {
   if (tree.own) {
     const todo = await capstoneTodo(loaded.kit);
     if (todo) {
-      note(
-        todo.chapter === 15
-          ? `(chapter 15 is not finished yet (${todo.stub}): running your chapters 1-14 through the kit's own wiring)`
-          : `(chapter ${todo.chapter} is not finished yet (${todo.stub}): running what you have through the kit's own wiring)`,
-      );
+      // Before chapter 15 the older program says itself which chapters it runs without.
+      if (todo.chapter === 15) note(`(chapter 15 is not finished yet (${todo.stub}): running your chapters 1-14 through the kit's own wiring)`);
       return legacyMain(argv);
     }
   }
