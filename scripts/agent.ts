@@ -371,7 +371,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       controller = undefined;
     }
   }
-  out(renderer.lineBreak());
+  out('\n'); // the prompt is still on the last line (Ctrl-D, /exit)
   await finish?.();
   return 0;
 }

@@ -85,6 +85,7 @@ describe('retryPolicy (src/capstone/factory.ts)', () => {
 
 describe('mcpServerList (src/capstone/factory.ts)', () => {
   const server = (command: string) => ({ mcpServers: { [command]: { command } } });
+  const stdio = (command: string) => ({ type: 'stdio' as const, command, args: [], env: {} });
 
   test('.mcp.json first, then each --mcp-config file (relative to the workspace), then the extra servers; a later name wins', async () => {
     const { cwd } = workspace();
@@ -92,7 +93,7 @@ describe('mcpServerList (src/capstone/factory.ts)', () => {
       '.mcp.json': { mcpServers: { shared: { command: 'from-project' }, local: { command: 'local' } } },
       'config/more.json': { mcpServers: { shared: { command: 'from-flag' }, extra: { command: 'extra', args: ['${WHO}'] } } },
     });
-    const list = await mcpServerList(cwd, ['config/more.json'], { WHO: 'me' }, { fromEditor: { command: 'editor' }, local: { command: 'editor-local' } });
+    const list = await mcpServerList(cwd, ['config/more.json'], { WHO: 'me' }, { fromEditor: stdio('editor'), local: stdio('editor-local') });
     expect(list.problems, 'mcpServerList: good files have no problems').toEqual([]);
     expect(Object.keys(list.servers).sort(), 'mcpServerList steps 1-4: every server of every source').toEqual(['extra', 'fromEditor', 'local', 'shared']);
     expect(list.servers.shared, 'mcpServerList step 2: a --mcp-config file comes after .mcp.json, so its "shared" replaces the project\'s').toMatchObject({ command: 'from-flag' });
