@@ -30,7 +30,7 @@ import { createPermissionGate, type AskPermission, type PermissionGate } from '.
 import { parseRule, type Rule } from '../permissions/rules.js';
 import { loadSettings, type Settings } from '../permissions/settings.js';
 import { exitPlanModeTool, planModeHooks } from '../planning/plan-mode.js';
-import { createTaskTool, type ChildSpec } from '../planning/task.js';
+import { createTaskTool, TASK, type ChildSpec } from '../planning/task.js';
 import { todoWriteTool } from '../planning/todo-list.js';
 import type { Provider } from '../provider.js';
 import { withRetries, type RetryPolicy } from '../retry/with-retries.js';
@@ -350,7 +350,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    DEFAULT_SUBAGENT_DEPTH) is above 0: createTaskTool with that maxDepth, tools: () => the agent's tools, and
   //    makeChild building a child with this same recipe: an Agent on the same provider, cwd and executor, the
   //    spec's tools, system and maxTurns, and the hooks of the parent except compaction (a child's history is short).
-  //    The task tool itself is read-only ({ ...task, readOnly: true }): every call its child makes meets the gate.
+  //    A task tool is read-only ({ ...task, readOnly: true }): every call its child makes meets the gate. That holds
+  //    for the task tool a child gets in its spec.tools too (at --subagent-depth 2 and more): mark it the same way.
   // 9. The hooks (agentHooks): the MCP servers' hooks(), the command hooks, the gate, planModeHooks(gate), the
   //    output budget when it is above 0 (options.outputBudget, else DEFAULT_OUTPUT_BUDGET), compactionHook with the
   //    provider, the small fast model, COMPACT_KEEP and threshold options.compactAt ?? DEFAULT_COMPACT_AT.
@@ -414,15 +415,16 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     };
     const depth = options.subagentDepth ?? DEFAULT_SUBAGENT_DEPTH;
     let tools = new ToolSet();
+    const readOnlyTask = (tool: Tool): Tool => (tool.name === TASK ? { ...tool, readOnly: true } : tool);
     const makeChild = (spec: ChildSpec) =>
-      new Agent({ provider, tools: spec.tools, cwd, system: spec.system, maxTurns: spec.maxTurns, hooks: agentHooks({ ...hookParts, compaction: undefined }), executor });
+      new Agent({ provider, tools: new ToolSet([...spec.tools].map(readOnlyTask)), cwd, system: spec.system, maxTurns: spec.maxTurns, hooks: agentHooks({ ...hookParts, compaction: undefined }), executor });
     const task = depth > 0 ? createTaskTool({ maxDepth: depth, tools: () => tools, makeChild }) : undefined;
     tools = new ToolSet(
       agentTools({
         client: config.clientTools,
         mcp: mcp ? await mcp.tools() : undefined,
         planning: [todoWriteTool(), exitPlanModeTool(gate, approve)],
-        task: task && { ...task, readOnly: true },
+        task: task && readOnlyTask(task),
       }),
     );
     const agent = new Agent({ provider, tools, cwd, system, maxTurns: options.maxTurns, hooks: agentHooks(hookParts), executor });
