@@ -57,7 +57,7 @@ function thrown(fn: () => unknown): unknown {
   return undefined;
 }
 
-describe('hookMatches (src/capstone/command-hooks.ts)', () => {
+describe('hookMatches (src/capstone/hook-settings.ts)', () => {
   test('no matcher, an empty one and * select every tool', () => {
     for (const name of ['bash', 'todo_write', 'mcp__files__read']) {
       expect(hookMatches(undefined, name), `hookMatches step 1: no matcher selects ${name}`).toBe(true);
@@ -90,7 +90,7 @@ describe('hookMatches (src/capstone/command-hooks.ts)', () => {
   });
 });
 
-describe('parseHookSettings (src/capstone/command-hooks.ts)', () => {
+describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
   test("reads Claude Code's hooks into a config: groups, matchers and timeouts as written, other keys and types skipped", () => {
     const settings = {
       permissions: { allow: ['Bash(npm test)'] },

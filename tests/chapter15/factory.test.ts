@@ -42,7 +42,7 @@ const rulesText = (rules: ReadonlyArray<{ behavior: string; tool: string; specif
 const overloaded = () => Object.assign(new Error('overloaded'), { status: 529 });
 const bashCall = (id: string, command: string) => assistantToolCalls([{ id, name: 'bash', arguments: { command } }]);
 
-describe('permissionSetup (src/capstone/factory.ts)', () => {
+describe('permissionSetup (src/capstone/factory-pieces.ts)', () => {
   test('the flags\' rules come first (deny, then allow), then the settings files\' rules, each with its source', () => {
     const settings = noSettings({ rules: [parseRule('Bash(git push:*)', 'ask', '/p/.claude/settings.json')] });
     const setup = permissionSetup({ disallowedTools: ['Bash(rm:*)', 'WebFetch'], allowedTools: ['Edit(src/**)'] }, settings);
@@ -63,7 +63,7 @@ describe('permissionSetup (src/capstone/factory.ts)', () => {
   });
 });
 
-describe('retryPolicy (src/capstone/factory.ts)', () => {
+describe('retryPolicy (src/capstone/factory-pieces.ts)', () => {
   test('--max-retries N is N tries after the first, and 0 means never retry (not "use the default")', () => {
     expect(retryPolicy({}, {}).maxAttempts, `retryPolicy step 1: no flag: ${DEFAULT_MAX_RETRIES} retries, so ${DEFAULT_MAX_RETRIES + 1} tries in all`).toBe(DEFAULT_MAX_RETRIES + 1);
     expect(retryPolicy({ maxRetries: 2 }, {}).maxAttempts, 'retryPolicy step 1: maxAttempts counts the first try too (2 retries: 3 tries)').toBe(3);
@@ -83,7 +83,7 @@ describe('retryPolicy (src/capstone/factory.ts)', () => {
   });
 });
 
-describe('mcpServerList (src/capstone/factory.ts)', () => {
+describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
   const server = (command: string) => ({ mcpServers: { [command]: { command } } });
   const stdio = (command: string) => ({ type: 'stdio' as const, command, args: [], env: {} });
 
@@ -125,7 +125,7 @@ describe('mcpServerList (src/capstone/factory.ts)', () => {
   });
 });
 
-describe('openSavedSession (src/capstone/factory.ts)', () => {
+describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
   const storeIn = () => {
     const { cwd, home } = workspace();
     let n = 0;
@@ -168,7 +168,7 @@ describe('openSavedSession (src/capstone/factory.ts)', () => {
   });
 });
 
-describe('agentHooks and agentTools (src/capstone/factory.ts)', () => {
+describe('agentHooks and agentTools (src/capstone/factory-pieces.ts)', () => {
   const named = (name: string): Hooks => ({ beforeToolCall: () => undefined, [Symbol.for('name')]: name }) as Hooks;
   const nameOf = (hooks: Hooks | undefined) => (hooks as Record<symbol, string> | undefined)?.[Symbol.for('name')] ?? String(hooks);
 

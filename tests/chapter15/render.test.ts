@@ -13,7 +13,7 @@ const plain = (options: { model?: string; width?: number } = {}) => new Renderer
 const tagged = (options: { model?: string } = {}) => new Renderer({ style: tagStyle, cwd: CWD, ...options });
 const task = (content: string, status: TodoItem['status'], activeForm?: string): TodoItem => ({ content, status, ...(activeForm ? { activeForm } : {}) });
 
-describe('summarizeArguments (src/capstone/render.ts)', () => {
+describe('summarizeArguments (src/capstone/render-lines.ts)', () => {
   test('the main argument stands for the call: the command, the pattern, the url or the path', () => {
     expect(summarizeArguments({ path: `${CWD}/src/app.ts` }, CWD), 'summarizeArguments step 2: a path inside the workspace is shown relative to it').toBe('src/app.ts');
     expect(summarizeArguments({ path: 'src/app.ts', offset: 10 }, CWD), 'summarizeArguments step 2: a relative path stays as it is, and the other keys are left out').toBe('src/app.ts');
@@ -39,7 +39,7 @@ describe('summarizeArguments (src/capstone/render.ts)', () => {
   });
 });
 
-describe('resultLines (src/capstone/render.ts)', () => {
+describe('resultLines (src/capstone/render-lines.ts)', () => {
   test('at most four lines of output, then how many were left out', () => {
     expect(resultLines('a\nb\nc\nd\ne\nf\n', false), 'resultLines steps 2-4: the first four lines and `… +2 lines`').toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +2 lines']);
     expect(resultLines('a\nb\nc\nd\ne', false), 'resultLines step 4: one line left out is `… +1 line`').toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +1 line']);
@@ -61,7 +61,7 @@ describe('resultLines (src/capstone/render.ts)', () => {
   });
 });
 
-describe('editDiff (src/capstone/render.ts)', () => {
+describe('editDiff (src/capstone/render-lines.ts)', () => {
   test('an edit shows the lines it replaced and the new ones; a write only the new ones', () => {
     const edit = { path: 'a.ts', old_string: 'const a = 1;\nconst b = 2;', new_string: 'const a = 10;\n' };
     expect(editDiff('edit', edit), 'editDiff step 3: `- old` lines, then `+ new` lines').toEqual(['    - const a = 1;', '    - const b = 2;', '    + const a = 10;']);
@@ -101,7 +101,7 @@ describe('editDiff (src/capstone/render.ts)', () => {
   });
 });
 
-describe('todoLines (src/capstone/render.ts)', () => {
+describe('todoLines (src/capstone/render-lines.ts)', () => {
   test('one line per task with its mark; the task in progress shows what is being done', () => {
     const list = [task('Read the code', 'completed'), task('Run the tests', 'in_progress', 'Running the tests'), task('Fix the bug', 'pending')];
     expect(todoLines(list), 'todoLines steps 2-3').toEqual(['  ☒ Read the code', '  ◐ Running the tests', '  ☐ Fix the bug']);
@@ -116,7 +116,7 @@ describe('todoLines (src/capstone/render.ts)', () => {
   });
 });
 
-describe('usageLine (src/capstone/render.ts)', () => {
+describe('usageLine (src/capstone/render-lines.ts)', () => {
   test('the counts with thousands separators, the cache counts when there are some, and the cost at the model\'s price', () => {
     expect(usageLine({ inputTokens: 1200, outputTokens: 300 }, 'claude-sonnet-4-5'), 'usageLine steps 1 and 3: $3 and $15 a million tokens').toBe('↑ 1,200 in · ↓ 300 out · $0.0081');
     expect(usageLine({ inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 800 }, 'claude-sonnet-4-5-20250929'), 'usageLine step 2: cache counts, priced too').toBe(

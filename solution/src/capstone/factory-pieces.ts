@@ -1,0 +1,220 @@
+/**
+ * Chapter 15: the pieces buildAgent (factory.ts) puts together, each from the configuration it depends on: the
+ * gate's rules and mode, the retry policy, the MCP servers to start, the saved session to run on, the order of the
+ * hooks and the list of tools. Each is small and tested on its own; where a setting can come from several places,
+ * the narrower one wins (a flag over the settings files, the settings over the kit's default).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Hooks } from '../hooks.js';
+import { McpConfigError, parseMcpConfig, type McpServerConfig } from '../mcp/config.js';
+import type { TransportFactory } from '../mcp/client.js';
+import { DEFAULT_CONCURRENCY } from '../parallel-executor.js';
+import type { PermissionMode } from '../permissions/evaluate.js';
+import type { PermissionGate } from '../permissions/gate.js';
+import { parseRule, type Rule } from '../permissions/rules.js';
+import type { Settings } from '../permissions/settings.js';
+import type { RetryPolicy } from '../retry/with-retries.js';
+import type { OpenSession, SessionStore } from '../session/store.js';
+import type { Tool } from '../tool.js';
+import { builtinTools } from '../tools/index.js';
+import type { CliOptions } from './flags.js';
+
+/** The kit's defaults, for what neither a flag nor a settings file says. */
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_MAX_WAIT_S = 60;
+export const DEFAULT_MAX_PARALLEL = DEFAULT_CONCURRENCY;
+export const DEFAULT_OUTPUT_BUDGET = 30_000;
+export const DEFAULT_COMPACT_AT = 150_000;
+export const DEFAULT_SUBAGENT_DEPTH = 1;
+/** Messages compaction keeps as they are, at the end of the history. */
+export const COMPACT_KEEP = 6;
+
+/** The options of the command line the factory reads (all optional: a program that has no flags passes none). */
+export type FactoryOptions = Partial<
+  Pick<
+    CliOptions,
+    | 'permissionMode'
+    | 'allowedTools'
+    | 'disallowedTools'
+    | 'maxTurns'
+    | 'continue'
+    | 'resume'
+    | 'noSession'
+    | 'systemPrompt'
+    | 'appendSystemPrompt'
+    | 'compactAt'
+    | 'mcpConfig'
+    | 'maxParallel'
+    | 'outputBudget'
+    | 'maxRetries'
+    | 'maxWait'
+    | 'subagentDepth'
+  >
+>;
+
+
+/** The rules the gate starts with, and its mode. */
+export interface PermissionSetup {
+  rules: Rule[];
+  mode: PermissionMode;
+}
+
+/**
+ * The gate's rules and mode from the flags and the settings files. The rules of --disallowedTools come first (as
+ * deny rules, their source `--disallowedTools`), then those of --allowedTools (allow, `--allowedTools`), then the
+ * files' rules as loaded. The mode: the flag's, else the settings' defaultMode, else 'default'.
+ */
+export function permissionSetup(options: FactoryOptions, settings: Settings): PermissionSetup {
+  // #region chapter 15: permissionSetup
+  // 1. Each entry of options.disallowedTools (missing: none) becomes parseRule(text, 'deny', '--disallowedTools').
+  // 2. Then each entry of options.allowedTools, as parseRule(text, 'allow', '--allowedTools').
+  // 3. Then the settings' rules, as they are. (A rule that cannot be read throws chapter 8's error: let it.)
+  // 4. The mode: the flag when it is given, else the settings' defaultMode, else 'default'.
+  const rules = [
+    ...(options.disallowedTools ?? []).map((text) => parseRule(text, 'deny', '--disallowedTools')),
+    ...(options.allowedTools ?? []).map((text) => parseRule(text, 'allow', '--allowedTools')),
+    ...settings.rules,
+  ];
+  return { rules, mode: options.permissionMode ?? settings.defaultMode ?? 'default' };
+  // #endregion
+}
+
+/** The models a provider was made for: its model, and its small fast model when it has one. */
+export interface Models {
+  model?: string;
+  smallFastModel?: string;
+}
+
+/**
+ * Chapter 10's policy from the flags: --max-retries N is N tries after the first (0: never retry), --max-wait S is
+ * the longest wait a server may ask for, in seconds. The small fast model is the fallback when it is another model.
+ */
+export function retryPolicy(options: FactoryOptions, models: Models): RetryPolicy {
+  // #region chapter 15: retryPolicy
+  // 1. maxAttempts counts the first try too: the retries (options.maxRetries, DEFAULT_MAX_RETRIES when not given)
+  //    plus one. Zero retries is a real value ("never retry"), not "not given".
+  // 2. maxWaitMs: the seconds of options.maxWait (DEFAULT_MAX_WAIT_S when not given), in milliseconds.
+  // 3. fallbackModel: models.smallFastModel, only when there is one and it is not models.model itself (falling back
+  //    to the same model would change nothing). Leave the key out otherwise.
+  const policy: RetryPolicy = {
+    maxAttempts: (options.maxRetries ?? DEFAULT_MAX_RETRIES) + 1,
+    maxWaitMs: (options.maxWait ?? DEFAULT_MAX_WAIT_S) * 1000,
+  };
+  if (models.smallFastModel && models.smallFastModel !== models.model) policy.fallbackModel = models.smallFastModel;
+  return policy;
+  // #endregion
+}
+
+/** A server to start: a config from a file or a client, or (tests) a transport. */
+export type ServerSource = McpServerConfig | TransportFactory;
+
+/** The MCP servers to start, and the problems of the files that were skipped. */
+export interface McpServerList {
+  servers: Record<string, ServerSource>;
+  problems: string[];
+}
+
+/**
+ * The MCP servers of a workspace: its `.mcp.json` when there is one, then each file of --mcp-config (a path
+ * relative to `cwd`), then `extra` (an editor's servers). A server named again replaces the one before, so the later
+ * source wins. A bad .mcp.json is a problem (its servers are skipped, the agent runs without them); a --mcp-config
+ * file the person named and that cannot be used throws McpConfigError.
+ */
+export async function mcpServerList(cwd: string, files: readonly string[], env: Record<string, string | undefined>, extra: Record<string, ServerSource> = {}): Promise<McpServerList> {
+  // #region chapter 15: mcpServerList
+  // 1. The sources, in order: <cwd>/.mcp.json when it exists (shown as ".mcp.json"), then each of `files`
+  //    resolved against cwd (shown as given).
+  // 2. For each: read it, JSON.parse it and parseMcpConfig(json, env, shown). Copy its servers into the result in
+  //    that order, a later name replacing an earlier one.
+  // 3. When reading, parsing or checking fails: for .mcp.json add `${message} (its servers are not started)` to the
+  //    problems and go on; for a --mcp-config file throw a McpConfigError that starts with `--mcp-config <shown>: `
+  //    (a missing file: `no such file`). Let a TodoError through as it is.
+  // 4. Last, the servers of `extra`, replacing any of the same name.
+  const result: McpServerList = { servers: {}, problems: [] };
+  const local = path.join(cwd, '.mcp.json');
+  const sources = [...(existsSync(local) ? [{ file: local, shown: '.mcp.json', named: false }] : []), ...files.map((file) => ({ file: path.resolve(cwd, file), shown: file, named: true }))];
+  for (const { file, shown, named } of sources) {
+    try {
+      if (named && !existsSync(file)) throw new Error('no such file');
+      Object.assign(result.servers, parseMcpConfig(JSON.parse(await readFile(file, 'utf8')), env, shown));
+    } catch (error) {
+      if (error instanceof Error && error.name === 'TodoError') throw error;
+      const message = error instanceof Error ? error.message : String(error);
+      if (named) throw new McpConfigError(`--mcp-config ${shown}: ${message}`);
+      result.problems.push(`${message} (its servers are not started)`);
+    }
+  }
+  Object.assign(result.servers, extra);
+  return result;
+  // #endregion
+}
+
+/**
+ * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
+ * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw.
+ */
+export function openSavedSession(store: SessionStore, options: FactoryOptions, model?: string): OpenSession | undefined {
+  // #region chapter 15: openSavedSession
+  // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
+  //    --resume with --continue ("use --resume ID or --continue, not both").
+  // 2. --resume ID: store.resume(ID).
+  // 3. --continue: store.latest(); none is an Error that says there is no saved session to continue for this
+  //    project (name the store's folder, store.dir); else store.resume of it.
+  // 4. --no-session: undefined. Otherwise store.create(model).
+  if (options.noSession && (options.resume !== undefined || options.continue)) throw new Error('--no-session cannot be used with --resume or --continue');
+  if (options.resume !== undefined && options.continue) throw new Error('use --resume ID or --continue, not both');
+  if (options.resume !== undefined) return store.resume(options.resume);
+  if (options.continue) {
+    const latest = store.latest();
+    if (!latest) throw new Error(`there is no saved session to continue in ${store.dir}`);
+    return store.resume(latest);
+  }
+  return options.noSession ? undefined : store.create(model);
+  // #endregion
+}
+
+/** The hooks of each part, for agentHooks; a part that is not there is left out. */
+export interface HookParts {
+  /** The MCP servers' hooks (they refresh a server's tools when its list changed). */
+  mcp?: Hooks;
+  /** The settings' PreToolUse and PostToolUse commands. */
+  commands?: Hooks;
+  gate: PermissionGate;
+  /** Plan mode (chapter 13), on the gate's mode. */
+  plan: Hooks;
+  budget?: Hooks;
+  compaction?: Hooks;
+}
+
+/**
+ * The agent's hooks in the order they run (chapter 7 calls them in list order, and the first block ends a call):
+ * the MCP servers' first (the tool list must be current before anything decides on it), then the person's command
+ * hooks (a hook that blocks spares the person a question, and a hook that changes the input is asked about as
+ * changed), then the permission gate, then plan mode, then the output budget (it cuts what every hook before it
+ * left), then compaction (it looks at the request last, as it will be sent).
+ */
+export function agentHooks(parts: HookParts): Hooks[] {
+  // #region chapter 15: agentHooks
+  // 1. The order: mcp, commands, gate, plan, budget, compaction. Leave out the parts that are undefined.
+  return [parts.mcp, parts.commands, parts.gate, parts.plan, parts.budget, parts.compaction].filter((hooks): hooks is Hooks => hooks !== undefined);
+  // #endregion
+}
+
+/**
+ * The tools the model gets: the built-in tools, each replaced by the client's tool of the same name (an editor
+ * reads and writes its own buffers), then the MCP servers' tools, then chapter 13's: todo_write, exit_plan_mode,
+ * and task when `task` is given (it is left out when sub-agents may not nest any deeper).
+ */
+export function agentTools(parts: { client?: readonly Tool[]; mcp?: readonly Tool[]; planning: readonly Tool[]; task?: Tool }): Tool[] {
+  // #region chapter 15: agentTools
+  // 1. The built-in tools (builtinTools()), in their order, each swapped for the client's tool of the same name
+  //    when there is one. A client tool no built-in tool is named like is added after them.
+  // 2. Then the MCP tools, then the planning tools, then the task tool when there is one.
+  const client = new Map((parts.client ?? []).map((tool) => [tool.name, tool]));
+  const builtins = [...builtinTools()].map((tool) => client.get(tool.name) ?? tool);
+  const extra = [...client.values()].filter((tool) => !builtins.includes(tool));
+  return [...builtins, ...extra, ...(parts.mcp ?? []), ...parts.planning, ...(parts.task ? [parts.task] : [])];
+  // #endregion
+}

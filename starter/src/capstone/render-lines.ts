@@ -1,0 +1,170 @@
+/**
+ * Chapter 15: the pieces of terminal text the Renderer (render.ts) puts together: colours (a Style), a call's
+ * arguments in a few words, a result's first lines, an edit's diff, the task list, the usage line. Each is a pure
+ * function of its input, tested on its own.
+ */
+import { TodoError } from '../todo.js';
+import path from 'node:path';
+import pc from 'picocolors';
+import type { TodoItem } from '../agent-events.js';
+import type { Usage } from '../messages.js';
+import { costOf, formatCost, priceFor } from '../session/cost.js';
+import { displayPath, isInside } from '../workspace.js';
+import { oneLine as clippedLine } from '../acp/tool-info.js';
+
+/** How each kind of text is painted. Every function returns its input, maybe wrapped in escape codes. */
+export interface Style {
+  dim(text: string): string;
+  bold(text: string): string;
+  red(text: string): string;
+  green(text: string): string;
+  yellow(text: string): string;
+  cyan(text: string): string;
+}
+
+const same = (text: string) => text;
+
+/** No colour at all: tests, pipes, files, NO_COLOR. */
+export const plainStyle: Style = { dim: same, bold: same, red: same, green: same, yellow: same, cyan: same };
+
+// createColors(true): escape codes whatever picocolors guessed about this process's own stdout; styleFor decides.
+const ansi = pc.createColors(true);
+
+/** ANSI colours, for a terminal. */
+export const ansiStyle: Style = { dim: ansi.dim, bold: ansi.bold, red: ansi.red, green: ansi.green, yellow: ansi.yellow, cyan: ansi.cyan };
+
+/**
+ * The style for an output stream: plain when NO_COLOR has any non-empty value (https://no-color.org, which wins
+ * over everything), colours when FORCE_COLOR is set to anything but '' , '0' or 'false' (a CI log that shows colours),
+ * else colours only when the stream is a terminal.
+ */
+export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): Style {
+  if (env.NO_COLOR) return plainStyle;
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return force === '0' || force === 'false' ? plainStyle : ansiStyle;
+  return stream.isTTY ? ansiStyle : plainStyle;
+}
+
+
+/** Output lines shown under a call before `… +K lines`. */
+export const DEFAULT_MAX_LINES = 4;
+/** Columns a line may take when the terminal's width is not known. */
+export const DEFAULT_WIDTH = 100;
+
+/** `text` cut to `max` characters, the last one an ellipsis when anything was cut. */
+export function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, Math.max(0, max - 1))}…` : text;
+}
+
+/** Runs of white space (new lines included) as one space, trimmed: chapter 14's oneLine, without its clipping. */
+const oneLine = (text: string): string => clippedLine(text, Infinity);
+
+/** `1 line`, `3 lines`. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** A path argument as a person reads it: relative to `cwd` when it points inside it, else as the model wrote it. */
+function shownPath(cwd: string, requested: string): string {
+  const absolute = path.resolve(cwd, requested);
+  return isInside(cwd, absolute) ? displayPath(cwd, absolute) : requested;
+}
+
+/** One value of `key: value`: strings quoted and short, lists and objects by their size, the rest as JSON. */
+function valueText(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(clip(value, 30));
+  if (Array.isArray(value)) return `[${plural(value.length, 'item')}]`;
+  if (typeof value === 'object' && value !== null) return '{…}';
+  return JSON.stringify(value) ?? String(value);
+}
+
+/** The arguments a tool names its main one by, in the order they are looked for. */
+export const MAIN_ARGUMENTS = ['command', 'pattern', 'url', 'path'] as const;
+
+/**
+ * What goes between the parentheses of a call line: `src/app.ts` for read, `npm test` for bash, `**\/*.ts` for
+ * glob; `todos: [3 items]` for a tool without a main argument. One line, at most `max` characters. Never throws:
+ * the arguments come from the model and may be anything.
+ */
+export function summarizeArguments(args: unknown, cwd: string, max = 60): string {
+  // #region chapter 15: summarizeArguments
+  // 1. Arguments that are not a plain object (a string that failed to parse, a list, null): their JSON on one line
+  //    (oneLine, given), clipped to max (clip, given).
+  // 2. The main argument: the first of MAIN_ARGUMENTS (command, pattern, url, path) that is a string. A path is
+  //    shown relative to cwd when it points inside it (as written otherwise); put it on one line and clip it to max.
+  // 3. No main argument: every key as `key: value`, joined with ", " and clipped to max as a whole; a string value
+  //    is its JSON, clipped to 30 characters first; a list is `[N items]` (`[1 item]`); an object is `{…}`; anything
+  //    else is its JSON. An empty object gives ''.
+  throw new TodoError(15, 'summarizeArguments');
+  // #endregion
+}
+
+/** How many lines to show and how wide, and how to paint them. */
+export interface LineOptions {
+  style?: Style;
+  /** Lines of output shown before `… +K lines` (DEFAULT_MAX_LINES). */
+  max?: number;
+  /** Columns a line may take (DEFAULT_WIDTH). */
+  width?: number;
+}
+
+/**
+ * The end of a call as shown under its line: `  ⎿ ok` or `  ⎿ error`, then the first `max` lines of the output
+ * (indented by four spaces, clipped to `width`) and `    … +K lines` for the rest. Dim for ok, red for an error.
+ */
+export function resultLines(content: string, isError: boolean, options: LineOptions = {}): string[] {
+  // #region chapter 15: resultLines
+  // 1. Drop the new lines at the end of content; what is left, split on "\n", is the output ([] when nothing is left).
+  // 2. The first line: `  ⎿ ok`, or `  ⎿ error` for an error, followed by ` (no output)` when the output is empty.
+  // 3. Then at most max (DEFAULT_MAX_LINES) lines of output, each as four spaces and the line, clipped to width
+  //    (DEFAULT_WIDTH) with clip (given).
+  // 4. When lines were left out: one more line, `    … +K lines` where K is how many (`… +1 line` for one).
+  // 5. Paint every line after clipping (escape codes take no columns): style.red for an error, style.dim otherwise
+  //    (style: plainStyle when none is given).
+  throw new TodoError(15, 'resultLines');
+  // #endregion
+}
+
+/**
+ * The change a successful edit or write made, from its arguments, to show instead of its output: the replaced
+ * text as `- ` lines (red) and the new text as `+ ` lines (green); for write, only `+ ` lines (its arguments do not
+ * hold the old file). Undefined for any other call, or arguments without the texts.
+ */
+export function editDiff(name: string, args: unknown, options: LineOptions = {}): string[] | undefined {
+  // #region chapter 15: editDiff
+  // 1. Read the texts from the arguments (a plain object): edit needs string old_string and new_string, write a
+  //    string content. Any other tool, or a text missing or not a string: return undefined.
+  // 2. Each text, with its trailing new lines dropped, is split into lines ('' gives none).
+  // 3. edit: the old lines as `- line` painted red, then the new lines as `+ line` painted green. write: only the
+  //    `+` lines of the content.
+  // 4. Each side shows at most max (DEFAULT_MAX_LINES) lines, then `… +K lines` (dim) when lines were left out.
+  //    Every line is indented by four spaces and clipped to width (DEFAULT_WIDTH) before it is painted.
+  throw new TodoError(15, 'editDiff');
+  // #endregion
+}
+
+/** The marks of the task list, by status. */
+export const TODO_MARKS = { pending: '☐', in_progress: '◐', completed: '☒' } as const;
+
+/** The task list, one line per task: `  ☐ Write the test`, `  ◐ Running the tests` (bold), `  ☒ Read the code` (dim). */
+export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle): string[] {
+  // #region chapter 15: todoLines
+  // 1. An empty list: one line, `  (no tasks)`, dim.
+  // 2. Otherwise one line per task, in the list's order: two spaces, its mark (TODO_MARKS: ☐ pending,
+  //    ◐ in_progress, ☒ completed), a space and its text.
+  // 3. The text: for the task in progress its activeForm (its content when it has none), bold; for a completed
+  //    task its content, dim; for a pending one its content as it is. Only the text is painted, not the mark.
+  throw new TodoError(15, 'todoLines');
+  // #endregion
+}
+
+/** The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). */
+export function usageLine(usage: Usage, model?: string): string {
+  // #region chapter 15: usageLine
+  // 1. `↑ N in · ↓ N out`, each count with thousands separators (toLocaleString('en-US')).
+  // 2. Then ` · N cache read` and ` · N cache write` when the usage has those counts (0 included).
+  // 3. Last ` · ` and the cost: costOf(usage, priceFor(model)) from chapter 12, written with formatCost (`$0.0123`,
+  //    or `cost unknown` for a model without a price: never `$0.0000` for a cost nobody knows).
+  throw new TodoError(15, 'usageLine');
+  // #endregion
+}
