@@ -5,7 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -204,6 +204,23 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     const toolMessage = api.requests[1].messages.find((message: { role: string }) => message.role === 'tool');
     expect(toolMessage.content).toContain('rejected');
     expect(text(recorded.updates, 'agent_message_chunk')).toBe('I will not run it.');
+  });
+
+  it('a session is built by chapter 15\'s factory: the workspace\'s settings hooks run, and a blocked call is never asked about', async () => {
+    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell in this project" >&2; exit 2' }] }] } };
+    mkdirSync(path.join(served.cwd, '.claude'), { recursive: true });
+    writeFileSync(path.join(served.cwd, '.claude/settings.json'), JSON.stringify(settings));
+    const hooked = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] });
+    rmSync(path.join(served.cwd, '.claude'), { recursive: true, force: true });
+    const asked = recorded.questions.length;
+    api.requests.length = 0;
+    api.scripts.push(openaiToolCall('bash', { command: 'touch hooked.txt' }), openaiAnswer('The hook said no.'));
+    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId: hooked.sessionId, prompt: [{ type: 'text', text: 'make hooked.txt' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(recorded.questions.length, 'the PreToolUse hook blocks before the gate, so the editor is not asked').toBe(asked);
+    expect(existsSync(path.join(served.cwd, 'hooked.txt')), 'the blocked command did not run').toBe(false);
+    const toolMessage = api.requests[1].messages.find((message: { role: string }) => message.role === 'tool');
+    expect(toolMessage.content, 'the model reads the hook\'s stderr').toContain('no shell in this project');
   });
 
   it('closing stdin while a command runs cancels the run, saves the session whole, and exits 0', async () => {
