@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<number> {
     const todo = await capstoneTodo(loaded.kit);
     if (todo) {
       // Before chapter 15 the older program says itself which chapters it runs without.
-      if (todo.chapter === 15) note(`(chapter 15 is not finished yet (${todo.stub}): running your chapters 1-14 through the kit's own wiring)`);
+      if (todo.chapter === 15) note(`(chapter 15 is not finished yet (${todo.stub}): the kit runs the chapters you have finished through its own wiring)`);
       return legacyMain(argv);
     }
   }
