@@ -120,6 +120,7 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
     expect(Object.keys(list.servers), 'mcpServerList step 3: a broken .mcp.json does not stop the --mcp-config files').toEqual(['good']);
     expect(list.problems, 'mcpServerList step 3: one problem for the broken .mcp.json').toHaveLength(1);
     expect(list.problems[0], 'mcpServerList step 3: the problem says its servers are not started').toMatch(/not started/);
+    expect(list.problems[0], 'mcpServerList step 3: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error').toMatch(/^\.mcp\.json: /);
     expect(messageOf(await rejection(mcpServerList(cwd, ['nowhere.json'], {}))), 'mcpServerList step 3: a --mcp-config file that does not exist is an error that names the option and the file').toMatch(/--mcp-config nowhere\.json: no such file/);
     expect(messageOf(await rejection(mcpServerList(cwd, ['bad.json'], {}))), 'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file').toMatch(/^--mcp-config bad\.json: /);
   });
@@ -156,7 +157,9 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     expect(continued?.session.id, 'openSavedSession step 3: --continue opens the latest session').toBe('s1');
     continued?.close();
     const empty = storeIn();
-    expect(messageOf(thrown(() => openSavedSession(empty.store, { continue: true }))), 'openSavedSession step 3: --continue without any saved session is an error naming the folder').toContain(empty.store.dir);
+    const nothing = messageOf(thrown(() => openSavedSession(empty.store, { continue: true })));
+    expect(nothing, 'openSavedSession step 3: --continue without any saved session is an error naming the folder').toContain(empty.store.dir);
+    expect(nothing, 'openSavedSession step 3: the error says there is no saved session to continue (check store.latest() before resuming)').toMatch(/no saved session to continue/);
   });
 
   test('contradictory options throw before anything is opened', () => {
@@ -326,10 +329,33 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     expect(childBlocks, 'buildAgent step 8: the child is built with the parent\'s hooks, so --disallowedTools blocks its rm').toHaveLength(1);
   });
 
+  test('a child\'s own calls are asked about: only task tools are marked read-only', async () => {
+    const { cwd, home } = workspace();
+    const asked: string[] = [];
+    const script = [
+      assistantToolCalls([{ id: 't1', name: 'task', arguments: { description: 'build', prompt: 'make out.txt' } }]),
+      bashCall('k1', 'touch out.txt'),
+      assistantText('made it'),
+      assistantText('the child made it'),
+    ];
+    const { built } = await build(script, {
+      cwd,
+      home,
+      ask: async (request) => {
+        asked.push(request.call.name);
+        return 'reject_once';
+      },
+    });
+    await runPrompt(built, 'build');
+    expect(asked, 'buildAgent step 8: the child\'s bash is not read-only, so the gate asks about it (mark only the task tool read-only)').toEqual(['bash']);
+  });
+
   test('--subagent-depth 0 leaves the task tool out; without approvePlan a plan is not approved and the model is told why', async () => {
     const { cwd, home } = workspace();
     const none = await build([], { cwd, home, options: { subagentDepth: 0 } });
     expect(none.built.tools.get('task'), 'buildAgent step 8: no task tool at depth 0').toBeUndefined();
+    expect(none.built.warnings, 'buildAgent step 1: a clean workspace gives no warnings').toEqual([]);
+    expect(none.built.mcp, 'buildAgent step 7: no MCP servers configured: none started (mcp is undefined)').toBeUndefined();
     const b = workspace();
     const { built } = await build([assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]), assistantText('Plan: edit a.ts')], { ...b, options: { permissionMode: 'plan' } });
     expect(built.tools.get('task'), 'buildAgent step 8: a task tool at the default depth').toBeDefined();
@@ -344,6 +370,9 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const { built } = await build([], { cwd, home, mcpServers: { fake: fake.factory, broken: () => { throw new Error('cannot start'); } } });
     expect(built.tools.get('mcp__fake__echo'), 'buildAgent step 7: the servers\' tools are in the agent').toBeDefined();
     expect(built.warnings.join('\n'), 'buildAgent step 7: a server that failed is a warning `mcp: <name> failed: ...`').toMatch(/mcp: broken failed: .*cannot start/);
+    expect(fake.state.current?.server.transport, 'the server is connected while the agent is open').toBeDefined();
+    await built.close();
+    expect(fake.state.current?.server.transport, 'buildAgent step 7: close() closes the MCP servers it started').toBeUndefined();
   });
 
   test('client tools replace built-ins of the same name', async () => {

@@ -128,9 +128,10 @@ export async function mcpServerList(cwd: string, files: readonly string[], env: 
   //    resolved against cwd (shown as given).
   // 2. For each: read it, JSON.parse it and parseMcpConfig(json, env, shown). Copy its servers into the result in
   //    that order, a later name replacing an earlier one.
-  // 3. When reading, parsing or checking fails: for .mcp.json add `${message} (its servers are not started)` to the
-  //    problems and go on; for a --mcp-config file throw a McpConfigError that starts with `--mcp-config <shown>: `
-  //    (a missing file: `no such file`). Let a TodoError through as it is.
+  // 3. When reading, parsing or checking fails, the message names the file: `<shown>: ` in front, unless it starts
+  //    so already (parseMcpConfig's own messages do). For .mcp.json add `${message} (its servers are not started)`
+  //    to the problems and go on; for a --mcp-config file throw a McpConfigError of `--mcp-config ${message}` (a
+  //    missing file: `<shown>: no such file`). Let a TodoError through as it is.
   // 4. Last, the servers of `extra`, replacing any of the same name.
   const result: McpServerList = { servers: {}, problems: [] };
   const local = path.join(cwd, '.mcp.json');
@@ -141,8 +142,9 @@ export async function mcpServerList(cwd: string, files: readonly string[], env: 
       Object.assign(result.servers, parseMcpConfig(JSON.parse(await readFile(file, 'utf8')), env, shown));
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      if (named) throw new McpConfigError(`--mcp-config ${shown}: ${message}`);
+      const text = error instanceof Error ? error.message : String(error);
+      const message = text.startsWith(`${shown}: `) ? text : `${shown}: ${text}`;
+      if (named) throw new McpConfigError(`--mcp-config ${message}`);
       result.problems.push(`${message} (its servers are not started)`);
     }
   }

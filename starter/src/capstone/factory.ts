@@ -141,8 +141,8 @@ export interface BuiltAgent {
  */
 export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // #region chapter 15: buildAgent
-  // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (run in reverse order by
-  //    close(), at most once) and of warnings.
+  // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (close() runs them, in
+  //    order, at most once) and of warnings.
   // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
   //    config.ask.
   // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
