@@ -122,7 +122,9 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
     expect(list.problems[0], 'mcpServerList step 3: the problem says its servers are not started').toMatch(/not started/);
     expect(list.problems[0], 'mcpServerList step 3: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error').toMatch(/^\.mcp\.json: /);
     expect(messageOf(await rejection(mcpServerList(cwd, ['nowhere.json'], {}))), 'mcpServerList step 3: a --mcp-config file that does not exist is an error that names the option and the file').toMatch(/--mcp-config nowhere\.json: no such file/);
-    expect(messageOf(await rejection(mcpServerList(cwd, ['bad.json'], {}))), 'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file').toMatch(/^--mcp-config bad\.json: /);
+    const refused = messageOf(await rejection(mcpServerList(cwd, ['bad.json'], {})));
+    expect(refused, 'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file').toMatch(/^--mcp-config bad\.json: /);
+    expect(refused, 'mcpServerList step 3: parseMcpConfig\'s message starts with the file already: do not name it twice').not.toMatch(/bad\.json: bad\.json/);
   });
 });
 
