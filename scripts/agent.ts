@@ -46,6 +46,9 @@ const BUILTIN_HELP: Record<(typeof BUILTINS)[number], string> = {
   exit: 'leave (as Ctrl-D does)',
 };
 
+/** How often Stop hooks may send one prompt's run back to work: a hook that always asks must not loop forever. */
+const MAX_STOP_CONTINUATIONS = 5;
+
 const note = (text: string) => process.stderr.write(`${text}\n`);
 const out = (text: string) => {
   if (text) process.stdout.write(text);
@@ -240,6 +243,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
         : new kit.StreamJsonWriter(built.history, { format, sessionId: built.sessionId, cwd, model: models.model ?? made.provider.name, tools: [...built.tools].map((tool) => tool.name), permissionMode: built.gate.mode });
     kit.todoHits.length = 0;
     let stopHookActive = false;
+    let continuations = 0;
     for (;;) {
       let done: DoneEvent | undefined;
       const events = built.agent.run(built.history, { signal });
@@ -250,10 +254,15 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       if (!done) return 'error';
       if (done.reason === 'end_turn' && !signal.aborted) {
         const stop = await built.sessionHooks.onStop(done.text, { stopHookActive, signal }).catch(() => ({ continue: false as const }));
-        if (stop.continue) {
+        if (stop.continue && continuations >= MAX_STOP_CONTINUATIONS) {
+          const text = `(a Stop hook asks to go on again: stopping here, after ${MAX_STOP_CONTINUATIONS} continuations of this prompt)`;
+          if (format === 'text') out(`${renderer.lineBreak()}${style.dim(text)}\n`);
+          else note(text);
+        } else if (stop.continue) {
           if (format === 'text') out(`${renderer.lineBreak()}${style.dim(`(a Stop hook asks to go on: ${stop.reason})`)}\n`);
           built.history.push(kit.userMessage(stop.reason));
           stopHookActive = true;
+          continuations++;
           continue;
         }
       }
@@ -343,8 +352,6 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
         }
         return rebuild({ resume: id, continue: false, noSession: false });
       }
-      case 'exit':
-        return reader.close();
     }
   }
 
@@ -361,6 +368,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     try {
       if (typed.startsWith('/')) {
         const slash = kit.parseSlashLine(typed, commands, BUILTINS);
+        if (slash.kind === 'builtin' && slash.name === 'exit') break;
         if (slash.kind === 'builtin') await builtin(slash.name, slash.args, controller.signal);
         else if (slash.kind === 'custom') await turn(slash.prompt, controller.signal);
         else out(`Unknown command /${slash.name}.${slash.suggestion ? ` Did you mean /${slash.suggestion}?` : ''} /help lists the commands.\n`);
