@@ -48,7 +48,7 @@ describe('client-side tools (src/client-tools.ts, src/run-tool-call.ts)', () => 
     const done = theDone(events, 'a resumed run');
     expect(done, 'the resumed run ends with the model\'s answer').toMatchObject({ reason: 'end_turn', text: 'Record created for Ada.', turns: 1 });
     const sent = requestOn(provider, 2);
-    expect(sent, 'addClientResults step 3 (called by Agent.run step 2): the next request ends with the turn, the echo result and the client\'s result').toEndWithResultsFor(['e1', 'f1']);
+    expect(sent, 'addClientResults step 3: the client\'s results are appended after the turn, so the next request ends with the turn, the echo result and the client\'s result').toEndWithResultsFor(['e1', 'f1']);
     expect(sent.messages.at(-1), 'addClientResults step 3: the client\'s content and isError, with the call\'s own id and name').toEqual(
       toolResult({ id: 'f1', name: 'show_form' }, '{"name":"Ada","email":"ada@example.com"}'),
     );

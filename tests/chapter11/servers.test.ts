@@ -206,7 +206,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const starting = connection.connect().then(() => undefined, (e: unknown) => e as Error);
     await new Promise((resolve) => setTimeout(resolve, 20));
     await connection.close();
-    const error = await within(starting, 2000, 'McpConnection.connect step 2: keep the client on this before connecting, so close() can stop a start');
+    const error = await within(starting, 2000, 'McpConnection.connect step 2 and McpConnection.close step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start');
     expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
     expect(connection.state, 'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)').toBe('closed');
   });
