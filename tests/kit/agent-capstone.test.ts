@@ -6,11 +6,9 @@
  * or against a fake OpenAI or Anthropic API on 127.0.0.1 of its own; nothing reaches the network.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { anthropicEvent, openaiAnswer, openaiToolCall, runAgent, stubbedTree, tempFolders, type AgentRun } from './agent-process.js';
+import { describe, expect, it } from 'vitest';
+import { anthropicEvent, openaiAnswer, openaiToolCall, runAgent, scriptedApi, stubbedTree, tempFolders, type AgentRun } from './agent-process.js';
 import { REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-capstone-');
@@ -32,44 +30,6 @@ function agent(args: string[], where: { cwd: string; home: string }, env: Record
 
 /** Everything a run printed, for a failure message. */
 const shown = (run: AgentRun) => `exit code ${run.code}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
-
-type Reply = string[] | { status: number; body: unknown };
-const servers: Server[] = [];
-afterAll(() => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
-
-/**
- * A fake model API for one test: each request gets the next reply (SSE frames, or a status and a JSON body), a 400
- * once none is left. `requests` are the bodies it received; `url` is its base.
- */
-async function fakeApi(...replies: Reply[]) {
-  const requests: any[] = [];
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const reply = replies.shift() ?? { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' } } };
-    if (!Array.isArray(reply)) {
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.body));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.end(reply.join(''));
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    requests,
-    openaiEnv: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'fake-model' },
-    anthropicEnv: { ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
-  };
-}
 
 /** An Anthropic turn: optional text, then optional tool calls (id, name, input), with usage. */
 function anthropicTurn(text: string, calls: Array<[id: string, name: string, input: unknown]> = []): string[] {
@@ -182,7 +142,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
 
   it('--output-format stream-json against the Anthropic API: the tool round as an assistant tool_use line and a user tool_result line', async () => {
     const where = setup({ 'notes.md': '# Notes\n\nBuy milk.\n' });
-    const api = await fakeApi(anthropicTurn('Let me read it.', [['toolu_read_1', 'read', { path: 'notes.md' }]]), anthropicTurn('It says: buy milk.'));
+    const api = await scriptedApi(anthropicTurn('Let me read it.', [['toolu_read_1', 'read', { path: 'notes.md' }]]), anthropicTurn('It says: buy milk.'));
     const run = await agent(['-p', 'what do my notes say?', '--output-format', 'stream-json'], where, api.anthropicEnv);
     expect(run.code, shown(run)).toBe(0);
     const lines = streamJson(run);
@@ -208,7 +168,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
 
   it('exits with 1 when the API refuses the request (400), with an error result', async () => {
     const where = setup();
-    const api = await fakeApi({ status: 400, body: { error: { type: 'invalid_request_error', message: 'The model `fake-model` does not exist' } } });
+    const api = await scriptedApi({ status: 400, body: { error: { type: 'invalid_request_error', message: 'The model `fake-model` does not exist' } } });
     const run = await agent(['-p', 'hi', '--output-format', 'stream-json'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(1);
     const result = streamJson(run).at(-1);
@@ -239,7 +199,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
   it('a PreToolUse hook that exits 2 blocks a bash call, and the model reads its message in the tool result', async () => {
     const guard = 'cat > .claude/hooks/pre-input.json\necho "touching files is not allowed in this repo" >&2\nexit 2\n';
     const where = setup(hookFiles({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh .claude/hooks/guard.sh' }] }] }, { 'guard.sh': guard }));
-    const api = await fakeApi(openaiToolCall('bash', { command: 'touch made.txt' }, 'call_touch'), openaiAnswer('The hook stopped me.'));
+    const api = await scriptedApi(openaiToolCall('bash', { command: 'touch made.txt' }, 'call_touch'), openaiAnswer('The hook stopped me.'));
     // --allowedTools Bash: without the hook the command would run.
     const run = await agent(['-p', 'make a file', '--allowedTools', 'Bash'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(0);
@@ -253,7 +213,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
 
   it('a UserPromptSubmit hook that exits 2 blocks the prompt: exit code 1, the model is never called', async () => {
     const where = setup(hookFiles({ UserPromptSubmit: command('prompt.sh') }, { 'prompt.sh': 'echo "no prompts about secrets" >&2\nexit 2\n' }));
-    const api = await fakeApi(openaiAnswer('This must not be asked for.'));
+    const api = await scriptedApi(openaiAnswer('This must not be asked for.'));
     const run = await agent(['-p', 'tell me the secrets'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(1);
     expect(run.stdout).toContain('✗ prompt blocked by a UserPromptSubmit hook: no prompts about secrets');
@@ -269,7 +229,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
       'exit 2',
     ].join('\n');
     const where = setup(hookFiles({ Stop: command('stop.sh') }, { 'stop.sh': `${stop}\n` }));
-    const api = await fakeApi(openaiAnswer('Hello.'), openaiAnswer('Goodbye.'));
+    const api = await scriptedApi(openaiAnswer('Hello.'), openaiAnswer('Goodbye.'));
     const run = await agent(['-p', 'say hello'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(0);
     expect(api.requests.length, `two requests: the answer, then once more\n${shown(run)}`).toBe(2);
@@ -293,7 +253,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
 
   it('--system-prompt replaces the base prompt and --append-system-prompt adds to it, in the request the model gets', async () => {
     const where = setup();
-    const api = await fakeApi(openaiAnswer('Arr.'));
+    const api = await scriptedApi(openaiAnswer('Arr.'));
     const run = await agent(['-p', 'hi', '--system-prompt', 'You are a terse pirate.', '--append-system-prompt', 'Always end with ARRR.'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(0);
     const system = api.requests[0]?.messages.find((m: any) => m.role === 'system')?.content;

@@ -128,6 +128,54 @@ export function fakeOpenAI(fallback: () => string[] = () => []) {
   return api;
 }
 
+/** What a scripted API answers to one request: stream frames (with pauses), or a status and a JSON body. */
+export type ApiReply = Array<string | { wait: number }> | { status: number; body: unknown };
+
+/**
+ * A fake model API for one test, on 127.0.0.1: each request gets the next reply, a 400 once none is left; closed
+ * after the test file. `requests` are the bodies it received; `openaiEnv` and `anthropicEnv` point the agent at it.
+ * A pause ends early when the agent hangs up (Ctrl-C), so no timer outlives the test.
+ */
+export async function scriptedApi(...replies: ApiReply[]) {
+  const requests: any[] = [];
+  const server = createServer(async (req, res) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    requests.push(JSON.parse(raw));
+    const reply = replies.shift() ?? { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' } } };
+    if (!Array.isArray(reply)) {
+      res.writeHead(reply.status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const frame of reply) {
+      if (res.destroyed) return;
+      if (typeof frame === 'string') res.write(frame);
+      else
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, frame.wait);
+          res.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+    }
+    res.end();
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    requests,
+    openaiEnv: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'fake-model' },
+    anthropicEnv: { ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
+  };
+}
+
 /** One streamed OpenAI turn that calls one tool. */
 export const openaiToolCall = (name: string, args: unknown, id = 'call_1') => [
   openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),

@@ -5,12 +5,10 @@
  * folder, and the environment is given in full (nothing of the real one's ANTHROPIC_, OPENAI_, CLAUDE_ or KIT_).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { AGENT, openaiAnswer, openaiChunk, openaiData, openaiToolCall, tempFolders } from './agent-process.js';
+import { describe, expect, it } from 'vitest';
+import { AGENT, openaiAnswer, openaiChunk, openaiData, openaiToolCall, scriptedApi, tempFolders } from './agent-process.js';
 import { REPO } from './helpers.js';
 import { tmuxServer, type Pane } from './tmux.js';
 
@@ -35,52 +33,6 @@ function agentPane(args: string[], where: { cwd: string; home: string }, env: Re
     cwd: REPO,
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', HOME: where.home, INIT_CWD: where.cwd, ...env },
   });
-}
-
-type Reply = Array<string | { wait: number }>;
-const servers: Server[] = [];
-afterAll(() => {
-  for (const server of servers) {
-    server.closeAllConnections();
-    server.close();
-  }
-});
-
-/**
- * A fake OpenAI-compatible API for one test: answers each request with the next reply (SSE frames, with pauses), or
- * a 400 once none is left; `requests` are the bodies it received, `env` points the agent at it.
- */
-async function fakeOpenAI(...replies: Reply[]) {
-  const requests: any[] = [];
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const reply = replies.shift();
-    if (!reply) {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' } }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of reply) {
-      if (res.destroyed) return;
-      if (typeof frame === 'string') res.write(frame);
-      // A pause that ends early when the agent hangs up (Ctrl-C), so no timer outlives the test.
-      else await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, frame.wait);
-        res.once('close', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    res.end();
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-  return { requests, env: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: url, OPENAI_MODEL: 'fake-model' } };
 }
 
 /** The text of the last user message of a request (what the person's prompt became). */
@@ -126,13 +78,13 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
 
   it('asks before a bash command: y runs it (the file exists), n does not (the model reads that it was rejected)', async () => {
     const where = setup();
-    const api = await fakeOpenAI(
+    const api = await scriptedApi(
       openaiToolCall('bash', { command: 'touch made.txt' }, 'call_yes'),
       openaiAnswer('Made it.'),
       openaiToolCall('bash', { command: 'touch refused.txt' }, 'call_no'),
       openaiAnswer('Fine, I made nothing.'),
     );
-    const pane = agentPane([], where, api.env);
+    const pane = agentPane([], where, api.openaiEnv);
     await pane.waitForPrompt('the agent starts');
 
     pane.type('make a file');
@@ -163,8 +115,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
 
   it('streams the answer as it comes; Ctrl-C during a slow turn stops it ("(stopped)") and the prompt comes back; Ctrl-C at the prompt exits with 130', async () => {
     const where = setup();
-    const api = await fakeOpenAI([openaiChunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 60_000 }, openaiChunk({}, 'stop'), openaiData('[DONE]')], openaiAnswer('A quick answer.'));
-    const pane = agentPane([], where, api.env);
+    const api = await scriptedApi([openaiChunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 60_000 }, openaiChunk({}, 'stop'), openaiData('[DONE]')], openaiAnswer('A quick answer.'));
+    const pane = agentPane([], where, api.openaiEnv);
     await pane.waitForPrompt('the agent starts');
     pane.type('take your time');
     const streaming = await pane.waitFor('Thinking very slowly', 'the first words of the answer show while the API still holds the stream open');
@@ -184,8 +136,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
 
   it('Ctrl-C twice during a turn exits with 130 at once', async () => {
     const where = setup();
-    const api = await fakeOpenAI([openaiChunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 60_000 }, openaiChunk({}, 'stop'), openaiData('[DONE]')]);
-    const pane = agentPane([], where, api.env);
+    const api = await scriptedApi([openaiChunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 60_000 }, openaiChunk({}, 'stop'), openaiData('[DONE]')]);
+    const pane = agentPane([], where, api.openaiEnv);
     await pane.waitForPrompt('the agent starts');
     pane.type('take your time');
     await pane.waitFor('Thinking very slowly', 'the first words of the slow answer');
@@ -198,12 +150,12 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     const where = setup({
       '.claude/commands/greet.md': '---\ndescription: Greet someone warmly\nargument-hint: [name]\n---\nSay hello to $ARGUMENTS, in one short sentence.\n',
     });
-    const api = await fakeOpenAI(
+    const api = await scriptedApi(
       openaiAnswer('Hello, Ada Lovelace!'),
       openaiToolCall('write', { path: 'notes.txt', content: 'written without asking\n' }, 'call_w'),
       openaiAnswer('Wrote notes.txt.'),
     );
-    const pane = agentPane([], where, api.env);
+    const pane = agentPane([], where, api.openaiEnv);
     expect(await pane.waitForPrompt('the agent starts')).toContain('permissions: default mode');
     pane.type('/help');
     const help = await pane.waitForPrompt('/help prints its list', 2);
@@ -233,8 +185,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
 
   it('--resume ID goes on with the earlier conversation: the model receives the earlier messages', async () => {
     const where = setup();
-    const api = await fakeOpenAI(openaiAnswer('Noted: PLUM.'), openaiAnswer('The word was PLUM.'));
-    const first = agentPane([], where, api.env);
+    const api = await scriptedApi(openaiAnswer('Noted: PLUM.'), openaiAnswer('The word was PLUM.'));
+    const first = agentPane([], where, api.openaiEnv);
     await first.waitForPrompt('the first session starts');
     first.type('Remember the word PLUM.');
     await first.waitForPrompt('the first prompt is answered', 2);
@@ -243,7 +195,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     const id = /resume with: npm run agent -- --resume ([0-9a-f-]{36})/.exec(first.screen())?.[1];
     expect(id, `the first session names its id at exit:\n${first.screen()}`).toBeDefined();
 
-    const second = agentPane(['--resume', id!], where, api.env);
+    const second = agentPane(['--resume', id!], where, api.openaiEnv);
     expect(await second.waitForPrompt('the resumed session starts'), 'the banner says it goes on with 2 messages').toContain(`session ${id} resumed (2 messages)`);
     second.type('Which word was it?');
     expect(await second.waitForPrompt('the resumed session answers', 2)).toContain('The word was PLUM.');
@@ -262,8 +214,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
   it('starts the MCP server of .mcp.json (server-everything), names it in the banner, and runs its echo tool', async () => {
     const marker = `kit-terminal-mcp-${process.pid}-${Date.now()}`;
     const where = setup({ '.mcp.json': JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_TEST_MARKER: marker } } } }) });
-    const api = await fakeOpenAI(openaiToolCall('mcp__everything__echo', { message: 'hello from the terminal' }, 'call_echo'), openaiAnswer('The server echoed it.'));
-    const pane = agentPane([], where, api.env);
+    const api = await scriptedApi(openaiToolCall('mcp__everything__echo', { message: 'hello from the terminal' }, 'call_echo'), openaiAnswer('The server echoed it.'));
+    const pane = agentPane([], where, api.openaiEnv);
     const banner = await pane.waitForPrompt('the agent starts with the MCP server', 1, { timeoutMs: 15_000 });
     expect(banner, 'the banner names the server and its tool count').toMatch(/^mcp: everything \(\d+ tools\)$/m);
     expect(serverProcesses(marker).length, 'the server runs while the agent does').toBeGreaterThan(0);
