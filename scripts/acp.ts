@@ -237,14 +237,9 @@ function systemPrompt(shared: Shared, setup: SessionSetup): string {
   return prompt.text;
 }
 
-/** Values of the environment that look like secrets (API keys, tokens): never written to a session file. */
-function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (/KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value && value.length >= 8 ? [value] : []));
-}
-
 /** Chapter 12's saved session: a new one under the client's id, or the saved one to continue (resume). */
 function savedSession(shared: Shared, setup: SessionSetup): OpenSession {
-  const store = new shared.kit.SessionStore({ home: shared.home, cwd: setup.cwd, secrets: secretsOf(process.env), newId: () => setup.sessionId });
+  const store = new shared.kit.SessionStore({ home: shared.home, cwd: setup.cwd, secrets: shared.kit.secretsOf(process.env), newId: () => setup.sessionId });
   const open = setup.resume ? store.resume(setup.sessionId) : store.create(shared.model);
   for (const warning of open.warnings) note(`(session ${setup.sessionId}: ${warning})`);
   if (shared.model) open.session.model = shared.model; // usage from now on is priced at the model in use

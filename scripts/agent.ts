@@ -19,7 +19,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
-import { lineReader } from './lib/line-reader.js';
+import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
 import { readAnswer } from './agent-parts/permissions.js';
@@ -277,18 +277,14 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   // Ctrl-C: the first stops the running turn; a second one (while it stops, or within 1.5 s), or one at the
   // prompt, exits with 130.
   let controller: AbortController | undefined;
-  let lastInterrupt = 0;
   let finish: (() => Promise<void>) | undefined;
-  const interrupt = () => {
-    const twice = Date.now() - lastInterrupt < 1500;
-    lastInterrupt = Date.now();
-    if (controller && !controller.signal.aborted && !twice) {
-      controller.abort(new Error('stopped with Ctrl-C'));
-      return;
-    }
-    out(renderer.lineBreak());
-    void (finish?.() ?? Promise.resolve()).finally(() => process.exit(130));
-  };
+  const interrupt = interruptHandler(
+    () => controller,
+    () => {
+      out(renderer.lineBreak());
+      void (finish?.() ?? Promise.resolve()).finally(() => process.exit(130));
+    },
+  );
   process.on('SIGINT', interrupt);
 
   finish = async () => {

@@ -23,7 +23,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from '../lib/agent-kit.js';
-import { lineReader } from '../lib/line-reader.js';
+import { interruptHandler, lineReader } from '../lib/line-reader.js';
 import { PARTS, type PartOption, type PartResult, type SlashCommand } from './index.js';
 
 type Provider = import('../../solution/src/provider.js').Provider;
@@ -380,17 +380,13 @@ export async function legacyMain(argv: string[]): Promise<number> {
   // Ctrl-C: the first stops the running turn; a second one (while it stops, or within 1.5 s), or one at the
   // prompt, exits.
   let controller: AbortController | undefined;
-  let lastInterrupt = 0;
-  const interrupt = () => {
-    const twice = Date.now() - lastInterrupt < 1500;
-    lastInterrupt = Date.now();
-    if (controller && !controller.signal.aborted && !twice) {
-      controller.abort(new Error('stopped with Ctrl-C'));
-      return;
-    }
-    out.line();
-    process.exit(130);
-  };
+  const interrupt = interruptHandler(
+    () => controller,
+    () => {
+      out.line();
+      process.exit(130);
+    },
+  );
 
   /** `/name args`: a part's command, or /help. */
   async function slashCommand(text: string): Promise<void> {

@@ -11,26 +11,11 @@ import { homedir } from 'node:os';
 import type { AgentEvent } from '../../solution/src/agent-events.js';
 import type { ToolCall } from '../../solution/src/messages.js';
 import type * as Permissions from '../../solution/src/permissions/index.js';
+// The reference solution's splitRuleList (chapter 15): the kit's own wiring reads the flags the same way.
+import { splitRuleList } from '../../solution/src/capstone/flags.js';
 import type { AgentPart } from './part.js';
 
 const MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
-
-/** Claude Code's flags take several rules in one value, separated by commas or spaces outside parentheses. */
-export function splitRuleList(value: string): string[] {
-  const rules: string[] = [];
-  let depth = 0;
-  let current = '';
-  for (const ch of value) {
-    if (ch === '(') depth++;
-    if (ch === ')') depth = Math.max(0, depth - 1);
-    if (depth === 0 && (ch === ',' || /\s/.test(ch))) {
-      if (current) rules.push(current);
-      current = '';
-    } else current += ch;
-  }
-  if (current) rules.push(current);
-  return rules;
-}
 
 /** `bash(rm x)`, `write(src/a.ts)`: the call as the question shows it. */
 function describeCall(call: ToolCall): string {

@@ -15,11 +15,6 @@ import type { AgentPart, PartResult, SlashCommand } from './part.js';
 
 type Sessions = typeof import('../../solution/src/session/index.js');
 
-/** Values of the environment that look like secrets (API keys, tokens): never written to a session file. */
-function secretsOf(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (/KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value && value.length >= 8 ? [value] : []));
-}
-
 const DEFAULT_COMPACT_AT = 150_000;
 
 export const part: AgentPart = {
@@ -43,7 +38,7 @@ export const part: AgentPart = {
 
     const prompt = s.buildSystemPrompt({ cwd: ctx.cwd, home: ctx.home, replace: text('system-prompt'), append: text('append-system-prompt') });
     for (const warning of prompt.warnings) ctx.note(`(system prompt: ${warning})`);
-    const store = new s.SessionStore({ home: ctx.home, cwd: ctx.cwd, secrets: secretsOf(ctx.env) });
+    const store = new s.SessionStore({ home: ctx.home, cwd: ctx.cwd, secrets: ctx.kit.secretsOf(ctx.env) });
 
     if (options.list) {
       const sessions = store.list();

@@ -2,6 +2,24 @@
 import { createInterface } from 'node:readline';
 
 /**
+ * Ctrl-C for a terminal program: the first stops the turn that runs (`running()`); a second one, while it stops or
+ * within 1.5 s, or one when nothing runs, calls `exit`.
+ */
+export function interruptHandler(running: () => AbortController | undefined, exit: () => void): () => void {
+  let last = 0;
+  return () => {
+    const twice = Date.now() - last < 1500;
+    last = Date.now();
+    const controller = running();
+    if (controller && !controller.signal.aborted && !twice) {
+      controller.abort(new Error('stopped with Ctrl-C'));
+      return;
+    }
+    exit();
+  };
+}
+
+/**
  * Lines from stdin, one at a time, for the prompt and for the parts' questions alike (two readers of one stdin
  * would each take lines meant for the other). Interactive once `open` has been called (the session's prompt loop);
  * in one-prompt mode (-p) there is nobody to ask, so questions get no answer.
