@@ -29,6 +29,8 @@ export function rawReport(modules: ReadonlyArray<TestModule>, unhandledErrors: R
     modules: modules.map((module) => ({
       file: module.moduleId,
       errors: module.errors().map(errorInfo),
+      // Regions reached outside any test (trace.ts): while the file loaded, or in its beforeAll and afterAll.
+      regions: (module.meta() as { kitRegions?: string[] }).kitRegions,
       tests: [...module.children.allTests()].map((test) => {
         const result = test.result();
         const titles: string[] = [];

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
-import { chapterTestFiles, readCached, testFileKeys, writeCached, type CachedChapter } from './cache.js';
+import { chapterTestFiles, entryFor, fingerprints, readCached, readCompiled, reuseOf, writeCached, type CachedChapter } from './cache.js';
+import { compileErrors } from './compiles.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
 
@@ -43,6 +44,8 @@ export interface RunResult {
   duration: number;
   /** Chapters whose results were read from the cache instead of run (see cache.ts). */
   reused?: number[];
+  /** Per test file, the regions its run reached outside any test (while loading, in beforeAll and afterAll). */
+  fileRegions?: Record<string, string[]>;
 }
 
 export interface RunOptions {
@@ -88,6 +91,7 @@ export interface RawReport {
   modules: Array<{
     file: string;
     errors: RawError[];
+    regions?: string[];
     tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError; regions?: string[] }>;
   }>;
   unhandledErrors: Array<RawError & { file?: string }>;
@@ -110,25 +114,41 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     wanted.map((n) => [n, chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/')).sort((a, b) => a.localeCompare(b))]),
   );
   const all = [...filesOf.values()].flat();
-  const keys = testFileKeys(root, src, all);
+  const prints = fingerprints(root, src, all);
   const cached = readCached(root, target);
-  const stale = all.filter((file) => cached[file]?.key !== keys.get(file));
+  const reuse = new Map(all.map((file) => [file, reuseOf(cached[file], prints.get(file)!)]));
+  // Reused by region: every source those files load must still compile, or vitest would fail them all.
+  const byRegion = all.filter((file) => reuse.get(file) === 'regions');
+  const compiled: Record<string, string> = {};
+  if (byRegion.length) {
+    const known = readCompiled(root);
+    const sources = new Map(byRegion.flatMap((file) => [...prints.get(file)!.sources]));
+    const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+    const unchecked = [...sources.keys()].filter((file) => known[rel(file)] !== sources.get(file));
+    const broken = await compileErrors(unchecked);
+    for (const file of unchecked) if (!broken.has(file)) compiled[rel(file)] = sources.get(file)!;
+    for (const file of byRegion) if ([...prints.get(file)!.sources.keys()].some((source) => broken.has(source))) reuse.delete(file);
+  }
+  const stale = all.filter((file) => !reuse.get(file));
   const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
   const ofFile = (file: string) => (e: string) => e.startsWith(`${file}: `);
   let fresh: RunResult = { tests: [], errors: [], duration: 0 };
+  const store: Record<string, CachedChapter> = {};
+  // Results reused by region are stored again under today's key: the next run reads them back exactly.
+  for (const file of all) if (reuse.get(file) === 'regions') store[file] = { ...cached[file]!, key: prints.get(file)!.key };
   if (stale.length) {
     fresh = await runVitest({ ...options, files: stale, reusedChapters: reused });
     // Results are stored only when nothing moved under the run and every error belongs to a test file.
     if (!fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) {
-      const store: Record<string, CachedChapter> = {};
-      const after = testFileKeys(root, src, stale);
+      const after = fingerprints(root, src, stale);
       for (const file of stale) {
-        if (after.get(file) !== keys.get(file)) continue;
-        store[file] = { key: keys.get(file)!, tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) };
+        const print = prints.get(file)!;
+        if (after.get(file)!.key !== print.key) continue;
+        store[file] = entryFor(print, fresh.tests.filter((t) => t.file === file), fresh.errors.filter(ofFile(file)), fresh.fileRegions?.[file]);
       }
-      writeCached(root, target, store);
     }
   }
+  if (Object.keys(store).length || Object.keys(compiled).length) writeCached(root, target, store, compiled);
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
   for (const file of all) {
@@ -260,10 +280,12 @@ function firstLines(message: string | undefined, max = 12): string {
 export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
+  const fileRegions: Record<string, string[]> = {};
   const modules = [...raw.modules].sort((a, b) => a.file.localeCompare(b.file));
   for (const module of modules) {
     const file = path.relative(root, module.file).split(path.sep).join('/');
     const chapter = chapterOfFile(file);
+    if (module.regions?.length) fileRegions[file] = module.regions;
     for (const error of module.errors) {
       const message = firstLines(error.message);
       errors.push(`${file}: ${message}`);
@@ -294,7 +316,7 @@ export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'durat
     const file = error.file ? path.relative(root, error.file).split(path.sep).join('/') : undefined;
     errors.push(`${file ? `${file}: ` : ''}unhandled: ${firstLines(error.message)}`);
   }
-  return { tests, errors };
+  return { tests, errors, fileRegions };
 }
 
 export interface ChapterScore {

@@ -54,6 +54,39 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
       solveUpTo(copy.root, 1);
     }
   });
+
+  it('after an edit inside a stub, runs again only the test files whose last run reached it; a syntax error there still fails every file that loads it', () => {
+    const file = 'starter/src/agent.ts';
+    solveUpTo(copy.root, 3);
+    const solved = read(copy.root, file);
+    const marker = '// #region chapter 3: SimpleAgent.chat\n';
+    expect(solved).toContain(marker);
+    const inChat = (line: string) => solved.replace(marker, `${marker}    ${line}\n`);
+    const chapter3Done = /^\s+3\s+The agentic loop\s+█{20}\s+(\d+)\/\1 ✓$/m;
+    try {
+      expect(kit(copy.root, ['progress']).stdout).toMatch(chapter3Done);
+      write(copy.root, file, inChat('// thinking'));
+      let { stdout } = kit(copy.root, ['progress']);
+      expect(stdout, 'chapters 1 and 2 never reached SimpleAgent.chat: reused').toMatch(/2 chapters unchanged since the last run/);
+      expect(stdout).toMatch(chapter3Done);
+      write(copy.root, file, inChat('const pattern = /(/;'));
+      ({ stdout } = kit(copy.root, ['progress']));
+      expect(stdout, 'a bad regular expression inside SimpleAgent.chat fails chapter 3').not.toMatch(chapter3Done);
+      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as { targets: { starter: Record<string, { tests: Array<{ status: string; message: string }> }> } };
+      const singleTurn = cache.targets.starter['tests/chapter03/single-turn.test.ts']!.tests;
+      expect(singleTurn.length).toBeGreaterThan(3);
+      expect(
+        singleTurn.every((t) => t.status === 'failed' && t.message.startsWith('this test file could not load')),
+        'single-turn.test.ts loads agent.ts and never reached SimpleAgent.chat, yet it must run again and fail to load',
+      ).toBe(true);
+      write(copy.root, file, solved);
+      ({ stdout } = kit(copy.root, ['progress']));
+      expect(stdout, 'fixed: chapter 3 passes again').toMatch(chapter3Done);
+    } finally {
+      write(copy.root, file, solved);
+      solveUpTo(copy.root, 1);
+    }
+  });
 });
 
 describe('grade (scripts/kit/grade.ts)', () => {

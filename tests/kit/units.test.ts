@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
@@ -10,7 +10,8 @@ import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
-import { chapterKey, importClosure, testFileKey } from '../../scripts/kit/cache.js';
+import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegions, testFileKey } from '../../scripts/kit/cache.js';
+import { compileErrors } from '../../scripts/kit/compiles.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { REPO } from './helpers.js';
 
@@ -185,6 +186,91 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
+  const region = (name: string, body: string) => `  // #region chapter 3: ${name}\n  // 1. A step.\n  ${body}\n  // #endregion\n`;
+  const agent = (run: string, chat: string, outside = '') =>
+    `import { helper } from './helper.js';\n${outside}export function run() {\n${region('run', run)}}\nexport function chat() {\n${region('chat', chat)}}\n`;
+  let dir: string;
+  let src: string;
+  const put = (rel: string, text: string) => {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  };
+  const print = (file = 'tests/chapter03/a.test.ts') => fingerprints(dir, src, [file]).get(file)!;
+  const passed = (regions: string[]): TestOutcome => ({ chapter: 3, file: 'tests/chapter03/a.test.ts', suites: [], name: 't', fullName: 't', status: 'passed', message: '', regions });
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'kit-regions-'));
+    src = path.join(dir, 'starter/src');
+    put('tests/setup.ts', '\n');
+    put('tests/chapter03/a.test.ts', "import { run } from 'kit/agent';\n");
+    put('starter/src/helper.ts', 'export const helper = 1;\n');
+    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('splits a file at its regions, and keeps a file whose markers do not pair up whole', () => {
+    const { outside, inside } = splitRegions(agent('return 1;', 'return 2;'));
+    expect([...inside.keys()]).toEqual(['chapter 3: run', 'chapter 3: chat']);
+    expect(inside.get('chapter 3: run')).toContain('return 1;');
+    expect(outside, 'the marker lines stay outside').toContain('// #region chapter 3: run');
+    expect(outside).not.toContain('return 1;');
+    const broken = agent('return 1;', 'return 2;').replace(/\n {2}\/\/ #endregion\n\}\nexport function chat/, '\n}\nexport function chat');
+    expect(splitRegions(broken), 'a missing #endregion: the whole file is outside').toEqual({ outside: broken, inside: new Map() });
+  });
+
+  it('reuses a run after an edit inside a region it did not reach, and not after one it reached or one outside', () => {
+    const entry = entryFor(print(), [passed(['chapter 3: run'])], []);
+    expect(entry.regions, 'the entry stores the reached regions').toEqual({ 'chapter 3: run': expect.any(String) });
+    expect(reuseOf(entry, print())).toBe('exact');
+    put('starter/src/agent.ts', agent('return 1;', 'return 3;'));
+    expect(reuseOf(entry, print()), 'chat changed: the run never reached it').toBe('regions');
+    put('starter/src/agent.ts', agent('return 4;', 'return 2;'));
+    expect(reuseOf(entry, print()), 'run changed: the run reached it').toBeUndefined();
+    put('starter/src/agent.ts', agent('return 1;', 'return 2;', 'const extra = 1;\n'));
+    expect(reuseOf(entry, print()), 'a change outside every region').toBeUndefined();
+    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+    put('starter/src/helper.ts', 'export const helper = 2;\n');
+    expect(reuseOf(entry, print()), 'a file without regions changed').toBeUndefined();
+  });
+
+  it('counts a region reached outside any test, and never reuses by region a run that was not clean', () => {
+    const outsideTests = entryFor(print(), [passed([])], [], ['chapter 3: chat']);
+    put('starter/src/agent.ts', agent('return 1;', 'return 3;'));
+    expect(reuseOf(outsideTests, print()), 'chat was reached while the file loaded').toBeUndefined();
+    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+    const failedToLoad = entryFor(print(), [{ ...passed([]), name: 'tests/chapter03/a.test.ts could not load', status: 'failed' }], ['tests/chapter03/a.test.ts: SyntaxError']);
+    expect(failedToLoad.shape, 'a file that did not load').toBeUndefined();
+    expect(entryFor(print(), [passed([])], ['tests/chapter03/a.test.ts: unhandled: boom']).shape, 'an error outside a test').toBeUndefined();
+    expect(entryFor(print(), [passed(['chapter 9: elsewhere'])], []).shape, 'a region the fingerprint does not know').toBeUndefined();
+  });
+
+  it('never reuses by region a test that runs the tree in a child process, and makes every file of the tree its input', () => {
+    put('tests/chapter03/child.test.ts', "import { KIT_SOURCE } from '../helpers/source.js';\n");
+    put('tests/helpers/source.ts', 'export const KIT_SOURCE = process.env.KIT_SRC;\n');
+    const file = 'tests/chapter03/child.test.ts';
+    const before = print(file);
+    expect(before.traced).toBe(false);
+    expect(entryFor(before, [passed([])], []).shape).toBeUndefined();
+    put('starter/src/unimported.ts', 'export const y = 1;\n');
+    expect(print(file).key, 'a file it does not import').not.toBe(before.key);
+    put('scripts/acp.ts', '// the program it runs\n');
+    expect(print(file).traced).toBe(false);
+    expect(print().traced, 'a test file that only has it as a neighbour').toBe(true);
+  });
+
+  it('finds what would stop vitest loading a file: a parse error, V8\'s own early errors, strict mode', async () => {
+    const file = (name: string, text: string) => (put(`starter/src/${name}.ts`, text), path.join(src, `${name}.ts`));
+    const good = file('good', 'export async function f(x: number): Promise<number> { const r = /a(b)/; return x; }\n');
+    const parse = file('parse', 'export function f() { const x = ; }\n');
+    const regex = file('regex', 'export function f() { return /(/; }\n');
+    const twice = file('twice', 'export function f() { let a = 1; let a = 2; }\n');
+    const strict = file('strict', 'export function f() { with (Math) { return 1; } }\n');
+    const errors = await compileErrors([good, parse, regex, twice, strict]);
+    expect([...errors.keys()].map((f) => path.basename(f))).toEqual(['parse.ts', 'regex.ts', 'twice.ts', 'strict.ts']);
+    expect(errors.get(regex), 'V8 reports the regular expression').toMatch(/regular expression/i);
+  }, 15_000);
 });
 
 describe('the progress line (scripts/kit/run-tests.ts)', () => {
