@@ -12,7 +12,15 @@ import vm from 'node:vm';
 export async function compileErrors(files: readonly string[]): Promise<Map<string, string>> {
   const errors = new Map<string, string>();
   if (files.length === 0) return errors;
-  const { transformWithOxc, moduleRunnerTransform } = await import('vite');
+  let vite: typeof import('vite');
+  try {
+    vite = await import('vite');
+  } catch (error) {
+    // Without vite there is no telling: every file counts as broken, so its tests run rather than being reused.
+    for (const file of files) errors.set(file, `vite did not load: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+    return errors;
+  }
+  const { transformWithOxc, moduleRunnerTransform } = vite;
   for (const file of files) {
     try {
       const code = readFileSync(file, 'utf8');

@@ -117,37 +117,42 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const prints = fingerprints(root, src, all);
   const cached = readCached(root, target);
   const reuse = new Map(all.map((file) => [file, reuseOf(cached[file], prints.get(file)!)]));
-  // Reused by region: every source those files load must still compile, or vitest would fail them all.
+  // Reused by region: every source those files load must still compile, or vitest would fail them all. The check
+  // runs beside the vitest run of the files that changed; the rare file it finds broken runs after it.
   const byRegion = all.filter((file) => reuse.get(file) === 'regions');
-  const compiled: Record<string, string> = {};
-  if (byRegion.length) {
-    const known = readCompiled(root);
-    const sources = new Map(byRegion.flatMap((file) => [...prints.get(file)!.sources]));
-    const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
-    const unchecked = [...sources.keys()].filter((file) => known[rel(file)] !== sources.get(file));
-    const broken = await compileErrors(unchecked);
-    for (const file of unchecked) if (!broken.has(file)) compiled[rel(file)] = sources.get(file)!;
-    for (const file of byRegion) if ([...prints.get(file)!.sources.keys()].some((source) => broken.has(source))) reuse.delete(file);
-  }
-  const stale = all.filter((file) => !reuse.get(file));
-  const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
+  const rel = (file: string) => path.relative(root, file).split(path.sep).join('/');
+  const known = byRegion.length ? readCompiled(root) : {};
+  const sources = new Map(byRegion.flatMap((file) => [...prints.get(file)!.sources]));
+  const unchecked = [...sources.keys()].filter((file) => known[rel(file)] !== sources.get(file));
+  const checking = compileErrors(unchecked);
+  let stale = all.filter((file) => !reuse.get(file));
   const ofFile = (file: string) => (e: string) => e.startsWith(`${file}: `);
-  let fresh: RunResult = { tests: [], errors: [], duration: 0 };
   const store: Record<string, CachedChapter> = {};
+  const outcomes: RunResult[] = [];
+  const run = async (files: string[]) => {
+    if (!files.length) return;
+    const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
+    const fresh = await runVitest({ ...options, files, reusedChapters: reused });
+    outcomes.push(fresh);
+    // Results are stored only when nothing moved under the run and every error belongs to a test file.
+    if (fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) return;
+    const after = fingerprints(root, src, files);
+    for (const file of files) {
+      const print = prints.get(file)!;
+      if (after.get(file)!.key !== print.key) continue;
+      store[file] = entryFor(print, fresh.tests.filter((t) => t.file === file), fresh.errors.filter(ofFile(file)), fresh.fileRegions?.[file]);
+    }
+  };
+  const [broken] = await Promise.all([checking, run(stale)]);
+  const compiled = Object.fromEntries(unchecked.filter((file) => !broken.has(file)).map((file) => [rel(file), sources.get(file)!]));
+  const late = byRegion.filter((file) => [...prints.get(file)!.sources.keys()].some((source) => broken.has(source)));
+  for (const file of late) reuse.delete(file);
+  stale = [...stale, ...late];
+  await run(late);
   // Results reused by region are stored again under today's key: the next run reads them back exactly.
   for (const file of all) if (reuse.get(file) === 'regions') store[file] = { ...cached[file]!, key: prints.get(file)!.key };
-  if (stale.length) {
-    fresh = await runVitest({ ...options, files: stale, reusedChapters: reused });
-    // Results are stored only when nothing moved under the run and every error belongs to a test file.
-    if (!fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) {
-      const after = fingerprints(root, src, stale);
-      for (const file of stale) {
-        const print = prints.get(file)!;
-        if (after.get(file)!.key !== print.key) continue;
-        store[file] = entryFor(print, fresh.tests.filter((t) => t.file === file), fresh.errors.filter(ofFile(file)), fresh.fileRegions?.[file]);
-      }
-    }
-  }
+  const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
+  const fresh: RunResult = { tests: outcomes.flatMap((o) => o.tests), errors: outcomes.flatMap((o) => o.errors), duration: 0 };
   if (Object.keys(store).length || Object.keys(compiled).length) writeCached(root, target, store, compiled);
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
