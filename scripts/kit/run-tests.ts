@@ -98,20 +98,28 @@ export interface RawReport {
 }
 
 /**
- * Runs the chapters asked for (all with tests by default) and returns their outcomes in chapter order. Chapters whose
- * inputs are unchanged since their last run are read from the cache (unless `fresh`, or for `files` or a directory
- * target); the others run together in one vitest process.
+ * Runs the chapters asked for (all with tests by default), or the test files asked for, and returns their outcomes in
+ * chapter order. Test files whose inputs are unchanged since their last run are read from the cache (unless `fresh`,
+ * or for a directory target); the others run together in one vitest process.
  */
 export async function runTests(options: RunOptions): Promise<RunResult> {
   const { root } = options;
   const target = options.target ?? 'starter';
-  if (options.fresh || options.files || typeof target !== 'string') return runVitest(options);
+  if (options.fresh || typeof target !== 'string') return runVitest(options);
   const started = Date.now();
   const src = path.join(root, target, 'src');
-  const wanted = options.chapters?.length ? options.chapters.filter((n) => hasTests(root, n)) : chaptersWithTests(root);
+  const asked = options.files?.map((file) => file.split(path.sep).join('/'));
+  const wanted = asked
+    ? [...new Set(asked.map(chapterOfFile))].sort((a, b) => a - b)
+    : options.chapters?.length
+      ? options.chapters.filter((n) => hasTests(root, n))
+      : chaptersWithTests(root);
   // The cache is kept per test file: a save to one source file runs again only the test files that reach it.
   const filesOf = new Map(
-    wanted.map((n) => [n, chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/')).sort((a, b) => a.localeCompare(b))]),
+    wanted.map((n) => [
+      n,
+      (asked ? asked.filter((file) => chapterOfFile(file) === n) : chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/'))).sort((a, b) => a.localeCompare(b)),
+    ]),
   );
   const all = [...filesOf.values()].flat();
   const prints = fingerprints(root, src, all);
@@ -232,7 +240,8 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
     const unloaded = outcomes.tests.filter((t) => t.name === `${t.file} could not load`);
     if (unloaded.length && target !== 'solution') {
       // A file that fails to load hides how many tests it has: take its tests from the solution and fail each one.
-      const reference = await runTests({ root, target: 'solution', files: unloaded.map((t) => t.file), signal: options.signal }).catch(() => undefined);
+      // Read from the cache like any run (the solution rarely changes), unless this run is fresh (grading).
+      const reference = await runTests({ root, target: 'solution', files: unloaded.map((t) => t.file), signal: options.signal, fresh: options.fresh }).catch(() => undefined);
       outcomes.tests = outcomes.tests.flatMap((test) => {
         const own = unloaded.includes(test) ? (reference?.tests ?? []).filter((r) => r.file === test.file) : [];
         return own.length ? own.map((r) => ({ ...r, status: 'failed' as const, message: `this test file could not load: ${test.message}` })) : [test];
