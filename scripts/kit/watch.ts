@@ -274,7 +274,10 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   // Only a guess until the earlier chapters' tests have run: say so, so the learner does not take it for a verdict.
   const guessed = options.chapter === undefined && opening > 1;
   if (firstTodo) print(`${bold(guessed ? 'First unwritten stub:' : 'Next stub:')} ${cyan(`${firstTodo.file}:${firstTodo.line}`)}  ${dim(`(#region chapter ${firstTodo.chapter}: ${firstTodo.name})`)}`);
-  if (guessed) print(dim(`Chapters 1-${opening - 1} have no stubs left; their tests run next, and the first of them that fails is shown instead.`));
+  if (guessed) {
+    const done = opening === 2 ? 'Chapter 1 has' : `Chapters 1-${opening - 1} have`;
+    print(dim(`${done} no stubs left; their tests run next, and the first of them that fails is shown instead.`));
+  }
 
   let runner: ChapterRunner;
   if (options.spawn) runner = spawnRunner(root);
