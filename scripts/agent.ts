@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
+import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
@@ -291,7 +291,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     finish = undefined;
     await built.close();
     const saved = built.session?.session;
-    if (saved) note(style.dim(`session ${saved.id} · ${kit.formatUsage(saved.usage)} · ${kit.formatCost(saved.cost)}`));
+    if (saved) note(style.dim(`session ${saved.id} · ${kit.formatUsage(saved.usage)} · ${sessionCostText(kit, saved)}`));
     else if (total) note(style.dim(`total: ${kit.usageLine(total, models.model)}`));
     if (saved) note(style.dim(`resume with: npm run agent -- --resume ${saved.id}`));
   };

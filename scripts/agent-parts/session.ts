@@ -11,6 +11,7 @@
  * --system-prompt and --append-system-prompt. The recorder is this part's `render`: it sees every event of every run,
  * in order, and writes what it means. The usage and cost are printed when the agent exits.
  */
+import { sessionCostText } from '../lib/agent-kit.js';
 import type { AgentPart, PartResult, SlashCommand } from './part.js';
 
 type Sessions = typeof import('../../solution/src/session/index.js');
@@ -67,7 +68,7 @@ export const part: AgentPart = {
     const totals = () => {
       if (!open) return 'no session saved (--no-session)';
       const session = open.session;
-      return `session ${session.id} · ${s.formatUsage(session.usage)} · ${s.formatCost(session.cost)}`;
+      return `session ${session.id} · ${s.formatUsage(session.usage)} · ${sessionCostText(s, session)}`;
     };
     const commands: SlashCommand[] = [
       {

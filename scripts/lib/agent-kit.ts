@@ -164,3 +164,12 @@ export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/**
+ * A saved session's cost as text. A session's cost starts at 0 and turns unknown at the first turn its model has no
+ * price for (chapter 12), so a session on an unpriced model that used nothing yet would read "$0.0000": say "cost
+ * unknown" then, as the usage line does.
+ */
+export function sessionCostText(kit: Pick<Kit, 'formatCost' | 'priceFor'>, session: { cost: number | undefined; model?: string }): string {
+  return kit.formatCost((session.cost ?? 0) > 0 || kit.priceFor(session.model) ? session.cost : undefined);
+}

@@ -12,6 +12,7 @@ import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } f
 import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
 import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegions, testFileKey } from '../../scripts/kit/cache.js';
 import { compileErrors } from '../../scripts/kit/compiles.js';
+import { sessionCostText } from '../../scripts/lib/agent-kit.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { REPO } from './helpers.js';
 
@@ -271,6 +272,16 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     expect([...errors.keys()].map((f) => path.basename(f))).toEqual(['parse.ts', 'regex.ts', 'twice.ts', 'strict.ts']);
     expect(errors.get(regex), 'V8 reports the regular expression').toMatch(/regular expression/i);
   }, 15_000);
+});
+
+describe('sessionCostText (scripts/lib/agent-kit.ts)', () => {
+  it('says "cost unknown" for a session on an unpriced model that used nothing yet, and the dollars otherwise', async () => {
+    const kit = await import('../../solution/src/index.js');
+    expect(sessionCostText(kit, { cost: 0, model: 'offline' })).toBe('cost unknown');
+    expect(sessionCostText(kit, { cost: undefined, model: 'claude-sonnet-4-5' })).toBe('cost unknown');
+    expect(sessionCostText(kit, { cost: 0, model: 'claude-sonnet-4-5' })).toBe('$0.0000');
+    expect(sessionCostText(kit, { cost: 0.5, model: 'offline' }), 'a cost some turns were priced at stays').toBe('$0.5000');
+  });
 });
 
 describe('the progress line (scripts/kit/run-tests.ts)', () => {
