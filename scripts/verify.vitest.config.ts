@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
+import { regionTrace } from './kit/trace-plugin.js';
 
 interface PlannedProject {
   name: string;
@@ -31,6 +32,9 @@ export default defineConfig({
       ...(project.workspaces
         ? { plugins: [kitOfWorkspace(project.workspaces, project.src)] }
         : {
+            // The region trace: which regions each test of the solution reached (verify.ts narrows the known-wrong
+            // workspaces' runs to the tests that reached the region they change).
+            plugins: [regionTrace()],
             resolve: {
               alias: [
                 { find: /^kit$/, replacement: path.join(project.src, 'index.ts') },
@@ -41,7 +45,7 @@ export default defineConfig({
       test: {
         name: project.name,
         include: project.include,
-        setupFiles: [path.join(root, 'tests/setup.ts')],
+        setupFiles: [path.join(root, 'tests/setup.ts'), ...(project.workspaces && process.env.KIT_VERIFY_ALLOW ? [path.join(root, 'scripts/lib/verify-allow.ts')] : [])],
         testTimeout: 10_000,
         pool: 'threads' as const,
         // Workers keep their module cache between the files of one project (never across projects): half the time.

@@ -8,6 +8,8 @@ export interface TestOutcome {
   name: string;
   state: string;
   messages: string[];
+  /** The chapter regions the test reached, with those its file's run reached outside any test (where traced). */
+  regions?: string[];
 }
 
 export default class VerifyReporter implements Reporter {
@@ -23,14 +25,17 @@ export default class VerifyReporter implements Reporter {
       for (const error of module.errors()) {
         outcomes.push({ project, file, name: '(file failed to load)', state: 'failed', messages: [error.message] });
       }
+      const outside = (module.meta() as { kitRegions?: string[] }).kitRegions ?? [];
       for (const test of module.children.allTests()) {
         const result = test.result();
+        const own = (test.meta() as { kitRegions?: string[] }).kitRegions;
         outcomes.push({
           project,
           file,
           name: test.fullName,
           state: result.state,
           messages: (result.errors ?? []).map((error) => `${error.name ?? 'Error'}: ${error.message}`),
+          ...(own || outside.length ? { regions: [...new Set([...(own ?? []), ...outside])] } : {}),
         });
       }
     }
