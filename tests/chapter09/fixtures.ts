@@ -1,4 +1,5 @@
 /** Helpers for the chapter 9 tests: deferreds, a controllable call runner, and tools whose finish the test decides. */
+import { expect } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from 'kit/agent-events';
 import type { CallRunner, Executor, TurnContext } from 'kit/executor';
@@ -24,6 +25,19 @@ export function deferred<T>(): Deferred<T> {
 /** Lets every pending promise and I/O callback run (a few turns of the event loop). */
 export async function flush(rounds = 3): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/**
+ * `promise`'s value once it has settled; fails at once with `message` if a few turns of the event loop were not
+ * enough. A wrong solution that waits for something that never comes then fails with a message that names the step,
+ * not with the test timeout. Works under fake timers, which do not fake setImmediate.
+ */
+export async function settles<T>(promise: Promise<T>, message: string): Promise<T> {
+  let settled = false;
+  promise.then(() => (settled = true), () => (settled = true));
+  await flush(5);
+  expect(settled, message).toBe(true);
+  return promise;
 }
 
 /** A tool set with read-only tools `read` and `grep`, and writing tools `write` and `edit` (their execute is unused). */

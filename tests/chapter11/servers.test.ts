@@ -97,7 +97,11 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
 
   test('McpServers.start: a server that fails is listed with its name; the others still work', async () => {
     const good = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
-    const hub = await start({ good: good.factory, bad: fakeServer([], { silent: true }).factory }, { startupTimeoutMs: 100 });
+    const hub = await within(
+      start({ good: good.factory, bad: fakeServer([], { silent: true }).factory }, { startupTimeoutMs: 100 }),
+      2000,
+      'McpConnection.connect step 5: a server that never answers the handshake must fail after startupTimeoutMs (100 ms here), not hang start-up',
+    );
     expect(hub.connections.map((c) => [c.name, c.state]), 'McpConnection.connect step 6: the good server is running').toEqual([['good', 'running']]);
     expect(hub.failures.map((f) => f.name), 'McpConnection.connect step 5: the bad server failed to start').toEqual(['bad']);
     expect(hub.failures[0]!.error, 'the failure says why').toMatch(/did not start/);
