@@ -26,47 +26,71 @@ export function commandEnvironment(runId: string, env: NodeJS.ProcessEnv = proce
   return { ...Object.fromEntries(kept), [RUN_MARKER]: runId };
 }
 
-/** Reads a file under /proc, or '' if it cannot (the process has ended, or belongs to another user). */
-function procFile(file: string, encoding: BufferEncoding = 'utf8'): string {
+/** Reads a file under /proc, or undefined if it cannot (the process has ended, or belongs to another user). */
+function procFile(file: string, encoding: BufferEncoding = 'utf8'): string | undefined {
   try {
     return readFileSync(file, encoding);
   } catch {
-    return '';
+    return undefined;
   }
 }
 
 /**
- * The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only).
+ * The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only), and
+ * how many processes could not be judged: a process in the middle of exec shows an empty environment for a moment,
+ * so one that reads as empty (and is neither a kernel thread nor a zombie nor pid 1) may be one of ours.
  * Synchronous on purpose: files under /proc are made by the kernel on the spot, never read from a disk, and a
  * few hundred small reads take milliseconds, less than queueing them on libuv's thread pool.
  */
-function processesOfRun(runId: string): Array<{ pid: number; command: string }> {
+function processesOfRun(runId: string): { found: Array<{ pid: number; command: string }>; unsure: number } {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return [];
+    return { found: [], unsure: 0 };
   }
   const mark = `${RUN_MARKER}=${runId}`;
   const found: Array<{ pid: number; command: string }> = [];
+  let unsure = 0;
   for (const pid of entries) {
-    if (!/^\d+$/.test(pid) || !procFile(`/proc/${pid}/environ`, 'latin1').split('\0').includes(mark)) continue;
-    const command = procFile(`/proc/${pid}/cmdline`).split('\0').join(' ').trim();
+    if (!/^\d+$/.test(pid)) continue;
+    const environ = procFile(`/proc/${pid}/environ`, 'latin1');
+    if (environ === undefined) continue;
+    if (environ === '') {
+      if (pid !== '1' && userProcess(pid)) unsure++;
+      continue;
+    }
+    if (!environ.split('\0').includes(mark)) continue;
+    const command = (procFile(`/proc/${pid}/cmdline`) ?? '').split('\0').join(' ').trim();
     found.push({ pid: Number(pid), command: command.length > 80 ? `${command.slice(0, 80)}…` : command });
   }
-  return found;
+  return { found, unsure };
+}
+
+/** Whether a process is alive and not a kernel thread: its state is not Z (zombie) and its parent is not 0 or 2. */
+function userProcess(pid: string): boolean {
+  const stat = procFile(`/proc/${pid}/stat`);
+  // `pid (command) state ppid ...`; the command may hold spaces and parentheses, so read after the last ')'.
+  const [state, ppid] = stat?.slice(stat.lastIndexOf(')') + 2).split(' ') ?? [];
+  return state !== undefined && state !== 'Z' && ppid !== '0' && ppid !== '2';
 }
 
 /**
  * Kills (SIGKILL) every process still running that the command with this run id started, wherever it moved, and
- * returns each as `<pid> <command line>`. Looks again after killing, in case one forked meanwhile. On systems
- * without /proc it finds nothing and returns [].
+ * returns each as `<pid> <command line>`. Looks again after killing, in case one forked meanwhile, and again after a
+ * few milliseconds while some process could not be judged (see processesOfRun). On systems without /proc it finds
+ * nothing and returns [].
  */
 export async function stopLeftovers(runId: string): Promise<string[]> {
   const stopped = new Map<number, string>();
-  for (let round = 0; round < 3; round++) {
-    const found = processesOfRun(runId).filter(({ pid }) => !stopped.has(pid));
-    if (found.length === 0) break;
+  for (let round = 0; round < 8; round++) {
+    const { found: all, unsure } = processesOfRun(runId);
+    const found = all.filter(({ pid }) => !stopped.has(pid));
+    if (found.length === 0) {
+      if (unsure === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      continue;
+    }
     for (const { pid, command } of found) {
       try {
         process.kill(pid, 'SIGKILL');
