@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { regionTrace } from './scripts/kit/trace-plugin.js';
@@ -31,5 +32,10 @@ export default defineConfig({
     // Each file still gets its own setup (tests/setup.ts) and HOME; graded tests share no module state.
     pool: 'threads',
     isolate: false,
+    // Graded tests spend much of their time waiting (real processes, timeouts, fake servers), not computing: one
+    // worker more than the cores keeps the CPU busy while others wait. vitest's own default is one fewer than the
+    // cores. Measured on 2 cores (solution): every chapter 11.8 s with 1 worker, 7.5 s with 2, 6.4 s with 3;
+    // chapter 4 4.7 s to 2.2 s, chapter 11 2.5 s to 1.7 s.
+    maxWorkers: availableParallelism() + 1,
   },
 });

@@ -32,7 +32,7 @@ export async function flush(rounds = 3): Promise<void> {
  * enough. A wrong solution that waits for something that never comes then fails with a message that names the step,
  * not with the test timeout. Works under fake timers, which do not fake setImmediate.
  */
-export async function settles<T>(promise: Promise<T>, message: string): Promise<T> {
+export async function settledSoon<T>(promise: Promise<T>, message: string): Promise<T> {
   let settled = false;
   promise.then(() => (settled = true), () => (settled = true));
   await flush(5);
@@ -116,7 +116,7 @@ export function controlledRunner(options: { holdDecisions?: boolean; emitFirst?:
 }
 
 /**
- * Runs `executor` over `calls` in the background, collecting its events and the results it records. `done` settles
+ * Runs `executor` over `calls` in the background, collecting its events and the results it records. `done` settledSoon
  * when the executor ends (rejects with what it throws).
  */
 export function runExecutor(executor: Executor, calls: readonly ToolCall[], runCall: CallRunner, options: { tools?: ToolSet; signal?: AbortSignal } = {}) {

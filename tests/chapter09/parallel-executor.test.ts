@@ -4,7 +4,7 @@ import type { Executor } from 'kit/executor';
 import { CANCELLED_RESULT } from 'kit/execute-tool';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
-import { call, controlledRunner, eventLines, flaggedTools, flush, gatedTool, runExecutor, settles } from './fixtures.js';
+import { call, controlledRunner, eventLines, flaggedTools, flush, gatedTool, runExecutor, settledSoon } from './fixtures.js';
 
 const limit = (n: number): Executor => (calls, runCall, turn) => runInParallel(calls, runCall, turn, n);
 
@@ -253,7 +253,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     controller.abort(new Error('stop'));
     runner.finish('a');
     runner.finish('b');
-    await settles(run.done, 'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end');
+    await settledSoon(run.done, 'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end');
     expect(runner.started(), 'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)').toEqual(['a', 'b']);
     expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual(['a', 'b']);
   });

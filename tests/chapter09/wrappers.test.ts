@@ -6,7 +6,7 @@ import { assistantText, assistantToolCalls, toolResult, type Message } from 'kit
 import { defineTool, ToolSet } from 'kit/tool';
 import { catchErrors, endRunOnError, returnDirect, returnDirectHooks, withTimeout } from 'kit/tool-wrappers';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
-import { flush, gatedTool, settles } from './fixtures.js';
+import { flush, gatedTool, settledSoon } from './fixtures.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -26,7 +26,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await flush(1);
     expect(settled, 'withTimeout step 1: 1 ms before the limit the call must still be running').toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    const result = await settles(pending, 'withTimeout step 2: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it)');
+    const result = await settledSoon(pending, 'withTimeout step 2: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it)');
     expect(result.isError, 'withTimeout step 3: a call that timed out is an error result').toBe(true);
     expect(result.content, 'withTimeout step 3: the result says the tool timed out, and after how many ms (ToolTimeoutError)').toMatch(/slow timed out after 250 ms/);
   });
@@ -40,7 +40,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     expect(signals.length, 'withTimeout step 2: the tool must get a signal in its context').toBe(1);
     expect(signals[0]!.aborted, 'withTimeout: before the limit the signal has not fired').toBe(false);
     await vi.advanceTimersByTimeAsync(100);
-    await settles(pending, 'withTimeout step 2: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it)');
+    await settledSoon(pending, 'withTimeout step 2: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it)');
     expect(signals[0]!.aborted, 'withTimeout step 1: at the limit the tool\'s signal must fire, so it can stop its work').toBe(true);
     expect(String(signals[0]!.reason?.message), 'withTimeout step 1: the signal\'s reason is the ToolTimeoutError').toMatch(/timed out after 100 ms/);
   });

@@ -2,22 +2,9 @@
  * Given code of the solution that no graded test can hold to account: it is the same in the starter, so a graded
  * test of it would pass before the learner wrote anything.
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCommand } from '../../solution/src/tools/bash.js';
-
-/** Pids of the running processes whose command line contains `text`. */
-function running(text: string): number[] {
-  const pids: number[] = [];
-  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
-    try {
-      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').includes(text)) pids.push(Number(pid));
-    } catch {
-      // It ended meanwhile.
-    }
-  }
-  return pids;
-}
+import { killLeftOver, processesRunning } from '../helpers/processes.js';
 
 describe('stopLeftovers (solution/src/tools/processes.ts)', () => {
   it.runIf(process.platform === 'linux')('stops a detached process that was in the middle of exec when the command ended (100 tries)', async () => {
@@ -30,16 +17,16 @@ describe('stopLeftovers (solution/src/tools/processes.ts)', () => {
         const marker = `sleep 40.${tag}${i}`;
         await runCommand(`setsid sh -c '${marker}; true' >/dev/null 2>&1 & echo ok`, { cwd: '/tmp', timeoutMs: 3000 });
         // A process that was killed may still be listed for a moment: only one still there after 500 ms was missed.
-        let pids = running(marker);
+        let pids = processesRunning(marker);
         for (let waited = 0; pids.length > 0 && waited < 500; waited += 10) {
           await new Promise((resolve) => setTimeout(resolve, 10));
-          pids = running(marker);
+          pids = processesRunning(marker);
         }
         if (pids.length) left.push(marker);
       }
       expect(left, 'stopLeftovers must look again while a process it cannot judge yet (an empty environment) is there').toEqual([]);
     } finally {
-      for (const pid of running(`sleep 40.${tag}`)) process.kill(pid, 'SIGKILL');
+      killLeftOver(`sleep 40.${tag}`);
     }
   }, 30_000);
 });

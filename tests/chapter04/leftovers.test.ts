@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { CommandOutcome } from 'kit/tools/bash';
+import { killLeftOver, processesRunning } from '../helpers/processes.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+import { bash, errorOf, run, runTag, sleep, within } from './fixtures.js';
+
+const RUN = runTag(3);
+
+describe('runCommand (src/tools/bash.ts): what a command leaves running', () => {
+  test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 5.${RUN}4`;
+    try {
+      const outcome = await within(1500, run(root, `${marker} & echo done`));
+      expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
+        'resolved',
+      );
+      const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect(stdout, 'everything the command printed is kept').toBe('done\n');
+      expect(notes.join('\n'), 'runCommand step 5: a note names each process stopLeftovers stopped').toContain(marker);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('a background job that hid its environment is still stopped with the group, quietly', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 5.${RUN}5`;
+    try {
+      const outcome = await within(1500, run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
+      expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
+        'resolved',
+      );
+      const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect(stdout).toBe('done\n');
+      expect(notes, 'runCommand step 5 and 6: the group kill closed the pipes at once, so there is nothing to note').toEqual([]);
+      expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('a timeout stops even a command that ignores SIGTERM', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(root, { command: "trap '' TERM; echo started; sleep 3", timeout_ms: 100 }));
+    expect(
+      outcome.status,
+      "the command ignores SIGTERM (trap '' TERM), so it was still running: kill the group with 'SIGKILL', which no process can ignore",
+    ).toBe('rejected');
+    expect(errorOf(outcome, 'the command must time out')).toMatch(/timed out after 100 ms/);
+  });
+
+  test('stops a process that left the process group, and says so, instead of waiting for it', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${RUN}1`;
+    try {
+      const outcome = await within(2000, run(root, `setsid ${marker} & sleep 0.2; echo started`, 500));
+      expect(
+        outcome.status,
+        'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
+      ).toBe('resolved');
+      const { exitCode, stdout, stopped, notes } = (outcome as { value: CommandOutcome }).value;
+      expect(notes.join('\n'), 'runCommand step 5: a note names what stopLeftovers stopped, by its command line').toContain(marker);
+      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([0, 'started\n', undefined]);
+      expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('stops a detached child that redirected its output, too', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${RUN}7`;
+    try {
+      const result = await bash(root, { command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`, timeout_ms: 3000 });
+      expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
+      // The tool's clean-up stops it as the tool returns; looked for (up to 2 s, for a loaded machine) until it is gone.
+      let left = processesRunning(marker);
+      for (let waited = 0; left.length > 0 && waited < 2000; waited += 50) {
+        await sleep(50);
+        left = processesRunning(marker);
+      }
+      expect(
+        left,
+        'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
+      ).toEqual([]);
+      expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('a timeout ends the tool even when a detached child keeps running', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${RUN}2`;
+    try {
+      const outcome = await within(2000, run(root, `setsid ${marker} & echo begun; sleep 5`, 300));
+      expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
+      const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual(['timeout', 'begun\n']);
+      expect(notes.join('\n'), 'runCommand step 5: the note names what stopLeftovers stopped').toContain(marker);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+
+  test('waits only a short while for pipes held by a process it cannot find', async () => {
+    const { root } = tempWorkspace();
+    const marker = `sleep 30.${RUN}3`;
+    try {
+      // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
+      const outcome = await within(2000, run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
+      expect(
+        outcome.status,
+        'runCommand step 6: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams',
+      ).toBe('resolved');
+      const { exitCode, stdout, notes } = (outcome as { value: CommandOutcome }).value;
+      expect([exitCode, stdout], 'what was printed before is kept').toEqual([0, 'done\n']);
+      const note = notes.at(-1) ?? '';
+      expect(note, 'runCommand step 6: a note that something still held the output open').toMatch(/output/);
+      expect(note, 'runCommand step 6: the note says it may still be running').toMatch(/may still be running/);
+    } finally {
+      killLeftOver(marker);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import { existsSync } from 'node:fs';
+import { getEventListeners } from 'node:events';
+import path from 'node:path';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { BASH_OUTPUT_LIMIT, OutputCap } from 'kit/tools/bash';
+import { rejection } from '../helpers/assert.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+import { bash, errorOf, sleep, within } from './fixtures.js';
+
+const savedEnv = { ...process.env };
+afterEach(() => {
+  for (const name of Object.keys(process.env)) if (!(name in savedEnv)) delete process.env[name];
+  Object.assign(process.env, savedEnv);
+});
+
+describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
+  test('runs in the workspace root', async () => {
+    const { root } = tempWorkspace({ 'hello.txt': 'hi from the workspace\n' });
+    const result = await bash(root, { command: 'pwd; cat hello.txt' });
+    expect(result, 'spawn bash with cwd: ctx.cwd').toContain(`${root}\nhi from the workspace`);
+  });
+
+  test('keeps stdout and stderr apart even when they interleave', async () => {
+    const { root } = tempWorkspace();
+    const result = await bash(root, { command: 'echo one; echo two >&2; echo three; echo four >&2' });
+    expect(result).toBe('exit code: 0\n--- stdout ---\none\nthree\n--- stderr ---\ntwo\nfour');
+  });
+
+  test('a timeout stops everything the command started, not only the shell', async () => {
+    const { root } = tempWorkspace();
+    // `env -i` clears the environment, so only the group kill can reach this child.
+    const command = "env -i /bin/sh -c '/bin/sleep 0.4; /usr/bin/touch late.txt' & sleep 5";
+    errorOf(await within(1500, bash(root, { command, timeout_ms: 100 })), 'the command must time out');
+    await sleep(600);
+    expect(
+      existsSync(path.join(root, 'late.txt')),
+      'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
+    ).toBe(false);
+  });
+
+  test('an abort signal stops the command and rejects', async () => {
+    const { root } = tempWorkspace();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const outcome = await within(1500, bash(root, { command: 'echo begun; sleep 5' }, controller.signal));
+    const error = errorOf(outcome, 'aborting ctx.signal must stop the command (listen for its abort event)');
+    expect(error).toMatch(/abort/i);
+    expect(error, 'show the output printed before the abort').toContain('begun');
+  });
+
+  test('a command that reads stdin gets end of input at once instead of waiting', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(root, { command: 'cat; echo "no input"', timeout_ms: 3000 }));
+    expect(
+      outcome.status,
+      "nobody can type into the command: spawn with stdio: ['ignore', 'pipe', 'pipe'] so that reading stdin ends at once",
+    ).toBe('resolved');
+    expect((outcome as { value: string }).value).toBe('exit code: 0\n--- stdout ---\nno input\n--- stderr ---\n(empty)');
+  });
+
+  test('rejects with the error from spawn when bash cannot start', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(1500, bash(path.join(root, 'no-such-folder'), { command: 'echo hi' }));
+    const error = errorOf(
+      outcome,
+      "bash cannot start in a folder that does not exist: the child emits 'error' (then 'close' with code -2); reject with that error",
+    );
+    expect(error, 'pass on the spawn error itself').toMatch(/ENOENT/);
+  });
+
+  test('removes its abort listener once the command has ended', async () => {
+    const { root } = tempWorkspace();
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) await bash(root, { command: 'true' }, controller.signal);
+    expect(
+      getEventListeners(controller.signal, 'abort'),
+      "runCommand step 7: the run's signal outlives each command: once it has ended, removeEventListener('abort', onAbort) and clear the timer",
+    ).toHaveLength(0);
+    await rejection(bash(path.join(root, 'missing'), { command: 'true' }, controller.signal), 'bash cannot start in a missing folder');
+    expect(
+      getEventListeners(controller.signal, 'abort'),
+      "runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)",
+    ).toHaveLength(0);
+  });
+
+  test('keeps output that never ends capped while it arrives, and still times out', async () => {
+    const { root } = tempWorkspace();
+    const outcome = await within(2500, bash(root, { command: 'yes', timeout_ms: 400 }));
+    const error = errorOf(outcome, '`yes` prints without end: it must time out');
+    expect(error, 'the timeout error says so').toMatch(/timed out after 400 ms/);
+    expect(error.length, `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`).toBeLessThan(
+      BASH_OUTPUT_LIMIT + 500,
+    );
+    expect(error, 'the OutputCap note says how much was cut').toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
+  });
+
+  test('feeds the output to an OutputCap piece by piece as it arrives, not all at once at the end', async () => {
+    const { root } = tempWorkspace();
+    const add = vi.spyOn(OutputCap.prototype, 'add');
+    try {
+      await bash(root, { command: 'echo one; sleep 0.1; echo two; sleep 0.1; echo three' });
+      const pieces = add.mock.calls.map(([chunk]) => chunk);
+      expect(
+        pieces.filter((chunk) => /one|two|three/.test(chunk)).length,
+        'runCommand step 2: call add() on each stream\'s OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory',
+      ).toBeGreaterThanOrEqual(3);
+    } finally {
+      add.mockRestore();
+    }
+  });
+
+  test('does not pass the agent\'s API keys on to the command, but keeps the rest of the environment', async () => {
+    const { root } = tempWorkspace();
+    process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
+    process.env.OPENAI_API_KEY = 'sk-openai-test-secret';
+    process.env.KIT_TEST_SETTING = 'kept';
+    const result = await bash(root, { command: 'env' });
+    expect(result, 'runCommand step 1: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_*').not.toMatch(
+      /test-secret/,
+    );
+    expect(result, 'runCommand step 1: every other variable is still passed on (PATH, HOME, the user\'s own settings)').toContain(
+      'KIT_TEST_SETTING=kept',
+    );
+  });
+
+});
