@@ -24,8 +24,11 @@ import { alive, ask, bashAgent, cmd, collect, config, eventually, fakeRunner, gr
 const bashCall = (command = 'rm -rf build'): ToolCall => ({ type: 'tool_call', id: 'c1', name: 'bash', arguments: { command } });
 /** A shell command that prints `value` as JSON on stdout. */
 const printJson = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
-/** A hook that starts `sleep 30`, saves its pid in sleep.pid and waits for it. */
-const SLEEPER = 'sleep 30 & echo $! > sleep.pid; wait';
+/**
+ * A hook that starts `sleep 30`, saves its pid in sleep.pid and waits for it. The pid is written to another file and
+ * moved into place, so sleep.pid never exists empty (a test that saw it appear read pid 0 now and then).
+ */
+const SLEEPER = 'sleep 30 & echo $! > sleep.pid.new && mv sleep.pid.new sleep.pid; wait';
 const sleeperPid = (root: string) => Number(readFileSync(path.join(root, 'sleep.pid'), 'utf8'));
 
 /** A runner that answers each command with its own outcome (exit code 0, no output, for any other); starts nothing. */
