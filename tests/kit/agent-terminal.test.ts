@@ -131,7 +131,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     expect(api.requests.length, 'one request for each prompt').toBe(2);
 
     pane.press('C-c');
-    expect(await pane.exitCode({ timeoutMs: 5000 }), 'Ctrl-C at the prompt exits with 130').toBe(130);
+    expect(await pane.exitCode({ timeoutMs: 15_000 }), 'Ctrl-C at the prompt exits with 130').toBe(130);
   });
 
   it('Ctrl-C twice during a turn exits with 130 at once', async () => {
@@ -143,7 +143,9 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     await pane.waitFor('Thinking very slowly', 'the first words of the slow answer');
     pane.press('C-c');
     pane.press('C-c');
-    expect(await pane.exitCode({ timeoutMs: 5000 }), 'Ctrl-C twice exits with 130').toBe(130);
+    // "At once" means well before the server's 60 s answer. 15 s, not 5: on a loaded CI machine the exit once took
+    // longer than 5 s after its summary was printed (seen once in many runs; the cause was not found).
+    expect(await pane.exitCode({ timeoutMs: 15_000 }), 'Ctrl-C twice exits with 130').toBe(130);
   });
 
   it('slash commands: /help lists the built-ins and a custom command, which sends its text with $ARGUMENTS filled in; /mode acceptEdits changes the mode', async () => {
