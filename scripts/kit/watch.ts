@@ -81,7 +81,11 @@ export function renderExtras(extras: Extras): string {
 /** The screen for one run of a chapter's tests. */
 export function renderChapter(root: string, chapter: number, tests: readonly TestOutcome[], errors: readonly string[] = [], extras: Extras = {}): string {
   const passed = tests.filter((t) => t.status === 'passed').length;
-  const out = [`${bold(`Chapter ${chapter} · ${chapterTitle(chapter)}`)}   ${bar(passed, tests.length)} ${passed}/${tests.length} passing`, ''];
+  // A file that could not load stands for tests that never ran: no count of them is known here, so no total is shown
+  // (progress counts them from the solution's run).
+  const unloaded = tests.filter((t) => t.name === `${t.file} could not load`).length;
+  const tally = unloaded ? `${passed} passing · ${unloaded} test file${unloaded > 1 ? 's' : ''} could not load` : `${passed}/${tests.length} passing`;
+  const out = [`${bold(`Chapter ${chapter} · ${chapterTitle(chapter)}`)}   ${bar(passed, tests.length)} ${tally}`, ''];
   const tail = renderExtras(extras);
   if (tests.length > 0 && passed === tests.length && errors.length === 0) {
     const next = chaptersWithTests(root).find((n) => n > chapter);

@@ -9,7 +9,8 @@ import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
-import { progressLine, progressText, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import { progressLine, progressText, stripAnsi, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import { renderChapter } from '../../scripts/kit/watch.js';
 import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegions, testFileKey } from '../../scripts/kit/cache.js';
 import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
@@ -319,5 +320,21 @@ describe('the progress line (scripts/kit/run-tests.ts)', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe("watch's screen (scripts/kit/watch.ts)", () => {
+  const outcome = (name: string, status: 'passed' | 'failed', message = ''): TestOutcome => ({
+    chapter: 3, file: 'tests/chapter03/agent.test.ts', suites: [], name, fullName: name, status, message,
+  });
+  it('shows passed/total when every file loaded', () => {
+    const screen = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed'), outcome('b', 'failed', 'expected 1')]));
+    expect(screen.split('\n')[0]).toMatch(/ 1\/2 passing$/);
+  });
+  it('shows no total when a file could not load: its tests never ran, so the count would be wrong', () => {
+    const broken = { ...outcome('tests/chapter03/single-turn.test.ts could not load', 'failed', 'SyntaxError: Unexpected token'), file: 'tests/chapter03/single-turn.test.ts' };
+    const screen = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed'), broken]));
+    expect(screen.split('\n')[0]).toMatch(/ 1 passing · 1 test file could not load$/);
+    expect(screen).toContain('SyntaxError: Unexpected token');
   });
 });
