@@ -116,7 +116,7 @@ export function controlledRunner(options: { holdDecisions?: boolean; emitFirst?:
 }
 
 /**
- * Runs `executor` over `calls` in the background, collecting its events and the results it records. `done` settledSoon
+ * Runs `executor` over `calls` in the background, collecting its events and the results it records. `done` settles
  * when the executor ends (rejects with what it throws).
  */
 export function runExecutor(executor: Executor, calls: readonly ToolCall[], runCall: CallRunner, options: { tools?: ToolSet; signal?: AbortSignal } = {}) {

@@ -38,7 +38,7 @@ function procFile(file: string, encoding: BufferEncoding = 'utf8'): string | und
 /**
  * The pid and command line of each running process whose environment carries RUN_MARKER=runId (Linux only), and
  * how many processes could not be judged: a process in the middle of exec shows an empty environment for a moment,
- * so one that reads as empty (and is neither a kernel thread nor a zombie nor pid 1) may be one of ours.
+ * so one that reads as empty (and is neither a kernel thread, nor a zombie, nor init) may be one of ours.
  * Synchronous on purpose: files under /proc are made by the kernel on the spot, never read from a disk, and a
  * few hundred small reads take milliseconds, less than queueing them on libuv's thread pool.
  */
@@ -57,7 +57,7 @@ function processesOfRun(runId: string): { found: Array<{ pid: number; command: s
     const environ = procFile(`/proc/${pid}/environ`, 'latin1');
     if (environ === undefined) continue;
     if (environ === '') {
-      if (pid !== '1' && userProcess(pid)) unsure++;
+      if (userProcess(pid)) unsure++;
       continue;
     }
     if (!environ.split('\0').includes(mark)) continue;
@@ -67,7 +67,10 @@ function processesOfRun(runId: string): { found: Array<{ pid: number; command: s
   return { found, unsure };
 }
 
-/** Whether a process is alive and not a kernel thread: its state is not Z (zombie) and its parent is not 0 or 2. */
+/**
+ * Whether a process is alive and neither a kernel thread nor init: its state is not Z (zombie), and its parent is
+ * not 0 (init and kthreadd) or 2 (kthreadd's threads).
+ */
 function userProcess(pid: string): boolean {
   const stat = procFile(`/proc/${pid}/stat`);
   // `pid (command) state ppid ...`; the command may hold spaces and parentheses, so read after the last ')'.
