@@ -70,7 +70,12 @@ function positiveInt(args: readonly string[], flag: string): number | undefined 
   return Number(value);
 }
 
+const FLAGS = ['--solution', '--chapters', '--json', '--junit', '--classroom50', '--gradescope', '--repo', '--repos', '--repos-file', '--jobs', '--logs', '--csv', '--markdown', '--timeout'];
+
 export async function gradeCommand(root: string, args: string[]): Promise<number> {
+  // A mistyped flag would otherwise be ignored and its file silently never written.
+  const unknown = args.filter((arg) => arg.startsWith('-') && !FLAGS.includes(arg.split('=')[0]!));
+  if (unknown.length) throw new UsageError(`npm run grade: unknown option ${unknown.join(', ')}; the options are ${FLAGS.join(' ')}`);
   const offered = chaptersWithTests(root);
   const spec = flagValue(args, '--chapters');
   const chapters = spec ? parseChapters(spec, offered) : offered;

@@ -26,7 +26,7 @@ export interface Base {
 
 export interface Finding {
   file: string;
-  kind: 'changed' | 'deleted' | 'added' | 'symlink' | 'missing';
+  kind: 'changed' | 'deleted' | 'added' | 'symlink' | 'missing' | 'reaches outside';
   detail?: string;
 }
 
@@ -159,8 +159,34 @@ export function compareToBase(baseDir: string, learnerDir: string): Finding[] {
   const known = new Set(base);
   for (const file of theirs.files) if (!known.has(file)) findings.push({ file, kind: 'added' });
   for (const link of [...theirs.symlinks, ...own]) findings.push({ file: link, kind: 'symlink', detail: 'not followed' });
+  if (srcStat?.isDirectory()) findings.push(...reachesOutside(src));
   if (!srcStat) findings.push({ file: LEARNER_DIR, kind: 'missing', detail: 'nothing of theirs to grade' });
   return findings.sort((a, b) => a.file.localeCompare(b.file) || a.kind.localeCompare(b.kind));
+}
+
+// A module specifier in an import, export … from, import() or require(): the string the code names.
+const SPECIFIER = /\b(?:from|import|require)\s*\(?\s*(['"`])([^'"`\n]+)\1/g;
+
+/**
+ * Imports in the learner's code that name a file outside starter/src (the kit's solution/, another folder, an
+ * absolute path): in the graded copy they would load code that is not theirs. Packages and node: modules are fine.
+ * Only specifiers written as strings are seen; a path built at run time is not (the log says what was read).
+ */
+export function reachesOutside(srcDir: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const file of walk(srcDir, () => false).files) {
+    if (!/\.(ts|tsx|mts|cts|js|mjs|cjs|json)$/.test(file)) continue;
+    const text = readFileSync(path.join(srcDir, file), 'utf8');
+    for (const match of text.matchAll(SPECIFIER)) {
+      const spec = match[2]!;
+      const absolute = path.isAbsolute(spec) || /^file:/i.test(spec);
+      const escapes = spec.startsWith('.') && path.relative(srcDir, path.resolve(path.dirname(path.join(srcDir, file)), spec)).startsWith('..');
+      if (!absolute && !escapes) continue;
+      const line = text.slice(0, match.index).split('\n').length;
+      findings.push({ file: `${LEARNER_DIR}/${file}`, kind: 'reaches outside', detail: `line ${line} imports ${spec}` });
+    }
+  }
+  return findings;
 }
 
 function isLink(file: string): boolean {
