@@ -6,7 +6,7 @@
  * could start a program overridden, files are read as bytes (symbolic links are reported, never followed), and the
  * learner's code runs only later, inside the test run of the temp copy made here.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -217,19 +217,22 @@ export async function materializeBase(kitRoot: string, base: Base, dir: string):
     }
     return;
   }
-  await new Promise<void>((resolve, reject) => {
-    const archive = spawn('git', [...SAFE_GIT, '-C', kitRoot, 'archive', '--format=tar', base.commit!], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const tar = spawn('tar', ['-x', '-f', '-', '-C', dir], { stdio: ['pipe', 'ignore', 'pipe'] });
-    let errors = '';
-    archive.stderr.on('data', (chunk) => (errors += chunk));
-    tar.stderr.on('data', (chunk) => (errors += chunk));
-    archive.stdout.pipe(tar.stdin);
-    let archived: number | null = null;
-    archive.on('close', (code) => (archived = code));
-    archive.on('error', reject);
-    tar.on('error', reject);
-    tar.on('close', (code) => (code === 0 && archived === 0 ? resolve() : reject(new Error(`could not extract kit ${base.commit}: ${errors.trim()}`))));
+  const archive = spawn('git', [...SAFE_GIT, '-C', kitRoot, 'archive', '--format=tar', base.commit], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const tar = spawn('tar', ['-x', '-f', '-', '-C', dir], { stdio: ['pipe', 'ignore', 'pipe'] });
+  let errors = '';
+  archive.stderr.on('data', (chunk) => (errors += chunk));
+  tar.stderr.on('data', (chunk) => (errors += chunk));
+  archive.stdout.pipe(tar.stdin);
+  // Both must end well, in whichever order they close.
+  const exit = (child: ChildProcess) => new Promise<number | null>((resolve) => {
+    child.on('error', (error) => {
+      errors += `${error.message}\n`;
+      resolve(-1);
+    });
+    child.on('close', resolve);
   });
+  const [archived, extracted] = await Promise.all([exit(archive), exit(tar)]);
+  if (archived !== 0 || extracted !== 0) throw new Error(`could not extract kit ${base.commit} (git archive ${archived}, tar ${extracted}): ${errors.trim()}`);
 }
 
 /**

@@ -371,6 +371,7 @@ describe('npm run grade -- --repos: a class against the pristine kit', () => {
 
     graded = JSON.parse(readFileSync(path.join(out, 'class.json'), 'utf8')) as ClassJson;
     expect(graded.chapters).toEqual([1, 2]);
+    for (const l of graded.learners) expect(l.errors, l.learner).toEqual([]);
     expect(graded.learners.map((l) => [l.learner, l.points, l.base.how])).toEqual([
       ['solved', 20, 'history'], ['half', 10, 'history'], ['edited', 10, 'history'], ['broken', 20, 'history'], ['template', 10, 'tree'],
     ]);
@@ -405,6 +406,7 @@ describe('npm run grade -- --repos: a class against the pristine kit', () => {
       expect(status, stdout).toBe(0);
       const alone = (JSON.parse(readFileSync(file, 'utf8')) as ClassJson).learners[0]!;
       const inClass = graded.learners[i]!;
+      expect(alone.errors, `${name} alone`).toEqual(inClass.errors);
       expect(alone.chapters, name).toEqual(inClass.chapters);
       expect(alone.points, name).toBe(inClass.points);
       expect(alone.findings, name).toEqual(inClass.findings);
