@@ -82,9 +82,14 @@ export interface ClassOptions {
   timeoutMs?: number;
   /** Called as each learner finishes (for a progress line). */
   onDone?: (grade: LearnerGrade, done: number, total: number) => void;
+  /** Stops the class: running test runs are ended, no further learner starts, the temp copies are removed. */
+  signal?: AbortSignal;
 }
 
-/** Grades every repository, `jobs` at a time, and returns their grades in the order the repositories were given. */
+/**
+ * Grades every repository, `jobs` at a time, and returns their grades in the order the repositories were given
+ * (only those graded before `signal` stopped the class, if it did).
+ */
 export async function gradeClass(options: ClassOptions): Promise<LearnerGrade[]> {
   const { kitRoot, repos } = options;
   const jobs = Math.max(1, Math.min(options.jobs ?? defaultJobs(), repos.length));
@@ -105,9 +110,10 @@ export async function gradeClass(options: ClassOptions): Promise<LearnerGrade[]>
   let next = 0;
   let done = 0;
   const worker = async () => {
-    while (next < repos.length) {
+    while (next < repos.length && !options.signal?.aborted) {
       const i = next++;
-      const grade = await gradeOne({ kitRoot, repo: repos[i]!, learner: names[i]!, chapters, baseDir, copyDir: path.join(work, `learner-${i}`), timeoutMs: options.timeoutMs });
+      const grade = await gradeOne({ kitRoot, repo: repos[i]!, learner: names[i]!, chapters, baseDir, copyDir: path.join(work, `learner-${i}`), timeoutMs: options.timeoutMs, signal: options.signal });
+      if (options.signal?.aborted) break;
       if (options.logsDir) {
         grade.log = path.join(options.logsDir, `${grade.learner}.log`);
         writeFileSync(grade.log, learnerLog(grade));
@@ -121,7 +127,7 @@ export async function gradeClass(options: ClassOptions): Promise<LearnerGrade[]>
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-  return results;
+  return results.filter(Boolean);
 }
 
 async function gradeOne(input: {
@@ -132,6 +138,7 @@ async function gradeOne(input: {
   baseDir: (base: Base) => Promise<string>;
   copyDir: string;
   timeoutMs?: number;
+  signal?: AbortSignal;
 }): Promise<LearnerGrade> {
   const { kitRoot, repo, learner, chapters } = input;
   const base = findBase(kitRoot, repo);
@@ -144,7 +151,8 @@ async function gradeOne(input: {
     grade.findings = compareToBase(dir, repo);
     if (lockDiffers(kitRoot, dir)) grade.base = { ...base, note: `${base.note}; its package-lock.json differs from the grading kit's, and its tests ran on the grading kit's install` };
     prepareCopy(kitRoot, dir, repo, input.copyDir);
-    const { tests, errors } = await runTests({ root: input.copyDir, target: 'starter', chapters, fresh: true, progress: false, signal: stop.signal });
+    const signal = input.signal ? AbortSignal.any([stop.signal, input.signal]) : stop.signal;
+    const { tests, errors } = await runTests({ root: input.copyDir, target: 'starter', chapters, fresh: true, progress: false, signal });
     const counted = tests.filter((t) => chapters.includes(t.chapter));
     grade.tests = gradeEntries(counted);
     grade.chapters = chapterGrades(input.copyDir, counted, chapters);

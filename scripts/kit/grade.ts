@@ -141,7 +141,13 @@ async function gradeRepos(root: string, args: string[], repos: string[], chapter
   // Learners running side by side share the cores: each test run gets its share of vitest workers.
   if (jobs > 1 && !process.env.VITEST_MAX_WORKERS) process.env.VITEST_MAX_WORKERS = String(Math.max(1, Math.ceil((availableParallelism() + 1) / jobs)));
   const started = Date.now();
+  // Ctrl-C (or a CI job cancelled): end the running test runs and remove the temp copies before exiting.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   const grades = await gradeClass({
+    signal: stop.signal,
     kitRoot: root,
     repos,
     chapters,
@@ -150,6 +156,12 @@ async function gradeRepos(root: string, args: string[], repos: string[], chapter
     timeoutMs: timeoutMinutes * 60_000,
     onDone: (g, done, total) => process.stderr.write(`${done}/${total} ${g.learner}: ${g.points}/${g.maxPoints}${g.findings.length ? `, ${g.findings.length} finding(s)` : ''}\n`),
   });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (stop.signal.aborted) {
+    console.error(`Stopped: ${grades.length} of ${repos.length} graded (logs in ${logsDir}); no summary files written.`);
+    return 130;
+  }
   console.log(bold(`Grades of ${grades.length} repositor${grades.length === 1 ? 'y' : 'ies'} against this kit's tests (chapters ${chapters.join(', ')})`));
   console.log('');
   console.log(classTable(grades, chapters));
