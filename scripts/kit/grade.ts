@@ -112,8 +112,9 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
   return 0;
 }
 
-/** --classroom50 and --gradescope: a file for one learner, a folder of <learner>.json for several. */
+/** --classroom50 and --gradescope: a file for one learner (--repo, or this copy), a folder of <learner>.json with --repos. */
 function writePlatformFiles(args: readonly string[], grades: readonly LearnerGrade[], context: Record<string, string>): void {
+  const folder = args.some((arg) => arg === '--repos' || arg.startsWith('--repos-file'));
   const formats: Array<[string, (g: LearnerGrade) => unknown]> = [
     ['--classroom50', (g) => classroom50Result(g, context)],
     ['--gradescope', gradescopeResult],
@@ -121,9 +122,9 @@ function writePlatformFiles(args: readonly string[], grades: readonly LearnerGra
   for (const [flag, make] of formats) {
     const target = flagValue(args, flag);
     if (!target) continue;
-    if (grades.length === 1) write(target, json(make(grades[0]!)));
+    if (!folder) write(target, json(make(grades[0]!)));
     else for (const g of grades) write(path.join(target, `${g.learner}.json`), json(make(g)));
-    console.log(`wrote ${target}${grades.length === 1 ? '' : `/ (one file per learner)`}`);
+    console.log(`wrote ${target}${folder ? '/ (one file per learner)' : ''}`);
   }
 }
 
@@ -135,6 +136,7 @@ async function gradeRepos(root: string, args: string[], repos: string[], chapter
   const logsDir = flagValue(args, '--logs') ?? path.join(root, 'reports', 'grade');
   // Read the platform's context before the environment is scrubbed of anything a learner's code must not see.
   const files = { json: flagValue(args, '--json'), csv: flagValue(args, '--csv'), junit: flagValue(args, '--junit'), markdown: flagValue(args, '--markdown') };
+  if (args.includes('--repo') && repos.length > 1) throw new UsageError('--repo grades one repository; name several with --repos or --repos-file');
   if (files.junit && repos.length > 1) throw new UsageError('--junit writes one learner\'s tests; with several repositories use --json, --csv or a folder for --classroom50/--gradescope');
   const context = classroom50Context();
   scrubEnvironment();
