@@ -1,7 +1,8 @@
 /**
  * The guide's own checks, for verify:
  * - checkGuide(): SUMMARY.md and the pages agree; every ```ts check block type-checks against solution/src; every
- *   ```quiz block parses. Returns problems as sentences (empty = fine).
+ *   ```quiz block parses; every ```mermaid block parses with mermaid's own parser; no page speaks in the authors'
+ *   voice (AUTHOR_VOICE). Returns problems as sentences (empty = fine).
  * - guideTestCommands(): every `npm test -- ...` command quoted in the guide, so verify can check each selects tests.
  * - buildSite(): the VitePress build (offline).
  */
@@ -75,16 +76,81 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
   }
 
   const checked: Array<{ page: string; block: FencedBlock }> = [];
+  const diagrams: Array<{ page: string; block: FencedBlock }> = [];
   for (const page of pages) {
-    for (const block of fencedBlocks(readFileSync(path.join(dir, page), 'utf8'))) {
+    const text = readFileSync(path.join(dir, page), 'utf8');
+    problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
+    for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
         for (const problem of parseQuiz(block.content).problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
-      } else if (isCheckedTs(block.info)) checked.push({ page, block });
+      } else if (kind === 'mermaid') diagrams.push({ page, block });
+      else if (isCheckedTs(block.info)) checked.push({ page, block });
     }
+  }
+  for (const { page, block } of diagrams) {
+    const error = await diagramError(block.content);
+    // mermaid counts lines from the diagram's first line, the one after the fence.
+    const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
+    if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
   }
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
+}
+
+/**
+ * Words from the authors' notes that a learner's guide must not contain: the reader has no seeds, no issues and no
+ * learners of their own. Each entry: the pattern and why it is wrong on a reader's page.
+ */
+export const AUTHOR_VOICE: ReadonlyArray<{ pattern: RegExp; why: string }> = [
+  { pattern: /\bseed \d+|\bseeds\b/i, why: 'a seed is an authors\' note; say what it describes' },
+  { pattern: /\b(your|our|the) learners\b|\blearners'/i, why: 'the reader is the learner; speak to them, not about them' },
+  { pattern: /\b(issue|ticket) #?\d+/i, why: 'an issue number means nothing to a reader' },
+  { pattern: /\b(the|this) (editor|reviewer)'s note\b|\bnote to (self|authors)\b/i, why: 'an authors\' note left in the text' },
+];
+
+/** The lines of a page (code blocks included: comments are read too) that use AUTHOR_VOICE words. */
+export function authorVoice(markdown: string): Array<{ line: number; message: string }> {
+  const found: Array<{ line: number; message: string }> = [];
+  markdown.split('\n').forEach((text, i) => {
+    for (const { pattern, why } of AUTHOR_VOICE) {
+      const m = pattern.exec(text);
+      if (m) found.push({ line: i + 1, message: `"${m[0]}" is the authors' voice, not the guide's (${why}; scripts/lib/guide.ts AUTHOR_VOICE)` });
+    }
+  });
+  return found;
+}
+
+let mermaidApi: Promise<{ parse(text: string): Promise<unknown> }> | undefined;
+
+/**
+ * mermaid's own parser, in Node. mermaid.parse needs no DOM for parsing, but some diagram kinds (state diagrams)
+ * register DOMPurify hooks while they load, and DOMPurify without a window has no hooks: give it inert ones (nothing is
+ * sanitised or drawn here, only parsed).
+ */
+function loadMermaid(): Promise<{ parse(text: string): Promise<unknown> }> {
+  mermaidApi ??= (async () => {
+    const purify = (await import('dompurify')).default as unknown as Record<string, unknown>;
+    purify.addHook ??= () => {};
+    purify.removeHook ??= () => {};
+    purify.removeHooks ??= () => {};
+    purify.sanitize ??= (dirty: unknown) => String(dirty);
+    const mermaid = (await import('mermaid')).default;
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+    return mermaid;
+  })();
+  return mermaidApi;
+}
+
+/** Why mermaid cannot parse a diagram's source (its first lines), or undefined when it parses. */
+export async function diagramError(source: string): Promise<string | undefined> {
+  const mermaid = await loadMermaid();
+  try {
+    await mermaid.parse(source);
+    return undefined;
+  } catch (error) {
+    return String((error as Error)?.message ?? error).split('\n').slice(0, 4).join(' | ').slice(0, 400);
+  }
 }
 
 /** Writes each block to its own module in a temp dir under the repo and runs tsc with `kit` mapped to solution/src. */

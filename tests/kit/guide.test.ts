@@ -106,6 +106,19 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
         '```bash',
         'npm test -- chapter1 --solution   # all pass',
         '```',
+        '',
+        '```mermaid',
+        'stateDiagram-v2',
+        '  [*] --> Idle',
+        '  Idle --> Waiting: assistant turn with calls',
+        '```',
+        '',
+        '```mermaid',
+        'sequenceDiagram',
+        '  A->>B: run, then wait (a comma, not a semicolon)',
+        '```',
+        '',
+        'A random failure from a fixed seed is fine.',
       ].join('\n'),
     );
     expect(await checkGuide(copy.root)).toEqual([]);
@@ -120,7 +133,11 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     page('orphan.md', '# Orphan\n');
     page(
       'chapter01.md',
-      ['# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```'].join('\n'),
+      [
+        '# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```',
+        '', '```mermaid', 'sequenceDiagram', '  S->>S: save_draft runs; show_form is pending', '  S-->>B: done', '```',
+        '', 'Seed 003 describes exactly this, and your learners will like it.',
+      ].join('\n'),
     );
     const problems = await checkGuide(copy.root);
     expect(problems).toContain('book/src/SUMMARY.md:6: "Three" links chapter03.md, which does not exist');
@@ -128,5 +145,7 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     expect(problems.find((p) => p.startsWith('book/src/chapter01.md:5: ts check block does not type-check: error TS2322'))).toBeDefined();
     expect(problems).toContain('book/src/chapter01.md:8: quiz: 0 correct answers; mark exactly one with [x]');
     expect(problems).toContain('book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)');
+    expect(problems.find((p) => p.startsWith('book/src/chapter01.md:17: mermaid cannot parse this diagram')), `a ';' in a sequence message ends the statement: ${problems.join('\n')}`).toBeDefined();
+    expect(problems.filter((p) => /^book\/src\/chapter01\.md:21: ".*" is the authors' voice/.test(p)).map((p) => /"([^"]+)"/.exec(p)![1])).toEqual(['Seed 003', 'your learners']);
   });
 });
