@@ -9,8 +9,11 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
+import { chapterStubs } from '../kit/stubs.js';
+import { chapterDir } from './chapters.js';
 import { ROOT } from './paths.js';
 
 export interface FencedBlock {
@@ -94,8 +97,66 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
     if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
   }
+  for (const page of pages) problems.push(...checkStubTable(root, page, readFileSync(path.join(dir, page), 'utf8')));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
+}
+
+/** The header row of a chapter page's stub table (stubTable writes it, checkStubTable reads it). */
+export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests |';
+
+/** A chapter's stubs in the order its hints.md teaches them, each with its file and a `-t` filter that selects its tests. */
+export function stubRows(root: string, chapter: number): Array<{ name: string; file: string; filter: string }> {
+  const titles = testTitles(root, chapter);
+  const stubs = chapterStubs(root, chapter, 'solution');
+  const owners = stubs.map((s) => s.name.split('.')[0]);
+  const named = (word: string) => titles.some((t) => new RegExp(`(^|[^\\w.])${word.replace(/\./g, '\\.')}($|[^\\w])`).test(t));
+  return stubs.map((stub) => {
+    const src = stub.file.replace(/^solution\//, '');
+    const [owner, member] = stub.name.split('.') as [string, string | undefined];
+    // The stub's own name when a test title names it; else its class or object (when no other stub of the chapter
+    // shares it), its method, its file.
+    const single = owners.filter((o) => o === owner).length === 1;
+    const candidates = [stub.name, single ? owner : undefined, member];
+    const filter = candidates.find((c): c is string => !!c && named(c)) ?? (titles.some((t) => t.includes(src)) ? src : stub.name);
+    return { name: stub.name, file: `starter/${src}`, filter };
+  });
+}
+
+/** The describe/it titles written in a chapter's test files (as written in the source, not as vitest lists them). */
+function testTitles(root: string, chapter: number): string[] {
+  const dir = path.join(root, chapterDir(chapter));
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!));
+}
+
+/** The stub table a chapter page opens with (npx tsx scripts/lib/guide.ts --stub-table N prints it). */
+export function stubTable(root: string, chapter: number): string {
+  const rows = stubRows(root, chapter).map(
+    (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`npm test -- chapter${chapter} -t "${row.filter}"\` |`,
+  );
+  return [STUB_TABLE_HEAD, '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
+export function checkStubTable(root: string, page: string, markdown: string): string[] {
+  const chapter = Number(/^chapter-(\d+)\.md$/.exec(page)?.[1] ?? NaN);
+  if (!Number.isInteger(chapter)) return [];
+  const expected = chapterStubs(root, chapter, 'solution').map((s) => s.name);
+  if (!expected.length) return [];
+  const lines = markdown.split('\n');
+  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD);
+  const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints the table)`;
+  if (head < 0) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
+  const named: string[] = [];
+  for (const line of lines.slice(head + 2)) {
+    if (!line.trim().startsWith('|')) break;
+    named.push(line.split('|')[2]!.trim().replace(/`/g, ''));
+  }
+  if (named.join('\n') === expected.join('\n')) return [];
+  return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
 }
 
 /**
@@ -243,4 +304,9 @@ export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
   const vitepress = path.join(root, 'node_modules/vitepress/bin/vitepress.js');
   const { code, output } = await run(process.execPath, [vitepress, 'build', bookDir], root);
   if (code !== 0) throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
+}
+
+// npx tsx scripts/lib/guide.ts --stub-table N: the stub table for chapter N's page.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--stub-table') {
+  console.log(stubTable(ROOT, Number(process.argv[3])));
 }

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, fencedBlocks, guideTestCommands, shellWords } from '../../scripts/lib/guide.js';
+import { checkGuide, checkStubTable, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
 
@@ -147,5 +148,27 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     expect(problems).toContain('book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)');
     expect(problems.find((p) => p.startsWith('book/src/chapter01.md:17: mermaid cannot parse this diagram')), `a ';' in a sequence message ends the statement: ${problems.join('\n')}`).toBeDefined();
     expect(problems.filter((p) => /^book\/src\/chapter01\.md:21: ".*" is the authors' voice/.test(p)).map((p) => /"([^"]+)"/.exec(p)![1])).toEqual(['Seed 003', 'your learners']);
+  });
+});
+
+describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
+  const table = stubTable(ROOT, 3);
+  it("lists a chapter's stubs in the order of its hints, with their files and a -t filter that names them", () => {
+    expect(table.split('\n').slice(2).map((row) => row.split('|')[2]!.trim())).toEqual([
+      '`executeToolCall`', '`singleTurn`', '`SimpleAgent.run`', '`SimpleAgent.executeTools`', '`SimpleAgent.pushResults`', '`SimpleAgent.chat`',
+    ]);
+    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `npm test -- chapter3 -t "pushResults"` |');
+  });
+
+  it('accepts the page that has it, and names a missing table, a missing stub and a wrong order', () => {
+    const page = (t: string) => `# Chapter 3\n\n> **Command:** \`npm test -- chapter3\`\n\n${t}\n\n## Why a loop\n`;
+    expect(checkStubTable(ROOT, 'chapter-03.md', page(table))).toEqual([]);
+    expect(checkStubTable(ROOT, 'introduction.md', 'no table')).toEqual([]);
+    expect(checkStubTable(ROOT, 'chapter-03.md', page('')).join()).toMatch(/^book\/src\/chapter-03\.md: no stub table .*--stub-table 3/);
+    const rows = table.split('\n');
+    const missing = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 4), ...rows.slice(5)].join('\n')));
+    expect(missing.join()).toMatch(/the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/);
+    const swapped = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')));
+    expect(swapped).toHaveLength(1);
   });
 });
