@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
+import { parseQuiz, type Quiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { chapterStubs } from '../kit/stubs.js';
 import { chapterDir } from './chapters.js';
@@ -80,13 +80,16 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
 
   const checked: Array<{ page: string; block: FencedBlock }> = [];
   const diagrams: Array<{ page: string; block: FencedBlock }> = [];
+  const quizzes: Quiz[] = [];
   for (const page of pages) {
     const text = readFileSync(path.join(dir, page), 'utf8');
     problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
     for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
-        for (const problem of parseQuiz(block.content).problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
+        const parsed = parseQuiz(block.content);
+        for (const problem of parsed.problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
+        if (!parsed.problems.length) quizzes.push(parsed.quiz);
       } else if (kind === 'mermaid') diagrams.push({ page, block });
       else if (isCheckedTs(block.info)) checked.push({ page, block });
     }
@@ -97,8 +100,35 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
     if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
   }
+  problems.push(...quizBalance(quizzes));
   for (const page of pages) problems.push(...checkStubTable(root, page, readFileSync(path.join(dir, page), 'utf8')));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
+  return problems;
+}
+
+/** The most of the guide's quizzes whose right answer may sit in one position, or be the longest choice. */
+export const QUIZ_SHARE = 0.4;
+
+/**
+ * Quizzes a reader can pass without understanding: when most right answers are B, or the longest choice, guessing
+ * works. Across the guide (from 12 quizzes on), no position and no "the longest" may hold more than QUIZ_SHARE.
+ */
+export function quizBalance(quizzes: readonly Quiz[]): string[] {
+  if (quizzes.length < 12) return [];
+  const problems: string[] = [];
+  const limit = Math.floor(quizzes.length * QUIZ_SHARE);
+  const at = new Map<number, number>();
+  let longest = 0;
+  for (const quiz of quizzes) {
+    const right = quiz.choices.findIndex((c) => c.correct);
+    at.set(right, (at.get(right) ?? 0) + 1);
+    const length = quiz.choices[right]!.text.length;
+    if (quiz.choices.every((c, i) => i === right || c.text.length < length)) longest++;
+  }
+  for (const [index, count] of [...at].sort((a, b) => a[0] - b[0])) {
+    if (count > limit) problems.push(`quizzes: ${count} of ${quizzes.length} right answers are choice ${String.fromCharCode(65 + index)} (at most ${limit}): move some right answers to other positions, so a guess by position does not pay`);
+  }
+  if (longest > limit) problems.push(`quizzes: in ${longest} of ${quizzes.length} the right answer is the longest choice (at most ${limit}): give wrong choices the same care and detail, or say the right one shorter`);
   return problems;
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, checkStubTable, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import { checkGuide, checkStubTable, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
 import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
@@ -170,5 +170,24 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
     expect(missing.join()).toMatch(/the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/);
     const swapped = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')));
     expect(swapped).toHaveLength(1);
+  });
+});
+
+describe('quizBalance (scripts/lib/guide.ts)', () => {
+  const quiz = (right: number, lengths: number[]) => ({
+    question: 'Q?',
+    choices: lengths.map((n, i) => ({ text: 'x'.repeat(n), correct: i === right, explanation: 'because' })),
+  });
+  it('accepts right answers spread over the positions and rarely the longest', () => {
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i % 3, i % 3 === 0 ? [40, 50, 60] : [60, 50, 40]));
+    expect(quizBalance(quizzes)).toEqual([]);
+    expect(quizBalance(quizzes.slice(0, 11).map(() => quiz(1, [10, 90, 10]))), 'too few quizzes to judge').toEqual([]);
+  });
+  it('names a position that holds too many right answers, and a right answer that is too often the longest', () => {
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i < 20 ? 1 : 0, [50, 90, 60]));
+    expect(quizBalance(quizzes)).toEqual([
+      'quizzes: 20 of 30 right answers are choice B (at most 12): move some right answers to other positions, so a guess by position does not pay',
+      'quizzes: in 20 of 30 the right answer is the longest choice (at most 12): give wrong choices the same care and detail, or say the right one shorter',
+    ]);
   });
 });
