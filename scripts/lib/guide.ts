@@ -84,6 +84,7 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
   for (const page of pages) {
     const text = readFileSync(path.join(dir, page), 'utf8');
     problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
+    problems.push(...headerLength(text).map((p) => `book/src/${page}:${p}`));
     for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
@@ -132,8 +133,22 @@ export function quizBalance(quizzes: readonly Quiz[]): string[] {
   return problems;
 }
 
+/** The most words a chapter header's "What you build" may have: the header is a card to read at a glance. */
+export const HEADER_MAX_WORDS = 80;
+
+/** A "What you build" longer than HEADER_MAX_WORDS, as `line: message`. */
+export function headerLength(markdown: string): string[] {
+  const lines = markdown.split('\n');
+  const at = lines.findIndex((l) => /^> \*\*What you (will )?build:\*\*/.test(l));
+  if (at < 0) return [];
+  let text = lines[at]!;
+  for (let i = at + 1; i < lines.length && /^> (?!\*\*)\S/.test(lines[i]!); i++) text += ` ${lines[i]!.slice(2)}`;
+  const words = text.replace(/^> \*\*What you (will )?build:\*\*/, '').split(/\s+/).filter(Boolean).length;
+  return words > HEADER_MAX_WORDS ? [`${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`] : [];
+}
+
 /** The header row of a chapter page's stub table (stubTable writes it, checkStubTable reads it). */
-export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests |';
+export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests: `npm test -- chapterN` and |';
 
 /** A chapter's stubs in the order its hints.md teaches them, each with its file and a `-t` filter that selects its tests. */
 export function stubRows(root: string, chapter: number): Array<{ name: string; file: string; filter: string }> {
@@ -165,9 +180,9 @@ function testTitles(root: string, chapter: number): string[] {
 /** The stub table a chapter page opens with (npx tsx scripts/lib/guide.ts --stub-table N prints it). */
 export function stubTable(root: string, chapter: number): string {
   const rows = stubRows(root, chapter).map(
-    (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`npm test -- chapter${chapter} -t "${row.filter}"\` |`,
+    (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
   );
-  return [STUB_TABLE_HEAD, '|---|---|---|---|', ...rows].join('\n');
+  return [STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...rows].join('\n');
 }
 
 /** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
@@ -177,16 +192,21 @@ export function checkStubTable(root: string, page: string, markdown: string): st
   const expected = chapterStubs(root, chapter, 'solution').map((s) => s.name);
   if (!expected.length) return [];
   const lines = markdown.split('\n');
-  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD);
+  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`));
   const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints the table)`;
   if (head < 0) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
-  const named: string[] = [];
+  const rows: string[] = [];
   for (const line of lines.slice(head + 2)) {
     if (!line.trim().startsWith('|')) break;
-    named.push(line.split('|')[2]!.trim().replace(/`/g, ''));
+    rows.push(line.trim());
   }
-  if (named.join('\n') === expected.join('\n')) return [];
-  return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
+  const named = rows.map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+  if (named.join('\n') !== expected.join('\n')) {
+    return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
+  }
+  // Same stubs in the same order: each row's file and -t filter as the kit would write them.
+  const want = stubTable(root, chapter).split('\n').slice(2);
+  return rows.flatMap((row, i) => (row === want[i] ? [] : [`book/src/${page}:${head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${want[i]} ${fix}`]));
 }
 
 /**

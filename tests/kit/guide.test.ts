@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, checkStubTable, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import { checkGuide, checkStubTable, headerLength, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
 import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
@@ -157,7 +157,7 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
     expect(table.split('\n').slice(2).map((row) => row.split('|')[2]!.trim())).toEqual([
       '`executeToolCall`', '`singleTurn`', '`SimpleAgent.run`', '`SimpleAgent.executeTools`', '`SimpleAgent.pushResults`', '`SimpleAgent.chat`',
     ]);
-    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `npm test -- chapter3 -t "pushResults"` |');
+    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `-t "pushResults"` |');
   });
 
   it('accepts the page that has it, and names a missing table, a missing stub and a wrong order', () => {
@@ -170,6 +170,8 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
     expect(missing.join()).toMatch(/the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/);
     const swapped = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')));
     expect(swapped).toHaveLength(1);
+    const filter = checkStubTable(ROOT, 'chapter-03.md', page(table.replace('-t "pushResults"', '-t "push"')));
+    expect(filter).toEqual([expect.stringMatching(/^book\/src\/chapter-03\.md:11: the stub table's row for SimpleAgent.pushResults reads .*-t "push".*; the kit writes .*-t "pushResults"/)]);
   });
 });
 
@@ -189,5 +191,14 @@ describe('quizBalance (scripts/lib/guide.ts)', () => {
       'quizzes: 20 of 30 right answers are choice B (at most 12): move some right answers to other positions, so a guess by position does not pay',
       'quizzes: in 20 of 30 the right answer is the longest choice (at most 12): give wrong choices the same care and detail, or say the right one shorter',
     ]);
+  });
+});
+
+describe('headerLength (scripts/lib/guide.ts)', () => {
+  it('counts the words of "What you build", over several lines, up to the next field', () => {
+    const header = (words: number) => `# Ch\n\n> **What you build:** ${'word '.repeat(words - 3)}\n> three more words\n> **Files to edit:** \`a.ts\` b c d e f g h i j k l m n o p q r s t u v w x y z\n`;
+    expect(headerLength(header(80))).toEqual([]);
+    expect(headerLength(header(81))).toEqual(['3: the header\'s "What you build" has 81 words (at most 80): say the gist, and leave the details to the page']);
+    expect(headerLength('# No header\n')).toEqual([]);
   });
 });

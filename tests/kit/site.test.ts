@@ -19,6 +19,8 @@ const CHAPTER = `# 1. Messages and the mock provider
 
 ## The conversation as data
 
+Tools come in chapter 2; this is chapter 1.
+
 \`\`\`mermaid
 flowchart TD
   C["provider.complete({ system, messages: history, tools })"] --> R{"turn.stopReason"}
@@ -72,7 +74,7 @@ describe('the site (book/.vitepress)', () => {
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     const src = path.join(copy.root, 'book/src');
     mkdirSync(src, { recursive: true });
-    writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](introduction.md)\n\n# Part I: The loop\n\n- [Messages](chapter01.md)\n- [Your first tool](chapter02.md)\n- [The agentic loop]()\n');
+    writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](introduction.md)\n\n# Part I: The loop\n\n- [Chapter 1: Messages](chapter01.md)\n- [Chapter 2: Your first tool](chapter02.md)\n- [The agentic loop]()\n');
     writeFileSync(path.join(src, 'introduction.md'), '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n');
     writeFileSync(path.join(src, 'chapter01.md'), CHAPTER);
     writeFileSync(path.join(src, 'chapter02.md'), '# 2. Your first tool\n\nA zebra crossing of tools.\n');
@@ -92,6 +94,9 @@ describe('the site (book/.vitepress)', () => {
     expect(html).toMatch(/pager-link prev" href="\/"/);
     expect(html).toMatch(/pager-link next" href="\/chapter02"/);
     expect(html).toMatch(/language-ts/);
+    expect(html, 'a ts check block is labelled as a complete, type-checked example (lib/markdown.ts codeKindPlugin)').toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">Type-checked example/);
+    expect(html, '"chapter 2" in the prose links to its page; the page\'s own number does not').toMatch(/Tools come in <a href="\.\/chapter02">chapter 2<\/a>; this is chapter 1\./);
+    expect(html, 'a favicon, so no page asks for a missing one').toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/favicon\.svg">/);
   });
 
   it('keeps mermaid out of what a page loads to start: diagrams are their source until drawn', () => {
@@ -112,7 +117,12 @@ describe('the site (book/.vitepress)', () => {
     const server = await serveDir(dist);
     try {
       const shot = path.join(copy.root, 'chapter01.png');
-      const result = await checkPage(`${server.url}/chapter01`, { full: true, screenshot: shot, searchWord: 'zebra' });
+      const result = await checkPage(`${server.url}/chapter01`, {
+        full: true,
+        screenshot: shot,
+        searchWord: 'zebra',
+        evaluate: `({ question: getComputedStyle(document.querySelector('.quiz-question')).fontSize, answer: getComputedStyle(document.querySelector('.quiz-choice')).fontSize, badges: document.querySelectorAll('.quiz-label').length })`,
+      });
       const seen = JSON.stringify({ ...result, searchResults: undefined }, null, 1);
       expect(result.error, seen).toBeUndefined();
       expect(result.interactiveMs, `the page never answered a click on its quiz: ${seen}`).not.toBeNull();
@@ -132,6 +142,7 @@ describe('the site (book/.vitepress)', () => {
       expect(result).toMatchObject({ prev: '/', next: '/chapter02', quizzes: 1, searchOpened: true, searchFound: true });
       expect(result.quizFirst).toMatch(/^✗\s*No: nothing is re-sorted\. Try another answer\.$/);
       expect(result.quizSecond).toMatch(/✓[\s\S]*a result answers the tool_call before it/);
+      expect(result.extra, 'quiz answers in the font size of the question, not a button\'s 13.3px; one "Check yourself", the heading').toEqual({ question: '16px', answer: '16px', badges: 0 });
       expect(result.searchResults).toEqual(expect.arrayContaining([expect.stringContaining('Your first tool')]));
       expect(existsSync(shot)).toBe(true);
     } finally {
