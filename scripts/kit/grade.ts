@@ -1,56 +1,39 @@
 /**
- * npm run grade [-- --solution] [--json FILE] [--junit FILE]: the instructor's view of a learner's copy.
+ * npm run grade [-- --solution] [--chapters 1-4] [--json F] [--junit F] [--classroom50 F] [--gradescope F]:
+ * the instructor's view of the copy it runs in.
+ *
+ * npm run grade -- --repo DIR | --repos DIR… | --repos-file FILE [--jobs N] [--logs DIR] [--csv F] [--markdown F] …:
+ * learners' repositories graded against this kit's pristine tests (class-grade.ts), each in a clean temp copy.
+ *
  * Exits 0 whatever the score; non-zero only when the kit itself could not run.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { chaptersWithTests, flagValue } from './args.js';
-import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
-import { bold, chapterTitle, dim, table } from './ui.js';
+import { chaptersWithTests, flagValue, UsageError } from './args.js';
+import { chapterGrades, defaultJobs, gradeClass, gradeEntries, reposFromArgs, scrubEnvironment } from './class-grade.js';
+import { classCsv, classMarkdown, classroom50Context, classroom50Result, classTable, gradescopeResult, parseChapters, POINTS_PER_CHAPTER, round1, type LearnerGrade } from './grade-formats.js';
+import { runTests, type TestOutcome } from './run-tests.js';
+import { bold, dim, table } from './ui.js';
 
-/** Points a chapter is worth; a chapter scores in proportion to the tests that pass. */
-export const POINTS_PER_CHAPTER = 10;
-
-export interface GradeEntry {
-  chapter: number;
-  name: string;
-  status: 'passed' | 'failed' | 'skipped';
-  message: string;
-  file: string;
-}
-
-export function gradeEntries(tests: readonly TestOutcome[]): GradeEntry[] {
-  return tests.map((t) => ({ chapter: t.chapter, name: t.fullName, status: t.status, message: t.message, file: t.file }));
-}
-
-export interface ChapterGrade {
-  chapter: number;
-  title: string;
-  passed: number;
-  total: number;
-  points: number;
-}
-
-export function chapterGrades(root: string, tests: readonly TestOutcome[]): ChapterGrade[] {
-  const scores = scoreByChapter(tests);
-  return chaptersWithTests(root).map((chapter) => {
-    const score = scores.find((s) => s.chapter === chapter) ?? { passed: 0, total: 0 };
-    const points = score.total === 0 ? 0 : Math.round((score.passed / score.total) * POINTS_PER_CHAPTER * 10) / 10;
-    return { chapter, title: chapterTitle(chapter), passed: score.passed, total: score.total, points };
-  });
-}
+export { POINTS_PER_CHAPTER, type ChapterGrade, type GradeEntry } from './grade-formats.js';
+import type { GradeEntry } from './grade-formats.js';
+export { chapterGrades, gradeEntries } from './class-grade.js';
 
 const xml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
-export function junitXml(root: string, tests: readonly TestOutcome[]): string {
+/** A graded entry back in the shape junitXml reads (its describe blocks are part of its name). */
+const toOutcome = (t: GradeEntry): TestOutcome => ({ chapter: t.chapter, file: t.file, suites: [], name: t.name, fullName: t.name, status: t.status, message: t.message });
+
+export function junitXml(root: string, tests: readonly TestOutcome[], chapters?: readonly number[]): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
   const failures = tests.filter((t) => t.status === 'failed').length;
   const skipped = tests.filter((t) => t.status === 'skipped').length;
   out.push(`<testsuites name="kit" tests="${tests.length}" failures="${failures}" skipped="${skipped}">`);
-  for (const { chapter, title } of chapterGrades(root, tests)) {
+  for (const { chapter, title } of chapterGrades(root, tests, chapters)) {
     const own = tests.filter((t) => t.chapter === chapter);
     const name = `chapter${String(chapter).padStart(2, '0')}`;
     out.push(
@@ -78,30 +61,119 @@ function write(file: string, text: string): void {
   writeFileSync(file, text);
 }
 
+const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+
+function positiveInt(args: readonly string[], flag: string): number | undefined {
+  const value = flagValue(args, flag);
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} needs a whole number of 1 or more, not "${value}"`);
+  return Number(value);
+}
+
+const FLAGS = ['--solution', '--chapters', '--json', '--junit', '--classroom50', '--gradescope', '--repo', '--repos', '--repos-file', '--jobs', '--logs', '--csv', '--markdown', '--timeout'];
+
 export async function gradeCommand(root: string, args: string[]): Promise<number> {
+  // A mistyped flag would otherwise be ignored and its file silently never written.
+  const unknown = args.filter((arg) => arg.startsWith('-') && !FLAGS.includes(arg.split('=')[0]!));
+  if (unknown.length) throw new UsageError(`npm run grade: unknown option ${unknown.join(', ')}; the options are ${FLAGS.join(' ')}`);
+  const offered = chaptersWithTests(root);
+  const spec = flagValue(args, '--chapters');
+  const chapters = spec ? parseChapters(spec, offered) : offered;
+  const repos = reposFromArgs(args);
+  if (repos.length || args.includes('--repos')) return gradeRepos(root, args, repos, chapters);
   const target = args.includes('--solution') ? 'solution' : 'starter';
   const jsonFile = flagValue(args, '--json');
   const junitFile = flagValue(args, '--junit');
-  const { tests, errors, duration } = await runTests({ root, target, fresh: true, progress: true });
-  const grades = chapterGrades(root, tests);
+  const { tests: ran, errors, duration } = await runTests({ root, target, fresh: true, progress: true, ...(spec ? { chapters } : {}) });
+  const tests = ran.filter((t) => chapters.includes(t.chapter));
+  const grades = chapterGrades(root, tests, chapters);
   const rows = [['Chapter', 'Title', 'Passed', 'Points']];
   for (const g of grades) rows.push([`${g.chapter}`, g.title, `${g.passed}/${g.total}`, `${g.points}/${POINTS_PER_CHAPTER}`]);
-  const points = grades.reduce((sum, g) => sum + g.points, 0);
+  const points = round1(grades.reduce((sum, g) => sum + g.points, 0));
   const passed = grades.reduce((sum, g) => sum + g.passed, 0);
   const total = grades.reduce((sum, g) => sum + g.total, 0);
-  rows.push(['', bold('Total'), `${passed}/${total}`, bold(`${Math.round(points * 10) / 10}/${grades.length * POINTS_PER_CHAPTER}`)]);
+  rows.push(['', bold('Total'), `${passed}/${total}`, bold(`${points}/${grades.length * POINTS_PER_CHAPTER}`)]);
   console.log(bold(`Grade of ${target}/ in ${root}`));
   console.log('');
   console.log(table(rows, [true, false, true, true]));
   if (errors.length) console.log(`\n${errors.length} problem(s) outside tests:\n  ${errors.map((e) => e.split('\n')[0]).join('\n  ')}`);
   console.log(dim(`\n${tests.length} tests in ${(duration / 1000).toFixed(1)}s`));
   if (jsonFile) {
-    write(jsonFile, `${JSON.stringify(gradeEntries(tests), null, 2)}\n`);
+    write(jsonFile, json(gradeEntries(tests)));
     console.log(`wrote ${jsonFile}`);
   }
   if (junitFile) {
-    write(junitFile, junitXml(root, tests));
+    write(junitFile, junitXml(root, tests, chapters));
     console.log(`wrote ${junitFile}`);
   }
+  // This copy's own files are graded as they are: no base version, no findings (use --repo . for that).
+  const own: LearnerGrade = { learner: path.basename(root), repo: root, base: { how: 'kit', note: `the tests in ${root} as they are` }, findings: [], chapters: grades, points, maxPoints: grades.length * POINTS_PER_CHAPTER, errors: errors.map((e) => e.split('\n')[0]!), tests: gradeEntries(tests) };
+  writePlatformFiles(args, [own], classroom50Context());
+  return 0;
+}
+
+/** --classroom50 and --gradescope: a file for one learner (--repo, or this copy), a folder of <learner>.json with --repos. */
+function writePlatformFiles(args: readonly string[], grades: readonly LearnerGrade[], context: Record<string, string>): void {
+  const folder = args.some((arg) => arg === '--repos' || arg.startsWith('--repos-file'));
+  const formats: Array<[string, (g: LearnerGrade) => unknown]> = [
+    ['--classroom50', (g) => classroom50Result(g, context)],
+    ['--gradescope', gradescopeResult],
+  ];
+  for (const [flag, make] of formats) {
+    const target = flagValue(args, flag);
+    if (!target) continue;
+    if (!folder) write(target, json(make(grades[0]!)));
+    else for (const g of grades) write(path.join(target, `${g.learner}.json`), json(make(g)));
+    console.log(`wrote ${target}${folder ? '/ (one file per learner)' : ''}`);
+  }
+}
+
+async function gradeRepos(root: string, args: string[], repos: string[], chapters: number[]): Promise<number> {
+  if (!repos.length) throw new UsageError('--repos needs one or more folders (learner repositories)');
+  if (args.includes('--solution')) throw new UsageError('--solution grades this kit\'s reference; it does not go with --repo/--repos');
+  const jobs = positiveInt(args, '--jobs') ?? defaultJobs();
+  const timeoutMinutes = positiveInt(args, '--timeout') ?? 15;
+  const logsDir = flagValue(args, '--logs') ?? path.join(root, 'reports', 'grade');
+  // Read the platform's context before the environment is scrubbed of anything a learner's code must not see.
+  const files = { json: flagValue(args, '--json'), csv: flagValue(args, '--csv'), junit: flagValue(args, '--junit'), markdown: flagValue(args, '--markdown') };
+  if (args.includes('--repo') && repos.length > 1) throw new UsageError('--repo grades one repository; name several with --repos or --repos-file');
+  if (files.junit && repos.length > 1) throw new UsageError('--junit writes one learner\'s tests; with several repositories use --json, --csv or a folder for --classroom50/--gradescope');
+  const context = classroom50Context();
+  scrubEnvironment();
+  // Learners running side by side share the cores: each test run gets its share of vitest workers.
+  if (jobs > 1 && !process.env.VITEST_MAX_WORKERS) process.env.VITEST_MAX_WORKERS = String(Math.max(1, Math.ceil((availableParallelism() + 1) / jobs)));
+  const started = Date.now();
+  // Ctrl-C (or a CI job cancelled): end the running test runs and remove the temp copies before exiting.
+  const stop = new AbortController();
+  const onSignal = () => stop.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const grades = await gradeClass({
+    signal: stop.signal,
+    kitRoot: root,
+    repos,
+    chapters,
+    jobs,
+    logsDir,
+    timeoutMs: timeoutMinutes * 60_000,
+    onDone: (g, done, total) => process.stderr.write(`${done}/${total} ${g.learner}: ${g.points}/${g.maxPoints}${g.findings.length ? `, ${g.findings.length} finding(s)` : ''}\n`),
+  });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
+  if (stop.signal.aborted) {
+    console.error(`Stopped: ${grades.length} of ${repos.length} graded (logs in ${logsDir}); no summary files written.`);
+    return 130;
+  }
+  console.log(bold(`Grades of ${grades.length} repositor${grades.length === 1 ? 'y' : 'ies'} against this kit's tests (chapters ${chapters.join(', ')})`));
+  console.log('');
+  console.log(classTable(grades, chapters));
+  console.log(dim(`\n${grades.length} graded in ${((Date.now() - started) / 1000).toFixed(1)}s, ${Math.min(jobs, grades.length)} at a time; one log per learner in ${logsDir}`));
+  const classJson = { kit: root, chapters, pointsPerChapter: POINTS_PER_CHAPTER, learners: grades };
+  if (files.json) write(files.json, json(classJson));
+  if (files.csv) write(files.csv, classCsv(grades, chapters));
+  if (files.markdown) write(files.markdown, classMarkdown(grades, chapters));
+  if (files.junit) write(files.junit, junitXml(root, grades[0]!.tests.map(toOutcome), chapters));
+  for (const [flag, file] of Object.entries(files)) if (file) console.log(`wrote ${file} (--${flag})`);
+  writePlatformFiles(args, grades, context);
   return 0;
 }
