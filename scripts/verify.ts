@@ -333,7 +333,7 @@ await step('every known-wrong solution is caught by a graded test that points at
   return problems;
 });
 
-await step('the guide: SUMMARY.md and the pages agree, quizzes parse, every ```ts check block type-checks', () => checkGuide());
+await step("the guide: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks", () => checkGuide());
 
 await step('every `npm test -- …` command in the guide selects at least one test', () => {
   const problems: string[] = [];

@@ -6,7 +6,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig, type DefaultTheme } from 'vitepress';
-import { chapterHeaderPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
+import { chapterHeaderPlugin, chapterLinkPlugin, codeKindPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
 import { pageLink, parseSummary } from './lib/summary';
 
 const require = createRequire(import.meta.url);
@@ -22,6 +22,13 @@ for (const entry of entries) {
 }
 const home = entries.find((e) => e.file);
 if (home?.file && !home.part && !home.file.includes('/') && !Object.values(rewrites).includes('index.md') && !existsSync(path.join(srcDir, 'index.md'))) rewrites[home.file] = 'index.md';
+
+/** "Chapter 8: Permissions and safety" in SUMMARY.md: chapter 8 is that file (lib/markdown.ts chapterLinkPlugin). */
+const chapters = new Map<number, string>();
+for (const entry of entries) {
+  const n = /^Chapter (\d+)\b/i.exec(entry.title)?.[1];
+  if (n && entry.file) chapters.set(Number(n), entry.file);
+}
 
 function sidebar(): DefaultTheme.SidebarItem[] {
   const groups: DefaultTheme.SidebarItem[] = [];
@@ -54,6 +61,7 @@ export default defineConfig({
   rewrites,
   cleanUrls: true,
   lastUpdated: false,
+  head: [['link', { rel: 'icon', type: 'image/svg+xml', href: '/favicon.svg' }]],
   ignoreDeadLinks: [/^https?:\/\/localhost/],
   markdown: {
     theme: { light: 'github-light', dark: 'github-dark' },
@@ -61,6 +69,8 @@ export default defineConfig({
       md.use(quizPlugin);
       md.use(mermaidPlugin);
       md.use(chapterHeaderPlugin);
+      md.use(codeKindPlugin);
+      md.use(chapterLinkPlugin, chapters);
     },
   },
   themeConfig: {

@@ -3,7 +3,7 @@ import { chapterArg, chaptersWithTests } from './args.js';
 import { loadHints, nextHint, resetHintState, hintsFile } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
-import { chapterStubs, firstUnfinished, likelyChapter } from './stubs.js';
+import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
 
@@ -23,14 +23,18 @@ export async function hintText(root: string, chapter: number, known?: readonly T
     if (failing.length === 0) return `Every stub of chapter ${chapter} is written and its ${tests.length} tests pass. On to chapter ${chapter + 1}!`;
     return `Every stub of chapter ${chapter} has a body, but ${failing.length} test(s) still fail, e.g.\n  ${failing[0]!.fullName}\n  ${failing[0]!.message.split('\n')[0]}`;
   }
-  const { stub } = next;
-  const section = sections.find((s) => s.stub === stub.name);
+  // The stub its first failing test points at, over every chapter's stubs, as npm run watch shows it (watch.ts
+  // focusStub): the chapter's first unfinished stub unless that failure was traced to another stub (a bug in a
+  // stub written earlier, maybe of an earlier chapter, that this one calls).
+  const pointed = next.failing[0] && assignStubs(tests, learnerStubs(root)).get(next.failing[0]);
+  const stub = pointed ?? next.stub;
+  const section = (stub.chapter === chapter ? sections : loadHints(root, stub.chapter)).find((s) => s.stub === stub.name);
   const where = `${stub.file}:${stub.line}`;
   if (!section || section.hints.length === 0) return `No hints are written for ${stub.name} (${where}) yet.`;
-  const shown = nextHint(root, chapter, stub.name, section.hints)!;
+  const shown = nextHint(root, stub.chapter, stub.name, section.hints)!;
   const total = section.hints.length;
   const lines = [
-    bold(`Chapter ${chapter} · ${stub.name}`) + dim(`  (${where})`),
+    bold(`Chapter ${stub.chapter} · ${stub.name}`) + dim(`  (${where})`),
     `${cyan(`Hint ${shown.level} of ${total}: ${shown.hint.title}`)}`,
     '',
     indent(shown.hint.text, '  '),
@@ -40,7 +44,7 @@ export async function hintText(root: string, chapter: number, known?: readonly T
   lines.push(
     shown.level < total
       ? dim(`Run "npm run hint -- chapter${chapter}" again for ${LEVEL_NAMES[shown.level] ?? 'the next hint'}.`)
-      : dim(`That was the last hint for ${stub.name}. "npm run solution -- chapter${chapter}" shows the reference.`),
+      : dim(`That was the last hint for ${stub.name}. "npm run solution -- chapter${stub.chapter}" shows the reference.`),
   );
   return lines.join('\n');
 }

@@ -1,15 +1,19 @@
 /**
  * The guide's own checks, for verify:
  * - checkGuide(): SUMMARY.md and the pages agree; every ```ts check block type-checks against solution/src; every
- *   ```quiz block parses. Returns problems as sentences (empty = fine).
+ *   ```quiz block parses; every ```mermaid block parses with mermaid's own parser; no page speaks in the authors'
+ *   voice (AUTHOR_VOICE). Returns problems as sentences (empty = fine).
  * - guideTestCommands(): every `npm test -- ...` command quoted in the guide, so verify can check each selects tests.
  * - buildSite(): the VitePress build (offline).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
+import { pathToFileURL } from 'node:url';
+import { parseQuiz, type Quiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
+import { chapterStubs } from '../kit/stubs.js';
+import { chapterDir } from './chapters.js';
 import { ROOT } from './paths.js';
 
 export interface FencedBlock {
@@ -75,16 +79,189 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
   }
 
   const checked: Array<{ page: string; block: FencedBlock }> = [];
+  const diagrams: Array<{ page: string; block: FencedBlock }> = [];
+  const quizzes: Quiz[] = [];
   for (const page of pages) {
-    for (const block of fencedBlocks(readFileSync(path.join(dir, page), 'utf8'))) {
+    const text = readFileSync(path.join(dir, page), 'utf8');
+    problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
+    problems.push(...headerLength(text).map((p) => `book/src/${page}:${p}`));
+    for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
-        for (const problem of parseQuiz(block.content).problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
-      } else if (isCheckedTs(block.info)) checked.push({ page, block });
+        const parsed = parseQuiz(block.content);
+        for (const problem of parsed.problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
+        if (!parsed.problems.length) quizzes.push(parsed.quiz);
+      } else if (kind === 'mermaid') diagrams.push({ page, block });
+      else if (isCheckedTs(block.info)) checked.push({ page, block });
     }
   }
+  for (const { page, block } of diagrams) {
+    const error = await diagramError(block.content);
+    // mermaid counts lines from the diagram's first line, the one after the fence.
+    const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
+    if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
+  }
+  problems.push(...quizBalance(quizzes));
+  for (const page of pages) problems.push(...checkStubTable(root, page, readFileSync(path.join(dir, page), 'utf8')));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
+}
+
+/** The most of the guide's quizzes whose right answer may sit in one position, or be the longest choice. */
+export const QUIZ_SHARE = 0.4;
+
+/**
+ * Quizzes a reader can pass without understanding: when most right answers are B, or the longest choice, guessing
+ * works. Across the guide (from 12 quizzes on), no position and no "the longest" may hold more than QUIZ_SHARE.
+ */
+export function quizBalance(quizzes: readonly Quiz[]): string[] {
+  if (quizzes.length < 12) return [];
+  const problems: string[] = [];
+  const limit = Math.floor(quizzes.length * QUIZ_SHARE);
+  const at = new Map<number, number>();
+  let longest = 0;
+  for (const quiz of quizzes) {
+    const right = quiz.choices.findIndex((c) => c.correct);
+    at.set(right, (at.get(right) ?? 0) + 1);
+    const length = quiz.choices[right]!.text.length;
+    if (quiz.choices.every((c, i) => i === right || c.text.length < length)) longest++;
+  }
+  for (const [index, count] of [...at].sort((a, b) => a[0] - b[0])) {
+    if (count > limit) problems.push(`quizzes: ${count} of ${quizzes.length} right answers are choice ${String.fromCharCode(65 + index)} (at most ${limit}): move some right answers to other positions, so a guess by position does not pay`);
+  }
+  if (longest > limit) problems.push(`quizzes: in ${longest} of ${quizzes.length} the right answer is the longest choice (at most ${limit}): give wrong choices the same care and detail, or say the right one shorter`);
+  return problems;
+}
+
+/** The most words a chapter header's "What you build" may have: the header is a card to read at a glance. */
+export const HEADER_MAX_WORDS = 80;
+
+/** A "What you build" longer than HEADER_MAX_WORDS, as `line: message`. */
+export function headerLength(markdown: string): string[] {
+  const lines = markdown.split('\n');
+  const at = lines.findIndex((l) => /^> \*\*What you (will )?build:\*\*/.test(l));
+  if (at < 0) return [];
+  let text = lines[at]!;
+  for (let i = at + 1; i < lines.length && /^> (?!\*\*)\S/.test(lines[i]!); i++) text += ` ${lines[i]!.slice(2)}`;
+  const words = text.replace(/^> \*\*What you (will )?build:\*\*/, '').split(/\s+/).filter(Boolean).length;
+  return words > HEADER_MAX_WORDS ? [`${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`] : [];
+}
+
+/** The header row of a chapter page's stub table (stubTable writes it, checkStubTable reads it). */
+export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests: `npm test -- chapterN` and |';
+
+/** A chapter's stubs in the order its hints.md teaches them, each with its file and a `-t` filter that selects its tests. */
+export function stubRows(root: string, chapter: number): Array<{ name: string; file: string; filter: string }> {
+  const titles = testTitles(root, chapter);
+  const stubs = chapterStubs(root, chapter, 'solution');
+  const owners = stubs.map((s) => s.name.split('.')[0]);
+  const named = (word: string) => titles.some((t) => new RegExp(`(^|[^\\w.])${word.replace(/\./g, '\\.')}($|[^\\w])`).test(t));
+  return stubs.map((stub) => {
+    const src = stub.file.replace(/^solution\//, '');
+    const [owner, member] = stub.name.split('.') as [string, string | undefined];
+    // The stub's own name when a test title names it; else its class or object (when no other stub of the chapter
+    // shares it), its method, its file.
+    const single = owners.filter((o) => o === owner).length === 1;
+    const candidates = [stub.name, single ? owner : undefined, member];
+    const filter = candidates.find((c): c is string => !!c && named(c)) ?? (titles.some((t) => t.includes(src)) ? src : stub.name);
+    return { name: stub.name, file: `starter/${src}`, filter };
+  });
+}
+
+/** The describe/it titles written in a chapter's test files (as written in the source, not as vitest lists them). */
+function testTitles(root: string, chapter: number): string[] {
+  const dir = path.join(root, chapterDir(chapter));
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!));
+}
+
+/** The stub table a chapter page opens with (npx tsx scripts/lib/guide.ts --stub-table N prints it). */
+export function stubTable(root: string, chapter: number): string {
+  const rows = stubRows(root, chapter).map(
+    (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
+  );
+  return [STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
+export function checkStubTable(root: string, page: string, markdown: string): string[] {
+  const chapter = Number(/^chapter-(\d+)\.md$/.exec(page)?.[1] ?? NaN);
+  if (!Number.isInteger(chapter)) return [];
+  const expected = chapterStubs(root, chapter, 'solution').map((s) => s.name);
+  if (!expected.length) return [];
+  const lines = markdown.split('\n');
+  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`));
+  const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints the table)`;
+  if (head < 0) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
+  const rows: string[] = [];
+  for (const line of lines.slice(head + 2)) {
+    if (!line.trim().startsWith('|')) break;
+    rows.push(line.trim());
+  }
+  const named = rows.map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+  if (named.join('\n') !== expected.join('\n')) {
+    return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
+  }
+  // Same stubs in the same order: each row's file and -t filter as the kit would write them.
+  const want = stubTable(root, chapter).split('\n').slice(2);
+  return rows.flatMap((row, i) => (row === want[i] ? [] : [`book/src/${page}:${head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${want[i]} ${fix}`]));
+}
+
+/**
+ * Words from the authors' notes that a learner's guide must not contain: the reader has no seeds, no issues and no
+ * learners of their own. Each entry: the pattern and why it is wrong on a reader's page.
+ */
+export const AUTHOR_VOICE: ReadonlyArray<{ pattern: RegExp; why: string }> = [
+  { pattern: /\bseed \d+|\bseeds\b/i, why: 'a seed is an authors\' note; say what it describes' },
+  { pattern: /\b(your|our|the) learners\b|\blearners'/i, why: 'the reader is the learner; speak to them, not about them' },
+  { pattern: /\b(issue|ticket) #?\d+/i, why: 'an issue number means nothing to a reader' },
+  { pattern: /\b(the|this) (editor|reviewer)'s note\b|\bnote to (self|authors)\b/i, why: 'an authors\' note left in the text' },
+];
+
+/** The lines of a page (code blocks included: comments are read too) that use AUTHOR_VOICE words. */
+export function authorVoice(markdown: string): Array<{ line: number; message: string }> {
+  const found: Array<{ line: number; message: string }> = [];
+  markdown.split('\n').forEach((text, i) => {
+    for (const { pattern, why } of AUTHOR_VOICE) {
+      const m = pattern.exec(text);
+      if (m) found.push({ line: i + 1, message: `"${m[0]}" is the authors' voice, not the guide's (${why}; scripts/lib/guide.ts AUTHOR_VOICE)` });
+    }
+  });
+  return found;
+}
+
+let mermaidApi: Promise<{ parse(text: string): Promise<unknown> }> | undefined;
+
+/**
+ * mermaid's own parser, in Node. mermaid.parse needs no DOM for parsing, but some diagram kinds (state diagrams)
+ * register DOMPurify hooks while they load, and DOMPurify without a window has no hooks: give it inert ones (nothing is
+ * sanitised or drawn here, only parsed).
+ */
+function loadMermaid(): Promise<{ parse(text: string): Promise<unknown> }> {
+  mermaidApi ??= (async () => {
+    const purify = (await import('dompurify')).default as unknown as Record<string, unknown>;
+    purify.addHook ??= () => {};
+    purify.removeHook ??= () => {};
+    purify.removeHooks ??= () => {};
+    purify.sanitize ??= (dirty: unknown) => String(dirty);
+    const mermaid = (await import('mermaid')).default;
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict' });
+    return mermaid;
+  })();
+  return mermaidApi;
+}
+
+/** Why mermaid cannot parse a diagram's source (its first lines), or undefined when it parses. */
+export async function diagramError(source: string): Promise<string | undefined> {
+  const mermaid = await loadMermaid();
+  try {
+    await mermaid.parse(source);
+    return undefined;
+  } catch (error) {
+    return String((error as Error)?.message ?? error).split('\n').slice(0, 4).join(' | ').slice(0, 400);
+  }
 }
 
 /** Writes each block to its own module in a temp dir under the repo and runs tsc with `kit` mapped to solution/src. */
@@ -177,4 +354,9 @@ export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
   const vitepress = path.join(root, 'node_modules/vitepress/bin/vitepress.js');
   const { code, output } = await run(process.execPath, [vitepress, 'build', bookDir], root);
   if (code !== 0) throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
+}
+
+// npx tsx scripts/lib/guide.ts --stub-table N: the stub table for chapter N's page.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--stub-table') {
+  console.log(stubTable(ROOT, Number(process.argv[3])));
 }

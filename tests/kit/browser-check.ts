@@ -12,7 +12,7 @@
  * app has hydrated (and while the main thread is busy) a click does nothing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -122,6 +122,8 @@ const DIAGRAM_FIGURES = `(() => {
   const kinds = [];
   for (const svg of svgs) {
     kinds.push(svg.getAttribute('aria-roledescription'));
+    // A preview that opens full size is read in its full-size view (surveyDiagrams measures that).
+    if (svg.closest('div.mermaid').hasAttribute('data-opens')) continue;
     const vb = svg.viewBox && svg.viewBox.baseVal;
     const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
     for (const el of svg.querySelectorAll('text, foreignObject div, foreignObject span')) {
@@ -134,11 +136,11 @@ const DIAGRAM_FIGURES = `(() => {
       if (d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) * scale + 1) clipped++;
     }
   }
-  // A diagram wider than the column scrolls; it must say so (data-wide shows a caption).
+  // Nothing scrolls sideways in the column: a diagram too wide to read there is a preview that opens (data-opens).
   const blocks = [...document.querySelectorAll('.vp-doc div.mermaid')];
-  const wide = blocks.filter((b) => b.scrollWidth > b.clientWidth + 1);
-  const unmarked = wide.filter((b) => !b.hasAttribute('data-wide')).length;
-  return { count: svgs.length, kinds, minFontPx: svgs.length ? Math.round(minFontPx * 10) / 10 : null, clipped, wide: wide.length, unmarked };
+  const wide = blocks.filter((b) => b.scrollWidth > b.clientWidth + 1).length;
+  const opens = blocks.filter((b) => b.hasAttribute('data-opens')).length;
+  return { count: svgs.length, kinds, minFontPx: Number.isFinite(minFontPx) ? Math.round(minFontPx * 10) / 10 : null, clipped, wide, opens };
 })()`;
 
 export interface PageReport {
@@ -150,9 +152,9 @@ export interface PageReport {
   longTasks: [number, number][];
   /** From navigation start until every diagram was drawn (ms); null when there is none or they never were. */
   diagramsMs: number | null;
-  /** Diagrams drawn, their kinds, the smallest label on screen, labels cut off, diagrams wider than the column
-   * (they scroll) and how many of those do not say so. */
-  diagrams: { count: number; kinds: string[]; minFontPx: number | null; clipped: number; wide: number; unmarked: number };
+  /** Diagrams drawn, their kinds, the smallest label on screen (of those read in the column), labels cut off,
+   * diagrams that make the column scroll sideways, and previews that open full size. */
+  diagrams: { count: number; kinds: string[]; minFontPx: number | null; clipped: number; wide: number; opens: number };
   /** Every JavaScript file the page fetched until the diagrams were drawn: count, bytes on the wire, names. */
   scripts: { count: number; bytes: number; names: string[] };
   /** The part of `scripts` that had arrived when the app hydrated (it answers clicks from then on). */
@@ -182,7 +184,7 @@ export interface PageReport {
 export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; timeoutMs?: number; evaluate?: string; cpuSlowdown?: number } = {}): Promise<PageReport> {
   const timeout = options.timeoutMs ?? 15_000;
   return withBrowser(async (page, on) => {
-    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, unmarked: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
+    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, opens: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
     await page('Network.enable');
     await page('Network.setCacheDisabled', { cacheDisabled: true });
     await page('Page.enable');
@@ -279,6 +281,133 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
   });
 }
 
+/** One drawn diagram as the reader sees it at one window width (book pages, surveyDiagrams). */
+export interface DiagramFigure {
+  page: string;
+  /** Window width, px. */
+  width: number;
+  index: number;
+  kind: string | null;
+  /** The drawing's own size (its viewBox), px. */
+  natural: { width: number; height: number };
+  /** As shown in the column, px. */
+  shown: { width: number; height: number };
+  /** The reading column's width, px. */
+  column: number;
+  /** The smallest label as shown in the column, px. */
+  minFontPx: number | null;
+  /** Labels taller than the box mermaid measured for them. */
+  clipped: number;
+  /** The column scrolls sideways to show it. */
+  scrolls: boolean;
+  /** It is shrunk below readable size and opens full size with one click (theme/diagrams.ts). */
+  opens: boolean;
+  /** After that click: the smallest label in the full-size view, px, and whether the view closed again with Escape. */
+  opened?: { minFontPx: number | null; closed: boolean };
+  /** The page drew it as an error (its source stays on screen). */
+  error: boolean;
+}
+
+const DIAGRAM_SURVEY = `(() => {
+  const labelPx = (svg) => {
+    const vb = svg.viewBox && svg.viewBox.baseVal;
+    const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
+    let min = Infinity;
+    for (const el of svg.querySelectorAll('text, foreignObject div, foreignObject span')) {
+      if (!el.textContent.trim()) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * scale;
+      if (px > 0 && px < min) min = px;
+    }
+    return Number.isFinite(min) ? Math.round(min * 10) / 10 : null;
+  };
+  window.__kitLabelPx = labelPx;
+  return [...document.querySelectorAll('.vp-doc div.mermaid')].map((block, index) => {
+    const svg = block.querySelector('.mermaid-drawing svg');
+    const vb = svg && svg.viewBox && svg.viewBox.baseVal;
+    const r = svg ? svg.getBoundingClientRect() : { width: 0, height: 0 };
+    let clipped = 0;
+    if (svg) {
+      const scale = vb && vb.width ? r.width / vb.width : 1;
+      for (const f of svg.querySelectorAll('foreignObject')) {
+        const d = f.firstElementChild;
+        if (d && d.getBoundingClientRect().height > Number(f.getAttribute('height')) * scale + 1) clipped++;
+      }
+    }
+    return {
+      index, kind: svg ? svg.getAttribute('aria-roledescription') : null,
+      natural: { width: Math.round(vb ? vb.width : 0), height: Math.round(vb ? vb.height : 0) },
+      shown: { width: Math.round(r.width), height: Math.round(r.height) },
+      column: Math.round(block.clientWidth),
+      minFontPx: svg ? labelPx(svg) : null,
+      clipped,
+      scrolls: block.scrollWidth > block.clientWidth + 1,
+      opens: block.hasAttribute('data-opens'),
+      error: block.dataset.drawn === 'error' || !svg,
+    };
+  });
+})()`;
+
+/**
+ * Every diagram of the given pages of a built book, at each window width, in light mode (or dark with `dark`): its
+ * sizes, its smallest label, whether it fits or opens full size; for the first diagram of a page that opens, the
+ * full-size view is opened with a real click and measured. One browser for all pages.
+ */
+export async function surveyDiagrams(baseUrl: string, pages: string[], widths = [1280, 390], options: { dark?: boolean; timeoutMs?: number; screenshotDir?: string } = {}): Promise<DiagramFigure[]> {
+  const timeout = options.timeoutMs ?? 30_000;
+  return withBrowser(async (page) => {
+    const figures: DiagramFigure[] = [];
+    const evaluate = async (expression: string) => {
+      const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+      if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+      return r.result.value;
+    };
+    const waitFor = async (expression: string, ms = timeout) => {
+      const start = Date.now();
+      while (Date.now() - start < ms) {
+        if (await evaluate(`Boolean(${expression})`)) return true;
+        await sleep(50);
+      }
+      return false;
+    };
+    await page('Page.enable');
+    await page('Page.addScriptToEvaluateOnNewDocument', { source: `try { localStorage.setItem('vitepress-theme-appearance', ${JSON.stringify(options.dark ? 'dark' : 'light')}); } catch {}` });
+    for (const width of widths) {
+      await page('Emulation.setDeviceMetricsOverride', { width, height: width > 600 ? 1000 : 844, deviceScaleFactor: 1, mobile: width <= 600 });
+      for (const name of pages) {
+        await page('Page.navigate', { url: `${baseUrl}/${name}` });
+        await waitFor(`document.readyState === 'complete' && document.querySelector('.VPDoc')`);
+        const blocks = await evaluate(`document.querySelectorAll('.vp-doc div.mermaid').length`);
+        if (!blocks) continue;
+        await waitFor(`[...document.querySelectorAll('.vp-doc div.mermaid')].every((b) => b.dataset.drawn)`);
+        await sleep(200); // fonts settle
+        const found: Omit<DiagramFigure, 'page' | 'width'>[] = await evaluate(DIAGRAM_SURVEY);
+        const opener = found.find((f) => f.opens);
+        for (const f of found) figures.push({ page: name, width, ...f });
+        if (opener) {
+          const at = await evaluate(`(() => { const b = document.querySelectorAll('.vp-doc div.mermaid')[${opener.index}]; b.scrollIntoView({ block: 'center' }); const r = b.querySelector('.mermaid-drawing').getBoundingClientRect(); const top = Math.max(r.top, 80), bottom = Math.min(r.bottom, innerHeight); return { x: r.x + r.width / 2, y: (top + bottom) / 2 }; })()`);
+          for (const type of ['mousePressed', 'mouseReleased']) await page('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', clickCount: 1 });
+          const shown = await waitFor(`document.querySelector('.diagram-full svg')`, 5000);
+          const minFontPx = shown ? await evaluate(`window.__kitLabelPx(document.querySelector('.diagram-full svg'))`) : null;
+          if (shown && options.screenshotDir) {
+            const shot = await page('Page.captureScreenshot', { format: 'png' });
+            writeFileSync(path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}-full.png`), Buffer.from(shot.data, 'base64'));
+          }
+          await page('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+          await page('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+          const closed = await waitFor(`!document.querySelector('.diagram-full')`, 5000);
+          figures.find((f) => f.page === name && f.width === width && f.index === opener.index)!.opened = { minFontPx, closed };
+        }
+        if (options.screenshotDir) {
+          const clip = await evaluate(`({ x: 0, y: 0, width: ${width}, height: Math.min(document.documentElement.scrollHeight, 16000), scale: 1 })`);
+          const shot = await page('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
+          writeFileSync(path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}.png`), Buffer.from(shot.data, 'base64'));
+        }
+      }
+    }
+    return figures;
+  });
+}
+
 export interface GuideFigures {
   page: string;
   interactiveMs: number | null;
@@ -354,7 +483,21 @@ export function guideLines(result: Awaited<ReturnType<typeof measureGuide>>): st
 }
 
 // npx tsx tests/kit/browser-check.ts [dist] [page ...] [--json] [--cpu-slowdown=N]
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// npx tsx tests/kit/browser-check.ts --diagrams [--dark] [--shots=DIR] [dist]: every diagram of the built book, at 1280 and 390 px
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--diagrams')) {
+  const args = process.argv.slice(2);
+  const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, '../../book/.vitepress/dist'));
+  const pages = readdirSync(dist).filter((f) => f.endsWith('.html') && f !== '404.html').map((f) => f.replace(/\.html$/, '').replace(/^index$/, ''));
+  const server = await serveDir(dist);
+  const shots = args.find((a) => a.startsWith('--shots='))?.slice(8);
+  try {
+    const figures = await surveyDiagrams(server.url, pages, [1280, 390], { dark: args.includes('--dark'), screenshotDir: shots });
+    if (args.includes('--json')) console.log(JSON.stringify(figures, null, 1));
+    else for (const f of figures) console.log(`${f.width} ${f.page || 'index'} #${f.index} ${f.kind}: natural ${f.natural.width}x${f.natural.height}, shown ${f.shown.width}x${f.shown.height} in ${f.column}, label ${f.minFontPx} px${f.scrolls ? ' SCROLLS' : ''}${f.opens ? ` opens (full-size label ${f.opened?.minFontPx ?? '-'} px${f.opened && !f.opened.closed ? ', did not close' : ''})` : ''}${f.clipped ? ` clipped ${f.clipped}` : ''}${f.error ? ' ERROR' : ''}`);
+  } finally {
+    await server.close();
+  }
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
   const slow = Number(/^--cpu-slowdown=(\d+)$/.exec(args.find((a) => a.startsWith('--cpu-slowdown=')) ?? '')?.[1] ?? 1);
   const [dist, ...pages] = args.filter((a) => !a.startsWith('--'));

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, fencedBlocks, guideTestCommands, shellWords } from '../../scripts/lib/guide.js';
+import { checkGuide, checkStubTable, headerLength, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
 
@@ -106,6 +107,19 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
         '```bash',
         'npm test -- chapter1 --solution   # all pass',
         '```',
+        '',
+        '```mermaid',
+        'stateDiagram-v2',
+        '  [*] --> Idle',
+        '  Idle --> Waiting: assistant turn with calls',
+        '```',
+        '',
+        '```mermaid',
+        'sequenceDiagram',
+        '  A->>B: run, then wait (a comma, not a semicolon)',
+        '```',
+        '',
+        'A random failure from a fixed seed is fine.',
       ].join('\n'),
     );
     expect(await checkGuide(copy.root)).toEqual([]);
@@ -120,7 +134,11 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     page('orphan.md', '# Orphan\n');
     page(
       'chapter01.md',
-      ['# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```'].join('\n'),
+      [
+        '# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```',
+        '', '```mermaid', 'sequenceDiagram', '  S->>S: save_draft runs; show_form is pending', '  S-->>B: done', '```',
+        '', 'Seed 003 describes exactly this, and your learners will like it.',
+      ].join('\n'),
     );
     const problems = await checkGuide(copy.root);
     expect(problems).toContain('book/src/SUMMARY.md:6: "Three" links chapter03.md, which does not exist');
@@ -128,5 +146,59 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     expect(problems.find((p) => p.startsWith('book/src/chapter01.md:5: ts check block does not type-check: error TS2322'))).toBeDefined();
     expect(problems).toContain('book/src/chapter01.md:8: quiz: 0 correct answers; mark exactly one with [x]');
     expect(problems).toContain('book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)');
+    expect(problems.find((p) => p.startsWith('book/src/chapter01.md:17: mermaid cannot parse this diagram')), `a ';' in a sequence message ends the statement: ${problems.join('\n')}`).toBeDefined();
+    expect(problems.filter((p) => /^book\/src\/chapter01\.md:21: ".*" is the authors' voice/.test(p)).map((p) => /"([^"]+)"/.exec(p)![1])).toEqual(['Seed 003', 'your learners']);
+  });
+});
+
+describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
+  const table = stubTable(ROOT, 3);
+  it("lists a chapter's stubs in the order of its hints, with their files and a -t filter that names them", () => {
+    expect(table.split('\n').slice(2).map((row) => row.split('|')[2]!.trim())).toEqual([
+      '`executeToolCall`', '`singleTurn`', '`SimpleAgent.run`', '`SimpleAgent.executeTools`', '`SimpleAgent.pushResults`', '`SimpleAgent.chat`',
+    ]);
+    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `-t "pushResults"` |');
+  });
+
+  it('accepts the page that has it, and names a missing table, a missing stub and a wrong order', () => {
+    const page = (t: string) => `# Chapter 3\n\n> **Command:** \`npm test -- chapter3\`\n\n${t}\n\n## Why a loop\n`;
+    expect(checkStubTable(ROOT, 'chapter-03.md', page(table))).toEqual([]);
+    expect(checkStubTable(ROOT, 'introduction.md', 'no table')).toEqual([]);
+    expect(checkStubTable(ROOT, 'chapter-03.md', page('')).join()).toMatch(/^book\/src\/chapter-03\.md: no stub table .*--stub-table 3/);
+    const rows = table.split('\n');
+    const missing = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 4), ...rows.slice(5)].join('\n')));
+    expect(missing.join()).toMatch(/the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/);
+    const swapped = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')));
+    expect(swapped).toHaveLength(1);
+    const filter = checkStubTable(ROOT, 'chapter-03.md', page(table.replace('-t "pushResults"', '-t "push"')));
+    expect(filter).toEqual([expect.stringMatching(/^book\/src\/chapter-03\.md:11: the stub table's row for SimpleAgent.pushResults reads .*-t "push".*; the kit writes .*-t "pushResults"/)]);
+  });
+});
+
+describe('quizBalance (scripts/lib/guide.ts)', () => {
+  const quiz = (right: number, lengths: number[]) => ({
+    question: 'Q?',
+    choices: lengths.map((n, i) => ({ text: 'x'.repeat(n), correct: i === right, explanation: 'because' })),
+  });
+  it('accepts right answers spread over the positions and rarely the longest', () => {
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i % 3, i % 3 === 0 ? [40, 50, 60] : [60, 50, 40]));
+    expect(quizBalance(quizzes)).toEqual([]);
+    expect(quizBalance(quizzes.slice(0, 11).map(() => quiz(1, [10, 90, 10]))), 'too few quizzes to judge').toEqual([]);
+  });
+  it('names a position that holds too many right answers, and a right answer that is too often the longest', () => {
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i < 20 ? 1 : 0, [50, 90, 60]));
+    expect(quizBalance(quizzes)).toEqual([
+      'quizzes: 20 of 30 right answers are choice B (at most 12): move some right answers to other positions, so a guess by position does not pay',
+      'quizzes: in 20 of 30 the right answer is the longest choice (at most 12): give wrong choices the same care and detail, or say the right one shorter',
+    ]);
+  });
+});
+
+describe('headerLength (scripts/lib/guide.ts)', () => {
+  it('counts the words of "What you build", over several lines, up to the next field', () => {
+    const header = (words: number) => `# Ch\n\n> **What you build:** ${'word '.repeat(words - 3)}\n> three more words\n> **Files to edit:** \`a.ts\` b c d e f g h i j k l m n o p q r s t u v w x y z\n`;
+    expect(headerLength(header(80))).toEqual([]);
+    expect(headerLength(header(81))).toEqual(['3: the header\'s "What you build" has 81 words (at most 80): say the gist, and leave the details to the page']);
+    expect(headerLength('# No header\n')).toEqual([]);
   });
 });

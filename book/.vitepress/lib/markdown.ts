@@ -2,7 +2,9 @@
  * markdown-it plugins for the guide:
  * - ```quiz blocks become an interactive <Quiz> component (theme/Quiz.vue);
  * - the chapter header (the block right after the page's h1 that names what you build, the files, the command and
- *   the time) is wrapped in <div class="chapter-header"> so the theme can show it as a card.
+ *   the time) is wrapped in <div class="chapter-header"> so the theme can show it as a card;
+ * - TypeScript blocks say which kind they are: ```ts check (type-checked by verify, complete) or ```ts (a shape);
+ * - "chapter 8" in the prose links to chapter 8's page.
  */
 import type { MarkdownRenderer as MarkdownIt } from 'vitepress';
 import { parseQuiz } from './quiz';
@@ -50,9 +52,14 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
     if (end < 0) return;
     const text = tokens.slice(start, end).map((t) => t.content).join(' ');
     if (!HEADER_WORDS.test(text) || !/npm (test|run)/.test(text)) return;
-    // One line per field: the soft line breaks of a `> **Files:** ...` block become real ones.
+    // One line per field: a soft line break before the next `**Field:**` becomes a real one; a field's own text may
+    // run over several source lines and stays one paragraph.
     for (const token of tokens.slice(start, end)) {
-      for (const child of token.children ?? []) if (child.type === 'softbreak') child.type = 'hardbreak';
+      const children = token.children ?? [];
+      children.forEach((child, i) => {
+        const next = children.slice(i + 1).find((c) => !(c.type === 'text' && c.content === ''));
+        if (child.type === 'softbreak' && next?.type === 'strong_open') child.type = 'hardbreak';
+      });
     }
     const before = new state.Token('html_block', '', 0);
     before.content = '<div class="chapter-header">\n';
@@ -88,4 +95,71 @@ export function mermaidPlugin(md: MarkdownIt): void {
     const kind = md.utils.escapeHtml(diagramKind(token.content));
     return `<div class="mermaid" data-kind="${kind}"><pre class="mermaid-source" v-pre>${md.utils.escapeHtml(token.content)}</pre></div>\n`;
   };
+}
+
+/** The label a TypeScript block carries on the site, from its info string; undefined for other languages. */
+export function codeKind(info: string): { kind: 'checked' | 'shape'; label: string } | undefined {
+  if (!/^(ts|typescript)\b/.test(info.trim())) return undefined;
+  return /\bcheck\b/.test(info)
+    ? { kind: 'checked', label: 'Type-checked example: complete, you can paste it' }
+    : { kind: 'shape', label: 'Shape only: the bodies are left out' };
+}
+
+/** ```ts and ```ts check blocks are wrapped in a <div class="code-kind"> with a visible label (codeKind). */
+export function codeKindPlugin(md: MarkdownIt): void {
+  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+    const kind = codeKind(tokens[idx]!.info);
+    const html = fallback(tokens, idx, options, env, self);
+    if (!kind) return html;
+    return `<div class="code-kind code-${kind.kind}"><div class="code-kind-label">${kind.label}</div>${html}</div>\n`;
+  };
+}
+
+/**
+ * Links "chapter 8" in the prose to chapter 8's page (`chapters` maps a number to its file, from SUMMARY.md), except
+ * on that chapter's own page, in headings and inside existing links or code.
+ */
+export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, string>): void {
+  md.core.ruler.push('chapter_links', (state) => {
+    const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
+    if (!page) return; // a quiz's inline text (quizPlugin renders it on its own): no links inside answer buttons
+    const own = [...chapters].find(([, file]) => file === page)?.[0];
+    state.tokens.forEach((block, b) => {
+      if (block.type !== 'inline' || !block.children || state.tokens[b - 1]?.type === 'heading_open') return;
+      const out: typeof block.children = [];
+      let inLink = 0;
+      for (const child of block.children) {
+        if (child.type === 'link_open') inLink++;
+        if (child.type === 'link_close') inLink--;
+        if (child.type !== 'text' || inLink > 0) {
+          out.push(child);
+          continue;
+        }
+        let rest = child.content;
+        for (let m = /\b[Cc]hapters? (\d{1,2})\b/.exec(rest); m; m = /\b[Cc]hapters? (\d{1,2})\b/.exec(rest)) {
+          const file = chapters.get(Number(m[1]));
+          const end = m.index + m[0].length;
+          if (!file || Number(m[1]) === own) {
+            const text = new state.Token('text', '', 0);
+            text.content = rest.slice(0, end);
+            out.push(text);
+          } else {
+            const before = new state.Token('text', '', 0);
+            before.content = rest.slice(0, m.index);
+            const open = new state.Token('link_open', 'a', 1);
+            open.attrs = [['href', `./${file}`]];
+            const label = new state.Token('text', '', 0);
+            label.content = m[0];
+            out.push(before, open, label, new state.Token('link_close', 'a', -1));
+          }
+          rest = rest.slice(end);
+        }
+        const tail = new state.Token('text', '', 0);
+        tail.content = rest;
+        out.push(tail);
+      }
+      block.children = out;
+    });
+  });
 }

@@ -7,15 +7,20 @@
  * prebuilt ESM files (copied by config.ts buildEnd, MERMAID_DIR) rather than bundling mermaid again: the build is
  * much faster, and mermaid's files already load each diagram kind's code only when a diagram of that kind is drawn.
  *
- * Readable labels: diagrams are drawn at their natural size (labels at the page's 16px) and shrunk to the column
- * at most down to MIN_SCALE; a diagram wider than that scrolls sideways instead of shrinking its text further.
+ * Readable labels: diagrams are drawn at their natural size (labels at the page's 16px) and shrunk to fit the column
+ * (and MAX_HEIGHT while labels stay readable). When fitting the column would take the labels below MIN_SCALE (12px),
+ * the diagram is still shown whole in the
+ * column, as a preview, and opens full size (labels at 16px, scrolling both ways) with one click, Enter or Space;
+ * Escape, the close button or a click outside the drawing closes it. Nothing scrolls sideways inside the column.
  */
 import type { Mermaid, MermaidConfig } from 'mermaid';
 import { withBase } from 'vitepress';
 
 export const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-/** The smallest scale a diagram is drawn at: 16px labels stay at least 12.8px on screen. */
-export const MIN_SCALE = 0.8;
+/** The smallest scale a diagram is shown at in the column as readable: 16px labels stay at least 12px on screen. */
+export const MIN_SCALE = 0.75;
+/** The tallest a diagram is shown in the column, px, as long as its labels stay readable (MIN_SCALE). */
+export const MAX_HEIGHT = 1000;
 
 export function diagramConfig(dark: boolean): MermaidConfig {
   return {
@@ -50,7 +55,7 @@ const idle = () =>
   });
 const nextFrame = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
-/** Sizes a drawn diagram: natural size if it fits, else shrunk to the column but not below MIN_SCALE. */
+/** Sizes a drawn diagram: natural size if it fits, else shrunk to the column; below MIN_SCALE it opens full size. */
 function fit(block: HTMLElement, svg: SVGSVGElement): void {
   // mermaid's viewBox can miss a part of the drawing (a sequence note wider than its actor): take the union.
   const vb = svg.viewBox.baseVal;
@@ -63,15 +68,82 @@ function fit(block: HTMLElement, svg: SVGSVGElement): void {
     svg.setAttribute('viewBox', `${x} ${y} ${right - x} ${bottom - y}`);
   }
   const natural = svg.viewBox.baseVal?.width || svg.getBoundingClientRect().width;
+  const naturalHeight = svg.viewBox.baseVal?.height || svg.getBoundingClientRect().height;
   const room = block.clientWidth;
-  const width = natural <= room ? natural : Math.max(room, natural * MIN_SCALE);
+  // Fit the column; shrink a tall one to MAX_HEIGHT too, but never below readable for its height alone.
+  const widthScale = Math.min(1, room / natural);
+  const scale = Math.min(widthScale, Math.max(MAX_HEIGHT / naturalHeight, Math.min(widthScale, MIN_SCALE)));
   svg.style.maxWidth = 'none';
-  svg.style.width = `${Math.round(width)}px`;
+  svg.style.width = `${Math.floor(natural * scale)}px`;
   svg.style.height = 'auto';
   svg.removeAttribute('height');
-  // Wider than the column: say so (a scrollbar alone is invisible on some systems).
-  if (width > room + 1) block.dataset.wide = '';
-  else delete block.dataset.wide;
+  if (widthScale < MIN_SCALE) opensFullSize(block);
+  else closesNothing(block);
+}
+
+function closesNothing(block: HTMLElement): void {
+  delete block.dataset.opens;
+  block.removeAttribute('tabindex');
+  block.removeAttribute('role');
+  block.removeAttribute('aria-label');
+}
+
+/** A preview: one click (or Enter, Space) opens the drawing full size. */
+function opensFullSize(block: HTMLElement): void {
+  block.dataset.opens = '';
+  block.tabIndex = 0;
+  block.setAttribute('role', 'button');
+  block.setAttribute('aria-label', 'Diagram: open it full size');
+  if (block.dataset.opener) return;
+  block.dataset.opener = '';
+  block.addEventListener('click', () => block.dataset.opens !== undefined && openFull(block));
+  block.addEventListener('keydown', (event) => {
+    if (block.dataset.opens !== undefined && (event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault();
+      openFull(block);
+    }
+  });
+}
+
+function openFull(block: HTMLElement): void {
+  const svg = block.querySelector<SVGSVGElement>('.mermaid-drawing svg');
+  if (!svg || document.querySelector('.diagram-full')) return;
+  const view = document.createElement('div');
+  view.className = 'diagram-full';
+  view.setAttribute('role', 'dialog');
+  view.setAttribute('aria-modal', 'true');
+  view.setAttribute('aria-label', 'Diagram, full size');
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'diagram-full-close';
+  close.textContent = '✕ Close';
+  const area = document.createElement('div');
+  area.className = 'diagram-full-area';
+  const copy = svg.cloneNode(true) as SVGSVGElement;
+  copy.style.width = `${Math.ceil(svg.viewBox.baseVal.width)}px`;
+  copy.style.maxWidth = 'none';
+  area.append(copy);
+  view.append(close, area);
+  const done = () => {
+    view.remove();
+    document.removeEventListener('keydown', onKey, true);
+    document.documentElement.classList.remove('diagram-full-open');
+    block.focus({ preventScroll: true });
+  };
+  const onKey = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      done();
+    }
+  };
+  close.addEventListener('click', done);
+  view.addEventListener('click', (event) => {
+    if (event.target === view || event.target === area) done();
+  });
+  document.addEventListener('keydown', onKey, true);
+  document.documentElement.classList.add('diagram-full-open');
+  document.body.append(view);
+  close.focus();
 }
 
 async function draw(redraw: boolean): Promise<void> {
