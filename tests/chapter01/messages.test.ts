@@ -147,6 +147,35 @@ describe('historyProblems (src/messages.ts)', () => {
     expect(problems[0], 'the sentence names the id').toMatch(/call_1/);
   });
 
+  test('reports an id used by two calls of the same turn, even when one result answers it', () => {
+    const problems = historyProblems([
+      userMessage('go'),
+      assistantToolCalls([
+        { ...call1, arguments: { path: 'a' } },
+        { ...call1, arguments: { path: 'b' } },
+      ]),
+      toolResult(call1, 'one'),
+    ]);
+    expect(
+      problems.some((p) => /call_1/.test(p) && /message 1\b/.test(p)),
+      `historyProblems step 3: check each call of a turn against the ids seen so far, including the calls before it in the same turn (message 1 uses call_1 twice); got ${JSON.stringify(problems)}`,
+    ).toBe(true);
+  });
+
+  test('treats ids that are names of Object.prototype ("constructor", "toString", "__proto__") as ordinary ids', () => {
+    const names = ['constructor', 'toString', '__proto__'];
+    const valid: Message[] = [
+      userMessage('go'),
+      assistantToolCalls(names.map((id) => ({ id, name: 'read', arguments: {} }))),
+      ...names.map((id) => toolResult({ id, name: 'read' }, 'ok')),
+      assistantText('done'),
+    ];
+    const ok = historyProblems(valid);
+    expect(ok, `historyProblems step 2: keep the ids in a Set (a plain object already "has" constructor and toString); a valid history got ${JSON.stringify(ok)}`).toEqual([]);
+    const stray = historyProblems([userMessage('go'), assistantText('hi'), toolResult({ id: 'hasOwnProperty', name: 'read' }, 'stray')]);
+    expect(stray, `historyProblems step 2: a result for "hasOwnProperty" answers no open call (keep the pending ids in a Set, not an object); got ${JSON.stringify(stray)}`).toHaveLength(1);
+  });
+
   test('does not change the history it checks', () => {
     const copy = structuredClone(valid);
     historyProblems(valid);

@@ -261,9 +261,9 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
     };
     const { agent, provider, calls } = agentWith([cut, assistantText('never asked for')]);
     const history: Message[] = [userMessage('go')];
-    expect(await settles(agent.chat(history), 'a cut turn ends the run like an answer'), 'chat returns the text that was written').toBe('Let me write the file');
+    expect(await settles(agent.chat(history), 'a cut turn ends the run like an answer'), "chat step 3: every stop reason but 'tool_use' (here 'max_tokens') ends the run: push the turn and return its text").toBe('Let me write the file');
     expect(calls, 'only a tool_use turn runs calls; a cut call must never run').toEqual([]);
-    expect(provider.requests, 'the run ends on a turn that is not tool_use').toHaveLength(1);
+    expect(provider.requests, "chat step 3: the run ends on a turn that is not 'tool_use'; no second model call").toHaveLength(1);
     expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory('after a cut turn');
     expect(history.at(-1), 'the cut turn is last, with its stop reason, so the caller sees it was cut').toMatchObject({
       role: 'assistant',

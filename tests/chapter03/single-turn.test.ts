@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { singleTurn } from 'kit/agent';
-import { assistantText, assistantToolCalls } from 'kit/messages';
+import { assistantText, assistantToolCalls, type AssistantMessage } from 'kit/messages';
+import { defineTool, ToolSet } from 'kit/tool';
+import { z } from 'zod';
 import { MockProvider } from 'kit/mock-provider';
 import { requestOn, shape, transcript } from '../helpers/transcript.js';
 import { loopTools } from './fixtures.js';
@@ -60,6 +62,62 @@ describe('singleTurn (src/agent.ts)', () => {
     ]);
     await singleTurn(provider, tools, 'go', ctx);
     expect(requestOn(provider, 2)).toEndWithResultsFor(['b', 'a']);
+  });
+
+  test('returns the text of a turn cut off by the token limit without running its half-written call', async () => {
+    const { tools, calls } = loopTools();
+    const cut: AssistantMessage = {
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'Let me echo' },
+        { type: 'tool_call', id: 'w1', name: 'echo', arguments: { text: 'half' } },
+      ],
+      stopReason: 'max_tokens',
+    };
+    const provider = new MockProvider([cut, assistantText('never asked for')]);
+    const answer = await singleTurn(provider, tools, 'go', ctx);
+    expect(calls, "singleTurn step 3: decide by the stop reason, not by the calls: a 'max_tokens' turn's call must not run").toEqual([]);
+    expect(provider.requests, "singleTurn step 3: a turn whose stop reason is not 'tool_use' is the answer; no second model call").toHaveLength(1);
+    expect(answer, "singleTurn step 3: return the text of the turn that was not 'tool_use'").toBe('Let me echo');
+  });
+
+  test('runs the calls one at a time: the second starts only after the first has finished', async () => {
+    const events: string[] = [];
+    let finishFirst = () => {};
+    const gate = defineTool({
+      name: 'gate',
+      description: 'Waits for the test to let it finish',
+      input: z.object({ label: z.string() }),
+      execute: async ({ label }) => {
+        events.push(`start ${label}`);
+        if (label === 'first') await new Promise<void>((resolve) => (finishFirst = resolve));
+        events.push(`end ${label}`);
+        return label;
+      },
+    });
+    const provider = new MockProvider([
+      assistantToolCalls([
+        { id: 'g1', name: 'gate', arguments: { label: 'first' } },
+        { id: 'g2', name: 'gate', arguments: { label: 'second' } },
+      ]),
+      assistantText('done'),
+    ]);
+    const running = singleTurn(provider, new ToolSet([gate]), 'go', ctx);
+    let settled = false;
+    running.then(() => (settled = true), () => (settled = true));
+    for (let i = 0; i < 100 && !settled && !events.includes('start first'); i++) await new Promise((resolve) => setImmediate(resolve));
+    if (!events.includes('start first')) await running; // it ended (or failed) without running the first call: show why
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(events, 'singleTurn step 4: await each executeToolCall before starting the next (in order, not all at once)').toEqual(['start first']);
+    finishFirst();
+    expect(await running).toBe('done');
+    expect(events, 'singleTurn step 4: the calls run one after another, in the order the model wrote them').toEqual([
+      'start first',
+      'end first',
+      'start second',
+      'end second',
+    ]);
+    expect(requestOn(provider, 2)).toEndWithResultsFor(['g1', 'g2']);
   });
 
   test('sends an unknown tool back as an error result and returns the recovered answer', async () => {

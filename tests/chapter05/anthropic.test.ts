@@ -73,6 +73,27 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
       { type: 'tool_use', id: 'toolu_X', name: 'read', input: {} },
     ]);
   });
+
+  test('a tool_use input is a plain object: arguments that are an array or null go out as {}', () => {
+    const [, turn] = toAnthropicMessages([
+      userMessage('go'),
+      {
+        role: 'assistant',
+        content: [
+          { type: 'tool_call', id: 'toolu_L', name: 'read', arguments: ['a.ts'] },
+          { type: 'tool_call', id: 'toolu_N', name: 'read', arguments: null },
+        ],
+        stopReason: 'tool_use',
+      },
+    ]);
+    expect(
+      turn!.content,
+      'toAnthropicMessages step 3: an array or null is not an object the API takes as input (typeof says "object" for both): use {}',
+    ).toEqual([
+      { type: 'tool_use', id: 'toolu_L', name: 'read', input: {} },
+      { type: 'tool_use', id: 'toolu_N', name: 'read', input: {} },
+    ]);
+  });
 });
 
 describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
@@ -318,7 +339,7 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
   const failing = async (status: number, type: string, message: string, headers?: Record<string, string>) => {
     api.answer(ANTHROPIC_URL, { status, json: { type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }, headers });
     const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), `a ${status} answer should reject`);
-    expect(error, 'wrap SDK errors with toProviderError(...)').toBeInstanceOf(ProviderError);
+    expect(error, 'AnthropicProvider.complete step 3: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)').toBeInstanceOf(ProviderError);
     return error as ProviderError;
   };
 

@@ -197,6 +197,10 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
       fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: null })).usage,
       'prompt_tokens_details: null (some compatible servers send it): no cacheReadTokens',
     ).toStrictEqual({ inputTokens: 7, outputTokens: 3 });
+    expect(
+      fromOpenAICompletion(completion({ content: 'hi' }, 'stop', { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10, prompt_tokens_details: { cached_tokens: 0 } })).usage,
+      'openaiUsage step 3: cached_tokens 0 is a number too: keep cacheReadTokens: 0',
+    ).toStrictEqual({ inputTokens: 7, outputTokens: 3, cacheReadTokens: 0 });
   });
 
   test('a response with no choices is a ProviderError', () => {
@@ -276,7 +280,7 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
       json: { error: { message: `Incorrect API key provided: ${OPENAI_KEY}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } },
     });
     const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), 'a 401 should reject');
-    expect(error, 'a 401 is a ProviderError').toBeInstanceOf(ProviderError);
+    expect(error, 'OpenAIProvider.complete step 3: a 401 is a ProviderError: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)').toBeInstanceOf(ProviderError);
     const failure = error as ProviderError;
     expect([failure.provider, failure.status]).toEqual(['openai', 401]);
     expect(failure.message, "the message carries the API's own sentence").toContain('Incorrect API key provided');

@@ -188,6 +188,19 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     expect(argsOnText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(/text/);
   });
 
+  test('refuses a second tool_call_start for an index that already holds a call, ended or not', () => {
+    refusal(
+      [start(4, 'c4', 'read'), args(4, '{"path":')],
+      start(4, 'c9', 'write'),
+      'TurnBuilder.add step 7: a tool_call_start for an index that already holds a tool call would replace that call (its id and its JSON so far)',
+    );
+    refusal(
+      [start(4, 'c4', 'read'), args(4, '{}'), end(4)],
+      start(4, 'c9', 'write'),
+      'TurnBuilder.add step 7: a tool_call_start for an index whose call already ended is a provider bug too',
+    );
+  });
+
   test('refuses any event after finish: the turn is already complete', () => {
     const error = refusal([text(0, 'Done.'), finish()], text(0, ' And more.'), 'an event after the finish event is a provider bug', false);
     expect(error.message, 'the message says the event came after the finish event').toMatch(/finish/);
@@ -206,6 +219,20 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     }
     expect(error, 'build() without a finish event throws StreamCutError').toBeInstanceOf(StreamCutError);
     expect((error as Error).message, 'the message counts the events that arrived before the cut (3)').toMatch(/(^|[^-\d])3\b/);
+  });
+
+  test('a signature that arrives in several pieces is joined, like the text', () => {
+    const turn = build([
+      { type: 'thinking_delta', index: 0, thinking: 'Signed.' },
+      { type: 'thinking_signature', index: 0, signature: 'c2ln' },
+      { type: 'thinking_signature', index: 0, signature: 'bmF0dXJl' },
+      finish(),
+    ]);
+    expect(turn.content[0], 'TurnBuilder.add step 2: append each thinking_signature piece to the signature (a provider may send it in pieces); the provider refuses a cut signature').toEqual({
+      type: 'thinking',
+      thinking: 'Signed.',
+      signature: 'c2lnbmF0dXJl',
+    });
   });
 
   test('a thinking block without a signature gets no signature field at all', () => {

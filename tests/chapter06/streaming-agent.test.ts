@@ -356,6 +356,20 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     expect(historyProblems(history), 'every call in the history has its result').toEqual([]);
   });
 
+  test('a cancel during the tools of the last allowed round rejects with the cancel, not TurnLimitError', async () => {
+    const controller = new AbortController();
+    const reason = new Error('stopped during the last round');
+    const { agent, provider } = agentWith([echoCall('c1', 'x'), assistantText('never')], { maxTurns: 1 });
+    const history: Message[] = [userMessage('go')];
+    const error = await rejection(
+      agent.chat(history, { signal: controller.signal, onToolResult: () => controller.abort(reason) }),
+      'an aborted run must reject',
+    );
+    expect(error, "chat step 4: when the loop runs out, throw the signal's reason if it was aborted; TurnLimitError only when it was not").toBe(reason);
+    expect(provider.requests, 'one round only (maxTurns: 1)').toHaveLength(1);
+    expect(history).toBeValidHistory('after the cancel in the last round');
+  });
+
   test('streams every turn: the mock\'s complete() is never used', async () => {
     const provider = new MockProvider([echoCall('c1', 'a'), assistantText('b')]);
     const used: string[] = [];
@@ -485,6 +499,29 @@ describe('StreamingAgent.chat when a handler throws (src/streaming-agent.ts)', (
     expect(history[3], 'the call that did not run gets the cancelled result').toMatchObject({ toolCallId: 'b', isError: true, content: CANCELLED_RESULT });
     expect(await settles(agent.chat(history), 'a retry continues the same history'), 'the retry reads the next turn').toBe('done');
     expect(calls, 'the retry does not run the side effect again').toHaveLength(1);
+  });
+
+  test('a handler that throws ends the run before the next model call, even with a provider that ignores the signal', async () => {
+    const script = new MockProvider([echoCall('c1', 'x'), assistantText('never')]);
+    let streams = 0;
+    const deaf: Provider = {
+      name: 'deaf',
+      complete: (request) => script.complete({ ...request, signal: undefined }),
+      stream: (request) => {
+        streams++;
+        return script.stream({ ...request, signal: undefined });
+      },
+    };
+    const agent = new StreamingAgent({ provider: deaf, tools: loopTools().tools, cwd: process.cwd() });
+    const history: Message[] = [userMessage('go')];
+    const broken = new Error('the screen went away');
+    const error = await rejection(agent.chat(history, { onToolResult: () => { throw broken; } }), 'a handler that throws must end the run');
+    expect(error, "the run rejects with the handler's error").toBe(broken);
+    expect(
+      streams,
+      "chat step 2: check the run's signal (the one guardHandlers returns, which a throwing handler aborts), not only the caller's, at the top of every round: no model call after a handler threw",
+    ).toBe(1);
+    expect(history).toBeValidHistory('after onToolResult threw');
   });
 
   test('onToolCall throws: the tool does not run, and the history stays valid', async () => {

@@ -63,6 +63,26 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     expect(history).toBeValidHistory('after a quiet abort');
   });
 
+  test('a provider that ignores the signal and finishes its stream: an abort that arrives as the stream closes still cancels', async () => {
+    const controller = new AbortController();
+    const { agent } = agentWith({
+      name: 'deaf',
+      complete: () => Promise.reject(new Error('use stream()')),
+      async *stream() {
+        yield { type: 'text_delta', index: 0, text: 'All done.' };
+        yield { type: 'finish', stopReason: 'end_turn' };
+        controller.abort(new Error('Esc as the stream closed')); // after the last event: no event is left to check it on
+      },
+    });
+    const history = ask('go');
+    const events = await collect(agent.run(history, { signal: controller.signal }));
+    expect(
+      theDone(events, 'an abort after the last event'),
+      "Agent.streamTurn step 3: after the loop, throw the signal's reason if it aborted (a check inside the loop never sees an abort that comes after the last event)",
+    ).toMatchObject({ reason: 'cancelled', message: 'Esc as the stream closed' });
+    expect(shape(history), 'Agent.streamTurn step 3: the turn of a cancelled stream is not added to the history').toEqual(['user']);
+  });
+
   test('aborted while a tool that ignores the signal runs: the run is not held, every call gets a cancelled result', async () => {
     const controller = new AbortController();
     const { agent, provider, ran } = agentWith([
@@ -84,6 +104,28 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     expect(history).toBeValidHistory('after an abort mid-tool');
     everyCallAnswered(events, 'an abort mid-tool');
     expect(provider.requests, 'no model call after the abort').toHaveLength(1);
+  });
+
+  test('aborted during the tools of the last allowed turn: cancelled, not turn_limit, and the calls left get CANCELLED_RESULT', async () => {
+    const controller = new AbortController();
+    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'first'), echoCall('c2', 'never')), assistantText('never')], {
+      maxTurns: 1,
+      hooks: { afterToolCall: () => void controller.abort(new Error('Esc in the last turn')) },
+    });
+    const history = ask('go');
+    const events = await collect(agent.run(history, { signal: controller.signal }));
+    expect(ran, 'runSerially step 1: no call starts after the abort').toEqual(['echo first']);
+    expect(
+      theDone(events, 'an abort in the last allowed turn'),
+      "Agent.run step 3d: after the executor, throw the signal's reason if it aborted (every time, not only before a pause): the run was cancelled, it did not reach its turn limit",
+    ).toMatchObject({ reason: 'cancelled', message: 'Esc in the last turn' });
+    expect(history.at(-1), 'the call that never ran gets CANCELLED_RESULT (finishRun step 1, reason cancelled)').toMatchObject({
+      toolCallId: 'c2',
+      content: CANCELLED_RESULT,
+      isError: true,
+    });
+    expect(history).toBeValidHistory('after an abort in the last allowed turn');
+    expect(provider.requests).toHaveLength(1);
   });
 
   test('aborted inside a beforeToolCall hook: no tool runs, no later hook is asked, every call is cancelled', async () => {

@@ -92,6 +92,21 @@ describe('client-side tools (src/client-tools.ts, src/run-tool-call.ts)', () => 
     expect(two.provider.requests).toHaveLength(1);
   });
 
+  test('a result whose id is a name of Object.prototype ("constructor", "toString") answers no open call', async () => {
+    const { agent, history, provider } = await paused([assistantText('ok')]);
+    const before = structuredClone(history);
+    for (const id of ['constructor', 'toString']) {
+      const done = theDone(
+        await collect(agent.run(history, { clientResults: [toolResult(formCall, 'filled in'), toolResult({ id, name: 'show_form' }, 'stray')] })),
+        `a resume with a result for ${id}`,
+      );
+      expect(done.reason, `addClientResults step 2: a result for "${id}" answers no open call (keep the open calls in a Map or Set, not a plain object)`).toBe('error');
+      expect(done.message, `addClientResults step 2: the sentence names the wrong id ${id}`).toContain(id);
+    }
+    expect(history, 'addClientResults step 2: nothing was appended by the refused resumes').toEqual(before);
+    expect(provider.requests).toHaveLength(1);
+  });
+
   test('running a paused history without the client\'s results is refused, and changes nothing', async () => {
     const { agent, history, provider } = await paused([assistantText('never')]);
     const before = structuredClone(history);

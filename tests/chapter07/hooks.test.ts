@@ -288,6 +288,33 @@ describe('a hook that throws (src/loop.ts, src/finish-run.ts)', () => {
 });
 
 describe('composeHooks (src/hooks.ts)', () => {
+
+  test('two gates: an allow from the first hook does not stop the second from blocking', async () => {
+    const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
+    const asked: string[] = [];
+    const gates = composeHooks([
+      { beforeToolCall: () => (asked.push('first'), { type: 'allow' }) },
+      { beforeToolCall: () => (asked.push('second'), { type: 'block', message: 'not here' }) },
+    ]);
+    const decision = await gates.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx);
+    expect(asked, 'composeHooks step 4: an allow is not final; every later hook is still asked (only a block returns at once)').toEqual(['first', 'second']);
+    expect(decision, 'composeHooks step 4: the second hook blocks, so the call is blocked').toEqual({ type: 'block', message: 'not here' });
+  });
+
+  test('a change survives a later hook that allows: the decision is the change, with the changed arguments', async () => {
+    const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
+    const seen: unknown[] = [];
+    const hooks = composeHooks([
+      { beforeToolCall: () => ({ type: 'change', arguments: { text: 'quiet' } }) },
+      { beforeToolCall: (call) => (seen.push(call.arguments), { type: 'allow' }) },
+    ]);
+    const decision = await hooks.beforeToolCall(echoCall('c1', 'loud') as ToolCall, ctx);
+    expect(seen, 'composeHooks step 4: the second hook sees the changed arguments').toEqual([{ text: 'quiet' }]);
+    expect(decision, 'composeHooks step 4: when any hook changed the arguments, the decision is a change with the last arguments, even if a later hook allowed').toEqual({
+      type: 'change',
+      arguments: { text: 'quiet' },
+    });
+  });
   test('with no hooks: the request is kept, every call is allowed, every result kept', async () => {
     const none = composeHooks([]);
     const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };

@@ -274,6 +274,16 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
     expect(String(await rejection(drain(afterDone()), 'drain step 2: an event after done is an error')), 'drain step 2 names the event that came after done').toMatch(/turn_start/);
   });
 
+  test('drain refuses a second done: done must be the only last event', async () => {
+    const done = { type: 'done' as const, reason: 'end_turn' as const, turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } };
+    async function* twice(): AsyncGenerator<AgentEvent> {
+      yield done;
+      yield { ...done, reason: 'turn_limit' };
+    }
+    const error = await rejection(drain(twice()), 'drain step 2: a second done after the first is an event after done: a broken loop');
+    expect(String(error), 'drain step 2: the message names the event that came after done (a done)').toMatch(/done/);
+  });
+
   test('finalAnswer gives the answer, TurnLimitError at the turn limit, RunStoppedError otherwise', async () => {
     expect(await finalAnswer(agentWith([assistantText('42')]).agent.run(ask('?')))).toBe('42');
     const loop = () => assistantToolCalls([echoCall(`x${Math.random()}`, 'a')]);

@@ -250,6 +250,20 @@ describe('runTask (src/planning/task.ts) at its edges', () => {
     await expect(runTask({ ...bare, makeChild: children.makeChild }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: an empty answer (once trimmed) is a sentence that says so').resolves.toMatch(/\banswer\b/);
   });
 
+  test('a child that wrote some text and then hit its turn limit has not answered: its text is not the result', async () => {
+    const busy = (id: string) => {
+      const turn = callsTurn(call(id, 'read', { path: 'b.ts' }));
+      return { ...turn, content: [{ type: 'text' as const, text: 'Let me check b.ts next.' }, ...turn.content] };
+    };
+    const children = childFactory([[busy('k1'), busy('k2')]]);
+    const error = await runTask({ ...bare, makeChild: children.makeChild, maxTurns: 2 }, { description: 'd', prompt: 'p' }, {}).then(
+      (answer) => `resolved with ${JSON.stringify(answer)}`,
+      (e: unknown) => e,
+    );
+    expect(error, "runTask step 6: decide by the done's reason: only end_turn is an answer; a child stopped at its turn limit failed, whatever text it wrote last").toBeInstanceOf(Error);
+    expect(String(error), 'runTask step 6: the error gives the reason').toContain('turn_limit');
+  });
+
   test('a child whose events end without a done is a failure that says so', async () => {
     const silent = { run: async function* () {} };
     await expect(runTask({ ...bare, makeChild: () => silent }, { description: 'd', prompt: 'p' }, {}), 'runTask step 6: no done event is not an answer').rejects.toThrow('task: the sub-agent did not finish (no done event)');

@@ -37,6 +37,14 @@ describe('todoProblems (src/planning/todo-list.ts)', () => {
     expect(todoProblems([task('a', 'in_progress'), task('b', 'completed')]), 'one in progress is fine').toEqual([]);
   });
 
+  test('tasks named like Object.prototype\'s members ("Constructor", "toString", "__proto__") are ordinary tasks', () => {
+    expect(
+      todoProblems([task('Constructor'), task('toString'), task('__proto__'), task('hasOwnProperty')]),
+      'todoProblems step 2: keep the tasks seen in a Map or Set (a plain object already "has" constructor and toString)',
+    ).toEqual([]);
+    expect(todoProblems([task('toString'), task('TOSTRING')]), 'todoProblems step 2: a real repeat is still found').toEqual(['task 2 repeats task 1']);
+  });
+
   test('every problem is reported at once, not only the first', () => {
     const problems = todoProblems([task('x', 'in_progress'), task(''), task('X', 'in_progress')]);
     expect(problems, 'todoProblems step 4: return all of them, so the model fixes them in one go').toEqual([
