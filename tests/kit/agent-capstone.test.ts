@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropicEvent, openaiAnswer, openaiToolCall, runAgent, scriptedApi, stubbedTree, tempFolders, type AgentRun } from './agent-process.js';
-import { REPO } from './helpers.js';
+import { KIT_HANG_MS, REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-capstone-');
 
@@ -25,7 +25,7 @@ function setup(files: Record<string, string> = {}) {
 
 /** `npm run agent -- <args>` in `where`; stdin is closed (empty unless given), so -p never waits for it. */
 function agent(args: string[], where: { cwd: string; home: string }, env: Record<string, string> = {}, stdin = ''): Promise<AgentRun> {
-  return runAgent(args, { cwd: where.cwd, home: where.home, env, stdin, killAfterMs: 20_000 });
+  return runAgent(args, { cwd: where.cwd, home: where.home, env, stdin, killAfterMs: KIT_HANG_MS });
 }
 
 /** Everything a run printed, for a failure message. */

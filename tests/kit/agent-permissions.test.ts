@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders, type AgentRun } from './agent-process.js';
+import { KIT_HANG_MS } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-perm-');
 
@@ -81,7 +82,7 @@ function agent(args: string[], where: { cwd: string; home: string }, session?: {
       while (questions < asked) child.stdin.write(`${session.replies[questions++] ?? 'n'}\n`);
       if (stdout.includes(session.last) && child.stdin.writable) child.stdin.end();
     },
-    killAfterMs: 20_000,
+    killAfterMs: KIT_HANG_MS,
   });
 }
 
