@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { bashSubjects } from 'kit/permissions/evaluate';
 import { innerCommands, joinWords, NotUnderstood, safetyConcern, shellCommands, suggestBashRule, type SimpleCommand } from 'kit/permissions/command';
 
 /** The simple commands a line runs, as written (assignments, then words), in any order. */
@@ -69,8 +70,10 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     expect(() => shellCommands(line), `walk step 3: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it`).toThrow(NotUnderstood);
   });
 
-  test.each(['echo "unclosed', 'ls &&', 'echo )', 'if true; then'])('%j has a syntax error: not understood', (line) => {
-    expect(() => shellCommands(line), 'a syntax error (given): the command is not understood').toThrow(NotUnderstood);
+  test.each(['echo "unclosed', 'ls &&', 'echo )', 'if true; then'])('%j has a syntax error: one subject, not understood', async (line) => {
+    expect(await bashSubjects(line, { root: '/work/project', home: '/home/ada' }), 'bashSubjects step 1: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown').toEqual([
+      { tool: 'bash', command: line, unknown: expect.stringMatching(/syntax/) },
+    ]);
   });
 
   test('a command nested deeper than LIMITS.depth is not understood, and never overflows the stack', () => {
