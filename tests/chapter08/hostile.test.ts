@@ -24,11 +24,11 @@ const rules = (...list: Array<[Behavior, string]>) => list.map(([behavior, text]
 const decide = async (list: ReturnType<typeof rules>, mode: PermissionMode, c: ToolCall) => evaluate(list, mode, c, ws);
 
 describe('allow rules are not walked around by syntax (bashSubjects, walk)', () => {
-  const allowed = rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(npm test:*)']);
+  const allowed = () => rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(npm test:*)']);
   test.each(["echo hi #'\ntouch PWNED\n#'", "echo $'\\'' ; touch PWNED ; echo $'\\''", "npm test #'\ntouch PWNED\n#'", 'echo "$(touch PWNED)"', 'echo hi\\\n; touch PWNED'])(
     'with Bash(echo:*) and Bash(npm test:*) allowed, %j is not allowed: it also runs touch PWNED',
     async (command) => {
-      const decision = await decide(allowed, 'default', bash(command));
+      const decision = await decide(allowed(), 'default', bash(command));
       expect(decision.behavior, `bashSubjects / walk: ${JSON.stringify(command)} runs touch PWNED, which no rule allows; it must be asked about`).toBe('ask');
     },
   );
@@ -64,14 +64,14 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
 });
 
 describe('deny rules see through wrappers and computed names (innerCommands, bashSubjects)', () => {
-  const denyRm = rules(['deny', 'Bash(rm:*)']);
+  const denyRm = () => rules(['deny', 'Bash(rm:*)']);
   test.each([
     '/bin/rm x', 'bash -c "rm x"', 'sh -c \'rm x\'', 'eval rm x', 'eval "rm x"', 'ls | xargs rm', 'find . -delete', 'find . -exec rm {} \\;', 'time rm x',
     'nice rm x', 'timeout 5 rm x', 'env -i rm x', 'command rm x', 'nohup rm x &', '{ rm x; }', 'if true; then rm x; fi', 'for f in x; do rm $f; done',
     'while false; do rm x; done', '! rm x', '$(echo rm) x', 'x=rm; $x x', '"$X" x', 'sudo rm x', 'bash -c "eval \'rm x\'"', 'case a in *) rm x;; esac',
     'f() { rm x; }; f', '(rm x)', 'echo `rm x`',
   ])('in bypassPermissions with Bash(rm:*) denied, %j is denied', async (command) => {
-    const decision = await decide(denyRm, 'bypassPermissions', bash(command));
+    const decision = await decide(denyRm(), 'bypassPermissions', bash(command));
     expect(decision.behavior, `innerCommands / bashSubjects: ${JSON.stringify(command)} runs rm (or a command whose name is only known when it runs); the deny rule must see it`).toBe('deny');
   });
 
@@ -88,7 +88,7 @@ describe('deny rules see through wrappers and computed names (innerCommands, bas
 });
 
 describe('redirections write: judged like Write(path) (walk, bashSubjects)', () => {
-  const echo = rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(npm test:*)']);
+  const echo = () => rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(npm test:*)']);
   test.each([
     ['echo x > ../outside/secret.txt', 'a file outside the workspace'],
     ['echo x >> ../outside/secret.txt', 'an append outside the workspace'],
@@ -97,22 +97,22 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     ['echo x > $HOME/x', 'a target only known when it runs'],
     ['echo x | tee ../outside/secret.txt', 'tee writes too (tee is no redirection, but no rule allows it)'],
   ])('with Bash(echo:*) allowed, %j is asked about (%s)', async (command) => {
-    expect((await decide(echo, 'default', bash(command))).behavior, `bashSubjects step 4: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask`).toBe('ask');
+    expect((await decide(echo(), 'default', bash(command))).behavior, `bashSubjects step 4: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask`).toBe('ask');
   });
 
   test.each([['npm test > ~/.bashrc'], ['echo x > .mcp.json'], ['echo x >> .git/hooks/pre-commit'], ['echo x > CLAUDE.md'], ['echo x > .claude/settings.json']])(
     '%j writes a protected file: always asked, in acceptEdits too',
     async (command) => {
-      const decision = await decide(echo, 'acceptEdits', bash(command));
+      const decision = await decide(echo(), 'acceptEdits', bash(command));
       expect(decision.behavior, `bashSubjects step 4 / pathSubjects: ${JSON.stringify(command)} writes a protected path`).toBe('ask');
       expect(decision.reason, 'the reason names the protected path').toMatch(/protected/);
     },
   );
 
   test('a redirection inside the workspace is covered by the command, /dev/null writes nothing, and Edit rules apply to it', async () => {
-    expect((await decide(echo, 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior, 'evaluate step 5: a redirection inside the workspace needs no allow of its own').toBe('allow');
-    expect((await decide([...rules(['deny', 'Edit(./.env)']), ...echo], 'default', bash('echo KEY=2 > .env'))).behavior, 'bashSubjects step 4: the write is a write subject, so Edit deny rules apply').toBe('deny');
-    expect((await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo], 'default', bash('echo x > /tmp/kit-x'))).behavior, 'evaluate step 5: an Edit allow rule can allow a write outside').toBe('allow');
+    expect((await decide(echo(), 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior, 'evaluate step 5: a redirection inside the workspace needs no allow of its own').toBe('allow');
+    expect((await decide([...rules(['deny', 'Edit(./.env)']), ...echo()], 'default', bash('echo KEY=2 > .env'))).behavior, 'bashSubjects step 4: the write is a write subject, so Edit deny rules apply').toBe('deny');
+    expect((await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x'))).behavior, 'evaluate step 5: an Edit allow rule can allow a write outside').toBe('allow');
   });
 
   test('the write subjects: resolved, with where a symlink leads', async () => {
@@ -221,7 +221,7 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
 
   test('when an ask rule still wins, the request says which, and the next call is asked again', async () => {
     const { asked, next } = await always({ rules: rules(['ask', 'Bash(npm publish:*)']) }, bash('npm publish'));
-    expect(asked[0]?.stillAsks, 'beforeToolCall step 4: stillAsks names the rule that keeps asking').toMatch(/npm publish:\*/);
+    expect(asked[0]?.stillAsks ?? '(no stillAsks)', 'beforeToolCall step 4: stillAsks names the rule that keeps asking').toMatch(/npm publish:\*/);
     expect((await next(bash('npm publish'))).behavior, 'the ask rule still wins over the session allow rule').toBe('ask');
     const plain = await always({}, bash('npm run build'));
     expect(plain.asked[0]?.stillAsks, 'beforeToolCall step 4: when "always" will allow the next call, no stillAsks').toBeUndefined();
