@@ -160,7 +160,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
           if (line === undefined) return undefined;
           const answer = readAnswer(line);
           if (answer === 'allow_always') {
-            out(style.dim(request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
+            out(style.dim(request.stillAsks ? `  ✓ allowed this time; asked again next time: ${request.stillAsks}\n` : request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
           }
           return answer;
         }
