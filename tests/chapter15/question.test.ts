@@ -6,7 +6,7 @@ import type { PermissionRequest } from 'kit/permissions/gate';
 import { CWD, ev, renderEach, tagStyle } from './render-fixtures.js';
 
 /** A question about one call, as the gate asks it. */
-const request = (name: string, args: unknown, reason = 'needs approval'): PermissionRequest => ({ call: { id: 'c1', name, arguments: args }, reason, suggestedRules: [] });
+const request = (name: string, args: unknown, reason = 'needs approval'): PermissionRequest => ({ call: { type: 'tool_call', id: 'c1', name, arguments: args }, reason, suggestedRules: [] });
 
 /** Every character below 0x20 (but those in `keep`), DEL and ESC's one-byte form 0x9b that is still in `text`. */
 const rawControls = (text: string, keep = '') => Array.from(text).filter((ch) => /[\u0000-\u001f\u007f-\u009f]/.test(ch) && !keep.includes(ch));
