@@ -50,6 +50,9 @@ describe('askThroughClient (src/acp/permission.ts): the question carries the who
     const args = { id: 7, confirm: true, target: 'production' };
     const { content } = await contentFor('mcp__deploy__run', args);
     expect(textOf(content), 'askThroughClient step 1: the arguments as JSON (two spaces) in a json code block').toBe(`\`\`\`json\n${JSON.stringify(args, null, 2)}\n\`\`\``);
+    const named = { command: 'deploy', target: 'production' };
+    expect(textOf((await contentFor('mcp__ops__run', named)).content), 'askThroughClient step 1: only bash shows its command alone; another tool with a command argument shows all its arguments').toBe(`\`\`\`json\n${JSON.stringify(named, null, 2)}\n\`\`\``);
+    expect(textOf((await contentFor('bash', { command: 42 })).content), 'askThroughClient step 1: a command that is not a string: the arguments as JSON').toBe('```json\n{\n  "command": 42\n}\n```');
     const odd = await contentFor('edit', { path: 'a.ts' });
     expect(textOf(odd.content), 'askThroughClient step 1: an edit without its texts has no diff: its arguments as JSON').toBe(`\`\`\`json\n${JSON.stringify({ path: 'a.ts' }, null, 2)}\n\`\`\``);
   });

@@ -112,6 +112,13 @@ describe('questionLines (src/capstone/question.ts)', () => {
     expect(lines.slice(1), 'questionLines step 2: for a tool other than bash, edit and write, the JSON of the arguments').toEqual([`    ${JSON.stringify({ url, prompt: 'sum' })}`]);
     const odd = questionLines(request('bash', 'rm -rf /'), { cwd: CWD });
     expect(odd.slice(1), 'questionLines step 2: arguments that are not an object are still shown (their JSON)').toEqual(['    "rm -rf /"']);
+    expect(questionLines(request('bash', null), { cwd: CWD }).slice(1), 'questionLines step 2: null arguments are shown as null, never a crash').toEqual(['    null']);
+    expect(questionLines(request('bash', { command: 42 }), { cwd: CWD }).slice(1), 'questionLines step 2: a command that is not a string: the JSON of the arguments').toEqual(['    {"command":42}']);
+    const mcp = { command: 'deploy', target: 'production' };
+    expect(questionLines(request('mcp__ops__run', mcp), { cwd: CWD }).slice(1), 'questionLines step 2: only bash shows its command alone; another tool with a command argument shows all its arguments').toEqual([`    ${JSON.stringify(mcp)}`]);
+    const read = { path: '../../.ssh/id_rsa', offset: 1 };
+    expect(questionLines(request('read', read), { cwd: CWD }).slice(1), 'questionLines step 2: only edit and write show their path alone; read shows all its arguments as JSON').toEqual([`    ${JSON.stringify(read)}`]);
+    expect(questionLines(request('write', { content: 'x' }), { cwd: CWD }).slice(1), 'questionLines step 2: a write without a path: its JSON, then its diff').toEqual(['    {"content":"x"}', '    + x']);
   });
 });
 
@@ -166,9 +173,10 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
 
   test("Renderer.render: the model's streamed text and thinking keep their new lines and tabs, but show their escape codes", () => {
     const renderer = new Renderer({ style: plainStyle, cwd: CWD });
-    const out = renderEach(renderer, [ev.text(`one${CLEAR}\n\ttwo${REDRAW}\n`), ev.thinking(`hm${TITLE}`, 2)]).join('');
+    const out = renderEach(renderer, [ev.text(`one${CLEAR}\n\ttwo${REDRAW}\n`), ev.thinking(`hm${TITLE}\n\tindented`, 2)]).join('');
     expect(rawControls(out, '\n\t'), 'Renderer.render steps 2-3: text and thinking made visible except new lines and tabs').toEqual([]);
     expect(out, 'Renderer.render step 2: only the escape codes change').toContain(`one␛[2J\n\ttwo${visible(REDRAW)}\n`);
+    expect(out, 'Renderer.render step 3: the thought keeps its new lines and tabs too').toContain('hm␛]0;title␇\n\tindented');
   });
 
   test("Renderer.render: a call's line, its block reason and a plan show escape codes instead of obeying them", () => {
@@ -179,10 +187,12 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
       ev.result('b1', 'bash', 'ok'),
       ev.requested('b2', 'bash', { command: 'rm x' }),
       ev.decided('b2', 'bash', { type: 'block', message: `no${CLEAR}`, permission: { outcome: 'denied', reason: `rule${TITLE}`, mode: 'default' } }),
-      { type: 'plan_proposed', turn: 1, callId: 'p1', plan: `step 1${CLEAR}` },
+      { type: 'plan_proposed', turn: 1, callId: 'p1', plan: `step 1${CLEAR}\tand\x07` },
     ];
     const out = renderEach(renderer, events).join('');
-    expect(rawControls(out, '\n'), 'Renderer.callLines step 3 (the headline, given, and the block reason) and eventLines step 2 (the plan): every line made visible').toEqual([]);
+    expect(rawControls(out, '\n\t'), 'Renderer.callLines step 3 (the headline, given, and the block reason) and eventLines step 2 (the plan): every line made visible').toEqual([]);
     expect(out, 'the headline shows the command with its escape codes visible').toContain('● bash(ls ␛[2K Allow Bash(npm test)?)');
+    expect(out, 'Renderer.eventLines step 2: each plan line made visible, keeping its tabs').toContain('    step 1␛[2J\tand␇');
+    expect(out, 'Renderer.callLines step 3: the block reason made visible').toContain('  ⎿ denied: rule␛]0;title␇');
   });
 });

@@ -40,8 +40,8 @@ export function questionLines(request: PermissionRequest, options: QuestionOptio
   //    (a new line shows as ␊, ESC as ␛), then cut it into pieces of width - 4 characters (wrapText, given; width
   //    is DEFAULT_WIDTH when not given) and make each piece a line after four spaces. Never clip it: whatever the
   //    person cannot see, they approve all the same.
-  // 3. For an edit or write: then every line of the change, editDiff of the call's name and arguments with the
-  //    style, max and width both Infinity (no line left out, none cut). Other tools: nothing more.
+  // 3. Then for an edit or write every line of the change: editDiff of the call's name and arguments with the style,
+  //    max and width both Infinity (no line left out, none cut). It gives undefined for other tools: nothing more.
   const { cwd, width = DEFAULT_WIDTH, style = plainStyle } = options;
   const { call, reason } = request;
   const args = call.arguments;
@@ -55,7 +55,7 @@ export function questionLines(request: PermissionRequest, options: QuestionOptio
         : (JSON.stringify(args) ?? String(args));
   const lines = [`  ${style.yellow(`Allow ${visible(call.name)}?`)} ${style.dim(`(${visible(reason)})`)}`];
   for (const piece of wrapText(visible(subject), width - 4)) lines.push(`    ${piece}`);
-  if (edits) lines.push(...(editDiff(call.name, args, { style, max: Infinity, width: Infinity }) ?? []));
+  lines.push(...(editDiff(call.name, args, { style, max: Infinity, width: Infinity }) ?? []));
   return lines;
   // #endregion
 }

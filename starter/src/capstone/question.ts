@@ -41,8 +41,8 @@ export function questionLines(request: PermissionRequest, options: QuestionOptio
   //    (a new line shows as ␊, ESC as ␛), then cut it into pieces of width - 4 characters (wrapText, given; width
   //    is DEFAULT_WIDTH when not given) and make each piece a line after four spaces. Never clip it: whatever the
   //    person cannot see, they approve all the same.
-  // 3. For an edit or write: then every line of the change, editDiff of the call's name and arguments with the
-  //    style, max and width both Infinity (no line left out, none cut). Other tools: nothing more.
+  // 3. Then for an edit or write every line of the change: editDiff of the call's name and arguments with the style,
+  //    max and width both Infinity (no line left out, none cut). It gives undefined for other tools: nothing more.
   throw new TodoError(15, 'questionLines');
   // #endregion
 }
