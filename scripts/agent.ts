@@ -22,7 +22,6 @@ import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostT
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
-import { readAnswer } from './agent-parts/permissions.js';
 import { readPlanAnswer } from './agent-parts/planning.js';
 
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
@@ -142,6 +141,15 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   const format = options.print ? options.outputFormat : 'text';
   /** The plan approvePlan showed: its plan_proposed event adds nothing. */
   let planShown = false;
+  /** Writes the program's own lines (the questions) on a line of their own. */
+  const say = (text: string) => out(`${renderer.lineBreak()}${text}`);
+  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys. */
+  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.next(signal) }, { cwd, width: process.stdout.columns, style });
+  /** A line of the plan question: y, a or n (the plan's own keys), or undefined to ask again. */
+  const planKey = (line: string) => {
+    const key = line.trim().toLowerCase();
+    return key === 'n' || key === 'no' ? ('keep' as const) : readPlanAnswer(line);
+  };
 
   const config = (overrides: Partial<CliOptions> = {}): FactoryConfig => ({
     cwd,
@@ -154,11 +162,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     report: (text) => note(style.dim(`(${text})`)),
     ask: interactive
       ? async (request, signal) => {
-          const call = `${request.call.name}(${kit.summarizeArguments(request.call.arguments, cwd)})`;
-          out(`${renderer.lineBreak()}  ${style.yellow(`Allow ${call}?`)} ${style.dim(`(${request.reason})`)} [y]es / [n]o / [a]lways\n`);
-          const line = await reader.next(signal);
-          if (line === undefined) return undefined;
-          const answer = readAnswer(line);
+          const answer = await question(request, signal);
           if (answer === 'allow_always') {
             out(style.dim(request.stillAsks ? `  ✓ allowed this time; asked again next time: ${request.stillAsks}\n` : request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
           }
@@ -168,12 +172,18 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     approvePlan: interactive
       ? async (plan, signal) => {
           planShown = true;
-          out(`${renderer.lineBreak()}${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
-          out(`  ${style.yellow('Approve this plan?')} [y]es, ask before edits / [a]ccept edits / [n]o, keep planning\n`);
-          const line = await reader.next(signal);
-          if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
-          const mode = readPlanAnswer(line);
-          if (mode) return { approved: true, mode };
+          const keys = '[y]es, ask before edits / [a]ccept edits / [n]o, keep planning';
+          say(`${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${kit.visible(line, '\t')}`).join('\n')}\n`);
+          say(`  ${style.yellow('Approve this plan?')} ${keys}\n`);
+          let mode: ReturnType<typeof planKey>;
+          for (;;) {
+            const line = await reader.next(signal);
+            if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
+            mode = planKey(line);
+            if (mode) break;
+            say(`  ${style.yellow('Answer with one key:')} ${keys}\n`);
+          }
+          if (mode !== 'keep') return { approved: true, mode };
           out(`  ${style.dim('What should change? (Enter to skip)')}\n`);
           const feedback = (await reader.next(signal))?.trim();
           return { approved: false, ...(feedback ? { feedback } : {}) };

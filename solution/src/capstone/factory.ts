@@ -50,6 +50,7 @@ import {
   type ServerSource,
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
+import { queuedQuestions } from './question.js';
 
 export * from './factory-pieces.js';
 
@@ -143,7 +144,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (close() runs them, in
   //    order, at most once) and of warnings.
   // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
-  //    config.ask.
+  //    the ask of queuedQuestions(config) (given): one person answers the questions of every agent of the run, one
+  //    at a time.
   // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
   //    config.retry's sleep and random).
   // 4. The session: a SessionStore for { home, cwd }, its secrets secretsOf(env), and newId giving config.sessionId
@@ -158,7 +160,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    names any server: McpServers.start(servers) (clean-up: close it), each failure a warning
   //    `mcp: <name> failed: <error>`, and its tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
-  //    approve is config.approvePlan or one that answers { approved: false, feedback } telling the model nobody can
+  //    approve is queuedQuestions' approvePlan (the same one as in step 2: plans wait in the same line) or one that answers { approved: false, feedback } telling the model nobody can
   //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
   //    DEFAULT_SUBAGENT_DEPTH) is above 0: createTaskTool with that maxDepth, tools: () => the agent's tools, and
   //    makeChild building a child with this same recipe: an Agent on the same provider, cwd and executor, the
@@ -183,7 +185,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     })());
   try {
     const permissions = permissionSetup(options, settings);
-    const gate = createPermissionGate({ workspace: { root: cwd, home }, rules: permissions.rules, mode: permissions.mode, ask: config.ask });
+    const questions = queuedQuestions(config);
+    const gate = createPermissionGate({ workspace: { root: cwd, home }, rules: permissions.rules, mode: permissions.mode, ask: questions.ask });
     const provider = withRetries(config.provider, { ...retryPolicy(options, config.models ?? {}), ...config.retry });
 
     const store = new SessionStore({ home, cwd, secrets: secretsOf(env), ...(config.sessionId ? { newId: () => config.sessionId! } : {}) });
@@ -215,7 +218,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
       for (const failure of hub.failures) warnings.push(`mcp: ${failure.name} failed: ${failure.error}`);
     }
 
-    const approve: ApprovePlan = config.approvePlan ?? (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
+    const approve: ApprovePlan = questions.approvePlan ?? (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
     const executor = parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL });
     const budget = options.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
     const hookParts: HookParts = {

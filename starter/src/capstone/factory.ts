@@ -51,6 +51,7 @@ import {
   type ServerSource,
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
+import { queuedQuestions } from './question.js';
 
 export * from './factory-pieces.js';
 
@@ -144,7 +145,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (close() runs them, in
   //    order, at most once) and of warnings.
   // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
-  //    config.ask.
+  //    the ask of queuedQuestions(config) (given): one person answers the questions of every agent of the run, one
+  //    at a time.
   // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
   //    config.retry's sleep and random).
   // 4. The session: a SessionStore for { home, cwd }, its secrets secretsOf(env), and newId giving config.sessionId
@@ -159,7 +161,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    names any server: McpServers.start(servers) (clean-up: close it), each failure a warning
   //    `mcp: <name> failed: <error>`, and its tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
-  //    approve is config.approvePlan or one that answers { approved: false, feedback } telling the model nobody can
+  //    approve is queuedQuestions' approvePlan (the same one as in step 2: plans wait in the same line) or one that answers { approved: false, feedback } telling the model nobody can
   //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
   //    DEFAULT_SUBAGENT_DEPTH) is above 0: createTaskTool with that maxDepth, tools: () => the agent's tools, and
   //    makeChild building a child with this same recipe: an Agent on the same provider, cwd and executor, the
