@@ -17,7 +17,6 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
@@ -136,7 +135,12 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     return 2;
   }
 
-  const trust = await decideTrust(kit, { cwd, home, settings, interactive: !options.print, flag: options.trustWorkspace, style });
+  const reader = lineReader();
+  const askLine = () => {
+    reader.open(() => process.exit(130));
+    return reader.next();
+  };
+  const trust = await decideTrust(kit, { cwd, home, settings, interactive: !options.print, flag: options.trustWorkspace, style, askLine });
 
   let prompt = options.prompt;
   if (options.print && prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim() || undefined;
@@ -146,7 +150,6 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   }
 
   const interactive = !options.print;
-  const reader = lineReader();
   const renderer = new kit.Renderer({ style, cwd, width: process.stdout.columns, model: models.model });
   const format = options.print ? options.outputFormat : 'text';
   /** The plan approvePlan showed: its plan_proposed event adds nothing. */
@@ -406,7 +409,7 @@ function isFolder(dir: string): boolean {
  */
 async function decideTrust(
   kit: Kit,
-  where: { cwd: string; home: string; settings: AgentSettings; interactive: boolean; flag: boolean; style: ReturnType<Kit['styleFor']> },
+  where: { cwd: string; home: string; settings: AgentSettings; interactive: boolean; flag: boolean; style: ReturnType<Kit['styleFor']>; askLine(): Promise<string | undefined> },
 ): Promise<WorkspaceTrust> {
   const { cwd, home, settings, style } = where;
   if (where.flag) return { trusted: true, servers: 'all' };
@@ -430,24 +433,11 @@ async function decideTrust(
   note(style.yellow(`This folder asks to run or change:`));
   for (const line of kit.describeRequests(requests)) note(`  ${kit.redactCredentials(line)}`);
   note(style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`));
-  const answer = (await askLine()) ?? '';
+  const answer = (await where.askLine()) ?? '';
   const trust: WorkspaceTrust = /^y(es)?$/i.test(answer.trim()) ? { trusted: true, servers } : { trusted: false };
   kit.rememberTrust(home, cwd, trust);
   note(style.dim(trust.trusted ? '(trusted; remembered in ~/.coding-agent/trust.json)' : '(not trusted: the folder\'s hooks, servers and raised settings are skipped; remembered)'));
   return trust;
-}
-
-/** One line of stdin, before the session's own reader is opened (undefined at the end of input). */
-function askLine(): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, terminal: false });
-    let got: string | undefined;
-    rl.once('line', (line) => {
-      got = line;
-      rl.close();
-    });
-    rl.once('close', () => resolve(got));
-  });
 }
 
 /** All of stdin, for `-p` without a prompt on the command line (`git diff | npm run agent -- -p`). */
