@@ -5,3 +5,4 @@ export * from './stream-json.js';
 export * from './hook-runner.js';
 export * from './command-hooks.js';
 export * from './factory.js';
+export * from './trust.js';
