@@ -230,8 +230,10 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, approve), where approve(name) is
   //    mcpServerApproved(name, trust, settings) (a project's .mcp.json server starts only when the person approved
   //    it); its problems are warnings, and its skipped servers one warning that names them and says they need the
-  //    folder trusted (--trust-workspace, or the question of npm run agent). When it names any server: McpServers.start(servers) (clean-up: close it), each failure a warning
-  //    `mcp: <name> failed: <error>`, and its tools.
+  //    folder trusted (--trust-workspace, or the question of npm run agent). When it names any server:
+  //    McpServers.start(servers, { readOnlyHintsOf }), where readOnlyHintsOf(name) is false for the list's `project`
+  //    servers (a server the folder chose only claims readOnlyHint: it must not skip plan mode's question); clean-up:
+  //    close it; each failure a warning `mcp: <name> failed: <error>`; and its tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
   //    approve is config.approvePlan or one that answers { approved: false, feedback } telling the model nobody can
   //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
