@@ -34,6 +34,7 @@ import type { ModeControl } from '../solution/src/planning/index.js';
 import type { Provider } from '../solution/src/provider.js';
 import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
+import type { SessionHooks } from '../solution/src/capstone/index.js';
 
 // Before anything can print: stdout belongs to the protocol.
 routeConsoleToStderr();
@@ -281,7 +282,7 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
  * close (once) that waits for the run in progress to end (the server has cancelled it) before `cleanup` closes the
  * session's file and servers, so the file ends with the whole run.
  */
-function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>): SessionHandle {
+function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks): SessionHandle {
   let running: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -289,7 +290,9 @@ function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | 
     usage: saved?.session.usage,
     modes: control,
     run(history, options) {
-      const events = withNotes(agent.run(history, options), kit);
+      // The settings' UserPromptSubmit and Stop hooks around the run, as npm run agent runs them.
+      const runs = hooks ? kit.runWithSessionHooks((h, o) => agent.run(h, o), hooks, history, options) : agent.run(history, options);
+      const events = withNotes(runs, kit);
       return track(saved ? saved.recorder.watch(events) : events, (ended) => (running = ended));
     },
     close: () => (closing ??= settled(running, CLOSE_WAIT_MS).then(cleanup)),
@@ -303,6 +306,8 @@ interface SessionParts {
   saved: OpenSession | undefined;
   /** Closes the session's file and servers (after its run has ended). */
   cleanup(): Promise<void>;
+  /** The settings' UserPromptSubmit and Stop hooks (the factory's agent; none for the kit's own wiring). */
+  sessionHooks?: SessionHooks;
 }
 
 /**
@@ -373,7 +378,7 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
     });
     for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
-    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close };
+    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks };
   };
 }
 
@@ -386,10 +391,17 @@ function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<Sessio
 
   async function openSession(setup: SessionSetup): Promise<SessionHandle> {
     const parts = await build(setup);
-    const handle = sessionHandle(parts.agent, parts.control, parts.saved, kit, async () => {
-      open.delete(handle);
-      await parts.cleanup();
-    });
+    const handle = sessionHandle(
+      parts.agent,
+      parts.control,
+      parts.saved,
+      kit,
+      async () => {
+        open.delete(handle);
+        await parts.cleanup();
+      },
+      parts.sessionHooks,
+    );
     open.add(handle);
     return handle;
   }
