@@ -51,9 +51,11 @@ const BUILTIN_HELP: Record<(typeof BUILTINS)[number], string> = {
 /** How often Stop hooks may send one prompt's run back to work: a hook that always asks must not loop forever. */
 const MAX_STOP_CONTINUATIONS = 5;
 
-const note = (text: string) => process.stderr.write(`${text}\n`);
+/** Takes credentials out of what is printed (set once the tree's code is loaded: redactCredentials, chapter 15). */
+let redact = (text: string) => text;
+const note = (text: string) => process.stderr.write(`${redact(text)}\n`);
 const out = (text: string) => {
-  if (text) process.stdout.write(text);
+  if (text) process.stdout.write(redact(text));
 };
 
 /** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
@@ -98,6 +100,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     return 0;
   }
   const env = process.env;
+  const secrets = kit.secretsOf(env);
+  redact = (text) => kit.redactCredentials(text, secrets);
   const base = env.INIT_CWD ?? process.cwd();
   const cwd = path.resolve(base, options.cwd ?? '.');
   if (!isFolder(cwd)) {
@@ -203,7 +207,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   }
   /** What the agent was built with, for the person (stderr): one line per part. */
   const banner = (agent: BuiltAgent) => {
-    for (const warning of agent.warnings) note(style.dim(`(${kit.redactCredentials(warning, kit.secretsOf(env))})`));
+    for (const warning of agent.warnings) note(style.dim(`(${warning})`));
     const o = factoryOptions;
     const rules = kit.permissionSetup(o, kit.trustedSettings(settings, trust).settings).rules.length;
     const retries = o.maxRetries ?? kit.DEFAULT_MAX_RETRIES;
@@ -221,7 +225,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`,
       retries === 0 ? 'retries: off' : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
     ];
-    note(style.dim(kit.redactCredentials(lines.join('\n'), kit.secretsOf(env))));
+    note(style.dim(lines.join('\n')));
   };
   banner(built);
 
@@ -431,7 +435,7 @@ async function decideTrust(
     return remembered ?? { trusted: false };
   }
   note(style.yellow(`This folder asks to run or change:`));
-  for (const line of kit.describeRequests(requests)) note(`  ${kit.redactCredentials(line)}`);
+  for (const line of kit.describeRequests(requests)) note(`  ${line}`);
   note(style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`));
   const answer = (await where.askLine()) ?? '';
   const trust: WorkspaceTrust = /^y(es)?$/i.test(answer.trim()) ? { trusted: true, servers } : { trusted: false };

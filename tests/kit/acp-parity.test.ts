@@ -65,7 +65,7 @@ function startAcp(home: string) {
 const said = (updates: acp.SessionNotification[], sessionId: string) =>
   updates.filter((n) => n.sessionId === sessionId && n.update.sessionUpdate === 'agent_message_chunk').map((n) => ((n.update as any).content?.text ?? '')).join('');
 
-describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp behaves as npm run agent (scripts/acp.ts, capstone/prompt-hooks.ts)', () => {
+describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp behaves as npm run agent (scripts/acp.ts, capstone/prompt-hooks.ts)', { timeout: 300_000 }, () => {
   it('a UserPromptSubmit hook refuses a prompt, a Stop hook sends the run back once, and two sessions run at once', async () => {
     const marks = realpathSync(tempFolder());
     const hooked = folder({

@@ -70,12 +70,12 @@ function hostile() {
 
 const markers = (marks: string) => ['session-start.txt', 'pre-tool-use.txt', 'server.txt'].filter((name) => existsSync(path.join(marks, name)));
 
-describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.ts)', () => {
+describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.ts)', { timeout: 300_000 }, () => {
   it('npm run agent -p runs nothing of the folder, leaks nothing, and says what it skipped', async () => {
     const where = hostile();
     const api = await scriptedApi(openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }), openaiAnswer('Done.'));
     reached.length = 0;
-    const run = await runAgent(['-p', 'do it'], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 30_000 });
+    const run = await runAgent(['-p', 'do it'], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 120_000 });
     expect(run.code, shown(run)).toBe(0);
     expect(markers(where.marks), 'no hook and no .mcp.json server of an untrusted folder runs').toEqual([]);
     expect(reached, 'the .mcp.json http server is never contacted before the folder is trusted').toEqual([]);
@@ -93,7 +93,7 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     const where = hostile();
     const api = await scriptedApi(openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }), openaiAnswer('Done.'));
     reached.length = 0;
-    const run = await runAgent(['--trust-workspace', '-p', 'do it'], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 30_000 });
+    const run = await runAgent(['--trust-workspace', '-p', 'do it'], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 120_000 });
     expect(run.code, shown(run)).toBe(0);
     expect(markers(where.marks), 'trusted: the SessionStart hook ran, and the stdio server started').toEqual(expect.arrayContaining(['session-start.txt', 'server.txt']));
     expect(reached.length, 'trusted: the http server was contacted').toBeGreaterThan(0);
@@ -105,7 +105,7 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
   it('interactive: the folder shows what it wants to run (commands, URL, variable names) and the answer is remembered', async () => {
     const where = hostile();
     const api = await scriptedApi();
-    const run = await runAgent([], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: 'n\n', killAfterMs: 30_000 });
+    const run = await runAgent([], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: 'n\n', killAfterMs: 120_000 });
     expect(run.code, shown(run)).toBe(0);
     expect(run.stderr, 'each hook command is shown').toContain('session-start.txt');
     expect(run.stderr, 'the http server\'s URL is shown').toContain(mcpUrl);
@@ -114,8 +114,20 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     expect(markers(where.marks), 'answered no: nothing ran').toEqual([]);
     const remembered = JSON.parse(readFileSync(path.join(where.home, '.coding-agent', 'trust.json'), 'utf8'));
     expect(remembered.folders[where.cwd], 'the answer is remembered for this folder').toMatchObject({ trusted: false });
-    const again = await runAgent([], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 30_000 });
+    const again = await runAgent([], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY }, stdin: '', killAfterMs: 120_000 });
     expect(again.stderr, 'the second run does not ask again').not.toMatch(/Trust .*\?/);
+  });
+
+  it('--cwd naming a missing folder is exit 2, and credentials in a base URL are never printed', async () => {
+    const where = hostile();
+    const missing = await runAgent(['--cwd', 'no-such-folder', '-p', 'hi'], { cwd: where.cwd, home: where.home, env: {}, stdin: '', killAfterMs: 120_000 });
+    expect(missing.code, shown(missing)).toBe(2);
+    expect(missing.stderr, 'the message names the folder').toMatch(/no-such-folder.*not a folder/);
+    const plain = realpathSync(tempFolder());
+    const run = await runAgent(['-p', 'hi', '--max-retries', '0'], { cwd: plain, home: where.home, env: { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: 'http://proxyuser:PROXY-PASSWORD-123@127.0.0.1:9', ANTHROPIC_MODEL: 'claude-sonnet-4-5' }, stdin: '', killAfterMs: 120_000 });
+    expect(run.stderr, 'the banner names the provider').toMatch(/agent · anthropic/);
+    expect(run.stdout + run.stderr, 'the password in ANTHROPIC_BASE_URL is never printed').not.toContain('PROXY-PASSWORD-123');
+    expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 
   it('npm run acp: session/new in the folder starts without its hooks and servers, and says so', async () => {

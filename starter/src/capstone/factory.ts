@@ -122,7 +122,7 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
   const secrets = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
     if (!value || value.length < 8) continue;
-    if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|_PAT\b|^PAT$|COOKIE|SESSION/i.test(name)) secrets.add(value);
+    if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_PAT\b|^PAT$/i.test(name)) secrets.add(value);
     for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
     for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi)) if (match[2]!.length >= 4) secrets.add(match[2]!);
   }
