@@ -36,6 +36,12 @@ export function lineReader() {
       return rl !== undefined && !closed;
     },
     open(onInterrupt: () => void) {
+      // Opened again (a question at start-up, then the session's prompt): the same reader, with the new handler.
+      if (rl) {
+        rl.removeAllListeners('SIGINT');
+        rl.on('SIGINT', onInterrupt);
+        return rl;
+      }
       rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
       rl.on('SIGINT', onInterrupt);
       rl.on('line', (line) => {

@@ -5,7 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +210,9 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell in this project" >&2; exit 2' }] }] } };
     mkdirSync(path.join(served.cwd, '.claude'), { recursive: true });
     writeFileSync(path.join(served.cwd, '.claude/settings.json'), JSON.stringify(settings));
+    // The person trusted this folder before (in npm run agent): its hooks act.
+    mkdirSync(path.join(served.home, '.coding-agent'), { recursive: true });
+    writeFileSync(path.join(served.home, '.coding-agent/trust.json'), JSON.stringify({ folders: { [realpathSync(served.cwd)]: { trusted: true, at: new Date().toISOString() } } }));
     const hooked = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] });
     rmSync(path.join(served.cwd, '.claude'), { recursive: true, force: true });
     const asked = recorded.questions.length;

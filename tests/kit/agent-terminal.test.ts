@@ -323,7 +323,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     const marker = `kit-terminal-mcp-${process.pid}-${Date.now()}`;
     const where = setup({ '.mcp.json': JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_TEST_MARKER: marker } } } }) });
     const api = await scriptedApi(openaiToolCall('mcp__everything__echo', { message: 'hello from the terminal' }, 'call_echo'), openaiAnswer('The server echoed it.'));
-    const pane = agentPane([], where, api.openaiEnv);
+    const pane = agentPane(['--trust-workspace'], where, api.openaiEnv);
     const banner = await pane.waitForPrompt('the agent starts with the MCP server', 1);
     expect(banner, 'the banner names the server and its tool count').toMatch(/^mcp: everything \(\d+ tools\)$/m);
     expect(serverProcesses(marker).length, 'the server runs while the agent does').toBeGreaterThan(0);
