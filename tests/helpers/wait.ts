@@ -34,6 +34,11 @@ export async function outcomeWithin<T>(promise: Promise<T>, ms = HANG_MS): Promi
   }
 }
 
+/** Whether `promise` is still pending after `ms` (a hang): for a test that then fails with its step's message. */
+export async function hangs(promise: Promise<unknown>, ms = HANG_MS): Promise<boolean> {
+  return (await outcomeWithin(promise, ms)).status === 'still running';
+}
+
 /** What a hang message says after the step's own words. */
 export const hung = (ms = HANG_MS) => `(still waiting after ${ms / 1000} s: it hangs)`;
 
