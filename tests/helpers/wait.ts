@@ -5,15 +5,15 @@
  *   itself and give up only at HANG_MS, a limit a correct solution never reaches even on a machine many times slower
  *   than the one the kit was measured on; a wrong solution that hangs then fails with its step's message (and says
  *   that it hung), well before the test's own timeout (vitest.config.ts, TEST_TIMEOUT_MS);
- * - for code that only awaits promises and fake timers: `settledSoon`, which fails at once when a few turns of the
- *   event loop were not enough.
+ * - for code that only awaits promises and fake timers: `settledSoon` (tests/chapter09/fixtures.ts), which fails at
+ *   once when a few turns of the event loop were not enough.
  * Never assert on a duration: assert on the order of events (what had started, ended or been stopped when).
  */
 import { expect } from 'vitest';
 import { HANG_MS } from './limits.js';
 
 // The real timers, taken before any test installs fake ones: a wait for a real event must not stop with the clock.
-const { setTimeout, clearTimeout, setImmediate } = globalThis;
+const { setTimeout, clearTimeout } = globalThis;
 
 export { HANG_MS };
 
@@ -32,6 +32,11 @@ export async function outcomeWithin<T>(promise: Promise<T>, ms = HANG_MS): Promi
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether `promise` is still pending after `ms` (a hang): for a test that then fails with its step's message. */
+export async function hangs(promise: Promise<unknown>, ms = HANG_MS): Promise<boolean> {
+  return (await outcomeWithin(promise, ms)).status === 'still running';
 }
 
 /** What a hang message says after the step's own words. */
@@ -65,24 +70,4 @@ export async function waitUntil(check: () => boolean, message: string, ms = HANG
     if (Date.now() > until) expect.fail(`${message} ${hung(ms)}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/** Lets every pending promise and I/O callback run (a few turns of the event loop; fake timers do not fake it). */
-export async function flush(rounds = 3): Promise<void> {
-  for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/**
- * `promise`'s value once it has settled; fails at once with `message` if a few turns of the event loop were not
- * enough. For code that waits only on promises and fake timers: there a hang is seen at once, on any machine.
- */
-export async function settledSoon<T>(promise: Promise<T>, message: string): Promise<T> {
-  let settled = false;
-  promise.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  await flush(5);
-  expect(settled, message).toBe(true);
-  return promise;
 }
