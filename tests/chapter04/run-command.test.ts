@@ -6,7 +6,8 @@ import { BASH_OUTPUT_LIMIT, OutputCap } from 'kit/tools/bash';
 import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { HANG_MS, waitUntil } from '../helpers/wait.js';
-import { bash, errorOf, sleep, within } from './fixtures.js';
+import { killLeftOver, processesRunning } from '../helpers/processes.js';
+import { bash, errorOf, runTag, sleep, within } from './fixtures.js';
 
 const savedEnv = { ...process.env };
 afterEach(() => {
@@ -29,14 +30,17 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a timeout stops everything the command started, not only the shell', async () => {
     const { root } = tempWorkspace();
-    // `env -i` clears the environment, so only the group kill can reach this child.
-    const command = "env -i /bin/sh -c '/bin/sleep 0.4; /usr/bin/touch late.txt' & sleep 300";
-    errorOf(await within(bash(root, { command, timeout_ms: 100 })), 'the command must time out');
-    await sleep(600);
-    expect(
-      existsSync(path.join(root, 'late.txt')),
-      'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
-    ).toBe(false);
+    // `env -i` clears the environment, so only the group kill can reach this child. Told by whether the child is
+    // still running after the tool has ended, not by a file it would write after a fixed time.
+    const marker = `sleep 30.${runTag(4)}`;
+    const command = `env -i /bin/sh -c '/bin/${marker}; /usr/bin/touch late.txt' & sleep 300`;
+    try {
+      errorOf(await within(bash(root, { command, timeout_ms: 100 })), 'the command must time out');
+      await waitUntil(() => processesRunning(marker).length === 0, 'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)');
+      expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
+    } finally {
+      killLeftOver(marker);
+    }
   });
 
   test('an abort signal stops the command and rejects', async () => {
