@@ -382,7 +382,9 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   note(style.dim('Type a request; /help lists the commands. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.'));
   rl.setPrompt(style.bold('> '));
   for (;;) {
-    rl.prompt();
+    // Once stdin has ended (a script piped its lines), lines already read are still taken, without a prompt: Node 24's
+    // readline throws on prompt() after close, where Node 20 did nothing.
+    if (reader.interactive) rl.prompt();
     const line = await reader.next();
     if (line === undefined) break;
     const typed = line.trim();

@@ -419,7 +419,9 @@ export async function legacyMain(argv: string[]): Promise<number> {
   note('Type a request. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.');
   rl.setPrompt(bold('> '));
   for (;;) {
-    rl.prompt();
+    // Once stdin has ended (a script piped its lines), lines already read are still taken, without a prompt: Node 24's
+    // readline throws on prompt() after close, where Node 20 did nothing.
+    if (reader.interactive) rl.prompt();
     const line = await reader.next();
     if (line === undefined) break;
     const prompt = line.trim();
