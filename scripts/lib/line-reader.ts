@@ -26,9 +26,7 @@ export function interruptHandler(running: () => AbortController | undefined, exi
  */
 export function lineReader() {
   const queue: string[] = [];
-  // Everyone waiting for a line, first come first served: a second wait never pushes out the first (a question left
-  // without an answer would hang its run, and the program with it).
-  const waiting: Array<(line: string | undefined) => void> = [];
+  let waiting: ((line: string | undefined) => void) | undefined;
   let closed = false;
   let rl: ReturnType<typeof createInterface> | undefined;
   return {
@@ -36,22 +34,18 @@ export function lineReader() {
       return rl !== undefined && !closed;
     },
     open(onInterrupt: () => void) {
-      // Opened again (a question at start-up, then the session's prompt): the same reader, with the new handler.
-      if (rl) {
-        rl.removeAllListeners('SIGINT');
-        rl.on('SIGINT', onInterrupt);
-        return rl;
-      }
       rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
       rl.on('SIGINT', onInterrupt);
       rl.on('line', (line) => {
-        const take = waiting.shift();
+        const take = waiting;
+        waiting = undefined;
         if (take) take(line);
         else queue.push(line);
       });
       rl.on('close', () => {
         closed = true;
-        for (const take of waiting.splice(0)) take(undefined);
+        waiting?.(undefined);
+        waiting = undefined;
       });
       return rl;
     },
@@ -65,15 +59,14 @@ export function lineReader() {
       if (closed || signal?.aborted) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         const onAbort = () => {
-          const index = waiting.indexOf(take);
-          if (index !== -1) waiting.splice(index, 1);
+          if (waiting === take) waiting = undefined;
           resolve(undefined);
         };
         const take = (line: string | undefined) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(line);
         };
-        waiting.push(take);
+        waiting = take;
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     },
