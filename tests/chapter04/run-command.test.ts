@@ -41,8 +41,14 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
   test('an abort signal stops the command and rejects', async () => {
     const { root } = tempWorkspace();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 100);
-    const outcome = await within(1500, bash(root, { command: 'echo begun; sleep 5' }, controller.signal));
+    // Aborted once the command has printed (it touches a file right after), not after a fixed 100 ms that a busy
+    // machine may spend before bash has even started.
+    const running = bash(root, { command: 'echo begun; touch printed; sleep 5' }, controller.signal);
+    let settled = false;
+    running.then(() => (settled = true), () => (settled = true));
+    for (let waited = 0; !settled && !existsSync(path.join(root, 'printed')) && waited < 15_000; waited += 20) await sleep(20);
+    controller.abort();
+    const outcome = await within(1500, running);
     const error = errorOf(outcome, 'aborting ctx.signal must stop the command (listen for its abort event)');
     expect(error).toMatch(/abort/i);
     expect(error, 'show the output printed before the abort').toContain('begun');
