@@ -101,7 +101,7 @@ export function tmuxServer() {
       press(...keys) {
         tmux('send-keys', '-t', target, ...keys);
       },
-      async waitFor(expected, what, { timeoutMs = 10_000 } = {}) {
+      async waitFor(expected, what, { timeoutMs = 30_000 } = {}) {
         const test = typeof expected === 'function' ? expected : typeof expected === 'string' ? (text: string) => text.includes(expected) : (text: string) => expected.test(text);
         const deadline = Date.now() + timeoutMs;
         let text = screen();
