@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { regionTrace } from './scripts/kit/trace-plugin.js';
+import { TEST_TIMEOUT_MS } from './tests/helpers/limits.js';
 
 /**
  * Tests import the kit as `kit` or `kit/<file>`. That alias points at starter/src by default, at solution/src when
@@ -26,7 +27,13 @@ export default defineConfig({
     include: ['tests/chapter*/**/*.test.ts'],
     setupFiles: [path.join(root, 'tests/setup.ts')],
     reporters: ['default'],
-    testTimeout: 5000,
+    // A test's outcome depends on the code, never on the machine's speed (docs/authors.md): what might hang waits on
+    // its event and gives up at HANG_MS (tests/helpers/wait.ts) with its step's message; this timeout is only the
+    // last resort for a wait nobody bounded, far above what a correct solution needs on a loaded machine.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: TEST_TIMEOUT_MS,
+    // Closing the workers waits for what a test left running (a server, a child); under load that takes a while.
+    teardownTimeout: TEST_TIMEOUT_MS,
     // Measured (npm run bench): worker threads that keep their module cache between test files (isolate: false)
     // run the whole graded suite in about half the time of isolated ones, with the same outcome for every test.
     // Each file still gets its own setup (tests/setup.ts) and HOME; graded tests share no module state.

@@ -34,6 +34,7 @@ import type { ModeControl } from '../solution/src/planning/index.js';
 import type { Provider } from '../solution/src/provider.js';
 import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
+import type { SessionHooks } from '../solution/src/capstone/index.js';
 
 // Before anything can print: stdout belongs to the protocol.
 routeConsoleToStderr();
@@ -45,6 +46,8 @@ The agent as an ACP server on stdin and stdout, for an editor (Zed: see the guid
   --provider NAME       anthropic, openai or offline (default: chosen from the environment)
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --starter             serve your own code (starter/src) instead of the reference solution
+  --trust-workspace     trust every folder a session opens: its hooks, .mcp.json servers and settings may act
+                        (else only folders trusted in npm run agent, remembered in ~/.coding-agent/trust.json)
   -h, --help            this text
 
 Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, else OPENAI_API_KEY, else a small offline
@@ -69,11 +72,12 @@ interface Args {
   provider?: ProviderKind;
   model?: string;
   starter: boolean;
+  trustWorkspace: boolean;
   help: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { starter: false, help: false };
+  const args: Args = { starter: false, trustWorkspace: false, help: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => optionValue(argv, ++i, arg);
@@ -81,6 +85,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--model') args.model = value();
     else if (arg === '--starter') args.starter = true;
     else if (arg === '--solution') args.starter = false;
+    else if (arg === '--trust-workspace') args.trustWorkspace = true;
     else if (arg === '-h' || arg === '--help') args.help = true;
     else throw new UsageError(`unknown option "${arg}"`);
   }
@@ -277,7 +282,7 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
  * close (once) that waits for the run in progress to end (the server has cancelled it) before `cleanup` closes the
  * session's file and servers, so the file ends with the whole run.
  */
-function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>): SessionHandle {
+function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks): SessionHandle {
   let running: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -285,7 +290,9 @@ function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | 
     usage: saved?.session.usage,
     modes: control,
     run(history, options) {
-      const events = withNotes(agent.run(history, options), kit);
+      // The settings' UserPromptSubmit and Stop hooks around the run, as npm run agent runs them.
+      const runs = hooks ? kit.runWithSessionHooks((h, o) => agent.run(h, o), hooks, history, options) : agent.run(history, options);
+      const events = withNotes(runs, kit);
       return track(saved ? saved.recorder.watch(events) : events, (ended) => (running = ended));
     },
     close: () => (closing ??= settled(running, CLOSE_WAIT_MS).then(cleanup)),
@@ -299,6 +306,8 @@ interface SessionParts {
   saved: OpenSession | undefined;
   /** Closes the session's file and servers (after its run has ended). */
   cleanup(): Promise<void>;
+  /** The settings' UserPromptSubmit and Stop hooks (the factory's agent; none for the kit's own wiring). */
+  sessionHooks?: SessionHooks;
 }
 
 /**
@@ -340,9 +349,14 @@ function partsSession(shared: Shared) {
  * defaultMode, hooks), its .mcp.json and the editor's servers, the system prompt with the editor's replacement or
  * addition, the editor's file tools, questions asked in the editor, and the saved session under the editor's id.
  */
-function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string }, home: string) {
+function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string }, home: string, trustAll: boolean) {
   return async (setup: SessionSetup): Promise<SessionParts> => {
     const choice = setup.systemPrompt;
+    // An editor opens folders without a terminal to ask in: a folder the person trusted in npm run agent (or every
+    // folder, with --trust-workspace) acts; any other starts without its hooks, servers and raised settings, and the
+    // warnings below say so. (session/request_permission is a question about a tool call, and there is no session
+    // yet to attach it to: the editor would show a question about nothing.)
+    const trust = trustAll ? { trusted: true, servers: 'all' as const } : (kit.rememberedTrust(home, setup.cwd) ?? { trusted: false });
     const built = await kit.buildAgent({
       cwd: setup.cwd,
       home,
@@ -355,6 +369,7 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
         appendSystemPrompt: choice && 'append' in choice ? choice.append : undefined,
       },
       settings: await kit.loadAgentSettings(setup.cwd, home),
+      trust,
       mcpServers: setup.mcpServers,
       ask: setup.ask,
       approvePlan: setup.approvePlan,
@@ -362,8 +377,8 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       sessionId: setup.sessionId,
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
     });
-    for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${warning})`);
-    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close };
+    for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
+    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks };
   };
 }
 
@@ -376,10 +391,17 @@ function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<Sessio
 
   async function openSession(setup: SessionSetup): Promise<SessionHandle> {
     const parts = await build(setup);
-    const handle = sessionHandle(parts.agent, parts.control, parts.saved, kit, async () => {
-      open.delete(handle);
-      await parts.cleanup();
-    });
+    const handle = sessionHandle(
+      parts.agent,
+      parts.control,
+      parts.saved,
+      kit,
+      async () => {
+        open.delete(handle);
+        await parts.cleanup();
+      },
+      parts.sessionHooks,
+    );
     open.add(handle);
     return handle;
   }
@@ -470,7 +492,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const build = todo
     ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home })
-    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel }, home);
+    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel }, home, args.trustWorkspace);
   const factory = sessionFactory(kit, build);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const price = parts.has('sessions') ? kit.priceFor(chosen.model) : undefined;

@@ -15,14 +15,13 @@
  * With --starter it runs the learner's code (starter/src). Until their chapter 15 is finished it runs their chapters
  * 1-14 through the kit's own wiring instead (scripts/agent-parts/legacy.ts), and says so.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
-import { readAnswer } from './agent-parts/permissions.js';
 import { readPlanAnswer } from './agent-parts/planning.js';
 
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
@@ -33,6 +32,8 @@ type BuiltAgent = import('../solution/src/capstone/factory.js').BuiltAgent;
 type FactoryConfig = import('../solution/src/capstone/factory.js').FactoryConfig;
 type CustomCommand = import('../solution/src/capstone/custom-commands.js').CustomCommand;
 type PermissionMode = import('../solution/src/permissions/evaluate.js').PermissionMode;
+type WorkspaceTrust = import('../solution/src/capstone/trust.js').WorkspaceTrust;
+type AgentSettings = import('../solution/src/capstone/trust.js').AgentSettings;
 
 /** The slash commands every session has (a custom command of the same name does not replace them). */
 const BUILTINS = ['help', 'clear', 'compact', 'usage', 'mode', 'resume', 'exit'] as const;
@@ -49,9 +50,11 @@ const BUILTIN_HELP: Record<(typeof BUILTINS)[number], string> = {
 /** How often Stop hooks may send one prompt's run back to work: a hook that always asks must not loop forever. */
 const MAX_STOP_CONTINUATIONS = 5;
 
-const note = (text: string) => process.stderr.write(`${text}\n`);
+/** Takes credentials out of what is printed (set once the tree's code is loaded: redactCredentials, chapter 15). */
+let redact = (text: string) => text;
+const note = (text: string) => process.stderr.write(`${redact(text)}\n`);
 const out = (text: string) => {
-  if (text) process.stdout.write(text);
+  if (text) process.stdout.write(redact(text));
 };
 
 /** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
@@ -96,8 +99,14 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     return 0;
   }
   const env = process.env;
+  const secrets = kit.secretsOf(env);
+  redact = (text) => kit.redactCredentials(text, secrets);
   const base = env.INIT_CWD ?? process.cwd();
   const cwd = path.resolve(base, options.cwd ?? '.');
+  if (!isFolder(cwd)) {
+    process.stderr.write(`--cwd ${options.cwd ?? '.'}: ${cwd} is not a folder\n`);
+    return 2;
+  }
   const home = env.HOME || homedir();
   // --mcp-config files are named relative to where the person ran npm, like every path they type; the factory reads
   // them relative to the workspace (the same folder unless --cwd says otherwise).
@@ -129,6 +138,13 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     return 2;
   }
 
+  const reader = lineReader();
+  const askLine = () => {
+    reader.open(() => process.exit(130));
+    return reader.next();
+  };
+  const trust = await decideTrust(kit, { cwd, home, settings, interactive: !options.print, flag: options.trustWorkspace, style, askLine });
+
   let prompt = options.prompt;
   if (options.print && prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim() || undefined;
   if (options.print && prompt === undefined) {
@@ -137,11 +153,19 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   }
 
   const interactive = !options.print;
-  const reader = lineReader();
   const renderer = new kit.Renderer({ style, cwd, width: process.stdout.columns, model: models.model });
   const format = options.print ? options.outputFormat : 'text';
   /** The plan approvePlan showed: its plan_proposed event adds nothing. */
   let planShown = false;
+  /** Writes the program's own lines (the questions) on a line of their own. */
+  const say = (text: string) => out(`${renderer.lineBreak()}${text}`);
+  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys. */
+  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.next(signal) }, { cwd, width: process.stdout.columns, style });
+  /** A line of the plan question: y, a or n (the plan's own keys), or undefined to ask again. */
+  const planKey = (line: string) => {
+    const key = line.trim().toLowerCase();
+    return key === 'n' || key === 'no' ? ('keep' as const) : readPlanAnswer(line);
+  };
 
   const config = (overrides: Partial<CliOptions> = {}): FactoryConfig => ({
     cwd,
@@ -151,16 +175,13 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     models,
     options: { ...factoryOptions, ...overrides },
     settings,
+    trust,
     report: (text) => note(style.dim(`(${text})`)),
     ask: interactive
       ? async (request, signal) => {
-          const call = `${request.call.name}(${kit.summarizeArguments(request.call.arguments, cwd)})`;
-          out(`${renderer.lineBreak()}  ${style.yellow(`Allow ${call}?`)} ${style.dim(`(${request.reason})`)} [y]es / [n]o / [a]lways\n`);
-          const line = await reader.next(signal);
-          if (line === undefined) return undefined;
-          const answer = readAnswer(line);
+          const answer = await question(request, signal);
           if (answer === 'allow_always') {
-            out(style.dim(request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
+            out(style.dim(request.stillAsks ? `  ✓ allowed this time; asked again next time: ${request.stillAsks}\n` : request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
           }
           return answer;
         }
@@ -168,12 +189,18 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     approvePlan: interactive
       ? async (plan, signal) => {
           planShown = true;
-          out(`${renderer.lineBreak()}${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${line}`).join('\n')}\n`);
-          out(`  ${style.yellow('Approve this plan?')} [y]es, ask before edits / [a]ccept edits / [n]o, keep planning\n`);
-          const line = await reader.next(signal);
-          if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
-          const mode = readPlanAnswer(line);
-          if (mode) return { approved: true, mode };
+          const keys = '[y]es, ask before edits / [a]ccept edits / [n]o, keep planning';
+          say(`${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${kit.visible(line, '\t')}`).join('\n')}\n`);
+          say(`  ${style.yellow('Approve this plan?')} ${keys}\n`);
+          let mode: ReturnType<typeof planKey>;
+          for (;;) {
+            const line = await reader.next(signal);
+            if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
+            mode = planKey(line);
+            if (mode) break;
+            say(`  ${style.yellow('Answer with one key:')} ${keys}\n`);
+          }
+          if (mode !== 'keep') return { approved: true, mode };
           out(`  ${style.dim('What should change? (Enter to skip)')}\n`);
           const feedback = (await reader.next(signal))?.trim();
           return { approved: false, ...(feedback ? { feedback } : {}) };
@@ -192,14 +219,14 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   const banner = (agent: BuiltAgent) => {
     for (const warning of agent.warnings) note(style.dim(`(${warning})`));
     const o = factoryOptions;
-    const rules = kit.permissionSetup(o, settings).rules.length;
+    const rules = kit.permissionSetup(o, kit.trustedSettings(settings, trust).settings).rules.length;
     const retries = o.maxRetries ?? kit.DEFAULT_MAX_RETRIES;
     const policy = kit.retryPolicy(o, models);
     const parallel = o.maxParallel ?? kit.DEFAULT_MAX_PARALLEL;
     const budget = o.outputBudget ?? kit.DEFAULT_OUTPUT_BUDGET;
     const tools = [...agent.tools].map((tool) => tool.name);
     const lines = [
-      `agent · ${made.label} · ${tree.label} · workspace ${cwd}`,
+      `agent · ${made.label} · ${tree.label} · workspace ${cwd}${trust.trusted ? ' (trusted)' : ''}`,
       `permissions: ${agent.gate.mode} mode, ${rules} rule${rules === 1 ? '' : 's'}${settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : ''}`,
       agent.session
         ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
@@ -380,6 +407,53 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   out('\n'); // the prompt is still on the last line (Ctrl-D, /exit)
   await finish?.();
   return 0;
+}
+
+/** True when `dir` is an existing folder. */
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chapter 15's trust decision at start-up: what the folder asks to run (its hooks, .mcp.json servers, raised
+ * settings), and the person's answer: --trust-workspace, else the remembered answer, else (interactive) a question
+ * whose answer is remembered in ~/.coding-agent/trust.json, else (-p) untrusted, said on stderr.
+ */
+async function decideTrust(
+  kit: Kit,
+  where: { cwd: string; home: string; settings: AgentSettings; interactive: boolean; flag: boolean; style: ReturnType<Kit['styleFor']>; askLine(): Promise<string | undefined> },
+): Promise<WorkspaceTrust> {
+  const { cwd, home, settings, style } = where;
+  if (where.flag) return { trusted: true, servers: 'all' };
+  const mcpFile = path.join(cwd, '.mcp.json');
+  let mcpJson: { file: string; json: unknown } | undefined;
+  try {
+    mcpJson = { file: mcpFile, json: JSON.parse(kit.readConfigFile(mcpFile, { roots: [cwd] })) };
+  } catch {
+    mcpJson = undefined; // missing, refused or broken: the factory says which
+  }
+  const requests = kit.folderRequests(settings, mcpJson);
+  const remembered = kit.rememberedTrust(home, cwd);
+  const servers = requests.filter((request) => request.kind.endsWith('server')).map((request) => request.what.split(':')[0]!);
+  const covered = (answer: WorkspaceTrust) => !answer.trusted || servers.every((name) => answer.servers === 'all' || answer.servers?.includes(name));
+  if (requests.length === 0) return remembered ?? { trusted: false };
+  if (remembered && covered(remembered)) return remembered;
+  if (!where.interactive) {
+    note(style.yellow(`(this folder is not trusted: its hooks, .mcp.json servers and raised settings are skipped; --trust-workspace trusts it)`));
+    return remembered ?? { trusted: false };
+  }
+  note(style.yellow(`This folder asks to run or change:`));
+  for (const line of kit.describeRequests(requests)) note(`  ${line}`);
+  note(style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`));
+  const answer = (await where.askLine()) ?? '';
+  const trust: WorkspaceTrust = /^y(es)?$/i.test(answer.trim()) ? { trusted: true, servers } : { trusted: false };
+  kit.rememberTrust(home, cwd, trust);
+  note(style.dim(trust.trusted ? '(trusted; remembered in ~/.coding-agent/trust.json)' : '(not trusted: the folder\'s hooks, servers and raised settings are skipped; remembered)'));
+  return trust;
 }
 
 /** All of stdin, for `-p` without a prompt on the command line (`git diff | npm run agent -- -p`). */

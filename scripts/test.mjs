@@ -50,9 +50,12 @@ if (filter.some((f) => f.includes(':'))) options.includeTaskLocation ??= true;
 let keep = false;
 try {
   const ctx = await startVitest('test', filter, options);
-  // In watch mode vitest keeps running (and ends the process itself); otherwise close it, as vitest's CLI does.
+  // In watch mode vitest keeps running (and ends the process itself); otherwise close it. Not with ctx.exit(), as
+  // vitest's CLI does: exit() also arms a timer (teardownTimeout) that ends the process, and on a loaded machine it
+  // fired while the type check below was still running ("close timed out after 10000ms"): the report was lost and
+  // the compiler left running alone. This process ends itself once both are done.
   keep = ctx.shouldKeepServer();
-  if (!keep) await ctx.exit();
+  if (!keep) await ctx.close();
 } catch (error) {
   console.error(error);
   process.exitCode ||= 1;
@@ -85,6 +88,10 @@ function startTypecheck() {
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(command, tscArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    // The compiler never outlives this process (an interrupted run, an exit on an error).
+    const stop = () => child.kill();
+    process.once('exit', stop);
+    child.once('close', () => process.off('exit', stop));
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', (error) => resolve(`Type check could not run: ${error.message}`));

@@ -10,12 +10,14 @@
  * - the guide is whole: every SUMMARY.md entry has a page and every page an entry, quizzes parse, every ```ts check
  *   block type-checks against the solution, and every `npm test -- ...` command quoted in it selects at least one test;
  * - the guide builds as a site; the kit's own tests (tests/kit: the learner and instructor commands, the agent) pass;
+ * - the solution passes every graded test again beside CPU-bound processes (cores x 2): no outcome depends on speed;
  * - every chapter's mutation score is at least 85% with each survivor listed as equivalent (chapters whose code or
  *   tests changed since mutation-baseline.json are mutated again; the others are read from it);
- * and prints how long each part took. `--quick` skips the site, the kit's tests and mutation testing.
+ * and prints how long each part took. `--quick` skips the site, the kit's tests, the run under load and mutation testing.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
@@ -355,7 +357,7 @@ await step('every `npm test -- …` command in the guide selects at least one te
 });
 
 if (quick || only.length > 0) {
-  console.log(`• the site, the kit's own tests and mutation testing … skipped (${quick ? '--quick' : '--chapter'})`);
+  console.log(`• the site, the kit's own tests, the run under load and mutation testing … skipped (${quick ? '--quick' : '--chapter'})`);
 } else {
   await step('the guide builds as a site (VitePress, offline)', async () => {
     await buildSite();
@@ -372,6 +374,38 @@ if (quick || only.length > 0) {
       return [];
     }
     return [`npm run test:kit failed:\n${result.output.trim().split('\n').slice(-60).join('\n')}`];
+  });
+
+  // A correct solution passes on a busy machine too (docs/authors.md, "A test's outcome depends on the code"): the
+  // whole graded suite once more, beside twice as many CPU-bound processes as the machine has cores.
+  const loops = availableParallelism() * 2;
+  await step(`the solution passes every graded test beside ${loops} CPU-bound processes (no test depends on the machine's speed)`, async () => {
+    const busy = Array.from({ length: loops }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+    const report = path.join(WORK, 'under-load.json');
+    try {
+      const result = await run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=json', `--outputFile=${report}`], {
+        KIT_TARGET: 'solution',
+        FORCE_COLOR: '0',
+      });
+      if (!existsSync(report)) return [`vitest did not run (exit ${result.code}):\n${result.output.trim().split('\n').slice(-30).join('\n')}`];
+      const json = JSON.parse(readFileSync(report, 'utf8')) as {
+        numPassedTests: number;
+        testResults: Array<{ name: string; message?: string; assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
+      };
+      process.stdout.write(`${json.numPassedTests} passed … `);
+      const problems: string[] = [];
+      for (const file of json.testResults) {
+        const rel = path.relative(ROOT, file.name);
+        if (file.assertionResults.length === 0 && file.message) problems.push(`${rel} could not run under load: ${file.message.split('\n')[0]}`);
+        for (const test of file.assertionResults) {
+          // A skipped test reads as "not failed" to a grader: under load it must pass, like everywhere else.
+          if (test.status !== 'passed') problems.push(`${rel} > ${test.title}: ${test.status} under load ${(test.failureMessages[0] ?? '').split('\n')[0]}`);
+        }
+      }
+      return problems;
+    } finally {
+      for (const child of busy) child.kill('SIGKILL');
+    }
   });
 
   await step(`mutation testing: every chapter at least ${MIN_MUTATION_SCORE}%, every survivor killed or listed (chapters changed since mutation-baseline.json are re-run)`, () =>

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
 import { regionTrace } from './kit/trace-plugin.js';
+import { TEST_TIMEOUT_MS } from '../tests/helpers/limits.js';
 
 interface PlannedProject {
   name: string;
@@ -46,7 +47,9 @@ export default defineConfig({
         name: project.name,
         include: project.include,
         setupFiles: [path.join(root, 'tests/setup.ts'), ...(project.workspaces && process.env.KIT_VERIFY_ALLOW ? [path.join(root, 'scripts/lib/verify-allow.ts')] : [])],
-        testTimeout: 10_000,
+        // As in vitest.config.ts: a last resort above the tests' own hang limits (tests/helpers/limits.ts).
+        testTimeout: TEST_TIMEOUT_MS,
+        hookTimeout: TEST_TIMEOUT_MS,
         pool: 'threads' as const,
         // Workers keep their module cache between the files of one project (never across projects): half the time.
         isolate: false,

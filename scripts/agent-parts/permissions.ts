@@ -3,35 +3,25 @@
  *
  * Loads the Claude Code settings of the workspace (and of HOME), adds the rules of `--allowedTools` and
  * `--disallowedTools`, and puts the gate in front of every tool call in the mode of `--permission-mode` (else the
- * settings' defaultMode, else default). A call that needs asking is asked about in the terminal:
- * "Allow bash(rm x)? [y]es / [n]o / [a]lways". With nobody at the terminal (-p), such a call is rejected with a
- * message that says how to allow it. Shows a line for a denied call and for an "always" rule added.
+ * settings' defaultMode, else default). A call that needs asking is asked about in the terminal with the reference
+ * solution's question (chapter 15: the whole command, its control characters visible, "[y]es / [n]o / [a]lways",
+ * asked again until the answer is one of the keys, one question at a time). With nobody at the terminal (-p), such a
+ * call is rejected with a message that says how to allow it. Shows a line for a denied call and for an "always" rule added.
  */
 import { homedir } from 'node:os';
 import type { AgentEvent } from '../../solution/src/agent-events.js';
-import type { ToolCall } from '../../solution/src/messages.js';
 import type * as Permissions from '../../solution/src/permissions/index.js';
 // The reference solution's splitRuleList (chapter 15): the kit's own wiring reads the flags the same way.
 import { splitRuleList } from '../../solution/src/capstone/flags.js';
+// And its question (chapter 15): the whole command, wrapped, its control characters visible, one key, one at a time.
+import { answerKey, oneAtATime, questionLines, ANSWER_KEYS } from '../../solution/src/capstone/question.js';
+import { plainStyle } from '../../solution/src/capstone/render-lines.js';
 import type { AgentPart } from './part.js';
 
 const MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
 
-/** `bash(rm x)`, `write(src/a.ts)`: the call as the question shows it. */
-function describeCall(call: ToolCall): string {
-  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
-  const main = args.command ?? args.path ?? args.url ?? args.pattern;
-  const text = typeof main === 'string' ? main : JSON.stringify(call.arguments);
-  return `${call.name}(${text.length > 100 ? `${text.slice(0, 100)}…` : text})`;
-}
-
-/** The person's answer to the question, as an ACP option kind (anything but yes or always is a no). */
-export function readAnswer(line: string): Permissions.PermissionAnswer {
-  const answer = line.trim().toLowerCase();
-  if (answer === 'y' || answer === 'yes') return 'allow_once';
-  if (answer === 'a' || answer === 'always') return 'allow_always';
-  return 'reject_once';
-}
+/** The person's answer to the question, as an ACP option kind; undefined for a line that is none of the keys. */
+export const readAnswer = (line: string): Permissions.PermissionAnswer | undefined => answerKey(line);
 
 export const part: AgentPart = {
   name: 'permissions',
@@ -57,17 +47,25 @@ export const part: AgentPart = {
     const mode = (ctx.options['permission-mode'] as Permissions.PermissionMode | undefined) ?? settings.defaultMode ?? 'default';
     /** The rules an "always" answer added, by call id, for the line render shows. */
     const added = new Map<string, { answer: Permissions.PermissionAnswer; rules: string[] }>();
+    /** Sub-agents ask through the same gate: their questions wait their turn. */
+    const turn = oneAtATime();
+    const style = { ...plainStyle, ...ctx.paint };
     const gate = perms.createPermissionGate({
       workspace: { root: ctx.cwd, home },
       rules,
       mode,
-      ask: async (request, signal) => {
-        const line = await ctx.ask(`  ${ctx.paint.yellow(`Allow ${describeCall(request.call)}?`)} ${ctx.paint.dim(`(${request.reason})`)} [y]es / [n]o / [a]lways`, signal);
-        if (line === undefined) return undefined;
-        const answer = readAnswer(line);
-        if (answer === 'allow_always') added.set(request.call.id, { answer, rules: request.suggestedRules });
-        return answer;
-      },
+      ask: (request, signal) =>
+        turn(async () => {
+          const question = [...questionLines(request, { cwd: ctx.cwd, width: process.stdout.columns, style }), `  ${ANSWER_KEYS}`].join('\n');
+          let line = await ctx.ask(question, signal);
+          let answer = line === undefined ? undefined : readAnswer(line);
+          while (line !== undefined && answer === undefined) {
+            line = await ctx.ask(`  ${ctx.paint.yellow('Answer with one key:')} ${ANSWER_KEYS}`, signal);
+            answer = line === undefined ? undefined : readAnswer(line);
+          }
+          if (answer === 'allow_always') added.set(request.call.id, { answer, rules: request.suggestedRules });
+          return answer;
+        }, signal),
     });
     const files = settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : '';
     return {

@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
 import { chaptersWithTests } from './args.js';
-import { runTests, scoreByChapter } from './run-tests.js';
+import { filesToRerun, runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { formatTypeErrors, typecheckStarter, type TypecheckResult } from './typecheck.js';
 import { dim, green, indent, red, yellow } from './ui.js';
 
@@ -122,6 +122,24 @@ export function typeCheck(result: TypecheckResult): Check {
   };
 }
 
+/**
+ * Whether the results progress showed (`kept`, partly read from .kit/results.json) agree with a fresh run of the same
+ * files (`fresh`): a test that failed there and passes now was a stale result. The fresh run has already stored
+ * its results; the fix says how to rebuild the whole cache.
+ */
+export function staleCacheCheck(kept: readonly TestOutcome[], fresh: readonly TestOutcome[]): Check {
+  const passesNow = new Set(fresh.filter((t) => t.status === 'passed').map((t) => `${t.file}\0${t.fullName}`));
+  const stale = kept.filter((t) => t.status === 'failed' && passesNow.has(`${t.file}\0${t.fullName}`));
+  if (!stale.length) return { ok: true, what: 'results cache (.kit/results.json): its failures come back when run again' };
+  const chapters = [...new Set(stale.map((t) => t.chapter))].sort((a, b) => a - b);
+  return {
+    ok: false,
+    what: `the results cache (.kit/results.json) was stale: ${stale.length} test(s) of chapter${chapters.length > 1 ? 's' : ''} ${chapters.join(', ')} failed there and pass when run again (e.g. "${stale[0]!.fullName}"); doctor stored the new results`,
+    warn: true,
+    fix: 'Run "npm run progress -- --fresh" to run every chapter again and rewrite .kit/results.json (deleting that file does the same)',
+  };
+}
+
 /** The checks that run the tests and the type checker (both at once). */
 export async function runChecks(root: string): Promise<Check[]> {
   const checks: Check[] = [];
@@ -137,6 +155,13 @@ export async function runChecks(root: string): Promise<Check[]> {
       return s && s.total > 0 && s.passed === s.total;
     });
     checks.push({ ok: true, what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})` });
+    // Failures that are not a stub's TODO may have been read back from .kit/results.json: run those files again to
+    // see whether they come back (a cache written before failed files were re-run may hold a busy machine's failure).
+    const suspect = filesToRerun(tests.tests);
+    if (suspect.length) {
+      const again = await runTests({ root, files: suspect, fresh: true, progress: false }).catch(() => undefined);
+      if (again) checks.push(staleCacheCheck(tests.tests, again.tests));
+    }
     if (tests.errors.length) checks.push({ ok: false, warn: true, what: `${tests.errors.length} test file(s) could not load: ${tests.errors[0]!.split('\n')[0]}`, fix: 'Run "npm run watch" (or "npm run typecheck") to see type or syntax errors in starter/src' });
   } else {
     checks.push({ ok: false, what: `the tests could not run: ${tests.error.message.split('\n')[0]}`, fix: 'Run "npm install", then "npm test" to see the full error' });

@@ -46,6 +46,12 @@ export interface RunResult {
   reused?: number[];
   /** Per test file, the regions its run reached outside any test (while loading, in beforeAll and afterAll). */
   fileRegions?: Record<string, string[]>;
+  /**
+   * Test files that failed for a reason other than an unfinished stub and were run once more, alone, before their
+   * results were kept (see rerunFailed): `recovered` are those that passed the second time (a failure of the machine,
+   * not of the code; only the second run is kept).
+   */
+  rerun?: { files: string[]; recovered: string[] };
 }
 
 export interface RunOptions {
@@ -62,6 +68,8 @@ export interface RunOptions {
    * .kit/results.json (see cache.ts). Grading always runs fresh; every other command reuses what it can.
    */
   fresh?: boolean;
+  /** Do not run failed test files a second time (rerunFailed); the second run itself sets it. */
+  noRerun?: boolean;
   /** Print a progress line on stderr when the run takes longer than a second (kept up to date on a terminal).
    *  Default: on when stderr is a terminal, so every command that runs tests shows one. */
   progress?: boolean;
@@ -105,7 +113,7 @@ export interface RawReport {
 export async function runTests(options: RunOptions): Promise<RunResult> {
   const { root } = options;
   const target = options.target ?? 'starter';
-  if (options.fresh || typeof target !== 'string') return runVitest(options);
+  if (typeof target !== 'string') return runVitest(options);
   const started = Date.now();
   const src = path.join(root, target, 'src');
   const asked = options.files?.map((file) => file.split(path.sep).join('/'));
@@ -123,7 +131,8 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   );
   const all = [...filesOf.values()].flat();
   const prints = fingerprints(root, src, all);
-  const cached = readCached(root, target);
+  // A fresh run reads nothing from the cache but still stores what it found: `--fresh` is how a stale cache is mended.
+  const cached = options.fresh ? {} : readCached(root, target);
   const reuse = new Map(all.map((file) => [file, reuseOf(cached[file], prints.get(file)!)]));
   // Reused by region: every source those files load must still compile, or vitest would fail them all. The check
   // runs beside the vitest run of the files that changed; the rare file it finds broken runs after it.
@@ -137,11 +146,13 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const ofFile = (file: string) => (e: string) => e.startsWith(`${file}: `);
   const store: Record<string, CachedChapter> = {};
   const outcomes: RunResult[] = [];
+  const reruns: Array<NonNullable<RunResult['rerun']>> = [];
   const run = async (files: string[]) => {
     if (!files.length) return;
     const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
     const fresh = await runVitest({ ...options, files, reusedChapters: reused });
     outcomes.push(fresh);
+    if (fresh.rerun) reruns.push(fresh.rerun);
     // Results are stored only when nothing moved under the run and every error belongs to a test file.
     if (fresh.errors.some((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0)) return;
     const after = fingerprints(root, src, files);
@@ -170,7 +181,65 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     errors.push(...from.errors);
   }
   errors.push(...fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0));
-  return { tests, errors, duration: Date.now() - started, reused };
+  const rerun = reruns.length ? { files: reruns.flatMap((r) => r.files), recovered: reruns.flatMap((r) => r.recovered) } : undefined;
+  return { tests, errors, duration: Date.now() - started, reused, ...(rerun ? { rerun } : {}) };
+}
+
+/** A failure that comes from an unfinished stub (its TODO): it is the same on every run, so it is not run again. */
+const isTodo = (test: TestOutcome) => /TODO\(chapter \d+\)/.test(test.message);
+
+/**
+ * The test files to run a second time: those with a failure that is not a stub's TODO (and that loaded). A failure
+ * the code causes comes back; one a busy machine caused (a test that waited too long) does not.
+ */
+export function filesToRerun(tests: readonly TestOutcome[]): string[] {
+  const failing = tests.filter((test) => test.status === 'failed' && !isTodo(test) && !test.name.endsWith(' could not load'));
+  return [...new Set(failing.map((test) => test.file))].sort((a, b) => a.localeCompare(b));
+}
+
+/**
+ * Runs each file of `first` that failed for a reason other than a TODO once more, alone in its own vitest run (no
+ * other file beside it to compete for the machine), and keeps the second run's results for it: a failure is
+ * recorded only when it comes back. Files that passed the second time are listed in `rerun.recovered`.
+ */
+async function rerunFailed(options: RunOptions, first: RunResult): Promise<RunResult> {
+  const files = filesToRerun(first.tests);
+  if (!files.length || options.noRerun) return first;
+  const again = new Map<string, RunResult>();
+  for (const file of files) again.set(file, await runVitest({ ...options, files: [file], chapters: undefined, noRerun: true, progress: false }));
+  return mergeRerun(first, again);
+}
+
+/** `first` with each re-run file's tests and errors replaced by those of its second run. */
+export function mergeRerun(first: RunResult, again: ReadonlyMap<string, RunResult>): RunResult {
+  const files = [...again.keys()];
+  const recovered = files.filter((file) => {
+    const second = again.get(file)!;
+    return second.tests.some((test) => test.file === file) && second.tests.every((test) => test.status !== 'failed') && second.errors.length === 0;
+  });
+  const tests = first.tests.flatMap((test) => (again.has(test.file) ? (test === first.tests.find((t) => t.file === test.file) ? again.get(test.file)!.tests : []) : [test]));
+  const errors = [...first.errors.filter((error) => !files.some((file) => error.startsWith(`${file}: `))), ...files.flatMap((file) => again.get(file)!.errors)];
+  const fileRegions = { ...first.fileRegions };
+  for (const file of files) {
+    const regions = again.get(file)!.fileRegions?.[file];
+    if (regions) fileRegions[file] = regions;
+    else delete fileRegions[file];
+  }
+  return { ...first, tests, errors, fileRegions, rerun: { files, recovered } };
+}
+
+/** The line a command prints when failed files were run again (empty when none were). */
+export function rerunNote(rerun: RunResult['rerun']): string {
+  if (!rerun?.files.length) return '';
+  const n = rerun.files.length;
+  const still = n - rerun.recovered.length;
+  const what = `${n === 1 ? 'One test file' : `${n} test files`} failed and ${n === 1 ? 'was' : 'were'} run again, alone, before the results were kept`;
+  const outcome = !rerun.recovered.length
+    ? ': the failures came back, so they are kept'
+    : rerun.recovered.length === n
+      ? `: ${n === 1 ? 'it' : 'all'} passed the second time (a busy machine, not the code), so only that run is kept`
+      : `: ${rerun.recovered.length} passed the second time (a busy machine, not the code), ${still} failed again`;
+  return `${what}${outcome}.`;
 }
 
 const span = (chapters: readonly number[]) => {
@@ -247,7 +316,9 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
         return own.length ? own.map((r) => ({ ...r, status: 'failed' as const, message: `this test file could not load: ${test.message}` })) : [test];
       });
     }
-    return { ...outcomes, duration: Date.now() - started };
+    const result = { ...outcomes, duration: Date.now() - started };
+    line?.stop();
+    return await rerunFailed(options, result);
   } finally {
     line?.stop();
     rmSync(dir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ import { chapterDir } from '../lib/chapters.js';
 import { chapterArg, chaptersWithTests } from './args.js';
 import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
-import { KitRunError, runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
+import { filesToRerun, KitRunError, mergeRerun, rerunNote, runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
@@ -174,6 +174,30 @@ export interface ChapterRunner {
   close(): Promise<void>;
 }
 
+/**
+ * `runner` whose runs take a second look at a failure before showing it: the chapters of the test files that failed
+ * for a reason other than a TODO run once more, and those files' results are the second run's. A failure only a busy
+ * machine caused is then never shown (spawnRunner's runTests does the same, file by file).
+ */
+export function withRerun(runner: ChapterRunner): ChapterRunner {
+  return {
+    ...runner,
+    mode: runner.mode,
+    run: async (chapters) => {
+      const first = await runner.run(chapters);
+      const files = filesToRerun(first.tests);
+      if (!files.length) return first;
+      const second = await runner.run([...new Set(first.tests.filter((t) => files.includes(t.file)).map((t) => t.chapter))]);
+      const only = (file: string): RunResult => ({
+        tests: second.tests.filter((t) => t.file === file),
+        errors: second.errors.filter((e) => e.startsWith(`${file}: `)),
+        duration: 0,
+      });
+      return mergeRerun(first, new Map(files.map((file) => [file, only(file)])));
+    },
+  };
+}
+
 export function spawnRunner(root: string): ChapterRunner {
   return { mode: 'spawn', run: (chapters) => runTests({ root, chapters, progress: false }), invalidate: () => {}, cancel: async () => {}, close: async () => {} };
 }
@@ -287,7 +311,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   if (options.spawn) runner = spawnRunner(root);
   else {
     try {
-      runner = await slow('Starting vitest…', warmRunner(root));
+      runner = withRerun(await slow('Starting vitest…', warmRunner(root)));
     } catch (error) {
       print(yellow(`Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`));
       runner = spawnRunner(root);
@@ -314,6 +338,7 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     if (!plain) process.stdout.write('\u001b[2J\u001b[H');
     else print(dim('─'.repeat(60)));
     print(renderChapter(root, screen.chapter, screen.result.tests, screen.result.errors, screen.extras));
+    if (screen.result.rerun?.files.length) print(dim(rerunNote(screen.result.rerun)));
     print('');
     print(dim(screen.status));
     print(keysLine);

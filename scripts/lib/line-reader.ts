@@ -26,7 +26,9 @@ export function interruptHandler(running: () => AbortController | undefined, exi
  */
 export function lineReader() {
   const queue: string[] = [];
-  let waiting: ((line: string | undefined) => void) | undefined;
+  // Everyone waiting for a line, first come first served: a second wait never pushes out the first (a question left
+  // without an answer would hang its run, and the program with it).
+  const waiting: Array<(line: string | undefined) => void> = [];
   let closed = false;
   let rl: ReturnType<typeof createInterface> | undefined;
   return {
@@ -34,18 +36,22 @@ export function lineReader() {
       return rl !== undefined && !closed;
     },
     open(onInterrupt: () => void) {
+      // Opened again (a question at start-up, then the session's prompt): the same reader, with the new handler.
+      if (rl) {
+        rl.removeAllListeners('SIGINT');
+        rl.on('SIGINT', onInterrupt);
+        return rl;
+      }
       rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY });
       rl.on('SIGINT', onInterrupt);
       rl.on('line', (line) => {
-        const take = waiting;
-        waiting = undefined;
+        const take = waiting.shift();
         if (take) take(line);
         else queue.push(line);
       });
       rl.on('close', () => {
         closed = true;
-        waiting?.(undefined);
-        waiting = undefined;
+        for (const take of waiting.splice(0)) take(undefined);
       });
       return rl;
     },
@@ -59,14 +65,15 @@ export function lineReader() {
       if (closed || signal?.aborted) return Promise.resolve(undefined);
       return new Promise((resolve) => {
         const onAbort = () => {
-          if (waiting === take) waiting = undefined;
+          const index = waiting.indexOf(take);
+          if (index !== -1) waiting.splice(index, 1);
           resolve(undefined);
         };
         const take = (line: string | undefined) => {
           signal?.removeEventListener('abort', onAbort);
           resolve(line);
         };
-        waiting = take;
+        waiting.push(take);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     },

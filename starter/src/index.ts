@@ -5,6 +5,7 @@ export * from './stream-events.js';
 export * from './mock-provider.js';
 export * from './tool.js';
 export * from './workspace.js';
+export * from './safe-file.js';
 export * from './execute-tool.js';
 export * from './agent.js';
 export * from './tools/index.js';

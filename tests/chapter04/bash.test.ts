@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { BASH_OUTPUT_LIMIT, OutputCap, bashTool } from 'kit/tools/bash';
 import { rejection, settles } from '../helpers/assert.js';
 import { killLeftOver } from '../helpers/processes.js';
 import { tempWorkspace } from '../helpers/workspace.js';
-import { bash, errorOf, runTag, sleep, within } from './fixtures.js';
+import { HANG_MS, waitUntil } from '../helpers/wait.js';
+import { bash, errorOf, runTag, sleep, within, type Outcome } from './fixtures.js';
 
 // runCommand's own tests start real processes and wait out timeouts: they are in run-command.test.ts and
 // leftovers.test.ts, so that the three files run side by side.
@@ -37,7 +38,18 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
 
   test('a timeout throws an error that says so and shows what was printed so far', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(1500, bash(root, { command: 'echo started; sleep 5', timeout_ms: 200 }));
+    // The tool's timer is a fake one, moved past the limit once the command has printed: what was printed before the
+    // timeout is then there on any machine, however long the shell took to start.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    let outcome: Outcome<string>;
+    try {
+      const running = bash(root, { command: 'echo started; touch printed; sleep 300', timeout_ms: 200 });
+      await waitUntil(() => existsSync(path.join(root, 'printed')), 'runCommand: the command must start', HANG_MS, running);
+      vi.advanceTimersByTime(200);
+      outcome = await within(running);
+    } finally {
+      vi.useRealTimers();
+    }
     const error = errorOf(outcome, 'a command past its timeout must be stopped and end in an error');
     expect(error).toMatch(/timed out after 200 ms/);
     expect(error, 'the output printed before the timeout helps the model understand what hung').toContain('started');
@@ -62,9 +74,12 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
 
   test('prints the notes about what was stopped after the two sections', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${RUN}6`;
+    const marker = `sleep 300.${RUN}6`;
     try {
-      const result = await bash(root, { command: `${marker} & echo done` });
+      const outcome = await within(bash(root, { command: `${marker} & echo done` }));
+      if (outcome.status === 'rejected') throw outcome.error;
+      expect(outcome.status, 'runCommand step 5: the command left a job running that holds the pipes open: stop it').toBe('resolved');
+      const result = (outcome as { value: string }).value;
       expect(result, 'step 3: the sections come first, then each of outcome.notes on a line of its own').toMatch(
         new RegExp(`^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n[^\\n]*${marker.replace('.', '\\.')}[^\\n]*$`),
       );

@@ -11,9 +11,9 @@ const RUN = runTag(3);
 describe('runCommand (src/tools/bash.ts): what a command leaves running', () => {
   test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${RUN}4`;
+    const marker = `sleep 300.${RUN}4`;
     try {
-      const outcome = await within(1500, run(root, `${marker} & echo done`));
+      const outcome = await within(run(root, `${marker} & echo done`));
       expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
         'resolved',
       );
@@ -27,9 +27,9 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('a background job that hid its environment is still stopped with the group, quietly', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 5.${RUN}5`;
+    const marker = `sleep 300.${RUN}5`;
     try {
-      const outcome = await within(1500, run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
+      const outcome = await within(run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
       expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
         'resolved',
       );
@@ -44,7 +44,7 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('a timeout stops even a command that ignores SIGTERM', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(1500, bash(root, { command: "trap '' TERM; echo started; sleep 3", timeout_ms: 100 }));
+    const outcome = await within(bash(root, { command: "trap '' TERM; echo started; sleep 300", timeout_ms: 100 }));
     expect(
       outcome.status,
       "the command ignores SIGTERM (trap '' TERM), so it was still running: kill the group with 'SIGKILL', which no process can ignore",
@@ -54,9 +54,9 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('stops a process that left the process group, and says so, instead of waiting for it', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${RUN}1`;
+    const marker = `sleep 300.${RUN}1`;
     try {
-      const outcome = await within(2000, run(root, `setsid ${marker} & sleep 0.2; echo started`, 500));
+      const outcome = await within(run(root, `setsid ${marker} & sleep 0.2; echo started`));
       expect(
         outcome.status,
         'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
@@ -72,7 +72,7 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('stops a detached child that redirected its output, too', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${RUN}7`;
+    const marker = `sleep 300.${RUN}7`;
     try {
       const result = await bash(root, { command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`, timeout_ms: 3000 });
       expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
@@ -94,9 +94,9 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('a timeout ends the tool even when a detached child keeps running', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${RUN}2`;
+    const marker = `sleep 300.${RUN}2`;
     try {
-      const outcome = await within(2000, run(root, `setsid ${marker} & echo begun; sleep 5`, 300));
+      const outcome = await within(run(root, `setsid ${marker} & echo begun; sleep 300`, 300));
       expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
       const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual(['timeout', 'begun\n']);
@@ -108,10 +108,10 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
 
   test('waits only a short while for pipes held by a process it cannot find', async () => {
     const { root } = tempWorkspace();
-    const marker = `sleep 30.${RUN}3`;
+    const marker = `sleep 300.${RUN}3`;
     try {
       // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
-      const outcome = await within(2000, run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
+      const outcome = await within(run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
       expect(
         outcome.status,
         'runCommand step 6: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams',

@@ -1,11 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { getEventListeners } from 'node:events';
 import path from 'node:path';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { BASH_OUTPUT_LIMIT, OutputCap } from 'kit/tools/bash';
 import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
-import { bash, errorOf, sleep, within } from './fixtures.js';
+import { HANG_MS, waitUntil } from '../helpers/wait.js';
+import { killLeftOver, processesRunning } from '../helpers/processes.js';
+import { bash, errorOf, runTag, sleep, within } from './fixtures.js';
 
 const savedEnv = { ...process.env };
 afterEach(() => {
@@ -28,27 +30,27 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a timeout stops everything the command started, not only the shell', async () => {
     const { root } = tempWorkspace();
-    // `env -i` clears the environment, so only the group kill can reach this child.
-    const command = "env -i /bin/sh -c '/bin/sleep 0.4; /usr/bin/touch late.txt' & sleep 5";
-    errorOf(await within(1500, bash(root, { command, timeout_ms: 100 })), 'the command must time out');
-    await sleep(600);
-    expect(
-      existsSync(path.join(root, 'late.txt')),
-      'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
-    ).toBe(false);
+    // `env -i` clears the environment, so only the group kill can reach this child. Told by whether the child is
+    // still running after the tool has ended, not by a file it would write after a fixed time.
+    const marker = `sleep 30.${runTag(4)}`;
+    const command = `env -i /bin/sh -c '/bin/${marker}; /usr/bin/touch late.txt' & sleep 300`;
+    try {
+      errorOf(await within(bash(root, { command, timeout_ms: 100 })), 'the command must time out');
+      await waitUntil(() => processesRunning(marker).length === 0, 'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)');
+      expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
+    } finally {
+      killLeftOver(marker);
+    }
   });
 
   test('an abort signal stops the command and rejects', async () => {
     const { root } = tempWorkspace();
     const controller = new AbortController();
-    // Aborted once the command has printed (it touches a file right after), not after a fixed 100 ms that a busy
-    // machine may spend before bash has even started.
-    const running = bash(root, { command: 'echo begun; touch printed; sleep 5' }, controller.signal);
-    let settled = false;
-    running.then(() => (settled = true), () => (settled = true));
-    for (let waited = 0; !settled && !existsSync(path.join(root, 'printed')) && waited < 15_000; waited += 20) await sleep(20);
+    // Aborted once the command has printed (it touches a file after), never after a fixed time a slow machine misses.
+    const running = bash(root, { command: 'echo begun; touch printed; sleep 300' }, controller.signal);
+    await waitUntil(() => existsSync(path.join(root, 'printed')), 'runCommand step 1: the command must start (spawn bash with the command)', HANG_MS, running);
     controller.abort();
-    const outcome = await within(1500, running);
+    const outcome = await within(running);
     const error = errorOf(outcome, 'aborting ctx.signal must stop the command (listen for its abort event)');
     expect(error).toMatch(/abort/i);
     expect(error, 'show the output printed before the abort').toContain('begun');
@@ -56,7 +58,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('a command that reads stdin gets end of input at once instead of waiting', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(1500, bash(root, { command: 'cat; echo "no input"', timeout_ms: 3000 }));
+    const outcome = await within(bash(root, { command: 'cat; echo "no input"', timeout_ms: 120_000 }));
     expect(
       outcome.status,
       "nobody can type into the command: spawn with stdio: ['ignore', 'pipe', 'pipe'] so that reading stdin ends at once",
@@ -66,7 +68,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('rejects with the error from spawn when bash cannot start', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(1500, bash(path.join(root, 'no-such-folder'), { command: 'echo hi' }));
+    const outcome = await within(bash(path.join(root, 'no-such-folder'), { command: 'echo hi' }));
     const error = errorOf(
       outcome,
       "bash cannot start in a folder that does not exist: the child emits 'error' (then 'close' with code -2); reject with that error",
@@ -91,7 +93,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
 
   test('keeps output that never ends capped while it arrives, and still times out', async () => {
     const { root } = tempWorkspace();
-    const outcome = await within(2500, bash(root, { command: 'yes', timeout_ms: 400 }));
+    const outcome = await within(bash(root, { command: 'yes', timeout_ms: 400 }));
     const error = errorOf(outcome, '`yes` prints without end: it must time out');
     expect(error, 'the timeout error says so').toMatch(/timed out after 400 ms/);
     expect(error.length, `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`).toBeLessThan(
@@ -103,15 +105,24 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
   test('feeds the output to an OutputCap piece by piece as it arrives, not all at once at the end', async () => {
     const { root } = tempWorkspace();
     const add = vi.spyOn(OutputCap.prototype, 'add');
+    const step = "runCommand step 2: call add() on each stream's OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory";
+    // The command prints a word, then waits until the test has seen add() called with it: the pieces arrive one by
+    // one however slow the machine, and a tool that adds only at the end never sees the first word while it runs.
+    const gate = (file: string) => `while [ ! -e ${file} ]; do sleep 0.01; done`;
+    const seen = (word: string) => () => add.mock.calls.some(([chunk]) => String(chunk).includes(word));
     try {
-      await bash(root, { command: 'echo one; sleep 0.1; echo two; sleep 0.1; echo three' });
-      const pieces = add.mock.calls.map(([chunk]) => chunk);
-      expect(
-        pieces.filter((chunk) => /one|two|three/.test(chunk)).length,
-        'runCommand step 2: call add() on each stream\'s OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory',
-      ).toBeGreaterThanOrEqual(3);
+      const running = bash(root, { command: `echo one; ${gate('go1')}; echo two; ${gate('go2')}; echo three`, timeout_ms: 120_000 });
+      await waitUntil(seen('one'), `${step}: the command printed "one" and waits until add() has seen it`, HANG_MS, running);
+      writeFileSync(path.join(root, 'go1'), '');
+      await waitUntil(seen('two'), `${step}: the command printed "two" and waits until add() has seen it`, HANG_MS, running);
+      writeFileSync(path.join(root, 'go2'), '');
+      await within(running);
+      const pieces = add.mock.calls.map(([chunk]) => String(chunk));
+      expect(pieces.filter((chunk) => /one|two|three/.test(chunk)).length, step).toBeGreaterThanOrEqual(3);
     } finally {
       add.mockRestore();
+      // Lets a command still waiting (when the test failed early) end.
+      for (const file of ['go1', 'go2']) writeFileSync(path.join(root, file), '');
     }
   });
 

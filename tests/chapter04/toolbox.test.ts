@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { SimpleAgent } from 'kit/agent';
 import { assistantText, assistantToolCalls, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { builtinTools, grepLimits } from 'kit/tools/index';
+import { TEST_TIMEOUT_MS } from '../helpers/limits.js';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
@@ -15,6 +16,16 @@ function resultsSent(provider: MockProvider): Map<string, ToolResultMessage> {
   const messages = provider.requests.at(-1)?.messages ?? [];
   return new Map(messages.flatMap((m) => (m.role === 'tool' ? [[m.toolCallId, m] as const] : [])));
 }
+
+// grep's time limit is real time: on a loaded machine a correct search may reach the default; the test of the limit
+// sets its own.
+const defaultTimeMs = grepLimits.timeMs;
+beforeEach(() => {
+  grepLimits.timeMs = 10 * TEST_TIMEOUT_MS;
+});
+afterEach(() => {
+  grepLimits.timeMs = defaultTimeMs;
+});
 
 describe('builtinTools (src/tools/index.ts)', () => {
   test('offers all six tools to the model, each input field described', async () => {

@@ -5,6 +5,7 @@ import { userMessage } from 'kit/messages';
 import type { ModelRequest } from 'kit/provider';
 import type { StreamEvent } from 'kit/stream-events';
 import { anthropicFrame as frame, drain, sseServer, turnFromEvents, type SseStep } from '../helpers/fake-http.js';
+import { HANG_MS } from '../helpers/wait.js';
 
 const server = sseServer();
 const KEY = 'sk-ant-api03-STREAMKEY-0123456789';
@@ -382,7 +383,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     expect(error, 'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason').toBe(
       controller.signal.reason,
     );
-    await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => server.clientClosed, { timeout: HANG_MS }).toBe(true);
   });
 
   test('breaking out of the loop early closes the connection without hanging', async () => {
@@ -391,6 +392,6 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
       expect(event, 'the first event is the first text piece').toEqual({ type: 'text_delta', index: 0, text: 'one' });
       break;
     }
-    await expect.poll(() => server.clientClosed, { timeout: 1000 }).toBe(true);
+    await expect.poll(() => server.clientClosed, { timeout: HANG_MS }).toBe(true);
   });
 });

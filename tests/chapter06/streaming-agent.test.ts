@@ -19,6 +19,7 @@ import { CANCELLED_RESULT, StreamingAgent, type StreamChatOptions } from 'kit/st
 import { rejection, settles } from '../helpers/assert.js';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { loopTools } from '../chapter03/fixtures.js';
+import { HANG_MS } from '../helpers/wait.js';
 
 const echoCall = (id: string, text: string) => assistantToolCalls([{ id, name: 'echo', arguments: { text } }]);
 
@@ -465,7 +466,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
         () => 'resolved',
         (error: unknown) => error,
       ),
-      new Promise((resolve) => setTimeout(() => resolve('still waiting'), 1000)),
+      new Promise((resolve) => setTimeout(() => resolve('still waiting'), HANG_MS)),
     ]);
     expect(outcome, 'the run must end after the abort, even though the tool never settles (executeToolCall stops waiting: chapter 3, step 3)').not.toBe('still waiting');
     expect((outcome as Error).message, 'the run rejects with the signal\'s reason').toBe('user pressed Esc');

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineTool } from 'kit/tool';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
+import { hangs } from '../helpers/wait.js';
 
 const twoEchoes = () => callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'));
 
@@ -113,7 +114,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
         if (event.type === 'text_delta' && event.text === 'working') release();
       }
     })();
-    const timedOut = await Promise.race([run.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1000))]);
+    const timedOut = await hangs(run);
     release();
     expect(timedOut, 'runToolCall step 5: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done').toBe(false);
     expect(seen, 'runTool gives the tool its call id and turn').toEqual([{ callId: 'r1', turn: 1 }]);

@@ -1,37 +1,141 @@
 import { describe, expect, test } from 'vitest';
-import { safetyConcern, splitCommand, suggestBashRule } from 'kit/permissions/command';
+import { bashSubjects } from 'kit/permissions/evaluate';
+import { innerCommands, joinWords, NotUnderstood, safetyConcern, shellCommands, suggestBashRule, type SimpleCommand } from 'kit/permissions/command';
 
-describe('splitCommand (src/permissions/command.ts)', () => {
+/** The simple commands a line runs, as written (assignments, then words), in any order. */
+const commandsOf = (line: string) => shellCommands(line).commands.map((c) => [...c.assignments, ...c.words].join(' ')).sort();
+const only = (line: string): SimpleCommand => shellCommands(line).commands[0]!;
+
+describe('walk and readCommand: every simple command a line runs (src/permissions/command.ts)', () => {
   test.each([
     ['npm test', ['npm test']],
     ['npm test && rm -rf /', ['npm test', 'rm -rf /']],
     ['make || rm -rf /', ['make', 'rm -rf /']],
     ['ls; rm x', ['ls', 'rm x']],
     ['cat a | sh', ['cat a', 'sh']],
-    ['sleep 1 & rm x', ['sleep 1', 'rm x']],
+    ['sleep 1 & rm x', ['rm x', 'sleep 1']],
     ['ls\nrm x', ['ls', 'rm x']],
-    ['echo "a && b; c | d"', ['echo "a && b; c | d"']],
-    ["echo 'x; rm y'", ["echo 'x; rm y'"]],
-    ['echo \\; rm x', ['echo \\; rm x']],
-    ['echo $(rm x)', ['rm x', 'echo $(rm x)']],
-    ['echo "now: $(rm x)"', ['rm x', 'echo "now: $(rm x)"']],
-    ['echo `rm x`', ['rm x', 'echo `rm x`']],
+    ['echo "a && b; c | d"', ['echo a && b; c | d']],
+    ["echo 'x; rm y'", ['echo x; rm y']],
+    ['echo \\; rm x', ['echo ; rm x']],
+    ['echo $(rm x)', ['echo $(rm x)', 'rm x']],
+    ['echo "now: $(rm x)"', ['echo "now: $(rm x)"', 'rm x']],
+    ['echo `rm x`', ['echo `rm x`', 'rm x']],
     ['diff <(cat a) b', ['cat a', 'diff <(cat a) b']],
     ['(cd build && rm -rf out)', ['cd build', 'rm -rf out']],
-    ['npm test 2>&1 | tee log', ['npm test 2>&1', 'tee log']],
-    ['echo $(echo $(rm x))', ['rm x', 'echo $(rm x)', 'echo $(echo $(rm x))']],
-    [' ;; ', []],
-    ["echo 'a'; rm x", ["echo 'a'", 'rm x']],
-    ['echo "a"; rm x', ['echo "a"', 'rm x']],
-    ['echo "$(rm x)"', ['rm x', 'echo "$(rm x)"']],
-    ['echo `rm x', ['rm x', 'echo `rm x']],
-    ['arr=(1 2); echo x', ['arr=(1 2)', 'echo x']],
-    ['ls; (rm -rf x)', ['ls', 'rm -rf x']],
-    ['rm x;>log', ['rm x', '>log']],
-    ['sort <in & rm x', ['sort <in', 'rm x']],
-    ['ls &>log; rm x', ['ls &>log', 'rm x']],
-  ])('splits %j', (command, parts) => {
-    expect(splitCommand(command), `splitCommand: ${JSON.stringify(command)} runs these simple commands (substitutions first, then the command holding them); see steps 2-4`).toEqual(parts);
+    ['npm test 2>&1 | tee log', ['npm test', 'tee log']],
+    ['echo $(echo $(rm x))', ['echo $(echo $(rm x))', 'echo $(rm x)', 'rm x']],
+    ['CI=1 npm run lint', ['CI=1 npm run lint']],
+    ['arr=(1 2); echo x', ['echo x']],
+    ['if true; then rm x; fi', ['rm x', 'true']],
+    ['for f in a b; do rm "$f"; done', ['rm "$f"']],
+    ['while read l; do rm x; done < list', ['read l', 'rm x']],
+    ['case $x in a) rm y;; esac', ['rm y']],
+    ['! rm x', ['rm x']],
+    ['{ rm x; }', ['rm x']],
+    ['f() { rm -rf x; }; f', ['f', 'rm -rf x']],
+    ['export A=$(rm x)', ['rm x']],
+    ['cat <<EOF\n$(rm x)\nEOF', ['cat', 'rm x']],
+    ['cat <<< "$(rm z)"', ['cat', 'rm z']],
+    ['echo ${x:-$(rm y)}', ['echo ${x:-$(rm y)}', 'rm y']],
+  ])('%j runs %j', (line, commands) => {
+    expect(commandsOf(line), `walk steps 2-4 / readCommand: ${JSON.stringify(line)} runs exactly these simple commands (substitutions and commands inside if/for/while/case/{ }/functions too)`).toEqual([...commands].sort());
+  });
+
+  test('a comment hides nothing: the commands on the lines after it run', () => {
+    expect(commandsOf("echo hi #'\ntouch PWNED\n#'"), "walk step 4: a comment ends at the end of its line; `touch PWNED` on the next line runs (walk every named child, do not stop at a comment)").toContain('touch PWNED');
+  });
+
+  test("$'...' quoting hides nothing: the command after the ; runs", () => {
+    expect(commandsOf("echo $'\\'' ; touch PWNED ; echo $'\\''"), "walk: `$'\\''` is one quoted word, so `; touch PWNED ;` is outside it").toContain('touch PWNED');
+  });
+
+  test('the words: quotes removed, escapes undone, a word only known at run time kept as written', () => {
+    expect(only('rm -f "a b" \'c d\' e\\ f').words, 'readCommand step 3: literal() of each argument').toEqual(['rm', '-f', 'a b', 'c d', 'e f']);
+    expect(only('cat $HOME/x').words, 'readCommand step 3: an argument with no literal value keeps its text').toEqual(['cat', '$HOME/x']);
+    expect(only('A=1 B="2 3" env').assignments, 'readCommand step 1: the assignments in front, as written').toEqual(['A=1', 'B="2 3"']);
+    expect(only('ls').computed, 'readCommand step 2: a plain name is not computed').toBe(false);
+  });
+
+  test.each(['$x a', '$(echo rm) x', '"$CMD" x', '/bin/r? x', 'r* x', '`echo rm` x'])('the name of %j is only known when it runs: computed', (line) => {
+    expect(only(line).computed, `readCommand step 2: the name of ${JSON.stringify(line)} is not a literal word (or is a glob), so it is computed`).toBe(true);
+  });
+
+  test.each([
+    ['[[ -f x ]] && rm y', 'test_command'],
+    ['echo $((1+2))', 'arithmetic_expansion'],
+    ['for ((i=0; i<3; i++)); do ls; done', 'c_style_for_statement'],
+    ['coproc { rm x; }', 'coproc (which the grammar misreads)'],
+  ])('%j holds a node the walk does not know: the whole command is not understood', (line, kind) => {
+    expect(() => shellCommands(line), `walk step 3: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it`).toThrow(NotUnderstood);
+  });
+
+  test.each(['echo "unclosed', 'ls &&', 'echo )', 'if true; then'])('%j has a syntax error: one subject, not understood', async (line) => {
+    expect(await bashSubjects(line, { root: '/work/project', home: '/home/ada' }), 'bashSubjects step 1: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown').toEqual([
+      { tool: 'bash', command: line, unknown: expect.stringMatching(/syntax/) },
+    ]);
+  });
+
+  test('a command nested deeper than LIMITS.depth is not understood, and never overflows the stack', () => {
+    const deep = `echo ${'$(echo '.repeat(80)}x${')'.repeat(80)}`;
+    expect(() => shellCommands(deep), 'walk step 1: past LIMITS.depth throw NotUnderstood').toThrow(NotUnderstood);
+    const huge = `echo ${'$('.repeat(20_000)}x${')'.repeat(20_000)}`;
+    expect(() => shellCommands(huge), 'a command too big to judge is not understood (a NotUnderstood, not a RangeError)').toThrow(NotUnderstood);
+    expect(commandsOf(`echo ${'$(echo '.repeat(10)}x${')'.repeat(10)}`), 'walk step 1: ten levels are well within the limit').toHaveLength(11);
+  });
+
+  test('redirections that write: their targets, quotes removed; reading, duplicating and /dev/null write nothing', () => {
+    expect(shellCommands('echo x > out 2>&1 < in').writes, 'walk step 2: `> out` writes out; `2>&1` and `< in` write no file').toEqual(['out']);
+    expect(shellCommands('echo x >> "a b/log" &> all 2>/dev/null').writes, 'walk step 2: every writing redirection, quotes removed').toEqual(['a b/log', 'all']);
+    expect(shellCommands('(echo x) > sub; { ls; } >> grp').writes, 'walk step 2: a redirection of a subshell or a group writes too').toEqual(['sub', 'grp']);
+    expect(shellCommands('cat <<< x > here').writes, 'walk step 2: a file_redirect inside a command node').toEqual(['here']);
+    expect(() => shellCommands('echo x > $TARGET'), 'redirectTarget (given): a target only known at run time is not understood').toThrow(NotUnderstood);
+  });
+});
+
+describe('innerCommands: what a command runs through a wrapper (src/permissions/command.ts)', () => {
+  const inner = (line: string) => innerCommands(only(line).words, 0).commands.map((c) => joinWords(c.words));
+  test.each([
+    ['/bin/rm x', 'step 2: the basename'],
+    ['env FOO=1 rm x', 'step 3: env skips NAME=value'],
+    ['command rm x', 'step 3: a wrapper'],
+    ['time rm x', 'step 3: a wrapper'],
+    ['nice -n 5 rm x', 'step 3: a wrapper with an option that takes a value'],
+    ['timeout -s KILL 5 rm x', 'step 3: timeout skips its duration'],
+    ['nohup rm x', 'step 3: a wrapper'],
+    ['xargs -I {} rm x', 'step 3: xargs runs the command after its options'],
+    ['find . -name y -exec rm x ;', 'step 3: find -exec'],
+    ['bash -c "rm x"', 'step 3: the script of bash -c, parsed'],
+    ['sh -ec "ls; rm x"', 'step 3: sh with -c among its options'],
+    ['eval rm x', 'step 3: eval parses its arguments'],
+    ['timeout 5 env /bin/rm x', 'step 4: look through every inner command again'],
+    ['bash -c "sudo nice rm x"', 'step 4: the script\'s commands are looked through too'],
+    ['sh -c "bash -c \'rm x\'"', 'step 4: a shell inside a shell'],
+  ])('%j runs `rm x`', (line, step) => {
+    expect(inner(line), `innerCommands ${step}: ${JSON.stringify(line)} runs rm x`).toContain('rm x');
+  });
+
+  test('find -delete deletes: it counts as rm', () => {
+    expect(inner('find . -name "*.log" -delete'), 'innerCommands step 3: findCommands (given) gives rm for -delete').toContain('rm');
+  });
+
+  test('a script\'s computed names and writes come back too; a broken script is not understood', () => {
+    const found = innerCommands(only(`bash -c '$x y > out'`).words, 0);
+    expect(found.commands.some((c) => c.computed), 'innerCommands step 3: the commands of the script, computed ones included').toBe(true);
+    expect(found.writes, 'innerCommands step 3: the writes of the script').toEqual(['out']);
+    expect(() => innerCommands(['bash', '-c', 'echo "unclosed'], 0), 'innerCommands step 3: shellCommands of a broken script throws NotUnderstood').toThrow(NotUnderstood);
+    expect(() => innerCommands(['eval', '[[', '-f', 'x', ']]'], 0), 'innerCommands step 3: eval of a construct the walk does not know').toThrow(NotUnderstood);
+  });
+
+  test('a command that wraps nothing runs nothing else', () => {
+    expect(inner('ls -la'), 'innerCommands: ls is no wrapper').toEqual([]);
+    expect(inner('env'), 'innerCommands step 3: a wrapper with nothing after its options runs nothing').toEqual([]);
+    expect(inner('bash script.sh'), 'innerCommands step 3: a shell without -c runs a file, not a script string').toEqual([]);
+  });
+
+  test('wrappers nested past LIMITS.depth are not understood', () => {
+    expect(() => innerCommands([...Array<string>(100).fill('nohup'), 'rm', 'x'], 0), 'innerCommands step 1: past LIMITS.depth throw NotUnderstood').toThrow(NotUnderstood);
+    expect(() => innerCommands(['sh', '-c', 'sh -c "sh -c ls"'], 70), 'innerCommands step 1: the depth counts from where it started').toThrow(NotUnderstood);
   });
 });
 
@@ -47,13 +151,24 @@ describe('suggestBashRule (src/permissions/command.ts)', () => {
     ['CI=1 npm run lint', 'Bash(CI=1 npm run lint:*)'],
     ['cat notes', 'Bash(cat notes)'],
     ['make build/out.o', 'Bash(make build/out.o)'],
-  ])('suggests a rule for %j that is no broader than the command', (part, rule) => {
-    expect(suggestBashRule(part), 'suggestBashRule steps 1-3: the prefix for a command with a subcommand, else the exact command; never the bare tool name').toBe(rule);
+  ])('suggests a rule for %j that is no broader than the command', (line, rule) => {
+    expect(suggestBashRule(only(line)), 'suggestBashRule steps 1-3: the prefix for a command with a subcommand, else the exact command; never the bare tool name').toBe(rule);
+  });
+
+  test.each([
+    ['rm *.log', 'Bash(rm \\*.log)'],
+    ['cat *', 'Bash(cat \\*)'],
+    ['rm "a b"', "Bash(rm 'a b')"],
+    ['echo a\\\\b', "Bash(echo 'a\\\\b')"],
+    ['X=* npm test', 'Bash(X=\\* npm test:*)'],
+  ])('text from the call is never a pattern: %j suggests %j', (line, rule) => {
+    expect(suggestBashRule(only(line)), 'suggestBashRule step 3: join with joinWords and escape with escapeCommand, so a * from the call is a plain *').toBe(rule);
   });
 });
 
 describe('safetyConcern (src/permissions/command.ts)', () => {
   const ws = { root: '/work/project', home: '/home/ada' };
+  const concern = (line: string) => safetyConcern(only(line).words, ws);
   test.each([
     ['sudo npm install', /sudo/],
     ['doas ls', /doas/],
@@ -61,32 +176,30 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
     ['rm -r ~/notes', /rm/],
     ['rm --recursive ../other', /rm/],
     ['rm -fR .', /rm/],
-    ['FOO=1 rm -rf /tmp', /rm/],
-    ['echo x > .git/config', /\.git/],
-    ['echo x>>.git/hooks/pre-commit', /\.git/],
     ['cp evil .git/hooks/pre-commit', /\.git/],
     ['sed -i s/a/b/ .git/config', /\.git/],
     ['sed -i.bak s/a/b/ .git/config', /\.git/],
     ['su -c "rm x"', /su/],
     ['rm -rf ~', /rm/],
     ['rm -rf ../backup-', /rm/],
-    ['echo x > ".git/config"', /\.git/],
-    ['echo x > "a b/.git/config"', /\.git/],
-    ["echo x >> 'a b/.git/config'", /\.git/],
-  ])('asks about %j whatever the rules say', (part, reason) => {
-    expect(safetyConcern(part, ws), `safetyConcern steps 2-4: ${JSON.stringify(part)} is always asked about; return a reason that says why`).toMatch(reason);
+    ['tee .mcp.json', /\.mcp\.json/],
+    ['cp x ~/.bashrc', /bashrc/],
+    ['mv notes CLAUDE.md', /CLAUDE\.md/],
+    ['touch .claude/settings.json', /\.claude/],
+  ])('asks about %j whatever the rules say', (line, reason) => {
+    expect(concern(line), `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`).toMatch(reason);
   });
 
-  test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'git commit -m "fix"', 'npm test 2>&1', 'ls -r ..', 'echo sudo'])(
+  test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'git commit -m "fix"', 'ls -r ..', 'echo sudo', 'cat .mcp.json'])(
     'has no concern about %j',
-    (part) => {
-      expect(safetyConcern(part, ws), `safetyConcern: ${JSON.stringify(part)} is not one of the always-asked commands (step 5: undefined)`).toBeUndefined();
+    (line) => {
+      expect(concern(line), `safetyConcern: ${JSON.stringify(line)} is not one of the always-asked commands (step 5: undefined)`).toBeUndefined();
     },
   );
 
   test('~ is the home folder: a recursive rm of a project folder reached through ~ is inside the workspace', () => {
     const inHome = { root: '/home/ada/project', home: '/home/ada' };
-    expect(safetyConcern('rm -r ~/project/build', inHome), 'safetyConcern step 3: ~/project/build is /home/ada/project/build, inside the workspace').toBeUndefined();
-    expect(safetyConcern('rm -r ~/other', inHome), 'safetyConcern step 3: ~/other is outside it').toMatch(/rm/);
+    expect(safetyConcern(['rm', '-r', '~/project/build'], inHome), 'safetyConcern step 3: ~/project/build is /home/ada/project/build, inside the workspace').toBeUndefined();
+    expect(safetyConcern(['rm', '-r', '~/other'], inHome), 'safetyConcern step 3: ~/other is outside it').toMatch(/rm/);
   });
 });

@@ -16,10 +16,10 @@ const call = (name: string, args: unknown): ToolCall => ({ type: 'tool_call', id
 describe('callSubjects (src/permissions/evaluate.ts)', () => {
   test('a compound command: one subject per simple command, plus the stripped form where it differs', async () => {
     const subjects = await callSubjects(call('bash', { command: 'npm  test && CI=1 rm -f "a b"' }), ws);
-    expect(subjects, 'callSubjects step 2: words joined by one space; the form without CI=1 is marked stripped').toEqual([
+    expect(subjects, 'bashSubjects step 2: words joined by joinWords; the form without CI=1 is marked stripped').toEqual([
       { tool: 'bash', command: 'npm test' },
-      { tool: 'bash', command: 'CI=1 rm -f a b' },
-      { tool: 'bash', command: 'rm -f a b', stripped: true },
+      { tool: 'bash', command: "CI=1 rm -f 'a b'" },
+      { tool: 'bash', command: "rm -f 'a b'", stripped: true },
     ]);
   });
 
@@ -34,7 +34,7 @@ describe('callSubjects (src/permissions/evaluate.ts)', () => {
   });
 
   test('glob and grep without a path look at the workspace root; a path that is not text counts as none', async () => {
-    expect(await callSubjects(call('grep', { pattern: 'x' }), ws), 'callSubjects step 3: default path "."').toEqual([{ tool: 'grep', path: root, inside: true }]);
+    expect(await callSubjects(call('grep', { pattern: 'x' }), ws), 'callSubjects step 3: default path ".", searched').toEqual([{ tool: 'grep', path: root, inside: true, searched: true }]);
     expect(await callSubjects(call('read', { path: 42 }), ws), 'callSubjects step 1: a field is text only when it is a string').toEqual([{ tool: 'read', path: root, inside: true }]);
   });
 

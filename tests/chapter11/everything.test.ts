@@ -8,6 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { McpServers } from 'kit/mcp/servers';
 import type { StdioServerConfig } from 'kit/mcp/config';
 import { ToolSet, type Tool } from 'kit/tool';
+import { REAL_SERVER_MS } from '../helpers/limits.js';
 import { alive, callTurn, gone, resultOf, runAgent } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
@@ -19,7 +20,7 @@ const config: StdioServerConfig = { type: 'stdio', command: process.execPath, ar
 let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
 function everything() {
   ready ??= (async () => {
-    const hub = await McpServers.start({ everything: config }, { startupTimeoutMs: 8000, callTimeoutMs: 8000 });
+    const hub = await McpServers.start({ everything: config }, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS });
     if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
     return { hub, tools: await hub.tools() };
   })();

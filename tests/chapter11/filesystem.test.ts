@@ -11,6 +11,9 @@ import { McpConnection } from 'kit/mcp/client';
 import { McpServers } from 'kit/mcp/servers';
 import type { Tool } from 'kit/tool';
 import { tempWorkspace } from '../helpers/workspace.js';
+import { processesRunning } from '../helpers/processes.js';
+import { REAL_SERVER_MS } from '../helpers/limits.js';
+import { HANG_MS, waitUntil } from '../helpers/wait.js';
 import { callTurn, gone, resultOf, runAgent, within } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
@@ -20,7 +23,7 @@ const { root, outside } = tempWorkspace({ 'notes.txt': 'alpha\nbeta\n', 'src/mai
 let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
 function filesystem() {
   ready ??= (async () => {
-    const hub = await McpServers.start({ fs: { type: 'stdio', command: process.execPath, args: [bin, root], env: {} } }, { startupTimeoutMs: 8000, callTimeoutMs: 8000 });
+    const hub = await McpServers.start({ fs: { type: 'stdio', command: process.execPath, args: [bin, root], env: {} } }, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS });
     if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
     return { hub, tools: await hub.tools() };
   })();
@@ -66,15 +69,13 @@ describe('server-filesystem over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
 
 describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)', () => {
   test('a command that does not exist: an error naming the server, at once', async () => {
-    const connection = new McpConnection('ghost', { type: 'stdio', command: path.join(root, 'no-such-server'), args: [], env: {} }, { startupTimeoutMs: 5000 });
-    const began = Date.now();
-    await expect(connection.connect(), 'McpConnection.connect step 5: the spawn error, with the server\'s name').rejects.toThrow(/^MCP server "ghost" did not start: .*ENOENT/);
-    expect(Date.now() - began, 'the spawn error is immediate; do not wait for the timeout').toBeLessThan(3000);
+    const connection = new McpConnection('ghost', { type: 'stdio', command: path.join(root, 'no-such-server'), args: [], env: {} }, { startupTimeoutMs: 10 * HANG_MS });
+    await expect(within(connection.connect(), 'McpConnection.connect step 5: the spawn error ends the start at once; do not wait for the timeout'), 'McpConnection.connect step 5: the spawn error, with the server\'s name').rejects.toThrow(/^MCP server "ghost" did not start: .*ENOENT/);
   });
 
   test('a server that exits at once: its stderr is in the error', async () => {
-    const connection = new McpConnection('crashy', { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("fatal: GITHUB_TOKEN is not set"); process.exit(1)'], env: {} }, { startupTimeoutMs: 5000 });
-    const error = await connection.connect().then(() => undefined, (e: unknown) => e as Error);
+    const connection = new McpConnection('crashy', { type: 'stdio', command: process.execPath, args: ['-e', 'console.error("fatal: GITHUB_TOKEN is not set"); process.exit(1)'], env: {} }, { startupTimeoutMs: 10 * HANG_MS });
+    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 'McpConnection.connect step 5: a server that exited ends the start at once');
     expect(error?.message, 'McpConnection.connect step 5: the message names the server').toMatch(/^MCP server "crashy" did not start/);
     expect(error?.message, 'McpConnection.connect step 5: add stderrNote(): the person needs the server\'s own words').toContain('fatal: GITHUB_TOKEN is not set');
   });
@@ -84,12 +85,9 @@ describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)'
     // Reads stdin and never answers; exits when its stdin closes (as well-behaved servers do), so closing the client ends it.
     const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); process.stdin.resume(); process.stdin.on('end', () => process.exit(0))`;
     const connection = new McpConnection('mute', { type: 'stdio', command: process.execPath, args: ['-e', script], env: {} }, { startupTimeoutMs: 300 });
-    const began = Date.now();
-    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 3000, 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect');
+    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect');
     expect(error?.message, 'McpConnection.connect step 5: time out the handshake').toMatch(/^MCP server "mute" did not start/);
-    expect(Date.now() - began, 'McpConnection.connect step 5: startupTimeoutMs, not the SDK\'s 60 s').toBeLessThan(4000);
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    expect(await gone(pid, 5000), 'McpConnection.connect step 5: close the half-started server: no child process may be left').toBe(true);
-    writeFileSync(pidFile, '');
+    // Found by its command line (which holds pidFile): on a loaded machine the time-out may come before it wrote anything.
+    await waitUntil(() => processesRunning(pidFile).length === 0, 'McpConnection.connect step 5: close the half-started server: no child process may be left');
   });
 });

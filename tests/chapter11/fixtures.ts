@@ -17,6 +17,7 @@ import { Agent } from 'kit/loop';
 import { assistantText, assistantToolCalls, type Message, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { ToolSet, type Tool } from 'kit/tool';
+import { HANG_MS } from '../helpers/wait.js';
 
 export interface ReceivedCall {
   name: string;
@@ -131,9 +132,9 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Waits (polling) until `pid` has exited, up to `ms`; returns whether it did. */
-export async function gone(pid: number, ms = 3000): Promise<boolean> {
-  const until = Date.now() + ms;
+/** Waits until `pid` has exited, for as long as only a hang takes (HANG_MS); returns whether it did. */
+export async function gone(pid: number): Promise<boolean> {
+  const until = Date.now() + HANG_MS;
   while (Date.now() < until) {
     if (!alive(pid)) return true;
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -142,17 +143,8 @@ export async function gone(pid: number, ms = 3000): Promise<boolean> {
 }
 
 /**
- * What `promise` settles with, or a failure with `message` when it has not settled after `ms` (so a call that hangs
- * fails the test with a message that says where to look, long before the test's own timeout).
+ * What `promise` settles with, or a failure with `message` when it has not settled after HANG_MS (so a call that
+ * hangs fails the test with a message that says where to look, long before the test's own timeout). The limits a
+ * wrong solution would wait out instead (the SDK's 60 s) are longer than that.
  */
-export async function within<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${message} (still waiting after ${ms} ms)`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+export { within } from '../helpers/wait.js';

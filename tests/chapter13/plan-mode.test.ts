@@ -9,6 +9,7 @@ import type { ModelRequest } from 'kit/provider';
 import { ToolSet, toolDefinition } from 'kit/tool';
 import { requestOn } from '../helpers/transcript.js';
 import { approver, ask, assistantText, call, callsTurn, collect, fakeTools, modeHolder, names, ofType } from './fixtures.js';
+import { hangs } from '../helpers/wait.js';
 
 const definitions = () => [...fakeTools().tools.map(toolDefinition), { name: EXIT_PLAN_MODE, description: 'leave plan mode', inputSchema: { type: 'object' } }];
 const request = (system?: string): ModelRequest => ({ system, messages: [{ role: 'user', content: 'hi' }], tools: definitions() });
@@ -144,7 +145,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     let shown = () => {};
     const planShown = new Promise<void>((resolve) => (shown = resolve));
     const approve = async () => {
-      const timedOut = await Promise.race([planShown.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1000))]);
+      const timedOut = await hangs(planShown);
       return timedOut ? { approved: false as const, feedback: 'TIMED OUT' } : { approved: true as const, mode: 'default' as const };
     };
     const { agent } = planningAgent([callsTurn(call('p1', EXIT_PLAN_MODE, { plan: 'the plan' })), assistantText('ok')], control, approve);

@@ -9,6 +9,7 @@ import { newSession, SessionRecorder } from 'kit/session/session';
 import { ToolSet, type Tool } from 'kit/tool';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { ask, assistantText, call, callsTurn, childFactory, collect, fakeTools, names, ofType } from './fixtures.js';
+import { hangs } from '../helpers/wait.js';
 
 const usage = (inputTokens: number, outputTokens: number) => ({ inputTokens, outputTokens });
 const taskCall = (id: string, prompt: string) => call(id, TASK, { description: 'look around', prompt });
@@ -176,7 +177,7 @@ describe('runTask (src/planning/task.ts): a child\'s events, usage and signal re
     const run = (async () => {
       for await (const event of agent.run(ask('go'))) if (event.type === 'subagent' && event.event.type === 'turn_start') release();
     })();
-    const timedOut = await Promise.race([run.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1000))]);
+    const timedOut = await hangs(run);
     release();
     expect(timedOut, 'runTask step 4: emit each event as the child yields it (collecting them and emitting at the end holds the child up)').toBe(false);
   });
@@ -223,7 +224,7 @@ describe('runTask (src/planning/task.ts): a child\'s events, usage and signal re
     const both = new Promise<void>((resolve) => (bothStarted = resolve));
     const meet = (answer: string) => async () => {
       if (++started === 2) bothStarted();
-      const timedOut = await Promise.race([both.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 1000))]);
+      const timedOut = await hangs(both);
       return assistantText(timedOut ? 'ran alone' : answer);
     };
     const children = childFactory([[meet('A')], [meet('B')]]);

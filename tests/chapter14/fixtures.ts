@@ -16,11 +16,12 @@ import type { Provider } from 'kit/provider';
 import type { StreamEvent } from 'kit/stream-events';
 import { defineTool, ToolSet, type Tool } from 'kit/tool';
 import { builtinTools } from 'kit/tools/index';
+import { HANG_MS, waitUntil } from '../helpers/wait.js';
 
 export type Update = acp.SessionUpdate;
 
-/** A tool that waits until the run is cancelled (or `ms` pass), and says which. */
-export const waitTool = (ms = 5000): Tool =>
+/** A tool that waits until the run is cancelled (or `ms` pass, far beyond any wait of the tests), and says which. */
+export const waitTool = (ms = 10 * HANG_MS): Tool =>
   defineTool({
     name: 'wait',
     description: 'Waits',
@@ -196,11 +197,7 @@ export function brief(updates: readonly Update[]): string[] {
   });
 }
 
-/** Waits until `check` is true (polling every 5 ms, up to `ms`); fails with `message` otherwise. */
-export async function until(check: () => boolean, message: string, ms = 2000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out: ${message}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+/** Waits until `check` is true; fails with `message` once only a hang would still be waiting (HANG_MS). */
+export async function until(check: () => boolean, message: string, ms = HANG_MS): Promise<void> {
+  await waitUntil(check, message, ms);
 }

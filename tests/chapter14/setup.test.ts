@@ -105,7 +105,7 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
   test('the question names the call as a pending tool call and offers the four options', async () => {
     const { fn, sent } = ask({ outcome: 'selected', optionId: 'allow_once' });
     await fn({ call, reason: 'bash needs approval', suggestedRules: ['Bash(npm test:*)'] }, new AbortController().signal);
-    expect(sent[0]?.toolCall.content, 'askThroughClient step 1: no diff for a command: content []').toEqual([]);
+    expect(sent[0]?.toolCall.content, 'askThroughClient step 1: a command is no diff: its content is the command in a codeBlock').toEqual([{ type: 'content', content: { type: 'text', text: '```sh\nnpm test\n```' } }]);
     expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
     expect(sent[0]!.sessionId, 'askThroughClient step 2: for this session').toBe('sess-1');
     expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({ toolCallId: 'call_9', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });

@@ -9,10 +9,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { systemPromptFromMeta } from 'kit/acp/session-setup';
 import { KIT_SOURCE } from 'kit/acp/source';
 import { tempWorkspace } from '../helpers/workspace.js';
+import { REAL_SERVER_MS } from '../helpers/limits.js';
+import { within } from '../helpers/wait.js';
 
 /** The repository the tree lives in (the nearest folder above it with scripts/acp.ts: the kit, or a copy of it). */
 function repoOf(dir: string): string {
@@ -72,7 +74,10 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp over std
   let failure: unknown;
   const { root } = tempWorkspace({ 'README.md': '# Demo\nA small project.\n' });
 
-  beforeAll(async () => {
+  // Started by the first test that needs it, not in a beforeAll: a set-up that fails or hangs would leave the
+  // tests skipped, which a grader reads as not failed. Here each test fails instead, with what went wrong.
+  let session: Promise<void> | undefined;
+  const run = async () => {
     home = mkdtempSync(path.join(tmpdir(), 'kit-acp-home-'));
     updates = [];
     server = startServer(home);
@@ -88,18 +93,25 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp over std
       failure = error;
     }
     server.process.stdin!.end();
-  }, 20_000);
+  };
+  const started = () =>
+    within(
+      (session ??= run()),
+      'npm run acp: the editor could not open a session and run a prompt over stdio (initialize, session/new, session/prompt)',
+      REAL_SERVER_MS,
+    );
 
   afterAll(() => {
     server?.process.kill();
-    rmSync(home, { recursive: true, force: true });
+    if (home) rmSync(home, { recursive: true, force: true });
   });
 
   // Each test first calls a chapter 14 stub in this process, so an unfinished chapter fails with its TODO.
   const ready = () => expect(systemPromptFromMeta(undefined), 'systemPromptFromMeta step 1').toBeUndefined();
 
-  test('an editor can start it, open a session and run a prompt to end_turn on the offline provider', () => {
+  test('an editor can start it, open a session and run a prompt to end_turn on the offline provider', async () => {
     ready();
+    await started();
     expect(failure, `the session over stdio failed; the server's stderr said:\n${server.stderr.slice(-1500)}`).toBeUndefined();
     expect(init.agentInfo?.name, 'AcpServer.initialize: agentInfo reaches the editor').toBeTruthy();
     expect(response?.stopReason, 'AcpServer.prompt: the prompt ends with end_turn').toBe('end_turn');
@@ -109,8 +121,9 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp over std
     expect(kinds.some((u) => u.sessionUpdate === 'agent_message_chunk'), 'UpdateTranslator.updates: the answer arrives as message chunks').toBe(true);
   });
 
-  test('every line on stdout is a JSON-RPC message: logs go to stderr', () => {
+  test('every line on stdout is a JSON-RPC message: logs go to stderr', async () => {
     ready();
+    await started();
     expect(server.stdout.length, 'the server answered on stdout').toBeGreaterThan(3);
     for (const line of server.stdout) {
       let parsed: unknown;
@@ -125,7 +138,8 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))('npm run acp over std
 
   test('when the editor closes stdin, the server saves the session and exits 0', async () => {
     ready();
-    const code = await Promise.race([server.exit, new Promise((resolve) => setTimeout(() => resolve('still running after 5 s'), 5000))]);
+    await started();
+    const code = await within(server.exit, `the server must exit when its input ends; stderr:\n${server.stderr.slice(-800)}`);
     expect(code, `the server exits 0 when its input ends; stderr:\n${server.stderr.slice(-800)}`).toBe(0);
     const sessions = path.join(home, '.coding-agent', 'sessions');
     const saved = existsSync(sessions) ? readdirSync(sessions, { recursive: true }).map(String).filter((name) => name.endsWith(`${sessionId}.jsonl`)) : [];

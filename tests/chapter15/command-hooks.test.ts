@@ -20,6 +20,7 @@ import { requestOn } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import type { CommandHookOptions, HookRun, RunHookCommand } from 'kit/capstone/command-hooks';
 import { alive, ask, bashAgent, cmd, collect, config, eventually, fakeRunner, group, hookOptions, never, readJson, toolResults } from './hook-fixtures.js';
+import { HANG_MS, within } from '../helpers/wait.js';
 
 const bashCall = (command = 'rm -rf build'): ToolCall => ({ type: 'tool_call', id: 'c1', name: 'bash', arguments: { command } });
 /** A shell command that prints `value` as JSON on stdout. */
@@ -28,7 +29,7 @@ const printJson = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
  * A hook that starts `sleep 30`, saves its pid in sleep.pid and waits for it. The pid is written to another file and
  * moved into place, so sleep.pid never exists empty (a test that saw it appear read pid 0 now and then).
  */
-const SLEEPER = 'sleep 30 & echo $! > sleep.pid.new && mv sleep.pid.new sleep.pid; wait';
+const SLEEPER = 'sleep 300 & echo $! > sleep.pid.new && mv sleep.pid.new sleep.pid; wait';
 const sleeperPid = (root: string) => Number(readFileSync(path.join(root, 'sleep.pid'), 'utf8'));
 
 /** A runner that answers each command with its own outcome (exit code 0, no output, for any other); starts nothing. */
@@ -248,9 +249,10 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
   test('a hook that runs past its time limit is killed with what it started, reported, and ignored', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
-    // The test stops the hook itself after 1.5 s (and fails), so a time limit that does not work leaves nothing running.
+    // The test stops the hook itself once only a hang would still be waiting (and fails), so a time limit that does
+    // not work leaves nothing running.
     const controller = new AbortController();
-    const late = setTimeout(() => controller.abort(new Error('the test had to stop a hook that its time limit did not stop')), 1500);
+    const late = setTimeout(() => controller.abort(new Error('the test had to stop a hook that its time limit did not stop')), HANG_MS);
     const verdict = await runHook('PreToolUse', cmd(SLEEPER, 0.2), {}, options, controller.signal).then(
       (value) => value,
       (error: unknown) => {
@@ -271,14 +273,14 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     const { options } = hookOptions(root);
     const controller = new AbortController();
     const reason = new Error('the person pressed Esc');
-    const started = Date.now();
     const running = runHook('PreToolUse', cmd(SLEEPER), {}, options, controller.signal);
     const settled = watch(running);
     await eventually(() => existsSync(path.join(root, 'sleep.pid')) || settled.done);
     controller.abort(reason);
+    // The hook sleeps far longer than the test waits: only an abort that stops it ends the call.
+    await within(running.then(() => undefined, () => undefined), 'runHook step 3: at once, not when the hook would have ended');
     const error = await rejection(running, "runHook step 3: an abort while the hook runs rejects with the signal's reason");
     expect(error, "runHook step 3: the rejection is the signal's reason itself").toBe(reason);
-    expect(Date.now() - started, 'runHook step 3: at once, not when the hook would have ended').toBeLessThan(1500);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the sleep the hook started (pid ${pid}) is killed`).toBe(true);
 
@@ -377,14 +379,13 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     const { agent, ran } = bashAgent(root, commandHooks(config({ PreToolUse: [group(undefined, cmd(SLEEPER))] }), options));
     const controller = new AbortController();
     const history = ask('clean up');
-    const started = Date.now();
     const events = collect(agent.run(history, { signal: controller.signal }));
     const settled = watch(events);
     await eventually(() => existsSync(path.join(root, 'sleep.pid')) || settled.done);
     controller.abort(new Error('cancelled by the person'));
-    const done = (await events).at(-1);
+    // The hook sleeps far longer than the test waits: only a run whose signal reaches the hook ends.
+    const done = (await within(events, 'runPreToolUse step 2: at once, not after the hook')).at(-1);
     expect(done?.type === 'done' && done.reason, "runPreToolUse step 2: the hook gets the run's signal, so the run ends as cancelled").toBe('cancelled');
-    expect(Date.now() - started, 'runPreToolUse step 2: at once, not after the hook').toBeLessThan(1500);
     expect(ran, 'the call did not run').toEqual([]);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the hook's sleep (pid ${pid}) is killed`).toBe(true);

@@ -11,6 +11,7 @@ import { SessionStore } from 'kit/session/store';
 import { defineTool } from 'kit/tool';
 import { z } from 'zod';
 import { fakeServer, toolInfo } from '../chapter11/fixtures.js';
+import { within } from '../helpers/wait.js';
 import { build, doneOf, noSettings, resultText, runPrompt, workspace, writeFiles } from './factory-fixtures.js';
 
 
@@ -425,29 +426,39 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
   });
 
   test('--max-parallel: read-only calls overlap by default and run one by one with 1', async () => {
-    const overlap = async (maxParallel: number | undefined) => {
+    // Overlap is told by the order of events, never by time: two calls overlap when both have started before either ends.
+    const order = async (maxParallel: number | undefined) => {
       const { cwd, home } = workspace();
-      let running = 0;
-      let most = 0;
+      const log: string[] = [];
+      let releaseAll!: () => void;
+      const secondStarted = new Promise<void>((resolve) => (releaseAll = resolve));
       const slow = defineTool({
         name: 'read',
         description: 'a slow read',
         input: z.object({ path: z.string() }),
         readOnly: true,
-        execute: async () => {
-          most = Math.max(most, ++running);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          running--;
+        execute: async ({ path: file }) => {
+          log.push(`start ${file}`);
+          if (log.filter((line) => line.startsWith('start')).length >= 2) releaseAll();
+          // Side by side, each read ends only once a second one has started; one by one, each ends after a short while.
+          await (maxParallel === 1 ? new Promise((resolve) => setTimeout(resolve, 20)) : secondStarted);
+          log.push(`end ${file}`);
           return 'text';
         },
       });
       const reads = assistantToolCalls([1, 2, 3].map((n) => ({ id: `r${n}`, name: 'read', arguments: { path: `f${n}.txt` } })));
       const { built } = await build([reads, assistantText('ok')], { cwd, home, clientTools: [slow], options: maxParallel === undefined ? {} : { maxParallel } });
-      await runPrompt(built, 'read');
-      return most;
+      await within(runPrompt(built, 'read'), 'buildAgent step 10: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start');
+      return log;
     };
-    expect(await overlap(undefined), 'buildAgent step 10: the parallel executor runs read-only calls side by side by default').toBeGreaterThan(1);
-    expect(await overlap(1), 'buildAgent step 10: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one').toBe(1);
+    const parallel = await order(undefined);
+    expect(parallel.slice(0, 2).map((line) => line.split(' ')[0]), 'buildAgent step 10: the parallel executor runs read-only calls side by side by default: two start before either ends').toEqual(
+      ['start', 'start'],
+    );
+    const sequential = await order(1);
+    expect(sequential, 'buildAgent step 10: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts').toEqual(
+      ['start f1.txt', 'end f1.txt', 'start f2.txt', 'end f2.txt', 'start f3.txt', 'end f3.txt'],
+    );
   });
 
   test('--subagent-depth 2 lets a child start its own task', async () => {

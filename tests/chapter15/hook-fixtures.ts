@@ -8,6 +8,7 @@ import { Agent } from 'kit/loop';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { defineTool, ToolSet } from 'kit/tool';
+import { HANG_MS } from '../helpers/wait.js';
 
 /** A command hook; `timeout` in seconds. */
 export const cmd = (command: string, timeout?: number): HookCommand => ({ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) });
@@ -62,8 +63,8 @@ export function alive(pid: number): boolean {
   }
 }
 
-/** Waits until `check` is true, or `ms` have passed; returns the last answer. */
-export async function eventually(check: () => boolean, ms = 1500): Promise<boolean> {
+/** Waits until `check` is true, or only a hang would still be waiting (HANG_MS); returns the last answer. */
+export async function eventually(check: () => boolean, ms = HANG_MS): Promise<boolean> {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) return false;

@@ -5,12 +5,12 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, stubbedTree, tempFolders } from './agent-process.js';
-import { REPO } from './helpers.js';
+import { KIT_HANG_MS, REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-acp-');
 
@@ -84,7 +84,7 @@ function expectOnlyFrames(stdout: string): void {
 }
 
 /** Resolves once `check` holds (polled), or fails after `ms`. */
-async function until(check: () => boolean, ms = 10_000): Promise<void> {
+async function until(check: () => boolean, ms = KIT_HANG_MS): Promise<void> {
   for (const end = Date.now() + ms; !check(); ) {
     if (Date.now() > end) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -210,6 +210,9 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell in this project" >&2; exit 2' }] }] } };
     mkdirSync(path.join(served.cwd, '.claude'), { recursive: true });
     writeFileSync(path.join(served.cwd, '.claude/settings.json'), JSON.stringify(settings));
+    // The person trusted this folder before (in npm run agent): its hooks act.
+    mkdirSync(path.join(served.home, '.coding-agent'), { recursive: true });
+    writeFileSync(path.join(served.home, '.coding-agent/trust.json'), JSON.stringify({ folders: { [realpathSync(served.cwd)]: { trusted: true, at: new Date().toISOString() } } }));
     const hooked = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] });
     rmSync(path.join(served.cwd, '.claude'), { recursive: true, force: true });
     const asked = recorded.questions.length;
@@ -225,14 +228,12 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
 
   it('closing stdin while a command runs cancels the run, saves the session whole, and exits 0', async () => {
     choice = 'allow_once';
-    api.scripts.push(openaiToolCall('bash', { command: 'sleep 30' }, 'call_sleep'));
+    api.scripts.push(openaiToolCall('bash', { command: 'sleep 300' }, 'call_sleep'));
     const prompt = served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] }).catch(() => undefined);
     await until(() => recorded.updates.some(({ update }) => update.sessionUpdate === 'tool_call_update' && update.toolCallId === 'call_sleep' && update.status === 'in_progress'));
-    const started = Date.now();
     served.connection.close();
     served.acp.closeStdin();
     expect(await served.acp.exited, served.acp.out.stderr).toBe(0);
-    expect(Date.now() - started, 'the sleep was ended, not waited for').toBeLessThan(10_000);
     await prompt;
     expectOnlyFrames(served.acp.out.stdout);
     // The run ended (cancelled, the call given its result) before the session was closed and the process exited.

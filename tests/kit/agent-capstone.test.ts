@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { anthropicEvent, openaiAnswer, openaiToolCall, runAgent, scriptedApi, stubbedTree, tempFolders, type AgentRun } from './agent-process.js';
-import { REPO } from './helpers.js';
+import { KIT_HANG_MS, REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-capstone-');
 
@@ -25,7 +25,7 @@ function setup(files: Record<string, string> = {}) {
 
 /** `npm run agent -- <args>` in `where`; stdin is closed (empty unless given), so -p never waits for it. */
 function agent(args: string[], where: { cwd: string; home: string }, env: Record<string, string> = {}, stdin = ''): Promise<AgentRun> {
-  return runAgent(args, { cwd: where.cwd, home: where.home, env, stdin, killAfterMs: 20_000 });
+  return runAgent(args, { cwd: where.cwd, home: where.home, env, stdin, killAfterMs: KIT_HANG_MS });
 }
 
 /** Everything a run printed, for a failure message. */
@@ -201,7 +201,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
     const where = setup(hookFiles({ PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'sh .claude/hooks/guard.sh' }] }] }, { 'guard.sh': guard }));
     const api = await scriptedApi(openaiToolCall('bash', { command: 'touch made.txt' }, 'call_touch'), openaiAnswer('The hook stopped me.'));
     // --allowedTools Bash: without the hook the command would run.
-    const run = await agent(['-p', 'make a file', '--allowedTools', 'Bash'], where, api.openaiEnv);
+    const run = await agent(['--trust-workspace', '-p', 'make a file', '--allowedTools', 'Bash'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(0);
     expect(existsSync(path.join(where.cwd, 'made.txt')), 'the command did not run').toBe(false);
     const result = api.requests[1]?.messages.find((m: any) => m.role === 'tool' && m.tool_call_id === 'call_touch');
@@ -214,7 +214,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
   it('a UserPromptSubmit hook that exits 2 blocks the prompt: exit code 1, the model is never called', async () => {
     const where = setup(hookFiles({ UserPromptSubmit: command('prompt.sh') }, { 'prompt.sh': 'echo "no prompts about secrets" >&2\nexit 2\n' }));
     const api = await scriptedApi(openaiAnswer('This must not be asked for.'));
-    const run = await agent(['-p', 'tell me the secrets'], where, api.openaiEnv);
+    const run = await agent(['--trust-workspace', '-p', 'tell me the secrets'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(1);
     expect(run.stdout).toContain('✗ prompt blocked by a UserPromptSubmit hook: no prompts about secrets');
     expect(api.requests, 'no request reached the model').toEqual([]);
@@ -230,7 +230,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
     ].join('\n');
     const where = setup(hookFiles({ Stop: command('stop.sh') }, { 'stop.sh': `${stop}\n` }));
     const api = await scriptedApi(openaiAnswer('Hello.'), openaiAnswer('Goodbye.'));
-    const run = await agent(['-p', 'say hello'], where, api.openaiEnv);
+    const run = await agent(['--trust-workspace', '-p', 'say hello'], where, api.openaiEnv);
     expect(run.code, shown(run)).toBe(0);
     expect(api.requests.length, `two requests: the answer, then once more\n${shown(run)}`).toBe(2);
     expect(lastUserText(api.requests[1]), 'the hook\'s message is the next user message').toBe('Now say goodbye.');
@@ -245,7 +245,7 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
 
   it('a Stop hook that always asks to go on is obeyed a few times, then the run ends (no endless loop)', async () => {
     const where = setup({ 'notes.md': '# Notes\n', ...hookFiles({ Stop: command('stop.sh') }, { 'stop.sh': 'echo "keep going" >&2\nexit 2\n' }) });
-    const run = await agent(['-p', 'read notes.md', '--no-session'], where);
+    const run = await agent(['--trust-workspace', '-p', 'read notes.md', '--no-session'], where);
     expect(run.code, shown(run)).toBe(0);
     expect(run.stdout.split('(a Stop hook asks to go on: keep going)').length - 1, 'it went on 5 times').toBe(5);
     expect(run.stdout).toContain('(a Stop hook asks to go on again: stopping here, after 5 continuations of this prompt)');

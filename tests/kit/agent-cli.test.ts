@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAgent, stubbedTree, tempFolders, type AgentRun, type AgentRunOptions } from './agent-process.js';
+import { KIT_HANG_MS } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-ws-');
 
@@ -161,9 +162,8 @@ describe('npm run agent (scripts/agent.ts)', () => {
 
   it('Ctrl-C stops the running turn and the program exits with 130', async () => {
     const cwd = workspace({});
-    api.script([chunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 20_000 }, chunk({}, 'stop'), openai('[DONE]')]);
+    api.script([chunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 2 * KIT_HANG_MS }, chunk({}, 'stop'), openai('[DONE]')]);
     let sent = false;
-    const started = Date.now();
     const run = await agent(['-p', 'hi'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_MODEL: 'm' }, (stdout, child) => {
       if (!sent && stdout.includes('slowly')) {
         sent = true;
@@ -172,8 +172,8 @@ describe('npm run agent (scripts/agent.ts)', () => {
     });
     expect(sent, 'the first text arrived while the stream was still open').toBe(true);
     expect(run.code).toBe(130);
+    // The stream stays open far longer than the test waits: a run that Ctrl-C did not stop ends 0, not 130.
     expect(run.stdout).toContain('(stopped)');
-    expect(Date.now() - started, 'it stopped at once, not when the stream ended').toBeLessThan(15_000);
   });
 
   it('--starter with unfinished chapters prints which chapter to finish', async () => {

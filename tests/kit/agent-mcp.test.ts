@@ -70,7 +70,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
     );
     requests.length = 0;
     scripts.splice(0, scripts.length, toolCall('mcp__fs__list_directory', { path: cwd }), answer('One file: hello.txt.'));
-    const run = await agent(['-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
+    const run = await agent(['--trust-workspace', '-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner names each server and its tool count').toMatch(/mcp: fs \(\d+ tools\)/);
     expect(run.stderr, 'a server that failed is noted, and the agent runs without it').toMatch(/mcp: ghost failed: MCP server "ghost" did not start/);
@@ -103,7 +103,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
     writeFileSync(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
     requests.length = 0;
     scripts.splice(0, scripts.length, answer('Fine without it.'));
-    const run = await agent(['-p', 'hi'], cwd, env());
+    const run = await agent(['--trust-workspace', '-p', 'hi'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr).toMatch(/\.mcp\.json: server "broken": command/);
     expect(run.stdout).toContain('Fine without it.');

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, runAgent, tempFolders } from './agent-process.js';
+import { KIT_HANG_MS } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-plan-');
 
@@ -52,7 +53,7 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
         }
         if (stdout.includes('Changed a.txt.') && child.stdin.writable) child.stdin.end();
       },
-      killAfterMs: 20_000,
+      killAfterMs: KIT_HANG_MS,
     });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner says the agent plans first').toContain('plan mode');
@@ -75,7 +76,7 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
       openaiAnswer('a.txt has 1 line.'),
       openaiAnswer('The sub-agent says a.txt has 1 line.'),
     ];
-    const run = await runAgent(['-p', 'count the lines of a.txt'], { cwd: where.cwd, home: where.home, env: env(), stdin: '', killAfterMs: 20_000 });
+    const run = await runAgent(['-p', 'count the lines of a.txt'], { cwd: where.cwd, home: where.home, env: env(), stdin: '', killAfterMs: KIT_HANG_MS });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const child = api.requests[1];
     expect(child.messages.map((m: any) => m.role), 'the child starts from the system prompt and its prompt only').toEqual(['system', 'user']);

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AGENT, openaiAnswer, openaiChunk, openaiData, openaiToolCall, scriptedApi, tempFolders } from './agent-process.js';
-import { REPO } from './helpers.js';
+import { KIT_HANG_MS, REPO } from './helpers.js';
 import { tmuxServer, type Pane } from './tmux.js';
 
 const require = createRequire(import.meta.url);
@@ -88,8 +88,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     await pane.waitForPrompt('the agent starts');
 
     pane.type('make a file');
-    const asked = await pane.waitFor('Allow bash(touch made.txt)?', 'the permission question for the first command');
-    expect(asked, 'the question offers the three answers').toMatch(/Allow bash\(touch made\.txt\)\? \(.+\) \[y\]es \/ \[n\]o \/ \[a\]lways/);
+    const asked = await pane.waitFor('[y]es / [n]o / [a]lways', 'the permission question for the first command');
+    expect(asked, 'the question names the tool and why, shows the command, and offers the three answers').toMatch(/ {2}Allow bash\? \(.+\)\n {4}touch made\.txt\n {2}\[y\]es \/ \[n\]o \/ \[a\]lways/);
     expect(existsSync(path.join(where.cwd, 'made.txt')), 'nothing runs before the answer').toBe(false);
     pane.type('y');
     let screen = await pane.waitForPrompt('the turn ends after "y"', 2);
@@ -100,7 +100,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     expect(toolMessage(api.requests[1], 'call_yes')?.content, 'the model got the command\'s result').toMatch(/^exit code: 0/);
 
     pane.type('make another file');
-    await pane.waitFor('Allow bash(touch refused.txt)?', 'the permission question for the second command');
+    await pane.waitFor(/Allow bash\? .*\n {4}touch refused\.txt/, 'the permission question for the second command');
     pane.type('n');
     screen = await pane.waitForPrompt('the turn ends after "n"', 3);
     expect(screen, 'the refusal is shown under the call').toMatch(/● bash\(touch refused\.txt\)\n {2}⎿ rejected: /);
@@ -113,6 +113,112 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     expect(await pane.exitCode()).toBe(0);
   });
 
+  /**
+   * Limits for the waits of the question tests: only a hang reaches them. The agent's start alone took 16 s on the
+   * 2-core machine at load average 30.
+   */
+  const LONG = { timeoutMs: 90_000 };
+
+  it('the question shows the whole command, wrapped and with its escape codes visible; an answer that is no key asks again; output cannot clear the screen', async () => {
+    const where = setup({ 'notes.txt': 'first line\n\x1b[2J\x1b]0;pwned-title\x07after the codes\n' });
+    const hidden = `echo ${'word '.repeat(40)}\x1b[2K\rAllow bash(npm test)? && touch PWNED`;
+    const api = await scriptedApi(
+      openaiToolCall('read', { path: 'notes.txt' }, 'call_read'),
+      openaiToolCall('bash', { command: hidden }, 'call_hidden'),
+      openaiAnswer('I did not run it.'),
+    );
+    const pane = agentPane([], where, api.openaiEnv);
+    await pane.waitForPrompt('the agent starts', 1, LONG);
+    pane.type('look at the notes');
+    const asked = await pane.waitFor('[y]es / [n]o / [a]lways', 'the question about the long command', LONG);
+    expect(asked, "the file's escape codes are shown under the read, not obeyed").toContain('␛[2J␛]0;pwned-title␇after the codes');
+    const question = asked.slice(asked.lastIndexOf('Allow bash?'));
+    const command = question.split('\n').filter((line) => line.startsWith('    ')).map((line) => line.slice(4)).join('');
+    expect(command, 'the whole command is on screen, its pieces put together: its end (touch PWNED) is not cut at the edge').toBe(hidden.replace('\x1b', '␛').replace('\r', '␍'));
+    expect(command, "the model's escape codes are visible, so they cannot redraw the line").toContain('␛[2K␍Allow bash(npm test)? && touch PWNED');
+    expect(question.split('\n').filter((line) => line.startsWith('    ')).length, 'the command is wrapped over several lines of the 120-column pane').toBeGreaterThan(1);
+    expect(question.split('\n').every((line) => line.length <= 120), 'no line is wider than the pane').toBe(true);
+
+    pane.type('maybe');
+    await pane.waitFor('Answer with one key:', 'an answer that is none of the keys asks again', LONG);
+    expect(api.requests.length, '"maybe" is no answer: the model is not told anything yet').toBe(2);
+    expect(existsSync(path.join(where.cwd, 'PWNED')), 'nothing ran').toBe(false);
+    pane.type('n');
+    await pane.waitForPrompt('the turn ends after "n"', 2, LONG);
+    expect(existsSync(path.join(where.cwd, 'PWNED')), '"n" did not run the command').toBe(false);
+    expect(toolMessage(api.requests[2], 'call_hidden')?.content, 'the model read that the person rejected the call').toMatch(/^The person rejected this bash call\./);
+    pane.press('C-d');
+    expect(await pane.exitCode(LONG)).toBe(0);
+  }, LONG.timeoutMs * 3);
+
+  /** One OpenAI turn that starts two sub-agents side by side. */
+  const twoTasks = () => [
+    openaiChunk({
+      role: 'assistant',
+      tool_calls: [
+        { index: 0, id: 'call_t1', type: 'function', function: { name: 'task', arguments: JSON.stringify({ description: 'first', prompt: 'make the first file' }) } },
+        { index: 1, id: 'call_t2', type: 'function', function: { name: 'task', arguments: JSON.stringify({ description: 'second', prompt: 'make the second file' }) } },
+      ],
+    }),
+    openaiChunk({}, 'tool_calls'),
+    openaiData('[DONE]'),
+  ];
+  /** The command of the last question on the screen. */
+  const lastAsked = (screen: string) => /Allow bash\? .*\n {4}touch (one|two)\.txt/.exec(screen.slice(screen.lastIndexOf('Allow bash?')))?.[1];
+
+  it('two sub-agents asking at once: one question at a time, in order, each answer to its own call', async () => {
+    const where = setup();
+    const api = await scriptedApi(
+      twoTasks(),
+      openaiToolCall('bash', { command: 'touch one.txt' }, 'call_b1'),
+      openaiToolCall('bash', { command: 'touch two.txt' }, 'call_b2'),
+      openaiAnswer('A child is done.'),
+      openaiAnswer('A child is done.'),
+      openaiAnswer('Both children are done.'),
+    );
+    const pane = agentPane([], where, api.openaiEnv);
+    await pane.waitForPrompt('the agent starts', 1, LONG);
+    pane.type('make two files');
+    // Both children have had their command from the model before the first answer is typed.
+    const first = await pane.waitFor((screen) => screen.includes('[y]es / [n]o / [a]lways') && api.requests.length >= 3, 'the first question, once both sub-agents have asked the model', LONG);
+    expect(first.split('[y]es / [n]o / [a]lways').length - 1, `one question on screen at a time:\n${first}`).toBe(1);
+    const yes = lastAsked(first);
+    expect(yes, `the question shows the command:\n${first}`).toBeDefined();
+    pane.type('y');
+    const second = await pane.waitFor((screen) => screen.split('[y]es / [n]o / [a]lways').length - 1 === 2, 'the second question, after the first is answered', LONG);
+    const no = lastAsked(second);
+    expect(no, 'the second question is about the other sub-agent\'s command').toBe(yes === 'one' ? 'two' : 'one');
+    pane.type('n');
+    const screen = await pane.waitForPrompt('the turn ends once both questions are answered', 2, LONG);
+    expect(screen).toContain('Both children are done.');
+    expect(existsSync(path.join(where.cwd, `${yes}.txt`)), '"y" ran the command it was asked about').toBe(true);
+    expect(existsSync(path.join(where.cwd, `${no}.txt`)), '"n" did not run the other one').toBe(false);
+    pane.press('C-d');
+    expect(await pane.exitCode(LONG)).toBe(0);
+  }, LONG.timeoutMs * 3);
+
+  it('Ctrl-D while two sub-agents wait for an answer: both calls are refused, the turn ends, and the program exits with 0 and its summary', async () => {
+    const where = setup();
+    const api = await scriptedApi(
+      twoTasks(),
+      openaiToolCall('bash', { command: 'touch one.txt' }, 'call_b1'),
+      openaiToolCall('bash', { command: 'touch two.txt' }, 'call_b2'),
+      openaiAnswer('Nobody answered.'),
+      openaiAnswer('Nobody answered.'),
+      openaiAnswer('Nothing was made.'),
+    );
+    const pane = agentPane([], where, api.openaiEnv);
+    await pane.waitForPrompt('the agent starts', 1, LONG);
+    pane.type('make two files');
+    await pane.waitFor((screen) => screen.includes('[y]es / [n]o / [a]lways') && api.requests.length >= 3, 'the first question, once both sub-agents have asked the model', LONG);
+    pane.press('C-d');
+    expect(await pane.exitCode(LONG), 'Ctrl-D during a question ends the program normally (not 13: no question is left waiting)').toBe(0);
+    const screen = pane.screen();
+    expect(screen, 'the turn ended with the model\'s last answer').toContain('Nothing was made.');
+    expect(screen, 'the exit summary is printed').toMatch(/resume with: npm run agent -- --resume [0-9a-f-]{36}/);
+    expect(existsSync(path.join(where.cwd, 'one.txt')) || existsSync(path.join(where.cwd, 'two.txt')), 'nothing ran').toBe(false);
+  }, LONG.timeoutMs * 3);
+
   it('streams the answer as it comes; Ctrl-C during a slow turn stops it ("(stopped)") and the prompt comes back; Ctrl-C at the prompt exits with 130', async () => {
     const where = setup();
     const api = await scriptedApi([openaiChunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 60_000 }, openaiChunk({}, 'stop'), openaiData('[DONE]')], openaiAnswer('A quick answer.'));
@@ -122,7 +228,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     const streaming = await pane.waitFor('Thinking very slowly', 'the first words of the answer show while the API still holds the stream open');
     expect(streaming, 'the turn is still running: no usage line, no prompt yet').not.toMatch(/↑ \d+ in|\n>$/);
     pane.press('C-c');
-    const stopped = await pane.waitForPrompt('Ctrl-C stops the turn at once', 2, { timeoutMs: 5000 });
+    const stopped = await pane.waitForPrompt('Ctrl-C stops the turn at once (the API holds the stream 60 s)', 2);
     expect(stopped).toMatch(/Thinking very slowly\n\(stopped\)\n/);
 
     pane.type('and now quickly');
@@ -131,7 +237,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     expect(api.requests.length, 'one request for each prompt').toBe(2);
 
     pane.press('C-c');
-    expect(await pane.exitCode({ timeoutMs: 15_000 }), 'Ctrl-C at the prompt exits with 130').toBe(130);
+    expect(await pane.exitCode(), 'Ctrl-C at the prompt exits with 130').toBe(130);
   });
 
   it('Ctrl-C twice during a turn exits with 130 at once', async () => {
@@ -145,7 +251,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     pane.press('C-c');
     // "At once" means well before the server's 60 s answer. 15 s, not 5: on a loaded CI machine the exit once took
     // longer than 5 s after its summary was printed (seen once in many runs; the cause was not found).
-    expect(await pane.exitCode({ timeoutMs: 15_000 }), 'Ctrl-C twice exits with 130').toBe(130);
+    expect(await pane.exitCode(), 'Ctrl-C twice exits with 130').toBe(130);
   });
 
   it('slash commands: /help lists the built-ins and a custom command, which sends its text with $ARGUMENTS filled in; /mode acceptEdits changes the mode', async () => {
@@ -217,8 +323,8 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     const marker = `kit-terminal-mcp-${process.pid}-${Date.now()}`;
     const where = setup({ '.mcp.json': JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { MCP_TEST_MARKER: marker } } } }) });
     const api = await scriptedApi(openaiToolCall('mcp__everything__echo', { message: 'hello from the terminal' }, 'call_echo'), openaiAnswer('The server echoed it.'));
-    const pane = agentPane([], where, api.openaiEnv);
-    const banner = await pane.waitForPrompt('the agent starts with the MCP server', 1, { timeoutMs: 15_000 });
+    const pane = agentPane(['--trust-workspace'], where, api.openaiEnv);
+    const banner = await pane.waitForPrompt('the agent starts with the MCP server', 1);
     expect(banner, 'the banner names the server and its tool count').toMatch(/^mcp: everything \(\d+ tools\)$/m);
     expect(serverProcesses(marker).length, 'the server runs while the agent does').toBeGreaterThan(0);
     expect(api.requests.length).toBe(0);
@@ -232,7 +338,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     expect(toolMessage(api.requests[1], 'call_echo')?.content, 'the server\'s answer went back to the model').toBe('Echo: hello from the terminal');
     pane.press('C-d');
     expect(await pane.exitCode()).toBe(0);
-    const deadline = Date.now() + 3000;
+    const deadline = Date.now() + KIT_HANG_MS;
     while (serverProcesses(marker).length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(serverProcesses(marker), 'the server ends with the agent').toEqual([]);
   });

@@ -8,6 +8,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
 
+/**
+ * How long a kit test waits for one thing a program it started should do (a line, a prompt, an exit) before calling
+ * it a hang: events, not durations, decide a test; this limit only ends a hang. Kept below the 60 s a fake API
+ * holds a stream open, so "stopped at once" is still told apart from "waited for the stream".
+ */
+export const KIT_HANG_MS = 45_000;
+
+/** How long one whole kit command (progress over several chapters, doctor, npm test) may take on a loaded machine. */
+export const KIT_RUN_MS = 300_000;
+
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 
@@ -64,7 +74,7 @@ export function kit(root: string, args: string[], input = ''): { status: number 
     env: env(),
     input,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: KIT_RUN_MS,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -81,7 +91,7 @@ export function startKit(root: string, args: string[]) {
     output: () => output,
     exited,
     /** Resolves once the output (from `from` on) matches `pattern`; rejects after `ms`. */
-    async waitFor(pattern: RegExp, from = 0, ms = 30_000): Promise<number> {
+    async waitFor(pattern: RegExp, from = 0, ms = KIT_HANG_MS): Promise<number> {
       const start = Date.now();
       for (;;) {
         const match = pattern.exec(output.slice(from));

@@ -9,6 +9,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
+import { KIT_HANG_MS } from './helpers.js';
 
 export const TMUX = '/usr/bin/tmux';
 
@@ -101,7 +102,7 @@ export function tmuxServer() {
       press(...keys) {
         tmux('send-keys', '-t', target, ...keys);
       },
-      async waitFor(expected, what, { timeoutMs = 30_000 } = {}) {
+      async waitFor(expected, what, { timeoutMs = KIT_HANG_MS } = {}) {
         const test = typeof expected === 'function' ? expected : typeof expected === 'string' ? (text: string) => text.includes(expected) : (text: string) => expected.test(text);
         const deadline = Date.now() + timeoutMs;
         let text = screen();

@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
-import { installCheck, nodeCheck } from '../../scripts/kit/doctor.js';
+import { installCheck, nodeCheck, staleCacheCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
-import { progressLine, progressText, stripAnsi, type TestOutcome } from '../../scripts/kit/run-tests.js';
-import { renderChapter } from '../../scripts/kit/watch.js';
+import { filesToRerun, mergeRerun, progressLine, progressText, rerunNote, stripAnsi, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import { renderChapter, withRerun } from '../../scripts/kit/watch.js';
 import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegions, testFileKey } from '../../scripts/kit/cache.js';
 import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
@@ -272,7 +272,7 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     const errors = await compileErrors([good, parse, regex, twice, strict]);
     expect([...errors.keys()].map((f) => path.basename(f))).toEqual(['parse.ts', 'regex.ts', 'twice.ts', 'strict.ts']);
     expect(errors.get(regex), 'V8 reports the regular expression').toMatch(/regular expression/i);
-  }, 15_000);
+  });
 });
 
 describe('sessionCostText (scripts/lib/agent-kit.ts)', () => {
@@ -336,5 +336,81 @@ describe("watch's screen (scripts/kit/watch.ts)", () => {
     const screen = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed'), broken]));
     expect(screen.split('\n')[0]).toMatch(/ 1 passing · 1 test file could not load$/);
     expect(screen).toContain('SyntaxError: Unexpected token');
+  });
+});
+
+describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, watch.ts, doctor.ts)', () => {
+  const outcome = (file: string, name: string, status: TestOutcome['status'], message = ''): TestOutcome => ({
+    chapter: Number(/chapter(\d+)/.exec(file)?.[1] ?? 0),
+    file,
+    suites: [],
+    name,
+    fullName: name,
+    status,
+    message,
+  });
+  const a = 'tests/chapter04/a.test.ts';
+  const b = 'tests/chapter04/b.test.ts';
+  const c = 'tests/chapter05/c.test.ts';
+
+  it('runs again the files with a failure that is not a TODO, once each', () => {
+    const tests = [
+      outcome(a, 'slow', 'failed', 'Test timed out in 5000ms.'),
+      outcome(a, 'other', 'failed', 'expected 1 to be 2'),
+      outcome(b, 'todo', 'failed', 'TODO(chapter 4): runCommand — run "npm run hint -- chapter4"'),
+      outcome(c, `${c} could not load`, 'failed', 'SyntaxError'),
+      outcome(c, 'fine', 'passed'),
+    ];
+    expect(filesToRerun(tests), "a stub's TODO and a file that did not load fail the same way every time: not run again").toEqual([a]);
+  });
+
+  it("keeps the second run's results for a file run again, and says which passed then", () => {
+    const first = { tests: [outcome(a, 'slow', 'failed', 'Test timed out'), outcome(a, 'quick', 'passed'), outcome(b, 'real', 'failed', 'wrong')], errors: [`${a}: unhandled: boom`], duration: 1 };
+    const again = new Map([
+      [a, { tests: [outcome(a, 'slow', 'passed'), outcome(a, 'quick', 'passed')], errors: [], duration: 1 }],
+      [b, { tests: [outcome(b, 'real', 'failed', 'wrong')], errors: [], duration: 1 }],
+    ]);
+    const merged = mergeRerun(first, again);
+    expect(merged.tests.map((t) => `${t.name} ${t.status}`), 'in the same order, each file once').toEqual(['slow passed', 'quick passed', 'real failed']);
+    expect(merged.errors, "the first run's error of a file run again is gone with it").toEqual([]);
+    expect(merged.rerun).toEqual({ files: [a, b], recovered: [a] });
+    expect(rerunNote(merged.rerun)).toBe(
+      '2 test files failed and were run again, alone, before the results were kept: 1 passed the second time (a busy machine, not the code), 1 failed again.',
+    );
+    expect(rerunNote({ files: [b], recovered: [] })).toMatch(/^One test file failed and was run again.*the failures came back, so they are kept\.$/);
+    expect(rerunNote(undefined)).toBe('');
+  });
+
+  it("watch's runner shows a failure only when a second run gives it too", async () => {
+    const runs: number[][] = [];
+    let call = 0;
+    const inner = {
+      mode: 'spawn' as const,
+      invalidate: () => {},
+      cancel: async () => {},
+      close: async () => {},
+      run: async (chapters: number[]) => {
+        runs.push(chapters);
+        call++;
+        return {
+          tests: [outcome(a, 'slow', call === 1 ? 'failed' : 'passed', call === 1 ? 'Test timed out' : ''), outcome(c, 'todo', 'failed', 'TODO(chapter 5): x')],
+          errors: [],
+          duration: 1,
+        };
+      },
+    };
+    const result = await withRerun(inner).run([4, 5]);
+    expect(runs, 'chapter 4 runs again for its file; chapter 5 fails with a TODO and does not').toEqual([[4, 5], [4]]);
+    expect(result.tests.map((t) => `${t.name} ${t.status}`)).toEqual(['slow passed', 'todo failed']);
+    expect(result.rerun).toEqual({ files: [a], recovered: [a] });
+  });
+
+  it('doctor calls the cache stale when a failure it kept passes in a fresh run, and says how to rebuild it', () => {
+    const kept = [outcome(a, 'slow', 'failed', 'Test timed out in 5000ms.'), outcome(b, 'real', 'failed', 'wrong')];
+    const stale = staleCacheCheck(kept, [outcome(a, 'slow', 'passed'), outcome(b, 'real', 'failed', 'wrong')]);
+    expect(stale.ok).toBe(false);
+    expect(stale.what).toMatch(/results cache \(\.kit\/results\.json\) was stale: 1 test\(s\) of chapter 4 .*"slow"/);
+    expect(stale.fix).toContain('npm run progress -- --fresh');
+    expect(staleCacheCheck(kept, kept).ok, 'failures that come back are real').toBe(true);
   });
 });

@@ -11,7 +11,7 @@
 import type { PermissionOption, RequestPermissionRequest, RequestPermissionResponse } from '@agentclientprotocol/sdk';
 import type { ApprovePlan, PermissionAnswer, PlanDecision } from '../agent-events.js';
 import { PERMISSION_ANSWERS, type AskPermission, type PermissionRequest } from '../permissions/gate.js';
-import { toolDiff, toolKind, toolLocations, toolTitle } from './tool-info.js';
+import { argsOf, toolDiff, toolKind, toolLocations, toolTitle } from './tool-info.js';
 import { textContent } from './updates.js';
 
 /** Sends session/request_permission and resolves with the client's response (the server passes the connection's). */
@@ -33,6 +33,17 @@ export function permissionOptions(request: Pick<PermissionRequest, 'suggestedRul
 }
 
 /**
+ * `text` as a Markdown code block, so an editor shows it as it is: a fence one backtick longer than the longest run of
+ * backticks in it (at least three), so nothing inside can close the block early and have the rest read as Markdown
+ * (an HTML comment there would hide the end of a command).
+ */
+export function codeBlock(text: string, language = ''): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `${fence}${language}\n${text}\n${fence}`;
+}
+
+/**
  * Chapter 8's AskPermission for one ACP session: each question becomes a session/request_permission request
  * (with the run's signal, so a cancelled prompt withdraws it) about the call as a pending tool call, and the
  * client's choice becomes the answer.
@@ -41,12 +52,17 @@ export function askThroughClient(sessionId: string, cwd: string, requestPermissi
   return async (request, signal) => {
     // #region chapter 14: askThroughClient
     // 1. Describe the call as ACP's toolCall: toolCallId = the call's id, title, kind and locations (tool-info.ts),
-    //    status 'pending', rawInput = its arguments, and content [the toolDiff] for an edit or write (else []).
+    //    status 'pending', rawInput = its arguments, and content: what the person approves, whole (the title is
+    //    clipped to one line): [the toolDiff] for an edit or write; for bash with a string command, the command as
+    //    textContent of a codeBlock (given) with language 'sh'; for anything else, the arguments' JSON (indented by
+    //    two spaces) in a codeBlock with language 'json'.
     // 2. await requestPermission({ sessionId, toolCall, options: permissionOptions(request) }, signal).
     // 3. outcome 'selected' with an optionId that is one of PERMISSION_ANSWERS: that answer. Anything else (the
     //    question was cancelled, an id the server never offered): 'reject_once'. Never allow by default.
     const call = request.call;
     const diff = toolDiff(call, cwd);
+    const command = call.name === 'bash' ? argsOf(call).command : undefined;
+    const whole = typeof command === 'string' ? codeBlock(command, 'sh') : codeBlock(JSON.stringify(call.arguments, null, 2) ?? String(call.arguments), 'json');
     const toolCall = {
       toolCallId: call.id,
       title: toolTitle(call, cwd),
@@ -54,7 +70,7 @@ export function askThroughClient(sessionId: string, cwd: string, requestPermissi
       status: 'pending' as const,
       locations: toolLocations(call, cwd),
       rawInput: call.arguments,
-      content: diff ? [diff] : [],
+      content: [diff ?? textContent(whole)],
     };
     const response = await requestPermission({ sessionId, toolCall, options: permissionOptions(request) }, signal);
     const outcome = response.outcome;

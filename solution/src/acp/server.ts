@@ -18,7 +18,7 @@ import type { AskPermission } from '../permissions/gate.js';
 import type { ModeControl } from '../planning/plan-mode.js';
 import type { ModelPrice } from '../session/cost.js';
 import type { Tool } from '../tool.js';
-import { clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
+import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
@@ -159,7 +159,12 @@ export class AcpServer {
       systemPrompt: systemPromptFromMeta(params._meta),
       ask: askThroughClient(sessionId, params.cwd, requestPermission),
       approvePlan: approvePlanThroughClient(sessionId, requestPermission, () => this.sessions.get(sessionId)?.planCalls.shift()),
-      tools: [...(fs?.readTextFile ? [clientReadTool(files)] : []), ...(fs?.writeTextFile ? [clientWriteTool(files)] : [])],
+      tools: [
+        ...(fs?.readTextFile ? [clientReadTool(files)] : []),
+        ...(fs?.writeTextFile ? [clientWriteTool(files)] : []),
+        // An edit reads and writes: through the client only when it offers both (else on the disk, as before).
+        ...(fs?.readTextFile && fs?.writeTextFile ? [clientEditTool(files)] : []),
+      ],
     };
   }
 

@@ -21,6 +21,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readConfigFile } from '../safe-file.js';
 
 export type CommandScope = 'project' | 'user';
 
@@ -149,16 +150,18 @@ export async function loadCustomCommands(where: { cwd: string; home: string }): 
   // 3. A name already taken: leave the file out, unread. When the name was taken in the same scope (the same file
   //    name in two folders), also add a problem that names this file and says which file is used; a user command
   //    that a project command hides is simply left out.
-  // 4. Read the file as UTF-8 and parseCommandFile it. A read that fails, or a file that does not parse, is a
-  //    problem { file, message: the error's message } and the loading goes on with the next file.
+  // 4. Read the file with the given readConfigFile(file, { roots: [the place's own folder: where.cwd for the
+  //    project, where.home for the person] }): a command linked out of the project (to /proc/self/environ, say) or
+  //    that is not a regular file is refused. Then parseCommandFile it. A read that fails or is refused, or a file
+  //    that does not parse, is a problem { file, message: the error's message } and the loading goes on.
   // 5. Return the commands in the order they were found, and the problems.
   const commands: CustomCommand[] = [];
   const problems: CommandProblem[] = [];
-  const places: Array<[string, CommandScope]> = [
-    [commandsDir(where.cwd), 'project'],
-    [commandsDir(where.home), 'user'],
+  const places: Array<[string, CommandScope, string]> = [
+    [commandsDir(where.cwd), 'project', where.cwd],
+    [commandsDir(where.home), 'user', where.home],
   ];
-  for (const [dir, scope] of places) {
+  for (const [dir, scope, root] of places) {
     for (const file of await markdownFiles(dir)) {
       const name = path.basename(file, '.md');
       const folders = path.relative(dir, path.dirname(file));
@@ -168,7 +171,7 @@ export async function loadCustomCommands(where: { cwd: string; home: string }): 
         continue;
       }
       try {
-        const parsed = parseCommandFile(await readFile(file, 'utf8'));
+        const parsed = parseCommandFile(readConfigFile(file, { roots: [root] }));
         commands.push({ name, ...parsed, ...(folders ? { namespace: folders.split(path.sep).join(':') } : {}), file, scope });
       } catch (error) {
         problems.push({ file, message: (error as Error).message });

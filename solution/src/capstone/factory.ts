@@ -21,7 +21,9 @@ import type { Message } from '../messages.js';
 import { outputBudget } from '../output-budget.js';
 import { parallelExecutor } from '../parallel-executor.js';
 import { createPermissionGate, type AskPermission, type PermissionGate } from '../permissions/gate.js';
-import { loadSettings, type Settings } from '../permissions/settings.js';
+import type { PermissionMode } from '../permissions/evaluate.js';
+import { loadSettings, settingsFiles, SettingsError } from '../permissions/settings.js';
+import { isMissing, readConfigFile } from '../safe-file.js';
 import { exitPlanModeTool, planModeHooks } from '../planning/plan-mode.js';
 import { createTaskTool, TASK, type ChildSpec } from '../planning/task.js';
 import { todoWriteTool } from '../planning/todo-list.js';
@@ -29,7 +31,7 @@ import type { Provider } from '../provider.js';
 import { withRetries, type RetryPolicy } from '../retry/with-retries.js';
 import { compactionHook } from '../session/compaction.js';
 import { buildSystemPrompt } from '../session/system-prompt.js';
-import { SessionStore, type OpenSession } from '../session/store.js';
+import { REDACTED, SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
 import { commandHooks, mergeHookConfigs, parseHookSettings, sessionHooks, type HookConfig, type SessionHooks } from './command-hooks.js';
 import {
@@ -50,28 +52,92 @@ import {
   type ServerSource,
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
+import { queuedQuestions } from './question.js';
+import { mcpServerApproved, trustedSettings, type AgentSettings, type SettingsScope, type SettingsSource, type WorkspaceTrust } from './trust.js';
 
 export * from './factory-pieces.js';
-
-/** What the settings files say: chapter 8's permissions, and the hooks of chapter 15. */
-export interface AgentSettings extends Settings {
-  hooks: HookConfig;
-}
+export type { AgentSettings } from './trust.js';
 
 /**
  * The settings of a workspace: chapter 8's loadSettings for the permissions, and the `hooks` of the same files (in
- * the same order: the user's file, the project's, the project's local one).
+ * the same order: the user's file, the project's, the project's local one), with what each file said on its own
+ * (`sources`), for the trust decision (trust.ts). Each file is first checked with the given readConfigFile: a
+ * settings file that is a link out of its folder (the workspace, or the home folder for the person's), not a
+ * regular file, or too big is a SettingsError before anything reads it.
  */
 export async function loadAgentSettings(cwd: string, home: string): Promise<AgentSettings> {
+  const [userFile, projectFile, localFile] = settingsFiles(cwd, home);
+  const scopes = new Map<string, SettingsScope>([
+    [userFile!, 'user'],
+    [projectFile!, 'project'],
+    [localFile!, 'local'],
+  ]);
+  const texts = new Map<string, string>();
+  for (const [file, scope] of scopes) {
+    try {
+      texts.set(file, readConfigFile(file, { roots: [scope === 'user' ? home : cwd] }));
+    } catch (error) {
+      if (isMissing(error)) continue;
+      throw new SettingsError(error instanceof Error ? error.message : String(error));
+    }
+  }
   const settings = await loadSettings(cwd, home);
   const hooks: HookConfig[] = [];
-  for (const file of settings.files) hooks.push(parseHookSettings(JSON.parse(await readFile(file, 'utf8')), file));
-  return { ...settings, hooks: mergeHookConfigs(hooks) };
+  const sources: SettingsSource[] = [];
+  for (const file of settings.files) {
+    const json = JSON.parse(texts.get(file) ?? (await readFile(file, 'utf8'))) as Record<string, unknown>;
+    const config = parseHookSettings(json, file);
+    hooks.push(config);
+    const mode = (json.permissions as { defaultMode?: PermissionMode } | undefined)?.defaultMode;
+    const names = (key: string) => (Array.isArray(json[key]) ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string') : undefined);
+    sources.push({
+      file,
+      scope: scopes.get(file) ?? 'project',
+      ...(mode ? { defaultMode: mode } : {}),
+      hooks: config,
+      ...(typeof json.enableAllProjectMcpServers === 'boolean' ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers } : {}),
+      ...(names('enabledMcpjsonServers') ? { enabledMcpjsonServers: names('enabledMcpjsonServers') } : {}),
+      ...(names('disabledMcpjsonServers') ? { disabledMcpjsonServers: names('disabledMcpjsonServers') } : {}),
+    });
+  }
+  return { ...settings, hooks: mergeHookConfigs(hooks), sources };
 }
 
-/** Values of the environment that look like secrets (API keys, tokens): never written to a session file. */
+/** Known shapes of credentials, found by their value whatever the variable is called. */
+export const CREDENTIAL_SHAPES: readonly RegExp[] = [
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
+  /\bsk-[A-Za-z0-9_-]{16,}/g,
+  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
+  /\bAKIA[0-9A-Z]{16}\b/g,
+  /\bglpat-[A-Za-z0-9_-]{16,}/g,
+];
+
+/**
+ * Values of the environment that are secrets: variables named like KEY, TOKEN, SECRET, PASSWORD (and a few more),
+ * any value shaped like a known credential, and the password of any URL with one (`postgres://me:pw@db/app`).
+ * Never written to a session file, never printed.
+ */
 export function secretsOf(env: Record<string, string | undefined>): string[] {
-  return Object.entries(env).flatMap(([name, value]) => (/KEY|TOKEN|SECRET|PASSWORD/i.test(name) && value && value.length >= 8 ? [value] : []));
+  const secrets = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < 8) continue;
+    if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_PAT\b|^PAT$/i.test(name)) secrets.add(value);
+    for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
+    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi)) if (match[2]!.length >= 4) secrets.add(match[2]!);
+  }
+  return [...secrets];
+}
+
+/**
+ * `text` without credentials: every value of `secrets` and every credential-shaped string replaced by [REDACTED],
+ * and the password of a URL too (`https://me:[REDACTED]@host`). For whatever the kit prints or writes.
+ */
+export function redactCredentials(text: string, secrets: readonly string[] = []): string {
+  let clean = text;
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
+  for (const shape of CREDENTIAL_SHAPES) clean = clean.replace(shape, REDACTED);
+  return clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)@/gi, `$1${REDACTED}@`);
 }
 
 /** Everything buildAgent needs. Only `cwd`, `home`, `provider` and `settings` are required. */
@@ -89,6 +155,11 @@ export interface FactoryConfig {
   options?: FactoryOptions;
   /** The settings files, as loadAgentSettings read them. */
   settings: AgentSettings;
+  /**
+   * The person's decision about the workspace (trust.ts). Not given: untrusted, so nothing of the folder acts (its
+   * hooks, its .mcp.json servers, its allow rules and mode); what was left out is in the warnings.
+   */
+  trust?: WorkspaceTrust;
   /** More MCP servers (an editor's), after the files'. */
   mcpServers?: Record<string, ServerSource>;
   /** Asks the person about a call (no callback: a call that needs asking is rejected, saying how to allow it). */
@@ -141,9 +212,12 @@ export interface BuiltAgent {
 export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // #region chapter 15: buildAgent
   // 1. options = config.options ?? {}; env = config.env ?? {}. Keep a list of clean-ups (close() runs them, in
-  //    order, at most once) and of warnings.
+  //    order, at most once) and of warnings. The workspace trust is config.trust, and when it is not given the
+  //    folder is untrusted ({ trusted: false }): never guess in favour of running something. The settings used
+  //    from here on are trustedSettings(config.settings, trust).settings; each line of its `dropped` is a warning.
   // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
-  //    config.ask.
+  //    the ask of queuedQuestions(config) (given): one person answers the questions of every agent of the run, one
+  //    at a time.
   // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
   //    config.retry's sleep and random).
   // 4. The session: a SessionStore for { home, cwd }, its secrets secretsOf(env), and newId giving config.sessionId
@@ -154,11 +228,15 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 6. The system prompt: buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append:
   //    options.appendSystemPrompt }), its warnings kept. Then the SessionStart hooks' text ('resume' when a saved
   //    session goes on, else 'startup'): when it is not empty it goes after the prompt, a blank line between.
-  // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers); its problems are warnings. When it
-  //    names any server: McpServers.start(servers) (clean-up: close it), each failure a warning
-  //    `mcp: <name> failed: <error>`, and its tools.
+  // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, approve), where approve(name) is
+  //    mcpServerApproved(name, trust, settings) (a project's .mcp.json server starts only when the person approved
+  //    it); its problems are warnings, and its skipped servers one warning that names them and says they need the
+  //    folder trusted (--trust-workspace, or the question of npm run agent). When it names any server:
+  //    McpServers.start(servers, { readOnlyHintsOf }), where readOnlyHintsOf(name) is false for the list's `project`
+  //    servers (a server the folder chose only claims readOnlyHint: it must not skip plan mode's question); clean-up:
+  //    close it; each failure a warning `mcp: <name> failed: <error>`; and its tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
-  //    approve is config.approvePlan or one that answers { approved: false, feedback } telling the model nobody can
+  //    approve is queuedQuestions' approvePlan (the same one as in step 2: plans wait in the same line) or one that answers { approved: false, feedback } telling the model nobody can
   //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
   //    DEFAULT_SUBAGENT_DEPTH) is above 0: createTaskTool with that maxDepth, tools: () => the agent's tools, and
   //    makeChild building a child with this same recipe: an Agent on the same provider, cwd and executor, the
@@ -173,7 +251,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 11. If any step throws, run the clean-ups so far, then throw the error.
   const options = config.options ?? {};
   const env = config.env ?? {};
-  const { cwd, home, settings } = config;
+  const { cwd, home } = config;
+  const trust = config.trust ?? { trusted: false };
   const cleanups: Array<() => unknown> = [];
   const warnings: string[] = [];
   let closing: Promise<void> | undefined;
@@ -182,8 +261,11 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
       for (const step of cleanups) await step();
     })());
   try {
+    const { settings, dropped } = trustedSettings(config.settings, trust);
+    warnings.push(...dropped);
     const permissions = permissionSetup(options, settings);
-    const gate = createPermissionGate({ workspace: { root: cwd, home }, rules: permissions.rules, mode: permissions.mode, ask: config.ask });
+    const questions = queuedQuestions(config);
+    const gate = createPermissionGate({ workspace: { root: cwd, home }, rules: permissions.rules, mode: permissions.mode, ask: questions.ask });
     const provider = withRetries(config.provider, { ...retryPolicy(options, config.models ?? {}), ...config.retry });
 
     const store = new SessionStore({ home, cwd, secrets: secretsOf(env), ...(config.sessionId ? { newId: () => config.sessionId! } : {}) });
@@ -205,17 +287,19 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     const started = await around.onSessionStart(resumed ? 'resume' : 'startup');
     const system = started ? `${prompt.text}\n\n${started}` : prompt.text;
 
-    const list = await mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers);
+    const list = await mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, (name) => mcpServerApproved(name, trust, settings));
     warnings.push(...list.problems);
+    if (list.skipped?.length) warnings.push(`mcp: .mcp.json servers not started until you trust this folder and approve them (--trust-workspace, or answer the question of npm run agent): ${list.skipped.join(', ')}`);
     let mcp: McpServers | undefined;
     if (Object.keys(list.servers).length > 0) {
-      const hub = await McpServers.start(list.servers);
+      const claims = new Set(list.project ?? []);
+      const hub = await McpServers.start(list.servers, { readOnlyHintsOf: (name) => !claims.has(name) });
       mcp = hub;
       cleanups.push(() => hub.close());
       for (const failure of hub.failures) warnings.push(`mcp: ${failure.name} failed: ${failure.error}`);
     }
 
-    const approve: ApprovePlan = config.approvePlan ?? (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
+    const approve: ApprovePlan = questions.approvePlan ?? (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
     const executor = parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL });
     const budget = options.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
     const hookParts: HookParts = {

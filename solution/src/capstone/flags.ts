@@ -60,6 +60,8 @@ export type CliOptions = {
   maxWait?: number;
   subagentDepth?: number;
   cwd?: string;
+  /** --trust-workspace: trust the folder's hooks, .mcp.json servers and settings for this run, without asking. */
+  trustWorkspace: boolean;
   starter: boolean;
   help: boolean;
   version: boolean;
@@ -116,6 +118,7 @@ export const OPTIONS: readonly OptionSpec[] = [
   { key: 'maxWait', names: ['--max-wait'], value: whole('S', 0), help: 'wait at most S seconds when the server asks for a wait' },
   { key: 'subagentDepth', names: ['--subagent-depth'], value: whole('N', 0), help: 'how deep sub-agents may nest (1: children, no grandchildren)' },
   { key: 'cwd', names: ['--cwd'], value: text('DIR'), help: 'the folder the tools work in (default: where you ran npm)' },
+  { key: 'trustWorkspace', names: ['--trust-workspace'], help: "trust this folder for this run: its hooks, .mcp.json servers and settings may act (else asked once, or skipped with -p)" },
   { key: 'starter', names: ['--starter'], help: 'run your own code (starter/src) instead of the reference solution' },
   { key: 'starter', names: ['--solution'], sets: false, help: 'run the reference solution (the default)' },
   { key: 'help', names: ['-h', '--help'], help: 'this text' },
@@ -133,6 +136,7 @@ export function defaultOptions(): CliOptions {
     list: false,
     noSession: false,
     mcpConfig: [],
+    trustWorkspace: false,
     starter: false,
     help: false,
     version: false,

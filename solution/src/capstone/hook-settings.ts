@@ -102,8 +102,9 @@ export function parseHookSettings(value: unknown, source: string): HookConfig {
   // 2. For each event of HOOK_EVENTS that `hooks` has: it must be an array of groups. Every error from here on names
   //    the source and where: `<source>: hooks.PreToolUse[1]` for a group, `hooks.PreToolUse[1].hooks[0]` for a hook;
   //    and every error says what is wrong there.
-  // 3. Each group: an object; `matcher` absent or a string, and a matcher that is not plain (PLAIN_MATCHER) must
-  //    compile as a RegExp; `hooks` an array.
+  // 3. Each group: an object; `matcher` absent or a string, and a matcher that is neither plain (PLAIN_MATCHER) nor
+  //    '*' (Claude Code's documentation writes "*" for every tool; as a regex it does not compile) must compile as a
+  //    RegExp; `hooks` an array.
   // 4. Each hook: an object with a string `type`. Skip any type but 'command'. A command hook needs a non-empty
   //    string `command`, and a `timeout` that is absent or a positive number. Keep { type, command } and the timeout
   //    when there is one; keep the matcher only when there is one.
@@ -126,7 +127,7 @@ export function parseHookSettings(value: unknown, source: string): HookConfig {
       if (!isObject(group)) return fail(at, 'must be an object with a "hooks" array');
       const { matcher } = group;
       if (matcher !== undefined && typeof matcher !== 'string') fail(`${at}.matcher`, 'must be a string');
-      if (typeof matcher === 'string' && !PLAIN_MATCHER.test(matcher)) {
+      if (typeof matcher === 'string' && matcher !== '*' && !PLAIN_MATCHER.test(matcher)) {
         try {
           new RegExp(matcher);
         } catch (error) {

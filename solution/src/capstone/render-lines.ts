@@ -45,6 +45,46 @@ export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string
 }
 
 
+/**
+ * `text` with every control character made visible, so that nothing a model or a file wrote can move the cursor,
+ * clear the screen, set the window's title or reorder what a person reads: C0 controls as their Control Pictures
+ * (`␛` for ESC, `␊` for a new line, `␉` for a tab, `␍` for a carriage return), DEL as `␡`, C1 controls and the
+ * bidirectional controls as `\u` and four hex digits. Characters in `keep` stay as they are (output keeps its tabs,
+ * streamed text its new lines). Every other character stays. Never throws.
+ */
+export function visible(text: string, keep = ''): string {
+  // #region chapter 15: visible
+  // 1. Look at every character; one listed in keep stays as it is.
+  // 2. A C0 control (code 0x00 to 0x1f) becomes the Control Picture at 0x2400 plus its code: ESC (0x1b) is ␛
+  //    (0x241b), a new line ␊, a tab ␉, a carriage return ␍.
+  // 3. DEL (0x7f) becomes ␡ (0x2421).
+  // 4. A C1 control (0x80 to 0x9f: a terminal may read 0x9b as ESC [) or a bidirectional control (0x200e, 0x200f,
+  //    0x202a to 0x202e, 0x2066 to 0x2069: they reorder what is shown) becomes `\u` and its code as four lower-case
+  //    hex digits, `\u009b`.
+  // 5. Everything else stays; the whole text is looked at, not only its start.
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => {
+    const code = ch.charCodeAt(0);
+    if (keep.includes(ch)) return ch;
+    if (code < 0x20) return String.fromCharCode(0x2400 + code);
+    if (code === 0x7f) return '\u2421';
+    return `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  // #endregion
+}
+
+/**
+ * `text` in pieces of at most `width` characters (at least one), in order, nothing left out: the whole of a long
+ * command on several lines instead of cut at the edge. '' is one empty piece. Characters, not UTF-16 units, so a
+ * piece never ends in half of an emoji.
+ */
+export function wrapText(text: string, width: number): string[] {
+  const chars = Array.from(text);
+  const size = Math.max(1, Math.floor(width));
+  const pieces: string[] = [];
+  for (let start = 0; start < chars.length; start += size) pieces.push(chars.slice(start, start + size).join(''));
+  return pieces.length > 0 ? pieces : [''];
+}
+
 /** Output lines shown under a call before `… +K lines`. */
 export const DEFAULT_MAX_LINES = 4;
 /** Columns a line may take when the terminal's width is not known. */
@@ -64,7 +104,7 @@ export function plural(count: number, word: string): string {
 }
 
 /** A path argument as a person reads it: relative to `cwd` when it points inside it, else as the model wrote it. */
-function shownPath(cwd: string, requested: string): string {
+export function shownPath(cwd: string, requested: string): string {
   const absolute = path.resolve(cwd, requested);
   return isInside(cwd, absolute) ? displayPath(cwd, absolute) : requested;
 }
@@ -121,8 +161,8 @@ export function resultLines(content: string, isError: boolean, options: LineOpti
   // #region chapter 15: resultLines
   // 1. Drop the new lines at the end of content; what is left, split on "\n", is the output ([] when nothing is left).
   // 2. The first line: `  ⎿ ok`, or `  ⎿ error` for an error, followed by ` (no output)` when the output is empty.
-  // 3. Then at most max (DEFAULT_MAX_LINES) lines of output, each as four spaces and the line, clipped to width
-  //    (DEFAULT_WIDTH) with clip (given).
+  // 3. Then at most max (DEFAULT_MAX_LINES) lines of output, each as four spaces and the line made visible (visible,
+  //    keeping tabs: a file's escape codes must not clear the screen), clipped to width (DEFAULT_WIDTH) with clip.
   // 4. When lines were left out: one more line, `    … +K lines` where K is how many (`… +1 line` for one).
   // 5. Paint every line after clipping (escape codes take no columns): style.red for an error, style.dim otherwise
   //    (style: plainStyle when none is given).
@@ -130,7 +170,7 @@ export function resultLines(content: string, isError: boolean, options: LineOpti
   const text = content.replace(/\n+$/, '');
   const output = text === '' ? [] : text.split('\n');
   const lines = [`  ⎿ ${isError ? 'error' : 'ok'}${output.length === 0 ? ' (no output)' : ''}`];
-  for (const line of output.slice(0, max)) lines.push(clip(`    ${line}`, width));
+  for (const line of output.slice(0, max)) lines.push(clip(`    ${visible(line, '\t')}`, width));
   if (output.length > max) lines.push(`    … +${plural(output.length - max, 'line')}`);
   return lines.map(isError ? style.red : style.dim);
   // #endregion
@@ -149,7 +189,8 @@ export function editDiff(name: string, args: unknown, options: LineOptions = {})
   // 3. edit: the old lines as `- line` painted red, then the new lines as `+ line` painted green. write: only the
   //    `+` lines of the content.
   // 4. Each side shows at most max (DEFAULT_MAX_LINES) lines, then `… +K lines` (dim) when lines were left out.
-  //    Every line is indented by four spaces and clipped to width (DEFAULT_WIDTH) before it is painted.
+  //    Every line is made visible (visible, keeping tabs), indented by four spaces and clipped to width
+  //    (DEFAULT_WIDTH) before it is painted.
   const { style = plainStyle, max = DEFAULT_MAX_LINES, width = DEFAULT_WIDTH } = options;
   const record = typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {};
   const sides: Array<[string, string, (text: string) => string]> = [];
@@ -162,7 +203,7 @@ export function editDiff(name: string, args: unknown, options: LineOptions = {})
   for (const [text, mark, paint] of sides) {
     const trimmed = text.replace(/\n+$/, '');
     const all = trimmed === '' ? [] : trimmed.split('\n');
-    for (const line of all.slice(0, max)) lines.push(paint(clip(`    ${mark} ${line}`, width)));
+    for (const line of all.slice(0, max)) lines.push(paint(clip(`    ${mark} ${visible(line, '\t')}`, width)));
     if (all.length > max) lines.push(style.dim(`    … +${plural(all.length - max, 'line')}`));
   }
   return lines;
@@ -179,11 +220,12 @@ export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle)
   // 2. Otherwise one line per task, in the list's order: two spaces, its mark (TODO_MARKS: ☐ pending,
   //    ◐ in_progress, ☒ completed), a space and its text.
   // 3. The text: for the task in progress its activeForm (its content when it has none), bold; for a completed
-  //    task its content, dim; for a pending one its content as it is. Only the text is painted, not the mark.
+  //    task its content, dim; for a pending one its content as it is. Only the text is painted, not the mark, and
+  //    it is made visible first (visible): the model wrote it.
   if (todos.length === 0) return [style.dim('  (no tasks)')];
   return todos.map((todo) => {
     const text =
-      todo.status === 'in_progress' ? style.bold(todo.activeForm || todo.content) : todo.status === 'completed' ? style.dim(todo.content) : todo.content;
+      todo.status === 'in_progress' ? style.bold(visible(todo.activeForm || todo.content)) : todo.status === 'completed' ? style.dim(visible(todo.content)) : visible(todo.content);
     return `  ${TODO_MARKS[todo.status]} ${text}`;
   });
   // #endregion

@@ -25,7 +25,17 @@ export interface McpConnectionOptions {
   startupTimeoutMs?: number;
   /** How long one tool call may take (default 60 s, the SDK's own default). */
   callTimeoutMs?: number;
+  /**
+   * Whether the server's `readOnlyHint` may make a tool read-only (default true). An annotation is the server's
+   * claim: chapter 15's factory passes false for servers the person did not configure (a project's .mcp.json), so
+   * their tools are asked about in plan mode and never run side by side.
+   */
+  readOnlyHints?: boolean;
 }
+
+/** The most pages of tools/list followed, and the most tools kept: a server that never stops paginating cannot hang start-up. */
+export const MAX_TOOL_PAGES = 50;
+export const MAX_TOOLS = 1000;
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -80,7 +90,11 @@ export class McpConnection {
     this.makeTransport = typeof server === 'function' ? server : () => transportFor(server, (text) => this.keepStderr(text));
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+    this.readOnlyHints = options.readOnlyHints ?? true;
   }
+
+  /** Whether this server's readOnlyHint counts (McpConnectionOptions.readOnlyHints). */
+  readonly readOnlyHints: boolean;
 
   /** The server's process id while a stdio server runs (undefined otherwise). */
   get pid(): number | undefined {
@@ -143,15 +157,24 @@ export class McpConnection {
     // #endregion
   }
 
-  /** Every tool the server offers (following `nextCursor` through all pages). The server must be running. */
+  /**
+   * Every tool the server offers (following `nextCursor` through all pages). The server must be running. Throws
+   * when it offers more than MAX_TOOL_PAGES pages or MAX_TOOLS tools, or gives the same cursor twice.
+   */
   async listTools(): Promise<McpToolInfo[]> {
     if (!this.client || this.state !== 'running') throw new Error(`MCP server "${this.name}" is not running`);
     const tools: McpToolInfo[] = [];
+    const seen = new Set<string>();
     let cursor: string | undefined;
+    let pages = 0;
     do {
+      if (++pages > MAX_TOOL_PAGES) throw new Error(`MCP server "${this.name}" lists its tools on more than ${MAX_TOOL_PAGES} pages: stopped there`);
       const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.callTimeoutMs });
       tools.push(...page.tools);
+      if (tools.length > MAX_TOOLS) throw new Error(`MCP server "${this.name}" offers more than ${MAX_TOOLS} tools: stopped there`);
       cursor = page.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) throw new Error(`MCP server "${this.name}" gave the same tools/list cursor twice: stopped there`);
+      if (cursor !== undefined) seen.add(cursor);
     } while (cursor);
     return tools;
   }

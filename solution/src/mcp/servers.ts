@@ -19,11 +19,24 @@ export interface McpFailure {
   error: string;
 }
 
-/** The kit Tools of a running server, in the server's order; a second tool with the same kit name is left out. */
-export async function toolsOf(connection: McpConnection): Promise<Tool[]> {
+/** The largest input schema a server's tool may have (as JSON): it is sent with every request. */
+export const MAX_SCHEMA_CHARS = 64 * 1024;
+
+/**
+ * The kit Tools of a running server, in the server's order; a second tool with the same kit name is left out, and
+ * so is a tool whose input schema is bigger than MAX_SCHEMA_CHARS (noted in `skipped`, for the person). A tool is
+ * read-only only when the server's hint says so and the connection may believe it (readOnlyHints).
+ */
+export async function toolsOf(connection: McpConnection, skipped: string[] = []): Promise<Tool[]> {
   const tools = new Map<string, Tool>();
   for (const info of await connection.listTools()) {
-    const tool = mcpTool(connection, info);
+    const size = JSON.stringify(info.inputSchema ?? {}).length;
+    if (size > MAX_SCHEMA_CHARS) {
+      skipped.push(`MCP server "${connection.name}": tool "${info.name}" left out: its input schema is ${size} characters, more than ${MAX_SCHEMA_CHARS}`);
+      continue;
+    }
+    const made = mcpTool(connection, info);
+    const tool = connection.readOnlyHints ? made : { ...made, readOnly: false };
     if (!tools.has(tool.name)) tools.set(tool.name, tool);
   }
   return [...tools.values()];
@@ -41,13 +54,14 @@ export class McpServers {
   /** Starts every server at once and waits for all of them; the ones that fail are in `failures`. */
   static async start(
     servers: Record<string, McpServerConfig | TransportFactory>,
-    options: McpConnectionOptions = {},
+    options: McpConnectionOptions & { readOnlyHintsOf?: (name: string) => boolean } = {},
   ): Promise<McpServers> {
     const hub = new McpServers();
     const started = await Promise.all(
       Object.entries(servers).map(async ([name, server]) => {
         try {
-          const connection = new McpConnection(name, server, options);
+          const { readOnlyHintsOf, ...shared } = options;
+          const connection = new McpConnection(name, server, { ...shared, ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}) });
           hub.connections.push(connection); // closed by close() even if it fails to start
           await connection.connect();
           return connection;
@@ -66,7 +80,10 @@ export class McpServers {
     const lists = await Promise.all(
       this.connections.map(async (connection) => {
         try {
-          return await toolsOf(connection);
+          const skipped: string[] = [];
+          const tools = await toolsOf(connection, skipped);
+          for (const note of skipped) this.failures.push({ name: connection.name, error: note });
+          return tools;
         } catch (error) {
           this.failures.push({ name: connection.name, error: `MCP server "${connection.name}" could not list its tools: ${errorText(error)}` });
           return [];

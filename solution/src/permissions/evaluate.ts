@@ -6,14 +6,16 @@
  * find where a path really leads. The order is Claude Code's: a deny rule anywhere wins, then plan mode, then the
  * checks that always ask, then ask rules, then allow rules, then the mode's default.
  *
- * A call is judged through its *subjects*: each simple command of a shell command (as written, and without the
- * `VAR=value` and `env` in front), each place a path leads (as written, resolved, and where its symlinks lead).
- * A deny or ask rule that matches any subject applies; the call is allowed only if every subject is.
+ * A call is judged through its *subjects*: each simple command of a shell command (as written, and each command
+ * it runs through a wrapper), each path a redirection writes, each place a path leads (as written, resolved, and
+ * where its symlinks lead). A deny or ask rule that matches any subject applies; the call is allowed only if every
+ * subject is. A command that is not understood (or whose name is computed when it runs) matches every Bash deny
+ * and ask rule and no allow rule: when the engine is not sure, it asks.
  */
 import path from 'node:path';
 import type { ToolCall } from '../messages.js';
 import { isInside, realLocation } from '../workspace.js';
-import { commandWords, safetyConcern, splitCommand, touchesGit, words, type Workspace } from './command.js';
+import { innerCommands, isProtected, joinWords, NotUnderstood, resolveArg, safetyConcern, shellCommands, type Workspace } from './command.js';
 import { CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -30,15 +32,24 @@ export const PATH_TOOLS: ReadonlySet<string> = new Set(['read', 'write', 'edit',
 export interface Subject {
   /** The kit tool's name. */
   tool: string;
-  /** bash: one simple command, its words joined by single spaces. */
+  /** bash: one simple command, its words joined by single spaces (joinWords). */
   command?: string;
-  /** bash: true for the command without the assignments and wrappers in front: rules deny or ask by it, but only
-   *  the command as written can be allowed. */
+  /** bash: true for a command the one as written runs (without the assignments in front, through a wrapper, by
+   *  its basename): rules deny or ask by it, but only the command as written can be allowed. */
   stripped?: boolean;
+  /** bash: why what runs is not known before it runs (not understood, or a computed name). Every Bash deny and
+   *  ask rule matches such a subject, and no allow rule does. */
+  unknown?: string;
+  /** Why this subject is always asked about (a safety concern), whatever the rules say. */
+  concern?: string;
   /** Path tools: an absolute path the call reaches. */
   path?: string;
   /** Path tools: whether that path lies inside the workspace. */
   inside?: boolean;
+  /** bash: a path a redirection writes (tool `write`). Inside the workspace the command's own allow covers it. */
+  redirect?: boolean;
+  /** glob and grep: the path is searched, so deny and ask rules for anything inside it apply too. */
+  searched?: boolean;
   /** web_fetch: the host of the URL. */
   host?: string;
 }
@@ -51,12 +62,13 @@ export interface Decision {
   rule?: Rule;
 }
 
-/** A glob as a regular expression over absolute paths: `**` any folders, `*` and `?` within one name. */
+/** A glob as a regular expression over absolute paths: `**` any folders, `*` and `?` within one name, `\x` a plain x. */
 export function globToRegExp(glob: string): RegExp {
   let source = '';
   for (let i = 0; i < glob.length; i++) {
     const ch = glob[i]!;
-    if (ch === '*' && glob[i + 1] === '*') {
+    if (ch === '\\' && i + 1 < glob.length) source += glob[++i]!.replace(/[.*?+^${}()|[\]\\/]/g, '\\$&');
+    else if (ch === '*' && glob[i + 1] === '*') {
       source += glob[i + 2] === '/' ? '(?:.*/)?' : '.*';
       i += glob[i + 2] === '/' ? 2 : 1;
     } else if (ch === '*') source += '[^/]*';
@@ -66,40 +78,77 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** One subject for each place an absolute path leads: as resolved, and (when a symlink leads elsewhere) where it really leads, each with whether it is inside the workspace. */
+export async function pathSubjects(subject: Subject & { path: string }, ws: Workspace): Promise<Subject[]> {
+  const root = path.resolve(ws.root);
+  const [realRoot, real] = await Promise.all([realLocation(root), realLocation(subject.path)]);
+  const subjects: Subject[] = [{ ...subject, inside: isInside(root, subject.path) }];
+  if (real !== subject.path) subjects.push({ ...subject, path: real, inside: isInside(realRoot, real) });
+  return subjects.map((one) => (EDIT_TOOLS.has(one.tool) && isProtected(one.path!) ? { ...one, concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)` } : one));
+}
+
 /**
- * What `call` touches, as the tools would see it. bash: one subject per simple command (splitCommand), and a
- * second one without the assignments and wrappers in front when that differs. Path tools: the path resolved against
- * the workspace (`src/../.env` is `.env`) and, when a symlink leads elsewhere, where it really leads, each with
- * whether it is inside the workspace. web_fetch: the URL's host. Any other tool: one subject with only the name.
+ * The subjects of a shell command: for each simple command the walk finds, the command as written (its
+ * assignments and words, joinWords) and, stripped, every command it runs (innerCommands) and the command without
+ * its assignments; each with its safetyConcern, and `unknown` for a computed name. Each write of a redirection is a
+ * `write` subject (pathSubjects, with redirect: true). A command that is not understood is one subject with the
+ * whole text as its command and the reason as `unknown`.
+ */
+export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
+  // #region chapter 8: bashSubjects
+  // 1. shellCommands(command) (given) gives the commands and the writes. For each command, its inner commands
+  //    (innerCommands(words, 0)) add more commands and writes. Both throw NotUnderstood: catch it and return
+  //    [{ tool: 'bash', command, unknown: the error's message }]. Anything else is a bug: rethrow it.
+  // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then (stripped:
+  //    true) one with the words alone when there are assignments, and one for each inner command.
+  // 3. Every command subject carries concern: safetyConcern(its words) when there is one, and unknown (saying its
+  //    name is only known when it runs) when it is computed.
+  // 4. Each write: await pathSubjects({ tool: 'write', path: resolveArg(target, ws), redirect: true }).
+  const subjects: Subject[] = [];
+  const writes: string[] = [];
+  const add = (words: readonly string[], computed: boolean, extra: Partial<Subject>) => {
+    const concern = safetyConcern(words, ws);
+    subjects.push({ tool: 'bash', command: joinWords(words), ...extra, ...(concern && { concern }), ...(computed && { unknown: `its name ${words[0]} is only known when it runs` }) });
+  };
+  try {
+    const found = shellCommands(command);
+    writes.push(...found.writes);
+    for (const simple of found.commands) {
+      add([...simple.assignments, ...simple.words], simple.computed, {});
+      if (simple.assignments.length > 0) add(simple.words, simple.computed, { stripped: true });
+      const inner = innerCommands(simple.words, 0);
+      for (const one of inner.commands) add(one.words, one.computed, { stripped: true });
+      writes.push(...inner.writes);
+    }
+  } catch (error) {
+    if (error instanceof NotUnderstood) return [{ tool: 'bash', command, unknown: error.message }];
+    throw error;
+  }
+  for (const target of writes) subjects.push(...(await pathSubjects({ tool: 'write', path: resolveArg(target, ws), redirect: true }, ws)));
+  return subjects;
+  // #endregion
+}
+
+/**
+ * What `call` touches, as the tools would see it. bash: bashSubjects. Path tools: the path resolved against the
+ * workspace (`src/../.env` is `.env`) and where it really leads (pathSubjects); glob and grep search it. web_fetch:
+ * the URL's host. Any other tool: one subject with only the name.
  */
 export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: callSubjects
   // 1. The arguments may be anything the model sent: read them as a record, and a field as text only when it is
   //    a string.
-  // 2. bash: for each part of splitCommand(command), a subject with command = words(part).join(' '), and another
-  //    with commandWords(part).join(' ') and stripped: true when that is different.
-  // 3. A PATH_TOOLS tool: resolve the path (default '.') against ws.root with path.resolve, and find where it
-  //    really leads with realLocation (given, chapter 2). One subject per distinct path, each with `inside`:
-  //    the resolved one inside ws.root, the real one inside realLocation(ws.root).
+  // 2. bash: bashSubjects of the command ('' when there is none).
+  // 3. A PATH_TOOLS tool: resolve the path (default '.') against ws.root with path.resolve, and return its
+  //    pathSubjects (given); for glob and grep mark it searched: true (they read what is inside).
   // 4. web_fetch: a subject with the URL's hostname (URL.canParse, then new URL(...)); an invalid URL gives no host.
   // 5. Anything else: [{ tool: call.name }].
   const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
   const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
-  if (call.name === 'bash') {
-    return splitCommand(text('command') ?? '').flatMap((part) => {
-      const written = words(part).join(' ');
-      const bare = commandWords(part).join(' ');
-      const subjects: Subject[] = [{ tool: call.name, command: written }];
-      if (bare !== written) subjects.push({ tool: call.name, command: bare, stripped: true });
-      return subjects;
-    });
-  }
+  if (call.name === 'bash') return bashSubjects(text('command') ?? '', ws);
   if (PATH_TOOLS.has(call.name)) {
-    const absolute = path.resolve(ws.root, text('path') ?? '.');
-    const [realRoot, real] = await Promise.all([realLocation(path.resolve(ws.root)), realLocation(absolute)]);
-    const subjects: Subject[] = [{ tool: call.name, path: absolute, inside: isInside(path.resolve(ws.root), absolute) }];
-    if (real !== absolute) subjects.push({ tool: call.name, path: real, inside: isInside(realRoot, real) });
-    return subjects;
+    const searched = call.name === 'glob' || call.name === 'grep';
+    return pathSubjects({ tool: call.name, path: path.resolve(ws.root, text('path') ?? '.'), ...(searched && { searched }) }, ws);
   }
   if (call.name === 'web_fetch') {
     const url = text('url') ?? '';
@@ -109,45 +158,82 @@ export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subje
   // #endregion
 }
 
-/** The absolute glob a path rule's pattern stands for: `//abs`, `~/x` (home), `/x` and `./x` or `x` (workspace). */
+/**
+ * The absolute glob a path rule's pattern stands for: `//abs`, `~/x` (home), `/x` and `./x` or `x` (workspace). A
+ * trailing `/` names the folder, which a rule covers with everything in it (`Edit(src/)` is `Edit(src)`).
+ */
 export function rulePathGlob(pattern: string, ws: Workspace): string {
-  if (pattern.startsWith('//')) return pattern.slice(1);
-  if (pattern === '~' || pattern.startsWith('~/')) return path.posix.join(ws.home, pattern.slice(1));
-  return path.posix.join(ws.root, pattern.startsWith('/') ? pattern.slice(1) : pattern);
+  const glob = pattern.startsWith('//')
+    ? pattern.slice(1)
+    : pattern === '~' || pattern.startsWith('~/')
+      ? path.posix.join(ws.home, pattern.slice(1))
+      : path.posix.join(ws.root, pattern.startsWith('/') ? pattern.slice(1) : pattern);
+  return glob.length > 1 ? glob.replace(/\/+$/, '') : glob;
+}
+
+/** Whether a path glob could match something inside `folder`: its fixed start (before any wildcard) lies in the folder, or leads to it and goes on with a wildcard. */
+export function globReachesInto(glob: string, folder: string): boolean {
+  const fixed = glob.split(/[*?\\]/)[0]!;
+  const within = folder.endsWith('/') ? folder : `${folder}/`;
+  return fixed.startsWith(within) || (fixed.length < glob.length && within.startsWith(fixed));
 }
 
 /**
- * Whether `rule` covers `subject`. The names: an MCP rule matches its own name or, for `mcp__server`, every tool of
- * that server (`mcp__server__…`, not `mcp__server2__…`); any other rule matches the kit tools CLAUDE_TOOLS lists
- * for it. No specifier matches every call of those tools. Bash: `prefix:*` or `prefix *` matches the prefix alone
- * or followed by a space (word boundary); other `*` match anything; else the command exactly. Path rules: the
- * pattern (rulePathGlob) matches the subject's path or a folder above it. WebFetch: `domain:host` matches that
- * host exactly, `domain:*.host` any host below it.
+ * A Bash rule's specifier as a RegExp over a command: a trailing `:*` or ` *` matches the prefix alone or followed
+ * by a space and more (a word boundary); any other `*` matches anything; `\x` is a plain x; the rest is itself.
+ */
+export function commandPattern(specifier: string): RegExp {
+  const prefix = /(?<!\\)(?::| )\*$/.test(specifier);
+  const body = prefix ? specifier.slice(0, -2) : specifier;
+  let source = '';
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] === '\\' && i + 1 < body.length) source += body[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    else if (body[i] === '*') source += '.*';
+    else source += body[i]!.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}${prefix ? '( .*)?' : ''}$`, 's');
+}
+
+/** An MCP rule's name: a whole server (`mcp__github`, `mcp__github__*`), or one tool, exactly (`mcp__github__get_issue`). */
+export function mcpRuleServer(tool: string): string | undefined {
+  const parts = tool.split('__');
+  return parts.length === 2 || (parts.length === 3 && parts[2] === '*') ? `mcp__${parts[1]}` : undefined;
+}
+
+/**
+ * Whether `rule` covers `subject`. The names: an MCP rule for a whole server (mcpRuleServer) matches every tool of
+ * that server (`mcp__server__…`, not `mcp__server2__…`), an MCP tool rule only that tool; any other rule matches the
+ * kit tools CLAUDE_TOOLS lists for it. A subject with `unknown` set matches every deny and ask rule of its tool and
+ * no allow rule. No specifier matches every call of those tools. Bash: commandPattern. Path rules: the pattern
+ * (rulePathGlob) matches the subject's path or a folder above it, and for a deny or ask rule and a searched path,
+ * also when it reaches into it (globReachesInto). WebFetch: `domain:host` matches that host exactly, `domain:*.host`
+ * any host below it.
  */
 export function ruleMatches(rule: Rule, subject: Subject, ws: Workspace): boolean {
   // #region chapter 8: ruleMatches
-  // 1. The name: for a rule starting with `mcp__`, the subject's tool is the rule's name or starts with it plus
-  //    `__`; otherwise CLAUDE_TOOLS[rule.tool] includes the subject's tool. No match: false.
-  // 2. No specifier: true.
-  // 3. A command subject: turn the specifier into a RegExp: a trailing `:*` or ` *` becomes `( .*)?` (the prefix
-  //    alone, or a space and more), any other `*` becomes `.*`, everything else is escaped; anchor it (^...$).
-  // 4. A path subject: globToRegExp(rulePathGlob(specifier)) must match the path or one of its parent folders.
-  // 5. A host subject: the specifier after `domain:` equals the host, or starts with `*.` and the host ends with
+  // 1. The name: for a rule starting with `mcp__`, the subject's tool equals the rule's name or, when the rule
+  //    names a whole server (mcpRuleServer, given), starts with that server plus `__`. Otherwise CLAUDE_TOOLS
+  //    lists the subject's tool for the rule's name (only its own keys: Object.hasOwn). No match: false.
+  // 2. A subject with `unknown`: true for a deny or ask rule, false for an allow rule (whatever the specifier).
+  // 3. No specifier: true.
+  // 4. A command subject: commandPattern(specifier) (given) tests the command.
+  // 5. A path subject: globToRegExp(rulePathGlob(specifier)) matches the path or one of its parent folders; or
+  //    the rule is not an allow rule, the subject is searched, and globReachesInto(glob, path).
+  // 6. A host subject: the specifier after `domain:` equals the host, or starts with `*.` and the host ends with
   //    the rest (with the dot). Anything else: false.
+  const server = mcpRuleServer(rule.tool);
   const name = rule.tool.startsWith('mcp__')
-    ? subject.tool === rule.tool || subject.tool.startsWith(`${rule.tool}__`)
-    : (CLAUDE_TOOLS[rule.tool] ?? []).includes(subject.tool);
+    ? subject.tool === rule.tool || (server !== undefined && subject.tool.startsWith(`${server}__`))
+    : Object.hasOwn(CLAUDE_TOOLS, rule.tool) && CLAUDE_TOOLS[rule.tool]!.includes(subject.tool);
   if (!name) return false;
+  if (subject.unknown !== undefined) return rule.behavior !== 'allow';
   const spec = rule.specifier;
   if (spec === undefined) return true;
-  if (subject.command !== undefined) {
-    const prefix = /(?::| )\*$/.test(spec);
-    const body = prefix ? spec.slice(0, -2) : spec;
-    const source = body.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-    return new RegExp(`^${source}${prefix ? '( .*)?' : ''}$`, 's').test(subject.command);
-  }
+  if (subject.command !== undefined) return commandPattern(spec).test(subject.command);
   if (subject.path !== undefined) {
-    const glob = globToRegExp(rulePathGlob(spec, ws));
+    const pattern = rulePathGlob(spec, ws);
+    const glob = globToRegExp(pattern);
+    if (rule.behavior !== 'allow' && subject.searched && globReachesInto(pattern, subject.path)) return true;
     for (let at = subject.path; ; at = path.dirname(at)) {
       if (glob.test(at)) return true;
       if (path.dirname(at) === at) return false;
@@ -167,12 +253,12 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * Allow, ask or deny for one call, in Claude Code's order:
  * 1. a deny rule that matches any subject: deny;
  * 2. plan mode, and the tool is not read-only: deny (the model is planning);
- * 3. unless in bypassPermissions: a safety concern (safetyConcern for each command; an edit inside .git/ or
- *    .claude/): ask;
+ * 3. unless in bypassPermissions: a subject's safety concern (a risky command, a write to a protected path): ask;
  * 4. unless in bypassPermissions: an ask rule that matches any subject: ask;
- * 5. every subject (but the stripped forms of commands) allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools;
- *    acceptEdits: edit tools inside the workspace): allow, with the first allow rule used if any;
- * 6. otherwise: ask, saying no rule allows it in this mode.
+ * 5. every subject that needs its own allow (not the stripped commands, not a redirection inside the workspace)
+ *    allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools; acceptEdits: edit
+ *    tools inside the workspace): allow, with the first allow rule used if any;
+ * 6. otherwise: ask, saying no rule allows it in this mode, or, for a command not understood, why not.
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
  * counts a tool that declares itself read-only (Tool.readOnly, an MCP server's readOnlyHint).
  */
@@ -183,13 +269,14 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   // 2. Deny rule: { behavior: 'deny', reason naming the rule and its source, rule }.
   // 3. Plan mode and a tool that is not readOnly: deny, with a reason that says the agent is planning and
   //    may only read.
-  // 4. Unless the mode is bypassPermissions: the first safety concern (safetyConcern of each command subject; an
-  //    EDIT_TOOLS path that touchesGit or has a `.claude` folder in it) is an ask with that reason; then an ask
+  // 4. Unless the mode is bypassPermissions: the first subject's concern is an ask with that reason; then an ask
   //    rule is an ask naming it.
-  // 5. Each subject but the stripped ones is allowed by the first allow rule that matches it, or by the mode: bypassPermissions,
-  //    a readOnly tool, or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject):
-  //    allow, with the first rule used (if any) in the decision and the reason.
-  // 6. Otherwise ask, with a reason that names the tool and the mode.
+  // 5. Each subject but the stripped ones and the redirects inside the workspace is allowed by the first allow
+  //    rule that matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
+  //    acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject): allow, with the first
+  //    rule used (if any) in the decision and the reason.
+  // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the command
+  //    is not understood, why (its `unknown`), and that no rule can allow it.
   const subjects = await callSubjects(call, ws);
   const first = (behavior: Behavior) => rules.find((rule) => rule.behavior === behavior && subjects.some((s) => ruleMatches(rule, s, ws)));
   const deny = first('deny');
@@ -198,27 +285,24 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
     return { behavior: 'deny', reason: `plan mode: the agent is planning and may only read; ${call.name} is not run while planning` };
   }
   if (mode !== 'bypassPermissions') {
-    for (const subject of subjects) {
-      const concern =
-        subject.command !== undefined
-          ? safetyConcern(subject.command, ws)
-          : subject.path !== undefined && EDIT_TOOLS.has(subject.tool) && (touchesGit(subject.path) || subject.path.split('/').includes('.claude'))
-            ? `${subject.tool} changes ${subject.path}, inside a protected folder (.git or .claude)`
-            : undefined;
-      if (concern) return { behavior: 'ask', reason: `${concern} (always asked)` };
-    }
+    const concern = subjects.find((subject) => subject.concern !== undefined)?.concern;
+    if (concern) return { behavior: 'ask', reason: `${concern} (always asked)` };
     const ask = first('ask');
     if (ask) return { behavior: 'ask', reason: `the rule ${where(ask)} asks first`, rule: ask };
   }
   let used: Rule | undefined;
-  const allowed = subjects.filter((subject) => !subject.stripped).every((subject) => {
+  const own = subjects.filter((subject) => !subject.stripped && !(subject.redirect && subject.inside));
+  const allowed = own.every((subject) => {
     const rule = rules.find((r) => r.behavior === 'allow' && ruleMatches(r, subject, ws));
     used ??= rule;
-    return rule !== undefined || mode === 'bypassPermissions' || readOnly || (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true);
+    if (rule !== undefined || mode === 'bypassPermissions') return true;
+    return (readOnly && subject.unknown === undefined) || (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true);
   });
   if (allowed && subjects.length > 0) {
     return { behavior: 'allow', reason: used ? `allowed by the rule ${where(used)}` : `allowed in ${mode} mode`, rule: used };
   }
+  const unknown = subjects.find((subject) => subject.unknown !== undefined)?.unknown;
+  if (unknown) return { behavior: 'ask', reason: `the command is not understood (${unknown}), so no rule can allow it` };
   return { behavior: 'ask', reason: `no rule allows ${call.name} here, and ${mode} mode asks` };
   // #endregion
 }

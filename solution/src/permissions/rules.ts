@@ -12,7 +12,7 @@ export type Behavior = 'allow' | 'ask' | 'deny';
 /** One rule, parsed. `source` says where it came from (a settings file, a flag, the session). */
 export interface Rule {
   behavior: Behavior;
-  /** A Claude Code tool name (`Bash`, `Edit`, ...) or an MCP name (`mcp__server` or `mcp__server__tool`). */
+  /** A Claude Code tool name (`Bash`, `Edit`, ...) or an MCP name (`mcp__server`, `mcp__server__*` or `mcp__server__tool`). */
   tool: string;
   /** What is inside the parentheses, if anything: a command pattern, a path pattern, `domain:host`. */
   specifier?: string;
@@ -25,7 +25,7 @@ export interface Rule {
  * its Edit rules every tool that changes them. A name with no kit tool (WebSearch) is accepted, so a person's real
  * settings load, and matches nothing.
  */
-export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = {
+export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
   Bash: ['bash'],
   Read: ['read', 'glob', 'grep'],
   Edit: ['edit', 'write'],
@@ -39,7 +39,7 @@ export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = {
   NotebookEdit: [],
   Task: ['task'],
   TodoWrite: ['todo_write'],
-};
+});
 
 /** The tools whose rules take a path pattern. */
 export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'Glob', 'Grep', 'LS', 'NotebookEdit']);
@@ -58,25 +58,26 @@ export function formatRule(rule: Pick<Rule, 'tool' | 'specifier'>): string {
  * Parses one rule written in Claude Code's syntax, as found in `source`. Throws RuleSyntaxError, naming the rule
  * and the source, for: an empty rule, a name that is neither a Claude Code tool nor an MCP name, unbalanced or
  * empty parentheses, text after the closing parenthesis, a specifier on an MCP name, and a WebFetch specifier
- * that is not `domain:<host>`.
+ * that is not `domain:<host>`. Names are looked up as data: `toString` or `__proto__` is not a tool.
  */
 export function parseRule(text: string, behavior: Behavior, source: string): Rule {
   // #region chapter 8: parseRule
   // 1. Trim the text. A rule is a name, then optionally `(specifier)` reaching to the very end: match it with
-  //    /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s. No match (empty, unbalanced, text after the `)`) is a RuleSyntaxError.
-  // 2. The name must be a key of CLAUDE_TOOLS, or an MCP name: `mcp__<server>` or `mcp__<server>__<tool>`
-  //    (/^mcp__[A-Za-z0-9_-]+$/). Anything else is an error that says which names are known.
+  //    /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s. No match (empty, unbalanced, text after the `)`) is a RuleSyntaxError.
+  // 2. The name must be CLAUDE_TOOLS's own key (Object.hasOwn), or an MCP name: `mcp__<server>`,
+  //    `mcp__<server>__*` or `mcp__<server>__<tool>` (/^mcp__[A-Za-z0-9_-]+(__\*)?$/). Anything else is an error
+  //    that names the tool and the names that are known.
   // 3. A specifier must not be empty (`Bash()`), an MCP name takes none, and WebFetch's must be `domain:<host>`.
   // 4. Every error message quotes the rule and names the source. Return { behavior, tool, specifier, source },
   //    leaving specifier out when there are no parentheses.
   const trimmed = text.trim();
   const fail = (why: string) => new RuleSyntaxError(`invalid ${behavior} rule ${JSON.stringify(text)} in ${source}: ${why}`);
-  const match = /^([A-Za-z0-9_-]+)(?:\((.*)\))?$/s.exec(trimmed);
+  const match = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(trimmed);
   if (!match) throw fail('a rule is a tool name, optionally followed by (specifier), such as Bash(npm run test:*)');
   const tool = match[1]!;
   const specifier = match[2];
   const mcp = tool.startsWith('mcp__');
-  if (mcp ? !/^mcp__[A-Za-z0-9_-]+$/.test(tool) : !Object.hasOwn(CLAUDE_TOOLS, tool)) {
+  if (mcp ? !/^mcp__[A-Za-z0-9_-]+(__\*)?$/.test(tool) : !Object.hasOwn(CLAUDE_TOOLS, tool)) {
     throw fail(`unknown tool ${tool}; known: ${Object.keys(CLAUDE_TOOLS).join(', ')}, or mcp__<server>[__<tool>]`);
   }
   if (specifier === undefined) return { behavior, tool, source };

@@ -14,10 +14,16 @@
  * project (or to nobody you trust). An instruction file may import another with `@path` (relative to the file
  * that imports it), as in Claude Code; imports are followed up to five deep, and only inside the repository (or the
  * working folder when there is no repository): an import that points elsewhere is left as written, with a warning.
+ *
+ * The repository may have been written by someone else: `CLAUDE.md` can be a link to `/proc/self/environ` (the API
+ * key would go into every request) or to `/dev/zero`. So every instruction file and import is read with the given
+ * readConfigFile (safe-file.ts): a regular file whose real location is inside the repository (the home file: inside
+ * the home folder), of bounded size. A file it refuses is left out, with a warning that names it.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hooks } from '../hooks.js';
+import { readConfigFile, UnsafeFileError } from '../safe-file.js';
 
 /** The kit's own prompt, for a session working in `cwd`. */
 export function basePrompt(cwd: string): string {
@@ -101,7 +107,8 @@ export function resolveImports(text: string, file: string, root: string, warning
   //    names the importing file and the import, when: the target is not an existing file; it is not inside root
   //    (follow links: realpath); depth + 1 > MAX_IMPORT_DEPTH; or the target is already in `chain` (a cycle).
   // 3. Otherwise put in its content (trailing whitespace trimmed), itself passed through resolveImports with
-  //    depth + 1 and the chain plus the target.
+  //    depth + 1 and the chain plus the target. Read it with readConfigFile(target, { roots: [root] }): an
+  //    UnsafeFileError (a FIFO, a device, too big) leaves the import as written, with its message as the warning.
   return text.replace(/(^|[ \t])@([\w./-]*[./][\w./-]*\w)/gm, (whole, before: string, relative: string) => {
     const target = path.resolve(path.dirname(file), relative);
     const refuse = (why: string) => {
@@ -112,7 +119,13 @@ export function resolveImports(text: string, file: string, root: string, warning
     if (!inside(root, target)) return refuse(`it is outside ${root}`);
     if (depth + 1 > MAX_IMPORT_DEPTH) return refuse(`imports go at most ${MAX_IMPORT_DEPTH} deep`);
     if (chain.includes(target)) return refuse('it imports itself (a cycle)');
-    const content = readFileSync(target, 'utf8').trimEnd();
+    let content: string;
+    try {
+      content = readConfigFile(target, { roots: [root] }).trimEnd();
+    } catch (error) {
+      if (error instanceof UnsafeFileError) return refuse(error.message);
+      throw error;
+    }
     return before + resolveImports(content, target, root, warnings, depth + 1, [...chain, target]);
   });
   // #endregion
@@ -145,20 +158,31 @@ export interface SystemPrompt {
 export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   // #region chapter 12: buildSystemPrompt
   // 1. sections = [options.replace ?? basePrompt(cwd)] (replace takes the base's place; it is not added to it).
-  // 2. For each of instructionFiles(cwd, home): read it; resolve its imports (root: ~/.claude for the home file,
-  //    else repositoryRoot(cwd) ?? cwd); skip it when the result is blank; else add "# Instructions from <name>\n\n"
-  //    + the content trimmed, where name is the path relative to cwd for project files, the absolute path for the
-  //    home file.
+  // 2. For each of instructionFiles(cwd, home): read it with readConfigFile(file, { roots }), roots being [home]
+  //    for the home file and [repositoryRoot(cwd) ?? cwd] for the others (a link out of the repository is refused).
+  //    An UnsafeFileError is a warning (its message) and the file is left out of the prompt and out of `files`.
+  //    Resolve its imports (root: ~/.claude for the home file, else the repository root); skip it when the result
+  //    is blank; else add "# Instructions from <name>\n\n" + the content trimmed, where name is the path relative
+  //    to cwd for project files, the absolute path for the home file.
   // 3. Add options.append when it is given and not blank. Join the sections with "\n\n".
   const cwd = path.resolve(options.cwd);
   const sections = [options.replace ?? basePrompt(cwd)];
   const warnings: string[] = [];
-  const files = instructionFiles(cwd, options.home);
+  const files: string[] = [];
   const homeDir = options.home === undefined ? undefined : path.join(options.home, '.claude');
   const projectRoot = repositoryRoot(cwd) ?? cwd;
-  for (const file of files) {
+  for (const file of instructionFiles(cwd, options.home)) {
     const fromHome = path.dirname(file) === homeDir;
-    const content = resolveImports(readFileSync(file, 'utf8'), file, fromHome ? homeDir : projectRoot, warnings).trim();
+    let text: string;
+    try {
+      text = readConfigFile(file, { roots: [fromHome ? options.home! : projectRoot] });
+    } catch (error) {
+      if (!(error instanceof UnsafeFileError)) throw error;
+      warnings.push(error.message);
+      continue;
+    }
+    files.push(file);
+    const content = resolveImports(text, file, fromHome ? homeDir! : projectRoot, warnings).trim();
     if (!content) continue;
     sections.push(`# Instructions from ${fromHome ? file : path.relative(cwd, file)}\n\n${content}`);
   }

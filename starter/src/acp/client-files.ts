@@ -9,7 +9,11 @@
  * not change: a path outside the workspace is refused before the client is asked.
  */
 import { TodoError } from '../todo.js';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { defineTool, type Tool } from '../tool.js';
+import { editTool } from '../tools/edit.js';
 import { DEFAULT_READ_LIMIT, MAX_LINE_BYTES, MAX_READ_BYTES, numberLine, readTool } from '../tools/read.js';
 import { writeTool } from '../tools/write.js';
 import { displayPath, resolveInWorkspace } from '../workspace.js';
@@ -82,6 +86,36 @@ export function clientWriteTool(files: ClientFiles): Tool {
       //    has 0 lines; a final newline starts no new line; the path relative to the workspace).
       throw new TodoError(14, 'clientWriteTool.execute');
       // #endregion
+    },
+  });
+}
+
+/**
+ * `edit` through the client (given): the same input, checks and output as chapter 4's edit tool, on the text the
+ * editor holds (its unsaved buffer too), written back through the client, so an edit never lands on the disk behind
+ * the buffer the model just read. Chapter 4's own editTool does the work, on a private copy of the text at the same
+ * relative path, so its rules (one occurrence unless replace_all, line endings kept, UTF-8 only) are the same rules.
+ */
+export function clientEditTool(files: ClientFiles): Tool {
+  return defineTool({
+    name: editTool.name,
+    description: editTool.description,
+    input: editTool.input,
+    async execute(args, ctx) {
+      const absolute = await resolveInWorkspace(ctx.cwd, args.path);
+      const relative = displayPath(ctx.cwd, absolute);
+      const text = await files.readTextFile({ path: absolute }, ctx.signal);
+      const copy = await mkdtemp(path.join(tmpdir(), 'kit-acp-edit-'));
+      try {
+        const file = path.join(copy, relative);
+        await mkdir(path.dirname(file), { recursive: true });
+        await writeFile(file, text, 'utf8');
+        const result = await editTool.execute(args, { ...ctx, cwd: copy });
+        await files.writeTextFile({ path: absolute, content: await readFile(file, 'utf8') }, ctx.signal);
+        return result;
+      } finally {
+        await rm(copy, { recursive: true, force: true });
+      }
     },
   });
 }

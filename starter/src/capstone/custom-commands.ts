@@ -22,6 +22,7 @@
 import { TodoError } from '../todo.js';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readConfigFile } from '../safe-file.js';
 
 export type CommandScope = 'project' | 'user';
 
@@ -133,8 +134,10 @@ export async function loadCustomCommands(where: { cwd: string; home: string }): 
   // 3. A name already taken: leave the file out, unread. When the name was taken in the same scope (the same file
   //    name in two folders), also add a problem that names this file and says which file is used; a user command
   //    that a project command hides is simply left out.
-  // 4. Read the file as UTF-8 and parseCommandFile it. A read that fails, or a file that does not parse, is a
-  //    problem { file, message: the error's message } and the loading goes on with the next file.
+  // 4. Read the file with the given readConfigFile(file, { roots: [the place's own folder: where.cwd for the
+  //    project, where.home for the person] }): a command linked out of the project (to /proc/self/environ, say) or
+  //    that is not a regular file is refused. Then parseCommandFile it. A read that fails or is refused, or a file
+  //    that does not parse, is a problem { file, message: the error's message } and the loading goes on.
   // 5. Return the commands in the order they were found, and the problems.
   throw new TodoError(15, 'loadCustomCommands');
   // #endregion

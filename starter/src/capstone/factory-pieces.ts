@@ -5,9 +5,10 @@
  * the narrower one wins (a flag over the settings files, the settings over the kit's default).
  */
 import { TodoError } from '../todo.js';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { readConfigFile } from '../safe-file.js';
 import type { Hooks } from '../hooks.js';
 import { McpConfigError, parseMcpConfig, type McpServerConfig } from '../mcp/config.js';
 import type { TransportFactory } from '../mcp/client.js';
@@ -105,20 +106,37 @@ export type ServerSource = McpServerConfig | TransportFactory;
 export interface McpServerList {
   servers: Record<string, ServerSource>;
   problems: string[];
+  /** The project's .mcp.json servers that were not approved (present only when there are some). */
+  skipped?: string[];
+  /** The servers kept whose entry is the project's .mcp.json (present only when there are some): their annotations are claims. */
+  project?: string[];
 }
 
 /**
  * The MCP servers of a workspace: its `.mcp.json` when there is one, then each file of --mcp-config (a path
  * relative to `cwd`), then `extra` (an editor's servers). A server named again replaces the one before, so the later
  * source wins. A bad .mcp.json is a problem (its servers are skipped, the agent runs without them); a --mcp-config
- * file the person named and that cannot be used throws McpConfigError.
+ * file the person named and that cannot be used throws McpConfigError. The project's .mcp.json was written by the
+ * folder, not the person: only the servers `approve` accepts are kept (and only they see the person's environment);
+ * the others are named in `skipped`. A stdio server of a file starts in the workspace (its `cwd` relative to it).
  */
-export async function mcpServerList(cwd: string, files: readonly string[], env: Record<string, string | undefined>, extra: Record<string, ServerSource> = {}): Promise<McpServerList> {
+export async function mcpServerList(
+  cwd: string,
+  files: readonly string[],
+  env: Record<string, string | undefined>,
+  extra: Record<string, ServerSource> = {},
+  approve: (name: string) => boolean = () => false,
+): Promise<McpServerList> {
   // #region chapter 15: mcpServerList
   // 1. The sources, in order: <cwd>/.mcp.json when it exists (shown as ".mcp.json"), then each of `files`
   //    resolved against cwd (shown as given).
-  // 2. For each: read it, JSON.parse it and parseMcpConfig(json, env, shown). Copy its servers into the result in
-  //    that order, a later name replacing an earlier one.
+  // 2. For each: read it with the given readConfigFile (roots: the workspace, and for a --mcp-config file also the
+  //    real folder it is in: a link out of the workspace is refused, a FIFO or /dev/zero never hangs), JSON.parse it.
+  //    For .mcp.json only: keep the entries of mcpServers whose name approve(name) accepts, before anything is
+  //    expanded (an unapproved server never sees ${VAR}s), and add the others' names to `skipped`. Then
+  //    parseMcpConfig(json, env, shown); a stdio server's cwd is path.resolve(cwd, its cwd ?? '.'). Copy its servers
+  //    into the result in that order, a later name replacing an earlier one. Remember which kept servers are the
+  //    .mcp.json's (`project`, when there are any): their readOnlyHint is only a claim.
   // 3. When reading, parsing or checking fails, the message names the file: `<shown>: ` in front, unless it starts
   //    so already (parseMcpConfig's own messages do). For .mcp.json add `${message} (its servers are not started)`
   //    to the problems and go on; for a --mcp-config file throw a McpConfigError of `--mcp-config ${message}` (a

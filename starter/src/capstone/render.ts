@@ -14,7 +14,7 @@
 import { TodoError } from '../todo.js';
 import { addUsage, noUsage, type AgentEvent } from '../agent-events.js';
 import type { Usage } from '../messages.js';
-import { clip, editDiff, plainStyle, resultLines, summarizeArguments, todoLines, usageLine, DEFAULT_MAX_LINES, DEFAULT_WIDTH, type Style } from './render-lines.js';
+import { clip, editDiff, plainStyle, resultLines, summarizeArguments, todoLines, usageLine, visible, DEFAULT_MAX_LINES, DEFAULT_WIDTH, type Style } from './render-lines.js';
 
 export * from './render-lines.js';
 
@@ -92,11 +92,12 @@ export class Renderer {
     // 1. Collect the text in a string. Whole lines are written like this: nothing for no lines; otherwise "\n" first
     //    when the cursor is mid-line (!this.atLineStart), then each line followed by "\n"; the cursor is then at a
     //    line start.
-    // 2. text_delta: the text as it is, no new line added, but a "\n" first when thinking was streamed last and the
-    //    cursor is mid-line. Afterwards the cursor is at a line start only if the text ends with "\n"; remember that
+    // 2. text_delta: the text made visible except its new lines and tabs (visible(text, '\n\t'): the model's escape
+    //    codes must not move the cursor or hide what comes next), no new line added, but a "\n" first when thinking
+    //    was streamed last and the cursor is mid-line. Afterwards the cursor is at a line start only if the text ends with "\n"; remember that
     //    text was streamed last, and that the screen no longer ends with a call's output (this.current = TOP).
     // 3. thinking_delta: when this.thinkingTurn is not the event's turn, write the line `✻ Thinking…` (dim) and
-    //    remember the turn. Then stream the thought dimmed, as in step 2 (a "\n" first when text was streamed last
+    //    remember the turn. Then stream the thought, made visible as in step 2 and dimmed (a "\n" first when text was streamed last
     //    and the cursor is mid-line).
     // 4. usage: add event.usage to this.usage (addUsage, from noUsage()); it writes nothing.
     // 5. done: the lines: for cancelled `(stopped)` dim; for turn_limit, error and paused_for_client_tool one red
@@ -120,7 +121,7 @@ export class Renderer {
     // 1. Calls: tool_call_requested, tool_call_decided and tool_result go to this.callLines(event, scope).
     // 2. todo_list: todoLines of its list (with this.style), under its call (this.under, given: the key of a call
     //    is scope + callId). plan_proposed: every line of the plan indented by four spaces ('' stays ''), under its
-    //    call. plan_decided, under its call: approved `  ✓ plan approved (mode: M)` green; not approved
+    //    call, each made visible (keeping tabs). plan_decided, under its call: approved `  ✓ plan approved (mode: M)` green; not approved
     //    `  ✗ plan not approved: keep planning` yellow, with ` (feedback)` after it when there is feedback.
     // 3. mode_changed: `  mode: previous → mode`, dim.
     // 4. retry: `⟳ retrying in S s (attempt A of M): reason`, yellow, S the delay in seconds with one decimal,
@@ -146,7 +147,7 @@ export class Renderer {
     //    - allow: the call's line, bold. The screen now ends with this call's output: this.current = key + '/'.
     //    - block: the call's line in red, then in red `  ⎿ denied: `, `  ⎿ rejected: ` or `  ⎿ blocked: ` (the
     //      permission note's outcome denied, asked, or no note) and the reason: the note's reason, else the first
-    //      line of the decision's message, clipped to this.width. The call has ended (this.ended): its result says
+    //      line of the decision's message, made visible and clipped to this.width. The call has ended (this.ended): its result says
     //      the same thing again. The screen ends with the output of the agent around it: this.current = scope.
     // 4. tool_result of an ended call: no lines (forget it is ended). Otherwise, under the call (this.under, given;
     //    pass it the call, so that even a call never seen before gets its line): for an edit or write that
@@ -157,10 +158,10 @@ export class Renderer {
     // #endregion
   }
 
-  /** `● name(summary)`, clipped to the width; `● name` when its arguments are not known. */
+  /** `● name(summary)`, made visible and clipped to the width; `● name` when its arguments are not known. */
   private headline(call: CallInfo): string {
     const summary = call.arguments === undefined ? '' : `(${summarizeArguments(call.arguments, this.cwd)})`;
-    return clip(`● ${call.name}${summary}`, this.width);
+    return clip(visible(`● ${call.name}${summary}`), this.width);
   }
 
   /**

@@ -2,95 +2,261 @@
  * Chapter 8: what a shell command really runs.
  *
  * `npm test && rm -rf ~` is one string and two commands. A rule that allows `npm test` must not allow the second,
- * so a command is split into the simple commands it runs, and each is judged on its own: the call is allowed only
- * if every part is. A few commands are asked about whatever the rules say (sudo, a recursive rm outside the
- * workspace, writing into .git/), and a person who answers "always" gets a rule for this command's prefix, never
- * for the whole tool.
+ * so a command is read with a real bash grammar (tree-sitter's, run as WebAssembly) and the syntax tree is walked
+ * for every simple command it will run, each judged on its own: the call is allowed only if every part is. The walk
+ * fails closed: a node it does not understand, a syntax error, a name computed at run time or a command too big to
+ * judge makes the whole command "not understood", and no allow rule matches that. Deny rules see through wrappers
+ * (`env`, `timeout`, `xargs`, `bash -c`, `eval`, `find -exec`, `/bin/rm`) to the command that runs. A few commands
+ * are asked about whatever the rules say (sudo, a recursive rm outside the workspace, writing a protected file).
  */
 import { TodoError } from '../todo.js';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+import { Language, Parser, type Node } from 'web-tree-sitter';
 
-/** The words of one simple command, as the shell would split them: quotes removed, escapes undone. */
-export function words(command: string): string[] {
-  const out: string[] = [];
-  let word: string | undefined;
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i++) {
-    const ch = command[i]!;
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"' && i + 1 < command.length) word += command[++i];
-      else word += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      word ??= '';
-    } else if (ch === '\\' && i + 1 < command.length) {
-      word = (word ?? '') + command[++i];
-    } else if (/\s/.test(ch)) {
-      if (word !== undefined) out.push(word);
-      word = undefined;
-    } else {
-      word = (word ?? '') + ch;
+// The grammar is loaded once, when this module is first imported (top-level await), so the walk is synchronous.
+await Parser.init();
+const parser = new Parser();
+parser.setLanguage(await Language.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm')));
+
+/** How big a command the engine judges. Anything bigger is not understood (asked about), never a crash. */
+export const LIMITS = { length: 20_000, nodes: 20_000, depth: 64 };
+
+/** Thrown by the walk for anything it cannot judge: the whole command is then "not understood". */
+export class NotUnderstood extends Error {
+  override name = 'NotUnderstood';
+}
+
+/** One simple command as it will run. */
+export interface SimpleCommand {
+  /** `NAME=value` assignments written before the name, as written. */
+  assignments: string[];
+  /** The name, then the arguments, quotes removed; a word only known at run time (`$HOME`) keeps its text. */
+  words: string[];
+  /** True when the name itself is only known at run time (`$x`, `$(echo rm)`, a glob such as `/bin/r?`). */
+  computed: boolean;
+}
+
+/** What a shell command runs and writes. */
+export interface Found {
+  commands: SimpleCommand[];
+  /** The targets of redirections that write (`> file`, `>> file`, `&> file`), as written, quotes removed. */
+  writes: string[];
+}
+
+/** Node kinds that run nothing themselves but may hold parts that do: the walk goes into their named children. */
+export const CONTAINER_KINDS: ReadonlySet<string> = new Set([
+  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'redirected_statement',
+  'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'do_group', 'case_statement',
+  'case_item', 'function_definition', 'variable_assignment', 'declaration_command', 'command_name', 'concatenation',
+  'string', 'expansion', 'command_substitution', 'process_substitution', 'heredoc_redirect', 'herestring_redirect',
+  'heredoc_body', 'array',
+]);
+
+/** Node kinds that hold no command at all: the walk skips them. */
+export const INERT_KINDS: ReadonlySet<string> = new Set([
+  'comment', 'word', 'raw_string', 'ansi_c_string', 'string_content', 'number', 'variable_name', 'simple_expansion',
+  'special_variable_name', 'heredoc_start', 'heredoc_content', 'heredoc_end', 'file_descriptor',
+]);
+
+/** Words the grammar reads as a command name though bash does not run them as one (`coproc { rm x; }`). */
+const MISREAD_NAMES: ReadonlySet<string> = new Set(['coproc', '{', '}', '[[', ']]', '((', '))']);
+
+/** Redirection operators that write to their target (`>&` and `&>` only when the target is a file, not a number). */
+const WRITING_REDIRECTS: ReadonlySet<string> = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+/** Targets a redirection may write without it counting as writing a file. */
+const HARMLESS_TARGETS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr', '-']);
+
+/** A backslash in a bare word keeps the next character; a backslash before a new line joins the lines. */
+const unescapeWord = (text: string) => text.replace(/\\\n/g, '').replace(/\\(.)/gs, '$1');
+
+/**
+ * The value of a word node when it is known before the command runs: a bare word (escapes undone), a '...' string,
+ * a "..." string with no expansion in it, a number, or a concatenation of those. Undefined for anything whose value
+ * is only known at run time (`$x`, `$(...)`, `$'...'` with escapes).
+ */
+export function literal(node: Node | null | undefined): string | undefined {
+  if (!node) return undefined;
+  switch (node.type) {
+    case 'word':
+    case 'number':
+      return unescapeWord(node.text);
+    case 'raw_string':
+      return node.text.slice(1, -1);
+    case 'ansi_c_string':
+      return node.text.includes('\\') ? undefined : node.text.slice(2, -1);
+    case 'string':
+      if (node.namedChildren.some((child) => child?.type !== 'string_content')) return undefined;
+      return node.text.slice(1, -1).replace(/\\\n/g, '').replace(/\\([\\"$`])/g, '$1');
+    case 'concatenation': {
+      const parts = node.namedChildren.map((child) => literal(child));
+      return parts.every((part) => part !== undefined) ? parts.join('') : undefined;
     }
+    default:
+      return undefined;
   }
-  if (word !== undefined) out.push(word);
-  return out;
 }
 
-/** Words that only run the next words: `env`, `command`, ... (with `NAME=value` assignments, skipped to find the command). */
-const WRAPPERS = new Set(['command', 'env', 'builtin', 'exec', 'nohup']);
+/** The named children of a node (never null). */
+export const childrenOf = (node: Node): Node[] => node.namedChildren.filter((child): child is Node => child !== null);
 
-/** How many leading words are `NAME=value` assignments or wrappers (the command itself comes after them). */
-export function wrapperCount(all: readonly string[]): number {
-  let start = 0;
-  while (start < all.length && (/^[A-Za-z_][A-Za-z0-9_]*=/.test(all[start]!) || WRAPPERS.has(all[start]!))) start++;
-  return start;
-}
-
-/** The words with leading `NAME=value` assignments and `command`/`env`/`builtin` wrappers taken off. */
-export function commandWords(command: string): string[] {
-  const all = words(command);
-  return all.slice(wrapperCount(all));
-}
-
-/** The index of the `)` that closes the `(` at `open`, or the end of the text when none does. Quotes are skipped. */
-function closing(text: string, open: number): number {
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = open; i < text.length; i++) {
-    const ch = text[i]!;
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"') i++;
-    } else if (ch === '\\') i++;
-    else if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '(') depth++;
-    else if (ch === ')' && --depth === 0) return i;
-  }
-  return text.length;
+/**
+ * The path a `file_redirect` node writes, or undefined when it writes none (`< in`, `2>&1`, `> /dev/null`). Throws
+ * NotUnderstood when it writes to a target only known at run time (`> $file`).
+ */
+export function redirectTarget(node: Node): string | undefined {
+  const operator = node.children.find((child) => child !== null && !child.isNamed)?.type ?? '';
+  const destination = node.childForFieldName('destination');
+  if (!WRITING_REDIRECTS.has(operator) || !destination) return undefined;
+  if ((operator === '>&' || operator === '&>') && /^\d+-?$|^-$/.test(destination.text)) return undefined;
+  const target = literal(destination);
+  if (target === undefined) throw new NotUnderstood(`it writes to ${destination.text}, a path only known when it runs`);
+  return HARMLESS_TARGETS.has(target) ? undefined : target;
 }
 
 /**
- * The simple commands a shell command runs, trimmed, none empty. Splits at `&&`, `||`, `;`, `|`, `&` and new
- * lines (not inside quotes, and not the `&` of a redirection such as `2>&1`); the commands inside `$(...)`,
- * `<(...)`, backticks (also inside double quotes) and a `( ... )` subshell are parts of their own, listed before
- * the command that holds them (they run first), which keeps its text. An unclosed construct runs to the end.
+ * The commands and writes of a shell command (a line, a `bash -c` script, an `eval` string), `depth` levels down.
+ * Throws NotUnderstood when it is too long, too big, has a syntax error, or holds anything the walk does not know.
  */
-export function splitCommand(command: string): string[] {
-  // #region chapter 8: splitCommand
-  // 1. Walk the text one character at a time, building the current part; a helper `flush` pushes the trimmed
-  //    part (if not empty) and starts a new one.
-  // 2. Inside single quotes nothing is special. A backslash keeps the next character as it is.
-  // 3. `$(`, `<(` and `>(` (even inside double quotes): find the closing parenthesis (closing(), given), split
-  //    the text inside with splitCommand and push those parts; the whole `$(...)` stays in the current part.
-  //    A backtick does the same up to the next backtick.
-  // 4. Inside double quotes nothing else is special. Outside quotes: a `(` that starts a part is a subshell:
-  //    split what is inside and push it; `;`, `|`, `&` and a new line end the current part, except a `&` right
-  //    after `>` or `<` or right before `>` (a redirection).
-  // 5. Flush the last part and return the parts.
-  throw new TodoError(8, 'splitCommand');
+export function shellCommands(text: string, depth = 0): Found {
+  if (text.length > LIMITS.length) throw new NotUnderstood(`it is longer than ${LIMITS.length} characters`);
+  const tree = parser.parse(text);
+  if (!tree) throw new NotUnderstood('the bash grammar could not read it');
+  try {
+    const root = tree.rootNode;
+    if (root.descendantCount > LIMITS.nodes) throw new NotUnderstood(`it has more than ${LIMITS.nodes} parts`);
+    if (root.hasError) throw new NotUnderstood('it has a syntax error, or syntax the bash grammar cannot read');
+    const found: Found = { commands: [], writes: [] };
+    walk(root, found, depth);
+    const misread = found.commands.find((command) => MISREAD_NAMES.has(command.words[0]!));
+    if (misread) throw new NotUnderstood(`the grammar reads ${misread.words[0]} as a command, which bash does not`);
+    return found;
+  } finally {
+    tree.delete();
+  }
+}
+
+/**
+ * Walks the syntax tree below `node` (`depth` levels down from the top) and adds to `found` every simple command
+ * it will run (readCommand) and every path a redirection writes (redirectTarget). Fails closed: throws
+ * NotUnderstood for a node kind it does not know, and for a tree deeper than LIMITS.depth.
+ */
+export function walk(node: Node, found: Found, depth: number): void {
+  // #region chapter 8: walk
+  // 1. Deeper than LIMITS.depth: throw NotUnderstood (a command nested that deep is asked about, not judged).
+  // 2. A `command` node: push readCommand(node) to found.commands. A `file_redirect` node: push its
+  //    redirectTarget (given) to found.writes when there is one.
+  // 3. INERT_KINDS hold no command: stop here. Any kind that is not a command, a file_redirect or one of the
+  //    CONTAINER_KINDS is unknown: throw NotUnderstood naming the kind. Never skip what you do not know.
+  // 4. Walk every named child (childrenOf, given) one level deeper: the words of a command may hold `$(...)`,
+  //    and those commands run too.
+  throw new TodoError(8, 'walk');
   // #endregion
 }
+
+/**
+ * One `command` node as a SimpleCommand: its `variable_assignment` children as written, its name (the `name`
+ * field, a command_name node) and its `argument` fields, each as its literal value, or its text when the value is
+ * only known at run time. A name that is not literal, or holds a glob character (`*`, `?`, `[`), is computed.
+ */
+export function readCommand(node: Node): SimpleCommand {
+  // #region chapter 8: readCommand
+  // 1. assignments: the text of each child of type `variable_assignment`.
+  // 2. The name: node.childForFieldName('name'), a command_name node; its value is literal() of its first named
+  //    child. No literal value, or one with *, ? or [ in it: computed, and the name's text stands in the words.
+  // 3. The arguments: node.childrenForFieldName('argument'), each literal() or, when that is undefined, its text.
+  throw new TodoError(8, 'readCommand');
+  // #endregion
+}
+
+/**
+ * Commands that run the command after their options (and, for `env`, after `NAME=value` words), each with the
+ * options that take a value as the next word (`timeout -s KILL`, `xargs -I {}`, `nice -n 5`).
+ */
+export const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  Object.entries({
+    command: [], builtin: [], nohup: [], time: ['-f', '-o'], setsid: [], exec: ['-a'],
+    env: ['-u', '--unset', '-C', '--chdir'],
+    nice: ['-n', '--adjustment'],
+    timeout: ['-s', '--signal', '-k', '--kill-after'],
+    stdbuf: ['-i', '-o', '-e'],
+    ionice: ['-c', '-n', '-p', '-P', '-u'],
+    xargs: ['-I', '-L', '-P', '-d', '-E', '-a', '-n', '-s', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'],
+    sudo: ['-u', '-g', '-C', '-D', '-p', '-h', '-r', '-t', '-U', '--user', '--group', '--chdir', '--prompt'],
+    doas: ['-u', '-C'],
+  }).map(([name, options]) => [name, new Set(options)]),
+);
+/** Shells whose `-c` option runs a script given as text. */
+export const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
+
+/**
+ * The words after a wrapper's options: what `words[0]` (a WRAPPERS name) runs, or [] when it runs nothing. Options
+ * (and, for env, `NAME=value`) are skipped, with the value of the options that take one; `timeout` also skips its
+ * duration. Throws NotUnderstood for `env -S` (a command line in one word).
+ */
+export function afterWrapper(words: readonly string[]): string[] {
+  const name = path.basename(words[0] ?? '');
+  const valued = WRAPPERS.get(name) ?? new Set<string>();
+  let at = 1;
+  while (at < words.length && (words[at]!.startsWith('-') || (name === 'env' && /^[A-Za-z_]\w*=/.test(words[at]!)))) {
+    if (name === 'env' && /^(-S|--split-string)/.test(words[at]!)) throw new NotUnderstood('env -S splits a command line the walk cannot see');
+    if (words[at] === '--') {
+      at++;
+      break;
+    }
+    at += valued.has(words[at]!) ? 2 : 1;
+  }
+  if (name === 'timeout') at++;
+  return words.slice(at);
+}
+
+/** The commands `find` runs: each `-exec`/`-execdir`/`-ok`/`-okdir` command (up to `;` or `+`), and `rm` for `-delete`. */
+export function findCommands(words: readonly string[]): string[][] {
+  const out: string[][] = [];
+  for (let at = 1; at < words.length; at++) {
+    if (words[at] === '-delete') out.push(['rm']);
+    if (!['-exec', '-execdir', '-ok', '-okdir'].includes(words[at]!)) continue;
+    const end = words.findIndex((word, i) => i > at && (word === ';' || word === '+'));
+    out.push(words.slice(at + 1, end === -1 ? words.length : end));
+    at = end === -1 ? words.length : end;
+  }
+  return out;
+}
+
+/** The script a shell's `-c` runs (`bash -c 'rm x'`, `sh -ec 'rm x'`), or undefined when it has no `-c`. */
+export function shellScript(words: readonly string[]): string | undefined {
+  const at = words.findIndex((word, i) => i > 0 && /^-[A-Za-z]*c[A-Za-z]*$/.test(word));
+  return at === -1 ? undefined : (words[at + 1] ?? '');
+}
+
+/**
+ * The commands one simple command's words make run besides itself, `depth` levels down, each seen through again:
+ * its name by basename (`/bin/rm x` is `rm x`); through a wrapper, the words after its options (afterWrapper);
+ * through `bash -c` and the other SHELLS, the script (shellScript) read with shellCommands one level deeper, and
+ * through `eval` its arguments joined by spaces, the same way; through `find`, findCommands. Returns the commands
+ * found (computed ones included) and the writes of any script. Throws NotUnderstood past LIMITS.depth.
+ */
+export function innerCommands(words: readonly string[], depth: number): Found {
+  // #region chapter 8: innerCommands
+  // 1. Deeper than LIMITS.depth: throw NotUnderstood.
+  // 2. The name is path.basename of the first word. When that differs from the word, the basename form (the
+  //    name replaced, the arguments kept) is an inner command.
+  // 3. A WRAPPERS name: the words afterWrapper (given) are an inner command when there are any. `find`: each of
+  //    findCommands (given). A SHELLS name with a shellScript (given), or `eval`: shellCommands of the script
+  //    (for eval: the arguments joined by spaces) at depth + 1; keep its commands and its writes.
+  // 4. Every inner command found in step 2 or 3 is looked through again (innerCommands, depth + 1), and what
+  //    that finds is added too: `timeout 5 env rm x` runs `rm x`.
+  throw new TodoError(8, 'innerCommands');
+  // #endregion
+}
+
+/** Words joined by spaces, each word with a space, a quote or a backslash in it single-quoted, so `rm "a b"` is not `rm a b`. */
+export function joinWords(words: readonly string[]): string {
+  return words.map((word) => (/[\s'"\\]/.test(word) || word === '' ? `'${word.replace(/'/g, `'\\''`)}'` : word)).join(' ');
+}
+
+/** A command as text for a rule that matches only that text: `\` and `*` escaped, so they stand for themselves. */
+export const escapeCommand = (text: string) => text.replace(/[\\*]/g, '\\$&');
 
 /** Commands whose first word is followed by a subcommand that says what they do (`git diff`, `npm test`). */
 const SUBCOMMANDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'gh', 'dotnet', 'mvn', 'gradle']);
@@ -98,20 +264,20 @@ const SUBCOMMANDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go',
 const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
 
 /**
- * The rule to suggest when a person answers "always" to one simple command, as Claude Code proposes it, written
- * as the command is (assignments in front included): for a command with a subcommand (`git diff HEAD` → `Bash(git diff:*)`, `npm run test:unit -- -w` →
- * `Bash(npm run test:unit:*)`) its prefix, which matches that command with any further arguments; for anything
- * else the exact command (`rm build/x.o` → `Bash(rm build/x.o)`), so "always" never covers more than was asked.
+ * The rule to suggest when a person answers "always" to one simple command, written as the command is
+ * (assignments in front included): for a command with a subcommand (`git diff HEAD` → `Bash(git diff:*)`,
+ * `npm run test:unit -- -w` → `Bash(npm run test:unit:*)`) its prefix, which matches that command with any further
+ * arguments; for anything else the exact command (`rm build/x.o` → `Bash(rm build/x.o)`). The text comes from the
+ * call, so it is escaped (escapeCommand): `rm *.log` stores `Bash(rm \*.log)`, which allows that command only.
  */
-export function suggestBashRule(part: string): string {
+export function suggestBashRule(command: SimpleCommand): string {
   // #region chapter 8: suggestBashRule
-  // 1. Take the part's words (given), and find where the command starts after assignments and wrappers
-  //    (wrapperCount, given): the prefix keeps what is in front of it, so the rule matches the command as written.
+  // 1. The words as written are the assignments followed by the words; the command starts after the assignments.
   // 2. If the command is in SUBCOMMANDS and the next word exists and is a plain word (/^[A-Za-z][\w.-]*$/, not an
   //    option or a path), the prefix runs to that word; one word further when that word is in SCRIPT_RUNNERS and
   //    the word after it does not start with `-`.
-  // 3. With a prefix, return `Bash(<prefix words joined by spaces>:*)`. Without one, return
-  //    `Bash(<all the words joined by spaces>)`.
+  // 3. With a prefix, return `Bash(<prefix>:*)`; without one, `Bash(<all the words>)`. Either way the words are
+  //    joined with joinWords and escaped with escapeCommand (both given): text from the call is never a pattern.
   throw new TodoError(8, 'suggestBashRule');
   // #endregion
 }
@@ -122,31 +288,43 @@ export interface Workspace {
   home: string;
 }
 
-/** True when `target` lies inside a `.git` folder, or is one (a path segment named `.git`). */
-export function touchesGit(target: string): boolean {
-  return target.split(/[\\/]/).includes('.git');
+/** Folders whose contents change what runs next time (hooks, settings, git hooks). */
+export const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.claude']);
+/** Files that change what runs or what the model is told next time. */
+export const PROTECTED_FILES: ReadonlySet<string> = new Set([
+  '.mcp.json', 'CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md', '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile',
+  '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.envrc',
+]);
+
+/** True when writing `target` changes what runs next time: a path in a PROTECTED_FOLDERS folder, or a PROTECTED_FILES file. */
+export function isProtected(target: string): boolean {
+  const segments = target.split(/[\\/]/);
+  return segments.some((segment) => PROTECTED_FOLDERS.has(segment)) || PROTECTED_FILES.has(segments.at(-1) ?? '');
+}
+
+/** A path as a shell command names it, made absolute: a leading `~` is the home folder, the rest is against the root. */
+export function resolveArg(arg: string, ws: Workspace): string {
+  return arg === '~' || arg.startsWith('~/') ? path.join(ws.home, arg.slice(1)) : path.resolve(ws.root, arg);
 }
 
 /** Commands that write to, move or delete the paths they are given. */
-const WRITERS = new Set(['rm', 'mv', 'cp', 'tee', 'touch', 'chmod', 'chown', 'ln', 'truncate', 'rmdir', 'mkdir', 'dd']);
+export const WRITERS: ReadonlySet<string> = new Set(['rm', 'mv', 'cp', 'tee', 'touch', 'chmod', 'chown', 'ln', 'truncate', 'rmdir', 'mkdir', 'dd', 'install', 'rsync']);
 
 /**
- * Why one simple command must be asked about whatever the rules say, or undefined. Asks for:
+ * Why one simple command (its words, the name first) must be asked about whatever the rules say, or undefined:
  * - `sudo`, `su` and `doas` (another user's rights);
  * - `rm` with a recursive flag (`-r`, `-R`, `-rf`, `--recursive`, ...) on a target outside the workspace, or on the
  *   workspace itself (`~` is the home folder);
- * - a write into `.git/`: a redirection (`>`, `>>`) to such a path, or a writing command (WRITERS, `sed -i`) with
- *   such an argument.
+ * - a writing command (WRITERS, `sed -i`) with an argument that isProtected.
  */
-export function safetyConcern(part: string, ws: Workspace): string | undefined {
+export function safetyConcern(words: readonly string[], ws: Workspace): string | undefined {
   // #region chapter 8: safetyConcern
-  // 1. Take the part's commandWords; the first is the command.
+  // 1. The first word is the command, the rest its arguments.
   // 2. sudo / su / doas: return a reason that names it.
   // 3. rm: if any option is recursive (starts with a single `-` and contains r or R, or is --recursive), resolve
-  //    each other argument (a leading `~` is ws.home, anything else against ws.root). One that is the root itself
-  //    or not inside it (path.relative starts with `..` or is absolute) is a reason.
-  // 4. Redirection targets (`>file`, `> file`, `>>file`: match them in the part's text) and, for WRITERS and
-  //    `sed -i`, every argument: one that touchesGit (given) is a reason.
+  //    each other argument (resolveArg, given). One that is the root itself or not inside it (path.relative
+  //    starts with `..` or is absolute) is a reason.
+  // 4. For WRITERS and `sed -i`, every argument: one that isProtected (given) is a reason naming it.
   // 5. Otherwise undefined.
   throw new TodoError(8, 'safetyConcern');
   // #endregion

@@ -12,7 +12,7 @@ import type { PermissionAnswer, PermissionNote, ToolDecision } from '../agent-ev
 import type { HookContext, Hooks } from '../hooks.js';
 import type { ToolCall } from '../messages.js';
 import { displayPath } from '../workspace.js';
-import { splitCommand, suggestBashRule, type Workspace } from './command.js';
+import { NotUnderstood, shellCommands, suggestBashRule, type Workspace } from './command.js';
 import { callSubjects, evaluate, PERMISSION_MODES, READ_ONLY_TOOLS, type PermissionMode } from './evaluate.js';
 import { formatRule, parseRule, type Rule } from './rules.js';
 
@@ -26,6 +26,8 @@ export interface PermissionRequest {
   reason: string;
   /** The rules "always" would add (none when the call cannot be written as a rule). */
   suggestedRules: string[];
+  /** When "always" would still not allow the next identical call: why (the ask rule or check that keeps asking). */
+  stillAsks?: string;
 }
 
 /**
@@ -51,22 +53,42 @@ export interface PermissionGate extends Hooks {
 }
 
 /**
- * The rules "always" adds for `call`, as narrow as Claude Code proposes them: bash, suggestBashRule for each
- * simple command (no repeats); edit and write, `Edit(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace
- * paths written from the root); web_fetch, `WebFetch(domain:<host>)`; an MCP tool, its full name. Never a bare
+ * The rules "always" adds for `call`, never wider than the call: bash, suggestBashRule for each simple command
+ * (no repeats; none at all when the command is not understood or a name is computed); edit and write,
+ * `Edit(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace paths written from the root, glob characters
+ * escaped); web_fetch, `WebFetch(domain:<host>)`; an MCP tool, its full name (a tool rule, exact). Never a bare
  * tool name for a built-in tool: any other call gets no rule.
  */
 export async function suggestRules(call: ToolCall, ws: Workspace): Promise<string[]> {
   const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
-  if (call.name === 'bash') return [...new Set(splitCommand(typeof args.command === 'string' ? args.command : '').map(suggestBashRule))];
-  if (call.name.startsWith('mcp__')) return [call.name];
+  if (call.name === 'bash') {
+    try {
+      const { commands } = shellCommands(typeof args.command === 'string' ? args.command : '');
+      return commands.some((command) => command.computed) ? [] : [...new Set(commands.map(suggestBashRule))];
+    } catch (error) {
+      if (error instanceof NotUnderstood) return [];
+      throw error;
+    }
+  }
+  if (call.name.startsWith('mcp__')) return call.name.split('__').length >= 3 && !call.name.endsWith('__*') ? [call.name] : [];
   const [subject] = await callSubjects(call, ws);
   if (subject?.path !== undefined && subject.inside) {
     const tool = ['edit', 'write'].includes(call.name) ? 'Edit' : 'Read';
-    return [`${tool}(/${displayPath(ws.root, subject.path)})`];
+    return [`${tool}(/${displayPath(ws.root, subject.path).replace(/[\\*?]/g, '\\$&')})`];
   }
   if (subject?.host) return [`WebFetch(domain:${subject.host})`];
   return [];
+}
+
+/**
+ * Why the next identical call would still be asked about after "always" added `suggested` as allow rules, or
+ * undefined when it would be allowed: a person told "allowed from now on" must not be asked again.
+ */
+export async function stillAsks(rules: readonly Rule[], suggested: readonly string[], mode: PermissionMode, call: ToolCall, ws: Workspace, readOnly: boolean): Promise<string | undefined> {
+  if (suggested.length === 0) return undefined;
+  const added = suggested.map((text) => parseRule(text, 'allow', 'session'));
+  const next = await evaluate([...rules, ...added], mode, call, ws, readOnly);
+  return next.behavior === 'allow' ? undefined : next.reason;
 }
 
 /** Waits for `promise`, but rejects with the signal's reason as soon as it aborts. */
@@ -105,8 +127,9 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
       // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
       //    the model should not retry it; outcome 'denied'.
-      // 4. ask: the suggested rules (suggestRules), then await the callback with { call, reason, suggestedRules }
-      //    and ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
+      // 4. ask: the suggested rules (suggestRules) and whether "always" would still ask next time (stillAsks, given,
+      //    set only when it would), then await the callback with { call, reason, suggestedRules, stillAsks } and
+      //    ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
       // 5. No callback, or it answered undefined (nobody can answer): a block that says the call needs approval
       //    nobody could give, and how to allow it (--allowedTools, or an allow rule in .claude/settings.json);
       //    outcome 'denied'.

@@ -1,0 +1,215 @@
+/**
+ * Chapter 15: the workspace is untrusted until the person trusts it.
+ *
+ * A folder the agent works in may have been written by someone else: a repository cloned a minute ago chooses its
+ * own `.claude/settings.json`, `.mcp.json` and `CLAUDE.md`. Reading those files is safe; acting on them is not.
+ * A hook is a shell command, a stdio server is a program, an http server is a place the person's secrets could be
+ * sent (`${ANTHROPIC_API_KEY}` in a header), and `defaultMode: bypassPermissions` switches every question off. So,
+ * as Claude Code does with its trust dialog and its approval of project MCP servers:
+ *
+ * - until the person trusts the folder, nothing of the folder runs: its hooks (the project's settings files') are
+ *   left out, its `.mcp.json` servers are not started, its allow rules and its defaultMode are ignored;
+ * - even in a trusted folder, the committed `.claude/settings.json` may not raise the permission mode
+ *   (`bypassPermissions`, `acceptEdits`) nor allow a whole tool (`Bash`, `Bash(*)`): a file every clone shares must
+ *   not switch the person's questions off. The person's own `settings.local.json` and user settings may.
+ *
+ * The answer is remembered per folder in `~/.coding-agent/trust.json` (the kit's user folder, beside its sessions;
+ * Claude Code keeps the same answer in `~/.claude.json`). The terminal asks the first time (`npm run agent`); `-p`
+ * skips what needs trust unless `--trust-workspace` says so; `npm run acp` starts a session in an untrusted folder
+ * without the folder's hooks and servers and says so on stderr. The factory (buildAgent) applies the decision for
+ * both, through trustedSettings below.
+ */
+import { TodoError } from '../todo.js';
+import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { PermissionMode } from '../permissions/evaluate.js';
+import type { Rule } from '../permissions/rules.js';
+import type { Settings } from '../permissions/settings.js';
+import { HOOK_EVENTS, mergeHookConfigs, type HookConfig } from './hook-settings.js';
+
+/** Where a settings file sits: the person's (~/.claude), the committed project file, the project's local file. */
+export type SettingsScope = 'user' | 'project' | 'local';
+
+/** What one settings file says, as loadAgentSettings read it. */
+export interface SettingsSource {
+  file: string;
+  scope: SettingsScope;
+  defaultMode?: PermissionMode;
+  hooks: HookConfig;
+  /** Claude Code's approval of the servers of a project's .mcp.json. */
+  enableAllProjectMcpServers?: boolean;
+  enabledMcpjsonServers?: string[];
+  disabledMcpjsonServers?: string[];
+}
+
+/** The settings files read (chapter 8's Settings), their hooks merged, and what each file said. */
+export interface AgentSettings extends Settings {
+  hooks: HookConfig;
+  /** Each file on its own, user first (missing when a program made the settings itself: they are its own). */
+  sources?: SettingsSource[];
+}
+
+/** The person's decision about a workspace. */
+export interface WorkspaceTrust {
+  /** The person trusts the folder: its hooks, rules and the servers below may act. */
+  trusted: boolean;
+  /** The .mcp.json servers the person approved by name, or 'all' (--trust-workspace, the question answered yes). */
+  servers?: readonly string[] | 'all';
+}
+
+/** The permission modes that raise what runs without a question. */
+export const ESCALATING_MODES: readonly PermissionMode[] = ['bypassPermissions', 'acceptEdits'];
+
+/** Tools whose bare allow rule only reads: allowing them whole switches off no question about a change. */
+const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'TodoWrite', 'read', 'glob', 'grep', 'todo_write']);
+
+/**
+ * True for an allow rule that allows a whole acting tool: no specifier, or one made only of wildcards (`Bash`,
+ * `Bash(*)`, `Bash(:*)`, `Edit(**)`, `mcp__server`). A rule with a real command or path in it is narrow.
+ */
+export function isWideAllowRule(rule: Pick<Rule, 'behavior' | 'tool' | 'specifier'>): boolean {
+  if (rule.behavior !== 'allow' || READING_TOOLS.has(rule.tool)) return false;
+  if (rule.tool.startsWith('mcp__') && rule.tool.split('__').length < 3) return true;
+  return rule.specifier === undefined || /^[\s*:/.]*$/.test(rule.specifier);
+}
+
+/** The settings with what the trust decision leaves of them, and a line for each thing left out. */
+export interface TrustedSettings {
+  settings: AgentSettings;
+  dropped: string[];
+}
+
+/**
+ * The settings as they may act under `trust`. Settings without `sources` (made by a program, not read from files)
+ * are the program's own and come back as they are.
+ */
+export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust): TrustedSettings {
+  // #region chapter 15: trustedSettings
+  // 1. No settings.sources: return the settings as they are, nothing dropped.
+  // 2. Which files may act: a 'user' file always; a 'project' or 'local' file only when trust.trusted (the folder
+  //    wrote them: a clone can carry a settings.local.json too). A file that may not act gives no hooks, and every
+  //    allow rule whose source is that file is left out (its deny and ask rules stay: they only add questions).
+  //    Say so: one line per file, naming it and what was left out (how many hooks, how many allow rules).
+  // 3. The committed project file ('project') never raises the mode and never allows a whole tool, trusted or not:
+  //    its defaultMode when it is one of ESCALATING_MODES, and its allow rules that isWideAllowRule, are left out,
+  //    each with a line that names the file and the mode or rule.
+  // 4. defaultMode: the one of the last file (user, project, local) whose mode was kept; none: no defaultMode.
+  //    hooks: mergeHookConfigs of the hooks of the files that may act, in order.
+  // 5. Return { settings: { ...settings, rules, defaultMode, hooks }, dropped }.
+  throw new TodoError(15, 'trustedSettings');
+  // #endregion
+}
+
+/** Whether the project's `.mcp.json` server `name` may start: trusted, approved, and not disabled. */
+export function mcpServerApproved(name: string, trust: WorkspaceTrust, settings: AgentSettings): boolean {
+  if (!trust.trusted) return false;
+  const sources = settings.sources ?? [];
+  if (sources.some((source) => source.disabledMcpjsonServers?.includes(name))) return false;
+  if (trust.servers === 'all' || trust.servers?.includes(name)) return true;
+  return sources.some((source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a folder asks for (the question the person answers), and the remembered answers.
+
+/** One thing a folder wants to run or change, for the question. */
+export interface FolderRequest {
+  kind: 'hook' | 'stdio server' | 'http server' | 'setting';
+  /** Where it is written. */
+  file: string;
+  /** What it is: a hook's event and command, a server's name and command or URL, a setting. */
+  what: string;
+  /** The person's environment variables it would receive (`${VAR}` in a server's entry). */
+  variables: string[];
+}
+
+/** The `${VAR}` names in the strings of `value` (any depth). */
+export function referencedVariables(value: unknown): string[] {
+  const names = new Set<string>();
+  const visit = (item: unknown) => {
+    if (typeof item === 'string') for (const match of item.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
+    else if (Array.isArray(item)) item.forEach(visit);
+    else if (item && typeof item === 'object') Object.values(item).forEach(visit);
+  };
+  visit(value);
+  return [...names];
+}
+
+/**
+ * What the folder's files ask to run or raise: the hooks of its settings files, the servers of its .mcp.json
+ * (`mcpJson`, the parsed file, not expanded), an escalating defaultMode and allow rules. Empty: nothing to ask.
+ */
+export function folderRequests(settings: AgentSettings, mcpJson?: { file: string; json: unknown }): FolderRequest[] {
+  const requests: FolderRequest[] = [];
+  for (const source of settings.sources ?? []) {
+    if (source.scope === 'user') continue;
+    for (const event of HOOK_EVENTS) {
+      for (const group of source.hooks[event]) {
+        for (const hook of group.hooks) requests.push({ kind: 'hook', file: source.file, what: `${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command}`, variables: [] });
+      }
+    }
+    if (source.defaultMode) requests.push({ kind: 'setting', file: source.file, what: `defaultMode ${source.defaultMode}`, variables: [] });
+    for (const rule of settings.rules.filter((one) => one.source === source.file && one.behavior === 'allow')) {
+      requests.push({ kind: 'setting', file: source.file, what: `allow ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`, variables: [] });
+    }
+  }
+  const servers = (mcpJson?.json as { mcpServers?: unknown } | undefined)?.mcpServers;
+  if (mcpJson && servers && typeof servers === 'object' && !Array.isArray(servers)) {
+    for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
+      const one = (entry ?? {}) as Record<string, unknown>;
+      const http = one.type === 'http';
+      const what = http ? `${name}: ${String(one.url)}` : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
+      requests.push({ kind: http ? 'http server' : 'stdio server', file: mcpJson.file, what, variables: referencedVariables(one) });
+    }
+  }
+  return requests;
+}
+
+/** The file that remembers the person's answers, per folder. */
+export function trustFile(home: string): string {
+  return path.join(home, '.coding-agent', 'trust.json');
+}
+
+/** The key a folder is remembered under: its real path. */
+function folderKey(cwd: string): string {
+  try {
+    return realpathSync(cwd);
+  } catch {
+    return path.resolve(cwd);
+  }
+}
+
+interface TrustFileContent {
+  folders: Record<string, { trusted: boolean; servers?: string[] | 'all'; at: string }>;
+}
+
+function readTrustFile(home: string): TrustFileContent {
+  try {
+    const json = JSON.parse(readFileSync(trustFile(home), 'utf8')) as TrustFileContent;
+    return json && typeof json.folders === 'object' && json.folders !== null ? json : { folders: {} };
+  } catch {
+    return { folders: {} };
+  }
+}
+
+/** The remembered answer for `cwd`, or undefined when the person was never asked. */
+export function rememberedTrust(home: string, cwd: string): WorkspaceTrust | undefined {
+  const entry = readTrustFile(home).folders[folderKey(cwd)];
+  if (!entry || typeof entry.trusted !== 'boolean') return undefined;
+  return { trusted: entry.trusted, ...(entry.servers ? { servers: entry.servers } : {}) };
+}
+
+/** Remembers the person's answer for `cwd` (written whole, then renamed: never half a file). */
+export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust): void {
+  const content = readTrustFile(home);
+  content.folders[folderKey(cwd)] = { trusted: trust.trusted, ...(trust.servers ? { servers: trust.servers === 'all' ? 'all' : [...trust.servers] } : {}), at: new Date().toISOString() };
+  const file = trustFile(home);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
+}
+
+/** The question's text: what the folder asks to run, one line each, with the variables each would receive. */
+export function describeRequests(requests: readonly FolderRequest[]): string[] {
+  return requests.map((request) => `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`);
+}
