@@ -159,8 +159,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   let planShown = false;
   /** Writes the program's own lines (the questions) on a line of their own. */
   const say = (text: string) => out(`${renderer.lineBreak()}${text}`);
-  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys. */
-  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.next(signal) }, { cwd, width: process.stdout.columns, style });
+  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys (one key press in a terminal). */
+  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.key(signal) }, { cwd, width: process.stdout.columns, style });
   /** A line of the plan question: y, a or n (the plan's own keys), or undefined to ask again. */
   const planKey = (line: string) => {
     const key = line.trim().toLowerCase();
@@ -194,7 +194,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
           say(`  ${style.yellow('Approve this plan?')} ${keys}\n`);
           let mode: ReturnType<typeof planKey>;
           for (;;) {
-            const line = await reader.next(signal);
+            const line = await reader.key(signal);
             if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
             mode = planKey(line);
             if (mode) break;
