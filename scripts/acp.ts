@@ -35,6 +35,7 @@ import type { Provider } from '../solution/src/provider.js';
 import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
 import type { SessionHooks } from '../solution/src/capstone/index.js';
+import { workspacePermissions, workspaceTrusted } from './lib/workspace-trust.js';
 
 // Before anything can print: stdout belongs to the protocol.
 routeConsoleToStderr();
@@ -192,6 +193,8 @@ interface Shared {
   model?: string;
   smallFastModel?: string;
   home: string;
+  /** --trust-workspace: every folder's settings may act (else only folders the person trusted in npm run agent). */
+  trustAll: boolean;
 }
 
 /** A mode control without a gate (chapter 8 not finished): it only remembers the mode. */
@@ -208,7 +211,10 @@ function builtinTools(kit: Kit, setup: SessionSetup): Tool[] {
 
 /** Chapter 8's gate: the project's settings (rules and defaultMode), questions asked in the editor. */
 async function permissionGate(shared: Shared, setup: SessionSetup) {
-  const settings = await shared.kit.loadSettings(setup.cwd, shared.home);
+  // An untrusted folder's settings may add questions, never remove them (scripts/lib/workspace-trust.ts).
+  const trusted = workspaceTrusted(shared.home, setup.cwd, shared.trustAll);
+  const settings = workspacePermissions(await shared.kit.loadSettings(setup.cwd, shared.home), { home: shared.home, cwd: setup.cwd, trusted });
+  for (const line of settings.notes) note(`(session ${setup.sessionId}: ${line})`);
   return shared.kit.createPermissionGate({ workspace: { root: setup.cwd, home: shared.home }, rules: settings.rules, mode: settings.defaultMode ?? 'default', ask: setup.ask });
 }
 
@@ -491,7 +497,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const build = todo
-    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home })
+    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home, trustAll: args.trustWorkspace })
     : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel }, home, args.trustWorkspace);
   const factory = sessionFactory(kit, build);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };

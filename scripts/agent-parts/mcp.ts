@@ -29,7 +29,9 @@ export const part: AgentPart = {
     const given = ctx.options['mcp-config'];
     const extra = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
     const local = path.join(ctx.cwd, '.mcp.json');
-    const files = [...(existsSync(local) ? [{ file: local, shown: '.mcp.json', required: false }] : [])];
+    // An untrusted folder's servers are programs and URLs its author chose: not started (scripts/lib/workspace-trust.ts).
+    if (existsSync(local) && !ctx.trusted) ctx.note('(this folder is not trusted: its .mcp.json servers are not started; --trust-workspace trusts it)');
+    const files = [...(existsSync(local) && ctx.trusted ? [{ file: local, shown: '.mcp.json', required: false }] : [])];
     const base = ctx.env.INIT_CWD ?? process.cwd();
     for (const file of extra) files.push({ file: path.resolve(base, file), shown: file, required: true });
     if (files.length === 0) return undefined;
