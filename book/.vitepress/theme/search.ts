@@ -3,24 +3,38 @@
  * (VPLocalSearchBox, with MiniSearch) and the index of the whole guide (some 350 KB) are fetched the first time the
  * reader opens it. Until then there is no input to type into: a reader who presses `/` and types straight away lost
  * every key, and saw an empty box, "nothing found", for a search that was never run. Two things fix it:
- * - warmSearch(): once the page is idle after hydration, fetch the box's code and the index, so they are there by the
- *   time the reader reaches for the search;
+ * - warmSearch(): when the pointer or focus reaches the search button, or the page is idle a few seconds after
+ *   hydration, fetch the box's code and the index, so they are there by the time the reader types;
  * - keepTypedAhead(): the keys typed after the search was asked for (`/`, Ctrl-K or a click on the search button) and
  *   before its input exists are kept, and given to the input when it appears, as if typed into it.
  */
 const INPUT = '.VPLocalSearchBox input';
 const BUTTON = '.VPNavBarSearchButton, .DocSearch-Button';
 
+/** How long after hydration the search is fetched unasked (ms): the first seconds belong to the page's own clicks. */
+const WARM_AFTER_MS = 3000;
+
 export function warmSearch(): void {
+  let started = false;
   const start = () => {
+    if (started) return;
+    started = true;
     void import('vitepress/dist/client/theme-default/components/VPLocalSearchBox.vue').catch(() => {});
     // The virtual module VitePress's local search serves: one loader per locale, each fetching that index.
     void import('@localSearchIndex')
       .then((m: { default: Record<string, () => Promise<unknown>> }) => Promise.all(Object.values(m.default).map((load) => load())))
       .catch(() => {});
   };
-  if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 3000 });
-  else setTimeout(start, 1000);
+  // At once when the reader heads for the search button; otherwise when the page is idle, a few seconds in.
+  for (const type of ['pointerover', 'focusin', 'touchstart']) {
+    document.addEventListener(type, (event) => {
+      if ((event.target as Element | null)?.closest?.(BUTTON)) start();
+    }, { passive: true });
+  }
+  setTimeout(() => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(start);
+    else start();
+  }, WARM_AFTER_MS);
 }
 
 /** Whether a key goes to something being edited (VitePress's own test for its `/` shortcut). */
