@@ -20,6 +20,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
+import { redactingWriter } from './lib/redacting-writer.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
 import { readPlanAnswer } from './agent-parts/planning.js';
@@ -52,10 +53,13 @@ const MAX_STOP_CONTINUATIONS = 5;
 
 /** Takes credentials out of what is printed (set once the tree's code is loaded: redactCredentials, chapter 15). */
 let redact = (text: string) => text;
-const note = (text: string) => process.stderr.write(`${redact(text)}\n`);
-const out = (text: string) => {
-  if (text) process.stdout.write(redact(text));
+/** stdout, redacted as it streams: a credential split over two chunks is still caught (scripts/lib/redacting-writer.ts). */
+const stdout = redactingWriter((text) => process.stdout.write(text), () => redact);
+const note = (text: string) => {
+  stdout.flush();
+  process.stderr.write(`${redact(text)}\n`);
 };
+const out = (text: string) => stdout.write(text);
 
 /** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
 function wantsStarter(argv: readonly string[]): boolean {
@@ -384,6 +388,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   for (;;) {
     // Once stdin has ended (a script piped its lines), lines already read are still taken, without a prompt: Node 24's
     // readline throws on prompt() after close, where Node 20 did nothing.
+    stdout.flush();
     if (reader.interactive) rl.prompt();
     const line = await reader.next();
     if (line === undefined) break;
@@ -470,4 +475,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 
 const code = await main(process.argv.slice(2));
 // Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written.
+stdout.flush();
 process.stdout.write('', () => process.exit(code));
