@@ -474,6 +474,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await main(process.argv.slice(2));
-// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written.
+// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written:
+// at once when nothing waits to be written (the callback of an empty write was once never called in a CI run, and
+// the program stayed after its summary), else at 'drain'; and in any case within a second.
 stdout.flush();
-process.stdout.write('', () => process.exit(code));
+process.exitCode = code;
+setTimeout(() => process.exit(code), 1000).unref();
+if (process.stdout.writableLength === 0) process.exit(code);
+else process.stdout.once('drain', () => process.exit(code));
