@@ -6,3 +6,4 @@ export * from './client-files.js';
 export * from './session-setup.js';
 export * from './server.js';
 export * from './source.js';
+export * from './saved-sessions.js';

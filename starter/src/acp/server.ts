@@ -24,6 +24,9 @@ import { approvePlanThroughClient, askThroughClient, type RequestPermission } fr
 import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
 import { historyUpdates, stopReasonOf, UpdateTranslator } from './updates.js';
+import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
 
 /** What the factory is given to build a session's agent. */
 export interface SessionSetup {
@@ -63,6 +66,8 @@ export interface AcpServerOptions {
   openSession(setup: SessionSetup): Promise<SessionHandle>;
   /** Whether sessions can be loaded and resumed (default true). */
   loadSession?: boolean;
+  /** Chapter 12's saved sessions, for session/list and session/delete (not given: neither is offered). */
+  sessions?: SavedSessions;
   /** The agent's name and version, for initialize. */
   name?: string;
   version?: string;
@@ -113,9 +118,15 @@ export class AcpServer {
     // 2. Return protocolVersion acp.PROTOCOL_VERSION; agentInfo { name, version } (options, defaulting to
     //    'coding-agent' and '1.0.0'); agentCapabilities: loadSession (options.loadSession, default true),
     //    promptCapabilities { image: false, audio: false, embeddedContext: true }, mcpCapabilities { http: true,
-    //    sse: false }, and sessionCapabilities { resume: {} } when sessions can be loaded ({} when not); authMethods [].
+    //    sse: false }, and sessionCapabilities: { resume: {} } when sessions can be loaded, with the ones
+    //    this.sessionCapabilities() gives (close, and list and delete when there are saved sessions); authMethods [].
     throw new TodoError(14, 'AcpServer.initialize');
     // #endregion
+  }
+
+  /** The session methods beyond resume: close always; list and delete when the server has the saved sessions. */
+  sessionCapabilities(): acp.SessionCapabilities {
+    return { close: {}, ...(this.options.sessions ? { list: {}, delete: {} } : {}) };
   }
 
   /** The client's files, for the tools of session `sessionId`. */
@@ -251,6 +262,58 @@ export class AcpServer {
     // #endregion
   }
 
+  /** The saved sessions, or methodNotFound for `method` when the server was given none. */
+  private saved(method: string): SavedSessions {
+    if (!this.options.sessions) throw RequestError.methodNotFound(method);
+    return this.options.sessions;
+  }
+
+  /**
+   * session/list: the saved sessions of the folder `cwd` (of every folder when there is none), each with its id, its
+   * folder, its title and when it changed, the one changed last first. One page: there is never a next cursor.
+   */
+  listSessions(params: acp.ListSessionsRequest): acp.ListSessionsResponse {
+    const saved = this.saved(acp.methods.agent.session.list);
+    // #region chapter 14: AcpServer.listSessions
+    // 1. This server answers in one page, so a cursor can only be one it never gave: invalidParams. A cwd that is
+    //    not absolute: invalidParams, as in newSession.
+    // 2. The folders: [params.cwd] when there is one, else saved.projects() (given).
+    // 3. For each folder, each summary of saved.list(folder) that has no problem (a damaged file cannot be opened):
+    //    { sessionId: its id, cwd: the folder, title: its title or null when it is '', updatedAt }.
+    // 4. Return { sessions } in that order.
+    throw new TodoError(14, 'AcpServer.listSessions');
+    // #endregion
+  }
+
+  /** session/close: ends an open session (its running prompt cancelled and waited for; the session saved). */
+  async closeSession(params: acp.CloseSessionRequest): Promise<acp.CloseSessionResponse> {
+    // #region chapter 14: AcpServer.closeSession
+    // 1. The session (this.session: an unknown id throws -32002).
+    // 2. Forget it first (a prompt for it is refused from now on), then await this.stopSession(it, why) (given).
+    // 3. Return {}.
+    throw new TodoError(14, 'AcpServer.closeSession');
+    // #endregion
+  }
+
+  /**
+   * session/delete: removes a saved session's file. The id comes from the client: it is checked before any path is
+   * made of it, and only a file `<id>.jsonl` in one of the saved sessions' folders is removed. A session open here
+   * is closed first; one another process is writing is refused.
+   */
+  async deleteSession(params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> {
+    const saved = this.saved(acp.methods.agent.session.delete);
+    // #region chapter 14: AcpServer.deleteSession
+    // 1. An id that does not match SESSION_ID (given) → RequestError.invalidParams naming it: never make a path of
+    //    it ("../x", "a/b" and "" are not ids).
+    // 2. Its file: the first `<id>.jsonl` (path.join(folder, ...)) that exists, over saved.folders(). None: throw
+    //    new RequestError(-32002, message naming the session, { sessionId }).
+    // 3. Open on this connection: forget it and await this.stopSession(it, why), so its file is closed and unlocked.
+    // 4. lockHolder(file) (given) gives a pid: another process is writing it → RequestError.invalidRequest saying so
+    //    (close it there first). Else remove the file (rmSync) and return {}.
+    throw new TodoError(14, 'AcpServer.deleteSession');
+    // #endregion
+  }
+
   /** Remembers a prompt being answered for `sessionId` until it settles (createAcpAgent calls this). */
   track<T>(sessionId: string, work: Promise<T>): Promise<T> {
     const set = this.inflight.get(sessionId) ?? new Set();
@@ -310,6 +373,9 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)))
     .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
+    .onRequest(acp.methods.agent.session.list, ({ params }) => handle(() => server.listSessions(params)))
+    .onRequest(acp.methods.agent.session.close, ({ params }) => handle(() => server.closeSession(params)))
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       await handle(() => server.cancel(params)).catch((error) => process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`));
     });
