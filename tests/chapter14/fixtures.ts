@@ -5,6 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
+import { modelControl, switchableProvider } from 'kit/acp/config-options';
 import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
 import { Agent } from 'kit/loop';
 import type { Message } from 'kit/messages';
@@ -66,6 +67,10 @@ export interface FactoryOptions {
   mode?: PermissionMode;
   /** Saved histories by session id: what load and resume find. */
   saved?: Map<string, Message[]>;
+  /** The sessions' models: each session gets a ModelControl on them, and its provider sends the chosen model. */
+  models?: { model: string; smallFastModel?: string; choices?: string[] };
+  /** The handle's trusted flag (left out when not given). */
+  trusted?: boolean;
 }
 
 /**
@@ -84,14 +89,17 @@ export function testFactory(options: FactoryOptions = {}) {
     const history = setup.resume ? structuredClone(saved.get(setup.sessionId)!) : [];
     const provider = options.provider ? options.provider(setup) : new MockProvider(options.script ?? []);
     providers.push(provider);
+    const models = options.models && modelControl(options.models, options.models.choices);
     const gate = createPermissionGate({ workspace: { root: setup.cwd, home: setup.cwd }, ask: setup.ask, mode: options.mode ?? 'default' });
     const own = new Map(setup.tools.map((tool) => [tool.name, tool]));
     const tools = new ToolSet([...[...builtinTools()].map((tool) => own.get(tool.name) ?? tool), ...(options.tools ?? []), exitPlanModeTool(gate, setup.approvePlan)]);
     const base = 'You are a test agent.';
     const choice = setup.systemPrompt;
     const system = choice === undefined ? base : 'replace' in choice ? choice.replace : `${base}\n\n${choice.append}`;
-    const agent = new Agent({ provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
+    const agent = new Agent({ provider: models ? switchableProvider(provider, models, options.models?.smallFastModel) : provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
     return {
+      ...(models ? { models } : {}),
+      ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
       history,
       run: (messages, runOptions) => agent.run(messages, runOptions),
       modes: gate,

@@ -302,11 +302,11 @@ describe('AcpServer.setMode (src/acp/server.ts)', () => {
     const e = connect(testFactory({ script: [assistantToolCalls([{ id: 'b1', name: 'bash', arguments: { command: 'touch yes.txt' } }]), assistantText('ok')] }), { permission: 'reject_once' });
     const { sessionId } = await e.open(root);
     await e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'bypassPermissions' });
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 3: handle.modes.setMode').toBe('bypassPermissions');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: handle.modes.setMode').toBe('bypassPermissions');
     await e.prompt(sessionId, 'go');
-    expect(e.questions, 'AcpServer.setMode step 3: in bypassPermissions nothing is asked').toEqual([]);
+    expect(e.questions, 'AcpServer.setMode step 4: in bypassPermissions nothing is asked').toEqual([]);
     expect(existsSync(path.join(root, 'yes.txt')), 'AcpServer.setMode: the command ran').toBe(true);
-    expect(brief(e.of(sessionId)).filter((line) => line.startsWith('mode')), 'AcpServer.setMode step 3: the client asked for it, so no current_mode_update').toEqual([]);
+    expect(brief(e.of(sessionId)).filter((line) => line.startsWith('mode')), 'AcpServer.setMode step 4: the client asked for it, so no current_mode_update').toEqual([]);
   });
 
   test('an unknown mode or session is refused, and the mode stays', async () => {

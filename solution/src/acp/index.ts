@@ -7,3 +7,4 @@ export * from './session-setup.js';
 export * from './server.js';
 export * from './source.js';
 export * from './saved-sessions.js';
+export * from './config-options.js';

@@ -17,6 +17,7 @@ import { userMessage, type Message, type Usage } from '../messages.js';
 import type { McpServerConfig } from '../mcp/config.js';
 import type { AskPermission } from '../permissions/gate.js';
 import type { ModeControl } from '../planning/plan-mode.js';
+import type { PermissionMode } from '../permissions/evaluate.js';
 import type { ModelPrice } from '../session/cost.js';
 import type { Tool } from '../tool.js';
 import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
@@ -25,6 +26,7 @@ import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
 import { historyUpdates, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
+import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -57,6 +59,13 @@ export interface SessionHandle {
   modes: ModeControl;
   /** What the session had used before (a loaded session), for the cost in usage_update. */
   usage?: Usage;
+  /** The session's models, when the person may switch them (the model config options). */
+  models?: ModelControl;
+  /**
+   * False when the person has not trusted the session's folder (chapter 15's trust): the mode may not be raised
+   * from the editor there. Left out: the factory has no such rule (a test's), and every mode may be chosen.
+   */
+  trusted?: boolean;
   /** Ends the session: saves it, stops its MCP servers. */
   close(): Promise<void>;
 }
@@ -173,6 +182,24 @@ export class AcpServer {
     return { currentModeId: handle.modes.mode, availableModes: SESSION_MODES };
   }
 
+  /** The config options of a session (mode, model, small fast model) with their current values. */
+  configOptionsOf(handle: SessionHandle): acp.SessionConfigOption[] {
+    return configOptionsOf(handle.modes, handle.models);
+  }
+
+  /**
+   * Refuses a raised mode (bypassPermissions, acceptEdits) in a folder the person has not trusted: in an editor
+   * there is no trust question to ask, so the person trusts the folder in npm run agent (or starts npm run acp with
+   * --trust-workspace). Throws RequestError.invalidRequest; nothing changes.
+   */
+  checkModeTrust(session: LiveSession, mode: PermissionMode): void {
+    if (session.handle.trusted !== false || !raisesMode(mode)) return;
+    throw RequestError.invalidRequest(
+      undefined,
+      `mode ${mode} is not available in ${session.cwd}: this folder is not trusted. Trust it in npm run agent (or start npm run acp with --trust-workspace), then choose the mode again`,
+    );
+  }
+
   /**
    * session/new: a session with a new id, its agent from the factory (setupFor), kept in this.sessions. Answers
    * with the id and the modes. A relative cwd is refused.
@@ -183,7 +210,7 @@ export class AcpServer {
     // 2. A new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
     //    MCP servers and the _meta, and may throw invalidParams; let it.
     // 3. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
-    // 4. Return { sessionId: id, modes: this.modesOf(handle) }.
+    // 4. Return { sessionId: id, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
     throw new TodoError(14, 'AcpServer.newSession');
     // #endregion
   }
@@ -205,7 +232,8 @@ export class AcpServer {
     //    new RequestError(-32002, `session <id> could not be loaded: <its message>`, { sessionId }).
     // 4. With replay: for each update of historyUpdates(handle.history, cwd), in order, await
     //    client.notify(acp.methods.client.session.update, { sessionId, update }).
-    // 5. Keep the session (as newSession does) and return { modes: this.modesOf(handle) }.
+    // 5. Keep the session (as newSession does) and return { modes: this.modesOf(handle), configOptions:
+    //    this.configOptionsOf(handle) }.
     throw new TodoError(14, 'AcpServer.loadSession');
     // #endregion
   }
@@ -251,14 +279,38 @@ export class AcpServer {
     // #endregion
   }
 
-  /** session/set_mode: switches the session's permission mode; a mode that is not one of SESSION_MODES is refused. */
+  /**
+   * session/set_mode: switches the session's permission mode; a mode that is not one of SESSION_MODES is refused, and
+   * so is a raised mode in a folder the person has not trusted (checkModeTrust).
+   */
   setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
     // #region chapter 14: AcpServer.setMode
     // 1. The session (unknown ids throw, through this.session).
     // 2. A modeId that is not a permission mode (isPermissionMode): throw RequestError.invalidParams naming it and
     //    the modes there are.
-    // 3. handle.modes.setMode(modeId) and return {}. The client asked for it, so no current_mode_update is sent.
+    // 3. this.checkModeTrust(session, modeId) (given): it throws for a raised mode in an untrusted folder.
+    // 4. handle.modes.setMode(modeId) and return {}. The client asked for it, so no current_mode_update is sent.
     throw new TodoError(14, 'AcpServer.setMode');
+    // #endregion
+  }
+
+  /**
+   * session/set_config_option: the person picked a value in one of the selectors of configOptionsOf. The mode is
+   * checked as session/set_mode checks it; a model must be one of the session's choices. An unknown option or value
+   * is invalid params, and then nothing changes. Answers with every option and its value now.
+   */
+  setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
+    // #region chapter 14: AcpServer.setConfigOption
+    // 1. The session (this.session: unknown ids throw). Every option here is a selector: a value that is not a string
+    //    (a boolean option's) → RequestError.invalidParams.
+    // 2. configId CONFIG_IDS.mode: the same checks as setMode (an unknown mode is invalid params naming it, then
+    //    this.checkModeTrust), then handle.modes.setMode(value).
+    // 3. CONFIG_IDS.model or CONFIG_IDS.smallFastModel: the session has no handle.models, or the value is not one of
+    //    handle.models.choices → invalidParams naming the value (and the choices). Else handle.models.set('model' or
+    //    'smallFastModel', value).
+    // 4. Any other configId → invalidParams naming it and the ids there are (those of this.configOptionsOf(handle)).
+    // 5. Return { configOptions: this.configOptionsOf(handle) }: every option with its value now.
+    throw new TodoError(14, 'AcpServer.setConfigOption');
     // #endregion
   }
 
@@ -373,6 +425,7 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)))
     .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
+    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => handle(() => server.setConfigOption(params)))
     .onRequest(acp.methods.agent.session.list, ({ params }) => handle(() => server.listSessions(params)))
     .onRequest(acp.methods.agent.session.close, ({ params }) => handle(() => server.closeSession(params)))
     .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
