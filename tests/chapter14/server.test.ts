@@ -86,7 +86,7 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const response = await e.prompt(sessionId, 'what is in a.txt?');
     expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
     expect(brief(e.of(sessionId)), 'AcpServer.prompt step 5: every event, translated, in the order the run yields them').toEqual([
-      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000',
+      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
     ]);
     expect(e.of(sessionId)[3], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
     const provider = factory.providers[0] as MockProvider;
@@ -247,8 +247,9 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     // The tool waits until it is cancelled: only a cancel that stops it ends the prompt.
     expect((await within(running, 'AcpServer.cancel step 1: abort the run, which stops the tool')).stopReason, 'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled').toBe('cancelled');
-    expect(brief(e.of(sessionId)).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
-    expect(JSON.stringify(e.of(sessionId).at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
+    const cards = e.of(sessionId).filter((update) => update.sessionUpdate === 'tool_call_update');
+    expect(brief(cards).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
+    expect(JSON.stringify(cards.at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
   });
 });

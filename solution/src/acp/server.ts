@@ -23,7 +23,7 @@ import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } fro
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
-import { historyUpdates, stopReasonOf, UpdateTranslator } from './updates.js';
+import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
 import { existsSync, rmSync } from 'node:fs';
@@ -291,13 +291,15 @@ export class AcpServer {
     // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes).
     // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
     //    signal's reason. Push userMessage(text) onto the handle's history.
-    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage }).
+    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage, title:
+    //    sessionTitle(history) }) (given: the first request, on one line).
     // 5. for await each event of handle.run(history, { signal: controller.signal }): remember the done event; a
     //    tool_call_requested for exit_plan_mode → push its callId onto session.planCalls; then for each of
     //    translator.updates(event): await client.notify(session/update, { sessionId, update }). If a notify fails
     //    (the client went away), abort the controller and keep reading the events, sending nothing more: the run
     //    must end, and the history with it.
-    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start).
+    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start); handle.usage =
+    //    translator.sessionUsage (the next prompt counts on from there).
     // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
     //    RequestError.internalError saying so).
     const session = this.session(params.sessionId);
@@ -310,7 +312,7 @@ export class AcpServer {
     else signal.addEventListener('abort', onAbort, { once: true });
     const { handle } = session;
     handle.history.push(userMessage(text));
-    const translator = new UpdateTranslator({ cwd: session.cwd, contextWindow: this.options.contextWindow ?? 200_000, price: this.options.price, usage: handle.usage });
+    const translator = new UpdateTranslator({ cwd: session.cwd, contextWindow: this.options.contextWindow ?? 200_000, price: this.options.price, usage: handle.usage, title: sessionTitle(handle.history) });
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     let connected = true;
     try {
@@ -331,6 +333,7 @@ export class AcpServer {
       signal.removeEventListener('abort', onAbort);
       session.running = undefined;
       session.planCalls.length = 0;
+      handle.usage = translator.sessionUsage;
     }
     if (!done) throw RequestError.internalError(undefined, 'the run ended without a done event');
     return { stopReason: stopReasonOf(done, handle.history) };

@@ -24,7 +24,7 @@ import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } fro
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
-import { historyUpdates, stopReasonOf, UpdateTranslator } from './updates.js';
+import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
 import { existsSync, rmSync } from 'node:fs';
@@ -257,13 +257,15 @@ export class AcpServer {
     // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes).
     // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
     //    signal's reason. Push userMessage(text) onto the handle's history.
-    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage }).
+    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage, title:
+    //    sessionTitle(history) }) (given: the first request, on one line).
     // 5. for await each event of handle.run(history, { signal: controller.signal }): remember the done event; a
     //    tool_call_requested for exit_plan_mode → push its callId onto session.planCalls; then for each of
     //    translator.updates(event): await client.notify(session/update, { sessionId, update }). If a notify fails
     //    (the client went away), abort the controller and keep reading the events, sending nothing more: the run
     //    must end, and the history with it.
-    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start).
+    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start); handle.usage =
+    //    translator.sessionUsage (the next prompt counts on from there).
     // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
     //    RequestError.internalError saying so).
     throw new TodoError(14, 'AcpServer.prompt');
