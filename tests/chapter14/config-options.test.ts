@@ -27,9 +27,9 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
   test('session/new advertises the mode, the model and the small fast model as selectors', async () => {
     const e = connect(testFactory({ models: MODELS }));
     const session = await e.open(tempWorkspace().root);
-    expect(values(session.configOptions), 'AcpServer.newSession step 4: configOptions (this.configOptionsOf(handle)) with the current values').toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
+    expect(values(session.configOptions), 'AcpServer.newSession step 5: configOptions (this.configOptionsOf(handle)) with the current values').toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
     const model = session.configOptions!.find((option) => option.id === 'model')!;
-    expect(model, 'AcpServer.newSession step 4: the model option is a select of the category model').toMatchObject({ type: 'select', category: 'model' });
+    expect(model, 'AcpServer.newSession step 5: the model option is a select of the category model').toMatchObject({ type: 'select', category: 'model' });
   });
 
   test('session/load and session/resume advertise them too', async () => {

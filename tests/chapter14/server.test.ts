@@ -55,13 +55,13 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { root } = tempWorkspace();
     const session = await e.open(root, { mcpServers: [{ name: 'tools', command: 'node', args: ['x.js'], env: [] }], _meta: { systemPrompt: { append: 'Use tabs.' } } });
-    expect(session.sessionId, 'AcpServer.newSession step 2: the id from options.newId').toBe('s1');
-    expect(session.modes?.currentModeId, "AcpServer.newSession step 4: the gate's mode").toBe('default');
-    expect(session.modes?.availableModes.map((m) => m.id), 'AcpServer.newSession step 4: the four modes').toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
-    expect(factory.setups, 'AcpServer.newSession step 3: the factory is called once').toHaveLength(1);
-    expect(factory.setups[0], 'AcpServer.newSession step 2: setupFor(id, params, client, false)').toMatchObject({ sessionId: 's1', resume: false, cwd: root, mcpServers: { tools: { type: 'stdio', command: 'node' } }, systemPrompt: { append: 'Use tabs.' } });
+    expect(session.sessionId, 'AcpServer.newSession step 3: the id from options.newId').toBe('s1');
+    expect(session.modes?.currentModeId, "AcpServer.newSession step 5: the gate's mode").toBe('default');
+    expect(session.modes?.availableModes.map((m) => m.id), 'AcpServer.newSession step 5: the four modes').toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+    expect(factory.setups, 'AcpServer.newSession step 4: the factory is called once').toHaveLength(1);
+    expect(factory.setups[0], 'AcpServer.newSession step 3: setupFor(id, params, client, false)').toMatchObject({ sessionId: 's1', resume: false, cwd: root, mcpServers: { tools: { type: 'stdio', command: 'node' } }, systemPrompt: { append: 'Use tabs.' } });
     const second = await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
-    expect(second.sessionId, 'AcpServer.newSession step 2: every session a new id').toBe('s2');
+    expect(second.sessionId, 'AcpServer.newSession step 3: every session a new id').toBe('s2');
   });
 
   test('a relative folder, a bad server or a bad _meta is refused, and no session is made', async () => {
@@ -71,7 +71,7 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     const relative = await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: 'project', mcpServers: [] }), 'AcpServer.newSession step 1: a relative cwd must be refused');
     expect(relative, 'AcpServer.newSession step 1: invalid params, naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('project') });
-    await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }), 'AcpServer.newSession step 2: a bad _meta.systemPrompt must be refused');
+    await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }), 'AcpServer.newSession step 3: a bad _meta.systemPrompt must be refused');
     expect(factory.setups, 'AcpServer.newSession: nothing is built for a refused session').toHaveLength(0);
     expect(e.server.sessions.size, 'AcpServer.newSession: nothing is kept for a refused session').toBe(0);
   });

@@ -22,7 +22,7 @@ import type { Tool } from '../tool.js';
 import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptText } from './prompt.js';
-import { isPermissionMode, mcpServersFromAcp, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
+import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
@@ -213,16 +213,21 @@ export class AcpServer {
 
   /**
    * session/new: a session with a new id, its agent from the factory (setupFor), kept in this.sessions. Answers
-   * with the id and the modes. A relative cwd is refused.
+   * with the id, the modes and the config options. A relative cwd is refused. With `_meta.claudeCode.options.resume`
+   * it continues that saved session instead, as session/resume does, and answers with its id.
    */
   async newSession(params: acp.NewSessionRequest, client: Client): Promise<acp.NewSessionResponse> {
     // #region chapter 14: AcpServer.newSession
     // 1. ACP paths are absolute: a cwd that is not (isAbsolutePath, given) → throw RequestError.invalidParams naming it.
-    // 2. A new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
+    // 2. resumeFromMeta(params._meta) gives an id: continue that session as session/resume does, and answer with its
+    //    id: { sessionId: it, ...(await this.loadSession({ ...params, sessionId: it }, client, false)) }.
+    // 3. Else a new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
     //    MCP servers and the _meta, and may throw invalidParams; let it.
-    // 3. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
-    // 4. Return { sessionId: id, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
+    // 4. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
+    // 5. Return { sessionId: id, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
     if (!isAbsolutePath(params.cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
+    const resume = resumeFromMeta(params._meta);
+    if (resume !== undefined) return { sessionId: resume, ...(await this.loadSession({ ...params, sessionId: resume }, client, false)) };
     const sessionId = (this.options.newId ?? randomUUID)();
     const handle = await this.options.openSession(this.setupFor(sessionId, params, client, false));
     this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
