@@ -31,7 +31,7 @@ import type { Agent } from '../solution/src/loop.js';
 import type { McpServers } from '../solution/src/mcp/index.js';
 import type { PermissionGate } from '../solution/src/permissions/index.js';
 import type { ModeControl } from '../solution/src/planning/index.js';
-import type { ModelControl } from '../solution/src/acp/index.js';
+import type { ModelControl, SessionCommand } from '../solution/src/acp/index.js';
 import type { Provider } from '../solution/src/provider.js';
 import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
@@ -285,7 +285,7 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
  * close (once) that waits for the run in progress to end (the server has cancelled it) before `cleanup` closes the
  * session's file and servers, so the file ends with the whole run.
  */
-function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks, extra: Pick<SessionHandle, 'models' | 'trusted'> = {}): SessionHandle {
+function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks, extra: Pick<SessionHandle, 'models' | 'trusted' | 'commands'> = {}): SessionHandle {
   let running: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -315,6 +315,8 @@ interface SessionParts {
   /** The session's models the editor may switch, and whether its folder is trusted (the factory's agent). */
   models?: ModelControl;
   trusted?: boolean;
+  /** The custom slash commands (chapter 15's .claude/commands). */
+  commands?: SessionCommand[];
 }
 
 /**
@@ -388,8 +390,24 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
     });
     for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
-    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks, models: control, trusted: trust.trusted };
+    const commands = await customCommands(kit, setup, home, trust.trusted);
+    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks, models: control, trusted: trust.trusted, commands };
   };
+}
+
+/**
+ * Chapter 15's custom commands for a session: the person's (~/.claude/commands), and the project's only when the
+ * person trusts the folder (a command file is a prompt someone else wrote). Each file is read by chapter 15's
+ * loadCustomCommands with the safe-file rules (a regular file inside its folder, size-limited); a file it refuses
+ * is a note on stderr.
+ */
+async function customCommands(kit: Kit, setup: SessionSetup, home: string, trusted: boolean): Promise<SessionCommand[]> {
+  const loaded = await kit.loadCustomCommands({ cwd: setup.cwd, home });
+  for (const problem of loaded.problems) note(`(session ${setup.sessionId}: ${problem.file}: ${problem.message})`);
+  const usable = loaded.commands.filter((command) => trusted || command.scope === 'user');
+  const skipped = loaded.commands.length - usable.length;
+  if (skipped > 0) note(`(session ${setup.sessionId}: ${skipped} project command${skipped === 1 ? '' : 's'} of .claude/commands not offered until you trust this folder)`);
+  return usable.map((command) => ({ name: command.name, description: command.description, hint: command.argumentHint, expand: (args: string) => kit.expandCommand(command.template, args) }));
 }
 
 /**
@@ -411,7 +429,7 @@ function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<Sessio
         await parts.cleanup();
       },
       parts.sessionHooks,
-      { models: parts.models, trusted: parts.trusted },
+      { models: parts.models, trusted: parts.trusted, commands: parts.commands },
     );
     open.add(handle);
     return handle;

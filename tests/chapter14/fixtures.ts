@@ -5,6 +5,7 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
+import type { SessionCommand } from 'kit/acp/commands';
 import { modelControl, switchableProvider } from 'kit/acp/config-options';
 import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
 import { Agent } from 'kit/loop';
@@ -71,6 +72,8 @@ export interface FactoryOptions {
   models?: { model: string; smallFastModel?: string; choices?: string[] };
   /** The handle's trusted flag (left out when not given). */
   trusted?: boolean;
+  /** The sessions' own slash commands. */
+  commands?: SessionCommand[];
 }
 
 /**
@@ -100,6 +103,7 @@ export function testFactory(options: FactoryOptions = {}) {
     return {
       ...(models ? { models } : {}),
       ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
+      ...(options.commands ? { commands: options.commands } : {}),
       history,
       run: (messages, runOptions) => agent.run(messages, runOptions),
       modes: gate,
@@ -173,8 +177,15 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     prompt(sessionId: string, text: string) {
       return agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     },
-    /** The updates of session `sessionId` (all sessions when omitted), in order. */
+    /**
+     * The updates of session `sessionId` (all sessions when omitted), in order, without available_commands_update
+     * (sent once a session is open, after its answer: when it lands among the others is not the test's business).
+     */
     of(sessionId?: string): Update[] {
+      return this.all(sessionId).filter((update) => update.sessionUpdate !== 'available_commands_update');
+    },
+    /** Every update of session `sessionId` (all sessions when omitted), in order. */
+    all(sessionId?: string): Update[] {
       return updates.filter((n) => sessionId === undefined || n.sessionId === sessionId).map((n) => n.update);
     },
     close: () => connection.close(),

@@ -8,3 +8,4 @@ export * from './server.js';
 export * from './source.js';
 export * from './saved-sessions.js';
 export * from './config-options.js';
+export * from './commands.js';

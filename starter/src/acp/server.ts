@@ -18,7 +18,7 @@ import type { McpServerConfig } from '../mcp/config.js';
 import type { AskPermission } from '../permissions/gate.js';
 import type { ModeControl } from '../planning/plan-mode.js';
 import type { PermissionMode } from '../permissions/evaluate.js';
-import type { ModelPrice } from '../session/cost.js';
+import { costOf, type ModelPrice } from '../session/cost.js';
 import type { Tool } from '../tool.js';
 import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
@@ -27,6 +27,7 @@ import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, sys
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
+import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME, type SessionCommand } from './commands.js';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
@@ -66,6 +67,8 @@ export interface SessionHandle {
    * from the editor there. Left out: the factory has no such rule (a test's), and every mode may be chosen.
    */
   trusted?: boolean;
+  /** The session's own slash commands (chapter 15's .claude/commands), besides the server's built-ins. */
+  commands?: SessionCommand[];
   /** Ends the session: saves it, stops its MCP servers. */
   close(): Promise<void>;
 }
@@ -257,7 +260,9 @@ export class AcpServer {
     // #region chapter 14: AcpServer.prompt
     // 1. The session (this.session: unknown ids throw). If it has a running prompt, throw RequestError.invalidRequest
     //    saying a prompt is already running in that session (cancel it or wait).
-    // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes).
+    // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes). Then text =
+    //    await this.slashCommand(session, text, client): undefined means a command was answered here, without the
+    //    model: return { stopReason: 'end_turn' }.
     // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
     //    signal's reason. Push userMessage(text) onto the handle's history.
     // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage, title:
@@ -272,6 +277,68 @@ export class AcpServer {
     // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
     //    RequestError.internalError saying so).
     throw new TodoError(14, 'AcpServer.prompt');
+    // #endregion
+  }
+
+  /** Sends `text` to the client as the agent's message in session `sessionId`. */
+  async say(sessionId: string, client: Client, text: string): Promise<void> {
+    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+  }
+
+  /** Tells the client which slash commands session `sessionId` has (createAcpAgent calls it once a session is open). */
+  async announceCommands(sessionId: string, client: Client): Promise<void> {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(session.handle.commands) } });
+  }
+
+  /**
+   * Answers a built-in command (BUILTIN_COMMANDS) with a message: /help lists the commands; /usage the session's
+   * tokens; /mode shows the mode, or switches it with the checks of session/set_mode (an unknown mode, an untrusted
+   * folder's raise: the message says why) and a current_mode_update, since the client did not ask through set_mode.
+   */
+  async runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
+    const { handle } = session;
+    if (name === 'help') {
+      const lines = availableCommands(handle.commands).map((command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`);
+      return this.say(session.id, client, lines.join('\n'));
+    }
+    if (name === 'usage') {
+      const usage = handle.usage;
+      if (!usage) return this.say(session.id, client, 'Nothing used yet in this session.');
+      const figures = `${usage.inputTokens} input, ${usage.outputTokens} output, ${usage.cacheReadTokens ?? 0} cache read, ${usage.cacheWriteTokens ?? 0} cache write tokens`;
+      const amount = this.options.price && costOf(usage, this.options.price);
+      const cost = amount !== undefined ? ` ($${amount.toFixed(4)})` : '';
+      return this.say(session.id, client, `This session: ${figures}${cost}.`);
+    }
+    const wanted = args.trim();
+    if (!wanted) return this.say(session.id, client, `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`);
+    if (!isPermissionMode(wanted)) return this.say(session.id, client, `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`);
+    try {
+      this.checkModeTrust(session, wanted);
+    } catch (error) {
+      return this.say(session.id, client, (error as Error).message);
+    }
+    handle.modes.setMode(wanted);
+    await client.notify(acp.methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: wanted } });
+    return this.say(session.id, client, `Mode: ${wanted}.`);
+  }
+
+  /**
+   * A prompt's text as a slash command: the text the model gets (the text itself when it is no command; a custom
+   * command's prompt), or undefined when the command was answered here (a built-in, or an unknown name).
+   */
+  async slashCommand(session: LiveSession, text: string, client: Client): Promise<string | undefined> {
+    // #region chapter 14: AcpServer.slashCommand
+    // 1. Not a command: the text does not start with "/", or its first word after the "/" (up to whitespace) does not
+    //    match COMMAND_NAME (given): "/etc/hosts is wrong" is a sentence. Return the text as it is.
+    // 2. The name is that word; the arguments are the rest of the text, trimmed.
+    // 3. A built-in name (BUILTIN_COMMANDS) first, so a file cannot hide one: await this.runBuiltin(session, name,
+    //    args, client) (given) and return undefined.
+    // 4. A command of session.handle.commands with that name: return its expand(args).
+    // 5. Otherwise: await this.say(session.id, client, message) naming /<name> and saying /help lists the commands,
+    //    and return undefined (an unknown command never reaches the model as a request).
+    throw new TodoError(14, 'AcpServer.slashCommand');
     // #endregion
   }
 
@@ -421,13 +488,21 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
       return mapped(error);
     }
   };
+  /** Once a session is open and its answer sent, tells the client its slash commands. */
+  const announce = <T extends object>(client: Client, sessionId: string | undefined, work: Promise<T>): Promise<T> =>
+    work.then((result) => {
+      const id = sessionId ?? (result as { sessionId?: string }).sessionId;
+      // After the answer: the client learns the session's id from it, so the update must not come first.
+      if (id !== undefined) setImmediate(() => void server.announceCommands(id, client).catch(() => {}));
+      return result;
+    });
   const app = acp
     .agent({ name: options.name ?? 'coding-agent' })
     .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
     .onRequest(acp.methods.agent.initialize, ({ params }) => handle(() => server.initialize(params)))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) => handle(() => server.newSession(params, client)))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => handle(() => server.loadSession(params, client, true)))
-    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) => announce(client, undefined, handle(() => server.newSession(params, client))))
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession(params, client, true))))
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false))))
     .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => handle(() => server.setConfigOption(params)))
