@@ -9,3 +9,4 @@ export * from './source.js';
 export * from './saved-sessions.js';
 export * from './config-options.js';
 export * from './commands.js';
+export * from './client-terminal.js';

@@ -21,6 +21,7 @@ import type { PermissionMode } from '../permissions/evaluate.js';
 import { costOf, type ModelPrice } from '../session/cost.js';
 import type { Tool } from '../tool.js';
 import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
+import { clientBashTool, type ClientTerminal, type ClientTerminals } from './client-terminal.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
@@ -152,6 +153,31 @@ export class AcpServer {
     };
   }
 
+  /**
+   * The client's terminals, for the bash tool of session `sessionId`: `bash -c <command>` started by the client, and
+   * shown in the card of the call that runs it (a tool_call_update whose content is the terminal).
+   */
+  private clientTerminals(client: Client, sessionId: string): ClientTerminals {
+    return {
+      async create({ command, cwd, outputByteLimit, callId }, signal) {
+        const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit }, { cancellationSignal: signal });
+        const ids = { sessionId, terminalId };
+        const terminal: ClientTerminal = {
+          id: terminalId,
+          currentOutput: () => client.request(acp.methods.client.terminal.output, ids),
+          waitForExit: () => client.request(acp.methods.client.terminal.waitForExit, ids),
+          kill: async () => void (await client.request(acp.methods.client.terminal.kill, ids)),
+          release: async () => void (await client.request(acp.methods.client.terminal.release, ids)),
+        };
+        if (callId !== undefined) {
+          const update: acp.SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId: callId, content: [{ type: 'terminal', terminalId }] };
+          await client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
+        }
+        return terminal;
+      },
+    };
+  }
+
   /** The setup of a session: everything the factory needs, with the callbacks that reach this client. */
   setupFor(
     sessionId: string,
@@ -176,6 +202,8 @@ export class AcpServer {
         ...(fs?.writeTextFile ? [clientWriteTool(files)] : []),
         // An edit reads and writes: through the client only when it offers both (else on the disk, as before).
         ...(fs?.readTextFile && fs?.writeTextFile ? [clientEditTool(files)] : []),
+        // Commands in the editor's terminal, when it offers terminals (else in a shell of the agent's own, as before).
+        ...(this.clientCapabilities.terminal ? [clientBashTool(this.clientTerminals(client, sessionId))] : []),
       ],
     };
   }
