@@ -46,7 +46,8 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
   });
 
   test('a built-in is answered without the model, and beats a custom command of the same name', async () => {
-    const { e, factory } = connect();
+    // A model is there to answer, so a server that sends the command on is caught by what it sent, not by a failure.
+    const { e, factory } = connect({ script: [assistantText('I sent them.')] });
     const { sessionId } = await e.open(tempWorkspace().root);
     const answer = await settles(e.prompt(sessionId, '/help'), 'AcpServer.slashCommand step 3: /help must be answered');
     expect(answer.stopReason, 'AcpServer.prompt step 2: a command answered here ends the prompt with end_turn').toBe('end_turn');
@@ -67,7 +68,7 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
   });
 
   test('an unknown command is answered with a message and never reaches the model', async () => {
-    const { e, factory } = connect();
+    const { e, factory } = connect({ script: [assistantText('I guess you meant review.')] });
     const { sessionId } = await e.open(tempWorkspace().root);
     const answer = await e.prompt(sessionId, '/reveiw 42');
     expect(answer.stopReason, 'AcpServer.slashCommand step 5: an unknown command is answered (end_turn)').toBe('end_turn');
