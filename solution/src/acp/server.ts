@@ -58,7 +58,10 @@ export interface SessionHandle {
   run(history: Message[], options: { signal: AbortSignal }): AsyncIterable<AgentEvent>;
   /** Where the permission mode lives (chapter 8's gate). */
   modes: ModeControl;
-  /** What the session had used before (a loaded session), for the cost in usage_update. */
+  /**
+   * What the session has used so far, for the cost in usage_update and the tokens of session_info_update: a loaded
+   * session's at first; the server sets it after each prompt.
+   */
   usage?: Usage;
   /** The session's models, when the person may switch them (the model config options). */
   models?: ModelControl;
