@@ -47,8 +47,10 @@ The agent as an ACP server on stdin and stdout, for an editor (Zed: see the guid
   --provider NAME       anthropic, openai or offline (default: chosen from the environment)
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --starter             serve your own code (starter/src) instead of the reference solution
-  --trust-workspace     trust every folder a session opens: its hooks, .mcp.json servers and settings may act
-                        (else only folders trusted in npm run agent, remembered in ~/.coding-agent/trust.json)
+  --trust-workspace     trust every folder a session opens: its hooks, .mcp.json servers, settings and
+                        .claude/commands may act, and the editor may raise its mode (acceptEdits,
+                        bypassPermissions); else only folders trusted in npm run agent
+                        (remembered in ~/.coding-agent/trust.json)
   -h, --help            this text
 
 Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, else OPENAI_API_KEY, else a small offline
