@@ -4,7 +4,7 @@
  * the v2 fixture server as a child process (v2-server.mjs); and an agent on a scripted model that uses their tools.
  */
 import path from 'node:path';
-import { InMemoryTransport, Server, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/server';
+import { InMemoryTransport, Server, type CallToolResult, type ElicitRequestFormParams, type ElicitResult, type Tool as McpToolInfo } from '@modelcontextprotocol/server';
 import type { StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
@@ -19,6 +19,10 @@ export interface ReceivedCall {
   arguments: Record<string, unknown>;
   /** Aborted when the client cancels the request (notifications/cancelled). */
   signal: AbortSignal;
+  /** Asks the client's person a form question (elicitation/create) in the middle of this call. */
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  /** Sends notifications/progress about this call (nothing when the client asked for none). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
 type Handler = (args: Record<string, unknown>, call: ReceivedCall) => CallToolResult | Promise<CallToolResult>;
@@ -53,6 +57,8 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     current: undefined as { server: Server; transport: InMemoryTransport } | undefined,
     /** Who connected last (the client's name and version, from initialize). */
     client: undefined as { name: string; version: string } | undefined,
+    /** What that client said it can do (initialize's capabilities). */
+    capabilities: undefined as Record<string, unknown> | undefined,
     /** When set, tools/list fails with this message. */
     listFails: undefined as string | undefined,
   };
@@ -65,7 +71,16 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
       return { tools: state.tools.map((t) => t.info) };
     });
     server.setRequestHandler('tools/call', async (request, ctx) => {
-      const call = { name: request.params.name, arguments: request.params.arguments ?? {}, signal: ctx.mcpReq.signal };
+      const token = ctx.mcpReq._meta?.progressToken;
+      const call: ReceivedCall = {
+        name: request.params.name,
+        arguments: request.params.arguments ?? {},
+        signal: ctx.mcpReq.signal,
+        elicit: (params) => ctx.mcpReq.elicitInput(params),
+        progress: async (progress, total, message) => {
+          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } });
+        },
+      };
       state.calls.push(call);
       const tool = state.tools.find((t) => t.info.name === call.name);
       if (!tool) return { content: [{ type: 'text', text: `no tool ${call.name}` }], isError: true };
@@ -73,6 +88,7 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     });
     server.oninitialized = () => {
       state.client = server.getClientVersion();
+      state.capabilities = server.getClientCapabilities();
     };
     state.connections++;
     state.current = { server, transport: side };
