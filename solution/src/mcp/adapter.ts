@@ -149,6 +149,11 @@ export function progressEvent(ctx: ToolContext, progress: Progress): ToolProgres
   };
 }
 
+/** A progress event as a short line for a terminal: `1/2 waiting for the file`, or `3` with no total and no message. */
+export function progressText(event: ToolProgressEvent): string {
+  return `${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`;
+}
+
 /**
  * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
  * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
