@@ -115,6 +115,15 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     expect((await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x'))).behavior, 'evaluate step 5: an Edit allow rule can allow a write outside').toBe('allow');
   });
 
+  test.each([['> src/a.ts'], ['>> notes.txt'], ['2> log.txt']])('%j is only a redirection: it writes, so it is judged as the write it is', async (command) => {
+    const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; when no subject is left, judge every subject (the redirect), or "all allowed" holds for an empty list`;
+    expect((await decide([], 'default', bash(command))).behavior, `${step}: in default mode no rule allows it, ask`).toBe('ask');
+    expect((await decide(echo(), 'default', bash(command))).behavior, `${step}: Bash(echo:*) does not cover it`).toBe('ask');
+    expect((await decide(rules(['allow', 'Edit(**)']), 'default', bash(command))).behavior, `${step}: an Edit allow rule for the file covers it`).toBe('allow');
+    expect((await decide([], 'acceptEdits', bash(command))).behavior, `${step}: acceptEdits allows a write inside the workspace`).toBe('allow');
+    expect((await decide([], 'bypassPermissions', bash(command))).behavior, `${step}: bypassPermissions allows it`).toBe('allow');
+  });
+
   test('the write subjects: resolved, with where a symlink leads', async () => {
     const subjects = await callSubjects(bash('echo x > out/s.txt'), ws);
     expect(subjects.filter((s) => s.redirect), 'bashSubjects step 4: pathSubjects of the target, tool write, redirect: true').toEqual([

@@ -365,7 +365,8 @@ export function safetyConcern(words: readonly string[], ws: Workspace): string |
   // 3. rm: if any option is recursive (starts with a single `-` and contains r or R, or is --recursive), resolve
   //    each other argument (resolveArg, given). One that is the root itself or not inside it (path.relative
   //    starts with `..` or is absolute) is a reason.
-  // 4. For WRITERS and `sed -i`, every argument: one that isProtected (given) is a reason naming it.
+  // 4. For WRITERS and sed editing in place (an option that starts with a single `-` and contains i, as -i, -i.bak
+  //    and -Ei do, or --in-place), every argument: one that isProtected (given) is a reason naming it.
   // 5. Otherwise undefined.
   const [name = '', ...args] = words;
   if (['sudo', 'su', 'doas'].includes(name)) return `${name} runs a command with another user's rights`;
@@ -377,7 +378,7 @@ export function safetyConcern(words: readonly string[], ws: Workspace): string |
       }
     }
   }
-  if (WRITERS.has(name) || (name === 'sed' && args.some((a) => a.startsWith('-i')))) {
+  if (WRITERS.has(name) || (name === 'sed' && args.some((a) => a.startsWith('--in-place') || /^-[^-]*i/.test(a)))) {
     const target = args.find(isProtected);
     if (target !== undefined) return `${name} writes ${target}, a protected path`;
   }

@@ -271,8 +271,9 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   //    may only read.
   // 4. Unless the mode is bypassPermissions: the first subject's concern is an ask with that reason; then an ask
   //    rule is an ask naming it.
-  // 5. Each subject but the stripped ones and the redirects inside the workspace is allowed by the first allow
-  //    rule that matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
+  // 5. Each subject but the stripped ones and the redirects inside the workspace (or every subject, when that
+  //    leaves none: `> notes.txt` alone is only a redirection, and writes) is allowed by the first allow rule that
+  //    matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
   //    acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject): allow, with the first
   //    rule used (if any) in the decision and the reason.
   // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the command
@@ -292,7 +293,7 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   }
   let used: Rule | undefined;
   const own = subjects.filter((subject) => !subject.stripped && !(subject.redirect && subject.inside));
-  const allowed = own.every((subject) => {
+  const allowed = (own.length > 0 ? own : subjects).every((subject) => {
     const rule = rules.find((r) => r.behavior === 'allow' && ruleMatches(r, subject, ws));
     used ??= rule;
     if (rule !== undefined || mode === 'bypassPermissions') return true;

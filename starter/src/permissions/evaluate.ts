@@ -218,8 +218,9 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   //    may only read.
   // 4. Unless the mode is bypassPermissions: the first subject's concern is an ask with that reason; then an ask
   //    rule is an ask naming it.
-  // 5. Each subject but the stripped ones and the redirects inside the workspace is allowed by the first allow
-  //    rule that matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
+  // 5. Each subject but the stripped ones and the redirects inside the workspace (or every subject, when that
+  //    leaves none: `> notes.txt` alone is only a redirection, and writes) is allowed by the first allow rule that
+  //    matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
   //    acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject): allow, with the first
   //    rule used (if any) in the decision and the reason.
   // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the command
