@@ -216,7 +216,7 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
     expect(concern(line), `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`).toMatch(reason);
   });
 
-  test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'sed -E s/a/b/ .git/config', 'git commit -m "fix"', 'ls -r ..', 'echo sudo', 'cat .mcp.json'])(
+  test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'sed -E s/a/b/ .git/config', 'sed -n s/a-i/b/p .git/config', 'git commit -m "fix"', 'ls -r ..', 'echo sudo', 'cat .mcp.json'])(
     'has no concern about %j',
     (line) => {
       expect(concern(line), `safetyConcern: ${JSON.stringify(line)} is not one of the always-asked commands (step 5: undefined)`).toBeUndefined();
