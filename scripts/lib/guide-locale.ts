@@ -18,15 +18,19 @@
  * - the edition's SUMMARY.md lists every page of the English SUMMARY.md, in the same order and under the same file
  *   names, and every page of the edition is in it; a page of the edition's own (glossary.md) has no English page;
  * - a translated page keeps the English page's structure: its headings carry the English anchors (`{#why-a-loop}`),
- *   and it has as many quizzes, diagrams and ```ts check blocks, each quiz with its right answer in the same place.
+ *   and it has as many quizzes, diagrams and ```ts check blocks, each quiz with its right answer in the same place;
+ *   a translated hints file has the same `##` stubs, in order, with as many `###` hints each.
  *
  * Every problem is a sentence that starts with the file (and line) to fix.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
+import { parseHints } from '../kit/hints.js';
+import { ROOT } from './paths.js';
 
 /** The editions: a folder under book/src, and the suffix of its hints files next to hints.md. */
 export const EDITIONS = [{ dir: 'zh', hints: 'hints.zh-CN.md', name: 'Chinese' }] as const;
@@ -330,8 +334,21 @@ export function checkTranslations(root: string): string[] {
       problems.push(...checkStructure(file, readFileSync(path.join(root, english), 'utf8'), text));
     }
     for (const { file, english } of hintTranslations(root, edition.hints)) {
-      problems.push(...checkStaleness(root, file, english, translationHeader(readFileSync(path.join(root, file), 'utf8'), 'hints'), 'hints'));
+      const text = readFileSync(path.join(root, file), 'utf8');
+      problems.push(...checkStaleness(root, file, english, translationHeader(text, 'hints'), 'hints'));
+      // The same `##` stubs in the same order, each with as many `###` hints: npm run hint shows them level by level.
+      const shape = (markdown: string) => parseHints(markdown).map((h) => `${h.stub} (${h.hints.length})`).join(', ');
+      const want = existsSync(path.join(root, english)) ? shape(readFileSync(path.join(root, english), 'utf8')) : '';
+      if (shape(text) !== want) problems.push(`${file}: its ## stubs and ### hints are ${shape(text) || 'none'}; ${english} has ${want || 'none'}: keep the same sections, in the same order, as many hints each`);
     }
   }
   return problems;
+}
+
+// npx tsx scripts/lib/guide-locale.ts --anchors chapter-03.md: the English page's headings with the anchor each
+// must carry in a translation (`## 为什么需要循环 {#why-a-loop}`), from the page as it is now.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--anchors') {
+  const page = process.argv[3] ?? '';
+  const file = path.join(ROOT, 'book/src', page.replace(/^book\/src\//, ''));
+  for (const h of headings(readFileSync(file, 'utf8'))) console.log(`${'#'.repeat(h.level)} ${h.text} {#${h.anchor}}`);
 }

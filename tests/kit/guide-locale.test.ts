@@ -185,14 +185,26 @@ describe('translations in step with the English (scripts/lib/guide-locale.ts)', 
     commit('hints', 'tests/chapter01/hints.md');
     try {
       expect(problems()).toEqual([expect.stringMatching(/^tests\/chapter01\/hints\.zh-CN\.md: behind the English: tests\/chapter01\/hints\.md changed after .* make its first line <!-- english: <sha> behind -->/)]);
-      write('tests/chapter01/hints.zh-CN.md', `<!-- english: ${first} behind -->\n## singleTurn\n`);
+      write('tests/chapter01/hints.zh-CN.md', `<!-- english: ${first} behind -->\n## singleTurn\n\n### Nudge\n\n调用一次。\n`);
       expect(problems()).toEqual([]);
-      write('tests/chapter01/hints.zh-CN.md', '## singleTurn\n');
+      write('tests/chapter01/hints.zh-CN.md', '## singleTurn\n\n### Nudge\n\n调用一次。\n');
       expect(problems()).toEqual([expect.stringMatching(/^tests\/chapter01\/hints\.zh-CN\.md:1: no header naming the English commit .*: its first line must be <!-- english: <sha> -->/)]);
     } finally {
       write('tests/chapter01/hints.md', '# Chapter 1 hints\n\n## singleTurn\n\n### Nudge\n\nOne call.\n');
       commit('hints back', 'tests/chapter01/hints.md');
-      write('tests/chapter01/hints.zh-CN.md', `<!-- english: ${git('log', '-1', '--format=%H', '--', 'tests/chapter01/hints.md')} -->\n## singleTurn\n`);
+      write('tests/chapter01/hints.zh-CN.md', `<!-- english: ${git('log', '-1', '--format=%H', '--', 'tests/chapter01/hints.md')} -->\n## singleTurn\n\n### Nudge\n\n调用一次。\n`);
+    }
+  });
+
+  it('fails a hints translation whose stubs or hints differ from the English', () => {
+    const header = `<!-- english: ${git('log', '-1', '--format=%H', '--', 'tests/chapter01/hints.md')} -->\n`;
+    write('tests/chapter01/hints.zh-CN.md', `${header}## singleTurn\n\n### Nudge\n\n调用一次。\n\n### Approach\n\n多写的一条。\n`);
+    try {
+      expect(problems()).toEqual([
+        'tests/chapter01/hints.zh-CN.md: its ## stubs and ### hints are singleTurn (2); tests/chapter01/hints.md has singleTurn (1): keep the same sections, in the same order, as many hints each',
+      ]);
+    } finally {
+      write('tests/chapter01/hints.zh-CN.md', `${header}## singleTurn\n\n### Nudge\n\n调用一次。\n`);
     }
   });
 
