@@ -219,7 +219,7 @@ export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests: `npm test -- chap
  * the header whose cells are `#`, two words and one naming `npm test -- chapterN`: the rows under it are what the kit
  * checks, and they are the English rows, unchanged.
  */
-export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 | 它的测试：`npm test -- chapterN` 再加 |';
+export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 | 它的测试：`npm test -- chapterN` 加上 |';
 
 /** Whether a line is the header row of chapter N's stub table, on a page of that language. */
 function isStubTableHead(line: string, chapter: number, lang: 'en' | 'zh'): boolean {

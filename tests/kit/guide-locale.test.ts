@@ -271,7 +271,7 @@ describe('the guide checks in Chinese (scripts/lib/guide.ts)', () => {
 
   it('checks a Chinese stub table: any translated header row, the kit\'s rows unchanged', () => {
     const table = stubTable(ROOT, 3, undefined, 'zh');
-    expect(table.split('\n')[0]).toBe('| # | 桩 | 文件 | 它的测试：`npm test -- chapter3` 再加 |');
+    expect(table.split('\n')[0]).toBe('| # | 桩 | 文件 | 它的测试：`npm test -- chapter3` 加上 |');
     const page = (t: string) => `# 第 3 章\n\n${t}\n\n正文。\n`;
     expect(checkStubTable(ROOT, 'zh/chapter-03.md', page(table))).toEqual([]);
     expect(checkStubTable(ROOT, 'zh/chapter-03.md', page(table.replace('它的测试：', '只跑它的测试：')))).toEqual([]);
