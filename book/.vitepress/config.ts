@@ -6,7 +6,7 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig, type DefaultTheme } from 'vitepress';
-import { behindNotePlugin, chapterHeaderPlugin, chapterLinkPlugin, codeKindPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
+import { behindNotePlugin, cjkStrongPlugin, permalinkLabelPlugin, chapterHeaderPlugin, chapterLinkPlugin, codeKindPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
 import { LOCALES, STRINGS } from './lib/i18n';
 import { pageLink, parseSummary } from './lib/summary';
 import { searchTokenize } from './lib/search-tokenize';
@@ -111,12 +111,14 @@ export default defineConfig({
   markdown: {
     theme: { light: 'github-light', dark: 'github-dark' },
     config(md) {
+      md.use(cjkStrongPlugin);
       md.use(quizPlugin);
       md.use(mermaidPlugin);
       md.use(chapterHeaderPlugin);
       md.use(codeKindPlugin);
       md.use(chapterLinkPlugin, chapters);
       md.use(behindNotePlugin, rewrites);
+      md.use(permalinkLabelPlugin);
     },
   },
   locales: {

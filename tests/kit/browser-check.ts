@@ -11,7 +11,7 @@
  * quiz answer is sent every 50 ms until the quiz answers; the time the answer appears is `interactiveMs`. Until the
  * app has hydrated (and while the main thread is busy) a click does nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,18 @@ import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+/**
+ * Whether the machine has a font for Chinese (fontconfig's `fc-list :lang=zh`). Without one, Chromium draws Chinese
+ * as empty boxes, so a Chinese label's width says nothing about the real one (apt-get install fonts-wqy-microhei).
+ */
+export const CHINESE_FONT = (() => {
+  try {
+    return execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().length > 0;
+  } catch {
+    return false;
+  }
+})();
 
 /** Serves a built site (VitePress cleanUrls: /chapter01 is chapter01.html) on a loopback port. */
 export async function serveDir(dist: string): Promise<{ url: string; close(): Promise<void> }> {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkStaleness, checkStructure, checkTranslations, frontMatter, headings, substance, translationHeader } from '../../scripts/lib/guide-locale.js';
 import { authorVoice, checkStubTable, headerLabels, headerLength, stubTable } from '../../scripts/lib/guide.js';
 import { ROOT } from '../../scripts/lib/paths.js';
+import { cjkStrong } from '../../book/.vitepress/lib/markdown.js';
 
 const ENV = { ...process.env, GIT_AUTHOR_NAME: 'kit', GIT_AUTHOR_EMAIL: 'kit@example.com', GIT_COMMITTER_NAME: 'kit', GIT_COMMITTER_EMAIL: 'kit@example.com' };
 
@@ -278,5 +279,16 @@ describe('the guide checks in Chinese (scripts/lib/guide.ts)', () => {
     expect(checkStubTable(ROOT, 'zh/chapter-03.md', page('')).join()).toMatch(/^book\/src\/zh\/chapter-03\.md: no stub table .*--stub-table 3 --lang zh/);
     const rows = table.split('\n');
     expect(checkStubTable(ROOT, 'zh/chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n'))).join()).toMatch(/^book\/src\/zh\/chapter-03\.md:3: the stub table names/);
+  });
+});
+
+describe('bold next to Chinese punctuation (book/.vitepress/lib/markdown.ts cjkStrong)', () => {
+  it('makes the pairs CommonMark would leave as asterisks <strong>, and leaves every other pair and code alone', () => {
+    expect(cjkStrong('> **你要构建的：**一个循环')).toBe('> <strong>你要构建的：</strong>一个循环');
+    expect(cjkStrong('由字母组成的**匹配器（matcher）**是一串')).toBe('由字母组成的<strong>匹配器（matcher）</strong>是一串');
+    expect(cjkStrong('前文**“引用”**后文')).toBe('前文<strong>“引用”</strong>后文');
+    expect(cjkStrong('> **命令：**`npm test -- chapter1`'), 'a backtick after it: CommonMark closes it').toBe('> **命令：**`npm test -- chapter1`');
+    expect(cjkStrong('**恢复**就是；`**x：**y` 不变')).toBe('**恢复**就是；`**x：**y` 不变');
+    expect(cjkStrong('A **bold.**word in English'), 'English is left to CommonMark').toBe('A **bold.**word in English');
   });
 });

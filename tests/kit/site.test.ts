@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/lib/guide.js';
-import { CHROMIUM, checkPage, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
+import { CHINESE_FONT, CHROMIUM, checkPage, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
 const CHAPTER = `# 1. Messages and the mock provider
@@ -160,6 +160,7 @@ describe('the site (book/.vitepress)', () => {
     const html = readFileSync(path.join(dist, 'zh/chapter01.html'), 'utf8');
     expect(html).toMatch(/<html lang="zh-CN"/);
     expect(html, 'the header card is recognised by its Chinese labels').toContain('<div class="chapter-header">');
+    expect(html, 'its labels are bold, though a Chinese word follows the full-width colon (lib/markdown.ts cjkStrong)').toMatch(/<strong>你要构建的：<\/strong>消息类型和一个按脚本回答的提供方。<br>\s*<strong>要编辑的文件：<\/strong>/);
     expect(html, 'the sidebar comes from zh/SUMMARY.md, its draft marked in Chinese').toMatch(/第 2 章：你的第一个工具[\s\S]*智能体循环 <span class="coming-soon">即将推出<\/span>/);
     expect(html, 'VitePress\'s own labels in Chinese').toMatch(/本页内容/);
     expect(html).toMatch(/pager-link next" href="\/zh\/chapter02"/);
@@ -168,6 +169,7 @@ describe('the site (book/.vitepress)', () => {
     expect(html, 'a page marked behind: true says so, with a link to the English page').toMatch(/<div class="translation-note behind" role="note"><p>本页落后于英文版：[^<]*<a href="\/chapter01" lang="en">阅读英文版<\/a>/);
     expect(html, 'the switcher leads back to the same page in English').toMatch(/href="\/chapter01"[^>]*><!--\[--><span[^>]*>English/);
     expect(readFileSync(path.join(dist, 'zh/chapter02.html'), 'utf8'), 'a page not marked behind has no note').not.toContain('translation-note');
+    expect(html, 'a heading\'s anchor is labelled in Chinese, without its {#anchor}').toContain('aria-label="“把对话当作数据”的链接"');
   });
 
   it('keeps mermaid out of what a page loads to start: diagrams are their source until drawn', () => {
@@ -232,8 +234,11 @@ describe('the site (book/.vitepress)', () => {
       expect(result.error, seen).toBeUndefined();
       expect(result.lang).toBe('zh-CN');
       expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual(['flowchart-v2', 'sequence']);
-      expect(result.diagrams.clipped, 'no Chinese diagram label is cut off').toBe(0);
-      expect(result.diagrams.wide, 'no diagram makes the column scroll sideways').toBe(0);
+      // Label widths mean something only in a real Chinese font (not as empty boxes): .ci/run installs one.
+      if (CHINESE_FONT) {
+        expect(result.diagrams.clipped, 'no Chinese diagram label is cut off').toBe(0);
+        expect(result.diagrams.wide, 'no diagram makes the column scroll sideways').toBe(0);
+      } else console.warn('no Chinese font (fc-list :lang=zh is empty; apt-get install fonts-wqy-microhei): the Chinese diagram labels were not measured');
       expect(result.header).toMatch(/你要构建的：.*\n要编辑的文件：/);
       expect(result).toMatchObject({ prev: '/zh/', next: '/zh/chapter02', quizzes: 1, searchOpened: true });
       expect(result.languages, 'the switcher offers the same page in English').toEqual([{ text: 'English', href: '/chapter01' }]);
@@ -276,6 +281,7 @@ describe.skipIf(!CHROMIUM)('the real guide in Chromium, both languages: every di
       const figures = await surveyDiagrams(server.url, pages, [1280, 390]);
       const where = (f: (typeof figures)[number]) => `${f.page || 'index'} diagram ${f.index + 1} at ${f.width} px (natural ${f.natural.width}×${f.natural.height}, shown ${f.shown.width}×${f.shown.height} in a ${f.column} px column)`;
       expect(figures.length, 'every ```mermaid block of book/src, at both widths').toBe(blocks * 2);
+      expect(CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')), 'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)').toBe(true);
       expect(figures.filter((f) => f.error).map(where), 'drawn as SVG, not left as source').toEqual([]);
       expect(figures.filter((f) => f.scrolls).map(where), 'no diagram makes the column scroll sideways (theme/diagrams.ts fit)').toEqual([]);
       expect(figures.filter((f) => f.clipped).map(where), 'no label cut off').toEqual([]);

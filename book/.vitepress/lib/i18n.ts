@@ -39,6 +39,7 @@ export const STRINGS = {
     comingSoon: 'coming soon',
     behind: (link: string) => `This page is behind the English: the English page changed after this translation. ${link}`,
     englishPage: 'Read the English page',
+    permalink: (title: string) => `Permalink to "${title}"`,
   },
   zh: {
     quiz: '自测',
@@ -54,5 +55,6 @@ export const STRINGS = {
     comingSoon: '即将推出',
     behind: (link: string) => `本页落后于英文版：英文版在本页翻译之后又有改动，本页可能缺少这些改动。${link}`,
     englishPage: '阅读英文版',
+    permalink: (title: string) => `“${title}”的链接`,
   },
 } satisfies Record<Lang, Record<string, string | ((link: string) => string)>>;

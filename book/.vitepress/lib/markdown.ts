@@ -6,6 +6,7 @@
  * - TypeScript blocks say which kind they are: ```ts check (type-checked by verify, complete) or ```ts (a shape);
  * - "chapter 8" in the prose links to chapter 8's page ("第 8 章" on a Chinese page);
  * - a translated page whose front matter says `behind: true` opens with a note that the English has moved on.
+ * - `**bold**` next to Chinese punctuation is bold (cjkStrongPlugin).
  * Every string these show is in the page's language (lib/i18n.ts).
  */
 import type { MarkdownRenderer as MarkdownIt } from 'vitepress';
@@ -66,7 +67,8 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
       const children = token.children ?? [];
       children.forEach((child, i) => {
         const next = children.slice(i + 1).find((c) => !(c.type === 'text' && c.content === ''));
-        if (child.type === 'softbreak' && next?.type === 'strong_open') child.type = 'hardbreak';
+        const strong = next?.type === 'strong_open' || (next?.type === 'html_inline' && next.content === '<strong>');
+        if (child.type === 'softbreak' && strong) child.type = 'hardbreak';
       });
     }
     const before = new state.Token('html_block', '', 0);
@@ -191,5 +193,57 @@ export function behindNotePlugin(md: MarkdownIt, rewrites: Readonly<Record<strin
     note.content = `<div class="translation-note behind" role="note"><p>${STRINGS[lang].behind(link)}</p></div>\n`;
     const h1 = state.tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
     state.tokens.splice(h1 < 0 ? 0 : h1 + 3, 0, note);
+  });
+}
+
+/**
+ * The heading anchors' labels (VitePress writes `Permalink to "title"`) in the page's language, without the explicit
+ * `{#anchor}` a translated heading carries (VitePress reads the label from the heading's source text).
+ */
+export function permalinkLabelPlugin(md: MarkdownIt): void {
+  md.core.ruler.push('permalink_label', (state) => {
+    const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
+    if (pageLang(page) === 'en') return;
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue;
+      for (const child of token.children ?? []) {
+        const label = child.type === 'link_open' && child.attrGet('class') === 'header-anchor' ? child.attrGet('aria-label') : null;
+        const title = label && /^Permalink to "([\s\S]*)"$/.exec(label)?.[1];
+        if (title !== null && title !== undefined) child.attrSet('aria-label', STRINGS[pageLang(page)].permalink(title.replace(/\s*\{#[^}]*\}\s*$/, '')));
+      }
+    }
+  });
+}
+
+const PUNCT = /[\p{P}\p{S}]/u;
+
+/**
+ * CommonMark cannot close `**` after punctuation when a letter follows, nor open it before punctuation after a
+ * letter: right for English (`**word.**Next` is rare), wrong for Chinese, written without spaces, where
+ * `> **你要构建的：**一个循环` or `**匹配器（matcher）**是` are the normal way to write, and would show their asterisks.
+ * In text with Chinese in it, such a pair becomes `<strong>…</strong>` (its inside is still markdown); every other
+ * pair, and everything inside code spans, is left as it is.
+ */
+export function cjkStrong(text: string): string {
+  if (!/\p{Script=Han}/u.test(text)) return text;
+  return text
+    .split(/(`+[\s\S]*?`+)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part; // a code span
+      return part.replace(/\*\*(?=\S)([^*\n]*?\S)\*\*/g, (whole, inner: string, at: number, all: string) => {
+        const before = all[at - 1] ?? ' ';
+        const after = all[at + whole.length] ?? ' ';
+        const opens = !PUNCT.test(inner[0]!) || /\s/.test(before) || PUNCT.test(before);
+        const closes = !PUNCT.test(inner.at(-1)!) || /\s/.test(after) || PUNCT.test(after);
+        return opens && closes ? whole : `<strong>${inner}</strong>`;
+      });
+    })
+    .join('');
+}
+
+/** cjkStrong over every paragraph and heading before the inline parser reads it (quizzes included). */
+export function cjkStrongPlugin(md: MarkdownIt): void {
+  md.core.ruler.before('inline', 'cjk_strong', (state) => {
+    for (const token of state.tokens) if (token.type === 'inline') token.content = cjkStrong(token.content);
   });
 }
