@@ -173,9 +173,25 @@ export interface PageReport {
   /** What the search input holds once the word was typed: every key, the ones typed before it appeared included. */
   searchText?: string | null;
   searchResults?: string[];
+  /** The language switcher's entries: each language's name and where it leads from this page. */
+  languages?: Array<{ text: string; href: string | null }>;
+  /** The page's <html lang>. */
+  lang?: string;
   /** The value of `options.evaluate`, evaluated in the page once the diagrams are drawn. */
   extra?: unknown;
   error?: string;
+}
+
+/**
+ * The built guide's pages in every language (`chapter-03`, `zh/chapter-03`, `` for the home page, `zh/` for the
+ * Chinese one), without the 404 page and the folders of assets: the pages that exist, and only those.
+ */
+export function guidePagesBuilt(dist: string, only: (html: string) => boolean = () => true): string[] {
+  return readdirSync(dist, { recursive: true })
+    .map((f) => String(f).split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.html') && f !== '404.html' && !/^(assets|mermaid)\//.test(f) && only(readFileSync(path.join(dist, f), 'utf8')))
+    .map((f) => f.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1'))
+    .sort();
 }
 
 /**
@@ -279,6 +295,8 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       report.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
       report.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);
       report.comingSoon = await evaluate(`document.querySelectorAll('.VPSidebar .coming-soon').length`);
+      report.lang = await evaluate(`document.documentElement.lang`);
+      report.languages = await evaluate(`[...document.querySelectorAll('.VPNavBarTranslations .VPMenuLink a')].map((a) => ({ text: a.textContent.trim(), href: a.getAttribute('href') }))`);
       // Quiz: a wrong answer (already clicked above), then the right one.
       report.quizzes = await evaluate(`document.querySelectorAll('.quiz').length`);
       report.quizFirst = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
@@ -509,7 +527,7 @@ export function guideLines(result: Awaited<ReturnType<typeof measureGuide>>): st
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--diagrams')) {
   const args = process.argv.slice(2);
   const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, '../../book/.vitepress/dist'));
-  const pages = readdirSync(dist).filter((f) => f.endsWith('.html') && f !== '404.html').map((f) => f.replace(/\.html$/, '').replace(/^index$/, ''));
+  const pages = guidePagesBuilt(dist);
   const server = await serveDir(dist);
   const shots = args.find((a) => a.startsWith('--shots='))?.slice(8);
   try {
