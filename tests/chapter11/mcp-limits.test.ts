@@ -2,7 +2,9 @@
  * Chapter 11: a server is trusted only as far as the person says (src/mcp/client.ts listTools, src/mcp/servers.ts
  * toolsOf). Its tools/list may never end, its input schemas may be huge, and its readOnlyHint is only a claim.
  */
-import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MAX_TOOL_PAGES } from 'kit/mcp/client';
 import { McpServers, MAX_SCHEMA_CHARS } from 'kit/mcp/servers';
@@ -27,7 +29,7 @@ function endlessPages(pages: number) {
   const factory = () => {
     const [client, side] = InMemoryTransport.createLinkedPair();
     const server = new Server({ name: 'endless', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler('tools/list', () => {
+    server.setRequestHandler(ListToolsRequestSchema, () => {
       asked++;
       return { tools: [toolInfo(`tool${asked}`)], ...(asked < pages ? { nextCursor: `page${asked}` } : {}) };
     });

@@ -2,5 +2,4 @@
 export * from './config.js';
 export * from './adapter.js';
 export * from './client.js';
-export * from './elicitation.js';
 export * from './servers.js';
