@@ -2,7 +2,7 @@
  * The learner's and instructor's commands, one program with subcommands (each an npm script):
  *
  *   watch [chapterN] [--plain] [--poll]   re-run the current chapter on every save
- *   hint chapterN [--reset]               the next hint for the first unfinished stub
+ *   hint chapterN [--reset] [--lang zh]   the next hint for the first unfinished stub (in Chinese: --lang zh or LANG=zh_CN…)
  *   progress | list                       every chapter with passed/total
  *   grade [--solution] [--json F] [--junit F]
  *   solution chapterN                     the reference diff for a chapter's stubs

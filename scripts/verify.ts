@@ -9,6 +9,8 @@
  * - every known-wrong solution fails at least one graded test, with a message that points at the mistake;
  * - the guide is whole: every SUMMARY.md entry has a page and every page an entry, quizzes parse, every ```ts check
  *   block type-checks against the solution, and every `npm test -- ...` command quoted in it selects at least one test;
+ *   the same over the Chinese edition (book/src/zh), whose pages and hints (tests/chapterNN/hints.zh-CN.md) must be
+ *   in step with the English commit they record, or marked behind (scripts/lib/guide-locale.ts);
  * - the guide builds as a site; the kit's own tests (tests/kit: the learner and instructor commands, the agent) pass;
  * - the solution passes every graded test again beside CPU-bound processes (cores x 2): no outcome depends on speed;
  * - every chapter's mutation score is at least 85% with each survivor listed as equivalent (chapters whose code or
@@ -335,9 +337,9 @@ await step('every known-wrong solution is caught by a graded test that points at
   return problems;
 });
 
-await step("the guide: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks", () => checkGuide());
+await step("the guide, English and Chinese: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks, every translation in step with its English commit or marked behind", () => checkGuide());
 
-await step('every `npm test -- …` command in the guide selects at least one test', () => {
+await step('every `npm test -- …` command in the guide (both languages) selects at least one test', () => {
   const problems: string[] = [];
   const commands = guideTestCommands();
   if (commands.length === 0) return ['the guide quotes no `npm test -- …` command at all'];

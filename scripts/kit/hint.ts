@@ -1,6 +1,10 @@
-/** npm run hint -- chapter3 [--reset]: the next hint for the first unfinished stub of a chapter. */
+/**
+ * npm run hint -- chapter3 [--reset] [--lang zh]: the next hint for the first unfinished stub of a chapter. In Chinese
+ * with `--lang zh` or a Chinese shell locale (LANG=zh_CN.UTF-8), from tests/chapterNN/hints.zh-CN.md; a chapter (or a
+ * stub) with no Chinese hints gets the English ones, after a one-line note. The other messages stay English.
+ */
 import { chapterArg, chaptersWithTests } from './args.js';
-import { loadHints, nextHint, resetHintState, hintsFile } from './hints.js';
+import { hintLang, loadHints, nextHint, resetHintState, hintsFile, withoutLang, type HintLang, type StubHints } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
@@ -9,8 +13,33 @@ import path from 'node:path';
 
 const LEVEL_NAMES = ['a nudge', 'the approach', 'the shape of the code'];
 
-/** The text of the next hint for the chapter (and records that it was shown). `known`: the chapter's results, if run. */
-export async function hintText(root: string, chapter: number, known?: readonly TestOutcome[]): Promise<string> {
+/** What the hint shows around the hint's own text, in each language. */
+const LABELS = {
+  en: {
+    chapter: (n: number) => `Chapter ${n}`,
+    hint: (level: number, total: number, title: string) => `Hint ${level} of ${total}: ${title}`,
+    titles: {} as Record<string, string>,
+    failing: (test: string) => `Failing: ${test}`,
+    again: (chapter: number, level: number) => `Run "npm run hint -- chapter${chapter}" again for ${LEVEL_NAMES[level] ?? 'the next hint'}.`,
+    last: (stub: string, chapter: number) => `That was the last hint for ${stub}. "npm run solution -- chapter${chapter}" shows the reference.`,
+    english: (chapter: number, stub?: string) => `(${stub ?? `Chapter ${chapter}`} has no Chinese hints yet: in English.)`,
+  },
+  zh: {
+    chapter: (n: number) => `第 ${n} 章`,
+    hint: (level: number, total: number, title: string) => `提示 ${level}/${total}：${title}`,
+    titles: { Nudge: '点拨', Approach: '思路', Shape: '代码骨架' } as Record<string, string>,
+    failing: (test: string) => `未通过：${test}`,
+    again: (chapter: number, level: number) => `再运行一次 "npm run hint -- chapter${chapter}"，可以看到${['点拨', '思路', '代码骨架'][level] ?? '下一条提示'}。`,
+    last: (stub: string, chapter: number) => `这是 ${stub} 的最后一条提示。"npm run solution -- chapter${chapter}" 可以看参考实现。`,
+    english: (chapter: number, stub?: string) => `（${stub ?? `第 ${chapter} 章`}还没有中文提示，下面是英文原文。）`,
+  },
+} satisfies Record<HintLang, unknown>;
+
+/**
+ * The text of the next hint for the chapter (and records that it was shown). `known`: the chapter's results, if run.
+ * `lang`: the hints' language (hintLang); English where that language has none.
+ */
+export async function hintText(root: string, chapter: number, known?: readonly TestOutcome[], lang: HintLang = 'en'): Promise<string> {
   const sections = loadHints(root, chapter);
   if (sections.length === 0) {
     return `Chapter ${chapter} has no hints yet (${path.relative(root, hintsFile(root, chapter))} is missing).`;
@@ -28,36 +57,42 @@ export async function hintText(root: string, chapter: number, known?: readonly T
   // stub written earlier, maybe of an earlier chapter, that this one calls).
   const pointed = next.failing[0] && assignStubs(tests, learnerStubs(root)).get(next.failing[0]);
   const stub = pointed ?? next.stub;
-  const section = (stub.chapter === chapter ? sections : loadHints(root, stub.chapter)).find((s) => s.stub === stub.name);
+  const find = (list: StubHints[]) => list.find((s) => s.stub === stub.name && s.hints.length > 0);
+  const section = find(stub.chapter === chapter ? sections : loadHints(root, stub.chapter));
   const where = `${stub.file}:${stub.line}`;
   if (!section || section.hints.length === 0) return `No hints are written for ${stub.name} (${where}) yet.`;
-  const shown = nextHint(root, stub.chapter, stub.name, section.hints)!;
+  // The translation's section for the stub, with as many hints as the English (the level remembered is shared).
+  const translation = lang === 'en' ? [] : loadHints(root, stub.chapter, lang);
+  const translated = find(translation);
+  const shownIn: HintLang = translated && translated.hints.length === section.hints.length ? lang : 'en';
+  const text = LABELS[shownIn];
+  const shown = nextHint(root, stub.chapter, stub.name, (shownIn === 'en' ? section : translated!).hints)!;
   const total = section.hints.length;
   const lines = [
-    bold(`Chapter ${stub.chapter} · ${stub.name}`) + dim(`  (${where})`),
-    `${cyan(`Hint ${shown.level} of ${total}: ${shown.hint.title}`)}`,
+    // A chapter with no translation at all, or a stub its translation leaves out: one line says so.
+    ...(lang !== shownIn ? [dim(LABELS[lang].english(stub.chapter, translation.length ? `${stub.name} ` : undefined))] : []),
+    bold(`${text.chapter(stub.chapter)} · ${stub.name}`) + dim(`  (${where})`),
+    `${cyan(text.hint(shown.level, total, text.titles[shown.hint.title] ?? shown.hint.title))}`,
     '',
     indent(shown.hint.text, '  '),
     '',
   ];
-  if (next.failing[0]) lines.push(dim(`Failing: ${next.failing[0].fullName}`), dim(`  ${next.failing[0].message.split('\n')[0]}`), '');
-  lines.push(
-    shown.level < total
-      ? dim(`Run "npm run hint -- chapter${chapter}" again for ${LEVEL_NAMES[shown.level] ?? 'the next hint'}.`)
-      : dim(`That was the last hint for ${stub.name}. "npm run solution -- chapter${stub.chapter}" shows the reference.`),
-  );
+  if (next.failing[0]) lines.push(dim(text.failing(next.failing[0].fullName)), dim(`  ${next.failing[0].message.split('\n')[0]}`), '');
+  lines.push(dim(shown.level < total ? text.again(chapter, shown.level) : text.last(stub.name, stub.chapter)));
   return lines.join('\n');
 }
 
-export async function hintCommand(root: string, args: string[]): Promise<number> {
-  const chapter = chapterArg(root, args) ;
+export async function hintCommand(root: string, argv: string[]): Promise<number> {
+  const lang = hintLang(argv);
+  const args = withoutLang(argv);
+  const chapter = chapterArg(root, args);
   if (args.includes('--reset')) {
     resetHintState(root, chapter);
     console.log(chapter ? `Hints for chapter ${chapter} start over.` : 'Hints for every chapter start over.');
     return 0;
   }
   if (chapter !== undefined) {
-    console.log(await hintText(root, chapter));
+    console.log(await hintText(root, chapter, undefined, lang));
     return 0;
   }
   // No chapter named: run only the chapters up to the first one with unwritten stubs, not every chapter.
@@ -68,6 +103,6 @@ export async function hintCommand(root: string, args: string[]): Promise<number>
     console.log('Every chapter passes: no hint needed.');
     return 0;
   }
-  console.log(await hintText(root, target, target <= upTo ? tests.filter((t) => t.chapter === target) : undefined));
+  console.log(await hintText(root, target, target <= upTo ? tests.filter((t) => t.chapter === target) : undefined, lang));
   return 0;
 }

@@ -9,6 +9,11 @@
  *   ### Shape
  *
  * Which hint was shown last for each stub is remembered in .kit/hints.json, so each call shows the next one.
+ *
+ * A translation sits beside it, tests/chapterNN/hints.zh-CN.md for Chinese: the same `##` stubs and `###` hints (the
+ * headings Nudge, Approach and Shape may stay English: the kit shows them in the reader's language), and a first line
+ * naming the commit of hints.md it was translated from, `<!-- english: <sha> -->` (verify checks it is in step:
+ * scripts/lib/guide-locale.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,8 +29,35 @@ export interface StubHints {
   hints: Hint[];
 }
 
-export function hintsFile(root: string, chapter: number): string {
-  return path.join(root, chapterDir(chapter), 'hints.md');
+/** The languages hints are written in: English (hints.md) and Chinese (hints.zh-CN.md). */
+export type HintLang = 'en' | 'zh';
+
+export function hintsFile(root: string, chapter: number, lang: HintLang = 'en'): string {
+  return path.join(root, chapterDir(chapter), lang === 'zh' ? 'hints.zh-CN.md' : 'hints.md');
+}
+
+/** A Chinese language or locale name: zh, zh-CN, zh_CN.UTF-8, zh_TW@... */
+const CHINESE = /^zh([-_.@]|$)/i;
+
+/**
+ * The language the learner asked for: `--lang zh` (or `--lang=zh-CN`; `--lang en` for English), else the shell's
+ * locale, the first set of LC_ALL, LC_MESSAGES and LANG (as POSIX programs read it): `zh_CN.UTF-8` is Chinese.
+ */
+export function hintLang(args: readonly string[], env: NodeJS.ProcessEnv = process.env): HintLang {
+  const at = args.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
+  if (at >= 0) {
+    const value = args[at]!.includes('=') ? args[at]!.slice('--lang='.length) : (args[at + 1] ?? '');
+    return CHINESE.test(value) ? 'zh' : 'en';
+  }
+  const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '') ?? '';
+  return CHINESE.test(locale) ? 'zh' : 'en';
+}
+
+/** The arguments without `--lang X`, for the commands that read positional words (the chapter). */
+export function withoutLang(args: readonly string[]): string[] {
+  const at = args.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
+  if (at < 0) return [...args];
+  return args.filter((_, i) => i !== at && !(i === at + 1 && args[at] === '--lang'));
 }
 
 /** Parses a hints.md. Headings inside fenced code are text, not sections. */
@@ -52,8 +84,8 @@ export function parseHints(markdown: string): StubHints[] {
   return sections;
 }
 
-export function loadHints(root: string, chapter: number): StubHints[] {
-  const file = hintsFile(root, chapter);
+export function loadHints(root: string, chapter: number, lang: HintLang = 'en'): StubHints[] {
+  const file = hintsFile(root, chapter, lang);
   return existsSync(file) ? parseHints(readFileSync(file, 'utf8')) : [];
 }
 

@@ -2,7 +2,10 @@
  * The guide's own checks, for verify:
  * - checkGuide(): SUMMARY.md and the pages agree; every ```ts check block type-checks against solution/src; every
  *   ```quiz block parses; every ```mermaid block parses with mermaid's own parser; no page speaks in the authors'
- *   voice (AUTHOR_VOICE). Returns problems as sentences (empty = fine).
+ *   voice (AUTHOR_VOICE). The same over each translated edition (book/src/zh: its own SUMMARY.md, its quizzes'
+ *   balance counted apart, its header labels and authors' voice in Chinese), and the translations are in step with
+ *   the English (guide-locale.ts: front matter, staleness, structure). Returns problems as sentences (empty = fine),
+ *   each naming its file.
  * - guideTestCommands(): every `npm test -- ...` command quoted in the guide, so verify can check each selects tests.
  * - buildSite(): the VitePress build (offline).
  */
@@ -14,6 +17,7 @@ import { parseQuiz, type Quiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { chapterStubs } from '../kit/stubs.js';
 import { chapterDir } from './chapters.js';
+import { checkTranslations, EDITIONS, isStub } from './guide-locale.js';
 import { ROOT } from './paths.js';
 
 export interface FencedBlock {
@@ -57,6 +61,11 @@ export function guidePages(root = ROOT): string[] {
     .sort();
 }
 
+/** The edition a page belongs to: '' for English, else its folder (`zh`). */
+export function editionOf(page: string): string {
+  return EDITIONS.find((e) => page.startsWith(`${e.dir}/`))?.dir ?? '';
+}
+
 /** The language of a block's info string and whether it asks to be type-checked (```ts check). */
 const isCheckedTs = (info: string) => /^(ts|typescript)\b/.test(info) && /\bcheck\b/.test(info);
 
@@ -75,22 +84,30 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
   }
   const pages = guidePages(root);
   for (const page of pages) {
-    if (!linked.has(page)) problems.push(`book/src/${page} is not in SUMMARY.md (add it there, or delete the page)`);
+    // A translated edition has its own SUMMARY.md (checkTranslations).
+    if (!linked.has(page) && !editionOf(page)) problems.push(`book/src/${page} is not in SUMMARY.md (add it there, or delete the page)`);
   }
+  problems.push(...checkTranslations(root));
 
   const checked: Array<{ page: string; block: FencedBlock }> = [];
   const diagrams: Array<{ page: string; block: FencedBlock }> = [];
-  const quizzes: Quiz[] = [];
+  const quizzes = new Map<string, Quiz[]>();
+  const tables: Array<{ page: string; markdown: string }> = [];
   for (const page of pages) {
     const text = readFileSync(path.join(dir, page), 'utf8');
+    const edition = editionOf(page);
+    // A stub of a page not yet translated (english: none) holds only its note: nothing else to check.
+    if (edition && isStub(text)) continue;
+    tables.push({ page, markdown: text });
     problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
     problems.push(...headerLength(text).map((p) => `book/src/${page}:${p}`));
+    if (chapterPage(page)) problems.push(...headerLabels(text, edition ? 'zh' : 'en').map((p) => `book/src/${page}:${p}`));
     for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
         const parsed = parseQuiz(block.content);
         for (const problem of parsed.problems) problems.push(`book/src/${page}:${block.line}: quiz: ${problem}`);
-        if (!parsed.problems.length) quizzes.push(parsed.quiz);
+        if (!parsed.problems.length) quizzes.set(edition, [...(quizzes.get(edition) ?? []), parsed.quiz]);
       } else if (kind === 'mermaid') diagrams.push({ page, block });
       else if (isCheckedTs(block.info)) checked.push({ page, block });
     }
@@ -101,8 +118,9 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
     if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
   }
-  problems.push(...quizBalance(quizzes));
-  problems.push(...checkStubTables(root, pages.map((page) => ({ page, markdown: readFileSync(path.join(dir, page), 'utf8') }))));
+  // Each edition's quizzes are balanced on their own (a Chinese choice's length compares with Chinese choices).
+  for (const [edition, list] of quizzes) problems.push(...quizBalance(list).map((p) => (edition ? `book/src/${edition}/: ${p}` : p)));
+  problems.push(...checkStubTables(root, tables));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
 }
@@ -136,19 +154,80 @@ export function quizBalance(quizzes: readonly Quiz[]): string[] {
 /** The most words a chapter header's "What you build" may have: the header is a card to read at a glance. */
 export const HEADER_MAX_WORDS = 80;
 
-/** A "What you build" longer than HEADER_MAX_WORDS, as `line: message`. */
+/**
+ * The most characters a Chinese header's 你要构建的 may have (each Chinese character counts one, each run of other
+ * letters or digits one): about what HEADER_MAX_WORDS English words say.
+ */
+export const HEADER_MAX_ZH = 160;
+
+/** The header card's labels, as the English and the Chinese pages write them (`> **What you build:**`). */
+export const HEADER_LABELS = {
+  en: { build: /^> \*\*What you (will )?build:\*\*/, files: /^> \*\*Files?( to edit)?:\*\*/, command: /^> \*\*Command:\*\*/, time: /^> \*\*Time:\*\*/ },
+  zh: { build: /^> \*\*你要构建的：\*\*/, files: /^> \*\*要编辑的文件：\*\*/, command: /^> \*\*命令：\*\*/, time: /^> \*\*用时：\*\*/ },
+} as const;
+
+const HEADER_LABEL_TEXT = {
+  en: { build: '> **What you build:**', files: '> **Files to edit:**', command: '> **Command:**', time: '> **Time:**' },
+  zh: { build: '> **你要构建的：**', files: '> **要编辑的文件：**', command: '> **命令：**', time: '> **用时：**' },
+} as const;
+
+/** A "What you build" (你要构建的) longer than HEADER_MAX_WORDS (HEADER_MAX_ZH), as `line: message`. */
 export function headerLength(markdown: string): string[] {
   const lines = markdown.split('\n');
-  const at = lines.findIndex((l) => /^> \*\*What you (will )?build:\*\*/.test(l));
-  if (at < 0) return [];
-  let text = lines[at]!;
-  for (let i = at + 1; i < lines.length && /^> (?!\*\*)\S/.test(lines[i]!); i++) text += ` ${lines[i]!.slice(2)}`;
-  const words = text.replace(/^> \*\*What you (will )?build:\*\*/, '').split(/\s+/).filter(Boolean).length;
-  return words > HEADER_MAX_WORDS ? [`${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`] : [];
+  for (const lang of ['en', 'zh'] as const) {
+    const label = HEADER_LABELS[lang].build;
+    const at = lines.findIndex((l) => label.test(l));
+    if (at < 0) continue;
+    let text = lines[at]!;
+    for (let i = at + 1; i < lines.length && /^> (?!\*\*)\S/.test(lines[i]!); i++) text += ` ${lines[i]!.slice(2)}`;
+    text = text.replace(label, '');
+    if (lang === 'en') {
+      const words = text.split(/\s+/).filter(Boolean).length;
+      return words > HEADER_MAX_WORDS ? [`${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`] : [];
+    }
+    const size = (text.match(/\p{Script=Han}|[\p{L}\p{N}_`.\-]+/gu) ?? []).length;
+    return size > HEADER_MAX_ZH ? [`${at + 1}: the header's 你要构建的 has ${size} characters (at most ${HEADER_MAX_ZH}; a run of English letters counts one): say the gist, and leave the details to the page`] : [];
+  }
+  return [];
+}
+
+/**
+ * A chapter page's header card, when the page has one: all four labelled lines, with the labels of the page's
+ * language (a Chinese page: 你要构建的：, 要编辑的文件：, 命令：, 用时：), as `line: message`.
+ */
+export function headerLabels(markdown: string, lang: 'en' | 'zh'): string[] {
+  const lines = markdown.split('\n');
+  const card = lines.filter((l) => /^> \*\*[^*]+\*\*/.test(l));
+  if (!card.length) return [];
+  const other = lang === 'zh' ? 'en' : 'zh';
+  const problems: string[] = [];
+  for (const [field, label] of Object.entries(HEADER_LABELS[lang])) {
+    const wrong = (HEADER_LABELS[other] as Record<string, RegExp>)[field]!;
+    const at = lines.findIndex((l) => wrong.test(l));
+    const want = HEADER_LABEL_TEXT[lang][field as keyof (typeof HEADER_LABEL_TEXT)['en']];
+    if (at >= 0) problems.push(`${at + 1}: the header card's label is in the other language: write it as ${want}`);
+    else if (!card.some((l) => label.test(l))) problems.push(`1: the header card has no ${want} line (it names what you build, the files, the command, the time)`);
+  }
+  return problems;
 }
 
 /** The header row of a chapter page's stub table (stubTable writes it, checkStubTable reads it). */
 export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests: `npm test -- chapterN` and |';
+
+/**
+ * The same row on a Chinese page (`--stub-table N --lang zh` writes it). checkStubTable accepts any translation of
+ * the header whose cells are `#`, two words and one naming `npm test -- chapterN`: the rows under it are what the kit
+ * checks, and they are the English rows, unchanged.
+ */
+export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 | 它的测试：`npm test -- chapterN` 加上 |';
+
+/** Whether a line is the header row of chapter N's stub table, on a page of that language. */
+function isStubTableHead(line: string, chapter: number, lang: 'en' | 'zh'): boolean {
+  if (line.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`)) return true;
+  if (lang !== 'zh') return false;
+  const cells = line.trim().split('|').slice(1, -1).map((c) => c.trim());
+  return cells.length === 4 && cells[0] === '#' && cells[3]!.includes(`\`npm test -- chapter${chapter}\``);
+}
 
 /** A chapter's stubs in the order its hints.md teaches them, each with its file and a `-t` filter that selects its tests. */
 export function stubRows(root: string, chapter: number): Array<{ name: string; file: string; filter: string }> {
@@ -182,24 +261,27 @@ function testTitles(root: string, chapter: number): string[] {
  * (1-based, inclusive), only those rows, numbered as in the whole table: the table a part of a chapter opens with
  * (`--stub-table 15 9-19`).
  */
-export function stubTable(root: string, chapter: number, rows?: { from: number; to: number }): string {
+export function stubTable(root: string, chapter: number, rows?: { from: number; to: number }, lang: 'en' | 'zh' = 'en'): string {
   const all = stubRows(root, chapter).map(
     (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
   );
   const chosen = rows ? all.slice(rows.from - 1, rows.to) : all;
-  return [STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...chosen].join('\n');
+  return [(lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD).replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...chosen].join('\n');
 }
 
-/** A chapter's pages: chapter-NN.md, and chapter-NN-K.md for part K of a chapter too long for one sitting. */
+/**
+ * A chapter's pages: chapter-NN.md, and chapter-NN-K.md for part K of a chapter too long for one sitting (in an
+ * edition's folder too: zh/chapter-NN.md).
+ */
 export function chapterPage(page: string): { chapter: number; part?: number } | undefined {
-  const m = /^chapter-(\d+)(?:-(\d+))?\.md$/.exec(page);
+  const m = /^(?:zh\/)?chapter-(\d+)(?:-(\d+))?\.md$/.exec(page);
   return m ? { chapter: Number(m[1]), ...(m[2] ? { part: Number(m[2]) } : {}) } : undefined;
 }
 
 /** The stub table of a page: the line of its head (0-based) and the rows under it, or undefined without one. */
-function readStubTable(chapter: number, markdown: string): { head: number; rows: string[] } | undefined {
+function readStubTable(chapter: number, markdown: string, lang: 'en' | 'zh' = 'en'): { head: number; rows: string[] } | undefined {
   const lines = markdown.split('\n');
-  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`));
+  const head = lines.findIndex((l) => isStubTableHead(l, chapter, lang));
   if (head < 0) return undefined;
   const rows: string[] = [];
   for (const line of lines.slice(head + 2)) {
@@ -213,13 +295,15 @@ const stubOf = (row: string) => row.split('|')[2]!.trim().replace(/`/g, '');
 
 /** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
 export function checkStubTable(root: string, page: string, markdown: string): string[] {
-  const chapter = Number(/^chapter-(\d+)\.md$/.exec(page)?.[1] ?? NaN);
+  const chapter = Number(/^(?:zh\/)?chapter-(\d+)\.md$/.exec(page)?.[1] ?? NaN);
   if (!Number.isInteger(chapter)) return [];
   const expected = chapterStubs(root, chapter, 'solution').map((s) => s.name);
   if (!expected.length) return [];
-  const table = readStubTable(chapter, markdown);
-  const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints the table)`;
-  if (!table) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
+  const lang = editionOf(page) ? 'zh' : 'en';
+  const table = readStubTable(chapter, markdown, lang);
+  const flag = lang === 'zh' ? ' --lang zh' : '';
+  const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter}${flag} prints the table)`;
+  if (!table) return [`book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}") ${fix}`];
   const { head, rows } = table;
   const named = rows.map(stubOf);
   if (named.join('\n') !== expected.join('\n')) {
@@ -237,13 +321,17 @@ export function checkStubTable(root: string, page: string, markdown: string): st
  * which may hold a table of its own or none) name every stub of the chapter exactly once.
  */
 export function checkStubTables(root: string, pages: ReadonlyArray<{ page: string; markdown: string }>): string[] {
-  const byChapter = new Map<number, Array<{ page: string; part?: number; markdown: string }>>();
+  // By edition and chapter: the Chinese parts of chapter 15 are checked among themselves.
+  const byChapter = new Map<string, Array<{ page: string; part?: number; markdown: string }>>();
   for (const { page, markdown } of pages) {
     const at = chapterPage(page);
-    if (at) byChapter.set(at.chapter, [...(byChapter.get(at.chapter) ?? []), { page, markdown, ...(at.part !== undefined ? { part: at.part } : {}) }]);
+    const key = `${editionOf(page)}:${at?.chapter}`;
+    if (at) byChapter.set(key, [...(byChapter.get(key) ?? []), { page, markdown, ...(at.part !== undefined ? { part: at.part } : {}) }]);
   }
   const problems: string[] = [];
-  for (const [chapter, list] of byChapter) {
+  for (const [key, list] of byChapter) {
+    const chapter = Number(key.split(':')[1]);
+    const lang = key.startsWith(':') ? 'en' : 'zh';
     if (!list.some((p) => p.part !== undefined)) {
       for (const p of list) problems.push(...checkStubTable(root, p.page, p.markdown));
       continue;
@@ -254,11 +342,11 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
     list.sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
     const seen: string[] = [];
     for (const { page, part, markdown } of list) {
-      const table = readStubTable(chapter, markdown);
+      const table = readStubTable(chapter, markdown, lang);
       const from = seen.length + 1;
-      const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} FROM-TO prints rows FROM to TO)`;
+      const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} FROM-TO${lang === 'zh' ? ' --lang zh' : ''} prints rows FROM to TO)`;
       if (!table) {
-        if (part !== undefined) problems.push(`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}"): each part of chapter ${chapter} opens with the table of its own stubs ${fix}`);
+        if (part !== undefined) problems.push(`book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}"): each part of chapter ${chapter} opens with the table of its own stubs ${fix}`);
         continue;
       }
       const named = table.rows.map(stubOf);
@@ -294,6 +382,10 @@ export const AUTHOR_VOICE: ReadonlyArray<{ pattern: RegExp; why: string }> = [
   { pattern: /\b(your|our|the) learners\b|\blearners'/i, why: 'the reader is the learner; speak to them, not about them' },
   { pattern: /\b(issue|ticket) #?\d+/i, why: 'an issue number means nothing to a reader' },
   { pattern: /\b(the|this) (editor|reviewer)'s note\b|\bnote to (self|authors)\b/i, why: 'an authors\' note left in the text' },
+  // The Chinese edition (zh-common): the guide addresses the learner as 你, and never speaks as the authors.
+  { pattern: /我们/, why: '中文版不以作者口吻说“我们”：直接对学习者说“你”，或者不用主语' },
+  { pattern: /学习者们|(我们|你们)的学习者/, why: '读者就是学习者：对他说话，而不是谈论他' },
+  { pattern: /(编者|审稿人|译者)(注|按)/, why: '作者或译者的备注留在了正文里' },
 ];
 
 /** The lines of a page (code blocks included: comments are read too) that use AUTHOR_VOICE words. */
@@ -432,9 +524,10 @@ export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
   if (code !== 0) throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
 }
 
-// npx tsx scripts/lib/guide.ts --stub-table N [FROM-TO]: the stub table for chapter N's page, or rows FROM to TO of
-// it (for a part of the chapter).
+// npx tsx scripts/lib/guide.ts --stub-table N [FROM-TO] [--lang zh]: the stub table for chapter N's page, or rows FROM
+// to TO of it (for a part of the chapter); with --lang zh, under the Chinese header row.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--stub-table') {
   const range = /^(\d+)-(\d+)$/.exec(process.argv[4] ?? '');
-  console.log(stubTable(ROOT, Number(process.argv[3]), range ? { from: Number(range[1]), to: Number(range[2]) } : undefined));
+  const lang = process.argv.includes('zh') && process.argv.includes('--lang') ? 'zh' : 'en';
+  console.log(stubTable(ROOT, Number(process.argv[3]), range ? { from: Number(range[1]), to: Number(range[2]) } : undefined, lang));
 }

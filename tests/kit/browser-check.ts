@@ -11,7 +11,7 @@
  * quiz answer is sent every 50 ms until the quiz answers; the time the answer appears is `interactiveMs`. Until the
  * app has hydrated (and while the main thread is busy) a click does nothing.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +21,18 @@ import type { Readable, Writable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 
 export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+/**
+ * Whether the machine has a font for Chinese (fontconfig's `fc-list :lang=zh`). Without one, Chromium draws Chinese
+ * as empty boxes, so a Chinese label's width says nothing about the real one (apt-get install fonts-wqy-microhei).
+ */
+export const CHINESE_FONT = (() => {
+  try {
+    return execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().length > 0;
+  } catch {
+    return false;
+  }
+})();
 
 /** Serves a built site (VitePress cleanUrls: /chapter01 is chapter01.html) on a loopback port. */
 export async function serveDir(dist: string): Promise<{ url: string; close(): Promise<void> }> {
@@ -173,9 +185,25 @@ export interface PageReport {
   /** What the search input holds once the word was typed: every key, the ones typed before it appeared included. */
   searchText?: string | null;
   searchResults?: string[];
+  /** The language switcher's entries: each language's name and where it leads from this page. */
+  languages?: Array<{ text: string; href: string | null }>;
+  /** The page's <html lang>. */
+  lang?: string;
   /** The value of `options.evaluate`, evaluated in the page once the diagrams are drawn. */
   extra?: unknown;
   error?: string;
+}
+
+/**
+ * The built guide's pages in every language (`chapter-03`, `zh/chapter-03`, `` for the home page, `zh/` for the
+ * Chinese one), without the 404 page and the folders of assets: the pages that exist, and only those.
+ */
+export function guidePagesBuilt(dist: string, only: (html: string) => boolean = () => true): string[] {
+  return readdirSync(dist, { recursive: true })
+    .map((f) => String(f).split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.html') && f !== '404.html' && !/^(assets|mermaid)\//.test(f) && only(readFileSync(path.join(dist, f), 'utf8')))
+    .map((f) => f.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1'))
+    .sort();
 }
 
 /**
@@ -279,6 +307,8 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       report.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
       report.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);
       report.comingSoon = await evaluate(`document.querySelectorAll('.VPSidebar .coming-soon').length`);
+      report.lang = await evaluate(`document.documentElement.lang`);
+      report.languages = await evaluate(`[...document.querySelectorAll('.VPNavBarTranslations .VPMenuLink a')].map((a) => ({ text: a.textContent.trim(), href: a.getAttribute('href') }))`);
       // Quiz: a wrong answer (already clicked above), then the right one.
       report.quizzes = await evaluate(`document.querySelectorAll('.quiz').length`);
       report.quizFirst = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
@@ -509,7 +539,7 @@ export function guideLines(result: Awaited<ReturnType<typeof measureGuide>>): st
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--diagrams')) {
   const args = process.argv.slice(2);
   const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, '../../book/.vitepress/dist'));
-  const pages = readdirSync(dist).filter((f) => f.endsWith('.html') && f !== '404.html').map((f) => f.replace(/\.html$/, '').replace(/^index$/, ''));
+  const pages = guidePagesBuilt(dist);
   const server = await serveDir(dist);
   const shots = args.find((a) => a.startsWith('--shots='))?.slice(8);
   try {

@@ -1,5 +1,5 @@
 /** scripts/lib/guide.ts (used by verify) and the parsers the site shares with it, on fixture guides. */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
@@ -80,6 +80,9 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
   beforeAll(() => {
     copy = copyRepo();
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
+    // The translated hints record English commits; a copy has no git history to read them from (guide-locale.test.ts
+    // checks them in a repository of its own).
+    for (const chapter of readdirSync(path.join(copy.root, 'tests')).filter((name) => /^chapter\d+$/.test(name))) rmSync(path.join(copy.root, 'tests', chapter, 'hints.zh-CN.md'), { force: true });
     page('SUMMARY.md', '# Summary\n\n[Introduction](README.md)\n\n# Part I\n\n- [One](chapter01.md)\n- [Two]()\n');
     page('README.md', '# Intro\n\nRun `npm test -- chapter1` first.\n');
   });

@@ -60,18 +60,22 @@ export const read = (root: string, rel: string) => readFileSync(path.join(root, 
 export const write = (root: string, rel: string, text: string) => writeFileSync(path.join(root, rel), text);
 
 const env = () => {
-  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
+  // The kit's own language is English whatever the machine's locale (npm run hint answers in Chinese in a zh_CN
+  // shell): a test that wants another language says so.
+  const e: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', LANG: 'C.UTF-8' };
+  delete e.LC_ALL;
+  delete e.LC_MESSAGES;
   delete e.KIT_ROOT;
   delete e.KIT_SRC;
   delete e.KIT_TARGET;
   return e;
 };
 
-/** Runs `scripts/kit.ts <args>` in the copy and waits for it. */
-export function kit(root: string, args: string[], input = ''): { status: number | null; stdout: string; stderr: string } {
+/** Runs `scripts/kit.ts <args>` in the copy and waits for it (`extraEnv`: more environment, e.g. a locale). */
+export function kit(root: string, args: string[], input = '', extraEnv: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
     cwd: root,
-    env: env(),
+    env: { ...env(), ...extraEnv },
     input,
     encoding: 'utf8',
     timeout: KIT_RUN_MS,

@@ -1,9 +1,10 @@
 /** npm run hint: progressive, per stub, remembered in .kit/, on a copy of the repository. */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { hintText } from '../../scripts/kit/hint.js';
+import { hintLang, parseHints, withoutLang } from '../../scripts/kit/hints.js';
 import { runTests, type TestOutcome } from '../../scripts/kit/run-tests.js';
 import { assignStubs, learnerStubs, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { renderChapter } from '../../scripts/kit/watch.js';
@@ -66,6 +67,64 @@ describe('hint (scripts/kit/hint.ts)', () => {
     expect(status, stdout).toBe(0);
     expect(stdout).toMatch(/^Chapter 4 · \S+ {2}\(starter\/src\/[\w/.-]+:\d+\)$/m);
     expect(stdout).toContain('Hint 1 of');
+  });
+});
+
+describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo({ chapters: 3 });
+    solveUpTo(copy.root, 2);
+  });
+  afterAll(() => copy.cleanup());
+
+  it('reads the language from --lang, else from LC_ALL, LC_MESSAGES or LANG', () => {
+    expect(hintLang(['chapter3', '--lang', 'zh'], {})).toBe('zh');
+    expect(hintLang(['--lang=zh-CN'], {})).toBe('zh');
+    expect(hintLang(['--lang', 'en'], { LANG: 'zh_CN.UTF-8' }), 'the flag wins over the shell').toBe('en');
+    expect(hintLang([], { LANG: 'zh_CN.UTF-8' })).toBe('zh');
+    expect(hintLang([], { LC_ALL: 'zh_TW.UTF-8', LANG: 'en_US.UTF-8' })).toBe('zh');
+    expect(hintLang([], { LC_ALL: 'C', LANG: 'zh_CN.UTF-8' }), 'LC_ALL overrides LANG').toBe('en');
+    expect(hintLang([], { LC_MESSAGES: 'zh_CN', LANG: 'en_GB' })).toBe('zh');
+    expect(hintLang([], {})).toBe('en');
+    expect(withoutLang(['chapter3', '--lang', 'zh', '--reset'])).toEqual(['chapter3', '--reset']);
+  });
+
+  it('keeps the Chinese hints in the shape of the English ones: the same stubs, as many hints each', () => {
+    for (const n of [1, 2, 3]) {
+      const shape = (file: string) => parseHints(read(copy.root, `tests/chapter0${n}/${file}`)).map((s) => `${s.stub}: ${s.hints.map((h) => h.title).join(', ')}`);
+      expect(shape('hints.zh-CN.md'), `tests/chapter0${n}/hints.zh-CN.md`).toEqual(shape('hints.md'));
+    }
+  });
+
+  it('answers in Chinese with --lang zh, with the labels in Chinese and the code as it is', () => {
+    const { status, stdout, stderr } = kit(copy.root, ['hint', 'chapter3', '--lang', 'zh']);
+    expect(status, stderr).toBe(0);
+    expect(stdout).toMatch(/^第 3 章 · executeToolCall {2}\(starter\/src\/execute-tool\.ts:\d+\)$/m);
+    expect(stdout).toContain('提示 1/3：点拨');
+    expect(stdout).toContain('有四样东西会让一次工具调用得不到正常结果');
+    expect(stdout, 'test names and messages stay English').toMatch(/未通过：executeToolCall \(src\/execute-tool\.ts\) > /);
+    expect(stdout).toContain('再运行一次 "npm run hint -- chapter3"，可以看到思路。');
+  });
+
+  it("answers in Chinese in a Chinese shell (LANG=zh_CN.UTF-8), and in English when asked (--lang en)", () => {
+    const zh = kit(copy.root, ['hint', 'chapter3'], '', { LANG: 'zh_CN.UTF-8' });
+    expect(zh.stdout).toContain('提示 2/3：思路');
+    expect(zh.stdout).toContain('`tools.get(call.name)`；找不到时');
+    const en = kit(copy.root, ['hint', 'chapter3', '--lang', 'en'], '', { LANG: 'zh_CN.UTF-8' });
+    expect(en.stdout).toContain('Hint 3 of 3: Shape');
+    expect(en.stdout).not.toMatch(/[\u4e00-\u9fff]/);
+  });
+
+  it('falls back to English, with a one-line note, for a chapter with no Chinese hints', () => {
+    rmSync(path.join(copy.root, 'tests/chapter03/hints.zh-CN.md'));
+    kit(copy.root, ['hint', 'chapter3', '--reset']);
+    const { stdout } = kit(copy.root, ['hint', 'chapter3', '--lang', 'zh']);
+    const lines = stdout.trim().split('\n');
+    expect(lines[0]).toBe('（第 3 章还没有中文提示，下面是英文原文。）');
+    expect(lines[1]).toMatch(/^Chapter 3 · executeToolCall/);
+    expect(stdout).toContain('Hint 1 of 3: Nudge');
+    expect(stdout).toContain('Four things can stop a tool call');
   });
 });
 

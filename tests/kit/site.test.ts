@@ -2,12 +2,14 @@
  * The guide as a site: buildSite() on a fixture guide (offline), then, where Debian's Chromium is installed, the
  * built page as a reader sees it: header, diagrams, highlighted TypeScript, prev/next, a quiz that answers, search,
  * and how soon it answers a click (mermaid must not stand in the way: it loads after, and only what the page uses).
+ * The same for the Chinese edition (book/src/zh, a VitePress locale at /zh/): its header card, its diagrams' labels,
+ * the quiz and the notes in Chinese, the language switcher on the same page, a search for a word inside a sentence.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/lib/guide.js';
-import { CHROMIUM, checkPage, serveDir, surveyDiagrams } from './browser-check.js';
+import { CHINESE_FONT, CHROMIUM, checkPage, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
 const CHAPTER = `# 1. Messages and the mock provider
@@ -57,6 +59,54 @@ ${GOOD_QUIZ}
 \`\`\`
 `;
 
+/** Chapter 1 in Chinese, as a translator writes it (zh-common.md): the English anchors, the labels in Chinese. */
+const CHAPTER_ZH = `---
+english: ${'0'.repeat(40)}
+---
+
+# 第 1 章：消息与模拟提供方 {#_1-messages-and-the-mock-provider}
+
+> **你要构建的：**消息类型和一个按脚本回答的提供方。
+> **要编辑的文件：**\`starter/src/messages.ts\`、\`starter/src/mock-provider.ts\`
+> **命令：**\`npm test -- chapter1\`
+> **用时：**约 45 分钟
+
+## 把对话当作数据 {#the-conversation-as-data}
+
+工具在第 2 章才出现；这里是第 1 章。
+
+\`\`\`mermaid
+flowchart TD
+  C["provider.complete：发送系统提示词、历史和工具"] --> R{"turn.stopReason"}
+  R -- tool_use --> X["按顺序运行每个工具调用<br/>（executeToolCall 从不抛出）"]
+\`\`\`
+
+\`\`\`mermaid
+sequenceDiagram
+    participant A as 智能体（历史）
+    participant M as 模型
+    A->>M: [user "构建为什么失败？"]
+    M-->>A: assistant：文本“我看看。”，调用 read（id call_1）和 read（id call_2）<br/>stopReason: tool_use
+    Note over A: 运行两个工具，追加这一轮，<br/>再追加 call_2 和 call_1 的结果（顺序不限）
+\`\`\`
+
+\`\`\`ts check
+import { textOf, assistantText } from 'kit/messages';
+// 一条助手消息里的文本
+const text: string = textOf(assistantText('hi'));
+\`\`\`
+
+## 自测 {#check-yourself}
+
+\`\`\`quiz
+Q: 为什么助手的这一轮必须追加在它的工具结果之前？
+- [ ] 因为历史会按时间重新排序。
+  > 不对：没有任何东西会被重新排序。
+- [x] 因为每个结果都在回答它前面的那次调用。
+  > 对：一个结果回答的是它前面的 \`tool_call\`。
+\`\`\`
+`;
+
 /** The JavaScript a page loads before it can run: its entry script and its modulepreload links. */
 function bootScripts(dist: string, page: string): { names: string[]; bytes: number } {
   const html = readFileSync(path.join(dist, page), 'utf8');
@@ -78,6 +128,11 @@ describe('the site (book/.vitepress)', () => {
     writeFileSync(path.join(src, 'introduction.md'), '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n');
     writeFileSync(path.join(src, 'chapter01.md'), CHAPTER);
     writeFileSync(path.join(src, 'chapter02.md'), '# 2. Your first tool\n\nA zebra crossing of tools.\n');
+    mkdirSync(path.join(src, 'zh'));
+    writeFileSync(path.join(src, 'zh/SUMMARY.md'), '# 目录\n\n[前言](introduction.md)\n\n# 第一部分：循环\n\n- [第 1 章：消息](chapter01.md)\n- [第 2 章：你的第一个工具](chapter02.md)\n- [智能体循环]()\n');
+    writeFileSync(path.join(src, 'zh/introduction.md'), `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 动手构建编程智能体 {#build-a-coding-agent}\n\n从[第 1 章](chapter01.md)开始。\n`);
+    writeFileSync(path.join(src, 'zh/chapter01.md'), CHAPTER_ZH.replace('english: ', 'behind: true\nenglish: '));
+    writeFileSync(path.join(src, 'zh/chapter02.md'), `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 2. 你的第一个工具 {#_2-your-first-tool}\n\n工具就像一条人行横道上的斑马线，带你安全地走到对面。\n`);
     await buildSite(copy.root);
     dist = path.join(copy.root, 'book/.vitepress/dist');
   }, 300_000);
@@ -97,6 +152,24 @@ describe('the site (book/.vitepress)', () => {
     expect(html, 'a ts check block is labelled as a complete, type-checked example (lib/markdown.ts codeKindPlugin)').toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">Type-checked example/);
     expect(html, '"chapter 2" in the prose links to its page; the page\'s own number does not').toMatch(/Tools come in <a href="\.\/chapter02">chapter 2<\/a>; this is chapter 1\./);
     expect(html, 'a favicon, so no page asks for a missing one').toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/favicon\.svg">/);
+    expect(html, 'the language switcher leads to the same page in Chinese').toMatch(/href="\/zh\/chapter01"[^>]*><!--\[--><span[^>]*>简体中文/);
+  });
+
+  it('builds the Chinese edition at /zh/: its own sidebar and home, Chinese labels, the behind note, the switcher back', () => {
+    expect(existsSync(path.join(dist, 'zh/index.html')), 'zh/introduction.md is the Chinese home page, /zh/').toBe(true);
+    const html = readFileSync(path.join(dist, 'zh/chapter01.html'), 'utf8');
+    expect(html).toMatch(/<html lang="zh-CN"/);
+    expect(html, 'the header card is recognised by its Chinese labels').toContain('<div class="chapter-header">');
+    expect(html, 'its labels are bold, though a Chinese word follows the full-width colon (lib/markdown.ts cjkStrong)').toMatch(/<strong>你要构建的：<\/strong>消息类型和一个按脚本回答的提供方。<br>\s*<strong>要编辑的文件：<\/strong>/);
+    expect(html, 'the sidebar comes from zh/SUMMARY.md, its draft marked in Chinese').toMatch(/第 2 章：你的第一个工具[\s\S]*智能体循环 <span class="coming-soon">即将推出<\/span>/);
+    expect(html, 'VitePress\'s own labels in Chinese').toMatch(/本页内容/);
+    expect(html).toMatch(/pager-link next" href="\/zh\/chapter02"/);
+    expect(html).toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">已通过类型检查的示例/);
+    expect(html, '"第 2 章" links the Chinese chapter 2').toMatch(/工具在<a href="\.\/chapter02">第 2 章<\/a>才出现；这里是第 1 章。/);
+    expect(html, 'a page marked behind: true says so, with a link to the English page').toMatch(/<div class="translation-note behind" role="note"><p>本页落后于英文版：[^<]*<a href="\/chapter01" lang="en">阅读英文版<\/a>/);
+    expect(html, 'the switcher leads back to the same page in English').toMatch(/href="\/chapter01"[^>]*><!--\[--><span[^>]*>English/);
+    expect(readFileSync(path.join(dist, 'zh/chapter02.html'), 'utf8'), 'a page not marked behind has no note').not.toContain('translation-note');
+    expect(html, 'a heading\'s anchor is labelled in Chinese, without its {#anchor}').toContain('aria-label="“把对话当作数据”的链接"');
   });
 
   it('keeps mermaid out of what a page loads to start: diagrams are their source until drawn', () => {
@@ -152,6 +225,32 @@ describe('the site (book/.vitepress)', () => {
       await server.close();
     }
   });
+
+  it.skipIf(!CHROMIUM)(browserCheck.replace('renders', 'renders the Chinese edition'), async () => {
+    const server = await serveDir(dist);
+    try {
+      const result = await checkPage(`${server.url}/zh/chapter01`, { full: true, searchWord: '斑马线', searchRightAway: true });
+      const seen = JSON.stringify({ ...result, searchResults: undefined }, null, 1);
+      expect(result.error, seen).toBeUndefined();
+      expect(result.lang).toBe('zh-CN');
+      expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual(['flowchart-v2', 'sequence']);
+      // Label widths mean something only in a real Chinese font (not as empty boxes): .ci/run installs one.
+      if (CHINESE_FONT) {
+        expect(result.diagrams.clipped, 'no Chinese diagram label is cut off').toBe(0);
+        expect(result.diagrams.wide, 'no diagram makes the column scroll sideways').toBe(0);
+      } else console.warn('no Chinese font (fc-list :lang=zh is empty; apt-get install fonts-wqy-microhei): the Chinese diagram labels were not measured');
+      expect(result.header).toMatch(/你要构建的：.*\n要编辑的文件：/);
+      expect(result).toMatchObject({ prev: '/zh/', next: '/zh/chapter02', quizzes: 1, searchOpened: true });
+      expect(result.languages, 'the switcher offers the same page in English').toEqual([{ text: 'English', href: '/chapter01' }]);
+      expect(result.searchText).toBe('斑马线');
+      expect(result.searchFound, 'a Chinese word in the middle of a sentence is found (lib/search-tokenize.ts)').toBe(true);
+      expect(result.searchResults).toEqual(expect.arrayContaining([expect.stringContaining('你的第一个工具')]));
+      expect(result.quizFirst, 'the quiz answers in Chinese').toMatch(/^✗\s*不对：没有任何东西会被重新排序。\s*换一个答案试试。$/);
+      expect(result.quizSecond).toMatch(/✓[\s\S]*对：一个结果回答的是它前面的 tool_call/);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 /**
@@ -160,7 +259,7 @@ describe('the site (book/.vitepress)', () => {
  * of at least 12 px) or opens full size with one click (the first such diagram of each page is opened, measured at
  * 16 px labels, and closed again with Escape).
  */
-describe.skipIf(!CHROMIUM)('the real guide in Chromium: every diagram fits or opens full size, at 1280 and 390 px', () => {
+describe.skipIf(!CHROMIUM)('the real guide in Chromium, both languages: every diagram fits or opens full size, at 1280 and 390 px', () => {
   let copy: ReturnType<typeof copyRepo>;
   let dist: string;
   beforeAll(async () => {
@@ -171,15 +270,18 @@ describe.skipIf(!CHROMIUM)('the real guide in Chromium: every diagram fits or op
   afterAll(() => copy.cleanup());
 
   it('draws each diagram readably, or as a preview that opens full size', async () => {
-    const pages = readdirSync(dist)
-      .filter((f) => f.endsWith('.html') && f !== '404.html' && /class="mermaid"/.test(readFileSync(path.join(dist, f), 'utf8')))
-      .map((f) => f.replace(/\.html$/, '').replace(/^index$/, ''));
-    const blocks = readdirSync(path.join(copy.root, 'book/src')).reduce((n, f) => n + (f.endsWith('.md') ? readFileSync(path.join(copy.root, 'book/src', f), 'utf8').split('\n').filter((l) => l.trim() === '```mermaid').length : 0), 0);
+    // Both languages: the pages that exist (the Chinese edition's, under zh/, as far as it is translated).
+    const pages = guidePagesBuilt(dist, (html) => /class="mermaid"/.test(html));
+    const src = path.join(copy.root, 'book/src');
+    const blocks = readdirSync(src, { recursive: true })
+      .map(String)
+      .reduce((n, f) => n + (f.endsWith('.md') ? readFileSync(path.join(src, f), 'utf8').split('\n').filter((l) => l.trim() === '```mermaid').length : 0), 0);
     const server = await serveDir(dist);
     try {
       const figures = await surveyDiagrams(server.url, pages, [1280, 390]);
       const where = (f: (typeof figures)[number]) => `${f.page || 'index'} diagram ${f.index + 1} at ${f.width} px (natural ${f.natural.width}×${f.natural.height}, shown ${f.shown.width}×${f.shown.height} in a ${f.column} px column)`;
       expect(figures.length, 'every ```mermaid block of book/src, at both widths').toBe(blocks * 2);
+      expect(CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')), 'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)').toBe(true);
       expect(figures.filter((f) => f.error).map(where), 'drawn as SVG, not left as source').toEqual([]);
       expect(figures.filter((f) => f.scrolls).map(where), 'no diagram makes the column scroll sideways (theme/diagrams.ts fit)').toEqual([]);
       expect(figures.filter((f) => f.clipped).map(where), 'no label cut off').toEqual([]);

@@ -4,10 +4,18 @@
  * - the chapter header (the block right after the page's h1 that names what you build, the files, the command and
  *   the time) is wrapped in <div class="chapter-header"> so the theme can show it as a card;
  * - TypeScript blocks say which kind they are: ```ts check (type-checked by verify, complete) or ```ts (a shape);
- * - "chapter 8" in the prose links to chapter 8's page.
+ * - "chapter 8" in the prose links to chapter 8's page ("第 8 章" on a Chinese page);
+ * - a translated page whose front matter says `behind: true` opens with a note that the English has moved on.
+ * - `**bold**` next to Chinese punctuation is bold (cjkStrongPlugin).
+ * Every string these show is in the page's language (lib/i18n.ts).
  */
 import type { MarkdownRenderer as MarkdownIt } from 'vitepress';
+import { englishPath, pageLang, STRINGS, type Lang } from './i18n';
 import { parseQuiz } from './quiz';
+import { pageLink } from './summary';
+
+/** The language of the page being rendered (a quiz's own inline text has no page: English). */
+const langOfEnv = (env: unknown) => pageLang((env as { relativePath?: string } | undefined)?.relativePath);
 
 type Renderer = NonNullable<MarkdownIt['renderer']['rules']['fence']>;
 
@@ -18,7 +26,7 @@ export function quizPlugin(md: MarkdownIt): void {
     if (token.info.trim().split(/\s+/)[0] !== 'quiz') return fallback(tokens, idx, options, env, self);
     const { quiz, problems } = parseQuiz(token.content);
     if (problems.length) {
-      return `<div class="quiz quiz-broken"><p><strong>This quiz block does not parse:</strong></p><ul>${problems.map((p) => `<li>${md.utils.escapeHtml(p)}</li>`).join('')}</ul></div>`;
+      return `<div class="quiz quiz-broken"><p><strong>${STRINGS[langOfEnv(env)].quizBroken}</strong></p><ul>${problems.map((p) => `<li>${md.utils.escapeHtml(p)}</li>`).join('')}</ul></div>`;
     }
     const data = {
       question: md.renderInline(quiz.question),
@@ -28,7 +36,8 @@ export function quizPlugin(md: MarkdownIt): void {
   };
 }
 
-const HEADER_WORDS = /what you (will )?build|files?\b|command|time\b/i;
+/** The header card's labels, in English and as the Chinese pages write them (`> **你要构建的：**`). */
+const HEADER_WORDS = /what you (will )?build|files?\b|command|time\b|你要构建的|要编辑的文件|命令|用时/i;
 
 /** Wraps the block that follows the first h1, when it reads like a chapter header, in a styled container. */
 export function chapterHeaderPlugin(md: MarkdownIt): void {
@@ -58,7 +67,8 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
       const children = token.children ?? [];
       children.forEach((child, i) => {
         const next = children.slice(i + 1).find((c) => !(c.type === 'text' && c.content === ''));
-        if (child.type === 'softbreak' && next?.type === 'strong_open') child.type = 'hardbreak';
+        const strong = next?.type === 'strong_open' || (next?.type === 'html_inline' && next.content === '<strong>');
+        if (child.type === 'softbreak' && strong) child.type = 'hardbreak';
       });
     }
     const before = new state.Token('html_block', '', 0);
@@ -98,18 +108,16 @@ export function mermaidPlugin(md: MarkdownIt): void {
 }
 
 /** The label a TypeScript block carries on the site, from its info string; undefined for other languages. */
-export function codeKind(info: string): { kind: 'checked' | 'shape'; label: string } | undefined {
+export function codeKind(info: string, lang: Lang = 'en'): { kind: 'checked' | 'shape'; label: string } | undefined {
   if (!/^(ts|typescript)\b/.test(info.trim())) return undefined;
-  return /\bcheck\b/.test(info)
-    ? { kind: 'checked', label: 'Type-checked example: complete, you can paste it' }
-    : { kind: 'shape', label: 'Shape only: the bodies are left out' };
+  return /\bcheck\b/.test(info) ? { kind: 'checked', label: STRINGS[lang].checkedCode } : { kind: 'shape', label: STRINGS[lang].shapeCode };
 }
 
 /** ```ts and ```ts check blocks are wrapped in a <div class="code-kind"> with a visible label (codeKind). */
 export function codeKindPlugin(md: MarkdownIt): void {
   const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
-    const kind = codeKind(tokens[idx]!.info);
+    const kind = codeKind(tokens[idx]!.info, langOfEnv(env));
     const html = fallback(tokens, idx, options, env, self);
     if (!kind) return html;
     return `<div class="code-kind code-${kind.kind}"><div class="code-kind-label">${kind.label}</div>${html}</div>\n`;
@@ -125,7 +133,9 @@ export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, 
     const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
     if (!page) return; // a quiz's inline text (quizPlugin renders it on its own): no links inside answer buttons
     // A chapter's own page, or one of its parts (chapter-15-1.md for chapter-15.md): "chapter 15" there is not a link.
-    const own = [...chapters].find(([, file]) => file === page || page.startsWith(file.replace(/\.md$/, '-')))?.[0];
+    const own = [...chapters].find(([, file]) => file === englishPath(page) || englishPath(page).startsWith(file.replace(/\.md$/, '-')))?.[0];
+    // "chapter 8" in English, "第 8 章" in Chinese; a link to ./chapter-08.md stays inside the page's language.
+    const mention = pageLang(page) === 'zh' ? /第\s*(\d{1,2})\s*章/ : /\b[Cc]hapters? (\d{1,2})\b/;
     state.tokens.forEach((block, b) => {
       if (block.type !== 'inline' || !block.children || state.tokens[b - 1]?.type === 'heading_open') return;
       const out: typeof block.children = [];
@@ -138,7 +148,7 @@ export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, 
           continue;
         }
         let rest = child.content;
-        for (let m = /\b[Cc]hapters? (\d{1,2})\b/.exec(rest); m; m = /\b[Cc]hapters? (\d{1,2})\b/.exec(rest)) {
+        for (let m = mention.exec(rest); m; m = mention.exec(rest)) {
           const file = chapters.get(Number(m[1]));
           const end = m.index + m[0].length;
           if (!file || Number(m[1]) === own) {
@@ -162,5 +172,78 @@ export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, 
       }
       block.children = out;
     });
+  });
+}
+
+/**
+ * A translated page marked `behind: true` in its front matter (verify's staleness check asks for the mark when the
+ * English page changed after the translation's `english:` commit) opens, right under its title, with a visible note
+ * and a link to the English page.
+ */
+export function behindNotePlugin(md: MarkdownIt, rewrites: Readonly<Record<string, string>> = {}): void {
+  md.core.ruler.push('behind_note', (state) => {
+    const env = state.env as { relativePath?: string; frontmatter?: Record<string, unknown> } | undefined;
+    const page = env?.relativePath;
+    const lang = pageLang(page);
+    if (!page || lang === 'en' || env?.frontmatter?.behind !== true) return;
+    const english = englishPath(page);
+    const href = pageLink(rewrites[english] ?? english);
+    const link = `<a href="${md.utils.escapeHtml(href)}" lang="en">${STRINGS[lang].englishPage}</a>`;
+    const note = new state.Token('html_block', '', 0);
+    note.content = `<div class="translation-note behind" role="note"><p>${STRINGS[lang].behind(link)}</p></div>\n`;
+    const h1 = state.tokens.findIndex((t) => t.type === 'heading_open' && t.tag === 'h1');
+    state.tokens.splice(h1 < 0 ? 0 : h1 + 3, 0, note);
+  });
+}
+
+/**
+ * The heading anchors' labels (VitePress writes `Permalink to "title"`) in the page's language, without the explicit
+ * `{#anchor}` a translated heading carries (VitePress reads the label from the heading's source text).
+ */
+export function permalinkLabelPlugin(md: MarkdownIt): void {
+  md.core.ruler.push('permalink_label', (state) => {
+    const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
+    if (pageLang(page) === 'en') return;
+    for (const token of state.tokens) {
+      if (token.type !== 'inline') continue;
+      for (const child of token.children ?? []) {
+        const label = child.type === 'link_open' && child.attrGet('class') === 'header-anchor' ? child.attrGet('aria-label') : null;
+        const title = label && /^Permalink to "([\s\S]*)"$/.exec(label)?.[1];
+        if (title !== null && title !== undefined) child.attrSet('aria-label', STRINGS[pageLang(page)].permalink(title.replace(/\s*\{#[^}]*\}\s*$/, '')));
+      }
+    }
+  });
+}
+
+const PUNCT = /[\p{P}\p{S}]/u;
+
+/**
+ * CommonMark cannot close `**` after punctuation when a letter follows, nor open it before punctuation after a
+ * letter: right for English (`**word.**Next` is rare), wrong for Chinese, written without spaces, where
+ * `> **你要构建的：**一个循环` or `**匹配器（matcher）**是` are the normal way to write, and would show their asterisks.
+ * In text with Chinese in it, such a pair becomes `<strong>…</strong>` (its inside is still markdown); every other
+ * pair, and everything inside code spans, is left as it is.
+ */
+export function cjkStrong(text: string): string {
+  if (!/\p{Script=Han}/u.test(text)) return text;
+  return text
+    .split(/(`+[\s\S]*?`+)/)
+    .map((part, i) => {
+      if (i % 2 === 1) return part; // a code span
+      return part.replace(/\*\*(?=\S)([^*\n]*?\S)\*\*/g, (whole, inner: string, at: number, all: string) => {
+        const before = all[at - 1] ?? ' ';
+        const after = all[at + whole.length] ?? ' ';
+        const opens = !PUNCT.test(inner[0]!) || /\s/.test(before) || PUNCT.test(before);
+        const closes = !PUNCT.test(inner.at(-1)!) || /\s/.test(after) || PUNCT.test(after);
+        return opens && closes ? whole : `<strong>${inner}</strong>`;
+      });
+    })
+    .join('');
+}
+
+/** cjkStrong over every paragraph and heading before the inline parser reads it (quizzes included). */
+export function cjkStrongPlugin(md: MarkdownIt): void {
+  md.core.ruler.before('inline', 'cjk_strong', (state) => {
+    for (const token of state.tokens) if (token.type === 'inline') token.content = cjkStrong(token.content);
   });
 }

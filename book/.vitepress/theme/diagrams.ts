@@ -15,6 +15,10 @@
  */
 import type { Mermaid, MermaidConfig } from 'mermaid';
 import { withBase } from 'vitepress';
+import { langOf, STRINGS } from '../lib/i18n';
+
+/** The page's language, from <html lang> (VitePress sets it per locale, on every route change). */
+const pageLanguage = () => langOf(document.documentElement.lang);
 
 export const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 /** The smallest scale a diagram is shown at in the column as readable: 16px labels stay at least 12px on screen. */
@@ -93,7 +97,7 @@ function opensFullSize(block: HTMLElement): void {
   block.dataset.opens = '';
   block.tabIndex = 0;
   block.setAttribute('role', 'button');
-  block.setAttribute('aria-label', 'Diagram: open it full size');
+  block.setAttribute('aria-label', STRINGS[pageLanguage()].diagramOpens);
   if (block.dataset.opener) return;
   block.dataset.opener = '';
   block.addEventListener('click', () => block.dataset.opens !== undefined && openFull(block));
@@ -112,11 +116,11 @@ function openFull(block: HTMLElement): void {
   view.className = 'diagram-full';
   view.setAttribute('role', 'dialog');
   view.setAttribute('aria-modal', 'true');
-  view.setAttribute('aria-label', 'Diagram, full size');
+  view.setAttribute('aria-label', STRINGS[pageLanguage()].diagramFull);
   const close = document.createElement('button');
   close.type = 'button';
   close.className = 'diagram-full-close';
-  close.textContent = '✕ Close';
+  close.textContent = STRINGS[pageLanguage()].close;
   const area = document.createElement('div');
   area.className = 'diagram-full-area';
   const copy = svg.cloneNode(true) as SVGSVGElement;
