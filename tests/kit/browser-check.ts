@@ -253,7 +253,7 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
         await page('Input.dispatchKeyEvent', { type: 'keyUp', key });
       }
       report.searchOpened = await waitFor(`document.querySelector('.VPLocalSearchBox input')`);
-      await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(word)}`, 5000);
+      await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(word)}`);
       report.searchText = await evaluate(`document.querySelector('.VPLocalSearchBox input')?.value ?? null`);
       report.searchFound = await waitFor(`document.querySelectorAll('.VPLocalSearchBox .result').length > 0`);
       report.searchResults = await evaluate(`[...document.querySelectorAll('.VPLocalSearchBox .result .titles')].map(e => e.innerText.replace(/\\s+/g, ' ').trim())`);
@@ -438,7 +438,7 @@ export async function surveyDiagrams(baseUrl: string, pages: string[], widths = 
         if (opener) {
           const at = await evaluate(`(() => { const b = document.querySelectorAll('.vp-doc div.mermaid')[${opener.index}]; b.scrollIntoView({ block: 'center' }); const r = b.querySelector('.mermaid-drawing').getBoundingClientRect(); const top = Math.max(r.top, 80), bottom = Math.min(r.bottom, innerHeight); return { x: r.x + r.width / 2, y: (top + bottom) / 2 }; })()`);
           for (const type of ['mousePressed', 'mouseReleased']) await page('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', clickCount: 1 });
-          const shown = await waitFor(`document.querySelector('.diagram-full svg')`, 5000);
+          const shown = await waitFor(`document.querySelector('.diagram-full svg')`);
           const minFontPx = shown ? await evaluate(`window.__kitLabelPx(document.querySelector('.diagram-full svg'))`) : null;
           if (shown && options.screenshotDir) {
             const shot = await page('Page.captureScreenshot', { format: 'png' });
@@ -446,7 +446,7 @@ export async function surveyDiagrams(baseUrl: string, pages: string[], widths = 
           }
           await page('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
           await page('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
-          const closed = await waitFor(`!document.querySelector('.diagram-full')`, 5000);
+          const closed = await waitFor(`!document.querySelector('.diagram-full')`);
           figures.find((f) => f.page === name && f.width === width && f.index === opener.index)!.opened = { minFontPx, closed };
         }
         if (options.screenshotDir) {
