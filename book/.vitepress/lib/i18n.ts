@@ -30,6 +30,8 @@ export const STRINGS = {
     right: 'Right.',
     notQuite: 'Not quite.',
     tryAnother: 'Try another answer.',
+    /** Between two sentences: a space in English, none in Chinese. */
+    sentenceGap: ' ',
     quizBroken: 'This quiz block does not parse:',
     diagramOpens: 'Diagram: open it full size',
     diagramFull: 'Diagram, full size',
@@ -46,6 +48,7 @@ export const STRINGS = {
     right: '对。',
     notQuite: '不对。',
     tryAnother: '换一个答案试试。',
+    sentenceGap: '',
     quizBroken: '这个小测验块无法解析：',
     diagramOpens: '图：点击查看全尺寸',
     diagramFull: '图（全尺寸）',
