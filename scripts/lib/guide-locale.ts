@@ -30,6 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { parseHints } from '../kit/hints.js';
+import { fencedBlocks } from './guide.js';
 import { ROOT } from './paths.js';
 
 /** The editions: a folder under book/src, and the suffix of its hints files next to hints.md. */
@@ -195,23 +196,10 @@ export function headings(markdown: string): Array<{ level: number; line: number;
 
 /** The fenced blocks of a page by kind, in order (quiz, mermaid, ts check). */
 function blocksOf(markdown: string): Array<{ kind: string; line: number; content: string }> {
-  const blocks: Array<{ kind: string; line: number; content: string }> = [];
-  let open: { fence: string; info: string; line: number; lines: string[] } | undefined;
-  markdown.split('\n').forEach((line, index) => {
-    if (!open) {
-      const start = /^ {0,3}(`{3,}|~{3,})\s*([^`]*)$/.exec(line);
-      if (start) open = { fence: start[1]!, info: start[2]!.trim(), line: index + 1, lines: [] };
-      return;
-    }
-    const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line);
-    if (close && close[1]![0] === open.fence[0] && close[1]!.length >= open.fence.length) {
-      const first = open.info.split(/\s+/)[0] ?? '';
-      const kind = /^(ts|typescript)$/.test(first) && /\bcheck\b/.test(open.info) ? 'ts check' : first;
-      blocks.push({ kind, line: open.line, content: open.lines.join('\n') });
-      open = undefined;
-    } else open.lines.push(line);
+  return fencedBlocks(markdown).map(({ info, line, content }) => {
+    const first = info.split(/\s+/)[0] ?? '';
+    return { kind: /^(ts|typescript)$/.test(first) && /\bcheck\b/.test(info) ? 'ts check' : first, line, content };
   });
-  return blocks;
 }
 
 const BLOCK_NAMES: Record<string, string> = { quiz: 'quizzes', mermaid: 'diagrams', 'ts check': '```ts check blocks' };
