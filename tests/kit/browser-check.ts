@@ -206,6 +206,64 @@ export function guidePagesBuilt(dist: string, only: (html: string) => boolean = 
     .sort();
 }
 
+/** Runs an expression in the page, and waits (polling, up to `timeout` ms, a limit only a hang reaches) for one to hold. */
+function pageTools(page: Send, timeout: number) {
+  const evaluate = async (expression: string) => {
+    const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
+    if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value;
+  };
+  const waitFor = async (expression: string, ms = timeout) => {
+    const start = Date.now();
+    while (Date.now() - start < ms) {
+      if (await evaluate(`Boolean(${expression})`)) return true;
+      await sleep(50);
+    }
+    return false;
+  };
+  // Keys as a reader types them, one after another.
+  const type = async (text: string) => {
+    for (const key of text) {
+      await page('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key });
+      await page('Input.dispatchKeyEvent', { type: 'keyUp', key });
+    }
+  };
+  return { evaluate, waitFor, type };
+}
+
+/**
+ * The search box arriving between two keys (theme/search.ts keepTypedAhead), made to happen on purpose: the box's code
+ * is blocked so that it never loads, and after `/` and the word's first key an input stands in for it, unfocused, as
+ * the real one is for a moment when it mounts. The rest of the word is typed at once (before the hand-over's next
+ * frame) or after two frames (the hand-over has run). Reports what the input then holds and whether it has focus.
+ */
+export async function checkTypeAhead(url: string, options: { word: string; afterFrames: boolean; timeoutMs: number }): Promise<{ value: string | null; focused: boolean; boxes: number; error?: string }> {
+  return withBrowser(async (page) => {
+    const { evaluate, waitFor, type } = pageTools(page, options.timeoutMs);
+    try {
+      await page('Network.enable');
+      await page('Network.setBlockedURLs', { urls: ['*VPLocalSearchBox*'] });
+      await page('Page.enable');
+      await page('Page.navigate', { url });
+      if (!(await waitFor(`performance.getEntriesByName('guide:hydrated').length > 0`))) throw new Error('the page never hydrated');
+      await page('Input.dispatchKeyEvent', { type: 'keyDown', key: '/', code: 'Slash', text: '/', windowsVirtualKeyCode: 191 });
+      await page('Input.dispatchKeyEvent', { type: 'keyUp', key: '/', code: 'Slash', windowsVirtualKeyCode: 191 });
+      await type(options.word.slice(0, 1));
+      await evaluate(`(() => { const box = document.createElement('div'); box.className = 'VPLocalSearchBox'; box.append(document.createElement('input')); document.body.append(box); })()`);
+      if (options.afterFrames) await evaluate(`new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))`);
+      await type(options.word.slice(1));
+      await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(options.word)}`);
+      return {
+        value: await evaluate(`document.querySelector('.VPLocalSearchBox input')?.value ?? null`),
+        focused: await evaluate(`document.activeElement === document.querySelector('.VPLocalSearchBox input')`),
+        boxes: await evaluate(`document.querySelectorAll('.VPLocalSearchBox').length`),
+      };
+    } catch (error) {
+      return { value: null, focused: false, boxes: 0, error: String(error) };
+    }
+  });
+}
+
 /**
  * Loads `url` in a fresh headless Chromium and reports how soon it answered a click, what it fetched, how its
  * diagrams read; with `full`, also checks header, highlighting, prev/next, the quiz and search, and with
@@ -222,19 +280,7 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
     await page('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
     // A slower machine: Chromium runs the page's main thread this many times slower.
     if (options.cpuSlowdown && options.cpuSlowdown > 1) await page('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
-    const evaluate = async (expression: string) => {
-      const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-      if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-      return r.result.value;
-    };
-    const waitFor = async (expression: string, ms = timeout) => {
-      const start = Date.now();
-      while (Date.now() - start < ms) {
-        if (await evaluate(`Boolean(${expression})`)) return true;
-        await sleep(50);
-      }
-      return false;
-    };
+    const { evaluate, waitFor, type } = pageTools(page, timeout);
     const clickAt = async (selector: string) => {
       const rect = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
       if (!rect) return false;
@@ -248,10 +294,7 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       await page('Input.dispatchKeyEvent', { type: 'keyDown', key: '/', code: 'Slash', text: '/', windowsVirtualKeyCode: 191 });
       await page('Input.dispatchKeyEvent', { type: 'keyUp', key: '/', code: 'Slash', windowsVirtualKeyCode: 191 });
       const word = options.searchWord ?? 'zebra';
-      for (const key of word) {
-        await page('Input.dispatchKeyEvent', { type: 'keyDown', key, text: key });
-        await page('Input.dispatchKeyEvent', { type: 'keyUp', key });
-      }
+      await type(word);
       report.searchOpened = await waitFor(`document.querySelector('.VPLocalSearchBox input')`);
       await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(word)}`);
       report.searchText = await evaluate(`document.querySelector('.VPLocalSearchBox input')?.value ?? null`);
@@ -408,19 +451,7 @@ export async function surveyDiagrams(baseUrl: string, pages: string[], widths = 
   const timeout = options.timeoutMs ?? 30_000;
   return withBrowser(async (page) => {
     const figures: DiagramFigure[] = [];
-    const evaluate = async (expression: string) => {
-      const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-      if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-      return r.result.value;
-    };
-    const waitFor = async (expression: string, ms = timeout) => {
-      const start = Date.now();
-      while (Date.now() - start < ms) {
-        if (await evaluate(`Boolean(${expression})`)) return true;
-        await sleep(50);
-      }
-      return false;
-    };
+    const { evaluate, waitFor } = pageTools(page, timeout);
     await page('Page.enable');
     await page('Page.addScriptToEvaluateOnNewDocument', { source: `try { localStorage.setItem('vitepress-theme-appearance', ${JSON.stringify(options.dark ? 'dark' : 'light')}); } catch {}` });
     for (const width of widths) {

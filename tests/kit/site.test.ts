@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/lib/guide.js';
-import { CHINESE_FONT, CHROMIUM, checkPage, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
+import { CHINESE_FONT, CHROMIUM, checkPage, checkTypeAhead, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
 import { copyRepo, GOOD_QUIZ, KIT_HANG_MS } from './helpers.js';
 
 const CHAPTER = `# 1. Messages and the mock provider
@@ -250,6 +250,24 @@ describe('the site (book/.vitepress)', () => {
       expect(result.searchResults).toEqual(expect.arrayContaining([expect.stringContaining('你的第一个工具')]));
       expect(result.quizFirst, 'the quiz answers in Chinese').toMatch(/^✗\s*不对：没有任何东西会被重新排序。\s*换一个答案试试。$/);
       expect(result.quizSecond).toMatch(/✓[\s\S]*对：一个结果回答的是它前面的 tool_call/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  // The keys typed while the search box loads survive the box's arrival, wherever it falls between two keys: the
+  // search box is made to arrive after the first key, once with the rest typed at once and once after the hand-over.
+  it.skipIf(!CHROMIUM)('keeps every key typed while the search box loads, whenever the box arrives between two keys (theme/search.ts keepTypedAhead)', async () => {
+    const server = await serveDir(dist);
+    try {
+      for (const afterFrames of [false, true]) {
+        const result = await checkTypeAhead(`${server.url}/chapter01`, { word: 'zebra', afterFrames, timeoutMs: KIT_HANG_MS });
+        const when = afterFrames ? 'typed after the input appeared and two frames passed' : 'typed right after the input appeared';
+        expect(result.error, JSON.stringify(result)).toBeUndefined();
+        expect(result.boxes, 'the real search box stayed blocked (only the stand-in is there)').toBe(1);
+        expect(result.value, `"z" typed before the search box existed, "ebra" ${when}: keepTypedAhead keeps every key until it has handed them to the input`).toBe('zebra');
+        expect(result.focused, `the input has focus after the hand-over (${when}), so the keys after it reach it`).toBe(true);
+      }
     } finally {
       await server.close();
     }

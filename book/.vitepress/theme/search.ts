@@ -44,12 +44,16 @@ function editing(event: KeyboardEvent): boolean {
 }
 
 export function keepTypedAhead(): void {
+  // The keys typed since the search was asked for, until they are handed to its input; undefined when not waiting.
   let typed: string | undefined;
   let asked = 0;
   const input = () => document.querySelector<HTMLInputElement>(INPUT);
+  // Hand the keys over as soon as the input exists: on the next frame, or on the next key, whichever comes first.
+  // Until then every key is kept here, even once the input is there: a key that reached the input before the hand-over
+  // would be overwritten by it, and one typed before the input had focus would be lost.
   const handOver = () => {
-    const box = input();
     if (typed === undefined) return;
+    const box = input();
     if (!box) {
       // Still loading; give up after 20 s (the reader has long since moved on).
       if (performance.now() - asked < 20_000) requestAnimationFrame(handOver);
@@ -60,6 +64,8 @@ export function keepTypedAhead(): void {
       box.value = typed;
       box.dispatchEvent(new Event('input', { bubbles: true }));
     }
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
     typed = undefined;
   };
   const askedFor = () => {
@@ -71,12 +77,18 @@ export function keepTypedAhead(): void {
   window.addEventListener(
     'keydown',
     (event) => {
-      if (typed !== undefined && !input()) {
-        if (event.key === 'Escape') typed = undefined;
-        else if (event.key === 'Backspace') typed = typed.slice(0, -1);
+      if (typed !== undefined) {
+        // Escape gives up the search: nothing is handed over, and the key goes on to close the box if it is open.
+        if (event.key === 'Escape') {
+          typed = undefined;
+          return;
+        }
+        if (event.key === 'Backspace') typed = typed.slice(0, -1);
         else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) typed += event.key;
         else return;
         event.preventDefault();
+        event.stopPropagation();
+        handOver();
         return;
       }
       if ((event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !editing(event))) askedFor();
