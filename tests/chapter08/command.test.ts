@@ -213,7 +213,7 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
     ['mv notes CLAUDE.md', /CLAUDE\.md/],
     ['touch .claude/settings.json', /\.claude/],
   ])('asks about %j whatever the rules say', (line, reason) => {
-    expect(concern(line), `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`).toMatch(reason);
+    expect(concern(line) ?? 'undefined (no concern)', `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`).toMatch(reason);
   });
 
   test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'sed -E s/a/b/ .git/config', 'sed -n s/a-i/b/p .git/config', 'git commit -m "fix"', 'ls -r ..', 'echo sudo', 'cat .mcp.json'])(
