@@ -37,6 +37,7 @@ import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
 import type { SessionHooks } from '../solution/src/capstone/index.js';
 import { workspacePermissions, workspaceTrusted } from './lib/workspace-trust.js';
+import { exitOnceWritten } from './lib/exit.js';
 
 // Before anything can print: stdout belongs to the protocol.
 routeConsoleToStderr();
@@ -557,5 +558,4 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await main(process.argv.slice(2));
-// Exit explicitly (an SDK's keep-alive connection must not hold the program open), once stdout has been written.
-process.stdout.write('', () => process.exit(code));
+exitOnceWritten(code);

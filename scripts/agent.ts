@@ -24,6 +24,7 @@ import { redactingWriter } from './lib/redacting-writer.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
 import { readPlanAnswer } from './agent-parts/planning.js';
+import { exitOnceWritten } from './lib/exit.js';
 
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
 type DoneEvent = import('../solution/src/agent-events.js').DoneEvent;
@@ -474,11 +475,5 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await main(process.argv.slice(2));
-// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written:
-// at once when nothing waits to be written (the callback of an empty write was once never called in a CI run, and
-// the program stayed after its summary), else at 'drain'; and in any case within a second.
 stdout.flush();
-process.exitCode = code;
-setTimeout(() => process.exit(code), 1000).unref();
-if (process.stdout.writableLength === 0) process.exit(code);
-else process.stdout.once('drain', () => process.exit(code));
+exitOnceWritten(code);
