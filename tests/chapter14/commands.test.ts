@@ -76,6 +76,18 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     expect(said(e, sessionId), 'AcpServer.slashCommand step 5: the message names the command and /help').toMatch(/\/reveiw[\s\S]*\/help/);
   });
 
+  test('a session without commands of its own (no handle.commands) still answers built-ins and unknown commands', async () => {
+    const factory = testFactory({ script: [assistantText('I guess you meant review.')] });
+    const e = editor({ openSession: factory.openSession });
+    open.push(e);
+    const { sessionId } = await e.open(tempWorkspace().root);
+    expect(e.server.sessions.get(sessionId)!.handle.commands, 'the test session has no commands').toBeUndefined();
+    const answer = await settles(e.prompt(sessionId, '/review 42'), 'AcpServer.slashCommand step 4: a handle without commands (they are optional) must not break the prompt');
+    expect(answer.stopReason, 'AcpServer.slashCommand step 5: with no commands of its own, /review is unknown: answered here (end_turn)').toBe('end_turn');
+    expect(requests(factory), 'AcpServer.slashCommand step 5: an unknown command never reaches the model').toEqual([]);
+    expect(said(e, sessionId), 'AcpServer.slashCommand step 5: the message names the command and /help').toMatch(/\/review[\s\S]*\/help/);
+  });
+
   test('text that only starts with a slash (a path) is a request for the model, as typed', async () => {
     const { e, factory } = connect({ script: [assistantText('Let me look.'), assistantText('Sure.')] });
     const { sessionId } = await e.open(tempWorkspace().root);

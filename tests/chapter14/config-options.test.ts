@@ -20,6 +20,8 @@ function connect(factory: ReturnType<typeof testFactory>) {
 }
 /** Each option as `id=currentValue`. */
 const values = (options: readonly acp.SessionConfigOption[] | null | undefined) => (options ?? []).map((option) => `${option.id}=${String(option.currentValue)}`);
+/** Whether `word` appears in `text` on its own: not glued to a letter, digit, "_" or "-" on either side. */
+const standsAlone = (text: string, word: string) => new RegExp(`(^|[^\\w-])${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(text);
 const setOption = (e: ReturnType<typeof connect>, sessionId: string, configId: string, value: string) =>
   e.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
 
@@ -82,6 +84,39 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
       if (typeof value === 'string' && configId !== 'small_fast_model') expect(error.message, `${where}: the message names ${JSON.stringify(value === '0.2' ? configId : value)}`).toContain(value === '0.2' ? configId : value);
     }
     const { handle } = e.server.sessions.get(sessionId)!;
+    expect([handle.modes.mode, handle.models?.model, handle.models?.smallFastModel], 'AcpServer.setConfigOption: a refused value changes nothing').toEqual(['default', 'big-1', 'small-1']);
+  });
+
+  test('a refusal names what was asked and every id, mode or model there is, each set apart; a non-string value is refused as such', async () => {
+    const e = connect(testFactory({ models: MODELS }));
+    const session = await e.open(tempWorkspace().root);
+    const { sessionId } = session;
+    const { handle } = e.server.sessions.get(sessionId)!;
+    const ids = (session.configOptions ?? []).map((option) => option.id);
+    const modes = (session.modes?.availableModes ?? []).map((mode) => mode.id);
+    const cases: Array<[configId: string, value: string, named: string, listed: readonly string[], where: string]> = [
+      ['temperature', '0.2', 'temperature', ids, 'step 4: an unknown option names it and the ids there are (those of this.configOptionsOf(handle))'],
+      ['mode', 'yolo', 'yolo', modes, 'step 2: an unknown mode names it and the modes there are, as setMode does'],
+      ['model', 'gpt-unknown', 'gpt-unknown', handle.models!.choices, 'step 3: an unknown model names it and the choices (handle.models.choices)'],
+      ['small_fast_model', 'tiny-unknown', 'tiny-unknown', handle.models!.choices, 'step 3: an unknown small fast model names it and the choices (handle.models.choices)'],
+    ];
+    for (const [configId, value, named, listed, where] of cases) {
+      const error = await errorOf(setOption(e, sessionId, configId, value), `AcpServer.setConfigOption ${where}: ${configId}=${value} must be refused`);
+      expect(error.code, `AcpServer.setConfigOption ${where}: invalid params (-32602)`).toBe(-32602);
+      for (const word of [named, ...listed]) {
+        expect(standsAlone(error.message ?? '', word), `AcpServer.setConfigOption ${where}: ${JSON.stringify(word)} appears in the message on its own, apart from the others (join them with ", "); the message was ${JSON.stringify(error.message)}`).toBe(true);
+      }
+    }
+    const modelAsOption = await errorOf(setOption(e, sessionId, 'temperature', 'big-2'), 'AcpServer.setConfigOption step 4: an option there is not must be refused, even when the value is one of the models');
+    expect(modelAsOption.code, 'AcpServer.setConfigOption step 3: only model and small_fast_model take a model; any other id is step 4: invalid params (-32602)').toBe(-32602);
+    for (const configId of ['mode', 'model', 'temperature']) {
+      const error = await errorOf(
+        e.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, type: 'boolean', value: true }),
+        `AcpServer.setConfigOption step 1: the boolean value true for ${configId} must be refused`,
+      );
+      expect(error.code, `AcpServer.setConfigOption step 1: the boolean value for ${configId} is invalid params (-32602)`).toBe(-32602);
+      expect(error.message, `AcpServer.setConfigOption step 1: a value that is not a string is refused first, for any option (${configId} here), with a message saying a string is expected`).toMatch(/string/i);
+    }
     expect([handle.modes.mode, handle.models?.model, handle.models?.smallFastModel], 'AcpServer.setConfigOption: a refused value changes nothing').toEqual(['default', 'big-1', 'small-1']);
   });
 

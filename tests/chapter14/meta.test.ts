@@ -44,6 +44,7 @@ describe('resumeFromMeta (src/acp/session-setup.ts)', () => {
     for (const resume of ['../../etc/passwd', 'a/b', '', 42, { id: 'x' }]) {
       const error = await fails(() => resumeFromMeta({ claudeCode: { options: { resume } } }), `resumeFromMeta step 3: ${JSON.stringify(resume)} must be refused`);
       expect(error, `resumeFromMeta step 3: ${JSON.stringify(resume)} is invalid params`).toMatchObject({ code: -32602 });
+      expect(error.message, `resumeFromMeta step 3: the message says the resume must be a session id`).toMatch(/session ?id/i);
     }
   });
 });

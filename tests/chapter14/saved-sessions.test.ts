@@ -78,6 +78,7 @@ describe('AcpServer.listSessions (src/acp/server.ts)', () => {
     await init(e);
     const cursor = await errorOf(e.agent.request(acp.methods.agent.session.list, { cursor: 'page-2' }), 'AcpServer.listSessions step 1: a cursor must be refused');
     expect(cursor.code, 'AcpServer.listSessions step 1: invalid params (-32602) for a cursor').toBe(-32602);
+    expect(cursor.message, 'AcpServer.listSessions step 1: the message names the cursor it never gave').toContain('page-2');
     const relative = await errorOf(e.agent.request(acp.methods.agent.session.list, { cwd: 'project' }), 'AcpServer.listSessions step 1: a relative cwd must be refused');
     expect(relative, 'AcpServer.listSessions step 1: invalid params naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('project') });
     const bare = connect(undefined);
@@ -126,6 +127,7 @@ describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
     expect(sessions.map((s) => s.sessionId), 'AcpServer.deleteSession: the list no longer has it').toEqual(['keep']);
     const unknown = await errorOf(e.server.deleteSession({ sessionId: 'drop' }), 'AcpServer.deleteSession step 2: a session with no file must be refused');
     expect(unknown, 'AcpServer.deleteSession step 2: -32002 naming the session').toMatchObject({ code: -32002, message: expect.stringContaining('drop') });
+    expect(unknown, 'AcpServer.deleteSession step 2: the error\'s data is { sessionId } (new RequestError(-32002, message, { sessionId }))').toMatchObject({ data: { sessionId: 'drop' } });
   });
 
   test('an id that is a path is refused before any file is looked at: "../" in an id deletes nothing', async () => {
@@ -141,8 +143,22 @@ describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
     for (const id of ['../victim', '../../../docs/notes', 'a/../../victim', '', '.', 'mine.jsonl']) {
       const error = await errorOf(e.agent.request(acp.methods.agent.session.delete, { sessionId: id }), `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} must be refused`);
       expect(error.code, `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id: invalid params (-32602), checked with SESSION_ID before any path is made`).toBe(-32602);
+      expect(error.message, `AcpServer.deleteSession step 1: the message names the id ${JSON.stringify(id)}`).toContain(id === '' ? '""' : id);
     }
     expect([existsSync(path.join(root, 'victim.jsonl')), existsSync(path.join(home, 'docs', 'notes.jsonl')), existsSync(fileOf(home, a, 'mine'))], 'AcpServer.deleteSession step 1: nothing outside the sessions is removed, nor any session').toEqual([true, true, true]);
+  });
+
+  test('an id that is not a string is refused, even one that reads as a saved id once made text: nothing is deleted', async () => {
+    const a = tempWorkspace().root;
+    const home = homeWith([[a, 'mine', 'One', 1], [a, '42', 'Two', 2]]);
+    const e = connect(home);
+    await init(e);
+    // A client sends JSON; the SDK's types say string, but nothing stops ["mine"] or 42 arriving. As text they are ids.
+    for (const id of [['mine'], 42]) {
+      const error = await errorOf(e.server.deleteSession({ sessionId: id as never }), `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} (not a string) must be refused`);
+      expect(error.code, `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id (a string matching SESSION_ID): invalid params (-32602)`).toBe(-32602);
+    }
+    expect([existsSync(fileOf(home, a, 'mine')), existsSync(fileOf(home, a, '42'))], 'AcpServer.deleteSession step 1: no saved session is removed for an id that is not a string').toEqual([true, true]);
   });
 
   test('a session open on this connection is closed (and saved) before its file is removed', async () => {

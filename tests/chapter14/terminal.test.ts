@@ -1,8 +1,9 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, test } from 'vitest';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
+import type { ClientTerminal, ClientTerminals } from 'kit/acp/client-terminal';
 import { BASH_OUTPUT_LIMIT } from 'kit/tools/bash';
-import { settles } from '../helpers/assert.js';
+import { rejection, settles } from '../helpers/assert.js';
 import { within } from '../helpers/wait.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { editor, testFactory, until, type TerminalScript } from './fixtures.js';
@@ -22,6 +23,11 @@ function connect(script: ReturnType<typeof bashRound>, terminal: TerminalScript 
 /** The result the model got for call c1. */
 const resultOf = (history: readonly Message[]) => history.find((message) => message.role === 'tool' && message.toolCallId === 'c1') as Extract<Message, { role: 'tool' }> | undefined;
 const historyOf = (e: ReturnType<typeof connect>['e'], sessionId: string) => e.server.sessions.get(sessionId)!.handle.history;
+
+/** ClientTerminals whose every create gives terminal t1 made of `parts` (kill and release do nothing unless given). */
+const oneTerminal = (parts: Pick<ClientTerminal, 'waitForExit' | 'currentOutput'> & Partial<ClientTerminal>): ClientTerminals => ({
+  create: async () => ({ id: 't1', kill: async () => {}, release: async () => {}, ...parts }),
+});
 
 describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
   test("the command runs in the editor's terminal, shown in the call's card, and the terminal is released last", async () => {
@@ -92,6 +98,31 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     await settles(e.prompt(sessionId, 'go'), 'the prompt must answer');
     expect(e.terminalLog, 'setupFor: no terminal capability, no terminal requests').toEqual([]);
     expect(resultOf(historyOf(e, sessionId))?.content, "chapter 4's bash ran the command").toMatch(/^exit code: 0\n--- stdout ---\nhi/);
+  });
+
+  test('a cancel while the command runs is reported as aborted (not as a timeout), with the output so far', async () => {
+    const { clientBashTool } = await import('kit/acp/client-terminal');
+    const log: string[] = [];
+    const controller = new AbortController();
+    let killed!: () => void;
+    const exit = new Promise<void>((resolve) => (killed = resolve));
+    const tool = clientBashTool(oneTerminal({
+      // The command runs until it is killed; the run is cancelled while the tool waits for it.
+      waitForExit: async () => (log.push('wait'), setImmediate(() => controller.abort(new Error('cancelled'))), await exit, { exitCode: null, signal: 'SIGKILL' }),
+      kill: async () => void (log.push('kill'), killed()),
+      currentOutput: async () => (log.push('output'), { output: 'watching\n', truncated: false }),
+      release: async () => void log.push('release'),
+    }));
+    const error = (await rejection(tool.execute({ command: 'npm run watch' }, { cwd: '/w', callId: 'c1', signal: controller.signal }), 'clientBashTool.execute step 6: a cancelled command must throw')) as Error;
+    expect(error.message, 'clientBashTool.execute step 6: stopped by the signal, not the time limit: `Command aborted. Output so far:\n<text>`').toBe('Command aborted. Output so far:\n--- output ---\nwatching');
+    expect(log, 'clientBashTool.execute steps 3-4: aborted: kill, read the output, then release').toEqual(['wait', 'kill', 'output', 'release']);
+  });
+
+  test('a context without a signal (ToolContext.signal is optional) runs the command', async () => {
+    const { clientBashTool } = await import('kit/acp/client-terminal');
+    const tool = clientBashTool(oneTerminal({ waitForExit: async () => ({ exitCode: 0, signal: null }), currentOutput: async () => ({ output: 'hi\n', truncated: false }) }));
+    const output = await settles(tool.execute({ command: 'echo hi' }, { cwd: '/w', callId: 'c1' }), 'clientBashTool.execute step 1: no signal means nothing can cancel the run, so the command must run (check ctx.signal?.aborted)');
+    expect(output, 'clientBashTool.execute step 6: exit line, then the output').toBe('exit code: 0\n--- output ---\nhi');
   });
 
   test('a call cancelled before it starts asks the editor for nothing', async () => {
