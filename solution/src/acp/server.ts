@@ -493,7 +493,7 @@ export class AcpServer {
   setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
     // #region chapter 14: AcpServer.setConfigOption
     // 1. The session (this.session: unknown ids throw). Every option here is a selector: a value that is not a string
-    //    (a boolean option's) → RequestError.invalidParams.
+    //    (a boolean option's) → RequestError.invalidParams saying a string is expected.
     // 2. configId CONFIG_IDS.mode: the same checks as setMode (an unknown mode is invalid params naming it, then
     //    this.checkModeTrust), then handle.modes.setMode(value).
     // 3. CONFIG_IDS.model or CONFIG_IDS.smallFastModel: the session has no handle.models, or the value is not one of
@@ -533,8 +533,8 @@ export class AcpServer {
   listSessions(params: acp.ListSessionsRequest): acp.ListSessionsResponse {
     const saved = this.saved(acp.methods.agent.session.list);
     // #region chapter 14: AcpServer.listSessions
-    // 1. This server answers in one page, so a cursor can only be one it never gave: invalidParams. A cwd that is
-    //    not absolute: invalidParams, as in newSession.
+    // 1. This server answers in one page, so a cursor can only be one it never gave: invalidParams naming it. A cwd
+    //    that is not absolute: invalidParams, as in newSession.
     // 2. The folders: [params.cwd] when there is one, else saved.projects() (given).
     // 3. For each folder, each summary of saved.list(folder) that has no problem (a damaged file cannot be opened):
     //    { sessionId: its id, cwd: the folder, title: its title or null when it is '', updatedAt }.
