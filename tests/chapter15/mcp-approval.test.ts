@@ -129,8 +129,8 @@ describe('buildAgent step 7: the project\'s .mcp.json servers (src/capstone/fact
 });
 
 describe('questionLines (src/capstone/question.ts)', () => {
-  test('a call without arguments (a model may send none) still gets its question', () => {
-    const call = { id: 'c1', name: 'mcp__s__t', arguments: undefined as unknown as Record<string, unknown> };
+  test('a bash call without arguments (a model may send none) still gets its question', () => {
+    const call = { id: 'c1', name: 'bash', arguments: undefined as unknown as Record<string, unknown> };
     let lines: string[] = [];
     try {
       lines = questionLines({ call, reason: 'no rule' } as never, { cwd: '/work' });
@@ -138,6 +138,6 @@ describe('questionLines (src/capstone/question.ts)', () => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
       expect.fail(`questionLines step 2: arguments that are not an object (here none at all) are read as no fields, then shown as their JSON; it threw: ${error instanceof Error ? error.message : String(error)}`);
     }
-    expect(lines.join('\n'), 'questionLines step 1: the question names the tool').toContain('mcp__s__t');
+    expect(lines.join('\n'), 'questionLines step 1: the question names the tool').toContain('Allow bash?');
   });
 });
