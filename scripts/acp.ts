@@ -225,7 +225,7 @@ async function permissionGate(shared: Shared, setup: SessionSetup) {
 /** Chapter 11: the client's MCP servers, started together; one that fails is a note, not the session's end. */
 async function mcpServers(shared: Shared, setup: SessionSetup): Promise<McpServers | undefined> {
   if (Object.keys(setup.mcpServers).length === 0) return undefined;
-  const hub = await shared.kit.McpServers.start(setup.mcpServers);
+  const hub = await shared.kit.McpServers.start(setup.mcpServers, { ask: setup.ask }); // a server's question goes to the editor too
   for (const failure of hub.failures) note(`mcp: ${failure.name} failed: ${failure.error}`);
   return hub;
 }

@@ -257,6 +257,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     if (writer) return out(writer.write(event));
     if (event.type === 'plan_proposed' && planShown) return;
     if (event.type === 'plan_decided') planShown = false;
+    // Chapter 11: an MCP server's progress on a running call, one dim line each (the server's words made visible).
+    if (event.type === 'tool_progress') return out(`${renderer.lineBreak()}${style.dim(kit.visible(`  ⋯ ${kit.progressText(event)}`))}\n`);
     out(renderer.render(event));
   };
 
