@@ -229,10 +229,10 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     });
     const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 'McpConnection.connect step 6: a start that close() interrupted must end, not hang');
     await closing;
-    expect(closing, 'the test closes the connection during the handshake (notifications/initialized was sent)').toBeDefined();
     expect(error, 'McpConnection.connect step 6: close() ran while the start was finishing; connect must throw, not come back running').toBeInstanceOf(Error);
     expect(error!.message, 'McpConnection.connect step 6: a start that close() interrupted throws `MCP server "<name>" is closed`').toBe('MCP server "box" is closed');
     expect(connection.state, 'McpConnection.connect step 6: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs').toBe('closed');
+    expect(closing, 'the test closes the connection during the handshake (notifications/initialized was sent)').toBeDefined();
     const call = await connection.callTool('ping', {}).then(() => undefined, (e: unknown) => e as Error);
     expect(call?.message, 'McpConnection.connect step 6: the connection stays closed; a call fails and starts nothing').toBe('MCP server "box" is closed');
     expect(box.state.connections, 'McpConnection.connect step 6: a closed connection is never started again').toBe(1);
