@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { McpConnection } from 'kit/mcp/client';
+import { McpConnection, type Transport } from 'kit/mcp/client';
 import { McpServers } from 'kit/mcp/servers';
 import { ToolSet } from 'kit/tool';
 import { callTurn, fakeServer, resultOf, runAgent, text, toolInfo, within } from './fixtures.js';
@@ -211,6 +211,56 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const error = await within(starting, 'McpConnection.connect step 2 and McpConnection.close step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start');
     expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
     expect(connection.state, 'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)').toBe('closed');
+  });
+
+  test('close() while the start is finishing (the handshake is done, connect has not returned): it throws and stays closed', async () => {
+    const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    let closing: Promise<void> | undefined;
+    const connection = new McpConnection('box', () => {
+      const transport = box.factory();
+      const send = transport.send.bind(transport);
+      // The agent closes the connection right after the client sent the handshake's last message
+      // (notifications/initialized), before client.connect() has returned: no timing involved.
+      transport.send = async (message, options) => {
+        await send(message, options);
+        if ('method' in message && message.method === 'notifications/initialized') closing = connection.close();
+      };
+      return transport;
+    });
+    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 'McpConnection.connect step 6: a start that close() interrupted must end, not hang');
+    await closing;
+    expect(error, 'McpConnection.connect step 6: close() ran while the start was finishing; connect must throw, not come back running').toBeInstanceOf(Error);
+    expect(error!.message, 'McpConnection.connect step 6: a start that close() interrupted throws `MCP server "<name>" is closed`').toBe('MCP server "box" is closed');
+    expect(connection.state, 'McpConnection.connect step 6: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs').toBe('closed');
+    expect(closing, 'the test closes the connection during the handshake (notifications/initialized was sent)').toBeDefined();
+    const call = await connection.callTool('ping', {}).then(() => undefined, (e: unknown) => e as Error);
+    expect(call?.message, 'McpConnection.connect step 6: the connection stays closed; a call fails and starts nothing').toBe('MCP server "box" is closed');
+    expect(box.state.connections, 'McpConnection.connect step 6: a closed connection is never started again').toBe(1);
+  });
+
+  test('a late onclose from an earlier start\'s client does not stop the server that runs now', async () => {
+    const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
+    // The first start fails (its command cannot run) and its transport reports its close only when the test says so,
+    // as a stdio server's pipe can close long after its client was closed (SIGKILL sent, a grandchild holding it).
+    const first: Transport = {
+      start: async () => {
+        throw new Error('spawn missing-server ENOENT');
+      },
+      send: async () => {},
+      close: async () => {},
+    };
+    let starts = 0;
+    const connection = new McpConnection('box', () => (++starts === 1 ? first : box.factory()));
+    const failed = await connection.connect().then(() => undefined, (e: unknown) => e as Error);
+    expect(failed?.message, 'McpConnection.connect step 5: a transport that fails to start fails the start').toMatch(/^MCP server "box" did not start: .*ENOENT/);
+    const pong = { content: [{ type: 'text', text: 'pong' }] };
+    expect(await within(connection.callTool('ping', {}), 'McpConnection.callTool step 2: the restart must not hang'), 'McpConnection.callTool step 2: the next call starts it again and runs').toMatchObject(pong);
+    first.onclose?.(); // the first start's pipe closes only now
+    expect(connection.state, 'McpConnection.connect step 4: only the current client\'s onclose counts; the first start\'s client closed late and the server that runs now was taken for dead').toBe('running');
+    const again = await connection.callTool('ping', {}).then((result) => result, (e: unknown) => e as Error);
+    expect(again, 'McpConnection.connect step 4: a late onclose of a replaced client must not stop the server that runs now (its calls then fail as "already restarted once")').toMatchObject(pong);
+    expect(box.state.connections, 'McpConnection.connect step 4: the running server is used, not started again').toBe(1);
+    await connection.close();
   });
 
   test('after close() a call fails at once and the server is not started again', async () => {

@@ -164,7 +164,8 @@ export class McpConnection {
    * `stopped`; when the server sends notifications/tools/list_changed, `toolsChanged` is set; when it asks the person
    * something (elicitation/create), answerElicitation answers. Throws an Error that starts with `MCP server "<name>"
    * did not start:` when the transport fails, the handshake fails, or it takes longer than startupTimeoutMs; the
-   * half-started server is closed (no child process is left) and the state is `stopped`.
+   * half-started server is closed (no child process is left) and the state is `stopped`. Throws `MCP server
+   * "<name>" is closed` when close() ran before or during the start: a closed connection never comes back running.
    */
   async connect(): Promise<void> {
     // #region chapter 11: McpConnection.connect
@@ -175,12 +176,14 @@ export class McpConnection {
     //    this.toolsChanged = true; client.setRequestHandler('elicitation/create', (request, ctx) => ...) answers
     //    with answerElicitation(this.name, request.params, this.ask, running, signal), where running and signal
     //    come from this.questionScope(ctx.mcpReq.signal) (given).
-    // 4. client.onclose: when the state is `running`, it becomes `stopped` (the server died; close() sets `closed`
-    //    first, so it does not count).
+    // 4. client.onclose: when this client is still this.client and the state is `running`, the state becomes
+    //    `stopped` (the server died). close() sets `closed` first, so it does not count; nor does the late onclose
+    //    of a client a restart has replaced (a stdio server's pipe may close long after its client was closed).
     // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
     //    (ignoring its errors), set the state to `stopped` unless it is `closed`, and throw
     //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
-    // 6. Set the state to `running`.
+    // 6. If the state is `closed` now (close() ran while the start was finishing), close the client (ignoring its
+    //    errors) and throw `MCP server "<name>" is closed`. Else set the state to `running`.
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
     const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS);
     const transport = this.makeTransport();
@@ -194,7 +197,7 @@ export class McpConnection {
       return answerElicitation(this.name, request.params, this.ask, running, signal);
     });
     client.onclose = () => {
-      if (this.state === 'running') this.state = 'stopped';
+      if (this.client === client && this.state === 'running') this.state = 'stopped';
     };
     try {
       await client.connect(transport, { timeout: this.startupTimeoutMs });
@@ -202,6 +205,10 @@ export class McpConnection {
       await client.close().catch(() => {});
       if ((this.state as ConnectionState) !== 'closed') this.state = 'stopped';
       throw new Error(`MCP server "${this.name}" did not start: ${errorText(error)}${this.stderrNote()}`);
+    }
+    if ((this.state as ConnectionState) === 'closed') {
+      await client.close().catch(() => {});
+      throw new Error(`MCP server "${this.name}" is closed`);
     }
     this.state = 'running';
     // #endregion
