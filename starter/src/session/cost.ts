@@ -56,9 +56,10 @@ export const PRICES: PriceTable = {
 export function priceFor(model: string | undefined, table: PriceTable = PRICES): ModelPrice | undefined {
   // #region chapter 12: priceFor
   // 1. No model: undefined.
-  // 2. An exact entry wins.
-  // 3. Otherwise look at every id of the table that the model starts with, followed by "-", and take the longest
-  //    ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined (the table has no '' entry).
+  // 2. An own entry of the table with exactly that id wins (Object.hasOwn). The id is untrusted text and `models`
+  //    a plain object: "constructor" or "toString" must not find what every object inherits.
+  // 3. Otherwise look at every own id of the table (Object.keys) that the model starts with, followed by "-", and
+  //    take the longest ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined.
   throw new TodoError(12, 'priceFor');
   // #endregion
 }
