@@ -42,7 +42,9 @@ describe('priceFor (src/session/cost.ts)', () => {
       expect(priceFor(`${model}-2025`, table), `priceFor step 3: "${model}-2025" starts with no own id of the table followed by "-": undefined`).toBeUndefined();
     }
     const usage = { inputTokens: 1000, outputTokens: 100 };
-    expect(formatCost(costOf(usage, priceFor('constructor', table))), 'priceFor step 2: a usage for model "constructor" costs "cost unknown", not "$NaN" (only an own entry of the table is a price)').toBe('cost unknown');
+    expect(costOf(usage, priceFor('constructor', table)), 'priceFor step 2: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price)').toBeUndefined();
+    // The given formatCost is a second line: a cost that is not a finite number is written as unknown, never "$NaN".
+    expect(formatCost(Number.NaN), 'formatCost (given, session/cost.ts) writes NaN as "cost unknown"').toBe('cost unknown');
     const session = sessionFromRecords(
       [
         { type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id: 's1', cwd: '/project' },

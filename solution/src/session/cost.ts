@@ -85,9 +85,9 @@ export function costOf(usage: Usage, price: ModelPrice | undefined): number | un
   // #endregion
 }
 
-/** "$0.0123", or "cost unknown". */
+/** "$0.0123", or "cost unknown" (also for a cost that is not a finite number: a broken price is never "$NaN"). */
 export function formatCost(cost: number | undefined): string {
-  if (cost === undefined) return 'cost unknown';
+  if (cost === undefined || !Number.isFinite(cost)) return 'cost unknown';
   return `$${cost < 1 ? cost.toFixed(4) : cost.toFixed(2)}`;
 }
 
