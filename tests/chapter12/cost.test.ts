@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { costOf, formatCost, priceFor, PRICES, type PriceTable } from 'kit/session/cost';
+import { sessionFromRecords } from 'kit/session/session';
 
 const table: PriceTable = {
   asOf: '2026-01',
@@ -29,6 +30,37 @@ describe('priceFor (src/session/cost.ts)', () => {
     expect(priceFor('llama-3', table), 'priceFor step 3: a model the table does not know: undefined').toBeUndefined();
     expect(priceFor(undefined, table), 'priceFor step 1: no model, no price').toBeUndefined();
     expect(priceFor('', table), 'priceFor step 1: an empty model name, no price').toBeUndefined();
+  });
+
+  // A model id is untrusted text (the provider's response, a settings file), and `models` is a plain object.
+  const inherited = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+
+  test('a model named like something every object inherits has no price, dated or not', () => {
+    for (const model of inherited) {
+      expect(priceFor(model, table), `priceFor step 2: "${model}" is not an own entry of the table (Object.hasOwn), so it has no price`).toBeUndefined();
+      expect(priceFor(model), `priceFor step 2: "${model}" is not an own entry of PRICES (Object.hasOwn), so it has no price`).toBeUndefined();
+      expect(priceFor(`${model}-2025`, table), `priceFor step 3: "${model}-2025" starts with no own id of the table followed by "-": undefined`).toBeUndefined();
+    }
+    const usage = { inputTokens: 1000, outputTokens: 100 };
+    expect(costOf(usage, priceFor('constructor', table)), 'priceFor step 2: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price)').toBeUndefined();
+    // The given formatCost is a second line: a cost that is not a finite number is written as unknown, never "$NaN".
+    expect(formatCost(Number.NaN), 'formatCost (given, session/cost.ts) writes NaN as "cost unknown"').toBe('cost unknown');
+    const session = sessionFromRecords(
+      [
+        { type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id: 's1', cwd: '/project' },
+        { type: 'usage', at: '2026-01-01T00:00:01.000Z', usage, model: 'toString-x' },
+      ],
+      table,
+    );
+    expect(session.cost, 'priceFor step 3: a session whose model is "toString-x" has an unknown cost (undefined), not NaN').toBeUndefined();
+  });
+
+  test('a table that really has an entry with such a name still finds it', () => {
+    const own: PriceTable = { ...table, models: { ...table.models, toString: table.models['big-1']!, constructor: table.models['big-1-mini']! } };
+    expect(Object.hasOwn(own.models, 'toString'), 'the test table has its own toString entry').toBe(true);
+    expect(priceFor('toString', own), 'priceFor step 2: the table\'s own "toString" entry is a price like any other').toEqual(table.models['big-1']);
+    expect(priceFor('constructor', own), 'priceFor step 2: the table\'s own "constructor" entry is a price like any other').toEqual(table.models['big-1-mini']);
+    expect(priceFor('toString-20260101', own), 'priceFor step 3: "toString-20260101" is the table\'s own "toString" entry').toEqual(table.models['big-1']);
   });
 });
 
