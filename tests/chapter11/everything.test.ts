@@ -4,17 +4,15 @@
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import type { AgentEvent } from 'kit/agent-events';
 import { Agent } from 'kit/loop';
-import { McpServers } from 'kit/mcp/servers';
 import { assistantText, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import type { StdioServerConfig } from 'kit/mcp/config';
-import { ToolSet, type Tool } from 'kit/tool';
-import { REAL_SERVER_MS } from '../helpers/limits.js';
-import { alive, callTurn, gone, resultOf, runAgent } from './fixtures.js';
+import { ToolSet } from 'kit/tool';
+import { alive, callTurn, gone, resultOf, runAgent, sharedServers } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
 const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
@@ -22,19 +20,7 @@ const config: StdioServerConfig = { type: 'stdio', command: process.execPath, ar
 
 // Started once, on first use, for every test of the file. A failure (a stub not written yet) fails each test that
 // needs the server, with the same error.
-let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
-function everything() {
-  ready ??= (async () => {
-    const hub = await McpServers.start({ everything: config }, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS });
-    if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
-    return { hub, tools: await hub.tools() };
-  })();
-  return ready;
-}
-afterAll(async () => {
-  const started = await ready?.catch(() => undefined);
-  await started?.hub.close();
-});
+const everything = sharedServers({ everything: config });
 
 describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)', () => {
   test('its tools are listed with namespaced names, readOnlyHint and the schema it gave', async () => {

@@ -6,33 +6,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { McpConnection } from 'kit/mcp/client';
-import { McpServers } from 'kit/mcp/servers';
-import type { Tool } from 'kit/tool';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { processesRunning } from '../helpers/processes.js';
-import { REAL_SERVER_MS } from '../helpers/limits.js';
 import { HANG_MS, waitUntil } from '../helpers/wait.js';
-import { callTurn, gone, resultOf, runAgent, within } from './fixtures.js';
+import { callTurn, gone, resultOf, runAgent, sharedServers, within } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
 const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-filesystem/package.json')), 'dist/index.js');
 const { root, outside } = tempWorkspace({ 'notes.txt': 'alpha\nbeta\n', 'src/main.ts': 'export {};\n' });
 
-let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
-function filesystem() {
-  ready ??= (async () => {
-    const hub = await McpServers.start({ fs: { type: 'stdio', command: process.execPath, args: [bin, root], env: {} } }, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS });
-    if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
-    return { hub, tools: await hub.tools() };
-  })();
-  return ready;
-}
-afterAll(async () => {
-  const started = await ready?.catch(() => undefined);
-  await started?.hub.close();
-});
+const filesystem = sharedServers({ fs: { type: 'stdio', command: process.execPath, args: [bin, root], env: {} } });
 
 describe('server-filesystem over stdio (src/mcp/client.ts, src/mcp/adapter.ts)', () => {
   test('read_text_file and list_directory work on the folder it was given', async () => {

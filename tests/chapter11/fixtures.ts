@@ -5,13 +5,16 @@
  */
 import path from 'node:path';
 import { InMemoryTransport, Server, type CallToolResult, type ElicitRequestFormParams, type ElicitResult, type Tool as McpToolInfo } from '@modelcontextprotocol/server';
-import type { StdioServerConfig } from 'kit/mcp/config';
+import { afterAll } from 'vitest';
+import type { McpServerConfig, StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
 import { Agent } from 'kit/loop';
+import { McpServers } from 'kit/mcp/servers';
 import { assistantText, assistantToolCalls, type Message, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { ToolSet, type Tool } from 'kit/tool';
+import { REAL_SERVER_MS } from '../helpers/limits.js';
 import { HANG_MS } from '../helpers/wait.js';
 
 export interface ReceivedCall {
@@ -162,3 +165,22 @@ export async function gone(pid: number): Promise<boolean> {
  * wrong solution would wait out instead (the SDK's 60 s) are longer than that.
  */
 export { within } from '../helpers/wait.js';
+
+/**
+ * Real servers shared by every test of a file: started on first use (each test that needs them awaits the getter),
+ * closed once after the file. A start that fails (a stub not written yet) fails each test that needs the servers,
+ * with the same error.
+ */
+export function sharedServers(servers: Record<string, McpServerConfig>, options: Parameters<typeof McpServers.start>[1] = {}) {
+  let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
+  afterAll(async () => {
+    const started = await ready?.catch(() => undefined);
+    await started?.hub.close();
+  });
+  return () =>
+    (ready ??= (async () => {
+      const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS, ...options });
+      if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
+      return { hub, tools: await hub.tools() };
+    })());
+}

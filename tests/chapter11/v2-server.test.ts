@@ -7,16 +7,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { InMemoryTransport, LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/client';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from 'kit/agent-events';
 import { Agent } from 'kit/loop';
 import { McpServers } from 'kit/mcp/servers';
 import { assistantText, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import type { AskPermission, PermissionRequest } from 'kit/permissions/gate';
-import { ToolSet, type Tool } from 'kit/tool';
+import { ToolSet } from 'kit/tool';
 import { REAL_SERVER_MS } from '../helpers/limits.js';
-import { callTurn, resultOf, runAgent, v2ServerConfig, within } from './fixtures.js';
+import { callTurn, resultOf, runAgent, sharedServers, v2ServerConfig, within } from './fixtures.js';
 
 /** What the person answers: each test sets it; the questions are recorded. */
 let answer: Awaited<ReturnType<AskPermission>> = undefined;
@@ -26,19 +26,7 @@ const ask: AskPermission = async (request) => {
   return answer;
 };
 
-let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
-function v2() {
-  ready ??= (async () => {
-    const hub = await McpServers.start({ v2: v2ServerConfig() }, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS, ask });
-    if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
-    return { hub, tools: await hub.tools() };
-  })();
-  return ready;
-}
-afterAll(async () => {
-  const started = await ready?.catch(() => undefined);
-  await started?.hub.close();
-});
+const v2 = sharedServers({ v2: v2ServerConfig() }, { ask });
 
 describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/mcp/adapter.ts, src/mcp/elicitation.ts)', () => {
   test('the handshake settles on the SDK\'s latest revision; its tools work like any server\'s', async () => {
