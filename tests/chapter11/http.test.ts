@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as z from 'zod';
 import { parseMcpConfig } from 'kit/mcp/config';
 import { McpServers } from 'kit/mcp/servers';
+import { REAL_SERVER_MS } from '../helpers/limits.js';
 import { callTurn, resultOf, runAgent, toolInfo } from './fixtures.js';
 
 const seen: IncomingHttpHeaders[] = [];
@@ -71,7 +72,7 @@ afterAll(() => {
 describe('a server over streamable HTTP (src/mcp/client.ts: McpConnection.connect)', () => {
   test('the .mcp.json headers go with every request, and the tools work like a stdio server\'s', async () => {
     const servers = parseMcpConfig({ mcpServers: { web: { type: 'http', url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' } } } }, { WEB_TOKEN: 't0ken' });
-    const hub = await McpServers.start(servers, { startupTimeoutMs: 3000 });
+    const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS });
     try {
       expect(hub.failures, 'McpConnection.connect: the HTTP server starts like any other').toEqual([]);
       const tools = await hub.tools();
@@ -89,7 +90,7 @@ describe('a server over streamable HTTP (src/mcp/client.ts: McpConnection.connec
 describe('a v2 server over streamable HTTP (src/mcp/client.ts: McpConnection.connect)', () => {
   test('the v2 server package\'s HTTP handler: the tools work, and the headers go with every request', async () => {
     const servers = parseMcpConfig({ mcpServers: { web2: { type: 'http', url: urlV2, headers: { 'X-Team': 'kit' } } } }, {});
-    const hub = await McpServers.start(servers, { startupTimeoutMs: 3000 });
+    const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS });
     try {
       expect(hub.failures, 'McpConnection.connect: a v2 HTTP server starts like any other').toEqual([]);
       const tools = await hub.tools();

@@ -89,8 +89,11 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
   });
 });
 
-/** A server that answers initialize with `version` and nothing else of note: an old (or a made-up) revision. */
-function serverSpeaking(version: string) {
+/**
+ * A server that answers initialize with `version` and nothing else of note: an old (or a made-up) revision. Its one
+ * tool, hello, answers with `callResult` (by default a text naming the revision).
+ */
+function serverSpeaking(version: string, callResult: unknown = { content: [{ type: 'text', text: `hello from ${version}` }] }) {
   const seen: string[] = [];
   const factory = () => {
     const [client, side] = InMemoryTransport.createLinkedPair();
@@ -103,7 +106,7 @@ function serverSpeaking(version: string) {
           ? { protocolVersion: version, capabilities: { tools: {} }, serverInfo: { name: 'old', version: '0.1.0' } }
           : message.method === 'tools/list'
             ? { tools: [{ name: 'hello', inputSchema: { type: 'object' } }] }
-            : { content: [{ type: 'text', text: `hello from ${version}` }] };
+            : callResult;
       void side.send({ jsonrpc: '2.0', id: message.id, result } as JSONRPCMessage);
     };
     void side.start();
@@ -122,6 +125,20 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
       expect(hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion()).toBe('2024-11-05');
       const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__old__hello', {}])]);
       expect(resultOf(history, 'c1').content).toBe('hello from 2024-11-05');
+    } finally {
+      await hub.close();
+    }
+  });
+
+  test('an answer that is not a tool result is the server\'s error, not a timeout', async () => {
+    const odd = serverSpeaking('2025-06-18', { content: 'not a list of blocks' });
+    const hub = await McpServers.start({ odd: odd.factory }, { callTimeoutMs: REAL_SERVER_MS });
+    try {
+      const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__odd__hello', {}])]);
+      const result = resultOf(history, 'c1');
+      expect(result.isError, 'McpConnection.callTool step 5: the SDK refused the answer, so the call failed').toBe(true);
+      expect(result.content, 'McpConnection.callTool step 5: only an SdkError whose code is RequestTimeout is "did not answer"; this one is `MCP server "<name>": <text>`').toMatch(/MCP server "odd": /);
+      expect(result.content, 'McpConnection.callTool step 5: the server answered at once; a refused answer is not a timeout').not.toMatch(/did not answer/);
     } finally {
       await hub.close();
     }
