@@ -56,10 +56,11 @@ describe('priceFor (src/session/cost.ts)', () => {
   });
 
   test('a table that really has an entry with such a name still finds it', () => {
-    const own: PriceTable = { ...table, models: { ...table.models, toString: table.models['big-1']!, constructor: table.models['big-1-mini']! } };
+    const own: PriceTable = { ...table, models: { ...table.models, toString: table.models['big-1']!, constructor: table.models['big-1-mini']!, undefined: table.models['big-1']! } };
     expect(Object.hasOwn(own.models, 'toString'), 'the test table has its own toString entry').toBe(true);
     expect(priceFor('toString', own), 'priceFor step 2: the table\'s own "toString" entry is a price like any other').toEqual(table.models['big-1']);
     expect(priceFor('constructor', own), 'priceFor step 2: the table\'s own "constructor" entry is a price like any other').toEqual(table.models['big-1-mini']);
+    expect(priceFor('llama-3', own), 'priceFor step 3: no id matched, so no price, even in a table with an entry named "undefined" (never look up table.models[best] while best is undefined)').toBeUndefined();
     expect(priceFor('toString-20260101', own), 'priceFor step 3: "toString-20260101" is the table\'s own "toString" entry').toEqual(table.models['big-1']);
   });
 });

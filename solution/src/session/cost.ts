@@ -63,7 +63,7 @@ export function priceFor(model: string | undefined, table: PriceTable = PRICES):
   if (Object.hasOwn(table.models, model)) return table.models[model];
   let best: string | undefined;
   for (const id of Object.keys(table.models)) {
-    if (model.startsWith(`${id}-`) && id.length > (best?.length ?? -1)) best = id;
+    if (model.startsWith(`${id}-`) && (best === undefined || id.length > best.length)) best = id;
   }
   return best === undefined ? undefined : table.models[best];
   // #endregion
