@@ -12,7 +12,7 @@ import { addUsage, noUsage, type AgentEvent } from './agent-events.js';
 import { DEFAULT_MAX_TURNS, type AgentOptions } from './agent.js';
 import { addClientResults } from './client-tools.js';
 import { errorText } from './execute-tool.js';
-import { finishRun, type RunState } from './finish-run.js';
+import { finishRun, interruptRun, runSignal, type RunState } from './finish-run.js';
 import { runSerially, type Executor } from './executor.js';
 import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
@@ -54,13 +54,14 @@ export class Agent {
   /**
    * Continues the conversation in `history` (appending to it in place) and yields the run's events, ending with
    * exactly one `done`. Never throws: failures, cancels and the turn limit are `done` reasons, and the history is
-   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open).
+   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open), also when the consumer
+   * stops reading early (`break`, `return()`): the calls it left open get a cancelled result then.
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
-    // 1. Make the run's state: the signal (options.signal, or one that never aborts), turn 0, the history, tools,
-    //    hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no model calls, no
-    //    text, no usage (noUsage()).
+    // 1. Make the run's state: the run's own signal and its abort (...runSignal(options.signal), given), turn 0,
+    //    the history, tools, hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no
+    //    model calls, no text, no usage (noUsage()).
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
     //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
@@ -79,6 +80,8 @@ export class Agent {
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
     // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
+    // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
+    //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
     throw new TodoError(7, 'Agent.run');
     // #endregion
   }

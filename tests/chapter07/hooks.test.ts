@@ -132,7 +132,8 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(seen, 'composeHooks step 3 and Agent.streamTurn step 2: every hook sees every non-empty piece').toEqual([
       'a:one ', 'b:one ', 'a:two ', 'b:two ', 'a:three', 'b:three',
     ]);
-    expect(contexts[0]?.signal, 'a hook gets the run\'s signal (options.signal)').toBe(controller.signal);
+    controller.abort(new Error('later'));
+    expect(contexts[0]?.signal.reason, 'a hook gets the run\'s signal, which aborts when options.signal does (runSignal(options.signal))').toBe(controller.signal.reason);
     expect(contexts[0]?.turn, 'and the turn number, counting from 1').toBe(1);
   });
 
@@ -228,7 +229,11 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
   test('hooks get the run\'s signal, the turn number and the history so far', async () => {
     const controller = new AbortController();
     const seen: string[] = [];
-    const note = (where: string, ctx: HookContext) => seen.push(`${where} turn ${ctx.turn} ${ctx.signal === controller.signal ? 'signal' : 'NO SIGNAL'} ${ctx.history.length}`);
+    const signals = new Set<AbortSignal>();
+    const note = (where: string, ctx: HookContext) => {
+      signals.add(ctx.signal);
+      seen.push(`${where} turn ${ctx.turn} ${ctx.signal ? 'signal' : 'NO SIGNAL'} ${ctx.history.length}`);
+    };
     const { agent } = agentWith([callsTurn(echoCall('c1', 'x')), assistantText('ok')], {
       hooks: {
         beforeModelCall: (r, ctx) => void note('model', ctx),
@@ -243,6 +248,9 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
       'after turn 1 signal 2',
       'model turn 2 signal 3',
     ]);
+    expect(signals.size, 'Agent.run step 1: one signal for the whole run (runSignal, given)').toBe(1);
+    controller.abort(new Error('caller gave up'));
+    expect([...signals].map((s) => s.aborted && (s.reason as Error).message), 'Agent.run step 1: the run\'s signal follows options.signal (runSignal(options.signal))').toEqual(['caller gave up']);
   });
 });
 
