@@ -7,7 +7,7 @@
  * (client-tools.ts). Later chapters add parts at those seams; none of them adds a branch here.
  */
 import { TurnBuilder } from './accumulate.js';
-import { addUsage, noUsage, type AgentEvent } from './agent-events.js';
+import { addUsage, noUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
 import { DEFAULT_MAX_TURNS, type AgentOptions } from './agent.js';
 import { addClientResults } from './client-tools.js';
 import { errorText } from './execute-tool.js';
@@ -124,28 +124,28 @@ export class Agent {
   }
 
   /**
-   * One model call, streamed: yields a text_delta or thinking_delta event for every non-empty piece (after the
-   * onText hooks saw a text piece) and returns the whole turn. Throws what the stream throws, the signal's reason
+   * One model call, streamed: yields an agent event for every piece as it arrives (text after the onText hooks saw
+   * it, thinking, a tool call's start and its argument pieces, a retry notice) and returns the whole turn. Throws what the stream throws, the signal's reason
    * after an abort, and StreamCutError for a stream that stopped early. Does not touch the history.
    */
   async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
     // #region chapter 7: Agent.streamTurn
     // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
     //    TurnBuilder first.
-    // 2. A non-empty text_delta: await this.hooks.onText(text, run), then yield a text_delta agent event with the
-    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event. A retry notice (a provider
-    //    wrapped by chapter 10 is about to try again): yield it as a retry agent event with the turn number.
+    // 2. A non-empty text_delta: await this.hooks.onText(text, run) first. Then, for every event, yield the agent
+    //    event that streamedTurnEvents() (given) makes of it, when it makes one: text and thinking pieces, a tool
+    //    call's start and the pieces of its arguments (so a UI can show the call being written), a retry notice
+    //    (chapter 10), each with the turn number. Make one streamedTurnEvents() per turn, before the loop: it
+    //    remembers each call's id from its start.
     // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
     // 4. Return builder.build().
     const builder = new TurnBuilder();
+    const agentEvent = streamedTurnEvents();
     for await (const event of turnEvents(this.provider, request)) {
       builder.add(event);
-      if (event.type === 'text_delta' && event.text) {
-        await this.hooks.onText(event.text, run);
-        yield { type: 'text_delta', turn: run.turn, text: event.text };
-      } else if (event.type === 'thinking_delta' && event.thinking) {
-        yield { type: 'thinking_delta', turn: run.turn, thinking: event.thinking };
-      } else if (event.type === 'retry') yield { ...event, turn: run.turn };
+      if (event.type === 'text_delta' && event.text) await this.hooks.onText(event.text, run);
+      const out = agentEvent(event, run.turn);
+      if (out) yield out;
     }
     run.signal.throwIfAborted();
     return builder.build();
