@@ -13,7 +13,8 @@
  */
 import { type AgentEvent, type DoneReason } from './agent-events.js';
 import { closeOpenCalls } from './client-tools.js';
-import { CANCELLED_RESULT } from './execute-tool.js';
+import { CANCELLED_RESULT, errorText } from './execute-tool.js';
+import { RunStop, type StopRun } from './hooks.js';
 import type { Usage } from './messages.js';
 import { resultEvent, type RunContext } from './run-tool-call.js';
 
@@ -29,15 +30,36 @@ export interface RunState extends RunContext {
   ended?: boolean;
   /** Aborts the run's own signal (run.signal) with `reason`; the caller's signal is left alone. */
   abort(reason: unknown): void;
+  /** Any hook's way to end the run cleanly (HookContext.stop): aborts the run's own signal with a RunStop. */
+  stop(stop: StopRun): void;
 }
 
 /**
- * The run's own signal: it aborts when the caller's does (with the caller's reason), and when `abort` is called
- * from inside the run (a consumer that stopped reading).
+ * The run's own signal: it aborts when the caller's does (with the caller's reason), when `abort` is called from
+ * inside the run (a consumer that stopped reading), and when a hook calls `stop` (with a RunStop as the reason).
  */
-export function runSignal(caller?: AbortSignal): { signal: AbortSignal; abort(reason: unknown): void } {
+export function runSignal(caller?: AbortSignal): { signal: AbortSignal; abort(reason: unknown): void; stop(stop: StopRun): void } {
   const own = new AbortController();
-  return { signal: caller ? AbortSignal.any([caller, own.signal]) : own.signal, abort: (reason) => own.abort(reason) };
+  return {
+    signal: caller ? AbortSignal.any([caller, own.signal]) : own.signal,
+    abort: (reason) => own.abort(reason),
+    stop: (stop) => own.abort(new RunStop(stop)),
+  };
+}
+
+/**
+ * How a run that threw ends, as finishRun's reason and message. After a hook's stop (the signal's reason is a
+ * RunStop): end_turn when the stop carries an answer (which becomes run.text), else cancelled, with the stop as the
+ * message. After another abort: cancelled, with the reason's text. Anything else: error, with the error's text.
+ */
+export function howItEnded(run: RunState, error: unknown): [DoneReason, string] {
+  if (!run.signal.aborted) return ['error', errorText(error)];
+  const reason: unknown = run.signal.reason;
+  if (reason instanceof RunStop && reason.request.answer !== undefined) {
+    run.text = reason.request.answer;
+    return ['end_turn', reason.message];
+  }
+  return ['cancelled', errorText(reason)];
 }
 
 /**

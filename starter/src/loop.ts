@@ -11,8 +11,7 @@ import { TurnBuilder } from './accumulate.js';
 import { addUsage, noUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
 import { DEFAULT_MAX_TURNS, type AgentOptions } from './agent.js';
 import { addClientResults } from './client-tools.js';
-import { errorText } from './execute-tool.js';
-import { finishRun, interruptRun, runSignal, type RunState } from './finish-run.js';
+import { finishRun, howItEnded, interruptRun, runSignal, type RunState } from './finish-run.js';
 import { runSerially, type Executor } from './executor.js';
 import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
@@ -59,7 +58,7 @@ export class Agent {
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
-    // 1. Make the run's state: the run's own signal and its abort (...runSignal(options.signal), given), turn 0,
+    // 1. Make the run's state: the run's own signal, abort and stop (...runSignal(options.signal), given), turn 0,
     //    the history, tools, hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no
     //    model calls, no text, no usage (noUsage()).
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
@@ -72,14 +71,17 @@ export class Agent {
     //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
     //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
-    //       usage event when it has one;
+    //       usage event when it has one; then await this.hooks.afterModelCall(turn, run), yield what the hooks
+    //       emitted, and throw the signal's reason if it has aborted: any hook may have stopped the run (ctx.stop
+    //       aborts the run's signal), and this check, like the others on the signal, is where the loop honours it;
     //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
     //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
     //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
     //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
-    // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
+    // 5. catch: yield* finishRun(run, ...howItEnded(run, error)) (given: a hook's stop ends the run as it asked, another
+    //    abort as cancelled with the reason's text, anything else as error).
     // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
     //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
     throw new TodoError(7, 'Agent.run');
