@@ -31,6 +31,13 @@ export interface ModelRequest {
   /** Overrides the provider's configured model for this one request. */
   model?: string;
   maxTokens?: number;
+  /** Sampling temperature; left out, the provider's own default. 0 is a temperature (the most repeatable one). */
+  temperature?: number;
+  /**
+   * Provider-specific fields, added to the request body as they are (Anthropic's `top_k` or `metadata`, OpenAI's
+   * `seed` or `reasoning_effort`). An extra never replaces a field the kit sets and never turns on streaming.
+   */
+  extra?: Readonly<Record<string, unknown>>;
   signal?: AbortSignal;
 }
 

@@ -13,7 +13,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { anthropicConfig, type AnthropicOptions, type Env } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
-import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
+import { addExtras, tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,7 +60,8 @@ export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice 
 
 /**
  * The body of one Messages API call. The request's model and maxTokens win over the provider's defaults; `system`
- * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools.
+ * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools. The
+ * request's temperature and extras (provider-specific fields) pass through; an extra never replaces a field.
  */
 export function anthropicRequest(
   request: ModelRequest,
@@ -74,6 +75,9 @@ export function anthropicRequest(
   // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
   //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
   //    send neither.
+  // 5. temperature: request.temperature whenever it is a number (0 too); none, leave it out. Last, the extras:
+  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
+  //    the body yourself.
   throw new TodoError(5, 'anthropicRequest');
   // #endregion
 }
