@@ -4,6 +4,7 @@ import { OpenAIProvider } from 'kit/providers/openai';
 import { userMessage } from 'kit/messages';
 import type { ModelRequest } from 'kit/provider';
 import { fakeApi } from '../helpers/fake-http.js';
+import { rejection } from '../helpers/assert.js';
 import { ANTHROPIC_URL, OPENAI_URL, anthropicEnv, anthropicResponse, openaiEnv, openaiResponse, tools } from './fixtures.js';
 
 const api = fakeApi();
@@ -37,19 +38,23 @@ async function openaiBody(more: Partial<ModelRequest>) {
 }
 
 describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras', () => {
-  test('the request\'s temperature and its provider-specific extras reach the Messages API body', async () => {
-    const body = await anthropicBody({ temperature: 0.3, extra: { top_k: 5, metadata: { user_id: 'learner-1' } } });
-    expect(body, 'anthropicRequest step 5: temperature from the request, then addExtras(params, request.extra) adds top_k and metadata as they are').toMatchObject({ temperature: 0.3, top_k: 5, metadata: { user_id: 'learner-1' } });
+  test('the request\'s provider-specific extras reach the Messages API body as they are', async () => {
+    const body = await anthropicBody({ extra: { metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } } });
+    expect(body, 'anthropicRequest step 5: addExtras(params, request.extra) adds metadata and output_config as they are').toMatchObject({ metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } });
+    expect(await anthropicBody({}), 'no temperature field is ever sent to Anthropic').not.toHaveProperty('temperature');
   });
 
-  test('a temperature of 0 is sent; no temperature, none sent', async () => {
-    expect((await anthropicBody({ temperature: 0 })).temperature, 'anthropicRequest step 5: 0 is a temperature (the most repeatable one): send it whenever it is a number').toBe(0);
-    expect(await anthropicBody({}), 'anthropicRequest step 5: without a temperature, leave the field out and let the API decide').not.toHaveProperty('temperature');
+  test('a temperature is refused, 0 included, with a message that says why, before anything is sent', async () => {
+    for (const temperature of [0.7, 0]) {
+      const error = await rejection(new AnthropicProvider({}, anthropicEnv).complete(ask({ temperature })), `anthropicRequest step 5: a temperature of ${temperature} must be refused (the Messages API has none)`);
+      expect(String((error as Error).message), `anthropicRequest step 5: a temperature is refused, 0 included (a test for truth lets 0 through in silence); the message says the API has no temperature`).toMatch(/no temperature/);
+    }
+    expect(api.requests, 'nothing is sent for a request the API cannot take').toHaveLength(0);
   });
 
   test('an extra never replaces what the kit set, never turns on streaming, and pollutes nothing', async () => {
-    const body = await anthropicBody({ temperature: 0.5, toolChoice: 'auto', extra: { ...hostileExtras(), top_p: 0.9 } });
-    expect(body, 'anthropicRequest step 5: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools').toMatchObject({ model: 'claude-test-model', system: 'Be brief.', max_tokens: 8192, temperature: 0.5, top_p: 0.9 });
+    const body = await anthropicBody({ toolChoice: 'auto', extra: { ...hostileExtras(), top_p: 0.9 } });
+    expect(body, 'anthropicRequest step 5: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools').toMatchObject({ model: 'claude-test-model', system: 'Be brief.', max_tokens: 8192, top_p: 0.9 });
     expect(body.messages, 'the history the kit converted is what is sent').toHaveLength(1);
     expect(body.tools.map((t: { name: string }) => t.name), 'the kit\'s tools are what is sent').toEqual(['read', 'edit']);
     expect(body, 'anthropicRequest step 5: an extra may not set stream (addExtras refuses it): complete() would get an event stream back').not.toHaveProperty('stream');
