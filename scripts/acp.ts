@@ -31,10 +31,12 @@ import type { Agent } from '../solution/src/loop.js';
 import type { McpServers } from '../solution/src/mcp/index.js';
 import type { PermissionGate } from '../solution/src/permissions/index.js';
 import type { ModeControl } from '../solution/src/planning/index.js';
+import type { ModelControl, SessionCommand } from '../solution/src/acp/index.js';
 import type { Provider } from '../solution/src/provider.js';
 import type { OpenSession } from '../solution/src/session/index.js';
 import type { Tool } from '../solution/src/tool.js';
 import type { SessionHooks } from '../solution/src/capstone/index.js';
+import { workspacePermissions, workspaceTrusted } from './lib/workspace-trust.js';
 
 // Before anything can print: stdout belongs to the protocol.
 routeConsoleToStderr();
@@ -46,8 +48,10 @@ The agent as an ACP server on stdin and stdout, for an editor (Zed: see the guid
   --provider NAME       anthropic, openai or offline (default: chosen from the environment)
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --starter             serve your own code (starter/src) instead of the reference solution
-  --trust-workspace     trust every folder a session opens: its hooks, .mcp.json servers and settings may act
-                        (else only folders trusted in npm run agent, remembered in ~/.coding-agent/trust.json)
+  --trust-workspace     trust every folder a session opens: its hooks, .mcp.json servers, settings and
+                        .claude/commands may act, and the editor may raise its mode (acceptEdits,
+                        bypassPermissions); else only folders trusted in npm run agent
+                        (remembered in ~/.coding-agent/trust.json)
   -h, --help            this text
 
 Provider from the environment: ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN, else OPENAI_API_KEY, else a small offline
@@ -192,6 +196,8 @@ interface Shared {
   model?: string;
   smallFastModel?: string;
   home: string;
+  /** --trust-workspace: every folder's settings may act (else only folders the person trusted in npm run agent). */
+  trustAll: boolean;
 }
 
 /** A mode control without a gate (chapter 8 not finished): it only remembers the mode. */
@@ -208,14 +214,17 @@ function builtinTools(kit: Kit, setup: SessionSetup): Tool[] {
 
 /** Chapter 8's gate: the project's settings (rules and defaultMode), questions asked in the editor. */
 async function permissionGate(shared: Shared, setup: SessionSetup) {
-  const settings = await shared.kit.loadSettings(setup.cwd, shared.home);
+  // An untrusted folder's settings may add questions, never remove them (scripts/lib/workspace-trust.ts).
+  const trusted = workspaceTrusted(shared.home, setup.cwd, shared.trustAll);
+  const settings = workspacePermissions(await shared.kit.loadSettings(setup.cwd, shared.home), { home: shared.home, cwd: setup.cwd, trusted });
+  for (const line of settings.notes) note(`(session ${setup.sessionId}: ${line})`);
   return shared.kit.createPermissionGate({ workspace: { root: setup.cwd, home: shared.home }, rules: settings.rules, mode: settings.defaultMode ?? 'default', ask: setup.ask });
 }
 
 /** Chapter 11: the client's MCP servers, started together; one that fails is a note, not the session's end. */
 async function mcpServers(shared: Shared, setup: SessionSetup): Promise<McpServers | undefined> {
   if (Object.keys(setup.mcpServers).length === 0) return undefined;
-  const hub = await shared.kit.McpServers.start(setup.mcpServers);
+  const hub = await shared.kit.McpServers.start(setup.mcpServers, { ask: setup.ask }); // a server's question goes to the editor too
   for (const failure of hub.failures) note(`mcp: ${failure.name} failed: ${failure.error}`);
   return hub;
 }
@@ -282,13 +291,14 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
  * close (once) that waits for the run in progress to end (the server has cancelled it) before `cleanup` closes the
  * session's file and servers, so the file ends with the whole run.
  */
-function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks): SessionHandle {
+function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks, extra: Pick<SessionHandle, 'models' | 'trusted' | 'commands'> = {}): SessionHandle {
   let running: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
     history: saved?.session.messages ?? [],
     usage: saved?.session.usage,
     modes: control,
+    ...extra,
     run(history, options) {
       // The settings' UserPromptSubmit and Stop hooks around the run, as npm run agent runs them.
       const runs = hooks ? kit.runWithSessionHooks((h, o) => agent.run(h, o), hooks, history, options) : agent.run(history, options);
@@ -308,6 +318,11 @@ interface SessionParts {
   cleanup(): Promise<void>;
   /** The settings' UserPromptSubmit and Stop hooks (the factory's agent; none for the kit's own wiring). */
   sessionHooks?: SessionHooks;
+  /** The session's models the editor may switch, and whether its folder is trusted (the factory's agent). */
+  models?: ModelControl;
+  trusted?: boolean;
+  /** The custom slash commands (chapter 15's .claude/commands). */
+  commands?: SessionCommand[];
 }
 
 /**
@@ -336,7 +351,8 @@ function partsSession(shared: Shared) {
       const hub = parts.has('mcp') ? await mcpServers(shared, setup) : undefined;
       if (hub) cleanups.push(() => hub.close());
       const agent = await sessionAgent(shared, setup, gate, control, hub);
-      return { agent, control, saved, cleanup };
+      const trusted = workspaceTrusted(shared.home, setup.cwd, shared.trustAll);
+      return { agent, control, saved, cleanup, trusted };
     } catch (error) {
       await cleanup();
       throw error;
@@ -349,8 +365,10 @@ function partsSession(shared: Shared) {
  * defaultMode, hooks), its .mcp.json and the editor's servers, the system prompt with the editor's replacement or
  * addition, the editor's file tools, questions asked in the editor, and the saved session under the editor's id.
  */
-function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string }, home: string, trustAll: boolean) {
+function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string; choices: string[] }, home: string, trustAll: boolean) {
   return async (setup: SessionSetup): Promise<SessionParts> => {
+    // The models the editor's selectors switch: each session its own, sent through a provider that reads them.
+    const control = models.model ? kit.modelControl({ model: models.model, smallFastModel: models.smallFastModel }, models.choices) : undefined;
     const choice = setup.systemPrompt;
     // An editor opens folders without a terminal to ask in: a folder the person trusted in npm run agent (or every
     // folder, with --trust-workspace) acts; any other starts without its hooks, servers and raised settings, and the
@@ -361,8 +379,8 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       cwd: setup.cwd,
       home,
       env: process.env,
-      provider,
-      models,
+      provider: control ? kit.switchableProvider(provider, control, models.smallFastModel) : provider,
+      models: { model: models.model, smallFastModel: models.smallFastModel },
       options: {
         resume: setup.resume ? setup.sessionId : undefined,
         systemPrompt: choice && 'replace' in choice ? choice.replace : undefined,
@@ -378,8 +396,24 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
     });
     for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
-    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks };
+    const commands = await customCommands(kit, setup, home, trust.trusted);
+    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks, models: control, trusted: trust.trusted, commands };
   };
+}
+
+/**
+ * Chapter 15's custom commands for a session: the person's (~/.claude/commands), and the project's only when the
+ * person trusts the folder (a command file is a prompt someone else wrote). Each file is read by chapter 15's
+ * loadCustomCommands with the safe-file rules (a regular file inside its folder, size-limited); a file it refuses
+ * is a note on stderr.
+ */
+async function customCommands(kit: Kit, setup: SessionSetup, home: string, trusted: boolean): Promise<SessionCommand[]> {
+  const loaded = await kit.loadCustomCommands({ cwd: setup.cwd, home });
+  for (const problem of loaded.problems) note(`(session ${setup.sessionId}: ${problem.file}: ${problem.message})`);
+  const usable = loaded.commands.filter((command) => trusted || command.scope === 'user');
+  const skipped = loaded.commands.length - usable.length;
+  if (skipped > 0) note(`(session ${setup.sessionId}: ${skipped} project command${skipped === 1 ? '' : 's'} of .claude/commands not offered until you trust this folder)`);
+  return usable.map((command) => ({ name: command.name, description: command.description, hint: command.argumentHint, expand: (args: string) => kit.expandCommand(command.template, args) }));
 }
 
 /**
@@ -401,6 +435,7 @@ function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<Sessio
         await parts.cleanup();
       },
       parts.sessionHooks,
+      { models: parts.models, trusted: parts.trusted, commands: parts.commands },
     );
     open.add(handle);
     return handle;
@@ -463,13 +498,20 @@ function requestErrorOf(server: AcpServer): typeof acp.RequestError {
  * not the factory (`factory`: buildAgent wraps it itself).
  */
 function chooseProvider(args: Args, loaded: Awaited<ReturnType<typeof load>>, parts: Set<PartName>, factory: boolean) {
-  const chosen = makeProvider(args.provider ?? providerFromEnv(process.env), loaded, { model: args.model, offlineDelayMs: 0 });
+  const kind = args.provider ?? providerFromEnv(process.env);
+  const chosen = makeProvider(kind, loaded, { model: args.model, offlineDelayMs: 0 });
   const { model, smallFastModel } = chosen.provider as { model?: string; smallFastModel?: string };
   const fallbackModel = smallFastModel && smallFastModel !== model ? smallFastModel : undefined;
   const provider = parts.has('retries') && !factory
     ? loaded.kit.withRetries(chosen.provider, { maxAttempts: DEFAULT_MAX_RETRIES + 1, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000, fallbackModel })
     : chosen.provider;
-  return { provider, label: chosen.label, model, smallFastModel };
+  return { provider, label: chosen.label, model, smallFastModel, kind };
+}
+
+/** The models an editor may pick for a provider: those of the price table (chapter 12) that provider serves. */
+function modelChoices(kit: Kit, kind: ProviderKind): string[] {
+  const prefix = kind === 'anthropic' ? 'claude-' : kind === 'openai' ? 'gpt-' : undefined;
+  return prefix ? Object.keys(kit.PRICES.models).filter((id) => id.startsWith(prefix)) : [];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -491,13 +533,14 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const build = todo
-    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home })
-    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel }, home, args.trustWorkspace);
+    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home, trustAll: args.trustWorkspace })
+    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel, choices: modelChoices(kit, chosen.kind) }, home, args.trustWorkspace);
   const factory = sessionFactory(kit, build);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const price = parts.has('sessions') ? kit.priceFor(chosen.model) : undefined;
   const mapError = todoAsRequestError(() => server);
-  const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
+  const sessions = parts.has('sessions') ? kit.savedSessions(home) : undefined;
+  const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, sessions, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
   note(`acp · ${chosen.label} · ${tree.label} · ${todo ? [...parts].join(', ') || 'no later parts' : "chapter 15's factory"} · waiting for a client on stdin`);
 
   const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -21,6 +21,7 @@ import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
 import { callPreview } from './lib/call-preview.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
+import { redactingWriter } from './lib/redacting-writer.js';
 import { ROOT } from './lib/paths.js';
 import { legacyMain } from './agent-parts/legacy.js';
 import { readPlanAnswer } from './agent-parts/planning.js';
@@ -53,10 +54,13 @@ const MAX_STOP_CONTINUATIONS = 5;
 
 /** Takes credentials out of what is printed (set once the tree's code is loaded: redactCredentials, chapter 15). */
 let redact = (text: string) => text;
-const note = (text: string) => process.stderr.write(`${redact(text)}\n`);
-const out = (text: string) => {
-  if (text) process.stdout.write(redact(text));
+/** stdout, redacted as it streams: a credential split over two chunks is still caught (scripts/lib/redacting-writer.ts). */
+const stdout = redactingWriter((text) => process.stdout.write(text), () => redact);
+const note = (text: string) => {
+  stdout.flush();
+  process.stderr.write(`${redact(text)}\n`);
 };
+const out = (text: string) => stdout.write(text);
 
 /** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
 function wantsStarter(argv: readonly string[]): boolean {
@@ -160,8 +164,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   let planShown = false;
   /** Writes the program's own lines (the questions) on a line of their own. */
   const say = (text: string) => out(`${renderer.lineBreak()}${text}`);
-  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys. */
-  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.next(signal) }, { cwd, width: process.stdout.columns, style });
+  /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys (one key press in a terminal). */
+  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.key(signal) }, { cwd, width: process.stdout.columns, style });
   /** A line of the plan question: y, a or n (the plan's own keys), or undefined to ask again. */
   const planKey = (line: string) => {
     const key = line.trim().toLowerCase();
@@ -195,7 +199,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
           say(`  ${style.yellow('Approve this plan?')} ${keys}\n`);
           let mode: ReturnType<typeof planKey>;
           for (;;) {
-            const line = await reader.next(signal);
+            const line = await reader.key(signal);
             if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
             mode = planKey(line);
             if (mode) break;
@@ -257,6 +261,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     if (preview(event)) return;
     if (event.type === 'plan_proposed' && planShown) return;
     if (event.type === 'plan_decided') planShown = false;
+    // Chapter 11: an MCP server's progress on a running call, one dim line each (the server's words made visible).
+    if (event.type === 'tool_progress') return out(`${renderer.lineBreak()}${style.dim(kit.visible(`  ⋯ ${kit.progressText(event)}`))}\n`);
     out(renderer.render(event));
   };
 
@@ -390,6 +396,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   for (;;) {
     // Once stdin has ended (a script piped its lines), lines already read are still taken, without a prompt: Node 24's
     // readline throws on prompt() after close, where Node 20 did nothing.
+    stdout.flush();
     if (reader.interactive) rl.prompt();
     const line = await reader.next();
     if (line === undefined) break;
@@ -475,5 +482,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 });
 
 const code = await main(process.argv.slice(2));
-// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written.
-process.stdout.write('', () => process.exit(code));
+// Exit explicitly (an SDK's idle keep-alive connection must not hold the program open), once stdout is written:
+// at once when nothing waits to be written (the callback of an empty write was once never called in a CI run, and
+// the program stayed after its summary), else at 'drain'; and in any case within a second.
+stdout.flush();
+process.exitCode = code;
+setTimeout(() => process.exit(code), 1000).unref();
+if (process.stdout.writableLength === 0) process.exit(code);
+else process.stdout.once('drain', () => process.exit(code));

@@ -58,6 +58,12 @@ function strykerOptions(chapter: number, reportDir: string, verbose: boolean, co
     vitest: { configFile: 'scripts/mutation.vitest.config.ts', related: false },
     mutate: mutateRanges(chapter),
     coverageAnalysis: 'perTest',
+    // A mutant whose run takes longer than this counts as detected and its worker is restarted (seconds of vitest
+    // start-up). Stryker's default (5 s over the dry run's time) is often reached on a loaded machine by runs that
+    // would pass, and each restart loads the machine more: workers were seen restarting every 20 s at load 14. A
+    // test that waits forever is failed by vitest's own testTimeout first (scripts/mutation.vitest.config.ts); only a
+    // mutant that blocks the event loop (an endless loop) waits this long.
+    timeoutMS: 20_000,
     // TypeScript 7 has no JavaScript API: keep Stryker from rewriting tsconfig.json (nothing in it needs rewriting).
     tsconfigFile: 'stryker-has-no-tsconfig.json',
     // Files the chapter's tests never read stay out of the sandboxes.

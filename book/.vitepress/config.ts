@@ -34,10 +34,19 @@ function sidebar(): DefaultTheme.SidebarItem[] {
   const groups: DefaultTheme.SidebarItem[] = [];
   const loose: DefaultTheme.SidebarItem[] = [];
   const byPart = new Map<string, DefaultTheme.SidebarItem>();
+  let last: DefaultTheme.SidebarItem | undefined;
   for (const entry of entries) {
     const item: DefaultTheme.SidebarItem = entry.file
       ? { text: entry.title, link: pageLink(rewrites[entry.file] ?? entry.file) }
       : { text: `${entry.title} <span class="coming-soon">coming soon</span>` };
+    // A nested bullet (a part of a chapter: chapter-15-1.md under chapter-15.md) sits under the entry above it.
+    const parent = entry.depth > 0 ? last : undefined;
+    if (parent) {
+      (parent.items ??= []).push(item);
+      parent.collapsed ??= false;
+      continue;
+    }
+    last = item;
     if (!entry.part) {
       loose.push(item);
       continue;

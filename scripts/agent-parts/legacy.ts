@@ -25,6 +25,7 @@ import { z } from 'zod';
 import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from '../lib/agent-kit.js';
 import { callPreview } from '../lib/call-preview.js';
 import { interruptHandler, lineReader } from '../lib/line-reader.js';
+import { workspaceTrusted } from '../lib/workspace-trust.js';
 import { PARTS, type PartOption, type PartResult, type SlashCommand } from './index.js';
 
 type Provider = import('../../solution/src/provider.js').Provider;
@@ -38,6 +39,7 @@ const USAGE = `Usage: npm run agent [-- options]
   --model NAME          the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL
   --cwd DIR             the folder the tools work in (default: where you ran npm)
   --starter             run your own code (starter/src) instead of the reference solution
+  --trust-workspace     let the folder's settings allow and set the mode, and start its .mcp.json servers
 ${PARTS.flatMap((part) => part.options.map(optionLine)).join('\n')}
   -h, --help            this text
 
@@ -59,13 +61,14 @@ interface Args {
   model?: string;
   cwd?: string;
   starter: boolean;
+  trustWorkspace: boolean;
   help: boolean;
   /** The values of the parts' own options, by option name. */
   parts: Record<string, string | string[] | true | undefined>;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { starter: false, help: false, parts: {} };
+  const args: Args = { starter: false, trustWorkspace: false, help: false, parts: {} };
   const partOptions = new Map<string, PartOption>(PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)));
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -75,6 +78,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (arg === '--model') args.model = value();
     else if (arg === '--cwd') args.cwd = value();
     else if (arg === '--starter') args.starter = true;
+    else if (arg === '--trust-workspace') args.trustWorkspace = true;
     else if (arg === '--solution') args.starter = false;
     else if (arg === '-h' || arg === '--help') args.help = true;
     else if (partOptions.has(arg)) {
@@ -215,6 +219,8 @@ export async function legacyMain(argv: string[]): Promise<number> {
 
   // The later chapters' parts, on chapter 7's seams. With --starter, a part whose chapter is unfinished is left out.
   const parts: PartResult[] = [];
+  const home = process.env.HOME || homedir();
+  const trusted = workspaceTrusted(home, cwd, args.trustWorkspace);
   if (loop === 'agent') {
     let partProvider = provider;
     const partTools = [...tools];
@@ -227,7 +233,8 @@ export async function legacyMain(argv: string[]): Promise<number> {
           own: tree.own,
           cwd,
           env: process.env,
-          home: process.env.HOME || homedir(),
+          home,
+          trusted,
           model: (provider as { model?: string }).model,
           smallFastModel: (provider as { smallFastModel?: string }).smallFastModel,
           system,

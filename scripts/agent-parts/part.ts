@@ -42,6 +42,8 @@ export interface PartContext {
   env: NodeJS.ProcessEnv;
   /** The person's home folder (HOME; tests set it to a temp folder). */
   home: string;
+  /** Whether the workspace's own files may act (scripts/lib/workspace-trust.ts): its allow rules, mode and servers. */
+  trusted: boolean;
   /** The model the provider was made for (undefined offline), and its small fast model when it has one. */
   model?: string;
   smallFastModel?: string;

@@ -16,6 +16,7 @@ import { splitRuleList } from '../../solution/src/capstone/flags.js';
 // And its question (chapter 15): the whole command, wrapped, its control characters visible, one key, one at a time.
 import { answerKey, oneAtATime, questionLines, ANSWER_KEYS } from '../../solution/src/capstone/question.js';
 import { plainStyle } from '../../solution/src/capstone/render-lines.js';
+import { workspacePermissions } from '../lib/workspace-trust.js';
 import type { AgentPart } from './part.js';
 
 const MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const;
@@ -34,7 +35,9 @@ export const part: AgentPart = {
   async setup(ctx) {
     const perms = await ctx.load<typeof Permissions>('permissions/index.ts');
     const home = ctx.env.HOME || homedir();
-    const settings = await perms.loadSettings(ctx.cwd, home);
+    // An untrusted folder's settings may add questions, never remove them (scripts/lib/workspace-trust.ts).
+    const settings = workspacePermissions(await perms.loadSettings(ctx.cwd, home), { home, cwd: ctx.cwd, trusted: ctx.trusted });
+    for (const line of settings.notes) ctx.note(`(${line})`);
     const values = (name: string) => {
       const value = ctx.options[name];
       return (Array.isArray(value) ? value : typeof value === 'string' ? [value] : []).flatMap(splitRuleList);

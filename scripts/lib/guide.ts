@@ -102,7 +102,7 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
   }
   problems.push(...quizBalance(quizzes));
-  for (const page of pages) problems.push(...checkStubTable(root, page, readFileSync(path.join(dir, page), 'utf8')));
+  problems.push(...checkStubTables(root, pages.map((page) => ({ page, markdown: readFileSync(path.join(dir, page), 'utf8') }))));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
 }
@@ -177,13 +177,39 @@ function testTitles(root: string, chapter: number): string[] {
     .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!));
 }
 
-/** The stub table a chapter page opens with (npx tsx scripts/lib/guide.ts --stub-table N prints it). */
-export function stubTable(root: string, chapter: number): string {
-  const rows = stubRows(root, chapter).map(
+/**
+ * The stub table a chapter page opens with (npx tsx scripts/lib/guide.ts --stub-table N prints it). With `rows`
+ * (1-based, inclusive), only those rows, numbered as in the whole table: the table a part of a chapter opens with
+ * (`--stub-table 15 9-19`).
+ */
+export function stubTable(root: string, chapter: number, rows?: { from: number; to: number }): string {
+  const all = stubRows(root, chapter).map(
     (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
   );
-  return [STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...rows].join('\n');
+  const chosen = rows ? all.slice(rows.from - 1, rows.to) : all;
+  return [STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...chosen].join('\n');
 }
+
+/** A chapter's pages: chapter-NN.md, and chapter-NN-K.md for part K of a chapter too long for one sitting. */
+export function chapterPage(page: string): { chapter: number; part?: number } | undefined {
+  const m = /^chapter-(\d+)(?:-(\d+))?\.md$/.exec(page);
+  return m ? { chapter: Number(m[1]), ...(m[2] ? { part: Number(m[2]) } : {}) } : undefined;
+}
+
+/** The stub table of a page: the line of its head (0-based) and the rows under it, or undefined without one. */
+function readStubTable(chapter: number, markdown: string): { head: number; rows: string[] } | undefined {
+  const lines = markdown.split('\n');
+  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`));
+  if (head < 0) return undefined;
+  const rows: string[] = [];
+  for (const line of lines.slice(head + 2)) {
+    if (!line.trim().startsWith('|')) break;
+    rows.push(line.trim());
+  }
+  return { head, rows };
+}
+
+const stubOf = (row: string) => row.split('|')[2]!.trim().replace(/`/g, '');
 
 /** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
 export function checkStubTable(root: string, page: string, markdown: string): string[] {
@@ -191,22 +217,72 @@ export function checkStubTable(root: string, page: string, markdown: string): st
   if (!Number.isInteger(chapter)) return [];
   const expected = chapterStubs(root, chapter, 'solution').map((s) => s.name);
   if (!expected.length) return [];
-  const lines = markdown.split('\n');
-  const head = lines.findIndex((l) => l.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`));
+  const table = readStubTable(chapter, markdown);
   const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints the table)`;
-  if (head < 0) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
-  const rows: string[] = [];
-  for (const line of lines.slice(head + 2)) {
-    if (!line.trim().startsWith('|')) break;
-    rows.push(line.trim());
-  }
-  const named = rows.map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+  if (!table) return [`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}") ${fix}`];
+  const { head, rows } = table;
+  const named = rows.map(stubOf);
   if (named.join('\n') !== expected.join('\n')) {
     return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
   }
   // Same stubs in the same order: each row's file and -t filter as the kit would write them.
   const want = stubTable(root, chapter).split('\n').slice(2);
   return rows.flatMap((row, i) => (row === want[i] ? [] : [`book/src/${page}:${head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${want[i]} ${fix}`]));
+}
+
+/**
+ * Every chapter's stub tables. A chapter on one page: checkStubTable. A chapter split into parts (chapter-NN-K.md,
+ * each one sitting): every part opens with a table of its own stubs, a run of the chapter's table in the order of its
+ * hints, rows numbered and written as in the whole table; the parts in order (after the overview, chapter-NN.md,
+ * which may hold a table of its own or none) name every stub of the chapter exactly once.
+ */
+export function checkStubTables(root: string, pages: ReadonlyArray<{ page: string; markdown: string }>): string[] {
+  const byChapter = new Map<number, Array<{ page: string; part?: number; markdown: string }>>();
+  for (const { page, markdown } of pages) {
+    const at = chapterPage(page);
+    if (at) byChapter.set(at.chapter, [...(byChapter.get(at.chapter) ?? []), { page, markdown, ...(at.part !== undefined ? { part: at.part } : {}) }]);
+  }
+  const problems: string[] = [];
+  for (const [chapter, list] of byChapter) {
+    if (!list.some((p) => p.part !== undefined)) {
+      for (const p of list) problems.push(...checkStubTable(root, p.page, p.markdown));
+      continue;
+    }
+    const want = stubTable(root, chapter).split('\n').slice(2);
+    if (!want.length) continue;
+    const expected = want.map(stubOf);
+    list.sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+    const seen: string[] = [];
+    for (const { page, part, markdown } of list) {
+      const table = readStubTable(chapter, markdown);
+      const from = seen.length + 1;
+      const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} FROM-TO prints rows FROM to TO)`;
+      if (!table) {
+        if (part !== undefined) problems.push(`book/src/${page}: no stub table ("${STUB_TABLE_HEAD}"): each part of chapter ${chapter} opens with the table of its own stubs ${fix}`);
+        continue;
+      }
+      const named = table.rows.map(stubOf);
+      const next = expected.slice(seen.length, seen.length + named.length);
+      if (!named.length || named.join('\n') !== next.join('\n')) {
+        const twice = named.filter((n) => seen.includes(n));
+        problems.push(
+          `book/src/${page}:${table.head + 1}: the stub table names ${named.join(', ') || 'nothing'}; ` +
+            (twice.length ? `${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} already in an earlier part's table; ` : '') +
+            `after the parts before it, chapter ${chapter}'s hints go on with ${expected.slice(seen.length).join(', ') || 'nothing (every stub has its part)'} ${fix.replace('FROM-TO', `${from}-N`)}`,
+        );
+        seen.push(...named.filter((n) => expected.includes(n) && !seen.includes(n)));
+        continue;
+      }
+      table.rows.forEach((row, i) => {
+        const kit = want[seen.length + i]!;
+        if (row !== kit) problems.push(`book/src/${page}:${table.head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${kit} ${fix.replace('FROM-TO', `${from}-${from + named.length - 1}`)}`);
+      });
+      seen.push(...named);
+    }
+    const missing = expected.filter((n) => !seen.includes(n));
+    if (missing.length) problems.push(`book/src/${list[0]!.page}: chapter ${chapter}'s parts leave out ${missing.join(', ')}: every stub belongs in the table of exactly one part (npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints them all)`);
+  }
+  return problems;
 }
 
 /**
@@ -356,7 +432,9 @@ export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
   if (code !== 0) throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
 }
 
-// npx tsx scripts/lib/guide.ts --stub-table N: the stub table for chapter N's page.
+// npx tsx scripts/lib/guide.ts --stub-table N [FROM-TO]: the stub table for chapter N's page, or rows FROM to TO of
+// it (for a part of the chapter).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--stub-table') {
-  console.log(stubTable(ROOT, Number(process.argv[3])));
+  const range = /^(\d+)-(\d+)$/.exec(process.argv[4] ?? '');
+  console.log(stubTable(ROOT, Number(process.argv[3]), range ? { from: Number(range[1]), to: Number(range[2]) } : undefined));
 }

@@ -55,6 +55,42 @@ export function lineReader() {
       });
       return rl;
     },
+    /**
+     * The answer to a one-key question (y, n, a). In a terminal, the next key pressed, with no Enter: the key is
+     * taken out of the prompt's line again, so it never starts the next request. With input piped in (no
+     * terminal), the next line. Undefined at the end of input or once `signal` aborts.
+     */
+    key(signal?: AbortSignal): Promise<string | undefined> {
+      const input = process.stdin;
+      if (!rl || !input.isTTY) return this.next(signal);
+      // An Enter pressed while the turn ran left an empty line: it answers nothing.
+      while (queue.length > 0 && queue[0]!.trim() === '') queue.shift();
+      if (queue.length > 0) return Promise.resolve(queue.shift());
+      if (closed || signal?.aborted) return Promise.resolve(undefined);
+      const line = rl as unknown as { line: string; cursor: number };
+      return new Promise((resolve) => {
+        const finish = (answer: string | undefined) => {
+          input.off('keypress', onKey);
+          signal?.removeEventListener('abort', onAbort);
+          const index = waiting.indexOf(onLine);
+          if (index !== -1) waiting.splice(index, 1);
+          resolve(answer);
+        };
+        // readline saw the key first (it listens to the same stream): it echoed it and added it to its line.
+        const onKey = (text: string | undefined, key: { ctrl?: boolean; meta?: boolean } | undefined) => {
+          if (key?.ctrl || key?.meta || text === undefined || text.length !== 1 || text < ' ') return;
+          line.line = '';
+          line.cursor = 0;
+          process.stdout.write('\n');
+          finish(text);
+        };
+        const onLine = (typed: string | undefined) => finish(typed);
+        const onAbort = () => finish(undefined);
+        waiting.push(onLine);
+        input.on('keypress', onKey);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    },
     /** Ends the input, as Ctrl-D does: the line waited for is undefined. */
     close() {
       rl?.close();

@@ -85,7 +85,22 @@ export type AgentEvent =
   | ({ turn: number } & RetryNotice)
   | CompactionEvent
   | PlanningEvent
+  | ToolProgressEvent
   | DoneEvent;
+
+/**
+ * Chapter 11: how far a running call has got, as the tool reports it while it runs (an MCP server's
+ * notifications/progress), emitted through ToolContext.emit so `callId` is the call. `progress` only grows; `total`
+ * is there when the tool knows it; `message` says what it is doing. A hint for the person, never part of the result.
+ */
+export interface ToolProgressEvent {
+  type: 'tool_progress';
+  turn: number;
+  callId: string;
+  progress: number;
+  total?: number;
+  message?: string;
+}
 
 /** Chapter 13: one entry of the model's task list (Claude Code's TodoWrite item; an ACP plan entry). */
 export interface TodoItem {

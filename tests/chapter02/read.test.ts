@@ -49,6 +49,21 @@ describe('readTool (src/tools/read.ts)', () => {
     expect(await read(root, { path: 'n.txt', offset: 2 }), 'the window reaches the last line: no note (step 6)').toBe('     2\tb\n     3\tc');
   });
 
+  test('adds no note when the window is full and ends exactly at the last line', async () => {
+    const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
+    const why = 'readTool.execute step 6: the note is for lines that remain after the window, not for a window that is full; this window ends at the last line';
+    expect(await read(root, { path: 'n.txt', limit: 3 }), `${why} (limit 3 on a 3-line file)`).toBe('     1\ta\n     2\tb\n     3\tc');
+    expect(await read(root, { path: 'n.txt', offset: 2, limit: 2 }), `${why} (offset 2, limit 2)`).toBe('     2\tb\n     3\tc');
+  });
+
+  test('reads the last line when the offset is its number; one past it is past the end', async () => {
+    const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc' });
+    const why = 'readTool.execute step 4: offset 3 of a 3-line file is the last line, not past the end (past the end is offset > line count)';
+    expect(await settles(read(root, { path: 'n.txt', offset: 3 }), why), why).toBe('     3\tc');
+    const error = await rejection(read(root, { path: 'n.txt', offset: 4 }), 'readTool.execute step 4: offset 4 of a 3-line file is past the end: throw');
+    expect(String(error), 'readTool.execute step 4: the message says how many lines the file has (3)').toMatch(/\b3 lines\b/);
+  });
+
   test('reads at most 2000 lines when no limit is given', async () => {
     const { root } = tempWorkspace({ 'big.txt': Array.from({ length: 2500 }, (_, i) => `${i + 1}`).join('\n') });
     const lines = (await read(root, { path: 'big.txt' })).split('\n');

@@ -56,6 +56,13 @@ describe('ToolSet.get (src/tool.ts)', () => {
     expect(set.get(' read'), 'names are matched exactly: no trimming').toBeUndefined();
   });
 
+  test('returns undefined for names an object inherits (toString, constructor, __proto__)', () => {
+    const set = new ToolSet([named('read')]);
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      expect(set.get(name), `ToolSet.get step 1: the model sent the tool name "${name}"; no tool has it, so get returns undefined (look it up in the set's Map, not in a plain object, which inherits "${name}")`).toBeUndefined();
+    }
+  });
+
 });
 
 describe('ToolSet.add (src/tool.ts)', () => {
@@ -80,6 +87,15 @@ describe('ToolSet.definitions (src/tool.ts)', () => {
     const set = new ToolSet([named('zeta'), named('alpha')]).add(named('mid'));
     expect(set.definitions().map((d) => d.name), 'the model sees tools in insertion order').toEqual(['zeta', 'alpha', 'mid']);
     expect(set.definitions()[0], 'each definition is what toolDefinition gives for that tool').toEqual(toolDefinition(named('zeta')));
+  });
+
+  test('reflects the set as it is at each call: a tool added or removed later', () => {
+    const set = new ToolSet([named('read')]);
+    expect(set.definitions().map((d) => d.name)).toEqual(['read']);
+    set.add(named('write'));
+    expect(set.definitions().map((d) => d.name), 'ToolSet.definitions step 1: map the tools in the set at every call; "write" was added after the first call').toEqual(['read', 'write']);
+    set.remove('read');
+    expect(set.definitions().map((d) => d.name), 'ToolSet.definitions step 1: map the tools in the set at every call; "read" was removed').toEqual(['write']);
   });
 
   test('definitions do not run any tool', () => {

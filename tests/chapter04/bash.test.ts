@@ -21,6 +21,18 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
     );
   });
 
+  test('takes off only the final newline: output without one keeps its last character, blank lines at the end stay', async () => {
+    const { root } = tempWorkspace();
+    expect(
+      await bash(root, { command: 'printf abc; printf xyz >&2' }),
+      'bashTool.execute step 3: printf prints no final newline, so there is nothing to take off: "abc" and "xyz" stay whole (remove a final \\n only when there is one)',
+    ).toBe('exit code: 0\n--- stdout ---\nabc\n--- stderr ---\nxyz');
+    expect(
+      await bash(root, { command: "printf 'a\\n\\n'" }),
+      'bashTool.execute step 3: the command printed "a", an empty line and a final newline: take off the final newline only, the empty line stays',
+    ).toBe('exit code: 0\n--- stdout ---\na\n\n--- stderr ---\n(empty)');
+  });
+
   test('a non-zero exit code is a normal result the model reads, not a throw', async () => {
     const { root } = tempWorkspace();
     const result = await settles(
@@ -128,7 +140,7 @@ describe('OutputCap (src/tools/bash.ts)', () => {
     }
     expect(cap.head, 'step 1: the head is the first 50 characters seen').toBe('000000000\n000000001\n000000002\n000000003\n000000004\n');
     expect(cap.tail, 'step 2: the tail is the last 50 characters seen').toBe('000000995\n000000996\n000000997\n000000998\n000000999\n');
-    expect(cap.cut, 'step 3: cut counts every character dropped between them').toBe(10_000 - 100);
+    expect(cap.cut, 'OutputCap.add step 3: cut counts every character dropped between them, over all chunks (add what each chunk drops)').toBe(10_000 - 100);
   });
 
   test('a chunk that fills the head goes on into the tail', () => {

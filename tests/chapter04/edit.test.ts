@@ -142,6 +142,15 @@ describe('editTool (src/tools/edit.ts)', () => {
     expect(contentOf(root, 'unix.txt'), 'step 5: only a file that uses \\r\\n gets \\r\\n; this one keeps \\n').toBe('one\ntwo\n');
   });
 
+  test('a one-line quote in a Windows file: new lines in new_string get \\r\\n too', async () => {
+    const { root } = tempWorkspace({ 'win.txt': 'alpha\r\nbeta\r\n' });
+    await edit(root, { path: 'win.txt', old_string: 'alpha', new_string: 'one\ntwo' });
+    expect(
+      contentOf(root, 'win.txt'),
+      'editTool.execute step 5: the file uses \\r\\n and the quote has no \\r: turn the line ends of new_string into \\r\\n even when old_string is a single line',
+    ).toBe('one\r\ntwo\r\nbeta\r\n');
+  });
+
   test('a quote that overlaps itself counts as two occurrences', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n\n\ny\n' });
     const error = await rejection(

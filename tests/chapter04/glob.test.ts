@@ -25,7 +25,7 @@ describe('globTool (src/tools/glob.ts)', () => {
 
   test('searches inside `path`, but still answers with paths relative to the root', async () => {
     const { root } = tempWorkspace({ 'a.ts': '', 'src/b.ts': '', 'src/lib/c.ts': '' });
-    expect(await glob(root, { pattern: '**/*.ts', path: 'src' }), 'paths the model can hand straight to read: src/b.ts, not b.ts').toBe(
+    expect(await glob(root, { pattern: '**/*.ts', path: 'src' }), 'globTool.execute step 5: displayPath(ctx.cwd, file), relative to the root, not to the search folder: paths the model can hand straight to read: src/b.ts, not b.ts').toBe(
       'src/b.ts\nsrc/lib/c.ts',
     );
   });

@@ -130,6 +130,17 @@ describe('grepTool (src/tools/grep.ts)', () => {
     expect(lines.at(-1), 'the note counts the matches left out').toMatch(/^\(7 more matches not shown/);
   });
 
+  test(`counts the matches left out in every file, not only in the one that reached ${GREP_LIMIT}`, async () => {
+    const { root } = tempWorkspace({ 'a.txt': 'hit\n'.repeat(60), 'b.txt': 'hit\n'.repeat(60), 'c.txt': 'hit\n'.repeat(30) });
+    const lines = (await grep(root, { pattern: 'hit' })).split('\n');
+    expect(lines, `grepTool.execute step 7: the first ${GREP_LIMIT} matches, then the note`).toHaveLength(GREP_LIMIT + 1);
+    expect(lines[GREP_LIMIT - 1], 'the 100th match is line 40 of b.txt').toBe('b.txt:40: hit');
+    expect(
+      lines.at(-1),
+      `grepTool.execute step 7: 150 matches in three files: search every file, then keep the first ${GREP_LIMIT} and count the other 50 (c.txt's 30 too)`,
+    ).toMatch(/^\(50 more matches not shown/);
+  });
+
   test(`lists exactly ${GREP_LIMIT} matches without a note`, async () => {
     const { root } = tempWorkspace({ 'a.txt': 'hit\n'.repeat(GREP_LIMIT) });
     const lines = (await grep(root, { pattern: 'hit' })).split('\n');
@@ -235,7 +246,11 @@ describe('grepTool (src/tools/grep.ts)', () => {
     expect(found, 'step 4: big.log is over GREP_FILE_SIZE_LIMIT, so it is not read: its needle is not a hit').toHaveLength(3);
     expect(found[2], 'step 7: a last line names the files not searched').toContain('big.log');
     expect(found[2], 'step 7: only the files over the limit').not.toContain('fits.log');
-    const none = (await grep(root, { pattern: 'nothing' })).split('\n');
+    // Without fits.log: a second pass over 10 MB adds nothing to this check, and costs much on a loaded machine.
+    const small = tempWorkspace({ 'a.txt': 'needle\n' }).root;
+    writeFileSync(path.join(small, 'big.log'), 'needle\n');
+    truncateSync(path.join(small, 'big.log'), GREP_FILE_SIZE_LIMIT + 8);
+    const none = (await grep(small, { pattern: 'nothing' })).split('\n');
     expect(none[0]).toBe('No matches for /nothing/');
     expect(none[1] ?? '', 'step 7: the note comes even when nothing matched').toContain('big.log');
   });

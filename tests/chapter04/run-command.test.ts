@@ -126,6 +126,27 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     }
   });
 
+  test('keeps a character whole when its bytes arrive in two chunks, on stdout and on stderr', async () => {
+    const { root } = tempWorkspace();
+    const add = vi.spyOn(OutputCap.prototype, 'add');
+    const step = "runCommand step 2: read each stream as text with setEncoding('utf8'), which holds back the first bytes of a character until the rest arrive; chunk.toString() on each chunk alone turns a split character into two \ufffd";
+    // Each stream prints a word and the first byte of "€" (e2 82 ac), then waits until the tool has seen both words:
+    // the rest of the character can only come in a later chunk, however fast or slow the machine.
+    const seen = (word: string) => () => add.mock.calls.some(([chunk]) => String(chunk).includes(word));
+    try {
+      const running = bash(root, {
+        command: `printf 'out\\342'; printf 'err\\342' >&2; while [ ! -e go ]; do sleep 0.01; done; printf '\\202\\254\\n'; printf '\\202\\254\\n' >&2`,
+        timeout_ms: 120_000,
+      });
+      await waitUntil(() => seen('out')() && seen('err')(), `${step}: the command printed "out" and "err" and waits until add() has seen both`, HANG_MS, running);
+      writeFileSync(path.join(root, 'go'), '');
+      expect(await running, step).toBe('exit code: 0\n--- stdout ---\nout€\n--- stderr ---\nerr€');
+    } finally {
+      add.mockRestore();
+      writeFileSync(path.join(root, 'go'), '');
+    }
+  });
+
   test('does not pass the agent\'s API keys on to the command, but keeps the rest of the environment', async () => {
     const { root } = tempWorkspace();
     process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';

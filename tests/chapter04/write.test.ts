@@ -15,7 +15,7 @@ describe('writeTool (src/tools/write.ts)', () => {
     expect(readFileSync(path.join(root, 'notes/2024/todo.txt'), 'utf8'), 'the file holds exactly the content; mkdir the parents with recursive: true').toBe(
       'buy milk\ncall Bob\n',
     );
-    expect(summary, 'one line: bytes, lines, and the path relative to the workspace root').toBe(
+    expect(summary, 'writeTool.execute step 5: one line: bytes, lines (counted as read counts them: the final newline starts no new line, so 2), and the path relative to the workspace root').toBe(
       'Wrote 18 bytes (2 lines) to notes/2024/todo.txt',
     );
   });

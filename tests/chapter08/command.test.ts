@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { bashSubjects } from 'kit/permissions/evaluate';
-import { innerCommands, joinWords, NotUnderstood, safetyConcern, shellCommands, suggestBashRule, type SimpleCommand } from 'kit/permissions/command';
+import { innerCommands, joinWords, LIMITS, NotUnderstood, safetyConcern, shellCommands, suggestBashRule, type SimpleCommand } from 'kit/permissions/command';
 
 /** The simple commands a line runs, as written (assignments, then words), in any order. */
 const commandsOf = (line: string) => shellCommands(line).commands.map((c) => [...c.assignments, ...c.words].join(' ')).sort();
@@ -27,6 +27,7 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     ['echo $(echo $(rm x))', ['echo $(echo $(rm x))', 'echo $(rm x)', 'rm x']],
     ['CI=1 npm run lint', ['CI=1 npm run lint']],
     ['arr=(1 2); echo x', ['echo x']],
+    ['A=1 B=$(rm x)', ['rm x']],
     ['if true; then rm x; fi', ['rm x', 'true']],
     ['for f in a b; do rm "$f"; done', ['rm "$f"']],
     ['while read l; do rm x; done < list', ['read l', 'rm x']],
@@ -84,6 +85,13 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     expect(commandsOf(`echo ${'$(echo '.repeat(10)}x${')'.repeat(10)}`), 'walk step 1: ten levels are well within the limit').toHaveLength(11);
   });
 
+  test('the depth limit is exact: a part exactly LIMITS.depth levels down is still understood', () => {
+    // `ls` is program > command > command_name > word: its word is three levels below where the walk starts.
+    expect(() => shellCommands('ls', LIMITS.depth - 3), 'walk step 1: only a node deeper than LIMITS.depth is not understood (depth > LIMITS.depth); one exactly at the limit is walked').not.toThrow();
+    expect(() => shellCommands('ls', LIMITS.depth - 2), 'walk step 1: one level past LIMITS.depth is not understood').toThrow(NotUnderstood);
+    expect(only('$x a').words, 'readCommand step 2: a computed name keeps its text (as written) as the first word').toEqual(['$x', 'a']);
+  });
+
   test('redirections that write: their targets, quotes removed; reading, duplicating and /dev/null write nothing', () => {
     expect(shellCommands('echo x > out 2>&1 < in').writes, 'walk step 2: `> out` writes out; `2>&1` and `< in` write no file').toEqual(['out']);
     expect(shellCommands('echo x >> "a b/log" &> all 2>/dev/null').writes, 'walk step 2: every writing redirection, quotes removed').toEqual(['a b/log', 'all']);
@@ -131,6 +139,20 @@ describe('innerCommands: what a command runs through a wrapper (src/permissions/
     expect(inner('ls -la'), 'innerCommands: ls is no wrapper').toEqual([]);
     expect(inner('env'), 'innerCommands step 3: a wrapper with nothing after its options runs nothing').toEqual([]);
     expect(inner('bash script.sh'), 'innerCommands step 3: a shell without -c runs a file, not a script string').toEqual([]);
+  });
+
+  test('only find runs -exec and -delete; an inner command is known words with no assignments', () => {
+    expect(inner('echo -exec rm x \\;'), 'innerCommands step 3: findCommands only for find (echo prints -exec, it runs nothing)').toEqual([]);
+    expect(inner('grep -delete x'), 'innerCommands step 3: findCommands only for find').toEqual([]);
+    expect(innerCommands(['nohup', 'rm', 'x'], 0).commands, 'innerCommands: each inner command of step 2 or 3 is { assignments: [], words, computed: false }').toEqual([{ assignments: [], words: ['rm', 'x'], computed: false }]);
+  });
+
+  test('the depth limit is exact, and a shell script is read one level deeper', () => {
+    expect(() => innerCommands(['ls'], LIMITS.depth), 'innerCommands step 1: exactly at LIMITS.depth is still understood (depth > LIMITS.depth throws)').not.toThrow();
+    expect(() => innerCommands(['ls'], LIMITS.depth + 1), 'innerCommands step 1: past LIMITS.depth throw NotUnderstood with a reason that says why').toThrow(/\w/);
+    // shellCommands('ls', d) is understood up to d = LIMITS.depth - 3 (see the walk's test above).
+    expect(() => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 4), 'innerCommands step 3: a script read at depth + 1 from LIMITS.depth - 4 is within the limit').not.toThrow();
+    expect(() => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 3), 'innerCommands step 3: the script is read with shellCommands at depth + 1, one level deeper than the command that runs it').toThrow(NotUnderstood);
   });
 
   test('wrappers nested past LIMITS.depth are not understood', () => {

@@ -133,6 +133,9 @@ describe('evaluate — MCP, WebFetch and the checks that always ask (src/permiss
     'rm -rf outside the workspace is asked about even with Bash allowed': { rules: [['allow', 'Bash']], call: bash('npm test && rm -rf ../outside'), expect: 'ask', by: /rm/, why: 'evaluate step 4: the safety check looks at every part' },
     'writing into .git/ is asked about in acceptEdits': { mode: 'acceptEdits', call: call('write', { path: '.git/hooks/pre-commit' }), expect: 'ask', by: /\.git/, why: 'evaluate step 4: an edit inside .git/ is always asked about' },
     'editing the agent\'s own settings is asked about even with Edit allowed': { rules: [['allow', 'Edit']], call: call('write', { path: '.claude/settings.local.json' }), expect: 'ask', by: /\.claude/, why: 'evaluate step 4: the model must not widen its own permissions' },
+    'a command not understood after one that is, is asked about and says why': { rules: [['allow', 'Bash(echo:*)']], call: bash('echo hi && $x y'), expect: 'ask', by: /not understood[^]*\$x/, why: 'evaluate step 6: find the subject that is unknown (not just the first one) and give its reason, which bashSubjects step 3 makes name the computed name' },
+    'a line that runs nothing is not allowed by an allow rule': { rules: [['allow', 'Bash(echo:*)']], call: bash('# echo hi'), expect: 'ask', why: 'evaluate step 5: allow needs at least one subject; a comment alone gives none, and every() of nothing is true' },
+    'a read-only tool never allows a command that is not understood': { readOnly: true, call: bash('$x y'), expect: 'ask', by: /not understood/, why: 'evaluate step 5: a readOnly tool is allowed by the mode, but never an unknown command' },
     'a safety concern does not override a deny': { rules: [['deny', 'Bash(sudo:*)']], call: bash('sudo ls'), expect: 'deny', by: 'Bash(sudo:*)', why: 'evaluate step 2: deny comes before the checks that ask' },
   });
 });

@@ -28,6 +28,8 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     ['bash(ls)', 'the kit tool name instead of the Claude Code name Bash', /(?=[^]*\bbash\b)(?=[^]*\bBash\b)(?=[^]*\bRead\b)(?=[^]*\bEdit\b)/],
     ['Shell(ls)', 'an unknown tool', /unknown tool Shell/],
     ['mcp__github__create_issue(repo)', 'an MCP name with a specifier', /MCP/],
+    ['mcp__git*', 'a * that is not a whole __* at the end of an MCP name', /unknown tool/],
+    ['mcp__*mcp__git', 'an MCP name with a * in the middle', /unknown tool/],
     ['WebFetch(example.com)', 'a WebFetch specifier without domain:', /domain:/],
     ['WebFetch(see domain:example.com)', 'text before domain:', /domain:/],
     ['WebFetch(domain:example.com/path)', 'a path after the host', /domain:/],

@@ -24,7 +24,7 @@ async function budget(content: string, options: { maxChars: number; tailChars?: 
 describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
   test('a result within the budget is left exactly as it is, and no file is written; a budget under 1 is refused', async () => {
     const { out, cwd } = await budget('x'.repeat(100), { maxChars: 100 });
-    expect(out.content, 'outputBudget step 1: 100 characters fit a budget of 100').toBe('x'.repeat(100));
+    expect(out.content, 'outputBudget.afterToolCall step 1: 100 characters fit a budget of 100 (only a result longer than maxChars is cut)').toBe('x'.repeat(100));
     expect(existsSync(path.join(cwd, OUTPUTS_DIR)), 'outputBudget step 1: nothing to keep, no file').toBe(false);
     for (const bad of [0, -10, 2.5]) {
       expect(() => outputBudget({ cwd: '.', maxChars: bad }), `outputBudget({ maxChars: ${bad} }) must throw`).toThrow(RangeError);

@@ -253,6 +253,11 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     controller.abort(new Error('stop'));
     runner.finish('a');
     runner.finish('b');
+    await flush();
+    expect(
+      runner.log.filter((entry) => entry.startsWith('decide')),
+      'runInParallel step 2: the signal aborted while a and b ran: look at it before every start, not once before the first call, so c and d are never asked for',
+    ).toEqual(['decide a', 'decide b']);
     await settledSoon(run.done, 'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end');
     expect(runner.started(), 'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)').toEqual(['a', 'b']);
     expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual(['a', 'b']);

@@ -49,6 +49,15 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     );
   });
 
+  test('a named choice whose name an object inherits (toString, constructor, __proto__) is refused too', () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
+      expect(
+        () => chosen({ first: { name } }, 1),
+        `toolChoice.beforeModelCall step 2: no tool of the request is named "${name}": compare with the names of request.tools, not with the keys of a plain object (which inherits "${name}")`,
+      ).toThrow(name);
+    }
+  });
+
   test('per run: every run of the agent starts again with the first choice', async () => {
     const script = [
       assistantToolCalls([{ id: 'c1', name: 'echo', arguments: { text: 'a' } }]),

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
 import { executeToolCall } from 'kit/execute-tool';
 import { assistantText, assistantToolCalls, toolResult, type Message } from 'kit/messages';
-import { defineTool, ToolSet } from 'kit/tool';
+import { defineTool, ToolSet, type Tool } from 'kit/tool';
 import { catchErrors, endRunOnError, returnDirect, returnDirectHooks, withTimeout } from 'kit/tool-wrappers';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
 import { flush, gatedTool, settledSoon } from './fixtures.js';
@@ -94,6 +94,39 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     expect(signals[0]!.aborted, 'withTimeout step 1: when the run\'s signal aborts, the tool\'s own signal must abort too').toBe(true);
   });
 
+  test('a tool that throws leaves no timer and no listener behind either', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const controller = new AbortController();
+    const failing = defineTool({ name: 'boom', description: 'fails', input: z.object({}), execute: async () => { throw new Error('disk full'); } });
+    const error = await withTimeout(failing, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal }).then(
+      () => expect.fail('withTimeout step 3: the tool threw "disk full"; the call must throw it too'),
+      (thrown: unknown) => thrown,
+    );
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    expect(String(error), 'withTimeout step 3: the tool\'s own error goes through').toMatch(/disk full/);
+    expect(vi.getTimerCount(), 'withTimeout step 4: clear the timer in finally, so that it is cleared when the tool throws too').toBe(0);
+    expect(getEventListeners(controller.signal, 'abort').length, 'withTimeout step 4: stop listening to the run\'s signal in finally, so that a tool that throws leaves no listener either').toBe(0);
+  });
+
+  test('a run cancelled during the call ends it with the run\'s reason, not a timeout', async () => {
+    const { tool } = gatedTool();
+    const controller = new AbortController();
+    const pending = withTimeout(tool, 60_000).execute({ text: 'x' }, { cwd: process.cwd(), signal: controller.signal });
+    pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
+    await flush(1);
+    const reason = new Error('person pressed Esc');
+    controller.abort(reason);
+    const error = await settledSoon(
+      pending.then(
+        () => expect.fail('withTimeout step 3: the run was cancelled while the tool ran; the call must throw'),
+        (thrown: unknown) => thrown,
+      ),
+      'withTimeout step 2: when the run is cancelled the call ends at once (untilAborted)',
+    );
+    if (error instanceof Error && error.name === 'TodoError') throw error;
+    expect(error, 'withTimeout step 3: ABORTED: throw the controller\'s reason, which is the run\'s own reason when the run was cancelled (not a ToolTimeoutError)').toBe(reason);
+  });
+
   test('stops listening to the run\'s signal once the call is over', async () => {
     const controller = new AbortController();
     const quick = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), execute: async () => 'done' });
@@ -127,6 +160,23 @@ describe('catchErrors (src/tool-wrappers.ts)', () => {
   test('a thrown error becomes the tool\'s output, not an error result', async () => {
     const result = await executeToolCall(new ToolSet([catchErrors(failing)]), { type: 'tool_call' as const, id: 'c', name: 'tests', arguments: {} }, { cwd: process.cwd() });
     expect(result, 'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message').toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
+  });
+
+  test('a tool whose execute throws before it returns a promise is caught too', async () => {
+    const eager: Tool = {
+      name: 'eager',
+      description: 'checks its input before it starts',
+      input: z.object({}),
+      readOnly: false,
+      execute: () => {
+        throw new Error('no config file');
+      },
+    };
+    const output = await catchErrors(eager).execute({}, { cwd: process.cwd() }).catch((error: unknown) => {
+      if (error instanceof Error && error.name === 'TodoError') throw error;
+      return expect.fail(`catchErrors step 1: the tool threw at once (its execute is not async); catch that as well, with try around an awaited call, not .catch() on the promise; it threw ${String(error)}`);
+    });
+    expect(output, 'catchErrors step 1: the output is format(error)').toBe('eager failed: no config file');
   });
 
   test('a custom format decides the text; a tool that works is left alone', async () => {
@@ -175,7 +225,10 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     expect(await after(other, toolResult(other, 'Error: bad pattern', true), hookCtx), 'endRunOnError step 1: another tool\'s error is not this tool\'s failure').toBeUndefined();
     expect(await after(mine, toolResult(mine, 'fine after all'), hookCtx), 'endRunOnError step 1: a result that is not an error ends nothing').toBeUndefined();
     expect(() => after(mine, toolResult(mine, 'Error: migration failed', true), hookCtx), 'endRunOnError step 1: this tool\'s error result with a failure waiting: throw').toThrow(/deploy failed/);
-    expect(await after(mine, toolResult(mine, 'Error: again', true), hookCtx), 'endRunOnError step 1: the failure was taken out (shift); it ends the run once').toBeUndefined();
+    const again = await Promise.resolve()
+      .then(() => after(mine, toolResult(mine, 'Error: again', true), hookCtx))
+      .then(() => undefined, (error: unknown) => error);
+    expect(again, 'endRunOnError.afterToolCall step 1: take the failure out (shift) when you throw for it; no failure is waiting now, so this error result ends nothing').toBeUndefined();
   });
 
   test('another tool\'s error does not end the run', async () => {

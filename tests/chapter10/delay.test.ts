@@ -67,6 +67,14 @@ describe('backoffMs (src/retry/delay.ts)', () => {
     expect(Math.max(...waits), 'backoffMs step 2: with random near 1 the wait is near the ceiling (2000)').toBeGreaterThan(1900);
     expect(new Set(waits).size, 'backoffMs step 2: the wait depends on random()').toBeGreaterThan(150);
   });
+
+  test('past the cap the jitter still spreads: maxDelayMs caps the ceiling, before the random part', () => {
+    const step = 'backoffMs step 1: cap the ceiling (baseDelayMs doubled, at most maxDelayMs) before the jitter, not the wait after it; otherwise every retry past the cap waits exactly maxDelayMs and all clients retry in step';
+    expect(backoffMs(10, policy, () => 0), `${step}: retry 10 with random 0 waits half the capped ceiling (4000)`).toBe(4000);
+    const random = seeded(7);
+    const waits = Array.from({ length: 200 }, () => backoffMs(8, policy, random));
+    expect(new Set(waits).size, `${step}: retry 8's waits depend on random()`).toBeGreaterThan(150);
+  });
 });
 
 describe('retryDelay (src/retry/delay.ts)', () => {
@@ -75,7 +83,7 @@ describe('retryDelay (src/retry/delay.ts)', () => {
     expect(retryDelay(4, { 'retry-after-ms': '10' }, policy, NOW, () => 0.5), 'retryDelay step 1: a short server wait is not stretched by the backoff').toEqual({ ms: 10 });
     expect(retryDelay(2, {}, policy, NOW, () => 0.3), 'retryDelay step 2: no server wait: backoffMs(2) = 500 + 0.3 * 500').toEqual({ ms: 650 });
     expect(retryDelay(1, {}, policy, NOW, () => 0.0001), 'retryDelay step 2: rounded up to whole milliseconds').toEqual({ ms: 251 });
-    expect(retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5), 'retryDelay: a date in the past means retry now').toEqual({ ms: 0 });
+    expect(retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5), 'retryDelay step 1: a server wait of 0 (a date in the past) is an answer: retry now, not after the backoff (?? keeps 0, || does not)').toEqual({ ms: 0 });
   });
 
   test('a wait above the maximum is not waited for: tooLongMs says how long the server asked', () => {

@@ -4,7 +4,7 @@ import type { ModelRequest, Provider } from 'kit/provider';
 import type { StreamEvent } from 'kit/stream-events';
 import { ProviderError } from 'kit/providers/errors';
 import { RetryError, StreamInterruptedError, withRetries, type RetryPolicy } from 'kit/retry/with-retries';
-import { rejection } from '../helpers/assert.js';
+import { rejection, settles } from '../helpers/assert.js';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
 import { expectCutMessage } from './fixtures.js';
 
@@ -86,10 +86,13 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
   test('a 529 then a 429 then the answer: three calls, two waits with the backoff, the answer returned', async () => {
     const { provider, requests } = scripted([overloaded(), rateLimited(), assistantText('done')]);
     const { policy, slept } = fakeTime();
-    const answer = await withRetries(provider, policy).complete(request());
+    const answer = await settles(
+      withRetries(provider, policy).complete(request()),
+      'RetryingProvider.complete step 3: a 529 and a 429 are retried, so the call must end with the answer; a failure must reach the catch (await inner.complete inside try: a promise returned without await rejects after the catch was left)',
+    );
     expect(answer, 'RetryingProvider.complete step 2: the answer of the try that worked').toEqual(assistantText('done'));
     expect(requests.length, 'RetryingProvider.complete step 3: a retryable failure is tried again').toBe(3);
-    expect(slept, 'step 3: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order').toEqual([75, 150]);
+    expect(slept, 'RetryingProvider.complete step 3: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order').toEqual([75, 150]);
     expect(withRetries(provider).name, 'the wrapper keeps the inner provider\'s name').toBe('fake');
   });
 
@@ -116,8 +119,8 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
         return Promise.reject(signal?.reason);
       },
     });
-    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'an abort ends the retries');
-    expect(error, 'complete step 3: the sleep\'s rejection (the signal\'s reason) ends it').toBe(stopped);
+    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'RetryingProvider.complete step 3: await the wait (policy.sleep with the request\'s signal): an abort during it ends the retries');
+    expect(error, 'RetryingProvider.complete step 3: the sleep\'s rejection (the signal\'s reason) ends it').toBe(stopped);
     expect(requests.length, 'no try after an abort').toBe(1);
   });
 
@@ -130,8 +133,8 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { policy, slept } = fakeTime();
     const thrown = await rejection(withRetries(provider, policy).complete(request()), 'a 400 must reject');
     expect(thrown, 'RetryingProvider.nextTry step 2: a failure that is not retryable is thrown as it is').toBe(error);
-    expect(requests.length, 'nextTry step 2: a bad request is sent once, never again').toBe(1);
-    expect(slept, 'nextTry step 2: no wait before giving up').toEqual([]);
+    expect(requests.length, 'RetryingProvider.nextTry step 2: a bad request is sent once, never again').toBe(1);
+    expect(slept, 'RetryingProvider.nextTry step 2: no wait before giving up').toEqual([]);
   });
 
   test('attempts are counted with the first try: maxAttempts 3 is three calls, then a RetryError that says so', async () => {
@@ -139,37 +142,37 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([overloaded(), overloaded(), last, assistantText('too late')]);
     const { policy, slept } = fakeTime({ maxAttempts: 3 });
     const error = await rejection(withRetries(provider, policy).complete(request()), 'the retries are spent');
-    expect(requests.length, 'nextTry step 3: maxAttempts counts the first try: 3 means three calls in all').toBe(3);
-    expect(slept.length, 'nextTry step 3: two waits between three tries').toBe(2);
-    expect(error, 'nextTry step 3: a RetryError once the tries are spent').toBeInstanceOf(RetryError);
-    expect((error as RetryError).message, 'nextTry step 3: the message says how many tries, why, and the last error').toBe(
+    expect(requests.length, 'RetryingProvider.nextTry step 3: maxAttempts counts the first try: 3 means three calls in all').toBe(3);
+    expect(slept.length, 'RetryingProvider.nextTry step 3: two waits between three tries').toBe(2);
+    expect(error, 'RetryingProvider.nextTry step 3: a RetryError once the tries are spent').toBeInstanceOf(RetryError);
+    expect((error as RetryError).message, 'RetryingProvider.nextTry step 3: the message says how many tries, why, and the last error').toBe(
       'gave up after 3 attempts (overloaded (529)): anthropic API error 529 (overloaded_error): Overloaded',
     );
-    expect((error as RetryError).attempts, 'nextTry step 3: attempts').toBe(3);
-    expect((error as RetryError).cause, 'nextTry step 3: the last error is the cause').toBe(last);
+    expect((error as RetryError).attempts, 'RetryingProvider.nextTry step 3: attempts').toBe(3);
+    expect((error as RetryError).cause, 'RetryingProvider.nextTry step 3: the last error is the cause').toBe(last);
   });
 
   test('maxAttempts 1 never retries', async () => {
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
     const error = await rejection(withRetries(provider, fakeTime({ maxAttempts: 1 }).policy).complete(request()), 'one try only');
-    expect(requests.length, 'nextTry step 3: maxAttempts 1 is the first try and no other').toBe(1);
-    expect((error as Error).message, 'nextTry step 3').toMatch(/^gave up after 1 attempt \(overloaded \(529\)\)/);
+    expect(requests.length, 'RetryingProvider.nextTry step 3: maxAttempts 1 is the first try and no other').toBe(1);
+    expect((error as Error).message, 'RetryingProvider.nextTry step 3').toMatch(/^gave up after 1 attempt \(overloaded \(529\)\)/);
   });
 
   test('retry-after is honoured; a server that asks for too long a wait is not waited for, and the error says so', async () => {
     const { provider } = scripted([rateLimited({ 'retry-after': '2' }), assistantText('ok')]);
     const { policy, slept } = fakeTime();
     await withRetries(provider, policy).complete(request());
-    expect(slept, 'nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([2000]);
+    expect(slept, 'RetryingProvider.nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([2000]);
 
     const tooLongError = rateLimited({ 'retry-after': '3600' });
     const tooLong = { ...scripted([tooLongError, assistantText('never')]), errors: [tooLongError] };
     const late = fakeTime();
     const error = await rejection(withRetries(tooLong.provider, late.policy).complete(request()), 'an hour is too long');
-    expect(tooLong.requests.length, 'nextTry step 4: no second try').toBe(1);
-    expect(late.slept, 'nextTry step 4: no wait at all').toEqual([]);
-    expect([error instanceof RetryError, (error as Error).cause], 'nextTry step 4: a RetryError with the server\'s error as its cause').toEqual([true, tooLong.errors[0]]);
-    expect((error as Error).message, 'nextTry step 4: the error says how long the server asked and the maximum').toBe(
+    expect(tooLong.requests.length, 'RetryingProvider.nextTry step 4: no second try').toBe(1);
+    expect(late.slept, 'RetryingProvider.nextTry step 4: no wait at all').toEqual([]);
+    expect([error instanceof RetryError, (error as Error).cause], 'RetryingProvider.nextTry step 4: a RetryError with the server\'s error as its cause').toEqual([true, tooLong.errors[0]]);
+    expect((error as Error).message, 'RetryingProvider.nextTry step 4: the error says how long the server asked and the maximum').toBe(
       "rate limited (429): the server asked to wait 3600.0 s before retrying, more than the policy's maximum of 10.0 s; not retried: anthropic API error 429 (rate_limit_error): slow down",
     );
   });
@@ -180,22 +183,35 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
     const { policy, slept } = fakeTime();
     const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'aborted');
-    expect((error as Error).message, 'nextTry step 1: an aborted request throws the signal\'s reason, never retries').toBe('cancelled');
-    expect([requests.length, slept.length], 'nextTry step 1: no wait, no second call').toEqual([1, 0]);
+    expect((error as Error).message, 'RetryingProvider.nextTry step 1: an aborted request throws the signal\'s reason, never retries').toBe('cancelled');
+    expect([requests.length, slept.length], 'RetryingProvider.nextTry step 1: no wait, no second call').toEqual([1, 0]);
+  });
+
+  test('an aborted request throws the signal\'s reason even when its error is not retryable (the SDK\'s own abort error)', async () => {
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled'));
+    const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'APIUserAbortError' });
+    const { provider, requests } = scripted([sdkAbort, assistantText('never')]);
+    const error = await rejection(withRetries(provider, fakeTime().policy).complete(request({ signal: controller.signal })), 'aborted');
+    expect(
+      (error as Error).message,
+      'RetryingProvider.nextTry step 1: look at the signal before classifying the error: an aborted request throws the signal\'s reason, whatever the error (here one classifyError does not retry)',
+    ).toBe('cancelled');
+    expect(requests.length, 'RetryingProvider.nextTry step 1: no second call').toBe(1);
   });
 
   test('fallback: after fallbackAfter overloaded failures in a row, the next tries ask for the small fast model', async () => {
     const { provider, requests } = scripted([overloaded(), overloaded(), assistantText('from the small model')]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2 });
     await withRetries(provider, policy).complete(request({ model: 'big' }));
-    expect(requests.map((r) => r.model), 'nextTry step 5 and complete step 2: two overloaded in a row, then model: small-fast').toEqual(['big', 'big', 'small-fast']);
+    expect(requests.map((r) => r.model), 'RetryingProvider.nextTry step 5 and complete step 2: two overloaded in a row, then model: small-fast').toEqual(['big', 'big', 'small-fast']);
   });
 
   test('fallback counts overloaded failures in a row only: another failure in between resets the count', async () => {
     const { provider, requests } = scripted([overloaded(), rateLimited(), overloaded(), overloaded(), assistantText('ok')]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2, maxAttempts: 6 });
     await withRetries(provider, policy).complete(request());
-    expect(requests.map((r) => r.model ?? 'default'), 'nextTry step 5: the 429 resets the count, so only the last try uses the fallback').toEqual([
+    expect(requests.map((r) => r.model ?? 'default'), 'RetryingProvider.nextTry step 5: the 429 resets the count, so only the last try uses the fallback').toEqual([
       'default',
       'default',
       'default',
@@ -218,9 +234,9 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
       { type: 'retry', attempt: 3, maxAttempts: 4, delayMs: 150, reason: 'connection failed (UND_ERR_SOCKET)' },
       ...hello,
     ]);
-    expect(slept, 'stream step 4: it waits the delay each notice announced').toEqual([75, 150]);
+    expect(slept, 'RetryingProvider.stream step 4: it waits the delay each notice announced').toEqual([75, 150]);
     expect(requests.length, 'three tries').toBe(3);
-    expect(requests.every((r) => r === asked), 'stream step 2: the request itself on every try while no fallback is in use').toBe(true);
+    expect(requests.every((r) => r === asked), 'RetryingProvider.stream step 2: the request itself on every try while no fallback is in use').toBe(true);
   });
 
   test('after text has been handed out, a failure is final: no retry, the error says the stream was cut after it began', async () => {
@@ -228,33 +244,33 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { provider, requests } = scripted([[{ type: 'text_delta', index: 0, text: 'Hel' }, cause], hello]);
     const { policy, slept } = fakeTime();
     const { events: out, error } = await events(withRetries(provider, policy).stream(request()));
-    expect(out, 'stream step 2: the event already handed out stays handed out, nothing is added').toEqual([{ type: 'text_delta', index: 0, text: 'Hel' }]);
-    expect(requests.length, 'stream step 3: a stream that has begun is never tried again').toBe(1);
-    expect(slept, 'stream step 3: no wait').toEqual([]);
-    expect(error, 'stream step 3: a StreamInterruptedError').toBeInstanceOf(StreamInterruptedError);
+    expect(out, 'RetryingProvider.stream step 2: the event already handed out stays handed out, nothing is added').toEqual([{ type: 'text_delta', index: 0, text: 'Hel' }]);
+    expect(requests.length, 'RetryingProvider.stream step 3: a stream that has begun is never tried again').toBe(1);
+    expect(slept, 'RetryingProvider.stream step 3: no wait').toEqual([]);
+    expect(error, 'RetryingProvider.stream step 3: a StreamInterruptedError').toBeInstanceOf(StreamInterruptedError);
     expectCutMessage((error as Error).message, 'a stream cut after its text', 'fetch failed');
-    expect((error as Error).cause, 'stream step 3: the failure is the cause').toBe(cause);
+    expect((error as Error).cause, 'RetryingProvider.stream step 3: the failure is the cause').toBe(cause);
   });
 
   test('a tool call start counts as begun too; another wrapper\'s retry notice does not', async () => {
     const begun = scripted([[{ type: 'tool_call_start', index: 0, id: 'c1', name: 'echo' }, overloaded()], hello]);
     const first = await events(withRetries(begun.provider, fakeTime().policy).stream(request()));
-    expect(first.error, 'stream step 3: a tool call start is a real event').toBeInstanceOf(StreamInterruptedError);
+    expect(first.error, 'RetryingProvider.stream step 3: a tool call start is a real event').toBeInstanceOf(StreamInterruptedError);
     const notice: StreamEvent = { type: 'retry', attempt: 2, maxAttempts: 2, delayMs: 1, reason: 'inner' };
     const inner = scripted([[notice, overloaded()], hello]);
     const second = await events(withRetries(inner.provider, fakeTime().policy).stream(request()));
-    expect(second.error, 'stream step 2: a retry notice from an inner wrapper is not part of the turn: still retried').toBeUndefined();
-    expect(second.events.map((e) => e.type), 'stream step 2: the inner notice is passed on, then ours, then the turn').toEqual(['retry', 'retry', 'text_delta', 'text_delta', 'finish']);
+    expect(second.error, 'RetryingProvider.stream step 2: a retry notice from an inner wrapper is not part of the turn: still retried').toBeUndefined();
+    expect(second.events.map((e) => e.type), 'RetryingProvider.stream step 2: the inner notice is passed on, then ours, then the turn').toEqual(['retry', 'retry', 'text_delta', 'text_delta', 'finish']);
   });
 
   test('a 400 in a stream is thrown unchanged; spent retries end with a RetryError after maxAttempts tries', async () => {
     const error = badRequest();
     const bad = scripted([[error], hello]);
     const first = await events(withRetries(bad.provider, fakeTime().policy).stream(request()));
-    expect([first.error, first.events, bad.requests.length], 'nextTry step 2: not retried, no notice, one call').toEqual([error, [], 1]);
+    expect([first.error, first.events, bad.requests.length], 'RetryingProvider.nextTry step 2: not retried, no notice, one call').toEqual([error, [], 1]);
     const spent = scripted([[overloaded()], [overloaded()], hello]);
     const second = await events(withRetries(spent.provider, fakeTime({ maxAttempts: 2 }).policy).stream(request()));
-    expect(second.error, 'nextTry step 3: maxAttempts 2 is two tries').toBeInstanceOf(RetryError);
+    expect(second.error, 'RetryingProvider.nextTry step 3: maxAttempts 2 is two tries').toBeInstanceOf(RetryError);
     expect(second.events.length, 'one notice: before try 2').toBe(1);
     expect(spent.requests.length, 'two tries').toBe(2);
   });
@@ -263,11 +279,11 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { provider, requests } = scripted([[overloaded()], [overloaded()], hello]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2 });
     const { events: out } = await events(withRetries(provider, policy).stream(request()));
-    expect(out.filter((e) => e.type === 'retry'), 'nextTry step 6: model only once the fallback is in use').toStrictEqual([
+    expect(out.filter((e) => e.type === 'retry'), 'RetryingProvider.nextTry step 6: model only once the fallback is in use').toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 5, delayMs: 150, reason: 'overloaded (529)', model: 'small-fast' },
     ]);
-    expect(requests.map((r) => r.model), 'stream step 2: the third try asks for the fallback model').toEqual([undefined, undefined, 'small-fast']);
+    expect(requests.map((r) => r.model), 'RetryingProvider.stream step 2: the third try asks for the fallback model').toEqual([undefined, undefined, 'small-fast']);
   });
 
   test('an abort during the wait ends the stream with the signal\'s reason', async () => {
@@ -280,7 +296,7 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
       },
     });
     const { events: out, error } = await events(withRetries(provider, policy).stream(request({ signal: controller.signal })));
-    expect((error as Error).message, 'stream step 4: the wait gets the signal; its rejection ends the stream').toBe('stopped');
+    expect((error as Error).message, 'RetryingProvider.stream step 4: the wait gets the signal; its rejection ends the stream').toBe('stopped');
     expect([out.length, requests.length], 'the notice was handed out, no second try').toEqual([1, 1]);
   });
 
@@ -298,13 +314,13 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     } catch (caught) {
       error = caught;
     }
-    expect((error as Error).message, 'stream step 3: an abort comes out as the signal\'s reason, not as a cut stream').toBe('user stop');
+    expect((error as Error).message, 'RetryingProvider.stream step 3: an abort comes out as the signal\'s reason, not as a cut stream').toBe('user stop');
   });
 
   test('a provider that cannot stream is streamed from complete, and retried the same way', async () => {
     const { provider, requests } = scripted([overloaded(), assistantText('whole')], false);
     const { events: out } = await events(withRetries(provider, fakeTime().policy).stream(request()));
-    expect(out.map((e) => e.type), 'stream step 2: turnEvents(inner, ...) falls back to complete').toEqual(['retry', 'text_delta', 'finish']);
+    expect(out.map((e) => e.type), 'RetryingProvider.stream step 2: turnEvents(inner, ...) falls back to complete').toEqual(['retry', 'text_delta', 'finish']);
     expect(requests.length, 'two tries').toBe(2);
   });
 });

@@ -5,7 +5,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
+import type { AgentEvent } from 'kit/agent-events';
+import { Agent } from 'kit/loop';
 import { McpServers } from 'kit/mcp/servers';
+import { assistantText, type Message } from 'kit/messages';
+import { MockProvider } from 'kit/mock-provider';
 import type { StdioServerConfig } from 'kit/mcp/config';
 import { ToolSet, type Tool } from 'kit/tool';
 import { REAL_SERVER_MS } from '../helpers/limits.js';
@@ -60,6 +65,25 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     expect(resultOf(history, 'c2').content, 'jsonSchemaInput: the kit\'s check answered (the server\'s own would say "MCP error -32602")').not.toMatch(/-32602/);
     expect(resultOf(history, 'c2').content, 'jsonSchemaInput: the field is named').toMatch(/\ba\b/);
     expect(history).toBeValidHistory('after an image and refused arguments');
+  });
+
+  test('a v1-SDK server: the same revision is agreed; its question that needs typed answers is declined; its progress arrives before the result', async () => {
+    const { hub, tools } = await everything();
+    expect(hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion(), 'the v2 client and a v1 server agree on the latest revision both know').toBe(LATEST_PROTOCOL_VERSION);
+    const agent = new Agent({
+      provider: new MockProvider([callTurn(['c1', 'mcp__everything__trigger-elicitation-request', {}], ['c2', 'mcp__everything__trigger-long-running-operation', { duration: 0.4, steps: 2 }]), assistantText('done')]),
+      tools: new ToolSet(tools),
+      cwd: process.cwd(),
+    });
+    const history: Message[] = [{ role: 'user', content: 'go' }];
+    const events: AgentEvent[] = [];
+    for await (const event of agent.run(history)) events.push(event);
+    expect(resultOf(history, 'c1').content, 'answerElicitation step 1: its form needs a typed name: declined (and nobody to ask here anyway)').toMatch(/declined/);
+    const c2 = events.flatMap((e) => ((e.type === 'tool_progress' || e.type === 'tool_result') && e.callId === 'c2' ? [e] : []));
+    expect(c2[0], 'mcpTool step 4: its first progress notification, as a tool_progress event before the result').toMatchObject({ type: 'tool_progress', progress: 1, total: 2 });
+    expect(c2.at(-1)?.type, 'the result comes last').toBe('tool_result');
+    expect(resultOf(history, 'c2').content).toMatch(/^Long running operation completed/);
+    expect(history).toBeValidHistory('after a declined question and a long call');
   });
 
   test('killed mid-session: the next call starts it again and works; a second kill leaves it stopped', async () => {

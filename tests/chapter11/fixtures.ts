@@ -1,16 +1,11 @@
 /**
- * Helpers for the chapter 11 tests: MCP servers that live in the test process (the SDK's low-level `Server` over an
- * `InMemoryTransport`), so a test decides exactly what a server offers, answers, and when it dies; and an agent on a
- * scripted model that uses their tools.
+ * Helpers for the chapter 11 tests: MCP servers that live in the test process (the v2 server package's low-level
+ * `Server` over an `InMemoryTransport`), so a test decides exactly what a server offers, answers, and when it dies;
+ * the v2 fixture server as a child process (v2-server.mjs); and an agent on a scripted model that uses their tools.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool as McpToolInfo,
-} from '@modelcontextprotocol/sdk/types.js';
+import path from 'node:path';
+import { InMemoryTransport, Server, type CallToolResult, type ElicitRequestFormParams, type ElicitResult, type Tool as McpToolInfo } from '@modelcontextprotocol/server';
+import type { StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
 import { Agent } from 'kit/loop';
@@ -24,6 +19,10 @@ export interface ReceivedCall {
   arguments: Record<string, unknown>;
   /** Aborted when the client cancels the request (notifications/cancelled). */
   signal: AbortSignal;
+  /** Asks the client's person a form question (elicitation/create) in the middle of this call. */
+  elicit(params: ElicitRequestFormParams): Promise<ElicitResult>;
+  /** Sends notifications/progress about this call (nothing when the client asked for none). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
 type Handler = (args: Record<string, unknown>, call: ReceivedCall) => CallToolResult | Promise<CallToolResult>;
@@ -58,6 +57,8 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     current: undefined as { server: Server; transport: InMemoryTransport } | undefined,
     /** Who connected last (the client's name and version, from initialize). */
     client: undefined as { name: string; version: string } | undefined,
+    /** What that client said it can do (initialize's capabilities). */
+    capabilities: undefined as Record<string, unknown> | undefined,
     /** When set, tools/list fails with this message. */
     listFails: undefined as string | undefined,
   };
@@ -65,12 +66,21 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     const [client, side] = InMemoryTransport.createLinkedPair();
     if (options.silent) return client; // nobody answers: initialize never returns
     const server = new Server({ name: 'fake', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler('tools/list', () => {
       if (state.listFails) throw new Error(state.listFails);
       return { tools: state.tools.map((t) => t.info) };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      const call = { name: request.params.name, arguments: request.params.arguments ?? {}, signal: extra.signal };
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const token = ctx.mcpReq._meta?.progressToken;
+      const call: ReceivedCall = {
+        name: request.params.name,
+        arguments: request.params.arguments ?? {},
+        signal: ctx.mcpReq.signal,
+        elicit: (params) => ctx.mcpReq.elicitInput(params),
+        progress: async (progress, total, message) => {
+          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } });
+        },
+      };
       state.calls.push(call);
       const tool = state.tools.find((t) => t.info.name === call.name);
       if (!tool) return { content: [{ type: 'text', text: `no tool ${call.name}` }], isError: true };
@@ -78,6 +88,7 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     });
     server.oninitialized = () => {
       state.client = server.getClientVersion();
+      state.capabilities = server.getClientCapabilities();
     };
     state.connections++;
     state.current = { server, transport: side };
@@ -98,6 +109,9 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
     },
   };
 }
+
+/** The v2 fixture server (v2-server.mjs, on @modelcontextprotocol/server 2.4.0) as a stdio server entry. */
+export const v2ServerConfig = (): StdioServerConfig => ({ type: 'stdio', command: process.execPath, args: [path.join(import.meta.dirname, 'v2-server.mjs')], env: {} });
 
 /** A tool call turn for the scripted model. */
 export const callTurn = (...calls: Array<[id: string, name: string, args: unknown]>) =>

@@ -2,9 +2,7 @@
  * Chapter 11: a server is trusted only as far as the person says (src/mcp/client.ts listTools, src/mcp/servers.ts
  * toolsOf). Its tools/list may never end, its input schemas may be huge, and its readOnlyHint is only a claim.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MAX_TOOL_PAGES } from 'kit/mcp/client';
 import { McpServers, MAX_SCHEMA_CHARS } from 'kit/mcp/servers';
@@ -29,7 +27,7 @@ function endlessPages(pages: number) {
   const factory = () => {
     const [client, side] = InMemoryTransport.createLinkedPair();
     const server = new Server({ name: 'endless', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => {
+    server.setRequestHandler('tools/list', () => {
       asked++;
       return { tools: [toolInfo(`tool${asked}`)], ...(asked < pages ? { nextCursor: `page${asked}` } : {}) };
     });

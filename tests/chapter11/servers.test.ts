@@ -115,8 +115,8 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     // A wrong solution may never send the call: then this wait gives up quietly and the `within` below fails the test.
     void waitUntil(() => box.state.calls.length > 0, 'the call must reach the server').then(() => box.kill(), () => {});
     const { history, done } = await within(runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]), 'McpConnection.callTool: a server that died must not hold the call');
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say the server stopped, and name it').toMatch(/MCP server "box" stopped while running work/);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say the server stopped, and name it').toMatch(/MCP server "box" stopped while running work/);
     expect(done.reason, 'the model goes on without the server').toBe('end_turn');
     expect(history).toBeValidHistory('after a server died mid-call');
   });
@@ -167,9 +167,9 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
   test('a call that takes longer than callTimeoutMs is an error result; the run does not hang', async () => {
     const box = fakeServer([{ info: toolInfo('slow'), handler: () => new Promise(() => {}) }]);
     const hub = await start({ box: box.factory }, { callTimeoutMs: 150 });
-    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]), 'McpConnection.callTool step 3: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run');
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: a timeout is an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: say it did not answer in time').toMatch(/MCP server "box" did not answer slow within 150 ms/);
+    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]), 'McpConnection.callTool step 4: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run');
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: a timeout is an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say it did not answer in time').toMatch(/MCP server "box" did not answer slow within 150 ms/);
     expect(history).toBeValidHistory('after a timed-out call');
   });
 
@@ -183,18 +183,18 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     while (box.state.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort(new Error('user pressed Ctrl-C'));
     const error = await pending.then(() => undefined, (e: unknown) => e);
-    expect(error, 'McpConnection.callTool step 4: an aborted call throws the signal\'s reason').toBeInstanceOf(Error);
+    expect(error, 'McpConnection.callTool step 5: an aborted call throws the signal\'s reason').toBeInstanceOf(Error);
     expect((error as Error).message).toBe('user pressed Ctrl-C');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(box.state.calls[0]!.signal.aborted, 'McpConnection.callTool step 3: pass the signal to client.callTool, so the server is told to stop').toBe(true);
+    expect(box.state.calls[0]!.signal.aborted, 'McpConnection.callTool step 4: pass the signal to client.callTool, so the server is told to stop').toBe(true);
   });
 
   test('a server that fails a call with a protocol error: an error result that names the server and keeps its words', async () => {
     const box = fakeServer([{ info: toolInfo('query'), handler: () => { throw new Error('database is locked'); } }]);
     const hub = await start({ box: box.factory });
     const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__query', {}])]);
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 4: any other failure is an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 4: `MCP server "<name>": <text>`').toMatch(/MCP server "box": .*database is locked/);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: any other failure is an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: `MCP server "<name>": <text>`').toMatch(/MCP server "box": .*database is locked/);
     expect(hub.connections[0]!.state, 'a failed call is not a dead server').toBe('running');
     const direct = await hub.connections[0]!.callTool('query', {}).then(() => undefined, (e: unknown) => e as Error);
     expect(direct?.message, 'McpConnection.callTool: a call without a signal fails the same way').toMatch(/^MCP server "box": .*database is locked/);

@@ -5,6 +5,8 @@
  */
 import * as acp from '@agentclientprotocol/sdk';
 import { z } from 'zod';
+import type { SessionCommand } from 'kit/acp/commands';
+import { modelControl, switchableProvider } from 'kit/acp/config-options';
 import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
 import { Agent } from 'kit/loop';
 import type { Message } from 'kit/messages';
@@ -66,6 +68,12 @@ export interface FactoryOptions {
   mode?: PermissionMode;
   /** Saved histories by session id: what load and resume find. */
   saved?: Map<string, Message[]>;
+  /** The sessions' models: each session gets a ModelControl on them, and its provider sends the chosen model. */
+  models?: { model: string; smallFastModel?: string; choices?: string[] };
+  /** The handle's trusted flag (left out when not given). */
+  trusted?: boolean;
+  /** The sessions' own slash commands. */
+  commands?: SessionCommand[];
 }
 
 /**
@@ -84,14 +92,18 @@ export function testFactory(options: FactoryOptions = {}) {
     const history = setup.resume ? structuredClone(saved.get(setup.sessionId)!) : [];
     const provider = options.provider ? options.provider(setup) : new MockProvider(options.script ?? []);
     providers.push(provider);
+    const models = options.models && modelControl(options.models, options.models.choices);
     const gate = createPermissionGate({ workspace: { root: setup.cwd, home: setup.cwd }, ask: setup.ask, mode: options.mode ?? 'default' });
     const own = new Map(setup.tools.map((tool) => [tool.name, tool]));
     const tools = new ToolSet([...[...builtinTools()].map((tool) => own.get(tool.name) ?? tool), ...(options.tools ?? []), exitPlanModeTool(gate, setup.approvePlan)]);
     const base = 'You are a test agent.';
     const choice = setup.systemPrompt;
     const system = choice === undefined ? base : 'replace' in choice ? choice.replace : `${base}\n\n${choice.append}`;
-    const agent = new Agent({ provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
+    const agent = new Agent({ provider: models ? switchableProvider(provider, models, options.models?.smallFastModel) : provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
     return {
+      ...(models ? { models } : {}),
+      ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
+      ...(options.commands ? { commands: options.commands } : {}),
       history,
       run: (messages, runOptions) => agent.run(messages, runOptions),
       modes: gate,
@@ -107,8 +119,23 @@ export function testFactory(options: FactoryOptions = {}) {
 /** How the test editor answers permission questions: an option id, 'cancelled', or a function of the request. */
 export type PermissionReply = string | 'cancelled' | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
 
+/** How the test editor's terminal runs a command: what it prints and how it ends. */
+export interface TerminalScript {
+  output?: string;
+  /** The client says it dropped the start of the output. */
+  truncated?: boolean;
+  exitCode?: number | null;
+  signal?: string | null;
+  /** The command never ends by itself: wait_for_exit answers only once it is killed (or released). */
+  never?: boolean;
+  /** This request fails with an internal error. */
+  failOn?: 'create' | 'output' | 'wait_for_exit' | 'kill';
+}
+
 export interface EditorOptions {
   permission?: PermissionReply;
+  /** Offer terminals: each terminal/create runs the script this gives for its request. */
+  terminal?: (request: acp.CreateTerminalRequest) => TerminalScript;
   /** Offer fs.readTextFile / fs.writeTextFile, answered from / into `files` (absolute path → text). */
   files?: Map<string, string>;
 }
@@ -121,6 +148,17 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
   const updates: acp.SessionNotification[] = [];
   const questions: acp.RequestPermissionRequest[] = [];
   const fileRequests: string[] = [];
+  /** Every terminal request, in order: `create t1 bash -c <command> in <cwd> limit <n>`, `wait t1`, `output t1`, `kill t1`, `release t1`. */
+  const terminalLog: string[] = [];
+  const terminals = new Map<string, { script: TerminalScript; ended: () => void; exit: Promise<void> }>();
+  let terminalCount = 0;
+  const terminalOf = (id: string, what: string) => {
+    terminalLog.push(`${what} ${id}`);
+    const terminal = terminals.get(id);
+    if (!terminal) throw acp.RequestError.invalidParams(undefined, `no terminal ${id} (released already?)`);
+    if (terminal.script.failOn === what.replace('wait', 'wait_for_exit')) throw acp.RequestError.internalError(undefined, `the editor failed: ${what}`);
+    return terminal;
+  };
   let counter = 0;
   const { app, server: acpServer } = createAcpAgent({ newId: () => `s${++counter}`, ...server });
   const client = acp
@@ -145,10 +183,43 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
       fileRequests.push(`write ${params.path}`);
       options.files?.set(params.path, params.content);
       return {};
+    })
+    .onRequest(acp.methods.client.terminal.create, async ({ params }) => {
+      const id = `t${++terminalCount}`;
+      terminalLog.push(`create ${id} ${params.command} ${(params.args ?? []).join(' ')} in ${params.cwd} limit ${params.outputByteLimit}`);
+      const script = options.terminal!(params);
+      if (script.failOn === 'create') throw acp.RequestError.internalError(undefined, 'the editor failed: create');
+      let ended!: () => void;
+      const exit = new Promise<void>((resolve) => (ended = resolve));
+      if (!script.never) ended();
+      terminals.set(id, { script, ended, exit });
+      return { terminalId: id };
+    })
+    .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => {
+      const terminal = terminalOf(params.terminalId, 'wait');
+      await terminal.exit;
+      return { exitCode: terminal.script.never ? null : (terminal.script.exitCode ?? 0), signal: terminal.script.never ? 'SIGKILL' : (terminal.script.signal ?? null) };
+    })
+    .onRequest(acp.methods.client.terminal.output, async ({ params }) => {
+      const terminal = terminalOf(params.terminalId, 'output');
+      return { output: terminal.script.output ?? '', truncated: terminal.script.truncated ?? false };
+    })
+    .onRequest(acp.methods.client.terminal.kill, async ({ params }) => {
+      terminalOf(params.terminalId, 'kill').ended();
+      return {};
+    })
+    .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
+      terminalLog.push(`release ${params.terminalId}`);
+      terminals.get(params.terminalId)?.ended();
+      terminals.delete(params.terminalId);
+      return {};
     });
   const connection = client.connect(app);
   const agent = connection.agent;
-  const capabilities: acp.ClientCapabilities = options.files ? { fs: { readTextFile: true, writeTextFile: true } } : {};
+  const capabilities: acp.ClientCapabilities = {
+    ...(options.files ? { fs: { readTextFile: true, writeTextFile: true } } : {}),
+    ...(options.terminal ? { terminal: true } : {}),
+  };
   return {
     agent,
     connection,
@@ -156,6 +227,9 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     updates,
     questions,
     fileRequests,
+    terminalLog,
+    /** The terminals not released yet. */
+    openTerminals: () => [...terminals.keys()],
     /** initialize then session/new in `cwd`; returns the new session's response. */
     async open(cwd: string, extra: Partial<acp.NewSessionRequest> = {}) {
       await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities });
@@ -165,8 +239,15 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     prompt(sessionId: string, text: string) {
       return agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text }] });
     },
-    /** The updates of session `sessionId` (all sessions when omitted), in order. */
+    /**
+     * The updates of session `sessionId` (all sessions when omitted), in order, without available_commands_update
+     * (sent once a session is open, after its answer: when it lands among the others is not the test's business).
+     */
     of(sessionId?: string): Update[] {
+      return this.all(sessionId).filter((update) => update.sessionUpdate !== 'available_commands_update');
+    },
+    /** Every update of session `sessionId` (all sessions when omitted), in order. */
+    all(sessionId?: string): Update[] {
       return updates.filter((n) => sessionId === undefined || n.sessionId === sessionId).map((n) => n.update);
     },
     close: () => connection.close(),

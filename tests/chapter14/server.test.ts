@@ -55,13 +55,13 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { root } = tempWorkspace();
     const session = await e.open(root, { mcpServers: [{ name: 'tools', command: 'node', args: ['x.js'], env: [] }], _meta: { systemPrompt: { append: 'Use tabs.' } } });
-    expect(session.sessionId, 'AcpServer.newSession step 2: the id from options.newId').toBe('s1');
-    expect(session.modes?.currentModeId, "AcpServer.newSession step 4: the gate's mode").toBe('default');
-    expect(session.modes?.availableModes.map((m) => m.id), 'AcpServer.newSession step 4: the four modes').toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
-    expect(factory.setups, 'AcpServer.newSession step 3: the factory is called once').toHaveLength(1);
-    expect(factory.setups[0], 'AcpServer.newSession step 2: setupFor(id, params, client, false)').toMatchObject({ sessionId: 's1', resume: false, cwd: root, mcpServers: { tools: { type: 'stdio', command: 'node' } }, systemPrompt: { append: 'Use tabs.' } });
+    expect(session.sessionId, 'AcpServer.newSession step 3: the id from options.newId').toBe('s1');
+    expect(session.modes?.currentModeId, "AcpServer.newSession step 5: the gate's mode").toBe('default');
+    expect(session.modes?.availableModes.map((m) => m.id), 'AcpServer.newSession step 5: the four modes').toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+    expect(factory.setups, 'AcpServer.newSession step 4: the factory is called once').toHaveLength(1);
+    expect(factory.setups[0], 'AcpServer.newSession step 3: setupFor(id, params, client, false)').toMatchObject({ sessionId: 's1', resume: false, cwd: root, mcpServers: { tools: { type: 'stdio', command: 'node' } }, systemPrompt: { append: 'Use tabs.' } });
     const second = await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
-    expect(second.sessionId, 'AcpServer.newSession step 2: every session a new id').toBe('s2');
+    expect(second.sessionId, 'AcpServer.newSession step 3: every session a new id').toBe('s2');
   });
 
   test('a relative folder, a bad server or a bad _meta is refused, and no session is made', async () => {
@@ -71,7 +71,7 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     const relative = await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: 'project', mcpServers: [] }), 'AcpServer.newSession step 1: a relative cwd must be refused');
     expect(relative, 'AcpServer.newSession step 1: invalid params, naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('project') });
-    await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }), 'AcpServer.newSession step 2: a bad _meta.systemPrompt must be refused');
+    await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }), 'AcpServer.newSession step 3: a bad _meta.systemPrompt must be refused');
     expect(factory.setups, 'AcpServer.newSession: nothing is built for a refused session').toHaveLength(0);
     expect(e.server.sessions.size, 'AcpServer.newSession: nothing is kept for a refused session').toBe(0);
   });
@@ -86,7 +86,7 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const response = await e.prompt(sessionId, 'what is in a.txt?');
     expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
     expect(brief(e.of(sessionId)), 'AcpServer.prompt step 5: every event, translated, in the order the run yields them').toEqual([
-      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000',
+      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
     ]);
     expect(e.of(sessionId)[3], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
     const provider = factory.providers[0] as MockProvider;
@@ -247,8 +247,9 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     // The tool waits until it is cancelled: only a cancel that stops it ends the prompt.
     expect((await within(running, 'AcpServer.cancel step 1: abort the run, which stops the tool')).stopReason, 'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled').toBe('cancelled');
-    expect(brief(e.of(sessionId)).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
-    expect(JSON.stringify(e.of(sessionId).at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
+    const cards = e.of(sessionId).filter((update) => update.sessionUpdate === 'tool_call_update');
+    expect(brief(cards).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
+    expect(JSON.stringify(cards.at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
   });
 });
@@ -302,11 +303,11 @@ describe('AcpServer.setMode (src/acp/server.ts)', () => {
     const e = connect(testFactory({ script: [assistantToolCalls([{ id: 'b1', name: 'bash', arguments: { command: 'touch yes.txt' } }]), assistantText('ok')] }), { permission: 'reject_once' });
     const { sessionId } = await e.open(root);
     await e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'bypassPermissions' });
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 3: handle.modes.setMode').toBe('bypassPermissions');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: handle.modes.setMode').toBe('bypassPermissions');
     await e.prompt(sessionId, 'go');
-    expect(e.questions, 'AcpServer.setMode step 3: in bypassPermissions nothing is asked').toEqual([]);
+    expect(e.questions, 'AcpServer.setMode step 4: in bypassPermissions nothing is asked').toEqual([]);
     expect(existsSync(path.join(root, 'yes.txt')), 'AcpServer.setMode: the command ran').toBe(true);
-    expect(brief(e.of(sessionId)).filter((line) => line.startsWith('mode')), 'AcpServer.setMode step 3: the client asked for it, so no current_mode_update').toEqual([]);
+    expect(brief(e.of(sessionId)).filter((line) => line.startsWith('mode')), 'AcpServer.setMode step 4: the client asked for it, so no current_mode_update').toEqual([]);
   });
 
   test('an unknown mode or session is refused, and the mode stays', async () => {

@@ -86,7 +86,7 @@ describe('systemPromptFromMeta (src/acp/session-setup.ts)', () => {
   });
 
   test('any other shape is refused with what is accepted', async () => {
-    for (const value of [42, ['a'], { append: 3 }, { replace: 'x' }, true]) {
+    for (const value of [42, ['a'], { append: 3 }, { replace: 3, append: 'x' }, {}, true]) {
       const error = await fails(() => systemPromptFromMeta({ systemPrompt: value }), `systemPromptFromMeta must refuse ${JSON.stringify(value)}`);
       expect(error, 'systemPromptFromMeta step 3: invalidParams').toMatchObject({ code: -32602 });
       expect((error as Error).message, 'systemPromptFromMeta step 3: says what is accepted').toMatch(/append/);

@@ -17,7 +17,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const t = translator();
     expect(t.updates({ type: 'text_delta', turn: 1, text: 'Hello' }), 'UpdateTranslator.updates step 1: text_delta → agent_message_chunk').toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } }]);
     expect(t.updates({ type: 'thinking_delta', turn: 1, thinking: 'Hmm' }), 'UpdateTranslator.updates step 1: thinking_delta → agent_thought_chunk').toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Hmm' } }]);
-    for (const event of [{ type: 'turn_start', turn: 1 }, { type: 'plan_proposed', turn: 1, callId: 'c', plan: 'p' }, done('end_turn')] as AgentEvent[]) {
+    for (const event of [{ type: 'turn_start', turn: 1 }, { type: 'plan_proposed', turn: 1, callId: 'c', plan: 'p' }] as AgentEvent[]) {
       expect(t.updates(event), `UpdateTranslator.updates step 7: ${event.type} → no update`).toEqual([]);
     }
   });

@@ -397,6 +397,29 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     expect(fake.state.current?.server.transport, 'buildAgent step 7: close() closes the MCP servers it started').toBeUndefined();
   });
 
+  test('a server\'s question to the person goes through the same ask as the gate\'s, on the same call', async () => {
+    const { cwd, home } = workspace();
+    const fake = fakeServer([
+      {
+        info: toolInfo('deploy'),
+        handler: async (_args, call) => {
+          const answer = await call.elicit({ message: 'Really deploy?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } });
+          return { content: [{ type: 'text', text: `deploy: ${answer.action}` }] };
+        },
+      },
+    ]);
+    const asked: Array<{ id: string; reason: string }> = [];
+    const ask = async (request: { call: { id: string }; reason: string }) => {
+      asked.push({ id: request.call.id, reason: request.reason });
+      return 'allow_once' as const;
+    };
+    const { built } = await build([assistantToolCalls([{ id: 'c1', name: 'mcp__fake__deploy', arguments: {} }]), assistantText('deployed')], { cwd, home, ask, mcpServers: { fake: fake.factory } });
+    await within(runPrompt(built, 'deploy it'), 'buildAgent step 7: a server that asks must get an answer');
+    expect(resultText(built, 'c1'), 'buildAgent step 7: pass the gate\'s ask to McpServers.start, so the person can answer the server (without it, every question is declined)').toBe('deploy: accept');
+    expect(asked.map((a) => a.id), 'the gate asked about the call, then the server asked its question, both about c1').toEqual(['c1', 'c1']);
+    expect(asked[1]!.reason).toMatch(/MCP server "fake" asks/);
+  });
+
   test('client tools replace built-ins of the same name', async () => {
     const { cwd, home } = workspace();
     const clientRead = defineTool({ name: 'read', description: 'the editor\'s read', input: z.object({ path: z.string() }), execute: async () => 'from the editor' });

@@ -70,7 +70,8 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
     );
     requests.length = 0;
     scripts.splice(0, scripts.length, toolCall('mcp__fs__list_directory', { path: cwd }), answer('One file: hello.txt.'));
-    const run = await agent(['--trust-workspace', '-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
+    // A server's readOnlyHint is only its claim: the person allows the server's tools (else -p, with nobody to ask, refuses them).
+    const run = await agent(['--trust-workspace', '--allowedTools', 'mcp__fs', '-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner names each server and its tool count').toMatch(/mcp: fs \(\d+ tools\)/);
     expect(run.stderr, 'a server that failed is noted, and the agent runs without it').toMatch(/mcp: ghost failed: MCP server "ghost" did not start/);
@@ -89,7 +90,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
     writeFileSync(path.join(cwd, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } } }));
     requests.length = 0;
     scripts.splice(0, scripts.length, toolCall('mcp__everything__echo', { message: 'hello MCP' }), answer('It echoed.'));
-    const run = await agent(['--mcp-config', 'servers.json', '-p', 'echo something'], cwd, env());
+    const run = await agent(['--mcp-config', 'servers.json', '--allowedTools', 'mcp__everything__echo', '-p', 'echo something'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr).toMatch(/mcp: everything \(\d+ tools\)/);
     expect(requests[1].messages.find((m: any) => m.role === 'tool').content).toBe('Echo: hello MCP');

@@ -97,6 +97,8 @@ export function stubbedTree(dir: string, stubbed: (region: { chapter: number }) 
     writeFileSync(path.join(dir, rel), text);
   }
   symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // ES modules, as in the kit (permissions/command.ts loads the bash grammar with a top-level await).
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
   return dir;
 }
 

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, openaiToolCall, runAgent, scriptedApi, tempFolders, type AgentRun } from './agent-process.js';
+import { openaiAnswer, openaiToolCall, runAgent, scriptedApi, stubbedTree, tempFolders, type AgentRun } from './agent-process.js';
 import { REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-trust-');
@@ -100,6 +100,22 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     expect(run.stderr, 'the committed defaultMode is ignored, visibly').toMatch(/defaultMode bypassPermissions ignored/);
     expect(run.stderr, 'the committed allow Bash is ignored, visibly').toMatch(/allow rule Bash ignored/);
     expect(existsSync(path.join(where.cwd, 'ran.txt')), 'nobody to ask in -p, and no rule of the person allows it: the command did not run').toBe(false);
+  });
+
+  it('before chapter 15 (the kit\'s own wiring of chapters 1-14), the folder still runs nothing and allows nothing', async () => {
+    const where = hostile();
+    const src = stubbedTree(tempFolder(), (region) => region.chapter === 15);
+    const api = await scriptedApi(openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }), openaiAnswer('Done.'));
+    reached.length = 0;
+    const run = await runAgent(['--starter', '-p', 'do it'], { cwd: where.cwd, home: where.home, env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, KIT_SRC: src }, stdin: '', killAfterMs: 120_000 });
+    expect(run.code, shown(run)).toBe(0);
+    expect(run.stderr, 'the older wiring runs').toMatch(/chapter 15 is not finished yet/);
+    expect(markers(where.marks), 'no .mcp.json server of an untrusted folder starts').toEqual([]);
+    expect(reached, 'the .mcp.json http server is never contacted').toEqual([]);
+    expect(existsSync(path.join(where.cwd, 'ran.txt')), 'the committed defaultMode bypassPermissions and allow Bash do not let a command run unasked').toBe(false);
+    expect(run.stderr, 'says what it left out and how to trust the folder').toMatch(/not trusted: its settings' 1 allow rule and defaultMode bypassPermissions left out \(--trust-workspace/);
+    expect(run.stderr, 'and that the servers were not started').toMatch(/not trusted: its \.mcp\.json servers are not started/);
+    expect(run.stdout + run.stderr, 'the key is never printed').not.toContain(KEY);
   });
 
   it('interactive: the folder shows what it wants to run (commands, URL, variable names) and the answer is remembered', async () => {

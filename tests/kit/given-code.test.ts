@@ -2,9 +2,14 @@
  * Given code of the solution that no graded test can hold to account: it is the same in the starter, so a graded
  * test of it would pass before the learner wrote anything.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { runCommand } from '../../solution/src/tools/bash.js';
+import { settlesWithin } from '../../solution/src/tools/processes.js';
 import { killLeftOver, processesRunning } from '../helpers/processes.js';
+import { KIT_HANG_MS } from './helpers.js';
+
+// The real clock, taken before a test fakes it.
+const { setTimeout: realSetTimeout, clearTimeout: realClearTimeout } = globalThis;
 
 describe('stopLeftovers (solution/src/tools/processes.ts)', () => {
   it.runIf(process.platform === 'linux')('stops a detached process that was in the middle of exec when the command ended (100 tries)', async () => {
@@ -29,4 +34,20 @@ describe('stopLeftovers (solution/src/tools/processes.ts)', () => {
       killLeftOver(`sleep 40.${tag}`);
     }
   });
+
+  it('waits on the real clock, so a test that fakes the clock for a command\'s timeout does not stop its waits', async () => {
+    // Chapter 4's timeout test fakes setTimeout; stopLeftovers' short wait for a process in the middle of exec (always
+    // some on a busy machine) then never ended, and the test hung on a correct solution.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let hang: ReturnType<typeof setTimeout> | undefined;
+      const late = settlesWithin(new Promise(() => {}), 20);
+      const outcome = await Promise.race([late, new Promise((resolve) => (hang = realSetTimeout(() => resolve('hung'), KIT_HANG_MS)))]);
+      realClearTimeout(hang);
+      expect(outcome, 'settlesWithin must use the clock taken when processes.ts loaded, not the global (faked) one').toBe(false);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
+

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, checkStubTable, headerLength, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import { checkGuide, checkStubTable, checkStubTables, headerLength, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
 import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
@@ -172,6 +172,37 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
     expect(swapped).toHaveLength(1);
     const filter = checkStubTable(ROOT, 'chapter-03.md', page(table.replace('-t "pushResults"', '-t "push"')));
     expect(filter).toEqual([expect.stringMatching(/^book\/src\/chapter-03\.md:11: the stub table's row for SimpleAgent.pushResults reads .*-t "push".*; the kit writes .*-t "pushResults"/)]);
+  });
+});
+
+describe('a chapter read in parts (scripts/lib/guide.ts checkStubTables)', () => {
+  const part = (from: number, to: number) => `# Chapter 15, part\n\n${stubTable(ROOT, 15, { from, to })}\n\n## The flags\n`;
+  const overview = { page: 'chapter-15.md', markdown: '# Chapter 15: Capstone\n\nFour parts.\n' };
+  const pages = (...ranges: Array<[number, number] | string>) => [
+    overview,
+    ...ranges.map((r, i) => ({ page: `chapter-15-${i + 1}.md`, markdown: typeof r === 'string' ? r : part(r[0], r[1]) })),
+  ];
+  const all = stubTable(ROOT, 15).split('\n').slice(2).map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+
+  it("accepts parts whose tables, in order, name each of the chapter's stubs once, numbered as in the whole table", () => {
+    expect(all.length).toBeGreaterThan(30);
+    expect(stubTable(ROOT, 15, { from: 9, to: 10 }).split('\n').slice(2).map((r) => r.split('|')[1]!.trim())).toEqual(['9', '10']);
+    expect(checkStubTables(ROOT, pages([1, 8], [9, 19], [20, 31], [32, all.length]))).toEqual([]);
+    // A chapter on one page is still checked as before.
+    expect(checkStubTables(ROOT, [{ page: 'chapter-03.md', markdown: 'no table' }]).join()).toMatch(/chapter-03\.md: no stub table/);
+  });
+
+  it('names a part without a table, a stub in two parts, a stub in none, and a row the kit would write otherwise', () => {
+    expect(checkStubTables(ROOT, pages([1, 8], 'no table here', [9, all.length])).join()).toMatch(/chapter-15-2\.md: no stub table .*each part of chapter 15 opens with the table of its own stubs/);
+    const twice = checkStubTables(ROOT, pages([1, 8], [8, all.length]));
+    expect(twice.join()).toMatch(new RegExp(`chapter-15-2\\.md:3: .*${all[7]} is already in an earlier part's table; after the parts before it, chapter 15's hints go on with ${all[8]},`));
+    const gap = checkStubTables(ROOT, pages([1, 8], [10, all.length]));
+    expect(gap.join()).toMatch(new RegExp(`chapter-15-2\\.md:3: .*hints go on with ${all[8]}, `));
+    expect(gap.join()).toMatch(new RegExp(`chapter-15\\.md: chapter 15's parts leave out ${all[8]}:`));
+    const short = checkStubTables(ROOT, pages([1, 8], [9, 30]));
+    expect(short).toEqual([expect.stringMatching(new RegExp(`^book/src/chapter-15\\.md: chapter 15's parts leave out ${all.slice(30).join(', ')}:`))]);
+    const filter = checkStubTables(ROOT, pages([1, 8], part(9, all.length).replace(`-t "${all[8]}"`, '-t "nothing"')));
+    expect(filter).toEqual([expect.stringMatching(new RegExp(`^book/src/chapter-15-2\\.md:5: the stub table's row for ${all[8]} reads .*-t "nothing".*; the kit writes .*--stub-table 15 9-${all.length}`))]);
   });
 });
 

@@ -121,6 +121,7 @@ describe('the site (book/.vitepress)', () => {
         full: true,
         screenshot: shot,
         searchWord: 'zebra',
+        searchRightAway: true,
         evaluate: `({ question: getComputedStyle(document.querySelector('.quiz-question')).fontSize, answer: getComputedStyle(document.querySelector('.quiz-choice')).fontSize, badges: document.querySelectorAll('.quiz-label').length })`,
       });
       const seen = JSON.stringify({ ...result, searchResults: undefined }, null, 1);
@@ -139,7 +140,9 @@ describe('the site (book/.vitepress)', () => {
       expect(result.title).toMatch(/Messages and the mock provider/);
       expect(result.header).toMatch(/What you build:.*\nFiles:/);
       expect(result.highlighted!).toBeGreaterThan(3);
-      expect(result).toMatchObject({ prev: '/', next: '/chapter02', quizzes: 1, searchOpened: true, searchFound: true });
+      expect(result).toMatchObject({ prev: '/', next: '/chapter02', quizzes: 1, searchOpened: true });
+      expect(result.searchText, 'the first search right after loading keeps the keys typed while the search box was still loading (theme/search.ts keepTypedAhead)').toBe('zebra');
+      expect(result.searchFound, 'the first search right after loading finds the word').toBe(true);
       expect(result.quizFirst).toMatch(/^✗\s*No: nothing is re-sorted\. Try another answer\.$/);
       expect(result.quizSecond).toMatch(/✓[\s\S]*a result answers the tool_call before it/);
       expect(result.extra, 'quiz answers in the font size of the question, not a button\'s 13.3px; one "Check yourself", the heading').toEqual({ question: '16px', answer: '16px', badges: 0 });

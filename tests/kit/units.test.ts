@@ -15,6 +15,7 @@ import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegion
 import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
+import { HOLD_MS, redactingWriter } from '../../scripts/lib/redacting-writer.js';
 import { REPO } from './helpers.js';
 
 describe('unifiedDiff (scripts/kit/diff.ts)', () => {
@@ -412,5 +413,45 @@ describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, w
     expect(stale.what).toMatch(/results cache \(\.kit\/results\.json\) was stale: 1 test\(s\) of chapter 4 .*"slow"/);
     expect(stale.fix).toContain('npm run progress -- --fresh');
     expect(staleCacheCheck(kept, kept).ok, 'failures that come back are real').toBe(true);
+  });
+});
+
+describe('redactingWriter (scripts/lib/redacting-writer.ts): npm run agent\'s stdout', () => {
+  const SECRET = 'sk-test-0123456789abcdefSPLIT';
+  const setup = () => {
+    const written: string[] = [];
+    const writer = redactingWriter((text) => written.push(text), () => (text) => text.split(SECRET).join('[REDACTED]'));
+    return { written, writer, shown: () => written.join('') };
+  };
+  afterEach(() => vi.useRealTimers());
+
+  it('a credential split over two chunks is still taken out', () => {
+    const { writer, shown } = setup();
+    writer.write(`the key is ${SECRET.slice(0, 10)}`);
+    writer.write(`${SECRET.slice(10)} and more\n`);
+    writer.flush();
+    expect(shown()).toBe('the key is [REDACTED] and more\n');
+    expect(shown()).not.toContain(SECRET.slice(0, 10));
+  });
+
+  it('whole words are written at once; the last word waits for a pause in the stream, then shows', () => {
+    vi.useFakeTimers();
+    const { writer, shown } = setup();
+    writer.write('Thinking very slowly');
+    expect(shown(), 'everything up to the last white space is written at once').toBe('Thinking very ');
+    vi.advanceTimersByTime(HOLD_MS - 1);
+    expect(shown()).toBe('Thinking very ');
+    writer.write('');
+    vi.advanceTimersByTime(1);
+    expect(shown(), 'after a pause the held word shows too').toBe('Thinking very slowly');
+  });
+
+  it('order is kept, and flush writes what is held before anything else is printed', () => {
+    const { writer, written } = setup();
+    writer.write('a b');
+    writer.write('c\nd');
+    writer.flush();
+    writer.flush();
+    expect(written).toEqual(['a ', 'bc\n', 'd']);
   });
 });

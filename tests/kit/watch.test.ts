@@ -8,7 +8,7 @@ import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { typeCheck } from '../../scripts/kit/doctor.js';
 import { addRegionTrace } from '../../scripts/kit/trace-plugin.js';
 import { typecheckStarter } from '../../scripts/kit/typecheck.js';
-import { copyRepo, read, solveUpTo, startKit, write } from './helpers.js';
+import { copyRepo, KIT_HANG_MS, read, solveUpTo, startKit, write } from './helpers.js';
 
 const KEYS = /keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit/;
 
@@ -52,7 +52,8 @@ describe('watch (scripts/kit/watch.ts)', () => {
           watch.send('h\n');
           at = await watch.waitFor(/Hint \d of 3/, at);
           watch.send('l\n');
-          at = await watch.waitFor(/15\s+Capstone/, at);
+          // The list runs every other chapter's tests first (about 1,300 of them): a limit only a hang reaches.
+          at = await watch.waitFor(/15\s+Capstone/, at, 6 * KIT_HANG_MS);
         }
         watch.send('q\n');
         expect(await watch.exited).toBe(0);

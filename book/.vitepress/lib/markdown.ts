@@ -124,7 +124,8 @@ export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, 
   md.core.ruler.push('chapter_links', (state) => {
     const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
     if (!page) return; // a quiz's inline text (quizPlugin renders it on its own): no links inside answer buttons
-    const own = [...chapters].find(([, file]) => file === page)?.[0];
+    // A chapter's own page, or one of its parts (chapter-15-1.md for chapter-15.md): "chapter 15" there is not a link.
+    const own = [...chapters].find(([, file]) => file === page || page.startsWith(file.replace(/\.md$/, '-')))?.[0];
     state.tokens.forEach((block, b) => {
       if (block.type !== 'inline' || !block.children || state.tokens[b - 1]?.type === 'heading_open') return;
       const out: typeof block.children = [];

@@ -2,6 +2,7 @@ import DefaultTheme from 'vitepress/theme';
 import { useData, useRoute, type Theme } from 'vitepress';
 import { onMounted, watch } from 'vue';
 import Quiz from './Quiz.vue';
+import { keepTypedAhead, warmSearch } from './search';
 import './custom.css';
 
 export default {
@@ -19,6 +20,9 @@ export default {
       // The app has hydrated: the page answers clicks from here (tests/kit/browser-check.ts reads this mark).
       performance.mark('guide:hydrated');
       draw();
+      // The first search after loading finds what the reader typed (theme/search.ts).
+      keepTypedAhead();
+      warmSearch();
     });
     watch(() => route.path, () => draw(), { flush: 'post' });
     watch(isDark, () => draw(true), { flush: 'post' });

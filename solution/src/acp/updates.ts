@@ -22,11 +22,37 @@ export interface TranslatorOptions {
   price?: ModelPrice;
   /** Usage already spent in this session before the translator was made (a loaded session). */
   usage?: Usage;
+  /** The session's title (sessionTitle of its history), for session_info_update. */
+  title?: string;
 }
 
 /** A text result as ACP tool-call content. */
 export function textContent(text: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text } };
+}
+
+/** A session's title: its first request on one line, clipped to 60 characters (as chapter 12's list shows it). */
+export function sessionTitle(history: readonly Message[]): string | undefined {
+  const first = history.find((message) => message.role === 'user');
+  const title = first?.role === 'user' ? first.content.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
+  return title || undefined;
+}
+
+/**
+ * The session_info_update sent after each run: the session's title (null when it has none) and, in `_meta.usage`,
+ * the tokens the session has used so far (ACP v1 has no field for them), with `_meta.costUsd` when the price is known.
+ */
+export function sessionInfo(usage: Usage, title: string | undefined, price?: ModelPrice): SessionUpdate {
+  // #region chapter 14: sessionInfo
+  // 1. usage figures: { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens (0 when absent), totalTokens:
+  //    input + output + cache read + cache write }.
+  // 2. Return { sessionUpdate: 'session_info_update', title: title ?? null, _meta: { usage: figures } }, with
+  //    costUsd: costOf(usage, price) added to _meta when a price is given.
+  const cacheReadTokens = usage.cacheReadTokens ?? 0;
+  const cacheWriteTokens = usage.cacheWriteTokens ?? 0;
+  const figures = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens, cacheWriteTokens, totalTokens: usage.inputTokens + usage.outputTokens + cacheReadTokens + cacheWriteTokens };
+  return { sessionUpdate: 'session_info_update', title: title ?? null, _meta: { usage: figures, ...(price ? { costUsd: costOf(usage, price) } : {}) } };
+  // #endregion
 }
 
 /** Tokens a turn had in its context: everything it read (cached or not) and what it wrote. */
@@ -42,6 +68,11 @@ export class UpdateTranslator {
 
   constructor(private readonly options: TranslatorOptions) {
     this.usage = options.usage ?? noUsage();
+  }
+
+  /** The session's usage so far: what it had before, and every usage event translated since. */
+  get sessionUsage(): Usage {
+    return this.usage;
   }
 
   /**
@@ -60,7 +91,8 @@ export class UpdateTranslator {
    * - usage → usage_update: `used` is this turn's context (contextUsed), `size` the context window, and the session's
    *   cost so far in USD when the price is known;
    * - subagent → only the tool-call updates of the wrapped event, with `<callId>/` added to the prefix (a sub-agent's
-   *   text is its own business: its answer reaches the parent as the task call's result).
+   *   text is its own business: its answer reaches the parent as the task call's result);
+   * - done (the run is over) → session_info_update (sessionInfo) with the title and the session's usage so far.
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
@@ -81,7 +113,8 @@ export class UpdateTranslator {
     //    turn's usage), size = the context window, and, when a price was given, cost { amount, currency: 'USD' }
     //    with amount = costOf(session usage, price).
     // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
-    //    tool_call_update updates (a sub-agent's text, plan and mode are its own business). Every other event: [].
+    //    tool_call_update updates (a sub-agent's text, plan and mode are its own business).
+    // 8. done: [sessionInfo(the session's usage, options.title, options.price)]. Every other event: [].
     switch (event.type) {
       case 'text_delta':
         return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: event.text } }];
@@ -140,6 +173,8 @@ export class UpdateTranslator {
       }
       case 'subagent':
         return this.updates(event.event, `${prefix}${event.callId}/`).filter((update) => update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update');
+      case 'done':
+        return [sessionInfo(this.usage, this.options.title, this.options.price)];
       default:
         return [];
     }

@@ -234,8 +234,9 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    mcpServerApproved(name, trust, settings) (a project's .mcp.json server starts only when the person approved
   //    it); its problems are warnings, and its skipped servers one warning that names them and says they need the
   //    folder trusted (--trust-workspace, or the question of npm run agent). When it names any server:
-  //    McpServers.start(servers, { readOnlyHintsOf }), where readOnlyHintsOf(name) is false for the list's `project`
-  //    servers (a server the folder chose only claims readOnlyHint: it must not skip plan mode's question); clean-up:
+  //    McpServers.start(servers, { readOnlyHintsOf, ask }), where readOnlyHintsOf(name) is false for the list's
+  //    `project` servers (a server the folder chose only claims readOnlyHint: it must not skip plan mode's question)
+  //    and ask is the gate's (step 2), so a server's question to the person waits in the same line; clean-up:
   //    close it; each failure a warning `mcp: <name> failed: <error>`; and its tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
   //    approve is queuedQuestions' approvePlan (the same one as in step 2: plans wait in the same line) or one that answers { approved: false, feedback } telling the model nobody can
@@ -297,7 +298,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     let mcp: McpServers | undefined;
     if (Object.keys(list.servers).length > 0) {
       const claims = new Set(list.project ?? []);
-      const hub = await McpServers.start(list.servers, { readOnlyHintsOf: (name) => !claims.has(name) });
+      const hub = await McpServers.start(list.servers, { readOnlyHintsOf: (name) => !claims.has(name), ask: questions.ask });
       mcp = hub;
       cleanups.push(() => hub.close());
       for (const failure of hub.failures) warnings.push(`mcp: ${failure.name} failed: ${failure.error}`);

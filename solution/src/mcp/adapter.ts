@@ -10,9 +10,10 @@
 import { createHash } from 'node:crypto';
 import { Ajv } from 'ajv';
 import { z } from 'zod';
-import type { CallToolResult, Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontextprotocol/client';
+import type { ToolProgressEvent } from '../agent-events.js';
 import type { JsonSchema } from '../provider.js';
-import type { Tool } from '../tool.js';
+import type { Tool, ToolContext } from '../tool.js';
 import type { McpConnection } from './client.js';
 
 export type { CallToolResult, McpToolInfo };
@@ -136,12 +137,30 @@ export function toolResultText(result: CallToolResult): string {
   // #endregion
 }
 
+/** The tool_progress event of one progress notification, for the call `ctx` runs (turn and call id 0 and '' outside a loop). */
+export function progressEvent(ctx: ToolContext, progress: Progress): ToolProgressEvent {
+  return {
+    type: 'tool_progress',
+    turn: ctx.turn ?? 0,
+    callId: ctx.callId ?? '',
+    progress: progress.progress,
+    ...(progress.total === undefined ? {} : { total: progress.total }),
+    ...(progress.message === undefined ? {} : { message: progress.message }),
+  };
+}
+
+/** A progress event as a short line for a terminal: `1/2 waiting for the file`, or `3` with no total and no message. */
+export function progressText(event: ToolProgressEvent): string {
+  return `${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`;
+}
+
 /**
  * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
  * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
  * and checked before the call (input, jsonSchemaInput), `readOnly` from the `readOnlyHint` annotation (true only
  * when the server says true), and an execute that calls the server's tool by its own name with the call's signal and
- * returns toolResultText of the result.
+ * id, emits a tool_progress event (progressEvent) for each progress notification while the call runs, and returns
+ * toolResultText of the result.
  */
 export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Record<string, unknown>> {
   // #region chapter 11: mcpTool
@@ -149,8 +168,9 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Reco
   //    `${info.name} (from MCP server ${connection.name})`.
   // 2. jsonSchema: offeredSchema(info.inputSchema); input: jsonSchemaInput of that schema.
   // 3. readOnly: info.annotations?.readOnlyHint === true (a hint the server does not give means "may write").
-  // 4. execute(input, ctx): toolResultText(await connection.callTool(info.name, input, ctx.signal)). The server
-  //    knows its tool by its own name, not the namespaced one.
+  // 4. execute(input, ctx): toolResultText(await connection.callTool(info.name, input, options)). The server knows
+  //    its tool by its own name, not the namespaced one. The options: ctx.signal, ctx.callId, and an onProgress
+  //    that hands progressEvent(ctx, progress) (given) to ctx.emit (it may be absent) as each one arrives.
   const jsonSchema = offeredSchema(info.inputSchema);
   return {
     name: mcpToolName(connection.name, info.name),
@@ -158,7 +178,8 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Reco
     jsonSchema,
     input: jsonSchemaInput(jsonSchema),
     readOnly: info.annotations?.readOnlyHint === true,
-    execute: async (input, ctx) => toolResultText(await connection.callTool(info.name, input, ctx.signal)),
+    execute: async (input, ctx) =>
+      toolResultText(await connection.callTool(info.name, input, { signal: ctx.signal, callId: ctx.callId, onProgress: (progress) => ctx.emit?.(progressEvent(ctx, progress)) })),
   };
   // #endregion
 }

@@ -7,13 +7,22 @@
  * agent. The rule throughout: a server is somebody else's program, so nothing it does (or fails to do) may hang or
  * crash the run. Its failures become error results the model reads, and the model carries on without it.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolInfo } from '@modelcontextprotocol/sdk/types.js';
+import {
+  Client,
+  SdkError,
+  SdkErrorCode,
+  StreamableHTTPClientTransport,
+  type CallToolResult,
+  type ClientOptions,
+  type Progress,
+  type Tool as McpToolInfo,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { errorText } from '../execute-tool.js';
+import type { AskPermission } from '../permissions/gate.js';
 import { SERVER_NAME, type McpServerConfig } from './config.js';
+import { answerElicitation, type RunningCall } from './elicitation.js';
 
 export type { Transport };
 
@@ -31,11 +40,30 @@ export interface McpConnectionOptions {
    * their tools are asked about in plan mode and never run side by side.
    */
   readOnlyHints?: boolean;
+  /**
+   * Chapter 8's question to the person, for a server that asks one mid-call (elicitation.ts). Chapter 15's factory
+   * passes the run's (the terminal's, or the editor's over ACP). Without one, every such question is declined.
+   */
+  ask?: AskPermission;
+}
+
+/** How one tool call is made: its signal, the model's id for it, and where its progress goes while it runs. */
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  callId?: string;
+  /** Called for each notifications/progress the server sends about this call, until the call ends. */
+  onProgress?: (progress: Progress) => void;
 }
 
 /** The most pages of tools/list followed, and the most tools kept: a server that never stops paginating cannot hang start-up. */
 export const MAX_TOOL_PAGES = 50;
 export const MAX_TOOLS = 1000;
+
+/**
+ * The SDK client's options: what the client tells a server it can do (answer elicitation/create forms, and nothing it
+ * cannot), and the most pages of tools/list it follows (MAX_TOOL_PAGES).
+ */
+export const CLIENT_OPTIONS: ClientOptions = { capabilities: { elicitation: { form: {} } }, listMaxPages: MAX_TOOL_PAGES };
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -79,9 +107,13 @@ export class McpConnection {
   toolsChanged = false;
   /** The end of what the server wrote to stderr. */
   stderr = '';
+  /** Asks the person a server's question (McpConnectionOptions.ask). */
+  readonly ask: AskPermission | undefined;
   private readonly makeTransport: TransportFactory;
   private client: Client | undefined;
   private transport: Transport | undefined;
+  /** The calls running now (callTool keeps each here until it ends): an elicitation belongs to the only one. */
+  private readonly running = new Set<RunningCall>();
 
   /** `server` is a configured server (config.ts) or a factory of transports (a server handed in by code, a test). */
   constructor(name: string, server: McpServerConfig | TransportFactory, options: McpConnectionOptions = {}) {
@@ -91,6 +123,7 @@ export class McpConnection {
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.readOnlyHints = options.readOnlyHints ?? true;
+    this.ask = options.ask;
   }
 
   /** Whether this server's readOnlyHint counts (McpConnectionOptions.readOnlyHints). */
@@ -106,6 +139,15 @@ export class McpConnection {
     return this.client;
   }
 
+  /**
+   * The call a server's question belongs to (the only call running; none when there are none or several) and the
+   * signal that withdraws the question: the request's own (the server cancelled it) or that call's (the run stopped).
+   */
+  private questionScope(request: AbortSignal): { running?: RunningCall; signal: AbortSignal } {
+    const running = this.running.size === 1 ? [...this.running][0] : undefined;
+    return { running, signal: running?.signal ? AbortSignal.any([request, running.signal]) : request };
+  }
+
   private keepStderr(text: string): void {
     this.stderr = (this.stderr + text).slice(-STDERR_KEEP);
   }
@@ -117,18 +159,22 @@ export class McpConnection {
   }
 
   /**
-   * Starts the server and runs the MCP handshake. Afterwards the state is `running`; when the server exits, it is
-   * `stopped`; when the server sends notifications/tools/list_changed, `toolsChanged` is set. Throws an Error that
-   * starts with `MCP server "<name>" did not start:` when the transport fails, the handshake fails, or it takes
-   * longer than startupTimeoutMs; the half-started server is closed (no child process is left) and the state is
-   * `stopped`.
+   * Starts the server and runs the MCP handshake (`initialize`: the client offers protocol revision 2025-11-25 and
+   * accepts an older one the server answers with). Afterwards the state is `running`; when the server exits, it is
+   * `stopped`; when the server sends notifications/tools/list_changed, `toolsChanged` is set; when it asks the person
+   * something (elicitation/create), answerElicitation answers. Throws an Error that starts with `MCP server "<name>"
+   * did not start:` when the transport fails, the handshake fails, or it takes longer than startupTimeoutMs; the
+   * half-started server is closed (no child process is left) and the state is `stopped`.
    */
   async connect(): Promise<void> {
     // #region chapter 11: McpConnection.connect
     // 1. Throw if the state is `closed` (`MCP server "<name>" is closed`).
-    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }) and a transport (this.makeTransport()).
-    //    Keep both on `this` now, so close() can reach a server that is still starting.
-    // 3. client.setNotificationHandler(ToolListChangedNotificationSchema, ...) sets this.toolsChanged = true.
+    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS) and a transport
+    //    (this.makeTransport()). Keep both on `this` now, so close() can reach a server that is still starting.
+    // 3. Handlers, by method name: client.setNotificationHandler('notifications/tools/list_changed', ...) sets
+    //    this.toolsChanged = true; client.setRequestHandler('elicitation/create', (request, ctx) => ...) answers
+    //    with answerElicitation(this.name, request.params, this.ask, running, signal), where running and signal
+    //    come from this.questionScope(ctx.mcpReq.signal) (given).
     // 4. client.onclose: when the state is `running`, it becomes `stopped` (the server died; close() sets `closed`
     //    first, so it does not count).
     // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
@@ -136,12 +182,16 @@ export class McpConnection {
     //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
     // 6. Set the state to `running`.
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
-    const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' });
+    const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS);
     const transport = this.makeTransport();
     this.client = client;
     this.transport = transport;
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       this.toolsChanged = true;
+    });
+    client.setRequestHandler('elicitation/create', (request, ctx) => {
+      const { running, signal } = this.questionScope(ctx.mcpReq.signal);
+      return answerElicitation(this.name, request.params, this.ask, running, signal);
     });
     client.onclose = () => {
       if (this.state === 'running') this.state = 'stopped';
@@ -158,24 +208,22 @@ export class McpConnection {
   }
 
   /**
-   * Every tool the server offers (following `nextCursor` through all pages). The server must be running. Throws
-   * when it offers more than MAX_TOOL_PAGES pages or MAX_TOOLS tools, or gives the same cursor twice.
+   * Every tool the server offers: the SDK follows `nextCursor` through all pages, at most MAX_TOOL_PAGES of them
+   * (CLIENT_OPTIONS), so a server that never stops paginating cannot hang start-up. The server must be running.
+   * Throws when it offers more pages than that or more than MAX_TOOLS tools.
    */
   async listTools(): Promise<McpToolInfo[]> {
     if (!this.client || this.state !== 'running') throw new Error(`MCP server "${this.name}" is not running`);
-    const tools: McpToolInfo[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      if (++pages > MAX_TOOL_PAGES) throw new Error(`MCP server "${this.name}" lists its tools on more than ${MAX_TOOL_PAGES} pages: stopped there`);
-      const page = await this.client.listTools(cursor === undefined ? {} : { cursor }, { timeout: this.callTimeoutMs });
-      tools.push(...page.tools);
-      if (tools.length > MAX_TOOLS) throw new Error(`MCP server "${this.name}" offers more than ${MAX_TOOLS} tools: stopped there`);
-      cursor = page.nextCursor;
-      if (cursor !== undefined && seen.has(cursor)) throw new Error(`MCP server "${this.name}" gave the same tools/list cursor twice: stopped there`);
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor);
+    let tools: McpToolInfo[];
+    try {
+      ({ tools } = await this.client.listTools(undefined, { timeout: this.callTimeoutMs, cacheMode: 'refresh' }));
+    } catch (error) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.ListPaginationExceeded) {
+        throw new Error(`MCP server "${this.name}" lists its tools on more than ${MAX_TOOL_PAGES} pages: stopped there`);
+      }
+      throw error;
+    }
+    if (tools.length > MAX_TOOLS) throw new Error(`MCP server "${this.name}" offers more than ${MAX_TOOLS} tools: stopped there`);
     return tools;
   }
 
@@ -183,21 +231,26 @@ export class McpConnection {
    * Calls the server's tool `tool` (its own name) with `args`. A server that stopped is started again first, once
    * in the connection's life; after that, or if the restart fails, the call throws an Error saying the server
    * stopped. Throws (never hangs) when the call takes longer than callTimeoutMs, when the server dies during the
-   * call, and when `signal` aborts (the SDK tells the server the request is cancelled). Every error names the server.
+   * call, and when `options.signal` aborts (the SDK tells the server the request is cancelled). Every error names
+   * the server. While the call runs, each progress notification the server sends about it goes to
+   * `options.onProgress`, and the call is among the running ones (a question the server asks belongs to it).
    * Returns the server's result as it is: a result with `isError` is for the adapter to report.
    */
-  async callTool(tool: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
+  async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
     // #region chapter 11: McpConnection.callTool
     // 1. `closed`: throw `MCP server "<name>" is closed`.
     // 2. Not `running` (new or stopped): if this.restarts is already 1 or more, throw `MCP server "<name>" has
     //    stopped and was already restarted once; its tools are unavailable`. Else add one to this.restarts and
     //    await this.connect(); if it throws, throw `MCP server "<name>" has stopped and could not be restarted: ...`.
     //    (A connection that was never started counts as stopped: connect() it first.)
-    // 3. Call this.client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.callTimeoutMs })
-    //    and return its result (cast to CallToolResult).
-    // 4. If that throws: the signal's reason when the signal aborted; `MCP server "<name>" stopped while running
+    // 3. While the call runs, keep { tool, callId, signal } (from options) in this.running; take it out when the
+    //    call ends, however it ends.
+    // 4. Call this.client.callTool({ name: tool, arguments: args }, { signal, timeout: this.callTimeoutMs,
+    //    onprogress: options.onProgress }) and return its result.
+    // 5. If that throws: the signal's reason when the signal aborted; `MCP server "<name>" stopped while running
     //    <tool>` (plus stderrNote) when the state is no longer `running`; `MCP server "<name>" did not answer <tool>
-    //    within <ms> ms` for an McpError with code ErrorCode.RequestTimeout; else `MCP server "<name>": <text>`.
+    //    within <ms> ms` for an SdkError with code SdkErrorCode.RequestTimeout; else `MCP server "<name>": <text>`.
+    const { signal, callId, onProgress } = options;
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
     if (this.state !== 'running') {
       if (this.restarts >= 1) {
@@ -210,15 +263,19 @@ export class McpConnection {
         throw new Error(`MCP server "${this.name}" has stopped and could not be restarted: ${errorText(error)}`);
       }
     }
+    const running: RunningCall = { tool, callId, signal };
+    this.running.add(running);
     try {
-      return (await this.client!.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.callTimeoutMs })) as CallToolResult;
+      return await this.client!.callTool({ name: tool, arguments: args }, { signal, timeout: this.callTimeoutMs, onprogress: onProgress });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       if (this.state !== 'running') throw new Error(`MCP server "${this.name}" stopped while running ${tool}${this.stderrNote()}`);
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new Error(`MCP server "${this.name}" did not answer ${tool} within ${this.callTimeoutMs} ms`);
       }
       throw new Error(`MCP server "${this.name}": ${errorText(error)}`);
+    } finally {
+      this.running.delete(running);
     }
     // #endregion
   }

@@ -47,7 +47,7 @@ export interface Found {
 export const CONTAINER_KINDS: ReadonlySet<string> = new Set([
   'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'redirected_statement',
   'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'do_group', 'case_statement',
-  'case_item', 'function_definition', 'variable_assignment', 'declaration_command', 'command_name', 'concatenation',
+  'case_item', 'function_definition', 'variable_assignment', 'variable_assignments', 'declaration_command', 'command_name', 'concatenation',
   'string', 'expansion', 'command_substitution', 'process_substitution', 'heredoc_redirect', 'herestring_redirect',
   'heredoc_body', 'array',
 ]);

@@ -6,3 +6,7 @@ export * from './client-files.js';
 export * from './session-setup.js';
 export * from './server.js';
 export * from './source.js';
+export * from './saved-sessions.js';
+export * from './config-options.js';
+export * from './commands.js';
+export * from './client-terminal.js';

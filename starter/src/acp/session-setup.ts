@@ -11,6 +11,7 @@ import { RequestError, type McpServer, type SessionMode } from '@agentclientprot
 import type { McpServerConfig } from '../mcp/config.js';
 import { SERVER_NAME } from '../mcp/config.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/evaluate.js';
+import { SESSION_ID } from './saved-sessions.js';
 
 /** How a client's `_meta.systemPrompt` changes the agent's system prompt. */
 export type SystemPromptChoice = { replace: string } | { append: string };
@@ -47,15 +48,35 @@ export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string,
 }
 
 /**
- * `_meta.systemPrompt` of session/new (or load): a string replaces the system prompt, `{ append: string }` adds to
- * it; absent (or no _meta) is undefined. Any other shape is RequestError.invalidParams that says what is accepted.
+ * `_meta.systemPrompt` of session/new (or load): a string or `{ replace: string }` replaces the system prompt,
+ * `{ append: string }` adds to it, and when both `replace` and `append` are given, replace wins; absent (or no _meta)
+ * is undefined. Any other shape (a key of the wrong type among them) is RequestError.invalidParams that says what is
+ * accepted.
  */
 export function systemPromptFromMeta(meta: Record<string, unknown> | null | undefined): SystemPromptChoice | undefined {
   // #region chapter 14: systemPromptFromMeta
   // 1. No meta, or no systemPrompt key in it (or null): undefined.
-  // 2. A string: { replace: it }. An object whose `append` is a string: { append: it }.
-  // 3. Anything else: throw RequestError.invalidParams(undefined, message) saying _meta.systemPrompt must be a
-  //    string or { append: string }.
+  // 2. A string: { replace: it }.
+  // 3. A plain object (not an array): its `replace` and `append`, each either absent or a string (any other type is
+  //    refused as in step 4). A replace → { replace } (it wins over an append given with it); else an append →
+  //    { append }; neither → refused.
+  // 4. Anything else: throw RequestError.invalidParams(undefined, message) saying _meta.systemPrompt must be a
+  //    string, { replace: string } or { append: string }.
   throw new TodoError(14, 'systemPromptFromMeta');
+  // #endregion
+}
+
+/**
+ * `_meta.claudeCode.options.resume` of session/new: the id of a saved session to continue instead of starting a new
+ * one (the way Claude Code's own ACP adapter takes it). Undefined when any part of that path is absent or null; an
+ * id that is not a session id (SESSION_ID) is RequestError.invalidParams: it comes from the client, and it names a file.
+ */
+export function resumeFromMeta(meta: Record<string, unknown> | null | undefined): string | undefined {
+  // #region chapter 14: resumeFromMeta
+  // 1. Walk meta → claudeCode → options → resume; stop with undefined at the first step that is not an object (or
+  //    at a resume that is undefined or null). Other keys beside them belong to other agents: leave them alone.
+  // 2. A string that matches SESSION_ID: return it.
+  // 3. Anything else: throw RequestError.invalidParams(undefined, message) that says it must be a session id.
+  throw new TodoError(14, 'resumeFromMeta');
   // #endregion
 }

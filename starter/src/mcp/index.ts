@@ -2,4 +2,5 @@
 export * from './config.js';
 export * from './adapter.js';
 export * from './client.js';
+export * from './elicitation.js';
 export * from './servers.js';

@@ -14,6 +14,11 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
+// The clock of the operating system's waits below (a process in the middle of exec, pipes still held open), taken
+// when this file loads: a test that fakes the clock to move a command's own timeout (chapter 4's tests do) must not
+// stop these waits too, or a busy machine, where some process is always in the middle of exec, would hang them.
+const { setTimeout, clearTimeout } = globalThis;
+
 /** The variable that marks every process one command started. */
 export const RUN_MARKER = 'KIT_COMMAND_RUN';
 

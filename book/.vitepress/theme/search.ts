@@ -1,0 +1,89 @@
+/**
+ * The first search after a page loads (VitePress's local search). The search box is not part of the page: its code
+ * (VPLocalSearchBox, with MiniSearch) and the index of the whole guide (some 350 KB) are fetched the first time the
+ * reader opens it. Until then there is no input to type into: a reader who presses `/` and types straight away lost
+ * every key, and saw an empty box, "nothing found", for a search that was never run. Two things fix it:
+ * - warmSearch(): when the pointer or focus reaches the search button, or the page is idle a few seconds after
+ *   hydration, fetch the box's code and the index, so they are there by the time the reader types;
+ * - keepTypedAhead(): the keys typed after the search was asked for (`/`, Ctrl-K or a click on the search button) and
+ *   before its input exists are kept, and given to the input when it appears, as if typed into it.
+ */
+const INPUT = '.VPLocalSearchBox input';
+const BUTTON = '.VPNavBarSearchButton, .DocSearch-Button';
+
+/** How long after hydration the search is fetched unasked (ms): the first seconds belong to the page's own clicks. */
+const WARM_AFTER_MS = 3000;
+
+export function warmSearch(): void {
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    void import('vitepress/dist/client/theme-default/components/VPLocalSearchBox.vue').catch(() => {});
+    // The virtual module VitePress's local search serves: one loader per locale, each fetching that index.
+    void import('@localSearchIndex')
+      .then((m: { default: Record<string, () => Promise<unknown>> }) => Promise.all(Object.values(m.default).map((load) => load())))
+      .catch(() => {});
+  };
+  // At once when the reader heads for the search button; otherwise when the page is idle, a few seconds in.
+  for (const type of ['pointerover', 'focusin', 'touchstart']) {
+    document.addEventListener(type, (event) => {
+      if ((event.target as Element | null)?.closest?.(BUTTON)) start();
+    }, { passive: true });
+  }
+  setTimeout(() => {
+    if ('requestIdleCallback' in window) window.requestIdleCallback(start);
+    else start();
+  }, WARM_AFTER_MS);
+}
+
+/** Whether a key goes to something being edited (VitePress's own test for its `/` shortcut). */
+function editing(event: KeyboardEvent): boolean {
+  const element = event.target as HTMLElement | null;
+  return !!element && (element.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(element.tagName));
+}
+
+export function keepTypedAhead(): void {
+  let typed: string | undefined;
+  let asked = 0;
+  const input = () => document.querySelector<HTMLInputElement>(INPUT);
+  const handOver = () => {
+    const box = input();
+    if (typed === undefined) return;
+    if (!box) {
+      // Still loading; give up after 20 s (the reader has long since moved on).
+      if (performance.now() - asked < 20_000) requestAnimationFrame(handOver);
+      else typed = undefined;
+      return;
+    }
+    if (typed) {
+      box.value = typed;
+      box.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    typed = undefined;
+  };
+  const askedFor = () => {
+    if (input() || typed !== undefined) return;
+    typed = '';
+    asked = performance.now();
+    requestAnimationFrame(handOver);
+  };
+  window.addEventListener(
+    'keydown',
+    (event) => {
+      if (typed !== undefined && !input()) {
+        if (event.key === 'Escape') typed = undefined;
+        else if (event.key === 'Backspace') typed = typed.slice(0, -1);
+        else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) typed += event.key;
+        else return;
+        event.preventDefault();
+        return;
+      }
+      if ((event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !editing(event))) askedFor();
+    },
+    true,
+  );
+  document.addEventListener('click', (event) => {
+    if ((event.target as Element | null)?.closest?.(BUTTON)) askedFor();
+  }, true);
+}

@@ -1,0 +1,117 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, test } from 'vitest';
+import { assistantText } from 'kit/messages';
+import { MockProvider } from 'kit/mock-provider';
+import { rejection, settles } from '../helpers/assert.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+import { brief, editor, testFactory } from './fixtures.js';
+
+const open: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const e of open.splice(0)) e.close();
+});
+const errorOf = async (promise: Promise<unknown>, message: string) => (await rejection(promise, message)) as { code?: number; message?: string };
+const MODELS = { model: 'big-1', smallFastModel: 'small-1', choices: ['big-2', 'small-2'] };
+
+function connect(factory: ReturnType<typeof testFactory>) {
+  const e = editor({ openSession: factory.openSession });
+  open.push(e);
+  return e;
+}
+/** Each option as `id=currentValue`. */
+const values = (options: readonly acp.SessionConfigOption[] | null | undefined) => (options ?? []).map((option) => `${option.id}=${String(option.currentValue)}`);
+const setOption = (e: ReturnType<typeof connect>, sessionId: string, configId: string, value: string) =>
+  e.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+
+describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
+  test('session/new advertises the mode, the model and the small fast model as selectors', async () => {
+    const e = connect(testFactory({ models: MODELS }));
+    const session = await e.open(tempWorkspace().root);
+    expect(values(session.configOptions), 'AcpServer.newSession step 5: configOptions (this.configOptionsOf(handle)) with the current values').toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
+    const model = session.configOptions!.find((option) => option.id === 'model')!;
+    expect(model, 'AcpServer.newSession step 5: the model option is a select of the category model').toMatchObject({ type: 'select', category: 'model' });
+  });
+
+  test('session/load and session/resume advertise them too', async () => {
+    const e = connect(testFactory({ models: MODELS, saved: new Map([['old', []]]) }));
+    const cwd = tempWorkspace().root;
+    await e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+    const loaded = await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old', cwd, mcpServers: [] });
+    expect(values(loaded.configOptions), 'AcpServer.loadSession step 5: configOptions as newSession gives them').toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
+    const resumed = await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old', cwd });
+    expect(values(resumed.configOptions), 'AcpServer.loadSession step 5: session/resume answers with them too').toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
+  });
+
+  test("picking a model answers with every option's value, and the next prompt is sent to that model", async () => {
+    const factory = testFactory({ models: MODELS, script: [assistantText('one'), assistantText('two')] });
+    const e = connect(factory);
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await e.prompt(sessionId, 'First');
+    const answer = await settles(setOption(e, sessionId, 'model', 'big-2'), 'AcpServer.setConfigOption: a known model must be accepted');
+    expect(values(answer.configOptions), 'AcpServer.setConfigOption step 5: every option with its value now').toEqual(['mode=default', 'model=big-2', 'small_fast_model=small-1']);
+    const small = await setOption(e, sessionId, 'small_fast_model', 'small-2');
+    expect(values(small.configOptions), 'AcpServer.setConfigOption step 3: the small fast model is its own option').toEqual(['mode=default', 'model=big-2', 'small_fast_model=small-2']);
+    await e.prompt(sessionId, 'Second');
+    const requests = (factory.providers[0] as MockProvider).requests;
+    expect(requests.map((request) => request.model), 'AcpServer.setConfigOption step 3: handle.models.set(...) switches the model the session sends').toEqual(['big-1', 'big-2']);
+  });
+
+  test('the mode option switches the gate, as session/set_mode does, and sends no update', async () => {
+    const e = connect(testFactory({ models: MODELS }));
+    const { sessionId } = await e.open(tempWorkspace().root);
+    const answer = await setOption(e, sessionId, 'mode', 'plan');
+    expect(values(answer.configOptions)[0], 'AcpServer.setConfigOption step 2: the mode option now says plan').toBe('mode=plan');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, "AcpServer.setConfigOption step 2: handle.modes.setMode: the gate's mode").toBe('plan');
+    expect(brief(e.of(sessionId)), 'AcpServer.setConfigOption: the client made the change, so nothing is sent back as an update').toEqual([]);
+  });
+
+  test('an unknown option, model or mode, or a value that is not a string, is invalid params and changes nothing', async () => {
+    const e = connect(testFactory({ models: MODELS }));
+    const { sessionId } = await e.open(tempWorkspace().root);
+    const cases: Array<[string, unknown, string]> = [
+      ['temperature', '0.2', 'AcpServer.setConfigOption step 4: an option there is not'],
+      ['model', 'gpt-unknown', 'AcpServer.setConfigOption step 3: a model that is not one of the choices'],
+      ['small_fast_model', 'mode', 'AcpServer.setConfigOption step 3: a small fast model that is not one of the choices'],
+      ['mode', 'yolo', 'AcpServer.setConfigOption step 2: a mode there is not'],
+      ['mode', true, 'AcpServer.setConfigOption step 1: a boolean value'],
+    ];
+    for (const [configId, value, where] of cases) {
+      const params = typeof value === 'boolean' ? { sessionId, configId, type: 'boolean' as const, value } : { sessionId, configId, value: value as string };
+      const error = await errorOf(e.agent.request(acp.methods.agent.session.setConfigOption, params), `${where} must be refused`);
+      expect(error.code, `${where}: invalid params (-32602)`).toBe(-32602);
+      if (typeof value === 'string' && configId !== 'small_fast_model') expect(error.message, `${where}: the message names ${JSON.stringify(value === '0.2' ? configId : value)}`).toContain(value === '0.2' ? configId : value);
+    }
+    const { handle } = e.server.sessions.get(sessionId)!;
+    expect([handle.modes.mode, handle.models?.model, handle.models?.smallFastModel], 'AcpServer.setConfigOption: a refused value changes nothing').toEqual(['default', 'big-1', 'small-1']);
+  });
+
+  test('a session without models offers only the mode, and refuses a model', async () => {
+    const e = connect(testFactory());
+    const session = await e.open(tempWorkspace().root);
+    expect(values(session.configOptions), 'configOptionsOf: no handle.models, only the mode').toEqual(['mode=default']);
+    const error = await errorOf(setOption(e, session.sessionId, 'model', 'big-1'), 'AcpServer.setConfigOption step 3: without handle.models, model must be refused');
+    expect(error.code, 'AcpServer.setConfigOption step 3: invalid params (-32602)').toBe(-32602);
+  });
+
+  test("an untrusted folder's mode is not raised, through the option or session/set_mode; plan still may be chosen", async () => {
+    const e = connect(testFactory({ trusted: false }));
+    const { sessionId } = await e.open(tempWorkspace().root);
+    for (const mode of ['bypassPermissions', 'acceptEdits']) {
+      const viaOption = await errorOf(setOption(e, sessionId, 'mode', mode), `AcpServer.setConfigOption step 2: ${mode} in an untrusted folder must be refused (checkModeTrust)`);
+      expect(viaOption, `AcpServer.setConfigOption step 2: ${mode} is refused as an invalid request that says the folder is not trusted`).toMatchObject({ code: -32600, message: expect.stringContaining('not trusted') });
+      const viaMode = await errorOf(e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: mode }), `AcpServer.setMode step 3: ${mode} in an untrusted folder must be refused (checkModeTrust)`);
+      expect(viaMode.code, `AcpServer.setMode step 3: ${mode} is an invalid request (-32600)`).toBe(-32600);
+    }
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setConfigOption / setMode: a refused mode changes nothing').toBe('default');
+    const plan = await setOption(e, sessionId, 'mode', 'plan');
+    expect(values(plan.configOptions), 'AcpServer.setConfigOption step 2: plan raises nothing, so it may be chosen').toEqual(['mode=plan']);
+  });
+
+  test('a trusted folder (or a factory without the rule) may raise the mode', async () => {
+    const e = connect(testFactory({ trusted: true }));
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await settles(setOption(e, sessionId, 'mode', 'bypassPermissions'), 'AcpServer.setConfigOption step 2: a trusted folder may raise the mode');
+    await settles(e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'acceptEdits' }), 'AcpServer.setMode: a trusted folder may raise the mode');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: the mode is set').toBe('acceptEdits');
+  });
+});

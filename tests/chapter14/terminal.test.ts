@@ -1,0 +1,107 @@
+import * as acp from '@agentclientprotocol/sdk';
+import { afterEach, describe, expect, test } from 'vitest';
+import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
+import { BASH_OUTPUT_LIMIT } from 'kit/tools/bash';
+import { settles } from '../helpers/assert.js';
+import { within } from '../helpers/wait.js';
+import { tempWorkspace } from '../helpers/workspace.js';
+import { editor, testFactory, until, type TerminalScript } from './fixtures.js';
+
+const open: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const e of open.splice(0)) e.close();
+});
+const bashRound = (command: string, extra: Record<string, unknown> = {}) => [assistantToolCalls([{ id: 'c1', name: 'bash', arguments: { command, ...extra } }]), assistantText('Done.')];
+
+function connect(script: ReturnType<typeof bashRound>, terminal: TerminalScript | undefined) {
+  const factory = testFactory({ script });
+  const e = editor({ openSession: factory.openSession }, terminal ? { terminal: () => terminal } : {});
+  open.push(e);
+  return { e, factory };
+}
+/** The result the model got for call c1. */
+const resultOf = (history: readonly Message[]) => history.find((message) => message.role === 'tool' && message.toolCallId === 'c1') as Extract<Message, { role: 'tool' }> | undefined;
+const historyOf = (e: ReturnType<typeof connect>['e'], sessionId: string) => e.server.sessions.get(sessionId)!.handle.history;
+
+describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
+  test("the command runs in the editor's terminal, shown in the call's card, and the terminal is released last", async () => {
+    const { e } = connect(bashRound('npm test'), { output: 'ok 3 tests\n', exitCode: 0 });
+    const { root } = tempWorkspace();
+    const { sessionId } = await e.open(root);
+    await e.prompt(sessionId, 'run the tests');
+    expect(e.terminalLog, 'clientBashTool.execute steps 2-5: create (bash -c, the workspace, the output limit), wait, output, then release').toEqual([
+      `create t1 bash -c npm test in ${root} limit ${BASH_OUTPUT_LIMIT}`, 'wait t1', 'output t1', 'release t1',
+    ]);
+    const card = e.of(sessionId).find((update) => update.sessionUpdate === 'tool_call_update' && (update.content ?? []).some((item) => item.type === 'terminal'));
+    expect(card, "clientBashTool.execute step 2: callId: ctx.callId, so the terminal is shown in call c1's card").toMatchObject({ toolCallId: 'c1', content: [{ type: 'terminal', terminalId: 't1' }] });
+    expect(resultOf(historyOf(e, sessionId)), 'clientBashTool.execute step 6: exit code, then the output (terminalText)').toMatchObject({ isError: false, content: 'exit code: 0\n--- output ---\nok 3 tests' });
+  });
+
+  test('a failing command is a normal result, and its terminal is released', async () => {
+    const { e } = connect(bashRound('false'), { output: 'boom\n', exitCode: 1 });
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await e.prompt(sessionId, 'go');
+    expect(resultOf(historyOf(e, sessionId)), 'clientBashTool.execute step 6: a non-zero exit code is a result, not an error').toMatchObject({ isError: false, content: 'exit code: 1\n--- output ---\nboom' });
+    expect(e.openTerminals(), 'clientBashTool.execute step 3: released').toEqual([]);
+  });
+
+  test('when the editor fails to give the output, the call fails and the terminal is still released', async () => {
+    const { e } = connect(bashRound('ls'), { output: 'x', exitCode: 0, failOn: 'output' });
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await e.prompt(sessionId, 'go');
+    expect(resultOf(historyOf(e, sessionId))?.isError, 'clientBashTool.execute: a request that fails fails the call').toBe(true);
+    expect(e.terminalLog.at(-1), 'clientBashTool.execute step 3: release in a finally: on the error path too').toBe('release t1');
+    expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
+  });
+
+  test('a command that outlives its time limit is killed, read, released, and the call says it timed out', async () => {
+    const { e } = connect(bashRound('sleep 1000', { timeout_ms: 20 }), { output: 'started\n', never: true });
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await e.prompt(sessionId, 'go');
+    expect(e.terminalLog, 'clientBashTool.execute step 4: stopped by the time limit: kill, then read the output, then release').toEqual([expect.stringMatching(/^create t1/), 'wait t1', 'kill t1', 'output t1', 'release t1']);
+    const result = resultOf(historyOf(e, sessionId));
+    expect(result?.isError, 'clientBashTool.execute step 6: a timeout is an error result').toBe(true);
+    expect(result?.content, 'clientBashTool.execute step 6: it says it timed out after the limit, with the output so far').toMatch(/timed out after 20 ms[\s\S]*started/);
+  });
+
+  test('cancel while the command runs: killed and released, the prompt answers cancelled', async () => {
+    const { e } = connect(bashRound('npm run watch'), { output: 'watching\n', never: true });
+    const { sessionId } = await e.open(tempWorkspace().root);
+    const running = e.prompt(sessionId, 'go');
+    await until(() => e.terminalLog.includes('wait t1'), 'the command should be running in the terminal');
+    await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    const answer = await within(running, 'clientBashTool.execute step 4: a cancel must stop the wait');
+    expect(answer.stopReason, 'the prompt answers cancelled').toBe('cancelled');
+    expect(e.terminalLog.slice(1), 'clientBashTool.execute steps 3-4: aborted: kill, then release').toEqual(expect.arrayContaining(['kill t1', 'release t1']));
+    expect(e.terminalLog.indexOf('kill t1'), 'clientBashTool.execute step 4: kill before release').toBeLessThan(e.terminalLog.indexOf('release t1'));
+    expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
+  });
+
+  test("output beyond the cap is cut for the model even when the editor sends it all, and the editor's own cut is said", async () => {
+    const { e } = connect(bashRound('yes'), { output: 'y\n'.repeat(BASH_OUTPUT_LIMIT), truncated: true, exitCode: 0 });
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await e.prompt(sessionId, 'go');
+    const content = resultOf(historyOf(e, sessionId))!.content;
+    expect(content.length, 'clientBashTool.execute step 5: terminalText caps what the model reads').toBeLessThan(BASH_OUTPUT_LIMIT + 500);
+    expect(content, 'terminalText: the middle is cut, and the note says the terminal kept only the end').toMatch(/characters cut[\s\S]*the terminal kept only the last/);
+  });
+
+  test('without the terminal capability, bash runs in a shell of its own: the editor is asked for nothing', async () => {
+    const { e } = connect(bashRound('echo hi'), undefined);
+    const { sessionId } = await e.open(tempWorkspace().root);
+    await settles(e.prompt(sessionId, 'go'), 'the prompt must answer');
+    expect(e.terminalLog, 'setupFor: no terminal capability, no terminal requests').toEqual([]);
+    expect(resultOf(historyOf(e, sessionId))?.content, "chapter 4's bash ran the command").toMatch(/^exit code: 0\n--- stdout ---\nhi/);
+  });
+
+  test('a call cancelled before it starts asks the editor for nothing', async () => {
+    const { clientBashTool } = await import('kit/acp/client-terminal');
+    const asked: string[] = [];
+    const tool = clientBashTool({ create: async () => (asked.push('create'), Promise.reject(new Error('not expected'))) });
+    const controller = new AbortController();
+    controller.abort(new Error('cancelled'));
+    const error = await tool.execute({ command: 'ls' }, { cwd: '/w', signal: controller.signal }).then(() => undefined, (failure: unknown) => failure as Error);
+    expect(error?.message, 'clientBashTool.execute step 1: an Error saying the command was not run').toMatch(/not run/);
+    expect(asked, 'clientBashTool.execute step 1: no terminal is created for a cancelled run').toEqual([]);
+  });
+});
