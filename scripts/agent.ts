@@ -19,6 +19,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
+import { callPreview } from './lib/call-preview.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { redactingWriter } from './lib/redacting-writer.js';
 import { ROOT } from './lib/paths.js';
@@ -251,10 +252,14 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   /** The session's usage so far, sub-agents included. */
   let total: Usage | undefined;
 
+  /** A call the model is still writing: one line redrawn in place (scripts/lib/call-preview.ts). */
+  const preview = callPreview({ write: (text) => process.stdout.write(text), lineBreak: () => out(renderer.lineBreak()), dim: style.dim }, Boolean(process.stdout.isTTY));
+
   /** Shows one event: as terminal text, or as stream-json lines. */
   const show = (event: AgentEvent, writer?: InstanceType<Kit['StreamJsonWriter']>) => {
     if (event.type === 'usage') total = kit.addUsage(total ?? kit.noUsage(), event.usage);
     if (writer) return out(writer.write(event));
+    if (preview(event)) return;
     if (event.type === 'plan_proposed' && planShown) return;
     if (event.type === 'plan_decided') planShown = false;
     // Chapter 11: an MCP server's progress on a running call, one dim line each (the server's words made visible).
@@ -285,6 +290,7 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
         if (event.type === 'done') done = event;
         else show(event, writer);
       }
+      preview({ type: 'turn_start', turn: 0 }); // wipes a call preview still on screen
       if (!done) return 'error';
       if (done.reason === 'end_turn' && !signal.aborted) {
         const stop = await built.sessionHooks.onStop(done.text, { stopHookActive, signal }).catch(() => ({ continue: false as const }));

@@ -23,6 +23,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from '../lib/agent-kit.js';
+import { callPreview } from '../lib/call-preview.js';
 import { interruptHandler, lineReader } from '../lib/line-reader.js';
 import { workspaceTrusted } from '../lib/workspace-trust.js';
 import { PARTS, type PartOption, type PartResult, type SlashCommand } from './index.js';
@@ -299,7 +300,9 @@ export async function legacyMain(argv: string[]): Promise<number> {
     shown.delete(callId);
     out.line(bold(`● ${describeCall(call.name, args === undefined ? call.arguments : args)}`));
   };
+  const preview = callPreview({ write: (text) => process.stdout.write(text), lineBreak: () => void (out.atLineStart || out.write('\n')), dim }, Boolean(process.stdout.isTTY));
   const render = (event: AgentEvent) => {
+    if (preview(event)) return;
     for (const part of parts) {
       const line = part.render?.(event);
       if (line !== undefined) out.line(line);

@@ -62,6 +62,8 @@ export const part: AgentPart = {
     } else if (!options['no-session']) open = store.create(ctx.model);
     for (const warning of open?.warnings ?? []) ctx.note(`(${warning})`);
     if (open && ctx.model) open.session.model = ctx.model; // usage from now on is priced at the model in use
+    const changed = open?.recorder.useSystem(prompt.text); // recorded; a resumed session whose prompt changed says so
+    if (changed) ctx.note(`(session: ${changed})`);
 
     const history = open?.session.messages ?? [];
     const compactWith = { provider: ctx.provider, model: ctx.smallFastModel, keep: 6 };

@@ -8,6 +8,13 @@
  * from 1 in each run). No event holds a secret: no key, no headers, no thrown object, only data a UI can show or
  * a session can save as JSON.
  *
+ * A tool call is told twice. While the model writes it, `tool_call_start` (its id and name) and `tool_call_delta`
+ * (each piece of its JSON arguments, as it arrives) let a terminal show the call being written and an editor open
+ * its card early; nothing is decided yet, and the pieces are not JSON on their own. Once the turn is whole,
+ * `tool_call_requested` carries the parsed arguments, and everything after it (decision, result) follows. The id is
+ * the same, except when the model wrote one id twice in a turn: normalizeTurn renames the second, so the renamed
+ * call's requested event carries an id its start did not.
+ *
  * A run ends with exactly one `done`, whatever happened. Its `reason` says why:
  * - `end_turn`: the model answered; `text` is the answer;
  * - `cancelled`: the signal aborted (or a hook stopped the run); `message` says why;
@@ -19,7 +26,7 @@
  */
 import { TurnLimitError } from './agent.js';
 import type { ToolCall, Usage } from './messages.js';
-import type { RetryNotice } from './stream-events.js';
+import type { RetryNotice, StreamEvent } from './stream-events.js';
 
 /** What a before-tool-call hook decided: run the call as written, never run it, or run it with other arguments. */
 export type ToolDecision =
@@ -69,6 +76,8 @@ export type AgentEvent =
   | { type: 'text_delta'; turn: number; text: string }
   | { type: 'thinking_delta'; turn: number; thinking: string }
   | { type: 'usage'; turn: number; usage: Usage }
+  | { type: 'tool_call_start'; turn: number; callId: string; name: string }
+  | { type: 'tool_call_delta'; turn: number; callId: string; argumentsDelta: string }
   | { type: 'tool_call_requested'; turn: number; callId: string; name: string; arguments: unknown }
   | { type: 'tool_call_decided'; turn: number; callId: string; name: string; decision: ToolDecision }
   | { type: 'tool_result'; turn: number; callId: string; name: string; content: string; isError: boolean }
@@ -144,6 +153,36 @@ export interface CompactionEvent {
   tokensBefore: number;
   tokensAfter: number;
   manual: boolean;
+}
+
+/**
+ * The agent events of one streamed turn, one stream event at a time: make one per turn (it remembers each call's
+ * id from its start, since the stream names a call only there and its argument pieces carry just the block's index).
+ * Text and thinking pieces, a call's start and the pieces of its arguments (empty pieces left out) and a retry
+ * notice become events, with the turn number; the rest (a signature, a call's end, the finish) only builds the turn,
+ * and gives undefined.
+ */
+export function streamedTurnEvents(): (event: StreamEvent, turn: number) => AgentEvent | undefined {
+  const callIds = new Map<number, string>();
+  return (event, turn) => {
+    switch (event.type) {
+      case 'text_delta':
+        return event.text ? { type: 'text_delta', turn, text: event.text } : undefined;
+      case 'thinking_delta':
+        return event.thinking ? { type: 'thinking_delta', turn, thinking: event.thinking } : undefined;
+      case 'tool_call_start':
+        callIds.set(event.index, event.id);
+        return { type: 'tool_call_start', turn, callId: event.id, name: event.name };
+      case 'tool_call_delta': {
+        const callId = callIds.get(event.index);
+        return callId !== undefined && event.argumentsDelta ? { type: 'tool_call_delta', turn, callId, argumentsDelta: event.argumentsDelta } : undefined;
+      }
+      case 'retry':
+        return { ...event, turn };
+      default:
+        return undefined;
+    }
+  };
 }
 
 /** Usage with nothing counted yet. */

@@ -7,11 +7,10 @@
  * (client-tools.ts). Later chapters add parts at those seams; none of them adds a branch here.
  */
 import { TurnBuilder } from './accumulate.js';
-import { addUsage, noUsage, type AgentEvent } from './agent-events.js';
+import { addUsage, noUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
 import { DEFAULT_MAX_TURNS, type AgentOptions } from './agent.js';
 import { addClientResults } from './client-tools.js';
-import { errorText } from './execute-tool.js';
-import { finishRun, type RunState } from './finish-run.js';
+import { finishRun, howItEnded, interruptRun, runSignal, type RunState } from './finish-run.js';
 import { runSerially, type Executor } from './executor.js';
 import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
@@ -53,13 +52,14 @@ export class Agent {
   /**
    * Continues the conversation in `history` (appending to it in place) and yields the run's events, ending with
    * exactly one `done`. Never throws: failures, cancels and the turn limit are `done` reasons, and the history is
-   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open).
+   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open), also when the consumer
+   * stops reading early (`break`, `return()`): the calls it left open get a cancelled result then.
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
-    // 1. Make the run's state: the signal (options.signal, or one that never aborts), turn 0, the history, tools,
-    //    hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no model calls, no
-    //    text, no usage (noUsage()).
+    // 1. Make the run's state: the run's own signal, abort and stop (...runSignal(options.signal), given), turn 0,
+    //    the history, tools, hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no
+    //    model calls, no text, no usage (noUsage()).
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
     //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
@@ -70,15 +70,20 @@ export class Agent {
     //       answer, which is then the run's text;
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
     //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
-    //       usage event when it has one;
+    //       usage event when it has one; then await this.hooks.afterModelCall(turn, run), yield what the hooks
+    //       emitted, and throw the signal's reason if it has aborted: any hook may have stopped the run (ctx.stop
+    //       aborts the run's signal), and this check, like the others on the signal, is where the loop honours it;
     //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
     //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
     //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
     //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
-    // 5. catch: finishRun with cancelled (the abort reason's text) if the signal aborted, else error (the error's text).
-    const run: RunState = { signal: options.signal ?? new AbortController().signal, turn: 0, history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, pending: [], emitted: [], emit: (event) => void run.emitted.push(event), modelCalls: 0, text: '', usage: noUsage() };
+    // 5. catch: yield* finishRun(run, ...howItEnded(run, error)) (given: a hook's stop ends the run as it asked, another
+    //    abort as cancelled with the reason's text, anything else as error).
+    // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
+    //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
+    const run: RunState = { ...runSignal(options.signal), turn: 0, history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, pending: [], emitted: [], emit: (event) => void run.emitted.push(event), modelCalls: 0, text: '', usage: noUsage() };
     const problem = addClientResults(history, options.clientResults ?? []);
     if (problem) return yield { type: 'done', reason: 'error', turns: 0, text: '', usage: run.usage, message: problem };
     try {
@@ -97,6 +102,9 @@ export class Agent {
         run.text = textOf(turn);
         run.usage = addUsage(run.usage, turn.usage);
         if (turn.usage) yield { type: 'usage', turn: run.turn, usage: turn.usage };
+        await this.hooks.afterModelCall(turn, run);
+        yield* takeEmitted(run);
+        run.signal.throwIfAborted();
         switch (turn.stopReason) {
           case 'tool_use': {
             const calls = toolCallsOf(turn);
@@ -112,35 +120,36 @@ export class Agent {
       }
       yield* finishRun(run, 'turn_limit', `the model was still asking for tools after ${this.maxTurns} model calls (turn limit)`);
     } catch (error) {
-      const aborted = run.signal.aborted;
-      yield* finishRun(run, aborted ? 'cancelled' : 'error', errorText(aborted ? run.signal.reason : error));
+      yield* finishRun(run, ...howItEnded(run, error));
+    } finally {
+      interruptRun(run);
     }
     // #endregion
   }
 
   /**
-   * One model call, streamed: yields a text_delta or thinking_delta event for every non-empty piece (after the
-   * onText hooks saw a text piece) and returns the whole turn. Throws what the stream throws, the signal's reason
+   * One model call, streamed: yields an agent event for every piece as it arrives (text after the onText hooks saw
+   * it, thinking, a tool call's start and its argument pieces, a retry notice) and returns the whole turn. Throws what the stream throws, the signal's reason
    * after an abort, and StreamCutError for a stream that stopped early. Does not touch the history.
    */
   async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
     // #region chapter 7: Agent.streamTurn
     // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
     //    TurnBuilder first.
-    // 2. A non-empty text_delta: await this.hooks.onText(text, run), then yield a text_delta agent event with the
-    //    turn number. A non-empty thinking_delta: yield a thinking_delta agent event. A retry notice (a provider
-    //    wrapped by chapter 10 is about to try again): yield it as a retry agent event with the turn number.
+    // 2. A non-empty text_delta: await this.hooks.onText(text, run) first. Then, for every event, yield the agent
+    //    event that streamedTurnEvents() (given) makes of it, when it makes one: text and thinking pieces, a tool
+    //    call's start and the pieces of its arguments (so a UI can show the call being written), a retry notice
+    //    (chapter 10), each with the turn number. Make one streamedTurnEvents() per turn, before the loop: it
+    //    remembers each call's id from its start.
     // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
     // 4. Return builder.build().
     const builder = new TurnBuilder();
+    const agentEvent = streamedTurnEvents();
     for await (const event of turnEvents(this.provider, request)) {
       builder.add(event);
-      if (event.type === 'text_delta' && event.text) {
-        await this.hooks.onText(event.text, run);
-        yield { type: 'text_delta', turn: run.turn, text: event.text };
-      } else if (event.type === 'thinking_delta' && event.thinking) {
-        yield { type: 'thinking_delta', turn: run.turn, thinking: event.thinking };
-      } else if (event.type === 'retry') yield { ...event, turn: run.turn };
+      if (event.type === 'text_delta' && event.text) await this.hooks.onText(event.text, run);
+      const out = agentEvent(event, run.turn);
+      if (out) yield out;
     }
     run.signal.throwIfAborted();
     return builder.build();

@@ -6,11 +6,16 @@
  * calls, a hook that throws after two of three calls ran, the turn limit), so before `done`, every call the run left
  * without a result gets one, and a tool_result event says so. The one exception is the pause for a client-side
  * tool: its calls stay open on purpose, and `done` lists them.
+ *
+ * A consumer may also stop reading before `done` (a `break` out of its `for await`, or `return()` on the iterator).
+ * The generator then runs its `finally` and nothing else: `interruptRun` stops what still runs and closes the open
+ * calls there, so the history is just as valid for the next run.
  */
 import { TodoError } from './todo.js';
 import { type AgentEvent, type DoneReason } from './agent-events.js';
 import { closeOpenCalls } from './client-tools.js';
-import { CANCELLED_RESULT } from './execute-tool.js';
+import { CANCELLED_RESULT, errorText } from './execute-tool.js';
+import { RunStop, type StopRun } from './hooks.js';
 import type { Usage } from './messages.js';
 import { resultEvent, type RunContext } from './run-tool-call.js';
 
@@ -22,6 +27,40 @@ export interface RunState extends RunContext {
   text: string;
   /** The usage of this run's turns, added up. */
   usage: Usage;
+  /** Set by finishRun as it yields `done`: from then on the run has ended and nothing is left to close. */
+  ended?: boolean;
+  /** Aborts the run's own signal (run.signal) with `reason`; the caller's signal is left alone. */
+  abort(reason: unknown): void;
+  /** Any hook's way to end the run cleanly (HookContext.stop): aborts the run's own signal with a RunStop. */
+  stop(stop: StopRun): void;
+}
+
+/**
+ * The run's own signal: it aborts when the caller's does (with the caller's reason), when `abort` is called from
+ * inside the run (a consumer that stopped reading), and when a hook calls `stop` (with a RunStop as the reason).
+ */
+export function runSignal(caller?: AbortSignal): { signal: AbortSignal; abort(reason: unknown): void; stop(stop: StopRun): void } {
+  const own = new AbortController();
+  return {
+    signal: caller ? AbortSignal.any([caller, own.signal]) : own.signal,
+    abort: (reason) => own.abort(reason),
+    stop: (stop) => own.abort(new RunStop(stop)),
+  };
+}
+
+/**
+ * How a run that threw ends, as finishRun's reason and message. After a hook's stop (the signal's reason is a
+ * RunStop): end_turn when the stop carries an answer (which becomes run.text), else cancelled, with the stop as the
+ * message. After another abort: cancelled, with the reason's text. Anything else: error, with the error's text.
+ */
+export function howItEnded(run: RunState, error: unknown): [DoneReason, string] {
+  if (!run.signal.aborted) return ['error', errorText(error)];
+  const reason: unknown = run.signal.reason;
+  if (reason instanceof RunStop && reason.request.answer !== undefined) {
+    run.text = reason.request.answer;
+    return ['end_turn', reason.message];
+  }
+  return ['cancelled', errorText(reason)];
 }
 
 /**
@@ -34,8 +73,29 @@ export async function* finishRun(run: RunState, reason: DoneReason, message?: st
   //    (given). After a cancel the text is CANCELLED_RESULT; after anything else, a sentence saying that the run
   //    stopped before the call's result was recorded (so it may or may not have run), with the reason and message.
   //    Yield a tool_result event for each result it added (resultEvent, given).
-  // 2. Then yield the done event: reason, turns (run.modelCalls), text, usage, the message when there is one, and
-  //    `pending: run.pending` when the run is paused.
+  // 2. Mark the run ended (run.ended = true: interruptRun then leaves it alone), then yield the done event: reason,
+  //    turns (run.modelCalls), text, usage, the message when there is one, and `pending: run.pending` when the run
+  //    is paused.
   throw new TodoError(7, 'finishRun');
+  // #endregion
+}
+
+/** Why a run that nobody reads any more was stopped: the abort reason its tools and hooks see. */
+export const STOPPED_READING = 'the consumer stopped reading the run before its done event';
+
+/**
+ * Called from the loop's `finally`, however the run ended. After `done` it does nothing. Before `done` (the consumer
+ * broke out, or called return() on the iterator) it aborts the run's signal, so a tool, a hook or a sub-agent still
+ * at work stops, and gives every open call a cancelled result, so the next run sends a valid history. Yields
+ * nothing: nobody reads any more.
+ */
+export function interruptRun(run: RunState): void {
+  // #region chapter 7: interruptRun
+  // 1. If run.ended, return: a finished run has nothing open, and a paused run keeps its calls open for the client.
+  // 2. Otherwise abort the run with run.abort(new Error(STOPPED_READING)): a tool still running (a sub-agent, a
+  //    command) gets the signal and stops.
+  // 3. Close every open call of the history with closeOpenCalls(run.history, CANCELLED_RESULT) (given), all of
+  //    them, not only the one the consumer last saw. Yield nothing: this is not a generator, and nobody reads.
+  throw new TodoError(7, 'interruptRun');
   // #endregion
 }

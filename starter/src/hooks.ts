@@ -2,9 +2,10 @@
  * Chapter 7: hooks, the seam where later chapters plug into the loop.
  *
  * A hook is a plain async function the loop calls at a fixed point of every run. It can look (log, count, show a
- * spinner), or it can steer: change the request before a model call or stop the run there; block a tool call with
- * a message the model reads as the call's result, or run it with other arguments; change a tool's result before
- * the model sees it. Chapter 8's permission gate is a before-tool-call hook, chapter 12's compaction a
+ * spinner), or it can steer: change the request before a model call or stop the run there; look at each whole turn
+ * after a model call and stop the run there; block a tool call with a message the model reads as the call's result,
+ * or run it with other arguments; change a tool's result before the model sees it. Any hook may also end the run
+ * cleanly with ctx.stop, wherever it is called. Chapter 8's permission gate is a before-tool-call hook, chapter 12's compaction a
  * before-model-call hook, chapter 13's plan mode both. None of them needs a new line in the loop.
  *
  * Several sets of hooks may be given; `composeHooks` makes them one, called in the order given. Every hook gets the
@@ -12,7 +13,7 @@
  */
 import { TodoError } from './todo.js';
 import type { AgentEvent, ToolDecision } from './agent-events.js';
-import type { Message, ToolCall, ToolResultMessage } from './messages.js';
+import type { AssistantMessage, Message, ToolCall, ToolResultMessage } from './messages.js';
 import type { ModelRequest } from './provider.js';
 import type { ToolSet } from './tool.js';
 
@@ -39,6 +40,13 @@ export interface HookContext {
    * call, when the server says its list changed. Optional so a hook can be called with a context of its own.
    */
   tools?: ToolSet;
+  /**
+   * Ends the run cleanly, from any hook: the run's signal aborts with a RunStop holding `stop`, so whatever waits
+   * stops, no further call starts and no further model call is made; the calls left open get a result, and done
+   * is `cancelled` with `stop.stop` as its message, or `end_turn` with `stop.answer` as its text. The loop's hooks
+   * always get it; optional so a hook can be called with a context of its own.
+   */
+  stop?(stop: StopRun): void;
 }
 
 /**
@@ -51,10 +59,23 @@ export interface StopRun {
   answer?: string;
 }
 
+/** The reason a run's signal aborts with when a hook ends the run with ctx.stop. */
+export class RunStop extends Error {
+  override name = 'RunStop';
+  constructor(readonly request: StopRun) {
+    super(request.stop);
+  }
+}
+
 /** The hooks one caller wants; each is optional. Returning nothing (undefined) means "no change". */
 export interface Hooks {
   /** Before each model call: return a changed request, `{ stop: reason }`, or nothing. */
   beforeModelCall?(request: ModelRequest, ctx: HookContext): Awaitable<ModelRequest | StopRun | void>;
+  /**
+   * After each model call, with the whole turn as it entered the history (calls and all, before any of them is
+   * requested): return `{ stop }` or `{ stop, answer }` to end the run there, or nothing.
+   */
+  afterModelCall?(turn: AssistantMessage, ctx: HookContext): Awaitable<StopRun | void>;
   /** For each piece of the model's text, as it arrives (never empty). */
   onText?(text: string, ctx: HookContext): Awaitable<void>;
   /** Before a tool call runs: allow it, block it with a message for the model, or change its arguments. */
@@ -66,6 +87,7 @@ export interface Hooks {
 /** Several sets of hooks as one: every hook is there, and each returns a decision rather than maybe nothing. */
 export interface ComposedHooks {
   beforeModelCall(request: ModelRequest, ctx: HookContext): Promise<ModelRequest | StopRun>;
+  afterModelCall(turn: AssistantMessage, ctx: HookContext): Promise<void>;
   onText(text: string, ctx: HookContext): Promise<void>;
   beforeToolCall(call: ToolCall, ctx: HookContext): Promise<ToolDecision>;
   afterToolCall(call: ToolCall, result: ToolResultMessage, ctx: HookContext): Promise<ToolResultMessage>;
@@ -79,6 +101,7 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
 /**
  * The hooks of `list` as one set, called in list order (each awaited before the next):
  * - beforeModelCall: each hook gets the request as the hooks before it left it; the first stop ends the chain;
+ * - afterModelCall: every hook sees the turn; the first stop a hook returns goes to ctx.stop and ends the chain;
  * - onText: every hook sees every piece;
  * - beforeToolCall: the first block wins, and later hooks are not asked; a change gives the next hook the call
  *   with the new arguments, and the decision is `change` with the last arguments if any hook changed them,
@@ -89,10 +112,11 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
  */
 export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks {
   // #region chapter 7: composeHooks
-  // 1. Accept one set of hooks or an array of them (Array.isArray), and return an object with all four methods.
+  // 1. Accept one set of hooks or an array of them (Array.isArray), and return an object with all five methods.
   // 2. beforeModelCall: pass the request through each hook that has one, in order. A returned request replaces it
   //    for the next hook; a returned { stop } is returned at once; nothing returned keeps it. Return the request.
-  // 3. onText: await every hook's onText with the piece, in order.
+  // 3. onText: await every hook's onText with the piece, in order. afterModelCall: show the turn to each hook in
+  //    order; the first stop one returns goes to ctx.stop (ctx.stop?.(stop)), and the hooks after it are not asked.
   // 4. beforeToolCall: ask each hook in order with the call as the earlier hooks changed it. A block is returned at
   //    once. A change replaces the arguments for the hooks after it. At the end: a change with the last
   //    arguments if any hook changed them, else the last allow a hook returned as it is (it may say why, as

@@ -31,6 +31,16 @@ export interface ModelRequest {
   /** Overrides the provider's configured model for this one request. */
   model?: string;
   maxTokens?: number;
+  /**
+   * Sampling temperature, for OpenAI and compatible servers; left out, the server's default. 0 is a temperature (the
+   * most repeatable one). Anthropic's current Messages API has none: its provider refuses a request that sets one.
+   */
+  temperature?: number;
+  /**
+   * Provider-specific fields, added to the request body as they are (Anthropic's `top_k` or `metadata`, OpenAI's
+   * `seed` or `reasoning_effort`). An extra never replaces a field the kit sets and never turns on streaming.
+   */
+  extra?: Readonly<Record<string, unknown>>;
   signal?: AbortSignal;
 }
 

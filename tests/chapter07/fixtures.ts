@@ -12,7 +12,10 @@ import { expect } from 'vitest';
 
 const clip = (text: string, max = 40) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-/** One line per event: `turn_start 1`, `text 1 "Hi"`, `requested 1 echo#c1`, `result 1 c1 "aa"`, `done end_turn`. */
+/**
+ * One line per event: `turn_start 1`, `text 1 "Hi"`, `writing 1 echo#c1`, `piece 1 c1 "{\"te"`, `requested 1 echo#c1`,
+ * `result 1 c1 "aa"`, `done end_turn`.
+ */
 export function describeEvent(event: AgentEvent): string {
   switch (event.type) {
     case 'turn_start':
@@ -23,6 +26,10 @@ export function describeEvent(event: AgentEvent): string {
       return `thinking ${event.turn} ${JSON.stringify(event.thinking)}`;
     case 'usage':
       return `usage ${event.turn} in=${event.usage.inputTokens} out=${event.usage.outputTokens}`;
+    case 'tool_call_start':
+      return `writing ${event.turn} ${event.name}#${event.callId}`;
+    case 'tool_call_delta':
+      return `piece ${event.turn} ${event.callId} ${JSON.stringify(event.argumentsDelta)}`;
     case 'tool_call_requested':
       return `requested ${event.turn} ${event.name}#${event.callId} ${JSON.stringify(event.arguments)}`;
     case 'tool_call_decided':
@@ -35,6 +42,9 @@ export function describeEvent(event: AgentEvent): string {
       return `unknown event ${JSON.stringify(event)}`;
   }
 }
+
+/** Leaves out the events that tell a call being written (tool_call_start, tool_call_delta), for tests about other things. */
+export const notWriting = (event: AgentEvent): boolean => event.type !== 'tool_call_start' && event.type !== 'tool_call_delta';
 
 /** Every event of a run, read to the end without the kit's drain (so these tests do not depend on it). */
 export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {

@@ -5,7 +5,7 @@ import { assistantText, assistantToolCalls, toolResult, userMessage, type ToolCa
 import { z } from 'zod';
 import { defineTool } from 'kit/tool';
 import { requestOn, shape } from '../helpers/transcript.js';
-import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
+import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, notWriting, theDone } from './fixtures.js';
 import { hangs } from '../helpers/wait.js';
 
 const twoEchoes = () => callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'));
@@ -76,7 +76,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
       },
     });
     const events = await collect(agent.run(ask('echo hi')));
-    expect(events.map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)), 'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)').toEqual([
+    expect(events.filter(notWriting).map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)), 'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)').toEqual([
       'turn_start',
       'emitted: model 1',
       'tool_call_requested',
@@ -110,7 +110,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     const order: string[] = [];
     const run = (async () => {
       for await (const event of agent.run(ask('report'))) {
-        order.push(event.type === 'text_delta' && event.turn === 0 ? `emitted: ${event.text}` : event.type);
+        if (notWriting(event)) order.push(event.type === 'text_delta' && event.turn === 0 ? `emitted: ${event.text}` : event.type);
         if (event.type === 'text_delta' && event.text === 'working') release();
       }
     })();
@@ -132,7 +132,8 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(seen, 'composeHooks step 3 and Agent.streamTurn step 2: every hook sees every non-empty piece').toEqual([
       'a:one ', 'b:one ', 'a:two ', 'b:two ', 'a:three', 'b:three',
     ]);
-    expect(contexts[0]?.signal, 'a hook gets the run\'s signal (options.signal)').toBe(controller.signal);
+    controller.abort(new Error('later'));
+    expect(contexts[0]?.signal.reason, 'a hook gets the run\'s signal, which aborts when options.signal does (runSignal(options.signal))').toBe(controller.signal.reason);
     expect(contexts[0]?.turn, 'and the turn number, counting from 1').toBe(1);
   });
 
@@ -148,7 +149,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     const events = await collect(agent.run(history));
     expect(ran, 'runToolCall step 2: a blocked call must not run').toEqual([]);
     expect(after, 'runToolCall step 2: nothing ran, so the after hooks are not called').toEqual([]);
-    expect(events.map(describeEvent).slice(1, 4)).toEqual(['requested 1 echo#c1 {"text":"rm -rf"}', 'decided 1 c1 block', 'result 1 c1 error "Blocked: echo is not allowed here."']);
+    expect(events.filter(notWriting).map(describeEvent).slice(1, 4)).toEqual(['requested 1 echo#c1 {"text":"rm -rf"}', 'decided 1 c1 block', 'result 1 c1 error "Blocked: echo is not allowed here."']);
     expect(requestOn(provider, 2).messages.at(-1), 'the model reads the hook\'s message as the call\'s error result').toEqual(
       toolResult({ id: 'c1', name: 'echo' }, 'Blocked: echo is not allowed here.', true),
     );
@@ -228,7 +229,11 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
   test('hooks get the run\'s signal, the turn number and the history so far', async () => {
     const controller = new AbortController();
     const seen: string[] = [];
-    const note = (where: string, ctx: HookContext) => seen.push(`${where} turn ${ctx.turn} ${ctx.signal === controller.signal ? 'signal' : 'NO SIGNAL'} ${ctx.history.length}`);
+    const signals = new Set<AbortSignal>();
+    const note = (where: string, ctx: HookContext) => {
+      signals.add(ctx.signal);
+      seen.push(`${where} turn ${ctx.turn} ${ctx.signal ? 'signal' : 'NO SIGNAL'} ${ctx.history.length}`);
+    };
     const { agent } = agentWith([callsTurn(echoCall('c1', 'x')), assistantText('ok')], {
       hooks: {
         beforeModelCall: (r, ctx) => void note('model', ctx),
@@ -243,6 +248,9 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
       'after turn 1 signal 2',
       'model turn 2 signal 3',
     ]);
+    expect(signals.size, 'Agent.run step 1: one signal for the whole run (runSignal, given)').toBe(1);
+    controller.abort(new Error('caller gave up'));
+    expect([...signals].map((s) => s.aborted && (s.reason as Error).message), 'Agent.run step 1: the run\'s signal follows options.signal (runSignal(options.signal))').toEqual(['caller gave up']);
   });
 });
 

@@ -24,6 +24,10 @@ describe('Agent.run (src/loop.ts)', () => {
       'text 1 "Let "',
       'text 1 "me "',
       'text 1 "echo."',
+      'writing 1 echo#c1',
+      'piece 1 c1 "{\\"tex"',
+      'piece 1 c1 "t\\":\\"h"',
+      'piece 1 c1 "i\\"}"',
       'usage 1 in=10 out=5',
       'requested 1 echo#c1 {"text":"hi"}',
       'decided 1 c1 allow',
@@ -259,7 +263,7 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
     expect(done, 'drain returns the done event').toMatchObject({ type: 'done', reason: 'end_turn', text: 'Done.' });
     expect(seen[0], 'drain step 1: every event goes to onEvent').toBe('turn_start');
     expect(seen.at(-1), 'drain step 1: the done event too').toBe('done');
-    expect(seen, 'drain step 1: every event of the run, once').toHaveLength(11);
+    expect(seen, 'drain step 1: every event of the run, once').toHaveLength(15);
   });
 
   test('drain refuses a run without a done, or with an event after it', async () => {

@@ -278,6 +278,25 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     expect(sent, 'buildAgent step 4: a resumed session sends the saved conversation first').toEqual(['Capital of France?', 'Paris.', 'Its population?']);
   });
 
+  test('a resumed session whose system prompt changed says so, runs under the new prompt, and records it', async () => {
+    const { cwd, home } = workspace();
+    writeFiles(cwd, { 'CLAUDE.md': 'Use tabs.' });
+    const first = await build([assistantText('ok')], { cwd, home, sessionId: 'chat-2' });
+    expect(first.built.warnings.filter((w) => w.startsWith('session:')), 'a new session has nothing to say about its prompt').toEqual([]);
+    expect(first.built.session?.session.system, 'buildAgent step 6: the prompt is handed to session.recorder.useSystem, so the session remembers it').toBe(first.built.system);
+    await runPrompt(first.built, 'hi');
+    await first.built.close();
+    const same = await build([assistantText('ok')], { cwd, home, options: { resume: 'chat-2' } });
+    expect(same.built.warnings.filter((w) => w.startsWith('session:')), 'resumed under the same prompt: nothing to say').toEqual([]);
+    await same.built.close();
+    writeFiles(cwd, { 'CLAUDE.md': 'Use spaces.' });
+    const changed = await build([assistantText('ok')], { cwd, home, options: { resume: 'chat-2' } });
+    expect(changed.built.warnings.filter((w) => w.startsWith('session:')), 'buildAgent step 6: the sentence useSystem returns is a warning starting "session: "').toEqual([expect.stringMatching(/^session: the system prompt has changed/)]);
+    await runPrompt(changed.built, 'again');
+    expect(changed.provider.requests[0]?.system, 'the session goes on under the current prompt').toContain('Use spaces.');
+    expect(changed.built.session?.session.system, 'and remembers it').toBe(changed.built.system);
+  });
+
   test('--no-session: nothing saved, and the history is still one array every run appends to', async () => {
     const { cwd, home } = workspace();
     const { built, provider } = await build([assistantText('one'), assistantText('two')], { cwd, home, options: { noSession: true } });

@@ -12,7 +12,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { anthropicConfig, type AnthropicOptions, type Env } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
-import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
+import { addExtras, tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -105,7 +105,9 @@ export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice 
 
 /**
  * The body of one Messages API call. The request's model and maxTokens win over the provider's defaults; `system`
- * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools.
+ * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools. The
+ * request's extras (provider-specific fields) pass through, and never replace a field. Throws for a temperature: the
+ * Messages API this SDK speaks (version 2026-10-21) has none, and a setting dropped in silence would mislead.
  */
 export function anthropicRequest(
   request: ModelRequest,
@@ -119,6 +121,10 @@ export function anthropicRequest(
   // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
   //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
   //    send neither.
+  // 5. A temperature (any number, 0 too) cannot be sent: the Messages API has no such field any more. Throw an
+  //    Error that says so and names what to use instead (extra: { output_config: { effort } }). Last, the extras:
+  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
+  //    the body yourself.
   const params: Anthropic.MessageCreateParamsNonStreaming = {
     model: request.model ?? defaults.model,
     max_tokens: request.maxTokens ?? defaults.maxTokens,
@@ -130,6 +136,10 @@ export function anthropicRequest(
     if (request.toolChoice) params.tool_choice = toAnthropicToolChoice(request.toolChoice);
     disableParallelToolUse(params, request);
   }
+  if (typeof request.temperature === 'number') {
+    throw new Error(`Anthropic's Messages API (version 2026-10-21) has no temperature (this request set ${request.temperature}): leave it out for Anthropic, or ask for more or less effort with extra: { output_config: { effort: 'low' } }`);
+  }
+  addExtras(params, request.extra);
   return params;
   // #endregion
 }

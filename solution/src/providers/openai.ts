@@ -11,7 +11,7 @@ import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../prov
 import type { StreamEvent } from '../stream-events.js';
 import { openaiConfig, type Env, type OpenAIOptions } from './config.js';
 import { ProviderError, toProviderError } from './errors.js';
-import { tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
+import { addExtras, tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
 
 /**
  * The reasoning some OpenAI-compatible servers add next to the answer (`reasoning_content` in DeepSeek and older
@@ -90,7 +90,8 @@ export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.ChatCompletionToo
 /**
  * The body of one Chat Completions call. The request's model wins over the provider's; `max_completion_tokens` is
  * sent only when a limit is set (the request's, else the provider's); `tools` and `tool_choice` are left out when
- * there are no tools (OpenAI rejects an empty tools list).
+ * there are no tools (OpenAI rejects an empty tools list). The request's temperature and extras (provider-specific
+ * fields) pass through; an extra never replaces a field.
  */
 export function openaiRequest(
   request: ModelRequest,
@@ -102,6 +103,9 @@ export function openaiRequest(
   // 3. When there is at least one tool: tools (toOpenAITools) and, if request.toolChoice is set, tool_choice
   //    (toOpenAIToolChoice); then setParallelToolCalls(params, request) (given, chapter 9). With no tools, send
   //    neither.
+  // 4. temperature: request.temperature whenever it is a number (0 too); none, leave it out. Last, the extras:
+  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
+  //    the body yourself.
   const params: OpenAI.ChatCompletionCreateParamsNonStreaming = {
     model: request.model ?? defaults.model,
     messages: toOpenAIMessages(request.system, request.messages),
@@ -113,6 +117,8 @@ export function openaiRequest(
     if (request.toolChoice) params.tool_choice = toOpenAIToolChoice(request.toolChoice);
     setParallelToolCalls(params, request);
   }
+  if (typeof request.temperature === 'number') params.temperature = request.temperature;
+  addExtras(params, request.extra);
   return params;
   // #endregion
 }

@@ -9,6 +9,10 @@
  *
  * The file is a list of records, one JSON object per line (store.ts). Replaying the records in order gives the
  * session back: that is what resume does.
+ *
+ * A session also remembers the system prompt it ran under (a `system` record each time it changes). A resumed
+ * session runs under the prompt of today (CLAUDE.md as it is now, today's flags), as Claude Code does: the person
+ * who edits the instructions means them to apply. What it must not do is change silently: useSystem says so.
  */
 import { addUsage, noUsage, type AgentEvent, type CompactionEvent, type DoneReason } from '../agent-events.js';
 import type { Message, Usage } from '../messages.js';
@@ -25,6 +29,8 @@ export interface Session {
   createdAt: string;
   updatedAt: string;
   model?: string;
+  /** The system prompt the session last ran under (its last `system` record); undefined before its first run. */
+  system?: string;
   /** idle (waiting for a prompt), running, paused (a client-side tool is waiting), ended (closed). */
   status: SessionStatus;
   /** The reason the last run ended. */
@@ -44,6 +50,7 @@ export type SessionRecord =
   | { type: 'session'; at: string; version: 1; id: string; cwd: string; model?: string; forkedFrom?: { id: string; messages: number } }
   | { type: 'message'; at: string; message: Message }
   | { type: 'usage'; at: string; usage: Usage; model?: string }
+  | { type: 'system'; at: string; system: string }
   | ({ at: string } & CompactionEvent)
   | { type: 'status'; at: string; status: SessionStatus; reason?: DoneReason; message?: string };
 
@@ -84,7 +91,8 @@ export function sessionFromRecords(records: readonly SessionRecord[], prices: Pr
   //    - message: push the message;
   //    - usage: add it to the usage (addUsage) and to the cost (its model's price; unknown stays unknown);
   //    - compaction: messages.splice(from, count, summaryMessage(summary)), as the hook did;
-  //    - status: take its status, and its reason as endReason.
+  //    - status: take its status, and its reason as endReason;
+  //    - system: its text becomes session.system (a later record replaces an earlier one: the prompt changed).
   const [first, ...rest] = records;
   if (first?.type !== 'session') throw new Error(`a session file starts with a session record, not ${first ? `a ${first.type} record` : 'nothing'}`);
   const session = newSession({ id: first.id, cwd: first.cwd, now: first.at, model: first.model });
@@ -105,6 +113,9 @@ export function sessionFromRecords(records: readonly SessionRecord[], prices: Pr
       case 'status':
         session.status = record.status;
         session.endReason = record.reason;
+        break;
+      case 'system':
+        session.system = record.system;
         break;
     }
   }
@@ -183,6 +194,22 @@ export class SessionRecorder {
       this.write({ type: 'status', at, status: session.status, reason: event.reason, ...(event.message ? { message: event.message } : {}) });
     }
     // #endregion
+  }
+
+  /**
+   * The system prompt the session's next runs use. When it is not the one the session last ran under, writes a
+   * `system` record (the first prompt of a session too), and when the session already had another one, returns a
+   * sentence that says so, for the person to read; otherwise undefined. The runs use the prompt given here.
+   */
+  useSystem(system: string): string | undefined {
+    const before = this.session.system;
+    if (before === system) return undefined;
+    const at = this.now().toISOString();
+    this.session.system = system;
+    this.session.updatedAt = at;
+    this.write({ type: 'system', at, system });
+    if (before === undefined) return undefined;
+    return `the system prompt has changed since this session last ran (${before.length} characters then, ${system.length} now: CLAUDE.md, AGENTS.md or the prompt flags differ); it goes on under the current one`;
   }
 
   /** Records every event of a run and passes it on unchanged: `for await (const e of recorder.watch(agent.run(...)))`. */

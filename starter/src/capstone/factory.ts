@@ -229,6 +229,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 6. The system prompt: buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append:
   //    options.appendSystemPrompt }), its warnings kept. Then the SessionStart hooks' text ('resume' when a saved
   //    session goes on, else 'startup'): when it is not empty it goes after the prompt, a blank line between.
+  //    With a saved session, hand the whole prompt to session.recorder.useSystem(system) (given): it records it, and
+  //    a sentence it returns (a resumed session whose prompt changed) is a warning, starting "session: ".
   // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, approve), where approve(name) is
   //    mcpServerApproved(name, trust, settings) (a project's .mcp.json server starts only when the person approved
   //    it); its problems are warnings, and its skipped servers one warning that names them and says they need the

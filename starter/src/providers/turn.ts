@@ -25,6 +25,21 @@ export function turnStopReason(reported: StopReason, hasToolCalls: boolean): Sto
   // #endregion
 }
 
+/** Names an extra may never set: streaming changes what comes back, and the others are an object's own machinery. */
+const NOT_EXTRAS = new Set(['stream', '__proto__', 'constructor', 'prototype']);
+
+/**
+ * Adds a request's provider-specific extras (ModelRequest.extra) to an SDK request body, as they are. An extra never
+ * replaces a field the body already has (model, messages, system, tools, the token limit, the temperature), and
+ * never sets `stream` or `__proto__`: what the kit built is what is sent, whatever a setting holds. Call it last.
+ */
+export function addExtras(params: object, extra: Readonly<Record<string, unknown>> | undefined): void {
+  for (const [key, value] of Object.entries(extra ?? {})) {
+    if (NOT_EXTRAS.has(key) || Object.hasOwn(params, key)) continue;
+    Object.defineProperty(params, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+}
+
 /** A token count as a server sent it: a finite number of 0 or more, else 0 (a missing count must never be NaN). */
 export function tokenCount(value: unknown): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0;
