@@ -541,7 +541,7 @@ async function main(argv: string[]): Promise<number> {
   const price = parts.has('sessions') ? kit.priceFor(chosen.model) : undefined;
   const mapError = todoAsRequestError(() => server);
   const sessions = parts.has('sessions') ? kit.savedSessions(home) : undefined;
-  const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, sessions, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
+  const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, sessions, imageInput: chosen.provider.imageInput === true, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
   note(`acp · ${chosen.label} · ${tree.label} · ${todo ? [...parts].join(', ') || 'no later parts' : "chapter 15's factory"} · waiting for a client on stdin`);
 
   const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));

@@ -1,5 +1,6 @@
 export * from './todo.js';
 export * from './messages.js';
+export * from './images.js';
 export * from './provider.js';
 export * from './stream-events.js';
 export * from './mock-provider.js';

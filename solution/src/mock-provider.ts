@@ -33,8 +33,14 @@ export class ScriptExhaustedError extends Error {
   override name = 'ScriptExhaustedError';
 }
 
+export interface MockOptions {
+  /** Whether the scripted model takes images (default false: turnEvents refuses a request with images, as for a text-only model). */
+  imageInput?: boolean;
+}
+
 export class MockProvider implements Provider {
   readonly name = 'mock';
+  readonly imageInput: boolean;
   /** Every request received, in order, copied at the moment it arrived. */
   readonly requests: RecordedRequest[] = [];
   private readonly script: TurnStep[];
@@ -42,7 +48,8 @@ export class MockProvider implements Provider {
   private readonly streams = new Map<number, ScriptedStream>();
   private next = 0;
 
-  constructor(script: ScriptStep[]) {
+  constructor(script: ScriptStep[], options: MockOptions = {}) {
+    this.imageInput = options.imageInput ?? false;
     this.script = script.map((step, i) => {
       if (!Array.isArray(step)) return step;
       this.streams.set(i, [...step]);

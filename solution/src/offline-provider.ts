@@ -7,6 +7,7 @@
  * offline and how to connect a real model. Deterministic, no network. Given, not a chapter stub.
  */
 import { turnToEvents } from './accumulate.js';
+import { refuseImages } from './images.js';
 import type { AssistantMessage, ToolCall, ToolResultMessage } from './messages.js';
 import type { ModelRequest, Provider } from './provider.js';
 import type { StreamEvent } from './stream-events.js';
@@ -57,6 +58,8 @@ export class OfflineProvider implements Provider {
 
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     if (request.signal?.aborted) throw request.signal.reason;
+    // Not a model: it cannot look at a picture, so it says so rather than answer as if there were none.
+    refuseImages(this, request.messages);
     return this.nextTurn(request);
   }
 

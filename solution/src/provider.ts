@@ -47,6 +47,11 @@ export interface ModelRequest {
 export interface Provider {
   /** A short name for logs and errors, such as "anthropic" or "mock". */
   readonly name: string;
+  /**
+   * True when the model reads images in user messages (chapter 5). Left out or false: it does not, and a request
+   * that carries one is refused before it is sent (refuseImages, images.ts). A wrapper passes on its inner value.
+   */
+  readonly imageInput?: boolean;
   /** The model's whole next turn. Rejects on a provider failure; never returns a partial turn. */
   complete(request: ModelRequest): Promise<AssistantMessage>;
   /** The same turn as events while it is being written (chapter 6). Ends with one `finish` event. */

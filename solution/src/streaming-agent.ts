@@ -27,6 +27,7 @@ import {
   type ToolCall,
   type ToolResultMessage,
 } from './messages.js';
+import { refuseImages } from './images.js';
 import type { ModelRequest, Provider } from './provider.js';
 import type { StreamEvent } from './stream-events.js';
 import type { ToolSet } from './tool.js';
@@ -86,8 +87,12 @@ export function guardHandlers(options: StreamChatOptions): StreamChatOptions & {
   };
 }
 
-/** The events of one model turn: the provider's stream, or its whole turn as events when it cannot stream. */
+/**
+ * The events of one model turn: the provider's stream, or its whole turn as events when it cannot stream. A request
+ * with images to a provider whose model takes none is refused first (refuseImages): nothing is sent.
+ */
 export async function* turnEvents(provider: Provider, request: ModelRequest): AsyncIterable<StreamEvent> {
+  refuseImages(provider, request.messages);
   if (provider.stream) yield* provider.stream(request);
   else yield* turnToEvents(await provider.complete(request));
 }

@@ -42,9 +42,23 @@ export interface Usage {
   cacheWriteTokens?: number;
 }
 
+/**
+ * A picture attached to a user message: its media type (`image/png`) and its bytes as base64, without line breaks
+ * and without a `data:` prefix. Each provider sends it in its own shape (chapter 5); a provider whose model takes no
+ * images refuses a request that carries one (images.ts).
+ */
+export interface ImageBlock {
+  type: 'image';
+  mimeType: string;
+  data: string;
+}
+
+/** What the person said: text, and (from an editor, chapter 14) the pictures they attached, in order. */
 export interface UserMessage {
   role: 'user';
   content: string;
+  /** Left out (or empty) when there are none. Readers that only want the words keep reading `content`. */
+  images?: ImageBlock[];
 }
 
 /** One whole model turn. A provider returns exactly this, and the agent appends it to the history unchanged. */
@@ -66,9 +80,9 @@ export interface ToolResultMessage {
 
 export type Message = UserMessage | AssistantMessage | ToolResultMessage;
 
-/** A user message with the given text. */
-export function userMessage(text: string): UserMessage {
-  return { role: 'user', content: text };
+/** A user message with the given text, and the images attached to it when there are any. */
+export function userMessage(text: string, images: readonly ImageBlock[] = []): UserMessage {
+  return images.length > 0 ? { role: 'user', content: text, images: [...images] } : { role: 'user', content: text };
 }
 
 /** An assistant turn that only says something and ends. Handy in scripts and tests. */

@@ -22,7 +22,7 @@ import type { Tool } from '../tool.js';
 import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
 import { clientBashTool, type ClientTerminal, type ClientTerminals } from './client-terminal.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
-import { promptText } from './prompt.js';
+import { promptImages, promptText } from './prompt.js';
 import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
@@ -83,6 +83,11 @@ export interface AcpServerOptions {
   loadSession?: boolean;
   /** Chapter 12's saved sessions, for session/list and session/delete (not given: neither is offered). */
   sessions?: SavedSessions;
+  /**
+   * Whether the sessions' model reads images (the provider's imageInput): advertised in initialize, and an image in a
+   * prompt is refused when it is not true (fail closed).
+   */
+  imageInput?: boolean;
   /** The agent's name and version, for initialize. */
   name?: string;
   version?: string;
@@ -124,16 +129,16 @@ export class AcpServer {
 
   /**
    * initialize: the protocol version (PROTOCOL_VERSION), the agent's name and version, its capabilities (loadSession,
-   * prompts with embedded context but no images or audio, MCP over http, resume) and no auth methods. Keeps the
-   * client's capabilities.
+   * prompts with embedded context, images when the model reads them and no audio, MCP over http, resume) and no auth
+   * methods. Keeps the client's capabilities.
    */
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
     // #region chapter 14: AcpServer.initialize
     // 1. Keep params.clientCapabilities (or {}) in this.clientCapabilities: newSession reads fs from it.
     // 2. Return protocolVersion acp.PROTOCOL_VERSION; agentInfo { name, version } (options, defaulting to
     //    'coding-agent' and '1.0.0'); agentCapabilities: loadSession (options.loadSession, default true),
-    //    promptCapabilities { image: false, audio: false, embeddedContext: true }, mcpCapabilities { http: true,
-    //    sse: false }, and sessionCapabilities: { resume: {} } when sessions can be loaded, with the ones
+    //    promptCapabilities { image: options.imageInput === true (only a model that reads images), audio: false,
+    //    embeddedContext: true }, mcpCapabilities { http: true, sse: false }, and sessionCapabilities: { resume: {} } when sessions can be loaded, with the ones
     //    this.sessionCapabilities() gives (close, and list and delete when there are saved sessions); authMethods [].
     this.clientCapabilities = params.clientCapabilities ?? {};
     const load = this.options.loadSession ?? true;
@@ -142,7 +147,7 @@ export class AcpServer {
       agentInfo: { name: this.options.name ?? 'coding-agent', version: this.options.version ?? '1.0.0' },
       agentCapabilities: {
         loadSession: load,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
+        promptCapabilities: { image: this.options.imageInput === true, audio: false, embeddedContext: true },
         mcpCapabilities: { http: true, sse: false },
         sessionCapabilities: { ...(load ? { resume: {} } : {}), ...this.sessionCapabilities() },
       },
@@ -327,11 +332,11 @@ export class AcpServer {
     // #region chapter 14: AcpServer.prompt
     // 1. The session (this.session: unknown ids throw). If it has a running prompt, throw RequestError.invalidRequest
     //    saying a prompt is already running in that session (cancel it or wait).
-    // 2. text = promptText(params.prompt) (it throws for a bad prompt, before anything changes). Then text =
-    //    await this.slashCommand(session, text, client): undefined means a command was answered here, without the
-    //    model: return { stopReason: 'end_turn' }.
+    // 2. images = promptImages(params.prompt, options.imageInput === true) and text = promptText(params.prompt) (each
+    //    throws for a bad prompt, before anything changes). Then text = await this.slashCommand(session, text,
+    //    client): undefined means a command was answered here, without the model: return { stopReason: 'end_turn' }.
     // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
-    //    signal's reason. Push userMessage(text) onto the handle's history.
+    //    signal's reason. Push userMessage(text, images) onto the handle's history.
     // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage, title:
     //    sessionTitle(history) }) (given: the first request, on one line).
     // 5. for await each event of handle.run(history, { signal: controller.signal }): remember the done event; a
@@ -345,6 +350,7 @@ export class AcpServer {
     //    RequestError.internalError saying so).
     const session = this.session(params.sessionId);
     if (session.running) throw RequestError.invalidRequest(undefined, `a prompt is already running in session ${session.id}: cancel it (session/cancel) or wait for it to end`);
+    const images = promptImages(params.prompt, this.options.imageInput === true);
     const text = await this.slashCommand(session, promptText(params.prompt), client);
     if (text === undefined) return { stopReason: 'end_turn' };
     const controller = new AbortController();
@@ -353,7 +359,7 @@ export class AcpServer {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     const { handle } = session;
-    handle.history.push(userMessage(text));
+    handle.history.push(userMessage(text, images));
     const translator = new UpdateTranslator({ cwd: session.cwd, contextWindow: this.options.contextWindow ?? 200_000, price: this.options.price, usage: handle.usage, title: sessionTitle(handle.history) });
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     let connected = true;

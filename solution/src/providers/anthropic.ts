@@ -7,6 +7,7 @@
  * Chapter 6 adds `stream`, the same turn as events.
  */
 import Anthropic from '@anthropic-ai/sdk';
+import { checkImage } from '../images.js';
 import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
 import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../provider.js';
 import type { StreamEvent } from '../stream-events.js';
@@ -18,7 +19,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The kit's history as Anthropic messages. User text stays a string. An assistant turn becomes content blocks:
+ * The kit's history as Anthropic messages. User text stays a string; a user message with images becomes content
+ * blocks, each image a base64 `image` block, images first and the text after them (Anthropic's advice: the question
+ * after the picture), an image the API cannot take refused with checkImage. An assistant turn becomes content blocks:
  * text (empty text is left out: the API refuses it), signed thinking (unsigned thinking is left out: the API
  * refuses it), and `tool_use` blocks whose `input` is an object. Consecutive tool results become ONE user message
  * of `tool_result` blocks, in order, each with the `tool_use_id` of its call.
@@ -26,7 +29,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
   // #region chapter 5: toAnthropicMessages
   // 1. Walk the messages in order, building a new array.
-  // 2. user: { role: 'user', content: message.content }.
+  // 2. user: { role: 'user', content: message.content }. With images (message.images, not empty): content is a list
+  //    instead, each image first, in order, as { type: 'image', source: { type: 'base64', media_type, data } } from
+  //    checkImage(image) (given: it throws for a type, size or data the API refuses; never drop an image), then the
+  //    text as { type: 'text', text } (left out when empty).
   // 3. assistant: { role: 'assistant', content: [...] } with, for each block in order:
   //    - text -> { type: 'text', text }, skipped when the text is empty;
   //    - thinking -> { type: 'thinking', thinking, signature }, skipped when there is no signature;
@@ -39,10 +45,20 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
   let results: Anthropic.ToolResultBlockParam[] | undefined;
   for (const message of messages) {
     switch (message.role) {
-      case 'user':
+      case 'user': {
         results = undefined;
-        out.push({ role: 'user', content: message.content });
+        if (!message.images?.length) {
+          out.push({ role: 'user', content: message.content });
+          break;
+        }
+        const content: Anthropic.ContentBlockParam[] = message.images.map((image) => {
+          const { mimeType, data } = checkImage(image);
+          return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
+        });
+        if (message.content !== '') content.push({ type: 'text', text: message.content });
+        out.push({ role: 'user', content });
         break;
+      }
       case 'assistant': {
         results = undefined;
         const content: Anthropic.ContentBlockParam[] = [];
@@ -229,6 +245,8 @@ export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessa
 
 export class AnthropicProvider implements Provider {
   readonly name = 'anthropic';
+  /** Every current Claude model reads images. */
+  readonly imageInput = true;
   readonly model: string;
   /** For side jobs such as summaries (chapter 12) and as a fallback (chapter 10). */
   readonly smallFastModel: string;

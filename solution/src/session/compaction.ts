@@ -15,6 +15,7 @@
  */
 import type { CompactionEvent } from '../agent-events.js';
 import type { Hooks } from '../hooks.js';
+import { IMAGE_TOKEN_ESTIMATE, imageCount } from '../images.js';
 import { textOf, userMessage, type Message, type UserMessage } from '../messages.js';
 import type { ModelRequest, Provider } from '../provider.js';
 
@@ -41,9 +42,13 @@ export function summaryMessage(summary: string): UserMessage {
   return userMessage(`${SUMMARY_HEADER}\n\n${summary}`);
 }
 
-/** A rough token count for some messages: their JSON length over CHARS_PER_TOKEN, rounded up. */
+/**
+ * A rough token count for some messages: their JSON length over CHARS_PER_TOKEN, rounded up, with each image counted
+ * as IMAGE_TOKEN_ESTIMATE (images.ts) instead of its base64, whose length says nothing about what the model reads.
+ */
 export function estimateTokens(messages: readonly Message[]): number {
-  return Math.ceil(JSON.stringify(messages).length / CHARS_PER_TOKEN);
+  const words = messages.map((message) => (message.role === 'user' && message.images ? { ...message, images: undefined } : message));
+  return Math.ceil(JSON.stringify(words).length / CHARS_PER_TOKEN) + imageCount(messages) * IMAGE_TOKEN_ESTIMATE;
 }
 
 /**
@@ -94,7 +99,10 @@ export function findCut(messages: readonly Message[], keep: number): number | un
 export function transcriptOf(messages: readonly Message[], maxResult = 2000): string {
   const blocks: string[] = [];
   for (const message of messages) {
-    if (message.role === 'user') blocks.push(`User: ${message.content}`);
+    if (message.role === 'user') {
+      const images = message.images?.length ?? 0;
+      blocks.push(`User: ${message.content}${images > 0 ? ` [${images} image${images === 1 ? '' : 's'} attached, not shown here]` : ''}`);
+    }
     else if (message.role === 'tool') {
       const content = message.content.length > maxResult ? `${message.content.slice(0, maxResult)}… (clipped)` : message.content;
       blocks.push(`Result of ${message.toolName} (${message.toolCallId})${message.isError ? ', an error' : ''}:\n${content}`);

@@ -60,6 +60,7 @@ export function switchableProvider(provider: Provider, control: ModelControl, st
   };
   return {
     name: provider.name,
+    imageInput: provider.imageInput,
     complete: (request) => provider.complete(route(request)),
     ...(provider.stream ? { stream: (request: ModelRequest) => provider.stream!(route(request)) } : {}),
   };

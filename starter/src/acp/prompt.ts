@@ -2,13 +2,16 @@
  * Chapter 14: what the person typed in the editor, as the user message the model reads.
  *
  * An editor's prompt is a list of content blocks: the typed text, and context the person attached: a link to a
- * file (`@src/app.ts` in Zed), or a file's text embedded in the prompt (an open buffer, a selection). The kit's
- * user message is one string, so the blocks become one text, with each attachment marked so that the model knows
- * what it is and where it came from. The server tells the client (initialize, promptCapabilities) that it takes
- * embedded context but no images or audio, so a block of those kinds is a bad request.
+ * file (`@src/app.ts` in Zed), a file's text embedded in the prompt (an open buffer, a selection), or a picture.
+ * The kit's user message is one string plus its images, so the text blocks become one text, with each attachment
+ * marked so that the model knows what it is and where it came from, and the image blocks become the message's
+ * images. The server tells the client (initialize, promptCapabilities) that it takes embedded context, images only
+ * when the model reads them, and no audio, so a block the agent cannot pass on is a bad request, never dropped.
  */
 import { TodoError } from '../todo.js';
 import { RequestError, type ContentBlock } from '@agentclientprotocol/sdk';
+import { imageProblem } from '../images.js';
+import type { ImageBlock } from '../messages.js';
 import { fileURLToPath } from 'node:url';
 
 /** A resource's URI as a person reads it: a file path for file:// URIs, else the URI. */
@@ -27,19 +30,38 @@ export function uriLabel(uri: string): string {
  * - resource_link: `[@<name>](<uri>)`, the way Zed writes a mention, so the model can read the file with its tools;
  * - resource (embedded): `<context ref="<file path or uri>">`, a newline, the text, a newline, `</context>`; an
  *   embedded blob (binary) is refused;
- * - image or audio: refused.
+ * - image: nothing (promptImages takes them);
+ * - audio: refused.
  * A prompt with no text at all (no blocks, or only empty text) is refused too. Refusals are
  * RequestError.invalidParams with a message that names the block.
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   // #region chapter 14: promptText
   // 1. Map each block, in order, to its text: text → block.text; resource_link → `[@${name}](${uri})`; resource with
-  //    a `text` field → <context ref="…">\n…\n</context>, the ref being uriLabel(uri); anything else (image, audio,
-  //    a resource without text) → throw RequestError.invalidParams(undefined, message) naming the block's type
-  //    and saying that this agent takes text, links and embedded text.
+  //    a `text` field → <context ref="…">\n…\n</context>, the ref being uriLabel(uri); image → '' (promptImages
+  //    takes it); anything else (audio, a resource without text) → throw RequestError.invalidParams(undefined,
+  //    message) naming the block's type and saying that this agent takes text, links, embedded text and images.
   // 2. Join the pieces with a blank line ("\n\n"), leaving out empty ones.
   // 3. Nothing left but whitespace (no blocks, or only blank text): throw RequestError.invalidParams saying the prompt
   //    is empty.
   throw new TodoError(14, 'promptText');
+  // #endregion
+}
+
+/**
+ * The images of a prompt's blocks, in order, as the user message's images. `imageInput` is whether the session's
+ * model reads images (what initialize advertised). Refused with RequestError.invalidParams, before anything runs:
+ * any image when the model reads none (the message says so), an image with no data (only a `uri`: the agent does
+ * not fetch pictures), and an image the APIs cannot take (imageProblem: its type, size or data). Never drops one.
+ */
+export function promptImages(blocks: readonly ContentBlock[], imageInput: boolean): ImageBlock[] {
+  // #region chapter 14: promptImages
+  // 1. Keep the blocks of type 'image', in order; none: return [].
+  // 2. imageInput false: throw RequestError.invalidParams(undefined, message) saying that this agent's model does not
+  //    read images (and that the agent said so in initialize), so nothing is silently left out.
+  // 3. For each image: no data (an image given only by uri) → invalidParams saying the agent needs the data; else
+  //    { type: 'image', mimeType, data }, and imageProblem(image) (given) that is not undefined → invalidParams with
+  //    that sentence.
+  throw new TodoError(14, 'promptImages');
   // #endregion
 }

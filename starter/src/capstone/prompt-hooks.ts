@@ -30,7 +30,7 @@ export async function* runWithSessionHooks(
       yield { type: 'done', reason: 'error', turns: 0, text: '', usage: noUsage(), message: `prompt blocked by a UserPromptSubmit hook: ${verdict.reason}` };
       return;
     }
-    if (verdict.context) history[history.length - 1] = userMessage(`${last.content}\n\n${verdict.context}`);
+    if (verdict.context) history[history.length - 1] = { ...last, content: `${last.content}\n\n${verdict.context}` };
   }
   let continuations = 0;
   for (;;) {

@@ -43,6 +43,8 @@ export interface OpenAIOptions {
   baseURL?: string;
   model?: string;
   maxTokens?: number;
+  /** Whether the model reads images; wins over OPENAI_IMAGE_INPUT. */
+  imageInput?: boolean;
   fetch?: typeof globalThis.fetch;
 }
 
@@ -53,6 +55,8 @@ export interface OpenAIConfig {
   model: string;
   /** Undefined: let the server decide. */
   maxTokens: number | undefined;
+  /** Whether the model reads images (a request with images to one that does not is refused before it is sent). */
+  imageInput: boolean;
   fetch: typeof globalThis.fetch | undefined;
 }
 
@@ -84,8 +88,11 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
 }
 
 /**
- * The OpenAI settings from options and environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL. Throws
- * ProviderConfigError, naming the variable to set, when there is no key or no model.
+ * The OpenAI settings from options and environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL,
+ * OPENAI_IMAGE_INPUT. Throws ProviderConfigError, naming the variable to set, when there is no key or no model, or
+ * when OPENAI_IMAGE_INPUT is neither true nor false. Images are on for OpenAI's own API (its current models read them)
+ * and off for any other server until the person says its model reads them: a guess would send pictures to a model
+ * that cannot see them.
  */
 export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env): OpenAIConfig {
   // #region chapter 5: openaiConfig
@@ -95,6 +102,9 @@ export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env
   // 2. The model is options.model or OPENAI_MODEL; none: a ProviderConfigError that names OPENAI_MODEL.
   // 3. The base URL is options.baseURL or OPENAI_BASE_URL; maxTokens and fetch come from the options only.
   //    In every step, an option or a variable set to '' counts as unset.
+  // 4. imageInput: options.imageInput when it is set; else OPENAI_IMAGE_INPUT, 'true' or 'false' (any other value:
+  //    a ProviderConfigError naming OPENAI_IMAGE_INPUT and the value); else true only when there is no base URL
+  //    (OpenAI's own API). Another server's model may read no images: never guess yes.
   throw new TodoError(5, 'openaiConfig');
   // #endregion
 }

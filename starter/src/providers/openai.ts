@@ -7,6 +7,7 @@
  */
 import { TodoError } from '../todo.js';
 import OpenAI from 'openai';
+import { checkImage } from '../images.js';
 import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
 import type { ModelRequest, Provider, ToolChoice, ToolDefinition } from '../provider.js';
 import type { StreamEvent } from '../stream-events.js';
@@ -25,14 +26,18 @@ export function reasoningOf(messageOrDelta: object): string | undefined {
 }
 
 /**
- * The kit's history as Chat Completions messages: the system prompt first (when there is one), user text as it is,
- * an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
+ * The kit's history as Chat Completions messages: the system prompt first (when there is one), user text as it is
+ * (with images: content parts, each image an `image_url` whose URL is a base64 data URL, images first, then the
+ * text; an image the API cannot take refused with checkImage), an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
  * per result. Thinking is not sent back: compatible servers that produce it do not want it returned.
  */
 export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAI.ChatCompletionMessageParam[] {
   // #region chapter 5: toOpenAIMessages
   // 1. If system is a non-empty string, start with { role: 'system', content: system }.
-  // 2. user: { role: 'user', content }.
+  // 2. user: { role: 'user', content }. With images (message.images, not empty): content is a list of parts instead,
+  //    each image first, in order, as { type: 'image_url', image_url: { url } } where url is
+  //    `data:<mimeType>;base64,<data>` of checkImage(image) (given: it throws for a type, size or data the API
+  //    refuses; never drop an image), then { type: 'text', text } (left out when the text is empty).
   // 3. assistant: { role: 'assistant', content: its text blocks joined }, plus, when it has tool calls,
   //    tool_calls: [{ id, type: 'function', function: { name, arguments } }] in order, where arguments is
   //    JSON.stringify(call.arguments), or the string itself when the arguments are a string (JSON that failed to
@@ -156,6 +161,8 @@ export class OpenAIProvider implements Provider {
   readonly name = 'openai';
   readonly model: string;
   readonly maxTokens: number | undefined;
+  /** OpenAI's own API: yes; another server: only when the person said so (openaiConfig). */
+  readonly imageInput: boolean;
   private readonly client: OpenAI;
   /** Kept only to scrub it from error messages. */
   private readonly secret: string;
@@ -165,6 +172,7 @@ export class OpenAIProvider implements Provider {
     const config = openaiConfig(options, env);
     this.model = config.model;
     this.maxTokens = config.maxTokens;
+    this.imageInput = config.imageInput;
     this.secret = config.apiKey;
     this.client = new OpenAI({
       apiKey: config.apiKey,

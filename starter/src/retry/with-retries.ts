@@ -91,6 +91,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
 
 export class RetryingProvider implements Provider {
   readonly name: string;
+  readonly imageInput: boolean | undefined;
   readonly policy: ResolvedRetryPolicy;
 
   constructor(
@@ -98,6 +99,7 @@ export class RetryingProvider implements Provider {
     policy: RetryPolicy = {},
   ) {
     this.name = inner.name;
+    this.imageInput = inner.imageInput;
     this.policy = resolvePolicy(policy);
   }
 
