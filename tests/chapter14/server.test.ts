@@ -32,7 +32,7 @@ describe('AcpServer.initialize (src/acp/server.ts)', () => {
     expect(init.protocolVersion, 'AcpServer.initialize step 2: PROTOCOL_VERSION').toBe(acp.PROTOCOL_VERSION);
     expect(init.agentInfo, 'AcpServer.initialize step 2: agentInfo with the default name and version').toMatchObject({ name: 'coding-agent', version: '1.0.0' });
     expect(init.authMethods, 'AcpServer.initialize step 2: no auth methods').toEqual([]);
-    expect(init.agentCapabilities, 'AcpServer.initialize step 2: loadSession, prompts with embedded context but no images or audio, MCP over http, resume').toMatchObject({
+    expect(init.agentCapabilities, 'AcpServer.initialize step 2: loadSession, prompts with embedded context but no audio (and no images: options.imageInput is not set), MCP over http, resume').toMatchObject({
       loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false }, sessionCapabilities: { resume: {} },
     });
     expect(e.server.clientCapabilities, "AcpServer.initialize step 1: the client's capabilities are kept").toMatchObject({ fs: { readTextFile: true } });
@@ -114,8 +114,8 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const unknown = await errorOf(e.prompt('no-such-session', 'hi'), 'AcpServer.prompt step 1: an unknown session id must be an error');
     expect(unknown, 'AcpServer.prompt step 1: resource not found (-32002), naming the session').toMatchObject({ code: -32002 });
     expect(JSON.stringify(unknown), 'the error names the session id').toContain('no-such-session');
-    const image = await errorOf(e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'image', data: 'AA', mimeType: 'image/png' }] }), 'AcpServer.prompt step 2: an image prompt must be refused');
-    expect(image.code, 'AcpServer.prompt step 2: promptText refuses it (invalid params)').toBe(-32602);
+    const image = await errorOf(e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] }), 'AcpServer.prompt step 2: an image to a model that reads none must be refused');
+    expect(image.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params)').toBe(-32602);
     expect(e.server.sessions.get(sessionId)?.handle.history, 'AcpServer.prompt step 2: a refused prompt adds nothing to the history').toEqual([]);
     expect((await e.prompt(sessionId, 'hi')).stopReason, 'AcpServer.prompt step 6: the session still works').toBe('end_turn');
   });

@@ -19,18 +19,19 @@ describe('promptText (src/acp/prompt.ts)', () => {
       { type: 'resource_link', name: 'app.ts', uri: pathToFileURL(file).href },
       { type: 'resource', resource: { uri: pathToFileURL(file).href, text: 'export const x = 1;' } },
       { type: 'text', text: '' },
+      { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
       { type: 'text', text: 'Be brief.' },
     ]);
-    expect(text, 'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones left out').toBe(
+    expect(text, 'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones (and images, which promptImages takes) left out').toBe(
       `Why does this fail?\n\n[@app.ts](${pathToFileURL(file).href})\n\n<context ref="${file}">\nexport const x = 1;\n</context>\n\nBe brief.`,
     );
     expect(promptText([{ type: 'resource', resource: { uri: 'zed://untitled-1', text: 'draft' } }]), 'promptText step 1: a URI that is not a file stays as it is').toBe('<context ref="zed://untitled-1">\ndraft\n</context>');
   });
 
-  test('images, audio, binary resources and empty prompts are refused as invalid params that say why', async () => {
+  test('audio, binary resources and empty prompts (an image alone too) are refused as invalid params that say why', async () => {
     const cases: Array<[unknown[], RegExp]> = [
-      [[{ type: 'text', text: 'look' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }], /image/],
-      [[{ type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], /audio/],
+      [[{ type: 'text', text: 'look' }, { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], /audio/],
+      [[{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], /empty/],
       [[{ type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA' } }], /resource.*blob/],
       [[], /empty/],
       [[{ type: 'text', text: '   ' }], /empty/],
