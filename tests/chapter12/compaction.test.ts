@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { assistantText, assistantToolCalls, toolResult, userMessage, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
+import { IMAGE_TOKEN_ESTIMATE } from 'kit/images';
 import type { AgentEvent } from 'kit/agent-events';
 import {
   compact,
@@ -130,6 +131,15 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     expect(contextTokens({ messages: only, tools: [] }), 'contextTokens step 1: search down to index 0').toBe(42 + estimateTokens([]));
     const messages = [userMessage('a'.repeat(40))];
     expect(contextTokens({ messages, tools: [] }), 'contextTokens step 3: no system prompt adds nothing but the tools ("[]")').toBe(estimateTokens(messages) + 1);
+  });
+
+  test('a picture counts as a fixed estimate, not as the length of its base64', () => {
+    const image = { type: 'image' as const, mimeType: 'image/png', data: 'A'.repeat(400_000) };
+    const words = [userMessage('What is this?')];
+    const withImage = [userMessage('What is this?', [image])];
+    expect(contextTokens({ messages: withImage, tools: [] }), `contextTokens step 3: estimateTokens (given) counts a picture as ${IMAGE_TOKEN_ESTIMATE} tokens; 400,000 characters of base64 over 4 would be 100,000 and compact at once`).toBe(contextTokens({ messages: words, tools: [] }) + IMAGE_TOKEN_ESTIMATE);
+    const reported: Message[] = [userMessage('hi'), { ...assistantText('ok'), usage: { inputTokens: 10, outputTokens: 2 } }, ...withImage];
+    expect(contextTokens({ messages: reported, tools: [] }), 'contextTokens step 2: the picture after the reported turn is estimated the same way').toBe(12 + estimateTokens(words) + IMAGE_TOKEN_ESTIMATE);
   });
 
   test('with no usage yet, estimates the system prompt, the tools and the messages', () => {

@@ -181,6 +181,18 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     expect((historyUpdates(failed, cwd).at(-1) as { content: unknown[] }).content, 'historyUpdates step 2: a failed edit shows only why').toHaveLength(1);
   });
 
+  test('a message\'s pictures replay after its text, in order, as image chunks', () => {
+    const png = { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+    const jpeg = { type: 'image' as const, mimeType: 'image/jpeg', data: '/9j/4AAQSkZJRg==' };
+    const updates = historyUpdates([userMessage('which one?', [png, jpeg]), assistantText('The first.')], cwd);
+    expect(updates, 'historyUpdates step 2: the user text, then one user_message_chunk per image, then the answer').toEqual([
+      { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'which one?' } },
+      { sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: 'image/png', data: png.data } },
+      { sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: 'image/jpeg', data: jpeg.data } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'The first.' } },
+    ]);
+  });
+
   test('a call the history left without a result is shown pending', () => {
     const updates = historyUpdates([userMessage('go'), assistantToolCalls([{ id: 'x1', name: 'bash', arguments: { command: 'sleep 9' } }])], cwd);
     expect(updates.at(-1), 'historyUpdates step 2: no result → status pending, no content').toMatchObject({ sessionUpdate: 'tool_call', toolCallId: 'x1', status: 'pending', content: [] });

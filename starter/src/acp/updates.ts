@@ -137,7 +137,8 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
 
 /**
  * The updates that show a saved history to a client that loads the session, in order: a user message as a
- * user_message_chunk (a compaction summary too: it is what the model reads), an assistant turn's thinking and text
+ * user_message_chunk (a compaction summary too: it is what the model reads), then one more for each of its images, an
+ * assistant turn's thinking and text
  * as agent_thought_chunk and agent_message_chunk, each of its calls as one tool_call already finished (completed or
  * failed from its result, the result's text as content, after its diff for an edit or write that completed;
  * pending when it has no result).
@@ -145,7 +146,8 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
 export function historyUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
   // #region chapter 14: historyUpdates
   // 1. First index the results: tool messages by toolCallId.
-  // 2. Then walk the messages in order. user → user_message_chunk with its text. tool → nothing (shown with its
+  // 2. Then walk the messages in order. user → user_message_chunk with its text, then one user_message_chunk per image
+  //    of message.images, in order, as { type: 'image', mimeType, data }. tool → nothing (shown with its
   //    call). assistant → for each block in order: thinking → agent_thought_chunk, text → agent_message_chunk (skip
   //    empty ones), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
   //    failed (isError) or completed; content [textContent(result)], after the toolDiff when it completed and has
