@@ -86,9 +86,12 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const response = await e.prompt(sessionId, 'what is in a.txt?');
     expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
     expect(brief(e.of(sessionId)), 'AcpServer.prompt step 5: every event, translated, in the order the run yields them').toEqual([
-      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
+      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
     ]);
-    expect(e.of(sessionId)[3], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
+    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: the card shown while the model writes the call has its name, no arguments yet').toMatchObject({ title: 'read', content: [] });
+    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: no rawInput before the arguments are whole').not.toHaveProperty('rawInput');
+    expect(e.of(sessionId)[2], 'UpdateTranslator.updates step 2: the whole call fills in the card shown early').toMatchObject({ rawInput: { path: 'a.txt' }, locations: [{ path: expect.stringContaining('a.txt') }] });
+    expect(e.of(sessionId)[4], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
     const provider = factory.providers[0] as MockProvider;
     expect(shape(provider.requests[1]!.messages as Message[]), 'AcpServer.prompt step 3: the prompt is the user message, and the session keeps the whole round').toEqual(['user', 'assistant text + call read#c1', 'tool read#c1']);
     expect(provider.requests[0]!.messages[0], 'AcpServer.prompt step 2: the text of the prompt, as promptText makes it').toEqual(userMessage('what is in a.txt?'));
