@@ -298,6 +298,21 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     expect(brief(e.of(sessionId)), 'UpdateTranslator.updates step 5: mode_changed → current_mode_update, sent to the editor').toContain('mode acceptEdits');
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the session is now in acceptEdits').toBe('acceptEdits');
   });
+
+  test('a plan kept in planning, then a second plan: each question is about its own exit_plan_mode call', async () => {
+    const { root } = tempWorkspace();
+    const script = [
+      assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Read a.ts' } }]),
+      assistantToolCalls([{ id: 'p2', name: 'exit_plan_mode', arguments: { plan: '1. Read a.ts\n2. Edit it' } }]),
+      assistantText('Starting.'),
+    ];
+    const answers = ['plan', 'acceptEdits'];
+    const e = connect(testFactory({ script, mode: 'plan' }), { permission: async () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'plan' } }) });
+    const { sessionId } = await e.open(root);
+    await e.prompt(sessionId, 'plan it');
+    expect(e.questions.map((q) => q.toolCall.toolCallId), 'AcpServer.prompt step 5: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call').toEqual(['p1', 'p2']);
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the second plan was approved').toBe('acceptEdits');
+  });
 });
 
 describe('AcpServer.setMode (src/acp/server.ts)', () => {
