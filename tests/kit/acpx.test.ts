@@ -7,7 +7,7 @@
  * option, a slash command and a bash call run in the client's terminal.
  *
  * acpx needs Node >= 22.13 and the kit's floor is 20, so acpx is not one of the kit's dependencies: CI installs it
- * with `npm ci --prefix .ci/acpx` in its Node 24 part, and on an older Node (or without that folder) this file is
+ * with `npm install --prefix .ci/acpx --no-save` (the committed lock's versions) in its Node 24 part, and on an older Node (or without that folder) this file is
  * skipped and says so.
  *
  * Each prompt is an `acpx exec` (a one-shot session, which the agent still saves): acpx's persistent prompts go
@@ -30,12 +30,12 @@ const ACPX_VERSION = (JSON.parse(readFileSync(path.join(ACPX_DIR, 'package.json'
 function whyNot(): string | undefined {
   const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
   if (major < 22 || (major === 22 && minor < 13)) {
-    return `Node ${process.version} is older than 22.13, which acpx needs: run it on Node >= 22.13 (CI's Node 24 part does) after npm ci --prefix .ci/acpx`;
+    return `Node ${process.version} is older than 22.13, which acpx needs: run it on Node >= 22.13 (CI's Node 24 part does) after npm install --prefix .ci/acpx --no-save`;
   }
   const installed = path.join(ACPX_DIR, 'node_modules/acpx/package.json');
-  if (!existsSync(installed)) return 'acpx is not installed: npm ci --prefix .ci/acpx (with Node >= 22.13)';
+  if (!existsSync(installed)) return 'acpx is not installed: npm install --prefix .ci/acpx --no-save (with Node >= 22.13)';
   const { version } = JSON.parse(readFileSync(installed, 'utf8')) as { version: string };
-  if (version !== ACPX_VERSION) return `.ci/acpx has acpx ${version}, not the pinned ${ACPX_VERSION}: npm ci --prefix .ci/acpx`;
+  if (version !== ACPX_VERSION) return `.ci/acpx has acpx ${version}, not the pinned ${ACPX_VERSION}: npm install --prefix .ci/acpx --no-save`;
   return undefined;
 }
 
