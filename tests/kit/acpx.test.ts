@@ -7,8 +7,8 @@
  * option, a slash command and a bash call run in the client's terminal.
  *
  * acpx needs Node >= 22.13 and the kit's floor is 20, so acpx is not one of the kit's dependencies: CI installs it
- * with `npm install --prefix .ci/acpx --no-save` (the committed lock's versions) in its Node 24 part, and on an older Node (or without that folder) this file is
- * skipped and says so.
+ * with `npm install --prefix .ci/acpx --no-save` (the committed lock's versions) in its Node 24 part, and on an
+ * older Node (or without that folder) this file is skipped and says so.
  *
  * Each prompt is an `acpx exec` (a one-shot session, which the agent still saves): acpx's persistent prompts go
  * through a background queue owner that it gives a fixed few seconds to start, which a busy machine can miss.
