@@ -72,6 +72,7 @@ describe('openaiRequest (src/providers/openai.ts): temperature and extras', () =
   test('a temperature of 0 is sent; no temperature, none sent', async () => {
     expect((await openaiBody({ temperature: 0 })).temperature, 'openaiRequest step 4: 0 is a temperature: send it whenever it is a number').toBe(0);
     expect(await openaiBody({}), 'openaiRequest step 4: without a temperature, leave the field out').not.toHaveProperty('temperature');
+    expect((await openaiBody({ extra: { temperature: 0.9 } })).temperature, 'openaiRequest step 4: with no temperature of its own the request leaves the field out, so an extra named temperature is what is sent (addExtras skips only fields already set, even to undefined)').toBe(0.9);
   });
 
   test('an extra never replaces what the kit set, never turns on streaming, and pollutes nothing', async () => {

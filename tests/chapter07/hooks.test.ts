@@ -137,6 +137,15 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(contexts[0]?.turn, 'and the turn number, counting from 1').toBe(1);
   });
 
+  test('an empty piece of text is not shown to onText hooks', async () => {
+    const seen: string[] = [];
+    const { agent } = agentWith([[{ type: 'text_delta', index: 0, text: '' }, { type: 'text_delta', index: 0, text: 'hi' }, { type: 'text_delta', index: 0, text: '' }, { type: 'finish', stopReason: 'end_turn' }]], {
+      hooks: { onText: (text) => void seen.push(text) },
+    });
+    await collect(agent.run(ask('say hi')));
+    expect(seen, 'Agent.streamTurn step 2: only a non-empty text_delta goes to this.hooks.onText').toEqual(['hi']);
+  });
+
   test('a blocked call never runs: its result is the hook\'s message, and the model reads it', async () => {
     const after: string[] = [];
     const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'rm -rf')), assistantText('understood')], {

@@ -113,4 +113,12 @@ describe('composeHooks (src/hooks.ts): afterModelCall', () => {
     await composeHooks().afterModelCall(assistantText('hi'), ctxWith(stops));
     expect(stops, 'composeHooks step 3: nothing returned means no stop').toEqual([]);
   });
+
+  test('a context of its own without stop: a hook\'s stop has nowhere to go, and the composed hook does not throw', async () => {
+    const seen: string[] = [];
+    const composed = composeHooks([{ afterModelCall: () => ({ stop: 'a stops' }) }, { afterModelCall: () => void seen.push('b') }]);
+    const bare: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
+    await expect(composed.afterModelCall(assistantText('hi'), bare), 'composeHooks step 3: ctx.stop is optional (HookContext), so hand the stop over with ctx.stop?.(stop)').resolves.toBeUndefined();
+    expect(seen, 'composeHooks step 3: the chain still ends at the first stop').toEqual([]);
+  });
 });

@@ -86,9 +86,12 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const response = await e.prompt(sessionId, 'what is in a.txt?');
     expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
     expect(brief(e.of(sessionId)), 'AcpServer.prompt step 5: every event, translated, in the order the run yields them').toEqual([
-      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
+      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
     ]);
-    expect(e.of(sessionId)[3], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
+    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: the card shown while the model writes the call has its name, no arguments yet').toMatchObject({ title: 'read', content: [] });
+    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: no rawInput before the arguments are whole').not.toHaveProperty('rawInput');
+    expect(e.of(sessionId)[2], 'UpdateTranslator.updates step 2: the whole call fills in the card shown early').toMatchObject({ rawInput: { path: 'a.txt' }, locations: [{ path: expect.stringContaining('a.txt') }] });
+    expect(e.of(sessionId)[4], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
     const provider = factory.providers[0] as MockProvider;
     expect(shape(provider.requests[1]!.messages as Message[]), 'AcpServer.prompt step 3: the prompt is the user message, and the session keeps the whole round').toEqual(['user', 'assistant text + call read#c1', 'tool read#c1']);
     expect(provider.requests[0]!.messages[0], 'AcpServer.prompt step 2: the text of the prompt, as promptText makes it').toEqual(userMessage('what is in a.txt?'));
@@ -294,6 +297,21 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     expect(e.questions[0]?.options.map((o) => o.optionId), 'the three plan options').toEqual(['acceptEdits', 'default', 'plan']);
     expect(brief(e.of(sessionId)), 'UpdateTranslator.updates step 5: mode_changed → current_mode_update, sent to the editor').toContain('mode acceptEdits');
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the session is now in acceptEdits').toBe('acceptEdits');
+  });
+
+  test('a plan kept in planning, then a second plan: each question is about its own exit_plan_mode call', async () => {
+    const { root } = tempWorkspace();
+    const script = [
+      assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Read a.ts' } }]),
+      assistantToolCalls([{ id: 'p2', name: 'exit_plan_mode', arguments: { plan: '1. Read a.ts\n2. Edit it' } }]),
+      assistantText('Starting.'),
+    ];
+    const answers = ['plan', 'acceptEdits'];
+    const e = connect(testFactory({ script, mode: 'plan' }), { permission: async () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'plan' } }) });
+    const { sessionId } = await e.open(root);
+    await e.prompt(sessionId, 'plan it');
+    expect(e.questions.map((q) => q.toolCall.toolCallId), 'AcpServer.prompt step 5: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call').toEqual(['p1', 'p2']);
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the second plan was approved').toBe('acceptEdits');
   });
 });
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { historyUpdates, stopReasonOf, UpdateTranslator } from 'kit/acp/updates';
+import { historyUpdates, stopReasonOf, UNFINISHED_CALL, UpdateTranslator } from 'kit/acp/updates';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import { assistantText, assistantToolCalls, toolResult, userMessage, type Message } from 'kit/messages';
 import { rejection } from '../helpers/assert.js';
@@ -10,6 +10,9 @@ const price = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
 const translator = (extra: Partial<ConstructorParameters<typeof UpdateTranslator>[0]> = {}) => new UpdateTranslator({ cwd, contextWindow: 200_000, ...extra });
 const requested = (callId: string, name: string, args: unknown): AgentEvent => ({ type: 'tool_call_requested', turn: 1, callId, name, arguments: args });
 const result = (callId: string, name: string, content: string, isError = false): AgentEvent => ({ type: 'tool_result', turn: 1, callId, name, content, isError });
+const start = (callId: string, name: string): AgentEvent => ({ type: 'tool_call_start', turn: 1, callId, name });
+const delta = (callId: string, argumentsDelta: string): AgentEvent => ({ type: 'tool_call_delta', turn: 1, callId, argumentsDelta });
+const line = (u: { sessionUpdate: string }) => `${u.sessionUpdate} ${'toolCallId' in u ? String(u.toolCallId) : ''} ${'status' in u ? String(u.status) : ''}`.trim();
 const done = (reason: DoneEvent['reason'], message?: string): DoneEvent => ({ type: 'done', reason, turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 }, ...(message ? { message } : {}) });
 
 describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
@@ -28,6 +31,55 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
       sessionUpdate: 'tool_call', toolCallId: 'call_7', title: 'Read src/app.ts', kind: 'read', status: 'pending',
       locations: [{ path: path.join(cwd, 'src/app.ts'), line: 10 }], rawInput: { path: 'src/app.ts', offset: 10 }, content: [],
     }]);
+  });
+
+  test('a call gets its card while the model writes it, and the whole call fills that card in rather than adding a second', () => {
+    const t = translator();
+    const early = t.updates(start('a1', 'read'));
+    expect(early, 'UpdateTranslator.updates step 2: tool_call_start → one pending tool_call named after the tool, no arguments or content yet').toEqual([{ sessionUpdate: 'tool_call', toolCallId: 'a1', title: 'read', kind: 'read', status: 'pending', content: [] }]);
+    expect(t.updates(delta('a1', '{"path":')), 'UpdateTranslator.updates step 2: a piece of the arguments is not shown (it is not JSON yet)').toEqual([]);
+    const seen = [
+      ...t.updates(start('b2', 'bash')),
+      ...t.updates(requested('a1', 'read', { path: 'a.txt' })),
+      ...t.updates(requested('b2', 'bash', { command: 'ls' })),
+      ...t.updates(requested('c3', 'read', { path: 'c.txt' })),
+      ...t.updates(result('a1', 'read', '1\thello')),
+      ...t.updates(done('end_turn')),
+    ];
+    expect(seen.map(line), 'UpdateTranslator.updates steps 2 and 8: each card shown early is filled in by a tool_call_update of its own id; a call with no early card still gets a tool_call; nothing is closed as unfinished').toEqual([
+      'tool_call b2 pending', 'tool_call_update a1 pending', 'tool_call_update b2 pending', 'tool_call c3 pending', 'tool_call_update a1 completed', 'session_info_update',
+    ]);
+    expect(seen[1], 'UpdateTranslator.updates step 2: the whole call brings the title, kind, locations and raw input the early card lacked').toEqual({
+      sessionUpdate: 'tool_call_update', toolCallId: 'a1', title: 'Read a.txt', kind: 'read', status: 'pending', locations: [{ path: path.join(cwd, 'a.txt') }], rawInput: { path: 'a.txt' }, content: [],
+    });
+  });
+
+  test('a card begun but never whole is closed as failed when the run ends, before the session info; a call with no id gets no early card', () => {
+    const t = translator();
+    expect(t.updates(start('', 'read')), 'UpdateTranslator.updates step 2: a call with no id yet gets no early card').toEqual([]);
+    t.updates(start('x1', 'edit'));
+    t.updates(start('y2', 'bash'));
+    t.updates(delta('x1', '{"path":"a'));
+    const end = t.updates(done('cancelled', 'stopped'));
+    expect(end.map(line), 'UpdateTranslator.updates step 8: every card begun and never whole is closed as failed, then the session info comes last').toEqual(['tool_call_update x1 failed', 'tool_call_update y2 failed', 'session_info_update']);
+    expect(end[0], 'UpdateTranslator.updates step 8: the closed card says why (UNFINISHED_CALL)').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: UNFINISHED_CALL } }] });
+    expect(t.updates(done('end_turn')).map(line), 'UpdateTranslator.updates step 8: a card is closed once; the next run end closes nothing').toEqual(['session_info_update']);
+  });
+
+  test("a sub-agent's early cards carry its prefix, and its own end closes only its own unfinished cards", () => {
+    const t = translator();
+    const inner = (event: AgentEvent): AgentEvent => ({ type: 'subagent', turn: 1, callId: 'task1', event });
+    const seen = [
+      ...t.updates(start('p1', 'read')),
+      ...t.updates(inner(start('c1', 'grep'))),
+      ...t.updates(inner(start('c2', 'read'))),
+      ...t.updates(inner(requested('c2', 'read', { path: 'b' }))),
+      ...t.updates(inner(done('error', 'boom'))),
+    ];
+    expect(seen.map(line), "UpdateTranslator.updates steps 2 and 8: ids '<task call>/<child call>'; the sub-agent's end closes its unfinished card and nothing of the parent's (and sends no session info of its own)").toEqual([
+      'tool_call p1 pending', 'tool_call task1/c1 pending', 'tool_call task1/c2 pending', 'tool_call_update task1/c2 pending', 'tool_call_update task1/c1 failed',
+    ]);
+    expect(t.updates(requested('p1', 'read', { path: 'a' })).map(line), "UpdateTranslator.updates step 8: the parent's early card is still open, so its whole call fills it in").toEqual(['tool_call_update p1 pending']);
   });
 
   test('each update carries the id of its own call, through allowed, blocked and finished, for two calls at once', () => {

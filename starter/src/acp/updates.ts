@@ -27,6 +27,9 @@ export interface TranslatorOptions {
   title?: string;
 }
 
+/** What an early card that never got its whole call says when the run ends (updates, step 8). */
+export const UNFINISHED_CALL = 'The model stopped before it finished writing this call, so it did not run.';
+
 /** A text result as ACP tool-call content. */
 export function textContent(text: string): ToolCallContent {
   return { type: 'content', content: { type: 'text', text } };
@@ -61,6 +64,8 @@ export function contextUsed(usage: Usage): number {
 export class UpdateTranslator {
   /** Every call seen so far, by its ACP id: its name and (latest) arguments. */
   private readonly calls = new Map<string, { name: string; arguments: unknown }>();
+  /** The ACP ids of the calls shown early (tool_call_start) whose whole call (tool_call_requested) has not come. */
+  private readonly writing = new Set<string>();
   /** The session's usage so far (for the cost). */
   private usage: Usage;
 
@@ -79,8 +84,10 @@ export class UpdateTranslator {
    * never clash with the parent's own ids.
    *
    * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk;
+   * - tool_call_start (the model has begun writing a call) → an early tool_call card: id, the tool's name as title,
+   *   kind, status pending, no content yet, so the editor shows the call while its arguments stream;
    * - tool_call_requested → tool_call: id, title, kind, status pending, locations, rawInput, and for an edit or
-   *   write the diff as content;
+   *   write the diff as content; for a call already shown early, the same fields as a tool_call_update of that card;
    * - tool_call_decided → tool_call_update in_progress when allowed; when the hooks changed the arguments, with the
    *   new title, locations, rawInput (and diff); nothing when blocked (the failed result follows);
    * - tool_result → tool_call_update completed or failed (isError), the result's text as content (after the diff, for
@@ -90,15 +97,21 @@ export class UpdateTranslator {
    *   cost so far in USD when the price is known;
    * - subagent → only the tool-call updates of the wrapped event, with `<callId>/` added to the prefix (a sub-agent's
    *   text is its own business: its answer reaches the parent as the task call's result);
-   * - done (the run is over) → session_info_update (sessionInfo) with the title and the session's usage so far.
+   * - done (the run is over) → first a failed tool_call_update for every card shown early whose call never came
+   *   whole (the stream broke or was cancelled mid-call: no card may stay pending forever), then session_info_update
+   *   (sessionInfo) with the title and the session's usage so far.
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
     // 1. text_delta / thinking_delta: one agent_message_chunk / agent_thought_chunk with { type: 'text', text } as
     //    content.
-    // 2. tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id; send a
-    //    tool_call with toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations),
-    //    rawInput (the arguments), and content: [the toolDiff] when there is one, else [].
+    // 2. tool_call_start: a call the model has begun writing. Its ACP id is prefix + callId; a call with no id yet
+    //    ('') gets no early card. Otherwise add the id to this.writing and send a tool_call with toolCallId, title
+    //    (the tool's name: there are no arguments yet), kind (toolKind), status 'pending' and content [].
+    //    tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id. Send
+    //    toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations), rawInput (the
+    //    arguments), and content: [the toolDiff] when there is one, else []: as a tool_call_update when the id was in
+    //    this.writing (take it out: the card exists), else as a tool_call.
     // 3. tool_call_decided: allow → a tool_call_update with the id and status 'in_progress'. change → remember the new
     //    arguments, and send the update with title, locations and rawInput made from them too (and content [diff]
     //    when there is one). block → nothing.
@@ -112,7 +125,10 @@ export class UpdateTranslator {
     //    with amount = costOf(session usage, price).
     // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
     //    tool_call_update updates (a sub-agent's text, plan and mode are its own business).
-    // 8. done: [sessionInfo(the session's usage, options.title, options.price)]. Every other event: [].
+    // 8. done: for each id in this.writing that starts with prefix (a call begun but never whole: the stream broke or
+    //    was cancelled), take it out and send a tool_call_update with status 'failed' and content
+    //    [textContent(UNFINISHED_CALL)] (given); then sessionInfo(the session's usage, options.title, options.price).
+    //    Every other event: [].
     throw new TodoError(14, 'UpdateTranslator.updates');
     // #endregion
   }
