@@ -143,7 +143,9 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     expect(answer.stopReason).toBe('end_turn');
     const updates = recorded.updates.map(({ update }) => update);
     const call = updates.find((update) => update.sessionUpdate === 'tool_call');
-    expect(call).toMatchObject({ kind: 'read', title: 'Read README.md', status: 'pending', locations: [{ path: path.join(cwd, 'README.md') }] });
+    expect(call, 'the card is drawn as soon as the model starts writing the call: the tool\'s name, pending').toMatchObject({ kind: 'read', title: 'read', status: 'pending' });
+    const whole = updates.find((update) => update.sessionUpdate === 'tool_call_update' && update.toolCallId === (call as { toolCallId: string }).toolCallId && update.rawInput !== undefined);
+    expect(whole, 'the whole call fills that card in').toMatchObject({ title: 'Read README.md', status: 'pending', locations: [{ path: path.join(cwd, 'README.md') }] });
     const done = updates.find((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed');
     expect(done).toMatchObject({ toolCallId: (call as { toolCallId: string }).toolCallId });
     expect(JSON.stringify(done)).toContain('A demo project.');

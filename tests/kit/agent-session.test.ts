@@ -94,7 +94,8 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     expect(files.length, 'one session file under $HOME/.coding-agent/sessions/<project>').toBe(1);
     const text = readFileSync(files[0]!, 'utf8');
     expect(text.includes(KEY), 'the API key must never reach the session file').toBe(false);
-    expect(records(files[0]!).map((r) => r.type === 'message' ? `message ${r.message.role}` : r.type)).toEqual(['session', 'message user', 'status', 'message assistant', 'usage', 'status', 'status']);
+    expect(records(files[0]!).map((r) => r.type === 'message' ? `message ${r.message.role}` : r.type)).toEqual(['session', 'system', 'message user', 'status', 'message assistant', 'usage', 'status', 'status']);
+    expect(JSON.stringify(records(files[0]!).find((r) => r.type === 'system')), 'the session remembers the system prompt it ran under, CLAUDE.md included (chapter 12)').toContain('Always answer in haiku.');
     const body = requests[0];
     expect(JSON.stringify(body.system), 'the system prompt holds the project CLAUDE.md').toContain('Always answer in haiku.');
     expect(body.system.at(-1).cache_control, 'a cache breakpoint on the system prompt').toEqual({ type: 'ephemeral' });
