@@ -17,6 +17,9 @@ const tempFolder = tempFolders('kit-acp-');
 /** What the editor offers and says at initialize. */
 const INITIALIZE: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'kit-test', version: '0' } };
 
+/** A picture as an editor attaches it: a PNG's first bytes, base64. */
+const PNG = { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+
 /** A workspace with a README.md. */
 function workspace(): string {
   const dir = tempFolder();
@@ -132,6 +135,7 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
     expect(init.agentInfo).toEqual({ name: 'coding-agent', version: JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version });
     expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.promptCapabilities?.image ?? false, 'the offline stand-in reads no pictures, so the editor offers none').toBe(false);
   });
 
   it('session/new and a prompt: the read call as a card that completes, the answer in chunks, end_turn', async () => {
@@ -152,6 +156,17 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     expect(kinds(recorded.updates).lastIndexOf('agent_message_chunk')).toBeGreaterThan(kinds(recorded.updates).indexOf('tool_call'));
     expect(text(recorded.updates, 'agent_message_chunk')).toContain('Offline mode');
     expect(recorded.updates.every((update) => update.sessionId === sessionId)).toBe(true);
+  });
+
+  it('a prompt with a picture is refused as invalid params, and the session is left as it was', async () => {
+    const before = recorded.updates.length;
+    const error = await served.connection.agent
+      .request(acp.methods.agent.session.prompt, { sessionId, prompt: [PNG, { type: 'text', text: 'what is this?' }] })
+      .then(() => undefined, (thrown: unknown) => thrown as { code?: number; message?: string });
+    expect(error, 'the offline stand-in reads no pictures: the prompt must be refused, not run without its picture').toBeDefined();
+    expect(error).toMatchObject({ code: -32602 });
+    expect(error!.message).toMatch(/image/);
+    expect(recorded.updates.length, 'a refused prompt sends no update').toBe(before);
   });
 
   it('when the client closes stdin the process exits 0, having written only JSON-RPC on stdout and saved the session', async () => {
@@ -187,10 +202,12 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
   afterAll(api.stop);
   let choice = 'reject_once';
   const recorded = editor(() => choice);
-  const served = oneChild(recorded, () => ({ OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model' }));
+  // Another base URL than OpenAI's reads no pictures unless OPENAI_IMAGE_INPUT says it does (chapter 5).
+  const served = oneChild(recorded, () => ({ OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model', OPENAI_IMAGE_INPUT: 'true' }));
   let sessionId = '';
+  let init: acp.InitializeResponse | undefined;
   beforeAll(async () => {
-    await served.connection.agent.request(acp.methods.agent.initialize, INITIALIZE);
+    init = await served.connection.agent.request(acp.methods.agent.initialize, INITIALIZE);
     ({ sessionId } = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] }));
   });
 
@@ -226,6 +243,22 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     expect(existsSync(path.join(served.cwd, 'hooked.txt')), 'the blocked command did not run').toBe(false);
     const toolMessage = api.requests[1].messages.find((message: { role: string }) => message.role === 'tool');
     expect(toolMessage.content, 'the model reads the hook\'s stderr').toContain('no shell in this project');
+  });
+
+  it('with OPENAI_IMAGE_INPUT=true the editor may attach a picture, and it reaches the API as a data URL before the text', async () => {
+    expect(init?.agentCapabilities?.promptCapabilities?.image, 'npm run acp takes promptCapabilities.image from the provider\'s imageInput').toBe(true);
+    api.scripts.push(openaiAnswer('A logo.'));
+    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is this?' }, PNG] });
+    expect(answer.stopReason).toBe('end_turn');
+    const sent = api.requests.at(-1).messages.at(-1);
+    expect(sent).toEqual({
+      role: 'user',
+      content: [
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}` } },
+        { type: 'text', text: 'what is this?' },
+      ],
+    });
+    expect(text(recorded.updates, 'agent_message_chunk')).toContain('A logo.');
   });
 
   it('closing stdin while a command runs cancels the run, saves the session whole, and exits 0', async () => {
