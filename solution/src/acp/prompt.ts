@@ -76,10 +76,10 @@ export function promptImages(blocks: readonly ContentBlock[], imageInput: boolea
   const images = blocks.filter((block): block is Extract<ContentBlock, { type: 'image' }> => block.type === 'image');
   if (images.length === 0) return [];
   if (!imageInput) {
-    throw RequestError.invalidParams(undefined, `this prompt has ${images.length === 1 ? 'an image' : `${images.length} images`}, but this agent's model does not read images (initialize said image: false): send the prompt without them, or switch to a model that reads images`);
+    throw RequestError.invalidParams(undefined, "this agent's model does not read images (initialize said image: false): send the prompt without them, or switch to a model that reads images");
   }
   return images.map((block) => {
-    if (!block.data) throw RequestError.invalidParams(undefined, `an image given only by uri${block.uri ? ` (${block.uri})` : ''} cannot be sent: this agent needs the image's data`);
+    if (!block.data) throw RequestError.invalidParams(undefined, "an image without its data cannot be sent (this agent does not fetch pictures by uri): send the image's data");
     const image: ImageBlock = { type: 'image', mimeType: block.mimeType, data: block.data };
     const problem = imageProblem(image);
     if (problem !== undefined) throw RequestError.invalidParams(undefined, problem);
