@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { AnthropicProvider } from 'kit/providers/anthropic';
 import { OpenAIProvider } from 'kit/providers/openai';
 import { openaiConfig } from 'kit/providers/config';
+import { ProviderConfigError } from 'kit/providers/errors';
 import { userMessage, type ImageBlock, type Message } from 'kit/messages';
 import { MAX_IMAGE_DATA_CHARS } from 'kit/images';
 import { OfflineProvider } from 'kit/offline-provider';
@@ -125,8 +126,11 @@ describe('openaiConfig (src/providers/config.ts): does the model read images?', 
         error = caught;
         if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       }
-      expect(error, `openaiConfig step 4: OPENAI_IMAGE_INPUT=${value} is a mistake to report, not a guess to make`).toBeInstanceOf(Error);
-      expect((error as Error).message, 'openaiConfig step 4: the error names OPENAI_IMAGE_INPUT').toContain('OPENAI_IMAGE_INPUT');
+      expect(error, `openaiConfig step 4: OPENAI_IMAGE_INPUT=${value} is a mistake to report (a ProviderConfigError), not a guess to make`).toBeInstanceOf(ProviderConfigError);
+      const { provider, variable, message } = error as ProviderConfigError;
+      expect({ provider, variable }, "openaiConfig step 4: new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', ...): the provider and the variable that would fix it").toEqual({ provider: 'openai', variable: 'OPENAI_IMAGE_INPUT' });
+      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain('OPENAI_IMAGE_INPUT');
+      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(value);
     }
   });
 });
