@@ -1,12 +1,24 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import type { CommandOutcome } from 'kit/tools/bash';
+import { HANG_MS } from '../helpers/limits.js';
 import { killLeftOver, processesRunning } from '../helpers/processes.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { bash, errorOf, run, runTag, sleep, within } from './fixtures.js';
 
 const RUN = runTag(3);
+
+/**
+ * runCommand waits BASH_CLOSE_WAIT_MS (300 ms) for the pipes to close (settlesWithin, given). A test that expects them
+ * to close in time sets `closeWait.ms` to a limit only a hang reaches, so a busy machine that is slow to deliver the
+ * group's SIGKILL cannot turn a correct solution's quiet result into a note.
+ */
+const closeWait = vi.hoisted(() => ({ ms: undefined as number | undefined }));
+vi.mock(import('kit/tools/processes'), async (importOriginal) => {
+  const original = await importOriginal();
+  return { ...original, settlesWithin: (promise: Promise<unknown>, ms: number) => original.settlesWithin(promise, closeWait.ms ?? ms) };
+});
 
 describe('runCommand (src/tools/bash.ts): what a command leaves running', () => {
   test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
@@ -28,6 +40,8 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
   test('a background job that hid its environment is still stopped with the group, quietly', async () => {
     const { root } = tempWorkspace();
     const marker = `sleep 300.${RUN}5`;
+    // Half the hang limit: a solution that waits for the pipes before killGroup() still ends in time, with a note.
+    closeWait.ms = HANG_MS / 2;
     try {
       const outcome = await within(run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
       expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
@@ -35,9 +49,10 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       );
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout).toBe('done\n');
-      expect(notes, 'runCommand step 5 and 6: the group kill closed the pipes at once, so there is nothing to note').toEqual([]);
+      expect(notes, 'runCommand step 5 and 6: killGroup() after stopLeftovers closes the pipes, so there is nothing to note (killGroup must come before the wait for close)').toEqual([]);
       expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
     } finally {
+      closeWait.ms = undefined;
       killLeftOver(marker);
     }
   });

@@ -18,7 +18,7 @@ const tempFolder = tempFolders('kit-acp-');
 const INITIALIZE: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'kit-test', version: '0' } };
 
 /** A picture as an editor attaches it: a PNG's first bytes, base64. */
-const PNG = { type: 'image' as const, mimeType: 'image/png', data: 'iVBORw0KGgo=' };
+const PNG = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' } satisfies acp.ContentBlock;
 
 /** A workspace with a README.md. */
 function workspace(): string {
@@ -248,7 +248,8 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
   it('with OPENAI_IMAGE_INPUT=true the editor may attach a picture, and it reaches the API as a data URL before the text', async () => {
     expect(init?.agentCapabilities?.promptCapabilities?.image, 'npm run acp takes promptCapabilities.image from the provider\'s imageInput').toBe(true);
     api.scripts.push(openaiAnswer('A logo.'));
-    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'what is this?' }, PNG] });
+    const prompt: acp.ContentBlock[] = [{ type: 'text', text: 'what is this?' }, PNG];
+    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
     expect(answer.stopReason).toBe('end_turn');
     const sent = api.requests.at(-1).messages.at(-1);
     expect(sent).toEqual({
