@@ -4,10 +4,9 @@ import { OpenAIProvider } from 'kit/providers/openai';
 import { openaiConfig } from 'kit/providers/config';
 import { ProviderConfigError } from 'kit/providers/errors';
 import { userMessage, type ImageBlock, type Message } from 'kit/messages';
-import { MAX_IMAGE_DATA_CHARS } from 'kit/images';
+import { MAX_IMAGE_DATA_CHARS, refuseImages } from 'kit/images';
 import { OfflineProvider } from 'kit/offline-provider';
 import type { Provider } from 'kit/provider';
-import { turnEvents } from 'kit/streaming-agent';
 import { fakeApi } from '../helpers/fake-http.js';
 import { rejection } from '../helpers/assert.js';
 import { ANTHROPIC_URL, OPENAI_URL, anthropicEnv, anthropicResponse, openaiEnv, openaiResponse } from './fixtures.js';
@@ -135,13 +134,12 @@ describe('openaiConfig (src/providers/config.ts): does the model read images?', 
   });
 });
 
-describe('a model that reads no images (turnEvents, src/streaming-agent.ts, with openaiConfig)', () => {
-  // complete() only: streaming is chapter 6's, and turnEvents falls back to complete() for a provider without it.
+describe('a model that reads no images (openaiConfig, with refuseImages, given)', () => {
+  // What turnEvents (chapter 6, given) does before each model call: refuseImages, then the call. complete() only,
+  // so that these tests need nothing from chapter 6.
   const drain = async (provider: Provider, messages: Message[]) => {
-    const events = [];
-    const whole: Provider = { name: provider.name, imageInput: provider.imageInput, complete: (request) => provider.complete(request) };
-    for await (const event of turnEvents(whole, ask(messages))) events.push(event);
-    return events;
+    refuseImages(provider, messages);
+    return provider.complete(ask(messages));
   };
 
   test('a compatible server\'s provider refuses an image before anything is sent, and still answers text', async () => {
