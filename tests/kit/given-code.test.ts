@@ -3,6 +3,9 @@
  * test of it would pass before the learner wrote anything.
  */
 import { describe, expect, it, vi } from 'vitest';
+import { userMessage } from '../../solution/src/messages.js';
+import type { Provider } from '../../solution/src/provider.js';
+import { turnEvents } from '../../solution/src/streaming-agent.js';
 import { runCommand } from '../../solution/src/tools/bash.js';
 import { settlesWithin } from '../../solution/src/tools/processes.js';
 import { killLeftOver, processesRunning } from '../helpers/processes.js';
@@ -51,3 +54,26 @@ describe('stopLeftovers (solution/src/tools/processes.ts)', () => {
   });
 });
 
+describe('turnEvents (solution/src/streaming-agent.ts)', () => {
+  it('refuses a request with a picture to a provider whose model reads none, before stream() or complete() is called', async () => {
+    const calls: string[] = [];
+    const provider = (imageInput: boolean | undefined): Provider => ({
+      name: 'test',
+      ...(imageInput === undefined ? {} : { imageInput }),
+      complete: async () => (calls.push('complete'), { content: [{ type: 'text', text: 'ok' }], stopReason: 'end_turn' }) as never,
+      stream: async function* () {
+        calls.push('stream');
+      },
+    });
+    const request = { messages: [userMessage('What is this?', [{ type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }])] };
+    for (const imageInput of [undefined, false]) {
+      const drained = (async () => {
+        for await (const _ of turnEvents(provider(imageInput), request as never));
+      })();
+      await expect(drained, `imageInput ${imageInput}: refused`).rejects.toThrow(/takes no images/);
+    }
+    expect(calls, 'nothing reached the provider').toEqual([]);
+    for await (const _ of turnEvents(provider(true), request as never));
+    expect(calls, 'a provider that reads pictures is called').toEqual(['stream']);
+  });
+});
