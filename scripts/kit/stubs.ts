@@ -2,7 +2,7 @@
  * The learner's stubs: where each chapter region is in starter/src, whether its body is still the stub, which tests
  * belong to it, and which one to work on next.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, } from 'node:fs';
 import path from 'node:path';
 import { listRegions, type StubInfo } from '../lib/regions.js';
 import { chaptersWithTests } from './args.js';

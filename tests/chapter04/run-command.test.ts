@@ -7,7 +7,7 @@ import { rejection } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import { HANG_MS, waitUntil } from '../helpers/wait.js';
 import { killLeftOver, processesRunning } from '../helpers/processes.js';
-import { bash, errorOf, runTag, sleep, within } from './fixtures.js';
+import { bash, errorOf, runTag, within } from './fixtures.js';
 
 const savedEnv = { ...process.env };
 afterEach(() => {

@@ -2,7 +2,7 @@
  * The learner's client against @modelcontextprotocol/server-filesystem over stdio (started once for the file, on a
  * temp folder), and the life of a child process: a server that cannot start, and close() ending it.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -16,7 +16,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberTrust } from '../../solution/src/capstone/trust.js';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, tempFolders } from './agent-process.js';

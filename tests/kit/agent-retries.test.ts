@@ -4,7 +4,6 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicEvent, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 

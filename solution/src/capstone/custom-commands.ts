@@ -19,7 +19,7 @@
  * - `$1` is the first word, as in Claude Code's slash-command page (its newer skills page numbers from `$0`).
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 

@@ -5,7 +5,6 @@
  * the narrower one wins (a flag over the settings files, the settings over the kit's default).
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 import type { Hooks } from '../hooks.js';

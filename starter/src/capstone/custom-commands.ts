@@ -20,7 +20,7 @@
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
 import { TodoError } from '../todo.js';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 

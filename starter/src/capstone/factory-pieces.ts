@@ -6,7 +6,6 @@
  */
 import { TodoError } from '../todo.js';
 import { existsSync, realpathSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 import type { Hooks } from '../hooks.js';

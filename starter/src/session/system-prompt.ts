@@ -21,7 +21,7 @@
  * the home folder), of bounded size. A file it refuses is left out, with a warning that names it.
  */
 import { TodoError } from '../todo.js';
-import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hooks } from '../hooks.js';
 import { readConfigFile, UnsafeFileError } from '../safe-file.js';
