@@ -22,7 +22,21 @@ import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { DEFAULT_MAX_RETRIES, DEFAULT_MAX_WAIT_S, retryLine } from './agent-parts/retries.js';
-import { capstoneTodo, commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind } from './lib/agent-kit.js';
+import {
+  capstoneTodo,
+  commandLine,
+  isTodo,
+  load,
+  makeProvider,
+  optionValue,
+  providerFromEnv,
+  providerKind,
+  sourceTree,
+  todoAdvice,
+  UsageError,
+  type Kit,
+  type ProviderKind,
+} from './lib/agent-kit.js';
 import { ROOT } from './lib/paths.js';
 import type { AcpServer, SessionHandle, SessionSetup } from '../solution/src/acp/index.js';
 import type { AgentEvent } from '../solution/src/agent-events.js';
@@ -103,7 +117,13 @@ function parseArgs(argv: readonly string[]): Args {
 type PartName = 'retries' | 'mcp' | 'permissions' | 'planning' | 'executor' | 'sessions';
 
 /** A hook context for a probe. */
-const probeContext = (kit: Kit) => ({ signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools: new kit.ToolSet() });
+const probeContext = (kit: Kit) => ({
+  signal: new AbortController().signal,
+  turn: 1,
+  history: [],
+  emit: () => {},
+  tools: new kit.ToolSet(),
+});
 const probeCall = { type: 'tool_call' as const, id: 'probe', name: 'bash', arguments: { command: 'ls && rm probe' } };
 
 /**
@@ -116,7 +136,8 @@ const PROBES: Record<PartName, (kit: Kit, dir: string) => Promise<unknown>> = {
     const overloadedOnce: Provider = {
       name: 'probe',
       async complete() {
-        if (calls++ % 2 === 0) throw Object.assign(new Error('overloaded'), { status: 529, headers: { 'retry-after': '0' } });
+        if (calls++ % 2 === 0)
+          throw Object.assign(new Error('overloaded'), { status: 529, headers: { 'retry-after': '0' } });
         return kit.assistantText('ok');
       },
     };
@@ -131,26 +152,50 @@ const PROBES: Record<PartName, (kit: Kit, dir: string) => Promise<unknown>> = {
   async permissions(kit, dir) {
     await kit.loadSettings(dir, dir);
     const rules = [kit.parseRule('Bash(npm test:*)', 'allow', 'probe')];
-    const gate = kit.createPermissionGate({ workspace: { root: dir, home: dir }, rules, ask: async () => 'reject_once' });
+    const gate = kit.createPermissionGate({
+      workspace: { root: dir, home: dir },
+      rules,
+      ask: async () => 'reject_once',
+    });
     await gate.beforeToolCall(probeCall, probeContext(kit));
   },
   async planning(kit) {
     const request = kit.planRequest({ messages: [], tools: [] }, 'plan');
     kit.planDecision(probeCall, probeContext(kit).tools, 'plan');
     kit.todoProblems([]);
-    kit.childTools({ makeChild: () => { throw new Error('not used'); }, tools: () => [] }, 0);
+    kit.childTools(
+      {
+        makeChild: () => {
+          throw new Error('not used');
+        },
+        tools: () => [],
+      },
+      0,
+    );
     return request;
   },
   async executor(kit, dir) {
     const context = probeContext(kit);
     kit.runsInParallel(probeCall, context.tools);
-    await kit.parallelExecutor()([], async function* () { return undefined; }, { ...context, record: () => {} }).next();
-    await kit.outputBudget({ cwd: dir, maxChars: 1000 }).afterToolCall?.(probeCall, kit.toolResult(probeCall, 'ok'), context);
+    await kit
+      .parallelExecutor()(
+        [],
+        async function* () {
+          return undefined;
+        },
+        { ...context, record: () => {} },
+      )
+      .next();
+    await kit
+      .outputBudget({ cwd: dir, maxChars: 1000 })
+      .afterToolCall?.(probeCall, kit.toolResult(probeCall, 'ok'), context);
   },
   async sessions(kit, dir) {
     kit.buildSystemPrompt({ cwd: dir, home: dir });
     kit.costOf(kit.noUsage(), kit.priceFor('probe'));
-    await kit.compactionHook({ provider: { name: 'probe', complete: async () => kit.assistantText('') }, threshold: 1e9 }).beforeModelCall?.({ messages: [], tools: [] }, probeContext(kit));
+    await kit
+      .compactionHook({ provider: { name: 'probe', complete: async () => kit.assistantText('') }, threshold: 1e9 })
+      .beforeModelCall?.({ messages: [], tools: [] }, probeContext(kit));
     const store = new kit.SessionStore({ home: dir, cwd: dir });
     const open = store.create();
     open.session.messages.push(kit.userMessage('probe'));
@@ -175,7 +220,9 @@ async function availableParts(kit: Kit, own: boolean): Promise<Set<PartName>> {
         if (kit.todoHits[0]) throw kit.todoHits[0];
         ready.add(name);
       } catch (error) {
-        const why = isTodo(error) ? `chapter ${error.chapter} is not finished yet (${error.stub})` : `it failed: ${error instanceof Error ? error.message : String(error)}`;
+        const why = isTodo(error)
+          ? `chapter ${error.chapter} is not finished yet (${error.stub})`
+          : `it failed: ${error instanceof Error ? error.message : String(error)}`;
         note(`(${name}: ${why}; serving without it)`);
       }
     }
@@ -204,7 +251,12 @@ interface Shared {
 /** A mode control without a gate (chapter 8 not finished): it only remembers the mode. */
 function heldMode(): ModeControl {
   let mode: ModeControl['mode'] = 'default';
-  return { get mode() { return mode; }, setMode: (next) => void (mode = next) };
+  return {
+    get mode() {
+      return mode;
+    },
+    setMode: (next) => void (mode = next),
+  };
 }
 
 /** The built-in tools, each replaced by the client's tool of the same name (its files, through the editor). */
@@ -217,9 +269,18 @@ function builtinTools(kit: Kit, setup: SessionSetup): Tool[] {
 async function permissionGate(shared: Shared, setup: SessionSetup) {
   // An untrusted folder's settings may add questions, never remove them (scripts/lib/workspace-trust.ts).
   const trusted = workspaceTrusted(shared.home, setup.cwd, shared.trustAll);
-  const settings = workspacePermissions(await shared.kit.loadSettings(setup.cwd, shared.home), { home: shared.home, cwd: setup.cwd, trusted });
+  const settings = workspacePermissions(await shared.kit.loadSettings(setup.cwd, shared.home), {
+    home: shared.home,
+    cwd: setup.cwd,
+    trusted,
+  });
   for (const line of settings.notes) note(`(session ${setup.sessionId}: ${line})`);
-  return shared.kit.createPermissionGate({ workspace: { root: setup.cwd, home: shared.home }, rules: settings.rules, mode: settings.defaultMode ?? 'default', ask: setup.ask });
+  return shared.kit.createPermissionGate({
+    workspace: { root: setup.cwd, home: shared.home },
+    rules: settings.rules,
+    mode: settings.defaultMode ?? 'default',
+    ask: setup.ask,
+  });
 }
 
 /** Chapter 11: the client's MCP servers, started together; one that fails is a note, not the session's end. */
@@ -231,11 +292,25 @@ async function mcpServers(shared: Shared, setup: SessionSetup): Promise<McpServe
 }
 
 /** Chapter 13: the task list, exit_plan_mode answered in the editor, and sub-agents built like the session's agent. */
-function planningTools(shared: Shared, setup: SessionSetup, control: ModeControl, childHooks: Hooks[], tools: () => Tool[]): Tool[] {
+function planningTools(
+  shared: Shared,
+  setup: SessionSetup,
+  control: ModeControl,
+  childHooks: Hooks[],
+  tools: () => Tool[],
+): Tool[] {
   const { kit } = shared;
   const task = kit.createTaskTool({
     tools,
-    makeChild: (spec) => new kit.Agent({ provider: shared.provider, tools: spec.tools, cwd: setup.cwd, system: spec.system, maxTurns: spec.maxTurns, hooks: childHooks }),
+    makeChild: (spec) =>
+      new kit.Agent({
+        provider: shared.provider,
+        tools: spec.tools,
+        cwd: setup.cwd,
+        system: spec.system,
+        maxTurns: spec.maxTurns,
+        hooks: childHooks,
+      }),
   });
   // A child's calls go through the same gate, so the task call itself is not asked about (as in npm run agent).
   return [kit.todoWriteTool(), kit.exitPlanModeTool(control, setup.approvePlan), { ...task, readOnly: true }];
@@ -246,7 +321,8 @@ function systemPrompt(shared: Shared, setup: SessionSetup): string {
   const choice = setup.systemPrompt;
   const replace = choice && 'replace' in choice ? choice.replace : undefined;
   const append = choice && 'append' in choice ? choice.append : undefined;
-  if (!shared.parts.has('sessions')) return [replace ?? shared.kit.basePrompt(setup.cwd), ...(append ? [append] : [])].join('\n\n');
+  if (!shared.parts.has('sessions'))
+    return [replace ?? shared.kit.basePrompt(setup.cwd), ...(append ? [append] : [])].join('\n\n');
   const prompt = shared.kit.buildSystemPrompt({ cwd: setup.cwd, home: shared.home, replace, append });
   for (const warning of prompt.warnings) note(`(system prompt: ${warning})`);
   return prompt.text;
@@ -254,7 +330,12 @@ function systemPrompt(shared: Shared, setup: SessionSetup): string {
 
 /** Chapter 12's saved session: a new one under the client's id, or the saved one to continue (resume). */
 function savedSession(shared: Shared, setup: SessionSetup): OpenSession {
-  const store = new shared.kit.SessionStore({ home: shared.home, cwd: setup.cwd, secrets: shared.kit.secretsOf(process.env), newId: () => setup.sessionId });
+  const store = new shared.kit.SessionStore({
+    home: shared.home,
+    cwd: setup.cwd,
+    secrets: shared.kit.secretsOf(process.env),
+    newId: () => setup.sessionId,
+  });
   const open = setup.resume ? store.resume(setup.sessionId) : store.create(shared.model);
   for (const warning of open.warnings) note(`(session ${setup.sessionId}: ${warning})`);
   if (shared.model) open.session.model = shared.model; // usage from now on is priced at the model in use
@@ -272,7 +353,13 @@ async function* withNotes(events: AsyncIterable<AgentEvent>, kit: Kit): AsyncGen
 }
 
 /** Chapter 7's Agent for one session, with the parts this tree has, on the session's gate (or mode) and servers. */
-async function sessionAgent(shared: Shared, setup: SessionSetup, gate: PermissionGate | undefined, control: ModeControl, hub: McpServers | undefined) {
+async function sessionAgent(
+  shared: Shared,
+  setup: SessionSetup,
+  gate: PermissionGate | undefined,
+  control: ModeControl,
+  hub: McpServers | undefined,
+) {
   const { kit, parts } = shared;
   const tools: Tool[] = [...builtinTools(kit, setup), ...((await hub?.tools()) ?? [])];
   const hooks: Hooks[] = [...(hub ? [hub.hooks()] : []), ...(gate ? [gate] : [])];
@@ -282,9 +369,19 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
     hooks.push(kit.planModeHooks(control));
   }
   if (parts.has('executor')) hooks.push(kit.outputBudget({ cwd: setup.cwd, maxChars: OUTPUT_BUDGET }));
-  if (parts.has('sessions')) hooks.push(kit.compactionHook({ provider: shared.provider, model: shared.smallFastModel, keep: 6, threshold: COMPACT_AT }));
+  if (parts.has('sessions'))
+    hooks.push(
+      kit.compactionHook({ provider: shared.provider, model: shared.smallFastModel, keep: 6, threshold: COMPACT_AT }),
+    );
   const executor = parts.has('executor') ? kit.parallelExecutor() : undefined;
-  return new kit.Agent({ provider: shared.provider, tools: new kit.ToolSet(tools), cwd: setup.cwd, system: systemPrompt(shared, setup), hooks, executor });
+  return new kit.Agent({
+    provider: shared.provider,
+    tools: new kit.ToolSet(tools),
+    cwd: setup.cwd,
+    system: systemPrompt(shared, setup),
+    hooks,
+    executor,
+  });
 }
 
 /**
@@ -292,7 +389,15 @@ async function sessionAgent(shared: Shared, setup: SessionSetup, gate: Permissio
  * close (once) that waits for the run in progress to end (the server has cancelled it) before `cleanup` closes the
  * session's file and servers, so the file ends with the whole run.
  */
-function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | undefined, kit: Kit, cleanup: () => Promise<void>, hooks?: SessionHooks, extra: Pick<SessionHandle, 'models' | 'trusted' | 'commands'> = {}): SessionHandle {
+function sessionHandle(
+  agent: Agent,
+  control: ModeControl,
+  saved: OpenSession | undefined,
+  kit: Kit,
+  cleanup: () => Promise<void>,
+  hooks?: SessionHooks,
+  extra: Pick<SessionHandle, 'models' | 'trusted' | 'commands'> = {},
+): SessionHandle {
   let running: Promise<void> | undefined;
   let closing: Promise<void> | undefined;
   return {
@@ -302,7 +407,9 @@ function sessionHandle(agent: Agent, control: ModeControl, saved: OpenSession | 
     ...extra,
     run(history, options) {
       // The settings' UserPromptSubmit and Stop hooks around the run, as npm run agent runs them.
-      const runs = hooks ? kit.runWithSessionHooks((h, o) => agent.run(h, o), hooks, history, options) : agent.run(history, options);
+      const runs = hooks
+        ? kit.runWithSessionHooks((h, o) => agent.run(h, o), hooks, history, options)
+        : agent.run(history, options);
       const events = withNotes(runs, kit);
       return track(saved ? saved.recorder.watch(events) : events, (ended) => (running = ended));
     },
@@ -333,14 +440,17 @@ interface SessionParts {
 function partsSession(shared: Shared) {
   return async (setup: SessionSetup): Promise<SessionParts> => {
     const { parts } = shared;
-    if (setup.resume && !parts.has('sessions')) throw new Error('saved sessions are chapter 12, which is not finished in this tree');
+    if (setup.resume && !parts.has('sessions'))
+      throw new Error('saved sessions are chapter 12, which is not finished in this tree');
     const cleanups: Array<() => unknown> = [];
     const cleanup = async () => {
       for (const step of cleanups) {
         try {
           await step();
         } catch (error) {
-          note(`error while closing session ${setup.sessionId}: ${error instanceof Error ? error.message : String(error)}`);
+          note(
+            `error while closing session ${setup.sessionId}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
     };
@@ -366,16 +476,26 @@ function partsSession(shared: Shared) {
  * defaultMode, hooks), its .mcp.json and the editor's servers, the system prompt with the editor's replacement or
  * addition, the editor's file tools, questions asked in the editor, and the saved session under the editor's id.
  */
-function factorySession(kit: Kit, provider: Provider, models: { model?: string; smallFastModel?: string; choices: string[] }, home: string, trustAll: boolean) {
+function factorySession(
+  kit: Kit,
+  provider: Provider,
+  models: { model?: string; smallFastModel?: string; choices: string[] },
+  home: string,
+  trustAll: boolean,
+) {
   return async (setup: SessionSetup): Promise<SessionParts> => {
     // The models the editor's selectors switch: each session its own, sent through a provider that reads them.
-    const control = models.model ? kit.modelControl({ model: models.model, smallFastModel: models.smallFastModel }, models.choices) : undefined;
+    const control = models.model
+      ? kit.modelControl({ model: models.model, smallFastModel: models.smallFastModel }, models.choices)
+      : undefined;
     const choice = setup.systemPrompt;
     // An editor opens folders without a terminal to ask in: a folder the person trusted in npm run agent (or every
     // folder, with --trust-workspace) acts; any other starts without its hooks, servers and raised settings, and the
     // warnings below say so. (session/request_permission is a question about a tool call, and there is no session
     // yet to attach it to: the editor would show a question about nothing.)
-    const trust = trustAll ? { trusted: true, servers: 'all' as const } : (kit.rememberedTrust(home, setup.cwd) ?? { trusted: false });
+    const trust = trustAll
+      ? { trusted: true, servers: 'all' as const }
+      : (kit.rememberedTrust(home, setup.cwd) ?? { trusted: false });
     const built = await kit.buildAgent({
       cwd: setup.cwd,
       home,
@@ -396,9 +516,19 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
       sessionId: setup.sessionId,
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
     });
-    for (const warning of built.warnings) note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
+    for (const warning of built.warnings)
+      note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);
     const commands = await customCommands(kit, setup, home, trust.trusted);
-    return { agent: built.agent, control: built.gate, saved: built.session, cleanup: built.close, sessionHooks: built.sessionHooks, models: control, trusted: trust.trusted, commands };
+    return {
+      agent: built.agent,
+      control: built.gate,
+      saved: built.session,
+      cleanup: built.close,
+      sessionHooks: built.sessionHooks,
+      models: control,
+      trusted: trust.trusted,
+      commands,
+    };
   };
 }
 
@@ -408,13 +538,26 @@ function factorySession(kit: Kit, provider: Provider, models: { model?: string; 
  * loadCustomCommands with the safe-file rules (a regular file inside its folder, size-limited); a file it refuses
  * is a note on stderr.
  */
-async function customCommands(kit: Kit, setup: SessionSetup, home: string, trusted: boolean): Promise<SessionCommand[]> {
+async function customCommands(
+  kit: Kit,
+  setup: SessionSetup,
+  home: string,
+  trusted: boolean,
+): Promise<SessionCommand[]> {
   const loaded = await kit.loadCustomCommands({ cwd: setup.cwd, home });
   for (const problem of loaded.problems) note(`(session ${setup.sessionId}: ${problem.file}: ${problem.message})`);
   const usable = loaded.commands.filter((command) => trusted || command.scope === 'user');
   const skipped = loaded.commands.length - usable.length;
-  if (skipped > 0) note(`(session ${setup.sessionId}: ${skipped} project command${skipped === 1 ? '' : 's'} of .claude/commands not offered until you trust this folder)`);
-  return usable.map((command) => ({ name: command.name, description: command.description, hint: command.argumentHint, expand: (args: string) => kit.expandCommand(command.template, args) }));
+  if (skipped > 0)
+    note(
+      `(session ${setup.sessionId}: ${skipped} project command${skipped === 1 ? '' : 's'} of .claude/commands not offered until you trust this folder)`,
+    );
+  return usable.map((command) => ({
+    name: command.name,
+    description: command.description,
+    hint: command.argumentHint,
+    expand: (args: string) => kit.expandCommand(command.template, args),
+  }));
 }
 
 /**
@@ -446,7 +589,10 @@ function sessionFactory(kit: Kit, build: (setup: SessionSetup) => Promise<Sessio
 }
 
 /** The events of `events`, telling `started` of a promise that settles when the run has ended (or was left). */
-async function* track<T>(events: AsyncIterable<T>, started: (ended: Promise<void>) => void): AsyncGenerator<T, void, undefined> {
+async function* track<T>(
+  events: AsyncIterable<T>,
+  started: (ended: Promise<void>) => void,
+): AsyncGenerator<T, void, undefined> {
   let ended!: () => void;
   started(new Promise<void>((resolve) => (ended = resolve)));
   try {
@@ -503,9 +649,14 @@ function chooseProvider(args: Args, loaded: Awaited<ReturnType<typeof load>>, pa
   const chosen = makeProvider(kind, loaded, { model: args.model, offlineDelayMs: 0 });
   const { model, smallFastModel } = chosen.provider as { model?: string; smallFastModel?: string };
   const fallbackModel = smallFastModel && smallFastModel !== model ? smallFastModel : undefined;
-  const provider = parts.has('retries') && !factory
-    ? loaded.kit.withRetries(chosen.provider, { maxAttempts: DEFAULT_MAX_RETRIES + 1, maxWaitMs: DEFAULT_MAX_WAIT_S * 1000, fallbackModel })
-    : chosen.provider;
+  const provider =
+    parts.has('retries') && !factory
+      ? loaded.kit.withRetries(chosen.provider, {
+          maxAttempts: DEFAULT_MAX_RETRIES + 1,
+          maxWaitMs: DEFAULT_MAX_WAIT_S * 1000,
+          fallbackModel,
+        })
+      : chosen.provider;
   return { provider, label: chosen.label, model, smallFastModel, kind };
 }
 
@@ -524,7 +675,10 @@ async function main(argv: string[]): Promise<number> {
   const home = process.env.HOME || homedir();
   // The tree's chapter 15 factory when it is finished; before that, the kit's wiring of the parts the tree has.
   const todo = tree.own ? await capstoneTodo(kit) : undefined;
-  if (todo) note(`(chapter ${todo.chapter} is not finished yet (${todo.stub}): serving your chapters through the kit's own wiring)`);
+  if (todo)
+    note(
+      `(chapter ${todo.chapter} is not finished yet (${todo.stub}): serving your chapters through the kit's own wiring)`,
+    );
   const parts = todo ? await availableParts(kit, tree.own) : new Set(Object.keys(PROBES) as PartName[]);
   let chosen: ReturnType<typeof chooseProvider>;
   try {
@@ -534,17 +688,44 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const build = todo
-    ? partsSession({ kit, parts, provider: chosen.provider, model: chosen.model, smallFastModel: chosen.smallFastModel, home, trustAll: args.trustWorkspace })
-    : factorySession(kit, chosen.provider, { model: chosen.model, smallFastModel: chosen.smallFastModel, choices: modelChoices(kit, chosen.kind) }, home, args.trustWorkspace);
+    ? partsSession({
+        kit,
+        parts,
+        provider: chosen.provider,
+        model: chosen.model,
+        smallFastModel: chosen.smallFastModel,
+        home,
+        trustAll: args.trustWorkspace,
+      })
+    : factorySession(
+        kit,
+        chosen.provider,
+        { model: chosen.model, smallFastModel: chosen.smallFastModel, choices: modelChoices(kit, chosen.kind) },
+        home,
+        args.trustWorkspace,
+      );
   const factory = sessionFactory(kit, build);
   const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
   const price = parts.has('sessions') ? kit.priceFor(chosen.model) : undefined;
   const mapError = todoAsRequestError(() => server);
   const sessions = parts.has('sessions') ? kit.savedSessions(home) : undefined;
-  const { app, server } = kit.createAcpAgent({ openSession: factory.openSession, sessions, imageInput: chosen.provider.imageInput === true, name: 'coding-agent', version, contextWindow: CONTEXT_WINDOW, price, mapError });
-  note(`acp · ${chosen.label} · ${tree.label} · ${todo ? [...parts].join(', ') || 'no later parts' : "chapter 15's factory"} · waiting for a client on stdin`);
+  const { app, server } = kit.createAcpAgent({
+    openSession: factory.openSession,
+    sessions,
+    imageInput: chosen.provider.imageInput === true,
+    name: 'coding-agent',
+    version,
+    contextWindow: CONTEXT_WINDOW,
+    price,
+    mapError,
+  });
+  note(
+    `acp · ${chosen.label} · ${tree.label} · ${todo ? [...parts].join(', ') || 'no later parts' : "chapter 15's factory"} · waiting for a client on stdin`,
+  );
 
-  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>));
+  const connection = app.connect(
+    acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
+  );
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => connection.close());
   await connection.closed;
   await server.closeAll();

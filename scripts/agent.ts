@@ -18,7 +18,18 @@
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
-import { capstoneTodo, isTodo, load, makeProvider, providerFromEnv, sessionCostText, sourceTree, todoAdvice, type Kit, type LoadedTree } from './lib/agent-kit.js';
+import {
+  capstoneTodo,
+  isTodo,
+  load,
+  makeProvider,
+  providerFromEnv,
+  sessionCostText,
+  sourceTree,
+  todoAdvice,
+  type Kit,
+  type LoadedTree,
+} from './lib/agent-kit.js';
 import { callPreview } from './lib/call-preview.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { redactingWriter } from './lib/redacting-writer.js';
@@ -56,7 +67,10 @@ const MAX_STOP_CONTINUATIONS = 5;
 /** Takes credentials out of what is printed (set once the tree's code is loaded: redactCredentials, chapter 15). */
 let redact = (text: string) => text;
 /** stdout, redacted as it streams: a credential split over two chunks is still caught (scripts/lib/redacting-writer.ts). */
-const stdout = redactingWriter((text) => process.stdout.write(text), () => redact);
+const stdout = redactingWriter(
+  (text) => process.stdout.write(text),
+  () => redact,
+);
 const note = (text: string) => {
   stdout.flush();
   process.stderr.write(`${redact(text)}\n`);
@@ -77,7 +91,10 @@ async function main(argv: string[]): Promise<number> {
     const todo = await capstoneTodo(loaded.kit);
     if (todo) {
       // Before chapter 15 the older program says itself which chapters it runs without.
-      if (todo.chapter === 15) note(`(chapter 15 is not finished yet (${todo.stub}): the kit runs the chapters you have finished through its own wiring)`);
+      if (todo.chapter === 15)
+        note(
+          `(chapter 15 is not finished yet (${todo.stub}): the kit runs the chapters you have finished through its own wiring)`,
+        );
       return legacyMain(argv);
     }
   }
@@ -116,21 +133,31 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   const home = env.HOME || homedir();
   // --mcp-config files are named relative to where the person ran npm, like every path they type; the factory reads
   // them relative to the workspace (the same folder unless --cwd says otherwise).
-  const factoryOptions = { ...options, mcpConfig: options.mcpConfig.map((file) => path.relative(cwd, path.resolve(base, file))) };
+  const factoryOptions = {
+    ...options,
+    mcpConfig: options.mcpConfig.map((file) => path.relative(cwd, path.resolve(base, file))),
+  };
   const style = kit.styleFor(process.stdout, env);
 
   if (options.list) {
     const sessions = new kit.SessionStore({ home, cwd }).list();
     if (sessions.length === 0) out(`No saved sessions for ${cwd}.\n`);
-    for (const one of sessions) out(`${one.problem ? `${one.id}  ${style.red(`cannot be read: ${one.problem}`)}` : `${one.id}  ${one.updatedAt}  ${String(one.messages).padStart(4)} messages  ${one.title}`}\n`);
+    for (const one of sessions)
+      out(
+        `${one.problem ? `${one.id}  ${style.red(`cannot be read: ${one.problem}`)}` : `${one.id}  ${one.updatedAt}  ${String(one.messages).padStart(4)} messages  ${one.title}`}\n`,
+      );
     return 0;
   }
 
   let made: ReturnType<typeof makeProvider>;
   try {
-    made = makeProvider(options.provider ?? providerFromEnv(env), loaded, { model: options.model, offlineDelayMs: process.stdout.isTTY ? 8 : 0 });
+    made = makeProvider(options.provider ?? providerFromEnv(env), loaded, {
+      model: options.model,
+      offlineDelayMs: process.stdout.isTTY ? 8 : 0,
+    });
   } catch (error) {
-    if (error instanceof Error && error.name === 'ProviderConfigError') note(`${error.message}\nOr choose another provider with --provider (offline needs no key).`);
+    if (error instanceof Error && error.name === 'ProviderConfigError')
+      note(`${error.message}\nOr choose another provider with --provider (offline needs no key).`);
     else note(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
@@ -149,7 +176,15 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     reader.open(() => process.exit(130));
     return reader.next();
   };
-  const trust = await decideTrust(kit, { cwd, home, settings, interactive: !options.print, flag: options.trustWorkspace, style, askLine });
+  const trust = await decideTrust(kit, {
+    cwd,
+    home,
+    settings,
+    interactive: !options.print,
+    flag: options.trustWorkspace,
+    style,
+    askLine,
+  });
 
   let prompt = options.prompt;
   if (options.print && prompt === undefined && !process.stdin.isTTY) prompt = (await readStdin()).trim() || undefined;
@@ -166,7 +201,10 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   /** Writes the program's own lines (the questions) on a line of their own. */
   const say = (text: string) => out(`${renderer.lineBreak()}${text}`);
   /** The permission question (chapter 15's questionLines), asked until the answer is one of its keys (one key press in a terminal). */
-  const question = kit.terminalQuestion({ write: say, read: (signal) => reader.key(signal) }, { cwd, width: process.stdout.columns, style });
+  const question = kit.terminalQuestion(
+    { write: say, read: (signal) => reader.key(signal) },
+    { cwd, width: process.stdout.columns, style },
+  );
   /** A line of the plan question: y, a or n (the plan's own keys), or undefined to ask again. */
   const planKey = (line: string) => {
     const key = line.trim().toLowerCase();
@@ -187,7 +225,15 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       ? async (request, signal) => {
           const answer = await question(request, signal);
           if (answer === 'allow_always') {
-            out(style.dim(request.stillAsks ? `  ✓ allowed this time; asked again next time: ${request.stillAsks}\n` : request.suggestedRules.length > 0 ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n` : '  ✓ allowed (no narrower rule to remember: asked again next time)\n'));
+            out(
+              style.dim(
+                request.stillAsks
+                  ? `  ✓ allowed this time; asked again next time: ${request.stillAsks}\n`
+                  : request.suggestedRules.length > 0
+                    ? `  ✓ allowed from now on in this session: ${request.suggestedRules.join(', ')}\n`
+                    : '  ✓ allowed (no narrower rule to remember: asked again next time)\n',
+              ),
+            );
           }
           return answer;
         }
@@ -196,12 +242,18 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       ? async (plan, signal) => {
           planShown = true;
           const keys = '[y]es, ask before edits / [a]ccept edits / [n]o, keep planning';
-          say(`${style.bold('  The plan:')}\n${plan.split('\n').map((line) => `    ${kit.visible(line, '\t')}`).join('\n')}\n`);
+          say(
+            `${style.bold('  The plan:')}\n${plan
+              .split('\n')
+              .map((line) => `    ${kit.visible(line, '\t')}`)
+              .join('\n')}\n`,
+          );
           say(`  ${style.yellow('Approve this plan?')} ${keys}\n`);
           let mode: ReturnType<typeof planKey>;
           for (;;) {
             const line = await reader.key(signal);
-            if (line === undefined) return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
+            if (line === undefined)
+              return { approved: false, feedback: 'Nobody answered: give the plan as your answer.' };
             mode = planKey(line);
             if (mode) break;
             say(`  ${style.yellow('Answer with one key:')} ${keys}\n`);
@@ -237,9 +289,15 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       agent.session
         ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
         : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
-      ...(agent.mcp ? [`mcp: ${agent.mcp.connections.map((c) => `${c.name} (${tools.filter((name) => name.startsWith(`mcp__${c.name}__`)).length} tools)`).join(', ') || 'no server started'}`] : []),
+      ...(agent.mcp
+        ? [
+            `mcp: ${agent.mcp.connections.map((c) => `${c.name} (${tools.filter((name) => name.startsWith(`mcp__${c.name}__`)).length} tools)`).join(', ') || 'no server started'}`,
+          ]
+        : []),
       `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`,
-      retries === 0 ? 'retries: off' : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
+      retries === 0
+        ? 'retries: off'
+        : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
     ];
     note(style.dim(lines.join('\n')));
   };
@@ -253,7 +311,10 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   let total: Usage | undefined;
 
   /** A call the model is still writing: one line redrawn in place (scripts/lib/call-preview.ts). */
-  const preview = callPreview({ write: (text) => process.stdout.write(text), lineBreak: () => out(renderer.lineBreak()), dim: style.dim }, Boolean(process.stdout.isTTY));
+  const preview = callPreview(
+    { write: (text) => process.stdout.write(text), lineBreak: () => out(renderer.lineBreak()), dim: style.dim },
+    Boolean(process.stdout.isTTY),
+  );
 
   /** Shows one event: as terminal text, or as stream-json lines. */
   const show = (event: AgentEvent, writer?: InstanceType<Kit['StreamJsonWriter']>) => {
@@ -263,15 +324,19 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     if (event.type === 'plan_proposed' && planShown) return;
     if (event.type === 'plan_decided') planShown = false;
     // Chapter 11: an MCP server's progress on a running call, one dim line each (the server's words made visible).
-    if (event.type === 'tool_progress') return out(`${renderer.lineBreak()}${style.dim(kit.visible(`  ⋯ ${kit.progressText(event)}`))}\n`);
+    if (event.type === 'tool_progress')
+      return out(`${renderer.lineBreak()}${style.dim(kit.visible(`  ⋯ ${kit.progressText(event)}`))}\n`);
     out(renderer.render(event));
   };
 
   /** Runs one prompt: UserPromptSubmit, the run (again while a Stop hook asks), the advice for a stub it reached. */
   async function turn(text: string, signal: AbortSignal): Promise<DoneEvent['reason'] | 'blocked'> {
-    const verdict = await built.sessionHooks.onPromptSubmit(text, signal).catch((error: unknown) => ({ blocked: true as const, reason: String(error) }));
+    const verdict = await built.sessionHooks
+      .onPromptSubmit(text, signal)
+      .catch((error: unknown) => ({ blocked: true as const, reason: String(error) }));
     if (verdict.blocked) {
-      if (format === 'text') out(`${renderer.lineBreak()}${style.red(`✗ prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`)}\n`);
+      if (format === 'text')
+        out(`${renderer.lineBreak()}${style.red(`✗ prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`)}\n`);
       else note(`prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`);
       return 'blocked';
     }
@@ -279,7 +344,14 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     const writer =
       format === 'text'
         ? undefined
-        : new kit.StreamJsonWriter(built.history, { format, sessionId: built.sessionId, cwd, model: models.model ?? made.provider.name, tools: [...built.tools].map((tool) => tool.name), permissionMode: built.gate.mode });
+        : new kit.StreamJsonWriter(built.history, {
+            format,
+            sessionId: built.sessionId,
+            cwd,
+            model: models.model ?? made.provider.name,
+            tools: [...built.tools].map((tool) => tool.name),
+            permissionMode: built.gate.mode,
+          });
     kit.todoHits.length = 0;
     let stopHookActive = false;
     let continuations = 0;
@@ -293,13 +365,16 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       preview({ type: 'turn_start', turn: 0 }); // wipes a call preview still on screen
       if (!done) return 'error';
       if (done.reason === 'end_turn' && !signal.aborted) {
-        const stop = await built.sessionHooks.onStop(done.text, { stopHookActive, signal }).catch(() => ({ continue: false as const }));
+        const stop = await built.sessionHooks
+          .onStop(done.text, { stopHookActive, signal })
+          .catch(() => ({ continue: false as const }));
         if (stop.continue && continuations >= MAX_STOP_CONTINUATIONS) {
           const text = `(a Stop hook asks to go on again: stopping here, after ${MAX_STOP_CONTINUATIONS} continuations of this prompt)`;
           if (format === 'text') out(`${renderer.lineBreak()}${style.dim(text)}\n`);
           else note(text);
         } else if (stop.continue) {
-          if (format === 'text') out(`${renderer.lineBreak()}${style.dim(`(a Stop hook asks to go on: ${stop.reason})`)}\n`);
+          if (format === 'text')
+            out(`${renderer.lineBreak()}${style.dim(`(a Stop hook asks to go on: ${stop.reason})`)}\n`);
           built.history.push(kit.userMessage(stop.reason));
           stopHookActive = true;
           continuations++;
@@ -331,7 +406,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     finish = undefined;
     await built.close();
     const saved = built.session?.session;
-    if (saved) note(style.dim(`session ${saved.id} · ${kit.formatUsage(saved.usage)} · ${sessionCostText(kit, saved)}`));
+    if (saved)
+      note(style.dim(`session ${saved.id} · ${kit.formatUsage(saved.usage)} · ${sessionCostText(kit, saved)}`));
     else if (total) note(style.dim(`total: ${kit.usageLine(total, models.model)}`));
     if (saved) note(style.dim(`resume with: npm run agent -- --resume ${saved.id}`));
   };
@@ -356,14 +432,20 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     switch (name as (typeof BUILTINS)[number]) {
       case 'help': {
         const lines = BUILTINS.map((word) => `  /${word.padEnd(12)}${BUILTIN_HELP[word]}`);
-        for (const command of commands) lines.push(`  /${command.name.padEnd(12)}${command.description} (${kit.commandLabel(command)})`);
+        for (const command of commands)
+          lines.push(`  /${command.name.padEnd(12)}${command.description} (${kit.commandLabel(command)})`);
         return out(`${lines.join('\n')}\n`);
       }
       case 'clear':
         await rebuild({ resume: undefined, continue: false });
         return out(style.dim('(a new conversation)\n'));
       case 'compact': {
-        const event = await kit.compact(built.history, { provider: built.provider, model: models.smallFastModel, keep: kit.COMPACT_KEEP, signal });
+        const event = await kit.compact(built.history, {
+          provider: built.provider,
+          model: models.smallFastModel,
+          keep: kit.COMPACT_KEEP,
+          signal,
+        });
         if (!event) return out('Nothing to compact yet.\n');
         const manual = { ...event, manual: true };
         built.session?.recorder.record(manual);
@@ -374,7 +456,8 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       case 'mode': {
         const wanted = args.trim();
         if (!wanted) return out(`mode: ${built.gate.mode} (modes: ${kit.PERMISSION_MODES.join(', ')})\n`);
-        if (!(kit.PERMISSION_MODES as readonly string[]).includes(wanted)) return out(`${style.red(`unknown mode "${wanted}"`)}: one of ${kit.PERMISSION_MODES.join(', ')}\n`);
+        if (!(kit.PERMISSION_MODES as readonly string[]).includes(wanted))
+          return out(`${style.red(`unknown mode "${wanted}"`)}: one of ${kit.PERMISSION_MODES.join(', ')}\n`);
         const previous = built.gate.mode;
         built.gate.setMode(wanted as PermissionMode);
         return out(renderer.render({ type: 'mode_changed', turn: 0, previous, mode: wanted as PermissionMode }));
@@ -382,9 +465,13 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
       case 'resume': {
         const id = args.trim();
         if (!id) {
-          const sessions = new kit.SessionStore({ home, cwd }).list().filter((one) => !one.problem && one.id !== built.sessionId);
+          const sessions = new kit.SessionStore({ home, cwd })
+            .list()
+            .filter((one) => !one.problem && one.id !== built.sessionId);
           if (sessions.length === 0) return out('No other saved sessions for this project.\n');
-          return out(`${sessions.map((one) => `  ${one.id}  ${one.updatedAt}  ${one.title}`).join('\n')}\n/resume ID goes on with one.\n`);
+          return out(
+            `${sessions.map((one) => `  ${one.id}  ${one.updatedAt}  ${one.title}`).join('\n')}\n/resume ID goes on with one.\n`,
+          );
         }
         return rebuild({ resume: id, continue: false, noSession: false });
       }
@@ -392,7 +479,9 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
   }
 
   const rl = reader.open(interrupt);
-  note(style.dim('Type a request; /help lists the commands. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.'));
+  note(
+    style.dim('Type a request; /help lists the commands. Ctrl-C stops a turn; Ctrl-C at the prompt (or Ctrl-D) exits.'),
+  );
   rl.setPrompt(style.bold('> '));
   for (;;) {
     // Once stdin has ended (a script piped its lines), lines already read are still taken, without a prompt: Node 24's
@@ -410,10 +499,16 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
         if (slash.kind === 'builtin' && slash.name === 'exit') break;
         if (slash.kind === 'builtin') await builtin(slash.name, slash.args, controller.signal);
         else if (slash.kind === 'custom') await turn(slash.prompt, controller.signal);
-        else out(`Unknown command /${slash.name}.${slash.suggestion ? ` Did you mean /${slash.suggestion}?` : ''} /help lists the commands.\n`);
+        else
+          out(
+            `Unknown command /${slash.name}.${slash.suggestion ? ` Did you mean /${slash.suggestion}?` : ''} /help lists the commands.\n`,
+          );
       } else await turn(typed, controller.signal);
     } catch (error) {
-      if (!controller.signal.aborted) out(`${renderer.lineBreak()}${style.red(`error: ${error instanceof Error ? error.message : String(error)}`)}\n`);
+      if (!controller.signal.aborted)
+        out(
+          `${renderer.lineBreak()}${style.red(`error: ${error instanceof Error ? error.message : String(error)}`)}\n`,
+        );
     } finally {
       controller = undefined;
     }
@@ -439,7 +534,15 @@ function isFolder(dir: string): boolean {
  */
 async function decideTrust(
   kit: Kit,
-  where: { cwd: string; home: string; settings: AgentSettings; interactive: boolean; flag: boolean; style: ReturnType<Kit['styleFor']>; askLine(): Promise<string | undefined> },
+  where: {
+    cwd: string;
+    home: string;
+    settings: AgentSettings;
+    interactive: boolean;
+    flag: boolean;
+    style: ReturnType<Kit['styleFor']>;
+    askLine(): Promise<string | undefined>;
+  },
 ): Promise<WorkspaceTrust> {
   const { cwd, home, settings, style } = where;
   if (where.flag) return { trusted: true, servers: 'all' };
@@ -452,21 +555,36 @@ async function decideTrust(
   }
   const requests = kit.folderRequests(settings, mcpJson);
   const remembered = kit.rememberedTrust(home, cwd);
-  const servers = requests.filter((request) => request.kind.endsWith('server')).map((request) => request.what.split(':')[0]!);
-  const covered = (answer: WorkspaceTrust) => !answer.trusted || servers.every((name) => answer.servers === 'all' || answer.servers?.includes(name));
+  const servers = requests
+    .filter((request) => request.kind.endsWith('server'))
+    .map((request) => request.what.split(':')[0]!);
+  const covered = (answer: WorkspaceTrust) =>
+    !answer.trusted || servers.every((name) => answer.servers === 'all' || answer.servers?.includes(name));
   if (requests.length === 0) return remembered ?? { trusted: false };
   if (remembered && covered(remembered)) return remembered;
   if (!where.interactive) {
-    note(style.yellow(`(this folder is not trusted: its hooks, .mcp.json servers and raised settings are skipped; --trust-workspace trusts it)`));
+    note(
+      style.yellow(
+        `(this folder is not trusted: its hooks, .mcp.json servers and raised settings are skipped; --trust-workspace trusts it)`,
+      ),
+    );
     return remembered ?? { trusted: false };
   }
   note(style.yellow(`This folder asks to run or change:`));
   for (const line of kit.describeRequests(requests)) note(`  ${line}`);
-  note(style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`));
+  note(
+    style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`),
+  );
   const answer = (await where.askLine()) ?? '';
   const trust: WorkspaceTrust = /^y(es)?$/i.test(answer.trim()) ? { trusted: true, servers } : { trusted: false };
   kit.rememberTrust(home, cwd, trust);
-  note(style.dim(trust.trusted ? '(trusted; remembered in ~/.coding-agent/trust.json)' : '(not trusted: the folder\'s hooks, servers and raised settings are skipped; remembered)'));
+  note(
+    style.dim(
+      trust.trusted
+        ? '(trusted; remembered in ~/.coding-agent/trust.json)'
+        : "(not trusted: the folder's hooks, servers and raised settings are skipped; remembered)",
+    ),
+  );
   return trust;
 }
 

@@ -14,7 +14,18 @@
  *   --no-guide     skip the guide site (by default the built site is loaded in headless Chromium: item 9)
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from './lib/chapters.js';
@@ -36,10 +47,21 @@ interface Figure {
 }
 const figures: Figure[] = [];
 
-function timeOnce(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, until?: RegExp, input?: string): Promise<number> {
+function timeOnce(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+  until?: RegExp,
+  input?: string,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(command, args, { cwd, env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     let done = false;
     const finish = (ms: number) => {
@@ -59,7 +81,8 @@ function timeOnce(command: string, args: string[], cwd: string, env: NodeJS.Proc
     child.stderr.on('data', onData);
     child.on('error', reject);
     child.on('close', (code) => {
-      if (until && !done) reject(new Error(`${command} ${args.join(' ')} ended (${code}) before ${until}:\n${output.slice(-2000)}`));
+      if (until && !done)
+        reject(new Error(`${command} ${args.join(' ')} ended (${code}) before ${until}:\n${output.slice(-2000)}`));
       finish(performance.now() - started);
     });
   });
@@ -76,9 +99,24 @@ async function medians(commands: Array<() => Promise<number>>, runs = RUNS): Pro
 
 function copyRepo(): string {
   const root = mkdtempSync(path.join(tmpdir(), 'kit-bench-'));
-  for (const entry of ['solution', 'starter', 'tests', 'scripts', 'vitest.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.starter.json']) {
+  for (const entry of [
+    'solution',
+    'starter',
+    'tests',
+    'scripts',
+    'vitest.config.ts',
+    'package.json',
+    'package-lock.json',
+    'tsconfig.json',
+    'tsconfig.base.json',
+    'tsconfig.starter.json',
+  ]) {
     const from = path.join(ROOT, entry);
-    if (existsSync(from)) cpSync(from, path.join(root, entry), { recursive: true, filter: (src) => !/[\\/](node_modules|tests[\\/]kit)$/.test(src) });
+    if (existsSync(from))
+      cpSync(from, path.join(root, entry), {
+        recursive: true,
+        filter: (src) => !/[\\/](node_modules|tests[\\/]kit)$/.test(src),
+      });
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
   return root;
@@ -98,18 +136,27 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   const loadBefore = loadavg()[0]!;
-  console.log(`npm run bench: ${RUNS} run(s) per figure, median; ${CORES} cores, Node ${process.version}, load average ${loadBefore.toFixed(2)}`);
+  console.log(
+    `npm run bench: ${RUNS} run(s) per figure, median; ${CORES} cores, Node ${process.version}, load average ${loadBefore.toFixed(2)}`,
+  );
   if (loadBefore > CORES * 0.5) console.log(`  (the machine is busy: figures will be slower than on a quiet one)`);
   const root = copyRepo();
   try {
     const vitest = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run'];
     const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');
-    const written = readdirSync(path.join(root, 'tests')).map((d) => /^chapter(\d+)$/.exec(d)?.[1]).filter(Boolean).map(Number).sort((a, b) => a - b);
+    const written = readdirSync(path.join(root, 'tests'))
+      .map((d) => /^chapter(\d+)$/.exec(d)?.[1])
+      .filter(Boolean)
+      .map(Number)
+      .sort((a, b) => a - b);
     const chapters = argValue('chapters')?.split(',').map(Number) ?? written;
     const allDirs = written.map(chapterDir);
 
     // What npm and tsx cost before any of the kit's code runs (`npm run env` is npm's own script).
-    const [npmOwn, tsxOwn] = await medians([() => timeOnce('npm', ['run', 'env', '--silent'], root), () => timeOnce(node, [tsx, '-e', '0'], root)]);
+    const [npmOwn, tsxOwn] = await medians([
+      () => timeOnce('npm', ['run', 'env', '--silent'], root),
+      () => timeOnce(node, [tsx, '-e', '0'], root),
+    ]);
     console.log(`  npm run's own start: ${seconds(npmOwn)}; tsx's own start: ${seconds(tsxOwn)}`);
 
     // 1. npm test -- chapterN, against the raw vitest run of the same files, interleaved.
@@ -124,7 +171,12 @@ async function main(): Promise<void> {
         () => timeOnce('npm', ['test', '--', `chapter${n}`], root),
       ]);
       const limit = n <= 3 ? { ms: 1500 } : {};
-      figures.push({ what: `npm test -- chapter${n} --solution`, ms: wrapped!, floor: { what: `vitest run ${chapterDir(n)}`, ms: raw! }, target: { ...limit, ratio: 1.2 } });
+      figures.push({
+        what: `npm test -- chapter${n} --solution`,
+        ms: wrapped!,
+        floor: { what: `vitest run ${chapterDir(n)}`, ms: raw! },
+        target: { ...limit, ratio: 1.2 },
+      });
       figures.push({
         what: `npm test -- chapter${n} (starter, types checked)`,
         ms: starter!,
@@ -140,11 +192,24 @@ async function main(): Promise<void> {
     const [rawAll] = await medians([() => timeOnce(node, [...vitest, ...allDirs], root)], Math.min(RUNS, 3));
     const resetCache = () => rmSync(path.join(root, '.kit/results.json'), { force: true });
     resetCache();
-    const [cold] = await medians([async () => (resetCache(), timeOnce('npm', ['run', 'progress'], root))], Math.min(RUNS, 3));
-    figures.push({ what: 'npm run progress (first run, nothing cached)', ms: cold!, floor: { what: 'vitest run of every chapter', ms: rawAll! }, note: 'runs every chapter once' });
+    const [cold] = await medians(
+      [async () => (resetCache(), timeOnce('npm', ['run', 'progress'], root))],
+      Math.min(RUNS, 3),
+    );
+    figures.push({
+      what: 'npm run progress (first run, nothing cached)',
+      ms: cold!,
+      floor: { what: 'vitest run of every chapter', ms: rawAll! },
+      note: 'runs every chapter once',
+    });
     await timeOnce('npm', ['run', 'progress'], root);
     const [warm] = await medians([() => timeOnce('npm', ['run', 'progress'], root)]);
-    figures.push({ what: 'npm run progress (nothing changed)', ms: warm!, floor: { what: "npm's and tsx's own start", ms: npmOwn! + tsxOwn! }, target: { ms: 3000 } });
+    figures.push({
+      what: 'npm run progress (nothing changed)',
+      ms: warm!,
+      floor: { what: "npm's and tsx's own start", ms: npmOwn! + tsxOwn! },
+      target: { ms: 3000 },
+    });
     // A learner's save: an edit inside the chapter 3 stub being written. Only the test files whose last run reached
     // that stub run again (cache.ts, by region); an edit outside every stub runs every test file that imports the file.
     const agent = path.join(root, 'starter/src/agent.ts');
@@ -158,7 +223,13 @@ async function main(): Promise<void> {
         return timeOnce('npm', ['run', 'progress'], root);
       },
     ]);
-    figures.push({ what: 'npm run progress (after a save inside a stub of starter/src/agent.ts)', ms: inside!, floor: { what: 'vitest run of every chapter', ms: rawAll! }, target: { ms: 3000 }, note: 're-runs the test files that reached that stub' });
+    figures.push({
+      what: 'npm run progress (after a save inside a stub of starter/src/agent.ts)',
+      ms: inside!,
+      floor: { what: 'vitest run of every chapter', ms: rawAll! },
+      target: { ms: 3000 },
+      note: 're-runs the test files that reached that stub',
+    });
     const [outside] = await medians([
       async () => {
         writeFileSync(agent, `${text}\n// edit ${++edits}\n`);
@@ -166,16 +237,34 @@ async function main(): Promise<void> {
       },
     ]);
     writeFileSync(agent, text);
-    figures.push({ what: 'npm run progress (after a save outside the stubs of starter/src/agent.ts)', ms: outside!, floor: { what: 'vitest run of every chapter', ms: rawAll! }, note: 're-runs every test file that imports it' });
+    figures.push({
+      what: 'npm run progress (after a save outside the stubs of starter/src/agent.ts)',
+      ms: outside!,
+      floor: { what: 'vitest run of every chapter', ms: rawAll! },
+      note: 're-runs every test file that imports it',
+    });
 
     // 3. grade (always fresh: an instructor grades what runs now).
     const [grade] = await medians([() => timeOnce('npm', ['run', 'grade'], root)], Math.min(RUNS, 3));
-    figures.push({ what: 'npm run grade', ms: grade!, floor: { what: 'vitest run of every chapter', ms: rawAll! }, target: { ms: 15_000 } });
+    figures.push({
+      what: 'npm run grade',
+      ms: grade!,
+      floor: { what: 'vitest run of every chapter', ms: rawAll! },
+      target: { ms: 15_000 },
+    });
 
     // 4. watch: from the command to its first screen (the keys line).
-    const [watch] = await medians([() => timeOnce('npm', ['run', 'watch', '--', '--plain'], root, {}, /keys: n next chapter/)], Math.min(RUNS, 3));
+    const [watch] = await medians(
+      [() => timeOnce('npm', ['run', 'watch', '--', '--plain'], root, {}, /keys: n next chapter/)],
+      Math.min(RUNS, 3),
+    );
     const [rawChapter3] = await medians([() => timeOnce(node, [...vitest, chapterDir(3)], root)], Math.min(RUNS, 3));
-    figures.push({ what: 'npm run watch: first screen', ms: watch!, floor: { what: `vitest run ${chapterDir(3)}`, ms: rawChapter3! }, target: { ms: 3000 } });
+    figures.push({
+      what: 'npm run watch: first screen',
+      ms: watch!,
+      floor: { what: `vitest run ${chapterDir(3)}`, ms: rawChapter3! },
+      target: { ms: 3000 },
+    });
 
     // 5. verify (minutes): only when asked.
     if (process.argv.includes('--verify')) {
@@ -203,11 +292,24 @@ async function main(): Promise<void> {
   };
   const nm = path.join(ROOT, 'node_modules');
   const mb = (bytes: number) => `${Math.round(bytes / 1e6)} MB`;
-  const mermaidParts = ['mermaid', '@mermaid-js', 'cytoscape', 'cytoscape-fcose', 'cytoscape-cose-bilkent', 'katex', 'd3', 'dagre-d3-es', 'langium', 'chevrotain']
+  const mermaidParts = [
+    'mermaid',
+    '@mermaid-js',
+    'cytoscape',
+    'cytoscape-fcose',
+    'cytoscape-cose-bilkent',
+    'katex',
+    'd3',
+    'dagre-d3-es',
+    'langium',
+    'chevrotain',
+  ]
     .map((name) => path.join(nm, name))
     .filter(existsSync)
     .reduce((sum, dir) => sum + size(dir), 0);
-  const installLines = [`node_modules: ${mb(size(nm))} on disk (files only), of which mermaid and its diagram libraries ${mb(mermaidParts)}`];
+  const installLines = [
+    `node_modules: ${mb(size(nm))} on disk (files only), of which mermaid and its diagram libraries ${mb(mermaidParts)}`,
+  ];
   if (process.argv.includes('--ci')) {
     const dir = mkdtempSync(path.join(tmpdir(), 'kit-ci-'));
     try {
@@ -226,7 +328,8 @@ async function main(): Promise<void> {
   // diagrams are readable. The site is built first when there is no build.
   const guide: string[] = [];
   if (!process.argv.includes('--no-guide')) {
-    if (!existsSync(path.join(ROOT, 'book/.vitepress/dist/404.html'))) await timeOnce(node, [path.join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'book'], ROOT);
+    if (!existsSync(path.join(ROOT, 'book/.vitepress/dist/404.html')))
+      await timeOnce(node, [path.join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'book'], ROOT);
     guide.push(...guideLines(await measureGuide(undefined, ['chapter-03', 'chapter-15-4'], 3)));
   }
 
@@ -248,10 +351,23 @@ async function main(): Promise<void> {
     }
     const verdict = checks.length === 0 ? '' : checks.every(Boolean) ? 'met' : 'NOT MET';
     if (verdict === 'NOT MET') missed++;
-    rows.push([f.what, seconds(f.ms), f.floor ? `${seconds(f.floor.ms)} (${f.floor.what})` : '', ratio ? `${ratio.toFixed(2)}x` : '', targets.join(', '), verdict + (f.note ? `  ${f.note}` : '')]);
+    rows.push([
+      f.what,
+      seconds(f.ms),
+      f.floor ? `${seconds(f.floor.ms)} (${f.floor.what})` : '',
+      ratio ? `${ratio.toFixed(2)}x` : '',
+      targets.join(', '),
+      verdict + (f.note ? `  ${f.note}` : ''),
+    ]);
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  for (const row of rows) console.log(row.map((cell, i) => (i === 1 || i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ').trimEnd());
+  for (const row of rows)
+    console.log(
+      row
+        .map((cell, i) => (i === 1 || i === 3 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!)))
+        .join('  ')
+        .trimEnd(),
+    );
   console.log('');
   for (const line of installLines) console.log(line);
   for (const line of guide) console.log(line);

@@ -17,7 +17,8 @@ export function starterDrift(): string[] {
   for (const [rel, text] of files) {
     const target = path.join(starterSrc, rel);
     if (!existsSync(target)) problems.push(`starter/src/${rel} is missing`);
-    else if (readFileSync(target, 'utf8') !== text) problems.push(`starter/src/${rel} differs from the generated stub file`);
+    else if (readFileSync(target, 'utf8') !== text)
+      problems.push(`starter/src/${rel} differs from the generated stub file`);
   }
   for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
     if (!files.has(rel)) problems.push(`starter/src/${rel} has no counterpart in solution/src`);
@@ -39,7 +40,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   if (process.argv.includes('--check')) {
     const drift = starterDrift();
     if (drift.length) {
-      console.error(`The starter is out of sync with the solution:\n  ${drift.join('\n  ')}\nRun "npm run build:starter".`);
+      console.error(
+        `The starter is out of sync with the solution:\n  ${drift.join('\n  ')}\nRun "npm run build:starter".`,
+      );
       process.exit(1);
     }
     console.log('starter/src is in sync with solution/src');

@@ -50,7 +50,12 @@ export interface MutationOptions {
   concurrency?: number;
 }
 
-function strykerOptions(chapter: number, reportDir: string, verbose: boolean, concurrency?: number): PartialStrykerOptions {
+function strykerOptions(
+  chapter: number,
+  reportDir: string,
+  verbose: boolean,
+  concurrency?: number,
+): PartialStrykerOptions {
   return {
     testRunner: 'vitest',
     plugins: ['@stryker-mutator/vitest-runner'],
@@ -67,13 +72,25 @@ function strykerOptions(chapter: number, reportDir: string, verbose: boolean, co
     // TypeScript 7 has no JavaScript API: keep Stryker from rewriting tsconfig.json (nothing in it needs rewriting).
     tsconfigFile: 'stryker-has-no-tsconfig.json',
     // Files the chapter's tests never read stay out of the sandboxes.
-    ignorePatterns: ['/book', '/starter', '/tests/kit', '/.verify*', '/.kit', '/reports', '/docs', '/coverage', '/.stryker-tmp'],
+    ignorePatterns: [
+      '/book',
+      '/starter',
+      '/tests/kit',
+      '/.verify*',
+      '/.kit',
+      '/reports',
+      '/docs',
+      '/coverage',
+      '/.stryker-tmp',
+    ],
     // One temp folder per chapter, so that two chapters can be mutated at the same time.
     tempDirName: `.stryker-tmp/chapter${String(chapter).padStart(2, '0')}`,
     cleanTempDir: true,
     incremental: false,
     thresholds: { high: 95, low: MIN_MUTATION_SCORE, break: null },
-    reporters: verbose ? ['json', 'html', process.stdout.isTTY ? 'progress' : 'progress-append-only'] : ['json', 'html'],
+    reporters: verbose
+      ? ['json', 'html', process.stdout.isTTY ? 'progress' : 'progress-append-only']
+      : ['json', 'html'],
     jsonReporter: { fileName: path.join(reportDir, 'mutation.json') },
     htmlReporter: { fileName: path.join(reportDir, 'mutation.html') },
     logLevel: (verbose ? 'info' : 'error') as LogLevel,
@@ -97,7 +114,9 @@ export async function runMutation(chapters: number[], options: MutationOptions =
       const started = performance.now();
       // Loaded here, so that importing this module (verify does) costs nothing when no chapter needs a run.
       const { Stryker } = await import('@stryker-mutator/core');
-      await new Stryker(strykerOptions(chapter, reportDir, options.verbose ?? false, options.concurrency)).runMutationTest();
+      await new Stryker(
+        strykerOptions(chapter, reportDir, options.verbose ?? false, options.concurrency),
+      ).runMutationTest();
       const seconds = (performance.now() - started) / 1000;
       results.push(summarize(chapter, readReport(path.join(ROOT, reportDir, 'mutation.json')), seconds));
     }
@@ -115,10 +134,13 @@ export async function runMutation(chapters: number[], options: MutationOptions =
  * `changedOnly: false`), takes the others from the baseline, and returns what keeps a chapter below the bar
  * (an empty list when every chapter passes). Never writes mutation-baseline.json.
  */
-export async function checkMutation(options: MutationOptions & { changedOnly?: boolean; chapters?: number[] } = {}): Promise<string[]> {
+export async function checkMutation(
+  options: MutationOptions & { changedOnly?: boolean; chapters?: number[] } = {},
+): Promise<string[]> {
   const chapters = options.chapters ?? mutationChapters();
   const baseline = readBaseline();
-  const run = options.changedOnly === false ? chapters : chapters.filter((n) => changeSinceBaseline(n, baseline) !== undefined);
+  const run =
+    options.changedOnly === false ? chapters : chapters.filter((n) => changeSinceBaseline(n, baseline) !== undefined);
   const results = [
     ...chapters.filter((n) => !run.includes(n)).map((n) => fromBaseline(n, baseline)),
     ...(await runMutation(run, options)),
@@ -131,9 +153,15 @@ function printResult(result: ChapterMutation): void {
   const open = result.survivors.filter((s) => !s.reason);
   const listed = result.survivors.length - open.length;
   const counts = `${result.killed} of ${result.mutants} killed, ${listed} listed as equivalent, ${open.length} unlisted`;
-  console.log(`${result.score}% (${counts}) ${result.fromBaseline ? 'from mutation-baseline.json' : `in ${result.seconds} s`}`);
-  for (const survivor of open) console.log(`    ${survivor.file}:${survivor.line} ${survivor.status}\n      ${equivalentLine(survivor)}`);
-  if (result.staleEntries.length) console.log(`    equivalent-mutants.md lists ids that no longer survive (delete them): ${result.staleEntries.join(', ')}`);
+  console.log(
+    `${result.score}% (${counts}) ${result.fromBaseline ? 'from mutation-baseline.json' : `in ${result.seconds} s`}`,
+  );
+  for (const survivor of open)
+    console.log(`    ${survivor.file}:${survivor.line} ${survivor.status}\n      ${equivalentLine(survivor)}`);
+  if (result.staleEntries.length)
+    console.log(
+      `    equivalent-mutants.md lists ids that no longer survive (delete them): ${result.staleEntries.join(', ')}`,
+    );
 }
 
 async function main(args: string[]): Promise<number> {
@@ -151,7 +179,9 @@ async function main(args: string[]): Promise<number> {
   for (const arg of args.filter((a) => !a.startsWith('--'))) {
     const chapter = parseChapter(arg);
     if (chapter === undefined || !available.includes(chapter)) {
-      console.error(`No chapter "${arg}" with graded tests and regions. Chapters: ${available.map((n) => `chapter${n}`).join(', ')}`);
+      console.error(
+        `No chapter "${arg}" with graded tests and regions. Chapters: ${available.map((n) => `chapter${n}`).join(', ')}`,
+      );
       return 2;
     }
     chapters.push(chapter);
@@ -166,7 +196,9 @@ async function main(args: string[]): Promise<number> {
     process.stdout.write(`• chapter ${chapter} (${title}): ${mutateRanges(chapter).length} regions … `);
     const change = changedOnly ? changeSinceBaseline(chapter, baseline) : 'run';
     const result =
-      change === undefined ? fromBaseline(chapter, baseline) : (await runMutation([chapter], { verbose: args.includes('--verbose'), concurrency }))[0]!;
+      change === undefined
+        ? fromBaseline(chapter, baseline)
+        : (await runMutation([chapter], { verbose: args.includes('--verbose'), concurrency }))[0]!;
     if (changedOnly && change !== undefined) process.stdout.write(`(${change}) `);
     results.push(result);
     printResult(result);

@@ -77,14 +77,31 @@ function startTypecheck() {
   const key = typecheckKey();
   try {
     const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
-    if (cached.key === key) return Promise.resolve(typecheckReport(cached.code, cached.output, Date.now() - started, true));
+    if (cached.key === key)
+      return Promise.resolve(typecheckReport(cached.code, cached.output, Date.now() - started, true));
   } catch {
     // No cache yet, or an unreadable one: check.
   }
-  const native = path.join(ROOT, `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc${process.platform === 'win32' ? '.exe' : ''}`);
-  const [command, pre] = existsSync(native) ? [native, []] : [process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc')]];
+  const native = path.join(
+    ROOT,
+    `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc${process.platform === 'win32' ? '.exe' : ''}`,
+  );
+  const [command, pre] = existsSync(native)
+    ? [native, []]
+    : [process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc')]];
   mkdirSync(path.join(ROOT, '.kit'), { recursive: true });
-  const tscArgs = [...pre, '-p', 'tsconfig.starter.json', '--noEmit', '--pretty', 'false', '--singleThreaded', '--incremental', '--tsBuildInfoFile', '.kit/tsc-starter.tsbuildinfo'];
+  const tscArgs = [
+    ...pre,
+    '-p',
+    'tsconfig.starter.json',
+    '--noEmit',
+    '--pretty',
+    'false',
+    '--singleThreaded',
+    '--incremental',
+    '--tsBuildInfoFile',
+    '.kit/tsc-starter.tsbuildinfo',
+  ];
   return new Promise((resolve) => {
     let output = '';
     const child = spawn(command, tscArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -124,21 +141,29 @@ function typecheckKey() {
       for (const name of readdirSync(file).sort()) if (name !== 'node_modules') add(`${rel}/${name}`);
     } else if (/\.(ts|json|mts|cts)$/.test(rel)) hash.update(`${rel}\0`).update(readFileSync(file)).update('\0');
   };
-  for (const rel of ['starter/src', 'tests', 'tsconfig.starter.json', 'tsconfig.base.json', 'package-lock.json']) add(rel);
+  for (const rel of ['starter/src', 'tests', 'tsconfig.starter.json', 'tsconfig.base.json', 'package-lock.json'])
+    add(rel);
   return hash.digest('hex');
 }
 
 function typecheckReport(code, output, ms, cached) {
   const color = process.stdout.isTTY && !process.env.NO_COLOR;
   const paint = (open, text) => (color ? `\u001b[${open}m${text}\u001b[0m` : text);
-  if (code === 0) return paint('2', ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})`);
+  if (code === 0)
+    return paint(
+      '2',
+      ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})`,
+    );
   const lines = output.trim().split('\n').filter(Boolean);
   const errors = lines.filter((line) => /error TS\d+/.test(line));
   const shown = lines.slice(0, 20).map((line) => `  ${line.replace(/^(\S+?)\((\d+),(\d+)\): /, '$1:$2:$3 ')}`);
   if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more line(s): npm run typecheck`);
   return [
     '',
-    paint('1;33', `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`),
+    paint(
+      '1;33',
+      `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`,
+    ),
     ...shown,
   ].join('\n');
 }

@@ -88,9 +88,13 @@ const upTo = (k: number) => chapters.filter((n) => n <= k);
 
 await step('type-check solution, starter and tests', async () => {
   const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
-  const results = await Promise.all(['tsconfig.json', 'tsconfig.starter.json'].map((config) => run(tsc, ['-p', config])));
+  const results = await Promise.all(
+    ['tsconfig.json', 'tsconfig.starter.json'].map((config) => run(tsc, ['-p', config])),
+  );
   return results.flatMap((result, i) =>
-    result.code === 0 ? [] : [`tsc -p ${i === 0 ? 'tsconfig.json' : 'tsconfig.starter.json'}:\n${result.output.trim()}`],
+    result.code === 0
+      ? []
+      : [`tsc -p ${i === 0 ? 'tsconfig.json' : 'tsconfig.starter.json'}:\n${result.output.trim()}`],
   );
 });
 
@@ -122,7 +126,11 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
   const texts = new Map<string, string>();
   const readText = (file: string) => texts.get(file) ?? texts.set(file, readFileSync(file, 'utf8')).get(file)!;
   /** Writes a workspace; a file identical to `same(rel)` (an existing file) is a hard link to it (no data to write). */
-  const write = (name: string, files: Map<string, string>, same: (rel: string) => string | undefined = () => undefined) => {
+  const write = (
+    name: string,
+    files: Map<string, string>,
+    same: (rel: string) => string | undefined = () => undefined,
+  ) => {
     const dir = path.join(WORK, 'ws', name);
     const made = new Set<string>();
     for (const [rel, text] of files) {
@@ -152,7 +160,9 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     if (!closures.has(file)) {
       const dir = path.dirname(file);
       // Files beside the test that it may read without importing them (fixtures, data).
-      const data = readdirSync(dir).map((f) => path.join(dir, f)).filter((f) => !/\.test\.ts$|\.md$/.test(f) && statSync(f).isFile());
+      const data = readdirSync(dir)
+        .map((f) => path.join(dir, f))
+        .filter((f) => !/\.test\.ts$|\.md$/.test(f) && statSync(f).isFile());
       closures.set(file, { data, reaches: new Set(importClosure([file], solutionSrc)) });
     }
     return closures.get(file)!;
@@ -165,11 +175,14 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     const tests = new Map<string, string>();
     for (const test of testFiles) {
       const { data, reaches } = closureOf(test);
-      for (const file of [...data, ...reaches].filter((f) => f.startsWith(testsDir))) tests.set(path.relative(ROOT, file), readText(file));
+      for (const file of [...data, ...reaches].filter((f) => f.startsWith(testsDir)))
+        tests.set(path.relative(ROOT, file), readText(file));
     }
     const srcDir = `src${path.sep}`;
-    write(name, new Map([...[...files].map(([rel, text]) => [path.join('src', rel), text] as const), ...tests]), (rel) =>
-      rel.startsWith(srcDir) ? path.join(solutionSrc, rel.slice(srcDir.length)) : path.join(ROOT, rel),
+    write(
+      name,
+      new Map([...[...files].map(([rel, text]) => [path.join('src', rel), text] as const), ...tests]),
+      (rel) => (rel.startsWith(srcDir) ? path.join(solutionSrc, rel.slice(srcDir.length)) : path.join(ROOT, rel)),
     );
     return path.join(WORK, 'ws', name, 'src');
   };
@@ -181,17 +194,31 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     // A chapter 1..k test whose imports reach no stubbed file runs the very code the solution run ran: its outcome
     // there is its outcome here, so only the tests that reach a stubbed file run again (and all of chapter k+1's).
     const stubbed = new Set(
-      [...files].filter(([rel, text]) => text !== readText(path.join(solutionSrc, rel))).map(([rel]) => path.join(solutionSrc, rel)),
+      [...files]
+        .filter(([rel, text]) => text !== readText(path.join(solutionSrc, rel)))
+        .map(([rel]) => path.join(solutionSrc, rel)),
     );
     const reaching = solved.flatMap((n) =>
-      chapterTestFiles(ROOT, n).filter((file) => [...closureOf(file).reaches, ...setupReaches].some((reached) => stubbed.has(reached))),
+      chapterTestFiles(ROOT, n).filter((file) =>
+        [...closureOf(file).reaches, ...setupReaches].some((reached) => stubbed.has(reached)),
+      ),
     );
     const toRun = [...reaching, ...chapterTestFiles(ROOT, next)];
     const name = `unlock-${k}`;
     const src = writeShared(name, files, toRun);
-    projects.push({ name, src, chapters: [...solved, next], files: toRun.map((file) => path.relative(ROOT, file)), solvedUpTo: k, reused: solved.length > 0, shared: true });
+    projects.push({
+      name,
+      src,
+      chapters: [...solved, next],
+      files: toRun.map((file) => path.relative(ROOT, file)),
+      solvedUpTo: k,
+      reused: solved.length > 0,
+      shared: true,
+    });
   }
-  const regionFiles = new Map(listRegions(ROOT, 'solution').map((r) => [`chapter ${r.chapter}: ${r.name}`, path.join(ROOT, r.file)]));
+  const regionFiles = new Map(
+    listRegions(ROOT, 'solution').map((r) => [`chapter ${r.chapter}: ${r.name}`, path.join(ROOT, r.file)]),
+  );
   for (const chapter of chapters) {
     // Which of the chapter's test files can reach each source file: a known-wrong solution changes one region, so
     // only the tests whose imports reach that region's file can catch it (this keeps verify's run small).
@@ -199,14 +226,24 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     for (const wrong of loadWrongSolutions(ROOT, chapter)) {
       const regionFile = regionFiles.get(wrong.region);
       if (!regionFile) {
-        problems.push(`${path.relative(ROOT, wrong.file)} names the region "${wrong.region}", which the solution does not have`);
+        problems.push(
+          `${path.relative(ROOT, wrong.file)} names the region "${wrong.region}", which the solution does not have`,
+        );
         continue;
       }
       const { files } = buildWorkspace(solutionSrc, () => false, new Map([[wrong.region, wrong.body]]));
       const name = `wrong-${chapter}-${wrong.slug}`;
       const reaching = tests.filter((file) => closureOf(file).reaches.has(regionFile));
       const src = writeShared(name, files, reaching);
-      projects.push({ name, src, chapters: [chapter], wrong, files: reaching.map((file) => path.relative(ROOT, file)), solvedUpTo: Infinity, shared: true });
+      projects.push({
+        name,
+        src,
+        chapters: [chapter],
+        wrong,
+        files: reaching.map((file) => path.relative(ROOT, file)),
+        solvedUpTo: Infinity,
+        shared: true,
+      });
     }
   }
   return problems;
@@ -226,7 +263,13 @@ async function runProjects(planned: object[], env: NodeJS.ProcessEnv = {}): Prom
   const result = await run(
     process.execPath,
     [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/verify.vitest.config.ts'],
-    { KIT_VERIFY_PLAN: planFile, KIT_VERIFY_OUT: outFile, KIT_TARGET: '', KIT_VERIFY_WORKSPACES_PROJECT: WRONG_PROJECT, ...env },
+    {
+      KIT_VERIFY_PLAN: planFile,
+      KIT_VERIFY_OUT: outFile,
+      KIT_TARGET: '',
+      KIT_VERIFY_WORKSPACES_PROJECT: WRONG_PROJECT,
+      ...env,
+    },
   );
   if (!existsSync(outFile)) return [`vitest did not finish:\n${result.output.slice(-4000)}`];
   const report = JSON.parse(readFileSync(outFile, 'utf8')) as { outcomes: TestOutcome[]; unhandled: string[] };
@@ -240,27 +283,32 @@ await step(`run the solution's and the starter's tests (one vitest run, the solu
 );
 
 const wrongs = projects.filter((p) => p.shared);
-await step(`run the ${wrongs.length} unlock and known-wrong workspaces' tests (one vitest run; a known-wrong one runs the tests that reached its region)`, async () => {
-  // A known-wrong solution changes the inside of one region: a test that did not reach it in the solution run (in
-  // the test, or outside any test in its file) runs the same code and passes as it did there, so only the tests that
-  // reached it run (scripts/lib/verify-allow.ts skips the others).
-  const allow: Record<string, string[]> = {};
-  for (const project of wrongs.filter((p) => p.wrong)) {
-    const reached = solutionTests().filter((o) => project.files!.includes(o.file) && o.regions?.includes(project.wrong!.region));
-    project.files = project.files!.filter((file) => reached.some((o) => o.file === file));
-    for (const file of project.files) allow[`${project.name}/${file}`] = reached.filter((o) => o.file === file).map((o) => o.name);
-  }
-  const allowFile = path.join(WORK, 'allow.json');
-  writeFileSync(allowFile, JSON.stringify({ workspaces: path.join(WORK, 'ws'), tests: allow }));
-  const shared = {
-    name: WRONG_PROJECT,
-    src: solutionSrc,
-    workspaces: path.join(WORK, 'ws'),
-    include: wrongs.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
-  };
-  return wrongs.length > 0 ? runProjects([shared], { KIT_VERIFY_ALLOW: allowFile }) : [];
-});
-
+await step(
+  `run the ${wrongs.length} unlock and known-wrong workspaces' tests (one vitest run; a known-wrong one runs the tests that reached its region)`,
+  async () => {
+    // A known-wrong solution changes the inside of one region: a test that did not reach it in the solution run (in
+    // the test, or outside any test in its file) runs the same code and passes as it did there, so only the tests that
+    // reached it run (scripts/lib/verify-allow.ts skips the others).
+    const allow: Record<string, string[]> = {};
+    for (const project of wrongs.filter((p) => p.wrong)) {
+      const reached = solutionTests().filter(
+        (o) => project.files!.includes(o.file) && o.regions?.includes(project.wrong!.region),
+      );
+      project.files = project.files!.filter((file) => reached.some((o) => o.file === file));
+      for (const file of project.files)
+        allow[`${project.name}/${file}`] = reached.filter((o) => o.file === file).map((o) => o.name);
+    }
+    const allowFile = path.join(WORK, 'allow.json');
+    writeFileSync(allowFile, JSON.stringify({ workspaces: path.join(WORK, 'ws'), tests: allow }));
+    const shared = {
+      name: WRONG_PROJECT,
+      src: solutionSrc,
+      workspaces: path.join(WORK, 'ws'),
+      include: wrongs.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
+    };
+    return wrongs.length > 0 ? runProjects([shared], { KIT_VERIFY_ALLOW: allowFile }) : [];
+  },
+);
 
 await step('the solution passes every graded test', () => {
   const problems = solutionTests()
@@ -268,7 +316,8 @@ await step('the solution passes every graded test', () => {
     .map((o) => `${label(o)}: ${o.state} ${o.messages[0] ?? ''}`.trim());
   for (const chapter of chapters) {
     const count = solutionTests().filter((o) => chapterOf(o) === chapter).length;
-    if (count < MIN_TESTS_PER_CHAPTER) problems.push(`chapter ${chapter} has ${count} graded tests; at least ${MIN_TESTS_PER_CHAPTER} are needed`);
+    if (count < MIN_TESTS_PER_CHAPTER)
+      problems.push(`chapter ${chapter} has ${count} graded tests; at least ${MIN_TESTS_PER_CHAPTER} are needed`);
   }
   return problems;
 });
@@ -278,44 +327,60 @@ await step('the starter fails every graded test with a TODO message', () => {
   const starter = byProject('starter');
   for (const o of starter) {
     if (o.state === 'passed') problems.push(`${label(o)} passes on the starter: it cannot fail, so it grades nothing`);
-    else if (!o.messages.some((m) => m.includes('TODO(chapter'))) problems.push(`${label(o)} fails on the starter without a TODO message: ${o.messages[0] ?? o.state}`);
+    else if (!o.messages.some((m) => m.includes('TODO(chapter')))
+      problems.push(`${label(o)} fails on the starter without a TODO message: ${o.messages[0] ?? o.state}`);
   }
   if (starter.length !== solutionTests().length) {
-    problems.push(`the starter run collected ${starter.length} tests but the solution run ${solutionTests().length}: a test file fails to load on the starter`);
+    problems.push(
+      `the starter run collected ${starter.length} tests but the solution run ${solutionTests().length}: a test file fails to load on the starter`,
+    );
   }
   return problems;
 });
 
-await step('progressive unlock: chapters 1..k solved pass 1..k, and every chapter k+1 test fails on its own TODO', () => {
-  const problems: string[] = [];
-  let reusedCount = 0;
-  for (const project of projects.filter((p) => p.name.startsWith('unlock-'))) {
-    const k = project.solvedUpTo;
-    const next = project.chapters.at(-1)!;
-    const ran = byProject(project.name);
-    const ranFiles = new Set(ran.map((o) => o.file));
-    // The solved chapters' test files that reach no stubbed file ran on byte-identical code in the solution run.
-    const reused = project.reused
-      ? solutionTests().filter((o) => chapterOf(o) <= k && project.chapters.includes(chapterOf(o)) && !ranFiles.has(o.file))
-      : [];
-    reusedCount += reused.length;
-    const results = [...ran, ...reused];
-    const expected = solutionTests().filter((o) => project.chapters.includes(chapterOf(o))).length;
-    if (results.length !== expected) problems.push(`${project.name}: collected ${results.length} tests, expected ${expected} (a test file fails to load)`);
-    for (const o of results) {
-      if (chapterOf(o) <= k && o.state !== 'passed') {
-        problems.push(`with chapters 1-${k} solved, ${label(o)} should pass but ${o.state}: ${o.messages[0] ?? ''} (does it depend on a later chapter?)`);
-      }
-      if (chapterOf(o) === next && (o.state === 'passed' || !o.messages.some((m) => m.includes(`TODO(chapter ${next})`)))) {
+await step(
+  'progressive unlock: chapters 1..k solved pass 1..k, and every chapter k+1 test fails on its own TODO',
+  () => {
+    const problems: string[] = [];
+    let reusedCount = 0;
+    for (const project of projects.filter((p) => p.name.startsWith('unlock-'))) {
+      const k = project.solvedUpTo;
+      const next = project.chapters.at(-1)!;
+      const ran = byProject(project.name);
+      const ranFiles = new Set(ran.map((o) => o.file));
+      // The solved chapters' test files that reach no stubbed file ran on byte-identical code in the solution run.
+      const reused = project.reused
+        ? solutionTests().filter(
+            (o) => chapterOf(o) <= k && project.chapters.includes(chapterOf(o)) && !ranFiles.has(o.file),
+          )
+        : [];
+      reusedCount += reused.length;
+      const results = [...ran, ...reused];
+      const expected = solutionTests().filter((o) => project.chapters.includes(chapterOf(o))).length;
+      if (results.length !== expected)
         problems.push(
-          `with chapters 1-${k} solved and ${next} stubbed, ${label(o)} should fail with TODO(chapter ${next}) but ${o.state}: ${o.messages[0] ?? ''}`,
+          `${project.name}: collected ${results.length} tests, expected ${expected} (a test file fails to load)`,
         );
+      for (const o of results) {
+        if (chapterOf(o) <= k && o.state !== 'passed') {
+          problems.push(
+            `with chapters 1-${k} solved, ${label(o)} should pass but ${o.state}: ${o.messages[0] ?? ''} (does it depend on a later chapter?)`,
+          );
+        }
+        if (
+          chapterOf(o) === next &&
+          (o.state === 'passed' || !o.messages.some((m) => m.includes(`TODO(chapter ${next})`)))
+        ) {
+          problems.push(
+            `with chapters 1-${k} solved and ${next} stubbed, ${label(o)} should fail with TODO(chapter ${next}) but ${o.state}: ${o.messages[0] ?? ''}`,
+          );
+        }
       }
     }
-  }
-  if (reusedCount > 0) process.stdout.write(`${reusedCount} solved-chapter results read from the solution run … `);
-  return problems;
-});
+    if (reusedCount > 0) process.stdout.write(`${reusedCount} solved-chapter results read from the solution run … `);
+    return problems;
+  },
+);
 
 await step('every known-wrong solution is caught by a graded test that points at the mistake', () => {
   const problems: string[] = [];
@@ -324,20 +389,30 @@ await step('every known-wrong solution is caught by a graded test that points at
     const wrong = project.wrong!;
     const failed = byProject(project.name).filter((o) => o.state === 'failed');
     const where = path.relative(ROOT, wrong.file);
-    if (project.files!.length === 0) problems.push(`${where} (${wrong.why}): no chapter ${wrong.chapter} test reached "${wrong.region}" in the solution run, so none can catch it`);
-    else if (failed.length === 0) problems.push(`${where} (${wrong.why}) passes every chapter ${wrong.chapter} test: no test catches this mistake`);
+    if (project.files!.length === 0)
+      problems.push(
+        `${where} (${wrong.why}): no chapter ${wrong.chapter} test reached "${wrong.region}" in the solution run, so none can catch it`,
+      );
+    else if (failed.length === 0)
+      problems.push(`${where} (${wrong.why}) passes every chapter ${wrong.chapter} test: no test catches this mistake`);
     else if (!failed.some((o) => o.messages.some((m) => wrong.expect.test(m)))) {
-      problems.push(`${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; first message: ${failed[0]!.messages[0]}`);
+      problems.push(
+        `${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; first message: ${failed[0]!.messages[0]}`,
+      );
     } else caught.push(where);
   }
   for (const chapter of chapters) {
-    if (loadWrongSolutions(ROOT, chapter).length < 3) problems.push(`chapter ${chapter} has fewer than 3 known-wrong solutions in ${chapterDir(chapter)}wrong/`);
+    if (loadWrongSolutions(ROOT, chapter).length < 3)
+      problems.push(`chapter ${chapter} has fewer than 3 known-wrong solutions in ${chapterDir(chapter)}wrong/`);
   }
   process.stdout.write(`${caught.length} caught … `);
   return problems;
 });
 
-await step("the guide, English and Chinese: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks, every translation in step with its English commit or marked behind", () => checkGuide());
+await step(
+  "the guide, English and Chinese: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks, every translation in step with its English commit or marked behind",
+  () => checkGuide(),
+);
 
 await step('every `npm test -- …` command in the guide (both languages) selects at least one test', () => {
   const problems: string[] = [];
@@ -351,7 +426,9 @@ await step('every `npm test -- …` command in the guide (both languages) select
     const t = parsed.passThrough.findIndex((a) => a === '-t' || a === '--testNamePattern');
     const pattern = t >= 0 ? new RegExp(parsed.passThrough[t + 1] ?? '') : undefined;
     const selected = solutionTests().filter(
-      (o) => (parsed.chapters.length === 0 || parsed.chapters.includes(chapterOf(o))) && (!pattern || pattern.test(o.name.split(' > ').join(' '))),
+      (o) =>
+        (parsed.chapters.length === 0 || parsed.chapters.includes(chapterOf(o))) &&
+        (!pattern || pattern.test(o.name.split(' > ').join(' '))),
     );
     if (selected.length === 0) problems.push(`${where} selects no test`);
   }
@@ -359,7 +436,9 @@ await step('every `npm test -- …` command in the guide (both languages) select
 });
 
 if (quick || only.length > 0) {
-  console.log(`• the site, the kit's own tests, the run under load and mutation testing … skipped (${quick ? '--quick' : '--chapter'})`);
+  console.log(
+    `• the site, the kit's own tests, the run under load and mutation testing … skipped (${quick ? '--quick' : '--chapter'})`,
+  );
 } else {
   await step('the guide builds as a site (VitePress, offline)', async () => {
     await buildSite();
@@ -367,9 +446,13 @@ if (quick || only.length > 0) {
   });
 
   await step("the kit's own tests: commands, watch, hints, grading, the guide tools and npm run agent", async () => {
-    const result = await run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.kit.config.ts'], {
-      FORCE_COLOR: '0',
-    });
+    const result = await run(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.kit.config.ts'],
+      {
+        FORCE_COLOR: '0',
+      },
+    );
     if (result.code === 0) {
       const passed = /Tests\s+(\d+) passed/.exec(result.output)?.[1];
       if (passed) process.stdout.write(`${passed} passed … `);
@@ -381,37 +464,58 @@ if (quick || only.length > 0) {
   // A correct solution passes on a busy machine too (docs/authors.md, "A test's outcome depends on the code"): the
   // whole graded suite once more, beside twice as many CPU-bound processes as the machine has cores.
   const loops = availableParallelism() * 2;
-  await step(`the solution passes every graded test beside ${loops} CPU-bound processes (no test depends on the machine's speed)`, async () => {
-    const busy = Array.from({ length: loops }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
-    const report = path.join(WORK, 'under-load.json');
-    try {
-      const result = await run(process.execPath, [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=json', `--outputFile=${report}`], {
-        KIT_TARGET: 'solution',
-        FORCE_COLOR: '0',
-      });
-      if (!existsSync(report)) return [`vitest did not run (exit ${result.code}):\n${result.output.trim().split('\n').slice(-30).join('\n')}`];
-      const json = JSON.parse(readFileSync(report, 'utf8')) as {
-        numPassedTests: number;
-        testResults: Array<{ name: string; message?: string; assertionResults: Array<{ title: string; status: string; failureMessages: string[] }> }>;
-      };
-      process.stdout.write(`${json.numPassedTests} passed … `);
-      const problems: string[] = [];
-      for (const file of json.testResults) {
-        const rel = path.relative(ROOT, file.name);
-        if (file.assertionResults.length === 0 && file.message) problems.push(`${rel} could not run under load: ${file.message.split('\n')[0]}`);
-        for (const test of file.assertionResults) {
-          // A skipped test reads as "not failed" to a grader: under load it must pass, like everywhere else.
-          if (test.status !== 'passed') problems.push(`${rel} > ${test.title}: ${test.status} under load ${(test.failureMessages[0] ?? '').split('\n')[0]}`);
+  await step(
+    `the solution passes every graded test beside ${loops} CPU-bound processes (no test depends on the machine's speed)`,
+    async () => {
+      const busy = Array.from({ length: loops }, () =>
+        spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+      );
+      const report = path.join(WORK, 'under-load.json');
+      try {
+        const result = await run(
+          process.execPath,
+          [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--reporter=json', `--outputFile=${report}`],
+          {
+            KIT_TARGET: 'solution',
+            FORCE_COLOR: '0',
+          },
+        );
+        if (!existsSync(report))
+          return [
+            `vitest did not run (exit ${result.code}):\n${result.output.trim().split('\n').slice(-30).join('\n')}`,
+          ];
+        const json = JSON.parse(readFileSync(report, 'utf8')) as {
+          numPassedTests: number;
+          testResults: Array<{
+            name: string;
+            message?: string;
+            assertionResults: Array<{ title: string; status: string; failureMessages: string[] }>;
+          }>;
+        };
+        process.stdout.write(`${json.numPassedTests} passed … `);
+        const problems: string[] = [];
+        for (const file of json.testResults) {
+          const rel = path.relative(ROOT, file.name);
+          if (file.assertionResults.length === 0 && file.message)
+            problems.push(`${rel} could not run under load: ${file.message.split('\n')[0]}`);
+          for (const test of file.assertionResults) {
+            // A skipped test reads as "not failed" to a grader: under load it must pass, like everywhere else.
+            if (test.status !== 'passed')
+              problems.push(
+                `${rel} > ${test.title}: ${test.status} under load ${(test.failureMessages[0] ?? '').split('\n')[0]}`,
+              );
+          }
         }
+        return problems;
+      } finally {
+        for (const child of busy) child.kill('SIGKILL');
       }
-      return problems;
-    } finally {
-      for (const child of busy) child.kill('SIGKILL');
-    }
-  });
+    },
+  );
 
-  await step(`mutation testing: every chapter at least ${MIN_MUTATION_SCORE}%, every survivor killed or listed (chapters changed since mutation-baseline.json are re-run)`, () =>
-    checkMutation(),
+  await step(
+    `mutation testing: every chapter at least ${MIN_MUTATION_SCORE}%, every survivor killed or listed (chapters changed since mutation-baseline.json are re-run)`,
+    () => checkMutation(),
   );
 }
 
@@ -421,7 +525,9 @@ const total = timings.reduce((sum, [, s]) => sum + s, 0);
 console.log('\nTimings:');
 for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
 console.log(`  ${total.toFixed(1).padStart(6)} s  in all`);
-const perChapter = chapters.map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`).join(', ');
+const perChapter = chapters
+  .map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`)
+  .join(', ');
 console.log(`\nGraded tests: ${solutionTests().length} (${perChapter})`);
 
 if (failures.length > 0) {

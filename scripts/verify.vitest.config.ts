@@ -46,7 +46,12 @@ export default defineConfig({
       test: {
         name: project.name,
         include: project.include,
-        setupFiles: [path.join(root, 'tests/setup.ts'), ...(project.workspaces && process.env.KIT_VERIFY_ALLOW ? [path.join(root, 'scripts/lib/verify-allow.ts')] : [])],
+        setupFiles: [
+          path.join(root, 'tests/setup.ts'),
+          ...(project.workspaces && process.env.KIT_VERIFY_ALLOW
+            ? [path.join(root, 'scripts/lib/verify-allow.ts')]
+            : []),
+        ],
         // As in vitest.config.ts: a last resort above the tests' own hang limits (tests/helpers/limits.ts).
         testTimeout: TEST_TIMEOUT_MS,
         hookTimeout: TEST_TIMEOUT_MS,
@@ -69,7 +74,9 @@ function kitOfWorkspace(workspaces: string, fallback: string): Plugin {
       const inside = importer ? path.relative(workspaces, importer.split('?')[0]!) : '..';
       const name = inside.startsWith('..') || path.isAbsolute(inside) ? undefined : inside.split(path.sep)[0];
       const src = name ? path.join(workspaces, name, 'src') : fallback;
-      return this.resolve(source === 'kit' ? path.join(src, 'index.ts') : path.join(src, source.slice(4)), importer, { skipSelf: true });
+      return this.resolve(source === 'kit' ? path.join(src, 'index.ts') : path.join(src, source.slice(4)), importer, {
+        skipSelf: true,
+      });
     },
   };
 }

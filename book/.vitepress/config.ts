@@ -6,7 +6,16 @@ import { cpSync, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { defineConfig, type DefaultTheme } from 'vitepress';
-import { behindNotePlugin, cjkStrongPlugin, permalinkLabelPlugin, chapterHeaderPlugin, chapterLinkPlugin, codeKindPlugin, mermaidPlugin, quizPlugin } from './lib/markdown';
+import {
+  behindNotePlugin,
+  cjkStrongPlugin,
+  permalinkLabelPlugin,
+  chapterHeaderPlugin,
+  chapterLinkPlugin,
+  codeKindPlugin,
+  mermaidPlugin,
+  quizPlugin,
+} from './lib/markdown';
 import { LOCALES, STRINGS } from './lib/i18n';
 import { pageLink, parseSummary } from './lib/summary';
 import { searchTokenize } from './lib/search-tokenize';
@@ -27,10 +36,17 @@ function edition(dir: string, comingSoon: string) {
   // prefix chapter, e.g. introduction.md) is the home page, so the site's address is not a 404.
   const rewrites: Record<string, string> = {};
   for (const entry of entries) {
-    if (entry.file && /(^|\/)README\.md$/.test(entry.file)) rewrites[prefix + entry.file] = prefix + entry.file.replace(/README\.md$/, 'index.md');
+    if (entry.file && /(^|\/)README\.md$/.test(entry.file))
+      rewrites[prefix + entry.file] = prefix + entry.file.replace(/README\.md$/, 'index.md');
   }
   const home = entries.find((e) => e.file);
-  if (home?.file && !home.part && !home.file.includes('/') && !Object.values(rewrites).includes(`${prefix}index.md`) && !existsSync(path.join(srcDir, prefix, 'index.md'))) {
+  if (
+    home?.file &&
+    !home.part &&
+    !home.file.includes('/') &&
+    !Object.values(rewrites).includes(`${prefix}index.md`) &&
+    !existsSync(path.join(srcDir, prefix, 'index.md'))
+  ) {
     rewrites[prefix + home.file] = `${prefix}index.md`;
   }
   const link = (file: string) => pageLink(rewrites[prefix + file] ?? prefix + file);
@@ -95,7 +111,12 @@ const zhTheme: DefaultTheme.Config = {
   returnToTopLabel: '回到顶部',
   langMenuLabel: '切换语言',
   skipToContentLabel: '跳到正文',
-  notFound: { title: '页面不存在', quote: '这个地址没有页面：也许它改了名字，或者还没有写。', linkLabel: '回到首页', linkText: '回到首页' },
+  notFound: {
+    title: '页面不存在',
+    quote: '这个地址没有页面：也许它改了名字，或者还没有写。',
+    linkLabel: '回到首页',
+    linkText: '回到首页',
+  },
 };
 
 export default defineConfig({
@@ -131,9 +152,16 @@ export default defineConfig({
           lang: e.htmlLang,
           link: `/${e.dir}/`,
           ...(e.lang === 'zh'
-            ? { title: '动手构建编程智能体', description: '用 TypeScript 一章一章地构建一个小型 Claude Code，每章都有离线计分测试。' }
+            ? {
+                title: '动手构建编程智能体',
+                description: '用 TypeScript 一章一章地构建一个小型 Claude Code，每章都有离线计分测试。',
+              }
             : {}),
-          themeConfig: { ...(e.lang === 'zh' ? zhTheme : {}), sidebar: e.sidebar, nav: [{ text: '目录', link: e.home }] },
+          themeConfig: {
+            ...(e.lang === 'zh' ? zhTheme : {}),
+            sidebar: e.sidebar,
+            nav: [{ text: '目录', link: e.home }],
+          },
         },
       ]),
     ),

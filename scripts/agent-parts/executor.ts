@@ -28,8 +28,16 @@ export const part: AgentPart = {
   name: 'executor',
   chapter: 9,
   options: [
-    { name: 'max-parallel', value: true, help: `N  read-only tool calls run side by side, at most N at once (default ${DEFAULT_MAX_PARALLEL}; 1 runs them one by one)` },
-    { name: 'output-budget', value: true, help: `N  cut tool output over N characters, keeping the whole in .agent/outputs/ (default ${DEFAULT_OUTPUT_BUDGET}; 0: no limit)` },
+    {
+      name: 'max-parallel',
+      value: true,
+      help: `N  read-only tool calls run side by side, at most N at once (default ${DEFAULT_MAX_PARALLEL}; 1 runs them one by one)`,
+    },
+    {
+      name: 'output-budget',
+      value: true,
+      help: `N  cut tool output over N characters, keeping the whole in .agent/outputs/ (default ${DEFAULT_OUTPUT_BUDGET}; 0: no limit)`,
+    },
   ],
   async setup(ctx) {
     const maxParallel = wholeNumber(ctx.options['max-parallel'], 'max-parallel', DEFAULT_MAX_PARALLEL, 1);
@@ -41,9 +49,20 @@ export const part: AgentPart = {
       // The learner's tree: reach each stub once now, so an unfinished chapter 9 is noted at start-up and the agent
       // runs without this part, instead of failing in the middle of a run.
       const turn = { signal: new AbortController().signal, tools: new kit.ToolSet(), record: () => {} };
-      await executor([], async function* () { return undefined; }, turn).next();
+      await executor(
+        [],
+        async function* () {
+          return undefined;
+        },
+        turn,
+      ).next();
       const probe = { type: 'tool_call' as const, id: 'probe', name: 'probe', arguments: {} };
-      await hooks?.afterToolCall?.(probe, kit.toolResult(probe, 'ok'), { signal: turn.signal, turn: 1, history: [], emit: () => {} });
+      await hooks?.afterToolCall?.(probe, kit.toolResult(probe, 'ok'), {
+        signal: turn.signal,
+        turn: 1,
+        history: [],
+        emit: () => {},
+      });
     }
 
     // Calls whose tools overlapped in time, shown as one line after the group has finished.

@@ -22,7 +22,21 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { commandLine, isTodo, load, makeProvider, optionValue, providerFromEnv, providerKind, sourceTree, todoAdvice, UsageError, type Kit, type ProviderKind, type TodoLike } from '../lib/agent-kit.js';
+import {
+  commandLine,
+  isTodo,
+  load,
+  makeProvider,
+  optionValue,
+  providerFromEnv,
+  providerKind,
+  sourceTree,
+  todoAdvice,
+  UsageError,
+  type Kit,
+  type ProviderKind,
+  type TodoLike,
+} from '../lib/agent-kit.js';
 import { callPreview } from '../lib/call-preview.js';
 import { interruptHandler, lineReader } from '../lib/line-reader.js';
 import { workspaceTrusted } from '../lib/workspace-trust.js';
@@ -69,7 +83,9 @@ interface Args {
 
 function parseArgs(argv: readonly string[]): Args {
   const args: Args = { starter: false, trustWorkspace: false, help: false, parts: {} };
-  const partOptions = new Map<string, PartOption>(PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)));
+  const partOptions = new Map<string, PartOption>(
+    PARTS.flatMap((part) => part.options.map((option) => [`--${option.name}`, option] as const)),
+  );
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => optionValue(argv, ++i, arg);
@@ -86,7 +102,8 @@ function parseArgs(argv: readonly string[]): Args {
       if (!option.value) args.parts[option.name] = true;
       else {
         const given = value();
-        if (option.choices && !option.choices.includes(given)) throw new UsageError(`${arg} must be one of ${option.choices.join(', ')} (not "${given}")`);
+        if (option.choices && !option.choices.includes(given))
+          throw new UsageError(`${arg} must be one of ${option.choices.join(', ')} (not "${given}")`);
         const before = args.parts[option.name];
         args.parts[option.name] = option.repeat ? [...(Array.isArray(before) ? before : []), given] : given;
       }
@@ -146,15 +163,36 @@ function describeResult(content: string, isError: boolean): string {
 async function firstTodoOfAgent(kit: Kit): Promise<TodoLike | undefined> {
   kit.todoHits.length = 0;
   try {
-    const probe = kit.defineTool({ name: 'probe', description: 'A probe', input: z.object({}), execute: async () => 'ok' });
-    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'probe', arguments: {} }], 'Probing. '), kit.assistantText('ok')]);
-    const agent = new kit.Agent({ provider, tools: new kit.ToolSet([probe]), cwd: process.cwd(), hooks: { afterToolCall: () => undefined } });
+    const probe = kit.defineTool({
+      name: 'probe',
+      description: 'A probe',
+      input: z.object({}),
+      execute: async () => 'ok',
+    });
+    const provider = new kit.MockProvider([
+      kit.assistantToolCalls([{ id: 'p1', name: 'probe', arguments: {} }], 'Probing. '),
+      kit.assistantText('ok'),
+    ]);
+    const agent = new kit.Agent({
+      provider,
+      tools: new kit.ToolSet([probe]),
+      cwd: process.cwd(),
+      hooks: { afterToolCall: () => undefined },
+    });
     const done = await kit.drain(agent.run([kit.userMessage('probe')]));
     const hit = kit.todoHits[0];
     if (hit) return hit;
-    return done.reason === 'end_turn' ? undefined : { name: 'TodoError', chapter: 7, stub: `Agent.run (a test run ended with ${done.reason})` };
+    return done.reason === 'end_turn'
+      ? undefined
+      : { name: 'TodoError', chapter: 7, stub: `Agent.run (a test run ended with ${done.reason})` };
   } catch (error) {
-    return isTodo(error) ? error : { name: 'TodoError', chapter: 7, stub: `Agent.run (${error instanceof Error ? error.message : String(error)})` };
+    return isTodo(error)
+      ? error
+      : {
+          name: 'TodoError',
+          chapter: 7,
+          stub: `Agent.run (${error instanceof Error ? error.message : String(error)})`,
+        };
   } finally {
     kit.todoHits.length = 0;
   }
@@ -187,7 +225,10 @@ export async function legacyMain(argv: string[]): Promise<number> {
   let label: string;
   let tools: ReturnType<Kit['builtinTools']>;
   try {
-    ({ provider, label } = makeProvider(kind, loaded, { model: args.model, offlineDelayMs: process.stdout.isTTY ? 8 : 0 }));
+    ({ provider, label } = makeProvider(kind, loaded, {
+      model: args.model,
+      offlineDelayMs: process.stdout.isTTY ? 8 : 0,
+    }));
     tools = kit.builtinTools();
   } catch (error) {
     if (isTodo(error)) process.stderr.write(`${todoAdvice(error)}\n`);
@@ -215,7 +256,10 @@ export async function legacyMain(argv: string[]): Promise<number> {
   let loop: 'agent' | 'streaming' | 'simple' = todo ? 'streaming' : 'agent';
 
   note(`agent · ${label} · ${tree.label} · workspace ${cwd}`);
-  if (todo?.chapter === 7) note(`(events, hooks and cancellation are chapter 7, not finished yet (${todo.stub}): using the streaming loop of chapter 6)`);
+  if (todo?.chapter === 7)
+    note(
+      `(events, hooks and cancellation are chapter 7, not finished yet (${todo.stub}): using the streaming loop of chapter 6)`,
+    );
 
   // The later chapters' parts, on chapter 7's seams. With --starter, a part whose chapter is unfinished is left out.
   const parts: PartResult[] = [];
@@ -255,9 +299,12 @@ export async function legacyMain(argv: string[]): Promise<number> {
         if (result.tools) partTools.push(...result.tools);
         if (result.banner) note(result.banner);
       } catch (error) {
-        if (tree.own && isTodo(error)) note(`(${part.name} is chapter ${error.chapter}, not finished yet (${error.stub}): running without it)`);
+        if (tree.own && isTodo(error))
+          note(`(${part.name} is chapter ${error.chapter}, not finished yet (${error.stub}): running without it)`);
         else {
-          process.stderr.write(`${red('error:')} ${part.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+          process.stderr.write(
+            `${red('error:')} ${part.name}: ${error instanceof Error ? error.message : String(error)}\n`,
+          );
           for (const done of parts) await done.close?.();
           return 2;
         }
@@ -280,7 +327,9 @@ export async function legacyMain(argv: string[]): Promise<number> {
   // A part that keeps the history (a saved session) gives the array the agent runs on.
   const kept = parts.find((part) => part.history)?.history;
   const history: Message[] = kept ?? [];
-  const commands = new Map<string, SlashCommand>(parts.flatMap((part) => (part.commands ?? []).map((command) => [command.name, command] as const)));
+  const commands = new Map<string, SlashCommand>(
+    parts.flatMap((part) => (part.commands ?? []).map((command) => [command.name, command] as const)),
+  );
   const closeParts = async () => {
     for (const part of parts) await part.close?.().catch(() => undefined);
   };
@@ -300,7 +349,10 @@ export async function legacyMain(argv: string[]): Promise<number> {
     shown.delete(callId);
     out.line(bold(`● ${describeCall(call.name, args === undefined ? call.arguments : args)}`));
   };
-  const preview = callPreview({ write: (text) => process.stdout.write(text), lineBreak: () => void (out.atLineStart || out.write('\n')), dim }, Boolean(process.stdout.isTTY));
+  const preview = callPreview(
+    { write: (text) => process.stdout.write(text), lineBreak: () => void (out.atLineStart || out.write('\n')), dim },
+    Boolean(process.stdout.isTTY),
+  );
   const render = (event: AgentEvent) => {
     if (preview(event)) return;
     for (const part of parts) {
@@ -347,7 +399,11 @@ export async function legacyMain(argv: string[]): Promise<number> {
       }
       const hit = kit.todoHits[0];
       kit.todoHits.length = 0;
-      out.line(hit ? red(todoAdvice(hit)) : `${red(done.reason === 'turn_limit' ? 'stopped:' : 'error:')} ${done.message ?? done.reason}`);
+      out.line(
+        hit
+          ? red(todoAdvice(hit))
+          : `${red(done.reason === 'turn_limit' ? 'stopped:' : 'error:')} ${done.message ?? done.reason}`,
+      );
       return 'failed';
     }
     for (;;) {
@@ -370,7 +426,9 @@ export async function legacyMain(argv: string[]): Promise<number> {
         return 'ok';
       } catch (error) {
         if (loop === 'streaming' && tree.own && isTodo(error) && error.chapter === 6 && history.length === before + 1) {
-          out.line(dim('(streaming is chapter 6, not finished yet: using the plain loop of chapter 3, without streaming)'));
+          out.line(
+            dim('(streaming is chapter 6, not finished yet: using the plain loop of chapter 3, without streaming)'),
+          );
           kit.todoHits.length = 0;
           loop = 'simple';
           continue;
@@ -381,7 +439,11 @@ export async function legacyMain(argv: string[]): Promise<number> {
           out.line(dim('(stopped)'));
           return 'aborted';
         }
-        out.line(isTodo(error) ? red(todoAdvice(error)) : `${red('error:')} ${error instanceof Error ? error.message : String(error)}`);
+        out.line(
+          isTodo(error)
+            ? red(todoAdvice(error))
+            : `${red('error:')} ${error instanceof Error ? error.message : String(error)}`,
+        );
         return 'failed';
       }
     }
@@ -404,7 +466,9 @@ export async function legacyMain(argv: string[]): Promise<number> {
     const command = commands.get(word);
     if (!command) {
       const known = [...commands.values()].map((c) => `  /${c.name.padEnd(10)}${c.help}`).join('\n');
-      out.line(word === 'help' ? known || 'No commands.' : `Unknown command /${word}.${known ? ` Commands:\n${known}` : ''}`);
+      out.line(
+        word === 'help' ? known || 'No commands.' : `Unknown command /${word}.${known ? ` Commands:\n${known}` : ''}`,
+      );
       return;
     }
     controller = new AbortController();

@@ -14,12 +14,18 @@ import type { AskPermission } from '../../solution/src/permissions/gate.js';
 
 /** The question's text, every control character escaped (JSON does C0; C1 and bidirectional ones too). */
 const shown = (value: unknown) =>
-  JSON.stringify(value).replace(/[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  JSON.stringify(value).replace(
+    /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 
 /** Chapter 11's ask for a server's question, at the terminal: y or n, asked again until it is one of them. */
 function terminalAsk(ctx: PartContext): AskPermission {
   return async (request, signal) => {
-    let line = await ctx.ask(`  ${ctx.paint.yellow(`${request.reason} (${request.call.name}):`)}\n    ${shown(request.call.arguments)}\n  [y]es / [n]o`, signal);
+    let line = await ctx.ask(
+      `  ${ctx.paint.yellow(`${request.reason} (${request.call.name}):`)}\n    ${shown(request.call.arguments)}\n  [y]es / [n]o`,
+      signal,
+    );
     for (;;) {
       if (line === undefined) return undefined;
       const key = line.trim().toLowerCase();
@@ -31,7 +37,12 @@ function terminalAsk(ctx: PartContext): AskPermission {
 }
 
 /** The servers of one file, or the text of what is wrong with it. */
-function readConfig(file: string, parse: (json: unknown, env: NodeJS.ProcessEnv, source: string) => Record<string, unknown>, env: NodeJS.ProcessEnv, shown: string) {
+function readConfig(
+  file: string,
+  parse: (json: unknown, env: NodeJS.ProcessEnv, source: string) => Record<string, unknown>,
+  env: NodeJS.ProcessEnv,
+  shown: string,
+) {
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));
@@ -44,13 +55,21 @@ function readConfig(file: string, parse: (json: unknown, env: NodeJS.ProcessEnv,
 export const part: AgentPart = {
   name: 'mcp',
   chapter: 11,
-  options: [{ name: 'mcp-config', value: true, repeat: true, help: 'FILE  MCP servers to start, in .mcp.json format (besides the workspace\'s .mcp.json)' }],
+  options: [
+    {
+      name: 'mcp-config',
+      value: true,
+      repeat: true,
+      help: "FILE  MCP servers to start, in .mcp.json format (besides the workspace's .mcp.json)",
+    },
+  ],
   async setup(ctx) {
     const given = ctx.options['mcp-config'];
     const extra = Array.isArray(given) ? given : typeof given === 'string' ? [given] : [];
     const local = path.join(ctx.cwd, '.mcp.json');
     // An untrusted folder's servers are programs and URLs its author chose: not started (scripts/lib/workspace-trust.ts).
-    if (existsSync(local) && !ctx.trusted) ctx.note('(this folder is not trusted: its .mcp.json servers are not started; --trust-workspace trusts it)');
+    if (existsSync(local) && !ctx.trusted)
+      ctx.note('(this folder is not trusted: its .mcp.json servers are not started; --trust-workspace trusts it)');
     const files = [...(existsSync(local) && ctx.trusted ? [{ file: local, shown: '.mcp.json', required: false }] : [])];
     const base = ctx.env.INIT_CWD ?? process.cwd();
     for (const file of extra) files.push({ file: path.resolve(base, file), shown: file, required: true });
@@ -71,13 +90,20 @@ export const part: AgentPart = {
 
     const hub = await ctx.kit.McpServers.start(servers, { ask: terminalAsk(ctx) });
     const tools = await hub.tools();
-    const counts = hub.connections.map((c) => `${c.name} (${tools.filter((t) => t.name.startsWith(`mcp__${c.name}__`)).length} tools)`);
+    const counts = hub.connections.map(
+      (c) => `${c.name} (${tools.filter((t) => t.name.startsWith(`mcp__${c.name}__`)).length} tools)`,
+    );
     for (const failure of hub.failures) ctx.note(`mcp: ${failure.name} failed: ${failure.error}`);
     return {
       tools,
       hooks: hub.hooks(),
       banner: counts.length > 0 ? `mcp: ${counts.join(', ')}` : 'mcp: no server started',
-      render: (event) => (event.type === 'tool_progress' ? ctx.paint.dim(`  ⋯ ${ctx.kit.progressText(event).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?')}`) : undefined),
+      render: (event) =>
+        event.type === 'tool_progress'
+          ? ctx.paint.dim(
+              `  ⋯ ${ctx.kit.progressText(event).replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '?')}`,
+            )
+          : undefined,
       close: () => hub.close(),
     };
   },

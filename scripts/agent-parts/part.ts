@@ -64,7 +64,12 @@ export interface PartContext {
   /** What the parts set up before this one returned (their hooks, their mode control), in order. */
   earlier: readonly PartResult[];
   /** Colours (no-ops when stdout is not a colour terminal). */
-  paint: { dim(text: string): string; bold(text: string): string; red(text: string): string; yellow(text: string): string };
+  paint: {
+    dim(text: string): string;
+    bold(text: string): string;
+    red(text: string): string;
+    yellow(text: string): string;
+  };
 }
 
 export interface PartResult {

@@ -28,15 +28,29 @@ export const part: AgentPart = {
   name: 'permissions',
   chapter: 8,
   options: [
-    { name: 'permission-mode', value: true, choices: MODES, help: "MODE default, acceptEdits, plan or bypassPermissions (else the settings' defaultMode)" },
-    { name: 'allowedTools', value: true, repeat: true, help: 'RULES rules to allow, as in settings: "Bash(npm test:*) Edit(src/**)"' },
+    {
+      name: 'permission-mode',
+      value: true,
+      choices: MODES,
+      help: "MODE default, acceptEdits, plan or bypassPermissions (else the settings' defaultMode)",
+    },
+    {
+      name: 'allowedTools',
+      value: true,
+      repeat: true,
+      help: 'RULES rules to allow, as in settings: "Bash(npm test:*) Edit(src/**)"',
+    },
     { name: 'disallowedTools', value: true, repeat: true, help: 'RULES rules to deny, as in settings: "Bash(rm:*)"' },
   ],
   async setup(ctx) {
     const perms = await ctx.load<typeof Permissions>('permissions/index.ts');
     const home = ctx.env.HOME || homedir();
     // An untrusted folder's settings may add questions, never remove them (scripts/lib/workspace-trust.ts).
-    const settings = workspacePermissions(await perms.loadSettings(ctx.cwd, home), { home, cwd: ctx.cwd, trusted: ctx.trusted });
+    const settings = workspacePermissions(await perms.loadSettings(ctx.cwd, home), {
+      home,
+      cwd: ctx.cwd,
+      trusted: ctx.trusted,
+    });
     for (const line of settings.notes) ctx.note(`(${line})`);
     const values = (name: string) => {
       const value = ctx.options[name];
@@ -47,7 +61,8 @@ export const part: AgentPart = {
       ...values('allowedTools').map((text) => perms.parseRule(text, 'allow', '--allowedTools')),
       ...settings.rules,
     ];
-    const mode = (ctx.options['permission-mode'] as Permissions.PermissionMode | undefined) ?? settings.defaultMode ?? 'default';
+    const mode =
+      (ctx.options['permission-mode'] as Permissions.PermissionMode | undefined) ?? settings.defaultMode ?? 'default';
     /** The rules an "always" answer added, by call id, for the line render shows. */
     const added = new Map<string, { answer: Permissions.PermissionAnswer; rules: string[] }>();
     /** Sub-agents ask through the same gate: their questions wait their turn. */
@@ -59,7 +74,10 @@ export const part: AgentPart = {
       mode,
       ask: (request, signal) =>
         turn(async () => {
-          const question = [...questionLines(request, { cwd: ctx.cwd, width: process.stdout.columns, style }), `  ${ANSWER_KEYS}`].join('\n');
+          const question = [
+            ...questionLines(request, { cwd: ctx.cwd, width: process.stdout.columns, style }),
+            `  ${ANSWER_KEYS}`,
+          ].join('\n');
           let line = await ctx.ask(question, signal);
           let answer = line === undefined ? undefined : readAnswer(line);
           while (line !== undefined && answer === undefined) {
@@ -86,7 +104,8 @@ export const part: AgentPart = {
         }
         const note = event.decision.type === 'block' ? event.decision.permission : undefined;
         if (note?.outcome === 'denied') return ctx.paint.red(`  ✗ ${event.name} denied: ${note.reason}`);
-        if (note?.answer === 'reject_always') return ctx.paint.dim(`  ✗ denied from now on in this session: ${(note.added ?? []).join(', ')}`);
+        if (note?.answer === 'reject_always')
+          return ctx.paint.dim(`  ✗ denied from now on in this session: ${(note.added ?? []).join(', ')}`);
         return undefined;
       },
     };

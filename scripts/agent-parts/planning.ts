@@ -47,24 +47,56 @@ export function nestedLine(event: AgentEvent, depth: number, paint: PartContext[
 export const part: AgentPart = {
   name: 'planning',
   chapter: 13,
-  options: [{ name: 'subagent-depth', value: true, help: 'N how deep sub-agents may nest (default 1: children, no grandchildren)' }],
+  options: [
+    {
+      name: 'subagent-depth',
+      value: true,
+      help: 'N how deep sub-agents may nest (default 1: children, no grandchildren)',
+    },
+  ],
   async setup(ctx) {
     const planning = await ctx.load<typeof Planning>('planning/index.ts');
     // With --starter, an unfinished chapter 13 throws its TodoError here and the agent runs without this part.
     planning.planRequest({ messages: [], tools: [] }, 'default');
     planning.todoProblems([]);
-    planning.childTools({ makeChild: () => { throw new Error('unused'); }, tools: () => [] }, 0);
+    planning.childTools(
+      {
+        makeChild: () => {
+          throw new Error('unused');
+        },
+        tools: () => [],
+      },
+      0,
+    );
 
     const depthOption = ctx.options['subagent-depth'];
     const maxDepth = typeof depthOption === 'string' ? Number(depthOption) : 1;
-    if (!Number.isInteger(maxDepth) || maxDepth < 0) throw new Error(`--subagent-depth takes a whole number, got ${String(depthOption)}`);
-    const held = { mode: 'default' as Planning.ModeControl['mode'], setMode(mode: Planning.ModeControl['mode']) { held.mode = mode; } };
+    if (!Number.isInteger(maxDepth) || maxDepth < 0)
+      throw new Error(`--subagent-depth takes a whole number, got ${String(depthOption)}`);
+    const held = {
+      mode: 'default' as Planning.ModeControl['mode'],
+      setMode(mode: Planning.ModeControl['mode']) {
+        held.mode = mode;
+      },
+    };
     const control = (ctx.earlier.find((part) => part.modeControl)?.modeControl ?? held) as Planning.ModeControl;
     const approve: ApprovePlan = async (plan, signal) => {
       // The plan is shown here, before the question (the plan_proposed event reaches render a moment later).
-      ctx.line(`${ctx.paint.bold('  The plan:')}\n${plan.split('\n').map((line) => `  ${line}`).join('\n')}`);
-      const line = await ctx.ask(`  ${ctx.paint.yellow('Approve this plan?')} [y]es, ask before edits / [a]ccept edits / [n]o, keep planning`, signal);
-      if (line === undefined) return { approved: false, feedback: 'Nobody is at the terminal to approve a plan: give the plan as your answer.' };
+      ctx.line(
+        `${ctx.paint.bold('  The plan:')}\n${plan
+          .split('\n')
+          .map((line) => `  ${line}`)
+          .join('\n')}`,
+      );
+      const line = await ctx.ask(
+        `  ${ctx.paint.yellow('Approve this plan?')} [y]es, ask before edits / [a]ccept edits / [n]o, keep planning`,
+        signal,
+      );
+      if (line === undefined)
+        return {
+          approved: false,
+          feedback: 'Nobody is at the terminal to approve a plan: give the plan as your answer.',
+        };
       const mode = readPlanAnswer(line);
       if (mode) return { approved: true, mode };
       const feedback = await ctx.ask(`  ${ctx.paint.dim('What should change? (Enter to skip)')}`, signal);
@@ -75,7 +107,15 @@ export const part: AgentPart = {
     const task = planning.createTaskTool({
       maxDepth,
       tools: () => ctx.tools, // the agent's tools as set up (this part's included, once the main script added them)
-      makeChild: (spec) => new ctx.kit.Agent({ provider: ctx.provider, tools: spec.tools, cwd: ctx.cwd, system: spec.system, maxTurns: spec.maxTurns, hooks: [...hooks, planning.planModeHooks(control)] }),
+      makeChild: (spec) =>
+        new ctx.kit.Agent({
+          provider: ctx.provider,
+          tools: spec.tools,
+          cwd: ctx.cwd,
+          system: spec.system,
+          maxTurns: spec.maxTurns,
+          hooks: [...hooks, planning.planModeHooks(control)],
+        }),
     });
     // The task tool itself touches nothing: each call its child makes goes through the same permission hooks, so the
     // task call is not asked about (as in Claude Code). Marked read-only for the gate, children keep every tool.
@@ -89,9 +129,18 @@ export const part: AgentPart = {
           case 'todo_list':
             return event.todos.length === 0
               ? ctx.paint.dim('  tasks: (cleared)')
-              : event.todos.map((todo) => `  ${MARK[todo.status]} ${todo.status === 'completed' ? ctx.paint.dim(todo.content) : todo.status === 'in_progress' ? ctx.paint.bold(todo.activeForm || todo.content) : todo.content}`).join('\n');
+              : event.todos
+                  .map(
+                    (todo) =>
+                      `  ${MARK[todo.status]} ${todo.status === 'completed' ? ctx.paint.dim(todo.content) : todo.status === 'in_progress' ? ctx.paint.bold(todo.activeForm || todo.content) : todo.content}`,
+                  )
+                  .join('\n');
           case 'plan_decided':
-            return ctx.paint.dim(event.approved ? `  ✓ plan approved` : `  ✗ plan not approved: keep planning${event.feedback ? ` (${event.feedback})` : ''}`);
+            return ctx.paint.dim(
+              event.approved
+                ? `  ✓ plan approved`
+                : `  ✗ plan not approved: keep planning${event.feedback ? ` (${event.feedback})` : ''}`,
+            );
           case 'mode_changed':
             return ctx.paint.dim(`  mode: ${event.previous} → ${event.mode}`);
           case 'subagent':

@@ -18,12 +18,19 @@ function wholeNumber(value: unknown, name: string, fallback: number): number {
   if (value === undefined) return fallback;
   const text = String(value);
   const number = Number(text);
-  if (!/^\d+$/.test(text) || !Number.isSafeInteger(number)) throw new Error(`--${name} takes a whole number of at least 0, not "${text}"`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(number))
+    throw new Error(`--${name} takes a whole number of at least 0, not "${text}"`);
   return number;
 }
 
 /** The line for a retry event. */
-export function retryLine(event: { attempt: number; maxAttempts: number; delayMs: number; reason: string; model?: string }): string {
+export function retryLine(event: {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  reason: string;
+  model?: string;
+}): string {
   const model = event.model ? `, with ${event.model}` : '';
   return `${event.reason}, retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts}${model})`;
 }
@@ -32,8 +39,16 @@ export const part: AgentPart = {
   name: 'retries',
   chapter: 10,
   options: [
-    { name: 'max-retries', value: true, help: `N  try a failed model call again up to N times (default ${DEFAULT_MAX_RETRIES}; 0: never)` },
-    { name: 'max-wait', value: true, help: `S  wait at most S seconds when the server asks for a wait (default ${DEFAULT_MAX_WAIT_S})` },
+    {
+      name: 'max-retries',
+      value: true,
+      help: `N  try a failed model call again up to N times (default ${DEFAULT_MAX_RETRIES}; 0: never)`,
+    },
+    {
+      name: 'max-wait',
+      value: true,
+      help: `S  wait at most S seconds when the server asks for a wait (default ${DEFAULT_MAX_WAIT_S})`,
+    },
   ],
   async setup(ctx) {
     const retries = wholeNumber(ctx.options['max-retries'], 'max-retries', DEFAULT_MAX_RETRIES);
@@ -48,7 +63,11 @@ export const part: AgentPart = {
         return {
           name: 'probe',
           async complete() {
-            if (calls++ === 0) throw Object.assign(new Error('overloaded'), { status: 529, headers: { 'retry-after': 'Mon, 23 Nov 2026 12:00:00 GMT' } });
+            if (calls++ === 0)
+              throw Object.assign(new Error('overloaded'), {
+                status: 529,
+                headers: { 'retry-after': 'Mon, 23 Nov 2026 12:00:00 GMT' },
+              });
             return kit.assistantText('ok');
           },
         };
@@ -58,8 +77,13 @@ export const part: AgentPart = {
       for await (const _event of kit.withRetries(once(), probe).stream({ messages: [], tools: [] }));
       kit.backoffMs(1, { baseDelayMs: 1, maxDelayMs: 1, maxWaitMs: 1 }, Math.random);
     }
-    const provider = kit.withRetries(ctx.provider, { maxAttempts: retries + 1, maxWaitMs: maxWait * 1000, fallbackModel });
-    const render = (event: AgentEvent): string | undefined => (event.type === 'retry' ? ctx.paint.yellow(`  ↻ ${retryLine(event)}`) : undefined);
+    const provider = kit.withRetries(ctx.provider, {
+      maxAttempts: retries + 1,
+      maxWaitMs: maxWait * 1000,
+      fallbackModel,
+    });
+    const render = (event: AgentEvent): string | undefined =>
+      event.type === 'retry' ? ctx.paint.yellow(`  ↻ ${retryLine(event)}`) : undefined;
     return {
       provider,
       render,

@@ -26,18 +26,32 @@ export const part: AgentPart = {
     { name: 'continue', value: false, help: 'go on with the session of this project changed last' },
     { name: 'list', value: false, help: "list this project's saved sessions and exit" },
     { name: 'no-session', value: false, help: 'save nothing (no session file)' },
-    { name: 'system-prompt', value: true, help: "TEXT replace the kit's base system prompt with TEXT (CLAUDE.md still follows)" },
+    {
+      name: 'system-prompt',
+      value: true,
+      help: "TEXT replace the kit's base system prompt with TEXT (CLAUDE.md still follows)",
+    },
     { name: 'append-system-prompt', value: true, help: 'TEXT add TEXT at the end of the system prompt' },
-    { name: 'compact-at', value: true, help: `TOKENS compact when the context passes TOKENS tokens (${DEFAULT_COMPACT_AT})` },
+    {
+      name: 'compact-at',
+      value: true,
+      help: `TOKENS compact when the context passes TOKENS tokens (${DEFAULT_COMPACT_AT})`,
+    },
   ],
   async setup(ctx): Promise<PartResult | undefined> {
     const s = await ctx.load<Sessions>('session/index.ts');
     const { options, paint } = ctx;
     const text = (name: string) => (typeof options[name] === 'string' ? (options[name] as string) : undefined);
     const compactAt = text('compact-at') === undefined ? DEFAULT_COMPACT_AT : Number(text('compact-at'));
-    if (!Number.isFinite(compactAt) || compactAt < 1) throw new Error(`--compact-at needs a number of tokens, not "${text('compact-at')}"`);
+    if (!Number.isFinite(compactAt) || compactAt < 1)
+      throw new Error(`--compact-at needs a number of tokens, not "${text('compact-at')}"`);
 
-    const prompt = s.buildSystemPrompt({ cwd: ctx.cwd, home: ctx.home, replace: text('system-prompt'), append: text('append-system-prompt') });
+    const prompt = s.buildSystemPrompt({
+      cwd: ctx.cwd,
+      home: ctx.home,
+      replace: text('system-prompt'),
+      append: text('append-system-prompt'),
+    });
     for (const warning of prompt.warnings) ctx.note(`(system prompt: ${warning})`);
     const store = new s.SessionStore({ home: ctx.home, cwd: ctx.cwd, secrets: ctx.kit.secretsOf(ctx.env) });
 
@@ -45,12 +59,17 @@ export const part: AgentPart = {
       const sessions = store.list();
       if (sessions.length === 0) ctx.line(`No saved sessions for ${ctx.cwd}.`);
       for (const one of sessions) {
-        ctx.line(one.problem ? `${one.id}  ${paint.red(`cannot be read: ${one.problem}`)}` : `${one.id}  ${one.updatedAt}  ${String(one.messages).padStart(4)} messages  ${one.title}`);
+        ctx.line(
+          one.problem
+            ? `${one.id}  ${paint.red(`cannot be read: ${one.problem}`)}`
+            : `${one.id}  ${one.updatedAt}  ${String(one.messages).padStart(4)} messages  ${one.title}`,
+        );
       }
       return { exitCode: 0 };
     }
     const resumeId = text('resume');
-    if (options['no-session'] && (resumeId || options.continue)) throw new Error('--no-session cannot be used with --resume or --continue');
+    if (options['no-session'] && (resumeId || options.continue))
+      throw new Error('--no-session cannot be used with --resume or --continue');
     if (resumeId && options.continue) throw new Error('use --resume ID or --continue, not both');
 
     let open: ReturnType<typeof store.create> | undefined;
@@ -81,7 +100,9 @@ export const part: AgentPart = {
           if (!event) return ctx.line('Nothing to compact yet.');
           const manual = { ...event, manual: true };
           open?.recorder.record(manual);
-          ctx.line(`Compacted ${event.count} messages into a summary (about ${event.tokensBefore} -> ${event.tokensAfter} tokens).`);
+          ctx.line(
+            `Compacted ${event.count} messages into a summary (about ${event.tokensBefore} -> ${event.tokensAfter} tokens).`,
+          );
         },
       },
       { name: 'cost', help: 'the usage and cost of this session so far', run: async () => ctx.line(totals()) },

@@ -25,7 +25,10 @@ export function chapterArg(root: string, args: readonly string[], required = fal
   }
   const chapter = parseChapter(named);
   if (chapter === undefined || !hasTests(root, chapter)) {
-    const list = CHAPTERS.map(({ number, title }) => `  chapter${number}`.padEnd(13) + title + (hasTests(root, number) ? '' : '  (not written yet)'));
+    const list = CHAPTERS.map(
+      ({ number, title }) =>
+        `  chapter${number}`.padEnd(13) + title + (hasTests(root, number) ? '' : '  (not written yet)'),
+    );
     throw new UsageError(`Unknown chapter: ${named}. The chapters are:\n\n${list.join('\n')}`);
   }
   return chapter;

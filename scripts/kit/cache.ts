@@ -27,9 +27,17 @@ import type { TestOutcome } from './run-tests.js';
 
 /** Bump when the shape of a cached outcome changes. */
 const VERSION = 4;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s+['"]([^'"]+)['"]/g;
 /** Files that decide how every test runs, relative to the root. */
-const GLOBAL = ['vitest.config.ts', 'package-lock.json', 'scripts/kit/reporter.ts', 'scripts/kit/trace.ts', 'scripts/kit/trace-plugin.ts', 'tests/setup.ts'];
+const GLOBAL = [
+  'vitest.config.ts',
+  'package-lock.json',
+  'scripts/kit/reporter.ts',
+  'scripts/kit/trace.ts',
+  'scripts/kit/trace-plugin.ts',
+  'tests/setup.ts',
+];
 
 /** The stored results of one test file. */
 export interface CachedChapter {
@@ -79,7 +87,11 @@ function resolveFile(base: string): string | undefined {
 }
 
 /** Every file reachable by imports from `entries` (bare package imports are covered by package-lock.json). */
-export function importClosure(entries: readonly string[], src: string, read: (file: string) => string = (file) => readFileSync(file, 'utf8')): string[] {
+export function importClosure(
+  entries: readonly string[],
+  src: string,
+  read: (file: string) => string = (file) => readFileSync(file, 'utf8'),
+): string[] {
   const seen = new Set<string>();
   const stack = [...entries];
   while (stack.length) {
@@ -192,7 +204,13 @@ export function splitRegions(text: string): RegionSplit {
   return { outside: outside.join('\n'), inside };
 }
 
-function fingerprintOf(root: string, src: string, chapter: number, tests: readonly string[], read: Reader): Fingerprint {
+function fingerprintOf(
+  root: string,
+  src: string,
+  chapter: number,
+  tests: readonly string[],
+  read: Reader,
+): Fingerprint {
   const head = `v${VERSION} node ${process.version} ${path.relative(root, src)}\ntests ${tests.length}\n`;
   const key = createHash('sha1').update(head);
   const shape = createHash('sha1').update(head);
@@ -220,7 +238,11 @@ function fingerprintOf(root: string, src: string, chapter: number, tests: readon
   for (const rel of GLOBAL) add(path.join(root, rel));
   // Every file of the chapter's test folder (data a test reads without importing it too), then what the tests import.
   const own = listFiles(path.join(root, chapterDir(chapter))).filter((f) => !/[\\/]wrong[\\/]|\.md$/.test(f));
-  const closure = importClosure([...tests, path.join(root, 'tests/setup.ts')], src, (file) => read(file).content?.toString('utf8') ?? '');
+  const closure = importClosure(
+    [...tests, path.join(root, 'tests/setup.ts')],
+    src,
+    (file) => read(file).content?.toString('utf8') ?? '',
+  );
   let files = [...new Set([...own, ...closure])];
   // A test that runs the tree in a child process (it reads KIT_SOURCE, as chapter 14's stdio test does) can load any
   // file of the tree, and the kit's own scripts that serve it: all of them are its inputs.
@@ -241,19 +263,34 @@ export function reuseOf(entry: CachedChapter | undefined, print: Fingerprint): '
   if (!entry) return undefined;
   if (entry.key === print.key) return 'exact';
   if (!entry.shape || !entry.regions || entry.shape !== print.shape || !print.traced) return undefined;
-  return Object.entries(entry.regions).every(([label, hash]) => print.regions.get(label) === hash) ? 'regions' : undefined;
+  return Object.entries(entry.regions).every(([label, hash]) => print.regions.get(label) === hash)
+    ? 'regions'
+    : undefined;
 }
 
 /**
  * The entry to store for a test file's fresh results. It can be reused by region only when the run was clean (no
  * error outside a test, every test file loaded) and every region it reached is one of the fingerprint's.
  */
-export function entryFor(print: Fingerprint, tests: TestOutcome[], errors: string[], fileRegions: readonly string[] = []): CachedChapter {
+export function entryFor(
+  print: Fingerprint,
+  tests: TestOutcome[],
+  errors: string[],
+  fileRegions: readonly string[] = [],
+): CachedChapter {
   const entry: CachedChapter = { key: print.key, tests, errors };
   const reached = new Set([...fileRegions, ...tests.flatMap((test) => test.regions ?? [])]);
-  const clean = print.traced && errors.length === 0 && tests.length > 0 && !tests.some((test) => test.name.endsWith(' could not load'));
+  const clean =
+    print.traced &&
+    errors.length === 0 &&
+    tests.length > 0 &&
+    !tests.some((test) => test.name.endsWith(' could not load'));
   if (!clean || [...reached].some((label) => !print.regions.has(label))) return entry;
-  return { ...entry, shape: print.shape, regions: Object.fromEntries([...reached].sort().map((label) => [label, print.regions.get(label)!])) };
+  return {
+    ...entry,
+    shape: print.shape,
+    regions: Object.fromEntries([...reached].sort().map((label) => [label, print.regions.get(label)!])),
+  };
 }
 
 function load(root: string): CacheFile {
@@ -276,7 +313,12 @@ export function readCompiled(root: string): Record<string, string> {
 }
 
 /** Stores fresh results for some chapters of a target, keeping the rest. Never throws: a cache is an optimisation. */
-export function writeCached(root: string, target: string, chapters: Record<string, CachedChapter>, compiled: Record<string, string> = {}): void {
+export function writeCached(
+  root: string,
+  target: string,
+  chapters: Record<string, CachedChapter>,
+  compiled: Record<string, string> = {},
+): void {
   try {
     const data = load(root);
     data.targets[target] = { ...(data.targets[target] ?? {}), ...chapters };

@@ -10,13 +10,34 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chaptersWithTests, UsageError } from './args.js';
-import { POINTS_PER_CHAPTER, round1, findingLines, type ChapterGrade, type GradeEntry, type LearnerGrade } from './grade-formats.js';
-import { compareToBase, findBase, learnerHead, lockDiffers, materializeBase, prepareCopy, type Base } from './pristine.js';
+import {
+  POINTS_PER_CHAPTER,
+  round1,
+  findingLines,
+  type ChapterGrade,
+  type GradeEntry,
+  type LearnerGrade,
+} from './grade-formats.js';
+import {
+  compareToBase,
+  findBase,
+  learnerHead,
+  lockDiffers,
+  materializeBase,
+  prepareCopy,
+  type Base,
+} from './pristine.js';
 import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { chapterTitle } from './ui.js';
 
 export function gradeEntries(tests: readonly TestOutcome[]): GradeEntry[] {
-  return tests.map((t) => ({ chapter: t.chapter, name: t.fullName, status: t.status, message: t.message, file: t.file }));
+  return tests.map((t) => ({
+    chapter: t.chapter,
+    name: t.fullName,
+    status: t.status,
+    message: t.message,
+    file: t.file,
+  }));
 }
 
 /** Points per chapter for the chapters that count (every chapter with tests unless `only`). */
@@ -36,7 +57,8 @@ export const defaultJobs = (cores = availableParallelism()) => Math.max(1, Math.
 export function reposFromArgs(args: readonly string[], cwd = process.cwd()): string[] {
   const repos: string[] = [];
   const at = args.indexOf('--repos');
-  if (at >= 0) for (let i = at + 1; i < args.length && !args[i]!.startsWith('--'); i++) repos.push(path.resolve(cwd, args[i]!));
+  if (at >= 0)
+    for (let i = at + 1; i < args.length && !args[i]!.startsWith('--'); i++) repos.push(path.resolve(cwd, args[i]!));
   const one = args.indexOf('--repo');
   if (one >= 0) {
     const value = args[one + 1];
@@ -48,7 +70,8 @@ export function reposFromArgs(args: readonly string[], cwd = process.cwd()): str
     const file = args[listAt]!.includes('=') ? args[listAt]!.split('=').slice(1).join('=') : args[listAt + 1];
     if (!file || file.startsWith('--')) throw new UsageError('--repos-file needs a file');
     const text = readFileSync(path.resolve(cwd, file), 'utf8');
-    for (const line of text.split('\n').map((l) => l.trim())) if (line && !line.startsWith('#')) repos.push(path.resolve(path.dirname(path.resolve(cwd, file)), line));
+    for (const line of text.split('\n').map((l) => l.trim()))
+      if (line && !line.startsWith('#')) repos.push(path.resolve(path.dirname(path.resolve(cwd, file)), line));
   }
   return repos;
 }
@@ -56,12 +79,15 @@ export function reposFromArgs(args: readonly string[], cwd = process.cwd()): str
 /** A name per repository: its folder's name, with its parent's added when two share one. */
 export function learnerNames(repos: readonly string[]): string[] {
   const base = repos.map((r) => path.basename(r));
-  const names = repos.map((r, i) => (base.filter((b) => b === base[i]).length > 1 ? `${path.basename(path.dirname(r))}-${base[i]}` : base[i]!));
+  const names = repos.map((r, i) =>
+    base.filter((b) => b === base[i]).length > 1 ? `${path.basename(path.dirname(r))}-${base[i]}` : base[i]!,
+  );
   return names.map((name, i) => (names.indexOf(name) === i ? name : `${name}-${i + 1}`));
 }
 
 // Environment variables a learner's code must not see while it runs in the test run (tokens in a CI job, keys).
-const SECRET = /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|^AWS_|^GH_|^GITHUB_|^ACTIONS_|^NPM_CONFIG_|^NODE_AUTH/i;
+const SECRET =
+  /TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|PRIVATE|API_?KEY|^AWS_|^GH_|^GITHUB_|^ACTIONS_|^NPM_CONFIG_|^NODE_AUTH/i;
 
 /** Removes from process.env what a learner's code must not read (the test runs inherit it). Returns the names removed. */
 export function scrubEnvironment(env: NodeJS.ProcessEnv = process.env): string[] {
@@ -101,7 +127,10 @@ export async function gradeClass(options: ClassOptions): Promise<LearnerGrade[]>
     const key = base.commit ?? 'kit';
     if (!bases.has(key)) {
       const dir = path.join(work, `base-${key.slice(0, 12)}`);
-      bases.set(key, materializeBase(kitRoot, base, dir).then(() => dir));
+      bases.set(
+        key,
+        materializeBase(kitRoot, base, dir).then(() => dir),
+      );
     }
     return bases.get(key)!;
   };
@@ -112,7 +141,16 @@ export async function gradeClass(options: ClassOptions): Promise<LearnerGrade[]>
   const worker = async () => {
     while (next < repos.length && !options.signal?.aborted) {
       const i = next++;
-      const grade = await gradeOne({ kitRoot, repo: repos[i]!, learner: names[i]!, chapters, baseDir, copyDir: path.join(work, `learner-${i}`), timeoutMs: options.timeoutMs, signal: options.signal });
+      const grade = await gradeOne({
+        kitRoot,
+        repo: repos[i]!,
+        learner: names[i]!,
+        chapters,
+        baseDir,
+        copyDir: path.join(work, `learner-${i}`),
+        timeoutMs: options.timeoutMs,
+        signal: options.signal,
+      });
       if (options.signal?.aborted) break;
       if (options.logsDir) {
         grade.log = path.join(options.logsDir, `${grade.learner}.log`);
@@ -143,23 +181,49 @@ async function gradeOne(input: {
   const { kitRoot, repo, learner, chapters } = input;
   const base = findBase(kitRoot, repo);
   const head = learnerHead(repo);
-  const grade: LearnerGrade = { learner, repo, base, ...(head ? { head } : {}), findings: [], chapters: chapterGrades(kitRoot, [], chapters), points: 0, maxPoints: chapters.length * POINTS_PER_CHAPTER, errors: [], tests: [] };
+  const grade: LearnerGrade = {
+    learner,
+    repo,
+    base,
+    ...(head ? { head } : {}),
+    findings: [],
+    chapters: chapterGrades(kitRoot, [], chapters),
+    points: 0,
+    maxPoints: chapters.length * POINTS_PER_CHAPTER,
+    errors: [],
+    tests: [],
+  };
   const stop = new AbortController();
   const timer = input.timeoutMs ? setTimeout(() => stop.abort(), input.timeoutMs) : undefined;
   try {
     const dir = await input.baseDir(base);
     grade.findings = compareToBase(dir, repo);
-    if (lockDiffers(kitRoot, dir)) grade.base = { ...base, note: `${base.note}; its package-lock.json differs from the grading kit's, and its tests ran on the grading kit's install` };
+    if (lockDiffers(kitRoot, dir))
+      grade.base = {
+        ...base,
+        note: `${base.note}; its package-lock.json differs from the grading kit's, and its tests ran on the grading kit's install`,
+      };
     prepareCopy(kitRoot, dir, repo, input.copyDir);
     const signal = input.signal ? AbortSignal.any([stop.signal, input.signal]) : stop.signal;
-    const { tests, errors } = await runTests({ root: input.copyDir, target: 'starter', chapters, fresh: true, progress: false, signal });
+    const { tests, errors } = await runTests({
+      root: input.copyDir,
+      target: 'starter',
+      chapters,
+      fresh: true,
+      progress: false,
+      signal,
+    });
     const counted = tests.filter((t) => chapters.includes(t.chapter));
     grade.tests = gradeEntries(counted);
     grade.chapters = chapterGrades(input.copyDir, counted, chapters);
     grade.points = round1(grade.chapters.reduce((sum, g) => sum + g.points, 0));
     grade.errors.push(...errors.map((e) => e.split('\n')[0]!));
   } catch (error) {
-    grade.errors.push(stop.signal.aborted ? `stopped after ${Math.round(input.timeoutMs! / 60000)} min: the test run did not finish (a stub that never returns?)` : `could not grade: ${(error as Error).message.split('\n')[0]}`);
+    grade.errors.push(
+      stop.signal.aborted
+        ? `stopped after ${Math.round(input.timeoutMs! / 60000)} min: the test run did not finish (a stub that never returns?)`
+        : `could not grade: ${(error as Error).message.split('\n')[0]}`,
+    );
   } finally {
     clearTimeout(timer);
     rmSync(input.copyDir, { recursive: true, force: true });
@@ -178,10 +242,24 @@ export function learnerLog(grade: LearnerGrade): string {
     'files outside starter/src that differ from that version:',
     ...(grade.findings.length ? findingLines(grade.findings).map((l) => `  ${l}`) : ['  none']),
     '',
-    ...grade.chapters.map((c) => `chapter ${c.chapter} (${c.title}): ${c.passed}/${c.total} tests, ${c.points}/${POINTS_PER_CHAPTER} points`),
+    ...grade.chapters.map(
+      (c) =>
+        `chapter ${c.chapter} (${c.title}): ${c.passed}/${c.total} tests, ${c.points}/${POINTS_PER_CHAPTER} points`,
+    ),
   ];
   if (grade.errors.length) lines.push('', 'problems outside tests:', ...grade.errors.map((e) => `  ${e}`));
   const failed = grade.tests.filter((t) => t.status !== 'passed');
-  if (failed.length) lines.push('', 'tests that did not pass:', ...failed.flatMap((t) => [`  ✗ chapter ${t.chapter} ${t.name}`, ...t.message.split('\n').slice(0, 6).map((l) => `      ${l}`)]));
+  if (failed.length)
+    lines.push(
+      '',
+      'tests that did not pass:',
+      ...failed.flatMap((t) => [
+        `  ✗ chapter ${t.chapter} ${t.name}`,
+        ...t.message
+          .split('\n')
+          .slice(0, 6)
+          .map((l) => `      ${l}`),
+      ]),
+    );
   return `${lines.join('\n')}\n`;
 }

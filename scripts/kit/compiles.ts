@@ -17,7 +17,8 @@ export async function compileErrors(files: readonly string[]): Promise<Map<strin
     vite = await import('vite');
   } catch (error) {
     // Without vite there is no telling: every file counts as broken, so its tests run rather than being reused.
-    for (const file of files) errors.set(file, `vite did not load: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
+    for (const file of files)
+      errors.set(file, `vite did not load: ${String((error as Error)?.message ?? error).split('\n')[0]}`);
     return errors;
   }
   const { transformWithOxc, moduleRunnerTransform } = vite;

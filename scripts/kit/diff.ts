@@ -7,14 +7,16 @@ export function diffLines(a: readonly string[], b: readonly string[]): Op[] {
   const m = b.length;
   const lcs: number[][] = Array.from({ length: n + 1 }, () => new Array<number>(m + 1).fill(0));
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+    for (let j = m - 1; j >= 0; j--)
+      lcs[i]![j] = a[i] === b[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   }
   const ops: Op[] = [];
   let i = 0;
   let j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) ops.push({ kind: ' ', line: a[i]!, a: i++, b: j++ });
-    else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) ops.push({ kind: '-', line: a[i]!, a: i++, b: j });
+    else if (i < n && (j >= m || lcs[i + 1]![j]! >= lcs[i]![j + 1]!))
+      ops.push({ kind: '-', line: a[i]!, a: i++, b: j });
     else ops.push({ kind: '+', line: b[j]!, a: i, b: j++ });
   }
   return ops;
@@ -51,7 +53,9 @@ export function unifiedDiff(
     const aLines = hunk.filter((op) => op.kind !== '+').length;
     const bLines = hunk.filter((op) => op.kind !== '-').length;
     const first = hunk[0]!;
-    out.push(`@@ -${aStart + first.a - (aLines === 0 ? 1 : 0)},${aLines} +${bStart + first.b - (bLines === 0 ? 1 : 0)},${bLines} @@`);
+    out.push(
+      `@@ -${aStart + first.a - (aLines === 0 ? 1 : 0)},${aLines} +${bStart + first.b - (bLines === 0 ? 1 : 0)},${bLines} @@`,
+    );
     for (const op of hunk) out.push(`${op.kind}${op.line}`);
     index = end + 1;
     start = index;

@@ -29,7 +29,11 @@ export function nodeCheck(version = process.versions.node): Check {
   }
   return ok
     ? { ok, what: `Node ${version} (>= ${MIN_NODE.join('.')})` }
-    : { ok, what: `Node ${version} is too old: the kit needs ${MIN_NODE.join('.')} or newer`, fix: 'Install Node 20.11+ (22 or 24 are fine), e.g. with nvm: "nvm install 22"' };
+    : {
+        ok,
+        what: `Node ${version} is too old: the kit needs ${MIN_NODE.join('.')} or newer`,
+        fix: 'Install Node 20.11+ (22 or 24 are fine), e.g. with nvm: "nvm install 22"',
+      };
 }
 
 /** node_modules exists and every package in package-lock.json is installed at the locked version. */
@@ -38,8 +42,18 @@ export function installCheck(root: string): Check[] {
     return [{ ok: false, what: 'node_modules is missing: dependencies are not installed', fix: 'Run "npm install"' }];
   }
   const lockFile = path.join(root, 'package-lock.json');
-  if (!existsSync(lockFile)) return [{ ok: false, what: 'package-lock.json is missing', fix: 'Restore it with "git checkout package-lock.json", then run "npm install"', warn: true }];
-  const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as { packages: Record<string, { version?: string; optional?: boolean; link?: boolean; dev?: boolean }> };
+  if (!existsSync(lockFile))
+    return [
+      {
+        ok: false,
+        what: 'package-lock.json is missing',
+        fix: 'Restore it with "git checkout package-lock.json", then run "npm install"',
+        warn: true,
+      },
+    ];
+  const lock = JSON.parse(readFileSync(lockFile, 'utf8')) as {
+    packages: Record<string, { version?: string; optional?: boolean; link?: boolean; dev?: boolean }>;
+  };
   const missing: string[] = [];
   const wrong: string[] = [];
   let checked = 0;
@@ -52,12 +66,24 @@ export function installCheck(root: string): Check[] {
     }
     checked++;
     const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version?: string };
-    if (version !== entry.version) wrong.push(`${key.slice('node_modules/'.length)} ${version} (locked ${entry.version})`);
+    if (version !== entry.version)
+      wrong.push(`${key.slice('node_modules/'.length)} ${version} (locked ${entry.version})`);
   }
   const checks: Check[] = [];
-  if (missing.length) checks.push({ ok: false, what: `${missing.length} locked package(s) are not installed: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`, fix: 'Run "npm install" (or "npm ci" for a clean install)' });
-  if (wrong.length) checks.push({ ok: false, what: `${wrong.length} package(s) differ from package-lock.json: ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ', …' : ''}`, fix: 'Run "npm ci" to install exactly the locked versions' });
-  if (checks.length === 0) checks.push({ ok: true, what: `dependencies installed (${checked} packages match package-lock.json)` });
+  if (missing.length)
+    checks.push({
+      ok: false,
+      what: `${missing.length} locked package(s) are not installed: ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', …' : ''}`,
+      fix: 'Run "npm install" (or "npm ci" for a clean install)',
+    });
+  if (wrong.length)
+    checks.push({
+      ok: false,
+      what: `${wrong.length} package(s) differ from package-lock.json: ${wrong.slice(0, 5).join(', ')}${wrong.length > 5 ? ', …' : ''}`,
+      fix: 'Run "npm ci" to install exactly the locked versions',
+    });
+  if (checks.length === 0)
+    checks.push({ ok: true, what: `dependencies installed (${checked} packages match package-lock.json)` });
   return checks;
 }
 
@@ -74,14 +100,22 @@ export function starterSyncCheck(root: string): Check[] {
   for (const [rel, text] of generated) {
     const file = path.join(starterSrc, rel);
     if (!existsSync(file)) {
-      problems.push({ ok: false, what: `starter/src/${rel} is missing`, fix: `Restore it: "git checkout -- starter/src/${rel}" (or copy solution/src/${rel} and run "npm run reset -- <chapter>")` });
+      problems.push({
+        ok: false,
+        what: `starter/src/${rel} is missing`,
+        fix: `Restore it: "git checkout -- starter/src/${rel}" (or copy solution/src/${rel} and run "npm run reset -- <chapter>")`,
+      });
       continue;
     }
     let mine: string[];
     try {
       mine = outside(readFileSync(file, 'utf8'), rel);
     } catch (error) {
-      problems.push({ ok: false, what: `starter/src/${rel}: ${(error as Error).message}`, fix: 'Put back the "// #region" / "// #endregion" marker lines as they are in solution/src' });
+      problems.push({
+        ok: false,
+        what: `starter/src/${rel}: ${(error as Error).message}`,
+        fix: 'Put back the "// #region" / "// #endregion" marker lines as they are in solution/src',
+      });
       continue;
     }
     const ref = outside(text, rel);
@@ -97,7 +131,13 @@ export function starterSyncCheck(root: string): Check[] {
     }
   }
   for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
-    if (!generated.has(rel)) problems.push({ ok: false, what: `starter/src/${rel} is not part of the kit`, fix: 'Fine if you added it on purpose; the graded tests never import it', warn: true });
+    if (!generated.has(rel))
+      problems.push({
+        ok: false,
+        what: `starter/src/${rel} is not part of the kit`,
+        fix: 'Fine if you added it on purpose; the graded tests never import it',
+        warn: true,
+      });
   }
   return problems.length ? problems : [{ ok: true, what: 'starter/src matches the kit outside your stubs' }];
 }
@@ -105,7 +145,8 @@ export function starterSyncCheck(root: string): Check[] {
 /** The checks that need no test run: Node, the install, the starter's files. */
 export function setupChecks(root: string): Check[] {
   const checks = [nodeCheck(), ...installCheck(root)];
-  if (!existsSync(path.join(root, 'solution/src'))) checks.push({ ok: false, what: 'solution/src is missing', fix: 'Restore it: "git checkout -- solution"' });
+  if (!existsSync(path.join(root, 'solution/src')))
+    checks.push({ ok: false, what: 'solution/src is missing', fix: 'Restore it: "git checkout -- solution"' });
   else checks.push(...starterSyncCheck(root));
   return checks;
 }
@@ -113,7 +154,11 @@ export function setupChecks(root: string): Check[] {
 /** The learner's type errors (the tests strip types without checking them): a warning, with the first few. */
 export function typeCheck(result: TypecheckResult): Check {
   if (result.skipped) return { ok: false, warn: true, what: `type check skipped: ${result.skipped}` };
-  if (result.ok) return { ok: true, what: `no type errors in starter/src or the tests (tsc, ${(result.duration / 1000).toFixed(1)}s)` };
+  if (result.ok)
+    return {
+      ok: true,
+      what: `no type errors in starter/src or the tests (tsc, ${(result.duration / 1000).toFixed(1)}s)`,
+    };
   return {
     ok: false,
     warn: true,
@@ -130,7 +175,8 @@ export function typeCheck(result: TypecheckResult): Check {
 export function staleCacheCheck(kept: readonly TestOutcome[], fresh: readonly TestOutcome[]): Check {
   const passesNow = new Set(fresh.filter((t) => t.status === 'passed').map((t) => `${t.file}\0${t.fullName}`));
   const stale = kept.filter((t) => t.status === 'failed' && passesNow.has(`${t.file}\0${t.fullName}`));
-  if (!stale.length) return { ok: true, what: 'results cache (.kit/results.json): its failures come back when run again' };
+  if (!stale.length)
+    return { ok: true, what: 'results cache (.kit/results.json): its failures come back when run again' };
   const chapters = [...new Set(stale.map((t) => t.chapter))].sort((a, b) => a - b);
   return {
     ok: false,
@@ -145,7 +191,10 @@ export async function runChecks(root: string): Promise<Check[]> {
   const checks: Check[] = [];
   if (!existsSync(path.join(root, 'node_modules/vitest'))) return checks;
   const [tests, types] = await Promise.all([
-    runTests({ root, progress: false }).then((r) => ({ ok: true as const, ...r }), (error: Error) => ({ ok: false as const, error })),
+    runTests({ root, progress: false }).then(
+      (r) => ({ ok: true as const, ...r }),
+      (error: Error) => ({ ok: false as const, error }),
+    ),
     typecheckStarter(root).catch(() => undefined),
   ]);
   if (tests.ok) {
@@ -154,7 +203,10 @@ export async function runChecks(root: string): Promise<Check[]> {
       const s = scores.find((x) => x.chapter === n);
       return s && s.total > 0 && s.passed === s.total;
     });
-    checks.push({ ok: true, what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})` });
+    checks.push({
+      ok: true,
+      what: `chapters done: ${done.length ? done.join(', ') : 'none yet'} (of ${chaptersWithTests(root).length})`,
+    });
     // Failures that are not a stub's TODO may have been read back from .kit/results.json: run those files again to
     // see whether they come back (a cache written before failed files were re-run may hold a busy machine's failure).
     const suspect = filesToRerun(tests.tests);
@@ -162,9 +214,19 @@ export async function runChecks(root: string): Promise<Check[]> {
       const again = await runTests({ root, files: suspect, fresh: true, progress: false }).catch(() => undefined);
       if (again) checks.push(staleCacheCheck(tests.tests, again.tests));
     }
-    if (tests.errors.length) checks.push({ ok: false, warn: true, what: `${tests.errors.length} test file(s) could not load: ${tests.errors[0]!.split('\n')[0]}`, fix: 'Run "npm run watch" (or "npm run typecheck") to see type or syntax errors in starter/src' });
+    if (tests.errors.length)
+      checks.push({
+        ok: false,
+        warn: true,
+        what: `${tests.errors.length} test file(s) could not load: ${tests.errors[0]!.split('\n')[0]}`,
+        fix: 'Run "npm run watch" (or "npm run typecheck") to see type or syntax errors in starter/src',
+      });
   } else {
-    checks.push({ ok: false, what: `the tests could not run: ${tests.error.message.split('\n')[0]}`, fix: 'Run "npm install", then "npm test" to see the full error' });
+    checks.push({
+      ok: false,
+      what: `the tests could not run: ${tests.error.message.split('\n')[0]}`,
+      fix: 'Run "npm install", then "npm test" to see the full error',
+    });
   }
   if (types) checks.push(typeCheck(types));
   return checks;
@@ -184,7 +246,7 @@ export async function doctorCommand(root: string): Promise<number> {
   const checks = setupChecks(root);
   checks.forEach(printCheck);
   // The test run takes a few seconds: say so if it takes more than one.
-  const timer = setTimeout(() => console.log(dim('… running every chapter\'s tests and the type check')), 1000);
+  const timer = setTimeout(() => console.log(dim("… running every chapter's tests and the type check")), 1000);
   const slow = await runChecks(root).finally(() => clearTimeout(timer));
   slow.forEach(printCheck);
   checks.push(...slow);

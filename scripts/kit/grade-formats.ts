@@ -52,12 +52,16 @@ export function parseChapters(spec: string, offered: readonly number[]): number[
   const chosen = new Set<number>();
   for (const part of spec.split(',').map((p) => p.trim().replace(/^(chapter|ch)/i, ''))) {
     const match = /^(\d+)(?:-(?:chapter|ch)?(\d+))?$/i.exec(part);
-    if (!match) throw new UsageError(`--chapters: "${part}" is not a chapter or a range (for example --chapters 1-4 or 1,3,5-7)`);
+    if (!match)
+      throw new UsageError(`--chapters: "${part}" is not a chapter or a range (for example --chapters 1-4 or 1,3,5-7)`);
     const from = Number(match[1]);
     const to = Number(match[2] ?? match[1]);
     if (to < from) throw new UsageError(`--chapters: ${part} is an empty range`);
     for (let n = from; n <= to; n++) {
-      if (!offered.includes(n)) throw new UsageError(`--chapters: chapter ${n} has no tests in this kit (chapters ${offered[0]}-${offered.at(-1)})`);
+      if (!offered.includes(n))
+        throw new UsageError(
+          `--chapters: chapter ${n} has no tests in this kit (chapters ${offered[0]}-${offered.at(-1)})`,
+        );
       chosen.add(n);
     }
   }
@@ -105,7 +109,11 @@ export function classroom50Context(env: NodeJS.ProcessEnv = process.env): Record
  * counts ride along as extra fields, which Classroom 50 keeps. Files that differ from the kit are one more test
  * worth nothing that fails, so the instructor sees it.
  */
-export function classroom50Result(grade: LearnerGrade, context: Record<string, string>, now = new Date()): Record<string, unknown> {
+export function classroom50Result(
+  grade: LearnerGrade,
+  context: Record<string, string>,
+  now = new Date(),
+): Record<string, unknown> {
   const tests: Array<Record<string, unknown>> = grade.chapters.map((g) => ({
     'test-name': chapterName(g),
     passed: g.total > 0 && g.passed === g.total,
@@ -115,7 +123,15 @@ export function classroom50Result(grade: LearnerGrade, context: Record<string, s
     'tests-passed': g.passed,
     'tests-total': g.total,
   }));
-  tests.push(integrityTest(grade, (name, passed, detail) => ({ 'test-name': name, passed, score: 0, 'max-score': 0, findings: detail })));
+  tests.push(
+    integrityTest(grade, (name, passed, detail) => ({
+      'test-name': name,
+      passed,
+      score: 0,
+      'max-score': 0,
+      findings: detail,
+    })),
+  );
   return {
     schema: 'classroom50/result/v1',
     ...context,
@@ -128,7 +144,10 @@ export function classroom50Result(grade: LearnerGrade, context: Record<string, s
 }
 
 function integrityTest<T>(grade: LearnerGrade, make: (name: string, passed: boolean, detail: string[]) => T): T {
-  return make('kit files unchanged (everything outside starter/src)', grade.findings.length === 0, [...findingLines(grade.findings), ...grade.errors.map((e) => `error: ${e.split('\n')[0]}`)]);
+  return make('kit files unchanged (everything outside starter/src)', grade.findings.length === 0, [
+    ...findingLines(grade.findings),
+    ...grade.errors.map((e) => `error: ${e.split('\n')[0]}`),
+  ]);
 }
 
 /** Gradescope's results.json (gradescope/autograder_samples docs/specs.md): one test per chapter. */
@@ -166,10 +185,20 @@ const cell = (value: string | number) => {
 };
 
 export function classCsv(grades: readonly LearnerGrade[], chapters: readonly number[]): string {
-  const rows: Array<Array<string | number>> = [['learner', ...chapters.map((n) => `chapter ${n}`), 'total', 'max', 'findings', 'base', 'errors']];
+  const rows: Array<Array<string | number>> = [
+    ['learner', ...chapters.map((n) => `chapter ${n}`), 'total', 'max', 'findings', 'base', 'errors'],
+  ];
   for (const g of grades) {
     const points = chapters.map((n) => g.chapters.find((c) => c.chapter === n)?.points ?? 0);
-    rows.push([g.learner, ...points, round1(g.points), g.maxPoints, findingLines(g.findings).join('; '), g.base.note, g.errors.length]);
+    rows.push([
+      g.learner,
+      ...points,
+      round1(g.points),
+      g.maxPoints,
+      findingLines(g.findings).join('; '),
+      g.base.note,
+      g.errors.length,
+    ]);
   }
   return `${rows.map((row) => row.map(cell).join(',')).join('\n')}\n`;
 }
@@ -179,7 +208,12 @@ export function classTable(grades: readonly LearnerGrade[], chapters: readonly n
   const rows = [['Learner', ...chapters.map(String), 'Total', 'Findings']];
   for (const g of grades) {
     const points = chapters.map((n) => String(g.chapters.find((c) => c.chapter === n)?.points ?? 0));
-    rows.push([g.learner, ...points, `${round1(g.points)}/${g.maxPoints}`, findingSummary(g.findings) + (g.errors.length ? `; ${g.errors.length} error(s)` : '')]);
+    rows.push([
+      g.learner,
+      ...points,
+      `${round1(g.points)}/${g.maxPoints}`,
+      findingSummary(g.findings) + (g.errors.length ? `; ${g.errors.length} error(s)` : ''),
+    ]);
   }
   const out = [table(rows, [false, ...chapters.map(() => true), true, false])];
   for (const g of grades) {
@@ -188,7 +222,8 @@ export function classTable(grades: readonly LearnerGrade[], chapters: readonly n
       ...findingLines(g.findings),
       ...g.errors.map((e) => `error: ${e.split('\n')[0]}`),
     ];
-    if (notes.length) out.push('', `${bold(g.learner)}${g.log ? ` (log: ${g.log})` : ''}`, ...notes.map((n) => `  ${n}`));
+    if (notes.length)
+      out.push('', `${bold(g.learner)}${g.log ? ` (log: ${g.log})` : ''}`, ...notes.map((n) => `  ${n}`));
   }
   return out.join('\n');
 }
@@ -196,11 +231,16 @@ export function classTable(grades: readonly LearnerGrade[], chapters: readonly n
 /** The table as GitHub-flavoured Markdown, for a job summary. */
 export function classMarkdown(grades: readonly LearnerGrade[], chapters: readonly number[]): string {
   const esc = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-  const lines = [`| Learner | ${chapters.map((n) => `Ch ${n}`).join(' | ')} | Total | Findings |`, `|---|${chapters.map(() => '--:').join('|')}|--:|---|`];
+  const lines = [
+    `| Learner | ${chapters.map((n) => `Ch ${n}`).join(' | ')} | Total | Findings |`,
+    `|---|${chapters.map(() => '--:').join('|')}|--:|---|`,
+  ];
   for (const g of grades) {
     const points = chapters.map((n) => String(g.chapters.find((c) => c.chapter === n)?.points ?? 0));
     const notes = [...findingLines(g.findings), ...g.errors.map((e) => `error: ${e.split('\n')[0]}`)];
-    lines.push(`| ${esc(g.learner)} | ${points.join(' | ')} | ${round1(g.points)}/${g.maxPoints} | ${esc(notes.join('; ') || '-')} |`);
+    lines.push(
+      `| ${esc(g.learner)} | ${points.join(' | ')} | ${round1(g.points)}/${g.maxPoints} | ${esc(notes.join('; ') || '-')} |`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

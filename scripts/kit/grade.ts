@@ -11,8 +11,26 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { chaptersWithTests, flagValue, UsageError } from './args.js';
-import { chapterGrades, defaultJobs, gradeClass, gradeEntries, reposFromArgs, scrubEnvironment } from './class-grade.js';
-import { classCsv, classMarkdown, classroom50Context, classroom50Result, classTable, gradescopeResult, parseChapters, POINTS_PER_CHAPTER, round1, type LearnerGrade } from './grade-formats.js';
+import {
+  chapterGrades,
+  defaultJobs,
+  gradeClass,
+  gradeEntries,
+  reposFromArgs,
+  scrubEnvironment,
+} from './class-grade.js';
+import {
+  classCsv,
+  classMarkdown,
+  classroom50Context,
+  classroom50Result,
+  classTable,
+  gradescopeResult,
+  parseChapters,
+  POINTS_PER_CHAPTER,
+  round1,
+  type LearnerGrade,
+} from './grade-formats.js';
 import { runTests, type TestOutcome } from './run-tests.js';
 import { bold, dim, table } from './ui.js';
 
@@ -21,12 +39,21 @@ import type { GradeEntry } from './grade-formats.js';
 export { chapterGrades, gradeEntries } from './class-grade.js';
 
 const xml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+  text
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
 /** A graded entry back in the shape junitXml reads (its describe blocks are part of its name). */
-const toOutcome = (t: GradeEntry): TestOutcome => ({ chapter: t.chapter, file: t.file, suites: [], name: t.name, fullName: t.name, status: t.status, message: t.message });
+const toOutcome = (t: GradeEntry): TestOutcome => ({
+  chapter: t.chapter,
+  file: t.file,
+  suites: [],
+  name: t.name,
+  fullName: t.name,
+  status: t.status,
+  message: t.message,
+});
 
 export function junitXml(root: string, tests: readonly TestOutcome[], chapters?: readonly number[]): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
@@ -66,16 +93,33 @@ const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 function positiveInt(args: readonly string[], flag: string): number | undefined {
   const value = flagValue(args, flag);
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`${flag} needs a whole number of 1 or more, not "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(`${flag} needs a whole number of 1 or more, not "${value}"`);
   return Number(value);
 }
 
-const FLAGS = ['--solution', '--chapters', '--json', '--junit', '--classroom50', '--gradescope', '--repo', '--repos', '--repos-file', '--jobs', '--logs', '--csv', '--markdown', '--timeout'];
+const FLAGS = [
+  '--solution',
+  '--chapters',
+  '--json',
+  '--junit',
+  '--classroom50',
+  '--gradescope',
+  '--repo',
+  '--repos',
+  '--repos-file',
+  '--jobs',
+  '--logs',
+  '--csv',
+  '--markdown',
+  '--timeout',
+];
 
 export async function gradeCommand(root: string, args: string[]): Promise<number> {
   // A mistyped flag would otherwise be ignored and its file silently never written.
   const unknown = args.filter((arg) => arg.startsWith('-') && !FLAGS.includes(arg.split('=')[0]!));
-  if (unknown.length) throw new UsageError(`npm run grade: unknown option ${unknown.join(', ')}; the options are ${FLAGS.join(' ')}`);
+  if (unknown.length)
+    throw new UsageError(`npm run grade: unknown option ${unknown.join(', ')}; the options are ${FLAGS.join(' ')}`);
   const offered = chaptersWithTests(root);
   const spec = flagValue(args, '--chapters');
   const chapters = spec ? parseChapters(spec, offered) : offered;
@@ -84,11 +128,16 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
   const target = args.includes('--solution') ? 'solution' : 'starter';
   const jsonFile = flagValue(args, '--json');
   const junitFile = flagValue(args, '--junit');
-  const { tests: ran, errors, duration } = await runTests({ root, target, fresh: true, progress: true, ...(spec ? { chapters } : {}) });
+  const {
+    tests: ran,
+    errors,
+    duration,
+  } = await runTests({ root, target, fresh: true, progress: true, ...(spec ? { chapters } : {}) });
   const tests = ran.filter((t) => chapters.includes(t.chapter));
   const grades = chapterGrades(root, tests, chapters);
   const rows = [['Chapter', 'Title', 'Passed', 'Points']];
-  for (const g of grades) rows.push([`${g.chapter}`, g.title, `${g.passed}/${g.total}`, `${g.points}/${POINTS_PER_CHAPTER}`]);
+  for (const g of grades)
+    rows.push([`${g.chapter}`, g.title, `${g.passed}/${g.total}`, `${g.points}/${POINTS_PER_CHAPTER}`]);
   const points = round1(grades.reduce((sum, g) => sum + g.points, 0));
   const passed = grades.reduce((sum, g) => sum + g.passed, 0);
   const total = grades.reduce((sum, g) => sum + g.total, 0);
@@ -96,7 +145,8 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
   console.log(bold(`Grade of ${target}/ in ${root}`));
   console.log('');
   console.log(table(rows, [true, false, true, true]));
-  if (errors.length) console.log(`\n${errors.length} problem(s) outside tests:\n  ${errors.map((e) => e.split('\n')[0]).join('\n  ')}`);
+  if (errors.length)
+    console.log(`\n${errors.length} problem(s) outside tests:\n  ${errors.map((e) => e.split('\n')[0]).join('\n  ')}`);
   console.log(dim(`\n${tests.length} tests in ${(duration / 1000).toFixed(1)}s`));
   if (jsonFile) {
     write(jsonFile, json(gradeEntries(tests)));
@@ -107,13 +157,27 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
     console.log(`wrote ${junitFile}`);
   }
   // This copy's own files are graded as they are: no base version, no findings (use --repo . for that).
-  const own: LearnerGrade = { learner: path.basename(root), repo: root, base: { how: 'kit', note: `the tests in ${root} as they are` }, findings: [], chapters: grades, points, maxPoints: grades.length * POINTS_PER_CHAPTER, errors: errors.map((e) => e.split('\n')[0]!), tests: gradeEntries(tests) };
+  const own: LearnerGrade = {
+    learner: path.basename(root),
+    repo: root,
+    base: { how: 'kit', note: `the tests in ${root} as they are` },
+    findings: [],
+    chapters: grades,
+    points,
+    maxPoints: grades.length * POINTS_PER_CHAPTER,
+    errors: errors.map((e) => e.split('\n')[0]!),
+    tests: gradeEntries(tests),
+  };
   writePlatformFiles(args, [own], classroom50Context());
   return 0;
 }
 
 /** --classroom50 and --gradescope: a file for one learner (--repo, or this copy), a folder of <learner>.json with --repos. */
-function writePlatformFiles(args: readonly string[], grades: readonly LearnerGrade[], context: Record<string, string>): void {
+function writePlatformFiles(
+  args: readonly string[],
+  grades: readonly LearnerGrade[],
+  context: Record<string, string>,
+): void {
   const folder = args.some((arg) => arg === '--repos' || arg.startsWith('--repos-file'));
   const formats: Array<[string, (g: LearnerGrade) => unknown]> = [
     ['--classroom50', (g) => classroom50Result(g, context)],
@@ -130,18 +194,29 @@ function writePlatformFiles(args: readonly string[], grades: readonly LearnerGra
 
 async function gradeRepos(root: string, args: string[], repos: string[], chapters: number[]): Promise<number> {
   if (!repos.length) throw new UsageError('--repos needs one or more folders (learner repositories)');
-  if (args.includes('--solution')) throw new UsageError('--solution grades this kit\'s reference; it does not go with --repo/--repos');
+  if (args.includes('--solution'))
+    throw new UsageError("--solution grades this kit's reference; it does not go with --repo/--repos");
   const jobs = positiveInt(args, '--jobs') ?? defaultJobs();
   const timeoutMinutes = positiveInt(args, '--timeout') ?? 15;
   const logsDir = flagValue(args, '--logs') ?? path.join(root, 'reports', 'grade');
   // Read the platform's context before the environment is scrubbed of anything a learner's code must not see.
-  const files = { json: flagValue(args, '--json'), csv: flagValue(args, '--csv'), junit: flagValue(args, '--junit'), markdown: flagValue(args, '--markdown') };
-  if (args.includes('--repo') && repos.length > 1) throw new UsageError('--repo grades one repository; name several with --repos or --repos-file');
-  if (files.junit && repos.length > 1) throw new UsageError('--junit writes one learner\'s tests; with several repositories use --json, --csv or a folder for --classroom50/--gradescope');
+  const files = {
+    json: flagValue(args, '--json'),
+    csv: flagValue(args, '--csv'),
+    junit: flagValue(args, '--junit'),
+    markdown: flagValue(args, '--markdown'),
+  };
+  if (args.includes('--repo') && repos.length > 1)
+    throw new UsageError('--repo grades one repository; name several with --repos or --repos-file');
+  if (files.junit && repos.length > 1)
+    throw new UsageError(
+      "--junit writes one learner's tests; with several repositories use --json, --csv or a folder for --classroom50/--gradescope",
+    );
   const context = classroom50Context();
   scrubEnvironment();
   // Learners running side by side share the cores: each test run gets its share of vitest workers.
-  if (jobs > 1 && !process.env.VITEST_MAX_WORKERS) process.env.VITEST_MAX_WORKERS = String(Math.max(1, Math.ceil((availableParallelism() + 1) / jobs)));
+  if (jobs > 1 && !process.env.VITEST_MAX_WORKERS)
+    process.env.VITEST_MAX_WORKERS = String(Math.max(1, Math.ceil((availableParallelism() + 1) / jobs)));
   const started = Date.now();
   // Ctrl-C (or a CI job cancelled): end the running test runs and remove the temp copies before exiting.
   const stop = new AbortController();
@@ -156,18 +231,31 @@ async function gradeRepos(root: string, args: string[], repos: string[], chapter
     jobs,
     logsDir,
     timeoutMs: timeoutMinutes * 60_000,
-    onDone: (g, done, total) => process.stderr.write(`${done}/${total} ${g.learner}: ${g.points}/${g.maxPoints}${g.findings.length ? `, ${g.findings.length} finding(s)` : ''}\n`),
+    onDone: (g, done, total) =>
+      process.stderr.write(
+        `${done}/${total} ${g.learner}: ${g.points}/${g.maxPoints}${g.findings.length ? `, ${g.findings.length} finding(s)` : ''}\n`,
+      ),
   });
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
   if (stop.signal.aborted) {
-    console.error(`Stopped: ${grades.length} of ${repos.length} graded (logs in ${logsDir}); no summary files written.`);
+    console.error(
+      `Stopped: ${grades.length} of ${repos.length} graded (logs in ${logsDir}); no summary files written.`,
+    );
     return 130;
   }
-  console.log(bold(`Grades of ${grades.length} repositor${grades.length === 1 ? 'y' : 'ies'} against this kit's tests (chapters ${chapters.join(', ')})`));
+  console.log(
+    bold(
+      `Grades of ${grades.length} repositor${grades.length === 1 ? 'y' : 'ies'} against this kit's tests (chapters ${chapters.join(', ')})`,
+    ),
+  );
   console.log('');
   console.log(classTable(grades, chapters));
-  console.log(dim(`\n${grades.length} graded in ${((Date.now() - started) / 1000).toFixed(1)}s, ${Math.min(jobs, grades.length)} at a time; one log per learner in ${logsDir}`));
+  console.log(
+    dim(
+      `\n${grades.length} graded in ${((Date.now() - started) / 1000).toFixed(1)}s, ${Math.min(jobs, grades.length)} at a time; one log per learner in ${logsDir}`,
+    ),
+  );
   const classJson = { kit: root, chapters, pointsPerChapter: POINTS_PER_CHAPTER, learners: grades };
   if (files.json) write(files.json, json(classJson));
   if (files.csv) write(files.csv, classCsv(grades, chapters));

@@ -4,7 +4,16 @@
  * stub) with no Chinese hints gets the English ones, after a one-line note. The other messages stay English.
  */
 import { chapterArg, chaptersWithTests } from './args.js';
-import { hintLang, loadHints, nextHint, resetHintState, hintsFile, withoutLang, type HintLang, type StubHints } from './hints.js';
+import {
+  hintLang,
+  loadHints,
+  nextHint,
+  resetHintState,
+  hintsFile,
+  withoutLang,
+  type HintLang,
+  type StubHints,
+} from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
@@ -20,17 +29,22 @@ const LABELS = {
     hint: (level: number, total: number, title: string) => `Hint ${level} of ${total}: ${title}`,
     titles: {} as Record<string, string>,
     failing: (test: string) => `Failing: ${test}`,
-    again: (chapter: number, level: number) => `Run "npm run hint -- chapter${chapter}" again for ${LEVEL_NAMES[level] ?? 'the next hint'}.`,
-    last: (stub: string, chapter: number) => `That was the last hint for ${stub}. "npm run solution -- chapter${chapter}" shows the reference.`,
-    english: (chapter: number, stub?: string) => `(${stub ?? `Chapter ${chapter}`} has no Chinese hints yet: in English.)`,
+    again: (chapter: number, level: number) =>
+      `Run "npm run hint -- chapter${chapter}" again for ${LEVEL_NAMES[level] ?? 'the next hint'}.`,
+    last: (stub: string, chapter: number) =>
+      `That was the last hint for ${stub}. "npm run solution -- chapter${chapter}" shows the reference.`,
+    english: (chapter: number, stub?: string) =>
+      `(${stub ?? `Chapter ${chapter}`} has no Chinese hints yet: in English.)`,
   },
   zh: {
     chapter: (n: number) => `第 ${n} 章`,
     hint: (level: number, total: number, title: string) => `提示 ${level}/${total}：${title}`,
     titles: { Nudge: '点拨', Approach: '思路', Shape: '代码骨架' } as Record<string, string>,
     failing: (test: string) => `未通过：${test}`,
-    again: (chapter: number, level: number) => `再运行一次 "npm run hint -- chapter${chapter}"，可以看到${['点拨', '思路', '代码骨架'][level] ?? '下一条提示'}。`,
-    last: (stub: string, chapter: number) => `这是 ${stub} 的最后一条提示。"npm run solution -- chapter${chapter}" 可以看参考实现。`,
+    again: (chapter: number, level: number) =>
+      `再运行一次 "npm run hint -- chapter${chapter}"，可以看到${['点拨', '思路', '代码骨架'][level] ?? '下一条提示'}。`,
+    last: (stub: string, chapter: number) =>
+      `这是 ${stub} 的最后一条提示。"npm run solution -- chapter${chapter}" 可以看参考实现。`,
     english: (chapter: number, stub?: string) => `（${stub ?? `第 ${chapter} 章`}还没有中文提示，下面是英文原文。）`,
   },
 } satisfies Record<HintLang, unknown>;
@@ -39,7 +53,12 @@ const LABELS = {
  * The text of the next hint for the chapter (and records that it was shown). `known`: the chapter's results, if run.
  * `lang`: the hints' language (hintLang); English where that language has none.
  */
-export async function hintText(root: string, chapter: number, known?: readonly TestOutcome[], lang: HintLang = 'en'): Promise<string> {
+export async function hintText(
+  root: string,
+  chapter: number,
+  known?: readonly TestOutcome[],
+  lang: HintLang = 'en',
+): Promise<string> {
   const sections = loadHints(root, chapter);
   if (sections.length === 0) {
     return `Chapter ${chapter} has no hints yet (${path.relative(root, hintsFile(root, chapter))} is missing).`;
@@ -49,7 +68,8 @@ export async function hintText(root: string, chapter: number, known?: readonly T
   const next = firstUnfinished(stubs, tests);
   if (!next) {
     const failing = tests.filter((t) => t.status === 'failed');
-    if (failing.length === 0) return `Every stub of chapter ${chapter} is written and its ${tests.length} tests pass. On to chapter ${chapter + 1}!`;
+    if (failing.length === 0)
+      return `Every stub of chapter ${chapter} is written and its ${tests.length} tests pass. On to chapter ${chapter + 1}!`;
     return `Every stub of chapter ${chapter} has a body, but ${failing.length} test(s) still fail, e.g.\n  ${failing[0]!.fullName}\n  ${failing[0]!.message.split('\n')[0]}`;
   }
   // The stub its first failing test points at, over every chapter's stubs, as npm run watch shows it (watch.ts
@@ -70,14 +90,17 @@ export async function hintText(root: string, chapter: number, known?: readonly T
   const total = section.hints.length;
   const lines = [
     // A chapter with no translation at all, or a stub its translation leaves out: one line says so.
-    ...(lang !== shownIn ? [dim(LABELS[lang].english(stub.chapter, translation.length ? `${stub.name} ` : undefined))] : []),
+    ...(lang !== shownIn
+      ? [dim(LABELS[lang].english(stub.chapter, translation.length ? `${stub.name} ` : undefined))]
+      : []),
     bold(`${text.chapter(stub.chapter)} · ${stub.name}`) + dim(`  (${where})`),
     `${cyan(text.hint(shown.level, total, text.titles[shown.hint.title] ?? shown.hint.title))}`,
     '',
     indent(shown.hint.text, '  '),
     '',
   ];
-  if (next.failing[0]) lines.push(dim(text.failing(next.failing[0].fullName)), dim(`  ${next.failing[0].message.split('\n')[0]}`), '');
+  if (next.failing[0])
+    lines.push(dim(text.failing(next.failing[0].fullName)), dim(`  ${next.failing[0].message.split('\n')[0]}`), '');
   lines.push(dim(shown.level < total ? text.again(chapter, shown.level) : text.last(stub.name, stub.chapter)));
   return lines.join('\n');
 }
@@ -103,6 +126,8 @@ export async function hintCommand(root: string, argv: string[]): Promise<number>
     console.log('Every chapter passes: no hint needed.');
     return 0;
   }
-  console.log(await hintText(root, target, target <= upTo ? tests.filter((t) => t.chapter === target) : undefined, lang));
+  console.log(
+    await hintText(root, target, target <= upTo ? tests.filter((t) => t.chapter === target) : undefined, lang),
+  );
   return 0;
 }

@@ -114,12 +114,18 @@ export function writeHintState(root: string, state: HintState): void {
 /** Forgets which hints were shown, for one chapter or (chapter undefined) all of them. */
 export function resetHintState(root: string, chapter?: number): void {
   const state = readHintState(root);
-  for (const key of Object.keys(state)) if (chapter === undefined || key.startsWith(`chapter ${chapter}: `)) delete state[key];
+  for (const key of Object.keys(state))
+    if (chapter === undefined || key.startsWith(`chapter ${chapter}: `)) delete state[key];
   writeHintState(root, state);
 }
 
 /** Takes the next hint for a stub and remembers it; past the last one, the last one again. */
-export function nextHint(root: string, chapter: number, stub: string, hints: readonly Hint[]): { level: number; hint: Hint } | undefined {
+export function nextHint(
+  root: string,
+  chapter: number,
+  stub: string,
+  hints: readonly Hint[],
+): { level: number; hint: Hint } | undefined {
   if (hints.length === 0) return undefined;
   const state = readHintState(root);
   const key = stubKey(chapter, stub);

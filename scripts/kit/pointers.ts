@@ -25,7 +25,11 @@ export interface PointerResult {
   uncaught: boolean;
 }
 
-export async function checkPointers(root: string, chapters: number[], log: (line: string) => void = () => {}): Promise<PointerResult[]> {
+export async function checkPointers(
+  root: string,
+  chapters: number[],
+  log: (line: string) => void = () => {},
+): Promise<PointerResult[]> {
   const work = path.join(root, '.kit', `pointers-${process.pid}`);
   const src = path.join(work, 'src');
   rmSync(work, { recursive: true, force: true });
@@ -35,7 +39,11 @@ export async function checkPointers(root: string, chapters: number[], log: (line
     for (const chapter of chapters) {
       const stubs = chapterStubs(root, chapter, 'solution').map((stub) => ({ ...stub, todo: false }));
       for (const wrong of loadWrongSolutions(root, chapter)) {
-        const { files } = buildWorkspace(path.join(root, 'solution/src'), (r) => r.chapter > chapter, new Map([[wrong.region, wrong.body]]));
+        const { files } = buildWorkspace(
+          path.join(root, 'solution/src'),
+          (r) => r.chapter > chapter,
+          new Map([[wrong.region, wrong.body]]),
+        );
         const written: string[] = [];
         for (const [rel, text] of files) {
           const file = path.join(src, rel);
@@ -49,7 +57,8 @@ export async function checkPointers(root: string, chapters: number[], log: (line
         const uncaught = !tests.some((t) => t.status === 'failed');
         const got = uncaught ? undefined : firstUnfinished(stubs, tests)?.stub.name;
         results.push({ chapter, slug: wrong.slug, want, got, uncaught });
-        if (!uncaught && got !== want) log(`chapter ${chapter} ${wrong.slug}: points at ${got ?? 'nothing'}, the mistake is in ${want}`);
+        if (!uncaught && got !== want)
+          log(`chapter ${chapter} ${wrong.slug}: points at ${got ?? 'nothing'}, the mistake is in ${want}`);
       }
     }
   } finally {
@@ -60,10 +69,15 @@ export async function checkPointers(root: string, chapters: number[], log: (line
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const asked = process.argv.slice(2).map((a) => Number(/\d+/.exec(a)?.[0])).filter((n) => n > 0);
+  const asked = process.argv
+    .slice(2)
+    .map((a) => Number(/\d+/.exec(a)?.[0]))
+    .filter((n) => n > 0);
   const chapters = asked.length ? asked : chaptersWithTests(ROOT);
   const results = await checkPointers(ROOT, chapters, (line) => console.log(line));
   const judged = results.filter((r) => !r.uncaught);
-  console.log(`${judged.filter((r) => r.got === r.want).length} of ${judged.length} known-wrong solutions point at the stub they break (chapters ${chapters.join(', ')}).`);
+  console.log(
+    `${judged.filter((r) => r.got === r.want).length} of ${judged.length} known-wrong solutions point at the stub they break (chapters ${chapters.join(', ')}).`,
+  );
   process.exit(0);
 }

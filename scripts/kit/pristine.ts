@@ -7,7 +7,17 @@
  * learner's code runs only later, inside the test run of the temp copy made here.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 
 /** What the learner writes; everything else in their repository should be the kit's. */
@@ -31,23 +41,44 @@ export interface Finding {
 }
 
 // Settings a repository's own .git/config could use to run a program during `git log`; the command line wins.
-const SAFE_GIT = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'log.showSignature=false', '-c', 'gpg.program=false', '-c', 'core.pager=cat', '--no-pager'];
+const SAFE_GIT = [
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.hooksPath=/dev/null',
+  '-c',
+  'log.showSignature=false',
+  '-c',
+  'gpg.program=false',
+  '-c',
+  'core.pager=cat',
+  '--no-pager',
+];
 
 function git(dir: string, args: string[]): string | undefined {
-  const result = spawnSync('git', [...SAFE_GIT, '-C', dir, ...args], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' } });
+  const result = spawnSync('git', [...SAFE_GIT, '-C', dir, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
+  });
   return result.status === 0 ? result.stdout : undefined;
 }
 
-const isRepo = (dir: string) => git(dir, ['rev-parse', '--is-inside-work-tree'])?.trim() === 'true' && path.resolve(git(dir, ['rev-parse', '--show-toplevel'])!.trim()) === path.resolve(dir);
+const isRepo = (dir: string) =>
+  git(dir, ['rev-parse', '--is-inside-work-tree'])?.trim() === 'true' &&
+  path.resolve(git(dir, ['rev-parse', '--show-toplevel'])!.trim()) === path.resolve(dir);
 
 /** Commit and tree of every commit reachable from HEAD (newest first), or [] when dir is not its own git repository. */
 function history(dir: string, all = false): Array<{ commit: string; tree: string }> {
   if (!isRepo(dir)) return [];
   const out = git(dir, ['log', '--no-show-signature', '--format=%H %T', ...(all ? ['--all'] : ['HEAD'])]) ?? '';
-  return out.split('\n').filter(Boolean).map((line) => {
-    const [commit, tree] = line.split(' ');
-    return { commit: commit!, tree: tree! };
-  });
+  return out
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [commit, tree] = line.split(' ');
+      return { commit: commit!, tree: tree! };
+    });
 }
 
 /** The learner's HEAD commit and its committer date (UTC ISO 8601), when their folder is a git repository. */
@@ -74,11 +105,20 @@ export function findBase(kitRoot: string, learnerDir: string): Base {
     for (const c of [...kit].reverse()) trees.set(c.tree, c.commit);
     const theirs = history(learnerDir);
     const shared = theirs.find((c) => commits.has(c.commit));
-    if (shared) return { commit: shared.commit, how: 'history', note: `kit ${short(shared.commit)}, the newest commit their history shares with the kit` };
+    if (shared)
+      return {
+        commit: shared.commit,
+        how: 'history',
+        note: `kit ${short(shared.commit)}, the newest commit their history shares with the kit`,
+      };
     const same = theirs.find((c) => trees.has(c.tree));
     if (same) {
       const commit = trees.get(same.tree)!;
-      return { commit, how: 'tree', note: `kit ${short(commit)}, whose files their commit ${short(same.commit)} has exactly (no shared history)` };
+      return {
+        commit,
+        how: 'tree',
+        note: `kit ${short(commit)}, whose files their commit ${short(same.commit)} has exactly (no shared history)`,
+      };
     }
     const why = theirs.length ? 'their history shares no commit with the kit' : 'their folder is not a git repository';
     return { commit: own, how: 'kit', note: `the grading kit's own version ${short(own!)}: ${why}` };
@@ -99,7 +139,10 @@ export function ignoreMatcher(text: string): (rel: string, isDir: boolean) => bo
       const dirOnly = line.endsWith('/');
       const body = line.replace(/^\/|\/$/g, '');
       const anchored = body.includes('/');
-      const source = body.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+      const source = body
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('[^/]*');
       return { dirOnly, re: new RegExp(anchored ? `^${source}$` : `(^|/)${source}$`) };
     });
   return (rel, isDir) => rules.some((rule) => (!rule.dirOnly || isDir) && rule.re.test(rel));
@@ -131,11 +174,14 @@ function walk(dir: string, skip: (rel: string, isDir: boolean) => boolean): Walk
 const inLearnerDir = (rel: string) => rel === LEARNER_DIR || rel.startsWith(`${LEARNER_DIR}/`);
 
 function kitSkip(baseDir: string) {
-  const ignored = ignoreMatcher(existsSync(path.join(baseDir, '.gitignore')) ? readFileSync(path.join(baseDir, '.gitignore'), 'utf8') : '');
+  const ignored = ignoreMatcher(
+    existsSync(path.join(baseDir, '.gitignore')) ? readFileSync(path.join(baseDir, '.gitignore'), 'utf8') : '',
+  );
   return (rel: string, isDir: boolean) => inLearnerDir(rel) || ignored(rel, isDir);
 }
 
-const sameText = (a: Buffer, b: Buffer) => a.equals(b) || a.toString('latin1').replace(/\r\n/g, '\n') === b.toString('latin1').replace(/\r\n/g, '\n');
+const sameText = (a: Buffer, b: Buffer) =>
+  a.equals(b) || a.toString('latin1').replace(/\r\n/g, '\n') === b.toString('latin1').replace(/\r\n/g, '\n');
 
 /**
  * Every file outside starter/src where the learner's folder differs from the base: changed, deleted, added, or a
@@ -147,18 +193,27 @@ export function compareToBase(baseDir: string, learnerDir: string): Finding[] {
   const theirs = walk(learnerDir, skip);
   const src = path.join(learnerDir, LEARNER_DIR);
   const srcStat = existsSync(src) || isLink(src) ? lstatSync(src) : undefined;
-  const own = srcStat?.isDirectory() ? walk(src, () => false).symlinks.map((rel) => `${LEARNER_DIR}/${rel}`) : srcStat?.isSymbolicLink() ? [LEARNER_DIR] : [];
+  const own = srcStat?.isDirectory()
+    ? walk(src, () => false).symlinks.map((rel) => `${LEARNER_DIR}/${rel}`)
+    : srcStat?.isSymbolicLink()
+      ? [LEARNER_DIR]
+      : [];
   const findings: Finding[] = [];
   const have = new Set(theirs.files);
   for (const file of base) {
     if (!have.has(file)) findings.push({ file, kind: 'deleted' });
     else if (!sameText(readFileSync(path.join(baseDir, file)), readFileSync(path.join(learnerDir, file)))) {
-      findings.push({ file, kind: 'changed', ...(file.endsWith('.json') && !parses(path.join(learnerDir, file)) ? { detail: 'not valid JSON' } : {}) });
+      findings.push({
+        file,
+        kind: 'changed',
+        ...(file.endsWith('.json') && !parses(path.join(learnerDir, file)) ? { detail: 'not valid JSON' } : {}),
+      });
     }
   }
   const known = new Set(base);
   for (const file of theirs.files) if (!known.has(file)) findings.push({ file, kind: 'added' });
-  for (const link of [...theirs.symlinks, ...own]) findings.push({ file: link, kind: 'symlink', detail: 'not followed' });
+  for (const link of [...theirs.symlinks, ...own])
+    findings.push({ file: link, kind: 'symlink', detail: 'not followed' });
   if (srcStat?.isDirectory()) findings.push(...reachesOutside(src));
   if (!srcStat) findings.push({ file: LEARNER_DIR, kind: 'missing', detail: 'nothing of theirs to grade' });
   return findings.sort((a, b) => a.file.localeCompare(b.file) || a.kind.localeCompare(b.kind));
@@ -180,10 +235,16 @@ export function reachesOutside(srcDir: string): Finding[] {
     for (const match of text.matchAll(SPECIFIER)) {
       const spec = match[2]!;
       const absolute = path.isAbsolute(spec) || /^file:/i.test(spec);
-      const escapes = spec.startsWith('.') && path.relative(srcDir, path.resolve(path.dirname(path.join(srcDir, file)), spec)).startsWith('..');
+      const escapes =
+        spec.startsWith('.') &&
+        path.relative(srcDir, path.resolve(path.dirname(path.join(srcDir, file)), spec)).startsWith('..');
       if (!absolute && !escapes) continue;
       const line = text.slice(0, match.index).split('\n').length;
-      findings.push({ file: `${LEARNER_DIR}/${file}`, kind: 'reaches outside', detail: `line ${line} imports ${spec}` });
+      findings.push({
+        file: `${LEARNER_DIR}/${file}`,
+        kind: 'reaches outside',
+        detail: `line ${line} imports ${spec}`,
+      });
     }
   }
   return findings;
@@ -217,22 +278,28 @@ export async function materializeBase(kitRoot: string, base: Base, dir: string):
     }
     return;
   }
-  const archive = spawn('git', [...SAFE_GIT, '-C', kitRoot, 'archive', '--format=tar', base.commit], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const archive = spawn('git', [...SAFE_GIT, '-C', kitRoot, 'archive', '--format=tar', base.commit], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const tar = spawn('tar', ['-x', '-f', '-', '-C', dir], { stdio: ['pipe', 'ignore', 'pipe'] });
   let errors = '';
   archive.stderr.on('data', (chunk) => (errors += chunk));
   tar.stderr.on('data', (chunk) => (errors += chunk));
   archive.stdout.pipe(tar.stdin);
   // Both must end well, in whichever order they close.
-  const exit = (child: ChildProcess) => new Promise<number | null>((resolve) => {
-    child.on('error', (error) => {
-      errors += `${error.message}\n`;
-      resolve(-1);
+  const exit = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => {
+      child.on('error', (error) => {
+        errors += `${error.message}\n`;
+        resolve(-1);
+      });
+      child.on('close', resolve);
     });
-    child.on('close', resolve);
-  });
   const [archived, extracted] = await Promise.all([exit(archive), exit(tar)]);
-  if (archived !== 0 || extracted !== 0) throw new Error(`could not extract kit ${base.commit} (git archive ${archived}, tar ${extracted}): ${errors.trim()}`);
+  if (archived !== 0 || extracted !== 0)
+    throw new Error(
+      `could not extract kit ${base.commit} (git archive ${archived}, tar ${extracted}): ${errors.trim()}`,
+    );
 }
 
 /**
@@ -241,7 +308,10 @@ export async function materializeBase(kitRoot: string, base: Base, dir: string):
  */
 export function prepareCopy(kitRoot: string, baseDir: string, learnerDir: string, copyDir: string): void {
   rmSync(copyDir, { recursive: true, force: true });
-  cpSync(baseDir, copyDir, { recursive: true, filter: (source) => !inLearnerDir(path.relative(baseDir, source).split(path.sep).join('/')) });
+  cpSync(baseDir, copyDir, {
+    recursive: true,
+    filter: (source) => !inLearnerDir(path.relative(baseDir, source).split(path.sep).join('/')),
+  });
   const from = path.join(learnerDir, LEARNER_DIR);
   const to = path.join(copyDir, LEARNER_DIR);
   mkdirSync(to, { recursive: true });
@@ -256,6 +326,9 @@ export function prepareCopy(kitRoot: string, baseDir: string, learnerDir: string
 
 /** Whether the base's package-lock.json differs from the grading kit's (its tests then run on the kit's installs). */
 export function lockDiffers(kitRoot: string, baseDir: string): boolean {
-  const read = (dir: string) => (existsSync(path.join(dir, 'package-lock.json')) ? readFileSync(path.join(dir, 'package-lock.json')) : Buffer.alloc(0));
+  const read = (dir: string) =>
+    existsSync(path.join(dir, 'package-lock.json'))
+      ? readFileSync(path.join(dir, 'package-lock.json'))
+      : Buffer.alloc(0);
   return !read(kitRoot).equals(read(baseDir));
 }

@@ -40,18 +40,24 @@ export function progressTable(root: string, tests: readonly TestOutcome[], curre
 
 export async function progressCommand(root: string, args: string[] = []): Promise<number> {
   const unknown = args.filter((arg) => arg !== '--fresh');
-  if (unknown.length) throw new UsageError(`Unknown option: ${unknown.join(' ')}. Usage: npm run progress [-- --fresh]  (--fresh: run every chapter again, ignoring and rewriting .kit/results.json)`);
+  if (unknown.length)
+    throw new UsageError(
+      `Unknown option: ${unknown.join(' ')}. Usage: npm run progress [-- --fresh]  (--fresh: run every chapter again, ignoring and rewriting .kit/results.json)`,
+    );
   const fresh = args.includes('--fresh');
   const { tests, errors, duration, reused = [], rerun } = await runTests({ root, progress: true, fresh });
   const current = firstIncomplete(root, tests);
   const passed = tests.filter((t) => t.status === 'passed').length;
   console.log(progressTable(root, tests, current));
   console.log('');
-  const kept = reused.length ? `, ${reused.length === 1 ? 'one chapter' : `${reused.length} chapters`} unchanged since the last run` : '';
+  const kept = reused.length
+    ? `, ${reused.length === 1 ? 'one chapter' : `${reused.length} chapters`} unchanged since the last run`
+    : '';
   console.log(`${bold(`${passed}/${tests.length}`)} tests pass ${dim(`(${(duration / 1000).toFixed(1)}s${kept})`)}`);
   if (rerun?.files.length) console.log(dim(rerunNote(rerun)));
   if (errors.length) console.log(yellow(`${errors.length} test file(s) could not load; "npm run watch" shows why.`));
-  if (current !== undefined) console.log(`Next: chapter ${current}. Run "npm run watch", or "npm test -- chapter${current}".`);
+  if (current !== undefined)
+    console.log(`Next: chapter ${current}. Run "npm run watch", or "npm test -- chapter${current}".`);
   else console.log(green('Every chapter passes. Well done!'));
   return 0;
 }

@@ -48,7 +48,10 @@ export function rawReport(modules: ReadonlyArray<TestModule>, unhandledErrors: R
     })),
     // Vitest names the test file an unhandled error came from (VITEST_TEST_PATH) when it knows: kept, so the error
     // counts against that file (and its cached results) rather than against the whole run.
-    unhandledErrors: unhandledErrors.map((error) => ({ ...errorInfo(error as ErrorLike), file: (error as { VITEST_TEST_PATH?: unknown }).VITEST_TEST_PATH as string | undefined })),
+    unhandledErrors: unhandledErrors.map((error) => ({
+      ...errorInfo(error as ErrorLike),
+      file: (error as { VITEST_TEST_PATH?: unknown }).VITEST_TEST_PATH as string | undefined,
+    })),
   };
 }
 

@@ -61,7 +61,10 @@ async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: false });
   try {
     process.stdout.write(question);
-    const answer = await Promise.race([rl.question(''), new Promise<string>((resolve) => rl.once('close', () => resolve('')))]);
+    const answer = await Promise.race([
+      rl.question(''),
+      new Promise<string>((resolve) => rl.once('close', () => resolve(''))),
+    ]);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
     rl.close();
@@ -71,7 +74,10 @@ async function confirm(question: string): Promise<boolean> {
 export async function resetCommand(root: string, args: string[]): Promise<number> {
   const chapter = chapterArg(root, args, true)!;
   const plan = planReset(root, chapter);
-  for (const name of plan.missing) console.log(`Cannot find region ${name} in starter/src: its #region markers were removed. Restore them from solution/src.`);
+  for (const name of plan.missing)
+    console.log(
+      `Cannot find region ${name} in starter/src: its #region markers were removed. Restore them from solution/src.`,
+    );
   if (plan.changes.length === 0) {
     console.log(`Chapter ${chapter}'s stubs are already as they started. Nothing to do.`);
     return plan.missing.length ? 1 : 0;

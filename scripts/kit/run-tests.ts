@@ -9,7 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
-import { chapterTestFiles, entryFor, fingerprints, readCached, readCompiled, reuseOf, writeCached, type CachedChapter } from './cache.js';
+import {
+  chapterTestFiles,
+  entryFor,
+  fingerprints,
+  readCached,
+  readCompiled,
+  reuseOf,
+  writeCached,
+  type CachedChapter,
+} from './cache.js';
 import { compileErrors } from './compiles.js';
 
 export type TestStatus = 'passed' | 'failed' | 'skipped';
@@ -100,7 +109,14 @@ export interface RawReport {
     file: string;
     errors: RawError[];
     regions?: string[];
-    tests: Array<{ name: string; suites: string[]; state: string; line?: number; error?: RawError; regions?: string[] }>;
+    tests: Array<{
+      name: string;
+      suites: string[];
+      state: string;
+      line?: number;
+      error?: RawError;
+      regions?: string[];
+    }>;
   }>;
   unhandledErrors: Array<RawError & { file?: string }>;
 }
@@ -126,7 +142,10 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   const filesOf = new Map(
     wanted.map((n) => [
       n,
-      (asked ? asked.filter((file) => chapterOfFile(file) === n) : chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/'))).sort((a, b) => a.localeCompare(b)),
+      (asked
+        ? asked.filter((file) => chapterOfFile(file) === n)
+        : chapterTestFiles(root, n).map((f) => path.relative(root, f).split(path.sep).join('/'))
+      ).sort((a, b) => a.localeCompare(b)),
     ]),
   );
   const all = [...filesOf.values()].flat();
@@ -159,29 +178,45 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
     for (const file of files) {
       const print = prints.get(file)!;
       if (after.get(file)!.key !== print.key) continue;
-      store[file] = entryFor(print, fresh.tests.filter((t) => t.file === file), fresh.errors.filter(ofFile(file)), fresh.fileRegions?.[file]);
+      store[file] = entryFor(
+        print,
+        fresh.tests.filter((t) => t.file === file),
+        fresh.errors.filter(ofFile(file)),
+        fresh.fileRegions?.[file],
+      );
     }
   };
   const [broken] = await Promise.all([checking, run(stale)]);
-  const compiled = Object.fromEntries(unchecked.filter((file) => !broken.has(file)).map((file) => [rel(file), sources.get(file)!]));
+  const compiled = Object.fromEntries(
+    unchecked.filter((file) => !broken.has(file)).map((file) => [rel(file), sources.get(file)!]),
+  );
   const late = byRegion.filter((file) => [...prints.get(file)!.sources.keys()].some((source) => broken.has(source)));
   for (const file of late) reuse.delete(file);
   stale = [...stale, ...late];
   await run(late);
   // Results reused by region are stored again under today's key: the next run reads them back exactly.
-  for (const file of all) if (reuse.get(file) === 'regions') store[file] = { ...cached[file]!, key: prints.get(file)!.key };
+  for (const file of all)
+    if (reuse.get(file) === 'regions') store[file] = { ...cached[file]!, key: prints.get(file)!.key };
   const reused = wanted.filter((n) => !filesOf.get(n)!.some((file) => stale.includes(file)));
-  const fresh: RunResult = { tests: outcomes.flatMap((o) => o.tests), errors: outcomes.flatMap((o) => o.errors), duration: 0 };
+  const fresh: RunResult = {
+    tests: outcomes.flatMap((o) => o.tests),
+    errors: outcomes.flatMap((o) => o.errors),
+    duration: 0,
+  };
   if (Object.keys(store).length || Object.keys(compiled).length) writeCached(root, target, store, compiled);
   const tests: TestOutcome[] = [];
   const errors: string[] = [];
   for (const file of all) {
-    const from = stale.includes(file) ? { tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) } : cached[file]!;
+    const from = stale.includes(file)
+      ? { tests: fresh.tests.filter((t) => t.file === file), errors: fresh.errors.filter(ofFile(file)) }
+      : cached[file]!;
     tests.push(...from.tests);
     errors.push(...from.errors);
   }
   errors.push(...fresh.errors.filter((e) => chapterOfFile(e.split(': ')[0] ?? '') === 0));
-  const rerun = reruns.length ? { files: reruns.flatMap((r) => r.files), recovered: reruns.flatMap((r) => r.recovered) } : undefined;
+  const rerun = reruns.length
+    ? { files: reruns.flatMap((r) => r.files), recovered: reruns.flatMap((r) => r.recovered) }
+    : undefined;
   return { tests, errors, duration: Date.now() - started, reused, ...(rerun ? { rerun } : {}) };
 }
 
@@ -193,7 +228,9 @@ const isTodo = (test: TestOutcome) => /TODO\(chapter \d+\)/.test(test.message);
  * the code causes comes back; one a busy machine caused (a test that waited too long) does not.
  */
 export function filesToRerun(tests: readonly TestOutcome[]): string[] {
-  const failing = tests.filter((test) => test.status === 'failed' && !isTodo(test) && !test.name.endsWith(' could not load'));
+  const failing = tests.filter(
+    (test) => test.status === 'failed' && !isTodo(test) && !test.name.endsWith(' could not load'),
+  );
   return [...new Set(failing.map((test) => test.file))].sort((a, b) => a.localeCompare(b));
 }
 
@@ -206,7 +243,11 @@ async function rerunFailed(options: RunOptions, first: RunResult): Promise<RunRe
   const files = filesToRerun(first.tests);
   if (!files.length || options.noRerun) return first;
   const again = new Map<string, RunResult>();
-  for (const file of files) again.set(file, await runVitest({ ...options, files: [file], chapters: undefined, noRerun: true, progress: false }));
+  for (const file of files)
+    again.set(
+      file,
+      await runVitest({ ...options, files: [file], chapters: undefined, noRerun: true, progress: false }),
+    );
   return mergeRerun(first, again);
 }
 
@@ -215,10 +256,23 @@ export function mergeRerun(first: RunResult, again: ReadonlyMap<string, RunResul
   const files = [...again.keys()];
   const recovered = files.filter((file) => {
     const second = again.get(file)!;
-    return second.tests.some((test) => test.file === file) && second.tests.every((test) => test.status !== 'failed') && second.errors.length === 0;
+    return (
+      second.tests.some((test) => test.file === file) &&
+      second.tests.every((test) => test.status !== 'failed') &&
+      second.errors.length === 0
+    );
   });
-  const tests = first.tests.flatMap((test) => (again.has(test.file) ? (test === first.tests.find((t) => t.file === test.file) ? again.get(test.file)!.tests : []) : [test]));
-  const errors = [...first.errors.filter((error) => !files.some((file) => error.startsWith(`${file}: `))), ...files.flatMap((file) => again.get(file)!.errors)];
+  const tests = first.tests.flatMap((test) =>
+    again.has(test.file)
+      ? test === first.tests.find((t) => t.file === test.file)
+        ? again.get(test.file)!.tests
+        : []
+      : [test],
+  );
+  const errors = [
+    ...first.errors.filter((error) => !files.some((file) => error.startsWith(`${file}: `))),
+    ...files.flatMap((file) => again.get(file)!.errors),
+  ];
   const fileRegions = { ...first.fileRegions };
   for (const file of files) {
     const regions = again.get(file)!.fileRegions?.[file];
@@ -254,9 +308,18 @@ const span = (chapters: readonly number[]) => {
 };
 
 /** The progress line: which chapters run, which were reused, and (on a terminal) how many test files are done. */
-export function progressText(running: readonly number[], reused: readonly number[], done?: number, total?: number): string {
-  const what = running.length ? `Running the tests of chapter${running.length > 1 ? 's' : ''} ${span(running)}` : 'Running the tests';
-  const kept = reused.length ? ` (chapter${reused.length > 1 ? 's' : ''} ${span(reused)} unchanged: results reused)` : '';
+export function progressText(
+  running: readonly number[],
+  reused: readonly number[],
+  done?: number,
+  total?: number,
+): string {
+  const what = running.length
+    ? `Running the tests of chapter${running.length > 1 ? 's' : ''} ${span(running)}`
+    : 'Running the tests';
+  const kept = reused.length
+    ? ` (chapter${reused.length > 1 ? 's' : ''} ${span(reused)} unchanged: results reused)`
+    : '';
   const count = total ? ` ${done ?? 0}/${total} test files` : '';
   return `${what}${kept}…${count}`;
 }
@@ -271,22 +334,40 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
   const target = options.target ?? 'starter';
   if (typeof target === 'object') env.KIT_SRC = path.resolve(root, target.src);
   else env.KIT_TARGET = target;
-  const filters = options.files ?? (options.chapters ?? []).map(chapterDir).filter((d) => existsSync(path.join(root, d)));
+  const filters =
+    options.files ?? (options.chapters ?? []).map(chapterDir).filter((d) => existsSync(path.join(root, d)));
   if (options.chapters?.length && filters.length === 0) {
     rmSync(dir, { recursive: true, force: true });
     return { tests: [], errors: [], duration: 0 };
   }
   const vitest = path.join(root, 'node_modules/vitest/vitest.mjs');
   if (!existsSync(vitest)) throw new KitRunError('vitest is not installed: run "npm install" first');
-  const args = [vitest, 'run', `--reporter=${path.join(root, 'scripts/kit/reporter.ts')}`, '--passWithNoTests', '--includeTaskLocation', ...filters];
-  const running = [...new Set((options.files ?? filters).map(chapterOfFile))].filter((n) => n > 0).sort((a, b) => a - b);
+  const args = [
+    vitest,
+    'run',
+    `--reporter=${path.join(root, 'scripts/kit/reporter.ts')}`,
+    '--passWithNoTests',
+    '--includeTaskLocation',
+    ...filters,
+  ];
+  const running = [...new Set((options.files ?? filters).map(chapterOfFile))]
+    .filter((n) => n > 0)
+    .sort((a, b) => a - b);
   const totalFiles = options.files?.length ?? running.reduce((sum, n) => sum + chapterTestFiles(root, n).length, 0);
-  const line = (options.progress ?? Boolean(process.stderr.isTTY)) ? progressLine(() => progressText(running, options.reusedChapters ?? [], doneFiles, totalFiles)) : undefined;
+  const line =
+    (options.progress ?? Boolean(process.stderr.isTTY))
+      ? progressLine(() => progressText(running, options.reusedChapters ?? [], doneFiles, totalFiles))
+      : undefined;
   let doneFiles = 0;
   if (line) env.KIT_PROGRESS_LINES = '1';
   try {
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], signal: options.signal });
+      const child = spawn(process.execPath, args, {
+        cwd: root,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        signal: options.signal,
+      });
       let output = '';
       child.stdout.on('data', (chunk: Buffer) => {
         const text = String(chunk);
@@ -310,10 +391,22 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
     if (unloaded.length && target !== 'solution') {
       // A file that fails to load hides how many tests it has: take its tests from the solution and fail each one.
       // Read from the cache like any run (the solution rarely changes), unless this run is fresh (grading).
-      const reference = await runTests({ root, target: 'solution', files: unloaded.map((t) => t.file), signal: options.signal, fresh: options.fresh }).catch(() => undefined);
+      const reference = await runTests({
+        root,
+        target: 'solution',
+        files: unloaded.map((t) => t.file),
+        signal: options.signal,
+        fresh: options.fresh,
+      }).catch(() => undefined);
       outcomes.tests = outcomes.tests.flatMap((test) => {
         const own = unloaded.includes(test) ? (reference?.tests ?? []).filter((r) => r.file === test.file) : [];
-        return own.length ? own.map((r) => ({ ...r, status: 'failed' as const, message: `this test file could not load: ${test.message}` })) : [test];
+        return own.length
+          ? own.map((r) => ({
+              ...r,
+              status: 'failed' as const,
+              message: `this test file could not load: ${test.message}`,
+            }))
+          : [test];
       });
     }
     const result = { ...outcomes, duration: Date.now() - started };
@@ -357,7 +450,9 @@ export function progressLine(text: () => string, stream: NodeJS.WriteStream = pr
 }
 
 function firstLines(message: string | undefined, max = 12): string {
-  const lines = stripAnsi(message ?? '').trimEnd().split('\n');
+  const lines = stripAnsi(message ?? '')
+    .trimEnd()
+    .split('\n');
   return lines.length > max ? [...lines.slice(0, max), '…'].join('\n') : lines.join('\n');
 }
 
@@ -376,7 +471,15 @@ export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'durat
       errors.push(`${file}: ${message}`);
       if (module.tests.length === 0) {
         // The file failed to load: no test in it ran. Count it as one failed entry so it is never invisible.
-        tests.push({ chapter, file, suites: [], name: `${file} could not load`, fullName: `${file} could not load`, status: 'failed', message });
+        tests.push({
+          chapter,
+          file,
+          suites: [],
+          name: `${file} could not load`,
+          fullName: `${file} could not load`,
+          status: 'failed',
+          message,
+        });
       }
     }
     for (const test of module.tests) {

@@ -12,7 +12,10 @@ const key = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chapte
 export function solutionDiffs(root: string, chapter: number): Array<{ name: string; diff: string; missing?: boolean }> {
   const solution = new Map(listRegions(root, 'solution').map((s) => [key(s), s]));
   const learner = new Map(chapterStubs(root, chapter).map((s) => [key(s), s]));
-  const order = [...learner.values(), ...[...solution.values()].filter((s) => s.chapter === chapter && !learner.has(key(s)))];
+  const order = [
+    ...learner.values(),
+    ...[...solution.values()].filter((s) => s.chapter === chapter && !learner.has(key(s))),
+  ];
   return order
     .filter((s) => s.chapter === chapter)
     .map((stub) => {
@@ -20,7 +23,17 @@ export function solutionDiffs(root: string, chapter: number): Array<{ name: stri
       const ref = solution.get(key(stub));
       if (!ref) return { name: stub.name, diff: '', missing: true };
       if (!mine) {
-        return { name: stub.name, diff: unifiedDiff([], ref.body, { a: '(region missing from starter/src)', b: `${ref.file} (${stub.name}, reference)` }, 1, ref.line + ref.steps.length + 1), missing: true };
+        return {
+          name: stub.name,
+          diff: unifiedDiff(
+            [],
+            ref.body,
+            { a: '(region missing from starter/src)', b: `${ref.file} (${stub.name}, reference)` },
+            1,
+            ref.line + ref.steps.length + 1,
+          ),
+          missing: true,
+        };
       }
       return {
         name: stub.name,
@@ -38,7 +51,9 @@ export function solutionDiffs(root: string, chapter: number): Array<{ name: stri
 const colorDiff = (diff: string) =>
   diff
     .split('\n')
-    .map((line) => (line.startsWith('@@') ? cyan(line) : line.startsWith('+') ? green(line) : line.startsWith('-') ? red(line) : line))
+    .map((line) =>
+      line.startsWith('@@') ? cyan(line) : line.startsWith('+') ? green(line) : line.startsWith('-') ? red(line) : line,
+    )
     .join('\n');
 
 export async function solutionCommand(root: string, args: string[]): Promise<number> {
@@ -46,8 +61,14 @@ export async function solutionCommand(root: string, args: string[]): Promise<num
   const { tests } = await runTests({ root, chapters: [chapter] });
   const failing = tests.filter((t) => t.status !== 'passed').length;
   if (failing > 0) {
-    console.log(yellow(`Warning: ${failing} of chapter ${chapter}'s ${tests.length} tests do not pass yet. What follows is the reference solution;`));
-    console.log(yellow(`"npm run hint -- chapter${chapter}" gives a smaller push if you would rather finish it yourself.`));
+    console.log(
+      yellow(
+        `Warning: ${failing} of chapter ${chapter}'s ${tests.length} tests do not pass yet. What follows is the reference solution;`,
+      ),
+    );
+    console.log(
+      yellow(`"npm run hint -- chapter${chapter}" gives a smaller push if you would rather finish it yourself.`),
+    );
     console.log('');
   }
   for (const { name, diff } of solutionDiffs(root, chapter)) {

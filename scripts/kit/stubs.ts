@@ -2,7 +2,7 @@
  * The learner's stubs: where each chapter region is in starter/src, whether its body is still the stub, which tests
  * belong to it, and which one to work on next.
  */
-import { existsSync, } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { listRegions, type StubInfo } from '../lib/regions.js';
 import { chaptersWithTests } from './args.js';
@@ -24,7 +24,11 @@ export function learnerStubs(root: string, workspace: 'starter' | 'solution' = '
 }
 
 /** The stubs of one chapter, in the order the chapter teaches them (its hints.md), then region order. */
-export function chapterStubs(root: string, chapter: number, workspace: 'starter' | 'solution' = 'starter'): LearnerStub[] {
+export function chapterStubs(
+  root: string,
+  chapter: number,
+  workspace: 'starter' | 'solution' = 'starter',
+): LearnerStub[] {
   const stubs = learnerStubs(root, workspace).filter((stub) => stub.chapter === chapter);
   const order = hintOrder(root, chapter);
   const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
@@ -55,7 +59,10 @@ const keyOf = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chap
  * On the known-wrong solutions of chapters 1-7 (one wrong stub each, the rest solved), the chapter's first unfinished
  * stub is the wrong one for 127 of 143 (scripts/kit/pointers.ts); by describe title alone, for 100 of 142.
  */
-export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], stubs: readonly S[]): Map<TestOutcome, S | undefined> {
+export function assignStubs<S extends StubInfo>(
+  tests: readonly TestOutcome[],
+  stubs: readonly S[],
+): Map<TestOutcome, S | undefined> {
   // A failure with a TODO message is explained by its stub: it says nothing about the others.
   const explained = (test: TestOutcome) => TODO.test(test.message);
   const failedTotal = tests.filter((t) => t.status === 'failed' && !explained(t)).length;
@@ -75,7 +82,8 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
   const result = new Map<TestOutcome, S | undefined>();
   const later: TestOutcome[] = [];
   const reachedBy = (test: TestOutcome) => (test.regions ?? []).filter((key) => byKey.has(key));
-  const named = (test: TestOutcome, key: string) => test.suites.some((suite) => suiteNamesStub(suite, byKey.get(key)!.name));
+  const named = (test: TestOutcome, key: string) =>
+    test.suites.some((suite) => suiteNamesStub(suite, byKey.get(key)!.name));
   // First pass: the failures that name their stub (a TODO message, or a title naming exactly one reached stub).
   for (const test of tests) {
     if (test.status !== 'failed') continue;
@@ -99,7 +107,13 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
   for (const test of later) {
     const reached = reachedBy(test);
     if (reached.length > 0) {
-      const rank = (key: string): number[] => [blamed.has(key) ? 1 : 0, score(key), byKey.get(key)!.chapter === test.chapter ? 1 : 0, named(test, key) ? 1 : 0, -reached.indexOf(key)];
+      const rank = (key: string): number[] => [
+        blamed.has(key) ? 1 : 0,
+        score(key),
+        byKey.get(key)!.chapter === test.chapter ? 1 : 0,
+        named(test, key) ? 1 : 0,
+        -reached.indexOf(key),
+      ];
       const better = (a: number[], b: number[]) => {
         for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
         return false;
@@ -113,13 +127,22 @@ export function assignStubs<S extends StubInfo>(tests: readonly TestOutcome[], s
       result.set(test, byKey.get(best));
       continue;
     }
-    result.set(test, stubs.find((stub) => stub.chapter === test.chapter && test.suites.some((suite) => suiteNamesStub(suite, stub.name))));
+    result.set(
+      test,
+      stubs.find(
+        (stub) => stub.chapter === test.chapter && test.suites.some((suite) => suiteNamesStub(suite, stub.name)),
+      ),
+    );
   }
   return result;
 }
 
 /** The stub one failing test points at (see assignStubs); `tests` is the whole run, for the suspicion scores. */
-export function stubOfTest<S extends StubInfo>(test: TestOutcome, stubs: readonly S[], tests: readonly TestOutcome[] = [test]): S | undefined {
+export function stubOfTest<S extends StubInfo>(
+  test: TestOutcome,
+  stubs: readonly S[],
+  tests: readonly TestOutcome[] = [test],
+): S | undefined {
   return assignStubs(tests.includes(test) ? tests : [...tests, test], stubs).get(test);
 }
 
@@ -130,7 +153,11 @@ export function stubOfTest<S extends StubInfo>(test: TestOutcome, stubs: readonl
  */
 export function messageNamesStep(message: string, stub: string): boolean {
   const member = stub.includes('.') ? stub.slice(stub.lastIndexOf('.') + 1) : undefined;
-  return [stub, member].some((name) => name !== undefined && new RegExp(`(^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} steps? \\d`).test(message));
+  return [stub, member].some(
+    (name) =>
+      name !== undefined &&
+      new RegExp(`(^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} steps? \\d`).test(message),
+  );
 }
 
 /**
@@ -162,13 +189,20 @@ export function stubProgress(stubs: readonly LearnerStub[], tests: readonly Test
 }
 
 /** The first stub, in teaching order, whose body still throws TodoError or whose tests fail. */
-export function firstUnfinished(stubs: readonly LearnerStub[], tests: readonly TestOutcome[]): StubProgress | undefined {
+export function firstUnfinished(
+  stubs: readonly LearnerStub[],
+  tests: readonly TestOutcome[],
+): StubProgress | undefined {
   return stubProgress(stubs, tests).find((entry) => !entry.done);
 }
 
 /** The first chapter with tests whose stubs are not all written (cheap: reads starter/src, runs nothing). */
 export function likelyChapter(root: string): number {
   const all = chaptersWithTests(root);
-  const todo = new Set(learnerStubs(root).filter((s) => s.todo).map((s) => s.chapter));
+  const todo = new Set(
+    learnerStubs(root)
+      .filter((s) => s.todo)
+      .map((s) => s.chapter),
+  );
   return all.find((n) => todo.has(n)) ?? all.at(-1) ?? 1;
 }

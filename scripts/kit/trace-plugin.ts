@@ -36,7 +36,8 @@ export function regionTrace(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       const file = id.split('?')[0]!;
-      if (!/\.[cm]?ts$/.test(file) || file.includes('/node_modules/') || /\.test\.ts$/.test(file) || file === TRACE) return null;
+      if (!/\.[cm]?ts$/.test(file) || file.includes('/node_modules/') || /\.test\.ts$/.test(file) || file === TRACE)
+        return null;
       const traced = addRegionTrace(code, file);
       return traced === undefined ? null : { code: traced, map: null };
     },

@@ -76,7 +76,9 @@ export function parseTscOutput(root: string, output: string): TypeErrorInfo[] {
   }
   for (const error of errors) error.text = `${error.file}:${error.line}: ${error.message.split('\n')[0]}`;
   const mine = (e: TypeErrorInfo) => (e.file.startsWith('starter/') ? 0 : 1);
-  return errors.sort((a, b) => mine(a) - mine(b) || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
+  return errors.sort(
+    (a, b) => mine(a) - mine(b) || a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column,
+  );
 }
 
 /** Type-checks the learner's project. Never throws for type errors; resolves with them. */
@@ -84,7 +86,13 @@ export async function typecheckStarter(root: string, options: TypecheckOptions =
   const started = Date.now();
   const project = options.project ?? 'tsconfig.starter.json';
   const tsc = await tscCommand(root);
-  if (!tsc) return { ok: true, errors: [], duration: Date.now() - started, skipped: 'typescript is not installed (run "npm install")' };
+  if (!tsc)
+    return {
+      ok: true,
+      errors: [],
+      duration: Date.now() - started,
+      skipped: 'typescript is not installed (run "npm install")',
+    };
   // One checker thread: faster than the default on a 2-core machine that is also running vitest (0.8 s against 1.05 s).
   const args = [...tsc.args, '-p', project, '--noEmit', '--pretty', 'false', '--singleThreaded'];
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
@@ -99,7 +107,14 @@ export async function typecheckStarter(root: string, options: TypecheckOptions =
   if (code !== 0 && errors.length === 0 && output.trim()) {
     // tsc failed without a located error (a broken tsconfig, say): report its output as one error.
     const message = output.trim().split('\n').slice(0, 5).join('\n');
-    errors.push({ file: project, line: 1, column: 1, code: 'tsc', message, text: `${project}: ${message.split('\n')[0]}` });
+    errors.push({
+      file: project,
+      line: 1,
+      column: 1,
+      code: 'tsc',
+      message,
+      text: `${project}: ${message.split('\n')[0]}`,
+    });
   }
   return { ok: errors.length === 0, errors, duration: Date.now() - started };
 }

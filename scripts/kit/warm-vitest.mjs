@@ -54,7 +54,14 @@ try {
   const { createVitest } = await import('vitest/node');
   vitest = await createVitest(
     'test',
-    { root, config: path.join(root, 'vitest.config.ts'), watch: false, reporters: [{}], includeTaskLocation: true, passWithNoTests: true },
+    {
+      root,
+      config: path.join(root, 'vitest.config.ts'),
+      watch: false,
+      reporters: [{}],
+      includeTaskLocation: true,
+      passWithNoTests: true,
+    },
     {},
     { stdout: quiet(), stderr: quiet() },
   );
@@ -77,12 +84,26 @@ process.on('message', (message) => {
       const started = Date.now();
       try {
         const specs = await vitest.globTestSpecifications(message.filters);
-        if (specs.length === 0) return process.send({ type: 'result', id: message.id, report: { modules: [], unhandledErrors: [] }, duration: 0 });
+        if (specs.length === 0)
+          return process.send({
+            type: 'result',
+            id: message.id,
+            report: { modules: [], unhandledErrors: [] },
+            duration: 0,
+          });
         const { testModules, unhandledErrors } = await vitest.runTestSpecifications(specs);
         // vitest keeps the modules of earlier runs in its state: report only the ones this run asked for.
         const asked = new Set(specs.map((spec) => spec.moduleId));
-        const report = rawReport(testModules.filter((m) => asked.has(m.moduleId)), unhandledErrors);
-        process.send({ type: 'result', id: message.id, report: JSON.parse(JSON.stringify(report)), duration: Date.now() - started });
+        const report = rawReport(
+          testModules.filter((m) => asked.has(m.moduleId)),
+          unhandledErrors,
+        );
+        process.send({
+          type: 'result',
+          id: message.id,
+          report: JSON.parse(JSON.stringify(report)),
+          duration: Date.now() - started,
+        });
       } catch (error) {
         process.send({ type: 'error', id: message.id, message: String(error?.message ?? error) });
       }

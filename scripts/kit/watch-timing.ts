@@ -24,13 +24,29 @@ export interface WatchTiming {
 
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
-export async function measureWatch(options: { root?: string; chapter?: number; saves?: number; mode?: 'warm' | 'spawn' } = {}): Promise<WatchTiming> {
+export async function measureWatch(
+  options: { root?: string; chapter?: number; saves?: number; mode?: 'warm' | 'spawn' } = {},
+): Promise<WatchTiming> {
   const root = options.root ?? ROOT;
   const chapter = options.chapter ?? 3;
   const copy = mkdtempSync(path.join(tmpdir(), 'kit-watch-timing-'));
   try {
-    for (const entry of ['solution', 'starter', 'tests', 'scripts', 'vitest.config.ts', 'package.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.starter.json']) {
-      if (existsSync(path.join(root, entry))) cpSync(path.join(root, entry), path.join(copy, entry), { recursive: true, filter: (src) => !/[\\/]node_modules$/.test(src) && !/[\\/]tests[\\/]kit$/.test(src) });
+    for (const entry of [
+      'solution',
+      'starter',
+      'tests',
+      'scripts',
+      'vitest.config.ts',
+      'package.json',
+      'tsconfig.json',
+      'tsconfig.base.json',
+      'tsconfig.starter.json',
+    ]) {
+      if (existsSync(path.join(root, entry)))
+        cpSync(path.join(root, entry), path.join(copy, entry), {
+          recursive: true,
+          filter: (src) => !/[\\/]node_modules$/.test(src) && !/[\\/]tests[\\/]kit$/.test(src),
+        });
     }
     symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     // Chapters before `chapter` solved, `chapter` stubbed: the learner's position.
@@ -39,8 +55,15 @@ export async function measureWatch(options: { root?: string; chapter?: number; s
       mkdirSync(path.dirname(path.join(copy, 'starter/src', rel)), { recursive: true });
       writeFileSync(path.join(copy, 'starter/src', rel), text);
     }
-    const args = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(copy, 'scripts/kit.ts'), 'watch', '--plain', `chapter${chapter}`, ...(options.mode === 'spawn' ? ['--spawn'] : [])];
-    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
+    const args = [
+      path.join(root, 'node_modules/tsx/dist/cli.mjs'),
+      path.join(copy, 'scripts/kit.ts'),
+      'watch',
+      '--plain',
+      `chapter${chapter}`,
+      ...(options.mode === 'spawn' ? ['--spawn'] : []),
+    ];
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
     delete env.KIT_SRC;
     delete env.KIT_TARGET;
     delete env.KIT_ROOT;
@@ -53,7 +76,8 @@ export async function measureWatch(options: { root?: string; chapter?: number; s
       const until = Date.now() + ms;
       for (;;) {
         if (pattern.test(output.slice(from))) return;
-        if (Date.now() > until || child.exitCode !== null) throw new Error(`watch did not show ${pattern}:\n${output.slice(-2000)}`);
+        if (Date.now() > until || child.exitCode !== null)
+          throw new Error(`watch did not show ${pattern}:\n${output.slice(-2000)}`);
         await new Promise((r) => setTimeout(r, 5));
       }
     };
@@ -88,11 +112,14 @@ export async function measureWatch(options: { root?: string; chapter?: number; s
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
+  const flag = (name: string, fallback: number) =>
+    Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
   const saves = flag('saves', 5);
   const chapter = flag('chapter', 3);
   for (const mode of ['warm', 'spawn'] as const) {
     const t = await measureWatch({ chapter, saves, mode });
-    console.log(`watch (${mode}), chapter ${chapter}: first screen ${(t.opening / 1000).toFixed(2)}s, first failing test ${(t.firstScreen / 1000).toFixed(2)}s; save to first failing test, median of ${saves}: ${(median(t.saves) / 1000).toFixed(2)}s (${t.saves.map((s) => (s / 1000).toFixed(2)).join(', ')})`);
+    console.log(
+      `watch (${mode}), chapter ${chapter}: first screen ${(t.opening / 1000).toFixed(2)}s, first failing test ${(t.firstScreen / 1000).toFixed(2)}s; save to first failing test, median of ${saves}: ${(median(t.saves) / 1000).toFixed(2)}s (${t.saves.map((s) => (s / 1000).toFixed(2)).join(', ')})`,
+    );
   }
 }

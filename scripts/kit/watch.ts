@@ -19,7 +19,17 @@ import { chapterDir } from '../lib/chapters.js';
 import { chapterArg, chaptersWithTests } from './args.js';
 import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
-import { filesToRerun, KitRunError, mergeRerun, rerunNote, runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
+import {
+  filesToRerun,
+  KitRunError,
+  mergeRerun,
+  rerunNote,
+  runTests,
+  toOutcomes,
+  type RawReport,
+  type RunResult,
+  type TestOutcome,
+} from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
@@ -69,27 +79,48 @@ export interface Extras {
 export function renderExtras(extras: Extras): string {
   const out: string[] = [];
   if (extras.typeErrors?.length) {
-    out.push('', yellow(`Type errors in your code (${extras.typeErrors.length}; the tests strip types, tsc does not):`), indent(formatTypeErrors(extras.typeErrors), '  '));
+    out.push(
+      '',
+      yellow(`Type errors in your code (${extras.typeErrors.length}; the tests strip types, tsc does not):`),
+      indent(formatTypeErrors(extras.typeErrors), '  '),
+    );
   }
   for (const r of extras.regressions ?? []) {
-    const what = r.unfinished ? `${r.failed} of ${r.total} tests fail (it has stubs left to write).` : `${r.failed} of ${r.total} tests fail now.`;
-    out.push('', yellow(`! Chapter ${r.chapter} (${chapterTitle(r.chapter)}): ${what}`) + ` Press p to go back, or run "npm run watch -- chapter${r.chapter}".`);
+    const what = r.unfinished
+      ? `${r.failed} of ${r.total} tests fail (it has stubs left to write).`
+      : `${r.failed} of ${r.total} tests fail now.`;
+    out.push(
+      '',
+      yellow(`! Chapter ${r.chapter} (${chapterTitle(r.chapter)}): ${what}`) +
+        ` Press p to go back, or run "npm run watch -- chapter${r.chapter}".`,
+    );
   }
   return out.join('\n');
 }
 
 /** The screen for one run of a chapter's tests. */
-export function renderChapter(root: string, chapter: number, tests: readonly TestOutcome[], errors: readonly string[] = [], extras: Extras = {}): string {
+export function renderChapter(
+  root: string,
+  chapter: number,
+  tests: readonly TestOutcome[],
+  errors: readonly string[] = [],
+  extras: Extras = {},
+): string {
   const passed = tests.filter((t) => t.status === 'passed').length;
   // A file that could not load stands for tests that never ran: no count of them is known here, so no total is shown
   // (progress counts them from the solution's run).
   const unloaded = tests.filter((t) => t.name === `${t.file} could not load`).length;
-  const tally = unloaded ? `${passed} passing · ${unloaded} test file${unloaded > 1 ? 's' : ''} could not load` : `${passed}/${tests.length} passing`;
+  const tally = unloaded
+    ? `${passed} passing · ${unloaded} test file${unloaded > 1 ? 's' : ''} could not load`
+    : `${passed}/${tests.length} passing`;
   const out = [`${bold(`Chapter ${chapter} · ${chapterTitle(chapter)}`)}   ${bar(passed, tests.length)} ${tally}`, ''];
   const tail = renderExtras(extras);
   if (tests.length > 0 && passed === tests.length && errors.length === 0) {
     const next = chaptersWithTests(root).find((n) => n > chapter);
-    out.push(green(`✓ Every test of chapter ${chapter} passes.`) + (next ? ` Press n for chapter ${next}.` : ' That was the last chapter!'));
+    out.push(
+      green(`✓ Every test of chapter ${chapter} passes.`) +
+        (next ? ` Press n for chapter ${next}.` : ' That was the last chapter!'),
+    );
     if (tail) out.push(tail);
     return out.join('\n');
   }
@@ -101,23 +132,38 @@ export function renderChapter(root: string, chapter: number, tests: readonly Tes
     out.push(indent(message.slice(0, 6).join('\n'), '  '));
     if (test.expected !== undefined && test.actual !== undefined) {
       const short = (s: string) => (s.split('\n').length > 15 ? `${s.split('\n').slice(0, 15).join('\n')}\n…` : s);
-      out.push('', `  ${green('Expected:')}`, indent(short(test.expected), '    '), `  ${red('Actual:')}`, indent(short(test.actual), '    '));
+      out.push(
+        '',
+        `  ${green('Expected:')}`,
+        indent(short(test.expected), '    '),
+        `  ${red('Actual:')}`,
+        indent(short(test.actual), '    '),
+      );
     }
     // A TODO (or a bug) in an earlier chapter's stub points at that stub: fix it first.
     const stub = focusStub(root, chapter, tests);
     out.push('');
-    if (stub) out.push(`${bold('Edit:')} ${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`);
+    if (stub)
+      out.push(
+        `${bold('Edit:')} ${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`,
+      );
     hintChapter = stub?.chapter ?? chapter;
   } else if (errors.length) {
     out.push(red('✗ A test file could not load:'), indent(errors[0]!, '  '));
   }
-  out.push(`${bold('Hint:')} npm run hint -- chapter${hintChapter}  ${dim(hintChapter === chapter ? '(or press h)' : `(chapter ${hintChapter} comes first)`)}`);
+  out.push(
+    `${bold('Hint:')} npm run hint -- chapter${hintChapter}  ${dim(hintChapter === chapter ? '(or press h)' : `(chapter ${hintChapter} comes first)`)}`,
+  );
   if (tail) out.push(tail);
   return out.join('\n');
 }
 
 /** Calls `onChange` with the changed .ts files under `dir` (or [] when unknown): fs.watch, or polling. */
-export function watchTree(dir: string, onChange: (files: string[]) => void, options: { poll: boolean; interval: number }): { close(): void; mode: 'events' | 'polling' } {
+export function watchTree(
+  dir: string,
+  onChange: (files: string[]) => void,
+  options: { poll: boolean; interval: number },
+): { close(): void; mode: 'events' | 'polling' } {
   if (!options.poll) {
     try {
       const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, file) => {
@@ -187,7 +233,9 @@ export function withRerun(runner: ChapterRunner): ChapterRunner {
       const first = await runner.run(chapters);
       const files = filesToRerun(first.tests);
       if (!files.length) return first;
-      const second = await runner.run([...new Set(first.tests.filter((t) => files.includes(t.file)).map((t) => t.chapter))]);
+      const second = await runner.run([
+        ...new Set(first.tests.filter((t) => files.includes(t.file)).map((t) => t.chapter)),
+      ]);
       const only = (file: string): RunResult => ({
         tests: second.tests.filter((t) => t.file === file),
         errors: second.errors.filter((e) => e.startsWith(`${file}: `)),
@@ -199,7 +247,13 @@ export function withRerun(runner: ChapterRunner): ChapterRunner {
 }
 
 export function spawnRunner(root: string): ChapterRunner {
-  return { mode: 'spawn', run: (chapters) => runTests({ root, chapters, progress: false }), invalidate: () => {}, cancel: async () => {}, close: async () => {} };
+  return {
+    mode: 'spawn',
+    run: (chapters) => runTests({ root, chapters, progress: false }),
+    invalidate: () => {},
+    cancel: async () => {},
+    close: async () => {},
+  };
 }
 
 /**
@@ -212,10 +266,18 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
   delete env.KIT_SRC;
   delete env.KIT_TARGET;
   if (options.src) env.KIT_SRC = options.src;
-  const child = fork(path.join(import.meta.dirname, 'warm-vitest.mjs'), [], { cwd: root, env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  const child = fork(path.join(import.meta.dirname, 'warm-vitest.mjs'), [], {
+    cwd: root,
+    env,
+    execArgv: [],
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
-  type Reply = { type: 'ready' } | { type: 'result'; id: number; report: RawReport; duration: number } | { type: 'error'; id?: number; message: string };
+  type Reply =
+    | { type: 'ready' }
+    | { type: 'result'; id: number; report: RawReport; duration: number }
+    | { type: 'error'; id?: number; message: string };
   const waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
   let exited = false;
   await new Promise<void>((resolve, reject) => {
@@ -232,7 +294,9 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
     });
     child.on('exit', (code) => {
       exited = true;
-      const error = new KitRunError(`the warm vitest stopped (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`);
+      const error = new KitRunError(
+        `the warm vitest stopped (exit ${code}): ${stderr.trim().split('\n').slice(-3).join(' ')}`,
+      );
       reject(error);
       for (const { reject: fail } of waiting.values()) fail(error);
       waiting.clear();
@@ -301,7 +365,10 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   print(`${bold(`Chapter ${opening} · ${chapterTitle(opening)}`)}   ${dim('running the tests…')}`);
   // Only a guess until the earlier chapters' tests have run: say so, so the learner does not take it for a verdict.
   const guessed = options.chapter === undefined && opening > 1;
-  if (firstTodo) print(`${bold(guessed ? 'First unwritten stub:' : 'Next stub:')} ${cyan(`${firstTodo.file}:${firstTodo.line}`)}  ${dim(`(#region chapter ${firstTodo.chapter}: ${firstTodo.name})`)}`);
+  if (firstTodo)
+    print(
+      `${bold(guessed ? 'First unwritten stub:' : 'Next stub:')} ${cyan(`${firstTodo.file}:${firstTodo.line}`)}  ${dim(`(#region chapter ${firstTodo.chapter}: ${firstTodo.name})`)}`,
+    );
   if (guessed) {
     const done = opening === 2 ? 'Chapter 1 has' : `Chapters 1-${opening - 1} have`;
     print(dim(`${done} no stubs left; their tests run next, and the first of them that fails is shown instead.`));
@@ -313,7 +380,11 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     try {
       runner = withRerun(await slow('Starting vitest…', warmRunner(root)));
     } catch (error) {
-      print(yellow(`Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`));
+      print(
+        yellow(
+          `Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`,
+        ),
+      );
       runner = spawnRunner(root);
     }
   }
@@ -323,7 +394,9 @@ export async function runWatch(options: WatchOptions): Promise<number> {
   const named = options.chapter !== undefined;
   let chapter = opening;
   let settled = named;
-  const keysLine = dim(`keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`);
+  const keysLine = dim(
+    `keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`,
+  );
   const usageLine = dim('Any chapter: npm run watch -- chapter3');
   let hintChapter = chapter;
   let closed = false;
@@ -385,9 +458,12 @@ export async function runWatch(options: WatchOptions): Promise<number> {
         if (again) continue;
         // Then, beside the screen: the type errors, and the earlier chapters. A save stops both (see below).
         background = new AbortController();
-        const types = typecheckStarter(root, { signal: background.signal }).then((r) => {
-          if (mine === generation && screen?.chapter === current) showExtras({ typeErrors: r.errors });
-        }, () => undefined);
+        const types = typecheckStarter(root, { signal: background.signal }).then(
+          (r) => {
+            if (mine === generation && screen?.chapter === current) showExtras({ typeErrors: r.errors });
+          },
+          () => undefined,
+        );
         const earlier = all.filter((n) => n < current);
         if (earlier.length) {
           inBackground = true;
@@ -398,7 +474,13 @@ export async function runWatch(options: WatchOptions): Promise<number> {
             const tests = before.tests.filter((t) => t.chapter === n);
             results.set(n, { tests, errors: [], duration: 0 });
             const failed = tests.filter((t) => t.status === 'failed').length;
-            if (failed) regressions.push({ chapter: n, failed, total: tests.length, unfinished: chapterStubs(root, n).some((stub) => stub.todo) });
+            if (failed)
+              regressions.push({
+                chapter: n,
+                failed,
+                total: tests.length,
+                unfinished: chapterStubs(root, n).some((stub) => stub.todo),
+              });
           }
           if (!settled && regressions.length) {
             // At start-up, an earlier chapter that does not pass yet is where the learner is.
@@ -433,18 +515,22 @@ export async function runWatch(options: WatchOptions): Promise<number> {
 
   let debounce: ReturnType<typeof setTimeout> | undefined;
   let pending = new Set<string>();
-  watcher = watchTree(path.join(root, 'starter/src'), (files) => {
-    for (const file of files) pending.add(file);
-    clearTimeout(debounce);
-    debounce = setTimeout(() => {
-      const changed = [...pending];
-      pending = new Set();
-      interrupt();
-      results.clear();
-      runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
-      void run();
-    }, 50);
-  }, options);
+  watcher = watchTree(
+    path.join(root, 'starter/src'),
+    (files) => {
+      for (const file of files) pending.add(file);
+      clearTimeout(debounce);
+      debounce = setTimeout(() => {
+        const changed = [...pending];
+        pending = new Set();
+        interrupt();
+        results.clear();
+        runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
+        void run();
+      }, 50);
+    },
+    options,
+  );
 
   return new Promise<number>((resolve) => {
     const quit = async () => {
@@ -474,14 +560,18 @@ export async function runWatch(options: WatchOptions): Promise<number> {
           await quit();
           break;
         case 'n':
-          await move(all.find((n) => n > chapter), 'This is the last chapter.');
+          await move(
+            all.find((n) => n > chapter),
+            'This is the last chapter.',
+          );
           break;
         case 'p':
         case 'b':
           await move(all.filter((n) => n < chapter).at(-1), 'This is the first chapter.');
           break;
         case 'h': {
-          const known = results.get(hintChapter) ?? (await slow(`Running chapter ${hintChapter}…`, runner.run([hintChapter])));
+          const known =
+            results.get(hintChapter) ?? (await slow(`Running chapter ${hintChapter}…`, runner.run([hintChapter])));
           print('');
           print(await hintText(root, hintChapter, known.tests));
           print(keysLine);
@@ -489,10 +579,19 @@ export async function runWatch(options: WatchOptions): Promise<number> {
         }
         case 'l': {
           const stale = all.filter((n) => !results.has(n));
-          const fresh = stale.length ? await slow(`Running chapters ${stale.join(', ')}…`, runner.run(stale)) : { tests: [] };
-          for (const n of stale) results.set(n, { tests: fresh.tests.filter((t) => t.chapter === n), errors: [], duration: 0 });
+          const fresh = stale.length
+            ? await slow(`Running chapters ${stale.join(', ')}…`, runner.run(stale))
+            : { tests: [] };
+          for (const n of stale)
+            results.set(n, { tests: fresh.tests.filter((t) => t.chapter === n), errors: [], duration: 0 });
           print('');
-          print(progressTable(root, all.flatMap((n) => results.get(n)?.tests ?? []), chapter));
+          print(
+            progressTable(
+              root,
+              all.flatMap((n) => results.get(n)?.tests ?? []),
+              chapter,
+            ),
+          );
           print(keysLine);
           break;
         }

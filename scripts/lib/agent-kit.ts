@@ -24,7 +24,11 @@ export class UsageError extends Error {}
  * The command line as `parse` reads it, or the exit code when the program has nothing more to do: 0 once --help has
  * printed the usage (stdout), 2 once a mistake has been printed with the usage (stderr).
  */
-export function commandLine<A extends { help: boolean }>(argv: readonly string[], parse: (argv: readonly string[]) => A, usage: string): A | number {
+export function commandLine<A extends { help: boolean }>(
+  argv: readonly string[],
+  parse: (argv: readonly string[]) => A,
+  usage: string,
+): A | number {
   let args: A;
   try {
     args = parse(argv);
@@ -71,7 +75,9 @@ export const todoAdvice = (todo: TodoLike) =>
 /** The kit's source tree: solution/src, starter/src, or (for the kit's own tests) any tree named by KIT_SRC. */
 export function sourceTree(starter: boolean): { src: string; label: string; own: boolean } {
   if (process.env.KIT_SRC) return { src: path.resolve(process.env.KIT_SRC), label: process.env.KIT_SRC, own: true };
-  return starter ? { src: path.join(ROOT, 'starter/src'), label: 'your code', own: true } : { src: path.join(ROOT, 'solution/src'), label: 'reference solution', own: false };
+  return starter
+    ? { src: path.join(ROOT, 'starter/src'), label: 'your code', own: true }
+    : { src: path.join(ROOT, 'solution/src'), label: 'reference solution', own: false };
 }
 
 export type LoadedTree = Awaited<ReturnType<typeof load>>;
@@ -94,7 +100,11 @@ export interface ProviderChoice {
 }
 
 /** The provider of `kind` from the tree's own code, and a line that says which it is. */
-export function makeProvider(kind: ProviderKind, loaded: LoadedTree, choice: ProviderChoice): { provider: Provider; label: string } {
+export function makeProvider(
+  kind: ProviderKind,
+  loaded: LoadedTree,
+  choice: ProviderChoice,
+): { provider: Provider; label: string } {
   const env = process.env;
   const options = choice.model ? { model: choice.model } : {};
   if (kind === 'offline') {
@@ -105,7 +115,10 @@ export function makeProvider(kind: ProviderKind, loaded: LoadedTree, choice: Pro
   if (kind === 'anthropic') {
     const caching = promptCaching(loaded.kit);
     const provider = new loaded.providers.AnthropicProvider(caching ? { ...options, fetch: caching } : options, env);
-    return { provider, label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}` };
+    return {
+      provider,
+      label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}`,
+    };
   }
   const provider = new loaded.providers.OpenAIProvider(options, env);
   return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
@@ -118,7 +131,12 @@ export function makeProvider(kind: ProviderKind, loaded: LoadedTree, choice: Pro
 function promptCaching(kit: Kit): typeof fetch | undefined {
   if (typeof kit.promptCachingFetch !== 'function') return undefined;
   try {
-    kit.addCacheBreakpoints({ model: 'probe', max_tokens: 1, system: 'probe', messages: [{ role: 'user', content: 'probe' }] });
+    kit.addCacheBreakpoints({
+      model: 'probe',
+      max_tokens: 1,
+      system: 'probe',
+      messages: [{ role: 'user', content: 'probe' }],
+    });
     return kit.todoHits.length > 0 ? undefined : kit.promptCachingFetch();
   } catch {
     return undefined;
@@ -137,14 +155,32 @@ export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
   kit.todoHits.length = 0;
   try {
     kit.parseFlags(['-p', 'probe', '--allowedTools', 'Read Edit']);
-    const hooks = kit.parseHookSettings({ hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } }, 'probe');
+    const hooks = kit.parseHookSettings(
+      { hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } },
+      'probe',
+    );
     const settings = { ...(await kit.loadAgentSettings(dir, dir)), hooks };
-    const provider = new kit.MockProvider([kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]), kit.assistantText('ok')]);
-    const built = await kit.buildAgent({ cwd: dir, home: dir, provider, settings, options: { noSession: true, maxTurns: 3 } });
+    const provider = new kit.MockProvider([
+      kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]),
+      kit.assistantText('ok'),
+    ]);
+    const built = await kit.buildAgent({
+      cwd: dir,
+      home: dir,
+      provider,
+      settings,
+      options: { noSession: true, maxTurns: 3 },
+    });
     try {
       const renderer = new kit.Renderer({ cwd: dir });
       built.history.push(kit.userMessage('probe'));
-      const writer = new kit.StreamJsonWriter(built.history, { sessionId: 'probe', cwd: dir, model: 'probe', tools: [], permissionMode: 'default' });
+      const writer = new kit.StreamJsonWriter(built.history, {
+        sessionId: 'probe',
+        cwd: dir,
+        model: 'probe',
+        tools: [],
+        permissionMode: 'default',
+      });
       for await (const event of built.agent.run(built.history)) {
         renderer.render(event);
         writer.write(event);
@@ -158,7 +194,13 @@ export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
     kit.expandCommand('probe $ARGUMENTS', 'x');
     return kit.todoHits[0];
   } catch (error) {
-    return isTodo(error) ? error : { name: 'TodoError', chapter: 15, stub: `the capstone (${error instanceof Error ? error.message : String(error)})` };
+    return isTodo(error)
+      ? error
+      : {
+          name: 'TodoError',
+          chapter: 15,
+          stub: `the capstone (${error instanceof Error ? error.message : String(error)})`,
+        };
   } finally {
     kit.todoHits.length = 0;
     rmSync(dir, { recursive: true, force: true });
@@ -170,6 +212,9 @@ export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
  * price for (chapter 12), so a session on an unpriced model that used nothing yet would read "$0.0000": say "cost
  * unknown" then, as the usage line does.
  */
-export function sessionCostText(kit: Pick<Kit, 'formatCost' | 'priceFor'>, session: { cost: number | undefined; model?: string }): string {
+export function sessionCostText(
+  kit: Pick<Kit, 'formatCost' | 'priceFor'>,
+  session: { cost: number | undefined; model?: string },
+): string {
   return kit.formatCost((session.cost ?? 0) > 0 || kit.priceFor(session.model) ? session.cost : undefined);
 }

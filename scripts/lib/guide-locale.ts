@@ -78,9 +78,23 @@ export function substance(text: string): string {
 
 function git(root: string, args: string[]): { ok: true; out: string } | { ok: false; err: string } {
   try {
-    return { ok: true, out: execFileSync('git', args, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 }) };
+    return {
+      ok: true,
+      out: execFileSync('git', args, {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        maxBuffer: 64 << 20,
+      }),
+    };
   } catch (error) {
-    return { ok: false, err: String((error as { stderr?: string }).stderr ?? error).trim().split('\n')[0] ?? '' };
+    return {
+      ok: false,
+      err:
+        String((error as { stderr?: string }).stderr ?? error)
+          .trim()
+          .split('\n')[0] ?? '',
+    };
   }
 }
 
@@ -114,11 +128,19 @@ function firstDifference(then: string, now: string): { line: number; words: stri
  * Whether one translation is up to date with its English file: problems, each naming `file`. `english` is the
  * English file and `file` the translation, both relative to the repository root.
  */
-export function checkStaleness(root: string, file: string, english: string, header: TranslationHeader, kind: 'page' | 'hints' = 'page'): string[] {
+export function checkStaleness(
+  root: string,
+  file: string,
+  english: string,
+  header: TranslationHeader,
+  kind: 'page' | 'hints' = 'page',
+): string[] {
   const hints = kind === 'hints';
   const record = hints ? '<!-- english: <sha> -->' : 'english: <sha>';
   const current = lastCommit(root, english);
-  const fix = current ? `(git log -1 --format=%H -- ${english} gives ${current})` : `(git log -1 --format=%H -- ${english})`;
+  const fix = current
+    ? `(git log -1 --format=%H -- ${english} gives ${current})`
+    : `(git log -1 --format=%H -- ${english})`;
   if (!header.present || !header.english) {
     return [
       hints
@@ -131,13 +153,19 @@ export function checkStaleness(root: string, file: string, english: string, head
   if (!/^[0-9a-f]{40}$/.test(sha)) return [`${file}: ${record} must be a full 40-hex commit, not "${sha}" ${fix}`];
   if (!git(root, ['cat-file', '-e', `${sha}^{commit}`]).ok) {
     const shallow = git(root, ['rev-parse', '--is-shallow-repository']);
-    const why = shallow.ok && shallow.out.trim() === 'true'
-      ? 'this clone is shallow, so older commits are not here: fetch the history (git fetch --unshallow) and run verify again'
-      : 'no such commit in this repository: was it a commit of a branch not merged, or mistyped?';
-    return [`${file}: cannot read the English commit ${sha} it records, so whether it is behind cannot be checked (${why}) ${fix}`];
+    const why =
+      shallow.ok && shallow.out.trim() === 'true'
+        ? 'this clone is shallow, so older commits are not here: fetch the history (git fetch --unshallow) and run verify again'
+        : 'no such commit in this repository: was it a commit of a branch not merged, or mistyped?';
+    return [
+      `${file}: cannot read the English commit ${sha} it records, so whether it is behind cannot be checked (${why}) ${fix}`,
+    ];
   }
   const then = git(root, ['show', `${sha}:${english}`]);
-  if (!then.ok) return [`${file}: the English commit ${sha.slice(0, 10)} it records has no ${english}: record a commit where the English file exists ${fix}`];
+  if (!then.ok)
+    return [
+      `${file}: the English commit ${sha.slice(0, 10)} it records has no ${english}: record a commit where the English file exists ${fix}`,
+    ];
   const now = existsSync(path.join(root, english)) ? readFileSync(path.join(root, english), 'utf8') : '';
   const stale = substance(then.out) !== substance(now);
   if (stale && !header.behind) {
@@ -149,7 +177,9 @@ export function checkStaleness(root: string, file: string, english: string, head
     ];
   }
   if (!stale && header.behind) {
-    return [`${file}: marked behind, but ${english} has not changed in substance since ${sha.slice(0, 10)}: remove the mark`];
+    return [
+      `${file}: marked behind, but ${english} has not changed in substance since ${sha.slice(0, 10)}: remove the mark`,
+    ];
   }
   return [];
 }
@@ -168,14 +198,19 @@ export function slugify(text: string): string {
 }
 
 /** The headings of a page outside code blocks: level, text, explicit `{#id}` if any, and the anchor VitePress gives. */
-export function headings(markdown: string): Array<{ level: number; line: number; text: string; id?: string; anchor: string }> {
+export function headings(
+  markdown: string,
+): Array<{ level: number; line: number; text: string; id?: string; anchor: string }> {
   const found: Array<{ level: number; line: number; text: string; id?: string; anchor: string }> = [];
   const used = new Map<string, number>();
   let fence: string | undefined;
   const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n---\s*\r?\n/, (fm) => '\n'.repeat(fm.split('\n').length - 1));
   body.split('\n').forEach((line, i) => {
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (f && (!fence || (f[1]![0] === fence[0] && f[1]!.length >= fence.length && /^ {0,3}(`{3,}|~{3,})\s*$/.test(line)))) {
+    if (
+      f &&
+      (!fence || (f[1]![0] === fence[0] && f[1]!.length >= fence.length && /^ {0,3}(`{3,}|~{3,})\s*$/.test(line)))
+    ) {
       fence = fence ? undefined : f[1];
       return;
     }
@@ -184,7 +219,10 @@ export function headings(markdown: string): Array<{ level: number; line: number;
     if (!h) return;
     const idMatch = /\s*\{#([^}\s]+)\}\s*$/.exec(h[2]!);
     const text = idMatch ? h[2]!.slice(0, idMatch.index) : h[2]!;
-    const plain = text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '').replace(/[*`]/g, '');
+    const plain = text
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .replace(/[*`]/g, '');
     let anchor = idMatch ? idMatch[1]! : slugify(plain);
     const n = used.get(anchor);
     used.set(anchor, (n ?? 0) + 1);
@@ -210,12 +248,16 @@ export function checkStructure(file: string, english: string, translated: string
   const en = headings(english);
   const zh = headings(translated);
   if (en.length !== zh.length) {
-    problems.push(`${file}: ${zh.length} headings, the English page has ${en.length}: keep every heading, in the same order (the English anchors: ${en.map((h) => h.anchor).join(', ')})`);
+    problems.push(
+      `${file}: ${zh.length} headings, the English page has ${en.length}: keep every heading, in the same order (the English anchors: ${en.map((h) => h.anchor).join(', ')})`,
+    );
   } else {
     en.forEach((h, i) => {
       const t = zh[i]!;
       if (t.anchor !== h.anchor || t.level !== h.level) {
-        problems.push(`${file}:${t.line}: this heading must be level ${h.level} and end with {#${h.anchor}}, the English heading's anchor ("${'#'.repeat(h.level)} ${h.text}"), so links and the language switcher land on it`);
+        problems.push(
+          `${file}:${t.line}: this heading must be level ${h.level} and end with {#${h.anchor}}, the English heading's anchor ("${'#'.repeat(h.level)} ${h.text}"), so links and the language switcher land on it`,
+        );
       }
     });
   }
@@ -225,7 +267,9 @@ export function checkStructure(file: string, english: string, translated: string
     const a = enBlocks.filter((b) => b.kind === kind);
     const b = zhBlocks.filter((x) => x.kind === kind);
     if (a.length !== b.length) {
-      problems.push(`${file}: ${b.length} ${BLOCK_NAMES[kind]}, the English page has ${a.length}: keep each one, in the same order`);
+      problems.push(
+        `${file}: ${b.length} ${BLOCK_NAMES[kind]}, the English page has ${a.length}: keep each one, in the same order`,
+      );
       continue;
     }
     if (kind !== 'quiz') continue;
@@ -234,11 +278,16 @@ export function checkStructure(file: string, english: string, translated: string
       const t = parseQuiz(b[i]!.content).quiz;
       if (!q.choices.length || !t.choices.length) return;
       const right = (quiz: typeof q) => quiz.choices.findIndex((c) => c.correct);
-      const longest = (quiz: typeof q) => quiz.choices.every((c, n) => n === right(quiz) || c.text.length < quiz.choices[right(quiz)]!.text.length);
+      const longest = (quiz: typeof q) =>
+        quiz.choices.every((c, n) => n === right(quiz) || c.text.length < quiz.choices[right(quiz)]!.text.length);
       if (q.choices.length !== t.choices.length || right(q) !== right(t)) {
-        problems.push(`${file}:${b[i]!.line}: this quiz has ${t.choices.length} choices with the right one at ${String.fromCharCode(65 + right(t))}; the English has ${q.choices.length} with the right one at ${String.fromCharCode(65 + right(q))}: keep the choices and the right answer's place`);
+        problems.push(
+          `${file}:${b[i]!.line}: this quiz has ${t.choices.length} choices with the right one at ${String.fromCharCode(65 + right(t))}; the English has ${q.choices.length} with the right one at ${String.fromCharCode(65 + right(q))}: keep the choices and the right answer's place`,
+        );
       } else if (longest(t) && !longest(q)) {
-        problems.push(`${file}:${b[i]!.line}: in this quiz the right answer is the longest choice, and in the English it is not: say it shorter, or give the wrong choices the same detail (a reader must not find it by its length)`);
+        problems.push(
+          `${file}:${b[i]!.line}: in this quiz the right answer is the longest choice, and in the English it is not: say it shorter, or give the wrong choices the same detail (a reader must not find it by its length)`,
+        );
       }
     });
   }
@@ -274,33 +323,48 @@ export function isStub(markdown: string): boolean {
 export function checkTranslations(root: string): string[] {
   const problems: string[] = [];
   const src = path.join(root, 'book/src');
-  const englishEntries = existsSync(path.join(src, 'SUMMARY.md')) ? parseSummary(readFileSync(path.join(src, 'SUMMARY.md'), 'utf8')) : [];
+  const englishEntries = existsSync(path.join(src, 'SUMMARY.md'))
+    ? parseSummary(readFileSync(path.join(src, 'SUMMARY.md'), 'utf8'))
+    : [];
   const englishFiles = englishEntries.flatMap((e) => (e.file ? [e.file.replace(/#.*$/, '')] : []));
   for (const edition of EDITIONS) {
     const pages = editionPages(root, edition.dir).filter((p) => p !== 'SUMMARY.md');
     const summaryPath = `book/src/${edition.dir}/SUMMARY.md`;
     if (existsSync(path.join(root, summaryPath))) {
       const entries = parseSummary(readFileSync(path.join(root, summaryPath), 'utf8'));
-      const files = entries.flatMap((e) => (e.file ? [{ file: e.file.replace(/#.*$/, ''), line: e.line, title: e.title }] : []));
+      const files = entries.flatMap((e) =>
+        e.file ? [{ file: e.file.replace(/#.*$/, ''), line: e.line, title: e.title }] : [],
+      );
       for (const { file, line, title } of files) {
         const stubNote = `translate book/src/${file}, or write a stub: front matter english: none and the note 本页尚未翻译 linking ../${file}`;
         if (!existsSync(path.join(src, edition.dir, file))) {
-          problems.push(englishFiles.includes(file)
-            ? `${summaryPath}:${line}: "${title}" links ${file}, and book/src/${edition.dir}/${file} does not exist (${stubNote})`
-            : `${summaryPath}:${line}: "${title}" links ${file}, which does not exist`);
+          problems.push(
+            englishFiles.includes(file)
+              ? `${summaryPath}:${line}: "${title}" links ${file}, and book/src/${edition.dir}/${file} does not exist (${stubNote})`
+              : `${summaryPath}:${line}: "${title}" links ${file}, which does not exist`,
+          );
         }
       }
       const listed = files.map((f) => f.file);
       const missing = englishFiles.filter((f) => !listed.includes(f));
-      if (missing.length) problems.push(`${summaryPath}: leaves out ${missing.join(', ')} of book/src/SUMMARY.md: the ${edition.name} contents list every English page, under the same file name`);
+      if (missing.length)
+        problems.push(
+          `${summaryPath}: leaves out ${missing.join(', ')} of book/src/SUMMARY.md: the ${edition.name} contents list every English page, under the same file name`,
+        );
       const order = listed.filter((f) => englishFiles.includes(f));
       const englishOrder = englishFiles.filter((f) => listed.includes(f));
-      if (order.join('\n') !== englishOrder.join('\n')) problems.push(`${summaryPath}: lists the English pages in another order than book/src/SUMMARY.md (${englishOrder.join(', ')}): keep the same order, so prev/next agree`);
+      if (order.join('\n') !== englishOrder.join('\n'))
+        problems.push(
+          `${summaryPath}: lists the English pages in another order than book/src/SUMMARY.md (${englishOrder.join(', ')}): keep the same order, so prev/next agree`,
+        );
       for (const page of pages) {
-        if (!listed.includes(page)) problems.push(`book/src/${edition.dir}/${page} is not in ${summaryPath} (add it there, or delete the page)`);
+        if (!listed.includes(page))
+          problems.push(`book/src/${edition.dir}/${page} is not in ${summaryPath} (add it there, or delete the page)`);
       }
     } else if (pages.length) {
-      problems.push(`${summaryPath} is missing: the ${edition.name} edition's contents (the English SUMMARY.md with the titles translated, the same files)`);
+      problems.push(
+        `${summaryPath} is missing: the ${edition.name} edition's contents (the English SUMMARY.md with the titles translated, the same files)`,
+      );
     }
     for (const page of pages) {
       const file = `book/src/${edition.dir}/${page}`;
@@ -309,12 +373,20 @@ export function checkTranslations(root: string): string[] {
       const header = translationHeader(text, 'page');
       if (!existsSync(path.join(root, english))) {
         // A page of the edition's own (the glossary): nothing to be in step with.
-        if (header.english && header.english !== 'none') problems.push(`${file}: records english: ${header.english}, but there is no ${english} to translate: remove it (a page of the ${edition.name} edition's own has no English commit)`);
+        if (header.english && header.english !== 'none')
+          problems.push(
+            `${file}: records english: ${header.english}, but there is no ${english} to translate: remove it (a page of the ${edition.name} edition's own has no English commit)`,
+          );
         continue;
       }
       if (header.english === 'none') {
-        if (!text.includes('本页尚未翻译') || !new RegExp(`\\]\\(\\.\\./${page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(#[^)]*)?\\)`).test(text)) {
-          problems.push(`${file}: a stub (english: none) must show the note 本页尚未翻译 and link the English page as [英文版](../${page})`);
+        if (
+          !text.includes('本页尚未翻译') ||
+          !new RegExp(`\\]\\(\\.\\./${page.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(#[^)]*)?\\)`).test(text)
+        ) {
+          problems.push(
+            `${file}: a stub (english: none) must show the note 本页尚未翻译 and link the English page as [英文版](../${page})`,
+          );
         }
         continue;
       }
@@ -325,9 +397,15 @@ export function checkTranslations(root: string): string[] {
       const text = readFileSync(path.join(root, file), 'utf8');
       problems.push(...checkStaleness(root, file, english, translationHeader(text, 'hints'), 'hints'));
       // The same `##` stubs in the same order, each with as many `###` hints: npm run hint shows them level by level.
-      const shape = (markdown: string) => parseHints(markdown).map((h) => `${h.stub} (${h.hints.length})`).join(', ');
+      const shape = (markdown: string) =>
+        parseHints(markdown)
+          .map((h) => `${h.stub} (${h.hints.length})`)
+          .join(', ');
       const want = existsSync(path.join(root, english)) ? shape(readFileSync(path.join(root, english), 'utf8')) : '';
-      if (shape(text) !== want) problems.push(`${file}: its ## stubs and ### hints are ${shape(text) || 'none'}; ${english} has ${want || 'none'}: keep the same sections, in the same order, as many hints each`);
+      if (shape(text) !== want)
+        problems.push(
+          `${file}: its ## stubs and ### hints are ${shape(text) || 'none'}; ${english} has ${want || 'none'}: keep the same sections, in the same order, as many hints each`,
+        );
     }
   }
   return problems;

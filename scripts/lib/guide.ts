@@ -80,12 +80,14 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     if (!entry.file) continue;
     const file = entry.file.replace(/#.*$/, '');
     linked.add(file);
-    if (!existsSync(path.join(dir, file))) problems.push(`book/src/SUMMARY.md:${entry.line}: "${entry.title}" links ${file}, which does not exist`);
+    if (!existsSync(path.join(dir, file)))
+      problems.push(`book/src/SUMMARY.md:${entry.line}: "${entry.title}" links ${file}, which does not exist`);
   }
   const pages = guidePages(root);
   for (const page of pages) {
     // A translated edition has its own SUMMARY.md (checkTranslations).
-    if (!linked.has(page) && !editionOf(page)) problems.push(`book/src/${page} is not in SUMMARY.md (add it there, or delete the page)`);
+    if (!linked.has(page) && !editionOf(page))
+      problems.push(`book/src/${page} is not in SUMMARY.md (add it there, or delete the page)`);
   }
   problems.push(...checkTranslations(root));
 
@@ -101,7 +103,8 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     tables.push({ page, markdown: text });
     problems.push(...authorVoice(text).map((p) => `book/src/${page}:${p.line}: ${p.message}`));
     problems.push(...headerLength(text).map((p) => `book/src/${page}:${p}`));
-    if (chapterPage(page)) problems.push(...headerLabels(text, edition ? 'zh' : 'en').map((p) => `book/src/${page}:${p}`));
+    if (chapterPage(page))
+      problems.push(...headerLabels(text, edition ? 'zh' : 'en').map((p) => `book/src/${page}:${p}`));
     for (const block of fencedBlocks(text)) {
       const kind = block.info.split(/\s+/)[0];
       if (kind === 'quiz') {
@@ -116,10 +119,14 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
     const error = await diagramError(block.content);
     // mermaid counts lines from the diagram's first line, the one after the fence.
     const at = block.line + Number(/on line (\d+)/.exec(error ?? '')?.[1] ?? 0);
-    if (error) problems.push(`book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`);
+    if (error)
+      problems.push(
+        `book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`,
+      );
   }
   // Each edition's quizzes are balanced on their own (a Chinese choice's length compares with Chinese choices).
-  for (const [edition, list] of quizzes) problems.push(...quizBalance(list).map((p) => (edition ? `book/src/${edition}/: ${p}` : p)));
+  for (const [edition, list] of quizzes)
+    problems.push(...quizBalance(list).map((p) => (edition ? `book/src/${edition}/: ${p}` : p)));
   problems.push(...checkStubTables(root, tables));
   if (checked.length) problems.push(...(await typeCheckBlocks(root, checked)));
   return problems;
@@ -145,9 +152,15 @@ export function quizBalance(quizzes: readonly Quiz[]): string[] {
     if (quiz.choices.every((c, i) => i === right || c.text.length < length)) longest++;
   }
   for (const [index, count] of [...at].sort((a, b) => a[0] - b[0])) {
-    if (count > limit) problems.push(`quizzes: ${count} of ${quizzes.length} right answers are choice ${String.fromCharCode(65 + index)} (at most ${limit}): move some right answers to other positions, so a guess by position does not pay`);
+    if (count > limit)
+      problems.push(
+        `quizzes: ${count} of ${quizzes.length} right answers are choice ${String.fromCharCode(65 + index)} (at most ${limit}): move some right answers to other positions, so a guess by position does not pay`,
+      );
   }
-  if (longest > limit) problems.push(`quizzes: in ${longest} of ${quizzes.length} the right answer is the longest choice (at most ${limit}): give wrong choices the same care and detail, or say the right one shorter`);
+  if (longest > limit)
+    problems.push(
+      `quizzes: in ${longest} of ${quizzes.length} the right answer is the longest choice (at most ${limit}): give wrong choices the same care and detail, or say the right one shorter`,
+    );
   return problems;
 }
 
@@ -162,8 +175,18 @@ export const HEADER_MAX_ZH = 160;
 
 /** The header card's labels, as the English and the Chinese pages write them (`> **What you build:**`). */
 export const HEADER_LABELS = {
-  en: { build: /^> \*\*What you (will )?build:\*\*/, files: /^> \*\*Files?( to edit)?:\*\*/, command: /^> \*\*Command:\*\*/, time: /^> \*\*Time:\*\*/ },
-  zh: { build: /^> \*\*你要构建的：\*\*/, files: /^> \*\*要编辑的文件：\*\*/, command: /^> \*\*命令：\*\*/, time: /^> \*\*用时：\*\*/ },
+  en: {
+    build: /^> \*\*What you (will )?build:\*\*/,
+    files: /^> \*\*Files?( to edit)?:\*\*/,
+    command: /^> \*\*Command:\*\*/,
+    time: /^> \*\*Time:\*\*/,
+  },
+  zh: {
+    build: /^> \*\*你要构建的：\*\*/,
+    files: /^> \*\*要编辑的文件：\*\*/,
+    command: /^> \*\*命令：\*\*/,
+    time: /^> \*\*用时：\*\*/,
+  },
 } as const;
 
 const HEADER_LABEL_TEXT = {
@@ -183,10 +206,18 @@ export function headerLength(markdown: string): string[] {
     text = text.replace(label, '');
     if (lang === 'en') {
       const words = text.split(/\s+/).filter(Boolean).length;
-      return words > HEADER_MAX_WORDS ? [`${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`] : [];
+      return words > HEADER_MAX_WORDS
+        ? [
+            `${at + 1}: the header's "What you build" has ${words} words (at most ${HEADER_MAX_WORDS}): say the gist, and leave the details to the page`,
+          ]
+        : [];
     }
     const size = (text.match(/\p{Script=Han}|[\p{L}\p{N}_`.\-]+/gu) ?? []).length;
-    return size > HEADER_MAX_ZH ? [`${at + 1}: the header's 你要构建的 has ${size} characters (at most ${HEADER_MAX_ZH}; a run of English letters counts one): say the gist, and leave the details to the page`] : [];
+    return size > HEADER_MAX_ZH
+      ? [
+          `${at + 1}: the header's 你要构建的 has ${size} characters (at most ${HEADER_MAX_ZH}; a run of English letters counts one): say the gist, and leave the details to the page`,
+        ]
+      : [];
   }
   return [];
 }
@@ -206,7 +237,10 @@ export function headerLabels(markdown: string, lang: 'en' | 'zh'): string[] {
     const at = lines.findIndex((l) => wrong.test(l));
     const want = HEADER_LABEL_TEXT[lang][field as keyof (typeof HEADER_LABEL_TEXT)['en']];
     if (at >= 0) problems.push(`${at + 1}: the header card's label is in the other language: write it as ${want}`);
-    else if (!card.some((l) => label.test(l))) problems.push(`1: the header card has no ${want} line (it names what you build, the files, the command, the time)`);
+    else if (!card.some((l) => label.test(l)))
+      problems.push(
+        `1: the header card has no ${want} line (it names what you build, the files, the command, the time)`,
+      );
   }
   return problems;
 }
@@ -225,7 +259,11 @@ export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 | 它的测试：`npm test
 function isStubTableHead(line: string, chapter: number, lang: 'en' | 'zh'): boolean {
   if (line.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`)) return true;
   if (lang !== 'zh') return false;
-  const cells = line.trim().split('|').slice(1, -1).map((c) => c.trim());
+  const cells = line
+    .trim()
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
   return cells.length === 4 && cells[0] === '#' && cells[3]!.includes(`\`npm test -- chapter${chapter}\``);
 }
 
@@ -234,7 +272,8 @@ export function stubRows(root: string, chapter: number): Array<{ name: string; f
   const titles = testTitles(root, chapter);
   const stubs = chapterStubs(root, chapter, 'solution');
   const owners = stubs.map((s) => s.name.split('.')[0]);
-  const named = (word: string) => titles.some((t) => new RegExp(`(^|[^\\w.])${word.replace(/\./g, '\\.')}($|[^\\w])`).test(t));
+  const named = (word: string) =>
+    titles.some((t) => new RegExp(`(^|[^\\w.])${word.replace(/\./g, '\\.')}($|[^\\w])`).test(t));
   return stubs.map((stub) => {
     const src = stub.file.replace(/^solution\//, '');
     const [owner, member] = stub.name.split('.') as [string, string | undefined];
@@ -242,7 +281,8 @@ export function stubRows(root: string, chapter: number): Array<{ name: string; f
     // shares it), its method, its file.
     const single = owners.filter((o) => o === owner).length === 1;
     const candidates = [stub.name, single ? owner : undefined, member];
-    const filter = candidates.find((c): c is string => !!c && named(c)) ?? (titles.some((t) => t.includes(src)) ? src : stub.name);
+    const filter =
+      candidates.find((c): c is string => !!c && named(c)) ?? (titles.some((t) => t.includes(src)) ? src : stub.name);
     return { name: stub.name, file: `starter/${src}`, filter };
   });
 }
@@ -253,7 +293,13 @@ function testTitles(root: string, chapter: number): string[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
     .filter((f) => f.endsWith('.test.ts'))
-    .flatMap((f) => [...readFileSync(path.join(dir, f), 'utf8').matchAll(/\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!));
+    .flatMap((f) =>
+      [
+        ...readFileSync(path.join(dir, f), 'utf8').matchAll(
+          /\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g,
+        ),
+      ].map((m) => m[2]!),
+    );
 }
 
 /**
@@ -261,12 +307,21 @@ function testTitles(root: string, chapter: number): string[] {
  * (1-based, inclusive), only those rows, numbered as in the whole table: the table a part of a chapter opens with
  * (`--stub-table 15 9-19`).
  */
-export function stubTable(root: string, chapter: number, rows?: { from: number; to: number }, lang: 'en' | 'zh' = 'en'): string {
+export function stubTable(
+  root: string,
+  chapter: number,
+  rows?: { from: number; to: number },
+  lang: 'en' | 'zh' = 'en',
+): string {
   const all = stubRows(root, chapter).map(
     (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
   );
   const chosen = rows ? all.slice(rows.from - 1, rows.to) : all;
-  return [(lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD).replace('chapterN', `chapter${chapter}`), '|---|---|---|---|', ...chosen].join('\n');
+  return [
+    (lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD).replace('chapterN', `chapter${chapter}`),
+    '|---|---|---|---|',
+    ...chosen,
+  ].join('\n');
 }
 
 /**
@@ -279,7 +334,11 @@ export function chapterPage(page: string): { chapter: number; part?: number } | 
 }
 
 /** The stub table of a page: the line of its head (0-based) and the rows under it, or undefined without one. */
-function readStubTable(chapter: number, markdown: string, lang: 'en' | 'zh' = 'en'): { head: number; rows: string[] } | undefined {
+function readStubTable(
+  chapter: number,
+  markdown: string,
+  lang: 'en' | 'zh' = 'en',
+): { head: number; rows: string[] } | undefined {
   const lines = markdown.split('\n');
   const head = lines.findIndex((l) => isStubTableHead(l, chapter, lang));
   if (head < 0) return undefined;
@@ -303,15 +362,24 @@ export function checkStubTable(root: string, page: string, markdown: string): st
   const table = readStubTable(chapter, markdown, lang);
   const flag = lang === 'zh' ? ' --lang zh' : '';
   const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter}${flag} prints the table)`;
-  if (!table) return [`book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}") ${fix}`];
+  if (!table)
+    return [`book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}") ${fix}`];
   const { head, rows } = table;
   const named = rows.map(stubOf);
   if (named.join('\n') !== expected.join('\n')) {
-    return [`book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`];
+    return [
+      `book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`,
+    ];
   }
   // Same stubs in the same order: each row's file and -t filter as the kit would write them.
   const want = stubTable(root, chapter).split('\n').slice(2);
-  return rows.flatMap((row, i) => (row === want[i] ? [] : [`book/src/${page}:${head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${want[i]} ${fix}`]));
+  return rows.flatMap((row, i) =>
+    row === want[i]
+      ? []
+      : [
+          `book/src/${page}:${head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${want[i]} ${fix}`,
+        ],
+  );
 }
 
 /**
@@ -326,7 +394,11 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
   for (const { page, markdown } of pages) {
     const at = chapterPage(page);
     const key = `${editionOf(page)}:${at?.chapter}`;
-    if (at) byChapter.set(key, [...(byChapter.get(key) ?? []), { page, markdown, ...(at.part !== undefined ? { part: at.part } : {}) }]);
+    if (at)
+      byChapter.set(key, [
+        ...(byChapter.get(key) ?? []),
+        { page, markdown, ...(at.part !== undefined ? { part: at.part } : {}) },
+      ]);
   }
   const problems: string[] = [];
   for (const [key, list] of byChapter) {
@@ -346,7 +418,10 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
       const from = seen.length + 1;
       const fix = `(npx tsx scripts/lib/guide.ts --stub-table ${chapter} FROM-TO${lang === 'zh' ? ' --lang zh' : ''} prints rows FROM to TO)`;
       if (!table) {
-        if (part !== undefined) problems.push(`book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}"): each part of chapter ${chapter} opens with the table of its own stubs ${fix}`);
+        if (part !== undefined)
+          problems.push(
+            `book/src/${page}: no stub table ("${lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD}"): each part of chapter ${chapter} opens with the table of its own stubs ${fix}`,
+          );
         continue;
       }
       const named = table.rows.map(stubOf);
@@ -355,7 +430,9 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
         const twice = named.filter((n) => seen.includes(n));
         problems.push(
           `book/src/${page}:${table.head + 1}: the stub table names ${named.join(', ') || 'nothing'}; ` +
-            (twice.length ? `${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} already in an earlier part's table; ` : '') +
+            (twice.length
+              ? `${twice.join(', ')} ${twice.length === 1 ? 'is' : 'are'} already in an earlier part's table; `
+              : '') +
             `after the parts before it, chapter ${chapter}'s hints go on with ${expected.slice(seen.length).join(', ') || 'nothing (every stub has its part)'} ${fix.replace('FROM-TO', `${from}-N`)}`,
         );
         seen.push(...named.filter((n) => expected.includes(n) && !seen.includes(n)));
@@ -363,12 +440,18 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
       }
       table.rows.forEach((row, i) => {
         const kit = want[seen.length + i]!;
-        if (row !== kit) problems.push(`book/src/${page}:${table.head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${kit} ${fix.replace('FROM-TO', `${from}-${from + named.length - 1}`)}`);
+        if (row !== kit)
+          problems.push(
+            `book/src/${page}:${table.head + 3 + i}: the stub table's row for ${named[i]} reads ${row}; the kit writes ${kit} ${fix.replace('FROM-TO', `${from}-${from + named.length - 1}`)}`,
+          );
       });
       seen.push(...named);
     }
     const missing = expected.filter((n) => !seen.includes(n));
-    if (missing.length) problems.push(`book/src/${list[0]!.page}: chapter ${chapter}'s parts leave out ${missing.join(', ')}: every stub belongs in the table of exactly one part (npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints them all)`);
+    if (missing.length)
+      problems.push(
+        `book/src/${list[0]!.page}: chapter ${chapter}'s parts leave out ${missing.join(', ')}: every stub belongs in the table of exactly one part (npx tsx scripts/lib/guide.ts --stub-table ${chapter} prints them all)`,
+      );
   }
   return problems;
 }
@@ -378,10 +461,16 @@ export function checkStubTables(root: string, pages: ReadonlyArray<{ page: strin
  * learners of their own. Each entry: the pattern and why it is wrong on a reader's page.
  */
 export const AUTHOR_VOICE: ReadonlyArray<{ pattern: RegExp; why: string }> = [
-  { pattern: /\bseed \d+|\bseeds\b/i, why: 'a seed is an authors\' note; say what it describes' },
-  { pattern: /\b(your|our|the) learners\b|\blearners'/i, why: 'the reader is the learner; speak to them, not about them' },
+  { pattern: /\bseed \d+|\bseeds\b/i, why: "a seed is an authors' note; say what it describes" },
+  {
+    pattern: /\b(your|our|the) learners\b|\blearners'/i,
+    why: 'the reader is the learner; speak to them, not about them',
+  },
   { pattern: /\b(issue|ticket) #?\d+/i, why: 'an issue number means nothing to a reader' },
-  { pattern: /\b(the|this) (editor|reviewer)'s note\b|\bnote to (self|authors)\b/i, why: 'an authors\' note left in the text' },
+  {
+    pattern: /\b(the|this) (editor|reviewer)'s note\b|\bnote to (self|authors)\b/i,
+    why: "an authors' note left in the text",
+  },
   // The Chinese edition (zh-common): the guide addresses the learner as 你, and never speaks as the authors.
   { pattern: /我们/, why: '中文版不以作者口吻说“我们”：直接对学习者说“你”，或者不用主语' },
   { pattern: /学习者们|(我们|你们)的学习者/, why: '读者就是学习者：对他说话，而不是谈论他' },
@@ -394,7 +483,11 @@ export function authorVoice(markdown: string): Array<{ line: number; message: st
   markdown.split('\n').forEach((text, i) => {
     for (const { pattern, why } of AUTHOR_VOICE) {
       const m = pattern.exec(text);
-      if (m) found.push({ line: i + 1, message: `"${m[0]}" is the authors' voice, not the guide's (${why}; scripts/lib/guide.ts AUTHOR_VOICE)` });
+      if (m)
+        found.push({
+          line: i + 1,
+          message: `"${m[0]}" is the authors' voice, not the guide's (${why}; scripts/lib/guide.ts AUTHOR_VOICE)`,
+        });
     }
   });
   return found;
@@ -428,7 +521,11 @@ export async function diagramError(source: string): Promise<string | undefined> 
     await mermaid.parse(source);
     return undefined;
   } catch (error) {
-    return String((error as Error)?.message ?? error).split('\n').slice(0, 4).join(' | ').slice(0, 400);
+    return String((error as Error)?.message ?? error)
+      .split('\n')
+      .slice(0, 4)
+      .join(' | ')
+      .slice(0, 400);
   }
 }
 
@@ -449,7 +546,10 @@ async function typeCheckBlocks(root: string, blocks: Array<{ page: string; block
       path.join(dir, 'tsconfig.json'),
       JSON.stringify({
         extends: `${rel}/tsconfig.base.json`,
-        compilerOptions: { noUnusedLocals: false, paths: { kit: [`${rel}/solution/src/index.ts`], 'kit/*': [`${rel}/solution/src/*`] } },
+        compilerOptions: {
+          noUnusedLocals: false,
+          paths: { kit: [`${rel}/solution/src/index.ts`], 'kit/*': [`${rel}/solution/src/*`] },
+        },
         include: ['*.ts'],
       }),
     );
@@ -460,7 +560,8 @@ async function typeCheckBlocks(root: string, blocks: Array<{ page: string; block
     for (const line of output.split('\n')) {
       const m = /^(?:.*[\\/])?([^\\/()]+\.ts)\((\d+),(\d+)\): (error .*)$/.exec(line.trim());
       const at = m && where.get(m[1]!);
-      if (m && at) problems.push(`book/src/${at.page}:${at.line + Number(m[2])}: ts check block does not type-check: ${m[4]}`);
+      if (m && at)
+        problems.push(`book/src/${at.page}:${at.line + Number(m[2])}: ts check block does not type-check: ${m[4]}`);
       else if (m) problems.push(`${m[1]}(${m[2]},${m[3]}): ${m[4]}`);
     }
     return problems.length ? problems : [`tsc failed on the guide's ts check blocks:\n${output.trim()}`];
@@ -483,7 +584,10 @@ export function guideTestCommands(root = ROOT): GuideTestCommand[] {
   const dir = bookSrc(root);
   if (!existsSync(dir)) return [];
   const commands: GuideTestCommand[] = [];
-  const files = readdirSync(dir, { recursive: true }).map((f) => String(f).split(path.sep).join('/')).filter((f) => f.endsWith('.md')).sort();
+  const files = readdirSync(dir, { recursive: true })
+    .map((f) => String(f).split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.md'))
+    .sort();
   for (const file of files) {
     readFileSync(path.join(dir, file), 'utf8')
       .split('\n')
@@ -508,7 +612,11 @@ export function shellWords(command: string): string[] {
 
 function run(command: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, FORCE_COLOR: '0' } });
+    const child = spawn(command, args, {
+      cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '0' },
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -521,7 +629,8 @@ function run(command: string, args: string[], cwd: string): Promise<{ code: numb
 export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
   const vitepress = path.join(root, 'node_modules/vitepress/bin/vitepress.js');
   const { code, output } = await run(process.execPath, [vitepress, 'build', bookDir], root);
-  if (code !== 0) throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
+  if (code !== 0)
+    throw new Error(`the VitePress build failed (exit ${code}):\n${output.trim().split('\n').slice(-30).join('\n')}`);
 }
 
 // npx tsx scripts/lib/guide.ts --stub-table N [FROM-TO] [--lang zh]: the stub table for chapter N's page, or rows FROM
@@ -529,5 +638,12 @@ export async function buildSite(root = ROOT, bookDir = 'book'): Promise<void> {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === '--stub-table') {
   const range = /^(\d+)-(\d+)$/.exec(process.argv[4] ?? '');
   const lang = process.argv.includes('zh') && process.argv.includes('--lang') ? 'zh' : 'en';
-  console.log(stubTable(ROOT, Number(process.argv[3]), range ? { from: Number(range[1]), to: Number(range[2]) } : undefined, lang));
+  console.log(
+    stubTable(
+      ROOT,
+      Number(process.argv[3]),
+      range ? { from: Number(range[1]), to: Number(range[2]) } : undefined,
+      lang,
+    ),
+  );
 }

@@ -89,14 +89,21 @@ export function mutationChapters(root = ROOT): number[] {
     .map((name) => /^chapter(\d\d)$/.exec(name))
     .filter((match): match is RegExpExecArray => match !== null)
     .map((match) => Number(match[1]))
-    .filter((n) => withRegions.has(n) && readdirSync(path.join(root, chapterDir(n)), { recursive: true }).some((f) => String(f).endsWith('.test.ts')))
+    .filter(
+      (n) =>
+        withRegions.has(n) &&
+        readdirSync(path.join(root, chapterDir(n)), { recursive: true }).some((f) => String(f).endsWith('.test.ts')),
+    )
     .sort((a, b) => a - b);
 }
 
 export const collapse = (code: string) => code.replace(/\s+/g, ' ').trim();
 
 export function mutantId(region: string, mutator: string, original: string, replacement: string): string {
-  return createHash('sha256').update([region, mutator, collapse(original), collapse(replacement)].join('\n')).digest('hex').slice(0, 8);
+  return createHash('sha256')
+    .update([region, mutator, collapse(original), collapse(replacement)].join('\n'))
+    .digest('hex')
+    .slice(0, 8);
 }
 
 const short = (code: string, max = 70) => {
@@ -124,7 +131,8 @@ export function loadEquivalents(chapter: number, root = ROOT): { reasons: Map<st
     .forEach((line, index) => {
       if (!/^- `[0-9a-f]{8}`/.test(line)) return;
       const match = /^- `([0-9a-f]{8})`.* — (.*\S.*)$/.exec(line);
-      if (!match || match[2]!.includes('<why')) bad.push(`${path.relative(root, file)}:${index + 1}: an entry needs " — <reason>" at the end`);
+      if (!match || match[2]!.includes('<why'))
+        bad.push(`${path.relative(root, file)}:${index + 1}: an entry needs " — <reason>" at the end`);
       else reasons.set(match[1]!, match[2]!.trim());
     });
   return { reasons, bad };
@@ -172,7 +180,17 @@ export function summarize(chapter: number, report: Report, seconds: number, root
       const original = originalCode(source, mutant.location);
       const replacement = mutant.replacement ?? '';
       const id = mutantId(region, mutant.mutatorName, original, replacement);
-      survivors.push({ id, status: mutant.status, region, mutator: mutant.mutatorName, file: rel, line, original, replacement, reason: reasons.get(id) });
+      survivors.push({
+        id,
+        status: mutant.status,
+        region,
+        mutator: mutant.mutatorName,
+        file: rel,
+        line,
+        original,
+        replacement,
+        reason: reasons.get(id),
+      });
     }
   }
   survivors.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line);
@@ -194,13 +212,21 @@ export function mutationProblems(results: ChapterMutation[]): string[] {
   const problems: string[] = [];
   for (const result of results) {
     const where = path.relative(ROOT, equivalentsFile(result.chapter));
-    if (result.mutants === 0) problems.push(`chapter ${result.chapter}: Stryker made no mutants (are the regions empty?)`);
-    else if (result.killed === 0) problems.push(`chapter ${result.chapter}: no mutant was killed: the tests do not see the mutated code (check the kit alias in scripts/mutation.vitest.config.ts)`);
+    if (result.mutants === 0)
+      problems.push(`chapter ${result.chapter}: Stryker made no mutants (are the regions empty?)`);
+    else if (result.killed === 0)
+      problems.push(
+        `chapter ${result.chapter}: no mutant was killed: the tests do not see the mutated code (check the kit alias in scripts/mutation.vitest.config.ts)`,
+      );
     if (result.score < MIN_MUTATION_SCORE) {
-      problems.push(`chapter ${result.chapter}: mutation score ${result.score}% is below ${MIN_MUTATION_SCORE}% (${result.killed} of ${result.mutants} mutants killed)`);
+      problems.push(
+        `chapter ${result.chapter}: mutation score ${result.score}% is below ${MIN_MUTATION_SCORE}% (${result.killed} of ${result.mutants} mutants killed)`,
+      );
     }
     for (const survivor of result.survivors.filter((s) => !s.reason)) {
-      problems.push(`chapter ${result.chapter}: mutant ${survivor.status === 'NoCoverage' ? 'not reached by any test' : 'survived'} at ${survivor.file}:${survivor.line} (${survivor.region}, ${survivor.mutator}): \`${short(survivor.original)}\` → \`${short(survivor.replacement)}\`; kill it with a graded test or list it in ${where} as:\n      ${equivalentLine(survivor)}`);
+      problems.push(
+        `chapter ${result.chapter}: mutant ${survivor.status === 'NoCoverage' ? 'not reached by any test' : 'survived'} at ${survivor.file}:${survivor.line} (${survivor.region}, ${survivor.mutator}): \`${short(survivor.original)}\` → \`${short(survivor.replacement)}\`; kill it with a graded test or list it in ${where} as:\n      ${equivalentLine(survivor)}`,
+      );
     }
     problems.push(...result.badEntries);
   }
@@ -210,7 +236,10 @@ export function mutationProblems(results: ChapterMutation[]): string[] {
 export function writeReports(results: ChapterMutation[], root = ROOT): void {
   const dir = path.join(root, REPORT_DIR);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'summary.json'), `${JSON.stringify({ minScore: MIN_MUTATION_SCORE, chapters: results }, null, 2)}\n`);
+  writeFileSync(
+    path.join(dir, 'summary.json'),
+    `${JSON.stringify({ minScore: MIN_MUTATION_SCORE, chapters: results }, null, 2)}\n`,
+  );
   const lines = [
     '# Mutation testing',
     '',
@@ -228,12 +257,21 @@ export function writeReports(results: ChapterMutation[], root = ROOT): void {
   for (const r of results) {
     const open = r.survivors.filter((s) => !s.reason);
     if (open.length === 0) continue;
-    lines.push('', `## Chapter ${r.chapter}: survivors not listed as equivalent`, '', ...open.map((s) => `${equivalentLine(s)} (${s.file}:${s.line}, ${s.status})`));
+    lines.push(
+      '',
+      `## Chapter ${r.chapter}: survivors not listed as equivalent`,
+      '',
+      ...open.map((s) => `${equivalentLine(s)} (${s.file}:${s.line}, ${s.status})`),
+    );
   }
   writeFileSync(path.join(dir, 'summary.md'), `${lines.join('\n')}\n`);
 }
 
-type StoredSurvivor = Omit<Survivor, 'reason' | 'original' | 'replacement'> & { original: string; replacement: string; reason?: string };
+type StoredSurvivor = Omit<Survivor, 'reason' | 'original' | 'replacement'> & {
+  original: string;
+  replacement: string;
+  reason?: string;
+};
 
 export interface BaselineChapter {
   score: number;
@@ -255,7 +293,9 @@ export interface Baseline {
 
 export function readBaseline(root = ROOT): Baseline {
   const file = path.join(root, BASELINE_FILE);
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Baseline) : { minScore: MIN_MUTATION_SCORE, chapters: {} };
+  return existsSync(file)
+    ? (JSON.parse(readFileSync(file, 'utf8')) as Baseline)
+    : { minScore: MIN_MUTATION_SCORE, chapters: {} };
 }
 
 const stored = (s: Survivor): StoredSurvivor => ({
@@ -354,7 +394,9 @@ export function changeSinceBaseline(chapter: number, baseline: Baseline, root = 
   const entry = baseline.chapters[String(chapter)];
   if (!entry?.inputs) return 'not in mutation-baseline.json';
   const now = chapterInputs(chapter, root);
-  const changed = [...new Set([...Object.keys(now), ...Object.keys(entry.inputs)])].filter((file) => now[file] !== entry.inputs[file]);
+  const changed = [...new Set([...Object.keys(now), ...Object.keys(entry.inputs)])].filter(
+    (file) => now[file] !== entry.inputs[file],
+  );
   if (changed.length === 0) return undefined;
   return `changed: ${changed.slice(0, 4).join(', ')}${changed.length > 4 ? ` and ${changed.length - 4} more` : ''}`;
 }
@@ -363,7 +405,10 @@ export function changeSinceBaseline(chapter: number, baseline: Baseline, root = 
 export function fromBaseline(chapter: number, baseline: Baseline, root = ROOT): ChapterMutation {
   const entry = baseline.chapters[String(chapter)]!;
   const { reasons, bad } = loadEquivalents(chapter, root);
-  const survivors = [...entry.accepted, ...entry.unlisted].map(({ reason: _old, ...s }) => ({ ...s, reason: reasons.get(s.id) }));
+  const survivors = [...entry.accepted, ...entry.unlisted].map(({ reason: _old, ...s }) => ({
+    ...s,
+    reason: reasons.get(s.id),
+  }));
   const seen = new Set(survivors.map((s) => s.id));
   return {
     chapter,

@@ -18,7 +18,10 @@ export interface RedactingWriter {
 export function redactingWriter(
   write: (text: string) => void,
   redact: () => (text: string) => string,
-  { holdMs = HOLD_MS, timers = { setTimeout, clearTimeout } }: { holdMs?: number; timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } } = {},
+  {
+    holdMs = HOLD_MS,
+    timers = { setTimeout, clearTimeout },
+  }: { holdMs?: number; timers?: { setTimeout: typeof setTimeout; clearTimeout: typeof clearTimeout } } = {},
 ): RedactingWriter {
   let held = '';
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -54,7 +54,10 @@ export function parseRegions(source: string, file = '<source>'): Region[] {
 
 /** The lines a stub has between its markers. */
 export function stubLines(region: Pick<Region, 'chapter' | 'name' | 'indent' | 'steps'>): string[] {
-  return [...region.steps, `${region.indent}throw new TodoError(${region.chapter}, '${region.name.replace(/'/g, "\\'")}');`];
+  return [
+    ...region.steps,
+    `${region.indent}throw new TodoError(${region.chapter}, '${region.name.replace(/'/g, "\\'")}');`,
+  ];
 }
 
 /**

@@ -9,10 +9,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeEach } from 'vitest';
 
-const allowed = JSON.parse(readFileSync(process.env.KIT_VERIFY_ALLOW!, 'utf8')) as { workspaces: string; tests: Record<string, string[]> };
+const allowed = JSON.parse(readFileSync(process.env.KIT_VERIFY_ALLOW!, 'utf8')) as {
+  workspaces: string;
+  tests: Record<string, string[]>;
+};
 
 beforeEach((context) => {
   const file = path.relative(allowed.workspaces, context.task.file.filepath).split(path.sep).join('/');
   const names = allowed.tests[file];
-  if (names && !names.includes(context.task.fullTestName ?? context.task.name)) context.skip('did not reach the changed region in the solution run');
+  if (names && !names.includes(context.task.fullTestName ?? context.task.name))
+    context.skip('did not reach the changed region in the solution run');
 });

@@ -24,7 +24,10 @@ export function workspaceTrusted(home: string, cwd: string, flag: boolean): bool
 }
 
 /** The rules and mode the settings may give in a folder trusted or not, and a line for what was left out. */
-export function workspacePermissions(settings: Settings, where: { home: string; cwd: string; trusted: boolean }): Settings & { notes: string[] } {
+export function workspacePermissions(
+  settings: Settings,
+  where: { home: string; cwd: string; trusted: boolean },
+): Settings & { notes: string[] } {
   if (where.trusted) return { ...settings, notes: [] };
   const user = settingsFiles(where.cwd, where.home)[0]!;
   const rules: Rule[] = settings.rules.filter((rule) => rule.behavior !== 'allow' || rule.source === user);
@@ -32,9 +35,14 @@ export function workspacePermissions(settings: Settings, where: { home: string; 
   const left = settings.rules.length - rules.length;
   const parts = [
     ...(left > 0 ? [`${left} allow rule${left === 1 ? '' : 's'}`] : []),
-    ...(settings.defaultMode !== undefined && settings.defaultMode !== defaultMode ? [`defaultMode ${settings.defaultMode}`] : []),
+    ...(settings.defaultMode !== undefined && settings.defaultMode !== defaultMode
+      ? [`defaultMode ${settings.defaultMode}`]
+      : []),
   ];
-  const notes = parts.length > 0 ? [`this folder is not trusted: its settings' ${parts.join(' and ')} left out (--trust-workspace trusts it)`] : [];
+  const notes =
+    parts.length > 0
+      ? [`this folder is not trusted: its settings' ${parts.join(' and ')} left out (--trust-workspace trusts it)`]
+      : [];
   const { defaultMode: _theirs, ...rest } = settings;
   return { ...rest, rules, ...(defaultMode ? { defaultMode } : {}), notes };
 }

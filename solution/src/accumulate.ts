@@ -56,7 +56,8 @@ export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
         break;
       case 'thinking':
         for (const thinking of wordPieces(block.thinking)) events.push({ type: 'thinking_delta', index, thinking });
-        if (block.signature !== undefined) events.push({ type: 'thinking_signature', index, signature: block.signature });
+        if (block.signature !== undefined)
+          events.push({ type: 'thinking_signature', index, signature: block.signature });
         break;
       case 'tool_call':
         events.push({ type: 'tool_call_start', index, id: block.id, name: block.name });
@@ -130,7 +131,10 @@ export class TurnBuilder {
       return;
     }
     const draft = this.drafts.get(event.index);
-    const mismatch = () => new Error(`${event.type} for block ${event.index}, which is ${draft ? `a ${draft.type} block` : 'not an open tool call'}`);
+    const mismatch = () =>
+      new Error(
+        `${event.type} for block ${event.index}, which is ${draft ? `a ${draft.type} block` : 'not an open tool call'}`,
+      );
     switch (event.type) {
       case 'text_delta':
         if (!draft) this.drafts.set(event.index, { type: 'text', text: event.text });
@@ -179,7 +183,9 @@ export class TurnBuilder {
     //    when there is one), tool_call { id, name, arguments }.
     // 4. Return { role: 'assistant', content, stopReason } plus usage when the finish event had it.
     if (!this.finished) {
-      throw new StreamCutError(`the stream ended before its finish event (after ${this.count} events): the turn is incomplete`);
+      throw new StreamCutError(
+        `the stream ended before its finish event (after ${this.count} events): the turn is incomplete`,
+      );
     }
     const cutOff = this.finished.stopReason === 'max_tokens';
     const entries = [...this.drafts.entries()].sort(([a], [b]) => a - b);
@@ -188,21 +194,39 @@ export class TurnBuilder {
         case 'text':
           return { type: 'text', text: draft.text };
         case 'thinking':
-          return { type: 'thinking', thinking: draft.thinking, ...(draft.signature !== undefined ? { signature: draft.signature } : {}) };
+          return {
+            type: 'thinking',
+            thinking: draft.thinking,
+            ...(draft.signature !== undefined ? { signature: draft.signature } : {}),
+          };
         case 'tool_call':
           if (!draft.ended && !cutOff) {
-            throw new StreamCutError(`tool call ${draft.id} (${draft.name}) was started but never ended: its arguments may be incomplete`);
+            throw new StreamCutError(
+              `tool call ${draft.id} (${draft.name}) was started but never ended: its arguments may be incomplete`,
+            );
           }
-          return { type: 'tool_call', id: draft.id, name: draft.name, arguments: draft.ended ? draft.arguments : parseArguments(draft.json) };
+          return {
+            type: 'tool_call',
+            id: draft.id,
+            name: draft.name,
+            arguments: draft.ended ? draft.arguments : parseArguments(draft.json),
+          };
       }
     });
-    return { role: 'assistant', content, stopReason: this.finished.stopReason, ...(this.finished.usage ? { usage: this.finished.usage } : {}) };
+    return {
+      role: 'assistant',
+      content,
+      stopReason: this.finished.stopReason,
+      ...(this.finished.usage ? { usage: this.finished.usage } : {}),
+    };
     // #endregion
   }
 }
 
 /** Collects a whole stream into its turn. Rejects with what the stream throws, or with StreamCutError. */
-export async function accumulate(events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>): Promise<AssistantMessage> {
+export async function accumulate(
+  events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
+): Promise<AssistantMessage> {
   const builder = new TurnBuilder();
   for await (const event of events) builder.add(event);
   return builder.build();

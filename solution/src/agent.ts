@@ -5,7 +5,15 @@
  * when it answers without asking for anything. Everything else an agent does is built around this loop.
  */
 import { executeToolCall } from './execute-tool.js';
-import { textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ToolCall, type ToolResultMessage } from './messages.js';
+import {
+  textOf,
+  toolCallsOf,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+  type ToolCall,
+  type ToolResultMessage,
+} from './messages.js';
 import type { Provider } from './provider.js';
 import type { ToolContext, ToolSet } from './tool.js';
 import { normalizeTurn } from './turn-rules.js';
@@ -25,7 +33,12 @@ export class TurnLimitError extends Error {
  * One prompt, at most one round of tools: ask the model; if it asks for tools, run them, send the turn and its
  * results back, and return the text of the second answer. Otherwise return the text of the first.
  */
-export async function singleTurn(provider: Provider, tools: ToolSet, prompt: string, ctx: ToolContext): Promise<string> {
+export async function singleTurn(
+  provider: Provider,
+  tools: ToolSet,
+  prompt: string,
+  ctx: ToolContext,
+): Promise<string> {
   // #region chapter 3: singleTurn
   // 1. Start a history with one user message holding the prompt.
   // 2. Ask the provider: { messages: history, tools: tools.definitions() }.
@@ -123,7 +136,10 @@ export class SimpleAgent {
     // 4. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
     const tools = this.tools.definitions();
     for (let turnNumber = 0; turnNumber < this.maxTurns; turnNumber++) {
-      const turn = normalizeTurn(await this.provider.complete({ system: this.system, messages: history, tools }), history);
+      const turn = normalizeTurn(
+        await this.provider.complete({ system: this.system, messages: history, tools }),
+        history,
+      );
       switch (turn.stopReason) {
         case 'tool_use':
           this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));

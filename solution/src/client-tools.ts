@@ -24,7 +24,11 @@ export interface ClientTool<Input = any> extends Tool<Input> {
  * A client-side tool: checked and shown to the model like any tool. Its execute only throws, so a loop that does
  * not know about client tools (chapter 3's) gives the model an error result instead of hanging.
  */
-export function defineClientTool<S extends z.ZodType>(spec: { name: string; description: string; input: S }): ClientTool<z.output<S>> {
+export function defineClientTool<S extends z.ZodType>(spec: {
+  name: string;
+  description: string;
+  input: S;
+}): ClientTool<z.output<S>> {
   const tool = defineTool({
     ...spec,
     execute: async () => {
@@ -77,7 +81,8 @@ export function addClientResults(history: Message[], results: readonly ToolResul
     seen.add(result.toolCallId);
   }
   const missing = [...open.keys()].filter((id) => !seen.has(id));
-  if (missing.length > 0) return `calls ${missing.join(', ')} still wait for the client's result: give one result for each`;
+  if (missing.length > 0)
+    return `calls ${missing.join(', ')} still wait for the client's result: give one result for each`;
   for (const result of results) history.push(toolResult(open.get(result.toolCallId)!, result.content, result.isError));
   return undefined;
   // #endregion

@@ -83,14 +83,30 @@ export class Agent {
     //    abort as cancelled with the reason's text, anything else as error).
     // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
     //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
-    const run: RunState = { ...runSignal(options.signal), turn: 0, history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, pending: [], emitted: [], emit: (event) => void run.emitted.push(event), modelCalls: 0, text: '', usage: noUsage() };
+    const run: RunState = {
+      ...runSignal(options.signal),
+      turn: 0,
+      history,
+      tools: this.tools,
+      hooks: this.hooks,
+      cwd: this.cwd,
+      pending: [],
+      emitted: [],
+      emit: (event) => void run.emitted.push(event),
+      modelCalls: 0,
+      text: '',
+      usage: noUsage(),
+    };
     const problem = addClientResults(history, options.clientResults ?? []);
     if (problem) return yield { type: 'done', reason: 'error', turns: 0, text: '', usage: run.usage, message: problem };
     try {
       for (run.turn = 1; run.turn <= this.maxTurns; run.turn++) {
         run.signal.throwIfAborted();
         yield { type: 'turn_start', turn: run.turn };
-        const request = await this.hooks.beforeModelCall({ system: this.system, messages: history, tools: this.tools.definitions() }, run);
+        const request = await this.hooks.beforeModelCall(
+          { system: this.system, messages: history, tools: this.tools.definitions() },
+          run,
+        );
         yield* takeEmitted(run);
         if (isStop(request)) {
           if (request.answer !== undefined) run.text = request.answer;
@@ -108,8 +124,19 @@ export class Agent {
         switch (turn.stopReason) {
           case 'tool_use': {
             const calls = toolCallsOf(turn);
-            for (const call of calls) yield { type: 'tool_call_requested', turn: run.turn, callId: call.id, name: call.name, arguments: call.arguments };
-            yield* this.executor(calls, (call) => runToolCall(call, run), { signal: run.signal, tools: run.tools, record: (result) => history.push(result) });
+            for (const call of calls)
+              yield {
+                type: 'tool_call_requested',
+                turn: run.turn,
+                callId: call.id,
+                name: call.name,
+                arguments: call.arguments,
+              };
+            yield* this.executor(calls, (call) => runToolCall(call, run), {
+              signal: run.signal,
+              tools: run.tools,
+              record: (result) => history.push(result),
+            });
             run.signal.throwIfAborted();
             if (run.pending.length > 0) return yield* finishRun(run, 'paused_for_client_tool');
             break;
@@ -118,7 +145,11 @@ export class Agent {
             return yield* finishRun(run, 'end_turn');
         }
       }
-      yield* finishRun(run, 'turn_limit', `the model was still asking for tools after ${this.maxTurns} model calls (turn limit)`);
+      yield* finishRun(
+        run,
+        'turn_limit',
+        `the model was still asking for tools after ${this.maxTurns} model calls (turn limit)`,
+      );
     } catch (error) {
       yield* finishRun(run, ...howItEnded(run, error));
     } finally {

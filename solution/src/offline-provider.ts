@@ -14,7 +14,7 @@ import type { StreamEvent } from './stream-events.js';
 
 /** How to leave offline mode; the offline provider ends its first answer of a conversation with it. */
 export const OFFLINE_NOTE =
-  'Offline mode: no API key is set, so the kit\'s scripted stand-in answered, not a real model. To connect one, set ' +
+  "Offline mode: no API key is set, so the kit's scripted stand-in answered, not a real model. To connect one, set " +
   'ANTHROPIC_API_KEY and ANTHROPIC_MODEL, or OPENAI_API_KEY and OPENAI_MODEL (with OPENAI_BASE_URL for a local ' +
   'server such as Ollama), then run npm run agent again.';
 
@@ -23,10 +23,15 @@ export interface OfflineOptions {
   delayMs?: number;
 }
 
-type Plan = { kind: 'glob'; pattern: string } | { kind: 'read'; path: string } | { kind: 'grep'; pattern: string } | { kind: 'help' };
+type Plan =
+  | { kind: 'glob'; pattern: string }
+  | { kind: 'read'; path: string }
+  | { kind: 'grep'; pattern: string }
+  | { kind: 'help' };
 
 const FILE_NAME = /(?:^|[\s"'`(])((?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z0-9]{1,8})(?=$|[\s"'`),?!:;]|\.(?:\s|$))/;
-const SEARCH = /\b(?:search(?:\s+for)?|grep(?:\s+for)?|find|look\s+for|where\s+is|occurrences\s+of)\s+["'`]?([^"'`?\n]+?)["'`]?\s*(?:\?|$|\bin\b)/i;
+const SEARCH =
+  /\b(?:search(?:\s+for)?|grep(?:\s+for)?|find|look\s+for|where\s+is|occurrences\s+of)\s+["'`]?([^"'`?\n]+?)["'`]?\s*(?:\?|$|\bin\b)/i;
 const LISTING = /\b(folder|directory|dir|files|project|repo|repository|workspace|here|ls|list)\b|what(?:'s| is) in\b/i;
 
 /** What the prompt asks for, by a few plain rules. */
@@ -78,10 +83,16 @@ export class OfflineProvider implements Provider {
     const prompt = lastUser >= 0 ? (messages[lastUser] as { content: string }).content : '';
     const since = messages.slice(lastUser + 1);
     const results = since.filter((m): m is ToolResultMessage => m.role === 'tool');
-    const calls = since.flatMap((m) => (m.role === 'assistant' ? m.content.filter((b): b is ToolCall => b.type === 'tool_call') : []));
-    const usedIds = messages.flatMap((m) => (m.role === 'assistant' ? m.content.filter((b) => b.type === 'tool_call') : [])).length;
+    const calls = since.flatMap((m) =>
+      m.role === 'assistant' ? m.content.filter((b): b is ToolCall => b.type === 'tool_call') : [],
+    );
+    const usedIds = messages.flatMap((m) =>
+      m.role === 'assistant' ? m.content.filter((b) => b.type === 'tool_call') : [],
+    ).length;
     const has = (name: string) => request.tools.some((tool) => tool.name === name);
-    const saidNote = messages.some((m) => m.role === 'assistant' && m.content.some((b) => b.type === 'text' && b.text.includes('Offline mode')));
+    const saidNote = messages.some(
+      (m) => m.role === 'assistant' && m.content.some((b) => b.type === 'text' && b.text.includes('Offline mode')),
+    );
     const answer = (text: string): AssistantMessage => ({
       role: 'assistant',
       content: [{ type: 'text', text: saidNote ? text : `${text}\n\n${OFFLINE_NOTE}` }],
@@ -92,7 +103,14 @@ export class OfflineProvider implements Provider {
       role: 'assistant',
       content: [
         { type: 'text', text },
-        ...wanted.map(([name, args], i): ToolCall => ({ type: 'tool_call', id: `offline_${usedIds + i + 1}`, name, arguments: args })),
+        ...wanted.map(
+          ([name, args], i): ToolCall => ({
+            type: 'tool_call',
+            id: `offline_${usedIds + i + 1}`,
+            name,
+            arguments: args,
+          }),
+        ),
       ],
       stopReason: 'tool_use',
       usage: { inputTokens: 0, outputTokens: 0 },
@@ -102,11 +120,19 @@ export class OfflineProvider implements Provider {
     if (results.length === 0) {
       const plan = planFor(prompt);
       if (plan.kind === 'glob' && has('glob')) {
-        return call('Let me list the files at the top, and one level down.', ['glob', { pattern: '*' }], ['glob', { pattern: '*/*' }]);
+        return call(
+          'Let me list the files at the top, and one level down.',
+          ['glob', { pattern: '*' }],
+          ['glob', { pattern: '*/*' }],
+        );
       }
-      if (plan.kind === 'read' && has('read')) return call(`Let me read ${plan.path}.`, ['read', { path: plan.path, limit: 60 }]);
+      if (plan.kind === 'read' && has('read'))
+        return call(`Let me read ${plan.path}.`, ['read', { path: plan.path, limit: 60 }]);
       if (plan.kind === 'grep' && has('grep')) {
-        return call(`Let me search for "${plan.pattern}".`, ['grep', { pattern: escapeRegex(plan.pattern), ignore_case: true }]);
+        return call(`Let me search for "${plan.pattern}".`, [
+          'grep',
+          { pattern: escapeRegex(plan.pattern), ignore_case: true },
+        ]);
       }
       return answer(
         'I am the offline stand-in, so I only understand a few kinds of request, each answered with real tools: ' +
@@ -117,7 +143,8 @@ export class OfflineProvider implements Provider {
     // Later steps: write the answer from the results received.
     const last = results.at(-1)!;
     const lastCall = calls.find((c) => c.id === last.toolCallId);
-    if (last.isError) return answer(`The ${last.toolName} tool failed: ${clip(last.content.split('\n')[0] ?? '', 200)}`);
+    if (last.isError)
+      return answer(`The ${last.toolName} tool failed: ${clip(last.content.split('\n')[0] ?? '', 200)}`);
     const listings = results.filter((r) => r.toolName === 'glob' && !r.isError).map((r) => r.content);
     if (last.toolName === 'glob') {
       const files = listings.flatMap((listing) => listing.split('\n'));
@@ -142,16 +169,24 @@ export class OfflineProvider implements Provider {
  * each holds directly.
  */
 export function describeListing(listings: readonly string[]): string {
-  const lines = [...new Set(listings.flatMap((listing) => listing.split('\n')))].filter((line) => line && !line.startsWith('No files'));
+  const lines = [...new Set(listings.flatMap((listing) => listing.split('\n')))].filter(
+    (line) => line && !line.startsWith('No files'),
+  );
   const more = lines.some((line) => line.startsWith('('));
   const files = lines.filter((line) => !line.startsWith('('));
   if (files.length === 0) return 'This folder has no files (node_modules and .git are left out).';
   const top = files.filter((file) => !file.includes('/'));
   const folders = new Map<string, number>();
-  for (const file of files) if (file.includes('/')) folders.set(file.split('/')[0]!, (folders.get(file.split('/')[0]!) ?? 0) + 1);
-  const list = (items: string[]) => `${items.slice(0, 15).join(', ')}${items.length > 15 ? `, and ${items.length - 15} more` : ''}`;
+  for (const file of files)
+    if (file.includes('/')) folders.set(file.split('/')[0]!, (folders.get(file.split('/')[0]!) ?? 0) + 1);
+  const list = (items: string[]) =>
+    `${items.slice(0, 15).join(', ')}${items.length > 15 ? `, and ${items.length - 15} more` : ''}`;
   const parts: string[] = [];
-  parts.push(top.length ? `At the top level there ${top.length === 1 ? 'is 1 file' : `are ${top.length} files`}: ${list(top)}.` : 'There are no files at the top level.');
+  parts.push(
+    top.length
+      ? `At the top level there ${top.length === 1 ? 'is 1 file' : `are ${top.length} files`}: ${list(top)}.`
+      : 'There are no files at the top level.',
+  );
   if (folders.size) {
     const named = [...folders].map(([name, count]) => `${name}/ (${count} file${count === 1 ? '' : 's'})`);
     parts.push(`Folders: ${list(named)}${more ? ', and more the listing cut off' : ''}.`);
@@ -169,7 +204,13 @@ export function describeFile(path: string, content: string): string {
   const isProse = (line: string) => line.trim() !== '' && !/^[#>`|<!\-=*]/.test(line.trim());
   const first = lines.findIndex(isProse);
   const end = first < 0 ? -1 : lines.findIndex((line, i) => i > first && !isProse(line));
-  const prose = first < 0 ? undefined : lines.slice(first, end < 0 ? undefined : end).map((line) => line.trim()).join(' ');
+  const prose =
+    first < 0
+      ? undefined
+      : lines
+          .slice(first, end < 0 ? undefined : end)
+          .map((line) => line.trim())
+          .join(' ');
   const parts = [`${path} has ${total} line${total === 1 ? '' : 's'}.`];
   if (title) parts.push(`Its title is "${clip(title, 100)}".`);
   if (prose) parts.push(`It begins: "${clip(prose.trim(), 240)}"`);
@@ -183,5 +224,8 @@ export function describeMatches(content: string): string {
   const hits = content.split('\n').filter((line) => line && !line.startsWith('('));
   const files = new Set(hits.map((hit) => hit.split(':')[0]));
   const first = hits.slice(0, 5).map((hit) => `- ${clip(hit, 120)}`);
-  return [`${hits.length} match${hits.length === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}${/more matches/.test(content) ? ' (and more not listed)' : ''}:`, ...first].join('\n');
+  return [
+    `${hits.length} match${hits.length === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'}${/more matches/.test(content) ? ' (and more not listed)' : ''}:`,
+    ...first,
+  ].join('\n');
 }

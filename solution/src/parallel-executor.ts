@@ -75,7 +75,10 @@ export async function* runInParallel(
   //    the first call still running (a call left for the client returns none: nothing to record).
   // 4. finally (a hook threw, or the consumer stopped): return() every generator still running, without waiting
   //    for it, and without leaving a rejection unhandled.
-  const running = new Map<number, { gen: AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined>; next: Promise<Step> }>();
+  const running = new Map<
+    number,
+    { gen: AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined>; next: Promise<Step> }
+  >();
   const finished: boolean[] = [];
   const results: Array<ToolResultMessage | undefined> = [];
   let toStart = 0;

@@ -132,7 +132,12 @@ export class StreamingAgent {
     //    a non-empty thinking_delta to options.onThinking, right away.
     // 3. After the loop, if the signal was aborted, throw its reason.
     // 4. Return builder.build(): it throws StreamCutError if the stream ended early.
-    const request: ModelRequest = { system: this.system, messages: history, tools: this.tools.definitions(), signal: options.signal };
+    const request: ModelRequest = {
+      system: this.system,
+      messages: history,
+      tools: this.tools.definitions(),
+      signal: options.signal,
+    };
     const builder = new TurnBuilder();
     for await (const event of turnEvents(this.provider, request)) {
       builder.add(event);

@@ -21,4 +21,5 @@ export class TodoError extends Error {
  * a throwing tool into an error result, for instance); the test set-up reads this list so that such a test still
  * fails with the stub's message.
  */
-export const todoHits: TodoError[] = ((globalThis as Record<symbol, unknown>)[Symbol.for('kit.todoHits')] ??= []) as TodoError[];
+export const todoHits: TodoError[] = ((globalThis as Record<symbol, unknown>)[Symbol.for('kit.todoHits')] ??=
+  []) as TodoError[];

@@ -36,7 +36,9 @@ export function toolChoice(options: ToolChoiceOptions): Hooks {
       //    parallelToolCalls set to options.parallel (when it is given). Leave everything else as it was.
       const choice = ctx.turn === 1 ? options.first : options.then;
       if (typeof choice === 'object' && !request.tools.some((tool) => tool.name === choice.name)) {
-        throw new Error(`toolChoice: the tool "${choice.name}" is not among the request's tools (${request.tools.map((tool) => tool.name).join(', ')})`);
+        throw new Error(
+          `toolChoice: the tool "${choice.name}" is not among the request's tools (${request.tools.map((tool) => tool.name).join(', ')})`,
+        );
       }
       return {
         ...request,

@@ -34,7 +34,10 @@ export class ToolTimeoutError extends Error {
  * the tool gives after that is dropped. Throws a RangeError (at set-up) unless `ms` is a positive finite number.
  */
 export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
-  if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`withTimeout: the limit for ${tool.name} must be a positive number of milliseconds, got ${ms}`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new RangeError(
+      `withTimeout: the limit for ${tool.name} must be a positive number of milliseconds, got ${ms}`,
+    );
   return {
     ...tool,
     async execute(input, ctx) {
@@ -52,7 +55,9 @@ export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
       if (ctx.signal?.aborted) onAbort();
       const timer = setTimeout(() => controller.abort(new ToolTimeoutError(tool.name, ms)), ms);
       try {
-        const output = await untilAborted(controller.signal, () => tool.execute(input, { ...ctx, signal: controller.signal }));
+        const output = await untilAborted(controller.signal, () =>
+          tool.execute(input, { ...ctx, signal: controller.signal }),
+        );
         if (output === ABORTED) throw controller.signal.reason;
         return output;
       } finally {
@@ -68,7 +73,10 @@ export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
  * `tool` whose failures are answers: an error it throws becomes its output, `format(error)` (by default the tool's
  * name and the error's message), and the result is not marked as an error.
  */
-export function catchErrors<Input>(tool: Tool<Input>, format: (error: unknown) => string = (error) => `${tool.name} failed: ${errorText(error)}`): Tool<Input> {
+export function catchErrors<Input>(
+  tool: Tool<Input>,
+  format: (error: unknown) => string = (error) => `${tool.name} failed: ${errorText(error)}`,
+): Tool<Input> {
   return {
     ...tool,
     async execute(input, ctx) {
@@ -121,7 +129,8 @@ export function endRunOnError<Input>(tool: Tool<Input>): { tool: Tool<Input>; ho
         // 1. The wrapped execute (given) keeps every error the tool threw in `failures`. When this call is of this
         //    tool, its result is an error, and a failure is waiting, take it out (shift) and throw a
         //    ToolFailedRunError with the tool's name and that failure. Otherwise change nothing.
-        if (call.name === tool.name && result.isError && failures.length > 0) throw new ToolFailedRunError(tool.name, failures.shift());
+        if (call.name === tool.name && result.isError && failures.length > 0)
+          throw new ToolFailedRunError(tool.name, failures.shift());
         // #endregion
       },
     },
@@ -161,7 +170,9 @@ export function returnDirectHooks(tools: ToolSet): Hooks {
       //    an answer: the model should see the error and try again.
       // 3. None: change nothing. Otherwise return { stop, answer } with a stop message that names the tools and the
       //    outputs, in order, joined by a blank line, as the answer.
-      const direct = trailingResults(request.messages).filter((result) => !result.isError && isReturnDirect(tools.get(result.toolName)));
+      const direct = trailingResults(request.messages).filter(
+        (result) => !result.isError && isReturnDirect(tools.get(result.toolName)),
+      );
       if (direct.length === 0) return;
       return {
         stop: `answered directly by ${direct.map((result) => result.toolName).join(', ')}`,

@@ -128,7 +128,9 @@ export class TurnBuilder {
 }
 
 /** Collects a whole stream into its turn. Rejects with what the stream throws, or with StreamCutError. */
-export async function accumulate(events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>): Promise<AssistantMessage> {
+export async function accumulate(
+  events: AsyncIterable<StreamEvent> | Iterable<StreamEvent>,
+): Promise<AssistantMessage> {
   const builder = new TurnBuilder();
   for await (const event of events) builder.add(event);
   return builder.build();

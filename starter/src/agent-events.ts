@@ -176,7 +176,9 @@ export function streamedTurnEvents(): (event: StreamEvent, turn: number) => Agen
         return { type: 'tool_call_start', turn, callId: event.id, name: event.name };
       case 'tool_call_delta': {
         const callId = callIds.get(event.index);
-        return callId !== undefined && event.argumentsDelta ? { type: 'tool_call_delta', turn, callId, argumentsDelta: event.argumentsDelta } : undefined;
+        return callId !== undefined && event.argumentsDelta
+          ? { type: 'tool_call_delta', turn, callId, argumentsDelta: event.argumentsDelta }
+          : undefined;
       }
       case 'retry':
         return { ...event, turn };
@@ -194,7 +196,10 @@ export function noUsage(): Usage {
 /** `total` plus `more`, field by field; the cache counts only when either side has them. */
 export function addUsage(total: Usage, more: Usage | undefined): Usage {
   if (!more) return total;
-  const sum: Usage = { inputTokens: total.inputTokens + more.inputTokens, outputTokens: total.outputTokens + more.outputTokens };
+  const sum: Usage = {
+    inputTokens: total.inputTokens + more.inputTokens,
+    outputTokens: total.outputTokens + more.outputTokens,
+  };
   if (total.cacheReadTokens !== undefined || more.cacheReadTokens !== undefined) {
     sum.cacheReadTokens = (total.cacheReadTokens ?? 0) + (more.cacheReadTokens ?? 0);
   }
@@ -208,7 +213,10 @@ export function addUsage(total: Usage, more: Usage | undefined): Usage {
  * Reads a run to its end and returns its `done` event, handing every event (done included) to `onEvent` first.
  * Throws an Error when the events end without a `done`, or when anything follows it: either is a broken loop.
  */
-export async function drain(events: AsyncIterable<AgentEvent>, onEvent?: (event: AgentEvent) => void): Promise<DoneEvent> {
+export async function drain(
+  events: AsyncIterable<AgentEvent>,
+  onEvent?: (event: AgentEvent) => void,
+): Promise<DoneEvent> {
   // #region chapter 7: drain
   // 1. for await each event: hand it to onEvent (when given) and remember it if it is the `done`.
   // 2. An event that arrives after a `done` is a broken loop: throw an Error that says which event came after it.

@@ -6,7 +6,15 @@
  */
 import { TodoError } from './todo.js';
 import { executeToolCall } from './execute-tool.js';
-import { textOf, toolCallsOf, userMessage, type AssistantMessage, type Message, type ToolCall, type ToolResultMessage } from './messages.js';
+import {
+  textOf,
+  toolCallsOf,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+  type ToolCall,
+  type ToolResultMessage,
+} from './messages.js';
 import type { Provider } from './provider.js';
 import type { ToolContext, ToolSet } from './tool.js';
 import { normalizeTurn } from './turn-rules.js';
@@ -26,7 +34,12 @@ export class TurnLimitError extends Error {
  * One prompt, at most one round of tools: ask the model; if it asks for tools, run them, send the turn and its
  * results back, and return the text of the second answer. Otherwise return the text of the first.
  */
-export async function singleTurn(provider: Provider, tools: ToolSet, prompt: string, ctx: ToolContext): Promise<string> {
+export async function singleTurn(
+  provider: Provider,
+  tools: ToolSet,
+  prompt: string,
+  ctx: ToolContext,
+): Promise<string> {
   // #region chapter 3: singleTurn
   // 1. Start a history with one user message holding the prompt.
   // 2. Ask the provider: { messages: history, tools: tools.definitions() }.

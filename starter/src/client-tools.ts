@@ -25,7 +25,11 @@ export interface ClientTool<Input = any> extends Tool<Input> {
  * A client-side tool: checked and shown to the model like any tool. Its execute only throws, so a loop that does
  * not know about client tools (chapter 3's) gives the model an error result instead of hanging.
  */
-export function defineClientTool<S extends z.ZodType>(spec: { name: string; description: string; input: S }): ClientTool<z.output<S>> {
+export function defineClientTool<S extends z.ZodType>(spec: {
+  name: string;
+  description: string;
+  input: S;
+}): ClientTool<z.output<S>> {
   const tool = defineTool({
     ...spec,
     execute: async () => {

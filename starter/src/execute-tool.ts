@@ -23,7 +23,8 @@ export function errorText(error: unknown): string {
 }
 
 /** The result text of a call that was stopped by a cancel: before it ran, or while it was running. */
-export const CANCELLED_RESULT = 'Cancelled: the run was stopped before this tool finished (it may not have run, or only in part).';
+export const CANCELLED_RESULT =
+  'Cancelled: the run was stopped before this tool finished (it may not have run, or only in part).';
 
 /** What untilAborted settles with when the signal wins. */
 export const ABORTED: unique symbol = Symbol('aborted');

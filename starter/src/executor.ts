@@ -33,10 +33,18 @@ export interface TurnContext {
  * order. Starts no call once the signal has aborted (the loop gives the calls that did not run their cancelled
  * result). Throws only what runCall throws (a hook that failed).
  */
-export type Executor = (calls: readonly ToolCall[], runCall: CallRunner, turn: TurnContext) => AsyncGenerator<AgentEvent, void, undefined>;
+export type Executor = (
+  calls: readonly ToolCall[],
+  runCall: CallRunner,
+  turn: TurnContext,
+) => AsyncGenerator<AgentEvent, void, undefined>;
 
 /** The executor of chapter 7: one call at a time, in call order. */
-export async function* runSerially(calls: readonly ToolCall[], runCall: CallRunner, turn: TurnContext): AsyncGenerator<AgentEvent, void, undefined> {
+export async function* runSerially(
+  calls: readonly ToolCall[],
+  runCall: CallRunner,
+  turn: TurnContext,
+): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 7: runSerially
   // 1. Take the calls in order. Before each one, look at turn.signal: once it has aborted, start no more calls
   //    (return; the loop closes the calls that did not run).

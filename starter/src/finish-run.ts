@@ -39,7 +39,11 @@ export interface RunState extends RunContext {
  * The run's own signal: it aborts when the caller's does (with the caller's reason), when `abort` is called from
  * inside the run (a consumer that stopped reading), and when a hook calls `stop` (with a RunStop as the reason).
  */
-export function runSignal(caller?: AbortSignal): { signal: AbortSignal; abort(reason: unknown): void; stop(stop: StopRun): void } {
+export function runSignal(caller?: AbortSignal): {
+  signal: AbortSignal;
+  abort(reason: unknown): void;
+  stop(stop: StopRun): void;
+} {
   const own = new AbortController();
   return {
     signal: caller ? AbortSignal.any([caller, own.signal]) : own.signal,
@@ -67,7 +71,11 @@ export function howItEnded(run: RunState, error: unknown): [DoneReason, string] 
  * Ends a run: closes the calls the history left open (but not those a pause waits for) with an error result and
  * yields a tool_result event for each, then yields the one `done` event.
  */
-export async function* finishRun(run: RunState, reason: DoneReason, message?: string): AsyncGenerator<AgentEvent, void, undefined> {
+export async function* finishRun(
+  run: RunState,
+  reason: DoneReason,
+  message?: string,
+): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 7: finishRun
   // 1. Unless the reason is paused_for_client_tool, close the open calls with closeOpenCalls(run.history, text)
   //    (given). After a cancel the text is CANCELLED_RESULT; after anything else, a sentence saying that the run

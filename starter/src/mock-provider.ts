@@ -18,7 +18,10 @@ import type { StreamEvent } from './stream-events.js';
 export type ScriptedStream = Array<StreamEvent | Error>;
 
 /** A step complete() can replay: a turn, an error to throw, or a function that builds the turn from the request. */
-export type TurnStep = AssistantMessage | Error | ((request: ModelRequest) => AssistantMessage | Promise<AssistantMessage>);
+export type TurnStep =
+  | AssistantMessage
+  | Error
+  | ((request: ModelRequest) => AssistantMessage | Promise<AssistantMessage>);
 
 /**
  * One step of a script: the turn to return, an error to throw (a provider failure), a function that builds
@@ -54,7 +57,9 @@ export class MockProvider implements Provider {
     this.script = script.map((step, i) => {
       if (!Array.isArray(step)) return step;
       this.streams.set(i, [...step]);
-      return new Error(`MockProvider: turn ${i + 1} of the script is written as stream events; only stream() can replay it`);
+      return new Error(
+        `MockProvider: turn ${i + 1} of the script is written as stream events; only stream() can replay it`,
+      );
     });
   }
 

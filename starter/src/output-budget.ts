@@ -56,7 +56,8 @@ export async function saveWholeOutput(cwd: string, callId: string, content: stri
 /** The after-tool-call hook that keeps every result within the budget (see the top of this file). */
 export function outputBudget(options: OutputBudgetOptions): Hooks {
   const { cwd, maxChars } = options;
-  if (!Number.isInteger(maxChars) || maxChars < 1) throw new RangeError(`outputBudget: maxChars must be a whole number of at least 1, got ${maxChars}`);
+  if (!Number.isInteger(maxChars) || maxChars < 1)
+    throw new RangeError(`outputBudget: maxChars must be a whole number of at least 1, got ${maxChars}`);
   const tailChars = Math.min(options.tailChars ?? Math.floor(maxChars / 4), maxChars);
   return {
     async afterToolCall(call, result) {

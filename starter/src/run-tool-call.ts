@@ -33,7 +33,14 @@ export function takeEmitted(run: RunContext): AgentEvent[] {
 
 /** The tool_result event for a result. */
 export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent {
-  return { type: 'tool_result', turn, callId: result.toolCallId, name: result.toolName, content: result.content, isError: result.isError };
+  return {
+    type: 'tool_result',
+    turn,
+    callId: result.toolCallId,
+    name: result.toolName,
+    content: result.content,
+    isError: result.isError,
+  };
 }
 
 /**
@@ -42,7 +49,10 @@ export function resultEvent(turn: number, result: ToolResultMessage): AgentEvent
  * emitted, while the tool is still running (a sub-agent's work reaches the consumer live), and all of them before
  * this returns. An event emitted after the tool settled is dropped.
  */
-export async function* runTool(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, ToolResultMessage, undefined> {
+export async function* runTool(
+  call: ToolCall,
+  run: RunContext,
+): AsyncGenerator<AgentEvent, ToolResultMessage, undefined> {
   const queue: AgentEvent[] = [];
   let wake = () => {};
   let settled = false;
@@ -51,11 +61,19 @@ export async function* runTool(call: ToolCall, run: RunContext): AsyncGenerator<
     queue.push(event);
     wake();
   };
-  const work = executeToolCall(run.tools, call, { cwd: run.cwd, signal: run.signal, callId: call.id, turn: run.turn, emit });
-  void work.finally(() => {
-    settled = true;
-    wake();
-  }).catch(() => {});
+  const work = executeToolCall(run.tools, call, {
+    cwd: run.cwd,
+    signal: run.signal,
+    callId: call.id,
+    turn: run.turn,
+    emit,
+  });
+  void work
+    .finally(() => {
+      settled = true;
+      wake();
+    })
+    .catch(() => {});
   for (;;) {
     const next = new Promise<void>((resolve) => (wake = resolve));
     if (queue.length > 0) {
@@ -72,7 +90,10 @@ export async function* runTool(call: ToolCall, run: RunContext): AsyncGenerator<
  * (the executor records it), or adds the call to run.pending and returns undefined when a client answers it.
  * Never throws, except what a hook throws.
  */
-export async function* runToolCall(call: ToolCall, run: RunContext): AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined> {
+export async function* runToolCall(
+  call: ToolCall,
+  run: RunContext,
+): AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined> {
   // #region chapter 7: runToolCall
   // 1. Ask run.hooks.beforeToolCall(call, run). Yield what the hooks emitted (takeEmitted, given), then a
   //    tool_call_decided event with its decision (turn, the call's id and name), before anything runs.

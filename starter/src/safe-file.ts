@@ -56,7 +56,8 @@ export function readConfigFile(file: string, options: ReadConfigOptions): string
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnsafeFileError(`${file} is not read: it is not a regular file`);
-    if (stat.size > maxBytes) throw new UnsafeFileError(`${file} is not read: it is ${stat.size} bytes, more than ${maxBytes}`);
+    if (stat.size > maxBytes)
+      throw new UnsafeFileError(`${file} is not read: it is ${stat.size} bytes, more than ${maxBytes}`);
     // Read at most one byte more than allowed: a file whose size the system does not report (/proc) is still bounded.
     const buffer = Buffer.alloc(maxBytes + 1);
     let length = 0;

@@ -35,7 +35,10 @@ export class ToolTimeoutError extends Error {
  * the tool gives after that is dropped. Throws a RangeError (at set-up) unless `ms` is a positive finite number.
  */
 export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
-  if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`withTimeout: the limit for ${tool.name} must be a positive number of milliseconds, got ${ms}`);
+  if (!Number.isFinite(ms) || ms <= 0)
+    throw new RangeError(
+      `withTimeout: the limit for ${tool.name} must be a positive number of milliseconds, got ${ms}`,
+    );
   return {
     ...tool,
     async execute(input, ctx) {
@@ -57,7 +60,10 @@ export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
  * `tool` whose failures are answers: an error it throws becomes its output, `format(error)` (by default the tool's
  * name and the error's message), and the result is not marked as an error.
  */
-export function catchErrors<Input>(tool: Tool<Input>, format: (error: unknown) => string = (error) => `${tool.name} failed: ${errorText(error)}`): Tool<Input> {
+export function catchErrors<Input>(
+  tool: Tool<Input>,
+  format: (error: unknown) => string = (error) => `${tool.name} failed: ${errorText(error)}`,
+): Tool<Input> {
   return {
     ...tool,
     async execute(input, ctx) {

@@ -34,19 +34,28 @@ describe('textOf (src/messages.ts)', () => {
     const turn: AssistantMessage = {
       role: 'assistant',
       stopReason: 'end_turn',
-      content: [{ type: 'thinking', thinking: 'secret plan' }, { type: 'text', text: 'Done.' }],
+      content: [
+        { type: 'thinking', thinking: 'secret plan' },
+        { type: 'text', text: 'Done.' },
+      ],
     };
     expect(textOf(turn), 'thinking is not part of the answer text').toBe('Done.');
   });
 
   test('is the empty string for a turn with only tool calls', () => {
-    expect(textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }])), 'no text blocks: the empty string (step 3)').toBe('');
+    expect(
+      textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }])),
+      'no text blocks: the empty string (step 3)',
+    ).toBe('');
   });
 });
 
 describe('toolCallsOf (src/messages.ts)', () => {
   test('returns the tool calls in the order the model wrote them, unchanged', () => {
-    expect(toolCallsOf(mixed), 'only the tool_call blocks (no text, no thinking), in their original order, unchanged').toEqual([
+    expect(
+      toolCallsOf(mixed),
+      'only the tool_call blocks (no text, no thinking), in their original order, unchanged',
+    ).toEqual([
       { type: 'tool_call', id: 'call_a', name: 'read', arguments: { path: 'a.txt' } },
       { type: 'tool_call', id: 'call_b', name: 'glob', arguments: { pattern: '*.ts' } },
     ]);
@@ -80,11 +89,16 @@ describe('historyProblems (src/messages.ts)', () => {
   ];
 
   test('finds nothing wrong in a valid history (results may come in any order)', () => {
-    expect(historyProblems(valid), 'a valid history has no problems (check an id is reused before adding it to the ids seen)').toEqual([]);
+    expect(
+      historyProblems(valid),
+      'a valid history has no problems (check an id is reused before adding it to the ids seen)',
+    ).toEqual([]);
   });
 
   test('finds nothing wrong in an empty history', () => {
-    expect(historyProblems([]), 'an empty history has no problems (step 1 applies only when it is not empty)').toEqual([]);
+    expect(historyProblems([]), 'an empty history has no problems (step 1 applies only when it is not empty)').toEqual(
+      [],
+    );
   });
 
   test('reports a history that does not start with a user message', () => {
@@ -95,7 +109,10 @@ describe('historyProblems (src/messages.ts)', () => {
 
   test('reports a tool call that never got a result, naming its id', () => {
     const problems = historyProblems([userMessage('go'), assistantToolCalls([{ ...call1, arguments: {} }])]);
-    expect(problems, `step 6: one problem for the call still pending at the end; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(
+      problems,
+      `step 6: one problem for the call still pending at the end; got ${JSON.stringify(problems)}`,
+    ).toHaveLength(1);
     expect(problems[0], 'the sentence names the id').toContain('call_1');
   });
 
@@ -118,11 +135,17 @@ describe('historyProblems (src/messages.ts)', () => {
       userMessage('hurry up'),
       toolResult(call1, 'late'),
     ]);
-    expect(problems.length, `step 5: a user message ends the wait for results: expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`).toBe(2);
-    expect(problems[0], 'the first problem: call_1 has no result before the user message at index 2 (name the id and the index)').toMatch(
-      /call_1[^]*message 2|message 2[^]*call_1/,
+    expect(
+      problems.length,
+      `step 5: a user message ends the wait for results: expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`,
+    ).toBe(2);
+    expect(
+      problems[0],
+      'the first problem: call_1 has no result before the user message at index 2 (name the id and the index)',
+    ).toMatch(/call_1[^]*message 2|message 2[^]*call_1/);
+    expect(problems[1], 'the second problem: the result at index 3 answers no open call').toMatch(
+      /call_1[^]*message 3|message 3[^]*call_1/,
     );
-    expect(problems[1], 'the second problem: the result at index 3 answers no open call').toMatch(/call_1[^]*message 3|message 3[^]*call_1/);
   });
 
   test('reports a result for a call of an earlier assistant turn', () => {
@@ -132,7 +155,10 @@ describe('historyProblems (src/messages.ts)', () => {
       assistantText('never mind'),
       toolResult(call1, 'too late'),
     ]);
-    expect(problems.length, `step 3: an assistant turn first reports the calls still pending (call_1), then the late result answers no open call: two problems; got ${JSON.stringify(problems)}`).toBe(2);
+    expect(
+      problems.length,
+      `step 3: an assistant turn first reports the calls still pending (call_1), then the late result answers no open call: two problems; got ${JSON.stringify(problems)}`,
+    ).toBe(2);
   });
 
   test('reports a tool call id used twice', () => {
@@ -143,7 +169,10 @@ describe('historyProblems (src/messages.ts)', () => {
       assistantToolCalls([{ ...call1, arguments: {} }]),
       toolResult(call1, 'two'),
     ]);
-    expect(problems, `step 3: one problem, the reused id, even though the two calls are in different turns; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(
+      problems,
+      `step 3: one problem, the reused id, even though the two calls are in different turns; got ${JSON.stringify(problems)}`,
+    ).toHaveLength(1);
     expect(problems[0], 'the sentence names the id').toMatch(/call_1/);
   });
 
@@ -171,9 +200,19 @@ describe('historyProblems (src/messages.ts)', () => {
       assistantText('done'),
     ];
     const ok = historyProblems(valid);
-    expect(ok, `historyProblems step 2: keep the ids in a Set (a plain object already "has" constructor and toString); a valid history got ${JSON.stringify(ok)}`).toEqual([]);
-    const stray = historyProblems([userMessage('go'), assistantText('hi'), toolResult({ id: 'hasOwnProperty', name: 'read' }, 'stray')]);
-    expect(stray, `historyProblems step 2: a result for "hasOwnProperty" answers no open call (keep the pending ids in a Set, not an object); got ${JSON.stringify(stray)}`).toHaveLength(1);
+    expect(
+      ok,
+      `historyProblems step 2: keep the ids in a Set (a plain object already "has" constructor and toString); a valid history got ${JSON.stringify(ok)}`,
+    ).toEqual([]);
+    const stray = historyProblems([
+      userMessage('go'),
+      assistantText('hi'),
+      toolResult({ id: 'hasOwnProperty', name: 'read' }, 'stray'),
+    ]);
+    expect(
+      stray,
+      `historyProblems step 2: a result for "hasOwnProperty" answers no open call (keep the pending ids in a Set, not an object); got ${JSON.stringify(stray)}`,
+    ).toHaveLength(1);
   });
 
   test('does not change the history it checks', () => {

@@ -5,14 +5,23 @@ import type { ModelRequest } from 'kit/provider';
 import { rejection } from '../helpers/assert.js';
 
 const readDef = { name: 'read', description: 'Read a file', inputSchema: { type: 'object', properties: {} } };
-const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages, tools: [readDef], ...extra });
+const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages,
+  tools: [readDef],
+  ...extra,
+});
 
 describe('MockProvider.complete (src/mock-provider.ts)', () => {
   test('returns the scripted turns in order', async () => {
     const provider = new MockProvider([assistantText('first'), assistantText('second')]);
     const history = [userMessage('hi')];
-    expect(await provider.complete(ask(history)), 'the first call returns turn 1 of the script').toEqual(assistantText('first'));
-    expect(await provider.complete(ask(history)), 'the second call returns turn 2 (step 4: take the next step)').toEqual(assistantText('second'));
+    expect(await provider.complete(ask(history)), 'the first call returns turn 1 of the script').toEqual(
+      assistantText('first'),
+    );
+    expect(
+      await provider.complete(ask(history)),
+      'the second call returns turn 2 (step 4: take the next step)',
+    ).toEqual(assistantText('second'));
   });
 
   test('records every request it receives, in order', async () => {
@@ -20,7 +29,11 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     await provider.complete(ask([userMessage('one')], { system: 'be brief' }));
     await provider.complete(ask([userMessage('two')]));
     expect(provider.requests, 'one recorded request per call').toHaveLength(2);
-    expect(provider.requests[0], 'request 1 recorded with its system prompt, messages and tools').toMatchObject({ system: 'be brief', messages: [userMessage('one')], tools: [readDef] });
+    expect(provider.requests[0], 'request 1 recorded with its system prompt, messages and tools').toMatchObject({
+      system: 'be brief',
+      messages: [userMessage('one')],
+      tools: [readDef],
+    });
     expect(provider.requests[1]!.messages, 'request 2 recorded second').toEqual([userMessage('two')]);
   });
 
@@ -54,30 +67,46 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     const provider = new MockProvider([assistantText('only one')]);
     await provider.complete(ask([userMessage('hi')]));
     const error = await provider.complete(ask([userMessage('again')])).catch((e: unknown) => e);
-    expect(error, 'a call past the end of the script must fail loudly with ScriptExhaustedError, not return undefined').toBeInstanceOf(ScriptExhaustedError);
+    expect(
+      error,
+      'a call past the end of the script must fail loudly with ScriptExhaustedError, not return undefined',
+    ).toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
     expect(message, 'step 3: the message says how many turns the script had ("1 turn")').toMatch(/\b1 turn/);
-    expect(message, 'step 3: the message says which turn was asked for, counting from 1 ("turn 2")').toMatch(/turn 2\b/);
+    expect(message, 'step 3: the message says which turn was asked for, counting from 1 ("turn 2")').toMatch(
+      /turn 2\b/,
+    );
     expect(provider.requests, 'step 2 comes before step 3: the request that ran out is still recorded').toHaveLength(2);
   });
 
   test('throws a scripted error, then goes on with the next step', async () => {
     const failure = new Error('503 overloaded');
     const provider = new MockProvider([failure, assistantText('recovered')]);
-    expect(await rejection(provider.complete(ask([userMessage('hi')])), 'step 4: an Error step is thrown'), 'the scripted Error itself is thrown').toBe(failure);
-    expect(await provider.complete(ask([userMessage('hi')])), 'the Error used up its step: the next call gets the next turn').toEqual(assistantText('recovered'));
+    expect(
+      await rejection(provider.complete(ask([userMessage('hi')])), 'step 4: an Error step is thrown'),
+      'the scripted Error itself is thrown',
+    ).toBe(failure);
+    expect(
+      await provider.complete(ask([userMessage('hi')])),
+      'the Error used up its step: the next call gets the next turn',
+    ).toEqual(assistantText('recovered'));
   });
 
   test('calls a function step with the request and returns what it builds', async () => {
     const provider = new MockProvider([
       (request) => assistantText(`you said ${(request.messages[0] as { content: string }).content}`),
     ]);
-    expect(await provider.complete(ask([userMessage('ping')])), 'step 4: a function step is called with the request').toEqual(assistantText('you said ping'));
+    expect(
+      await provider.complete(ask([userMessage('ping')])),
+      'step 4: a function step is called with the request',
+    ).toEqual(assistantText('you said ping'));
   });
 
   test('awaits an async function step', async () => {
     const provider = new MockProvider([async () => assistantText('later')]);
-    expect(await provider.complete(ask([userMessage('hi')])), 'await what a function step returns').toEqual(assistantText('later'));
+    expect(await provider.complete(ask([userMessage('hi')])), 'await what a function step returns').toEqual(
+      assistantText('later'),
+    );
   });
 
   test('rejects with the abort reason when the signal is already aborted, using no step', async () => {
@@ -86,7 +115,10 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     const reason = new Error('user pressed Ctrl-C');
     controller.abort(reason);
     expect(
-      await rejection(provider.complete(ask([userMessage('hi')], { signal: controller.signal })), 'step 1: an aborted signal must reject'),
+      await rejection(
+        provider.complete(ask([userMessage('hi')], { signal: controller.signal })),
+        'step 1: an aborted signal must reject',
+      ),
       'step 1: reject with signal.reason itself',
     ).toBe(reason);
     expect(provider.remaining, 'an aborted call must not use up a scripted turn').toBe(1);

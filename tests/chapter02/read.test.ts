@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, mkdirSync, openSync, readdirSync, readlinkSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readlinkSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,25 +22,33 @@ const read = (cwd: string, input: Record<string, unknown>) => readTool.execute(r
 describe('readTool (src/tools/read.ts)', () => {
   test('returns every line numbered from 1, like cat -n', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'alpha\nbeta\n' });
-    expect(await read(root, { path: 'a.txt' }), 'each line: the number right-aligned in 6 columns, a tab, the text').toBe(
-      '     1\talpha\n     2\tbeta',
-    );
+    expect(
+      await read(root, { path: 'a.txt' }),
+      'each line: the number right-aligned in 6 columns, a tab, the text',
+    ).toBe('     1\talpha\n     2\tbeta');
   });
 
   test('keeps the last line when the file does not end with a newline', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'one\ntwo' });
-    expect(await read(root, { path: 'a.txt' }), 'a last line without a newline is still a line').toBe('     1\tone\n     2\ttwo');
+    expect(await read(root, { path: 'a.txt' }), 'a last line without a newline is still a line').toBe(
+      '     1\tone\n     2\ttwo',
+    );
   });
 
   test('keeps empty lines inside the file', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'a\n\nb\n' });
-    expect(await read(root, { path: 'a.txt' }), 'an empty line inside the file is shown, numbered').toBe('     1\ta\n     2\t\n     3\tb');
+    expect(await read(root, { path: 'a.txt' }), 'an empty line inside the file is shown, numbered').toBe(
+      '     1\ta\n     2\t\n     3\tb',
+    );
   });
 
   test('reads a window with offset and limit, and says how to read on', async () => {
     const { root } = tempWorkspace({ 'n.txt': Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') });
     const lines = (await read(root, { path: 'n.txt', offset: 3, limit: 2 })).split('\n');
-    expect(lines.slice(0, 2), 'offset counts lines from 1: offset 3, limit 2 shows lines 3 and 4 (step 5)').toEqual(['     3\tline 3', '     4\tline 4']);
+    expect(lines.slice(0, 2), 'offset counts lines from 1: offset 3, limit 2 shows lines 3 and 4 (step 5)').toEqual([
+      '     3\tline 3',
+      '     4\tline 4',
+    ]);
     expect(lines, 'one note line after the window (step 6)').toHaveLength(3);
     expect(lines[2], 'the note says how many lines remain (6)').toMatch(/\b6 more lines\b/);
     expect(lines[2], 'the note names the offset to read on from (5)').toMatch(/offset=5\b/);
@@ -46,22 +64,35 @@ describe('readTool (src/tools/read.ts)', () => {
 
   test('adds no note when the window reaches the end', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
-    expect(await read(root, { path: 'n.txt', offset: 2 }), 'the window reaches the last line: no note (step 6)').toBe('     2\tb\n     3\tc');
+    expect(await read(root, { path: 'n.txt', offset: 2 }), 'the window reaches the last line: no note (step 6)').toBe(
+      '     2\tb\n     3\tc',
+    );
   });
 
   test('adds no note when the window is full and ends exactly at the last line', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
-    const why = 'readTool.execute step 6: the note is for lines that remain after the window, not for a window that is full; this window ends at the last line';
-    expect(await read(root, { path: 'n.txt', limit: 3 }), `${why} (limit 3 on a 3-line file)`).toBe('     1\ta\n     2\tb\n     3\tc');
-    expect(await read(root, { path: 'n.txt', offset: 2, limit: 2 }), `${why} (offset 2, limit 2)`).toBe('     2\tb\n     3\tc');
+    const why =
+      'readTool.execute step 6: the note is for lines that remain after the window, not for a window that is full; this window ends at the last line';
+    expect(await read(root, { path: 'n.txt', limit: 3 }), `${why} (limit 3 on a 3-line file)`).toBe(
+      '     1\ta\n     2\tb\n     3\tc',
+    );
+    expect(await read(root, { path: 'n.txt', offset: 2, limit: 2 }), `${why} (offset 2, limit 2)`).toBe(
+      '     2\tb\n     3\tc',
+    );
   });
 
   test('reads the last line when the offset is its number; one past it is past the end', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc' });
-    const why = 'readTool.execute step 4: offset 3 of a 3-line file is the last line, not past the end (past the end is offset > line count)';
+    const why =
+      'readTool.execute step 4: offset 3 of a 3-line file is the last line, not past the end (past the end is offset > line count)';
     expect(await settles(read(root, { path: 'n.txt', offset: 3 }), why), why).toBe('     3\tc');
-    const error = await rejection(read(root, { path: 'n.txt', offset: 4 }), 'readTool.execute step 4: offset 4 of a 3-line file is past the end: throw');
-    expect(String(error), 'readTool.execute step 4: the message says how many lines the file has (3)').toMatch(/\b3 lines\b/);
+    const error = await rejection(
+      read(root, { path: 'n.txt', offset: 4 }),
+      'readTool.execute step 4: offset 4 of a 3-line file is past the end: throw',
+    );
+    expect(String(error), 'readTool.execute step 4: the message says how many lines the file has (3)').toMatch(
+      /\b3 lines\b/,
+    );
   });
 
   test('reads at most 2000 lines when no limit is given', async () => {
@@ -69,7 +100,9 @@ describe('readTool (src/tools/read.ts)', () => {
     const lines = (await read(root, { path: 'big.txt' })).split('\n');
     expect(lines, '2000 numbered lines and the note').toHaveLength(2001);
     expect(lines[1999], 'the last line shown is line 2000').toBe(`  2000\t2000`);
-    expect(lines.at(-1), 'the note: 500 more lines, read on from offset=2001').toMatch(/\b500 more lines\b[^]*offset=2001\b/);
+    expect(lines.at(-1), 'the note: 500 more lines, read on from offset=2001').toMatch(
+      /\b500 more lines\b[^]*offset=2001\b/,
+    );
   });
 
   test('says "(empty file)" for an empty file', async () => {
@@ -81,8 +114,12 @@ describe('readTool (src/tools/read.ts)', () => {
   test('throws for a missing file, naming the path the model used', async () => {
     const { root } = tempWorkspace();
     const error = await rejection(read(root, { path: 'missing.txt' }), 'reading a missing file must throw (step 2)');
-    expect((error as Error).message, 'the message names the path as the model wrote it (use displayPath)').toContain('missing.txt');
-    expect((error as Error).message, 'the message says the file was not found').toMatch(/not found|does not exist|no such file/i);
+    expect((error as Error).message, 'the message names the path as the model wrote it (use displayPath)').toContain(
+      'missing.txt',
+    );
+    expect((error as Error).message, 'the message says the file was not found').toMatch(
+      /not found|does not exist|no such file/i,
+    );
   });
 
   test('throws for a directory, saying it is one', async () => {
@@ -90,27 +127,41 @@ describe('readTool (src/tools/read.ts)', () => {
     mkdirSync(path.join(root, 'src'));
     const error = await rejection(read(root, { path: 'src' }), 'reading a directory must throw');
     expect((error as Error).message, 'step 2: the message names the path (src)').toMatch(/^src\b|\bsrc\b/);
-    expect((error as Error).message, 'step 2: check with stat and say it is a directory (not the raw EISDIR error of a read)').toMatch(/directory/);
+    expect(
+      (error as Error).message,
+      'step 2: check with stat and say it is a directory (not the raw EISDIR error of a read)',
+    ).toMatch(/directory/);
     expect((error as Error).message).not.toMatch(/EISDIR/);
   });
 
   test('throws for an offset past the end, giving the line count', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'a\nb\n' });
-    const error = await rejection(read(root, { path: 'a.txt', offset: 5 }), 'an offset past the end must throw (step 4)');
+    const error = await rejection(
+      read(root, { path: 'a.txt', offset: 5 }),
+      'an offset past the end must throw (step 4)',
+    );
     expect((error as Error).message, 'the message says how many lines the file has (2)').toMatch(/\b2 lines\b/);
   });
 
   test('refuses a path outside the workspace without reading it', async () => {
     const { root } = tempWorkspace();
-    const error = await rejection(read(root, { path: '../outside/secret.txt' }), 'the read tool must go through resolveInWorkspace');
+    const error = await rejection(
+      read(root, { path: '../outside/secret.txt' }),
+      'the read tool must go through resolveInWorkspace',
+    );
     expect(String(error), 'the secret must not appear in the error').not.toContain('top secret');
-    expect((error as Error).name, 'the error is the PathOutsideWorkspaceError of resolveInWorkspace').toBe('PathOutsideWorkspaceError');
+    expect((error as Error).name, 'the error is the PathOutsideWorkspaceError of resolveInWorkspace').toBe(
+      'PathOutsideWorkspaceError',
+    );
   });
 
   test('refuses to follow a symlink out of the workspace', async () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'notes.txt'));
-    const error = await rejection(read(root, { path: 'notes.txt' }), 'notes.txt links outside the workspace: the read tool must go through resolveInWorkspace');
+    const error = await rejection(
+      read(root, { path: 'notes.txt' }),
+      'notes.txt links outside the workspace: the read tool must go through resolveInWorkspace',
+    );
     expect(String(error), 'the error says the path is outside the workspace').toMatch(/outside/);
   });
 
@@ -136,9 +187,16 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
         ),
         new Promise<{ kind: 'hung' }>((resolve) => setTimeout(() => resolve({ kind: 'hung' }), 1000)),
       ]);
-      if (outcome.kind === 'rejected' && (outcome as { error: Error }).error.name === 'TodoError') throw (outcome as { error: Error }).error;
-      expect(outcome.kind, 'step 2: a FIFO is not a regular file; refuse it before opening it (opening one waits for a writer)').toBe('rejected');
-      expect(String((outcome as { error: unknown }).error), 'step 2: a FIFO is not a regular file: refuse it with an error that names the path').toContain('pipe');
+      if (outcome.kind === 'rejected' && (outcome as { error: Error }).error.name === 'TodoError')
+        throw (outcome as { error: Error }).error;
+      expect(
+        outcome.kind,
+        'step 2: a FIFO is not a regular file; refuse it before opening it (opening one waits for a writer)',
+      ).toBe('rejected');
+      expect(
+        String((outcome as { error: unknown }).error),
+        'step 2: a FIFO is not a regular file: refuse it with an error that names the path',
+      ).toContain('pipe');
     } finally {
       // Release a read that is stuck opening the FIFO, so the test worker is not left with a blocked thread.
       try {
@@ -153,7 +211,10 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     const { root } = tempWorkspace();
     writeFileSync(path.join(root, 'bundle.min.js'), Buffer.alloc(20_000_000, 'x'));
     const result = await read(root, { path: 'bundle.min.js' });
-    expect(result.length, 'a 20 MB line must not come back whole: readWindow cuts it; return what it gives').toBeLessThan(3000);
+    expect(
+      result.length,
+      'a 20 MB line must not come back whole: readWindow cuts it; return what it gives',
+    ).toBeLessThan(3000);
     expect(result, 'the line starts as in the file').toMatch(/^ {5}1\txxxx/);
     expect(result, 'the output says the line was cut').toMatch(/cut/);
   });
@@ -164,19 +225,32 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     const result = await read(root, { path: 'wide.txt', limit: 3000 });
     const lines = result.split('\n');
     const shown = lines.length - 1;
-    expect(shown * 100, `at most ${MAX_READ_BYTES} bytes of the file's text (readWindow stops there)`).toBeLessThanOrEqual(MAX_READ_BYTES);
+    expect(
+      shown * 100,
+      `at most ${MAX_READ_BYTES} bytes of the file's text (readWindow stops there)`,
+    ).toBeLessThanOrEqual(MAX_READ_BYTES);
     expect(shown, 'as many whole lines as fit').toBe(MAX_READ_BYTES / 100);
-    expect(lines.at(-1), 'step 6: the note counts the lines left').toMatch(new RegExp(`\\b${3000 - shown} more lines\\b`));
+    expect(lines.at(-1), 'step 6: the note counts the lines left').toMatch(
+      new RegExp(`\\b${3000 - shown} more lines\\b`),
+    );
     expect(lines.at(-1), 'step 6: the note names the next line to read').toMatch(new RegExp(`offset=${shown + 1}\\b`));
     expect(lines.at(-1), 'step 6: when the window was capped by bytes, the note says so').toMatch(/bytes/);
     const next = (await read(root, { path: 'wide.txt', offset: shown + 1, limit: 1 })).split('\n')[0];
-    expect(next, 'reading again from the offset in the note goes on where the window stopped').toBe(`${String(shown + 1).padStart(6)}\t${line}`);
+    expect(next, 'reading again from the offset in the note goes on where the window stopped').toBe(
+      `${String(shown + 1).padStart(6)}\t${line}`,
+    );
   });
 
   test('refuses a binary file instead of returning its bytes as text', async () => {
     const { root } = tempWorkspace();
-    writeFileSync(path.join(root, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]));
-    const error = await rejection(read(root, { path: 'logo.png' }), 'step 4: a file with NUL bytes is binary (readWindow says so): throw');
+    writeFileSync(
+      path.join(root, 'logo.png'),
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48]),
+    );
+    const error = await rejection(
+      read(root, { path: 'logo.png' }),
+      'step 4: a file with NUL bytes is binary (readWindow says so): throw',
+    );
     expect(String(error), 'the error names the path').toContain('logo.png');
     expect(String(error), 'the error says the file is binary').toMatch(/binary/i);
   });
@@ -190,31 +264,53 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
       if (error instanceof Error && error.name === 'TodoError') throw error;
       return error;
     });
-    expect(typeof result === 'string' ? result : String(result), 'step 4: read through readWindow on the open handle, never the whole file into one string').toMatch(
-      /^ {5}1\tfirst line\n {5}2\tfirst line\n/,
-    );
-    expect(String(result).split('\n').at(-1), 'step 6: lines that were not counted: the note says there are more, and where to read on').toMatch(/more lines[^]*offset=3\b/);
-    expect(String(result).split('\n').at(-1), 'the lines after the window were not counted: the note must not give a number').not.toMatch(/\d+ more lines/);
+    expect(
+      typeof result === 'string' ? result : String(result),
+      'step 4: read through readWindow on the open handle, never the whole file into one string',
+    ).toMatch(/^ {5}1\tfirst line\n {5}2\tfirst line\n/);
+    expect(
+      String(result).split('\n').at(-1),
+      'step 6: lines that were not counted: the note says there are more, and where to read on',
+    ).toMatch(/more lines[^]*offset=3\b/);
+    expect(
+      String(result).split('\n').at(-1),
+      'the lines after the window were not counted: the note must not give a number',
+    ).not.toMatch(/\d+ more lines/);
   });
 
   test('shows a Windows (CRLF) file without the carriage returns', async () => {
     const { root } = tempWorkspace({ 'win.txt': 'one\r\ntwo\r\n' });
-    expect(await read(root, { path: 'win.txt' }), 'the lines readWindow gives have no \\r; number them as they are').toBe('     1\tone\n     2\ttwo');
+    expect(
+      await read(root, { path: 'win.txt' }),
+      'the lines readWindow gives have no \\r; number them as they are',
+    ).toBe('     1\tone\n     2\ttwo');
   });
 
   test('an offset far past the end throws with the line count; a huge limit reads to the end', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'a\nb\n' });
     const error = await rejection(read(root, { path: 'a.txt', offset: 1e12 }), 'offset 10^12 is past the end');
     expect(String(error), 'the message says how many lines the file has').toMatch(/\b2 lines\b/);
-    expect(await read(root, { path: 'a.txt', limit: Number.MAX_SAFE_INTEGER }), 'a limit larger than the file shows it all, with no note').toBe('     1\ta\n     2\tb');
+    expect(
+      await read(root, { path: 'a.txt', limit: Number.MAX_SAFE_INTEGER }),
+      'a limit larger than the file shows it all, with no note',
+    ).toBe('     1\ta\n     2\tb');
   });
 
   test('refuses a symlink to a FIFO inside the workspace, and a path that is the root itself', async () => {
     const { root } = tempWorkspace();
     execFileSync('mkfifo', [path.join(root, 'pipe')]);
     symlinkSync('pipe', path.join(root, 'alias'));
-    expect(String(await rejection(read(root, { path: 'alias' }), 'alias leads to a FIFO: stat follows the link, so it is refused too'))).toContain('alias');
-    expect(String(await rejection(read(root, { path: '.' }), '"." is the workspace folder: not a file'))).toMatch(/directory/);
+    expect(
+      String(
+        await rejection(
+          read(root, { path: 'alias' }),
+          'alias leads to a FIFO: stat follows the link, so it is refused too',
+        ),
+      ),
+    ).toContain('alias');
+    expect(String(await rejection(read(root, { path: '.' }), '"." is the workspace folder: not a file'))).toMatch(
+      /directory/,
+    );
   });
 
   test('refuses a socket, naming it as the model wrote it', async () => {
@@ -222,8 +318,14 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(path.join(root, 'agent.sock'), resolve));
     try {
-      const error = await rejection(read(root, { path: 'agent.sock' }), 'a socket is not a regular file: refuse it (step 2)');
-      expect(String(error), 'step 2: stat first, and name the path relative to the root (displayPath), not the raw error of open').not.toContain(root);
+      const error = await rejection(
+        read(root, { path: 'agent.sock' }),
+        'a socket is not a regular file: refuse it (step 2)',
+      );
+      expect(
+        String(error),
+        'step 2: stat first, and name the path relative to the root (displayPath), not the raw error of open',
+      ).not.toContain(root);
       expect(String(error), 'the message names the path').toContain('agent.sock');
     } finally {
       await new Promise((resolve) => server.close(resolve));
@@ -246,6 +348,9 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     await read(root, { path: 'blob.bin' }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
     });
-    expect(openOn(path.join(root, 'blob.bin')), 'step 3: close the handle whatever happens, a refused binary file too (try/finally)').toBe(0);
+    expect(
+      openOn(path.join(root, 'blob.bin')),
+      'step 3: close the handle whatever happens, a refused binary file too (try/finally)',
+    ).toBe(0);
   });
 });

@@ -18,7 +18,10 @@ describe('toolDefinition (src/tool.ts)', () => {
     const def = toolDefinition(search);
     expect(def.name, 'the definition carries the tool name').toBe('search');
     expect(def.description, 'and its description').toBe('Search the code');
-    expect(def.inputSchema, 'inputSchema: the JSON Schema of the zod object, with each field and its description').toMatchObject({
+    expect(
+      def.inputSchema,
+      'inputSchema: the JSON Schema of the zod object, with each field and its description',
+    ).toMatchObject({
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What to look for' },
@@ -43,7 +46,6 @@ describe('toolDefinition (src/tool.ts)', () => {
 const named = (name: string) => defineTool({ name, description: name, input: z.object({}), execute: async () => name });
 
 describe('ToolSet.get (src/tool.ts)', () => {
-
   test('finds a tool by its exact name', () => {
     const set = new ToolSet([named('read'), named('write')]);
     expect(set.get('write')?.name, 'get returns the tool with that name').toBe('write');
@@ -59,10 +61,12 @@ describe('ToolSet.get (src/tool.ts)', () => {
   test('returns undefined for names an object inherits (toString, constructor, __proto__)', () => {
     const set = new ToolSet([named('read')]);
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
-      expect(set.get(name), `ToolSet.get step 1: the model sent the tool name "${name}"; no tool has it, so get returns undefined (look it up in the set's Map, not in a plain object, which inherits "${name}")`).toBeUndefined();
+      expect(
+        set.get(name),
+        `ToolSet.get step 1: the model sent the tool name "${name}"; no tool has it, so get returns undefined (look it up in the set's Map, not in a plain object, which inherits "${name}")`,
+      ).toBeUndefined();
     }
   });
-
 });
 
 describe('ToolSet.add (src/tool.ts)', () => {
@@ -72,30 +76,45 @@ describe('ToolSet.add (src/tool.ts)', () => {
     const second = named('read');
     expect(() => set.add(second), 'adding a second tool named "read" must throw, naming it').toThrow(/read/);
     expect(set.size, 'still one tool').toBe(1);
-    expect(set.get('read'), 'step 1: check before storing: the first tool stays, the second never replaces it').toBe(first);
+    expect(set.get('read'), 'step 1: check before storing: the first tool stays, the second never replaces it').toBe(
+      first,
+    );
   });
 
   test('add returns the set, so calls chain', () => {
     const set = new ToolSet();
-    expect(set.add(named('a')).add(named('b')).names(), 'step 2: add returns this, so both tools are in the set').toEqual(['a', 'b']);
+    expect(
+      set.add(named('a')).add(named('b')).names(),
+      'step 2: add returns this, so both tools are in the set',
+    ).toEqual(['a', 'b']);
   });
-
 });
 
 describe('ToolSet.definitions (src/tool.ts)', () => {
   test('gives the definitions in the order the tools were added', () => {
     const set = new ToolSet([named('zeta'), named('alpha')]).add(named('mid'));
-    expect(set.definitions().map((d) => d.name), 'the model sees tools in insertion order').toEqual(['zeta', 'alpha', 'mid']);
-    expect(set.definitions()[0], 'each definition is what toolDefinition gives for that tool').toEqual(toolDefinition(named('zeta')));
+    expect(
+      set.definitions().map((d) => d.name),
+      'the model sees tools in insertion order',
+    ).toEqual(['zeta', 'alpha', 'mid']);
+    expect(set.definitions()[0], 'each definition is what toolDefinition gives for that tool').toEqual(
+      toolDefinition(named('zeta')),
+    );
   });
 
   test('reflects the set as it is at each call: a tool added or removed later', () => {
     const set = new ToolSet([named('read')]);
     expect(set.definitions().map((d) => d.name)).toEqual(['read']);
     set.add(named('write'));
-    expect(set.definitions().map((d) => d.name), 'ToolSet.definitions step 1: map the tools in the set at every call; "write" was added after the first call').toEqual(['read', 'write']);
+    expect(
+      set.definitions().map((d) => d.name),
+      'ToolSet.definitions step 1: map the tools in the set at every call; "write" was added after the first call',
+    ).toEqual(['read', 'write']);
     set.remove('read');
-    expect(set.definitions().map((d) => d.name), 'ToolSet.definitions step 1: map the tools in the set at every call; "read" was removed').toEqual(['write']);
+    expect(
+      set.definitions().map((d) => d.name),
+      'ToolSet.definitions step 1: map the tools in the set at every call; "read" was removed',
+    ).toEqual(['write']);
   });
 
   test('definitions do not run any tool', () => {

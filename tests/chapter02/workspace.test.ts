@@ -8,26 +8,39 @@ import { tempWorkspace } from '../helpers/workspace.js';
 describe('resolveInWorkspace (src/workspace.ts)', () => {
   test('resolves a relative path against the root', async () => {
     const { root } = tempWorkspace({ 'src/a.ts': '' });
-    const why = 'resolveInWorkspace step 1: resolve the path against the root, path.resolve(root, requested), not against the folder the process runs in';
+    const why =
+      'resolveInWorkspace step 1: resolve the path against the root, path.resolve(root, requested), not against the folder the process runs in';
     expect(await settles(resolveInWorkspace(root, 'src/a.ts'), why), why).toBe(path.join(root, 'src/a.ts'));
   });
 
   test('accepts a path that goes up and comes back inside', async () => {
     const { root } = tempWorkspace({ 'b.txt': '' });
-    expect(await resolveInWorkspace(root, 'src/../b.txt'), '`..` that stays inside is fine; return the resolved path').toBe(path.join(root, 'b.txt'));
+    expect(
+      await resolveInWorkspace(root, 'src/../b.txt'),
+      '`..` that stays inside is fine; return the resolved path',
+    ).toBe(path.join(root, 'b.txt'));
   });
 
-  test.each([['../outside/secret.txt'], ['src/../../outside/secret.txt'], ['..']])('refuses %j, which leaves the root', async (requested) => {
-    const { root } = tempWorkspace();
-    expect(await rejection(resolveInWorkspace(root, requested), `"${requested}" leads out of the root and must be refused`)).toBeInstanceOf(
-      PathOutsideWorkspaceError,
-    );
-  });
+  test.each([['../outside/secret.txt'], ['src/../../outside/secret.txt'], ['..']])(
+    'refuses %j, which leaves the root',
+    async (requested) => {
+      const { root } = tempWorkspace();
+      expect(
+        await rejection(
+          resolveInWorkspace(root, requested),
+          `"${requested}" leads out of the root and must be refused`,
+        ),
+      ).toBeInstanceOf(PathOutsideWorkspaceError);
+    },
+  );
 
   test('refuses an absolute path outside the root, naming it', async () => {
     const { root, outside } = tempWorkspace();
     const requested = path.join(outside, 'secret.txt');
-    const error = await rejection(resolveInWorkspace(root, requested), 'an absolute path outside the root must be refused');
+    const error = await rejection(
+      resolveInWorkspace(root, requested),
+      'an absolute path outside the root must be refused',
+    );
     expect(error, 'step 2: throw PathOutsideWorkspaceError').toBeInstanceOf(PathOutsideWorkspaceError);
     expect((error as Error).message, 'step 2: the message names the path').toContain(requested);
   });
@@ -36,25 +49,37 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     const { root } = tempWorkspace();
     mkdirSync(`${root}-evil`);
     expect(
-      await rejection(resolveInWorkspace(root, `${root}-evil/x`), `${root}-evil is not inside ${root}: a plain startsWith check is not enough`),
+      await rejection(
+        resolveInWorkspace(root, `${root}-evil/x`),
+        `${root}-evil is not inside ${root}: a plain startsWith check is not enough`,
+      ),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
   test('accepts an absolute path inside the root', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'a' });
-    expect(await resolveInWorkspace(root, path.join(root, 'a.txt')), 'an absolute path inside the root is accepted').toBe(path.join(root, 'a.txt'));
+    expect(
+      await resolveInWorkspace(root, path.join(root, 'a.txt')),
+      'an absolute path inside the root is accepted',
+    ).toBe(path.join(root, 'a.txt'));
   });
 
   test('accepts a file that does not exist yet, so it can be written', async () => {
     const { root } = tempWorkspace();
-    expect(await resolveInWorkspace(root, 'new/dir/file.txt'), 'a path that does not exist yet is accepted when it would be inside').toBe(path.join(root, 'new/dir/file.txt'));
+    expect(
+      await resolveInWorkspace(root, 'new/dir/file.txt'),
+      'a path that does not exist yet is accepted when it would be inside',
+    ).toBe(path.join(root, 'new/dir/file.txt'));
   });
 
   test('refuses a symlink inside the root that points outside it', async () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'innocent.txt'));
     expect(
-      await rejection(resolveInWorkspace(root, 'innocent.txt'), 'innocent.txt is a symlink to a file outside: follow symlinks (step 3, realLocation) before deciding'),
+      await rejection(
+        resolveInWorkspace(root, 'innocent.txt'),
+        'innocent.txt is a symlink to a file outside: follow symlinks (step 3, realLocation) before deciding',
+      ),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
@@ -85,7 +110,10 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
   test('accepts a symlink that stays inside the root', async () => {
     const { root } = tempWorkspace({ 'real.txt': 'x' });
     symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));
-    expect(await resolveInWorkspace(root, 'alias.txt'), 'step 4: a link that stays inside is accepted, and the path is returned as asked, not the real one').toBe(path.join(root, 'alias.txt'));
+    expect(
+      await resolveInWorkspace(root, 'alias.txt'),
+      'step 4: a link that stays inside is accepted, and the path is returned as asked, not the real one',
+    ).toBe(path.join(root, 'alias.txt'));
   });
 
   test('refuses a dangling symlink to a file outside that does not exist yet', async () => {
@@ -116,7 +144,10 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     const { root } = tempWorkspace();
     symlinkSync('drafts/new.txt', path.join(root, 'current.txt'));
     expect(
-      await settles(resolveInWorkspace(root, 'current.txt'), 'current.txt links to drafts/new.txt, which does not exist yet but would be inside: accept it'),
+      await settles(
+        resolveInWorkspace(root, 'current.txt'),
+        'current.txt links to drafts/new.txt, which does not exist yet but would be inside: accept it',
+      ),
       'step 4: return the path as asked',
     ).toBe(path.join(root, 'current.txt'));
   });
@@ -128,7 +159,10 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     // Written out, sub/../planted.txt looks like <root>/planted.txt; really it is outside/planted.txt.
     symlinkSync('sub/../planted.txt', path.join(root, 'tricky.txt'));
     expect(
-      await rejection(resolveInWorkspace(root, 'tricky.txt'), 'tricky.txt lands in outside/: check where realLocation says the path leads'),
+      await rejection(
+        resolveInWorkspace(root, 'tricky.txt'),
+        'tricky.txt lands in outside/: check where realLocation says the path leads',
+      ),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
 
@@ -142,18 +176,26 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
 
     test('accepts a file inside, returning it below the root as given', async () => {
       const { link } = linkedRoot({ 'a.txt': 'a' });
-      const where = 'the root is a link: step 3 must compare against where the root really is (realLocation of the root too)';
-      expect(await settles(resolveInWorkspace(link, 'a.txt'), where), 'step 4: return the resolved path below the root as given, not the real one').toBe(
-        path.join(link, 'a.txt'),
-      );
-      expect(await settles(resolveInWorkspace(link, 'new/file.txt'), where), 'a new file inside a linked root is accepted too').toBe(path.join(link, 'new/file.txt'));
+      const where =
+        'the root is a link: step 3 must compare against where the root really is (realLocation of the root too)';
+      expect(
+        await settles(resolveInWorkspace(link, 'a.txt'), where),
+        'step 4: return the resolved path below the root as given, not the real one',
+      ).toBe(path.join(link, 'a.txt'));
+      expect(
+        await settles(resolveInWorkspace(link, 'new/file.txt'), where),
+        'a new file inside a linked root is accepted too',
+      ).toBe(path.join(link, 'new/file.txt'));
     });
 
     test('still refuses a symlink out of it', async () => {
       const { root, link } = linkedRoot();
       symlinkSync('../outside/planted.txt', path.join(root, 'notes.txt'));
       expect(
-        await rejection(resolveInWorkspace(link, 'notes.txt'), 'notes.txt leads outside even when the root is reached through a link'),
+        await rejection(
+          resolveInWorkspace(link, 'notes.txt'),
+          'notes.txt leads outside even when the root is reached through a link',
+        ),
       ).toBeInstanceOf(PathOutsideWorkspaceError);
     });
   });
@@ -162,13 +204,19 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     const { root } = tempWorkspace();
     symlinkSync('b', path.join(root, 'a'));
     symlinkSync('a', path.join(root, 'b'));
-    const error = await rejection(resolveInWorkspace(root, 'a/file.txt'), 'a and b link to each other: the path must be refused');
+    const error = await rejection(
+      resolveInWorkspace(root, 'a/file.txt'),
+      'a and b link to each other: the path must be refused',
+    );
     expect(String(error), 'the error says the path goes through a loop of symlinks').toMatch(/loop/);
   });
 
   test('refuses a path holding a NUL character, saying so', async () => {
     const { root } = tempWorkspace();
-    const error = await rejection(resolveInWorkspace(root, 'notes.txt\0.png'), 'a path with a NUL character must be refused');
+    const error = await rejection(
+      resolveInWorkspace(root, 'notes.txt\0.png'),
+      'a path with a NUL character must be refused',
+    );
     expect(String(error), 'the error names the NUL character').toMatch(/NUL/);
   });
 });

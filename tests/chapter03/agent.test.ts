@@ -19,7 +19,10 @@ import { loopTools } from './fixtures.js';
 
 const echoCall = (id: string, text: string) => assistantToolCalls([{ id, name: 'echo', arguments: { text } }]);
 
-function agentWith(script: ConstructorParameters<typeof MockProvider>[0], options: { system?: string; maxTurns?: number } = {}) {
+function agentWith(
+  script: ConstructorParameters<typeof MockProvider>[0],
+  options: { system?: string; maxTurns?: number } = {},
+) {
   const { tools, calls } = loopTools();
   const provider = new MockProvider(script);
   return { agent: new SimpleAgent({ provider, tools, cwd: process.cwd(), ...options }), provider, tools, calls };
@@ -27,10 +30,20 @@ function agentWith(script: ConstructorParameters<typeof MockProvider>[0], option
 
 describe('SimpleAgent.run and chat (src/agent.ts)', () => {
   test('keeps looping through several tool rounds until the model answers', async () => {
-    const { agent, provider } = agentWith([echoCall('c1', 'a'), echoCall('c2', 'b'), echoCall('c3', 'c'), assistantText('abc')]);
-    expect(await agent.run('spell it'), 'run keeps looping until a turn without tool calls, and returns its text').toBe('abc');
+    const { agent, provider } = agentWith([
+      echoCall('c1', 'a'),
+      echoCall('c2', 'b'),
+      echoCall('c3', 'c'),
+      assistantText('abc'),
+    ]);
+    expect(await agent.run('spell it'), 'run keeps looping until a turn without tool calls, and returns its text').toBe(
+      'abc',
+    );
     expect(provider.requests.length, 'one model call per round, plus the final one').toBe(4);
-    expect(shape(requestOn(provider, 4).messages), 'request 4 holds every earlier turn, each followed by its result').toEqual([
+    expect(
+      shape(requestOn(provider, 4).messages),
+      'request 4 holds every earlier turn, each followed by its result',
+    ).toEqual([
       'user',
       'assistant call echo#c1',
       'tool echo#c1',
@@ -48,11 +61,17 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
   });
 
   test('sends the system prompt and the tool definitions on every request', async () => {
-    const { agent, provider, tools } = agentWith([echoCall('c1', 'x'), assistantText('done')], { system: 'You are terse.' });
+    const { agent, provider, tools } = agentWith([echoCall('c1', 'x'), assistantText('done')], {
+      system: 'You are terse.',
+    });
     await agent.chat([userMessage('go')]);
     for (const [i, request] of provider.requests.entries()) {
-      expect(request.system, `request ${i + 1} should carry the system prompt (chat step 1: on every request)`).toBe('You are terse.');
-      expect(request.tools, `request ${i + 1} should offer the tools (chat step 1: on every request)`).toEqual(tools.definitions());
+      expect(request.system, `request ${i + 1} should carry the system prompt (chat step 1: on every request)`).toBe(
+        'You are terse.',
+      );
+      expect(request.tools, `request ${i + 1} should offer the tools (chat step 1: on every request)`).toEqual(
+        tools.definitions(),
+      );
     }
   });
 
@@ -65,10 +84,10 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
       assistantText('ok'),
     ]);
     await agent.run('go');
-    expect(calls.map((c) => (c.input as { text: string }).text), 'each tool runs exactly once, in call order').toEqual([
-      'slow one',
-      'fast one',
-    ]);
+    expect(
+      calls.map((c) => (c.input as { text: string }).text),
+      'each tool runs exactly once, in call order',
+    ).toEqual(['slow one', 'fast one']);
     expect(requestOn(provider, 2)).toEndWithResultsFor(['s1', 's2']);
   });
 
@@ -82,7 +101,10 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     ]);
     await agent.run('go');
     const results = requestOn(provider, 2).messages.slice(2);
-    expect(results, 'each result carries the toolCallId of the call it answers').toEqual([toolResult({ id: 'toolu_01', name: 'echo' }, 'one'), toolResult({ id: 'toolu_01b', name: 'echo' }, 'two')]);
+    expect(results, 'each result carries the toolCallId of the call it answers').toEqual([
+      toolResult({ id: 'toolu_01', name: 'echo' }, 'one'),
+      toolResult({ id: 'toolu_01b', name: 'echo' }, 'two'),
+    ]);
   });
 
   test('lets the model recover from a failing tool: the error reaches it as a result', async () => {
@@ -110,7 +132,9 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
       echoCall('b3', 'fixed'),
       assistantText('fixed'),
     ]);
-    expect(await settles(agent.run('go'), 'bad arguments and unknown tools are error results, not a throw')).toBe('fixed');
+    expect(await settles(agent.run('go'), 'bad arguments and unknown tools are error results, not a throw')).toBe(
+      'fixed',
+    );
     expect(shape(requestOn(provider, 2).messages).slice(2)).toEqual(['tool echo#b1 error', 'tool shout#b2 error']);
   });
 
@@ -118,13 +142,14 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const { agent } = agentWith([echoCall('c1', 'x'), assistantText('final')]);
     const history: Message[] = [userMessage('go')];
     expect(await agent.chat(history)).toBe('final');
-    expect(history.length, 'chat appends to the caller\'s array in place (it still holds only the prompt)').toBeGreaterThan(1);
-    expect(shape(history), 'step 3 of SimpleAgent.chat: the round (turn, then its result) and, last, the final answer turn (push it before returning its text)').toEqual([
-      'user',
-      'assistant call echo#c1',
-      'tool echo#c1',
-      'assistant text',
-    ]);
+    expect(
+      history.length,
+      "chat appends to the caller's array in place (it still holds only the prompt)",
+    ).toBeGreaterThan(1);
+    expect(
+      shape(history),
+      'step 3 of SimpleAgent.chat: the round (turn, then its result) and, last, the final answer turn (push it before returning its text)',
+    ).toEqual(['user', 'assistant call echo#c1', 'tool echo#c1', 'assistant text']);
     expect(history).toBeValidHistory('after chat');
   });
 
@@ -150,7 +175,10 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
   test('gives up with TurnLimitError after maxTurns model calls, leaving a valid history', async () => {
     let n = 0;
     const forever = () => echoCall(`loop_${++n}`, 'again');
-    const { agent, provider } = agentWith(Array.from({ length: 10 }, () => forever), { maxTurns: 3 });
+    const { agent, provider } = agentWith(
+      Array.from({ length: 10 }, () => forever),
+      { maxTurns: 3 },
+    );
     const history: Message[] = [userMessage('never stop')];
     const error = await agent.chat(history).catch((e: unknown) => e);
     expect(error, 'the loop must stop at the turn limit with a TurnLimitError').toBeInstanceOf(TurnLimitError);
@@ -171,7 +199,11 @@ describe('SimpleAgent.run and chat (src/agent.ts)', () => {
     const { agent } = agentWith([echoCall('c1', 'x'), outage]);
     const history: Message[] = [userMessage('go')];
     await expect(agent.chat(history)).rejects.toBe(outage);
-    expect(shape(history), 'keep the finished round; add nothing for the failed call').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(shape(history), 'keep the finished round; add nothing for the failed call').toEqual([
+      'user',
+      'assistant call echo#c1',
+      'tool echo#c1',
+    ]);
     expect(history).toBeValidHistory('after the provider failed');
   });
 });
@@ -194,7 +226,10 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
     const history: Message[] = [userMessage('go')];
     expect(await agent.chat(history)).toBe('ok');
     expect(history, NORMALIZE).toBeValidHistory('after a turn that used one id twice');
-    expect(calls.map((c) => (c.input as { text: string }).text), 'both calls run, in order').toEqual(['one', 'two']);
+    expect(
+      calls.map((c) => (c.input as { text: string }).text),
+      'both calls run, in order',
+    ).toEqual(['one', 'two']);
     const ids = callIds(history[1]);
     expect(new Set(ids).size, `${NORMALIZE}: the two calls must end up with different ids`).toBe(2);
     expect(resultIds(history), 'each result answers its own call').toEqual(ids);
@@ -220,21 +255,36 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
     const history: Message[] = [userMessage('go')];
     expect(await agent.chat(history)).toBe('ok');
     expect(history, NORMALIZE).toBeValidHistory('after calls with an empty id and an empty name');
-    expect(calls.map((c) => c.tool), 'the call with an empty id still runs').toEqual(['echo']);
+    expect(
+      calls.map((c) => c.tool),
+      'the call with an empty id still runs',
+    ).toEqual(['echo']);
     const turn = history[1] as AssistantMessage;
     const nameless = turn.content.find((b) => b.type === 'tool_call' && b.id === 'n1');
-    expect(nameless && nameless.type === 'tool_call' && nameless.name, `${NORMALIZE}: no call in the history has an empty name`).toBeTruthy();
+    expect(
+      nameless && nameless.type === 'tool_call' && nameless.name,
+      `${NORMALIZE}: no call in the history has an empty name`,
+    ).toBeTruthy();
     const result = history[3] as ToolResultMessage;
     expect(result.isError, 'a call without a name is an unknown tool: an error result').toBe(true);
     expect(result.content, 'the error lists the real tools so the model can call again').toContain('echo, fail, slow');
   });
 
   test('a tool_use turn without any call is an answer: the run ends instead of asking again', async () => {
-    const empty: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: 'All done.' }], stopReason: 'tool_use' };
+    const empty: AssistantMessage = {
+      role: 'assistant',
+      content: [{ type: 'text', text: 'All done.' }],
+      stopReason: 'tool_use',
+    };
     const { agent, provider } = agentWith([empty, assistantText('never asked for')]);
     const history: Message[] = [userMessage('go')];
-    expect(await settles(agent.chat(history), 'chat must not fail on a tool_use turn without calls'), NORMALIZE).toBe('All done.');
-    expect(provider.requests, `${NORMALIZE}: a tool_use turn with no call asks for nothing, so no second model call`).toHaveLength(1);
+    expect(await settles(agent.chat(history), 'chat must not fail on a tool_use turn without calls'), NORMALIZE).toBe(
+      'All done.',
+    );
+    expect(
+      provider.requests,
+      `${NORMALIZE}: a tool_use turn with no call asks for nothing, so no second model call`,
+    ).toHaveLength(1);
     expect(shape(history), 'the turn is the last message, as an answer').toEqual(['user', 'assistant text']);
     expect(history).toBeValidHistory('after a tool_use turn without calls');
   });
@@ -246,7 +296,10 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
     await settles(agent.chat(history), 'chat must not fail on an empty turn');
     const last = history.at(-1) as AssistantMessage;
     expect(last?.role, 'the turn is still appended').toBe('assistant');
-    expect(last.content.length, `${NORMALIZE}: providers refuse an empty assistant turn; normalizeTurn gives it a text block`).toBeGreaterThan(0);
+    expect(
+      last.content.length,
+      `${NORMALIZE}: providers refuse an empty assistant turn; normalizeTurn gives it a text block`,
+    ).toBeGreaterThan(0);
     expect(history).toBeValidHistory('after an empty turn');
   });
 
@@ -261,10 +314,18 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
     };
     const { agent, provider, calls } = agentWith([cut, assistantText('never asked for')]);
     const history: Message[] = [userMessage('go')];
-    expect(await settles(agent.chat(history), 'a cut turn ends the run like an answer'), "chat step 3: every stop reason but 'tool_use' (here 'max_tokens') ends the run: push the turn and return its text").toBe('Let me write the file');
+    expect(
+      await settles(agent.chat(history), 'a cut turn ends the run like an answer'),
+      "chat step 3: every stop reason but 'tool_use' (here 'max_tokens') ends the run: push the turn and return its text",
+    ).toBe('Let me write the file');
     expect(calls, 'only a tool_use turn runs calls; a cut call must never run').toEqual([]);
-    expect(provider.requests, "chat step 3: the run ends on a turn that is not 'tool_use'; no second model call").toHaveLength(1);
-    expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory('after a cut turn');
+    expect(
+      provider.requests,
+      "chat step 3: the run ends on a turn that is not 'tool_use'; no second model call",
+    ).toHaveLength(1);
+    expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory(
+      'after a cut turn',
+    );
     expect(history.at(-1), 'the cut turn is last, with its stop reason, so the caller sees it was cut').toMatchObject({
       role: 'assistant',
       stopReason: 'max_tokens',
@@ -275,11 +336,14 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
 describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
   test('executeTools returns one result per call, in call order, without throwing', async () => {
     const { agent } = agentWith([]);
-    const results = await settles(agent.executeTools([
-      { type: 'tool_call', id: 'a', name: 'fail', arguments: {} },
-      { type: 'tool_call', id: 'b', name: 'echo', arguments: { text: 'ok' } },
-      { type: 'tool_call', id: 'c', name: 'nope', arguments: {} },
-    ]), 'executeTools never throws: a failing or unknown tool is an error result, not a throw');
+    const results = await settles(
+      agent.executeTools([
+        { type: 'tool_call', id: 'a', name: 'fail', arguments: {} },
+        { type: 'tool_call', id: 'b', name: 'echo', arguments: { text: 'ok' } },
+        { type: 'tool_call', id: 'c', name: 'nope', arguments: {} },
+      ]),
+      'executeTools never throws: a failing or unknown tool is an error result, not a throw',
+    );
     expect(results.map((r) => [r.toolCallId, r.isError])).toEqual([
       ['a', true],
       ['b', false],
@@ -289,27 +353,43 @@ describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
 
   test('executeTools runs one call at a time, in the order the model wrote them', async () => {
     const { agent, calls } = agentWith([]);
-    const results = await settles(agent.executeTools([
-      { type: 'tool_call', id: 's1', name: 'slow', arguments: { ms: 30, text: 'slow one' } },
-      { type: 'tool_call', id: 's2', name: 'slow', arguments: { ms: 1, text: 'fast one' } },
-    ]), 'executeTools never throws');
+    const results = await settles(
+      agent.executeTools([
+        { type: 'tool_call', id: 's1', name: 'slow', arguments: { ms: 30, text: 'slow one' } },
+        { type: 'tool_call', id: 's2', name: 'slow', arguments: { ms: 1, text: 'fast one' } },
+      ]),
+      'executeTools never throws',
+    );
     expect(
       calls.map((c) => (c.input as { text: string }).text),
       'executeTools step 1: await each call before starting the next, so the tools finish in call order',
     ).toEqual(['slow one', 'fast one']);
-    expect(results.map((r) => r.toolCallId), 'executeTools step 2: the results keep the order of the calls').toEqual(['s1', 's2']);
+    expect(
+      results.map((r) => r.toolCallId),
+      'executeTools step 2: the results keep the order of the calls',
+    ).toEqual(['s1', 's2']);
   });
 
-  test('executeTools runs every tool in the agent\'s workspace (ctx.cwd is the agent\'s cwd)', async () => {
+  test("executeTools runs every tool in the agent's workspace (ctx.cwd is the agent's cwd)", async () => {
     const where = defineTool({
       name: 'where',
       description: 'Says which workspace it runs in',
       input: z.object({}),
       execute: async (_input, ctx) => `cwd=${ctx.cwd}`,
     });
-    const agent = new SimpleAgent({ provider: new MockProvider([]), tools: new ToolSet([where]), cwd: '/projects/demo' });
-    const [result] = await settles(agent.executeTools([{ type: 'tool_call', id: 'w1', name: 'where', arguments: {} }]), 'executeTools never throws');
-    expect(result?.content, 'pass { cwd: this.cwd } as the context of executeToolCall: tools resolve paths against it').toBe('cwd=/projects/demo');
+    const agent = new SimpleAgent({
+      provider: new MockProvider([]),
+      tools: new ToolSet([where]),
+      cwd: '/projects/demo',
+    });
+    const [result] = await settles(
+      agent.executeTools([{ type: 'tool_call', id: 'w1', name: 'where', arguments: {} }]),
+      'executeTools never throws',
+    );
+    expect(
+      result?.content,
+      'pass { cwd: this.cwd } as the context of executeToolCall: tools resolve paths against it',
+    ).toBe('cwd=/projects/demo');
   });
 
   test('pushResults appends the assistant turn first, then the results in order', () => {
@@ -317,7 +397,11 @@ describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
     const history: Message[] = [userMessage('go')];
     const turn = echoCall('c1', 'x');
     agent.pushResults(history, turn, [toolResult({ id: 'c1', name: 'echo' }, 'x')]);
-    expect(shape(history), 'the assistant turn first, then the results it asked for').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(shape(history), 'the assistant turn first, then the results it asked for').toEqual([
+      'user',
+      'assistant call echo#c1',
+      'tool echo#c1',
+    ]);
     expect(history[1], 'push the turn itself, unchanged').toBe(turn);
   });
 });

@@ -6,7 +6,12 @@ import { defineTool, ToolSet, type ToolContext } from 'kit/tool';
 import { settles } from '../helpers/assert.js';
 import { loopTools } from './fixtures.js';
 
-const call = (name: string, args: unknown, id = 'call_7'): ToolCall => ({ type: 'tool_call', id, name, arguments: args });
+const call = (name: string, args: unknown, id = 'call_7'): ToolCall => ({
+  type: 'tool_call',
+  id,
+  name,
+  arguments: args,
+});
 const ctx = { cwd: process.cwd() };
 /** A tool that records each context it gets and never settles, like a command that hangs and ignores the cancel. */
 function hangingTool() {
@@ -34,7 +39,8 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still wa
   }
 }
 
-const never = 'executeToolCall must never throw: an unknown tool, bad arguments or a failing tool is an error result, not a throw';
+const never =
+  'executeToolCall must never throw: an unknown tool, bad arguments or a failing tool is an error result, not a throw';
 
 describe('executeToolCall (src/execute-tool.ts)', () => {
   test('runs the tool and pairs the result with the call id and tool name', async () => {
@@ -52,7 +58,10 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
     const { tools, calls } = loopTools();
     await settles(executeToolCall(tools, call('echo', { text: 'ab', times: 2 }), ctx), never);
     await settles(executeToolCall(tools, call('echo', { text: 'c' }), ctx), never);
-    expect(calls.map((c) => c.input), 'execute must get schema.safeParse(...).data, not the raw arguments').toEqual([
+    expect(
+      calls.map((c) => c.input),
+      'execute must get schema.safeParse(...).data, not the raw arguments',
+    ).toEqual([
       { text: 'ab', times: 2 },
       { text: 'c', times: 1 },
     ]);
@@ -64,7 +73,9 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
     expect(result.isError, 'an unknown tool is an error result, not a throw').toBe(true);
     expect(result.toolCallId).toBe('call_7');
     expect(result.content).toContain('delete_everything');
-    expect(result.content, 'list the available tools, comma-separated, so the model can pick a real one').toContain('echo, fail, slow');
+    expect(result.content, 'list the available tools, comma-separated, so the model can pick a real one').toContain(
+      'echo, fail, slow',
+    );
   });
 
   test('turns arguments that fail the schema into an error result, without running the tool', async () => {
@@ -110,22 +121,33 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
       result,
       'step 3: run the tool through untilAborted(ctx.signal, ...): after an abort, executeToolCall must stop waiting for a tool that never settles',
     ).not.toBe('still waiting');
-    expect(result, 'step 3: when untilAborted gives ABORTED, the result is an error result holding CANCELLED_RESULT, paired with the call').toEqual({
+    expect(
+      result,
+      'step 3: when untilAborted gives ABORTED, the result is an error result holding CANCELLED_RESULT, paired with the call',
+    ).toEqual({
       role: 'tool',
       toolCallId: 'call_7',
       toolName: 'hang',
       content: CANCELLED_RESULT,
       isError: true,
     });
-    expect(contexts[0]?.signal, 'step 3: the tool still gets ctx (with its signal), so it can stop by itself').toBe(controller.signal);
+    expect(contexts[0]?.signal, 'step 3: the tool still gets ctx (with its signal), so it can stop by itself').toBe(
+      controller.signal,
+    );
   });
 
   test('does not start a tool once the signal has aborted', async () => {
     const { tools, contexts } = hangingTool();
     const controller = new AbortController();
     controller.abort(new Error('cancelled before the call'));
-    const result = await within(executeToolCall(tools, call('hang', {}), { cwd: process.cwd(), signal: controller.signal }), 500);
-    expect(result, 'step 3: an aborted signal gives the cancelled result at once (untilAborted does not start the work)').toMatchObject({
+    const result = await within(
+      executeToolCall(tools, call('hang', {}), { cwd: process.cwd(), signal: controller.signal }),
+      500,
+    );
+    expect(
+      result,
+      'step 3: an aborted signal gives the cancelled result at once (untilAborted does not start the work)',
+    ).toMatchObject({
       toolCallId: 'call_7',
       content: CANCELLED_RESULT,
       isError: true,
@@ -133,13 +155,19 @@ describe('executeToolCall (src/execute-tool.ts)', () => {
     expect(contexts, 'step 3: a tool must not start after the run was cancelled').toEqual([]);
   });
 
-  test('with a signal that does not abort, the tool\'s own result and errors come back as usual', async () => {
+  test("with a signal that does not abort, the tool's own result and errors come back as usual", async () => {
     const { tools } = loopTools();
     const signal = new AbortController().signal;
-    const ok = await settles(executeToolCall(tools, call('slow', { ms: 5, text: 'late but fine' }), { cwd: process.cwd(), signal }), never);
-    expect(ok, 'step 3: a signal that never aborts changes nothing: the tool\'s text is the result').toMatchObject({ content: 'late but fine', isError: false });
+    const ok = await settles(
+      executeToolCall(tools, call('slow', { ms: 5, text: 'late but fine' }), { cwd: process.cwd(), signal }),
+      never,
+    );
+    expect(ok, "step 3: a signal that never aborts changes nothing: the tool's text is the result").toMatchObject({
+      content: 'late but fine',
+      isError: false,
+    });
     const failed = await settles(executeToolCall(tools, call('fail', {}), { cwd: process.cwd(), signal }), never);
-    expect(failed, 'step 3: a throw is still an error result with the tool\'s message').toMatchObject({ isError: true });
+    expect(failed, "step 3: a throw is still an error result with the tool's message").toMatchObject({ isError: true });
     expect(failed.content).toContain('disk on fire');
   });
 });

@@ -22,12 +22,17 @@ describe('singleTurn (src/agent.ts)', () => {
     const { tools } = loopTools();
     const provider = new MockProvider([assistantText('ok')]);
     await singleTurn(provider, tools, 'hi', ctx);
-    expect(requestOn(provider, 1).tools, 'send tools.definitions() so the model knows what it may call').toEqual(tools.definitions());
+    expect(requestOn(provider, 1).tools, 'send tools.definitions() so the model knows what it may call').toEqual(
+      tools.definitions(),
+    );
   });
 
   test('offers the tools again on the second request', async () => {
     const { tools } = loopTools();
-    const provider = new MockProvider([assistantToolCalls([{ id: 't1', name: 'echo', arguments: { text: 'x' } }]), assistantText('ok')]);
+    const provider = new MockProvider([
+      assistantToolCalls([{ id: 't1', name: 'echo', arguments: { text: 'x' } }]),
+      assistantText('ok'),
+    ]);
     await singleTurn(provider, tools, 'go', ctx);
     expect(
       requestOn(provider, 2).tools,
@@ -76,8 +81,14 @@ describe('singleTurn (src/agent.ts)', () => {
     };
     const provider = new MockProvider([cut, assistantText('never asked for')]);
     const answer = await singleTurn(provider, tools, 'go', ctx);
-    expect(calls, "singleTurn step 3: decide by the stop reason, not by the calls: a 'max_tokens' turn's call must not run").toEqual([]);
-    expect(provider.requests, "singleTurn step 3: a turn whose stop reason is not 'tool_use' is the answer; no second model call").toHaveLength(1);
+    expect(
+      calls,
+      "singleTurn step 3: decide by the stop reason, not by the calls: a 'max_tokens' turn's call must not run",
+    ).toEqual([]);
+    expect(
+      provider.requests,
+      "singleTurn step 3: a turn whose stop reason is not 'tool_use' is the answer; no second model call",
+    ).toHaveLength(1);
     expect(answer, "singleTurn step 3: return the text of the turn that was not 'tool_use'").toBe('Let me echo');
   });
 
@@ -104,11 +115,18 @@ describe('singleTurn (src/agent.ts)', () => {
     ]);
     const running = singleTurn(provider, new ToolSet([gate]), 'go', ctx);
     let settled = false;
-    running.then(() => (settled = true), () => (settled = true));
-    for (let i = 0; i < 100 && !settled && !events.includes('start first'); i++) await new Promise((resolve) => setImmediate(resolve));
+    running.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    for (let i = 0; i < 100 && !settled && !events.includes('start first'); i++)
+      await new Promise((resolve) => setImmediate(resolve));
     if (!events.includes('start first')) await running; // it ended (or failed) without running the first call: show why
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-    expect(events, 'singleTurn step 4: await each executeToolCall before starting the next (in order, not all at once)').toEqual(['start first']);
+    expect(
+      events,
+      'singleTurn step 4: await each executeToolCall before starting the next (in order, not all at once)',
+    ).toEqual(['start first']);
     finishFirst();
     expect(await running).toBe('done');
     expect(events, 'singleTurn step 4: the calls run one after another, in the order the model wrote them').toEqual([
@@ -127,14 +145,24 @@ describe('singleTurn (src/agent.ts)', () => {
       assistantText('Sorry, I cannot teleport.'),
     ]);
     expect(await singleTurn(provider, tools, 'beam me up', ctx)).toBe('Sorry, I cannot teleport.');
-    expect(shape(requestOn(provider, 2).messages)).toEqual(['user', 'assistant call teleport#x1', 'tool teleport#x1 error']);
+    expect(shape(requestOn(provider, 2).messages)).toEqual([
+      'user',
+      'assistant call teleport#x1',
+      'tool teleport#x1 error',
+    ]);
   });
 
   test('makes at most two model calls, even if the model asks for tools again', async () => {
     const { tools } = loopTools();
     const again = assistantToolCalls([{ id: 'r2', name: 'echo', arguments: { text: 'more' } }], 'one more');
-    const provider = new MockProvider([assistantToolCalls([{ id: 'r1', name: 'echo', arguments: { text: 'x' } }]), again]);
-    expect(await singleTurn(provider, tools, 'go', ctx), 'singleTurn returns the second answer text without looping').toBe('one more');
+    const provider = new MockProvider([
+      assistantToolCalls([{ id: 'r1', name: 'echo', arguments: { text: 'x' } }]),
+      again,
+    ]);
+    expect(
+      await singleTurn(provider, tools, 'go', ctx),
+      'singleTurn returns the second answer text without looping',
+    ).toBe('one more');
     expect(provider.requests).toHaveLength(2);
   });
 });

@@ -56,7 +56,12 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
     let outcome: Outcome<string>;
     try {
       const running = bash(root, { command: 'echo started; touch printed; sleep 300', timeout_ms: 200 });
-      await waitUntil(() => existsSync(path.join(root, 'printed')), 'runCommand: the command must start', HANG_MS, running);
+      await waitUntil(
+        () => existsSync(path.join(root, 'printed')),
+        'runCommand: the command must start',
+        HANG_MS,
+        running,
+      );
       vi.advanceTimersByTime(200);
       outcome = await within(running);
     } finally {
@@ -69,7 +74,10 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
 
   test('does not start the command when the signal is already aborted', async () => {
     const { root } = tempWorkspace();
-    const error = await rejection(bash(root, { command: 'touch ran.txt' }, AbortSignal.abort()), 'a cancelled run must not start new commands');
+    const error = await rejection(
+      bash(root, { command: 'touch ran.txt' }, AbortSignal.abort()),
+      'a cancelled run must not start new commands',
+    );
     expect(String(error)).toMatch(/cancel|abort/i);
     await sleep(50);
     expect(existsSync(path.join(root, 'ran.txt')), 'check ctx.signal.aborted before spawning').toBe(false);
@@ -77,11 +85,17 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
 
   test('cuts long output in the middle and says how much was cut', async () => {
     const { root } = tempWorkspace();
-    const result = await bash(root, { command: 'head -c 20000 /dev/zero | tr "\\0" a; head -c 20000 /dev/zero | tr "\\0" b' });
-    expect(result.length, `stdout is capped at ${BASH_OUTPUT_LIMIT} characters plus a note`).toBeLessThan(BASH_OUTPUT_LIMIT + 200);
+    const result = await bash(root, {
+      command: 'head -c 20000 /dev/zero | tr "\\0" a; head -c 20000 /dev/zero | tr "\\0" b',
+    });
+    expect(result.length, `stdout is capped at ${BASH_OUTPUT_LIMIT} characters plus a note`).toBeLessThan(
+      BASH_OUTPUT_LIMIT + 200,
+    );
     expect(result, 'the note says how many characters were left out').toContain('[... 10000 characters cut ...]');
     expect(result, 'the start of the output is kept').toContain(`--- stdout ---\n${'a'.repeat(15000)}\n[...`);
-    expect(result, 'the end of the output is kept too: errors are usually there').toContain(`...]\n${'b'.repeat(15000)}\n--- stderr ---`);
+    expect(result, 'the end of the output is kept too: errors are usually there').toContain(
+      `...]\n${'b'.repeat(15000)}\n--- stderr ---`,
+    );
   });
 
   test('prints the notes about what was stopped after the two sections', async () => {
@@ -90,10 +104,15 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
     try {
       const outcome = await within(bash(root, { command: `${marker} & echo done` }));
       if (outcome.status === 'rejected') throw outcome.error;
-      expect(outcome.status, 'runCommand step 5: the command left a job running that holds the pipes open: stop it').toBe('resolved');
+      expect(
+        outcome.status,
+        'runCommand step 5: the command left a job running that holds the pipes open: stop it',
+      ).toBe('resolved');
       const result = (outcome as { value: string }).value;
       expect(result, 'step 3: the sections come first, then each of outcome.notes on a line of its own').toMatch(
-        new RegExp(`^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n[^\\n]*${marker.replace('.', '\\.')}[^\\n]*$`),
+        new RegExp(
+          `^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n[^\\n]*${marker.replace('.', '\\.')}[^\\n]*$`,
+        ),
       );
     } finally {
       killLeftOver(marker);
@@ -122,9 +141,10 @@ describe('OutputCap (src/tools/bash.ts)', () => {
   });
 
   test('keeps half the limit from the start and the rest from the end, and counts what it dropped', () => {
-    expect(fed(4, ['abcdefghij']).toString(), 'step 1 and 3: the first floor(limit / 2), the note, the last limit - that').toBe(
-      'ab\n[... 6 characters cut ...]\nij',
-    );
+    expect(
+      fed(4, ['abcdefghij']).toString(),
+      'step 1 and 3: the first floor(limit / 2), the note, the last limit - that',
+    ).toBe('ab\n[... 6 characters cut ...]\nij');
     expect(fed(5, ['abc', 'defg', 'hij']).toString(), 'odd limit: the head gets floor(5 / 2) = 2, the tail 3').toBe(
       'ab\n[... 5 characters cut ...]\nhij',
     );
@@ -134,21 +154,28 @@ describe('OutputCap (src/tools/bash.ts)', () => {
     const cap = new OutputCap(100);
     for (let i = 0; i < 1000; i++) {
       cap.add(`${String(i).padStart(9, '0')}\n`);
-      expect(cap.head.length + cap.tail.length, `step 3: after chunk ${i} the cap holds more than its limit; trim the tail on every add`).toBeLessThanOrEqual(
-        100,
-      );
+      expect(
+        cap.head.length + cap.tail.length,
+        `step 3: after chunk ${i} the cap holds more than its limit; trim the tail on every add`,
+      ).toBeLessThanOrEqual(100);
     }
-    expect(cap.head, 'step 1: the head is the first 50 characters seen').toBe('000000000\n000000001\n000000002\n000000003\n000000004\n');
-    expect(cap.tail, 'step 2: the tail is the last 50 characters seen').toBe('000000995\n000000996\n000000997\n000000998\n000000999\n');
-    expect(cap.cut, 'OutputCap.add step 3: cut counts every character dropped between them, over all chunks (add what each chunk drops)').toBe(10_000 - 100);
+    expect(cap.head, 'step 1: the head is the first 50 characters seen').toBe(
+      '000000000\n000000001\n000000002\n000000003\n000000004\n',
+    );
+    expect(cap.tail, 'step 2: the tail is the last 50 characters seen').toBe(
+      '000000995\n000000996\n000000997\n000000998\n000000999\n',
+    );
+    expect(
+      cap.cut,
+      'OutputCap.add step 3: cut counts every character dropped between them, over all chunks (add what each chunk drops)',
+    ).toBe(10_000 - 100);
   });
 
   test('a chunk that fills the head goes on into the tail', () => {
     const cap = fed(6, ['ab', 'cdefg']);
-    expect([cap.head, cap.tail, cap.cut], 'step 1 and 2: "ab" + "c" fill the head of 3; "defg" goes to the tail of 3, dropping "d"').toEqual([
-      'abc',
-      'efg',
-      1,
-    ]);
+    expect(
+      [cap.head, cap.tail, cap.cut],
+      'step 1 and 2: "ab" + "c" fill the head of 3; "defg" goes to the tail of 3, dropping "d"',
+    ).toEqual(['abc', 'efg', 1]);
   });
 });

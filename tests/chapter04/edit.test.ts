@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { toolDefinition } from 'kit/tool';
@@ -17,13 +26,20 @@ describe('editTool (src/tools/edit.ts)', () => {
     const { root } = tempWorkspace({ 'math.js': SOURCE });
     const summary = await edit(root, { path: 'math.js', old_string: 'return a - b;', new_string: 'return a - b - 0;' });
     expect(contentOf(root, 'math.js')).toBe(SOURCE.replace('return a - b;', 'return a - b - 0;'));
-    expect(summary, 'say which file changed and how many replacements were made').toBe('Edited math.js: replaced 1 occurrence');
+    expect(summary, 'say which file changed and how many replacements were made').toBe(
+      'Edited math.js: replaced 1 occurrence',
+    );
   });
 
   test('text that is not in the file: an error that tells the model to read and copy it exactly', async () => {
     const { root } = tempWorkspace({ 'math.js': SOURCE });
-    const error = await rejection(edit(root, { path: 'math.js', old_string: 'return a * b;', new_string: 'x' }), 'a missing old_string must throw');
-    expect(String(error), 'the message should tell the model to read the file and copy the exact text').toMatch(/not found/);
+    const error = await rejection(
+      edit(root, { path: 'math.js', old_string: 'return a * b;', new_string: 'x' }),
+      'a missing old_string must throw',
+    );
+    expect(String(error), 'the message should tell the model to read the file and copy the exact text').toMatch(
+      /not found/,
+    );
     expect(String(error)).toMatch(/read/i);
     expect(String(error)).toMatch(/exact/);
     expect(contentOf(root, 'math.js')).toBe(SOURCE);
@@ -31,7 +47,10 @@ describe('editTool (src/tools/edit.ts)', () => {
 
   test('whitespace counts: a different indentation is not a match', async () => {
     const { root } = tempWorkspace({ 'math.js': SOURCE });
-    await rejection(edit(root, { path: 'math.js', old_string: '    return a + b;', new_string: 'x' }), 'matching is exact: no trimming, no fuzzy search');
+    await rejection(
+      edit(root, { path: 'math.js', old_string: '    return a + b;', new_string: 'x' }),
+      'matching is exact: no trimming, no fuzzy search',
+    );
     expect(contentOf(root, 'math.js')).toBe(SOURCE);
   });
 
@@ -71,16 +90,27 @@ describe('editTool (src/tools/edit.ts)', () => {
 
   test('refuses an old_string equal to new_string', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'same\n' });
-    const error = await rejection(edit(root, { path: 'a.txt', old_string: 'same', new_string: 'same' }), 'an edit that changes nothing is a mistake to report');
+    const error = await rejection(
+      edit(root, { path: 'a.txt', old_string: 'same', new_string: 'same' }),
+      'an edit that changes nothing is a mistake to report',
+    );
     expect(String(error)).toMatch(/same/);
   });
 
   test('refuses an empty old_string and points the model to write', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'text\n', 'one.txt': 'x' });
     for (const file of ['a.txt', 'one.txt']) {
-      const error = await rejection(edit(root, { path: file, old_string: '', new_string: 'y' }), 'an empty old_string would match everywhere; refuse it');
-      expect((error as Error).message, "step 2: check old_string === '' before counting: the error must say old_string is empty").toMatch(/empty/);
-      expect((error as Error).message, 'step 2: refuse the empty quote before reading or counting').not.toMatch(/not found|occurs|times/);
+      const error = await rejection(
+        edit(root, { path: file, old_string: '', new_string: 'y' }),
+        'an empty old_string would match everywhere; refuse it',
+      );
+      expect(
+        (error as Error).message,
+        "step 2: check old_string === '' before counting: the error must say old_string is empty",
+      ).toMatch(/empty/);
+      expect((error as Error).message, 'step 2: refuse the empty quote before reading or counting').not.toMatch(
+        /not found|occurs|times/,
+      );
       expect((error as Error).message, 'to create a file, the model should use write: say so').toMatch(/\bwrite\b/);
     }
     expect(contentOf(root, 'a.txt')).toBe('text\n');
@@ -89,7 +119,10 @@ describe('editTool (src/tools/edit.ts)', () => {
 
   test('refuses a path that is a directory, with a message that says so', async () => {
     const { root } = tempWorkspace({ 'src/a.ts': 'x\n' });
-    const error = await rejection(edit(root, { path: 'src', old_string: 'x', new_string: 'y' }), 'src is a folder: edit must refuse it');
+    const error = await rejection(
+      edit(root, { path: 'src', old_string: 'x', new_string: 'y' }),
+      'src is a folder: edit must refuse it',
+    );
     expect(
       (error as Error).message,
       'after stat, check isDirectory() and throw `<path> is a directory, not a file` (not the EISDIR error of readFile)',
@@ -99,7 +132,9 @@ describe('editTool (src/tools/edit.ts)', () => {
 
   test('a missing file is an error, and no file is created', async () => {
     const { root } = tempWorkspace();
-    await expect(edit(root, { path: 'nope.txt', old_string: 'a', new_string: 'b' })).rejects.toThrow('File not found: nope.txt');
+    await expect(edit(root, { path: 'nope.txt', old_string: 'a', new_string: 'b' })).rejects.toThrow(
+      'File not found: nope.txt',
+    );
     expect(existsSync(path.join(root, 'nope.txt'))).toBe(false);
   });
 
@@ -111,11 +146,20 @@ describe('editTool (src/tools/edit.ts)', () => {
       'edit must resolve its path with resolveInWorkspace',
     );
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
-    await rejection(edit(root, { path: 'notes.txt', old_string: 'top', new_string: 'no' }), 'notes.txt links outside the workspace');
+    await rejection(
+      edit(root, { path: 'notes.txt', old_string: 'top', new_string: 'no' }),
+      'notes.txt links outside the workspace',
+    );
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
     symlinkSync(path.join(outside, 'planted.txt'), path.join(root, 'dangling.txt'));
-    const dangling = await rejection(edit(root, { path: 'dangling.txt', old_string: 'a', new_string: 'b' }), 'dangling.txt links outside');
-    expect((dangling as Error).name, 'step 1: a dangling link that leads out is refused as outside, not "not found"').toBe('PathOutsideWorkspaceError');
+    const dangling = await rejection(
+      edit(root, { path: 'dangling.txt', old_string: 'a', new_string: 'b' }),
+      'dangling.txt links outside',
+    );
+    expect(
+      (dangling as Error).name,
+      'step 1: a dangling link that leads out is refused as outside, not "not found"',
+    ).toBe('PathOutsideWorkspaceError');
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
   });
 
@@ -125,21 +169,28 @@ describe('editTool (src/tools/edit.ts)', () => {
       edit(root, { path: 'win.txt', old_string: 'first\nsecond', new_string: 'one\ntwo\nthree' }),
       'step 5: the file uses \\r\\n and the quote has no \\r; look for it with every \\n turned into \\r\\n',
     );
-    expect(summary, 'step 5: the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n').toBe('Edited win.txt: replaced 1 occurrence');
-    expect(contentOf(root, 'win.txt'), 'step 5: the new lines get \\r\\n too, so the file keeps one kind of line ending').toBe(
-      'one\r\ntwo\r\nthree\r\nthird\r\n',
+    expect(summary, 'step 5: the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n').toBe(
+      'Edited win.txt: replaced 1 occurrence',
     );
+    expect(
+      contentOf(root, 'win.txt'),
+      'step 5: the new lines get \\r\\n too, so the file keeps one kind of line ending',
+    ).toBe('one\r\ntwo\r\nthree\r\nthird\r\n');
     await edit(root, { path: 'win.txt', old_string: 'two\r\nthree', new_string: '2\r\n3' });
-    expect(contentOf(root, 'win.txt'), 'step 5: a quote that already has \\r\\n is used as it is, and \\r\\n is not doubled').toBe(
-      'one\r\n2\r\n3\r\nthird\r\n',
-    );
+    expect(
+      contentOf(root, 'win.txt'),
+      'step 5: a quote that already has \\r\\n is used as it is, and \\r\\n is not doubled',
+    ).toBe('one\r\n2\r\n3\r\nthird\r\n');
     await edit(root, { path: 'win.txt', old_string: 'one', new_string: 'uno\r\ndos' });
-    expect(contentOf(root, 'win.txt'), 'step 5: a new_string with \\r\\n keeps it as it is, even when the quote has no line end').toBe(
-      'uno\r\ndos\r\n2\r\n3\r\nthird\r\n',
-    );
+    expect(
+      contentOf(root, 'win.txt'),
+      'step 5: a new_string with \\r\\n keeps it as it is, even when the quote has no line end',
+    ).toBe('uno\r\ndos\r\n2\r\n3\r\nthird\r\n');
     writeFileSync(path.join(root, 'unix.txt'), 'first\nsecond\n');
     await edit(root, { path: 'unix.txt', old_string: 'first\nsecond', new_string: 'one\ntwo' });
-    expect(contentOf(root, 'unix.txt'), 'step 5: only a file that uses \\r\\n gets \\r\\n; this one keeps \\n').toBe('one\ntwo\n');
+    expect(contentOf(root, 'unix.txt'), 'step 5: only a file that uses \\r\\n gets \\r\\n; this one keeps \\n').toBe(
+      'one\ntwo\n',
+    );
   });
 
   test('a one-line quote in a Windows file: new lines in new_string get \\r\\n too', async () => {
@@ -157,20 +208,30 @@ describe('editTool (src/tools/edit.ts)', () => {
       edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n' }),
       'step 6: "\\n\\n" occurs twice in "x\\n\\n\\ny" (at 1 and at 2): the quote is ambiguous, refuse it',
     );
-    expect(String(error), 'step 6: count overlapping places too (indexOf from one past each hit), not only what split finds').toMatch(/\b2\b|twice/);
+    expect(
+      String(error),
+      'step 6: count overlapping places too (indexOf from one past each hit), not only what split finds',
+    ).toMatch(/\b2\b|twice/);
     expect(contentOf(root, 'a.txt')).toBe('x\n\n\ny\n');
-    expect(await edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n', replace_all: true }), 'step 8: N is the replacements made').toBe(
-      'Edited a.txt: replaced 1 occurrence',
-    );
+    expect(
+      await edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n', replace_all: true }),
+      'step 8: N is the replacements made',
+    ).toBe('Edited a.txt: replaced 1 occurrence');
   });
 
   test('refuses a file that is not UTF-8 and leaves its bytes alone', async () => {
     const { root } = tempWorkspace();
     const latin1 = Buffer.from('café = 1;\n', 'latin1');
     writeFileSync(path.join(root, 'old.js'), latin1);
-    const error = await rejection(edit(root, { path: 'old.js', old_string: '= 1', new_string: '= 2' }), 'step 4: utf8Text gives undefined: refuse');
+    const error = await rejection(
+      edit(root, { path: 'old.js', old_string: '= 1', new_string: '= 2' }),
+      'step 4: utf8Text gives undefined: refuse',
+    );
     expect(String(error), 'step 4: say the file is not UTF-8').toMatch(/UTF-8/);
-    expect(readFileSync(path.join(root, 'old.js')).equals(latin1), 'step 4: writing it back as UTF-8 would have changed the é').toBe(true);
+    expect(
+      readFileSync(path.join(root, 'old.js')).equals(latin1),
+      'step 4: writing it back as UTF-8 would have changed the é',
+    ).toBe(true);
   });
 
   test('keeps a byte order mark', async () => {
@@ -193,9 +254,10 @@ describe('editTool (src/tools/edit.ts)', () => {
     ]);
     clearTimeout(timer);
     if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    expect(outcome, 'step 3: a FIFO is not a regular file (isFile() is false): refuse it before reading, which waits for a writer forever').toMatch(
-      /pipe is not a regular file/,
-    );
+    expect(
+      outcome,
+      'step 3: a FIFO is not a regular file (isFile() is false): refuse it before reading, which waits for a writer forever',
+    ).toMatch(/pipe is not a regular file/);
   });
 
   test('refuses a file over the size limit and points to bash', async () => {
@@ -204,10 +266,14 @@ describe('editTool (src/tools/edit.ts)', () => {
     writeFileSync(path.join(root, 'big.log'), 'needle\n');
     truncateSync(path.join(root, 'big.log'), EDIT_FILE_SIZE_LIMIT + 7);
     writeFileSync(path.join(root, 'fits.log'), `needle\n${'x'.repeat(EDIT_FILE_SIZE_LIMIT - 7)}`);
-    expect(await edit(root, { path: 'fits.log', old_string: 'needle', new_string: 'pin' }), 'step 3: a file of exactly EDIT_FILE_SIZE_LIMIT bytes may be edited').toBe(
-      'Edited fits.log: replaced 1 occurrence',
+    expect(
+      await edit(root, { path: 'fits.log', old_string: 'needle', new_string: 'pin' }),
+      'step 3: a file of exactly EDIT_FILE_SIZE_LIMIT bytes may be edited',
+    ).toBe('Edited fits.log: replaced 1 occurrence');
+    const error = await rejection(
+      edit(root, { path: 'big.log', old_string: 'needle', new_string: 'pin' }),
+      'step 3: the file is over EDIT_FILE_SIZE_LIMIT',
     );
-    const error = await rejection(edit(root, { path: 'big.log', old_string: 'needle', new_string: 'pin' }), 'step 3: the file is over EDIT_FILE_SIZE_LIMIT');
     expect(String(error), 'step 3: suggest bash (sed) for such files').toMatch(/bash/);
     expect(readFileSync(path.join(root, 'big.log'), 'utf8').startsWith('needle\n'), 'the file is unchanged').toBe(true);
   });

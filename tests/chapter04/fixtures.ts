@@ -28,7 +28,8 @@ export const within = <T>(promise: Promise<T>) => outcomeWithin(promise);
 /** The error of an outcome that must be a rejection; fails with `message` otherwise. */
 export function errorOf(outcome: Outcome<unknown>, message: string): string {
   if (outcome.status === 'rejected') return String(outcome.error);
-  if (outcome.status === 'resolved') expect.fail(`${message}; it resolved with ${JSON.stringify(outcome.value)?.slice(0, 120)}`);
+  if (outcome.status === 'resolved')
+    expect.fail(`${message}; it resolved with ${JSON.stringify(outcome.value)?.slice(0, 120)}`);
   return expect.fail(
     `${message}; the tool was still waiting ${hung()}. Kill the whole process group (spawn with detached: true, ` +
       'then process.kill(-pid)): killing the shell alone leaves its children holding the output pipes open',

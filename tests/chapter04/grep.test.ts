@@ -34,39 +34,55 @@ describe('grepTool (src/tools/grep.ts)', () => {
   });
 
   test('sorts the files by path in code-unit order, not folder by folder', async () => {
-    const { root } = tempWorkspace({ 'z.txt': 'needle\n', 'lib/a.txt': 'needle\n', 'B.txt': 'needle\n', 'a.txt': 'needle\n' });
+    const { root } = tempWorkspace({
+      'z.txt': 'needle\n',
+      'lib/a.txt': 'needle\n',
+      'B.txt': 'needle\n',
+      'a.txt': 'needle\n',
+    });
     expect(
       await grep(root, { pattern: 'needle' }),
-      'tinyglobby lists a folder\'s files before its subfolders\' files: sort by display path with .sort() (not localeCompare)',
+      "tinyglobby lists a folder's files before its subfolders' files: sort by display path with .sort() (not localeCompare)",
     ).toBe('B.txt:1: needle\na.txt:1: needle\nlib/a.txt:1: needle\nz.txt:1: needle');
   });
 
   test('finds a match on every line, even on consecutive lines', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'foo = 1\nfoo = 2\nfoo = 3\n' });
-    expect(await grep(root, { pattern: 'foo' }), 'a regex with the g flag remembers lastIndex between test() calls: do not use g').toBe(
-      'a.txt:1: foo = 1\na.txt:2: foo = 2\na.txt:3: foo = 3',
-    );
+    expect(
+      await grep(root, { pattern: 'foo' }),
+      'a regex with the g flag remembers lastIndex between test() calls: do not use g',
+    ).toBe('a.txt:1: foo = 1\na.txt:2: foo = 2\na.txt:3: foo = 3');
   });
 
   test('the pattern is a regular expression, not plain text', async () => {
     const { root } = tempWorkspace({ 'a.ts': 'export function add() {}\nfunction helper() {}\nexport const x = 1;\n' });
-    expect(await grep(root, { pattern: '^export function \\w+' }), 'compile the pattern with new RegExp').toBe('a.ts:1: export function add() {}');
+    expect(await grep(root, { pattern: '^export function \\w+' }), 'compile the pattern with new RegExp').toBe(
+      'a.ts:1: export function add() {}',
+    );
   });
 
   test('is case-sensitive unless ignore_case is true', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'Error: one\nerror: two\nERROR: three\n' });
-    expect(await grep(root, { pattern: 'error' }), 'by default, letters must match in case').toBe('a.txt:2: error: two');
-    expect(await grep(root, { pattern: 'error', ignore_case: true }), "ignore_case: true compiles the regex with the 'i' flag").toBe(
-      'a.txt:1: Error: one\na.txt:2: error: two\na.txt:3: ERROR: three',
+    expect(await grep(root, { pattern: 'error' }), 'by default, letters must match in case').toBe(
+      'a.txt:2: error: two',
     );
+    expect(
+      await grep(root, { pattern: 'error', ignore_case: true }),
+      "ignore_case: true compiles the regex with the 'i' flag",
+    ).toBe('a.txt:1: Error: one\na.txt:2: error: two\na.txt:3: ERROR: three');
   });
 
   test('an invalid regular expression is an error that names it', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n' });
-    const error = await rejection(grep(root, { pattern: 'foo(' }), 'step 1: new RegExp throws on "foo(": turn that into a clear error');
+    const error = await rejection(
+      grep(root, { pattern: 'foo(' }),
+      'step 1: new RegExp throws on "foo(": turn that into a clear error',
+    );
     expect(String(error), 'step 1: say the regular expression is invalid').toMatch(/invalid regular expression/i);
     expect(String(error), 'step 1: quote the pattern the model sent').toContain('foo(');
-    expect(String(error), "step 1: pass on the SyntaxError's message, which says what is wrong").toMatch(/Unterminated group/);
+    expect(String(error), "step 1: pass on the SyntaxError's message, which says what is wrong").toMatch(
+      /Unterminated group/,
+    );
   });
 
   test('skips binary files and the node_modules and .git folders', async () => {
@@ -76,16 +92,18 @@ describe('grepTool (src/tools/grep.ts)', () => {
       '.git/COMMIT_EDITMSG': 'needle\n',
     });
     writeFileSync(path.join(root, 'image.png'), Buffer.from([0x89, 0x50, 0x00, 0x00, ...Buffer.from('needle\n')]));
-    expect(await grep(root, { pattern: 'needle' }), 'a file with a NUL byte is binary; ignore **/node_modules/** and **/.git/**').toBe(
-      'app.js:1: needle',
-    );
+    expect(
+      await grep(root, { pattern: 'needle' }),
+      'a file with a NUL byte is binary; ignore **/node_modules/** and **/.git/**',
+    ).toBe('app.js:1: needle');
   });
 
   test('searches dotfiles too', async () => {
     const { root } = tempWorkspace({ '.env': 'TOKEN=needle\n', '.github/workflows/ci.yml': 'run: needle\n' });
-    expect(await grep(root, { pattern: 'needle' }), 'list the files with dot: true, as glob does: config often lives in dotfiles').toBe(
-      '.env:1: TOKEN=needle\n.github/workflows/ci.yml:1: run: needle',
-    );
+    expect(
+      await grep(root, { pattern: 'needle' }),
+      'list the files with dot: true, as glob does: config often lives in dotfiles',
+    ).toBe('.env:1: TOKEN=needle\n.github/workflows/ci.yml:1: run: needle');
   });
 
   test('does not search files twice through a symlinked folder inside the workspace', async () => {
@@ -98,16 +116,25 @@ describe('grepTool (src/tools/grep.ts)', () => {
   });
 
   test('glob narrows the files searched, at any depth when it has no slash', async () => {
-    const { root } = tempWorkspace({ 'a.md': 'needle\n', 'src/b.ts': 'needle\n', 'src/deep/c.ts': 'needle\n', 'lib/d.ts': 'needle\n' });
+    const { root } = tempWorkspace({
+      'a.md': 'needle\n',
+      'src/b.ts': 'needle\n',
+      'src/deep/c.ts': 'needle\n',
+      'lib/d.ts': 'needle\n',
+    });
     expect(await grep(root, { pattern: 'needle', glob: '*.ts' }), '"*.ts" means **/*.ts, as with ripgrep').toBe(
       'lib/d.ts:1: needle\nsrc/b.ts:1: needle\nsrc/deep/c.ts:1: needle',
     );
-    expect(await grep(root, { pattern: 'needle', glob: 'src/*.ts' }), 'a glob with a slash is taken as it is').toBe('src/b.ts:1: needle');
+    expect(await grep(root, { pattern: 'needle', glob: 'src/*.ts' }), 'a glob with a slash is taken as it is').toBe(
+      'src/b.ts:1: needle',
+    );
   });
 
   test('path narrows the search to a folder or a single file', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'needle\n', 'src/b.txt': 'needle\n', 'src/c.txt': 'needle\n' });
-    expect(await grep(root, { pattern: 'needle', path: 'src' }), 'paths stay relative to the root').toBe('src/b.txt:1: needle\nsrc/c.txt:1: needle');
+    expect(await grep(root, { pattern: 'needle', path: 'src' }), 'paths stay relative to the root').toBe(
+      'src/b.txt:1: needle\nsrc/c.txt:1: needle',
+    );
     expect(await grep(root, { pattern: 'needle', path: 'src/c.txt' })).toBe('src/c.txt:1: needle');
   });
 
@@ -131,9 +158,15 @@ describe('grepTool (src/tools/grep.ts)', () => {
   });
 
   test(`counts the matches left out in every file, not only in the one that reached ${GREP_LIMIT}`, async () => {
-    const { root } = tempWorkspace({ 'a.txt': 'hit\n'.repeat(60), 'b.txt': 'hit\n'.repeat(60), 'c.txt': 'hit\n'.repeat(30) });
+    const { root } = tempWorkspace({
+      'a.txt': 'hit\n'.repeat(60),
+      'b.txt': 'hit\n'.repeat(60),
+      'c.txt': 'hit\n'.repeat(30),
+    });
     const lines = (await grep(root, { pattern: 'hit' })).split('\n');
-    expect(lines, `grepTool.execute step 7: the first ${GREP_LIMIT} matches, then the note`).toHaveLength(GREP_LIMIT + 1);
+    expect(lines, `grepTool.execute step 7: the first ${GREP_LIMIT} matches, then the note`).toHaveLength(
+      GREP_LIMIT + 1,
+    );
     expect(lines[GREP_LIMIT - 1], 'the 100th match is line 40 of b.txt').toBe('b.txt:40: hit');
     expect(
       lines.at(-1),
@@ -144,7 +177,10 @@ describe('grepTool (src/tools/grep.ts)', () => {
   test(`lists exactly ${GREP_LIMIT} matches without a note`, async () => {
     const { root } = tempWorkspace({ 'a.txt': 'hit\n'.repeat(GREP_LIMIT) });
     const lines = (await grep(root, { pattern: 'hit' })).split('\n');
-    expect(lines, `${GREP_LIMIT} matches fit: the note is only for more than GREP_LIMIT (hits.length <= GREP_LIMIT)`).toHaveLength(GREP_LIMIT);
+    expect(
+      lines,
+      `${GREP_LIMIT} matches fit: the note is only for more than GREP_LIMIT (hits.length <= GREP_LIMIT)`,
+    ).toHaveLength(GREP_LIMIT);
     expect(lines.at(-1)).toBe(`a.txt:${GREP_LIMIT}: hit`);
   });
 
@@ -160,13 +196,18 @@ describe('grepTool (src/tools/grep.ts)', () => {
   test('cuts a very long matching line', async () => {
     const { root } = tempWorkspace({ 'min.js': `${'x'.repeat(5000)}needle${'y'.repeat(5000)}\n` });
     const result = await grep(root, { pattern: 'needle' });
-    expect(result.length, `a matching line shows at most ${GREP_LINE_LIMIT} characters`).toBeLessThan(GREP_LINE_LIMIT + 20);
+    expect(result.length, `a matching line shows at most ${GREP_LINE_LIMIT} characters`).toBeLessThan(
+      GREP_LINE_LIMIT + 20,
+    );
     expect(result).toBe(`min.js:1: ${'x'.repeat(GREP_LINE_LIMIT)}…`);
   });
 
   test('refuses a path outside the workspace', async () => {
     const { root } = tempWorkspace();
-    const error = await rejection(grep(root, { pattern: 'secret', path: '../outside' }), 'the path option must go through resolveInWorkspace');
+    const error = await rejection(
+      grep(root, { pattern: 'secret', path: '../outside' }),
+      'the path option must go through resolveInWorkspace',
+    );
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
     expect(String(error)).not.toContain('top secret');
   });
@@ -175,12 +216,14 @@ describe('grepTool (src/tools/grep.ts)', () => {
     const { root, outside } = tempWorkspace({ 'a.txt': 'not a secret\n' });
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'notes.txt'));
     symlinkSync(outside, path.join(root, 'linked'));
-    expect(await grep(root, { pattern: 'secret' }), 'skip links that lead outside: followSymbolicLinks: false and insideWorkspace').toBe(
-      'a.txt:1: not a secret',
-    );
-    expect(await grep(root, { pattern: 'secret', glob: 'linked/*' }), 'a glob through the linked folder must not reach outside').not.toContain(
-      'top secret',
-    );
+    expect(
+      await grep(root, { pattern: 'secret' }),
+      'skip links that lead outside: followSymbolicLinks: false and insideWorkspace',
+    ).toBe('a.txt:1: not a secret');
+    expect(
+      await grep(root, { pattern: 'secret', glob: 'linked/*' }),
+      'a glob through the linked folder must not reach outside',
+    ).not.toContain('top secret');
     await rejection(grep(root, { pattern: 'secret', path: 'notes.txt' }), 'notes.txt links outside the workspace');
   });
 
@@ -192,20 +235,28 @@ describe('grepTool (src/tools/grep.ts)', () => {
     // Every regex method (test, match, replace…) goes through exec: a call on this thread with the slow line blocks
     // the agent. Told by what ran where, not by how long a timer was late.
     const exec = vi.spyOn(RegExp.prototype, 'exec');
-    const onThisThread = () => exec.mock.contexts.filter((regex, i) => (regex as RegExp).source === '^(a+)+$' && String(exec.mock.calls[i]?.[0]).includes('aaaa')).length;
+    const onThisThread = () =>
+      exec.mock.contexts.filter(
+        (regex, i) => (regex as RegExp).source === '^(a+)+$' && String(exec.mock.calls[i]?.[0]).includes('aaaa'),
+      ).length;
     let blocking = 0;
     try {
       const error = await rejection(
         grep(root, { pattern: '^(a+)+$' }),
-        'step 5: match with a RegexSearch (regex, grepLimits.timeMs); past the limit its RegexTimeoutError is the tool\'s error',
+        "step 5: match with a RegexSearch (regex, grepLimits.timeMs); past the limit its RegexTimeoutError is the tool's error",
       );
       blocking = onThisThread();
-      expect(String(error), 'the error explains the time limit, so the model can simplify the pattern').toMatch(/took longer than 150 ms/);
+      expect(String(error), 'the error explains the time limit, so the model can simplify the pattern').toMatch(
+        /took longer than 150 ms/,
+      );
     } finally {
       clearInterval(ticker);
       exec.mockRestore();
     }
-    expect(blocking, 'step 5: the event loop was blocked; run the regex through search.matchingLines, never regex.test on this thread').toBe(0);
+    expect(
+      blocking,
+      'step 5: the event loop was blocked; run the regex through search.matchingLines, never regex.test on this thread',
+    ).toBe(0);
     // The search's time limit is a timer on this thread, due after the ticker's first tick: a free loop ticks first.
     expect(ticks, 'timers kept running while the pattern was being tried').toBeGreaterThan(0);
     expect(RegexSearch.running, 'step 5: close the search in a finally, or its worker thread stays alive').toBe(0);
@@ -213,9 +264,10 @@ describe('grepTool (src/tools/grep.ts)', () => {
 
   test('a final newline does not start another line, and \\r\\n ends a line as \\n does', async () => {
     const { root } = tempWorkspace({ 'unix.txt': 'one\n\ntwo\n', 'windows.txt': 'one\r\n\r\ntwo\r\n' });
-    expect(await grep(root, { pattern: '^one$' }), 'step 5: a \\r left at the end of a line would make $ fail on Windows line endings').toBe(
-      'unix.txt:1: one\nwindows.txt:1: one',
-    );
+    expect(
+      await grep(root, { pattern: '^one$' }),
+      'step 5: a \\r left at the end of a line would make $ fail on Windows line endings',
+    ).toBe('unix.txt:1: one\nwindows.txt:1: one');
     expect(
       await grep(root, { pattern: '^$' }),
       'step 5: only line 2 is empty; the text after the final newline is not a line (split on /\\r?\\n/ after dropping one final newline)',
@@ -228,8 +280,13 @@ describe('grepTool (src/tools/grep.ts)', () => {
     execFileSync('mkfifo', [fifo]);
     const outcome = await outcomeWithin(grep(root, { pattern: 'needle', path: 'pipe' }));
     if (outcome.status === 'still running') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-    expect(outcome.status, 'step 2: a FIFO is neither a folder nor a regular file; reading it waits for a writer forever').toBe('rejected');
-    expect(String((outcome as { error?: unknown }).error), 'step 2: say the path is not a regular file').toMatch(/pipe is not a regular file/);
+    expect(
+      outcome.status,
+      'step 2: a FIFO is neither a folder nor a regular file; reading it waits for a writer forever',
+    ).toBe('rejected');
+    expect(String((outcome as { error?: unknown }).error), 'step 2: say the path is not a regular file').toMatch(
+      /pipe is not a regular file/,
+    );
   });
 
   test('skips a file over the size limit and names it in a last line', async () => {
@@ -239,11 +296,14 @@ describe('grepTool (src/tools/grep.ts)', () => {
     truncateSync(path.join(root, 'big.log'), GREP_FILE_SIZE_LIMIT + 8);
     writeFileSync(path.join(root, 'fits.log'), `needle\n${'x'.repeat(GREP_FILE_SIZE_LIMIT - 8)}\n`);
     const found = (await grep(root, { pattern: 'needle' })).split('\n');
-    expect(found.slice(0, 2), 'step 4: files up to GREP_FILE_SIZE_LIMIT bytes are searched (fits.log is exactly at it)').toEqual([
-      'a.txt:1: needle',
-      'fits.log:1: needle',
-    ]);
-    expect(found, 'step 4: big.log is over GREP_FILE_SIZE_LIMIT, so it is not read: its needle is not a hit').toHaveLength(3);
+    expect(
+      found.slice(0, 2),
+      'step 4: files up to GREP_FILE_SIZE_LIMIT bytes are searched (fits.log is exactly at it)',
+    ).toEqual(['a.txt:1: needle', 'fits.log:1: needle']);
+    expect(
+      found,
+      'step 4: big.log is over GREP_FILE_SIZE_LIMIT, so it is not read: its needle is not a hit',
+    ).toHaveLength(3);
     expect(found[2], 'step 7: a last line names the files not searched').toContain('big.log');
     expect(found[2], 'step 7: only the files over the limit').not.toContain('fits.log');
     // Without fits.log: a second pass over 10 MB adds nothing to this check, and costs much on a loaded machine.
@@ -258,7 +318,10 @@ describe('grepTool (src/tools/grep.ts)', () => {
   test('refuses a glob that leaves the search folder, before listing anything', async () => {
     const { root, outside } = tempWorkspace({ 'a.txt': 'secret\n' });
     for (const fileGlob of ['../outside/*', `${outside}/*.txt`]) {
-      const error = await rejection(grep(root, { pattern: 'secret', glob: fileGlob }), `step 3: patternLeavesFolder("${fileGlob}") is true: refuse it`);
+      const error = await rejection(
+        grep(root, { pattern: 'secret', glob: fileGlob }),
+        `step 3: patternLeavesFolder("${fileGlob}") is true: refuse it`,
+      );
       expect(String(error), 'step 3: the error names the glob').toContain(fileGlob);
       expect(String(error)).not.toContain('top secret');
     }
@@ -267,7 +330,10 @@ describe('grepTool (src/tools/grep.ts)', () => {
   test('is named grep and read-only', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n' });
     await grep(root, { pattern: 'x' });
-    expect(RegexSearch.running, 'step 5: close the search when done (in a finally), or its worker thread stays alive').toBe(0);
+    expect(
+      RegexSearch.running,
+      'step 5: close the search when done (in a finally), or its worker thread stays alive',
+    ).toBe(0);
     expect(grepTool.name).toBe('grep');
     expect(grepTool.readOnly).toBe(true);
   });

@@ -17,7 +17,10 @@ const RUN = runTag(3);
 const closeWait = vi.hoisted(() => ({ ms: undefined as number | undefined }));
 vi.mock(import('kit/tools/processes'), async (importOriginal) => {
   const original = await importOriginal();
-  return { ...original, settlesWithin: (promise: Promise<unknown>, ms: number) => original.settlesWithin(promise, closeWait.ms ?? ms) };
+  return {
+    ...original,
+    settlesWithin: (promise: Promise<unknown>, ms: number) => original.settlesWithin(promise, closeWait.ms ?? ms),
+  };
 });
 
 describe('runCommand (src/tools/bash.ts): what a command leaves running', () => {
@@ -26,9 +29,10 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     const marker = `sleep 300.${RUN}4`;
     try {
       const outcome = await within(run(root, `${marker} & echo done`));
-      expect(outcome.status, 'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running').toBe(
-        'resolved',
-      );
+      expect(
+        outcome.status,
+        'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running',
+      ).toBe('resolved');
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout, 'everything the command printed is kept').toBe('done\n');
       expect(notes.join('\n'), 'runCommand step 5: a note names each process stopLeftovers stopped').toContain(marker);
@@ -44,12 +48,16 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     closeWait.ms = HANG_MS / 2;
     try {
       const outcome = await within(run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
-      expect(outcome.status, 'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it').toBe(
-        'resolved',
-      );
+      expect(
+        outcome.status,
+        'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it',
+      ).toBe('resolved');
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout).toBe('done\n');
-      expect(notes, 'runCommand step 5 and 6: killGroup() after stopLeftovers closes the pipes, so there is nothing to note (killGroup must come before the wait for close)').toEqual([]);
+      expect(
+        notes,
+        'runCommand step 5 and 6: killGroup() after stopLeftovers closes the pipes, so there is nothing to note (killGroup must come before the wait for close)',
+      ).toEqual([]);
       expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
     } finally {
       closeWait.ms = undefined;
@@ -77,8 +85,15 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
         'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
       ).toBe('resolved');
       const { exitCode, stdout, stopped, notes } = (outcome as { value: CommandOutcome }).value;
-      expect(notes.join('\n'), 'runCommand step 5: a note names what stopLeftovers stopped, by its command line').toContain(marker);
-      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([0, 'started\n', undefined]);
+      expect(
+        notes.join('\n'),
+        'runCommand step 5: a note names what stopLeftovers stopped, by its command line',
+      ).toContain(marker);
+      expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([
+        0,
+        'started\n',
+        undefined,
+      ]);
       expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
     } finally {
       killLeftOver(marker);
@@ -89,7 +104,10 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     const { root } = tempWorkspace();
     const marker = `sleep 300.${RUN}7`;
     try {
-      const result = await bash(root, { command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`, timeout_ms: 3000 });
+      const result = await bash(root, {
+        command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`,
+        timeout_ms: 3000,
+      });
       expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
       // The tool's clean-up stops it as the tool returns; looked for (up to 2 s, for a loaded machine) until it is gone.
       let left = processesRunning(marker);
@@ -112,9 +130,15 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     const marker = `sleep 300.${RUN}2`;
     try {
       const outcome = await within(run(root, `setsid ${marker} & echo begun; sleep 300`, 300));
-      expect(outcome.status, 'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting').toBe('resolved');
+      expect(
+        outcome.status,
+        'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting',
+      ).toBe('resolved');
       const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
-      expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual(['timeout', 'begun\n']);
+      expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual([
+        'timeout',
+        'begun\n',
+      ]);
       expect(notes.join('\n'), 'runCommand step 5: the note names what stopLeftovers stopped').toContain(marker);
     } finally {
       killLeftOver(marker);

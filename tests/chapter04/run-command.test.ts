@@ -36,7 +36,10 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const command = `env -i /bin/sh -c '/bin/${marker}; /usr/bin/touch late.txt' & sleep 300`;
     try {
       errorOf(await within(bash(root, { command, timeout_ms: 100 })), 'the command must time out');
-      await waitUntil(() => processesRunning(marker).length === 0, 'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)');
+      await waitUntil(
+        () => processesRunning(marker).length === 0,
+        'a child of the shell kept running: spawn with detached: true and kill the group with process.kill(-pid)',
+      );
       expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
     } finally {
       killLeftOver(marker);
@@ -48,7 +51,12 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const controller = new AbortController();
     // Aborted once the command has printed (it touches a file after), never after a fixed time a slow machine misses.
     const running = bash(root, { command: 'echo begun; touch printed; sleep 300' }, controller.signal);
-    await waitUntil(() => existsSync(path.join(root, 'printed')), 'runCommand step 1: the command must start (spawn bash with the command)', HANG_MS, running);
+    await waitUntil(
+      () => existsSync(path.join(root, 'printed')),
+      'runCommand step 1: the command must start (spawn bash with the command)',
+      HANG_MS,
+      running,
+    );
     controller.abort();
     const outcome = await within(running);
     const error = errorOf(outcome, 'aborting ctx.signal must stop the command (listen for its abort event)');
@@ -63,7 +71,9 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
       outcome.status,
       "nobody can type into the command: spawn with stdio: ['ignore', 'pipe', 'pipe'] so that reading stdin ends at once",
     ).toBe('resolved');
-    expect((outcome as { value: string }).value).toBe('exit code: 0\n--- stdout ---\nno input\n--- stderr ---\n(empty)');
+    expect((outcome as { value: string }).value).toBe(
+      'exit code: 0\n--- stdout ---\nno input\n--- stderr ---\n(empty)',
+    );
   });
 
   test('rejects with the error from spawn when bash cannot start', async () => {
@@ -84,10 +94,13 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
       getEventListeners(controller.signal, 'abort'),
       "runCommand step 7: the run's signal outlives each command: once it has ended, removeEventListener('abort', onAbort) and clear the timer",
     ).toHaveLength(0);
-    await rejection(bash(path.join(root, 'missing'), { command: 'true' }, controller.signal), 'bash cannot start in a missing folder');
+    await rejection(
+      bash(path.join(root, 'missing'), { command: 'true' }, controller.signal),
+      'bash cannot start in a missing folder',
+    );
     expect(
       getEventListeners(controller.signal, 'abort'),
-      "runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)",
+      'runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)',
     ).toHaveLength(0);
   });
 
@@ -96,25 +109,40 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const outcome = await within(bash(root, { command: 'yes', timeout_ms: 400 }));
     const error = errorOf(outcome, '`yes` prints without end: it must time out');
     expect(error, 'the timeout error says so').toMatch(/timed out after 400 ms/);
-    expect(error.length, `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`).toBeLessThan(
-      BASH_OUTPUT_LIMIT + 500,
-    );
+    expect(
+      error.length,
+      `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`,
+    ).toBeLessThan(BASH_OUTPUT_LIMIT + 500);
     expect(error, 'the OutputCap note says how much was cut').toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
   });
 
   test('feeds the output to an OutputCap piece by piece as it arrives, not all at once at the end', async () => {
     const { root } = tempWorkspace();
     const add = vi.spyOn(OutputCap.prototype, 'add');
-    const step = "runCommand step 2: call add() on each stream's OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory";
+    const step =
+      "runCommand step 2: call add() on each stream's OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory";
     // The command prints a word, then waits until the test has seen add() called with it: the pieces arrive one by
     // one however slow the machine, and a tool that adds only at the end never sees the first word while it runs.
     const gate = (file: string) => `while [ ! -e ${file} ]; do sleep 0.01; done`;
     const seen = (word: string) => () => add.mock.calls.some(([chunk]) => String(chunk).includes(word));
     try {
-      const running = bash(root, { command: `echo one; ${gate('go1')}; echo two; ${gate('go2')}; echo three`, timeout_ms: 120_000 });
-      await waitUntil(seen('one'), `${step}: the command printed "one" and waits until add() has seen it`, HANG_MS, running);
+      const running = bash(root, {
+        command: `echo one; ${gate('go1')}; echo two; ${gate('go2')}; echo three`,
+        timeout_ms: 120_000,
+      });
+      await waitUntil(
+        seen('one'),
+        `${step}: the command printed "one" and waits until add() has seen it`,
+        HANG_MS,
+        running,
+      );
       writeFileSync(path.join(root, 'go1'), '');
-      await waitUntil(seen('two'), `${step}: the command printed "two" and waits until add() has seen it`, HANG_MS, running);
+      await waitUntil(
+        seen('two'),
+        `${step}: the command printed "two" and waits until add() has seen it`,
+        HANG_MS,
+        running,
+      );
       writeFileSync(path.join(root, 'go2'), '');
       await within(running);
       const pieces = add.mock.calls.map(([chunk]) => String(chunk));
@@ -129,7 +157,8 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
   test('keeps a character whole when its bytes arrive in two chunks, on stdout and on stderr', async () => {
     const { root } = tempWorkspace();
     const add = vi.spyOn(OutputCap.prototype, 'add');
-    const step = "runCommand step 2: read each stream as text with setEncoding('utf8'), which holds back the first bytes of a character until the rest arrive; chunk.toString() on each chunk alone turns a split character into two \ufffd";
+    const step =
+      "runCommand step 2: read each stream as text with setEncoding('utf8'), which holds back the first bytes of a character until the rest arrive; chunk.toString() on each chunk alone turns a split character into two \ufffd";
     // Each stream prints a word and the first byte of "€" (e2 82 ac), then waits until the tool has seen both words:
     // the rest of the character can only come in a later chunk, however fast or slow the machine.
     const seen = (word: string) => () => add.mock.calls.some(([chunk]) => String(chunk).includes(word));
@@ -138,7 +167,12 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
         command: `printf 'out\\342'; printf 'err\\342' >&2; while [ ! -e go ]; do sleep 0.01; done; printf '\\202\\254\\n'; printf '\\202\\254\\n' >&2`,
         timeout_ms: 120_000,
       });
-      await waitUntil(() => seen('out')() && seen('err')(), `${step}: the command printed "out" and "err" and waits until add() has seen both`, HANG_MS, running);
+      await waitUntil(
+        () => seen('out')() && seen('err')(),
+        `${step}: the command printed "out" and "err" and waits until add() has seen both`,
+        HANG_MS,
+        running,
+      );
       writeFileSync(path.join(root, 'go'), '');
       expect(await running, step).toBe('exit code: 0\n--- stdout ---\nout€\n--- stderr ---\nerr€');
     } finally {
@@ -147,18 +181,19 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     }
   });
 
-  test('does not pass the agent\'s API keys on to the command, but keeps the rest of the environment', async () => {
+  test("does not pass the agent's API keys on to the command, but keeps the rest of the environment", async () => {
     const { root } = tempWorkspace();
     process.env.ANTHROPIC_API_KEY = 'sk-ant-test-secret';
     process.env.OPENAI_API_KEY = 'sk-openai-test-secret';
     process.env.KIT_TEST_SETTING = 'kept';
     const result = await bash(root, { command: 'env' });
-    expect(result, 'runCommand step 1: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_*').not.toMatch(
-      /test-secret/,
-    );
-    expect(result, 'runCommand step 1: every other variable is still passed on (PATH, HOME, the user\'s own settings)').toContain(
-      'KIT_TEST_SETTING=kept',
-    );
+    expect(
+      result,
+      'runCommand step 1: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_*',
+    ).not.toMatch(/test-secret/);
+    expect(
+      result,
+      "runCommand step 1: every other variable is still passed on (PATH, HOME, the user's own settings)",
+    ).toContain('KIT_TEST_SETTING=kept');
   });
-
 });

@@ -9,7 +9,8 @@ import { TEST_TIMEOUT_MS } from '../helpers/limits.js';
 import { requestOn, shape } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
-const call = (id: string, name: string, args: Record<string, unknown>) => assistantToolCalls([{ id, name, arguments: args }]);
+const call = (id: string, name: string, args: Record<string, unknown>) =>
+  assistantToolCalls([{ id, name, arguments: args }]);
 
 /** The tool results the agent sent back on its last request, by call id. */
 function resultsSent(provider: MockProvider): Map<string, ToolResultMessage> {
@@ -33,9 +34,14 @@ describe('builtinTools (src/tools/index.ts)', () => {
     const provider = new MockProvider([call('g1', 'glob', { pattern: '**/*.ts' }), assistantText('found it')]);
     await new SimpleAgent({ provider, tools: builtinTools(), cwd: root }).run('where is the code?');
     const offered = requestOn(provider, 1).tools ?? [];
-    expect(offered.map((t) => t.name).sort(), 'add write, edit, bash, glob and grep to builtinTools()').toEqual(
-      ['bash', 'edit', 'glob', 'grep', 'read', 'write'],
-    );
+    expect(offered.map((t) => t.name).sort(), 'add write, edit, bash, glob and grep to builtinTools()').toEqual([
+      'bash',
+      'edit',
+      'glob',
+      'grep',
+      'read',
+      'write',
+    ]);
     for (const tool of offered) {
       const properties = tool.inputSchema.properties as Record<string, { description?: string }>;
       for (const [field, schema] of Object.entries(properties)) {
@@ -56,16 +62,15 @@ describe('builtinTools (src/tools/index.ts)', () => {
       assistantText('done'),
     ]);
     expect(await new SimpleAgent({ provider, tools: builtinTools(), cwd: root }).run('say hi instead')).toBe('done');
-    expect(shape(requestOn(provider, 6).messages).filter((line) => line.startsWith('tool')), 'no tool may fail in this script').toEqual([
-      'tool glob#c1',
-      'tool edit#c2',
-      'tool write#c3',
-      'tool grep#c4',
-      'tool bash#c5',
-    ]);
+    expect(
+      shape(requestOn(provider, 6).messages).filter((line) => line.startsWith('tool')),
+      'no tool may fail in this script',
+    ).toEqual(['tool glob#c1', 'tool edit#c2', 'tool write#c3', 'tool grep#c4', 'tool bash#c5']);
     const results = resultsSent(provider);
     expect(results.get('c2')?.content).toBe('Edited src/greet.ts: replaced 1 occurrence');
-    expect(results.get('c4')?.content).toBe("src/greet.ts:1: export const greet = () => 'hi';\nsrc/notes.md:1: greet says hi");
+    expect(results.get('c4')?.content).toBe(
+      "src/greet.ts:1: export const greet = () => 'hi';\nsrc/notes.md:1: greet says hi",
+    );
     expect(results.get('c5')?.content, 'a non-zero exit is a normal result, with the code and the output').toBe(
       "exit code: 1\n--- stdout ---\nexport const greet = () => 'hi';\n--- stderr ---\n(empty)",
     );
@@ -98,10 +103,14 @@ describe('builtinTools (src/tools/index.ts)', () => {
         call('c2', 'glob', { pattern: '../**/*' }),
         assistantText('I will use simpler patterns'),
       ]);
-      expect(await new SimpleAgent({ provider, tools: builtinTools(), cwd: root }).run('search')).toBe('I will use simpler patterns');
+      expect(await new SimpleAgent({ provider, tools: builtinTools(), cwd: root }).run('search')).toBe(
+        'I will use simpler patterns',
+      );
       const results = resultsSent(provider);
       expect(results.get('c1')?.isError, 'grep step 5: the RegexTimeoutError becomes an error result').toBe(true);
-      expect(results.get('c1')?.content, 'the model reads why, and what to do instead').toMatch(/took longer than 150 ms.*[Ss]implify/s);
+      expect(results.get('c1')?.content, 'the model reads why, and what to do instead').toMatch(
+        /took longer than 150 ms.*[Ss]implify/s,
+      );
       expect(results.get('c2')?.isError, 'glob step 2: the pattern is refused').toBe(true);
       expect(requestOn(provider, 3).messages).toBeValidHistory('after a grep that timed out and a refused glob');
     } finally {

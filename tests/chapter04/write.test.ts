@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { writeTool } from 'kit/tools/write';
@@ -12,12 +21,14 @@ describe('writeTool (src/tools/write.ts)', () => {
   test('creates a new file and its missing folders, and sums up what it wrote', async () => {
     const { root } = tempWorkspace();
     const summary = await write(root, { path: 'notes/2024/todo.txt', content: 'buy milk\ncall Bob\n' });
-    expect(readFileSync(path.join(root, 'notes/2024/todo.txt'), 'utf8'), 'the file holds exactly the content; mkdir the parents with recursive: true').toBe(
-      'buy milk\ncall Bob\n',
-    );
-    expect(summary, 'writeTool.execute step 5: one line: bytes, lines (counted as read counts them: the final newline starts no new line, so 2), and the path relative to the workspace root').toBe(
-      'Wrote 18 bytes (2 lines) to notes/2024/todo.txt',
-    );
+    expect(
+      readFileSync(path.join(root, 'notes/2024/todo.txt'), 'utf8'),
+      'the file holds exactly the content; mkdir the parents with recursive: true',
+    ).toBe('buy milk\ncall Bob\n');
+    expect(
+      summary,
+      'writeTool.execute step 5: one line: bytes, lines (counted as read counts them: the final newline starts no new line, so 2), and the path relative to the workspace root',
+    ).toBe('Wrote 18 bytes (2 lines) to notes/2024/todo.txt');
   });
 
   test('replaces the whole content of an existing file', async () => {
@@ -28,9 +39,10 @@ describe('writeTool (src/tools/write.ts)', () => {
 
   test('counts bytes in UTF-8 and lines without a final newline', async () => {
     const { root } = tempWorkspace();
-    expect(await write(root, { path: 'é.txt', content: 'héllo\nwörld' }), '"é" and "ö" take two bytes each: use Buffer.byteLength').toBe(
-      'Wrote 13 bytes (2 lines) to é.txt',
-    );
+    expect(
+      await write(root, { path: 'é.txt', content: 'héllo\nwörld' }),
+      '"é" and "ö" take two bytes each: use Buffer.byteLength',
+    ).toBe('Wrote 13 bytes (2 lines) to é.txt');
   });
 
   test('writes an empty file as 0 bytes and 0 lines', async () => {
@@ -41,14 +53,20 @@ describe('writeTool (src/tools/write.ts)', () => {
 
   test('refuses a path that climbs out of the workspace, and creates nothing there', async () => {
     const { root, outside } = tempWorkspace();
-    const error = await rejection(write(root, { path: '../outside/new.txt', content: 'x' }), 'write must resolve every path with resolveInWorkspace');
+    const error = await rejection(
+      write(root, { path: '../outside/new.txt', content: 'x' }),
+      'write must resolve every path with resolveInWorkspace',
+    );
     expect((error as Error).name).toBe('PathOutsideWorkspaceError');
     expect(existsSync(path.join(outside, 'new.txt')), 'the check must come before anything is written').toBe(false);
   });
 
   test('refuses an absolute path outside the workspace', async () => {
     const { root, outside } = tempWorkspace();
-    await rejection(write(root, { path: path.join(outside, 'secret.txt'), content: 'pwned' }), 'an absolute path outside the root must be refused');
+    await rejection(
+      write(root, { path: path.join(outside, 'secret.txt'), content: 'pwned' }),
+      'an absolute path outside the root must be refused',
+    );
     expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
   });
 
@@ -56,9 +74,17 @@ describe('writeTool (src/tools/write.ts)', () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'notes.txt'));
     symlinkSync(outside, path.join(root, 'linked'));
-    await rejection(write(root, { path: 'notes.txt', content: 'pwned' }), 'notes.txt links outside: resolveInWorkspace follows symlinks');
-    await rejection(write(root, { path: 'linked/new.txt', content: 'pwned' }), 'linked/ is a folder outside the workspace');
-    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'the file outside must be untouched').toBe('top secret\n');
+    await rejection(
+      write(root, { path: 'notes.txt', content: 'pwned' }),
+      'notes.txt links outside: resolveInWorkspace follows symlinks',
+    );
+    await rejection(
+      write(root, { path: 'linked/new.txt', content: 'pwned' }),
+      'linked/ is a folder outside the workspace',
+    );
+    expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'the file outside must be untouched').toBe(
+      'top secret\n',
+    );
     expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
   });
 
@@ -66,11 +92,20 @@ describe('writeTool (src/tools/write.ts)', () => {
     const { root, outside } = tempWorkspace();
     symlinkSync(path.join(outside, 'planted.txt'), path.join(root, 'notes.txt'));
     symlinkSync(path.join(outside, 'later'), path.join(root, 'cache'));
-    const error = await rejection(write(root, { path: 'notes.txt', content: 'pwned' }), 'step 1: notes.txt links to a file outside that does not exist yet');
+    const error = await rejection(
+      write(root, { path: 'notes.txt', content: 'pwned' }),
+      'step 1: notes.txt links to a file outside that does not exist yet',
+    );
     expect((error as Error).name, 'step 1: resolveInWorkspace refuses it').toBe('PathOutsideWorkspaceError');
-    await rejection(write(root, { path: 'cache/x.txt', content: 'pwned' }), 'step 1: cache/ links to a folder outside that does not exist yet');
+    await rejection(
+      write(root, { path: 'cache/x.txt', content: 'pwned' }),
+      'step 1: cache/ links to a folder outside that does not exist yet',
+    );
     expect(existsSync(path.join(outside, 'planted.txt')), 'nothing may be created outside').toBe(false);
-    expect(existsSync(path.join(outside, 'later')), 'no folder may be created outside either (the check comes before mkdir)').toBe(false);
+    expect(
+      existsSync(path.join(outside, 'later')),
+      'no folder may be created outside either (the check comes before mkdir)',
+    ).toBe(false);
   });
 
   test('refuses a path that is a directory, with a message that says so', async () => {
@@ -82,7 +117,9 @@ describe('writeTool (src/tools/write.ts)', () => {
       (error as Error).message,
       'stat the path first and throw `<path> is a directory, not a file` (not the EISDIR error of writeFile)',
     ).toBe('src is a directory, not a file');
-    expect(readFileSync(path.join(root, 'src/keep.txt'), 'utf8'), 'the folder and its files must be left alone').toBe('keep');
+    expect(readFileSync(path.join(root, 'src/keep.txt'), 'utf8'), 'the folder and its files must be left alone').toBe(
+      'keep',
+    );
   });
 
   test('refuses a FIFO at once instead of waiting for a reader', async () => {
@@ -99,9 +136,10 @@ describe('writeTool (src/tools/write.ts)', () => {
     ]);
     clearTimeout(timer);
     if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
-    expect(outcome, 'step 2: an existing path that is not a regular file (isFile() is false) must be refused before writing').toMatch(
-      /pipe is not a regular file/,
-    );
+    expect(
+      outcome,
+      'step 2: an existing path that is not a regular file (isFile() is false) must be refused before writing',
+    ).toMatch(/pipe is not a regular file/);
   });
 
   test('writes through a symlink that stays inside the workspace, to its target', async () => {
@@ -110,7 +148,10 @@ describe('writeTool (src/tools/write.ts)', () => {
     expect(await write(root, { path: 'README.md', content: 'new\n' }), 'the path the model used is the one named').toBe(
       'Wrote 4 bytes (1 lines) to README.md',
     );
-    expect(readFileSync(path.join(root, 'docs/real.md'), 'utf8'), 'the link is followed: its target gets the content').toBe('new\n');
+    expect(
+      readFileSync(path.join(root, 'docs/real.md'), 'utf8'),
+      'the link is followed: its target gets the content',
+    ).toBe('new\n');
   });
 
   test('is named write and is not read-only', async () => {

@@ -16,7 +16,15 @@ import { SimpleAgent } from 'kit/agent';
 import { loopTools } from '../chapter03/fixtures.js';
 import { fakeApi } from '../helpers/fake-http.js';
 import { rejection } from '../helpers/assert.js';
-import { ANTHROPIC_KEY, ANTHROPIC_URL, anthropicEnv, anthropicResponse, anthropicShape, history, tools } from './fixtures.js';
+import {
+  ANTHROPIC_KEY,
+  ANTHROPIC_URL,
+  anthropicEnv,
+  anthropicResponse,
+  anthropicShape,
+  history,
+  tools,
+} from './fixtures.js';
 
 const api = fakeApi();
 
@@ -42,7 +50,10 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
       content: 'export const a = 1;',
     });
     expect(results[0]!.is_error, 'a successful result is not an error').toBeFalsy();
-    expect(results[1], 'a failed tool keeps is_error: true so the model knows').toMatchObject({ tool_use_id: 'toolu_B', is_error: true });
+    expect(results[1], 'a failed tool keeps is_error: true so the model knows').toMatchObject({
+      tool_use_id: 'toolu_B',
+      is_error: true,
+    });
   });
 
   test('an assistant turn keeps signed thinking, text and tool_use blocks with their input objects', () => {
@@ -69,9 +80,10 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
       },
       { role: 'tool', toolCallId: 'toolu_X', toolName: 'read', content: 'Invalid arguments', isError: true },
     ]);
-    expect(turn!.content, 'drop unsigned thinking and empty text; a tool_use input must be an object ({} for a raw string)').toEqual([
-      { type: 'tool_use', id: 'toolu_X', name: 'read', input: {} },
-    ]);
+    expect(
+      turn!.content,
+      'drop unsigned thinking and empty text; a tool_use input must be an object ({} for a raw string)',
+    ).toEqual([{ type: 'tool_use', id: 'toolu_X', name: 'read', input: {} }]);
   });
 
   test('a tool_use input is a plain object: arguments that are an array or null go out as {}', () => {
@@ -103,15 +115,23 @@ describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
       { name: 'edit', description: 'Replace text in a file', input_schema: tools[1]!.inputSchema },
     ]);
   });
-
 });
 
 describe('toAnthropicToolChoice (src/providers/anthropic.ts)', () => {
   test("tool choice: auto -> auto, required -> any, none -> none, a name -> { type: 'tool', name }", () => {
-    expect(toAnthropicToolChoice('auto'), "toAnthropicToolChoice: 'auto' -> { type: 'auto' }").toEqual({ type: 'auto' });
-    expect(toAnthropicToolChoice('required'), "Anthropic's word for 'must call some tool' is 'any'").toEqual({ type: 'any' });
-    expect(toAnthropicToolChoice('none'), "toAnthropicToolChoice: 'none' -> { type: 'none' }").toEqual({ type: 'none' });
-    expect(toAnthropicToolChoice({ name: 'read' }), "toAnthropicToolChoice: { name } -> { type: 'tool', name }").toEqual({ type: 'tool', name: 'read' });
+    expect(toAnthropicToolChoice('auto'), "toAnthropicToolChoice: 'auto' -> { type: 'auto' }").toEqual({
+      type: 'auto',
+    });
+    expect(toAnthropicToolChoice('required'), "Anthropic's word for 'must call some tool' is 'any'").toEqual({
+      type: 'any',
+    });
+    expect(toAnthropicToolChoice('none'), "toAnthropicToolChoice: 'none' -> { type: 'none' }").toEqual({
+      type: 'none',
+    });
+    expect(
+      toAnthropicToolChoice({ name: 'read' }),
+      "toAnthropicToolChoice: { name } -> { type: 'tool', name }",
+    ).toEqual({ type: 'tool', name: 'read' });
   });
 });
 
@@ -122,19 +142,34 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
         [
           { type: 'thinking', thinking: 'The user wants a.ts.', signature: 'EqQBCgIYAhIM' },
           { type: 'text', text: 'Let me look.', citations: null },
-          { type: 'tool_use', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', input: { path: 'a.ts' }, caller: { type: 'direct' } },
+          {
+            type: 'tool_use',
+            id: 'toolu_01A09q90qw90lq917835lq9',
+            name: 'read',
+            input: { path: 'a.ts' },
+            caller: { type: 'direct' },
+          },
         ],
         'tool_use',
         { input_tokens: 472, output_tokens: 91, cache_read_input_tokens: 1024, cache_creation_input_tokens: 16 },
       ) as unknown as Anthropic.Message,
     );
-    expect(turn.content, 'fromAnthropicMessage: text, thinking and tool_use blocks in the order the model wrote them').toEqual([
+    expect(
+      turn.content,
+      'fromAnthropicMessage: text, thinking and tool_use blocks in the order the model wrote them',
+    ).toEqual([
       { type: 'thinking', thinking: 'The user wants a.ts.', signature: 'EqQBCgIYAhIM' },
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'toolu_01A09q90qw90lq917835lq9', name: 'read', arguments: { path: 'a.ts' } },
     ]);
-    expect(turn.stopReason, "fromAnthropicMessage: a turn with a tool call and stop_reason 'tool_use' stops for 'tool_use'").toBe('tool_use');
-    expect(turn.usage, 'input_tokens -> inputTokens, output_tokens -> outputTokens, cache read/creation -> cacheRead/WriteTokens').toEqual({
+    expect(
+      turn.stopReason,
+      "fromAnthropicMessage: a turn with a tool call and stop_reason 'tool_use' stops for 'tool_use'",
+    ).toBe('tool_use');
+    expect(
+      turn.usage,
+      'input_tokens -> inputTokens, output_tokens -> outputTokens, cache read/creation -> cacheRead/WriteTokens',
+    ).toEqual({
       inputTokens: 472,
       outputTokens: 91,
       cacheReadTokens: 1024,
@@ -144,7 +179,10 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
 
   test("a turn with tool calls stops for 'tool_use' whatever stop_reason says", () => {
     const turn = fromAnthropicMessage(
-      anthropicResponse([{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }], 'end_turn') as unknown as Anthropic.Message,
+      anthropicResponse(
+        [{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }],
+        'end_turn',
+      ) as unknown as Anthropic.Message,
     );
     expect(turn.stopReason, 'the loop only runs tools on tool_use: a call must never be dropped').toBe('tool_use');
   });
@@ -159,10 +197,16 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
         'end_turn',
       ) as unknown as Anthropic.Message,
     );
-    expect(mixed.stopReason, "one tool call among other blocks is enough for 'tool_use' (check with .some, not .every)").toBe('tool_use');
+    expect(
+      mixed.stopReason,
+      "one tool call among other blocks is enough for 'tool_use' (check with .some, not .every)",
+    ).toBe('tool_use');
     const empty = fromAnthropicMessage(anthropicResponse([], 'end_turn') as unknown as Anthropic.Message);
     expect(empty.content, 'Claude may answer with no content at all: an empty turn').toEqual([]);
-    expect(empty.stopReason, "no tool call at all: the stop reason is anthropicStopReason(stop_reason), here 'end_turn'").toBe('end_turn');
+    expect(
+      empty.stopReason,
+      "no tool call at all: the stop reason is anthropicStopReason(stop_reason), here 'end_turn'",
+    ).toBe('end_turn');
   });
 
   test('block types the kit does not know, such as redacted_thinking, are dropped', () => {
@@ -175,9 +219,10 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
         'end_turn',
       ) as unknown as Anthropic.Message,
     );
-    expect(turn.content, 'keep only text, thinking and tool_use blocks: anything else is skipped, never turned into a tool call').toEqual([
-      { type: 'text', text: 'Done.' },
-    ]);
+    expect(
+      turn.content,
+      'keep only text, thinking and tool_use blocks: anything else is skipped, never turned into a tool call',
+    ).toEqual([{ type: 'text', text: 'Done.' }]);
     expect(turn.stopReason, 'a dropped block is not a tool call').toBe('end_turn');
   });
 });
@@ -185,14 +230,22 @@ describe('fromAnthropicMessage and anthropicUsage (src/providers/anthropic.ts)',
 describe('anthropicUsage (src/providers/anthropic.ts)', () => {
   test('cache counts are added only when the API sent numbers', () => {
     expect(
-      anthropicUsage({ input_tokens: 25, output_tokens: 12, cache_read_input_tokens: null, cache_creation_input_tokens: null }),
+      anthropicUsage({
+        input_tokens: 25,
+        output_tokens: 12,
+        cache_read_input_tokens: null,
+        cache_creation_input_tokens: null,
+      }),
       'cache_read_input_tokens and cache_creation_input_tokens may be null: then leave cacheReadTokens and cacheWriteTokens out',
     ).toStrictEqual({ inputTokens: 25, outputTokens: 12 });
     expect(
       anthropicUsage({ input_tokens: 25, output_tokens: 12 }),
       'no cache fields at all: the usage has only inputTokens and outputTokens (no keys set to undefined)',
     ).toStrictEqual({ inputTokens: 25, outputTokens: 12 });
-    expect(anthropicUsage({ input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 7 }), '0 is a number too: keep it').toStrictEqual({
+    expect(
+      anthropicUsage({ input_tokens: 3, output_tokens: 4, cache_read_input_tokens: 0, cache_creation_input_tokens: 7 }),
+      '0 is a number too: keep it',
+    ).toStrictEqual({
       inputTokens: 3,
       outputTokens: 4,
       cacheReadTokens: 0,
@@ -220,16 +273,24 @@ describe('anthropicStopReason (src/providers/anthropic.ts)', () => {
 
 describe('anthropicRequest (src/providers/anthropic.ts)', () => {
   test('the system prompt is the top-level system field, never a message', () => {
-    const body = anthropicRequest({ system: 'You are terse.', messages: [userMessage('hi')], tools: [] }, { model: 'm', maxTokens: 100 });
+    const body = anthropicRequest(
+      { system: 'You are terse.', messages: [userMessage('hi')], tools: [] },
+      { model: 'm', maxTokens: 100 },
+    );
     expect(body.system, 'Anthropic takes the system prompt in `system`').toBe('You are terse.');
-    expect(anthropicShape(body.messages as never), 'messages hold only user and assistant turns').toEqual(['user "hi"']);
+    expect(anthropicShape(body.messages as never), 'messages hold only user and assistant turns').toEqual([
+      'user "hi"',
+    ]);
     expect(body, 'with no tools, send no tools and no tool_choice').not.toHaveProperty('tools');
     expect(body, 'anthropicRequest step 4: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
   });
 
   test('no system prompt, or an empty one: no system field at all', () => {
     const defaults = { model: 'm', maxTokens: 100 };
-    expect(anthropicRequest({ messages: [userMessage('hi')], tools: [] }, defaults), 'request.system is undefined: leave `system` out').not.toHaveProperty('system');
+    expect(
+      anthropicRequest({ messages: [userMessage('hi')], tools: [] }, defaults),
+      'request.system is undefined: leave `system` out',
+    ).not.toHaveProperty('system');
     expect(
       anthropicRequest({ system: '', messages: [userMessage('hi')], tools: [] }, defaults),
       "request.system is '': leave `system` out (set it only when it is a non-empty string)",
@@ -248,20 +309,37 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     expect(body.model, 'ANTHROPIC_MODEL from the env argument').toBe('claude-test-model');
     expect(body.max_tokens, 'max_tokens is required by the API: send the default').toBeGreaterThan(0);
     expect(body.system, 'anthropicRequest step 2: the system prompt is the top-level system field').toBe('Be brief.');
-    expect(anthropicShape(body.messages), 'anthropicRequest step 3: messages are toAnthropicMessages(request.messages)').toEqual(anthropicShape(toAnthropicMessages(history) as never));
+    expect(
+      anthropicShape(body.messages),
+      'anthropicRequest step 3: messages are toAnthropicMessages(request.messages)',
+    ).toEqual(anthropicShape(toAnthropicMessages(history) as never));
     expect(
       body.messages[2].content.map((b: Anthropic.ToolResultBlockParam) => b.tool_use_id),
       'each tool_result carries tool_use_id = the id of the call it answers',
     ).toEqual(['toolu_A', 'toolu_B']);
     expect(body.tools.map((t: Anthropic.Tool) => t.name)).toEqual(['read', 'edit']);
-    expect(body.tool_choice, "anthropicRequest step 4: toolChoice 'required' goes out as { type: 'any' }").toEqual({ type: 'any' });
-    expect(turn, 'the answer comes back as a kit turn').toMatchObject({ role: 'assistant', content: [{ type: 'text', text: 'Fixed.' }], stopReason: 'end_turn' });
+    expect(body.tool_choice, "anthropicRequest step 4: toolChoice 'required' goes out as { type: 'any' }").toEqual({
+      type: 'any',
+    });
+    expect(turn, 'the answer comes back as a kit turn').toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Fixed.' }],
+      stopReason: 'end_turn',
+    });
   });
 
   test("the request's model and maxTokens win over the provider's", async () => {
     api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }]));
-    await provider(anthropicEnv, { maxTokens: 1000 }).complete({ messages: [userMessage('hi')], tools: [], model: 'claude-small', maxTokens: 64 });
-    expect(api.requests[0]!.body, "anthropicRequest step 1: the request's model and maxTokens win over the provider's").toMatchObject({ model: 'claude-small', max_tokens: 64 });
+    await provider(anthropicEnv, { maxTokens: 1000 }).complete({
+      messages: [userMessage('hi')],
+      tools: [],
+      model: 'claude-small',
+      maxTokens: 64,
+    });
+    expect(
+      api.requests[0]!.body,
+      "anthropicRequest step 1: the request's model and maxTokens win over the provider's",
+    ).toMatchObject({ model: 'claude-small', max_tokens: 64 });
   });
 
   test('a tool call comes back with its input as arguments, and the usage', async () => {
@@ -289,13 +367,23 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
 
   test('ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN send the request to a gateway with that token', async () => {
     api.answer('http://gateway.test/anthropic/v1/messages', anthropicResponse([{ type: 'text', text: 'via gateway' }]));
-    const turn = await provider({ ANTHROPIC_BASE_URL: 'http://gateway.test/anthropic', ANTHROPIC_AUTH_TOKEN: 'gw-token-123456', ANTHROPIC_MODEL: 'claude-gw' }).complete({
+    const turn = await provider({
+      ANTHROPIC_BASE_URL: 'http://gateway.test/anthropic',
+      ANTHROPIC_AUTH_TOKEN: 'gw-token-123456',
+      ANTHROPIC_MODEL: 'claude-gw',
+    }).complete({
       messages: [userMessage('hi')],
       tools: [],
     });
-    expect(api.requests[0]!.url, 'the request goes to ANTHROPIC_BASE_URL + /v1/messages').toBe('http://gateway.test/anthropic/v1/messages');
-    expect(api.requests[0]!.headers.authorization, 'ANTHROPIC_AUTH_TOKEN is sent as a Bearer token').toBe('Bearer gw-token-123456');
-    expect(turn.content, 'the answer from the gateway becomes the turn').toEqual([{ type: 'text', text: 'via gateway' }]);
+    expect(api.requests[0]!.url, 'the request goes to ANTHROPIC_BASE_URL + /v1/messages').toBe(
+      'http://gateway.test/anthropic/v1/messages',
+    );
+    expect(api.requests[0]!.headers.authorization, 'ANTHROPIC_AUTH_TOKEN is sent as a Bearer token').toBe(
+      'Bearer gw-token-123456',
+    );
+    expect(turn.content, 'the answer from the gateway becomes the turn').toEqual([
+      { type: 'text', text: 'via gateway' },
+    ]);
   });
 
   test('SimpleAgent runs a tool round through the Anthropic API: both results in one user message', async () => {
@@ -312,7 +400,9 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     );
     const { tools: toolSet } = loopTools();
     const agent = new SimpleAgent({ provider: provider(), tools: toolSet, cwd: process.cwd(), system: 'Be brief.' });
-    expect(await agent.run('try both'), "the agent's answer is the text of the last turn").toBe('One worked, one failed.');
+    expect(await agent.run('try both'), "the agent's answer is the text of the last turn").toBe(
+      'One worked, one failed.',
+    );
     const second = api.requests[1]!.body;
     expect(anthropicShape(second.messages), 'request 2: the turn, then ONE user message answering both calls').toEqual([
       'user "try both"',
@@ -337,9 +427,19 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
 
 describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.ts)', () => {
   const failing = async (status: number, type: string, message: string, headers?: Record<string, string>) => {
-    api.answer(ANTHROPIC_URL, { status, json: { type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' }, headers });
-    const error = await rejection(provider().complete({ messages: [userMessage('hi')], tools: [] }), `a ${status} answer should reject`);
-    expect(error, 'AnthropicProvider.complete step 3: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)').toBeInstanceOf(ProviderError);
+    api.answer(ANTHROPIC_URL, {
+      status,
+      json: { type: 'error', error: { type, message }, request_id: 'req_011CSHoEeqs5C35K2UUqR7Fy' },
+      headers,
+    });
+    const error = await rejection(
+      provider().complete({ messages: [userMessage('hi')], tools: [] }),
+      `a ${status} answer should reject`,
+    );
+    expect(
+      error,
+      'AnthropicProvider.complete step 3: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)',
+    ).toBeInstanceOf(ProviderError);
     return error as ProviderError;
   };
 
@@ -349,8 +449,14 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
     expect(error.status, 'the HTTP status is kept').toBe(401);
     expect(error.message, "the provider's own explanation").toContain('invalid x-api-key');
     expect(error.message, 'the message shows the status').toContain('401');
-    expect(error.providerMessage, "providerMessage is the API's own error.error.message, not the SDK's summary of the body").toBe('invalid x-api-key');
-    expect(`${error.message} ${error.stack} ${JSON.stringify(error)}`, 'an error must never show the key').not.toContain(ANTHROPIC_KEY);
+    expect(
+      error.providerMessage,
+      "providerMessage is the API's own error.error.message, not the SDK's summary of the body",
+    ).toBe('invalid x-api-key');
+    expect(
+      `${error.message} ${error.stack} ${JSON.stringify(error)}`,
+      'an error must never show the key',
+    ).not.toContain(ANTHROPIC_KEY);
   });
 
   test('the key is scrubbed even when the API quotes it', async () => {
@@ -373,7 +479,9 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
   test('400, 429 and 500 keep their status and message; 429 keeps retry-after', async () => {
     const bad = await failing(400, 'invalid_request_error', 'messages.1.content.0: unexpected tool_use_id');
     expect([bad.status, bad.message.includes('unexpected tool_use_id')]).toEqual([400, true]);
-    const limited = await failing(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', { 'retry-after': '7' });
+    const limited = await failing(429, 'rate_limit_error', 'Number of request tokens has exceeded your rate limit', {
+      'retry-after': '7',
+    });
     expect(limited.status, 'the 429 status is kept').toBe(429);
     expect(limited.headers['retry-after'], 'response headers are kept for the retry wrapper').toBe('7');
     const broken = await failing(500, 'api_error', 'Internal server error');
@@ -385,10 +493,16 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
     const fetch: typeof globalThis.fetch = async () => {
       throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') });
     };
-    const error = await rejection(provider(anthropicEnv, { fetch }).complete({ messages: [userMessage('hi')], tools: [] }), 'a network failure should reject');
+    const error = await rejection(
+      provider(anthropicEnv, { fetch }).complete({ messages: [userMessage('hi')], tools: [] }),
+      'a network failure should reject',
+    );
     expect(error, 'a network failure is a ProviderError too').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'no answer, no status').toBeUndefined();
-    expect((error as Error).message, "add the cause's message: 'Connection error.' alone does not say what failed").toMatch(/fetch failed|ECONNREFUSED/);
+    expect(
+      (error as Error).message,
+      "add the cause's message: 'Connection error.' alone does not say what failed",
+    ).toMatch(/fetch failed|ECONNREFUSED/);
   });
 
   test('an aborted request rejects with the abort reason, not a ProviderError', async () => {
@@ -399,6 +513,8 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
       provider().complete({ messages: [userMessage('hi')], tools: [], signal: controller.signal }),
       'complete() with an aborted signal should reject',
     );
-    expect(error, 'pass request.signal to the SDK and rethrow signal.reason when it aborted').toBe(controller.signal.reason);
+    expect(error, 'pass request.signal to the SDK and rethrow signal.reason when it aborted').toBe(
+      controller.signal.reason,
+    );
   });
 });

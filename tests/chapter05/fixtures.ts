@@ -45,12 +45,20 @@ export const tools: ToolDefinition[] = [
   {
     name: 'read',
     description: 'Read a file',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' } },
+      required: ['path'],
+      additionalProperties: false,
+    },
   },
   {
     name: 'edit',
     description: 'Replace text in a file',
-    inputSchema: { type: 'object', properties: { path: { type: 'string' }, old: { type: 'string' }, new: { type: 'string' } } },
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, old: { type: 'string' }, new: { type: 'string' } },
+    },
   },
 ];
 
@@ -84,7 +92,12 @@ export function openaiResponse(
     created: 1741570283,
     model: 'gpt-test-model',
     choices: [
-      { index: 0, message: { role: 'assistant', content: null, refusal: null, annotations: [], ...message }, logprobs: null, finish_reason },
+      {
+        index: 0,
+        message: { role: 'assistant', content: null, refusal: null, annotations: [], ...message },
+        logprobs: null,
+        finish_reason,
+      },
     ],
     usage,
     service_tier: 'default',
@@ -95,7 +108,9 @@ export function openaiResponse(
 type Block = { type: string; [key: string]: any };
 
 /** Anthropic messages, one line each: `user "text"`, `assistant text + tool_use read#toolu_A`, `user tool_result#toolu_A`. */
-export function anthropicShape(messages: ReadonlyArray<{ role: string; content: string | readonly Block[] }>): string[] {
+export function anthropicShape(
+  messages: ReadonlyArray<{ role: string; content: string | readonly Block[] }>,
+): string[] {
   return messages.map((message) => {
     if (typeof message.content === 'string') return `${message.role} ${JSON.stringify(message.content)}`;
     const parts = message.content.map((block) => {

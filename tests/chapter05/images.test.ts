@@ -38,18 +38,33 @@ async function openaiSent(messages: Message[]) {
 /** Types, sizes and data that neither API takes: each must be refused, never sent and never dropped. */
 const REFUSED: Array<[what: string, image: ImageBlock, says: RegExp]> = [
   ['an SVG', { type: 'image', mimeType: 'image/svg+xml', data: 'PHN2Zz4=' }, /image\/svg\+xml/],
-  ['a media type with a parameter', { type: 'image', mimeType: 'image/png; charset=binary', data: PNG.data }, /image\/png; charset=binary/],
+  [
+    'a media type with a parameter',
+    { type: 'image', mimeType: 'image/png; charset=binary', data: PNG.data },
+    /image\/png; charset=binary/,
+  ],
   ['a media type with a space before it', { type: 'image', mimeType: ' image/png', data: PNG.data }, / image\/png/],
-  ['a data URL where the base64 should be', { type: 'image', mimeType: 'image/png', data: `data:image/png;base64,${PNG.data}` }, /not base64/],
+  [
+    'a data URL where the base64 should be',
+    { type: 'image', mimeType: 'image/png', data: `data:image/png;base64,${PNG.data}` },
+    /not base64/,
+  ],
   ['base64 with a line break', { type: 'image', mimeType: 'image/png', data: 'iVBO\nRw0KGgo=' }, /not base64/],
   ['no data at all', { type: 'image', mimeType: 'image/png', data: '' }, /no data/],
-  ['a picture over the 5 MiB limit', { type: 'image', mimeType: 'image/jpeg', data: 'A'.repeat(MAX_IMAGE_DATA_CHARS + 4) }, /limit/],
+  [
+    'a picture over the 5 MiB limit',
+    { type: 'image', mimeType: 'image/jpeg', data: 'A'.repeat(MAX_IMAGE_DATA_CHARS + 4) },
+    /limit/,
+  ],
 ];
 
 describe('toAnthropicMessages (src/providers/anthropic.ts): images', () => {
   test('a user message with images is sent as base64 image blocks, images first and in order, then the text', async () => {
     const sent = await anthropicSent([userMessage('Which of these is the logo?', [JPEG, WEBP])]);
-    expect(sent[0], 'toAnthropicMessages step 2: each image becomes { type: "image", source: { type: "base64", media_type: its mimeType, data } }, in order, and the text block comes after them').toEqual({
+    expect(
+      sent[0],
+      'toAnthropicMessages step 2: each image becomes { type: "image", source: { type: "base64", media_type: its mimeType, data } }, in order, and the text block comes after them',
+    ).toEqual({
       role: 'user',
       content: [
         { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: JPEG.data } },
@@ -66,23 +81,42 @@ describe('toAnthropicMessages (src/providers/anthropic.ts): images', () => {
       userMessage('And its colour?'),
     ];
     const sent = await anthropicSent(history);
-    expect(sent[0].content, 'toAnthropicMessages step 2: the image of the first message is sent with every later request (the model has no memory); an empty text block is refused by the API, so leave it out').toEqual([
-      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.data } },
-    ]);
-    expect(sent[2], 'toAnthropicMessages step 2: a user message without images is still a plain string').toEqual({ role: 'user', content: 'And its colour?' });
+    expect(
+      sent[0].content,
+      'toAnthropicMessages step 2: the image of the first message is sent with every later request (the model has no memory); an empty text block is refused by the API, so leave it out',
+    ).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.data } }]);
+    expect(sent[2], 'toAnthropicMessages step 2: a user message without images is still a plain string').toEqual({
+      role: 'user',
+      content: 'And its colour?',
+    });
   });
 
-  test.each(REFUSED)('%s is refused before anything is sent, with a message that says what is wrong', async (what, image, says) => {
-    const error = await rejection(anthropic().complete(ask([userMessage('What is this?', [PNG, image])])), `toAnthropicMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`);
-    expect(String((error as Error).message), `toAnthropicMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`).toMatch(says);
-    expect(api.requests, 'toAnthropicMessages step 2: nothing is sent for a request with an image the API cannot take').toHaveLength(0);
-  });
+  test.each(REFUSED)(
+    '%s is refused before anything is sent, with a message that says what is wrong',
+    async (what, image, says) => {
+      const error = await rejection(
+        anthropic().complete(ask([userMessage('What is this?', [PNG, image])])),
+        `toAnthropicMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`,
+      );
+      expect(
+        String((error as Error).message),
+        `toAnthropicMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`,
+      ).toMatch(says);
+      expect(
+        api.requests,
+        'toAnthropicMessages step 2: nothing is sent for a request with an image the API cannot take',
+      ).toHaveLength(0);
+    },
+  );
 });
 
 describe('toOpenAIMessages (src/providers/openai.ts): images', () => {
   test('a user message with images is sent as image_url parts with base64 data URLs, images first and in order, then the text', async () => {
     const sent = await openaiSent([userMessage('Which of these is the logo?', [JPEG, PNG])]);
-    expect(sent[0], 'toOpenAIMessages step 2: each image becomes { type: "image_url", image_url: { url: "data:<mimeType>;base64,<data>" } }, in order, and the text part comes after them').toEqual({
+    expect(
+      sent[0],
+      'toOpenAIMessages step 2: each image becomes { type: "image_url", image_url: { url: "data:<mimeType>;base64,<data>" } }, in order, and the text part comes after them',
+    ).toEqual({
       role: 'user',
       content: [
         { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${JPEG.data}` } },
@@ -93,27 +127,66 @@ describe('toOpenAIMessages (src/providers/openai.ts): images', () => {
   });
 
   test('an image with no text is sent alone; a message without images stays a string', async () => {
-    const sent = await openaiSent([userMessage('', [WEBP]), { role: 'assistant', content: [{ type: 'text', text: 'A cat.' }], stopReason: 'end_turn' }, userMessage('Thanks')]);
-    expect(sent[0].content, 'toOpenAIMessages step 2: with empty text, only the image parts').toEqual([{ type: 'image_url', image_url: { url: `data:image/webp;base64,${WEBP.data}` } }]);
-    expect(sent[2], 'toOpenAIMessages step 2: a user message without images is still a plain string').toEqual({ role: 'user', content: 'Thanks' });
+    const sent = await openaiSent([
+      userMessage('', [WEBP]),
+      { role: 'assistant', content: [{ type: 'text', text: 'A cat.' }], stopReason: 'end_turn' },
+      userMessage('Thanks'),
+    ]);
+    expect(sent[0].content, 'toOpenAIMessages step 2: with empty text, only the image parts').toEqual([
+      { type: 'image_url', image_url: { url: `data:image/webp;base64,${WEBP.data}` } },
+    ]);
+    expect(sent[2], 'toOpenAIMessages step 2: a user message without images is still a plain string').toEqual({
+      role: 'user',
+      content: 'Thanks',
+    });
   });
 
-  test.each(REFUSED)('%s is refused before anything is sent, with a message that says what is wrong', async (what, image, says) => {
-    const error = await rejection(openai().complete(ask([userMessage('What is this?', [image])])), `toOpenAIMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`);
-    expect(String((error as Error).message), `toOpenAIMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`).toMatch(says);
-    expect(api.requests, 'toOpenAIMessages step 2: nothing is sent for a request with an image the API cannot take').toHaveLength(0);
-  });
+  test.each(REFUSED)(
+    '%s is refused before anything is sent, with a message that says what is wrong',
+    async (what, image, says) => {
+      const error = await rejection(
+        openai().complete(ask([userMessage('What is this?', [image])])),
+        `toOpenAIMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`,
+      );
+      expect(
+        String((error as Error).message),
+        `toOpenAIMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`,
+      ).toMatch(says);
+      expect(
+        api.requests,
+        'toOpenAIMessages step 2: nothing is sent for a request with an image the API cannot take',
+      ).toHaveLength(0);
+    },
+  );
 });
 
 describe('openaiConfig (src/providers/config.ts): does the model read images?', () => {
-  test('yes for OpenAI\'s own API; no for another server until the person says so; the option wins', () => {
-    expect(openaiConfig({}, openaiEnv).imageInput, 'openaiConfig step 4: OpenAI\'s own API (no base URL): its models read images').toBe(true);
+  test("yes for OpenAI's own API; no for another server until the person says so; the option wins", () => {
+    expect(
+      openaiConfig({}, openaiEnv).imageInput,
+      "openaiConfig step 4: OpenAI's own API (no base URL): its models read images",
+    ).toBe(true);
     const local = { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
-    expect(openaiConfig({}, local).imageInput, 'openaiConfig step 4: another server\'s model may read no images: never guess yes').toBe(false);
-    expect(openaiConfig({}, { ...local, OPENAI_IMAGE_INPUT: 'true' }).imageInput, 'openaiConfig step 4: OPENAI_IMAGE_INPUT=true says the model reads images').toBe(true);
-    expect(openaiConfig({}, { ...openaiEnv, OPENAI_IMAGE_INPUT: 'false' }).imageInput, 'openaiConfig step 4: OPENAI_IMAGE_INPUT=false turns them off, even for OpenAI\'s API').toBe(false);
-    expect(openaiConfig({ imageInput: true }, { ...local, OPENAI_IMAGE_INPUT: 'false' }).imageInput, 'openaiConfig step 4: options.imageInput wins over the variable').toBe(true);
-    expect(openaiConfig({ imageInput: false }, openaiEnv).imageInput, 'openaiConfig step 4: options.imageInput false wins too').toBe(false);
+    expect(
+      openaiConfig({}, local).imageInput,
+      "openaiConfig step 4: another server's model may read no images: never guess yes",
+    ).toBe(false);
+    expect(
+      openaiConfig({}, { ...local, OPENAI_IMAGE_INPUT: 'true' }).imageInput,
+      'openaiConfig step 4: OPENAI_IMAGE_INPUT=true says the model reads images',
+    ).toBe(true);
+    expect(
+      openaiConfig({}, { ...openaiEnv, OPENAI_IMAGE_INPUT: 'false' }).imageInput,
+      "openaiConfig step 4: OPENAI_IMAGE_INPUT=false turns them off, even for OpenAI's API",
+    ).toBe(false);
+    expect(
+      openaiConfig({ imageInput: true }, { ...local, OPENAI_IMAGE_INPUT: 'false' }).imageInput,
+      'openaiConfig step 4: options.imageInput wins over the variable',
+    ).toBe(true);
+    expect(
+      openaiConfig({ imageInput: false }, openaiEnv).imageInput,
+      'openaiConfig step 4: options.imageInput false wins too',
+    ).toBe(false);
   });
 
   test('an OPENAI_IMAGE_INPUT that is neither true nor false is refused, naming the variable', () => {
@@ -125,11 +198,21 @@ describe('openaiConfig (src/providers/config.ts): does the model read images?', 
         error = caught;
         if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       }
-      expect(error, `openaiConfig step 4: OPENAI_IMAGE_INPUT=${value} is a mistake to report (a ProviderConfigError), not a guess to make`).toBeInstanceOf(ProviderConfigError);
+      expect(
+        error,
+        `openaiConfig step 4: OPENAI_IMAGE_INPUT=${value} is a mistake to report (a ProviderConfigError), not a guess to make`,
+      ).toBeInstanceOf(ProviderConfigError);
       const { provider, variable, message } = error as ProviderConfigError;
-      expect({ provider, variable }, "openaiConfig step 4: new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', ...): the provider and the variable that would fix it").toEqual({ provider: 'openai', variable: 'OPENAI_IMAGE_INPUT' });
-      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain('OPENAI_IMAGE_INPUT');
-      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(value);
+      expect(
+        { provider, variable },
+        "openaiConfig step 4: new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', ...): the provider and the variable that would fix it",
+      ).toEqual({ provider: 'openai', variable: 'OPENAI_IMAGE_INPUT' });
+      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(
+        'OPENAI_IMAGE_INPUT',
+      );
+      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(
+        value,
+      );
     }
   });
 });
@@ -142,10 +225,16 @@ describe('a model that reads no images (openaiConfig, with refuseImages, given)'
     return provider.complete(ask(messages));
   };
 
-  test('a compatible server\'s provider refuses an image before anything is sent, and still answers text', async () => {
+  test("a compatible server's provider refuses an image before anything is sent, and still answers text", async () => {
     const local = new OpenAIProvider({}, { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
-    expect(local.imageInput, 'openaiConfig step 4: a server other than OpenAI\'s reads no images unless the person says so').toBe(false);
-    const error = await rejection(drain(local, [userMessage('What is this?', [PNG])]), 'a provider whose model reads no images must refuse a request with one, not drop the image');
+    expect(
+      local.imageInput,
+      "openaiConfig step 4: a server other than OpenAI's reads no images unless the person says so",
+    ).toBe(false);
+    const error = await rejection(
+      drain(local, [userMessage('What is this?', [PNG])]),
+      'a provider whose model reads no images must refuse a request with one, not drop the image',
+    );
     expect(String((error as Error).message), 'the refusal says the model takes no images').toMatch(/takes no images/);
     expect(api.requests, 'nothing is sent for a request the model cannot read').toHaveLength(0);
     api.answer(LOCAL_URL, openaiResponse({ content: 'Hello.' }));
@@ -154,11 +243,22 @@ describe('a model that reads no images (openaiConfig, with refuseImages, given)'
   });
 
   test('with OPENAI_IMAGE_INPUT=true the compatible server gets the image; the offline stand-in refuses one', async () => {
-    const local = new OpenAIProvider({}, { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_IMAGE_INPUT: 'true' });
+    const local = new OpenAIProvider(
+      {},
+      { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_IMAGE_INPUT: 'true' },
+    );
     api.answer(LOCAL_URL, openaiResponse({ content: 'A cat.' }));
     await drain(local, [userMessage('What is this?', [PNG])]);
-    expect(api.requests.at(-1)!.body.messages[0].content[0], 'openaiConfig step 4: the person said the model reads images: the image is sent').toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}` } });
-    const error = await rejection(new OfflineProvider().complete(ask([userMessage('What is this?', [PNG])])), 'the offline stand-in cannot see a picture and must say so');
-    expect(String((error as Error).message), 'the offline provider\'s refusal names it').toMatch(/offline provider's model takes no images/);
+    expect(
+      api.requests.at(-1)!.body.messages[0].content[0],
+      'openaiConfig step 4: the person said the model reads images: the image is sent',
+    ).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}` } });
+    const error = await rejection(
+      new OfflineProvider().complete(ask([userMessage('What is this?', [PNG])])),
+      'the offline stand-in cannot see a picture and must say so',
+    );
+    expect(String((error as Error).message), "the offline provider's refusal names it").toMatch(
+      /offline provider's model takes no images/,
+    );
   });
 });

@@ -5,11 +5,24 @@ import { userMessage } from 'kit/messages';
 import type { ModelRequest } from 'kit/provider';
 import { fakeApi } from '../helpers/fake-http.js';
 import { rejection } from '../helpers/assert.js';
-import { ANTHROPIC_URL, OPENAI_URL, anthropicEnv, anthropicResponse, openaiEnv, openaiResponse, tools } from './fixtures.js';
+import {
+  ANTHROPIC_URL,
+  OPENAI_URL,
+  anthropicEnv,
+  anthropicResponse,
+  openaiEnv,
+  openaiResponse,
+  tools,
+} from './fixtures.js';
 
 const api = fakeApi();
 
-const ask = (more: Partial<ModelRequest>): ModelRequest => ({ system: 'Be brief.', messages: [userMessage('hi')], tools, ...more });
+const ask = (more: Partial<ModelRequest>): ModelRequest => ({
+  system: 'Be brief.',
+  messages: [userMessage('hi')],
+  tools,
+  ...more,
+});
 
 /** What a model, a cloned repository's settings or a careless caller might put into the extras. */
 const hostileExtras = () => ({
@@ -38,50 +51,98 @@ async function openaiBody(more: Partial<ModelRequest>) {
 }
 
 describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras', () => {
-  test('the request\'s provider-specific extras reach the Messages API body as they are', async () => {
-    const body = await anthropicBody({ extra: { metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } } });
-    expect(body, 'anthropicRequest step 5: addExtras(params, request.extra) adds metadata and output_config as they are').toMatchObject({ metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } });
+  test("the request's provider-specific extras reach the Messages API body as they are", async () => {
+    const body = await anthropicBody({
+      extra: { metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } },
+    });
+    expect(
+      body,
+      'anthropicRequest step 5: addExtras(params, request.extra) adds metadata and output_config as they are',
+    ).toMatchObject({ metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } });
     expect(await anthropicBody({}), 'no temperature field is ever sent to Anthropic').not.toHaveProperty('temperature');
   });
 
   test('a temperature is refused, 0 included, with a message that says why, before anything is sent', async () => {
     for (const temperature of [0.7, 0]) {
-      const error = await rejection(new AnthropicProvider({}, anthropicEnv).complete(ask({ temperature })), `anthropicRequest step 5: a temperature of ${temperature} must be refused (the Messages API has none)`);
-      expect(String((error as Error).message), `anthropicRequest step 5: a temperature is refused, 0 included (a test for truth lets 0 through in silence); the message says the API has no temperature`).toMatch(/no temperature/);
+      const error = await rejection(
+        new AnthropicProvider({}, anthropicEnv).complete(ask({ temperature })),
+        `anthropicRequest step 5: a temperature of ${temperature} must be refused (the Messages API has none)`,
+      );
+      expect(
+        String((error as Error).message),
+        `anthropicRequest step 5: a temperature is refused, 0 included (a test for truth lets 0 through in silence); the message says the API has no temperature`,
+      ).toMatch(/no temperature/);
     }
     expect(api.requests, 'nothing is sent for a request the API cannot take').toHaveLength(0);
   });
 
   test('an extra never replaces what the kit set, never turns on streaming, and pollutes nothing', async () => {
     const body = await anthropicBody({ toolChoice: 'auto', extra: { ...hostileExtras(), top_p: 0.9 } });
-    expect(body, 'anthropicRequest step 5: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools').toMatchObject({ model: 'claude-test-model', system: 'Be brief.', max_tokens: 8192, top_p: 0.9 });
+    expect(
+      body,
+      'anthropicRequest step 5: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools',
+    ).toMatchObject({ model: 'claude-test-model', system: 'Be brief.', max_tokens: 8192, top_p: 0.9 });
     expect(body.messages, 'the history the kit converted is what is sent').toHaveLength(1);
-    expect(body.tools.map((t: { name: string }) => t.name), 'the kit\'s tools are what is sent').toEqual(['read', 'edit']);
-    expect(body, 'anthropicRequest step 5: an extra may not set stream (addExtras refuses it): complete() would get an event stream back').not.toHaveProperty('stream');
-    expect(Object.keys(body), 'anthropicRequest step 5: an extra named __proto__ is not sent (addExtras refuses it)').not.toContain('__proto__');
+    expect(
+      body.tools.map((t: { name: string }) => t.name),
+      "the kit's tools are what is sent",
+    ).toEqual(['read', 'edit']);
+    expect(
+      body,
+      'anthropicRequest step 5: an extra may not set stream (addExtras refuses it): complete() would get an event stream back',
+    ).not.toHaveProperty('stream');
+    expect(
+      Object.keys(body),
+      'anthropicRequest step 5: an extra named __proto__ is not sent (addExtras refuses it)',
+    ).not.toContain('__proto__');
     expect(({} as Record<string, unknown>).polluted, 'nothing reaches Object.prototype').toBeUndefined();
   });
 });
 
 describe('openaiRequest (src/providers/openai.ts): temperature and extras', () => {
-  test('the request\'s temperature and its provider-specific extras reach the Chat Completions body', async () => {
+  test("the request's temperature and its provider-specific extras reach the Chat Completions body", async () => {
     const body = await openaiBody({ temperature: 0.3, extra: { seed: 42, reasoning_effort: 'low' } });
-    expect(body, 'openaiRequest step 4: temperature from the request, then addExtras(params, request.extra) adds seed and reasoning_effort as they are').toMatchObject({ temperature: 0.3, seed: 42, reasoning_effort: 'low' });
+    expect(
+      body,
+      'openaiRequest step 4: temperature from the request, then addExtras(params, request.extra) adds seed and reasoning_effort as they are',
+    ).toMatchObject({ temperature: 0.3, seed: 42, reasoning_effort: 'low' });
   });
 
   test('a temperature of 0 is sent; no temperature, none sent', async () => {
-    expect((await openaiBody({ temperature: 0 })).temperature, 'openaiRequest step 4: 0 is a temperature: send it whenever it is a number').toBe(0);
-    expect(await openaiBody({}), 'openaiRequest step 4: without a temperature, leave the field out').not.toHaveProperty('temperature');
-    expect((await openaiBody({ extra: { temperature: 0.9 } })).temperature, 'openaiRequest step 4: with no temperature of its own the request leaves the field out, so an extra named temperature is what is sent (addExtras skips only fields already set, even to undefined)').toBe(0.9);
+    expect(
+      (await openaiBody({ temperature: 0 })).temperature,
+      'openaiRequest step 4: 0 is a temperature: send it whenever it is a number',
+    ).toBe(0);
+    expect(await openaiBody({}), 'openaiRequest step 4: without a temperature, leave the field out').not.toHaveProperty(
+      'temperature',
+    );
+    expect(
+      (await openaiBody({ extra: { temperature: 0.9 } })).temperature,
+      'openaiRequest step 4: with no temperature of its own the request leaves the field out, so an extra named temperature is what is sent (addExtras skips only fields already set, even to undefined)',
+    ).toBe(0.9);
   });
 
   test('an extra never replaces what the kit set, never turns on streaming, and pollutes nothing', async () => {
     const body = await openaiBody({ temperature: 0.5, maxTokens: 300, extra: { ...hostileExtras(), top_p: 0.9 } });
-    expect(body, 'openaiRequest step 4: add the extras last, with addExtras (given), which keeps every field already set').toMatchObject({ model: 'gpt-test-model', max_completion_tokens: 300, temperature: 0.5, top_p: 0.9 });
-    expect(body.messages.map((m: { role: string }) => m.role), 'the system prompt and the history the kit converted are what is sent').toEqual(['system', 'user']);
-    expect(body.tools.map((t: { function: { name: string } }) => t.function.name), 'the kit\'s tools are what is sent').toEqual(['read', 'edit']);
-    expect(body, 'openaiRequest step 4: an extra may not set stream (addExtras refuses it)').not.toHaveProperty('stream');
-    expect(Object.keys(body), 'openaiRequest step 4: an extra named __proto__ is not sent (addExtras refuses it)').not.toContain('__proto__');
+    expect(
+      body,
+      'openaiRequest step 4: add the extras last, with addExtras (given), which keeps every field already set',
+    ).toMatchObject({ model: 'gpt-test-model', max_completion_tokens: 300, temperature: 0.5, top_p: 0.9 });
+    expect(
+      body.messages.map((m: { role: string }) => m.role),
+      'the system prompt and the history the kit converted are what is sent',
+    ).toEqual(['system', 'user']);
+    expect(
+      body.tools.map((t: { function: { name: string } }) => t.function.name),
+      "the kit's tools are what is sent",
+    ).toEqual(['read', 'edit']);
+    expect(body, 'openaiRequest step 4: an extra may not set stream (addExtras refuses it)').not.toHaveProperty(
+      'stream',
+    );
+    expect(
+      Object.keys(body),
+      'openaiRequest step 4: an extra named __proto__ is not sent (addExtras refuses it)',
+    ).not.toContain('__proto__');
     expect(({} as Record<string, unknown>).polluted, 'nothing reaches Object.prototype').toBeUndefined();
   });
 });

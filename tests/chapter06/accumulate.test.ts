@@ -4,13 +4,20 @@ import type { AssistantMessage } from 'kit/messages';
 import type { StreamEvent } from 'kit/stream-events';
 import { rejection } from '../helpers/assert.js';
 
-const finish = (stopReason: AssistantMessage['stopReason'] = 'end_turn', usage?: AssistantMessage['usage']): StreamEvent => ({
+const finish = (
+  stopReason: AssistantMessage['stopReason'] = 'end_turn',
+  usage?: AssistantMessage['usage'],
+): StreamEvent => ({
   type: 'finish',
   stopReason,
   ...(usage ? { usage } : {}),
 });
 const start = (index: number, id: string, name: string): StreamEvent => ({ type: 'tool_call_start', index, id, name });
-const args = (index: number, argumentsDelta: string): StreamEvent => ({ type: 'tool_call_delta', index, argumentsDelta });
+const args = (index: number, argumentsDelta: string): StreamEvent => ({
+  type: 'tool_call_delta',
+  index,
+  argumentsDelta,
+});
 const end = (index: number): StreamEvent => ({ type: 'tool_call_end', index });
 const text = (index: number, value: string): StreamEvent => ({ type: 'text_delta', index, text: value });
 
@@ -27,7 +34,9 @@ function builtOrFail(events: StreamEvent[], message: string): AssistantMessage {
     return build(events);
   } catch (error) {
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    return expect.fail(`${message}; it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return expect.fail(
+      `${message}; it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
   }
 }
 
@@ -50,7 +59,10 @@ function refusal(setup: StreamEvent[], event: StreamEvent, message: string, name
   expect(thrown, `${message}: throw an Error, not ${String(thrown)}`).toBeInstanceOf(Error);
   const index = 'index' in event ? event.index : undefined;
   if (namesIndex && index !== undefined) {
-    expect((thrown as Error).message, `${message}: the message names the index (${index}); it was "${(thrown as Error).message}"`).toMatch(new RegExp(`\\b${index}\\b`));
+    expect(
+      (thrown as Error).message,
+      `${message}: the message names the index (${index}); it was "${(thrown as Error).message}"`,
+    ).toMatch(new RegExp(`\\b${index}\\b`));
   }
   return thrown as Error;
 }
@@ -65,7 +77,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
   test('joins text deltas into one text block, with stop reason and usage from finish', () => {
     const usage = { inputTokens: 12, outputTokens: 7, cacheReadTokens: 3 };
     const turn = build([text(0, 'Hel'), text(0, 'lo, '), text(0, 'world'), finish('max_tokens', usage)]);
-    expect(turn, 'one text block holding every delta in order; stopReason and usage come from the finish event').toEqual({
+    expect(
+      turn,
+      'one text block holding every delta in order; stopReason and usage come from the finish event',
+    ).toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Hello, world' }],
       stopReason: 'max_tokens',
@@ -84,7 +99,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       end(2),
       finish('tool_use'),
     ]);
-    expect(turn.content, 'content is ordered by each event\'s index, not by arrival; the signature stays on its thinking block').toEqual([
+    expect(
+      turn.content,
+      "content is ordered by each event's index, not by arrival; the signature stays on its thinking block",
+    ).toEqual([
       { type: 'thinking', thinking: 'The user wants a file.', signature: 'sig-abc' },
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'toolu_1', name: 'read', arguments: { path: 'a.txt' } },
@@ -105,7 +123,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       end(1),
       finish('tool_use'),
     ]);
-    expect(turn.content, 'each argument piece belongs to the call its index names, not to the call started last').toEqual([
+    expect(
+      turn.content,
+      'each argument piece belongs to the call its index names, not to the call started last',
+    ).toEqual([
       { type: 'tool_call', id: 'call_a', name: 'read', arguments: { path: 'a.ts' } },
       { type: 'tool_call', id: 'call_b', name: 'grep', arguments: { pattern: 'TODO' } },
     ]);
@@ -115,10 +136,16 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     const json = '{"city":"Z\\u00fcrich","n":-12.5e3,"face":"😀","list":[true,null]}';
     const expected = JSON.parse(json);
     for (let cut = 1; cut < json.length; cut++) {
-      expect(argumentsFrom([json.slice(0, cut), json.slice(cut)]), `arguments cut at character ${cut}: concatenate every piece, parse only at tool_call_end`).toEqual(expected);
+      expect(
+        argumentsFrom([json.slice(0, cut), json.slice(cut)]),
+        `arguments cut at character ${cut}: concatenate every piece, parse only at tool_call_end`,
+      ).toEqual(expected);
     }
     expect(argumentsFrom([...json]), 'arguments sent one character at a time').toEqual(expected);
-    expect(argumentsFrom(json.split('')), 'arguments sent one UTF-16 code unit at a time (the emoji split in halves)').toEqual(expected);
+    expect(
+      argumentsFrom(json.split('')),
+      'arguments sent one UTF-16 code unit at a time (the emoji split in halves)',
+    ).toEqual(expected);
   });
 
   test('a tool call without argument deltas gets {} (Anthropic sends none for a tool with no input)', () => {
@@ -126,21 +153,32 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
   });
 
   test('keeps arguments that are not valid JSON as the raw string, so the tool check can tell the model', () => {
-    expect(argumentsFrom(['{"path": "a.txt"', ', oops}']), 'invalid JSON must not throw; the raw text is kept').toBe('{"path": "a.txt", oops}');
+    expect(argumentsFrom(['{"path": "a.txt"', ', oops}']), 'invalid JSON must not throw; the raw text is kept').toBe(
+      '{"path": "a.txt", oops}',
+    );
   });
 
   test('a JSON string, often holding more JSON, stays the text the model wrote', () => {
-    expect(argumentsFrom(['"{\\"pa', 'th\\":1}"']), 'step 5: parseArguments keeps a JSON string as its text, so it goes back to the model unchanged').toBe(
-      '"{\\"path\\":1}"',
-    );
+    expect(
+      argumentsFrom(['"{\\"pa', 'th\\":1}"']),
+      'step 5: parseArguments keeps a JSON string as its text, so it goes back to the model unchanged',
+    ).toBe('"{\\"path\\":1}"');
   });
 
   test("a call cut by the token limit: with finish 'max_tokens' the turn is built, the call kept as written", () => {
     const turn = builtOrFail(
-      [text(0, 'Writing.'), start(1, 'call_cut', 'write'), args(1, '{"path":"a.txt","content":"hal'), finish('max_tokens')],
+      [
+        text(0, 'Writing.'),
+        start(1, 'call_cut', 'write'),
+        args(1, '{"path":"a.txt","content":"hal'),
+        finish('max_tokens'),
+      ],
       "build step 2: a finish of 'max_tokens' means the turn is whole; a call that never ended is kept, not a StreamCutError",
     );
-    expect(turn, "build step 2: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens").toEqual({
+    expect(
+      turn,
+      "build step 2: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens",
+    ).toEqual({
       role: 'assistant',
       content: [
         { type: 'text', text: 'Writing.' },
@@ -148,7 +186,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       ],
       stopReason: 'max_tokens',
     });
-    const none = builtOrFail([start(0, 'call_empty', 'glob'), finish('max_tokens')], "build step 2: a 'max_tokens' turn keeps a call that got no JSON at all");
+    const none = builtOrFail(
+      [start(0, 'call_empty', 'glob'), finish('max_tokens')],
+      "build step 2: a 'max_tokens' turn keeps a call that got no JSON at all",
+    );
     expect(none.content, "build step 2: no argument text arrived before the cut: parseArguments('') is {}").toEqual([
       { type: 'tool_call', id: 'call_empty', name: 'glob', arguments: {} },
     ]);
@@ -163,29 +204,49 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     } catch (e) {
       error = e;
     }
-    expect(error, 'build() without a finish event must throw StreamCutError, not return a turn with a guessed stop reason').toBeInstanceOf(StreamCutError);
-    expect((error as Error).message, 'build step 1: the StreamCutError says the finish event is missing').toMatch(/finish/);
+    expect(
+      error,
+      'build() without a finish event must throw StreamCutError, not return a turn with a guessed stop reason',
+    ).toBeInstanceOf(StreamCutError);
+    expect((error as Error).message, 'build step 1: the StreamCutError says the finish event is missing').toMatch(
+      /finish/,
+    );
   });
 
   test('a tool call that never ended is a StreamCutError naming the call', () => {
     const events = [start(0, 'call_half', 'write'), args(0, '{"path":"a.txt","content":"hal'), finish('tool_use')];
-    expect(() => build(events), 'a call whose tool_call_end never came has half its arguments: it must not run').toThrow(StreamCutError);
+    expect(
+      () => build(events),
+      'a call whose tool_call_end never came has half its arguments: it must not run',
+    ).toThrow(StreamCutError);
     expect(() => build(events)).toThrow(/call_half/);
   });
 
   test('refuses an end for a call that was never started, or that already ended', () => {
     refusal([], end(7), 'a tool_call_end with no tool_call_start for its index is a provider bug');
-    refusal([start(7, 'c7', 'read'), args(7, '{}'), end(7)], end(7), 'a second tool_call_end for the same call is a provider bug');
+    refusal(
+      [start(7, 'c7', 'read'), args(7, '{}'), end(7)],
+      end(7),
+      'a second tool_call_end for the same call is a provider bug',
+    );
     refusal([start(7, 'c7', 'read'), end(7)], args(7, '{}'), 'argument pieces after the call ended are a provider bug');
   });
 
   test('refuses an event that does not fit the kind of block at its index, and says what is there', () => {
-    const onText = refusal([text(5, 'Hello')], { type: 'thinking_delta', index: 5, thinking: 'hmm' }, 'thinking for an index that holds text');
-    expect(onText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(/text/);
+    const onText = refusal(
+      [text(5, 'Hello')],
+      { type: 'thinking_delta', index: 5, thinking: 'hmm' },
+      'thinking for an index that holds text',
+    );
+    expect(onText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(
+      /text/,
+    );
     refusal([start(5, 'c5', 'read')], text(5, 'Hello'), 'text for an index that holds a tool call');
     refusal([text(5, 'Hello')], start(5, 'c5', 'read'), 'a tool_call_start for an index that already holds a block');
     const argsOnText = refusal([text(5, 'Hello')], end(5), 'a tool_call_end for an index that holds text');
-    expect(argsOnText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(/text/);
+    expect(argsOnText.message, 'the message says which kind of block the index already holds (a text block)').toMatch(
+      /text/,
+    );
   });
 
   test('refuses a second tool_call_start for an index that already holds a call, ended or not', () => {
@@ -202,11 +263,16 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
   });
 
   test('refuses any event after finish: the turn is already complete', () => {
-    const error = refusal([text(0, 'Done.'), finish()], text(0, ' And more.'), 'an event after the finish event is a provider bug', false);
+    const error = refusal(
+      [text(0, 'Done.'), finish()],
+      text(0, ' And more.'),
+      'an event after the finish event is a provider bug',
+      false,
+    );
     expect(error.message, 'the message says the event came after the finish event').toMatch(/finish/);
   });
 
-  test('a cut stream\'s StreamCutError says how many events arrived', () => {
+  test("a cut stream's StreamCutError says how many events arrived", () => {
     const builder = new TurnBuilder();
     builder.add(text(0, 'Three '));
     builder.add(text(0, 'pieces '));
@@ -218,7 +284,9 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       error = e;
     }
     expect(error, 'build() without a finish event throws StreamCutError').toBeInstanceOf(StreamCutError);
-    expect((error as Error).message, 'the message counts the events that arrived before the cut (3)').toMatch(/(^|[^-\d])3\b/);
+    expect((error as Error).message, 'the message counts the events that arrived before the cut (3)').toMatch(
+      /(^|[^-\d])3\b/,
+    );
   });
 
   test('a signature that arrives in several pieces is joined, like the text', () => {
@@ -228,7 +296,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       { type: 'thinking_signature', index: 0, signature: 'bmF0dXJl' },
       finish(),
     ]);
-    expect(turn.content[0], 'TurnBuilder.add step 2: append each thinking_signature piece to the signature (a provider may send it in pieces); the provider refuses a cut signature').toEqual({
+    expect(
+      turn.content[0],
+      'TurnBuilder.add step 2: append each thinking_signature piece to the signature (a provider may send it in pieces); the provider refuses a cut signature',
+    ).toEqual({
       type: 'thinking',
       thinking: 'Signed.',
       signature: 'c2lnbmF0dXJl',
@@ -237,7 +308,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
 
   test('a thinking block without a signature gets no signature field at all', () => {
     const turn = build([{ type: 'thinking_delta', index: 0, thinking: 'Unsigned.' }, finish()]);
-    expect(turn.content[0], 'add `signature` only when a thinking_signature arrived; an undefined field is not the same turn').toStrictEqual({
+    expect(
+      turn.content[0],
+      'add `signature` only when a thinking_signature arrived; an undefined field is not the same turn',
+    ).toStrictEqual({
       type: 'thinking',
       thinking: 'Unsigned.',
     });
@@ -245,7 +319,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
 
   test('refuses argument pieces for a call that was never started', () => {
     const builder = new TurnBuilder();
-    expect(() => builder.add(args(3, '{}')), 'a tool_call_delta with no tool_call_start for its index is a provider bug: throw').toThrow(/3/);
+    expect(
+      () => builder.add(args(3, '{}')),
+      'a tool_call_delta with no tool_call_start for its index is a provider bug: throw',
+    ).toThrow(/3/);
   });
 });
 
@@ -269,12 +346,20 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       stopReason: 'tool_use',
       usage: { inputTokens: 100, outputTokens: 42 },
     });
-    expect(events.filter((e) => e.type === 'finish'), 'exactly one finish event').toHaveLength(1);
-    expect(events.filter((e) => e.type === 'text_delta').length, 'the text arrives in several pieces').toBeGreaterThan(1);
-    expect(events.filter((e) => e.type === 'tool_call_delta' && e.index === 2).length, 'the arguments arrive in several pieces').toBeGreaterThan(1);
+    expect(
+      events.filter((e) => e.type === 'finish'),
+      'exactly one finish event',
+    ).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'text_delta').length, 'the text arrives in several pieces').toBeGreaterThan(
+      1,
+    );
+    expect(
+      events.filter((e) => e.type === 'tool_call_delta' && e.index === 2).length,
+      'the arguments arrive in several pieces',
+    ).toBeGreaterThan(1);
     expect(
       events.filter((e) => e.type === 'tool_call_start').map((e) => ('index' in e ? e.index : -1)),
-      'a block\'s index is its position in turn.content',
+      "a block's index is its position in turn.content",
     ).toEqual([2, 3]);
   });
 
@@ -288,7 +373,10 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       ],
       stopReason: 'tool_use',
     };
-    expect(turnToEvents(small), 'word pieces for thinking and text, no thinking_signature without a signature, 5-unit JSON pieces, one finish without usage').toEqual([
+    expect(
+      turnToEvents(small),
+      'word pieces for thinking and text, no thinking_signature without a signature, 5-unit JSON pieces, one finish without usage',
+    ).toEqual([
       { type: 'thinking_delta', index: 0, thinking: 'Plan ' },
       { type: 'thinking_delta', index: 0, thinking: 'it.' },
       { type: 'text_delta', index: 1, text: 'Hi ' },
@@ -314,15 +402,23 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
     };
     const events = turnToEvents(turn);
     const sent = (index: number) =>
-      events.flatMap((event) => (event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : [])).join('');
-    expect(sent(0), 'step 4: a string is not stringified again (that would add a layer of quotes)').toBe('"{\\"path\\":\\"a.ts\\"}"');
+      events
+        .flatMap((event) => (event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : []))
+        .join('');
+    expect(sent(0), 'step 4: a string is not stringified again (that would add a layer of quotes)').toBe(
+      '"{\\"path\\":\\"a.ts\\"}"',
+    );
     expect(sent(1), 'step 4: text that is not JSON goes out exactly as it is').toBe('{"path": oops');
     expect(await accumulate(events), 'and accumulating the events gives back the same turn').toEqual(turn);
   });
 
   test('accumulating the events of a turn gives back the same turn', async () => {
     expect(await accumulate(turnToEvents(turn)), 'turnToEvents then accumulate must be a round trip').toEqual(turn);
-    const plain: AssistantMessage = { role: 'assistant', content: [{ type: 'text', text: '' }], stopReason: 'end_turn' };
+    const plain: AssistantMessage = {
+      role: 'assistant',
+      content: [{ type: 'text', text: '' }],
+      stopReason: 'end_turn',
+    };
     expect(await accumulate(turnToEvents(plain)), 'an empty text block survives the round trip').toEqual(plain);
   });
 
@@ -332,6 +428,6 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       throw new Error('socket hang up');
     }
     const error = await rejection(accumulate(cut()), 'a stream that throws must reject accumulate');
-    expect((error as Error).message, 'the stream\'s own error comes out unchanged').toBe('socket hang up');
+    expect((error as Error).message, "the stream's own error comes out unchanged").toBe('socket hang up');
   });
 });

@@ -13,7 +13,11 @@ const KEY = 'sk-ant-api03-STREAMKEY-0123456789';
 const provider = () =>
   new AnthropicProvider({ baseURL: server.url }, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_MODEL: 'claude-test-model' });
 
-const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: [userMessage('hi')], tools: [], ...extra });
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [userMessage('hi')],
+  tools: [],
+  ...extra,
+});
 
 const messageStart = (usage: Record<string, number> = { input_tokens: 565, output_tokens: 1 }) =>
   frame({
@@ -30,8 +34,10 @@ const messageStart = (usage: Record<string, number> = { input_tokens: 565, outpu
     },
   });
 const ping = frame({ type: 'ping' });
-const textStart = (index: number) => frame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-const text = (index: number, value: string) => frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: value } });
+const textStart = (index: number) =>
+  frame({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+const text = (index: number, value: string) =>
+  frame({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: value } });
 const stop = (index: number) => frame({ type: 'content_block_stop', index });
 const toolStart = (index: number, id: string, name: string) =>
   frame({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } });
@@ -64,11 +70,17 @@ async function events(steps: SseStep[], extra: Partial<ModelRequest> = {}): Prom
 describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test('streams text as deltas and ends with one finish carrying the stop reason and usage', async () => {
     const seen = await events(hello);
-    expect(seen, 'pings carry nothing; each text_delta becomes a text_delta at index 0; one finish at the end').toEqual([
-      { type: 'text_delta', index: 0, text: 'Hello' },
-      { type: 'text_delta', index: 0, text: ', world.' },
-      { type: 'finish', stopReason: 'end_turn', usage: { inputTokens: 565, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 } },
-    ]);
+    expect(seen, 'pings carry nothing; each text_delta becomes a text_delta at index 0; one finish at the end').toEqual(
+      [
+        { type: 'text_delta', index: 0, text: 'Hello' },
+        { type: 'text_delta', index: 0, text: ', world.' },
+        {
+          type: 'finish',
+          stopReason: 'end_turn',
+          usage: { inputTokens: 565, outputTokens: 12, cacheReadTokens: 0, cacheWriteTokens: 0 },
+        },
+      ],
+    );
   });
 
   test('sends the same body as complete(), with stream: true', async () => {
@@ -88,10 +100,18 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test('thinking with its signature, text, then a tool call whose JSON arrives cut mid-token', async () => {
     const seen = await events([
       messageStart({ input_tokens: 900, output_tokens: 3 }),
-      frame({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+      frame({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: '', signature: '' },
+      }),
       frame({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'The user wants ' } }),
       frame({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'a.ts read.' } }),
-      frame({ type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA' } }),
+      frame({
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'signature_delta', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA' },
+      }),
       stop(0),
       textStart(1),
       text(1, "I'll read it."),
@@ -120,7 +140,10 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       name: 'read',
     });
     expect(
-      seen.filter((e) => e.type === 'tool_call_delta').map((e) => (e as { argumentsDelta: string }).argumentsDelta).join(''),
+      seen
+        .filter((e) => e.type === 'tool_call_delta')
+        .map((e) => (e as { argumentsDelta: string }).argumentsDelta)
+        .join(''),
       'the input_json_delta pieces, in order, passed on as they are',
     ).toBe('{"path": "src/a.ts", "offset": 10}');
     expect(turnFromEvents(seen), 'the events rebuild the whole turn').toEqual({
@@ -128,7 +151,12 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       content: [
         { type: 'thinking', thinking: 'The user wants a.ts read.', signature: 'EqQBCgIYAhIM1gbcDa9GJwZA' },
         { type: 'text', text: "I'll read it." },
-        { type: 'tool_call', id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'read', arguments: { path: 'src/a.ts', offset: 10 } },
+        {
+          type: 'tool_call',
+          id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6',
+          name: 'read',
+          arguments: { path: 'src/a.ts', offset: 10 },
+        },
       ],
       stopReason: 'tool_use',
       usage: { inputTokens: 900, outputTokens: 89, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -163,7 +191,11 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test("index counts the blocks of the kit's turn: a block type the kit drops takes no index", async () => {
     const seen = await events([
       messageStart(),
-      frame({ type: 'content_block_start', index: 0, content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' } }),
+      frame({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'redacted_thinking', data: 'EmwKAhgBEgy3va3pzix' },
+      }),
       stop(0),
       textStart(1),
       text(1, 'Done.'),
@@ -171,13 +203,21 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       messageDelta('end_turn'),
       messageStop,
     ]);
-    expect(seen[0], "Anthropic's block 1 is the kit's block 0: map Anthropic's index to your own").toEqual({ type: 'text_delta', index: 0, text: 'Done.' });
+    expect(seen[0], "Anthropic's block 1 is the kit's block 0: map Anthropic's index to your own").toEqual({
+      type: 'text_delta',
+      index: 0,
+      text: 'Done.',
+    });
   });
 
   test('a block that starts with some text yields it before its deltas', async () => {
     const seen = await events([
       messageStart(),
-      frame({ type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: 'Already ', signature: '' } }),
+      frame({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'thinking', thinking: 'Already ', signature: '' },
+      }),
       frame({ type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'thinking.' } }),
       stop(0),
       frame({ type: 'content_block_start', index: 1, content_block: { type: 'text', text: 'Already ' } }),
@@ -186,7 +226,10 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       messageDelta('end_turn'),
       messageStop,
     ]);
-    expect(seen.slice(0, 4), 'the text a content_block_start carries is the first delta of its block, at its kit index').toEqual([
+    expect(
+      seen.slice(0, 4),
+      'the text a content_block_start carries is the first delta of its block, at its kit index',
+    ).toEqual([
       { type: 'thinking_delta', index: 0, thinking: 'Already ' },
       { type: 'thinking_delta', index: 0, thinking: 'thinking.' },
       { type: 'text_delta', index: 1, text: 'Already ' },
@@ -197,7 +240,11 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test('yields nothing for deltas of a dropped block, for delta types it does not know, or for empty JSON pieces', async () => {
     const seen = await events([
       messageStart(),
-      frame({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} } }),
+      frame({
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} },
+      }),
       json(0, '{"query": "vitest"}'),
       stop(0),
       textStart(1),
@@ -205,7 +252,16 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       frame({
         type: 'content_block_delta',
         index: 1,
-        delta: { type: 'citations_delta', citation: { type: 'web_search_result_location', url: 'https://vitest.dev', title: 'Vitest', encrypted_index: 'Eo8BCi', cited_text: 'Vitest' } },
+        delta: {
+          type: 'citations_delta',
+          citation: {
+            type: 'web_search_result_location',
+            url: 'https://vitest.dev',
+            title: 'Vitest',
+            encrypted_index: 'Eo8BCi',
+            cited_text: 'Vitest',
+          },
+        },
       }),
       stop(1),
       toolStart(2, 'toolu_9', 'read'),
@@ -216,25 +272,45 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       messageDelta('tool_use'),
       messageStop,
     ]);
-    expect(seen, 'a server_tool_use block takes no index and its JSON is dropped; a citations_delta carries no text; an empty partial_json is skipped').toEqual([
+    expect(
+      seen,
+      'a server_tool_use block takes no index and its JSON is dropped; a citations_delta carries no text; an empty partial_json is skipped',
+    ).toEqual([
       { type: 'text_delta', index: 0, text: 'See the docs.' },
       { type: 'tool_call_start', index: 1, id: 'toolu_9', name: 'read' },
       { type: 'tool_call_delta', index: 1, argumentsDelta: '{"path": "a.ts"}' },
       { type: 'tool_call_end', index: 1 },
-      { type: 'finish', stopReason: 'tool_use', usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 0, cacheWriteTokens: 0 } },
+      {
+        type: 'finish',
+        stopReason: 'tool_use',
+        usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      },
     ]);
   });
 
   test('usage fields that message_delta sends as null keep their values from message_start', async () => {
     const seen = await events([
-      messageStart({ input_tokens: 565, output_tokens: 1, cache_read_input_tokens: 30, cache_creation_input_tokens: 7 }),
+      messageStart({
+        input_tokens: 565,
+        output_tokens: 1,
+        cache_read_input_tokens: 30,
+        cache_creation_input_tokens: 7,
+      }),
       textStart(0),
       text(0, 'Hi.'),
       stop(0),
-      messageDelta('end_turn', { input_tokens: null, cache_read_input_tokens: null, cache_creation_input_tokens: null, output_tokens: 48 }),
+      messageDelta('end_turn', {
+        input_tokens: null,
+        cache_read_input_tokens: null,
+        cache_creation_input_tokens: null,
+        output_tokens: 48,
+      }),
       messageStop,
     ]);
-    expect(seen.at(-1), 'merge only the non-null fields of message_delta.usage over message_start\'s: null means "not sent", not zero').toEqual({
+    expect(
+      seen.at(-1),
+      'merge only the non-null fields of message_delta.usage over message_start\'s: null means "not sent", not zero',
+    ).toEqual({
       type: 'finish',
       stopReason: 'end_turn',
       usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 30, cacheWriteTokens: 7 },
@@ -242,7 +318,14 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   });
 
   test('a turn with tool calls finishes with tool_use; max_tokens maps like complete()', async () => {
-    const calls = await events([messageStart(), toolStart(0, 'toolu_1', 'read'), json(0, '{}'), stop(0), messageDelta('end_turn'), messageStop]);
+    const calls = await events([
+      messageStart(),
+      toolStart(0, 'toolu_1', 'read'),
+      json(0, '{}'),
+      stop(0),
+      messageDelta('end_turn'),
+      messageStop,
+    ]);
     const textThenCall = await events([
       messageStart(),
       textStart(0),
@@ -254,13 +337,29 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       messageDelta('end_turn'),
       messageStop,
     ]);
-    expect(textThenCall.at(-1), 'text and then a tool call: one call is enough for tool_use, the other blocks need not be calls').toMatchObject({
+    expect(
+      textThenCall.at(-1),
+      'text and then a tool call: one call is enough for tool_use, the other blocks need not be calls',
+    ).toMatchObject({
       type: 'finish',
       stopReason: 'tool_use',
     });
-    expect(calls.at(-1), 'a started tool call means tool_use, whatever stop_reason says').toMatchObject({ type: 'finish', stopReason: 'tool_use' });
-    const cut = await events([messageStart(), textStart(0), text(0, 'Once upon'), stop(0), messageDelta('max_tokens'), messageStop]);
-    expect(cut.at(-1), "step 7: a text turn cut at the limit finishes with 'max_tokens'").toMatchObject({ type: 'finish', stopReason: 'max_tokens' });
+    expect(calls.at(-1), 'a started tool call means tool_use, whatever stop_reason says').toMatchObject({
+      type: 'finish',
+      stopReason: 'tool_use',
+    });
+    const cut = await events([
+      messageStart(),
+      textStart(0),
+      text(0, 'Once upon'),
+      stop(0),
+      messageDelta('max_tokens'),
+      messageStop,
+    ]);
+    expect(cut.at(-1), "step 7: a text turn cut at the limit finishes with 'max_tokens'").toMatchObject({
+      type: 'finish',
+      stopReason: 'max_tokens',
+    });
   });
 });
 
@@ -299,8 +398,14 @@ describe('AnthropicProvider.stream: a turn cut at the token limit (src/providers
       frame({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null } }),
       messageStop,
     ]);
-    expect(seen.at(-1), "step 7: turnStopReason keeps 'refusal' even with a call").toMatchObject({ type: 'finish', stopReason: 'refusal' });
-    expect((seen.at(-1) as { usage?: unknown }).usage, 'step 2: a message_delta with no usage field changes nothing').toEqual({
+    expect(seen.at(-1), "step 7: turnStopReason keeps 'refusal' even with a call").toMatchObject({
+      type: 'finish',
+      stopReason: 'refusal',
+    });
+    expect(
+      (seen.at(-1) as { usage?: unknown }).usage,
+      'step 2: a message_delta with no usage field changes nothing',
+    ).toEqual({
       inputTokens: 565,
       outputTokens: 1,
       cacheReadTokens: 0,
@@ -318,7 +423,9 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
       frame({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
     ]);
     const { events, error } = await drain(provider().stream(request()));
-    expect(events, 'what arrived before the error was still yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Let me' }]);
+    expect(events, 'what arrived before the error was still yielded').toEqual([
+      { type: 'text_delta', index: 0, text: 'Let me' },
+    ]);
     expect(error, 'wrap what the SDK throws with toProviderError').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).errorType, 'the error type of the error event is kept').toBe('overloaded_error');
     expect((error as Error).message, "the message carries the error event's own message").toContain('Overloaded');
@@ -327,16 +434,24 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
   test('a connection cut in the middle rejects clearly instead of ending quietly', async () => {
     server.script([messageStart(), textStart(0), text(0, 'Half an ans'), { cut: true }]);
     const { events, error } = await drain(provider().stream(request()));
-    expect(events.some((e) => e.type === 'finish'), 'a cut stream must never look finished').toBe(false);
+    expect(
+      events.some((e) => e.type === 'finish'),
+      'a cut stream must never look finished',
+    ).toBe(false);
     expect(error, 'the stream must reject with a ProviderError').toBeInstanceOf(ProviderError);
   });
 
   test('a stream that stops before message_stop rejects, even when the connection closes cleanly', async () => {
     server.script([messageStart(), textStart(0), text(0, 'Half'), stop(0)]);
     const { events, error } = await drain(provider().stream(request()));
-    expect(events.some((e) => e.type === 'finish'), 'a stream that ends without message_stop must never look finished').toBe(false);
+    expect(
+      events.some((e) => e.type === 'finish'),
+      'a stream that ends without message_stop must never look finished',
+    ).toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without message_stop').toBeInstanceOf(ProviderError);
-    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(/message_stop|ended|early/i);
+    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(
+      /message_stop|ended|early/i,
+    );
   });
 
   test('an HTTP error before the stream starts is a ProviderError with its status', async () => {
@@ -352,7 +467,10 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     const { error } = await drain(provider().stream(request()));
     expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
-    expect((error as Error).message, 'scrub the key as complete() does: toProviderError(this.name, error, [this.secret])').not.toContain(KEY);
+    expect(
+      (error as Error).message,
+      'scrub the key as complete() does: toProviderError(this.name, error, [this.secret])',
+    ).not.toContain(KEY);
   });
 
   test('a signal aborted before the call rejects with its reason, not a ProviderError', async () => {
@@ -360,13 +478,21 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
     controller.abort(new Error('stopped before it began'));
     const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
     expect(events, 'an aborted request yields nothing').toEqual([]);
-    expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
-      controller.signal.reason,
-    );
+    expect(
+      error,
+      'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason',
+    ).toBe(controller.signal.reason);
   });
 
   test('aborting mid-stream rejects with the abort reason and closes the connection', async () => {
-    server.script([messageStart(), textStart(0), text(0, 'Thinking about it'), { wait: 2000 }, text(0, ' never sent'), messageStop]);
+    server.script([
+      messageStart(),
+      textStart(0),
+      text(0, 'Thinking about it'),
+      { wait: 2000 },
+      text(0, ' never sent'),
+      messageStop,
+    ]);
     const controller = new AbortController();
     const seen: StreamEvent[] = [];
     let error: unknown;
@@ -379,15 +505,27 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
       if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       error = caught;
     }
-    expect(seen, 'what arrived before the abort was yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
-    expect(error, 'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason').toBe(
-      controller.signal.reason,
-    );
+    expect(seen, 'what arrived before the abort was yielded').toEqual([
+      { type: 'text_delta', index: 0, text: 'Thinking about it' },
+    ]);
+    expect(
+      error,
+      'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason',
+    ).toBe(controller.signal.reason);
     await expect.poll(() => server.clientClosed, { timeout: HANG_MS }).toBe(true);
   });
 
   test('breaking out of the loop early closes the connection without hanging', async () => {
-    server.script([messageStart(), textStart(0), text(0, 'one'), { wait: 2000 }, text(0, 'two'), stop(0), messageDelta('end_turn'), messageStop]);
+    server.script([
+      messageStart(),
+      textStart(0),
+      text(0, 'one'),
+      { wait: 2000 },
+      text(0, 'two'),
+      stop(0),
+      messageDelta('end_turn'),
+      messageStop,
+    ]);
     for await (const event of provider().stream(request())) {
       expect(event, 'the first event is the first text piece').toEqual({ type: 'text_delta', index: 0, text: 'one' });
       break;

@@ -7,7 +7,11 @@ import type { StreamEvent } from 'kit/stream-events';
 import { rejection } from '../helpers/assert.js';
 
 const readDef = { name: 'read', description: 'Read a file', inputSchema: { type: 'object', properties: {} } };
-const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages, tools: [readDef], ...extra });
+const ask = (messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages,
+  tools: [readDef],
+  ...extra,
+});
 
 /** Every event of a stream, or the events before it threw and what it threw. */
 async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ events: StreamEvent[]; error?: unknown }> {
@@ -22,14 +26,26 @@ async function collect(stream: AsyncIterable<StreamEvent>): Promise<{ events: St
 
 describe('MockProvider.stream (src/mock-provider.ts)', () => {
   test('streams the scripted turns in order, each rebuilding to the same turn', async () => {
-    const call = assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'notes/long file name.md' } }], 'Reading it now.');
+    const call = assistantToolCalls(
+      [{ id: 'c1', name: 'read', arguments: { path: 'notes/long file name.md' } }],
+      'Reading it now.',
+    );
     const provider = new MockProvider([call, assistantText('The file says hello to everyone.')]);
     const first = await collect(provider.stream(ask([userMessage('hi')])));
     expect(first.error, 'a scripted turn streams without an error').toBeUndefined();
-    expect(first.events.filter((e) => e.type === 'text_delta').length, 'the text is split into several deltas').toBeGreaterThan(1);
-    expect(first.events.filter((e) => e.type === 'tool_call_delta').length, 'the arguments are split into pieces').toBeGreaterThan(1);
+    expect(
+      first.events.filter((e) => e.type === 'text_delta').length,
+      'the text is split into several deltas',
+    ).toBeGreaterThan(1);
+    expect(
+      first.events.filter((e) => e.type === 'tool_call_delta').length,
+      'the arguments are split into pieces',
+    ).toBeGreaterThan(1);
     expect(await accumulate(first.events), 'the events of turn 1 rebuild the scripted turn 1').toEqual(call);
-    expect(await accumulate(provider.stream(ask([userMessage('hi')]))), 'then the events of turn 2 rebuild turn 2').toEqual(assistantText('The file says hello to everyone.'));
+    expect(
+      await accumulate(provider.stream(ask([userMessage('hi')]))),
+      'then the events of turn 2 rebuild turn 2',
+    ).toEqual(assistantText('The file says hello to everyone.'));
   });
 
   test('records each request like complete(): a copy, without the signal, even when nobody reads the stream', async () => {
@@ -38,7 +54,11 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     await collect(provider.stream(ask(history, { system: 'be brief', signal: new AbortController().signal })));
     history.push(userMessage('changed later'));
     expect(provider.requests, 'one recorded request per stream').toHaveLength(1);
-    expect(provider.requests[0], 'a deep copy of what was sent, without the signal').toEqual({ system: 'be brief', messages: [userMessage('first')], tools: [readDef] });
+    expect(provider.requests[0], 'a deep copy of what was sent, without the signal').toEqual({
+      system: 'be brief',
+      messages: [userMessage('first')],
+      tools: [readDef],
+    });
     await collect(provider.stream(ask([userMessage('second')])));
     expect(provider.remaining, 'each stream uses up one step of the script').toBe(0);
   });
@@ -49,8 +69,14 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
       { type: 'tool_call_start', index: 1, id: 'c9', name: 'read' },
       { type: 'tool_call_delta', index: 1, argumentsDelta: '{"pa' },
     ];
-    const provider = new MockProvider([[{ type: 'finish', stopReason: 'end_turn' }], [...events, new Error('connection reset')]]);
-    const error = await rejection(provider.complete(ask([userMessage('go')])), 'complete() on a step written as events must fail loudly');
+    const provider = new MockProvider([
+      [{ type: 'finish', stopReason: 'end_turn' }],
+      [...events, new Error('connection reset')],
+    ]);
+    const error = await rejection(
+      provider.complete(ask([userMessage('go')])),
+      'complete() on a step written as events must fail loudly',
+    );
     expect((error as Error).message, 'complete() says the step is for stream()').toMatch(/stream/);
     const result = await collect(provider.stream(ask([userMessage('go')])));
     expect(result.events, 'the scripted events come out as they are, in order').toEqual(events);
@@ -73,7 +99,10 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     expect(error, 'past the end of the script: ScriptExhaustedError').toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
     expect(message, 'the message says how many turns the script had (1), as complete() does').toMatch(/\b1 turn/);
-    expect(message, 'the message says which turn was asked for, counting from 1 ("turn 2"), as complete() does').toMatch(/turn 2\b/);
+    expect(
+      message,
+      'the message says which turn was asked for, counting from 1 ("turn 2"), as complete() does',
+    ).toMatch(/turn 2\b/);
   });
 
   test('a signal aborted before the call throws its reason at once: nothing recorded, no step used', async () => {
@@ -84,11 +113,14 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     const result = await collect(provider.stream(ask([userMessage('go')], { signal: controller.signal })));
     expect(result.error, 'an already aborted signal: throw signal.reason before anything else').toBe(reason);
     expect(result.events, 'no event from an aborted stream').toEqual([]);
-    expect(provider.requests, 'check the signal first, as complete() does: an aborted call is not recorded').toHaveLength(0);
+    expect(
+      provider.requests,
+      'check the signal first, as complete() does: an aborted call is not recorded',
+    ).toHaveLength(0);
     expect(provider.remaining, 'and it does not use up a step of the script').toBe(1);
   });
 
-  test('stops with the signal\'s reason once it is aborted', async () => {
+  test("stops with the signal's reason once it is aborted", async () => {
     const provider = new MockProvider([assistantText('a long answer that takes many words to stream to the end')]);
     const controller = new AbortController();
     const reason = new Error('stopped by the user');
@@ -107,12 +139,19 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
   });
 
   test('yields copies: changing an event it gave does not change the script', async () => {
-    const scripted: StreamEvent[] = [{ type: 'text_delta', index: 0, text: 'as written' }, { type: 'finish', stopReason: 'end_turn' }];
+    const scripted: StreamEvent[] = [
+      { type: 'text_delta', index: 0, text: 'as written' },
+      { type: 'finish', stopReason: 'end_turn' },
+    ];
     const provider = new MockProvider([scripted]);
     const { events } = await collect(provider.stream(ask([userMessage('go')])));
     expect(events, 'the scripted events come out in order').toEqual(scripted);
     (events[0] as { text: string }).text = 'changed by the agent';
-    expect(scripted[0], 'step 3: yield a structuredClone of each event, not the scripted object itself').toEqual({ type: 'text_delta', index: 0, text: 'as written' });
+    expect(scripted[0], 'step 3: yield a structuredClone of each event, not the scripted object itself').toEqual({
+      type: 'text_delta',
+      index: 0,
+      text: 'as written',
+    });
   });
 
   test('a signal aborted between two events stops the stream before the next one (checked before every event)', async () => {
@@ -124,7 +163,10 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     seen.push((await stream.next()).value as StreamEvent);
     seen.push((await stream.next()).value as StreamEvent);
     controller.abort(reason);
-    const error = await rejection(stream.next(), 'step 4: the signal is checked before each event, not only at the start');
+    const error = await rejection(
+      stream.next(),
+      'step 4: the signal is checked before each event, not only at the start',
+    );
     expect(error, 'the stream throws signal.reason').toBe(reason);
   });
 });

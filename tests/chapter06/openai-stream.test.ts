@@ -10,9 +10,14 @@ import { HANG_MS } from '../helpers/wait.js';
 const server = sseServer();
 const KEY = 'sk-proj-STREAMKEY-0123456789';
 
-const provider = () => new OpenAIProvider({ baseURL: `${server.url}/v1` }, { OPENAI_API_KEY: KEY, OPENAI_MODEL: 'gpt-test-model' });
+const provider = () =>
+  new OpenAIProvider({ baseURL: `${server.url}/v1` }, { OPENAI_API_KEY: KEY, OPENAI_MODEL: 'gpt-test-model' });
 
-const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: [userMessage('hi')], tools: [], ...extra });
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [userMessage('hi')],
+  tools: [],
+  ...extra,
+});
 
 /** One chat.completion.chunk, as the API sends it with include_usage on (usage: null until the last chunk). */
 const chunk = (delta: Record<string, unknown>, finish_reason: string | null = null) =>
@@ -35,7 +40,12 @@ const usage = (prompt_tokens: number, completion_tokens: number, cached_tokens =
     created: 1729180535,
     model: 'gpt-test-model',
     choices: [],
-    usage: { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens, prompt_tokens_details: { cached_tokens } },
+    usage: {
+      prompt_tokens,
+      completion_tokens,
+      total_tokens: prompt_tokens + completion_tokens,
+      prompt_tokens_details: { cached_tokens },
+    },
   });
 const done = frame('[DONE]');
 const callStart = (index: number, id: string, name: string) =>
@@ -77,7 +87,11 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
 
   test('parallel tool calls are told apart by index, even when their argument pieces interleave', async () => {
     const seen = await events([
-      chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'read', arguments: '' } }] }),
+      chunk({
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ index: 0, id: 'call_abc', type: 'function', function: { name: 'read', arguments: '' } }],
+      }),
       args(0, '{"pa'),
       callStart(1, 'call_def', 'glob'),
       args(1, '{"pattern": "src/'),
@@ -87,11 +101,14 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
       usage(120, 40, 100),
       done,
     ]);
-    expect(seen.filter((e) => e.type === 'tool_call_start'), 'the first delta of each index carries its id and name').toEqual([
+    expect(
+      seen.filter((e) => e.type === 'tool_call_start'),
+      'the first delta of each index carries its id and name',
+    ).toEqual([
       { type: 'tool_call_start', index: 0, id: 'call_abc', name: 'read' },
       { type: 'tool_call_start', index: 1, id: 'call_def', name: 'glob' },
     ]);
-    expect(turnFromEvents(seen), 'the pieces of each index, joined in order, are that call\'s arguments').toEqual({
+    expect(turnFromEvents(seen), "the pieces of each index, joined in order, are that call's arguments").toEqual({
       role: 'assistant',
       content: [
         { type: 'tool_call', id: 'call_abc', name: 'read', arguments: { path: 'a.ts' } },
@@ -103,7 +120,15 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
   });
 
   test('every tool call ends when the finish reason arrives, before the finish event', async () => {
-    const seen = await events([callStart(0, 'call_1', 'read'), args(0, '{}'), callStart(1, 'call_2', 'read'), args(1, '{}'), finish('tool_calls'), usage(5, 5), done]);
+    const seen = await events([
+      callStart(0, 'call_1', 'read'),
+      args(0, '{}'),
+      callStart(1, 'call_2', 'read'),
+      args(1, '{}'),
+      finish('tool_calls'),
+      usage(5, 5),
+      done,
+    ]);
     expect(seen.slice(-3), 'OpenAI never says a call is complete: end them all at finish_reason').toEqual([
       { type: 'tool_call_end', index: 0 },
       { type: 'tool_call_end', index: 1 },
@@ -122,7 +147,10 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
       finish('tool_calls'),
       done,
     ]);
-    expect(seen, 'the empty arguments of a first piece are skipped; an entry without id or function.name starts its call with \'\' for them').toEqual([
+    expect(
+      seen,
+      "the empty arguments of a first piece are skipped; an entry without id or function.name starts its call with '' for them",
+    ).toEqual([
       { type: 'tool_call_start', index: 0, id: 'call_1', name: 'read' },
       { type: 'tool_call_delta', index: 0, argumentsDelta: '{"path":' },
       { type: 'tool_call_delta', index: 0, argumentsDelta: '"a.ts"}' },
@@ -144,10 +172,17 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
         choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: reason }],
         usage: { prompt_tokens: 9, completion_tokens: 4, total_tokens: 13 },
       });
-    const calls = await events([callStart(0, 'call_1', 'read'), args(0, '{}'), finish('tool_calls'), repeat('tool_calls'), done]);
-    expect(calls.filter((e) => e.type === 'tool_call_end'), 'some servers send finish_reason again with the usage: end the calls only the first time').toEqual([
-      { type: 'tool_call_end', index: 0 },
+    const calls = await events([
+      callStart(0, 'call_1', 'read'),
+      args(0, '{}'),
+      finish('tool_calls'),
+      repeat('tool_calls'),
+      done,
     ]);
+    expect(
+      calls.filter((e) => e.type === 'tool_call_end'),
+      'some servers send finish_reason again with the usage: end the calls only the first time',
+    ).toEqual([{ type: 'tool_call_end', index: 0 }]);
     const text = await events([role, content('Cut sho'), finish('length'), repeat('stop'), done]);
     expect(text.at(-1), 'the first finish_reason is the one that counts (length means max_tokens)').toEqual({
       type: 'finish',
@@ -157,7 +192,14 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
   });
 
   test('text then a tool call take indices 0 and 1; a server that says "stop" after a call still means tool_use', async () => {
-    const seen = await events([role, content('Let me look.'), callStart(0, 'call_9', 'read'), args(0, '{"path":"b.ts"}'), finish('stop'), done]);
+    const seen = await events([
+      role,
+      content('Let me look.'),
+      callStart(0, 'call_9', 'read'),
+      args(0, '{"path":"b.ts"}'),
+      finish('stop'),
+      done,
+    ]);
     expect(turnFromEvents(seen), 'no usage chunk: the finish has no usage; tool calls mean tool_use').toEqual({
       role: 'assistant',
       content: [
@@ -193,11 +235,16 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
       chunk({ tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'echo', arguments: '' } }] }),
       chunk({ tool_calls: [{ function: { arguments: '{"text":' } }] }),
       chunk({ tool_calls: [{ id: 'call_a', function: { arguments: '"a"}' } }] }),
-      chunk({ tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'echo', arguments: '{"text":"b"}' } }] }),
+      chunk({
+        tool_calls: [{ id: 'call_b', type: 'function', function: { name: 'echo', arguments: '{"text":"b"}' } }],
+      }),
       finish('tool_calls'),
       done,
     ]);
-    expect(turnFromEvents(seen).content, 'step 4: no index: the call with the same id, else the call of the entry before; never one merged call').toEqual([
+    expect(
+      turnFromEvents(seen).content,
+      'step 4: no index: the call with the same id, else the call of the entry before; never one merged call',
+    ).toEqual([
       { type: 'tool_call', id: 'call_a', name: 'echo', arguments: { text: 'a' } },
       { type: 'tool_call', id: 'call_b', name: 'echo', arguments: { text: 'b' } },
     ]);
@@ -210,21 +257,37 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
       finish('tool_calls'),
       done,
     ]);
-    expect(turnFromEvents(seen).content, "step 4: with no call before it, an entry without index or id is the call of index 0 (key '#0')").toEqual([
-      { type: 'tool_call', id: '', name: 'echo', arguments: { text: 'a' } },
-    ]);
+    expect(
+      turnFromEvents(seen).content,
+      "step 4: with no call before it, an entry without index or id is the call of index 0 (key '#0')",
+    ).toEqual([{ type: 'tool_call', id: '', name: 'echo', arguments: { text: 'a' } }]);
   });
 
   test("finish_reason 'length' in the middle of a call finishes with 'max_tokens', never 'tool_use'", async () => {
-    const seen = await events([callStart(0, 'call_cut', 'write'), args(0, '{"path":"a.ts","content":"expo'), finish('length'), usage(10, 50), done]);
-    expect(seen.slice(-2), "steps 5 and 7: the call ends, and turnStopReason keeps 'max_tokens': the call may be half written").toEqual([
+    const seen = await events([
+      callStart(0, 'call_cut', 'write'),
+      args(0, '{"path":"a.ts","content":"expo'),
+      finish('length'),
+      usage(10, 50),
+      done,
+    ]);
+    expect(
+      seen.slice(-2),
+      "steps 5 and 7: the call ends, and turnStopReason keeps 'max_tokens': the call may be half written",
+    ).toEqual([
       { type: 'tool_call_end', index: 0 },
       { type: 'finish', stopReason: 'max_tokens', usage: { inputTokens: 10, outputTokens: 50, cacheReadTokens: 0 } },
     ]);
   });
 
   test('a chunk with no choices field at all, and usage without prompt_tokens, are no crash', async () => {
-    const bare = frame({ id: 'chatcmpl-x', object: 'chat.completion.chunk', created: 1, model: 'gpt-test-model', usage: { completion_tokens: 3 } });
+    const bare = frame({
+      id: 'chatcmpl-x',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'gpt-test-model',
+      usage: { completion_tokens: 3 },
+    });
     const seen = await events([role, content('Hi'), finish('stop'), bare, done]);
     expect(seen.at(-1), 'step 2: usage counts a server leaves out are 0, never NaN').toEqual({
       type: 'finish',
@@ -238,27 +301,48 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
   test('a connection cut in the middle rejects clearly instead of ending quietly', async () => {
     server.script([role, content('Half an ans'), { cut: true }]);
     const { events, error } = await drain(provider().stream(request()));
-    expect(events.some((e) => e.type === 'finish'), 'a cut stream must never look finished').toBe(false);
+    expect(
+      events.some((e) => e.type === 'finish'),
+      'a cut stream must never look finished',
+    ).toBe(false);
     expect(error, 'the stream must reject with a ProviderError').toBeInstanceOf(ProviderError);
   });
 
   test('a stream that closes before any finish_reason rejects', async () => {
     server.script([role, content('Half'), callStart(0, 'call_1', 'read'), args(0, '{"pa')]);
     const { events, error } = await drain(provider().stream(request()));
-    expect(events.some((e) => e.type === 'finish'), 'no finish_reason, no finish').toBe(false);
+    expect(
+      events.some((e) => e.type === 'finish'),
+      'no finish_reason, no finish',
+    ).toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without a finish_reason').toBeInstanceOf(ProviderError);
-    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(/finish_reason|ended|early/i);
+    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(
+      /finish_reason|ended|early/i,
+    );
   });
 
   test('an error sent inside the stream rejects with its message', async () => {
-    server.script([role, content('Hel'), frame({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } })]);
+    server.script([
+      role,
+      content('Hel'),
+      frame({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }),
+    ]);
     const { error } = await drain(provider().stream(request()));
     expect(error, 'an error inside the stream is a ProviderError').toBeInstanceOf(ProviderError);
-    expect((error as Error).message, "the message carries the server's own message").toContain('The server had an error');
+    expect((error as Error).message, "the message carries the server's own message").toContain(
+      'The server had an error',
+    );
   });
 
   test('an HTTP error before the stream is a ProviderError with its status, and no key', async () => {
-    server.fail(401, { error: { message: `Incorrect API key provided: ${KEY}.`, type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+    server.fail(401, {
+      error: {
+        message: `Incorrect API key provided: ${KEY}.`,
+        type: 'invalid_request_error',
+        param: null,
+        code: 'invalid_api_key',
+      },
+    });
     const { error } = await drain(provider().stream(request()));
     expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
@@ -270,9 +354,10 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
     controller.abort(new Error('stopped before it began'));
     const { events, error } = await drain(provider().stream(request({ signal: controller.signal })));
     expect(events, 'an aborted request yields nothing').toEqual([]);
-    expect(error, 'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason').toBe(
-      controller.signal.reason,
-    );
+    expect(
+      error,
+      'the SDK throws its own abort error from create(): in the catch, an aborted signal means throw signal.reason',
+    ).toBe(controller.signal.reason);
   });
 
   test('aborting mid-stream rejects with the abort reason and closes the connection', async () => {
@@ -289,10 +374,13 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
       if (caught instanceof Error && caught.name === 'TodoError') throw caught;
       error = caught;
     }
-    expect(seen, 'what arrived before the abort was yielded').toEqual([{ type: 'text_delta', index: 0, text: 'Thinking about it' }]);
-    expect(error, 'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason').toBe(
-      controller.signal.reason,
-    );
+    expect(seen, 'what arrived before the abort was yielded').toEqual([
+      { type: 'text_delta', index: 0, text: 'Thinking about it' },
+    ]);
+    expect(
+      error,
+      'the SDK ends its loop quietly on abort: check request.signal after the loop and throw its reason',
+    ).toBe(controller.signal.reason);
     await expect.poll(() => server.clientClosed, { timeout: HANG_MS }).toBe(true);
   });
 

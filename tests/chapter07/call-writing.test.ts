@@ -20,13 +20,17 @@ const twoCallsStream: StreamEvent[] = [
   { type: 'finish', stopReason: 'tool_use' },
 ];
 
-const writing = (events: readonly AgentEvent[]) => events.filter((e) => e.type === 'tool_call_start' || e.type === 'tool_call_delta');
+const writing = (events: readonly AgentEvent[]) =>
+  events.filter((e) => e.type === 'tool_call_start' || e.type === 'tool_call_delta');
 
 describe('Agent.streamTurn (src/loop.ts): tool calls as the model writes them', () => {
-  test('a call\'s start and the pieces of its arguments reach the consumer in stream order, before the call is requested', async () => {
+  test("a call's start and the pieces of its arguments reach the consumer in stream order, before the call is requested", async () => {
     const { agent } = agentWith([twoCallsStream, assistantText('Both echoed.')]);
     const events = await collect(agent.run(ask('echo a and b')));
-    expect(events.map(describeEvent).slice(0, 9), 'Agent.streamTurn step 2: yield what streamedTurnEvents() makes of each stream event (a call\'s start and each non-empty argument piece), as it arrives; tool_call_requested comes once the turn is whole').toEqual([
+    expect(
+      events.map(describeEvent).slice(0, 9),
+      "Agent.streamTurn step 2: yield what streamedTurnEvents() makes of each stream event (a call's start and each non-empty argument piece), as it arrives; tool_call_requested comes once the turn is whole",
+    ).toEqual([
       'turn_start 1',
       'text 1 "Echoing."',
       'writing 1 echo#c1',
@@ -42,9 +46,16 @@ describe('Agent.streamTurn (src/loop.ts): tool calls as the model writes them', 
   test('each piece carries the id of its own call, and the pieces of a call join to the arguments it is run with', async () => {
     const { agent } = agentWith([twoCallsStream, assistantText('Both echoed.')]);
     const events = await collect(agent.run(ask('echo a and b')));
-    const pieces = (id: string) => writing(events).flatMap((e) => (e.type === 'tool_call_delta' && e.callId === id ? [e.argumentsDelta] : []));
-    expect([pieces('c1').join(''), pieces('c2').join('')], 'Agent.streamTurn step 2: one streamedTurnEvents() for the whole turn, made before the loop: it learns each call\'s id from its start; a new one per event knows no id, and the pieces are lost').toEqual(['{"text":"a"}', '{"text":"b"}']);
-    expect(writing(events).every((e) => e.turn === 1), 'every writing event carries the turn').toBe(true);
+    const pieces = (id: string) =>
+      writing(events).flatMap((e) => (e.type === 'tool_call_delta' && e.callId === id ? [e.argumentsDelta] : []));
+    expect(
+      [pieces('c1').join(''), pieces('c2').join('')],
+      "Agent.streamTurn step 2: one streamedTurnEvents() for the whole turn, made before the loop: it learns each call's id from its start; a new one per event knows no id, and the pieces are lost",
+    ).toEqual(['{"text":"a"}', '{"text":"b"}']);
+    expect(
+      writing(events).every((e) => e.turn === 1),
+      'every writing event carries the turn',
+    ).toBe(true);
   });
 
   test('a piece is passed on while the model is still writing, not once the turn is done', async () => {
@@ -72,7 +83,14 @@ describe('Agent.streamTurn (src/loop.ts): tool calls as the model writes them', 
     })();
     const stuck = await hangs(run);
     release();
-    expect(stuck, 'Agent.streamTurn step 2: yield each piece as it arrives; a loop that holds the events until the stream ends never shows the first piece of a call still being written').toBe(false);
-    expect(seen.slice(1, 4), 'the start, then the pieces in order').toEqual(['writing 1 echo#c1', 'piece 1 c1 "{\\"text\\":"', 'piece 1 c1 "\\"x\\"}"']);
+    expect(
+      stuck,
+      'Agent.streamTurn step 2: yield each piece as it arrives; a loop that holds the events until the stream ends never shows the first piece of a call still being written',
+    ).toBe(false);
+    expect(seen.slice(1, 4), 'the start, then the pieces in order').toEqual([
+      'writing 1 echo#c1',
+      'piece 1 c1 "{\\"text\\":"',
+      'piece 1 c1 "\\"x\\"}"',
+    ]);
   });
 });

@@ -10,7 +10,10 @@ import { waitUntil, within } from '../helpers/wait.js';
 function everyCallAnswered(events: readonly AgentEvent[], where: string) {
   const requested = events.flatMap((e) => (e.type === 'tool_call_requested' ? [e.callId] : []));
   const answered = events.flatMap((e) => (e.type === 'tool_result' ? [e.callId] : []));
-  expect(answered.sort(), `${where}: every tool_call_requested gets exactly one tool_result event (finishRun step 1 yields one for each call it closes)`).toEqual(requested.sort());
+  expect(
+    answered.sort(),
+    `${where}: every tool_call_requested gets exactly one tool_result event (finishRun step 1 yields one for each call it closes)`,
+  ).toEqual(requested.sort());
 }
 
 describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () => {
@@ -20,8 +23,13 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     const { agent, provider } = agentWith([assistantText('never')]);
     const history = ask('hi');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(events.map(describeEvent), 'Agent.run step 3a: check the signal before turn_start').toEqual(['done cancelled']);
-    expect(theDone(events, 'a run aborted before it began'), 'step 5: the abort reason\'s text is the message').toMatchObject({ reason: 'cancelled', message: 'user pressed Esc', turns: 0, text: '' });
+    expect(events.map(describeEvent), 'Agent.run step 3a: check the signal before turn_start').toEqual([
+      'done cancelled',
+    ]);
+    expect(
+      theDone(events, 'a run aborted before it began'),
+      "step 5: the abort reason's text is the message",
+    ).toMatchObject({ reason: 'cancelled', message: 'user pressed Esc', turns: 0, text: '' });
     expect(provider.requests).toHaveLength(0);
     expect(history).toBeValidHistory('after an abort before the run');
     expect(shape(history)).toEqual(['user']);
@@ -29,7 +37,11 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
 
   test('aborted mid-stream: one done cancelled, the cut turn is not kept, no further model call', async () => {
     const controller = new AbortController();
-    const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'x')), assistantText('a long answer that goes on and on'), assistantText('unused')]);
+    const { agent, provider } = agentWith([
+      callsTurn(echoCall('c1', 'x')),
+      assistantText('a long answer that goes on and on'),
+      assistantText('unused'),
+    ]);
     const history = ask('go');
     const events: AgentEvent[] = [];
     for await (const event of agent.run(history, { signal: controller.signal })) {
@@ -37,8 +49,15 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
       if (event.type === 'text_delta') controller.abort(new Error('stop streaming'));
     }
     const done = theDone(events, 'an abort mid-stream');
-    expect(done, 'Agent.run step 5: an error after an abort is a cancel, with the abort reason as message').toMatchObject({ reason: 'cancelled', message: 'stop streaming' });
-    expect(shape(history), 'the finished round stays; the aborted turn is not added').toEqual(['user', 'assistant call echo#c1', 'tool echo#c1']);
+    expect(
+      done,
+      'Agent.run step 5: an error after an abort is a cancel, with the abort reason as message',
+    ).toMatchObject({ reason: 'cancelled', message: 'stop streaming' });
+    expect(shape(history), 'the finished round stays; the aborted turn is not added').toEqual([
+      'user',
+      'assistant call echo#c1',
+      'tool echo#c1',
+    ]);
     expect(history).toBeValidHistory('after an abort mid-stream');
     expect(provider.requests, 'no model call after the abort').toHaveLength(2);
   });
@@ -60,7 +79,10 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
       events.push(event);
       if (event.type === 'text_delta') controller.abort(new Error('Esc'));
     }
-    expect(theDone(events, 'a quiet abort'), 'Agent.streamTurn step 3: after the stream, throw the signal\'s reason if it aborted').toMatchObject({ reason: 'cancelled', message: 'Esc' });
+    expect(
+      theDone(events, 'a quiet abort'),
+      "Agent.streamTurn step 3: after the stream, throw the signal's reason if it aborted",
+    ).toMatchObject({ reason: 'cancelled', message: 'Esc' });
     expect(history).toBeValidHistory('after a quiet abort');
   });
 
@@ -81,7 +103,10 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
       theDone(events, 'an abort after the last event'),
       "Agent.streamTurn step 3: after the loop, throw the signal's reason if it aborted (a check inside the loop never sees an abort that comes after the last event)",
     ).toMatchObject({ reason: 'cancelled', message: 'Esc as the stream closed' });
-    expect(shape(history), 'Agent.streamTurn step 3: the turn of a cancelled stream is not added to the history').toEqual(['user']);
+    expect(
+      shape(history),
+      'Agent.streamTurn step 3: the turn of a cancelled stream is not added to the history',
+    ).toEqual(['user']);
   });
 
   test('aborted while a tool that ignores the signal runs: the run is not held, every call gets a cancelled result', async () => {
@@ -94,8 +119,14 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     // Aborted once the stuck tool has started, on any machine (not after a fixed time).
     // If the run fails before the stuck call starts (a stub that throws), the test fails on its own; the wait then
     // gives up quietly rather than as an unhandled rejection that lands on whichever test runs 15 s later.
-    void waitUntil(() => ran.includes('stuck'), 'runSerially: the stuck call must start').then(() => controller.abort(new Error('Ctrl-C')), () => {});
-    const events = await within(collect(agent.run(history, { signal: controller.signal })), 'a tool whose promise never settles must not hold the run once the signal aborts');
+    void waitUntil(() => ran.includes('stuck'), 'runSerially: the stuck call must start').then(
+      () => controller.abort(new Error('Ctrl-C')),
+      () => {},
+    );
+    const events = await within(
+      collect(agent.run(history, { signal: controller.signal })),
+      'a tool whose promise never settles must not hold the run once the signal aborts',
+    );
     expect(theDone(events, 'an abort mid-tool')).toMatchObject({ reason: 'cancelled', message: 'Ctrl-C' });
     expect(ran, 'runSerially step 1: no call starts after the abort').toEqual(['echo first', 'stuck']);
     expect(history, 'the turn, then a result for c1, c2 and c3').toEndWithResultsFor(['c1', 'c2', 'c3']);
@@ -110,10 +141,13 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
 
   test('aborted during the tools of the last allowed turn: cancelled, not turn_limit, and the calls left get CANCELLED_RESULT', async () => {
     const controller = new AbortController();
-    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'first'), echoCall('c2', 'never')), assistantText('never')], {
-      maxTurns: 1,
-      hooks: { afterToolCall: () => void controller.abort(new Error('Esc in the last turn')) },
-    });
+    const { agent, provider, ran } = agentWith(
+      [callsTurn(echoCall('c1', 'first'), echoCall('c2', 'never')), assistantText('never')],
+      {
+        maxTurns: 1,
+        hooks: { afterToolCall: () => void controller.abort(new Error('Esc in the last turn')) },
+      },
+    );
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(ran, 'runSerially step 1: no call starts after the abort').toEqual(['echo first']);
@@ -121,7 +155,10 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
       theDone(events, 'an abort in the last allowed turn'),
       "Agent.run step 3d: after the executor, throw the signal's reason if it aborted (every time, not only before a pause): the run was cancelled, it did not reach its turn limit",
     ).toMatchObject({ reason: 'cancelled', message: 'Esc in the last turn' });
-    expect(history.at(-1), 'the call that never ran gets CANCELLED_RESULT (finishRun step 1, reason cancelled)').toMatchObject({
+    expect(
+      history.at(-1),
+      'the call that never ran gets CANCELLED_RESULT (finishRun step 1, reason cancelled)',
+    ).toMatchObject({
       toolCallId: 'c2',
       content: CANCELLED_RESULT,
       isError: true,
@@ -146,7 +183,9 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(theDone(events, 'an abort in a hook').reason).toBe('cancelled');
     expect(ran, 'a call whose signal aborted before it ran does not run').toEqual([]);
-    expect(asked, 'runSerially step 1: after the abort no further call starts, so no hook is asked about it').toEqual(['c1']);
+    expect(asked, 'runSerially step 1: after the abort no further call starts, so no hook is asked about it').toEqual([
+      'c1',
+    ]);
     expect(history).toBeValidHistory('after an abort in a hook');
     everyCallAnswered(events, 'an abort in a hook');
   });
@@ -158,7 +197,10 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     });
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(theDone(events, 'an abort in beforeModelCall'), 'the stream is asked with the run\'s signal, which has aborted').toMatchObject({ reason: 'cancelled', message: 'compaction cancelled' });
+    expect(
+      theDone(events, 'an abort in beforeModelCall'),
+      "the stream is asked with the run's signal, which has aborted",
+    ).toMatchObject({ reason: 'cancelled', message: 'compaction cancelled' });
     expect(provider.requests, 'no model call').toHaveLength(0);
     expect(history).toBeValidHistory('after an abort in beforeModelCall');
   });
@@ -172,13 +214,16 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
       events.push(event);
       if (event.type === 'tool_result') controller.abort(new Error('enough'));
     }
-    expect(events.map(describeEvent).slice(-2), 'Agent.run step 3a: the check at the top of the next round ends the run before turn_start').toEqual(['result 1 c1 "x"', 'done cancelled']);
+    expect(
+      events.map(describeEvent).slice(-2),
+      'Agent.run step 3a: the check at the top of the next round ends the run before turn_start',
+    ).toEqual(['result 1 c1 "x"', 'done cancelled']);
     expect(theDone(events, 'an abort between turns').turns).toBe(1);
     expect(provider.requests).toHaveLength(1);
     expect(history).toBeValidHistory('after an abort between turns');
   });
 
-  test('the tool gets the run\'s signal, and a tool that honours it ends with a cancelled result', async () => {
+  test("the tool gets the run's signal, and a tool that honours it ends with a cancelled result", async () => {
     const controller = new AbortController();
     const { agent } = agentWith([callsTurn({ id: 'w1', name: 'wait', arguments: {} }), assistantText('never')], {
       extraTools: [
@@ -198,7 +243,11 @@ describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () =>
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(theDone(events, 'an abort a tool honours')).toMatchObject({ reason: 'cancelled', message: 'bye' });
-    expect(history.at(-1), 'runToolCall step 5: executeToolCall gets { cwd, signal: run.signal }').toMatchObject({ toolCallId: 'w1', isError: true, content: CANCELLED_RESULT });
+    expect(history.at(-1), 'runToolCall step 5: executeToolCall gets { cwd, signal: run.signal }').toMatchObject({
+      toolCallId: 'w1',
+      isError: true,
+      content: CANCELLED_RESULT,
+    });
     expect(history).toBeValidHistory('after a tool honoured the abort');
   });
 });

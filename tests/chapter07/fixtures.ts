@@ -44,7 +44,8 @@ export function describeEvent(event: AgentEvent): string {
 }
 
 /** Leaves out the events that tell a call being written (tool_call_start, tool_call_delta), for tests about other things. */
-export const notWriting = (event: AgentEvent): boolean => event.type !== 'tool_call_start' && event.type !== 'tool_call_delta';
+export const notWriting = (event: AgentEvent): boolean =>
+  event.type !== 'tool_call_start' && event.type !== 'tool_call_delta';
 
 /** Every event of a run, read to the end without the kit's drain (so these tests do not depend on it). */
 export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
@@ -56,7 +57,10 @@ export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentE
 /** The one done event of a run, checking that there is exactly one and that it comes last. */
 export function theDone(events: readonly AgentEvent[], where: string): DoneEvent {
   const dones = events.filter((e): e is DoneEvent => e.type === 'done');
-  expect(dones.length, `${where}: a run ends with exactly one done event (finishRun is called once, and nothing is yielded after it); got ${dones.length}: ${events.map(describeEvent).join(' | ')}`).toBe(1);
+  expect(
+    dones.length,
+    `${where}: a run ends with exactly one done event (finishRun is called once, and nothing is yielded after it); got ${dones.length}: ${events.map(describeEvent).join(' | ')}`,
+  ).toBe(1);
   expect(events.at(-1)?.type, `${where}: done must be the last event of the run`).toBe('done');
   return dones[0]!;
 }
@@ -95,15 +99,30 @@ export function testTools(extra: Tool[] = []) {
 }
 
 export const echoCall = (id: string, text: string) => ({ id, name: 'echo', arguments: { text } });
-export const callsTurn = (...calls: Array<{ id: string; name: string; arguments: unknown }>) => assistantToolCalls(calls);
+export const callsTurn = (...calls: Array<{ id: string; name: string; arguments: unknown }>) =>
+  assistantToolCalls(calls);
 
 export function agentWith(
   script: ScriptStep[] | Provider,
-  options: { hooks?: Hooks | Hooks[]; maxTurns?: number; extraTools?: Tool[]; system?: string; executor?: Executor } = {},
+  options: {
+    hooks?: Hooks | Hooks[];
+    maxTurns?: number;
+    extraTools?: Tool[];
+    system?: string;
+    executor?: Executor;
+  } = {},
 ) {
   const provider = Array.isArray(script) ? new MockProvider(script) : script;
   const { tools, ran } = testTools(options.extraTools);
-  const agent = new Agent({ provider, tools, cwd: process.cwd(), system: options.system, maxTurns: options.maxTurns, hooks: options.hooks, executor: options.executor });
+  const agent = new Agent({
+    provider,
+    tools,
+    cwd: process.cwd(),
+    system: options.system,
+    maxTurns: options.maxTurns,
+    hooks: options.hooks,
+    executor: options.executor,
+  });
   return { agent, provider: provider as MockProvider, tools, ran };
 }
 

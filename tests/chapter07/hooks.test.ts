@@ -13,39 +13,56 @@ const twoEchoes = () => callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'));
 describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
   test('the request a beforeModelCall hook returns is the request sent; the history itself is not changed', async () => {
     const hook: Hooks = {
-      beforeModelCall: (request) => ({ ...request, system: `${request.system} Answer in French.`, messages: [...request.messages, userMessage('(reminder: French)')] }),
+      beforeModelCall: (request) => ({
+        ...request,
+        system: `${request.system} Answer in French.`,
+        messages: [...request.messages, userMessage('(reminder: French)')],
+      }),
     };
     const { agent, provider } = agentWith([assistantText('Bonjour.')], { hooks: hook, system: 'Be brief.' });
     const history = ask('hello');
     await collect(agent.run(history));
     const sent = requestOn(provider, 1);
-    expect(sent.system, 'Agent.run step 3b/3c: stream the request the hook returned, not the one you built').toBe('Be brief. Answer in French.');
-    expect(shape(sent.messages), 'the hook\'s extra message was sent').toEqual(['user', 'user']);
+    expect(sent.system, 'Agent.run step 3b/3c: stream the request the hook returned, not the one you built').toBe(
+      'Be brief. Answer in French.',
+    );
+    expect(shape(sent.messages), "the hook's extra message was sent").toEqual(['user', 'user']);
     expect(shape(history), 'the hook changed the request, not the conversation').toEqual(['user', 'assistant text']);
   });
 
   test('beforeModelCall hooks run in the order given, each on the request the one before left', async () => {
     const order: string[] = [];
     const first: Hooks = { beforeModelCall: (r) => (order.push('first'), { ...r, system: 'A' }) };
-    const second: Hooks = { beforeModelCall: (r) => (order.push(`second saw ${r.system}`), { ...r, system: `${r.system}B` }) };
+    const second: Hooks = {
+      beforeModelCall: (r) => (order.push(`second saw ${r.system}`), { ...r, system: `${r.system}B` }),
+    };
     const quiet: Hooks = { beforeModelCall: () => undefined };
     const { agent, provider } = agentWith([assistantText('ok')], { hooks: [first, quiet, second] });
     await collect(agent.run(ask('x')));
-    expect(order, 'composeHooks step 2: in order, each hook gets the request as the hooks before it left it').toEqual(['first', 'second saw A']);
+    expect(order, 'composeHooks step 2: in order, each hook gets the request as the hooks before it left it').toEqual([
+      'first',
+      'second saw A',
+    ]);
     expect(requestOn(provider, 1).system, 'a hook that returns nothing keeps the request').toBe('AB');
   });
 
   test('a beforeModelCall hook can stop the run: done cancelled with its reason, and no model call', async () => {
     const later: string[] = [];
     const { agent, provider } = agentWith([assistantText('never')], {
-      hooks: [{ beforeModelCall: () => ({ stop: 'budget used up' }) }, { beforeModelCall: (r) => (later.push('asked'), r) }],
+      hooks: [
+        { beforeModelCall: () => ({ stop: 'budget used up' }) },
+        { beforeModelCall: (r) => (later.push('asked'), r) },
+      ],
     });
     const history = ask('hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a stop from a hook');
     expect(done.reason, 'Agent.run step 3b: a stop ends the run with reason cancelled').toBe('cancelled');
-    expect(done.message, 'the hook\'s reason is the message').toBe('budget used up');
-    expect(done.text, 'Agent.run step 3b: a stop without an answer leaves the run\'s text as it was (\'\' before any turn)').toBe('');
+    expect(done.message, "the hook's reason is the message").toBe('budget used up');
+    expect(
+      done.text,
+      "Agent.run step 3b: a stop without an answer leaves the run's text as it was ('' before any turn)",
+    ).toBe('');
     expect(provider.requests, 'no model call after a stop').toHaveLength(0);
     expect(later, 'composeHooks step 2: a stop is returned at once; later hooks are not asked').toEqual([]);
     expect(history).toBeValidHistory('after a hook stopped the run');
@@ -53,17 +70,23 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
 
   test('a stop with an answer ends the run as answered, with that answer as its text and no model call', async () => {
     const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'hi')), assistantText('never')], {
-      hooks: { beforeModelCall: (request, ctx) => (ctx.turn === 2 ? { stop: 'echo returned directly', answer: 'the tool said so' } : request) },
+      hooks: {
+        beforeModelCall: (request, ctx) =>
+          ctx.turn === 2 ? { stop: 'echo returned directly', answer: 'the tool said so' } : request,
+      },
     });
     const history = ask('echo hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a stop with an answer');
     expect(done.reason, 'Agent.run step 3b: a stop that carries an answer ends the run with end_turn').toBe('end_turn');
-    expect(done.text, 'Agent.run step 3b: the answer is the run\'s text').toBe('the tool said so');
+    expect(done.text, "Agent.run step 3b: the answer is the run's text").toBe('the tool said so');
     expect(done.message, 'the stop is the message').toBe('echo returned directly');
     expect(provider.requests, 'one model call: the stop came before the second').toHaveLength(1);
     expect(history).toBeValidHistory('after a stop with an answer');
-    expect(history.at(-1), 'the history ends with the result of the call').toMatchObject({ role: 'tool', toolCallId: 'c1' });
+    expect(history.at(-1), 'the history ends with the result of the call').toMatchObject({
+      role: 'tool',
+      toolCallId: 'c1',
+    });
   });
 
   test('events a hook emits reach the consumers right after the hook: before the model call, the decision, the result', async () => {
@@ -76,7 +99,10 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
       },
     });
     const events = await collect(agent.run(ask('echo hi')));
-    expect(events.filter(notWriting).map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)), 'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)').toEqual([
+    expect(
+      events.filter(notWriting).map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)),
+      'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)',
+    ).toEqual([
       'turn_start',
       'emitted: model 1',
       'tool_call_requested',
@@ -91,7 +117,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     ]);
   });
 
-  test('events a tool emits while it runs reach the consumer at once, before its result, with the call\'s id and turn', async () => {
+  test("events a tool emits while it runs reach the consumer at once, before its result, with the call's id and turn", async () => {
     let release = () => {};
     const seen: Array<{ callId?: string; turn?: number }> = [];
     const reporter = defineTool({
@@ -106,51 +132,84 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
         return 'finished';
       },
     });
-    const { agent } = agentWith([callsTurn({ id: 'r1', name: 'reporter', arguments: {} }), assistantText('ok')], { extraTools: [reporter] });
+    const { agent } = agentWith([callsTurn({ id: 'r1', name: 'reporter', arguments: {} }), assistantText('ok')], {
+      extraTools: [reporter],
+    });
     const order: string[] = [];
     const run = (async () => {
       for await (const event of agent.run(ask('report'))) {
-        if (notWriting(event)) order.push(event.type === 'text_delta' && event.turn === 0 ? `emitted: ${event.text}` : event.type);
+        if (notWriting(event))
+          order.push(event.type === 'text_delta' && event.turn === 0 ? `emitted: ${event.text}` : event.type);
         if (event.type === 'text_delta' && event.text === 'working') release();
       }
     })();
     const timedOut = await hangs(run);
     release();
-    expect(timedOut, 'runToolCall step 5: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done').toBe(false);
+    expect(
+      timedOut,
+      'runToolCall step 5: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done',
+    ).toBe(false);
     expect(seen, 'runTool gives the tool its call id and turn').toEqual([{ callId: 'r1', turn: 1 }]);
-    expect(order.slice(2, 6), 'a tool\'s events come after its decision and before its result').toEqual(['tool_call_decided', 'emitted: working', 'emitted: nearly there', 'tool_result']);
+    expect(order.slice(2, 6), "a tool's events come after its decision and before its result").toEqual([
+      'tool_call_decided',
+      'emitted: working',
+      'emitted: nearly there',
+      'tool_result',
+    ]);
   });
 
-  test('onText hooks see every piece of text, in order, with the run\'s signal and turn', async () => {
+  test("onText hooks see every piece of text, in order, with the run's signal and turn", async () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const contexts: HookContext[] = [];
     const { agent } = agentWith([assistantText('one two three')], {
-      hooks: [{ onText: (text, ctx) => void (seen.push(`a:${text}`), contexts.push(ctx)) }, { onText: (text) => void seen.push(`b:${text}`) }],
+      hooks: [
+        { onText: (text, ctx) => void (seen.push(`a:${text}`), contexts.push(ctx)) },
+        { onText: (text) => void seen.push(`b:${text}`) },
+      ],
     });
     await collect(agent.run(ask('count'), { signal: controller.signal }));
     expect(seen, 'composeHooks step 3 and Agent.streamTurn step 2: every hook sees every non-empty piece').toEqual([
-      'a:one ', 'b:one ', 'a:two ', 'b:two ', 'a:three', 'b:three',
+      'a:one ',
+      'b:one ',
+      'a:two ',
+      'b:two ',
+      'a:three',
+      'b:three',
     ]);
     controller.abort(new Error('later'));
-    expect(contexts[0]?.signal.reason, 'a hook gets the run\'s signal, which aborts when options.signal does (runSignal(options.signal))').toBe(controller.signal.reason);
+    expect(
+      contexts[0]?.signal.reason,
+      "a hook gets the run's signal, which aborts when options.signal does (runSignal(options.signal))",
+    ).toBe(controller.signal.reason);
     expect(contexts[0]?.turn, 'and the turn number, counting from 1').toBe(1);
   });
 
   test('an empty piece of text is not shown to onText hooks', async () => {
     const seen: string[] = [];
-    const { agent } = agentWith([[{ type: 'text_delta', index: 0, text: '' }, { type: 'text_delta', index: 0, text: 'hi' }, { type: 'text_delta', index: 0, text: '' }, { type: 'finish', stopReason: 'end_turn' }]], {
-      hooks: { onText: (text) => void seen.push(text) },
-    });
+    const { agent } = agentWith(
+      [
+        [
+          { type: 'text_delta', index: 0, text: '' },
+          { type: 'text_delta', index: 0, text: 'hi' },
+          { type: 'text_delta', index: 0, text: '' },
+          { type: 'finish', stopReason: 'end_turn' },
+        ],
+      ],
+      {
+        hooks: { onText: (text) => void seen.push(text) },
+      },
+    );
     await collect(agent.run(ask('say hi')));
     expect(seen, 'Agent.streamTurn step 2: only a non-empty text_delta goes to this.hooks.onText').toEqual(['hi']);
   });
 
-  test('a blocked call never runs: its result is the hook\'s message, and the model reads it', async () => {
+  test("a blocked call never runs: its result is the hook's message, and the model reads it", async () => {
     const after: string[] = [];
     const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'rm -rf')), assistantText('understood')], {
       hooks: {
-        beforeToolCall: (call) => (call.name === 'echo' ? { type: 'block', message: 'Blocked: echo is not allowed here.' } : undefined),
+        beforeToolCall: (call) =>
+          call.name === 'echo' ? { type: 'block', message: 'Blocked: echo is not allowed here.' } : undefined,
         afterToolCall: (call) => void after.push(call.id),
       },
     });
@@ -158,10 +217,15 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     const events = await collect(agent.run(history));
     expect(ran, 'runToolCall step 2: a blocked call must not run').toEqual([]);
     expect(after, 'runToolCall step 2: nothing ran, so the after hooks are not called').toEqual([]);
-    expect(events.filter(notWriting).map(describeEvent).slice(1, 4)).toEqual(['requested 1 echo#c1 {"text":"rm -rf"}', 'decided 1 c1 block', 'result 1 c1 error "Blocked: echo is not allowed here."']);
-    expect(requestOn(provider, 2).messages.at(-1), 'the model reads the hook\'s message as the call\'s error result').toEqual(
-      toolResult({ id: 'c1', name: 'echo' }, 'Blocked: echo is not allowed here.', true),
-    );
+    expect(events.filter(notWriting).map(describeEvent).slice(1, 4)).toEqual([
+      'requested 1 echo#c1 {"text":"rm -rf"}',
+      'decided 1 c1 block',
+      'result 1 c1 error "Blocked: echo is not allowed here."',
+    ]);
+    expect(
+      requestOn(provider, 2).messages.at(-1),
+      "the model reads the hook's message as the call's error result",
+    ).toEqual(toolResult({ id: 'c1', name: 'echo' }, 'Blocked: echo is not allowed here.', true));
     expect(history).toBeValidHistory('after a blocked call');
   });
 
@@ -178,64 +242,99 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     expect(ran, 'the call stays blocked').toEqual([]);
   });
 
-  test('changed arguments are what runs; the model\'s call stays as it wrote it', async () => {
+  test("changed arguments are what runs; the model's call stays as it wrote it", async () => {
     const decided: ToolDecision[] = [];
     const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'loud')), assistantText('ok')], {
-      hooks: { beforeToolCall: (call) => ({ type: 'change', arguments: { ...(call.arguments as object), text: 'quiet' } }) },
+      hooks: {
+        beforeToolCall: (call) => ({ type: 'change', arguments: { ...(call.arguments as object), text: 'quiet' } }),
+      },
     });
     const events = await collect(agent.run(ask('go')));
     for (const e of events) if (e.type === 'tool_call_decided') decided.push(e.decision);
-    expect(ran, 'runToolCall step 3: run the call with the hook\'s arguments').toEqual(['echo quiet']);
+    expect(ran, "runToolCall step 3: run the call with the hook's arguments").toEqual(['echo quiet']);
     expect(decided, 'the decided event carries the change').toEqual([{ type: 'change', arguments: { text: 'quiet' } }]);
     const turn = requestOn(provider, 2).messages[1];
     expect(turn, 'the history keeps the call the model wrote').toEqual(callsTurn(echoCall('c1', 'loud')));
-    expect(requestOn(provider, 2).messages.at(-1), 'the result answers the same call id').toMatchObject({ toolCallId: 'c1', content: 'quiet' });
+    expect(requestOn(provider, 2).messages.at(-1), 'the result answers the same call id').toMatchObject({
+      toolCallId: 'c1',
+      content: 'quiet',
+    });
   });
 
   test('changes compose: each beforeToolCall hook sees the arguments the one before it set', async () => {
     const seen: unknown[] = [];
     const { agent, ran } = agentWith([callsTurn(echoCall('c1', 'a')), assistantText('ok')], {
       hooks: [
-        { beforeToolCall: (call) => ({ type: 'change', arguments: { text: `${(call.arguments as { text: string }).text}b` } }) },
+        {
+          beforeToolCall: (call) => ({
+            type: 'change',
+            arguments: { text: `${(call.arguments as { text: string }).text}b` },
+          }),
+        },
         { beforeToolCall: (call) => void seen.push(call.arguments) },
-        { beforeToolCall: (call) => ({ type: 'change', arguments: { text: `${(call.arguments as { text: string }).text}c` } }) },
+        {
+          beforeToolCall: (call) => ({
+            type: 'change',
+            arguments: { text: `${(call.arguments as { text: string }).text}c` },
+          }),
+        },
       ],
     });
     await collect(agent.run(ask('go')));
-    expect(seen, 'composeHooks step 4: a change replaces the arguments for the hooks after it').toEqual([{ text: 'ab' }]);
+    expect(seen, 'composeHooks step 4: a change replaces the arguments for the hooks after it').toEqual([
+      { text: 'ab' },
+    ]);
     expect(ran, 'the last change is what runs').toEqual(['echo abc']);
   });
 
   test('an allow that says why reaches the decided event as the hook wrote it', async () => {
-    const said = { type: 'allow' as const, permission: { outcome: 'allowed' as const, reason: 'allowed by rule Bash(echo:*)', mode: 'default', rule: 'Bash(echo:*)' } };
+    const said = {
+      type: 'allow' as const,
+      permission: {
+        outcome: 'allowed' as const,
+        reason: 'allowed by rule Bash(echo:*)',
+        mode: 'default',
+        rule: 'Bash(echo:*)',
+      },
+    };
     const { agent } = agentWith([callsTurn(echoCall('c1', 'a'), echoCall('c2', 'b')), assistantText('ok')], {
       hooks: [{ beforeToolCall: (call) => (call.id === 'c1' ? said : undefined) }, { beforeToolCall: () => undefined }],
     });
     const events = await collect(agent.run(ask('go')));
     const decided = events.filter((e) => e.type === 'tool_call_decided').map((e) => e.decision);
-    expect(decided, 'composeHooks step 4: with no change, the decision is the last allow a hook returned, as it was (a plain allow when no hook said anything)').toEqual([
-      said,
-      { type: 'allow' },
-    ]);
+    expect(
+      decided,
+      'composeHooks step 4: with no change, the decision is the last allow a hook returned, as it was (a plain allow when no hook said anything)',
+    ).toEqual([said, { type: 'allow' }]);
   });
 
   test('an afterToolCall hook changes the result the history, the event and the model get', async () => {
     const { agent, provider } = agentWith([callsTurn(echoCall('c1', 'secret-token')), assistantText('ok')], {
-      hooks: { afterToolCall: (_call, result) => ({ ...result, content: result.content.replace('secret', '[redacted]'), toolCallId: 'wrong-id' }) },
+      hooks: {
+        afterToolCall: (_call, result) => ({
+          ...result,
+          content: result.content.replace('secret', '[redacted]'),
+          toolCallId: 'wrong-id',
+        }),
+      },
     });
     const history = ask('go');
     const events = await collect(agent.run(history));
-    expect(events.find((e) => e.type === 'tool_result'), 'runToolCall step 5: what afterToolCall returns is the result; the event carries it').toMatchObject({
+    expect(
+      events.find((e) => e.type === 'tool_result'),
+      'runToolCall step 5: what afterToolCall returns is the result; the event carries it',
+    ).toMatchObject({
       callId: 'c1',
       content: '[redacted]-token',
     });
-    expect(requestOn(provider, 2).messages.at(-1), 'runToolCall step 6: the history gets the result the after hooks returned, still answering c1').toEqual(
-      toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token'),
-    );
+    expect(
+      requestOn(provider, 2).messages.at(-1),
+      'runToolCall step 6: the history gets the result the after hooks returned, still answering c1',
+    ).toEqual(toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token'));
     expect(history).toBeValidHistory('after the after hooks');
   });
 
-  test('hooks get the run\'s signal, the turn number and the history so far', async () => {
+  test("hooks get the run's signal, the turn number and the history so far", async () => {
     const controller = new AbortController();
     const seen: string[] = [];
     const signals = new Set<AbortSignal>();
@@ -259,54 +358,98 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
     ]);
     expect(signals.size, 'Agent.run step 1: one signal for the whole run (runSignal, given)').toBe(1);
     controller.abort(new Error('caller gave up'));
-    expect([...signals].map((s) => s.aborted && (s.reason as Error).message), 'Agent.run step 1: the run\'s signal follows options.signal (runSignal(options.signal))').toEqual(['caller gave up']);
+    expect(
+      [...signals].map((s) => s.aborted && (s.reason as Error).message),
+      "Agent.run step 1: the run's signal follows options.signal (runSignal(options.signal))",
+    ).toEqual(['caller gave up']);
   });
 });
 
 describe('a hook that throws (src/loop.ts, src/finish-run.ts)', () => {
   test('in beforeModelCall: done error with its message, no model call, the history valid', async () => {
-    const { agent, provider } = agentWith([assistantText('never')], { hooks: { beforeModelCall: () => Promise.reject(new Error('hook broke')) } });
+    const { agent, provider } = agentWith([assistantText('never')], {
+      hooks: { beforeModelCall: () => Promise.reject(new Error('hook broke')) },
+    });
     const history = ask('hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a throwing beforeModelCall hook');
-    expect(done, 'Agent.run step 5: a hook that throws ends the run with reason error and its message').toMatchObject({ reason: 'error', message: 'hook broke' });
+    expect(done, 'Agent.run step 5: a hook that throws ends the run with reason error and its message').toMatchObject({
+      reason: 'error',
+      message: 'hook broke',
+    });
     expect(provider.requests).toHaveLength(0);
     expect(history).toBeValidHistory('after a throwing beforeModelCall hook');
   });
 
   test('in beforeToolCall on the second call: the first result is kept, the other calls are closed, no further model call', async () => {
-    const { agent, provider, ran } = agentWith([callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'), echoCall('c3', 'three')), assistantText('never')], {
-      hooks: { beforeToolCall: (call: ToolCall) => { if (call.id === 'c2') throw new Error('permission store unreadable'); } },
-    });
+    const { agent, provider, ran } = agentWith(
+      [callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'), echoCall('c3', 'three')), assistantText('never')],
+      {
+        hooks: {
+          beforeToolCall: (call: ToolCall) => {
+            if (call.id === 'c2') throw new Error('permission store unreadable');
+          },
+        },
+      },
+    );
     const history = ask('go');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a throwing beforeToolCall hook');
     expect(done.reason).toBe('error');
     expect(done.message).toBe('permission store unreadable');
     expect(ran, 'the call before ran; the others did not').toEqual(['echo one']);
-    expect(history, 'finishRun step 1: every open call gets a result before done').toBeValidHistory('after a throwing beforeToolCall hook');
-    expect(history.at(-3), 'the result of the call that ran is kept').toMatchObject({ toolCallId: 'c1', content: 'one', isError: false });
-    expect(history.at(-1), 'a call closed by finishRun is an error result that says the run stopped, with the message').toMatchObject({ toolCallId: 'c3', isError: true });
+    expect(history, 'finishRun step 1: every open call gets a result before done').toBeValidHistory(
+      'after a throwing beforeToolCall hook',
+    );
+    expect(history.at(-3), 'the result of the call that ran is kept').toMatchObject({
+      toolCallId: 'c1',
+      content: 'one',
+      isError: false,
+    });
+    expect(
+      history.at(-1),
+      'a call closed by finishRun is an error result that says the run stopped, with the message',
+    ).toMatchObject({ toolCallId: 'c3', isError: true });
     expect((history.at(-1) as { content: string }).content).toContain('permission store unreadable');
-    expect(events.filter((e) => e.type === 'tool_result').map((e) => (e as { callId: string }).callId), 'finishRun step 1: a tool_result event for every call it closed').toEqual(['c1', 'c2', 'c3']);
+    expect(
+      events.filter((e) => e.type === 'tool_result').map((e) => (e as { callId: string }).callId),
+      'finishRun step 1: a tool_result event for every call it closed',
+    ).toEqual(['c1', 'c2', 'c3']);
     expect(provider.requests).toHaveLength(1);
   });
 
   test('in afterToolCall or onText: done error, and the history valid', async () => {
-    const after = agentWith([twoEchoes(), assistantText('never')], { hooks: { afterToolCall: () => { throw new Error('after broke'); } } });
+    const after = agentWith([twoEchoes(), assistantText('never')], {
+      hooks: {
+        afterToolCall: () => {
+          throw new Error('after broke');
+        },
+      },
+    });
     const h1 = ask('go');
-    expect(theDone(await collect(after.agent.run(h1)), 'a throwing after hook')).toMatchObject({ reason: 'error', message: 'after broke' });
+    expect(theDone(await collect(after.agent.run(h1)), 'a throwing after hook')).toMatchObject({
+      reason: 'error',
+      message: 'after broke',
+    });
     expect(h1).toBeValidHistory('after a throwing afterToolCall hook');
-    const text = agentWith([assistantToolCalls([echoCall('c1', 'x')], 'Some text')], { hooks: { onText: () => { throw new Error('screen gone'); } } });
+    const text = agentWith([assistantToolCalls([echoCall('c1', 'x')], 'Some text')], {
+      hooks: {
+        onText: () => {
+          throw new Error('screen gone');
+        },
+      },
+    });
     const h2 = ask('go');
-    expect(theDone(await collect(text.agent.run(h2)), 'a throwing onText hook')).toMatchObject({ reason: 'error', message: 'screen gone' });
+    expect(theDone(await collect(text.agent.run(h2)), 'a throwing onText hook')).toMatchObject({
+      reason: 'error',
+      message: 'screen gone',
+    });
     expect(text.ran, 'the turn never finished, so its call never runs').toEqual([]);
     expect(h2).toBeValidHistory('after a throwing onText hook');
   });
 });
 
 describe('composeHooks (src/hooks.ts)', () => {
-
   test('two gates: an allow from the first hook does not stop the second from blocking', async () => {
     const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
     const asked: string[] = [];
@@ -315,8 +458,14 @@ describe('composeHooks (src/hooks.ts)', () => {
       { beforeToolCall: () => (asked.push('second'), { type: 'block', message: 'not here' }) },
     ]);
     const decision = await gates.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx);
-    expect(asked, 'composeHooks step 4: an allow is not final; every later hook is still asked (only a block returns at once)').toEqual(['first', 'second']);
-    expect(decision, 'composeHooks step 4: the second hook blocks, so the call is blocked').toEqual({ type: 'block', message: 'not here' });
+    expect(
+      asked,
+      'composeHooks step 4: an allow is not final; every later hook is still asked (only a block returns at once)',
+    ).toEqual(['first', 'second']);
+    expect(decision, 'composeHooks step 4: the second hook blocks, so the call is blocked').toEqual({
+      type: 'block',
+      message: 'not here',
+    });
   });
 
   test('a change survives a later hook that allows: the decision is the change, with the changed arguments', async () => {
@@ -328,7 +477,10 @@ describe('composeHooks (src/hooks.ts)', () => {
     ]);
     const decision = await hooks.beforeToolCall(echoCall('c1', 'loud') as ToolCall, ctx);
     expect(seen, 'composeHooks step 4: the second hook sees the changed arguments').toEqual([{ text: 'quiet' }]);
-    expect(decision, 'composeHooks step 4: when any hook changed the arguments, the decision is a change with the last arguments, even if a later hook allowed').toEqual({
+    expect(
+      decision,
+      'composeHooks step 4: when any hook changed the arguments, the decision is a change with the last arguments, even if a later hook allowed',
+    ).toEqual({
       type: 'change',
       arguments: { text: 'quiet' },
     });
@@ -337,10 +489,17 @@ describe('composeHooks (src/hooks.ts)', () => {
     const none = composeHooks([]);
     const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
     const request = { messages: [userMessage('x')], tools: [] };
-    expect(await none.beforeModelCall(request, ctx), 'composeHooks step 2: no hooks, the same request').toEqual(request);
-    expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({ type: 'allow' });
+    expect(await none.beforeModelCall(request, ctx), 'composeHooks step 2: no hooks, the same request').toEqual(
+      request,
+    );
+    expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({
+      type: 'allow',
+    });
     const result = toolResult({ id: 'c1', name: 'echo' }, 'x');
-    expect(await none.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx), 'step 5').toEqual(result);
+    expect(
+      await none.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx),
+      'step 5',
+    ).toEqual(result);
     const chained = composeHooks([
       { afterToolCall: (_c, r) => ({ ...r, content: `${r.content}+a` }) },
       { afterToolCall: () => undefined },
@@ -348,9 +507,12 @@ describe('composeHooks (src/hooks.ts)', () => {
     ]);
     expect(
       await chained.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx),
-      'composeHooks step 5: each after hook gets the result the one before it returned, and the result keeps the call\'s id and name',
+      "composeHooks step 5: each after hook gets the result the one before it returned, and the result keeps the call's id and name",
     ).toEqual(toolResult({ id: 'c1', name: 'echo' }, 'x+a+b'));
     const single = composeHooks({ beforeToolCall: () => ({ type: 'block', message: 'm' }) });
-    expect(await single.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 1: one set of hooks, not in an array, works too').toEqual({ type: 'block', message: 'm' });
+    expect(
+      await single.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx),
+      'step 1: one set of hooks, not in an array, works too',
+    ).toEqual({ type: 'block', message: 'm' });
   });
 });

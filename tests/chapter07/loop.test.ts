@@ -45,7 +45,10 @@ describe('Agent.run (src/loop.ts)', () => {
       { ...assistantText('Done.'), usage: { inputTokens: 20, outputTokens: 3, cacheReadTokens: 7 } },
     ]);
     const done = theDone(await collect(agent.run(ask('echo hi'))), 'after a tool round');
-    expect(done, 'done (finishRun step 2): reason, turns = model calls made, text of the last turn, usage added up; no message or pending key when there is none').toStrictEqual({
+    expect(
+      done,
+      'done (finishRun step 2): reason, turns = model calls made, text of the last turn, usage added up; no message or pending key when there is none',
+    ).toStrictEqual({
       type: 'done',
       reason: 'end_turn',
       turns: 2,
@@ -58,12 +61,15 @@ describe('Agent.run (src/loop.ts)', () => {
     const { agent, provider, tools } = agentWith([toolRound(), assistantText('Done.')], { system: 'Be brief.' });
     const history = ask('echo hi');
     await collect(agent.run(history));
-    expect(requestOn(provider, 1), 'step 3b: the request is { system, messages: history, tools: definitions }').toMatchObject({
+    expect(
+      requestOn(provider, 1),
+      'step 3b: the request is { system, messages: history, tools: definitions }',
+    ).toMatchObject({
       system: 'Be brief.',
       tools: tools.definitions(),
     });
     expect(requestOn(provider, 2), 'the second request ends with the turn and its result').toEndWithResultsFor(['c1']);
-    expect(shape(history), 'Agent.run appends to the caller\'s history: the turn, its result, the answer').toEqual([
+    expect(shape(history), "Agent.run appends to the caller's history: the turn, its result, the answer").toEqual([
       'user',
       'assistant text + call echo#c1',
       'tool echo#c1',
@@ -87,8 +93,14 @@ describe('Agent.run (src/loop.ts)', () => {
     const { agent } = agentWith(provider);
     const iterator = agent.run(ask('hi'))[Symbol.asyncIterator]();
     expect((await iterator.next()).value, 'the first event is turn_start').toEqual({ type: 'turn_start', turn: 1 });
-    const second = await Promise.race([iterator.next(), new Promise((resolve) => setTimeout(() => resolve('waiting'), 50))]);
-    expect(second, 'Agent.streamTurn step 2: yield each text piece as it arrives, before the stream has finished').toEqual({
+    const second = await Promise.race([
+      iterator.next(),
+      new Promise((resolve) => setTimeout(() => resolve('waiting'), 50)),
+    ]);
+    expect(
+      second,
+      'Agent.streamTurn step 2: yield each text piece as it arrives, before the stream has finished',
+    ).toEqual({
       done: false,
       value: { type: 'text_delta', turn: 1, text: 'Hello ' },
     });
@@ -109,12 +121,10 @@ describe('Agent.run (src/loop.ts)', () => {
       ],
     ]);
     const events = await collect(agent.run(ask('hello')));
-    expect(events.map(describeEvent), 'Agent.streamTurn step 2: a non-empty thinking_delta is a thinking event; empty pieces are skipped').toEqual([
-      'turn_start 1',
-      'thinking 1 "Hm."',
-      'text 1 "Hi"',
-      'done end_turn',
-    ]);
+    expect(
+      events.map(describeEvent),
+      'Agent.streamTurn step 2: a non-empty thinking_delta is a thinking event; empty pieces are skipped',
+    ).toEqual(['turn_start 1', 'thinking 1 "Hm."', 'text 1 "Hi"', 'done end_turn']);
   });
 
   test('a retry notice from the provider is passed on as a retry event, and is not part of the turn', async () => {
@@ -128,25 +138,40 @@ describe('Agent.run (src/loop.ts)', () => {
     ]);
     const history = ask('hello');
     const events = await collect(agent.run(history));
-    expect(events.filter((e) => e.type === 'retry'), 'Agent.streamTurn step 2: each retry notice becomes a retry event with the turn number and every field of the notice').toEqual([
+    expect(
+      events.filter((e) => e.type === 'retry'),
+      'Agent.streamTurn step 2: each retry notice becomes a retry event with the turn number and every field of the notice',
+    ).toEqual([
       { type: 'retry', turn: 1, attempt: 2, maxAttempts: 4, delayMs: 1500, reason: 'overloaded (529)' },
-      { type: 'retry', turn: 1, attempt: 3, maxAttempts: 4, delayMs: 3000, reason: 'overloaded (529)', model: 'small-model' },
+      {
+        type: 'retry',
+        turn: 1,
+        attempt: 3,
+        maxAttempts: 4,
+        delayMs: 3000,
+        reason: 'overloaded (529)',
+        model: 'small-model',
+      },
     ]);
-    expect(events.map((e) => e.type), 'the retry events come first, in the order the provider sent them').toEqual(['turn_start', 'retry', 'retry', 'text_delta', 'done']);
-    expect(history.at(-1), 'the notices are not part of the turn').toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hi' }], stopReason: 'end_turn' });
+    expect(
+      events.map((e) => e.type),
+      'the retry events come first, in the order the provider sent them',
+    ).toEqual(['turn_start', 'retry', 'retry', 'text_delta', 'done']);
+    expect(history.at(-1), 'the notices are not part of the turn').toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi' }],
+      stopReason: 'end_turn',
+    });
   });
 
   test('a provider that cannot stream still works: its whole turn arrives as events', async () => {
     const provider: Provider = { name: 'plain', complete: async () => assistantText('no stream here') };
     const { agent } = agentWith(provider);
     const events = await collect(agent.run(ask('hi')));
-    expect(events.map(describeEvent), 'Agent.streamTurn step 1: use turnEvents, which falls back to complete()').toEqual([
-      'turn_start 1',
-      'text 1 "no "',
-      'text 1 "stream "',
-      'text 1 "here"',
-      'done end_turn',
-    ]);
+    expect(
+      events.map(describeEvent),
+      'Agent.streamTurn step 1: use turnEvents, which falls back to complete()',
+    ).toEqual(['turn_start 1', 'text 1 "no "', 'text 1 "stream "', 'text 1 "here"', 'done end_turn']);
     expect(theDone(events, 'a plain provider').text).toBe('no stream here');
   });
 
@@ -156,9 +181,13 @@ describe('Agent.run (src/loop.ts)', () => {
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a provider failure');
     expect(done.reason, 'step 5: an error that is not an abort ends the run with reason error').toBe('error');
-    expect(done.message, 'step 5: the message is the error\'s text').toBe('503 overloaded');
+    expect(done.message, "step 5: the message is the error's text").toBe('503 overloaded');
     expect(history).toBeValidHistory('after a provider failure');
-    expect(shape(history), 'the whole first round stays').toEqual(['user', 'assistant text + call echo#c1', 'tool echo#c1']);
+    expect(shape(history), 'the whole first round stays').toEqual([
+      'user',
+      'assistant text + call echo#c1',
+      'tool echo#c1',
+    ]);
   });
 
   test('a stream cut in the middle of a call: error, the half call never runs, nothing of the cut turn is kept', async () => {
@@ -171,19 +200,25 @@ describe('Agent.run (src/loop.ts)', () => {
     ]);
     const history = ask('go');
     const done = theDone(await collect(agent.run(history)), 'a cut stream');
-    expect(done.reason, 'the TurnBuilder\'s StreamCutError ends the run with reason error').toBe('error');
-    expect(done.message, 'step 5: the message is the StreamCutError\'s text').toMatch(/finish/);
+    expect(done.reason, "the TurnBuilder's StreamCutError ends the run with reason error").toBe('error');
+    expect(done.message, "step 5: the message is the StreamCutError's text").toMatch(/finish/);
     expect(ran, 'a call whose arguments never finished must not run').toEqual([]);
     expect(history).toBeValidHistory('after a cut stream');
     expect(shape(history), 'nothing of the cut turn is added').toEqual(['user']);
   });
 
   test('a turn cut at max_tokens never runs its half-written call, and ends the run as an answer', async () => {
-    const cut: AssistantMessage = { ...assistantToolCalls([echoCall('c1', 'half')], 'Writing'), stopReason: 'max_tokens' };
+    const cut: AssistantMessage = {
+      ...assistantToolCalls([echoCall('c1', 'half')], 'Writing'),
+      stopReason: 'max_tokens',
+    };
     const { agent, ran } = agentWith([cut]);
     const history = ask('go');
     const done = theDone(await collect(agent.run(history)), 'a max_tokens turn');
-    expect(ran, 'step 3c: pass every turn through normalizeTurn, which drops the calls of a turn not stopped for tool_use').toEqual([]);
+    expect(
+      ran,
+      'step 3c: pass every turn through normalizeTurn, which drops the calls of a turn not stopped for tool_use',
+    ).toEqual([]);
     expect(done.reason).toBe('end_turn');
     expect(history).toBeValidHistory('after a max_tokens turn');
   });
@@ -211,12 +246,18 @@ describe('Agent.run (src/loop.ts)', () => {
       seen.push(calls.map((c) => c.id).join(','));
       for (const call of [...calls].reverse()) yield* runSerially([call], runCall, turn);
     };
-    const { agent, ran } = agentWith([assistantToolCalls([echoCall('a', '1'), echoCall('b', '2')]), assistantText('ok')], { executor: reversed });
+    const { agent, ran } = agentWith(
+      [assistantToolCalls([echoCall('a', '1'), echoCall('b', '2')]), assistantText('ok')],
+      { executor: reversed },
+    );
     const history = ask('go');
     const events = await collect(agent.run(history));
     expect(seen, 'step 3d: run the calls with this.executor, given all the calls of the turn').toEqual(['a,b']);
     expect(ran, 'the executor decides the order').toEqual(['echo 2', 'echo 1']);
-    expect(events.filter((e) => e.type === 'tool_result').map(describeEvent)).toEqual(['result 1 b "2"', 'result 1 a "1"']);
+    expect(events.filter((e) => e.type === 'tool_result').map(describeEvent)).toEqual([
+      'result 1 b "2"',
+      'result 1 a "1"',
+    ]);
     expect(history).toBeValidHistory('after a custom executor');
   });
 });
@@ -235,11 +276,16 @@ describe('runSerially (src/executor.ts)', () => {
     };
     const calls = ['a', 'b', 'c'].map((id) => ({ type: 'tool_call' as const, id, name: 'echo', arguments: {} }));
     const events = await collect(
-      runSerially(calls, runCall, { signal: controller.signal, tools: new ToolSet(), record: (result) => log.push(`record ${result.toolCallId}`) }),
+      runSerially(calls, runCall, {
+        signal: controller.signal,
+        tools: new ToolSet(),
+        record: (result) => log.push(`record ${result.toolCallId}`),
+      }),
     );
-    expect(log, 'step 1: one call at a time, in order, each recorded before the next starts; once the signal has aborted, no further call starts').toEqual([
-      'start a', 'end a', 'record a', 'start b', 'end b', 'record b',
-    ]);
+    expect(
+      log,
+      'step 1: one call at a time, in order, each recorded before the next starts; once the signal has aborted, no further call starts',
+    ).toEqual(['start a', 'end a', 'record a', 'start b', 'end b', 'record b']);
     expect(events, 'step 2: every event of runCall is passed on').toHaveLength(2);
   });
 
@@ -250,8 +296,17 @@ describe('runSerially (src/executor.ts)', () => {
       return call.id === 'client' ? undefined : toolResult(call, 'ok');
     };
     const calls = ['a', 'client', 'b'].map((id) => ({ type: 'tool_call' as const, id, name: 'echo', arguments: {} }));
-    await collect(runSerially(calls, runCall, { signal: new AbortController().signal, tools: new ToolSet(), record: (result) => recorded.push(result.toolCallId) }));
-    expect(recorded, 'step 2: record the result runCall returns, in call order; a call left for the client returns none').toEqual(['a', 'b']);
+    await collect(
+      runSerially(calls, runCall, {
+        signal: new AbortController().signal,
+        tools: new ToolSet(),
+        record: (result) => recorded.push(result.toolCallId),
+      }),
+    );
+    expect(
+      recorded,
+      'step 2: record the result runCall returns, in call order; a call left for the client returns none',
+    ).toEqual(['a', 'b']);
   });
 });
 
@@ -274,17 +329,32 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
       yield { type: 'done', reason: 'end_turn', turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } };
       yield { type: 'turn_start', turn: 2 };
     }
-    expect(String(await rejection(drain(noDone()), 'drain step 3: a run without done is an error')), 'drain step 3').toMatch(/done/);
-    expect(String(await rejection(drain(afterDone()), 'drain step 2: an event after done is an error')), 'drain step 2 names the event that came after done').toMatch(/turn_start/);
+    expect(
+      String(await rejection(drain(noDone()), 'drain step 3: a run without done is an error')),
+      'drain step 3',
+    ).toMatch(/done/);
+    expect(
+      String(await rejection(drain(afterDone()), 'drain step 2: an event after done is an error')),
+      'drain step 2 names the event that came after done',
+    ).toMatch(/turn_start/);
   });
 
   test('drain refuses a second done: done must be the only last event', async () => {
-    const done = { type: 'done' as const, reason: 'end_turn' as const, turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } };
+    const done = {
+      type: 'done' as const,
+      reason: 'end_turn' as const,
+      turns: 1,
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
     async function* twice(): AsyncGenerator<AgentEvent> {
       yield done;
       yield { ...done, reason: 'turn_limit' };
     }
-    const error = await rejection(drain(twice()), 'drain step 2: a second done after the first is an event after done: a broken loop');
+    const error = await rejection(
+      drain(twice()),
+      'drain step 2: a second done after the first is an event after done: a broken loop',
+    );
     expect(String(error), 'drain step 2: the message names the event that came after done (a done)').toMatch(/done/);
   });
 
@@ -292,10 +362,16 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
     expect(await finalAnswer(agentWith([assistantText('42')]).agent.run(ask('?')))).toBe('42');
     const loop = () => assistantToolCalls([echoCall(`x${Math.random()}`, 'a')]);
     const limited = agentWith([loop, loop], { maxTurns: 2 }).agent;
-    expect(await rejection(finalAnswer(limited.run(ask('go'))), 'the turn limit rejects'), 'chapter 3\'s TurnLimitError').toBeInstanceOf(TurnLimitError);
+    expect(
+      await rejection(finalAnswer(limited.run(ask('go'))), 'the turn limit rejects'),
+      "chapter 3's TurnLimitError",
+    ).toBeInstanceOf(TurnLimitError);
     const controller = new AbortController();
     controller.abort(new Error('no'));
-    const stopped = await rejection(finalAnswer(agentWith([assistantText('x')]).agent.run(ask('go'), { signal: controller.signal })), 'a cancel rejects');
+    const stopped = await rejection(
+      finalAnswer(agentWith([assistantText('x')]).agent.run(ask('go'), { signal: controller.signal })),
+      'a cancel rejects',
+    );
     expect(stopped).toBeInstanceOf(RunStoppedError);
     expect((stopped as RunStoppedError).done.reason).toBe('cancelled');
   });

@@ -1,9 +1,21 @@
 import { describe, expect, test } from 'vitest';
 import { bashSubjects } from 'kit/permissions/evaluate';
-import { innerCommands, joinWords, LIMITS, NotUnderstood, safetyConcern, shellCommands, suggestBashRule, type SimpleCommand } from 'kit/permissions/command';
+import {
+  innerCommands,
+  joinWords,
+  LIMITS,
+  NotUnderstood,
+  safetyConcern,
+  shellCommands,
+  suggestBashRule,
+  type SimpleCommand,
+} from 'kit/permissions/command';
 
 /** The simple commands a line runs, as written (assignments, then words), in any order. */
-const commandsOf = (line: string) => shellCommands(line).commands.map((c) => [...c.assignments, ...c.words].join(' ')).sort();
+const commandsOf = (line: string) =>
+  shellCommands(line)
+    .commands.map((c) => [...c.assignments, ...c.words].join(' '))
+    .sort();
 const only = (line: string): SimpleCommand => shellCommands(line).commands[0]!;
 
 describe('walk and readCommand: every simple command a line runs (src/permissions/command.ts)', () => {
@@ -40,27 +52,54 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     ['cat <<< "$(rm z)"', ['cat', 'rm z']],
     ['echo ${x:-$(rm y)}', ['echo ${x:-$(rm y)}', 'rm y']],
   ])('%j runs %j', (line, commands) => {
-    expect(commandsOf(line), `walk steps 2-4 / readCommand: ${JSON.stringify(line)} runs exactly these simple commands (substitutions and commands inside if/for/while/case/{ }/functions too)`).toEqual([...commands].sort());
+    expect(
+      commandsOf(line),
+      `walk steps 2-4 / readCommand: ${JSON.stringify(line)} runs exactly these simple commands (substitutions and commands inside if/for/while/case/{ }/functions too)`,
+    ).toEqual([...commands].sort());
   });
 
   test('a comment hides nothing: the commands on the lines after it run', () => {
-    expect(commandsOf("echo hi #'\ntouch PWNED\n#'"), "walk step 4: a comment ends at the end of its line; `touch PWNED` on the next line runs (walk every named child, do not stop at a comment)").toContain('touch PWNED');
+    expect(
+      commandsOf("echo hi #'\ntouch PWNED\n#'"),
+      'walk step 4: a comment ends at the end of its line; `touch PWNED` on the next line runs (walk every named child, do not stop at a comment)',
+    ).toContain('touch PWNED');
   });
 
   test("$'...' quoting hides nothing: the command after the ; runs", () => {
-    expect(commandsOf("echo $'\\'' ; touch PWNED ; echo $'\\''"), "walk: `$'\\''` is one quoted word, so `; touch PWNED ;` is outside it").toContain('touch PWNED');
+    expect(
+      commandsOf("echo $'\\'' ; touch PWNED ; echo $'\\''"),
+      "walk: `$'\\''` is one quoted word, so `; touch PWNED ;` is outside it",
+    ).toContain('touch PWNED');
   });
 
   test('the words: quotes removed, escapes undone, a word only known at run time kept as written', () => {
-    expect(only('rm -f "a b" \'c d\' e\\ f').words, 'readCommand step 3: literal() of each argument').toEqual(['rm', '-f', 'a b', 'c d', 'e f']);
-    expect(only('cat $HOME/x').words, 'readCommand step 3: an argument with no literal value keeps its text').toEqual(['cat', '$HOME/x']);
-    expect(only('A=1 B="2 3" env').assignments, 'readCommand step 1: the assignments in front, as written').toEqual(['A=1', 'B="2 3"']);
+    expect(only('rm -f "a b" \'c d\' e\\ f').words, 'readCommand step 3: literal() of each argument').toEqual([
+      'rm',
+      '-f',
+      'a b',
+      'c d',
+      'e f',
+    ]);
+    expect(only('cat $HOME/x').words, 'readCommand step 3: an argument with no literal value keeps its text').toEqual([
+      'cat',
+      '$HOME/x',
+    ]);
+    expect(only('A=1 B="2 3" env').assignments, 'readCommand step 1: the assignments in front, as written').toEqual([
+      'A=1',
+      'B="2 3"',
+    ]);
     expect(only('ls').computed, 'readCommand step 2: a plain name is not computed').toBe(false);
   });
 
-  test.each(['$x a', '$(echo rm) x', '"$CMD" x', '/bin/r? x', 'r* x', '`echo rm` x'])('the name of %j is only known when it runs: computed', (line) => {
-    expect(only(line).computed, `readCommand step 2: the name of ${JSON.stringify(line)} is not a literal word (or is a glob), so it is computed`).toBe(true);
-  });
+  test.each(['$x a', '$(echo rm) x', '"$CMD" x', '/bin/r? x', 'r* x', '`echo rm` x'])(
+    'the name of %j is only known when it runs: computed',
+    (line) => {
+      expect(
+        only(line).computed,
+        `readCommand step 2: the name of ${JSON.stringify(line)} is not a literal word (or is a glob), so it is computed`,
+      ).toBe(true);
+    },
+  );
 
   test.each([
     ['[[ -f x ]] && rm y', 'test_command'],
@@ -68,36 +107,72 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     ['for ((i=0; i<3; i++)); do ls; done', 'c_style_for_statement'],
     ['coproc { rm x; }', 'coproc (which the grammar misreads)'],
   ])('%j holds a node the walk does not know: the whole command is not understood', (line, kind) => {
-    expect(() => shellCommands(line), `walk step 3: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it`).toThrow(NotUnderstood);
+    expect(
+      () => shellCommands(line),
+      `walk step 3: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it`,
+    ).toThrow(NotUnderstood);
   });
 
-  test.each(['echo "unclosed', 'ls &&', 'echo )', 'if true; then'])('%j has a syntax error: one subject, not understood', async (line) => {
-    expect(await bashSubjects(line, { root: '/work/project', home: '/home/ada' }), 'bashSubjects step 1: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown').toEqual([
-      { tool: 'bash', command: line, unknown: expect.stringMatching(/syntax/) },
-    ]);
-  });
+  test.each(['echo "unclosed', 'ls &&', 'echo )', 'if true; then'])(
+    '%j has a syntax error: one subject, not understood',
+    async (line) => {
+      expect(
+        await bashSubjects(line, { root: '/work/project', home: '/home/ada' }),
+        'bashSubjects step 1: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown',
+      ).toEqual([{ tool: 'bash', command: line, unknown: expect.stringMatching(/syntax/) }]);
+    },
+  );
 
   test('a command nested deeper than LIMITS.depth is not understood, and never overflows the stack', () => {
     const deep = `echo ${'$(echo '.repeat(80)}x${')'.repeat(80)}`;
     expect(() => shellCommands(deep), 'walk step 1: past LIMITS.depth throw NotUnderstood').toThrow(NotUnderstood);
     const huge = `echo ${'$('.repeat(20_000)}x${')'.repeat(20_000)}`;
-    expect(() => shellCommands(huge), 'a command too big to judge is not understood (a NotUnderstood, not a RangeError)').toThrow(NotUnderstood);
-    expect(commandsOf(`echo ${'$(echo '.repeat(10)}x${')'.repeat(10)}`), 'walk step 1: ten levels are well within the limit').toHaveLength(11);
+    expect(
+      () => shellCommands(huge),
+      'a command too big to judge is not understood (a NotUnderstood, not a RangeError)',
+    ).toThrow(NotUnderstood);
+    expect(
+      commandsOf(`echo ${'$(echo '.repeat(10)}x${')'.repeat(10)}`),
+      'walk step 1: ten levels are well within the limit',
+    ).toHaveLength(11);
   });
 
   test('the depth limit is exact: a part exactly LIMITS.depth levels down is still understood', () => {
     // `ls` is program > command > command_name > word: its word is three levels below where the walk starts.
-    expect(() => shellCommands('ls', LIMITS.depth - 3), 'walk step 1: only a node deeper than LIMITS.depth is not understood (depth > LIMITS.depth); one exactly at the limit is walked').not.toThrow();
-    expect(() => shellCommands('ls', LIMITS.depth - 2), 'walk step 1: one level past LIMITS.depth is not understood').toThrow(NotUnderstood);
-    expect(only('$x a').words, 'readCommand step 2: a computed name keeps its text (as written) as the first word').toEqual(['$x', 'a']);
+    expect(
+      () => shellCommands('ls', LIMITS.depth - 3),
+      'walk step 1: only a node deeper than LIMITS.depth is not understood (depth > LIMITS.depth); one exactly at the limit is walked',
+    ).not.toThrow();
+    expect(
+      () => shellCommands('ls', LIMITS.depth - 2),
+      'walk step 1: one level past LIMITS.depth is not understood',
+    ).toThrow(NotUnderstood);
+    expect(
+      only('$x a').words,
+      'readCommand step 2: a computed name keeps its text (as written) as the first word',
+    ).toEqual(['$x', 'a']);
   });
 
   test('redirections that write: their targets, quotes removed; reading, duplicating and /dev/null write nothing', () => {
-    expect(shellCommands('echo x > out 2>&1 < in').writes, 'walk step 2: `> out` writes out; `2>&1` and `< in` write no file').toEqual(['out']);
-    expect(shellCommands('echo x >> "a b/log" &> all 2>/dev/null').writes, 'walk step 2: every writing redirection, quotes removed').toEqual(['a b/log', 'all']);
-    expect(shellCommands('(echo x) > sub; { ls; } >> grp').writes, 'walk step 2: a redirection of a subshell or a group writes too').toEqual(['sub', 'grp']);
-    expect(shellCommands('cat <<< x > here').writes, 'walk step 2: a file_redirect inside a command node').toEqual(['here']);
-    expect(() => shellCommands('echo x > $TARGET'), 'redirectTarget (given): a target only known at run time is not understood').toThrow(NotUnderstood);
+    expect(
+      shellCommands('echo x > out 2>&1 < in').writes,
+      'walk step 2: `> out` writes out; `2>&1` and `< in` write no file',
+    ).toEqual(['out']);
+    expect(
+      shellCommands('echo x >> "a b/log" &> all 2>/dev/null').writes,
+      'walk step 2: every writing redirection, quotes removed',
+    ).toEqual(['a b/log', 'all']);
+    expect(
+      shellCommands('(echo x) > sub; { ls; } >> grp').writes,
+      'walk step 2: a redirection of a subshell or a group writes too',
+    ).toEqual(['sub', 'grp']);
+    expect(shellCommands('cat <<< x > here').writes, 'walk step 2: a file_redirect inside a command node').toEqual([
+      'here',
+    ]);
+    expect(
+      () => shellCommands('echo x > $TARGET'),
+      'redirectTarget (given): a target only known at run time is not understood',
+    ).toThrow(NotUnderstood);
   });
 });
 
@@ -117,47 +192,86 @@ describe('innerCommands: what a command runs through a wrapper (src/permissions/
     ['sh -ec "ls; rm x"', 'step 3: sh with -c among its options'],
     ['eval rm x', 'step 3: eval parses its arguments'],
     ['timeout 5 env /bin/rm x', 'step 4: look through every inner command again'],
-    ['bash -c "sudo nice rm x"', 'step 4: the script\'s commands are looked through too'],
+    ['bash -c "sudo nice rm x"', "step 4: the script's commands are looked through too"],
     ['sh -c "bash -c \'rm x\'"', 'step 4: a shell inside a shell'],
   ])('%j runs `rm x`', (line, step) => {
     expect(inner(line), `innerCommands ${step}: ${JSON.stringify(line)} runs rm x`).toContain('rm x');
   });
 
   test('find -delete deletes: it counts as rm', () => {
-    expect(inner('find . -name "*.log" -delete'), 'innerCommands step 3: findCommands (given) gives rm for -delete').toContain('rm');
+    expect(
+      inner('find . -name "*.log" -delete'),
+      'innerCommands step 3: findCommands (given) gives rm for -delete',
+    ).toContain('rm');
   });
 
-  test('a script\'s computed names and writes come back too; a broken script is not understood', () => {
+  test("a script's computed names and writes come back too; a broken script is not understood", () => {
     const found = innerCommands(only(`bash -c '$x y > out'`).words, 0);
-    expect(found.commands.some((c) => c.computed), 'innerCommands step 3: the commands of the script, computed ones included').toBe(true);
+    expect(
+      found.commands.some((c) => c.computed),
+      'innerCommands step 3: the commands of the script, computed ones included',
+    ).toBe(true);
     expect(found.writes, 'innerCommands step 3: the writes of the script').toEqual(['out']);
-    expect(() => innerCommands(['bash', '-c', 'echo "unclosed'], 0), 'innerCommands step 3: shellCommands of a broken script throws NotUnderstood').toThrow(NotUnderstood);
-    expect(() => innerCommands(['eval', '[[', '-f', 'x', ']]'], 0), 'innerCommands step 3: eval of a construct the walk does not know').toThrow(NotUnderstood);
+    expect(
+      () => innerCommands(['bash', '-c', 'echo "unclosed'], 0),
+      'innerCommands step 3: shellCommands of a broken script throws NotUnderstood',
+    ).toThrow(NotUnderstood);
+    expect(
+      () => innerCommands(['eval', '[[', '-f', 'x', ']]'], 0),
+      'innerCommands step 3: eval of a construct the walk does not know',
+    ).toThrow(NotUnderstood);
   });
 
   test('a command that wraps nothing runs nothing else', () => {
     expect(inner('ls -la'), 'innerCommands: ls is no wrapper').toEqual([]);
     expect(inner('env'), 'innerCommands step 3: a wrapper with nothing after its options runs nothing').toEqual([]);
-    expect(inner('bash script.sh'), 'innerCommands step 3: a shell without -c runs a file, not a script string').toEqual([]);
+    expect(
+      inner('bash script.sh'),
+      'innerCommands step 3: a shell without -c runs a file, not a script string',
+    ).toEqual([]);
   });
 
   test('only find runs -exec and -delete; an inner command is known words with no assignments', () => {
-    expect(inner('echo -exec rm x \\;'), 'innerCommands step 3: findCommands only for find (echo prints -exec, it runs nothing)').toEqual([]);
+    expect(
+      inner('echo -exec rm x \\;'),
+      'innerCommands step 3: findCommands only for find (echo prints -exec, it runs nothing)',
+    ).toEqual([]);
     expect(inner('grep -delete x'), 'innerCommands step 3: findCommands only for find').toEqual([]);
-    expect(innerCommands(['nohup', 'rm', 'x'], 0).commands, 'innerCommands: each inner command of step 2 or 3 is { assignments: [], words, computed: false }').toEqual([{ assignments: [], words: ['rm', 'x'], computed: false }]);
+    expect(
+      innerCommands(['nohup', 'rm', 'x'], 0).commands,
+      'innerCommands: each inner command of step 2 or 3 is { assignments: [], words, computed: false }',
+    ).toEqual([{ assignments: [], words: ['rm', 'x'], computed: false }]);
   });
 
   test('the depth limit is exact, and a shell script is read one level deeper', () => {
-    expect(() => innerCommands(['ls'], LIMITS.depth), 'innerCommands step 1: exactly at LIMITS.depth is still understood (depth > LIMITS.depth throws)').not.toThrow();
-    expect(() => innerCommands(['ls'], LIMITS.depth + 1), 'innerCommands step 1: past LIMITS.depth throw NotUnderstood with a reason that says why').toThrow(/\w/);
+    expect(
+      () => innerCommands(['ls'], LIMITS.depth),
+      'innerCommands step 1: exactly at LIMITS.depth is still understood (depth > LIMITS.depth throws)',
+    ).not.toThrow();
+    expect(
+      () => innerCommands(['ls'], LIMITS.depth + 1),
+      'innerCommands step 1: past LIMITS.depth throw NotUnderstood with a reason that says why',
+    ).toThrow(/\w/);
     // shellCommands('ls', d) is understood up to d = LIMITS.depth - 3 (see the walk's test above).
-    expect(() => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 4), 'innerCommands step 3: a script read at depth + 1 from LIMITS.depth - 4 is within the limit').not.toThrow();
-    expect(() => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 3), 'innerCommands step 3: the script is read with shellCommands at depth + 1, one level deeper than the command that runs it').toThrow(NotUnderstood);
+    expect(
+      () => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 4),
+      'innerCommands step 3: a script read at depth + 1 from LIMITS.depth - 4 is within the limit',
+    ).not.toThrow();
+    expect(
+      () => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 3),
+      'innerCommands step 3: the script is read with shellCommands at depth + 1, one level deeper than the command that runs it',
+    ).toThrow(NotUnderstood);
   });
 
   test('wrappers nested past LIMITS.depth are not understood', () => {
-    expect(() => innerCommands([...Array<string>(100).fill('nohup'), 'rm', 'x'], 0), 'innerCommands step 1: past LIMITS.depth throw NotUnderstood').toThrow(NotUnderstood);
-    expect(() => innerCommands(['sh', '-c', 'sh -c "sh -c ls"'], 70), 'innerCommands step 1: the depth counts from where it started').toThrow(NotUnderstood);
+    expect(
+      () => innerCommands([...Array<string>(100).fill('nohup'), 'rm', 'x'], 0),
+      'innerCommands step 1: past LIMITS.depth throw NotUnderstood',
+    ).toThrow(NotUnderstood);
+    expect(
+      () => innerCommands(['sh', '-c', 'sh -c "sh -c ls"'], 70),
+      'innerCommands step 1: the depth counts from where it started',
+    ).toThrow(NotUnderstood);
   });
 });
 
@@ -174,7 +288,10 @@ describe('suggestBashRule (src/permissions/command.ts)', () => {
     ['cat notes', 'Bash(cat notes)'],
     ['make build/out.o', 'Bash(make build/out.o)'],
   ])('suggests a rule for %j that is no broader than the command', (line, rule) => {
-    expect(suggestBashRule(only(line)), 'suggestBashRule steps 1-3: the prefix for a command with a subcommand, else the exact command; never the bare tool name').toBe(rule);
+    expect(
+      suggestBashRule(only(line)),
+      'suggestBashRule steps 1-3: the prefix for a command with a subcommand, else the exact command; never the bare tool name',
+    ).toBe(rule);
   });
 
   test.each([
@@ -184,7 +301,10 @@ describe('suggestBashRule (src/permissions/command.ts)', () => {
     ['echo a\\\\b', "Bash(echo 'a\\\\b')"],
     ['X=* npm test', 'Bash(X=\\* npm test:*)'],
   ])('text from the call is never a pattern: %j suggests %j', (line, rule) => {
-    expect(suggestBashRule(only(line)), 'suggestBashRule step 3: join with joinWords and escape with escapeCommand, so a * from the call is a plain *').toBe(rule);
+    expect(
+      suggestBashRule(only(line)),
+      'suggestBashRule step 3: join with joinWords and escape with escapeCommand, so a * from the call is a plain *',
+    ).toBe(rule);
   });
 });
 
@@ -213,19 +333,39 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
     ['mv notes CLAUDE.md', /CLAUDE\.md/],
     ['touch .claude/settings.json', /\.claude/],
   ])('asks about %j whatever the rules say', (line, reason) => {
-    expect(concern(line) ?? 'undefined (no concern)', `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`).toMatch(reason);
+    expect(
+      concern(line) ?? 'undefined (no concern)',
+      `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`,
+    ).toMatch(reason);
   });
 
-  test.each(['rm -rf build', 'rm ../x', 'rm ../old-dir', 'rm -f /tmp/x', 'cat .git/config', 'grep -i key .git/config', 'sed -n p .git/config', 'sed -E s/a/b/ .git/config', 'sed -n s/a-i/b/p .git/config', 'git commit -m "fix"', 'ls -r ..', 'echo sudo', 'cat .mcp.json'])(
-    'has no concern about %j',
-    (line) => {
-      expect(concern(line), `safetyConcern: ${JSON.stringify(line)} is not one of the always-asked commands (step 5: undefined)`).toBeUndefined();
-    },
-  );
+  test.each([
+    'rm -rf build',
+    'rm ../x',
+    'rm ../old-dir',
+    'rm -f /tmp/x',
+    'cat .git/config',
+    'grep -i key .git/config',
+    'sed -n p .git/config',
+    'sed -E s/a/b/ .git/config',
+    'sed -n s/a-i/b/p .git/config',
+    'git commit -m "fix"',
+    'ls -r ..',
+    'echo sudo',
+    'cat .mcp.json',
+  ])('has no concern about %j', (line) => {
+    expect(
+      concern(line),
+      `safetyConcern: ${JSON.stringify(line)} is not one of the always-asked commands (step 5: undefined)`,
+    ).toBeUndefined();
+  });
 
   test('~ is the home folder: a recursive rm of a project folder reached through ~ is inside the workspace', () => {
     const inHome = { root: '/home/ada/project', home: '/home/ada' };
-    expect(safetyConcern(['rm', '-r', '~/project/build'], inHome), 'safetyConcern step 3: ~/project/build is /home/ada/project/build, inside the workspace').toBeUndefined();
+    expect(
+      safetyConcern(['rm', '-r', '~/project/build'], inHome),
+      'safetyConcern step 3: ~/project/build is /home/ada/project/build, inside the workspace',
+    ).toBeUndefined();
     expect(safetyConcern(['rm', '-r', '~/other'], inHome), 'safetyConcern step 3: ~/other is outside it').toMatch(/rm/);
   });
 });

@@ -6,7 +6,12 @@ import type { HookContext } from 'kit/hooks';
 import { Agent } from 'kit/loop';
 import { assistantText, assistantToolCalls, type Message, type ToolCall } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
-import { createPermissionGate, type AskPermission, type GateOptions, type PermissionRequest } from 'kit/permissions/gate';
+import {
+  createPermissionGate,
+  type AskPermission,
+  type GateOptions,
+  type PermissionRequest,
+} from 'kit/permissions/gate';
 import { parseRule } from 'kit/permissions/rules';
 import { defineTool, ToolSet } from 'kit/tool';
 import { tempWorkspace } from '../helpers/workspace.js';
@@ -17,14 +22,34 @@ const ws = { root, home: path.join(path.dirname(root), 'home') };
 /** Fake bash and write tools that only record what they were asked to do. */
 function fakeTools() {
   const ran: string[] = [];
-  const bash = defineTool({ name: 'bash', description: 'run', input: z.object({ command: z.string() }), execute: async ({ command }) => (ran.push(command), `ran ${command}`) });
-  const write = defineTool({ name: 'write', description: 'write', input: z.object({ path: z.string(), content: z.string() }), execute: async ({ path: p }) => (ran.push(`write ${p}`), 'written') });
+  const bash = defineTool({
+    name: 'bash',
+    description: 'run',
+    input: z.object({ command: z.string() }),
+    execute: async ({ command }) => (ran.push(command), `ran ${command}`),
+  });
+  const write = defineTool({
+    name: 'write',
+    description: 'write',
+    input: z.object({ path: z.string(), content: z.string() }),
+    execute: async ({ path: p }) => (ran.push(`write ${p}`), 'written'),
+  });
   return { tools: new ToolSet([bash, write]), ran };
 }
 
 let ids = 0;
-const bashCall = (command: string): ToolCall => ({ type: 'tool_call', id: `c${++ids}`, name: 'bash', arguments: { command } });
-const writeCall = (file: string): ToolCall => ({ type: 'tool_call', id: `c${++ids}`, name: 'write', arguments: { path: file, content: 'new' } });
+const bashCall = (command: string): ToolCall => ({
+  type: 'tool_call',
+  id: `c${++ids}`,
+  name: 'bash',
+  arguments: { command },
+});
+const writeCall = (file: string): ToolCall => ({
+  type: 'tool_call',
+  id: `c${++ids}`,
+  name: 'write',
+  arguments: { path: file, content: 'new' },
+});
 
 /** A recording ask callback that answers from a list (and fails the test if asked more often). */
 function answers(...list: PermissionAnswer[]) {
@@ -34,7 +59,8 @@ function answers(...list: PermissionAnswer[]) {
     asked.push(request);
     signals.push(signal);
     const next = list.shift();
-    if (!next) throw new Error(`asked once too often, about ${request.call.name} ${JSON.stringify(request.call.arguments)}`);
+    if (!next)
+      throw new Error(`asked once too often, about ${request.call.name} ${JSON.stringify(request.call.arguments)}`);
     return next;
   };
   return { ask, asked, signals };
@@ -59,13 +85,31 @@ const ctx = (signal = new AbortController().signal): HookContext => ({ signal, t
 describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => {
   test('a denied call never runs, and the model reads which rule denied it', async () => {
     const rules = [parseRule('Bash(rm:*)', 'deny', '/p/.claude/settings.json')];
-    const { ran, results, history, events } = await runCalls({ rules, mode: 'bypassPermissions' }, [bashCall('rm -rf src')]);
+    const { ran, results, history, events } = await runCalls({ rules, mode: 'bypassPermissions' }, [
+      bashCall('rm -rf src'),
+    ]);
     expect(ran, 'beforeToolCall step 3: a deny is a block, so the tool never runs').toEqual([]);
-    expect(results[0], 'beforeToolCall step 3: the block message names the rule that denied the call').toContain('Bash(rm:*)');
+    expect(results[0], 'beforeToolCall step 3: the block message names the rule that denied the call').toContain(
+      'Bash(rm:*)',
+    );
     expect(results[0], 'beforeToolCall step 3: the block message says it was denied').toMatch(/denied/i);
     expect(history).toBeValidHistory('after a denied call');
-    const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<AgentEvent, { type: 'tool_call_decided' }>;
-    expect(decided.decision, 'beforeToolCall step 3: the decision carries a note: denied, by which rule, from which file').toMatchObject({ type: 'block', permission: { outcome: 'denied', rule: 'Bash(rm:*)', source: '/p/.claude/settings.json', mode: 'bypassPermissions' } });
+    const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<
+      AgentEvent,
+      { type: 'tool_call_decided' }
+    >;
+    expect(
+      decided.decision,
+      'beforeToolCall step 3: the decision carries a note: denied, by which rule, from which file',
+    ).toMatchObject({
+      type: 'block',
+      permission: {
+        outcome: 'denied',
+        rule: 'Bash(rm:*)',
+        source: '/p/.claude/settings.json',
+        mode: 'bypassPermissions',
+      },
+    });
   });
 
   test('an allowed call runs without asking, and the decision says which rule allowed it', async () => {
@@ -73,17 +117,31 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const gate = createPermissionGate({ workspace: ws, rules: [parseRule('Bash(npm test:*)', 'allow', 'cli')], ask });
     const decision = await gate.beforeToolCall(bashCall('npm test'), ctx());
     expect(asked.length, 'beforeToolCall step 2: an allowed call is not asked about').toBe(0);
-    expect(decision, 'beforeToolCall step 2: allow, with the rule and its source in the note').toEqual({ type: 'allow', permission: { outcome: 'allowed', reason: expect.any(String), mode: 'default', rule: 'Bash(npm test:*)', source: 'cli' } });
+    expect(decision, 'beforeToolCall step 2: allow, with the rule and its source in the note').toEqual({
+      type: 'allow',
+      permission: {
+        outcome: 'allowed',
+        reason: expect.any(String),
+        mode: 'default',
+        rule: 'Bash(npm test:*)',
+        source: 'cli',
+      },
+    });
   });
 
-  test('the question gets the call, the reason, the suggested rule and the run\'s signal', async () => {
+  test("the question gets the call, the reason, the suggested rule and the run's signal", async () => {
     const { ask, asked, signals } = answers('allow_once');
     const controller = new AbortController();
     const call = bashCall('npm run test:unit -- --watch');
     await createPermissionGate({ workspace: ws, ask }).beforeToolCall(call, ctx(controller.signal));
     expect(asked.length, 'beforeToolCall step 4: a call that needs asking is asked about once').toBe(1);
-    expect(asked[0], 'beforeToolCall step 4: the request holds the call, evaluate\'s reason and the suggested rules (and no stillAsks key: set it only when "always" would still ask)').toStrictEqual({ call, reason: expect.stringMatching(/default/), suggestedRules: ['Bash(npm run test:unit:*)'] });
-    expect(signals[0], 'beforeToolCall step 4: the question gets the run\'s signal (ctx.signal)').toBe(controller.signal);
+    expect(
+      asked[0],
+      'beforeToolCall step 4: the request holds the call, evaluate\'s reason and the suggested rules (and no stillAsks key: set it only when "always" would still ask)',
+    ).toStrictEqual({ call, reason: expect.stringMatching(/default/), suggestedRules: ['Bash(npm run test:unit:*)'] });
+    expect(signals[0], "beforeToolCall step 4: the question gets the run's signal (ctx.signal)").toBe(
+      controller.signal,
+    );
   });
 
   test('allow_once runs the call, and the next identical call is asked about again', async () => {
@@ -97,50 +155,99 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
 
   test('allow_always lets the next identical call through without asking', async () => {
     const { ask, asked } = answers('allow_always');
-    const { ran, gate } = await runCalls({ ask }, [bashCall('npm run test -- --watch'), bashCall('npm run test -- --watch')]);
-    expect(asked.length, 'beforeToolCall step 6: allow_always adds a session rule, so the same call is not asked about again').toBe(1);
+    const { ran, gate } = await runCalls({ ask }, [
+      bashCall('npm run test -- --watch'),
+      bashCall('npm run test -- --watch'),
+    ]);
+    expect(
+      asked.length,
+      'beforeToolCall step 6: allow_always adds a session rule, so the same call is not asked about again',
+    ).toBe(1);
     expect(ran, 'both calls ran').toEqual(['npm run test -- --watch', 'npm run test -- --watch']);
-    expect(gate.sessionRules.map((r) => `${r.behavior} ${r.tool}(${r.specifier}) ${r.source}`), 'beforeToolCall step 6: the session rule is the command\'s prefix, never the bare tool name').toEqual(['allow Bash(npm run test:*) session']);
+    expect(
+      gate.sessionRules.map((r) => `${r.behavior} ${r.tool}(${r.specifier}) ${r.source}`),
+      "beforeToolCall step 6: the session rule is the command's prefix, never the bare tool name",
+    ).toEqual(['allow Bash(npm run test:*) session']);
   });
 
-  test('allow_always covers nothing broader than the command\'s prefix', async () => {
+  test("allow_always covers nothing broader than the command's prefix", async () => {
     const { ask, asked } = answers('allow_always', 'reject_once', 'reject_once', 'reject_once');
-    const { ran } = await runCalls({ ask }, [bashCall('npm run test'), bashCall('npm run lint'), bashCall('npm run test && rm -rf src'), bashCall('rm -rf src')]);
-    expect(ran, 'beforeToolCall step 6: after "always" for npm run test, other commands still need asking').toEqual(['npm run test']);
-    expect(asked.map((r) => (r.call.arguments as { command: string }).command), 'every other command was asked about').toEqual(['npm run test', 'npm run lint', 'npm run test && rm -rf src', 'rm -rf src']);
+    const { ran } = await runCalls({ ask }, [
+      bashCall('npm run test'),
+      bashCall('npm run lint'),
+      bashCall('npm run test && rm -rf src'),
+      bashCall('rm -rf src'),
+    ]);
+    expect(ran, 'beforeToolCall step 6: after "always" for npm run test, other commands still need asking').toEqual([
+      'npm run test',
+    ]);
+    expect(
+      asked.map((r) => (r.call.arguments as { command: string }).command),
+      'every other command was asked about',
+    ).toEqual(['npm run test', 'npm run lint', 'npm run test && rm -rf src', 'rm -rf src']);
   });
 
   test('allow_always on a file edit adds a rule for that file only', async () => {
     const { ask, asked } = answers('allow_always', 'reject_once');
-    const { ran, gate } = await runCalls({ ask }, [writeCall('src/a.ts'), writeCall('src/a.ts'), writeCall('src/b.ts')]);
+    const { ran, gate } = await runCalls({ ask }, [
+      writeCall('src/a.ts'),
+      writeCall('src/a.ts'),
+      writeCall('src/b.ts'),
+    ]);
     expect(ran, 'the first two writes ran, the third was rejected').toEqual(['write src/a.ts', 'write src/a.ts']);
     expect(asked.length, 'the second write to the same file was not asked about').toBe(2);
-    expect(gate.sessionRules.map((r) => `${r.tool}(${r.specifier})`), 'suggestRules: Edit(/<file>), the file from the workspace root').toEqual(['Edit(/src/a.ts)']);
+    expect(
+      gate.sessionRules.map((r) => `${r.tool}(${r.specifier})`),
+      'suggestRules: Edit(/<file>), the file from the workspace root',
+    ).toEqual(['Edit(/src/a.ts)']);
   });
 
   test('reject_always denies the next identical call without asking', async () => {
     const { ask, asked } = answers('reject_always');
     const { ran, results, events } = await runCalls({ ask }, [bashCall('git push'), bashCall('git push --force')]);
     expect(ran, 'beforeToolCall step 6: neither call runs').toEqual([]);
-    expect(asked.length, 'beforeToolCall step 6: reject_always adds a session deny rule, so the second call is not asked about').toBe(1);
+    expect(
+      asked.length,
+      'beforeToolCall step 6: reject_always adds a session deny rule, so the second call is not asked about',
+    ).toBe(1);
     expect(results[1], 'the second call is denied by the session rule').toContain('Bash(git push:*)');
-    const notes = events.flatMap((e) => (e.type === 'tool_call_decided' && e.decision.type === 'block' ? [e.decision.permission] : []));
-    expect(notes[0], 'beforeToolCall step 6: the note of an asked call holds the answer and the rules it added').toMatchObject({ outcome: 'asked', answer: 'reject_always', added: ['Bash(git push:*)'] });
-    expect(notes[1], 'the second call: denied by the session rule').toMatchObject({ outcome: 'denied', rule: 'Bash(git push:*)', source: 'session' });
+    const notes = events.flatMap((e) =>
+      e.type === 'tool_call_decided' && e.decision.type === 'block' ? [e.decision.permission] : [],
+    );
+    expect(
+      notes[0],
+      'beforeToolCall step 6: the note of an asked call holds the answer and the rules it added',
+    ).toMatchObject({ outcome: 'asked', answer: 'reject_always', added: ['Bash(git push:*)'] });
+    expect(notes[1], 'the second call: denied by the session rule').toMatchObject({
+      outcome: 'denied',
+      rule: 'Bash(git push:*)',
+      source: 'session',
+    });
   });
 
   test('an answer that is not one of the four is a rejection', async () => {
     const ask = (async () => 'yes please') as unknown as AskPermission;
     const decision = await createPermissionGate({ workspace: ws, ask }).beforeToolCall(bashCall('make'), ctx());
-    expect(decision.type, 'beforeToolCall step 6: only allow_once and allow_always run the call; anything else is rejected').toBe('block');
+    expect(
+      decision.type,
+      'beforeToolCall step 6: only allow_once and allow_always run the call; anything else is rejected',
+    ).toBe('block');
   });
 
   test('without an ask callback, a call that needs asking is rejected with how to allow it', async () => {
     const { ran, results, history, events } = await runCalls({}, [bashCall('make')]);
     expect(ran, 'beforeToolCall step 5: nobody can approve it, so it does not run').toEqual([]);
-    expect(results[0], 'beforeToolCall step 5: the message says how to allow it (a flag or a settings rule)').toMatch(/--allowedTools|settings/);
-    const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<AgentEvent, { type: 'tool_call_decided' }>;
-    expect(decided.decision, 'beforeToolCall step 5: the note says the call was denied, and why').toMatchObject({ type: 'block', permission: { outcome: 'denied', mode: 'default', reason: expect.stringMatching(/default/) } });
+    expect(results[0], 'beforeToolCall step 5: the message says how to allow it (a flag or a settings rule)').toMatch(
+      /--allowedTools|settings/,
+    );
+    const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<
+      AgentEvent,
+      { type: 'tool_call_decided' }
+    >;
+    expect(decided.decision, 'beforeToolCall step 5: the note says the call was denied, and why').toMatchObject({
+      type: 'block',
+      permission: { outcome: 'denied', mode: 'default', reason: expect.stringMatching(/default/) },
+    });
     expect(history).toBeValidHistory('after a call nobody could approve');
   });
 
@@ -148,15 +255,25 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const ask: AskPermission = async () => undefined;
     const { ran, results, history } = await runCalls({ ask }, [bashCall('npm run build')]);
     expect(ran, 'beforeToolCall step 5: an answer of undefined means nobody could approve it').toEqual([]);
-    expect(results[0], 'beforeToolCall step 5: the message names a rule that would allow the call').toContain('Bash(npm run build:*)');
+    expect(results[0], 'beforeToolCall step 5: the message names a rule that would allow the call').toContain(
+      'Bash(npm run build:*)',
+    );
     expect(history).toBeValidHistory('after a call nobody answered');
   });
 
   test('a call to a tool that does not exist is judged like any other, without a crash', async () => {
-    const { results, done, history } = await runCalls({}, [{ type: 'tool_call', id: 'x1', name: 'nosuch', arguments: {} }]);
-    expect(done, 'beforeToolCall step 1: ctx.tools may not have the tool (use ?. on what get returns)').toMatchObject({ reason: 'end_turn' });
-    expect(results[0], 'beforeToolCall step 5: no rule can name this tool, so the message offers none').toMatch(/(?=[^]*--allowedTools)(?=[^]*settings\.json)/);
-    expect(results[0], 'beforeToolCall step 5: with no rule to suggest, the message suggests none').not.toMatch(/--allowedTools "/);
+    const { results, done, history } = await runCalls({}, [
+      { type: 'tool_call', id: 'x1', name: 'nosuch', arguments: {} },
+    ]);
+    expect(done, 'beforeToolCall step 1: ctx.tools may not have the tool (use ?. on what get returns)').toMatchObject({
+      reason: 'end_turn',
+    });
+    expect(results[0], 'beforeToolCall step 5: no rule can name this tool, so the message offers none').toMatch(
+      /(?=[^]*--allowedTools)(?=[^]*settings\.json)/,
+    );
+    expect(results[0], 'beforeToolCall step 5: with no rule to suggest, the message suggests none').not.toMatch(
+      /--allowedTools "/,
+    );
     expect(history).toBeValidHistory('after a call to an unknown tool');
   });
 
@@ -169,7 +286,10 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       });
     const { ran, done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
     expect(ran, 'the call was never allowed').toEqual([]);
-    expect(done, 'beforeToolCall step 4: an abort while asking ends the run as cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
+    expect(done, 'beforeToolCall step 4: an abort while asking ends the run as cancelled').toMatchObject({
+      type: 'done',
+      reason: 'cancelled',
+    });
     expect(history).toBeValidHistory('after an abort while asking');
   });
 
@@ -180,20 +300,45 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       return new Promise(() => {});
     };
     const { done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
-    expect(done, 'beforeToolCall step 4: race the question against the signal (untilAborted)').toMatchObject({ type: 'done', reason: 'cancelled' });
+    expect(done, 'beforeToolCall step 4: race the question against the signal (untilAborted)').toMatchObject({
+      type: 'done',
+      reason: 'cancelled',
+    });
     expect(history).toBeValidHistory('after an abort while a deaf callback was asking');
   });
 
   test('a tool that declares itself read-only runs without asking; one that may write does not', async () => {
     const ran: string[] = [];
-    const list = defineTool({ name: 'mcp__fs__list', description: 'list', input: z.object({}), readOnly: true, execute: async () => (ran.push('list'), 'a.txt') });
-    const remove = defineTool({ name: 'mcp__fs__remove', description: 'remove', input: z.object({}), execute: async () => (ran.push('remove'), 'gone') });
-    const calls: ToolCall[] = [{ type: 'tool_call', id: 'm1', name: 'mcp__fs__list', arguments: {} }, { type: 'tool_call', id: 'm2', name: 'mcp__fs__remove', arguments: {} }];
+    const list = defineTool({
+      name: 'mcp__fs__list',
+      description: 'list',
+      input: z.object({}),
+      readOnly: true,
+      execute: async () => (ran.push('list'), 'a.txt'),
+    });
+    const remove = defineTool({
+      name: 'mcp__fs__remove',
+      description: 'remove',
+      input: z.object({}),
+      execute: async () => (ran.push('remove'), 'gone'),
+    });
+    const calls: ToolCall[] = [
+      { type: 'tool_call', id: 'm1', name: 'mcp__fs__list', arguments: {} },
+      { type: 'tool_call', id: 'm2', name: 'mcp__fs__remove', arguments: {} },
+    ];
     const gate = createPermissionGate({ workspace: ws });
-    const agent = new Agent({ provider: new MockProvider([assistantToolCalls(calls), assistantText('ok')]), tools: new ToolSet([list, remove]), cwd: root, hooks: gate });
+    const agent = new Agent({
+      provider: new MockProvider([assistantToolCalls(calls), assistantText('ok')]),
+      tools: new ToolSet([list, remove]),
+      cwd: root,
+      hooks: gate,
+    });
     const history: Message[] = [{ role: 'user', content: 'go' }];
     for await (const _event of agent.run(history)) void _event;
-    expect(ran, 'beforeToolCall step 1: a tool whose Tool.readOnly is true (ctx.tools) counts as read-only; the other needs asking, and nobody can').toEqual(['list']);
+    expect(
+      ran,
+      'beforeToolCall step 1: a tool whose Tool.readOnly is true (ctx.tools) counts as read-only; the other needs asking, and nobody can',
+    ).toEqual(['list']);
     expect(history).toBeValidHistory('after a read-only and a writing MCP call');
   });
 
@@ -207,9 +352,18 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     decisions.push(await gate.beforeToolCall(writeCall('src/a.ts'), ctx()));
     gate.setMode('plan');
     decisions.push(await gate.beforeToolCall(writeCall('src/a.ts'), ctx()));
-    expect(asked.length, 'beforeToolCall step 1: evaluate with the current mode: asked in default, not in acceptEdits').toBe(1);
-    expect(decisions.map((d) => d.type), 'default: asked and allowed once; acceptEdits: allowed; plan: blocked').toEqual(['allow', 'allow', 'block']);
-    expect((decisions[2] as { message: string }).message, 'beforeToolCall step 3: in plan mode the model reads that it is planning').toMatch(/plan/);
+    expect(
+      asked.length,
+      'beforeToolCall step 1: evaluate with the current mode: asked in default, not in acceptEdits',
+    ).toBe(1);
+    expect(
+      decisions.map((d) => d.type),
+      'default: asked and allowed once; acceptEdits: allowed; plan: blocked',
+    ).toEqual(['allow', 'allow', 'block']);
+    expect(
+      (decisions[2] as { message: string }).message,
+      'beforeToolCall step 3: in plan mode the model reads that it is planning',
+    ).toMatch(/plan/);
     expect(() => gate.setMode('yolo' as never), 'setMode refuses a mode that does not exist').toThrow(/yolo/);
   });
 });

@@ -18,40 +18,76 @@ symlinkSync(outside, path.join(root, 'out'));
 const ws = { root, home };
 
 let ids = 0;
-const call = (name: string, args: Record<string, unknown>): ToolCall => ({ type: 'tool_call', id: `h${++ids}`, name, arguments: args });
+const call = (name: string, args: Record<string, unknown>): ToolCall => ({
+  type: 'tool_call',
+  id: `h${++ids}`,
+  name,
+  arguments: args,
+});
 const bash = (command: string) => call('bash', { command });
-const rules = (...list: Array<[Behavior, string]>) => list.map(([behavior, text]) => parseRule(text, behavior, 'settings.json'));
+const rules = (...list: Array<[Behavior, string]>) =>
+  list.map(([behavior, text]) => parseRule(text, behavior, 'settings.json'));
 const decide = async (list: ReturnType<typeof rules>, mode: PermissionMode, c: ToolCall) => evaluate(list, mode, c, ws);
 
 describe('allow rules are not walked around by syntax (bashSubjects, walk)', () => {
   const allowed = () => rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(npm test:*)']);
-  test.each(["echo hi #'\ntouch PWNED\n#'", "echo $'\\'' ; touch PWNED ; echo $'\\''", "npm test #'\ntouch PWNED\n#'", 'echo "$(touch PWNED)"', 'echo hi\\\n; touch PWNED'])(
-    'with Bash(echo:*) and Bash(npm test:*) allowed, %j is not allowed: it also runs touch PWNED',
+  test.each([
+    "echo hi #'\ntouch PWNED\n#'",
+    "echo $'\\'' ; touch PWNED ; echo $'\\''",
+    "npm test #'\ntouch PWNED\n#'",
+    'echo "$(touch PWNED)"',
+    'echo hi\\\n; touch PWNED',
+  ])('with Bash(echo:*) and Bash(npm test:*) allowed, %j is not allowed: it also runs touch PWNED', async (command) => {
+    const decision = await decide(allowed(), 'default', bash(command));
+    expect(
+      decision.behavior,
+      `bashSubjects / walk: ${JSON.stringify(command)} runs touch PWNED, which no rule allows; it must be asked about`,
+    ).toBe('ask');
+  });
+
+  test('the hidden command meets the deny rule and the always-ask check too', async () => {
+    expect(
+      (await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash("echo hi #'\nrm x\n#'"))).behavior,
+      'walk step 4: rm x after the comment meets the deny rule',
+    ).toBe('deny');
+    expect(
+      (await decide(rules(['allow', 'Bash(*)']), 'acceptEdits', bash("echo $'\\'' ; rm -rf ~ ; echo $'\\''"))).reason,
+      'bashSubjects step 3: rm -rf ~ is always asked about',
+    ).toMatch(/rm/);
+  });
+
+  test.each(['[[ -f x ]] && rm y', 'echo $((1+2))', 'echo "unclosed', 'a[0]=1'])(
+    '%j is not understood: no allow rule matches it, not even Bash(*) or Bash',
     async (command) => {
-      const decision = await decide(allowed(), 'default', bash(command));
-      expect(decision.behavior, `bashSubjects / walk: ${JSON.stringify(command)} runs touch PWNED, which no rule allows; it must be asked about`).toBe('ask');
+      for (const rule of ['Bash(*)', 'Bash']) {
+        const decision = await decide(rules(['allow', rule]), 'default', bash(command));
+        expect(
+          decision.behavior,
+          `ruleMatches step 2: a subject with unknown set matches no allow rule (${rule})`,
+        ).toBe('ask');
+        expect(decision.reason, 'evaluate step 6: the reason says the command is not understood').toMatch(
+          /not understood/,
+        );
+      }
+      expect(
+        (await decide([], 'acceptEdits', call('bash', { command }))).behavior,
+        'evaluate step 5: acceptEdits allows no command it cannot read',
+      ).toBe('ask');
     },
   );
 
-  test('the hidden command meets the deny rule and the always-ask check too', async () => {
-    expect((await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash("echo hi #'\nrm x\n#'"))).behavior, 'walk step 4: rm x after the comment meets the deny rule').toBe('deny');
-    expect((await decide(rules(['allow', 'Bash(*)']), 'acceptEdits', bash("echo $'\\'' ; rm -rf ~ ; echo $'\\''"))).reason, 'bashSubjects step 3: rm -rf ~ is always asked about').toMatch(/rm/);
-  });
-
-  test.each(['[[ -f x ]] && rm y', 'echo $((1+2))', 'echo "unclosed', 'a[0]=1'])('%j is not understood: no allow rule matches it, not even Bash(*) or Bash', async (command) => {
-    for (const rule of ['Bash(*)', 'Bash']) {
-      const decision = await decide(rules(['allow', rule]), 'default', bash(command));
-      expect(decision.behavior, `ruleMatches step 2: a subject with unknown set matches no allow rule (${rule})`).toBe('ask');
-      expect(decision.reason, 'evaluate step 6: the reason says the command is not understood').toMatch(/not understood/);
-    }
-    expect((await decide([], 'acceptEdits', call('bash', { command }))).behavior, 'evaluate step 5: acceptEdits allows no command it cannot read').toBe('ask');
-  });
-
   test('a command not understood is denied by any Bash deny rule it could match, and refused when nobody can answer', async () => {
-    expect((await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('[[ -f x ]] && git push'))).behavior, 'ruleMatches step 2: unknown matches every deny rule of its tool').toBe('deny');
+    expect(
+      (await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('[[ -f x ]] && git push'))).behavior,
+      'ruleMatches step 2: unknown matches every deny rule of its tool',
+    ).toBe('deny');
     const gate = createPermissionGate({ workspace: ws, rules: rules(['allow', 'Bash(*)']) });
-    const decision = await gate.beforeToolCall(bash('[[ -f x ]] && rm y'), { signal: new AbortController().signal } as never);
-    expect(decision.type, 'beforeToolCall step 5: with nobody to ask, a command not understood is refused').toBe('block');
+    const decision = await gate.beforeToolCall(bash('[[ -f x ]] && rm y'), {
+      signal: new AbortController().signal,
+    } as never);
+    expect(decision.type, 'beforeToolCall step 5: with nobody to ask, a command not understood is refused').toBe(
+      'block',
+    );
   });
 
   test('a command nested 20,000 levels deep is not understood, an answer the model reads, not a crash', async () => {
@@ -59,31 +95,78 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
     const decision = await decide(rules(['allow', 'Bash(echo:*)']), 'default', bash(command));
     expect(decision.behavior, 'the limits (LIMITS) make a command too big to judge not understood').toBe('ask');
     const deep = `echo ${'$(echo '.repeat(200)}x${')'.repeat(200)}`;
-    expect((await decide(rules(['allow', 'Bash(echo:*)']), 'default', bash(deep))).reason, 'walk step 1: 200 levels is past LIMITS.depth').toMatch(/not understood/);
+    expect(
+      (await decide(rules(['allow', 'Bash(echo:*)']), 'default', bash(deep))).reason,
+      'walk step 1: 200 levels is past LIMITS.depth',
+    ).toMatch(/not understood/);
   });
 });
 
 describe('deny rules see through wrappers and computed names (innerCommands, bashSubjects)', () => {
   const denyRm = () => rules(['deny', 'Bash(rm:*)']);
   test.each([
-    '/bin/rm x', 'bash -c "rm x"', 'sh -c \'rm x\'', 'eval rm x', 'eval "rm x"', 'ls | xargs rm', 'find . -delete', 'find . -exec rm {} \\;', 'time rm x',
-    'nice rm x', 'timeout 5 rm x', 'env -i rm x', 'command rm x', 'nohup rm x &', '{ rm x; }', 'if true; then rm x; fi', 'for f in x; do rm $f; done',
-    'while false; do rm x; done', '! rm x', '$(echo rm) x', 'x=rm; $x x', '"$X" x', 'sudo rm x', 'bash -c "eval \'rm x\'"', 'case a in *) rm x;; esac',
-    'f() { rm x; }; f', '(rm x)', 'echo `rm x`',
+    '/bin/rm x',
+    'bash -c "rm x"',
+    "sh -c 'rm x'",
+    'eval rm x',
+    'eval "rm x"',
+    'ls | xargs rm',
+    'find . -delete',
+    'find . -exec rm {} \\;',
+    'time rm x',
+    'nice rm x',
+    'timeout 5 rm x',
+    'env -i rm x',
+    'command rm x',
+    'nohup rm x &',
+    '{ rm x; }',
+    'if true; then rm x; fi',
+    'for f in x; do rm $f; done',
+    'while false; do rm x; done',
+    '! rm x',
+    '$(echo rm) x',
+    'x=rm; $x x',
+    '"$X" x',
+    'sudo rm x',
+    'bash -c "eval \'rm x\'"',
+    'case a in *) rm x;; esac',
+    'f() { rm x; }; f',
+    '(rm x)',
+    'echo `rm x`',
   ])('in bypassPermissions with Bash(rm:*) denied, %j is denied', async (command) => {
     const decision = await decide(denyRm(), 'bypassPermissions', bash(command));
-    expect(decision.behavior, `innerCommands / bashSubjects: ${JSON.stringify(command)} runs rm (or a command whose name is only known when it runs); the deny rule must see it`).toBe('deny');
+    expect(
+      decision.behavior,
+      `innerCommands / bashSubjects: ${JSON.stringify(command)} runs rm (or a command whose name is only known when it runs); the deny rule must see it`,
+    ).toBe('deny');
   });
 
   test('what runs inside a wrapper is judged for deny and ask, but allowing the wrapper allows what it runs', async () => {
-    expect((await decide(rules(['allow', 'Bash(timeout:*)']), 'default', bash('timeout 5 npm test'))).behavior, 'evaluate step 5: the inner commands are stripped subjects; only the command as written needs an allow').toBe('allow');
-    expect((await decide(rules(['allow', 'Bash(npm test:*)']), 'default', bash('timeout 5 npm test'))).behavior, 'evaluate step 5: an inner command cannot be allowed on its own (the wrapper runs too)').toBe('ask');
-    expect((await decide(rules(['ask', 'Bash(git push:*)'], ['allow', 'Bash(*)']), 'default', bash('env GIT_X=1 git push'))).behavior, 'bashSubjects step 2: ask rules see the inner command').toBe('ask');
+    expect(
+      (await decide(rules(['allow', 'Bash(timeout:*)']), 'default', bash('timeout 5 npm test'))).behavior,
+      'evaluate step 5: the inner commands are stripped subjects; only the command as written needs an allow',
+    ).toBe('allow');
+    expect(
+      (await decide(rules(['allow', 'Bash(npm test:*)']), 'default', bash('timeout 5 npm test'))).behavior,
+      'evaluate step 5: an inner command cannot be allowed on its own (the wrapper runs too)',
+    ).toBe('ask');
+    expect(
+      (await decide(rules(['ask', 'Bash(git push:*)'], ['allow', 'Bash(*)']), 'default', bash('env GIT_X=1 git push')))
+        .behavior,
+      'bashSubjects step 2: ask rules see the inner command',
+    ).toBe('ask');
   });
 
   test('a computed name is never allowed, and an allowed command cannot smuggle one through a script', async () => {
-    expect((await decide(rules(['allow', 'Bash(*)']), 'default', bash('$CMD x'))).behavior, 'bashSubjects step 3: a computed name is unknown; no allow rule matches it').toBe('ask');
-    expect((await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('bash -c "$(echo git) push"'))).behavior, 'innerCommands step 3: the computed name inside a -c script meets every deny rule').toBe('deny');
+    expect(
+      (await decide(rules(['allow', 'Bash(*)']), 'default', bash('$CMD x'))).behavior,
+      'bashSubjects step 3: a computed name is unknown; no allow rule matches it',
+    ).toBe('ask');
+    expect(
+      (await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('bash -c "$(echo git) push"')))
+        .behavior,
+      'innerCommands step 3: the computed name inside a -c script meets every deny rule',
+    ).toBe('deny');
   });
 });
 
@@ -97,36 +180,75 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     ['echo x > $HOME/x', 'a target only known when it runs'],
     ['echo x | tee ../outside/secret.txt', 'tee writes too (tee is no redirection, but no rule allows it)'],
   ])('with Bash(echo:*) allowed, %j is asked about (%s)', async (command) => {
-    expect((await decide(echo(), 'default', bash(command))).behavior, `bashSubjects step 4: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask`).toBe('ask');
+    expect(
+      (await decide(echo(), 'default', bash(command))).behavior,
+      `bashSubjects step 4: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask`,
+    ).toBe('ask');
   });
 
-  test.each([['npm test > ~/.bashrc'], ['echo x > .mcp.json'], ['echo x >> .git/hooks/pre-commit'], ['echo x > CLAUDE.md'], ['echo x > .claude/settings.json']])(
-    '%j writes a protected file: always asked, in acceptEdits too',
+  test.each([
+    ['npm test > ~/.bashrc'],
+    ['echo x > .mcp.json'],
+    ['echo x >> .git/hooks/pre-commit'],
+    ['echo x > CLAUDE.md'],
+    ['echo x > .claude/settings.json'],
+  ])('%j writes a protected file: always asked, in acceptEdits too', async (command) => {
+    const decision = await decide(echo(), 'acceptEdits', bash(command));
+    expect(
+      decision.behavior,
+      `bashSubjects step 4 / pathSubjects: ${JSON.stringify(command)} writes a protected path`,
+    ).toBe('ask');
+    expect(decision.reason, 'the reason names the protected path').toMatch(/protected/);
+  });
+
+  test('a redirection inside the workspace is covered by the command, /dev/null writes nothing, and Edit rules apply to it', async () => {
+    expect(
+      (await decide(echo(), 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior,
+      'evaluate step 5: a redirection inside the workspace needs no allow of its own',
+    ).toBe('allow');
+    expect(
+      (await decide([...rules(['deny', 'Edit(./.env)']), ...echo()], 'default', bash('echo KEY=2 > .env'))).behavior,
+      'bashSubjects step 4: the write is a write subject, so Edit deny rules apply',
+    ).toBe('deny');
+    expect(
+      (await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x')))
+        .behavior,
+      'evaluate step 5: an Edit allow rule can allow a write outside',
+    ).toBe('allow');
+  });
+
+  test.each([['> src/a.ts'], ['>> notes.txt'], ['2> log.txt']])(
+    '%j is only a redirection: it writes, so it is judged as the write it is',
     async (command) => {
-      const decision = await decide(echo(), 'acceptEdits', bash(command));
-      expect(decision.behavior, `bashSubjects step 4 / pathSubjects: ${JSON.stringify(command)} writes a protected path`).toBe('ask');
-      expect(decision.reason, 'the reason names the protected path').toMatch(/protected/);
+      const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; when no subject is left, judge every subject (the redirect), or "all allowed" holds for an empty list`;
+      expect(
+        (await decide([], 'default', bash(command))).behavior,
+        `${step}: in default mode no rule allows it, ask`,
+      ).toBe('ask');
+      expect((await decide(echo(), 'default', bash(command))).behavior, `${step}: Bash(echo:*) does not cover it`).toBe(
+        'ask',
+      );
+      expect(
+        (await decide(rules(['allow', 'Edit(**)']), 'default', bash(command))).behavior,
+        `${step}: an Edit allow rule for the file covers it`,
+      ).toBe('allow');
+      expect(
+        (await decide([], 'acceptEdits', bash(command))).behavior,
+        `${step}: acceptEdits allows a write inside the workspace`,
+      ).toBe('allow');
+      expect(
+        (await decide([], 'bypassPermissions', bash(command))).behavior,
+        `${step}: bypassPermissions allows it`,
+      ).toBe('allow');
     },
   );
 
-  test('a redirection inside the workspace is covered by the command, /dev/null writes nothing, and Edit rules apply to it', async () => {
-    expect((await decide(echo(), 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior, 'evaluate step 5: a redirection inside the workspace needs no allow of its own').toBe('allow');
-    expect((await decide([...rules(['deny', 'Edit(./.env)']), ...echo()], 'default', bash('echo KEY=2 > .env'))).behavior, 'bashSubjects step 4: the write is a write subject, so Edit deny rules apply').toBe('deny');
-    expect((await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x'))).behavior, 'evaluate step 5: an Edit allow rule can allow a write outside').toBe('allow');
-  });
-
-  test.each([['> src/a.ts'], ['>> notes.txt'], ['2> log.txt']])('%j is only a redirection: it writes, so it is judged as the write it is', async (command) => {
-    const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; when no subject is left, judge every subject (the redirect), or "all allowed" holds for an empty list`;
-    expect((await decide([], 'default', bash(command))).behavior, `${step}: in default mode no rule allows it, ask`).toBe('ask');
-    expect((await decide(echo(), 'default', bash(command))).behavior, `${step}: Bash(echo:*) does not cover it`).toBe('ask');
-    expect((await decide(rules(['allow', 'Edit(**)']), 'default', bash(command))).behavior, `${step}: an Edit allow rule for the file covers it`).toBe('allow');
-    expect((await decide([], 'acceptEdits', bash(command))).behavior, `${step}: acceptEdits allows a write inside the workspace`).toBe('allow');
-    expect((await decide([], 'bypassPermissions', bash(command))).behavior, `${step}: bypassPermissions allows it`).toBe('allow');
-  });
-
   test('the write subjects: resolved, with where a symlink leads', async () => {
     const subjects = await callSubjects(bash('echo x > out/s.txt'), ws);
-    expect(subjects.filter((s) => s.redirect), 'bashSubjects step 4: pathSubjects of the target, tool write, redirect: true').toEqual([
+    expect(
+      subjects.filter((s) => s.redirect),
+      'bashSubjects step 4: pathSubjects of the target, tool write, redirect: true',
+    ).toEqual([
       { tool: 'write', path: path.join(root, 'out/s.txt'), redirect: true, inside: true },
       { tool: 'write', path: path.join(outside, 's.txt'), redirect: true, inside: false },
     ]);
@@ -134,11 +256,20 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
 });
 
 describe('folder rules, Read rules for every reader, MCP server rules (ruleMatches, parseRule)', () => {
-  test.each([['Edit(src/)'], ['Edit(./src/)'], ['Edit(/src/)']])('deny %s stops a write inside src/, and nothing else', async (rule) => {
-    const denied = rules(['deny', rule]);
-    expect((await decide(denied, 'bypassPermissions', call('write', { path: 'src/a.ts', content: '' }))).behavior, 'rulePathGlob (given): a trailing / names the folder and everything in it').toBe('deny');
-    expect((await decide(denied, 'bypassPermissions', call('write', { path: 'src2/a.ts', content: '' }))).behavior, 'src/ is not src2/').toBe('allow');
-  });
+  test.each([['Edit(src/)'], ['Edit(./src/)'], ['Edit(/src/)']])(
+    'deny %s stops a write inside src/, and nothing else',
+    async (rule) => {
+      const denied = rules(['deny', rule]);
+      expect(
+        (await decide(denied, 'bypassPermissions', call('write', { path: 'src/a.ts', content: '' }))).behavior,
+        'rulePathGlob (given): a trailing / names the folder and everything in it',
+      ).toBe('deny');
+      expect(
+        (await decide(denied, 'bypassPermissions', call('write', { path: 'src2/a.ts', content: '' }))).behavior,
+        'src/ is not src2/',
+      ).toBe('allow');
+    },
+  );
 
   test.each([
     ['grep', { pattern: 'TOKEN' }],
@@ -147,45 +278,93 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
     ['grep', { pattern: 'x', path: 'out/..' }],
   ])('with Read(./.env) and Read(./secrets/**) denied, %s %j is denied: it would read them', async (tool, args) => {
     const denied = rules(['deny', 'Read(./.env)'], ['deny', 'Read(./secrets/**)']);
-    expect((await decide(denied, 'default', call(tool, args))).behavior, 'ruleMatches step 5: a searched folder that holds a denied path meets the deny rule (globReachesInto)').toBe('deny');
+    expect(
+      (await decide(denied, 'default', call(tool, args))).behavior,
+      'ruleMatches step 5: a searched folder that holds a denied path meets the deny rule (globReachesInto)',
+    ).toBe('deny');
   });
 
   test('a search that cannot reach the protected files is allowed, and an allow rule for one file does not allow searching above it', async () => {
     const denied = rules(['deny', 'Read(./.env)'], ['deny', 'Read(./secrets/**)']);
-    expect((await decide(denied, 'default', call('grep', { pattern: 'x', path: 'src' }))).behavior, 'ruleMatches step 5: src holds neither .env nor secrets/').toBe('allow');
+    expect(
+      (await decide(denied, 'default', call('grep', { pattern: 'x', path: 'src' }))).behavior,
+      'ruleMatches step 5: src holds neither .env nor secrets/',
+    ).toBe('allow');
     const allowOne = rules(['allow', 'Read(./src/a.ts)']);
-    expect(ruleMatches(allowOne[0]!, { tool: 'grep', path: root, inside: true, searched: true }, ws), 'ruleMatches step 5: only deny and ask rules reach into a searched folder').toBe(false);
+    expect(
+      ruleMatches(allowOne[0]!, { tool: 'grep', path: root, inside: true, searched: true }, ws),
+      'ruleMatches step 5: only deny and ask rules reach into a searched folder',
+    ).toBe(false);
   });
 
   test('mcp__server__* is read as every tool of that server; a tool rule is exact', async () => {
     const rule = parseRule('mcp__github__*', 'allow', 'settings.json');
-    expect(ruleMatches(rule, { tool: 'mcp__github__get_issue' }, ws), 'parseRule step 2 / ruleMatches step 1: mcp__github__* covers the server').toBe(true);
-    expect(ruleMatches(rule, { tool: 'mcp__github2__get_issue' }, ws), 'ruleMatches step 1: not another server').toBe(false);
+    expect(
+      ruleMatches(rule, { tool: 'mcp__github__get_issue' }, ws),
+      'parseRule step 2 / ruleMatches step 1: mcp__github__* covers the server',
+    ).toBe(true);
+    expect(ruleMatches(rule, { tool: 'mcp__github2__get_issue' }, ws), 'ruleMatches step 1: not another server').toBe(
+      false,
+    );
     const tool = parseRule('mcp__srv__get', 'allow', 'session');
-    expect(ruleMatches(tool, { tool: 'mcp__srv__get__delete_everything' }, ws), 'ruleMatches step 1: a tool rule matches that tool only').toBe(false);
+    expect(
+      ruleMatches(tool, { tool: 'mcp__srv__get__delete_everything' }, ws),
+      'ruleMatches step 1: a tool rule matches that tool only',
+    ).toBe(false);
     expect(ruleMatches(tool, { tool: 'mcp__srv__get' }, ws), 'ruleMatches step 1: the tool itself').toBe(true);
-    expect(() => parseRule('mcp__*', 'allow', 'x'), 'parseRule step 2: a server name is needed').toThrow(RuleSyntaxError);
+    expect(() => parseRule('mcp__*', 'allow', 'x'), 'parseRule step 2: a server name is needed').toThrow(
+      RuleSyntaxError,
+    );
   });
 
-  test.each(['toString', '__proto__', 'constructor', 'hasOwnProperty', 'toString(x)'])('%j is no tool: refused as a rule, and matches nothing as data', async (name) => {
-    expect(() => parseRule(name, 'deny', 'settings.json'), 'parseRule step 2: look names up as data (Object.hasOwn), not through the prototype').toThrow(RuleSyntaxError);
-    const raw = { behavior: 'allow' as const, tool: name.replace(/\(.*/, ''), source: 'x' };
-    expect(ruleMatches(raw, { tool: 'bash', command: 'ls' }, ws), 'ruleMatches step 1: CLAUDE_TOOLS has no such key').toBe(false);
-    expect((await decide([], 'default', call(name, {}))).behavior, 'evaluate: a tool with such a name is asked about, without a crash').toBe('ask');
-  });
+  test.each(['toString', '__proto__', 'constructor', 'hasOwnProperty', 'toString(x)'])(
+    '%j is no tool: refused as a rule, and matches nothing as data',
+    async (name) => {
+      expect(
+        () => parseRule(name, 'deny', 'settings.json'),
+        'parseRule step 2: look names up as data (Object.hasOwn), not through the prototype',
+      ).toThrow(RuleSyntaxError);
+      const raw = { behavior: 'allow' as const, tool: name.replace(/\(.*/, ''), source: 'x' };
+      expect(
+        ruleMatches(raw, { tool: 'bash', command: 'ls' }, ws),
+        'ruleMatches step 1: CLAUDE_TOOLS has no such key',
+      ).toBe(false);
+      expect(
+        (await decide([], 'default', call(name, {}))).behavior,
+        'evaluate: a tool with such a name is asked about, without a crash',
+      ).toBe('ask');
+    },
+  );
 });
 
 describe('protected paths: asked about in every mode but bypassPermissions', () => {
-  test.each(['.mcp.json', 'CLAUDE.md', 'AGENTS.md', '.claude/settings.json', '.claude/commands/x.md', '.git/hooks/pre-commit', '.bashrc', 'sub/.zshrc', '.envrc'])(
-    'writing %s is asked about in acceptEdits, even with an allow rule',
-    async (file) => {
-      for (const tool of ['write', 'edit']) {
-        const decision = await decide(rules(['allow', 'Edit']), 'acceptEdits', call(tool, { path: file, content: 'x', old: 'a', new: 'b' }));
-        expect(decision.behavior, `pathSubjects (given) and evaluate step 4: ${tool} of ${file} changes what runs next time; always ask`).toBe('ask');
-      }
-      expect((await decide([], 'bypassPermissions', call('write', { path: file, content: 'x' }))).behavior, 'evaluate step 4: bypassPermissions skips the checks').toBe('allow');
-    },
-  );
+  test.each([
+    '.mcp.json',
+    'CLAUDE.md',
+    'AGENTS.md',
+    '.claude/settings.json',
+    '.claude/commands/x.md',
+    '.git/hooks/pre-commit',
+    '.bashrc',
+    'sub/.zshrc',
+    '.envrc',
+  ])('writing %s is asked about in acceptEdits, even with an allow rule', async (file) => {
+    for (const tool of ['write', 'edit']) {
+      const decision = await decide(
+        rules(['allow', 'Edit']),
+        'acceptEdits',
+        call(tool, { path: file, content: 'x', old: 'a', new: 'b' }),
+      );
+      expect(
+        decision.behavior,
+        `pathSubjects (given) and evaluate step 4: ${tool} of ${file} changes what runs next time; always ask`,
+      ).toBe('ask');
+    }
+    expect(
+      (await decide([], 'bypassPermissions', call('write', { path: file, content: 'x' }))).behavior,
+      'evaluate step 4: bypassPermissions skips the checks',
+    ).toBe('allow');
+  });
 });
 
 describe('"always" stores a rule no wider than the call (gate, suggestBashRule)', () => {
@@ -208,31 +387,53 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     const { stored, next } = await always({}, bash(first));
     expect(stored.length, 'beforeToolCall step 6: a rule was stored').toBeGreaterThan(0);
     expect((await next(bash(first))).behavior, 'the same call is allowed next time').toBe('allow');
-    expect((await next(bash(broader))).behavior, `suggestBashRule step 3: the stored rule (${stored.map((r) => r.specifier).join(', ')}) must not match ${JSON.stringify(broader)}: escape the call's text`).toBe('ask');
+    expect(
+      (await next(bash(broader))).behavior,
+      `suggestBashRule step 3: the stored rule (${stored.map((r) => r.specifier).join(', ')}) must not match ${JSON.stringify(broader)}: escape the call's text`,
+    ).toBe('ask');
   });
 
   test('a file named ** stores a rule for that file only', async () => {
     const { stored, next } = await always({}, call('write', { path: '**', content: 'x' }));
-    expect((await next(call('write', { path: '**', content: 'y' }))).behavior, 'the same file is allowed next time').toBe('allow');
-    expect((await next(call('write', { path: 'src/a.ts', content: 'y' }))).behavior, `suggestRules (given): ${stored.map((r) => r.specifier).join(', ')} must not be a glob over every file`).toBe('ask');
+    expect(
+      (await next(call('write', { path: '**', content: 'y' }))).behavior,
+      'the same file is allowed next time',
+    ).toBe('allow');
+    expect(
+      (await next(call('write', { path: 'src/a.ts', content: 'y' }))).behavior,
+      `suggestRules (given): ${stored.map((r) => r.specifier).join(', ')} must not be a glob over every file`,
+    ).toBe('ask');
   });
 
   test('an MCP tool stores an exact rule', async () => {
     const { next } = await always({}, call('mcp__srv__get', {}));
     expect((await next(call('mcp__srv__get', {}))).behavior, 'the same tool is allowed next time').toBe('allow');
-    expect((await next(call('mcp__srv__get__delete_everything', {}))).behavior, 'ruleMatches step 1: mcp__srv__get is a tool rule, not a server rule').toBe('ask');
+    expect(
+      (await next(call('mcp__srv__get__delete_everything', {}))).behavior,
+      'ruleMatches step 1: mcp__srv__get is a tool rule, not a server rule',
+    ).toBe('ask');
   });
 
   test('a command that is not understood stores no rule', async () => {
     const { stored } = await always({}, bash('[[ -f x ]] && rm y'));
-    expect(stored, 'suggestRules (given): nothing narrow can be written for a command that is not understood').toEqual([]);
+    expect(stored, 'suggestRules (given): nothing narrow can be written for a command that is not understood').toEqual(
+      [],
+    );
   });
 
   test('when an ask rule still wins, the request says which, and the next call is asked again', async () => {
     const { asked, next } = await always({ rules: rules(['ask', 'Bash(npm publish:*)']) }, bash('npm publish'));
-    expect(asked[0]?.stillAsks ?? '(no stillAsks)', 'beforeToolCall step 4: stillAsks names the rule that keeps asking').toMatch(/npm publish:\*/);
-    expect((await next(bash('npm publish'))).behavior, 'the ask rule still wins over the session allow rule').toBe('ask');
+    expect(
+      asked[0]?.stillAsks ?? '(no stillAsks)',
+      'beforeToolCall step 4: stillAsks names the rule that keeps asking',
+    ).toMatch(/npm publish:\*/);
+    expect((await next(bash('npm publish'))).behavior, 'the ask rule still wins over the session allow rule').toBe(
+      'ask',
+    );
     const plain = await always({}, bash('npm run build'));
-    expect(plain.asked[0]?.stillAsks, 'beforeToolCall step 4: when "always" will allow the next call, no stillAsks').toBeUndefined();
+    expect(
+      plain.asked[0]?.stillAsks,
+      'beforeToolCall step 4: when "always" will allow the next call, no stillAsks',
+    ).toBeUndefined();
   });
 });

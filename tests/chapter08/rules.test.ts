@@ -15,7 +15,10 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     ['mcp__my-server__create_issue', { tool: 'mcp__my-server__create_issue' }],
   ])('reads %s', (text, expected) => {
     const rule = parseRule(text, 'deny', '/p/.claude/settings.json');
-    expect(rule, `parseRule steps 1-4: ${JSON.stringify(text)} is a valid rule; keep the behaviour and the source, and leave specifier out when there are no parentheses`).toEqual({ behavior: 'deny', source: '/p/.claude/settings.json', ...expected });
+    expect(
+      rule,
+      `parseRule steps 1-4: ${JSON.stringify(text)} is a valid rule; keep the behaviour and the source, and leave specifier out when there are no parentheses`,
+    ).toEqual({ behavior: 'deny', source: '/p/.claude/settings.json', ...expected });
   });
 
   test.each([
@@ -25,7 +28,11 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     ['Read Edit', 'two names', /tool name/],
     ['Bash()', 'empty parentheses (leave them out to match every call)', /empty/],
     ['Bash(   )', 'parentheses with only spaces', /empty/],
-    ['bash(ls)', 'the kit tool name instead of the Claude Code name Bash', /(?=[^]*\bbash\b)(?=[^]*\bBash\b)(?=[^]*\bRead\b)(?=[^]*\bEdit\b)/],
+    [
+      'bash(ls)',
+      'the kit tool name instead of the Claude Code name Bash',
+      /(?=[^]*\bbash\b)(?=[^]*\bBash\b)(?=[^]*\bRead\b)(?=[^]*\bEdit\b)/,
+    ],
     ['Shell(ls)', 'an unknown tool', /unknown tool Shell/],
     ['mcp__github__create_issue(repo)', 'an MCP name with a specifier', /MCP/],
     ['mcp__git*', 'a * that is not a whole __* at the end of an MCP name', /unknown tool/],
@@ -41,10 +48,15 @@ describe('parseRule (src/permissions/rules.ts)', () => {
       error = caught;
     }
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    expect(error, `parseRule steps 1-3: ${why} must throw a RuleSyntaxError, never become a rule that allows something`).toBeInstanceOf(RuleSyntaxError);
+    expect(
+      error,
+      `parseRule steps 1-3: ${why} must throw a RuleSyntaxError, never become a rule that allows something`,
+    ).toBeInstanceOf(RuleSyntaxError);
     const message = (error as Error).message;
     expect(message, 'parseRule step 4: the message quotes the rule as written').toContain(JSON.stringify(text));
-    expect(message, 'parseRule step 4: the message names the file the rule came from').toContain('/home/ada/.claude/settings.json');
+    expect(message, 'parseRule step 4: the message names the file the rule came from').toContain(
+      '/home/ada/.claude/settings.json',
+    );
     expect(message, `parseRule steps 1-3: the message says what is wrong (${why})`).toMatch(says);
   });
 });

@@ -34,38 +34,83 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     });
     const settings = await settles(loadSettings(root, home), 'loadSettings must read three valid files');
     const seen = settings.rules.map((r) => `${r.behavior} ${r.tool}(${r.specifier}) ${r.source}`);
-    expect(seen, 'loadSettings step 4: every rule of every file, parsed with parseRule and its file as the source, user file first').toEqual([
+    expect(
+      seen,
+      'loadSettings step 4: every rule of every file, parsed with parseRule and its file as the source, user file first',
+    ).toEqual([
       `allow Bash(git status) ${paths.user}`,
       `allow Bash(npm run test:*) ${paths.project}`,
       `deny Read(./.env) ${paths.project}`,
       `ask Bash(git push:*) ${paths.local}`,
     ]);
-    expect(settings.files, 'loadSettings step 5: the files that were read, in order').toEqual([paths.user, paths.project, paths.local]);
+    expect(settings.files, 'loadSettings step 5: the files that were read, in order').toEqual([
+      paths.user,
+      paths.project,
+      paths.local,
+    ]);
   });
 
   test('defaultMode: the local file beats the project file, which beats the user file', async () => {
-    const all = setup({ user: { permissions: { defaultMode: 'plan' } }, project: { permissions: { defaultMode: 'acceptEdits' } }, local: { permissions: { defaultMode: 'bypassPermissions' } } });
-    expect((await loadSettings(all.root, all.home)).defaultMode, 'loadSettings step 4: the most local file that sets defaultMode wins').toBe('bypassPermissions');
-    const two = setup({ user: { permissions: { defaultMode: 'plan' } }, project: { permissions: { defaultMode: 'acceptEdits' } }, local: { permissions: {} } });
-    expect((await loadSettings(two.root, two.home)).defaultMode, 'loadSettings step 4: a file without defaultMode keeps the one before').toBe('acceptEdits');
+    const all = setup({
+      user: { permissions: { defaultMode: 'plan' } },
+      project: { permissions: { defaultMode: 'acceptEdits' } },
+      local: { permissions: { defaultMode: 'bypassPermissions' } },
+    });
+    expect(
+      (await loadSettings(all.root, all.home)).defaultMode,
+      'loadSettings step 4: the most local file that sets defaultMode wins',
+    ).toBe('bypassPermissions');
+    const two = setup({
+      user: { permissions: { defaultMode: 'plan' } },
+      project: { permissions: { defaultMode: 'acceptEdits' } },
+      local: { permissions: {} },
+    });
+    expect(
+      (await loadSettings(two.root, two.home)).defaultMode,
+      'loadSettings step 4: a file without defaultMode keeps the one before',
+    ).toBe('acceptEdits');
   });
 
   test('a deny in the user file wins over an allow in the local file', async () => {
-    const { root, home } = setup({ user: { permissions: { deny: ['Bash(rm:*)'] } }, local: { permissions: { allow: ['Bash'] } } });
+    const { root, home } = setup({
+      user: { permissions: { deny: ['Bash(rm:*)'] } },
+      local: { permissions: { allow: ['Bash'] } },
+    });
     const settings = await loadSettings(root, home);
-    const decision = await evaluate(settings.rules, 'default', { type: 'tool_call', id: 'c1', name: 'bash', arguments: { command: 'rm -f x' } }, { root, home });
-    expect(decision.behavior, 'loadSettings: the rule lists of all files are merged (not replaced), so a deny anywhere still denies').toBe('deny');
+    const decision = await evaluate(
+      settings.rules,
+      'default',
+      { type: 'tool_call', id: 'c1', name: 'bash', arguments: { command: 'rm -f x' } },
+      { root, home },
+    );
+    expect(
+      decision.behavior,
+      'loadSettings: the rule lists of all files are merged (not replaced), so a deny anywhere still denies',
+    ).toBe('deny');
   });
 
   test('no files at all: no rules and no mode', async () => {
     const { root, home } = setup({});
-    const settings = await settles(loadSettings(root, home), 'loadSettings step 1: a missing file is skipped, not an error');
+    const settings = await settles(
+      loadSettings(root, home),
+      'loadSettings step 1: a missing file is skipped, not an error',
+    );
     expect(settings, 'loadSettings: nothing found means no rules').toEqual({ rules: [], files: [] });
   });
 
   test('other keys of a Claude Code settings file are left alone', async () => {
-    const { root, home } = setup({ project: { model: 'opus', env: { A: '1' }, hooks: {}, permissions: { allow: ['Bash(ls)'], additionalDirectories: ['../x'] } } });
-    const settings = await settles(loadSettings(root, home), 'loadSettings step 3: the schema only checks what the kit reads');
+    const { root, home } = setup({
+      project: {
+        model: 'opus',
+        env: { A: '1' },
+        hooks: {},
+        permissions: { allow: ['Bash(ls)'], additionalDirectories: ['../x'] },
+      },
+    });
+    const settings = await settles(
+      loadSettings(root, home),
+      'loadSettings step 3: the schema only checks what the kit reads',
+    );
     expect(settings.rules.length, 'the one rule is read').toBe(1);
   });
 
@@ -75,7 +120,10 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     ['an unknown mode', { permissions: { defaultMode: 'yolo' } }, 'user', /defaultMode/],
   ])('a file with %s is a SettingsError naming the file', async (_what, content, which, detail) => {
     const { root, home, paths } = setup({ [which]: content });
-    const error = await rejection(loadSettings(root, home), 'loadSettings steps 2-3: a broken settings file must be an error, never ignored');
+    const error = await rejection(
+      loadSettings(root, home),
+      'loadSettings steps 2-3: a broken settings file must be an error, never ignored',
+    );
     expect(error, 'loadSettings steps 2-3: throw a SettingsError').toBeInstanceOf(SettingsError);
     expect((error as Error).message, 'the message names the file').toContain(paths[which as 'user']);
     expect((error as Error).message, 'the message says what is wrong').toMatch(detail);
@@ -84,13 +132,19 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
   test('a settings path that cannot be read (a folder) is an error, not a file to skip', async () => {
     const { root, home, paths } = setup({});
     mkdirSync(paths.project, { recursive: true });
-    const error = await rejection(loadSettings(root, home), 'loadSettings step 1: only a file that does not exist (ENOENT) is skipped');
+    const error = await rejection(
+      loadSettings(root, home),
+      'loadSettings step 1: only a file that does not exist (ENOENT) is skipped',
+    );
     expect((error as NodeJS.ErrnoException).code, 'loadSettings step 1: other read errors are thrown').toBe('EISDIR');
   });
 
   test('a rule that cannot be read is an error naming the file and the rule', async () => {
     const { root, home, paths } = setup({ project: { permissions: { allow: ['Bash(npm test:*)', 'Bash(rm'] } } });
-    const error = await rejection(loadSettings(root, home), 'loadSettings step 4: a malformed rule must not be skipped');
+    const error = await rejection(
+      loadSettings(root, home),
+      'loadSettings step 4: a malformed rule must not be skipped',
+    );
     expect(error, 'loadSettings step 4: parseRule with the file as the source').toBeInstanceOf(RuleSyntaxError);
     expect((error as Error).message, 'the message names the file').toContain(paths.project);
     expect((error as Error).message, 'the message quotes the rule').toContain('"Bash(rm"');

@@ -34,7 +34,10 @@ export async function flush(rounds = 3): Promise<void> {
  */
 export async function settledSoon<T>(promise: Promise<T>, message: string): Promise<T> {
   let settled = false;
-  promise.then(() => (settled = true), () => (settled = true));
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
   await flush(5);
   expect(settled, message).toBe(true);
   return promise;
@@ -43,7 +46,13 @@ export async function settledSoon<T>(promise: Promise<T>, message: string): Prom
 /** A tool set with read-only tools `read` and `grep`, and writing tools `write` and `edit` (their execute is unused). */
 export function flaggedTools(): ToolSet {
   const make = (name: string, readOnly: boolean) =>
-    defineTool({ name, description: `${name} (test)`, input: z.object({}).passthrough(), readOnly, execute: async () => name });
+    defineTool({
+      name,
+      description: `${name} (test)`,
+      input: z.object({}).passthrough(),
+      readOnly,
+      execute: async () => name,
+    });
   return new ToolSet([make('read', true), make('grep', true), make('write', false), make('edit', false)]);
 }
 
@@ -119,7 +128,12 @@ export function controlledRunner(options: { holdDecisions?: boolean; emitFirst?:
  * Runs `executor` over `calls` in the background, collecting its events and the results it records. `done` settles
  * when the executor ends (rejects with what it throws).
  */
-export function runExecutor(executor: Executor, calls: readonly ToolCall[], runCall: CallRunner, options: { tools?: ToolSet; signal?: AbortSignal } = {}) {
+export function runExecutor(
+  executor: Executor,
+  calls: readonly ToolCall[],
+  runCall: CallRunner,
+  options: { tools?: ToolSet; signal?: AbortSignal } = {},
+) {
   const events: AgentEvent[] = [];
   const recorded: ToolResultMessage[] = [];
   const turn: TurnContext = {
@@ -137,13 +151,22 @@ export function runExecutor(executor: Executor, calls: readonly ToolCall[], runC
 
 /** Short lines for events: `decided a`, `result a`. */
 export const eventLines = (events: readonly AgentEvent[]) =>
-  events.map((event) => (event.type === 'tool_call_decided' ? `decided ${event.callId}` : event.type === 'tool_result' ? `result ${event.callId}` : event.type));
+  events.map((event) =>
+    event.type === 'tool_call_decided'
+      ? `decided ${event.callId}`
+      : event.type === 'tool_result'
+        ? `result ${event.callId}`
+        : event.type,
+  );
 
 /**
  * A read-only tool `slow` whose calls each wait for the test: `release(text)` ends the oldest waiting call with
  * that text. `seen` lists the text arguments in the order the calls started.
  */
-export function gatedTool(name = 'slow', readOnly = true): { tool: Tool; gates: Deferred<string>[]; seen: string[]; signals: AbortSignal[] } {
+export function gatedTool(
+  name = 'slow',
+  readOnly = true,
+): { tool: Tool; gates: Deferred<string>[]; seen: string[]; signals: AbortSignal[] } {
   const gates: Deferred<string>[] = [];
   const seen: string[] = [];
   const signals: AbortSignal[] = [];

@@ -11,49 +11,83 @@ import { tempWorkspace } from '../helpers/workspace.js';
 import { agentWith, ask, collect } from '../chapter07/fixtures.js';
 
 const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
-const log = (lines: number) => Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(4, '0')}`).join('\n');
+const log = (lines: number) =>
+  Array.from({ length: lines }, (_, i) => `line ${String(i + 1).padStart(4, '0')}`).join('\n');
 
-async function budget(content: string, options: { maxChars: number; tailChars?: number; cwd?: string }, id = 'call_1', isError = false) {
+async function budget(
+  content: string,
+  options: { maxChars: number; tailChars?: number; cwd?: string },
+  id = 'call_1',
+  isError = false,
+) {
   const cwd = options.cwd ?? tempWorkspace().root;
   const hooks = outputBudget({ cwd, ...options });
   const result = toolResult({ id, name: 'bash' }, content, isError);
-  const out = (await hooks.afterToolCall!({ type: 'tool_call', id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
+  const out =
+    (await hooks.afterToolCall!({ type: 'tool_call', id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
   return { out: out as ToolResultMessage, cwd };
 }
 
 describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
   test('a result within the budget is left exactly as it is, and no file is written; a budget under 1 is refused', async () => {
     const { out, cwd } = await budget('x'.repeat(100), { maxChars: 100 });
-    expect(out.content, 'outputBudget.afterToolCall step 1: 100 characters fit a budget of 100 (only a result longer than maxChars is cut)').toBe('x'.repeat(100));
+    expect(
+      out.content,
+      'outputBudget.afterToolCall step 1: 100 characters fit a budget of 100 (only a result longer than maxChars is cut)',
+    ).toBe('x'.repeat(100));
     expect(existsSync(path.join(cwd, OUTPUTS_DIR)), 'outputBudget step 1: nothing to keep, no file').toBe(false);
     for (const bad of [0, -10, 2.5]) {
-      expect(() => outputBudget({ cwd: '.', maxChars: bad }), `outputBudget({ maxChars: ${bad} }) must throw`).toThrow(RangeError);
+      expect(() => outputBudget({ cwd: '.', maxChars: bad }), `outputBudget({ maxChars: ${bad} }) must throw`).toThrow(
+        RangeError,
+      );
     }
   });
 
   test('a long result keeps its head and tail, and the note says how much was cut of how much', async () => {
     const text = log(1000); // 9999 characters
     const { out } = await budget(text, { maxChars: 400, tailChars: 100 });
-    expect(out.content.startsWith(text.slice(0, 300)), 'outputBudget step 3: the first maxChars - tailChars characters are kept').toBe(true);
-    expect(out.content.endsWith(text.slice(-100)), 'outputBudget step 3: the last tailChars characters are kept').toBe(true);
+    expect(
+      out.content.startsWith(text.slice(0, 300)),
+      'outputBudget step 3: the first maxChars - tailChars characters are kept',
+    ).toBe(true);
+    expect(out.content.endsWith(text.slice(-100)), 'outputBudget step 3: the last tailChars characters are kept').toBe(
+      true,
+    );
     const note = out.content.slice(300, -100);
-    expect(note, 'outputBudget step 3: the note says how many characters were cut, of how many').toMatch(new RegExp(`${text.length - 400}\\D.*${text.length}`));
+    expect(note, 'outputBudget step 3: the note says how many characters were cut, of how many').toMatch(
+      new RegExp(`${text.length - 400}\\D.*${text.length}`),
+    );
     expect(out.content.length, 'outputBudget step 3: head + note + tail, the note short').toBeLessThan(400 + 300);
-    expect(out, 'outputBudget step 4: same id, name and isError').toMatchObject({ toolCallId: 'call_1', toolName: 'bash', isError: false });
+    expect(out, 'outputBudget step 4: same id, name and isError').toMatchObject({
+      toolCallId: 'call_1',
+      toolName: 'bash',
+      isError: false,
+    });
   });
 
   test('by default a quarter of the budget comes from the end', async () => {
     const text = log(500);
     const { out } = await budget(text, { maxChars: 200 });
-    expect(out.content.startsWith(text.slice(0, 150)) && !out.content.startsWith(text.slice(0, 151)), 'outputBudget: 150 characters of head for a budget of 200').toBe(true);
-    expect(out.content.endsWith(`\n${text.slice(-50)}`), 'outputBudget: the last 50 characters, on a line after the note').toBe(true);
+    expect(
+      out.content.startsWith(text.slice(0, 150)) && !out.content.startsWith(text.slice(0, 151)),
+      'outputBudget: 150 characters of head for a budget of 200',
+    ).toBe(true);
+    expect(
+      out.content.endsWith(`\n${text.slice(-50)}`),
+      'outputBudget: the last 50 characters, on a line after the note',
+    ).toBe(true);
   });
 
   test('tailChars 0 keeps only the head, and the note ends the text', async () => {
     const text = log(300);
     const { out } = await budget(text, { maxChars: 120, tailChars: 0 });
-    expect(out.content.startsWith(text.slice(0, 120)), 'outputBudget step 3: all of the budget goes to the head').toBe(true);
-    expect(out.content.endsWith('...]\n'), 'outputBudget step 3: with tailChars 0 nothing follows the note (content.slice(-0) would be the whole text)').toBe(true);
+    expect(out.content.startsWith(text.slice(0, 120)), 'outputBudget step 3: all of the budget goes to the head').toBe(
+      true,
+    );
+    expect(
+      out.content.endsWith('...]\n'),
+      'outputBudget step 3: with tailChars 0 nothing follows the note (content.slice(-0) would be the whole text)',
+    ).toBe(true);
     expect(out.content.length, 'outputBudget: head and note only').toBeLessThan(120 + 250);
   });
 
@@ -63,20 +97,29 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const file = path.join(cwd, OUTPUTS_DIR, 'toolu_01ABC.txt');
     expect(existsSync(file), 'outputBudget step 2: the whole output goes to .agent/outputs/<call id>.txt').toBe(true);
     expect(readFileSync(file, 'utf8'), 'outputBudget step 2: the file holds the whole text, uncut').toBe(text);
-    expect(out.content, 'outputBudget step 3: the note gives the file\'s path relative to the workspace and says to use the read tool').toMatch(/\.agent\/outputs\/toolu_01ABC\.txt.*read/);
+    expect(
+      out.content,
+      "outputBudget step 3: the note gives the file's path relative to the workspace and says to use the read tool",
+    ).toMatch(/\.agent\/outputs\/toolu_01ABC\.txt.*read/);
   });
 
   test('the read tool can page through the kept output', async () => {
     const text = log(800);
     const { cwd } = await budget(text, { maxChars: 300 }, 'c9');
     const page = await readTool.execute({ path: `${OUTPUTS_DIR}/c9.txt`, offset: 500, limit: 2 }, { cwd });
-    expect(page, 'outputBudget: the file is inside the workspace, so read can show lines 500-501 of the whole output').toMatch(/line 0500[\s\S]*line 0501/);
+    expect(
+      page,
+      'outputBudget: the file is inside the workspace, so read can show lines 500-501 of the whole output',
+    ).toMatch(/line 0500[\s\S]*line 0501/);
   });
 
   test('a hostile call id cannot put the file outside the outputs folder', async () => {
     const { cwd } = await budget(log(300), { maxChars: 50 }, '../../../etc/evil');
     const files = readdirSync(path.join(cwd, OUTPUTS_DIR));
-    expect(files.length, 'outputBudget step 2: the model chose the id; outputFileName must keep it one plain file name').toBe(1);
+    expect(
+      files.length,
+      'outputBudget step 2: the model chose the id; outputFileName must keep it one plain file name',
+    ).toBe(1);
     expect(files[0], 'outputBudget: no path separators in the name').not.toMatch(/[/\\]/);
     expect(existsSync(path.join(cwd, '..', 'etc')), 'outputBudget: nothing written outside the workspace').toBe(false);
   });
@@ -86,7 +129,9 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     writeFileSync(path.join(root, '.agent'), 'a file where the folder should be');
     const { out } = await budget(log(300), { maxChars: 100, cwd: root });
     expect(out.content.length, 'outputBudget step 3: the cut happens even when writing failed').toBeLessThan(400);
-    expect(out.content, 'outputBudget step 3: say the whole output could not be kept, and why').toMatch(/could not be kept/);
+    expect(out.content, 'outputBudget step 3: say the whole output could not be kept, and why').toMatch(
+      /could not be kept/,
+    );
     expect(out.content, 'outputBudget: do not name a file that does not exist').not.toMatch(/read it with/);
   });
 
@@ -97,16 +142,30 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
 
   test('in a run, the model is sent the cut output and the history stays valid', async () => {
     const { root } = tempWorkspace();
-    const big = defineTool({ name: 'cat_log', description: 'prints a long log', input: z.object({}), readOnly: true, execute: async () => log(2000) });
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'k1', name: 'cat_log', arguments: {} }]), assistantText('seen')], {
-      extraTools: [big],
-      hooks: outputBudget({ cwd: root, maxChars: 1000 }),
+    const big = defineTool({
+      name: 'cat_log',
+      description: 'prints a long log',
+      input: z.object({}),
+      readOnly: true,
+      execute: async () => log(2000),
     });
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'k1', name: 'cat_log', arguments: {} }]), assistantText('seen')],
+      {
+        extraTools: [big],
+        hooks: outputBudget({ cwd: root, maxChars: 1000 }),
+      },
+    );
     const history: Message[] = ask('show the log');
     await collect(agent.run(history));
     const sent = provider.requests[1]!.messages.at(-1) as ToolResultMessage;
-    expect(sent.content.length, 'outputBudget: the model gets about maxChars characters, not the whole log').toBeLessThan(1200);
-    expect(readFileSync(path.join(root, OUTPUTS_DIR, 'k1.txt'), 'utf8'), 'outputBudget: the whole log is on disk').toBe(log(2000));
+    expect(
+      sent.content.length,
+      'outputBudget: the model gets about maxChars characters, not the whole log',
+    ).toBeLessThan(1200);
+    expect(readFileSync(path.join(root, OUTPUTS_DIR, 'k1.txt'), 'utf8'), 'outputBudget: the whole log is on disk').toBe(
+      log(2000),
+    );
     expect(history).toBeValidHistory('after a cut result');
   });
 });

@@ -16,7 +16,8 @@ const ctx: HookContext = { signal: new AbortController().signal, turn: 1, histor
 async function cut(cwd: string, id: string, content: string): Promise<string> {
   const hooks = outputBudget({ cwd, maxChars: 100 });
   const result = toolResult({ id, name: 'bash' }, content, false);
-  const out = (await hooks.afterToolCall!({ type: 'tool_call', id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
+  const out =
+    (await hooks.afterToolCall!({ type: 'tool_call', id, name: 'bash', arguments: {} }, result, ctx)) ?? result;
   return (out as ToolResultMessage).content;
 }
 
@@ -27,9 +28,14 @@ describe('outputBudget keeps its files inside the workspace (src/output-budget.t
     mkdirSync(outside, { recursive: true });
     symlinkSync(outside, path.join(root, '.agent'));
     const content = await cut(root, 'call_1', 'y'.repeat(5000));
-    expect(readdirSync(outside), 'outputBudget step 2: use saveWholeOutput, which checks the folder like the write tool: nothing may be created through the link').toEqual([]);
+    expect(
+      readdirSync(outside),
+      'outputBudget step 2: use saveWholeOutput, which checks the folder like the write tool: nothing may be created through the link',
+    ).toEqual([]);
     expect(content.length, 'outputBudget step 3: the cut still happens').toBeLessThan(1000);
-    expect(content, 'outputBudget step 3: the note says the whole output could not be kept').toMatch(/could not be kept/);
+    expect(content, 'outputBudget step 3: the note says the whole output could not be kept').toMatch(
+      /could not be kept/,
+    );
   });
 
   test('a call id the model reuses never replaces an earlier output', async () => {
@@ -37,9 +43,18 @@ describe('outputBudget keeps its files inside the workspace (src/output-budget.t
     mkdirSync(path.join(root, OUTPUTS_DIR), { recursive: true });
     writeFileSync(path.join(root, OUTPUTS_DIR, 'notes.txt'), 'KEEP ME');
     const content = await cut(root, 'notes', 'z'.repeat(5000));
-    expect(readFileSync(path.join(root, OUTPUTS_DIR, 'notes.txt'), 'utf8'), 'outputBudget step 2: an existing file named like the id is not replaced (saveWholeOutput picks a free name)').toBe('KEEP ME');
+    expect(
+      readFileSync(path.join(root, OUTPUTS_DIR, 'notes.txt'), 'utf8'),
+      'outputBudget step 2: an existing file named like the id is not replaced (saveWholeOutput picks a free name)',
+    ).toBe('KEEP ME');
     const named = /(\.agent\/outputs\/[\w.-]+)/.exec(content)?.[1];
-    expect(named, `outputBudget step 3: the note names the file saveWholeOutput returned (got: ${content.slice(100, 300)})`).toBe(`${OUTPUTS_DIR}/notes-2.txt`);
-    expect(existsSync(path.join(root, named!)) && readFileSync(path.join(root, named!), 'utf8'), 'outputBudget step 2: the whole output is in the file the note names').toBe('z'.repeat(5000));
+    expect(
+      named,
+      `outputBudget step 3: the note names the file saveWholeOutput returned (got: ${content.slice(100, 300)})`,
+    ).toBe(`${OUTPUTS_DIR}/notes-2.txt`);
+    expect(
+      existsSync(path.join(root, named!)) && readFileSync(path.join(root, named!), 'utf8'),
+      'outputBudget step 2: the whole output is in the file the note names',
+    ).toBe('z'.repeat(5000));
   });
 });

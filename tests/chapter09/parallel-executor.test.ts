@@ -4,20 +4,40 @@ import type { Executor } from 'kit/executor';
 import { CANCELLED_RESULT } from 'kit/execute-tool';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
-import { call, controlledRunner, eventLines, flaggedTools, flush, gatedTool, runExecutor, settledSoon } from './fixtures.js';
+import {
+  call,
+  controlledRunner,
+  eventLines,
+  flaggedTools,
+  flush,
+  gatedTool,
+  runExecutor,
+  settledSoon,
+} from './fixtures.js';
 
-const limit = (n: number): Executor => (calls, runCall, turn) => runInParallel(calls, runCall, turn, n);
+const limit =
+  (n: number): Executor =>
+  (calls, runCall, turn) =>
+    runInParallel(calls, runCall, turn, n);
 
 describe('runsInParallel (src/parallel-executor.ts)', () => {
   test('a known read-only tool may run beside others; a writing tool may not', () => {
     const tools = flaggedTools();
-    expect(runsInParallel(call('a', 'read'), tools), 'runsInParallel: read is marked readOnly, so it may run with others').toBe(true);
+    expect(
+      runsInParallel(call('a', 'read'), tools),
+      'runsInParallel: read is marked readOnly, so it may run with others',
+    ).toBe(true);
     expect(runsInParallel(call('b', 'grep'), tools), 'runsInParallel: grep is marked readOnly').toBe(true);
-    expect(runsInParallel(call('c', 'write'), tools), 'runsInParallel: write is not readOnly: it must run alone').toBe(false);
+    expect(runsInParallel(call('c', 'write'), tools), 'runsInParallel: write is not readOnly: it must run alone').toBe(
+      false,
+    );
   });
 
   test('a tool the set does not know runs alone: it might be anything', () => {
-    expect(runsInParallel(call('a', 'mystery'), flaggedTools()), 'runsInParallel step 1: an unknown name is not known to only read').toBe(false);
+    expect(
+      runsInParallel(call('a', 'mystery'), flaggedTools()),
+      'runsInParallel step 1: an unknown name is not known to only read',
+    ).toBe(false);
   });
 });
 
@@ -27,13 +47,26 @@ describe('parallelExecutor (src/parallel-executor.ts)', () => {
     const calls = ['a', 'b', 'c', 'd', 'e', 'f'].map((id) => call(id));
     const run = runExecutor(parallelExecutor(), calls, runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel: with the default limit (4), the first four reads start together and the fifth waits').toEqual(['a', 'b', 'c', 'd']);
+    expect(
+      runner.started(),
+      'runInParallel: with the default limit (4), the first four reads start together and the fifth waits',
+    ).toEqual(['a', 'b', 'c', 'd']);
     for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) runner.finish(id);
     await run.done;
     expect(runner.state.maxRunning, 'runInParallel: never more than 4 at once by default').toBe(4);
-    expect(run.ids(), 'runInParallel: every result recorded once, in call order').toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+    expect(run.ids(), 'runInParallel: every result recorded once, in call order').toEqual([
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+      'f',
+    ]);
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => parallelExecutor({ concurrency: bad }), `parallelExecutor({ concurrency: ${bad} }) must throw a RangeError that names concurrency`).toThrow(/concurrency/);
+      expect(
+        () => parallelExecutor({ concurrency: bad }),
+        `parallelExecutor({ concurrency: ${bad} }) must throw a RangeError that names concurrency`,
+      ).toThrow(/concurrency/);
     }
   });
 });
@@ -67,8 +100,14 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
         await flush();
       }
       await run.done;
-      expect(run.ids(), `runInParallel step 3: the calls finished in the order ${order.join(', ')}, but results go into the history in call order`).toEqual(['a', 'b', 'c']);
-      expect(run.recorded.map((r) => r.content), 'runInParallel: each recorded result is the one its own call returned').toEqual(['out a', 'out b', 'out c']);
+      expect(
+        run.ids(),
+        `runInParallel step 3: the calls finished in the order ${order.join(', ')}, but results go into the history in call order`,
+      ).toEqual(['a', 'b', 'c']);
+      expect(
+        run.recorded.map((r) => r.content),
+        'runInParallel: each recorded result is the one its own call returned',
+      ).toEqual(['out a', 'out b', 'out c']);
     }
   });
 
@@ -78,10 +117,16 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     runner.finish('b');
     await flush();
-    expect(run.ids(), 'runInParallel step 3: b finished first, but a is still running: nothing may be recorded yet').toEqual([]);
+    expect(
+      run.ids(),
+      'runInParallel step 3: b finished first, but a is still running: nothing may be recorded yet',
+    ).toEqual([]);
     runner.finish('a');
     await flush();
-    expect(run.ids(), 'runInParallel step 3: once a finishes, a and then b are recorded at once, without waiting for c').toEqual(['a', 'b']);
+    expect(
+      run.ids(),
+      'runInParallel step 3: once a finishes, a and then b are recorded at once, without waiting for c',
+    ).toEqual(['a', 'b']);
     runner.finish('c');
     await run.done;
     expect(run.ids(), 'runInParallel: c last').toEqual(['a', 'b', 'c']);
@@ -93,10 +138,18 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     runner.finish('b');
     await flush();
-    expect(eventLines(run.events), 'runInParallel step 3: b finished while a still runs; its tool_result must be yielded now, not after a').toEqual(['decided a', 'decided b', 'result b']);
+    expect(
+      eventLines(run.events),
+      'runInParallel step 3: b finished while a still runs; its tool_result must be yielded now, not after a',
+    ).toEqual(['decided a', 'decided b', 'result b']);
     runner.finish('a');
     await run.done;
-    expect(eventLines(run.events), 'runInParallel: a\'s result comes when a finishes').toEqual(['decided a', 'decided b', 'result b', 'result a']);
+    expect(eventLines(run.events), "runInParallel: a's result comes when a finishes").toEqual([
+      'decided a',
+      'decided b',
+      'result b',
+      'result a',
+    ]);
   });
 
   test('a write between reads splits the batch: it waits for the reads before it, and the reads after it wait for it', async () => {
@@ -104,17 +157,35 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const calls = [call('r1'), call('r2', 'grep'), call('w', 'write'), call('r3'), call('r4')];
     const run = runExecutor(limit(4), calls, runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: r1 and r2 run together; the write must wait for them').toEqual(['r1', 'r2']);
+    expect(runner.started(), 'runInParallel step 2: r1 and r2 run together; the write must wait for them').toEqual([
+      'r1',
+      'r2',
+    ]);
     runner.finish('r1');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: r2 is still running, so the write still waits').toEqual(['r1', 'r2']);
+    expect(runner.started(), 'runInParallel step 2: r2 is still running, so the write still waits').toEqual([
+      'r1',
+      'r2',
+    ]);
     runner.finish('r2');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: the write starts once the reads before it have finished, and alone').toEqual(['r1', 'r2', 'w']);
-    expect(runner.log.includes('decide r3'), 'runInParallel step 2: r3 must not even be asked for while the write runs').toBe(false);
+    expect(
+      runner.started(),
+      'runInParallel step 2: the write starts once the reads before it have finished, and alone',
+    ).toEqual(['r1', 'r2', 'w']);
+    expect(
+      runner.log.includes('decide r3'),
+      'runInParallel step 2: r3 must not even be asked for while the write runs',
+    ).toBe(false);
     runner.finish('w');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: after the write, r3 and r4 run together').toEqual(['r1', 'r2', 'w', 'r3', 'r4']);
+    expect(runner.started(), 'runInParallel step 2: after the write, r3 and r4 run together').toEqual([
+      'r1',
+      'r2',
+      'w',
+      'r3',
+      'r4',
+    ]);
     runner.finish('r4');
     runner.finish('r3');
     await run.done;
@@ -140,7 +211,9 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner();
     const run = runExecutor(limit(4), [call('a'), call('x', 'mystery'), call('b')], runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: a tool the set does not know waits for the read before it').toEqual(['a']);
+    expect(runner.started(), 'runInParallel step 2: a tool the set does not know waits for the read before it').toEqual(
+      ['a'],
+    );
     runner.finish('a');
     await flush();
     expect(runner.started(), 'runInParallel step 2: and the read after it waits for it').toEqual(['a', 'x']);
@@ -155,15 +228,25 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     for (const n of [1, 2, 3]) {
       const runner = controlledRunner();
       const ids = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-      const run = runExecutor(limit(n), ids.map((id) => call(id)), runner.runCall);
+      const run = runExecutor(
+        limit(n),
+        ids.map((id) => call(id)),
+        runner.runCall,
+      );
       await flush();
-      expect(runner.started().length, `runInParallel step 2: with a limit of ${n}, exactly ${n} reads start at first`).toBe(n);
+      expect(
+        runner.started().length,
+        `runInParallel step 2: with a limit of ${n}, exactly ${n} reads start at first`,
+      ).toBe(n);
       for (const id of ids) {
         runner.finish(id);
         await flush();
       }
       await run.done;
-      expect(runner.state.maxRunning, `runInParallel step 2: with a limit of ${n}, at most ${n} calls may run at once (measured)`).toBe(n);
+      expect(
+        runner.state.maxRunning,
+        `runInParallel step 2: with a limit of ${n}, at most ${n} calls may run at once (measured)`,
+      ).toBe(n);
       expect(run.ids(), 'runInParallel: every call recorded once, in call order').toEqual(ids);
     }
   });
@@ -174,7 +257,10 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     runner.finish('b');
     await flush();
-    expect(runner.started(), 'runInParallel step 3: b finished, so c may start while a still runs (a limit, not batches of two)').toEqual(['a', 'b', 'c']);
+    expect(
+      runner.started(),
+      'runInParallel step 3: b finished, so c may start while a still runs (a limit, not batches of two)',
+    ).toEqual(['a', 'b', 'c']);
     runner.finish('a');
     runner.finish('c');
     await run.done;
@@ -184,16 +270,32 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner({ holdDecisions: true });
     const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
     await flush();
-    expect(runner.log, 'runInParallel step 1: b may not be asked for while a is being decided (two permission prompts at once)').toEqual(['decide a']);
+    expect(
+      runner.log,
+      'runInParallel step 1: b may not be asked for while a is being decided (two permission prompts at once)',
+    ).toEqual(['decide a']);
     runner.decide('a');
     await flush();
-    expect(runner.log, 'runInParallel step 3: once a is decided it runs, and b is asked for next').toEqual(['decide a', 'start a', 'decide b']);
+    expect(runner.log, 'runInParallel step 3: once a is decided it runs, and b is asked for next').toEqual([
+      'decide a',
+      'start a',
+      'decide b',
+    ]);
     runner.decide('c');
     await flush();
-    expect(runner.log.includes('decide c'), 'runInParallel: c comes after b, whatever the order of the answers').toBe(false);
+    expect(runner.log.includes('decide c'), 'runInParallel: c comes after b, whatever the order of the answers').toBe(
+      false,
+    );
     runner.decide('b');
     await flush();
-    expect(runner.log, 'runInParallel: decisions in call order').toEqual(['decide a', 'start a', 'decide b', 'start b', 'decide c', 'start c']);
+    expect(runner.log, 'runInParallel: decisions in call order').toEqual([
+      'decide a',
+      'start a',
+      'decide b',
+      'start b',
+      'decide c',
+      'start c',
+    ]);
     expect(runner.state.maxDeciding, 'runInParallel: never two decisions at once').toBe(1);
     for (const id of ['a', 'b', 'c']) runner.finish(id);
     await run.done;
@@ -207,7 +309,10 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     runner.finish('a');
     await flush();
-    expect(runner.log, 'runInParallel step 3: a finished while b is still being decided; c must wait for b\'s decision, not for a').toEqual(['decide a', 'start a', 'decide b', 'end a']);
+    expect(
+      runner.log,
+      "runInParallel step 3: a finished while b is still being decided; c must wait for b's decision, not for a",
+    ).toEqual(['decide a', 'start a', 'decide b', 'end a']);
     runner.decide('b');
     runner.decide('c');
     await flush();
@@ -221,8 +326,14 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner({ holdDecisions: true, emitFirst: true });
     const run = runExecutor(limit(4), [call('a'), call('b')], runner.runCall);
     await flush();
-    expect(run.events.map((e) => e.type), 'runInParallel: the hook\'s event is passed on at once').toEqual(['turn_start']);
-    expect(runner.log, 'runInParallel step 3: only the tool_call_decided event of the call being decided lets the next call be asked').toEqual(['decide a']);
+    expect(
+      run.events.map((e) => e.type),
+      "runInParallel: the hook's event is passed on at once",
+    ).toEqual(['turn_start']);
+    expect(
+      runner.log,
+      'runInParallel step 3: only the tool_call_decided event of the call being decided lets the next call be asked',
+    ).toEqual(['decide a']);
     runner.decide('a');
     runner.decide('b');
     await flush();
@@ -238,7 +349,9 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     };
     const run = runExecutor(limit(4), [call('q'), call('b')], (c) => (c.id === 'q' ? quiet(c) : runner.runCall(c)));
     await flush();
-    expect(runner.started(), 'runInParallel step 3: a call that has returned is no longer being decided').toEqual(['b']);
+    expect(runner.started(), 'runInParallel step 3: a call that has returned is no longer being decided').toEqual([
+      'b',
+    ]);
     runner.finish('b');
     await run.done;
     expect(run.ids(), 'runInParallel: both recorded, in call order').toEqual(['q', 'b']);
@@ -247,9 +360,14 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
   test('after an abort no more calls start; the running ones still end and are recorded', async () => {
     const runner = controlledRunner();
     const controller = new AbortController();
-    const run = runExecutor(limit(2), [call('a'), call('b'), call('c'), call('d')], runner.runCall, { signal: controller.signal });
+    const run = runExecutor(limit(2), [call('a'), call('b'), call('c'), call('d')], runner.runCall, {
+      signal: controller.signal,
+    });
     await flush();
-    expect(runner.started(), 'runInParallel step 2: with a concurrency of 2, only a and b start (fewer than `concurrency` must run for the next to start)').toEqual(['a', 'b']);
+    expect(
+      runner.started(),
+      'runInParallel step 2: with a concurrency of 2, only a and b start (fewer than `concurrency` must run for the next to start)',
+    ).toEqual(['a', 'b']);
     controller.abort(new Error('stop'));
     runner.finish('a');
     runner.finish('b');
@@ -258,9 +376,18 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
       runner.log.filter((entry) => entry.startsWith('decide')),
       'runInParallel step 2: the signal aborted while a and b ran: look at it before every start, not once before the first call, so c and d are never asked for',
     ).toEqual(['decide a', 'decide b']);
-    await settledSoon(run.done, 'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end');
-    expect(runner.started(), 'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)').toEqual(['a', 'b']);
-    expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual(['a', 'b']);
+    await settledSoon(
+      run.done,
+      'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end',
+    );
+    expect(
+      runner.started(),
+      'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)',
+    ).toEqual(['a', 'b']);
+    expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual([
+      'a',
+      'b',
+    ]);
   });
 
   test('an abort before the turn starts nothing', async () => {
@@ -278,38 +405,68 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const run = runExecutor(limit(4), [call('a'), call('b'), call('c')], runner.runCall);
     await flush();
     runner.fail('b', new Error('hook exploded'));
-    await expect(run.done, 'runInParallel: the error of a failing call goes on to the loop').rejects.toThrow('hook exploded');
+    await expect(run.done, 'runInParallel: the error of a failing call goes on to the loop').rejects.toThrow(
+      'hook exploded',
+    );
     runner.finish('a');
     runner.finish('c');
     await flush();
-    expect(runner.log.filter((line) => line.startsWith('closed')).sort(), 'runInParallel step 4: the calls still running (a, c) must be closed with return(), not left dangling').toEqual(['closed a', 'closed b', 'closed c']);
+    expect(
+      runner.log.filter((line) => line.startsWith('closed')).sort(),
+      'runInParallel step 4: the calls still running (a, c) must be closed with return(), not left dangling',
+    ).toEqual(['closed a', 'closed b', 'closed c']);
   });
 
   test('a consumer that stops reading closes every running call', async () => {
     const runner = controlledRunner();
     const tools = flaggedTools();
-    const generator = runInParallel([call('a'), call('b')], runner.runCall, { signal: new AbortController().signal, tools, record: () => {} }, 4);
-    expect((await generator.next()).value, 'runInParallel: the first event is a\'s decision').toMatchObject({ type: 'tool_call_decided', callId: 'a' });
-    expect((await generator.next()).value, 'runInParallel: then b\'s').toMatchObject({ type: 'tool_call_decided', callId: 'b' });
+    const generator = runInParallel(
+      [call('a'), call('b')],
+      runner.runCall,
+      { signal: new AbortController().signal, tools, record: () => {} },
+      4,
+    );
+    expect((await generator.next()).value, "runInParallel: the first event is a's decision").toMatchObject({
+      type: 'tool_call_decided',
+      callId: 'a',
+    });
+    expect((await generator.next()).value, "runInParallel: then b's").toMatchObject({
+      type: 'tool_call_decided',
+      callId: 'b',
+    });
     await generator.return(undefined);
     runner.finish('a');
     runner.finish('b');
     await flush();
-    expect(runner.log.filter((line) => line.startsWith('closed')).sort(), 'runInParallel step 4: when the executor is closed, its running calls are closed too (return() in finally)').toEqual(['closed a', 'closed b']);
+    expect(
+      runner.log.filter((line) => line.startsWith('closed')).sort(),
+      'runInParallel step 4: when the executor is closed, its running calls are closed too (return() in finally)',
+    ).toEqual(['closed a', 'closed b']);
   });
 
   test('a call left for the client records nothing, and the calls after it are still recorded', async () => {
     const runner = controlledRunner();
     const client = async function* (c: { id: string; name: string }) {
-      yield { type: 'tool_call_decided' as const, turn: 1, callId: c.id, name: c.name, decision: { type: 'allow' as const } };
+      yield {
+        type: 'tool_call_decided' as const,
+        turn: 1,
+        callId: c.id,
+        name: c.name,
+        decision: { type: 'allow' as const },
+      };
       return undefined;
     };
-    const run = runExecutor(limit(4), [call('a'), call('ask', 'read'), call('b')], (c) => (c.id === 'ask' ? client(c) : runner.runCall(c)));
+    const run = runExecutor(limit(4), [call('a'), call('ask', 'read'), call('b')], (c) =>
+      c.id === 'ask' ? client(c) : runner.runCall(c),
+    );
     await flush();
     runner.finish('b');
     runner.finish('a');
     await run.done;
-    expect(run.ids(), 'runInParallel step 3: a call that returns no result is skipped, and recording goes on past it').toEqual(['a', 'b']);
+    expect(
+      run.ids(),
+      'runInParallel step 3: a call that returns no result is skipped, and recording goes on past it',
+    ).toEqual(['a', 'b']);
   });
 
   test('no calls: no events, nothing recorded', async () => {
@@ -321,11 +478,15 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
 });
 
 describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
-  const slowCalls = (...texts: string[]) => assistantToolCalls(texts.map((text, i) => ({ id: `s${i + 1}`, name: 'slow', arguments: { text } })));
+  const slowCalls = (...texts: string[]) =>
+    assistantToolCalls(texts.map((text, i) => ({ id: `s${i + 1}`, name: 'slow', arguments: { text } })));
 
   test('reads run together and their results go into the history in call order, each paired with its call', async () => {
     const { tool, gates, seen } = gatedTool();
-    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('done')], { extraTools: [tool], executor: parallelExecutor({ concurrency: 4 }) });
+    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('done')], {
+      extraTools: [tool],
+      executor: parallelExecutor({ concurrency: 4 }),
+    });
     const history: Message[] = ask('read three');
     const running = collect(agent.run(history));
     await flush();
@@ -336,16 +497,29 @@ describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
     gates[1]!.resolve('B');
     const events = await running;
     expect(theDone(events, 'parallel run').reason, 'the run ends normally').toBe('end_turn');
-    expect(history.filter((m) => m.role === 'tool').map((m) => `${(m as { toolCallId: string }).toolCallId}=${m.content}`), 'runInParallel: results recorded in call order, each with its own call id').toEqual(['s1=A', 's2=B', 's3=C']);
+    expect(
+      history.filter((m) => m.role === 'tool').map((m) => `${(m as { toolCallId: string }).toolCallId}=${m.content}`),
+      'runInParallel: results recorded in call order, each with its own call id',
+    ).toEqual(['s1=A', 's2=B', 's3=C']);
     expect(history).toBeValidHistory('after a parallel turn');
   });
 
-  test('an error in one call leaves the others\' results intact', async () => {
+  test("an error in one call leaves the others' results intact", async () => {
     const { tool, gates } = gatedTool();
-    const { agent } = agentWith([assistantToolCalls([{ id: 's1', name: 'slow', arguments: { text: 'a' } }, { id: 'f1', name: 'fail', arguments: {} }, { id: 's2', name: 'slow', arguments: { text: 'b' } }]), assistantText('ok')], {
-      extraTools: [tool],
-      executor: parallelExecutor({ concurrency: 4 }),
-    });
+    const { agent } = agentWith(
+      [
+        assistantToolCalls([
+          { id: 's1', name: 'slow', arguments: { text: 'a' } },
+          { id: 'f1', name: 'fail', arguments: {} },
+          { id: 's2', name: 'slow', arguments: { text: 'b' } },
+        ]),
+        assistantText('ok'),
+      ],
+      {
+        extraTools: [tool],
+        executor: parallelExecutor({ concurrency: 4 }),
+      },
+    );
     const history: Message[] = ask('go');
     const running = collect(agent.run(history));
     await flush();
@@ -354,15 +528,28 @@ describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
     gates[1]?.resolve('B');
     await running;
     const results = history.filter((m): m is Extract<Message, { role: 'tool' }> => m.role === 'tool');
-    expect(results.map((r) => [r.toolCallId, r.isError]), 'parallelExecutor: the failing call is an error result; the others keep theirs, in call order').toEqual([['s1', false], ['f1', true], ['s2', false]]);
-    expect(results.map((r) => r.content).filter((c) => c === 'A' || c === 'B'), 'the reads\' outputs are intact').toEqual(['A', 'B']);
+    expect(
+      results.map((r) => [r.toolCallId, r.isError]),
+      'parallelExecutor: the failing call is an error result; the others keep theirs, in call order',
+    ).toEqual([
+      ['s1', false],
+      ['f1', true],
+      ['s2', false],
+    ]);
+    expect(
+      results.map((r) => r.content).filter((c) => c === 'A' || c === 'B'),
+      "the reads' outputs are intact",
+    ).toEqual(['A', 'B']);
     expect(history).toBeValidHistory('after one call of a batch failed');
   });
 
   test('an abort mid-batch cancels the running calls, starts no more, and leaves every call with a result', async () => {
     const { tool, seen } = gatedTool();
     const controller = new AbortController();
-    const { agent, provider } = agentWith([slowCalls('a', 'b', 'c'), assistantText('never')], { extraTools: [tool], executor: parallelExecutor({ concurrency: 2 }) });
+    const { agent, provider } = agentWith([slowCalls('a', 'b', 'c'), assistantText('never')], {
+      extraTools: [tool],
+      executor: parallelExecutor({ concurrency: 2 }),
+    });
     const history: Message[] = ask('go');
     const running = collect(agent.run(history, { signal: controller.signal }));
     await flush();
@@ -370,7 +557,10 @@ describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
     const events = await running;
     expect(theDone(events, 'abort mid-batch').reason, 'the run ends as cancelled').toBe('cancelled');
     expect(seen, 'runInParallel step 2: with a limit of 2, the third call never started').toEqual(['a', 'b']);
-    expect(history.filter((m) => m.role === 'tool').map((m) => m.content), 'every call has a result: the two running ones cancelled, the third closed by the loop').toEqual([CANCELLED_RESULT, CANCELLED_RESULT, CANCELLED_RESULT]);
+    expect(
+      history.filter((m) => m.role === 'tool').map((m) => m.content),
+      'every call has a result: the two running ones cancelled, the third closed by the loop',
+    ).toEqual([CANCELLED_RESULT, CANCELLED_RESULT, CANCELLED_RESULT]);
     expect(provider.requests.length, 'no model call after the abort').toBe(1);
     expect(history).toBeValidHistory('after an abort in the middle of a batch');
   });
@@ -391,7 +581,11 @@ describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
         return { type: 'allow' as const };
       },
     };
-    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('ok')], { extraTools: [tool], hooks, executor: parallelExecutor({ concurrency: 4 }) });
+    const { agent } = agentWith([slowCalls('a', 'b', 'c'), assistantText('ok')], {
+      extraTools: [tool],
+      hooks,
+      executor: parallelExecutor({ concurrency: 4 }),
+    });
     const running = collect(agent.run(ask('go')));
     await flush();
     expect(asked, 'runInParallel: the permission question for s2 waits until s1 is answered').toEqual(['s1']);

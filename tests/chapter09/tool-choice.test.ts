@@ -7,11 +7,24 @@ import { OpenAIProvider } from 'kit/providers/openai';
 import { toolChoice, type ToolChoiceOptions } from 'kit/tool-choice';
 import { fakeApi } from '../helpers/fake-http.js';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
-import { ANTHROPIC_URL, OPENAI_URL, anthropicEnv, anthropicResponse, openaiEnv, openaiResponse, tools } from '../chapter05/fixtures.js';
+import {
+  ANTHROPIC_URL,
+  OPENAI_URL,
+  anthropicEnv,
+  anthropicResponse,
+  openaiEnv,
+  openaiResponse,
+  tools,
+} from '../chapter05/fixtures.js';
 
 const api = fakeApi();
 
-const ctx = (turn: number): HookContext => ({ signal: new AbortController().signal, turn, history: [], emit: () => {} });
+const ctx = (turn: number): HookContext => ({
+  signal: new AbortController().signal,
+  turn,
+  history: [],
+  emit: () => {},
+});
 const baseRequest = (): ModelRequest => ({ system: 'be brief', messages: [userMessage('hi')], tools, maxTokens: 100 });
 
 /** The request the hook leaves for model call number `turn`. */
@@ -24,29 +37,50 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     const options: ToolChoiceOptions = { first: 'required', then: 'auto' };
     expect(chosen(options, 1).toolChoice, 'toolChoice step 1: turn 1 gets options.first').toBe('required');
     expect(chosen(options, 2).toolChoice, 'toolChoice step 1: turn 2 gets options.then').toBe('auto');
-    expect(chosen(options, 7).toolChoice, 'toolChoice step 1: every turn after the first gets options.then').toBe('auto');
+    expect(chosen(options, 7).toolChoice, 'toolChoice step 1: every turn after the first gets options.then').toBe(
+      'auto',
+    );
   });
 
   test('keeps the rest of the request, and adds nothing that was not asked for', () => {
     const request = baseRequest();
     const out = chosen({ then: 'none' }, 1, request);
-    expect(out, 'toolChoice step 3: with no choice for this turn and no parallel switch, the request is unchanged (no toolChoice key)').toEqual(request);
-    expect('toolChoice' in out || 'parallelToolCalls' in out, 'toolChoice step 3: leave both fields out when they are not given').toBe(false);
+    expect(
+      out,
+      'toolChoice step 3: with no choice for this turn and no parallel switch, the request is unchanged (no toolChoice key)',
+    ).toEqual(request);
+    expect(
+      'toolChoice' in out || 'parallelToolCalls' in out,
+      'toolChoice step 3: leave both fields out when they are not given',
+    ).toBe(false);
     const named = chosen({ first: { name: 'read' }, parallel: false }, 1, request);
-    expect(named, 'toolChoice step 3: a copy with the choice and the switch; system, messages, tools and maxTokens as they were').toEqual({ ...request, toolChoice: { name: 'read' }, parallelToolCalls: false });
-    expect(request.toolChoice, 'toolChoice step 3: return a copy, do not change the request you were given').toBeUndefined();
+    expect(
+      named,
+      'toolChoice step 3: a copy with the choice and the switch; system, messages, tools and maxTokens as they were',
+    ).toEqual({ ...request, toolChoice: { name: 'read' }, parallelToolCalls: false });
+    expect(
+      request.toolChoice,
+      'toolChoice step 3: return a copy, do not change the request you were given',
+    ).toBeUndefined();
   });
 
   test('the parallel switch is set on every turn, true as well as false', () => {
     expect(chosen({ parallel: false }, 1).parallelToolCalls, 'toolChoice step 3: parallel false on turn 1').toBe(false);
-    expect(chosen({ parallel: false }, 3).parallelToolCalls, 'toolChoice step 3: parallel false on later turns too').toBe(false);
-    expect(chosen({ parallel: true }, 2).parallelToolCalls, 'toolChoice step 3: parallel true is passed on as well').toBe(true);
+    expect(
+      chosen({ parallel: false }, 3).parallelToolCalls,
+      'toolChoice step 3: parallel false on later turns too',
+    ).toBe(false);
+    expect(
+      chosen({ parallel: true }, 2).parallelToolCalls,
+      'toolChoice step 3: parallel true is passed on as well',
+    ).toBe(true);
   });
 
   test('a named tool that the request does not have is refused with a message that names it and lists the tools', () => {
-    expect(() => chosen({ first: { name: 'delete_everything' } }, 1), 'toolChoice step 2: throw an Error naming the unknown tool and listing the request\'s tools').toThrow(
-      /delete_everything.*read/,
-    );
+    expect(
+      () => chosen({ first: { name: 'delete_everything' } }, 1),
+      "toolChoice step 2: throw an Error naming the unknown tool and listing the request's tools",
+    ).toThrow(/delete_everything.*read/);
   });
 
   test('a named choice whose name an object inherits (toString, constructor, __proto__) is refused too', () => {
@@ -70,14 +104,19 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     await collect(agent.run(history));
     history.push(userMessage('second'));
     await collect(agent.run(history));
-    expect(provider.requests.map((r) => r.toolChoice), 'toolChoice step 1: the turn counts from 1 in each run, so each run starts with required').toEqual(['required', 'auto', 'required', 'auto']);
+    expect(
+      provider.requests.map((r) => r.toolChoice),
+      'toolChoice step 1: the turn counts from 1 in each run, so each run starts with required',
+    ).toEqual(['required', 'auto', 'required', 'auto']);
   });
 
   test('through the agent, an unknown named tool ends the run with reason error and a valid history', async () => {
     const { agent, provider } = agentWith([assistantText('never')], { hooks: toolChoice({ first: { name: 'nope' } }) });
     const history: Message[] = ask('go');
     const done = theDone(await collect(agent.run(history)), 'toolChoice');
-    expect(done.reason, 'toolChoice step 2: the hook throws, so the run ends with error before any model call').toBe('error');
+    expect(done.reason, 'toolChoice step 2: the hook throws, so the run ends with error before any model call').toBe(
+      'error',
+    );
     expect(done.message, 'toolChoice step 2: the message names the tool').toMatch(/nope/);
     expect(provider.requests.length, 'toolChoice: the model is never called with a choice it would refuse').toBe(0);
     expect(history).toBeValidHistory('after a refused tool choice');
@@ -97,15 +136,33 @@ describe('toolChoice in the request bodies of the real SDKs', () => {
   };
 
   test('Anthropic: required first, auto then; parallel off becomes disable_parallel_tool_use on the choice', async () => {
-    expect((await anthropicBody({ first: 'required', then: 'auto', parallel: false }, 1)).tool_choice, 'Anthropic body, turn 1: required is { type: "any" }, with parallel calls disabled').toEqual({ type: 'any', disable_parallel_tool_use: true });
-    expect((await anthropicBody({ first: 'required', then: 'auto', parallel: false }, 2)).tool_choice, 'Anthropic body, turn 2: auto, still one call at a time').toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect((await anthropicBody({ first: { name: 'read' } }, 1)).tool_choice, 'Anthropic body: a named tool, parallel left as it is').toEqual({ type: 'tool', name: 'read' });
+    expect(
+      (await anthropicBody({ first: 'required', then: 'auto', parallel: false }, 1)).tool_choice,
+      'Anthropic body, turn 1: required is { type: "any" }, with parallel calls disabled',
+    ).toEqual({ type: 'any', disable_parallel_tool_use: true });
+    expect(
+      (await anthropicBody({ first: 'required', then: 'auto', parallel: false }, 2)).tool_choice,
+      'Anthropic body, turn 2: auto, still one call at a time',
+    ).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+    expect(
+      (await anthropicBody({ first: { name: 'read' } }, 1)).tool_choice,
+      'Anthropic body: a named tool, parallel left as it is',
+    ).toEqual({ type: 'tool', name: 'read' });
   });
 
   test('Anthropic: parallel off with no choice sends an auto choice; with none it sends none alone (the API takes the flag only with auto, any and tool)', async () => {
-    expect((await anthropicBody({ parallel: false })).tool_choice, 'Anthropic body: parallel off alone').toEqual({ type: 'auto', disable_parallel_tool_use: true });
-    expect((await anthropicBody({ first: 'none', parallel: false })).tool_choice, 'Anthropic body: none never carries disable_parallel_tool_use').toEqual({ type: 'none' });
-    expect((await anthropicBody({ parallel: true })).tool_choice, 'Anthropic body: parallel on is the default: nothing to send').toBeUndefined();
+    expect((await anthropicBody({ parallel: false })).tool_choice, 'Anthropic body: parallel off alone').toEqual({
+      type: 'auto',
+      disable_parallel_tool_use: true,
+    });
+    expect(
+      (await anthropicBody({ first: 'none', parallel: false })).tool_choice,
+      'Anthropic body: none never carries disable_parallel_tool_use',
+    ).toEqual({ type: 'none' });
+    expect(
+      (await anthropicBody({ parallel: true })).tool_choice,
+      'Anthropic body: parallel on is the default: nothing to send',
+    ).toBeUndefined();
   });
 
   const choices: Array<[ToolChoice, unknown]> = [
@@ -117,16 +174,24 @@ describe('toolChoice in the request bodies of the real SDKs', () => {
   test('OpenAI: tool_choice per turn and parallel_tool_calls as given', async () => {
     for (const [choice, sent] of choices) {
       const body = await openaiBody({ first: choice, parallel: false });
-      expect(body.tool_choice, `OpenAI body: ${JSON.stringify(choice)} is sent as ${JSON.stringify(sent)}`).toEqual(sent);
+      expect(body.tool_choice, `OpenAI body: ${JSON.stringify(choice)} is sent as ${JSON.stringify(sent)}`).toEqual(
+        sent,
+      );
       expect(body.parallel_tool_calls, 'OpenAI body: parallel off is parallel_tool_calls: false').toBe(false);
     }
     const later = await openaiBody({ first: 'required', then: 'auto', parallel: true }, 2);
-    expect([later.tool_choice, later.parallel_tool_calls], 'OpenAI body, turn 2: then = auto, parallel on').toEqual(['auto', true]);
+    expect([later.tool_choice, later.parallel_tool_calls], 'OpenAI body, turn 2: then = auto, parallel on').toEqual([
+      'auto',
+      true,
+    ]);
   });
 
   test('OpenAI: with tool_choice none, no parallel_tool_calls is sent', async () => {
     const body = await openaiBody({ first: 'none', parallel: false });
     expect(body.tool_choice, 'OpenAI body: none').toBe('none');
-    expect('parallel_tool_calls' in body, 'OpenAI body: parallel_tool_calls means nothing when no tool may be called').toBe(false);
+    expect(
+      'parallel_tool_calls' in body,
+      'OpenAI body: parallel_tool_calls means nothing when no tool may be called',
+    ).toBe(false);
   });
 });

@@ -22,16 +22,25 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await vi.advanceTimersByTimeAsync(249);
     let settled = false;
-    void pending.then(() => (settled = true), () => (settled = true));
+    void pending.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     await flush(1);
     expect(settled, 'withTimeout step 1: 1 ms before the limit the call must still be running').toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    const result = await settledSoon(pending, 'withTimeout step 2: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it)');
+    const result = await settledSoon(
+      pending,
+      'withTimeout step 2: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it)',
+    );
     expect(result.isError, 'withTimeout step 3: a call that timed out is an error result').toBe(true);
-    expect(result.content, 'withTimeout step 3: the result says the tool timed out, and after how many ms (ToolTimeoutError)').toMatch(/slow timed out after 250 ms/);
+    expect(
+      result.content,
+      'withTimeout step 3: the result says the tool timed out, and after how many ms (ToolTimeoutError)',
+    ).toMatch(/slow timed out after 250 ms/);
   });
 
-  test('the tool\'s signal fires at the limit, with the timeout as its reason', async () => {
+  test("the tool's signal fires at the limit, with the timeout as its reason", async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { tool, signals } = gatedTool();
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 100)]), timeoutCall, { cwd: process.cwd() });
@@ -40,9 +49,18 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     expect(signals.length, 'withTimeout step 2: the tool must get a signal in its context').toBe(1);
     expect(signals[0]!.aborted, 'withTimeout: before the limit the signal has not fired').toBe(false);
     await vi.advanceTimersByTimeAsync(100);
-    await settledSoon(pending, 'withTimeout step 2: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it)');
-    expect(signals[0]!.aborted, 'withTimeout step 1: at the limit the tool\'s signal must fire, so it can stop its work').toBe(true);
-    expect(String(signals[0]!.reason?.message), 'withTimeout step 1: the signal\'s reason is the ToolTimeoutError').toMatch(/timed out after 100 ms/);
+    await settledSoon(
+      pending,
+      'withTimeout step 2: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it)',
+    );
+    expect(
+      signals[0]!.aborted,
+      "withTimeout step 1: at the limit the tool's signal must fire, so it can stop its work",
+    ).toBe(true);
+    expect(
+      String(signals[0]!.reason?.message),
+      "withTimeout step 1: the signal's reason is the ToolTimeoutError",
+    ).toMatch(/timed out after 100 ms/);
   });
 
   test('a result that comes after the limit never lands in the history', async () => {
@@ -57,11 +75,19 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await vi.advanceTimersByTimeAsync(60);
     gates[0]!.resolve('LATE RESULT');
     const events = await running;
-    expect(theDone(events, 'withTimeout').reason, 'the run goes on after a timeout: the model reads the error').toBe('end_turn');
+    expect(theDone(events, 'withTimeout').reason, 'the run goes on after a timeout: the model reads the error').toBe(
+      'end_turn',
+    );
     const results = history.filter((m) => m.role === 'tool');
-    expect(results.map((m) => m.content).join(' | '), 'withTimeout step 2: the late output must not replace the timeout result (untilAborted)').not.toMatch(/LATE RESULT/);
+    expect(
+      results.map((m) => m.content).join(' | '),
+      'withTimeout step 2: the late output must not replace the timeout result (untilAborted)',
+    ).not.toMatch(/LATE RESULT/);
     expect(results[0]!.content, 'withTimeout: the history holds the timeout result').toMatch(/timed out after 50 ms/);
-    expect(JSON.stringify(provider.requests[1]!.messages), 'withTimeout: the model is never sent the late result').not.toMatch(/LATE RESULT/);
+    expect(
+      JSON.stringify(provider.requests[1]!.messages),
+      'withTimeout: the model is never sent the late result',
+    ).not.toMatch(/LATE RESULT/);
     expect(history).toBeValidHistory('after a call timed out');
   });
 
@@ -73,42 +99,77 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await vi.advanceTimersByTimeAsync(10);
     gates[0]!.resolve('fine');
     const result = await pending;
-    expect(result, 'withTimeout step 3: a tool that finishes in time returns its output').toMatchObject({ content: 'fine', isError: false });
+    expect(result, 'withTimeout step 3: a tool that finishes in time returns its output').toMatchObject({
+      content: 'fine',
+      isError: false,
+    });
     expect(vi.getTimerCount(), 'withTimeout step 4: clear the timer in finally, or it fires later for nothing').toBe(0);
   });
 
   test('a tool that throws in time fails with its own error, not a timeout', async () => {
-    const failing = defineTool({ name: 'boom', description: 'fails', input: z.object({}), execute: async () => { throw new Error('disk full'); } });
-    const result = await executeToolCall(new ToolSet([withTimeout(failing, 1000)]), { type: 'tool_call' as const, id: 'b', name: 'boom', arguments: {} }, { cwd: process.cwd() });
-    expect(result.content, 'withTimeout step 3: the tool\'s own error goes through').toMatch(/disk full/);
+    const failing = defineTool({
+      name: 'boom',
+      description: 'fails',
+      input: z.object({}),
+      execute: async () => {
+        throw new Error('disk full');
+      },
+    });
+    const result = await executeToolCall(
+      new ToolSet([withTimeout(failing, 1000)]),
+      { type: 'tool_call' as const, id: 'b', name: 'boom', arguments: {} },
+      { cwd: process.cwd() },
+    );
+    expect(result.content, "withTimeout step 3: the tool's own error goes through").toMatch(/disk full/);
   });
 
-  test('the run\'s cancel reaches the tool through the wrapper', async () => {
+  test("the run's cancel reaches the tool through the wrapper", async () => {
     const { tool, signals } = gatedTool();
     const controller = new AbortController();
-    const pending = executeToolCall(new ToolSet([withTimeout(tool, 60_000)]), timeoutCall, { cwd: process.cwd(), signal: controller.signal });
+    const pending = executeToolCall(new ToolSet([withTimeout(tool, 60_000)]), timeoutCall, {
+      cwd: process.cwd(),
+      signal: controller.signal,
+    });
     pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await flush(1);
     controller.abort(new Error('person pressed Esc'));
     await pending;
-    expect(signals[0]!.aborted, 'withTimeout step 1: when the run\'s signal aborts, the tool\'s own signal must abort too').toBe(true);
+    expect(
+      signals[0]!.aborted,
+      "withTimeout step 1: when the run's signal aborts, the tool's own signal must abort too",
+    ).toBe(true);
   });
 
   test('a tool that throws leaves no timer and no listener behind either', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const controller = new AbortController();
-    const failing = defineTool({ name: 'boom', description: 'fails', input: z.object({}), execute: async () => { throw new Error('disk full'); } });
-    const error = await withTimeout(failing, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal }).then(
-      () => expect.fail('withTimeout step 3: the tool threw "disk full"; the call must throw it too'),
-      (thrown: unknown) => thrown,
-    );
+    const failing = defineTool({
+      name: 'boom',
+      description: 'fails',
+      input: z.object({}),
+      execute: async () => {
+        throw new Error('disk full');
+      },
+    });
+    const error = await withTimeout(failing, 1000)
+      .execute({}, { cwd: process.cwd(), signal: controller.signal })
+      .then(
+        () => expect.fail('withTimeout step 3: the tool threw "disk full"; the call must throw it too'),
+        (thrown: unknown) => thrown,
+      );
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    expect(String(error), 'withTimeout step 3: the tool\'s own error goes through').toMatch(/disk full/);
-    expect(vi.getTimerCount(), 'withTimeout step 4: clear the timer in finally, so that it is cleared when the tool throws too').toBe(0);
-    expect(getEventListeners(controller.signal, 'abort').length, 'withTimeout step 4: stop listening to the run\'s signal in finally, so that a tool that throws leaves no listener either').toBe(0);
+    expect(String(error), "withTimeout step 3: the tool's own error goes through").toMatch(/disk full/);
+    expect(
+      vi.getTimerCount(),
+      'withTimeout step 4: clear the timer in finally, so that it is cleared when the tool throws too',
+    ).toBe(0);
+    expect(
+      getEventListeners(controller.signal, 'abort').length,
+      "withTimeout step 4: stop listening to the run's signal in finally, so that a tool that throws leaves no listener either",
+    ).toBe(0);
   });
 
-  test('a run cancelled during the call ends it with the run\'s reason, not a timeout', async () => {
+  test("a run cancelled during the call ends it with the run's reason, not a timeout", async () => {
     const { tool } = gatedTool();
     const controller = new AbortController();
     const pending = withTimeout(tool, 60_000).execute({ text: 'x' }, { cwd: process.cwd(), signal: controller.signal });
@@ -124,30 +185,66 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
       'withTimeout step 2: when the run is cancelled the call ends at once (untilAborted)',
     );
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    expect(error, 'withTimeout step 3: ABORTED: throw the controller\'s reason, which is the run\'s own reason when the run was cancelled (not a ToolTimeoutError)').toBe(reason);
+    expect(
+      error,
+      "withTimeout step 3: ABORTED: throw the controller's reason, which is the run's own reason when the run was cancelled (not a ToolTimeoutError)",
+    ).toBe(reason);
   });
 
-  test('stops listening to the run\'s signal once the call is over', async () => {
+  test("stops listening to the run's signal once the call is over", async () => {
     const controller = new AbortController();
-    const quick = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), execute: async () => 'done' });
+    const quick = defineTool({
+      name: 'quick',
+      description: 'answers at once',
+      input: z.object({}),
+      execute: async () => 'done',
+    });
     await withTimeout(quick, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal });
-    expect(getEventListeners(controller.signal, 'abort').length, 'withTimeout step 4: remove the abort listener in finally, or every call leaves one on the run\'s signal').toBe(0);
+    expect(
+      getEventListeners(controller.signal, 'abort').length,
+      "withTimeout step 4: remove the abort listener in finally, or every call leaves one on the run's signal",
+    ).toBe(0);
   });
 
   test('a run already cancelled gives the tool a signal that has fired', async () => {
     const seen: boolean[] = [];
-    const peek = defineTool({ name: 'peek', description: 'looks at its signal', input: z.object({}), execute: async (_input, ctx) => { seen.push(ctx.signal!.aborted); return 'seen'; } });
+    const peek = defineTool({
+      name: 'peek',
+      description: 'looks at its signal',
+      input: z.object({}),
+      execute: async (_input, ctx) => {
+        seen.push(ctx.signal!.aborted);
+        return 'seen';
+      },
+    });
     const controller = new AbortController();
     controller.abort();
-    await withTimeout(peek, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal }).catch(() => {});
-    expect(seen.every(Boolean), 'withTimeout step 1: if the run\'s signal has already aborted, abort the tool\'s at once').toBe(true);
+    await withTimeout(peek, 1000)
+      .execute({}, { cwd: process.cwd(), signal: controller.signal })
+      .catch(() => {});
+    expect(
+      seen.every(Boolean),
+      "withTimeout step 1: if the run's signal has already aborted, abort the tool's at once",
+    ).toBe(true);
   });
 
-  test('keeps the tool\'s name, description, schema and readOnly flag; refuses a limit that is not positive', async () => {
-    const tool = defineTool({ name: 'quick', description: 'answers at once', input: z.object({}), readOnly: true, execute: async () => 'quick answer' });
+  test("keeps the tool's name, description, schema and readOnly flag; refuses a limit that is not positive", async () => {
+    const tool = defineTool({
+      name: 'quick',
+      description: 'answers at once',
+      input: z.object({}),
+      readOnly: true,
+      execute: async () => 'quick answer',
+    });
     const wrapped = withTimeout(tool, 1000);
-    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'withTimeout step 3: the output of a tool that answers in time').toBe('quick answer');
-    expect([wrapped.name, wrapped.description, wrapped.input, wrapped.readOnly], 'withTimeout: the wrapper is the same tool to everyone else').toEqual([tool.name, tool.description, tool.input, true]);
+    expect(
+      await wrapped.execute({}, { cwd: process.cwd() }),
+      'withTimeout step 3: the output of a tool that answers in time',
+    ).toBe('quick answer');
+    expect(
+      [wrapped.name, wrapped.description, wrapped.input, wrapped.readOnly],
+      'withTimeout: the wrapper is the same tool to everyone else',
+    ).toEqual([tool.name, tool.description, tool.input, true]);
     for (const bad of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => withTimeout(tool, bad), `withTimeout(tool, ${bad}) must throw at set-up`).toThrow(RangeError);
     }
@@ -155,11 +252,25 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
 });
 
 describe('catchErrors (src/tool-wrappers.ts)', () => {
-  const failing = defineTool({ name: 'tests', description: 'runs the tests', input: z.object({}), execute: async () => { throw new Error('3 tests failed'); } });
+  const failing = defineTool({
+    name: 'tests',
+    description: 'runs the tests',
+    input: z.object({}),
+    execute: async () => {
+      throw new Error('3 tests failed');
+    },
+  });
 
-  test('a thrown error becomes the tool\'s output, not an error result', async () => {
-    const result = await executeToolCall(new ToolSet([catchErrors(failing)]), { type: 'tool_call' as const, id: 'c', name: 'tests', arguments: {} }, { cwd: process.cwd() });
-    expect(result, 'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message').toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
+  test("a thrown error becomes the tool's output, not an error result", async () => {
+    const result = await executeToolCall(
+      new ToolSet([catchErrors(failing)]),
+      { type: 'tool_call' as const, id: 'c', name: 'tests', arguments: {} },
+      { cwd: process.cwd() },
+    );
+    expect(
+      result,
+      'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message',
+    ).toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
   });
 
   test('a tool whose execute throws before it returns a promise is caught too', async () => {
@@ -172,46 +283,78 @@ describe('catchErrors (src/tool-wrappers.ts)', () => {
         throw new Error('no config file');
       },
     };
-    const output = await catchErrors(eager).execute({}, { cwd: process.cwd() }).catch((error: unknown) => {
-      if (error instanceof Error && error.name === 'TodoError') throw error;
-      return expect.fail(`catchErrors step 1: the tool threw at once (its execute is not async); catch that as well, with try around an awaited call, not .catch() on the promise; it threw ${String(error)}`);
-    });
+    const output = await catchErrors(eager)
+      .execute({}, { cwd: process.cwd() })
+      .catch((error: unknown) => {
+        if (error instanceof Error && error.name === 'TodoError') throw error;
+        return expect.fail(
+          `catchErrors step 1: the tool threw at once (its execute is not async); catch that as well, with try around an awaited call, not .catch() on the promise; it threw ${String(error)}`,
+        );
+      });
     expect(output, 'catchErrors step 1: the output is format(error)').toBe('eager failed: no config file');
   });
 
   test('a custom format decides the text; a tool that works is left alone', async () => {
     const wrapped = catchErrors(failing, (error) => `FAILED: ${(error as Error).message}`);
-    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'catchErrors step 1: the output is format(error)').toBe('FAILED: 3 tests failed');
-    const fine = defineTool({ name: 'ok', description: 'works', input: z.object({}), execute: async () => 'all green' });
-    expect(await catchErrors(fine).execute({}, { cwd: process.cwd() }), 'catchErrors: a tool that works returns its own output').toBe('all green');
+    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'catchErrors step 1: the output is format(error)').toBe(
+      'FAILED: 3 tests failed',
+    );
+    const fine = defineTool({
+      name: 'ok',
+      description: 'works',
+      input: z.object({}),
+      execute: async () => 'all green',
+    });
+    expect(
+      await catchErrors(fine).execute({}, { cwd: process.cwd() }),
+      'catchErrors: a tool that works returns its own output',
+    ).toBe('all green');
   });
 });
 
 describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
-  const deploy = defineTool({ name: 'deploy', description: 'deploys', input: z.object({ to: z.string() }), execute: async () => { throw new Error('migration failed'); } });
+  const deploy = defineTool({
+    name: 'deploy',
+    description: 'deploys',
+    input: z.object({ to: z.string() }),
+    execute: async () => {
+      throw new Error('migration failed');
+    },
+  });
 
   test('a failure of the tool ends the run with reason error, without asking the model again', async () => {
     const fatal = endRunOnError(deploy);
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { to: 'prod' } }]), assistantText('never')], {
-      extraTools: [fatal.tool],
-      hooks: fatal.hooks,
-    });
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { to: 'prod' } }]), assistantText('never')],
+      {
+        extraTools: [fatal.tool],
+        hooks: fatal.hooks,
+      },
+    );
     const history: Message[] = ask('ship it');
     const done = theDone(await collect(agent.run(history)), 'endRunOnError');
     expect(done.reason, 'endRunOnError step 1: the after hook throws, so the run ends with reason error').toBe('error');
-    expect(done.message, 'endRunOnError step 1: the message names the tool and its error (ToolFailedRunError)').toMatch(/deploy failed.*migration failed/);
+    expect(done.message, 'endRunOnError step 1: the message names the tool and its error (ToolFailedRunError)').toMatch(
+      /deploy failed.*migration failed/,
+    );
     expect(provider.requests.length, 'endRunOnError: the model must not be called after the failure').toBe(1);
     expect(history).toBeValidHistory('after a tool whose failure ends the run');
   });
 
   test('arguments the model got wrong do not end the run: the tool never ran', async () => {
     const fatal = endRunOnError(deploy);
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { where: 1 } }]), assistantText('fixed')], {
-      extraTools: [fatal.tool],
-      hooks: fatal.hooks,
-    });
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'd1', name: 'deploy', arguments: { where: 1 } }]), assistantText('fixed')],
+      {
+        extraTools: [fatal.tool],
+        hooks: fatal.hooks,
+      },
+    );
     const done = theDone(await collect(agent.run(ask('ship it'))), 'endRunOnError');
-    expect(done.reason, 'endRunOnError step 1: only a failure the tool threw ends the run; a schema error goes back to the model').toBe('end_turn');
+    expect(
+      done.reason,
+      'endRunOnError step 1: only a failure the tool threw ends the run; a schema error goes back to the model',
+    ).toBe('end_turn');
     expect(provider.requests.length, 'endRunOnError: the model was asked again').toBe(2);
   });
 
@@ -222,50 +365,98 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     const hookCtx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
     const other = { type: 'tool_call' as const, id: 'o1', name: 'grep', arguments: {} };
     const mine = { type: 'tool_call' as const, id: 'd1', name: 'deploy', arguments: {} };
-    expect(await after(other, toolResult(other, 'Error: bad pattern', true), hookCtx), 'endRunOnError step 1: another tool\'s error is not this tool\'s failure').toBeUndefined();
-    expect(await after(mine, toolResult(mine, 'fine after all'), hookCtx), 'endRunOnError step 1: a result that is not an error ends nothing').toBeUndefined();
-    expect(() => after(mine, toolResult(mine, 'Error: migration failed', true), hookCtx), 'endRunOnError step 1: this tool\'s error result with a failure waiting: throw').toThrow(/deploy failed/);
+    expect(
+      await after(other, toolResult(other, 'Error: bad pattern', true), hookCtx),
+      "endRunOnError step 1: another tool's error is not this tool's failure",
+    ).toBeUndefined();
+    expect(
+      await after(mine, toolResult(mine, 'fine after all'), hookCtx),
+      'endRunOnError step 1: a result that is not an error ends nothing',
+    ).toBeUndefined();
+    expect(
+      () => after(mine, toolResult(mine, 'Error: migration failed', true), hookCtx),
+      "endRunOnError step 1: this tool's error result with a failure waiting: throw",
+    ).toThrow(/deploy failed/);
     const again = await Promise.resolve()
       .then(() => after(mine, toolResult(mine, 'Error: again', true), hookCtx))
-      .then(() => undefined, (error: unknown) => error);
-    expect(again, 'endRunOnError.afterToolCall step 1: take the failure out (shift) when you throw for it; no failure is waiting now, so this error result ends nothing').toBeUndefined();
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(
+      again,
+      'endRunOnError.afterToolCall step 1: take the failure out (shift) when you throw for it; no failure is waiting now, so this error result ends nothing',
+    ).toBeUndefined();
   });
 
-  test('another tool\'s error does not end the run', async () => {
+  test("another tool's error does not end the run", async () => {
     const fatal = endRunOnError(deploy);
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'f1', name: 'fail', arguments: {} }]), assistantText('done')], { extraTools: [fatal.tool], hooks: fatal.hooks });
-    expect(theDone(await collect(agent.run(ask('go'))), 'endRunOnError').reason, 'endRunOnError step 1: only calls of the wrapped tool may end the run').toBe('end_turn');
-    expect(provider.requests.length, 'endRunOnError: the model reads the other tool\'s error and goes on').toBe(2);
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'f1', name: 'fail', arguments: {} }]), assistantText('done')],
+      { extraTools: [fatal.tool], hooks: fatal.hooks },
+    );
+    expect(
+      theDone(await collect(agent.run(ask('go'))), 'endRunOnError').reason,
+      'endRunOnError step 1: only calls of the wrapped tool may end the run',
+    ).toBe('end_turn');
+    expect(provider.requests.length, "endRunOnError: the model reads the other tool's error and goes on").toBe(2);
   });
 });
 
 describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
   const lookup = returnDirect(
-    defineTool({ name: 'lookup', description: 'finds the answer', input: z.object({ q: z.string() }), readOnly: true, execute: async ({ q }) => { if (q === 'bad') throw new Error('not found'); return `answer to ${q}`; } }),
+    defineTool({
+      name: 'lookup',
+      description: 'finds the answer',
+      input: z.object({ q: z.string() }),
+      readOnly: true,
+      execute: async ({ q }) => {
+        if (q === 'bad') throw new Error('not found');
+        return `answer to ${q}`;
+      },
+    }),
   );
 
-  test('the output of a returnDirect tool is the run\'s answer, with no further model call', async () => {
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'life' } }]), assistantText('the model again')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+  test("the output of a returnDirect tool is the run's answer, with no further model call", async () => {
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'life' } }]), assistantText('the model again')],
+      { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) },
+    );
     const history: Message[] = ask('what is it?');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'returnDirect');
-    expect(provider.requests.length, 'returnDirectHooks: the model must not be called after a returnDirect tool answered').toBe(1);
+    expect(
+      provider.requests.length,
+      'returnDirectHooks: the model must not be called after a returnDirect tool answered',
+    ).toBe(1);
     expect(done.reason, 'returnDirectHooks step 3: a stop with an answer ends the run as end_turn').toBe('end_turn');
-    expect(done.text, 'returnDirectHooks step 3: the answer is the tool\'s output').toBe('answer to life');
+    expect(done.text, "returnDirectHooks step 3: the answer is the tool's output").toBe('answer to life');
     expect(history).toBeValidHistory('after a returnDirect answer');
   });
 
   test('a failed call of a returnDirect tool is not an answer: the model sees the error', async () => {
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'bad' } }]), assistantText('sorry')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'l1', name: 'lookup', arguments: { q: 'bad' } }]), assistantText('sorry')],
+      { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) },
+    );
     const events = await collect(agent.run(ask('q')));
-    expect(theDone(events, 'returnDirect').text, 'returnDirectHooks step 2: an error result goes back to the model').toBe('sorry');
+    expect(
+      theDone(events, 'returnDirect').text,
+      'returnDirectHooks step 2: an error result goes back to the model',
+    ).toBe('sorry');
     expect(provider.requests.length, 'returnDirectHooks step 2: the model is asked again').toBe(2);
   });
 
   test('results of ordinary tools do not stop the run', async () => {
-    const { agent, provider } = agentWith([assistantToolCalls([{ id: 'e1', name: 'echo', arguments: { text: 'hi' } }]), assistantText('model answer')], { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) });
+    const { agent, provider } = agentWith(
+      [assistantToolCalls([{ id: 'e1', name: 'echo', arguments: { text: 'hi' } }]), assistantText('model answer')],
+      { extraTools: [lookup], hooks: returnDirectHooks(new ToolSet([lookup])) },
+    );
     const events = await collect(agent.run(ask('q')));
-    expect(theDone(events, 'returnDirect').text, 'returnDirectHooks step 2: only tools marked with returnDirect answer directly').toBe('model answer');
+    expect(
+      theDone(events, 'returnDirect').text,
+      'returnDirectHooks step 2: only tools marked with returnDirect answer directly',
+    ).toBe('model answer');
     expect(provider.requests.length, 'returnDirectHooks: an ordinary result goes back to the model').toBe(2);
   });
 
@@ -274,17 +465,26 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
     const hooks = returnDirectHooks(tools);
     const messages: Message[] = [
       ...ask('q'),
-      assistantToolCalls([{ id: 'a', name: 'lookup', arguments: {} }, { id: 'b', name: 'echo', arguments: {} }, { id: 'c', name: 'lookup', arguments: {} }]),
+      assistantToolCalls([
+        { id: 'a', name: 'lookup', arguments: {} },
+        { id: 'b', name: 'echo', arguments: {} },
+        { id: 'c', name: 'lookup', arguments: {} },
+      ]),
       { role: 'tool', toolCallId: 'a', toolName: 'lookup', content: 'first', isError: false },
       { role: 'tool', toolCallId: 'b', toolName: 'echo', content: 'ordinary', isError: false },
       { role: 'tool', toolCallId: 'c', toolName: 'lookup', content: 'second', isError: false },
     ];
-    const out = hooks.beforeModelCall!({ messages, tools: [] }, { signal: new AbortController().signal, turn: 2, history: messages, emit: () => {} }) as { stop: string; answer: string };
-    expect(out?.answer, 'returnDirectHooks step 3: the direct outputs, in call order, joined by a blank line').toBe('first\n\nsecond');
+    const out = hooks.beforeModelCall!(
+      { messages, tools: [] },
+      { signal: new AbortController().signal, turn: 2, history: messages, emit: () => {} },
+    ) as { stop: string; answer: string };
+    expect(out?.answer, 'returnDirectHooks step 3: the direct outputs, in call order, joined by a blank line').toBe(
+      'first\n\nsecond',
+    );
     expect(out?.stop, 'returnDirectHooks step 3: the stop message names the tool').toMatch(/lookup/);
   });
 
-  test('a history that ends with the user\'s message changes nothing', () => {
+  test("a history that ends with the user's message changes nothing", () => {
     const hooks = returnDirectHooks(new ToolSet([lookup]));
     const messages: Message[] = [
       ...ask('q'),
@@ -293,7 +493,13 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
       assistantText('told you'),
       ...ask('and now?'),
     ];
-    const out = hooks.beforeModelCall!({ messages, tools: [] }, { signal: new AbortController().signal, turn: 1, history: messages, emit: () => {} });
-    expect(out, 'returnDirectHooks step 1: only the results at the very end count; an older answer does not end a new run').toBeUndefined();
+    const out = hooks.beforeModelCall!(
+      { messages, tools: [] },
+      { signal: new AbortController().signal, turn: 1, history: messages, emit: () => {} },
+    );
+    expect(
+      out,
+      'returnDirectHooks step 1: only the results at the very end count; an older answer does not end a new run',
+    ).toBeUndefined();
   });
 });

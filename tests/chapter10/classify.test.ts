@@ -5,10 +5,15 @@ import { classifyError } from 'kit/retry/classify';
 import { ProviderError } from 'kit/providers/errors';
 
 const api = (status: number, errorType?: string, headers?: Record<string, string>) =>
-  new ProviderError('anthropic', 'boom', { status, ...(errorType ? { errorType } : {}), ...(headers ? { headers } : {}) });
+  new ProviderError('anthropic', 'boom', {
+    status,
+    ...(errorType ? { errorType } : {}),
+    ...(headers ? { headers } : {}),
+  });
 
 /** A network failure as undici reports it: TypeError('fetch failed') with the socket error as its cause. */
-const fetchFailed = (code: string) => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(`socket: ${code}`), { code }) });
+const fetchFailed = (code: string) =>
+  Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error(`socket: ${code}`), { code }) });
 
 describe('classifyError (src/retry/classify.ts)', () => {
   test.each([
@@ -21,7 +26,9 @@ describe('classifyError (src/retry/classify.ts)', () => {
     [529, 'overloaded (529)'],
   ])('status %i is retried, with the reason %j', (status, reason) => {
     const decision = classifyError(api(status));
-    expect(decision.retry, `classifyError step 4: status ${status} may pass if the same request is sent again`).toBe(true);
+    expect(decision.retry, `classifyError step 4: status ${status} may pass if the same request is sent again`).toBe(
+      true,
+    );
     expect(decision.reason, 'classifyError step 2: the reason names the status in words and in brackets').toBe(reason);
   });
 
@@ -35,84 +42,159 @@ describe('classifyError (src/retry/classify.ts)', () => {
     [418, 'HTTP 418 (418)'],
   ])('status %i is never retried (the same request fails the same way), with the reason %j', (status, reason) => {
     const decision = classifyError(api(status, 'invalid_request_error'));
-    expect(decision.retry, `classifyError step 4: status ${status} is the request's fault; sending it again cannot help`).toBe(false);
+    expect(
+      decision.retry,
+      `classifyError step 4: status ${status} is the request's fault; sending it again cannot help`,
+    ).toBe(false);
     expect(decision.reason, 'classifyError step 2: the reason names the status').toBe(reason);
   });
 
   test('overloaded: 529, and overloaded_error inside a stream (no status), count as overloaded; 429 does not', () => {
-    expect(classifyError(api(529)), 'classifyError step 1: 529 is overloaded').toMatchObject({ retry: true, overloaded: true });
+    expect(classifyError(api(529)), 'classifyError step 1: 529 is overloaded').toMatchObject({
+      retry: true,
+      overloaded: true,
+    });
     const inStream = new ProviderError('anthropic', 'Overloaded', { errorType: 'overloaded_error' });
-    expect(classifyError(inStream), 'classifyError steps 1, 2, 5: an overloaded_error event before any content (no status) is retried as "overloaded"').toEqual({
+    expect(
+      classifyError(inStream),
+      'classifyError steps 1, 2, 5: an overloaded_error event before any content (no status) is retried as "overloaded"',
+    ).toEqual({
       retry: true,
       reason: 'overloaded',
       overloaded: true,
       headers: {},
     });
-    expect(classifyError(api(429)).overloaded, 'classifyError step 1: a rate limit is not an overloaded model').toBe(false);
-    expect(classifyError(api(500)).overloaded, 'classifyError step 1: a plain 500 is not an overloaded model').toBe(false);
+    expect(classifyError(api(429)).overloaded, 'classifyError step 1: a rate limit is not an overloaded model').toBe(
+      false,
+    );
+    expect(classifyError(api(500)).overloaded, 'classifyError step 1: a plain 500 is not an overloaded model').toBe(
+      false,
+    );
   });
 
   test('error types with no status: retryable types are retried, an invalid request is not', () => {
     for (const type of ['rate_limit_error', 'api_error', 'server_error']) {
-      expect(classifyError(new ProviderError('anthropic', 'x', { errorType: type })), `classifyError step 5: a ${type} event is retried, and the type is the reason`).toMatchObject({
+      expect(
+        classifyError(new ProviderError('anthropic', 'x', { errorType: type })),
+        `classifyError step 5: a ${type} event is retried, and the type is the reason`,
+      ).toMatchObject({
         retry: true,
         reason: type,
         overloaded: false,
       });
     }
     for (const type of ['invalid_request_error', 'authentication_error', 'permission_error']) {
-      expect(classifyError(new ProviderError('anthropic', 'x', { errorType: type })).retry, `classifyError step 5: a ${type} is never retried`).toBe(false);
+      expect(
+        classifyError(new ProviderError('anthropic', 'x', { errorType: type })).retry,
+        `classifyError step 5: a ${type} is never retried`,
+      ).toBe(false);
     }
   });
 
   test('x-should-retry wins over the status, both ways', () => {
-    expect(classifyError(api(400, undefined, { 'x-should-retry': 'true' })).retry, 'classifyError step 3: x-should-retry: true retries even a 400').toBe(true);
-    expect(classifyError(api(529, undefined, { 'x-should-retry': 'false' })).retry, 'classifyError step 3: x-should-retry: false stops even a 529').toBe(false);
-    expect(classifyError(api(500, undefined, { 'x-should-retry': 'maybe' })).retry, 'classifyError step 3: any other value is ignored, the status decides').toBe(true);
-    expect(classifyError(api(400, undefined, { 'x-should-retry': 'maybe' })).retry, 'classifyError step 3: any other value is ignored, the status decides').toBe(false);
+    expect(
+      classifyError(api(400, undefined, { 'x-should-retry': 'true' })).retry,
+      'classifyError step 3: x-should-retry: true retries even a 400',
+    ).toBe(true);
+    expect(
+      classifyError(api(529, undefined, { 'x-should-retry': 'false' })).retry,
+      'classifyError step 3: x-should-retry: false stops even a 529',
+    ).toBe(false);
+    expect(
+      classifyError(api(500, undefined, { 'x-should-retry': 'maybe' })).retry,
+      'classifyError step 3: any other value is ignored, the status decides',
+    ).toBe(true);
+    expect(
+      classifyError(api(400, undefined, { 'x-should-retry': 'maybe' })).retry,
+      'classifyError step 3: any other value is ignored, the status decides',
+    ).toBe(false);
   });
 
   test('the headers come back as a plain object with lower-case names, from a Headers object or a record', () => {
-    const sdk = new Anthropic.APIError(429, { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } }, 'slow down', new Headers({ 'Retry-After': '3' }));
+    const sdk = new Anthropic.APIError(
+      429,
+      { type: 'error', error: { type: 'rate_limit_error', message: 'slow down' } },
+      'slow down',
+      new Headers({ 'Retry-After': '3' }),
+    );
     const decision = classifyError(sdk);
-    expect(decision, 'classifyError step 1 (headersOf): an SDK APIError keeps its Headers object; its type comes from the body').toMatchObject({
+    expect(
+      decision,
+      'classifyError step 1 (headersOf): an SDK APIError keeps its Headers object; its type comes from the body',
+    ).toMatchObject({
       retry: true,
       reason: 'rate limited (429)',
       headers: { 'retry-after': '3' },
     });
-    expect(classifyError(api(503, undefined, { 'retry-after-ms': '250' })).headers, 'classifyError: a ProviderError\'s headers are passed on').toEqual({ 'retry-after-ms': '250' });
+    expect(
+      classifyError(api(503, undefined, { 'retry-after-ms': '250' })).headers,
+      "classifyError: a ProviderError's headers are passed on",
+    ).toEqual({ 'retry-after-ms': '250' });
   });
 
-  test.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'EAI_AGAIN'])('network code %s along the cause chain is retried', (code) => {
-    expect(classifyError(fetchFailed(code)), `classifyError steps 2 and 5: ${code} two levels down (fetch failed -> socket error) is a connection failure`).toEqual({
-      retry: true,
-      reason: `connection failed (${code})`,
-      overloaded: false,
-      headers: {},
-    });
-    expect(classifyError(Object.assign(new Error('x'), { code })).retry, `classifyError: ${code} on the error itself`).toBe(true);
-  });
+  test.each(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'UND_ERR_SOCKET', 'EAI_AGAIN'])(
+    'network code %s along the cause chain is retried',
+    (code) => {
+      expect(
+        classifyError(fetchFailed(code)),
+        `classifyError steps 2 and 5: ${code} two levels down (fetch failed -> socket error) is a connection failure`,
+      ).toEqual({
+        retry: true,
+        reason: `connection failed (${code})`,
+        overloaded: false,
+        headers: {},
+      });
+      expect(
+        classifyError(Object.assign(new Error('x'), { code })).retry,
+        `classifyError: ${code} on the error itself`,
+      ).toBe(true);
+    },
+  );
 
-  test('the SDKs\' connection errors are retried, a timeout says so; a ProviderError with no answer at all too', () => {
-    expect(classifyError(new Anthropic.APIConnectionError({ message: undefined })), 'classifyError step 5: Anthropic APIConnectionError').toMatchObject({
+  test("the SDKs' connection errors are retried, a timeout says so; a ProviderError with no answer at all too", () => {
+    expect(
+      classifyError(new Anthropic.APIConnectionError({ message: undefined })),
+      'classifyError step 5: Anthropic APIConnectionError',
+    ).toMatchObject({
       retry: true,
       reason: 'connection failed',
     });
-    expect(classifyError(new OpenAI.APIConnectionError({ message: undefined })), 'classifyError step 5: OpenAI APIConnectionError (its name is "Error": read constructor.name)').toMatchObject({
+    expect(
+      classifyError(new OpenAI.APIConnectionError({ message: undefined })),
+      'classifyError step 5: OpenAI APIConnectionError (its name is "Error": read constructor.name)',
+    ).toMatchObject({
       retry: true,
       reason: 'connection failed',
     });
-    expect(classifyError(new Anthropic.APIConnectionTimeoutError()), 'classifyError step 2: a timeout reads "timed out"').toMatchObject({ retry: true, reason: 'timed out' });
-    expect(classifyError(new OpenAI.APIConnectionTimeoutError()), 'classifyError step 2: OpenAI\'s timeout too').toMatchObject({ retry: true, reason: 'timed out' });
-    expect(classifyError(new ProviderError('openai', 'Connection error. (fetch failed)')), 'classifyError step 5: a ProviderError with neither status nor type got no answer: retry').toMatchObject({
+    expect(
+      classifyError(new Anthropic.APIConnectionTimeoutError()),
+      'classifyError step 2: a timeout reads "timed out"',
+    ).toMatchObject({ retry: true, reason: 'timed out' });
+    expect(
+      classifyError(new OpenAI.APIConnectionTimeoutError()),
+      "classifyError step 2: OpenAI's timeout too",
+    ).toMatchObject({ retry: true, reason: 'timed out' });
+    expect(
+      classifyError(new ProviderError('openai', 'Connection error. (fetch failed)')),
+      'classifyError step 5: a ProviderError with neither status nor type got no answer: retry',
+    ).toMatchObject({
       retry: true,
       reason: 'connection failed',
     });
   });
 
   test('what is not a provider failure is never retried: a bug, a string, an unknown code, a code too deep', () => {
-    for (const error of [new TypeError("Cannot read properties of undefined (reading 'x')"), 'boom', undefined, Object.assign(new Error('x'), { code: 'ENOENT' }), Object.assign(new Error('x'), { status: '503' })]) {
-      expect(classifyError(error), `classifyError steps 1 and 5: ${String(error)} is not a provider failure (a status must be a number)`).toEqual({
+    for (const error of [
+      new TypeError("Cannot read properties of undefined (reading 'x')"),
+      'boom',
+      undefined,
+      Object.assign(new Error('x'), { code: 'ENOENT' }),
+      Object.assign(new Error('x'), { status: '503' }),
+    ]) {
+      expect(
+        classifyError(error),
+        `classifyError steps 1 and 5: ${String(error)} is not a provider failure (a status must be a number)`,
+      ).toEqual({
         retry: false,
         reason: 'not a provider failure',
         overloaded: false,

@@ -19,23 +19,56 @@ function seeded(seed: number): () => number {
 
 describe('serverWaitMs (src/retry/delay.ts)', () => {
   test('retry-after-ms first, then retry-after in seconds (fractions kept)', () => {
-    expect(serverWaitMs({ 'retry-after-ms': '1500', 'retry-after': '9' }, NOW), 'serverWaitMs step 1: retry-after-ms wins over retry-after').toBe(1500);
-    expect(serverWaitMs({ 'retry-after-ms': '12.5' }, NOW), 'serverWaitMs step 1: milliseconds may have a fraction').toBe(12.5);
-    expect(serverWaitMs({ 'retry-after': '3' }, NOW), 'serverWaitMs step 2: retry-after in seconds, times 1000').toBe(3000);
-    expect(serverWaitMs({ 'retry-after': ' 0.25 ' }, NOW), 'serverWaitMs step 2: a fraction of a second, spaces trimmed').toBe(250);
+    expect(
+      serverWaitMs({ 'retry-after-ms': '1500', 'retry-after': '9' }, NOW),
+      'serverWaitMs step 1: retry-after-ms wins over retry-after',
+    ).toBe(1500);
+    expect(
+      serverWaitMs({ 'retry-after-ms': '12.5' }, NOW),
+      'serverWaitMs step 1: milliseconds may have a fraction',
+    ).toBe(12.5);
+    expect(serverWaitMs({ 'retry-after': '3' }, NOW), 'serverWaitMs step 2: retry-after in seconds, times 1000').toBe(
+      3000,
+    );
+    expect(
+      serverWaitMs({ 'retry-after': ' 0.25 ' }, NOW),
+      'serverWaitMs step 2: a fraction of a second, spaces trimmed',
+    ).toBe(250);
     expect(serverWaitMs({ 'retry-after': '0' }, NOW), 'serverWaitMs step 2: 0 means "now", not "no answer"').toBe(0);
   });
 
   test('retry-after as an HTTP date: the time until then; a date in the past means no wait', () => {
-    expect(serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 12:00:07 GMT' }, NOW), 'serverWaitMs step 3: 7 s after now').toBe(7000);
-    expect(serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 11:59:00 GMT' }, NOW), 'serverWaitMs step 3: a date in the past is 0, never negative').toBe(0);
+    expect(
+      serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 12:00:07 GMT' }, NOW),
+      'serverWaitMs step 3: 7 s after now',
+    ).toBe(7000);
+    expect(
+      serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 11:59:00 GMT' }, NOW),
+      'serverWaitMs step 3: a date in the past is 0, never negative',
+    ).toBe(0);
   });
 
   test('nothing readable is no answer: no header, garbage, a negative number, an empty value', () => {
-    for (const headers of <Record<string, string>[]>[{}, { 'retry-after': 'soon' }, { 'retry-after': '-5' }, { 'retry-after': '' }, { 'retry-after': '   ' }, { 'retry-after-ms': '  ' }, { 'retry-after-ms': 'x' }, { 'retry-after-ms': '' }, { 'retry-after-ms': '-1' }]) {
-      expect(serverWaitMs(headers, NOW), `serverWaitMs step 4: ${JSON.stringify(headers)} is no answer`).toBeUndefined();
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { 'retry-after': 'soon' },
+      { 'retry-after': '-5' },
+      { 'retry-after': '' },
+      { 'retry-after': '   ' },
+      { 'retry-after-ms': '  ' },
+      { 'retry-after-ms': 'x' },
+      { 'retry-after-ms': '' },
+      { 'retry-after-ms': '-1' },
+    ]) {
+      expect(
+        serverWaitMs(headers, NOW),
+        `serverWaitMs step 4: ${JSON.stringify(headers)} is no answer`,
+      ).toBeUndefined();
     }
-    expect(serverWaitMs({ 'retry-after-ms': 'x', 'retry-after': '2' }, NOW), 'serverWaitMs: an unreadable retry-after-ms falls through to retry-after').toBe(2000);
+    expect(
+      serverWaitMs({ 'retry-after-ms': 'x', 'retry-after': '2' }, NOW),
+      'serverWaitMs: an unreadable retry-after-ms falls through to retry-after',
+    ).toBe(2000);
     expect(serverWaitMs({ 'retry-after': 'Infinity' }, NOW), 'serverWaitMs: Infinity is not a wait').toBeUndefined();
   });
 });
@@ -43,8 +76,14 @@ describe('serverWaitMs (src/retry/delay.ts)', () => {
 describe('backoffMs (src/retry/delay.ts)', () => {
   test('exponential from the base: the lowest wait (random 0) is half the ceiling, which doubles each retry', () => {
     const lows = [1, 2, 3, 4, 5].map((retry) => backoffMs(retry, policy, () => 0));
-    expect(lows, 'backoffMs steps 1-2: ceilings 500, 1000, 2000, 4000, 8000; equal jitter starts at half of each').toEqual([250, 500, 1000, 2000, 4000]);
-    expect(backoffMs(2, policy, () => 0.5), 'backoffMs step 2: half the ceiling plus random() times the other half').toBe(750);
+    expect(
+      lows,
+      'backoffMs steps 1-2: ceilings 500, 1000, 2000, 4000, 8000; equal jitter starts at half of each',
+    ).toEqual([250, 500, 1000, 2000, 4000]);
+    expect(
+      backoffMs(2, policy, () => 0.5),
+      'backoffMs step 2: half the ceiling plus random() times the other half',
+    ).toBe(750);
   });
 
   test('the cap holds for every retry and every random number, jitter included', () => {
@@ -53,24 +92,42 @@ describe('backoffMs (src/retry/delay.ts)', () => {
       for (let i = 0; i < 20; i++) {
         const ms = backoffMs(retry, policy, random);
         const ceiling = Math.min(8000, 500 * 2 ** (retry - 1));
-        expect(ms, `backoffMs: retry ${retry} must wait at most the ceiling ${ceiling} (jitter must not exceed the cap maxDelayMs)`).toBeLessThanOrEqual(ceiling);
-        expect(ms, `backoffMs: retry ${retry} waits at least half the ceiling (equal jitter)`).toBeGreaterThanOrEqual(ceiling / 2);
+        expect(
+          ms,
+          `backoffMs: retry ${retry} must wait at most the ceiling ${ceiling} (jitter must not exceed the cap maxDelayMs)`,
+        ).toBeLessThanOrEqual(ceiling);
+        expect(ms, `backoffMs: retry ${retry} waits at least half the ceiling (equal jitter)`).toBeGreaterThanOrEqual(
+          ceiling / 2,
+        );
       }
     }
-    expect(backoffMs(10, policy, () => 0.999999), 'backoffMs step 1: the ceiling of retry 10 is the cap').toBeCloseTo(8000, 1);
+    expect(
+      backoffMs(10, policy, () => 0.999999),
+      'backoffMs step 1: the ceiling of retry 10 is the cap',
+    ).toBeCloseTo(8000, 1);
   });
 
   test('the jitter spreads: a seeded random gives different waits across the whole upper half', () => {
     const random = seeded(42);
     const waits = Array.from({ length: 200 }, () => backoffMs(3, policy, random));
-    expect(Math.min(...waits), 'backoffMs step 2: with random near 0 the wait is near half the ceiling (1000)').toBeLessThan(1100);
-    expect(Math.max(...waits), 'backoffMs step 2: with random near 1 the wait is near the ceiling (2000)').toBeGreaterThan(1900);
+    expect(
+      Math.min(...waits),
+      'backoffMs step 2: with random near 0 the wait is near half the ceiling (1000)',
+    ).toBeLessThan(1100);
+    expect(
+      Math.max(...waits),
+      'backoffMs step 2: with random near 1 the wait is near the ceiling (2000)',
+    ).toBeGreaterThan(1900);
     expect(new Set(waits).size, 'backoffMs step 2: the wait depends on random()').toBeGreaterThan(150);
   });
 
   test('past the cap the jitter still spreads: maxDelayMs caps the ceiling, before the random part', () => {
-    const step = 'backoffMs step 1: cap the ceiling (baseDelayMs doubled, at most maxDelayMs) before the jitter, not the wait after it; otherwise every retry past the cap waits exactly maxDelayMs and all clients retry in step';
-    expect(backoffMs(10, policy, () => 0), `${step}: retry 10 with random 0 waits half the capped ceiling (4000)`).toBe(4000);
+    const step =
+      'backoffMs step 1: cap the ceiling (baseDelayMs doubled, at most maxDelayMs) before the jitter, not the wait after it; otherwise every retry past the cap waits exactly maxDelayMs and all clients retry in step';
+    expect(
+      backoffMs(10, policy, () => 0),
+      `${step}: retry 10 with random 0 waits half the capped ceiling (4000)`,
+    ).toBe(4000);
     const random = seeded(7);
     const waits = Array.from({ length: 200 }, () => backoffMs(8, policy, random));
     expect(new Set(waits).size, `${step}: retry 8's waits depend on random()`).toBeGreaterThan(150);
@@ -78,18 +135,42 @@ describe('backoffMs (src/retry/delay.ts)', () => {
 });
 
 describe('retryDelay (src/retry/delay.ts)', () => {
-  test('the server\'s wait wins over the backoff, exactly (no jitter); without one, the backoff rounded up', () => {
-    expect(retryDelay(1, { 'retry-after': '20' }, policy, NOW, () => 0.5), 'retryDelay step 1: retry-after 20 s is waited as it is, even above maxDelayMs').toEqual({ ms: 20_000 });
-    expect(retryDelay(4, { 'retry-after-ms': '10' }, policy, NOW, () => 0.5), 'retryDelay step 1: a short server wait is not stretched by the backoff').toEqual({ ms: 10 });
-    expect(retryDelay(2, {}, policy, NOW, () => 0.3), 'retryDelay step 2: no server wait: backoffMs(2) = 500 + 0.3 * 500').toEqual({ ms: 650 });
-    expect(retryDelay(1, {}, policy, NOW, () => 0.0001), 'retryDelay step 2: rounded up to whole milliseconds').toEqual({ ms: 251 });
-    expect(retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5), 'retryDelay step 1: a server wait of 0 (a date in the past) is an answer: retry now, not after the backoff (?? keeps 0, || does not)').toEqual({ ms: 0 });
+  test("the server's wait wins over the backoff, exactly (no jitter); without one, the backoff rounded up", () => {
+    expect(
+      retryDelay(1, { 'retry-after': '20' }, policy, NOW, () => 0.5),
+      'retryDelay step 1: retry-after 20 s is waited as it is, even above maxDelayMs',
+    ).toEqual({ ms: 20_000 });
+    expect(
+      retryDelay(4, { 'retry-after-ms': '10' }, policy, NOW, () => 0.5),
+      'retryDelay step 1: a short server wait is not stretched by the backoff',
+    ).toEqual({ ms: 10 });
+    expect(
+      retryDelay(2, {}, policy, NOW, () => 0.3),
+      'retryDelay step 2: no server wait: backoffMs(2) = 500 + 0.3 * 500',
+    ).toEqual({ ms: 650 });
+    expect(
+      retryDelay(1, {}, policy, NOW, () => 0.0001),
+      'retryDelay step 2: rounded up to whole milliseconds',
+    ).toEqual({ ms: 251 });
+    expect(
+      retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5),
+      'retryDelay step 1: a server wait of 0 (a date in the past) is an answer: retry now, not after the backoff (?? keeps 0, || does not)',
+    ).toEqual({ ms: 0 });
   });
 
   test('a wait above the maximum is not waited for: tooLongMs says how long the server asked', () => {
-    expect(retryDelay(1, { 'retry-after': '3600' }, policy, NOW, () => 0), 'retryDelay step 1: an hour is more than maxWaitMs (60 s)').toEqual({ tooLongMs: 3_600_000 });
-    expect(retryDelay(1, { 'retry-after': '60' }, policy, NOW, () => 0), 'retryDelay step 1: exactly the maximum is still waited').toEqual({ ms: 60_000 });
-    expect(retryDelay(1, { 'retry-after-ms': '60001' }, policy, NOW, () => 0), 'retryDelay step 1: one millisecond more is too long').toEqual({ tooLongMs: 60_001 });
+    expect(
+      retryDelay(1, { 'retry-after': '3600' }, policy, NOW, () => 0),
+      'retryDelay step 1: an hour is more than maxWaitMs (60 s)',
+    ).toEqual({ tooLongMs: 3_600_000 });
+    expect(
+      retryDelay(1, { 'retry-after': '60' }, policy, NOW, () => 0),
+      'retryDelay step 1: exactly the maximum is still waited',
+    ).toEqual({ ms: 60_000 });
+    expect(
+      retryDelay(1, { 'retry-after-ms': '60001' }, policy, NOW, () => 0),
+      'retryDelay step 1: one millisecond more is too long',
+    ).toEqual({ tooLongMs: 60_001 });
   });
 });
 
@@ -101,8 +182,12 @@ describe('sleep (src/retry/sleep.ts)', () => {
     const signal = controller.signal;
     const add = signal.addEventListener.bind(signal);
     const remove = signal.removeEventListener.bind(signal);
-    signal.addEventListener = ((...args: Parameters<typeof add>) => (added.push(args.slice(0, 2)), add(...args))) as typeof add;
-    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (removed.push(args.slice(0, 2)), remove(...args))) as typeof remove;
+    signal.addEventListener = ((...args: Parameters<typeof add>) => (
+      added.push(args.slice(0, 2)), add(...args)
+    )) as typeof add;
+    signal.removeEventListener = ((...args: Parameters<typeof remove>) => (
+      removed.push(args.slice(0, 2)), remove(...args)
+    )) as typeof remove;
     const started = performance.now();
     await sleep(20, signal);
     expect(performance.now() - started, 'sleep step 2: it waits the time it was given').toBeGreaterThanOrEqual(15);
@@ -111,7 +196,7 @@ describe('sleep (src/retry/sleep.ts)', () => {
     expect(removed, 'sleep step 3: when the timer fires, remove that same abort listener').toEqual(added);
   });
 
-  test('an abort during the wait ends it at once with the signal\'s reason, and clears its timer', async () => {
+  test("an abort during the wait ends it at once with the signal's reason, and clears its timer", async () => {
     const controller = new AbortController();
     const reason = new Error('stopped by the user');
     const timers = { set: globalThis.setTimeout, clear: globalThis.clearTimeout };
@@ -122,7 +207,9 @@ describe('sleep (src/retry/sleep.ts)', () => {
       started.push(handle);
       return handle;
     }) as typeof setTimeout;
-    globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => (cleared.push(handle), timers.clear(handle))) as typeof clearTimeout;
+    globalThis.clearTimeout = ((handle: Parameters<typeof clearTimeout>[0]) => (
+      cleared.push(handle), timers.clear(handle)
+    )) as typeof clearTimeout;
     let waiting: Promise<void>;
     try {
       waiting = sleep(60_000, controller.signal);
@@ -139,7 +226,9 @@ describe('sleep (src/retry/sleep.ts)', () => {
         new Promise((resolve) => timers.set(() => resolve('still waiting 500 ms after the abort'), 500)),
       ]);
       if (outcome instanceof Error && outcome.name === 'TodoError') throw outcome;
-      expect(outcome, 'sleep step 2: an abort must end the wait at once and reject with the signal\'s reason').toBe(reason);
+      expect(outcome, "sleep step 2: an abort must end the wait at once and reject with the signal's reason").toBe(
+        reason,
+      );
       expect(started.length, 'sleep step 2: one timer for the wait').toBe(1);
       expect(cleared, 'sleep step 2: on abort, clear the timer (no timer left behind)').toContain(started[0]);
     } finally {
@@ -152,10 +241,12 @@ describe('sleep (src/retry/sleep.ts)', () => {
     controller.abort(new Error('too late'));
     const timers = globalThis.setTimeout;
     let started = 0;
-    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => (started++, timers(...args))) as typeof setTimeout;
+    globalThis.setTimeout = ((...args: Parameters<typeof setTimeout>) => (
+      started++, timers(...args)
+    )) as typeof setTimeout;
     try {
       const error = await rejection(sleep(60_000, controller.signal), 'sleep step 1: an aborted signal rejects');
-      expect((error as Error).message, 'sleep step 1: with the signal\'s reason').toBe('too late');
+      expect((error as Error).message, "sleep step 1: with the signal's reason").toBe('too late');
     } finally {
       globalThis.setTimeout = timers;
     }

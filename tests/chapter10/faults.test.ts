@@ -43,19 +43,29 @@ const expectedAnswer = (task: number) => {
 };
 
 /** What the scripted model says next, read from the request alone: its next tool calls, or its answer. */
-function nextTurn(wire: 'anthropic' | 'openai', body: any): { text?: string; calls: Array<{ id: string; key: string }>; task: number } {
+function nextTurn(
+  wire: 'anthropic' | 'openai',
+  body: any,
+): { text?: string; calls: Array<{ id: string; key: string }>; task: number } {
   const messages: any[] = body.messages;
   const first = messages.find((m) => m.role === 'user');
-  const firstText = typeof first.content === 'string' ? first.content : first.content.map((b: any) => b.text ?? '').join('');
+  const firstText =
+    typeof first.content === 'string' ? first.content : first.content.map((b: any) => b.text ?? '').join('');
   const task = Number(/task (\d+)/.exec(firstText)?.[1]);
   const results =
     wire === 'openai'
       ? messages.filter((m) => m.role === 'tool').length
-      : messages.flatMap((m) => (Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result').length;
+      : messages
+          .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+          .filter((b: any) => b.type === 'tool_result').length;
   const { rounds, calls } = plan(task);
   const round = results / calls;
   if (round >= rounds) return { task, text: expectedAnswer(task), calls: [] };
-  return { task, text: `Round ${round}.`, calls: Array.from({ length: calls }, (_, c) => ({ id: `call_${key(task, round, c)}`, key: key(task, round, c) })) };
+  return {
+    task,
+    text: `Round ${round}.`,
+    calls: Array.from({ length: calls }, (_, c) => ({ id: `call_${key(task, round, c)}`, key: key(task, round, c) })),
+  };
 }
 
 const sse = (wire: 'anthropic' | 'openai', data: { type?: string; [k: string]: unknown }) =>
@@ -65,29 +75,65 @@ const sse = (wire: 'anthropic' | 'openai', data: { type?: string; [k: string]: u
 function frames(wire: 'anthropic' | 'openai', turn: ReturnType<typeof nextTurn>): string[] {
   if (wire === 'anthropic') {
     const out = [
-      sse(wire, { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } }),
+      sse(wire, {
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 10, output_tokens: 1 },
+        },
+      }),
       sse(wire, { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
       sse(wire, { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: turn.text } }),
       sse(wire, { type: 'content_block_stop', index: 0 }),
     ];
     turn.calls.forEach((call, i) => {
       out.push(
-        sse(wire, { type: 'content_block_start', index: i + 1, content_block: { type: 'tool_use', id: call.id, name: 'lookup', input: {} } }),
-        sse(wire, { type: 'content_block_delta', index: i + 1, delta: { type: 'input_json_delta', partial_json: `{"key":"${call.key}"}` } }),
+        sse(wire, {
+          type: 'content_block_start',
+          index: i + 1,
+          content_block: { type: 'tool_use', id: call.id, name: 'lookup', input: {} },
+        }),
+        sse(wire, {
+          type: 'content_block_delta',
+          index: i + 1,
+          delta: { type: 'input_json_delta', partial_json: `{"key":"${call.key}"}` },
+        }),
         sse(wire, { type: 'content_block_stop', index: i + 1 }),
       );
     });
     out.push(
-      sse(wire, { type: 'message_delta', delta: { stop_reason: turn.calls.length ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }),
+      sse(wire, {
+        type: 'message_delta',
+        delta: { stop_reason: turn.calls.length ? 'tool_use' : 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 5 },
+      }),
       sse(wire, { type: 'message_stop' }),
     );
     return out;
   }
   const chunk = (delta: object, finish_reason: string | null = null) =>
-    sse(wire, { id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason }] });
+    sse(wire, {
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta, finish_reason }],
+    });
   const out = [chunk({ role: 'assistant', content: '' }), chunk({ content: turn.text })];
   turn.calls.forEach((call, i) => {
-    out.push(chunk({ tool_calls: [{ index: i, id: call.id, type: 'function', function: { name: 'lookup', arguments: `{"key":"${call.key}"}` } }] }));
+    out.push(
+      chunk({
+        tool_calls: [
+          { index: i, id: call.id, type: 'function', function: { name: 'lookup', arguments: `{"key":"${call.key}"}` } },
+        ],
+      }),
+    );
   });
   out.push(chunk({}, turn.calls.length ? 'tool_calls' : 'stop'), 'data: [DONE]\n\n');
   return out;
@@ -107,7 +153,8 @@ function faultServer(seed: number) {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(body));
     };
-    const errorBody = (type: string, message: string) => (wire === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, code: null } });
+    const errorBody = (type: string, message: string) =>
+      wire === 'anthropic' ? { type: 'error', error: { type, message } } : { error: { message, type, code: null } };
     switch (fault) {
       case '429':
         return json(429, errorBody('rate_limit_error', 'rate limited'));
@@ -125,7 +172,11 @@ function faultServer(seed: number) {
     const all = frames(wire, turn);
     if (fault === 'error-event') {
       res.write(all[0]);
-      res.end(wire === 'anthropic' ? sse(wire, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }) : `data: ${JSON.stringify({ error: { message: 'server busy', type: 'server_error' } })}\n\n`);
+      res.end(
+        wire === 'anthropic'
+          ? sse(wire, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+          : `data: ${JSON.stringify({ error: { message: 'server busy', type: 'server_error' } })}\n\n`,
+      );
       return;
     }
     // cut-early: only the opening frame (no content yet), cut-late: after the text
@@ -165,9 +216,21 @@ describe('withRetries under injected faults (src/retry/with-retries.ts)', () => 
     for (let task = 0; task < 20; task++) {
       const inner =
         task % 2 === 0
-          ? new AnthropicProvider({ baseURL: url }, { ANTHROPIC_API_KEY: 'sk-ant-fault-0000', ANTHROPIC_MODEL: 'claude-fault' })
-          : new OpenAIProvider({ baseURL: `${url}/v1` }, { OPENAI_API_KEY: 'sk-fault-0000', OPENAI_MODEL: 'gpt-fault' });
-      const provider = withRetries(inner, { maxAttempts: 6, baseDelayMs: 1, maxDelayMs: 4, maxWaitMs: 5000, sleep: async () => {} });
+          ? new AnthropicProvider(
+              { baseURL: url },
+              { ANTHROPIC_API_KEY: 'sk-ant-fault-0000', ANTHROPIC_MODEL: 'claude-fault' },
+            )
+          : new OpenAIProvider(
+              { baseURL: `${url}/v1` },
+              { OPENAI_API_KEY: 'sk-fault-0000', OPENAI_MODEL: 'gpt-fault' },
+            );
+      const provider = withRetries(inner, {
+        maxAttempts: 6,
+        baseDelayMs: 1,
+        maxDelayMs: 4,
+        maxWaitMs: 5000,
+        sleep: async () => {},
+      });
       const agent = new Agent({ provider, tools: new ToolSet([lookup]), cwd: process.cwd(), maxTurns: 10 });
       const history: Message[] = [{ role: 'user', content: `Please do task ${task}.` }];
       const events: AgentEvent[] = [];
@@ -175,25 +238,43 @@ describe('withRetries under injected faults (src/retry/with-retries.ts)', () => 
       const done = events.at(-1);
       if (done?.type !== 'done') expect.fail(`task ${task}: the run must end with a done event`);
       for (const event of events) if (event.type === 'retry') retries.push(event.reason);
-      expect(history).toBeValidHistory(`after task ${task} (${inner.name}) ended with ${done.reason}: ${done.message ?? ''}`);
+      expect(history).toBeValidHistory(
+        `after task ${task} (${inner.name}) ended with ${done.reason}: ${done.message ?? ''}`,
+      );
       if (done.reason === 'end_turn') {
         expect(done.text, `task ${task}: a task that completes gives the right answer`).toBe(expectedAnswer(task));
         outcomes.push('answer');
       } else {
-        expect(done.reason, `task ${task}: a task that does not complete ends with an error (${done.message})`).toBe('error');
+        expect(done.reason, `task ${task}: a task that does not complete ends with an error (${done.message})`).toBe(
+          'error',
+        );
         // The retries' end is worded by RetryError (given); a cut stream's message is the learner's own words
         // (stream step 3 says what it conveys): checked for its facts.
         const gaveUp = /gave up after 6 attempts/.test(done.message ?? '');
-        if (!gaveUp) expectCutMessage(done.message, `task ${task}: the error is clear: the retries were spent, or the stream was cut after it began`);
+        if (!gaveUp)
+          expectCutMessage(
+            done.message,
+            `task ${task}: the error is clear: the retries were spent, or the stream was cut after it began`,
+          );
         outcomes.push(gaveUp ? 'gave up' : 'cut');
       }
     }
     const twice = [...ran].filter(([, times]) => times > 1);
     expect(twice, 'no tool may run twice for the same call: a retried request must never re-run a call').toEqual([]);
-    expect(outcomes.filter((o) => o === 'answer').length, `most tasks complete in spite of the faults: ${outcomes.join(', ')}`).toBeGreaterThanOrEqual(10);
+    expect(
+      outcomes.filter((o) => o === 'answer').length,
+      `most tasks complete in spite of the faults: ${outcomes.join(', ')}`,
+    ).toBeGreaterThanOrEqual(10);
     expect(outcomes, 'a stream cut after its text ends a run with a clear error').toContain('cut');
     expect(new Set(retries), 'the retries happened for every kind of retryable fault').toEqual(
-      new Set(['rate limited (429)', 'overloaded (529)', 'server error (500)', 'connection failed', 'overloaded', 'server_error']),
+      new Set([
+        'rate limited (429)',
+        'overloaded (529)',
+        'server error (500)',
+        'connection failed',
+        'overloaded',
+        'server_error',
+      ]),
     );
     for (const fault of FAULTS) expect(seen[fault], `the server injected ${fault} at least once`).toBeGreaterThan(0);
   });

@@ -12,9 +12,14 @@ import { expectCutMessage } from './fixtures.js';
 type Step = Error | AssistantMessage | Array<StreamEvent | Error>;
 
 const overloaded = () => new ProviderError('anthropic', 'Overloaded', { status: 529, errorType: 'overloaded_error' });
-const rateLimited = (headers: Record<string, string> = {}) => new ProviderError('anthropic', 'slow down', { status: 429, errorType: 'rate_limit_error', headers });
-const badRequest = () => new ProviderError('anthropic', 'messages: field required', { status: 400, errorType: 'invalid_request_error' });
-const reset = () => Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+const rateLimited = (headers: Record<string, string> = {}) =>
+  new ProviderError('anthropic', 'slow down', { status: 429, errorType: 'rate_limit_error', headers });
+const badRequest = () =>
+  new ProviderError('anthropic', 'messages: field required', { status: 400, errorType: 'invalid_request_error' });
+const reset = () =>
+  Object.assign(new TypeError('fetch failed'), {
+    cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+  });
 const hello: StreamEvent[] = [
   { type: 'text_delta', index: 0, text: 'Hel' },
   { type: 'text_delta', index: 0, text: 'lo' },
@@ -80,7 +85,11 @@ async function events(stream: AsyncIterable<StreamEvent>): Promise<{ events: Str
   }
 }
 
-const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({ messages: [{ role: 'user', content: 'hi' }], tools: [], ...extra });
+const request = (extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  messages: [{ role: 'user', content: 'hi' }],
+  tools: [],
+  ...extra,
+});
 
 describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
   test('a 529 then a 429 then the answer: three calls, two waits with the backoff, the answer returned', async () => {
@@ -90,10 +99,15 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
       withRetries(provider, policy).complete(request()),
       'RetryingProvider.complete step 3: a 529 and a 429 are retried, so the call must end with the answer; a failure must reach the catch (await inner.complete inside try: a promise returned without await rejects after the catch was left)',
     );
-    expect(answer, 'RetryingProvider.complete step 2: the answer of the try that worked').toEqual(assistantText('done'));
+    expect(answer, 'RetryingProvider.complete step 2: the answer of the try that worked').toEqual(
+      assistantText('done'),
+    );
     expect(requests.length, 'RetryingProvider.complete step 3: a retryable failure is tried again').toBe(3);
-    expect(slept, 'RetryingProvider.complete step 3: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order').toEqual([75, 150]);
-    expect(withRetries(provider).name, 'the wrapper keeps the inner provider\'s name').toBe('fake');
+    expect(
+      slept,
+      'RetryingProvider.complete step 3: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order',
+    ).toEqual([75, 150]);
+    expect(withRetries(provider).name, "the wrapper keeps the inner provider's name").toBe('fake');
   });
 
   test('the request and its signal reach the provider and the sleep', async () => {
@@ -104,12 +118,18 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     const asked = request({ signal: controller.signal, system: 'Be brief.' });
     await withRetries(provider, policy).complete(asked);
     expect(requests.length, 'two tries').toBe(2);
-    expect(requests[0], 'RetryingProvider.complete step 2: the request itself, untouched while no fallback is in use').toBe(asked);
-    expect(requests[1], 'RetryingProvider.complete step 2: the same request on the retry (no model: undefined added)').toBe(asked);
-    expect(seen, 'RetryingProvider.complete step 3: the sleep gets the request\'s signal').toEqual([controller.signal]);
+    expect(
+      requests[0],
+      'RetryingProvider.complete step 2: the request itself, untouched while no fallback is in use',
+    ).toBe(asked);
+    expect(
+      requests[1],
+      'RetryingProvider.complete step 2: the same request on the retry (no model: undefined added)',
+    ).toBe(asked);
+    expect(seen, "RetryingProvider.complete step 3: the sleep gets the request's signal").toEqual([controller.signal]);
   });
 
-  test('an abort during the wait ends it with the signal\'s reason; no further call', async () => {
+  test("an abort during the wait ends it with the signal's reason; no further call", async () => {
     const controller = new AbortController();
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
     const stopped = new Error('stopped by the user');
@@ -119,11 +139,15 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
         return Promise.reject(signal?.reason);
       },
     });
-    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'RetryingProvider.complete step 3: await the wait (policy.sleep with the request\'s signal): an abort during it ends the retries');
-    expect(error, 'RetryingProvider.complete step 3: the sleep\'s rejection (the signal\'s reason) ends it').toBe(stopped);
+    const error = await rejection(
+      withRetries(provider, policy).complete(request({ signal: controller.signal })),
+      "RetryingProvider.complete step 3: await the wait (policy.sleep with the request's signal): an abort during it ends the retries",
+    );
+    expect(error, "RetryingProvider.complete step 3: the sleep's rejection (the signal's reason) ends it").toBe(
+      stopped,
+    );
     expect(requests.length, 'no try after an abort').toBe(1);
   });
-
 });
 
 describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete', () => {
@@ -142,60 +166,89 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([overloaded(), overloaded(), last, assistantText('too late')]);
     const { policy, slept } = fakeTime({ maxAttempts: 3 });
     const error = await rejection(withRetries(provider, policy).complete(request()), 'the retries are spent');
-    expect(requests.length, 'RetryingProvider.nextTry step 3: maxAttempts counts the first try: 3 means three calls in all').toBe(3);
+    expect(
+      requests.length,
+      'RetryingProvider.nextTry step 3: maxAttempts counts the first try: 3 means three calls in all',
+    ).toBe(3);
     expect(slept.length, 'RetryingProvider.nextTry step 3: two waits between three tries').toBe(2);
     expect(error, 'RetryingProvider.nextTry step 3: a RetryError once the tries are spent').toBeInstanceOf(RetryError);
-    expect((error as RetryError).message, 'RetryingProvider.nextTry step 3: the message says how many tries, why, and the last error').toBe(
-      'gave up after 3 attempts (overloaded (529)): anthropic API error 529 (overloaded_error): Overloaded',
-    );
+    expect(
+      (error as RetryError).message,
+      'RetryingProvider.nextTry step 3: the message says how many tries, why, and the last error',
+    ).toBe('gave up after 3 attempts (overloaded (529)): anthropic API error 529 (overloaded_error): Overloaded');
     expect((error as RetryError).attempts, 'RetryingProvider.nextTry step 3: attempts').toBe(3);
     expect((error as RetryError).cause, 'RetryingProvider.nextTry step 3: the last error is the cause').toBe(last);
   });
 
   test('maxAttempts 1 never retries', async () => {
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
-    const error = await rejection(withRetries(provider, fakeTime({ maxAttempts: 1 }).policy).complete(request()), 'one try only');
+    const error = await rejection(
+      withRetries(provider, fakeTime({ maxAttempts: 1 }).policy).complete(request()),
+      'one try only',
+    );
     expect(requests.length, 'RetryingProvider.nextTry step 3: maxAttempts 1 is the first try and no other').toBe(1);
-    expect((error as Error).message, 'RetryingProvider.nextTry step 3').toMatch(/^gave up after 1 attempt \(overloaded \(529\)\)/);
+    expect((error as Error).message, 'RetryingProvider.nextTry step 3').toMatch(
+      /^gave up after 1 attempt \(overloaded \(529\)\)/,
+    );
   });
 
   test('retry-after is honoured; a server that asks for too long a wait is not waited for, and the error says so', async () => {
     const { provider } = scripted([rateLimited({ 'retry-after': '2' }), assistantText('ok')]);
     const { policy, slept } = fakeTime();
     await withRetries(provider, policy).complete(request());
-    expect(slept, 'RetryingProvider.nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([2000]);
+    expect(slept, 'RetryingProvider.nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([
+      2000,
+    ]);
 
     const tooLongError = rateLimited({ 'retry-after': '3600' });
     const tooLong = { ...scripted([tooLongError, assistantText('never')]), errors: [tooLongError] };
     const late = fakeTime();
-    const error = await rejection(withRetries(tooLong.provider, late.policy).complete(request()), 'an hour is too long');
+    const error = await rejection(
+      withRetries(tooLong.provider, late.policy).complete(request()),
+      'an hour is too long',
+    );
     expect(tooLong.requests.length, 'RetryingProvider.nextTry step 4: no second try').toBe(1);
     expect(late.slept, 'RetryingProvider.nextTry step 4: no wait at all').toEqual([]);
-    expect([error instanceof RetryError, (error as Error).cause], 'RetryingProvider.nextTry step 4: a RetryError with the server\'s error as its cause').toEqual([true, tooLong.errors[0]]);
-    expect((error as Error).message, 'RetryingProvider.nextTry step 4: the error says how long the server asked and the maximum').toBe(
+    expect(
+      [error instanceof RetryError, (error as Error).cause],
+      "RetryingProvider.nextTry step 4: a RetryError with the server's error as its cause",
+    ).toEqual([true, tooLong.errors[0]]);
+    expect(
+      (error as Error).message,
+      'RetryingProvider.nextTry step 4: the error says how long the server asked and the maximum',
+    ).toBe(
       "rate limited (429): the server asked to wait 3600.0 s before retrying, more than the policy's maximum of 10.0 s; not retried: anthropic API error 429 (rate_limit_error): slow down",
     );
   });
 
-  test('a failure after an abort is not retried: the signal\'s reason comes out', async () => {
+  test("a failure after an abort is not retried: the signal's reason comes out", async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     const { provider, requests } = scripted([overloaded(), assistantText('never')]);
     const { policy, slept } = fakeTime();
-    const error = await rejection(withRetries(provider, policy).complete(request({ signal: controller.signal })), 'aborted');
-    expect((error as Error).message, 'RetryingProvider.nextTry step 1: an aborted request throws the signal\'s reason, never retries').toBe('cancelled');
+    const error = await rejection(
+      withRetries(provider, policy).complete(request({ signal: controller.signal })),
+      'aborted',
+    );
+    expect(
+      (error as Error).message,
+      "RetryingProvider.nextTry step 1: an aborted request throws the signal's reason, never retries",
+    ).toBe('cancelled');
     expect([requests.length, slept.length], 'RetryingProvider.nextTry step 1: no wait, no second call').toEqual([1, 0]);
   });
 
-  test('an aborted request throws the signal\'s reason even when its error is not retryable (the SDK\'s own abort error)', async () => {
+  test("an aborted request throws the signal's reason even when its error is not retryable (the SDK's own abort error)", async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     const sdkAbort = Object.assign(new Error('Request was aborted.'), { name: 'APIUserAbortError' });
     const { provider, requests } = scripted([sdkAbort, assistantText('never')]);
-    const error = await rejection(withRetries(provider, fakeTime().policy).complete(request({ signal: controller.signal })), 'aborted');
+    const error = await rejection(
+      withRetries(provider, fakeTime().policy).complete(request({ signal: controller.signal })),
+      'aborted',
+    );
     expect(
       (error as Error).message,
-      'RetryingProvider.nextTry step 1: look at the signal before classifying the error: an aborted request throws the signal\'s reason, whatever the error (here one classifyError does not retry)',
+      "RetryingProvider.nextTry step 1: look at the signal before classifying the error: an aborted request throws the signal's reason, whatever the error (here one classifyError does not retry)",
     ).toBe('cancelled');
     expect(requests.length, 'RetryingProvider.nextTry step 1: no second call').toBe(1);
   });
@@ -204,22 +257,27 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([overloaded(), overloaded(), assistantText('from the small model')]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2 });
     await withRetries(provider, policy).complete(request({ model: 'big' }));
-    expect(requests.map((r) => r.model), 'RetryingProvider.nextTry step 5 and complete step 2: two overloaded in a row, then model: small-fast').toEqual(['big', 'big', 'small-fast']);
+    expect(
+      requests.map((r) => r.model),
+      'RetryingProvider.nextTry step 5 and complete step 2: two overloaded in a row, then model: small-fast',
+    ).toEqual(['big', 'big', 'small-fast']);
   });
 
   test('fallback counts overloaded failures in a row only: another failure in between resets the count', async () => {
-    const { provider, requests } = scripted([overloaded(), rateLimited(), overloaded(), overloaded(), assistantText('ok')]);
+    const { provider, requests } = scripted([
+      overloaded(),
+      rateLimited(),
+      overloaded(),
+      overloaded(),
+      assistantText('ok'),
+    ]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2, maxAttempts: 6 });
     await withRetries(provider, policy).complete(request());
-    expect(requests.map((r) => r.model ?? 'default'), 'RetryingProvider.nextTry step 5: the 429 resets the count, so only the last try uses the fallback').toEqual([
-      'default',
-      'default',
-      'default',
-      'default',
-      'small-fast',
-    ]);
+    expect(
+      requests.map((r) => r.model ?? 'default'),
+      'RetryingProvider.nextTry step 5: the 429 resets the count, so only the last try uses the fallback',
+    ).toEqual(['default', 'default', 'default', 'default', 'small-fast']);
   });
-
 });
 
 describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
@@ -229,14 +287,20 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const asked = request();
     const { events: out, error } = await events(withRetries(provider, policy).stream(asked));
     expect(error, 'RetryingProvider.stream: it ends normally').toBeUndefined();
-    expect(out, 'RetryingProvider.stream step 4: a retry notice (next attempt, maxAttempts, delay, reason; no model field without a fallback) before each wait, then the turn').toStrictEqual([
+    expect(
+      out,
+      'RetryingProvider.stream step 4: a retry notice (next attempt, maxAttempts, delay, reason; no model field without a fallback) before each wait, then the turn',
+    ).toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 4, delayMs: 150, reason: 'connection failed (UND_ERR_SOCKET)' },
       ...hello,
     ]);
     expect(slept, 'RetryingProvider.stream step 4: it waits the delay each notice announced').toEqual([75, 150]);
     expect(requests.length, 'three tries').toBe(3);
-    expect(requests.every((r) => r === asked), 'RetryingProvider.stream step 2: the request itself on every try while no fallback is in use').toBe(true);
+    expect(
+      requests.every((r) => r === asked),
+      'RetryingProvider.stream step 2: the request itself on every try while no fallback is in use',
+    ).toBe(true);
   });
 
   test('after text has been handed out, a failure is final: no retry, the error says the stream was cut after it began', async () => {
@@ -244,7 +308,10 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { provider, requests } = scripted([[{ type: 'text_delta', index: 0, text: 'Hel' }, cause], hello]);
     const { policy, slept } = fakeTime();
     const { events: out, error } = await events(withRetries(provider, policy).stream(request()));
-    expect(out, 'RetryingProvider.stream step 2: the event already handed out stays handed out, nothing is added').toEqual([{ type: 'text_delta', index: 0, text: 'Hel' }]);
+    expect(
+      out,
+      'RetryingProvider.stream step 2: the event already handed out stays handed out, nothing is added',
+    ).toEqual([{ type: 'text_delta', index: 0, text: 'Hel' }]);
     expect(requests.length, 'RetryingProvider.stream step 3: a stream that has begun is never tried again').toBe(1);
     expect(slept, 'RetryingProvider.stream step 3: no wait').toEqual([]);
     expect(error, 'RetryingProvider.stream step 3: a StreamInterruptedError').toBeInstanceOf(StreamInterruptedError);
@@ -252,22 +319,33 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     expect((error as Error).cause, 'RetryingProvider.stream step 3: the failure is the cause').toBe(cause);
   });
 
-  test('a tool call start counts as begun too; another wrapper\'s retry notice does not', async () => {
+  test("a tool call start counts as begun too; another wrapper's retry notice does not", async () => {
     const begun = scripted([[{ type: 'tool_call_start', index: 0, id: 'c1', name: 'echo' }, overloaded()], hello]);
     const first = await events(withRetries(begun.provider, fakeTime().policy).stream(request()));
-    expect(first.error, 'RetryingProvider.stream step 3: a tool call start is a real event').toBeInstanceOf(StreamInterruptedError);
+    expect(first.error, 'RetryingProvider.stream step 3: a tool call start is a real event').toBeInstanceOf(
+      StreamInterruptedError,
+    );
     const notice: StreamEvent = { type: 'retry', attempt: 2, maxAttempts: 2, delayMs: 1, reason: 'inner' };
     const inner = scripted([[notice, overloaded()], hello]);
     const second = await events(withRetries(inner.provider, fakeTime().policy).stream(request()));
-    expect(second.error, 'RetryingProvider.stream step 2: a retry notice from an inner wrapper is not part of the turn: still retried').toBeUndefined();
-    expect(second.events.map((e) => e.type), 'RetryingProvider.stream step 2: the inner notice is passed on, then ours, then the turn').toEqual(['retry', 'retry', 'text_delta', 'text_delta', 'finish']);
+    expect(
+      second.error,
+      'RetryingProvider.stream step 2: a retry notice from an inner wrapper is not part of the turn: still retried',
+    ).toBeUndefined();
+    expect(
+      second.events.map((e) => e.type),
+      'RetryingProvider.stream step 2: the inner notice is passed on, then ours, then the turn',
+    ).toEqual(['retry', 'retry', 'text_delta', 'text_delta', 'finish']);
   });
 
   test('a 400 in a stream is thrown unchanged; spent retries end with a RetryError after maxAttempts tries', async () => {
     const error = badRequest();
     const bad = scripted([[error], hello]);
     const first = await events(withRetries(bad.provider, fakeTime().policy).stream(request()));
-    expect([first.error, first.events, bad.requests.length], 'RetryingProvider.nextTry step 2: not retried, no notice, one call').toEqual([error, [], 1]);
+    expect(
+      [first.error, first.events, bad.requests.length],
+      'RetryingProvider.nextTry step 2: not retried, no notice, one call',
+    ).toEqual([error, [], 1]);
     const spent = scripted([[overloaded()], [overloaded()], hello]);
     const second = await events(withRetries(spent.provider, fakeTime({ maxAttempts: 2 }).policy).stream(request()));
     expect(second.error, 'RetryingProvider.nextTry step 3: maxAttempts 2 is two tries').toBeInstanceOf(RetryError);
@@ -279,14 +357,20 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { provider, requests } = scripted([[overloaded()], [overloaded()], hello]);
     const { policy } = fakeTime({ fallbackModel: 'small-fast', fallbackAfter: 2 });
     const { events: out } = await events(withRetries(provider, policy).stream(request()));
-    expect(out.filter((e) => e.type === 'retry'), 'RetryingProvider.nextTry step 6: model only once the fallback is in use').toStrictEqual([
+    expect(
+      out.filter((e) => e.type === 'retry'),
+      'RetryingProvider.nextTry step 6: model only once the fallback is in use',
+    ).toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 5, delayMs: 150, reason: 'overloaded (529)', model: 'small-fast' },
     ]);
-    expect(requests.map((r) => r.model), 'RetryingProvider.stream step 2: the third try asks for the fallback model').toEqual([undefined, undefined, 'small-fast']);
+    expect(
+      requests.map((r) => r.model),
+      'RetryingProvider.stream step 2: the third try asks for the fallback model',
+    ).toEqual([undefined, undefined, 'small-fast']);
   });
 
-  test('an abort during the wait ends the stream with the signal\'s reason', async () => {
+  test("an abort during the wait ends the stream with the signal's reason", async () => {
     const controller = new AbortController();
     const { provider, requests } = scripted([[overloaded()], hello]);
     const { policy } = fakeTime({
@@ -295,12 +379,17 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
         return Promise.reject(signal?.reason);
       },
     });
-    const { events: out, error } = await events(withRetries(provider, policy).stream(request({ signal: controller.signal })));
-    expect((error as Error).message, 'RetryingProvider.stream step 4: the wait gets the signal; its rejection ends the stream').toBe('stopped');
+    const { events: out, error } = await events(
+      withRetries(provider, policy).stream(request({ signal: controller.signal })),
+    );
+    expect(
+      (error as Error).message,
+      'RetryingProvider.stream step 4: the wait gets the signal; its rejection ends the stream',
+    ).toBe('stopped');
     expect([out.length, requests.length], 'the notice was handed out, no second try').toEqual([1, 1]);
   });
 
-  test('a failure after an abort throws the signal\'s reason, even after events', async () => {
+  test("a failure after an abort throws the signal's reason, even after events", async () => {
     const controller = new AbortController();
     const { provider } = scripted([[{ type: 'text_delta', index: 0, text: 'a' }, new Error('socket closed')]]);
     const source = withRetries(provider, fakeTime().policy).stream(request({ signal: controller.signal }));
@@ -314,18 +403,24 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     } catch (caught) {
       error = caught;
     }
-    expect((error as Error).message, 'RetryingProvider.stream step 3: an abort comes out as the signal\'s reason, not as a cut stream').toBe('user stop');
+    expect(
+      (error as Error).message,
+      "RetryingProvider.stream step 3: an abort comes out as the signal's reason, not as a cut stream",
+    ).toBe('user stop');
   });
 
   test('a provider that cannot stream is streamed from complete, and retried the same way', async () => {
     const { provider, requests } = scripted([overloaded(), assistantText('whole')], false);
     const { events: out } = await events(withRetries(provider, fakeTime().policy).stream(request()));
-    expect(out.map((e) => e.type), 'RetryingProvider.stream step 2: turnEvents(inner, ...) falls back to complete').toEqual(['retry', 'text_delta', 'finish']);
+    expect(
+      out.map((e) => e.type),
+      'RetryingProvider.stream step 2: turnEvents(inner, ...) falls back to complete',
+    ).toEqual(['retry', 'text_delta', 'finish']);
     expect(requests.length, 'two tries').toBe(2);
   });
 });
 
-describe('withRetries in chapter 7\'s Agent (src/retry/with-retries.ts)', () => {
+describe("withRetries in chapter 7's Agent (src/retry/with-retries.ts)", () => {
   test('retry events reach the run; a cut stream after text ends the run with error and a valid history; no tool runs twice', async () => {
     const { provider } = scripted([
       [overloaded()],
@@ -341,10 +436,12 @@ describe('withRetries in chapter 7\'s Agent (src/retry/with-retries.ts)', () => 
     const { agent, ran } = agentWith(withRetries(provider, fakeTime().policy));
     const history = ask('echo hi');
     const all = await collect(agent.run(history));
-    expect(all.filter((e) => e.type === 'retry').map((e) => (e.type === 'retry' ? `${e.turn}: ${e.reason} ${e.delayMs}` : '')), 'the notices become retry events of their turn').toEqual([
-      '1: overloaded (529) 75',
-      '2: rate limited (429) 5',
-    ]);
+    expect(
+      all
+        .filter((e) => e.type === 'retry')
+        .map((e) => (e.type === 'retry' ? `${e.turn}: ${e.reason} ${e.delayMs}` : '')),
+      'the notices become retry events of their turn',
+    ).toEqual(['1: overloaded (529) 75', '2: rate limited (429) 5']);
     const done = theDone(all, 'a stream cut after text');
     expect(done.reason, 'a stream cut after it began ends the run with error').toBe('error');
     expectCutMessage(done.message, "the run's message");

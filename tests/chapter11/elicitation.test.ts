@@ -28,9 +28,17 @@ afterAll(async () => {
 const confirmForm = (message = 'Really deploy?'): ElicitationParams => ({
   mode: 'form',
   message,
-  requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm' } }, required: ['confirm'] },
+  requestedSchema: {
+    type: 'object',
+    properties: { confirm: { type: 'boolean', title: 'Confirm' } },
+    required: ['confirm'],
+  },
 });
-const nameForm: ElicitationParams = { mode: 'form', message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } };
+const nameForm: ElicitationParams = {
+  mode: 'form',
+  message: 'Your name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+};
 
 /** An ask that records each question and answers with `answer`. */
 function recordingAsk(answer: Awaited<ReturnType<AskPermission>>) {
@@ -44,9 +52,12 @@ function recordingAsk(answer: Awaited<ReturnType<AskPermission>>) {
 
 const signal = () => new AbortController().signal;
 
-describe('answerElicitation: a server\'s question goes to the person, never answered for them (src/mcp/elicitation.ts)', () => {
+describe("answerElicitation: a server's question goes to the person, never answered for them (src/mcp/elicitation.ts)", () => {
   test('with nobody to ask, a question is declined', async () => {
-    expect(await answerElicitation('v2', confirmForm(), undefined, undefined, signal()), 'answerElicitation step 1: no ask means decline, never accept').toEqual({ action: 'decline' });
+    expect(
+      await answerElicitation('v2', confirmForm(), undefined, undefined, signal()),
+      'answerElicitation step 1: no ask means decline, never accept',
+    ).toEqual({ action: 'decline' });
   });
 
   test('a yes accepts with exactly the content the question showed; "always" is a yes for this question only', async () => {
@@ -54,24 +65,33 @@ describe('answerElicitation: a server\'s question goes to the person, never answ
       const { ask, asked } = recordingAsk(answer);
       const given = signal();
       const result = await answerElicitation('v2', confirmForm(), ask, { tool: 'deploy', callId: 'c7' }, given);
-      expect(result, `answerElicitation step 3: ${answer} accepts with the content a yes sends`).toEqual({ action: 'accept', content: { confirm: true } });
+      expect(result, `answerElicitation step 3: ${answer} accepts with the content a yes sends`).toEqual({
+        action: 'accept',
+        content: { confirm: true },
+      });
       expect(asked, 'answerElicitation step 2: the person is asked once').toHaveLength(1);
       expect(asked[0]!.signal, 'answerElicitation step 2: ask with the signal given').toBe(given);
       const { call, reason, suggestedRules } = asked[0]!.request;
-      expect(call, 'answerElicitation step 2: the question is about the running call, and shows the server\'s words and what a yes sends').toMatchObject({
+      expect(
+        call,
+        "answerElicitation step 2: the question is about the running call, and shows the server's words and what a yes sends",
+      ).toMatchObject({
         id: 'c7',
         name: 'mcp__v2__deploy',
         arguments: { question: 'Really deploy?', yes_sends: { confirm: true } },
       });
       expect(reason, 'the question names the server that asks').toContain('"v2"');
-      expect(suggestedRules, 'no rule comes out of a server\'s question').toEqual([]);
+      expect(suggestedRules, "no rule comes out of a server's question").toEqual([]);
     }
   });
 
   test('a no, or no answer at all, declines', async () => {
     for (const answer of ['reject_once', 'reject_always', undefined] as const) {
       const { ask, asked } = recordingAsk(answer);
-      expect(await answerElicitation('v2', confirmForm(), ask, undefined, signal()), `answerElicitation step 3: ${String(answer)} declines`).toEqual({ action: 'decline' });
+      expect(
+        await answerElicitation('v2', confirmForm(), ask, undefined, signal()),
+        `answerElicitation step 3: ${String(answer)} declines`,
+      ).toEqual({ action: 'decline' });
       expect(asked, 'answerElicitation step 2: the person was asked').toHaveLength(1);
     }
   });
@@ -85,19 +105,36 @@ describe('answerElicitation: a server\'s question goes to the person, never answ
     };
     const pending = answerElicitation('v2', confirmForm(), ask, undefined, controller.signal);
     controller.abort(new Error('the run was stopped'));
-    expect(await within(pending, 'answerElicitation step 4: a question whose ask rejects must settle'), 'answerElicitation step 4: a withdrawn question is cancelled').toEqual({ action: 'cancel' });
+    expect(
+      await within(pending, 'answerElicitation step 4: a question whose ask rejects must settle'),
+      'answerElicitation step 4: a withdrawn question is cancelled',
+    ).toEqual({ action: 'cancel' });
     expect(asked).toBe(1);
     const failing: AskPermission = async () => {
       throw new Error('the terminal went away');
     };
-    expect(await answerElicitation('v2', confirmForm(), failing, undefined, signal()), 'answerElicitation step 4: an ask that fails never accepts').toEqual({ action: 'cancel' });
+    expect(
+      await answerElicitation('v2', confirmForm(), failing, undefined, signal()),
+      'answerElicitation step 4: an ask that fails never accepts',
+    ).toEqual({ action: 'cancel' });
   });
 
   test('a form a yes cannot fill (a typed name), or a URL to open, is declined without asking', async () => {
     const { ask, asked } = recordingAsk('allow_once');
-    expect(await answerElicitation('v2', nameForm, ask, undefined, signal()), 'answerElicitation step 1: a required text field cannot be answered with a yes: decline').toEqual({ action: 'decline' });
-    const url = { mode: 'url', message: 'Log in', url: 'https://example.com/login', elicitationId: 'e1' } as ElicitationParams;
-    expect(await answerElicitation('v2', url, ask, undefined, signal()), 'answerElicitation step 1: a URL request is declined').toEqual({ action: 'decline' });
+    expect(
+      await answerElicitation('v2', nameForm, ask, undefined, signal()),
+      'answerElicitation step 1: a required text field cannot be answered with a yes: decline',
+    ).toEqual({ action: 'decline' });
+    const url = {
+      mode: 'url',
+      message: 'Log in',
+      url: 'https://example.com/login',
+      elicitationId: 'e1',
+    } as ElicitationParams;
+    expect(
+      await answerElicitation('v2', url, ask, undefined, signal()),
+      'answerElicitation step 1: a URL request is declined',
+    ).toEqual({ action: 'decline' });
     expect(asked, 'answerElicitation step 1: nobody is asked a question they cannot answer').toEqual([]);
   });
 
@@ -106,10 +143,20 @@ describe('answerElicitation: a server\'s question goes to the person, never answ
     const params: ElicitationParams = {
       mode: 'form',
       message: 'Delete the branch?',
-      requestedSchema: { type: 'object', properties: { sure: { type: 'boolean' }, note: { type: 'string' } }, required: ['sure'] },
+      requestedSchema: {
+        type: 'object',
+        properties: { sure: { type: 'boolean' }, note: { type: 'string' } },
+        required: ['sure'],
+      },
     };
-    expect(await answerElicitation('git', params, ask, undefined, signal())).toEqual({ action: 'accept', content: { sure: true } });
-    expect(asked[0]!.request.call, 'with no single call running the question has an id of its own and names the server').toMatchObject({ name: 'mcp__git', arguments: { yes_sends: { sure: true } } });
+    expect(await answerElicitation('git', params, ask, undefined, signal())).toEqual({
+      action: 'accept',
+      content: { sure: true },
+    });
+    expect(
+      asked[0]!.request.call,
+      'with no single call running the question has an id of its own and names the server',
+    ).toMatchObject({ name: 'mcp__git', arguments: { yes_sends: { sure: true } } });
   });
 });
 
@@ -123,17 +170,33 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
           return text(`deploy: ${answer.action} ${JSON.stringify(answer.content ?? null)}`);
         },
       },
-      { info: toolInfo('boom'), handler: () => { throw new Error('out of disk'); } },
+      {
+        info: toolInfo('boom'),
+        handler: () => {
+          throw new Error('out of disk');
+        },
+      },
     ]);
 
-  test('the client says it answers forms, the question reaches the ask with the model\'s call, and a yes goes back to the server', async () => {
+  test("the client says it answers forms, the question reaches the ask with the model's call, and a yes goes back to the server", async () => {
     const box = deployTool();
     const { ask, asked } = recordingAsk('allow_once');
     const hub = await start({ box: box.factory }, { ask });
-    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]), 'McpConnection.connect step 3: answer elicitation/create, or the server waits for ever');
-    expect(box.state.capabilities, 'McpConnection.connect step 2: pass CLIENT_OPTIONS, so the server knows the client can answer forms').toMatchObject({ elicitation: {} });
-    expect(resultOf(history, 'c1').content, 'McpConnection.connect step 3: the server got the yes').toBe('deploy: accept {"confirm":true}');
-    expect(asked.map((a) => [a.request.call.id, a.request.call.name]), 'McpConnection.connect step 3 and callTool step 3: the question belongs to call c1').toEqual([['c1', 'mcp__box__deploy']]);
+    const { history } = await within(
+      runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]),
+      'McpConnection.connect step 3: answer elicitation/create, or the server waits for ever',
+    );
+    expect(
+      box.state.capabilities,
+      'McpConnection.connect step 2: pass CLIENT_OPTIONS, so the server knows the client can answer forms',
+    ).toMatchObject({ elicitation: {} });
+    expect(resultOf(history, 'c1').content, 'McpConnection.connect step 3: the server got the yes').toBe(
+      'deploy: accept {"confirm":true}',
+    );
+    expect(
+      asked.map((a) => [a.request.call.id, a.request.call.name]),
+      'McpConnection.connect step 3 and callTool step 3: the question belongs to call c1',
+    ).toEqual([['c1', 'mcp__box__deploy']]);
     expect((asked[0]!.request.call.arguments as { question: string }).question).toBe('Really deploy to prod?');
     expect(history).toBeValidHistory('after a call that asked the person');
   });
@@ -141,21 +204,32 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
   test('a connection with nobody to ask declines, and the call still ends', async () => {
     const box = deployTool();
     const hub = await start({ box: box.factory });
-    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]), 'McpConnection.connect step 3: answer every elicitation/create');
-    expect(resultOf(history, 'c1').content, 'answerElicitation step 1: nobody to ask: decline').toBe('deploy: decline null');
+    const { history } = await within(
+      runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]),
+      'McpConnection.connect step 3: answer every elicitation/create',
+    );
+    expect(resultOf(history, 'c1').content, 'answerElicitation step 1: nobody to ask: decline').toBe(
+      'deploy: decline null',
+    );
   });
 
-  test('a call that failed is no longer running: the next call\'s question belongs to the next call', async () => {
+  test("a call that failed is no longer running: the next call's question belongs to the next call", async () => {
     const box = deployTool();
     const { ask, asked } = recordingAsk('reject_once');
     const hub = await start({ box: box.factory }, { ask });
-    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__boom', {}]), callTurn(['c2', 'mcp__box__deploy', { env: 'test' }])]);
+    const { history } = await runAgent(await hub.tools(), [
+      callTurn(['c1', 'mcp__box__boom', {}]),
+      callTurn(['c2', 'mcp__box__deploy', { env: 'test' }]),
+    ]);
     expect(resultOf(history, 'c1'), 'the first call failed').toMatchObject({ isError: true });
     expect(resultOf(history, 'c2').content).toBe('deploy: decline null');
-    expect(asked.map((a) => a.request.call.id), 'McpConnection.callTool step 3: take the call out of this.running however it ends (a failed call too)').toEqual(['c2']);
+    expect(
+      asked.map((a) => a.request.call.id),
+      'McpConnection.callTool step 3: take the call out of this.running however it ends (a failed call too)',
+    ).toEqual(['c2']);
   });
 
-  test('stopping the run withdraws the question: the ask\'s signal aborts and the run ends cancelled', async () => {
+  test("stopping the run withdraws the question: the ask's signal aborts and the run ends cancelled", async () => {
     const box = deployTool();
     const controller = new AbortController();
     let askSignal: AbortSignal | undefined;
@@ -168,14 +242,24 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
       });
     };
     const hub = await start({ box: box.factory }, { ask });
-    const agent = new Agent({ provider: new MockProvider([callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }]), assistantText('done')]), tools: new ToolSet(await hub.tools()), cwd: process.cwd() });
+    const agent = new Agent({
+      provider: new MockProvider([callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }]), assistantText('done')]),
+      tools: new ToolSet(await hub.tools()),
+      cwd: process.cwd(),
+    });
     const history: Message[] = [{ role: 'user', content: 'go' }];
     const events: AgentEvent[] = [];
     const run = (async () => {
       for await (const event of agent.run(history, { signal: controller.signal })) events.push(event);
     })();
-    await within(run, 'McpConnection.connect step 3: use questionScope\'s signal, so stopping the run withdraws the question');
-    expect(askSignal?.aborted, 'McpConnection.connect step 3: the ask gets the signal of questionScope, which aborts with the call').toBe(true);
+    await within(
+      run,
+      "McpConnection.connect step 3: use questionScope's signal, so stopping the run withdraws the question",
+    );
+    expect(
+      askSignal?.aborted,
+      'McpConnection.connect step 3: the ask gets the signal of questionScope, which aborts with the call',
+    ).toBe(true);
     expect(events.at(-1), 'the run ends cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(history).toBeValidHistory('after a run stopped while a server asked');
   });
@@ -196,7 +280,11 @@ describe('progress while a call runs (src/mcp/adapter.ts: mcpTool step 4; src/mc
       },
     ]);
     const hub = await start({ box: box.factory });
-    const agent = new Agent({ provider: new MockProvider([callTurn(['c1', 'mcp__box__build', {}]), assistantText('done')]), tools: new ToolSet(await hub.tools()), cwd: process.cwd() });
+    const agent = new Agent({
+      provider: new MockProvider([callTurn(['c1', 'mcp__box__build', {}]), assistantText('done')]),
+      tools: new ToolSet(await hub.tools()),
+      cwd: process.cwd(),
+    });
     const history: Message[] = [{ role: 'user', content: 'go' }];
     const events: AgentEvent[] = [];
     const run = (async () => {
@@ -205,10 +293,22 @@ describe('progress while a call runs (src/mcp/adapter.ts: mcpTool step 4; src/mc
         if (event.type === 'tool_progress') seen();
       }
     })();
-    await within(run, 'mcpTool step 4: emit each progress event as it arrives (ctx.emit), not after the call: this call ends only once its progress was seen');
-    const kinds = events.filter((e) => e.type === 'tool_call_decided' || e.type === 'tool_progress' || e.type === 'tool_result').map((e) => e.type);
-    expect(kinds, 'mcpTool step 4: progress comes between the call starting and its result').toEqual(['tool_call_decided', 'tool_progress', 'tool_result']);
-    expect(events.find((e) => e.type === 'tool_progress'), 'progressEvent: the call\'s id and turn, the figures and the message').toEqual({ type: 'tool_progress', turn: 1, callId: 'c1', progress: 1, total: 3, message: 'compiling' });
+    await within(
+      run,
+      'mcpTool step 4: emit each progress event as it arrives (ctx.emit), not after the call: this call ends only once its progress was seen',
+    );
+    const kinds = events
+      .filter((e) => e.type === 'tool_call_decided' || e.type === 'tool_progress' || e.type === 'tool_result')
+      .map((e) => e.type);
+    expect(kinds, 'mcpTool step 4: progress comes between the call starting and its result').toEqual([
+      'tool_call_decided',
+      'tool_progress',
+      'tool_result',
+    ]);
+    expect(
+      events.find((e) => e.type === 'tool_progress'),
+      "progressEvent: the call's id and turn, the figures and the message",
+    ).toEqual({ type: 'tool_progress', turn: 1, callId: 'c1', progress: 1, total: 3, message: 'compiling' });
     expect(resultOf(history, 'c1').content).toBe('built');
   });
 });

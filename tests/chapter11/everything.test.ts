@@ -15,7 +15,10 @@ import { ToolSet } from 'kit/tool';
 import { alive, callTurn, gone, resultOf, runAgent, sharedServers } from './fixtures.js';
 
 const require = createRequire(import.meta.url);
-const bin = path.join(path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+const bin = path.join(
+  path.dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')),
+  'dist/index.js',
+);
 const config: StdioServerConfig = { type: 'stdio', command: process.execPath, args: [bin, 'stdio'], env: {} };
 
 // Started once, on first use, for every test of the file. A failure (a stub not written yet) fails each test that
@@ -26,17 +29,38 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
   test('its tools are listed with namespaced names, readOnlyHint and the schema it gave', async () => {
     const { tools } = await everything();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()], 'mcpTool step 1: mcp__everything__<tool> for each of its tools').toEqual(expect.arrayContaining(['mcp__everything__echo', 'mcp__everything__get-sum', 'mcp__everything__toggle-simulated-logging']));
+    expect([...byName.keys()], 'mcpTool step 1: mcp__everything__<tool> for each of its tools').toEqual(
+      expect.arrayContaining([
+        'mcp__everything__echo',
+        'mcp__everything__get-sum',
+        'mcp__everything__toggle-simulated-logging',
+      ]),
+    );
     expect(byName.get('mcp__everything__echo')!.readOnly, 'mcpTool step 3: echo says readOnlyHint: true').toBe(true);
-    expect(byName.get('mcp__everything__toggle-simulated-logging')!.readOnly, 'mcpTool step 3: readOnlyHint: false').toBe(false);
+    expect(
+      byName.get('mcp__everything__toggle-simulated-logging')!.readOnly,
+      'mcpTool step 3: readOnlyHint: false',
+    ).toBe(false);
     const echo = new ToolSet([byName.get('mcp__everything__echo')!]).definitions()[0]!;
-    expect(echo.inputSchema, 'mcpTool step 2: the server\'s schema, as it is').toMatchObject({ type: 'object', required: ['message'], properties: { message: { type: 'string' } } });
+    expect(echo.inputSchema, "mcpTool step 2: the server's schema, as it is").toMatchObject({
+      type: 'object',
+      required: ['message'],
+      properties: { message: { type: 'string' } },
+    });
   });
 
   test('the agent calls echo and get-sum and reads their answers', async () => {
     const { tools } = await everything();
-    const { history, done } = await runAgent(tools, [callTurn(['c1', 'mcp__everything__echo', { message: 'hi there' }], ['c2', 'mcp__everything__get-sum', { a: 2, b: 3 }])]);
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool and toolResultText: echo answers "Echo: <message>"').toMatchObject({ content: 'Echo: hi there', isError: false });
+    const { history, done } = await runAgent(tools, [
+      callTurn(
+        ['c1', 'mcp__everything__echo', { message: 'hi there' }],
+        ['c2', 'mcp__everything__get-sum', { a: 2, b: 3 }],
+      ),
+    ]);
+    expect(
+      resultOf(history, 'c1'),
+      'McpConnection.callTool and toolResultText: echo answers "Echo: <message>"',
+    ).toMatchObject({ content: 'Echo: hi there', isError: false });
     expect(resultOf(history, 'c2').content, 'get-sum').toBe('The sum of 2 and 3 is 5.');
     expect(done.reason).toBe('end_turn');
     expect(history).toBeValidHistory('after calls to server-everything');
@@ -44,29 +68,55 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
 
   test('an image result is described, not pasted; bad arguments are refused by the kit before the server sees them', async () => {
     const { tools } = await everything();
-    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__everything__get-tiny-image', {}], ['c2', 'mcp__everything__get-sum', { a: 'two', b: 3 }])]);
-    expect(resultOf(history, 'c1').content, 'toolResultText step 1: the image is described by type and size').toMatch(/^Here's the image you requested:\n\[image: image\/png, [\d.]+ (bytes|kB)\]/);
+    const { history } = await runAgent(tools, [
+      callTurn(['c1', 'mcp__everything__get-tiny-image', {}], ['c2', 'mcp__everything__get-sum', { a: 'two', b: 3 }]),
+    ]);
+    expect(resultOf(history, 'c1').content, 'toolResultText step 1: the image is described by type and size').toMatch(
+      /^Here's the image you requested:\n\[image: image\/png, [\d.]+ (bytes|kB)\]/,
+    );
     expect(resultOf(history, 'c1').content.length, 'toolResultText: no base64 for the model').toBeLessThan(300);
-    expect(resultOf(history, 'c2'), 'jsonSchemaInput: a string for a number is an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c2').content, 'jsonSchemaInput: the kit\'s check answered (the server\'s own would say "MCP error -32602")').not.toMatch(/-32602/);
+    expect(resultOf(history, 'c2'), 'jsonSchemaInput: a string for a number is an error result').toMatchObject({
+      isError: true,
+    });
+    expect(
+      resultOf(history, 'c2').content,
+      'jsonSchemaInput: the kit\'s check answered (the server\'s own would say "MCP error -32602")',
+    ).not.toMatch(/-32602/);
     expect(resultOf(history, 'c2').content, 'jsonSchemaInput: the field is named').toMatch(/\ba\b/);
     expect(history).toBeValidHistory('after an image and refused arguments');
   });
 
   test('a v1-SDK server: the same revision is agreed; its question that needs typed answers is declined; its progress arrives before the result', async () => {
     const { hub, tools } = await everything();
-    expect(hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion(), 'the v2 client and a v1 server agree on the latest revision both know').toBe(LATEST_PROTOCOL_VERSION);
+    expect(
+      hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion(),
+      'the v2 client and a v1 server agree on the latest revision both know',
+    ).toBe(LATEST_PROTOCOL_VERSION);
     const agent = new Agent({
-      provider: new MockProvider([callTurn(['c1', 'mcp__everything__trigger-elicitation-request', {}], ['c2', 'mcp__everything__trigger-long-running-operation', { duration: 0.4, steps: 2 }]), assistantText('done')]),
+      provider: new MockProvider([
+        callTurn(
+          ['c1', 'mcp__everything__trigger-elicitation-request', {}],
+          ['c2', 'mcp__everything__trigger-long-running-operation', { duration: 0.4, steps: 2 }],
+        ),
+        assistantText('done'),
+      ]),
       tools: new ToolSet(tools),
       cwd: process.cwd(),
     });
     const history: Message[] = [{ role: 'user', content: 'go' }];
     const events: AgentEvent[] = [];
     for await (const event of agent.run(history)) events.push(event);
-    expect(resultOf(history, 'c1').content, 'answerElicitation step 1: its form needs a typed name: declined (and nobody to ask here anyway)').toMatch(/declined/);
-    const c2 = events.flatMap((e) => ((e.type === 'tool_progress' || e.type === 'tool_result') && e.callId === 'c2' ? [e] : []));
-    expect(c2[0], 'mcpTool step 4: its first progress notification, as a tool_progress event before the result').toMatchObject({ type: 'tool_progress', progress: 1, total: 2 });
+    expect(
+      resultOf(history, 'c1').content,
+      'answerElicitation step 1: its form needs a typed name: declined (and nobody to ask here anyway)',
+    ).toMatch(/declined/);
+    const c2 = events.flatMap((e) =>
+      (e.type === 'tool_progress' || e.type === 'tool_result') && e.callId === 'c2' ? [e] : [],
+    );
+    expect(
+      c2[0],
+      'mcpTool step 4: its first progress notification, as a tool_progress event before the result',
+    ).toMatchObject({ type: 'tool_progress', progress: 1, total: 2 });
     expect(c2.at(-1)?.type, 'the result comes last').toBe('tool_result');
     expect(resultOf(history, 'c2').content).toMatch(/^Long running operation completed/);
     expect(history).toBeValidHistory('after a declined question and a long call');
@@ -80,14 +130,22 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     process.kill(firstPid, 'SIGKILL');
     expect(await gone(firstPid), 'the test killed the server').toBe(true);
     const again = await runAgent(tools, [callTurn(['c1', 'mcp__everything__echo', { message: 'back?' }])]);
-    expect(resultOf(again.history, 'c1'), 'McpConnection.callTool step 2: the server was restarted and answered').toMatchObject({ content: 'Echo: back?', isError: false });
+    expect(
+      resultOf(again.history, 'c1'),
+      'McpConnection.callTool step 2: the server was restarted and answered',
+    ).toMatchObject({ content: 'Echo: back?', isError: false });
     const secondPid = connection.pid!;
     expect(secondPid, 'a new process').not.toBe(firstPid);
     process.kill(secondPid, 'SIGKILL');
     expect(await gone(secondPid)).toBe(true);
     const dead = await runAgent(tools, [callTurn(['c2', 'mcp__everything__echo', { message: 'still there?' }])]);
-    expect(resultOf(dead.history, 'c2'), 'McpConnection.callTool step 2: restarted once already, so an error result').toMatchObject({ isError: true });
-    expect(resultOf(dead.history, 'c2').content, 'McpConnection.callTool step 2: it says the server stopped').toMatch(/MCP server "everything" has stopped/);
+    expect(
+      resultOf(dead.history, 'c2'),
+      'McpConnection.callTool step 2: restarted once already, so an error result',
+    ).toMatchObject({ isError: true });
+    expect(resultOf(dead.history, 'c2').content, 'McpConnection.callTool step 2: it says the server stopped').toMatch(
+      /MCP server "everything" has stopped/,
+    );
     expect(connection.pid === undefined || !alive(connection.pid), 'no new process was started').toBe(true);
     expect(dead.history).toBeValidHistory('after the server was killed twice');
   });

@@ -4,7 +4,14 @@
  * the v2 fixture server as a child process (v2-server.mjs); and an agent on a scripted model that uses their tools.
  */
 import path from 'node:path';
-import { InMemoryTransport, Server, type CallToolResult, type ElicitRequestFormParams, type ElicitResult, type Tool as McpToolInfo } from '@modelcontextprotocol/server';
+import {
+  InMemoryTransport,
+  Server,
+  type CallToolResult,
+  type ElicitRequestFormParams,
+  type ElicitResult,
+  type Tool as McpToolInfo,
+} from '@modelcontextprotocol/server';
 import { afterAll } from 'vitest';
 import type { McpServerConfig, StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
@@ -40,7 +47,11 @@ export function toolInfo(name: string, fields: string[] = [], extra: Partial<Mcp
   return {
     name,
     description: `${name} tool`,
-    inputSchema: { type: 'object', properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])), required: fields },
+    inputSchema: {
+      type: 'object',
+      properties: Object.fromEntries(fields.map((f) => [f, { type: 'string' }])),
+      required: fields,
+    },
     ...extra,
   };
 }
@@ -81,7 +92,11 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
         signal: ctx.mcpReq.signal,
         elicit: (params) => ctx.mcpReq.elicitInput(params),
         progress: async (progress, total, message) => {
-          if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress, total, message } });
+          if (token !== undefined)
+            await ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken: token, progress, total, message },
+            });
         },
       };
       state.calls.push(call);
@@ -114,14 +129,23 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
 }
 
 /** The v2 fixture server (v2-server.mjs, on @modelcontextprotocol/server 2.4.0) as a stdio server entry. */
-export const v2ServerConfig = (): StdioServerConfig => ({ type: 'stdio', command: process.execPath, args: [path.join(import.meta.dirname, 'v2-server.mjs')], env: {} });
+export const v2ServerConfig = (): StdioServerConfig => ({
+  type: 'stdio',
+  command: process.execPath,
+  args: [path.join(import.meta.dirname, 'v2-server.mjs')],
+  env: {},
+});
 
 /** A tool call turn for the scripted model. */
 export const callTurn = (...calls: Array<[id: string, name: string, args: unknown]>) =>
   assistantToolCalls(calls.map(([id, name, args]) => ({ id, name, arguments: args })));
 
 /** Runs `steps` of a scripted model with these tools and hooks; returns the events, history, provider and done. */
-export async function runAgent(tools: ToolSet | Tool[], steps: ReturnType<typeof assistantText>[], hooks?: Hooks | Hooks[]) {
+export async function runAgent(
+  tools: ToolSet | Tool[],
+  steps: ReturnType<typeof assistantText>[],
+  hooks?: Hooks | Hooks[],
+) {
   const provider = new MockProvider([...steps, assistantText('done')]);
   const toolSet = tools instanceof ToolSet ? tools : new ToolSet(tools);
   const agent = new Agent({ provider, tools: toolSet, cwd: process.cwd(), hooks });
@@ -171,7 +195,10 @@ export { within } from '../helpers/wait.js';
  * closed once after the file. A start that fails (a stub not written yet) fails each test that needs the servers,
  * with the same error.
  */
-export function sharedServers(servers: Record<string, McpServerConfig>, options: Parameters<typeof McpServers.start>[1] = {}) {
+export function sharedServers(
+  servers: Record<string, McpServerConfig>,
+  options: Parameters<typeof McpServers.start>[1] = {},
+) {
   let ready: Promise<{ hub: McpServers; tools: Tool[] }> | undefined;
   afterAll(async () => {
     const started = await ready?.catch(() => undefined);
@@ -179,7 +206,11 @@ export function sharedServers(servers: Record<string, McpServerConfig>, options:
   });
   return () =>
     (ready ??= (async () => {
-      const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS, callTimeoutMs: REAL_SERVER_MS, ...options });
+      const hub = await McpServers.start(servers, {
+        startupTimeoutMs: REAL_SERVER_MS,
+        callTimeoutMs: REAL_SERVER_MS,
+        ...options,
+      });
       if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
       return { hub, tools: await hub.tools() };
     })());

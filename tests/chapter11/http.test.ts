@@ -23,8 +23,12 @@ beforeAll(async () => {
   http = createServer(async (req, res) => {
     seen.push(req.headers);
     const server = new Server({ name: 'web', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [toolInfo('whoami', [], { annotations: { readOnlyHint: true } })] }));
-    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: `you are ${req.headers.authorization ?? 'nobody'}` }] }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [toolInfo('whoami', [], { annotations: { readOnlyHint: true } })],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({
+      content: [{ type: 'text', text: `you are ${req.headers.authorization ?? 'nobody'}` }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
     await server.connect(transport);
@@ -41,9 +45,17 @@ let urlV2 = '';
 beforeAll(async () => {
   const handler = createMcpHandler(() => {
     const server = new McpServer({ name: 'web-v2', version: '2.4.0' }, { capabilities: { tools: {} } });
-    server.registerTool('shout', { description: 'Upper-cases its text', inputSchema: z.object({ text: z.string() }), annotations: { readOnlyHint: true } }, async ({ text }) => ({
-      content: [{ type: 'text', text: text.toUpperCase() }],
-    }));
+    server.registerTool(
+      'shout',
+      {
+        description: 'Upper-cases its text',
+        inputSchema: z.object({ text: z.string() }),
+        annotations: { readOnlyHint: true },
+      },
+      async ({ text }) => ({
+        content: [{ type: 'text', text: text.toUpperCase() }],
+      }),
+    );
     return server;
   });
   httpV2 = createServer(async (req, res) => {
@@ -52,7 +64,11 @@ beforeAll(async () => {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
-    const request = new Request(`${urlV2}`, { method: req.method, headers, ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}) });
+    const request = new Request(`${urlV2}`, {
+      method: req.method,
+      headers,
+      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+    });
     const response = await handler.fetch(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
     if (response.body) for await (const chunk of response.body) res.write(chunk);
@@ -70,17 +86,28 @@ afterAll(() => {
 });
 
 describe('a server over streamable HTTP (src/mcp/client.ts: McpConnection.connect)', () => {
-  test('the .mcp.json headers go with every request, and the tools work like a stdio server\'s', async () => {
-    const servers = parseMcpConfig({ mcpServers: { web: { type: 'http', url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' } } } }, { WEB_TOKEN: 't0ken' });
+  test("the .mcp.json headers go with every request, and the tools work like a stdio server's", async () => {
+    const servers = parseMcpConfig(
+      { mcpServers: { web: { type: 'http', url, headers: { Authorization: 'Bearer ${WEB_TOKEN}' } } } },
+      { WEB_TOKEN: 't0ken' },
+    );
     const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS });
     try {
       expect(hub.failures, 'McpConnection.connect: the HTTP server starts like any other').toEqual([]);
       const tools = await hub.tools();
-      expect(tools.map((t) => [t.name, t.readOnly]), 'mcpTool: the same names and hints over HTTP').toEqual([['mcp__web__whoami', true]]);
+      expect(
+        tools.map((t) => [t.name, t.readOnly]),
+        'mcpTool: the same names and hints over HTTP',
+      ).toEqual([['mcp__web__whoami', true]]);
       const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__web__whoami', {}])]);
-      expect(resultOf(history, 'c1').content, 'the header reached the server with the call').toBe('you are Bearer t0ken');
+      expect(resultOf(history, 'c1').content, 'the header reached the server with the call').toBe(
+        'you are Bearer t0ken',
+      );
       expect(seen.length, 'initialize, initialized, tools/list and tools/call were posted').toBeGreaterThanOrEqual(3);
-      expect(seen.every((h) => h.authorization === 'Bearer t0ken'), 'every request carries the configured header').toBe(true);
+      expect(
+        seen.every((h) => h.authorization === 'Bearer t0ken'),
+        'every request carries the configured header',
+      ).toBe(true);
     } finally {
       await hub.close();
     }
@@ -88,17 +115,26 @@ describe('a server over streamable HTTP (src/mcp/client.ts: McpConnection.connec
 });
 
 describe('a v2 server over streamable HTTP (src/mcp/client.ts: McpConnection.connect)', () => {
-  test('the v2 server package\'s HTTP handler: the tools work, and the headers go with every request', async () => {
-    const servers = parseMcpConfig({ mcpServers: { web2: { type: 'http', url: urlV2, headers: { 'X-Team': 'kit' } } } }, {});
+  test("the v2 server package's HTTP handler: the tools work, and the headers go with every request", async () => {
+    const servers = parseMcpConfig(
+      { mcpServers: { web2: { type: 'http', url: urlV2, headers: { 'X-Team': 'kit' } } } },
+      {},
+    );
     const hub = await McpServers.start(servers, { startupTimeoutMs: REAL_SERVER_MS });
     try {
       expect(hub.failures, 'McpConnection.connect: a v2 HTTP server starts like any other').toEqual([]);
       const tools = await hub.tools();
-      expect(tools.map((t) => [t.name, t.readOnly]), 'mcpTool: names and hints from a v2 server').toEqual([['mcp__web2__shout', true]]);
+      expect(
+        tools.map((t) => [t.name, t.readOnly]),
+        'mcpTool: names and hints from a v2 server',
+      ).toEqual([['mcp__web2__shout', true]]);
       const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__web2__shout', { text: 'hello' }])]);
       expect(resultOf(history, 'c1').content).toBe('HELLO');
       expect(seenV2.length, 'initialize, initialized, tools/list and tools/call were posted').toBeGreaterThanOrEqual(3);
-      expect(seenV2.every((team) => team === 'kit'), 'every request carries the configured header').toBe(true);
+      expect(
+        seenV2.every((team) => team === 'kit'),
+        'every request carries the configured header',
+      ).toBe(true);
     } finally {
       await hub.close();
     }

@@ -42,26 +42,52 @@ describe('MCP servers are bounded (src/mcp/client.ts, src/mcp/servers.ts)', () =
     const endless = endlessPages(MAX_TOOL_PAGES * 20);
     const hub = await start({ endless: endless.factory });
     const tools = await hub.tools();
-    expect(endless.asked(), 'listTools stops asking after MAX_TOOL_PAGES pages').toBeLessThanOrEqual(MAX_TOOL_PAGES + 1);
+    expect(endless.asked(), 'listTools stops asking after MAX_TOOL_PAGES pages').toBeLessThanOrEqual(
+      MAX_TOOL_PAGES + 1,
+    );
     expect(tools, 'a server whose listing was stopped offers no tools').toEqual([]);
-    expect(hub.failures.map((f) => f.error).join('\n'), 'the failure says the listing was stopped, and why').toMatch(/more than \d+ pages/);
+    expect(hub.failures.map((f) => f.error).join('\n'), 'the failure says the listing was stopped, and why').toMatch(
+      /more than \d+ pages/,
+    );
   });
 
   test('a tool with a huge input schema is left out, and named', async () => {
-    const huge = { type: 'object', properties: Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`field${i}`, { type: 'string', description: 'x'.repeat(20) }])) };
+    const huge = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 5000 }, (_, i) => [`field${i}`, { type: 'string', description: 'x'.repeat(20) }]),
+      ),
+    };
     expect(JSON.stringify(huge).length).toBeGreaterThan(MAX_SCHEMA_CHARS);
-    const docs = fakeServer([{ info: toolInfo('small', ['path']) }, { info: { ...toolInfo('huge'), inputSchema: huge as never } }]);
+    const docs = fakeServer([
+      { info: toolInfo('small', ['path']) },
+      { info: { ...toolInfo('huge'), inputSchema: huge as never } },
+    ]);
     const hub = await start({ docs: docs.factory });
     const tools = await hub.tools();
-    expect(tools.map((t) => t.name), 'mcpTool: the small tool is offered, the huge one is not').toEqual(['mcp__docs__small']);
-    expect(hub.failures.map((f) => f.error).join('\n'), 'the huge tool is named, with its size').toMatch(/"huge" left out: its input schema is \d+ characters/);
+    expect(
+      tools.map((t) => t.name),
+      'mcpTool: the small tool is offered, the huge one is not',
+    ).toEqual(['mcp__docs__small']);
+    expect(hub.failures.map((f) => f.error).join('\n'), 'the huge tool is named, with its size').toMatch(
+      /"huge" left out: its input schema is \d+ characters/,
+    );
   });
 
   test('readOnlyHint makes a tool read-only only for a server the person vouches for', async () => {
     const claims = fakeServer([{ info: toolInfo('writes_anyway', [], { annotations: { readOnlyHint: true } }) }]);
-    const hub = await start({ project: claims.factory, mine: fakeServer([{ info: toolInfo('reads', [], { annotations: { readOnlyHint: true } }) }]).factory }, { readOnlyHintsOf: (name) => name === 'mine' });
+    const hub = await start(
+      {
+        project: claims.factory,
+        mine: fakeServer([{ info: toolInfo('reads', [], { annotations: { readOnlyHint: true } }) }]).factory,
+      },
+      { readOnlyHintsOf: (name) => name === 'mine' },
+    );
     const tools = await hub.tools();
-    expect(tools.map((t) => [t.name, t.readOnly]), 'mcpTool step 3 with readOnlyHints: the project server\'s claim is not believed').toEqual([
+    expect(
+      tools.map((t) => [t.name, t.readOnly]),
+      "mcpTool step 3 with readOnlyHints: the project server's claim is not believed",
+    ).toEqual([
       ['mcp__project__writes_anyway', false],
       ['mcp__mine__reads', true],
     ]);

@@ -6,7 +6,10 @@ import { callTurn, fakeServer, resultOf, runAgent, text, toolInfo, within } from
 import { HANG_MS, waitUntil } from '../helpers/wait.js';
 
 const started: McpServers[] = [];
-async function start(servers: Parameters<typeof McpServers.start>[0], options?: Parameters<typeof McpServers.start>[1]) {
+async function start(
+  servers: Parameters<typeof McpServers.start>[0],
+  options?: Parameters<typeof McpServers.start>[1],
+) {
   const hub = await McpServers.start(servers, options);
   started.push(hub);
   return hub;
@@ -16,24 +19,53 @@ afterAll(async () => {
 });
 
 describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
-  test('a server\'s tools become kit tools: namespaced name, its description, its schema as given, readOnly from readOnlyHint', async () => {
-    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { path: { type: 'string', minLength: 1 } }, required: ['path'] };
+  test("a server's tools become kit tools: namespaced name, its description, its schema as given, readOnly from readOnlyHint", async () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { path: { type: 'string', minLength: 1 } },
+      required: ['path'],
+    };
     const docs = fakeServer([
-      { info: { name: 'read', description: 'Read a page', inputSchema: schema as never, annotations: { readOnlyHint: true } } },
+      {
+        info: {
+          name: 'read',
+          description: 'Read a page',
+          inputSchema: schema as never,
+          annotations: { readOnlyHint: true },
+        },
+      },
       { info: toolInfo('write', ['path'], { annotations: { readOnlyHint: false } }) },
       { info: toolInfo('touch', [], { description: '  ' }) },
       { info: toolInfo('bare', [], { description: undefined }) },
     ]);
     const hub = await start({ docs: docs.factory });
     const tools = await hub.tools();
-    expect(tools.map((t) => t.name), 'mcpTool step 1: names are mcp__<server>__<tool>, in the server\'s order').toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch', 'mcp__docs__bare']);
-    expect(tools.map((t) => t.readOnly), 'mcpTool step 3: readOnly only when the server says readOnlyHint: true').toEqual([true, false, false, false]);
-    expect(tools[3]!.description, 'mcpTool step 1: a tool without a description gets one too').toBe('bare (from MCP server docs)');
-    expect(docs.state.client, 'McpConnection.connect step 2: the client introduces itself as build-a-coding-agent 1.0.0').toEqual({ name: 'build-a-coding-agent', version: '1.0.0' });
-    expect(tools[0]!.description, 'mcpTool step 1: the server\'s description').toBe('Read a page');
-    expect(tools[2]!.description, 'mcpTool step 1: a blank description gets one that names the tool and the server').toBe('touch (from MCP server docs)');
+    expect(
+      tools.map((t) => t.name),
+      "mcpTool step 1: names are mcp__<server>__<tool>, in the server's order",
+    ).toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch', 'mcp__docs__bare']);
+    expect(
+      tools.map((t) => t.readOnly),
+      'mcpTool step 3: readOnly only when the server says readOnlyHint: true',
+    ).toEqual([true, false, false, false]);
+    expect(tools[3]!.description, 'mcpTool step 1: a tool without a description gets one too').toBe(
+      'bare (from MCP server docs)',
+    );
+    expect(
+      docs.state.client,
+      'McpConnection.connect step 2: the client introduces itself as build-a-coding-agent 1.0.0',
+    ).toEqual({ name: 'build-a-coding-agent', version: '1.0.0' });
+    expect(tools[0]!.description, "mcpTool step 1: the server's description").toBe('Read a page');
+    expect(
+      tools[2]!.description,
+      'mcpTool step 1: a blank description gets one that names the tool and the server',
+    ).toBe('touch (from MCP server docs)');
     const [definition] = new ToolSet(tools).definitions();
-    expect(definition!.inputSchema, 'mcpTool step 2: the model is shown the server\'s schema as it is (minLength too), without $schema').toEqual({
+    expect(
+      definition!.inputSchema,
+      "mcpTool step 2: the model is shown the server's schema as it is (minLength too), without $schema",
+    ).toEqual({
       type: 'object',
       properties: { path: { type: 'string', minLength: 1 } },
       required: ['path'],
@@ -41,11 +73,21 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
   });
 
   test('the model calls a tool by its namespaced name; the server gets its own name and the arguments', async () => {
-    const docs = fakeServer([{ info: toolInfo('search', ['query']), handler: (args) => text(`3 pages about ${String(args.query)}`) }]);
+    const docs = fakeServer([
+      { info: toolInfo('search', ['query']), handler: (args) => text(`3 pages about ${String(args.query)}`) },
+    ]);
     const hub = await start({ docs: docs.factory });
-    const { history, done } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__docs__search', { query: 'zod' }])]);
-    expect(docs.state.calls.map((c) => [c.name, c.arguments]), 'mcpTool step 4: call the server\'s tool by its own name, not the namespaced one').toEqual([['search', { query: 'zod' }]]);
-    expect(resultOf(history, 'c1'), 'mcpTool step 4: the result is the text of the server\'s answer').toMatchObject({ content: '3 pages about zod', isError: false });
+    const { history, done } = await runAgent(await hub.tools(), [
+      callTurn(['c1', 'mcp__docs__search', { query: 'zod' }]),
+    ]);
+    expect(
+      docs.state.calls.map((c) => [c.name, c.arguments]),
+      "mcpTool step 4: call the server's tool by its own name, not the namespaced one",
+    ).toEqual([['search', { query: 'zod' }]]);
+    expect(resultOf(history, 'c1'), "mcpTool step 4: the result is the text of the server's answer").toMatchObject({
+      content: '3 pages about zod',
+      isError: false,
+    });
     expect(done.reason).toBe('end_turn');
     expect(history).toBeValidHistory('after an MCP tool call');
   });
@@ -55,30 +97,53 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     const two = fakeServer([{ info: toolInfo('status'), handler: () => text('two is fine') }]);
     const hub = await start({ one: one.factory, two: two.factory });
     const tools = new ToolSet(await hub.tools());
-    expect(tools.names(), 'mcpToolName: namespaced names keep the two apart (and ToolSet.add would throw on a clash)').toEqual(['mcp__one__status', 'mcp__two__status']);
+    expect(
+      tools.names(),
+      'mcpToolName: namespaced names keep the two apart (and ToolSet.add would throw on a clash)',
+    ).toEqual(['mcp__one__status', 'mcp__two__status']);
     const { history } = await runAgent(tools, [callTurn(['a', 'mcp__two__status', {}], ['b', 'mcp__one__status', {}])]);
-    expect([resultOf(history, 'a').content, resultOf(history, 'b').content], 'mcpTool step 4: each tool calls its own connection').toEqual(['two is fine', 'one is fine']);
+    expect(
+      [resultOf(history, 'a').content, resultOf(history, 'b').content],
+      'mcpTool step 4: each tool calls its own connection',
+    ).toEqual(['two is fine', 'one is fine']);
     expect([one.state.calls.length, two.state.calls.length], 'each server got exactly its own call').toEqual([1, 1]);
   });
 
-  test('arguments that do not fit the server\'s schema are refused before anything is sent', async () => {
+  test("arguments that do not fit the server's schema are refused before anything is sent", async () => {
     const fs = fakeServer([{ info: toolInfo('read', ['path']) }]);
     const hub = await start({ fs: fs.factory });
-    const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__fs__read', { path: 7 }], ['c2', 'mcp__fs__read', {}])]);
-    expect(fs.state.calls, 'mcpTool step 2 (jsonSchemaInput): the server must never see arguments its schema refuses').toEqual([]);
-    expect(resultOf(history, 'c1'), 'jsonSchemaInput: an error result that says what is wrong').toMatchObject({ isError: true });
+    const { history } = await runAgent(await hub.tools(), [
+      callTurn(['c1', 'mcp__fs__read', { path: 7 }], ['c2', 'mcp__fs__read', {}]),
+    ]);
+    expect(
+      fs.state.calls,
+      'mcpTool step 2 (jsonSchemaInput): the server must never see arguments its schema refuses',
+    ).toEqual([]);
+    expect(resultOf(history, 'c1'), 'jsonSchemaInput: an error result that says what is wrong').toMatchObject({
+      isError: true,
+    });
     expect(resultOf(history, 'c1').content, 'jsonSchemaInput: the message names the field').toMatch(/path/);
     expect(resultOf(history, 'c2').content, 'jsonSchemaInput: a missing required field').toMatch(/path/);
     expect(history).toBeValidHistory('after refused arguments');
   });
 
-  test('a server\'s error result stays an error result, with the server\'s text', async () => {
-    const fs = fakeServer([{ info: toolInfo('read', ['path']), handler: () => ({ content: [{ type: 'text', text: 'Access denied: /etc/shadow' }], isError: true }) }]);
+  test("a server's error result stays an error result, with the server's text", async () => {
+    const fs = fakeServer([
+      {
+        info: toolInfo('read', ['path']),
+        handler: () => ({ content: [{ type: 'text', text: 'Access denied: /etc/shadow' }], isError: true }),
+      },
+    ]);
     const hub = await start({ fs: fs.factory });
-    const { history, done } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__fs__read', { path: '/etc/shadow' }])]);
+    const { history, done } = await runAgent(await hub.tools(), [
+      callTurn(['c1', 'mcp__fs__read', { path: '/etc/shadow' }]),
+    ]);
     const result = resultOf(history, 'c1');
-    expect(result.isError, 'toolResultText step 4: isError must not be dropped (throw, so executeToolCall makes an error result)').toBe(true);
-    expect(result.content, 'the model reads the server\'s own words').toContain('Access denied: /etc/shadow');
+    expect(
+      result.isError,
+      'toolResultText step 4: isError must not be dropped (throw, so executeToolCall makes an error result)',
+    ).toBe(true);
+    expect(result.content, "the model reads the server's own words").toContain('Access denied: /etc/shadow');
     expect(done.reason, 'an error result is not the end of the run').toBe('end_turn');
     expect(history).toBeValidHistory('after a server error result');
   });
@@ -88,9 +153,20 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
   test('a server that does not answer initialize in time is an error naming it, and it is stopped', async () => {
     const silent = fakeServer([], { silent: true });
     const connection = new McpConnection('slow', silent.factory, { startupTimeoutMs: 100 });
-    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e), 'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect; a server that never answers must fail the start, not hang');
-    expect(error, 'McpConnection.connect step 5: a server that never answers must fail the start, not hang').toBeInstanceOf(Error);
-    expect((error as Error).message, 'McpConnection.connect step 5: the message names the server').toMatch(/^MCP server "slow" did not start:/);
+    const error = await within(
+      connection.connect().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect; a server that never answers must fail the start, not hang',
+    );
+    expect(
+      error,
+      'McpConnection.connect step 5: a server that never answers must fail the start, not hang',
+    ).toBeInstanceOf(Error);
+    expect((error as Error).message, 'McpConnection.connect step 5: the message names the server').toMatch(
+      /^MCP server "slow" did not start:/,
+    );
     expect(connection.state, 'McpConnection.connect step 5: a failed start leaves the state stopped').toBe('stopped');
   });
 
@@ -100,8 +176,14 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
       start({ good: good.factory, bad: fakeServer([], { silent: true }).factory }, { startupTimeoutMs: 100 }),
       'McpConnection.connect step 5: a server that never answers the handshake must fail after startupTimeoutMs (100 ms here), not hang start-up',
     );
-    expect(hub.connections.map((c) => [c.name, c.state]), 'McpConnection.connect step 6: the good server is running').toEqual([['good', 'running']]);
-    expect(hub.failures.map((f) => f.name), 'McpConnection.connect step 5: the bad server failed to start').toEqual(['bad']);
+    expect(
+      hub.connections.map((c) => [c.name, c.state]),
+      'McpConnection.connect step 6: the good server is running',
+    ).toEqual([['good', 'running']]);
+    expect(
+      hub.failures.map((f) => f.name),
+      'McpConnection.connect step 5: the bad server failed to start',
+    ).toEqual(['bad']);
     expect(hub.failures[0]!.error, 'the failure says why').toMatch(/did not start/);
     expect((await hub.tools()).map((t) => t.name)).toEqual(['mcp__good__ping']);
   });
@@ -113,10 +195,19 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const tools = await hub.tools();
     // Killed once the call has reached it, on any machine.
     // A wrong solution may never send the call: then this wait gives up quietly and the `within` below fails the test.
-    void waitUntil(() => box.state.calls.length > 0, 'the call must reach the server').then(() => box.kill(), () => {});
-    const { history, done } = await within(runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]), 'McpConnection.callTool: a server that died must not hold the call');
+    void waitUntil(() => box.state.calls.length > 0, 'the call must reach the server').then(
+      () => box.kill(),
+      () => {},
+    );
+    const { history, done } = await within(
+      runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]),
+      'McpConnection.callTool: a server that died must not hold the call',
+    );
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say the server stopped, and name it').toMatch(/MCP server "box" stopped while running work/);
+    expect(
+      resultOf(history, 'c1').content,
+      'McpConnection.callTool step 5: say the server stopped, and name it',
+    ).toMatch(/MCP server "box" stopped while running work/);
     expect(done.reason, 'the model goes on without the server').toBe('end_turn');
     expect(history).toBeValidHistory('after a server died mid-call');
   });
@@ -127,9 +218,15 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const tools = await hub.tools();
     await box.kill();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(hub.connections[0]!.state, 'McpConnection.connect step 4: when the server closes, the state becomes stopped').toBe('stopped');
+    expect(
+      hub.connections[0]!.state,
+      'McpConnection.connect step 4: when the server closes, the state becomes stopped',
+    ).toBe('stopped');
     const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: restart a stopped server on the next call').toMatchObject({ content: 'pong', isError: false });
+    expect(
+      resultOf(history, 'c1'),
+      'McpConnection.callTool step 2: restart a stopped server on the next call',
+    ).toMatchObject({ content: 'pong', isError: false });
     expect(box.state.connections, 'McpConnection.callTool step 2: one new connection').toBe(2);
     expect(hub.connections[0]!.restarts).toBe(1);
   });
@@ -143,10 +240,18 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     expect(resultOf(first.history, 'c1').content, 'the first restart works').toBe('pong');
     await box.kill();
     const second = await runAgent(tools, [callTurn(['c2', 'mcp__box__ping', {}], ['c3', 'mcp__box__ping', {}])]);
-    expect(box.state.connections, 'McpConnection.callTool step 2: restart once, never again (a crashing server would be started forever)').toBe(2);
+    expect(
+      box.state.connections,
+      'McpConnection.callTool step 2: restart once, never again (a crashing server would be started forever)',
+    ).toBe(2);
     for (const id of ['c2', 'c3']) {
-      expect(resultOf(second.history, id), `McpConnection.callTool step 2: call ${id} is an error result`).toMatchObject({ isError: true });
-      expect(resultOf(second.history, id).content, 'McpConnection.callTool step 2: say it stopped').toMatch(/MCP server "box" has stopped/);
+      expect(
+        resultOf(second.history, id),
+        `McpConnection.callTool step 2: call ${id} is an error result`,
+      ).toMatchObject({ isError: true });
+      expect(resultOf(second.history, id).content, 'McpConnection.callTool step 2: say it stopped').toMatch(
+        /MCP server "box" has stopped/,
+      );
     }
     expect(second.history).toBeValidHistory('after a server died twice');
   });
@@ -155,21 +260,36 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     let starts = 0;
     const box = fakeServer([{ info: toolInfo('ping') }]);
     const silent = fakeServer([], { silent: true });
-    const hub = await start({ box: () => (++starts === 1 ? box.factory() : silent.factory()) }, { startupTimeoutMs: 100 });
+    const hub = await start(
+      { box: () => (++starts === 1 ? box.factory() : silent.factory()) },
+      { startupTimeoutMs: 100 },
+    );
     const tools = await hub.tools();
     await box.kill();
-    const { history } = await within(runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]), 'McpConnection.callTool step 2 and connect step 5: a restart that never answers must time out (startupTimeoutMs), not hang the call');
+    const { history } = await within(
+      runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]),
+      'McpConnection.callTool step 2 and connect step 5: a restart that never answers must time out (startupTimeoutMs), not hang the call',
+    );
     expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 2: the restart failed').toMatch(/MCP server "box" has stopped and could not be restarted/);
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 2: the restart failed').toMatch(
+      /MCP server "box" has stopped and could not be restarted/,
+    );
     expect(history).toBeValidHistory('after a failed restart');
   });
 
   test('a call that takes longer than callTimeoutMs is an error result; the run does not hang', async () => {
     const box = fakeServer([{ info: toolInfo('slow'), handler: () => new Promise(() => {}) }]);
     const hub = await start({ box: box.factory }, { callTimeoutMs: 150 });
-    const { history } = await within(runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]), 'McpConnection.callTool step 4: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run');
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: a timeout is an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say it did not answer in time').toMatch(/MCP server "box" did not answer slow within 150 ms/);
+    const { history } = await within(
+      runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]),
+      'McpConnection.callTool step 4: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run',
+    );
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: a timeout is an error result').toMatchObject({
+      isError: true,
+    });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say it did not answer in time').toMatch(
+      /MCP server "box" did not answer slow within 150 ms/,
+    );
     expect(history).toBeValidHistory('after a timed-out call');
   });
 
@@ -182,22 +302,45 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     pending.catch(() => {});
     while (box.state.calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort(new Error('user pressed Ctrl-C'));
-    const error = await pending.then(() => undefined, (e: unknown) => e);
-    expect(error, 'McpConnection.callTool step 5: an aborted call throws the signal\'s reason').toBeInstanceOf(Error);
+    const error = await pending.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error, "McpConnection.callTool step 5: an aborted call throws the signal's reason").toBeInstanceOf(Error);
     expect((error as Error).message).toBe('user pressed Ctrl-C');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(box.state.calls[0]!.signal.aborted, 'McpConnection.callTool step 4: pass the signal to client.callTool, so the server is told to stop').toBe(true);
+    expect(
+      box.state.calls[0]!.signal.aborted,
+      'McpConnection.callTool step 4: pass the signal to client.callTool, so the server is told to stop',
+    ).toBe(true);
   });
 
   test('a server that fails a call with a protocol error: an error result that names the server and keeps its words', async () => {
-    const box = fakeServer([{ info: toolInfo('query'), handler: () => { throw new Error('database is locked'); } }]);
+    const box = fakeServer([
+      {
+        info: toolInfo('query'),
+        handler: () => {
+          throw new Error('database is locked');
+        },
+      },
+    ]);
     const hub = await start({ box: box.factory });
     const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__query', {}])]);
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: any other failure is an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: `MCP server "<name>": <text>`').toMatch(/MCP server "box": .*database is locked/);
+    expect(
+      resultOf(history, 'c1'),
+      'McpConnection.callTool step 5: any other failure is an error result',
+    ).toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: `MCP server "<name>": <text>`').toMatch(
+      /MCP server "box": .*database is locked/,
+    );
     expect(hub.connections[0]!.state, 'a failed call is not a dead server').toBe('running');
-    const direct = await hub.connections[0]!.callTool('query', {}).then(() => undefined, (e: unknown) => e as Error);
-    expect(direct?.message, 'McpConnection.callTool: a call without a signal fails the same way').toMatch(/^MCP server "box": .*database is locked/);
+    const direct = await hub.connections[0]!.callTool('query', {}).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(direct?.message, 'McpConnection.callTool: a call without a signal fails the same way').toMatch(
+      /^MCP server "box": .*database is locked/,
+    );
     expect(history).toBeValidHistory('after a protocol error');
   });
 
@@ -205,12 +348,21 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const silent = fakeServer([], { silent: true });
     // The start's own limit is far beyond the test's wait: only a start that close() ended passes.
     const connection = new McpConnection('slow', silent.factory, { startupTimeoutMs: 10 * HANG_MS });
-    const starting = connection.connect().then(() => undefined, (e: unknown) => e as Error);
+    const starting = connection.connect().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 20));
     await connection.close();
-    const error = await within(starting, 'McpConnection.connect step 2 and McpConnection.close step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start');
+    const error = await within(
+      starting,
+      'McpConnection.connect step 2 and McpConnection.close step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start',
+    );
     expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
-    expect(connection.state, 'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)').toBe('closed');
+    expect(
+      connection.state,
+      'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)',
+    ).toBe('closed');
   });
 
   test('close() while the start is finishing (the handshake is done, connect has not returned): it throws and stays closed', async () => {
@@ -227,18 +379,42 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
       };
       return transport;
     });
-    const error = await within(connection.connect().then(() => undefined, (e: unknown) => e as Error), 'McpConnection.connect step 6: a start that close() interrupted must end, not hang');
+    const error = await within(
+      connection.connect().then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      ),
+      'McpConnection.connect step 6: a start that close() interrupted must end, not hang',
+    );
     await closing;
-    expect(error, 'McpConnection.connect step 6: close() ran while the start was finishing; connect must throw, not come back running').toBeInstanceOf(Error);
-    expect(error!.message, 'McpConnection.connect step 6: a start that close() interrupted throws `MCP server "<name>" is closed`').toBe('MCP server "box" is closed');
-    expect(connection.state, 'McpConnection.connect step 6: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs').toBe('closed');
-    expect(closing, 'the test closes the connection during the handshake (notifications/initialized was sent)').toBeDefined();
-    const call = await connection.callTool('ping', {}).then(() => undefined, (e: unknown) => e as Error);
-    expect(call?.message, 'McpConnection.connect step 6: the connection stays closed; a call fails and starts nothing').toBe('MCP server "box" is closed');
+    expect(
+      error,
+      'McpConnection.connect step 6: close() ran while the start was finishing; connect must throw, not come back running',
+    ).toBeInstanceOf(Error);
+    expect(
+      error!.message,
+      'McpConnection.connect step 6: a start that close() interrupted throws `MCP server "<name>" is closed`',
+    ).toBe('MCP server "box" is closed');
+    expect(
+      connection.state,
+      'McpConnection.connect step 6: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs',
+    ).toBe('closed');
+    expect(
+      closing,
+      'the test closes the connection during the handshake (notifications/initialized was sent)',
+    ).toBeDefined();
+    const call = await connection.callTool('ping', {}).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(
+      call?.message,
+      'McpConnection.connect step 6: the connection stays closed; a call fails and starts nothing',
+    ).toBe('MCP server "box" is closed');
     expect(box.state.connections, 'McpConnection.connect step 6: a closed connection is never started again').toBe(1);
   });
 
-  test('a late onclose from an earlier start\'s client does not stop the server that runs now', async () => {
+  test("a late onclose from an earlier start's client does not stop the server that runs now", async () => {
     const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
     // The first start fails (its command cannot run) and its transport reports its close only when the test says so,
     // as a stdio server's pipe can close long after its client was closed (SIGKILL sent, a grandchild holding it).
@@ -251,15 +427,34 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     };
     let starts = 0;
     const connection = new McpConnection('box', () => (++starts === 1 ? first : box.factory()));
-    const failed = await connection.connect().then(() => undefined, (e: unknown) => e as Error);
-    expect(failed?.message, 'McpConnection.connect step 5: a transport that fails to start fails the start').toMatch(/^MCP server "box" did not start: .*ENOENT/);
+    const failed = await connection.connect().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(failed?.message, 'McpConnection.connect step 5: a transport that fails to start fails the start').toMatch(
+      /^MCP server "box" did not start: .*ENOENT/,
+    );
     const pong = { content: [{ type: 'text', text: 'pong' }] };
-    expect(await within(connection.callTool('ping', {}), 'McpConnection.callTool step 2: the restart must not hang'), 'McpConnection.callTool step 2: the next call starts it again and runs').toMatchObject(pong);
+    expect(
+      await within(connection.callTool('ping', {}), 'McpConnection.callTool step 2: the restart must not hang'),
+      'McpConnection.callTool step 2: the next call starts it again and runs',
+    ).toMatchObject(pong);
     first.onclose?.(); // the first start's pipe closes only now
-    expect(connection.state, 'McpConnection.connect step 4: only the current client\'s onclose counts; the first start\'s client closed late and the server that runs now was taken for dead').toBe('running');
-    const again = await connection.callTool('ping', {}).then((result) => result, (e: unknown) => e as Error);
-    expect(again, 'McpConnection.connect step 4: a late onclose of a replaced client must not stop the server that runs now (its calls then fail as "already restarted once")').toMatchObject(pong);
-    expect(box.state.connections, 'McpConnection.connect step 4: the running server is used, not started again').toBe(1);
+    expect(
+      connection.state,
+      "McpConnection.connect step 4: only the current client's onclose counts; the first start's client closed late and the server that runs now was taken for dead",
+    ).toBe('running');
+    const again = await connection.callTool('ping', {}).then(
+      (result) => result,
+      (e: unknown) => e as Error,
+    );
+    expect(
+      again,
+      'McpConnection.connect step 4: a late onclose of a replaced client must not stop the server that runs now (its calls then fail as "already restarted once")',
+    ).toMatchObject(pong);
+    expect(box.state.connections, 'McpConnection.connect step 4: the running server is used, not started again').toBe(
+      1,
+    );
     await connection.close();
   });
 
@@ -270,10 +465,18 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await hub.close();
     expect(hub.connections[0]!.state, 'McpConnection.close step 1: closed').toBe('closed');
     const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 1: a closed server says so (and is not restarted)').toBe('Error: MCP server "box" is closed');
+    expect(
+      resultOf(history, 'c1').content,
+      'McpConnection.callTool step 1: a closed server says so (and is not restarted)',
+    ).toBe('Error: MCP server "box" is closed');
     expect(box.state.connections, 'McpConnection.close: closing is not a crash; no restart').toBe(1);
-    expect(hub.connections[0]!.restarts, 'McpConnection.callTool step 1: a closed connection is never restarted').toBe(0);
-    await expect(hub.connections[0]!.connect(), 'McpConnection.connect step 1: a closed connection cannot start again').rejects.toThrow(/closed/);
+    expect(hub.connections[0]!.restarts, 'McpConnection.callTool step 1: a closed connection is never restarted').toBe(
+      0,
+    );
+    await expect(
+      hub.connections[0]!.connect(),
+      'McpConnection.connect step 1: a closed connection cannot start again',
+    ).rejects.toThrow(/closed/);
     expect(box.state.connections, 'McpConnection.connect step 1: throw before making a transport').toBe(1);
     await expect(hub.connections[0]!.close(), 'McpConnection.close: safe to call twice').resolves.toBeUndefined();
   });
@@ -287,14 +490,27 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     const tools = new ToolSet(await hub.tools());
     const changer = {
       afterToolCall: async () => {
-        if (docs.state.calls.length === 1) await docs.changeTools([{ info: toolInfo('fresh', ['q']), handler: (args) => text(`fresh ${String(args.q)}`) }]);
+        if (docs.state.calls.length === 1)
+          await docs.changeTools([
+            { info: toolInfo('fresh', ['q']), handler: (args) => text(`fresh ${String(args.q)}`) },
+          ]);
       },
     };
-    const { history, provider } = await runAgent(tools, [callTurn(['c1', 'mcp__docs__old', {}]), callTurn(['c2', 'mcp__docs__fresh', { q: 'x' }])], [changer, hub.hooks()]);
+    const { history, provider } = await runAgent(
+      tools,
+      [callTurn(['c1', 'mcp__docs__old', {}]), callTurn(['c2', 'mcp__docs__fresh', { q: 'x' }])],
+      [changer, hub.hooks()],
+    );
     const names = (turn: number) => provider.requests[turn - 1]!.tools.map((t) => t.name);
     expect(names(1), 'before the change').toEqual(['mcp__docs__old', 'mcp__other__keep']);
-    expect(names(2), 'McpServers.refreshTools step 3: the request shows the server\'s new tools instead of the old ones; other servers\' tools stay').toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
-    expect(tools.names(), 'McpServers.refreshTools step 3: the run\'s ToolSet is swapped too, so the new tool can run').toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
+    expect(
+      names(2),
+      "McpServers.refreshTools step 3: the request shows the server's new tools instead of the old ones; other servers' tools stay",
+    ).toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
+    expect(
+      tools.names(),
+      "McpServers.refreshTools step 3: the run's ToolSet is swapped too, so the new tool can run",
+    ).toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
     expect(resultOf(history, 'c2'), 'the new tool ran').toMatchObject({ content: 'fresh x', isError: false });
     expect(hub.connections[0]!.toolsChanged, 'McpServers.refreshTools step 2: the flag is cleared').toBe(false);
     expect(history).toBeValidHistory('after a tool list change');
@@ -308,12 +524,18 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     docs.state.listFails = 'index is rebuilding';
     await docs.changeTools([{ info: toolInfo('new') }]);
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const changed = await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools });
-    expect(changed?.tools.map((t) => t.name), 'McpServers.refreshTools step 2: a listing that fails leaves the server with no tools, not with stale ones').toEqual(['mcp__other__keep']);
+    const changed = await hub.refreshTools(
+      { system: undefined, messages: [], tools: tools.definitions() },
+      { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools },
+    );
+    expect(
+      changed?.tools.map((t) => t.name),
+      'McpServers.refreshTools step 2: a listing that fails leaves the server with no tools, not with stale ones',
+    ).toEqual(['mcp__other__keep']);
     expect(tools.names(), 'McpServers.refreshTools step 3').toEqual(['mcp__other__keep']);
   });
 
-  test('a stopped server\'s tools stay as they were (a call may restart it); it is not listed', async () => {
+  test("a stopped server's tools stay as they were (a call may restart it); it is not listed", async () => {
     const docs = fakeServer([{ info: toolInfo('old') }]);
     const hub = await start({ docs: docs.factory });
     const tools = new ToolSet(await hub.tools());
@@ -321,8 +543,13 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     await docs.kill();
     await new Promise((resolve) => setTimeout(resolve, 10));
     const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
-    expect(await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, ctx), 'McpServers.refreshTools step 2: only running servers are refreshed').toBeUndefined();
-    expect(tools.names(), 'McpServers.refreshTools step 2: a stopped server keeps its tools').toEqual(['mcp__docs__old']);
+    expect(
+      await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, ctx),
+      'McpServers.refreshTools step 2: only running servers are refreshed',
+    ).toBeUndefined();
+    expect(tools.names(), 'McpServers.refreshTools step 2: a stopped server keeps its tools').toEqual([
+      'mcp__docs__old',
+    ]);
   });
 
   test('without a change the hook changes nothing and lists nothing', async () => {
@@ -331,12 +558,26 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     const tools = new ToolSet(await hub.tools());
     const request = { system: undefined, messages: [], tools: tools.definitions() };
     const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
-    expect(await hub.refreshTools(request, ctx), 'McpServers.refreshTools step 4: nothing changed, return undefined').toBeUndefined();
+    expect(
+      await hub.refreshTools(request, ctx),
+      'McpServers.refreshTools step 4: nothing changed, return undefined',
+    ).toBeUndefined();
     hub.connections[0]!.toolsChanged = true;
-    const changed = await hub.refreshTools({ ...request, tools: [{ name: 'read', description: 'built-in', inputSchema: { type: 'object' } }, ...request.tools] }, ctx);
-    expect(changed?.tools.map((t) => t.name), 'McpServers.refreshTools step 3: built-in tools stay where they are').toEqual(['read', 'mcp__docs__a']);
+    const changed = await hub.refreshTools(
+      {
+        ...request,
+        tools: [{ name: 'read', description: 'built-in', inputSchema: { type: 'object' } }, ...request.tools],
+      },
+      ctx,
+    );
+    expect(
+      changed?.tools.map((t) => t.name),
+      'McpServers.refreshTools step 3: built-in tools stay where they are',
+    ).toEqual(['read', 'mcp__docs__a']);
     hub.connections[0]!.toolsChanged = true;
-    expect(await hub.refreshTools({ ...request }, { ...ctx, tools: undefined }), 'McpServers.refreshTools step 1: no ToolSet, nothing to do').toBeUndefined();
+    expect(
+      await hub.refreshTools({ ...request }, { ...ctx, tools: undefined }),
+      'McpServers.refreshTools step 1: no ToolSet, nothing to do',
+    ).toBeUndefined();
   });
 });
-

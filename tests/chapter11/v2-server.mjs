@@ -19,7 +19,10 @@ import * as z from 'zod';
 async function progress(ctx, value, total, message) {
   const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return;
-  await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: value, total, message } });
+  await ctx.mcpReq.notify({
+    method: 'notifications/progress',
+    params: { progressToken: token, progress: value, total, message },
+  });
 }
 
 const said = (result) => `${result.action} ${JSON.stringify(result.content ?? null)}`;
@@ -28,36 +31,64 @@ function makeServer() {
   const server = new McpServer({ name: 'kit-v2-fixture', version: '2.4.0' }, { capabilities: { tools: {} } });
   server.registerTool(
     'echo',
-    { description: 'Echoes the message back', inputSchema: z.object({ message: z.string() }), annotations: { readOnlyHint: true } },
+    {
+      description: 'Echoes the message back',
+      inputSchema: z.object({ message: z.string() }),
+      annotations: { readOnlyHint: true },
+    },
     async ({ message }) => ({ content: [{ type: 'text', text: `v2 echo: ${message}` }] }),
   );
-  server.registerTool('confirm', { description: 'Asks the person to confirm an action', inputSchema: z.object({ action: z.string() }) }, async ({ action }, ctx) => {
-    const result = await ctx.mcpReq.elicitInput({
-      message: `Really ${action}?`,
-      requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Yes, ${action}` } }, required: ['confirm'] },
-    });
-    return { content: [{ type: 'text', text: `${action}: ${said(result)}` }] };
-  });
-  server.registerTool('ask_name', { description: 'Asks the person for their name', inputSchema: z.object({}) }, async (_args, ctx) => {
-    const result = await ctx.mcpReq.elicitInput({
-      message: 'What is your name?',
-      requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
-    });
-    return { content: [{ type: 'text', text: `name: ${said(result)}` }] };
-  });
-  server.registerTool('wait_for_file', { description: 'Waits until a file exists', inputSchema: z.object({ path: z.string() }) }, async ({ path }, ctx) => {
-    await progress(ctx, 1, 2, 'waiting for the file');
-    while (!existsSync(path)) {
-      if (ctx.mcpReq.signal.aborted) throw new Error('cancelled');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    await progress(ctx, 2, 2, 'found it');
-    return { content: [{ type: 'text', text: `found ${path}` }] };
-  });
-  server.registerTool('progress_then_fail', { description: 'Reports progress, then fails', inputSchema: z.object({}) }, async (_args, ctx) => {
-    await progress(ctx, 1, 1, 'about to fail');
-    return { content: [{ type: 'text', text: 'it failed after its progress' }], isError: true };
-  });
+  server.registerTool(
+    'confirm',
+    { description: 'Asks the person to confirm an action', inputSchema: z.object({ action: z.string() }) },
+    async ({ action }, ctx) => {
+      const result = await ctx.mcpReq.elicitInput({
+        message: `Really ${action}?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Yes, ${action}` } },
+          required: ['confirm'],
+        },
+      });
+      return { content: [{ type: 'text', text: `${action}: ${said(result)}` }] };
+    },
+  );
+  server.registerTool(
+    'ask_name',
+    { description: 'Asks the person for their name', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      const result = await ctx.mcpReq.elicitInput({
+        message: 'What is your name?',
+        requestedSchema: {
+          type: 'object',
+          properties: { name: { type: 'string', title: 'Name' } },
+          required: ['name'],
+        },
+      });
+      return { content: [{ type: 'text', text: `name: ${said(result)}` }] };
+    },
+  );
+  server.registerTool(
+    'wait_for_file',
+    { description: 'Waits until a file exists', inputSchema: z.object({ path: z.string() }) },
+    async ({ path }, ctx) => {
+      await progress(ctx, 1, 2, 'waiting for the file');
+      while (!existsSync(path)) {
+        if (ctx.mcpReq.signal.aborted) throw new Error('cancelled');
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await progress(ctx, 2, 2, 'found it');
+      return { content: [{ type: 'text', text: `found ${path}` }] };
+    },
+  );
+  server.registerTool(
+    'progress_then_fail',
+    { description: 'Reports progress, then fails', inputSchema: z.object({}) },
+    async (_args, ctx) => {
+      await progress(ctx, 1, 1, 'about to fail');
+      return { content: [{ type: 'text', text: 'it failed after its progress' }], isError: true };
+    },
+  );
   return server;
 }
 

@@ -29,17 +29,32 @@ const ask: AskPermission = async (request) => {
 const v2 = sharedServers({ v2: v2ServerConfig() }, { ask });
 
 describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/mcp/adapter.ts, src/mcp/elicitation.ts)', () => {
-  test('the handshake settles on the SDK\'s latest revision; its tools work like any server\'s', async () => {
+  test("the handshake settles on the SDK's latest revision; its tools work like any server's", async () => {
     const { hub, tools } = await v2();
     const client = hub.connections[0]!.sdkClient!;
-    expect(client.getNegotiatedProtocolVersion(), 'McpConnection.connect: initialize offers the latest revision, and this server speaks it').toBe(LATEST_PROTOCOL_VERSION);
+    expect(
+      client.getNegotiatedProtocolVersion(),
+      'McpConnection.connect: initialize offers the latest revision, and this server speaks it',
+    ).toBe(LATEST_PROTOCOL_VERSION);
     expect(client.getServerVersion()?.name).toBe('kit-v2-fixture');
     const echo = tools.find((t) => t.name === 'mcp__v2__echo');
     expect(echo?.readOnly, 'mcpTool step 3: its readOnlyHint').toBe(true);
-    expect(new ToolSet([echo!]).definitions()[0]!.inputSchema, 'mcpTool step 2: the schema without $schema').toEqual({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
-    const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__v2__echo', { message: 'hello' }], ['c2', 'mcp__v2__echo', { message: 3 }])]);
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool and toolResultText').toMatchObject({ content: 'v2 echo: hello', isError: false });
-    expect(resultOf(history, 'c2').content, 'jsonSchemaInput: the kit refuses a number for a string before the server sees it').not.toMatch(/Input validation error/);
+    expect(new ToolSet([echo!]).definitions()[0]!.inputSchema, 'mcpTool step 2: the schema without $schema').toEqual({
+      type: 'object',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    });
+    const { history } = await runAgent(tools, [
+      callTurn(['c1', 'mcp__v2__echo', { message: 'hello' }], ['c2', 'mcp__v2__echo', { message: 3 }]),
+    ]);
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool and toolResultText').toMatchObject({
+      content: 'v2 echo: hello',
+      isError: false,
+    });
+    expect(
+      resultOf(history, 'c2').content,
+      'jsonSchemaInput: the kit refuses a number for a string before the server sees it',
+    ).not.toMatch(/Input validation error/);
     expect(resultOf(history, 'c2').isError).toBe(true);
   });
 
@@ -47,10 +62,22 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     const { tools } = await v2();
     questions.length = 0;
     answer = 'allow_once';
-    const { history } = await within(runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'deploy' }])]), 'McpConnection.connect step 3: answer elicitation/create');
-    expect(resultOf(history, 'c1').content, 'answerElicitation step 3: a yes accepts with what the question showed').toBe('deploy: accept {"confirm":true}');
-    expect(questions.map((q) => [q.call.id, q.call.name]), 'the question is about call c1').toEqual([['c1', 'mcp__v2__confirm']]);
-    expect(questions[0]!.call.arguments, 'the person sees the server\'s question and what a yes sends').toMatchObject({ question: 'Really deploy?', yes_sends: { confirm: true } });
+    const { history } = await within(
+      runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'deploy' }])]),
+      'McpConnection.connect step 3: answer elicitation/create',
+    );
+    expect(
+      resultOf(history, 'c1').content,
+      'answerElicitation step 3: a yes accepts with what the question showed',
+    ).toBe('deploy: accept {"confirm":true}');
+    expect(
+      questions.map((q) => [q.call.id, q.call.name]),
+      'the question is about call c1',
+    ).toEqual([['c1', 'mcp__v2__confirm']]);
+    expect(questions[0]!.call.arguments, "the person sees the server's question and what a yes sends").toMatchObject({
+      question: 'Really deploy?',
+      yes_sends: { confirm: true },
+    });
   });
 
   test('a no, and no answer at all, decline; a question that needs a typed name is declined without asking', async () => {
@@ -58,20 +85,33 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     questions.length = 0;
     answer = 'reject_once';
     const no = await runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'drop the table' }])]);
-    expect(resultOf(no.history, 'c1').content, 'answerElicitation step 3: a no declines').toBe('drop the table: decline null');
+    expect(resultOf(no.history, 'c1').content, 'answerElicitation step 3: a no declines').toBe(
+      'drop the table: decline null',
+    );
     answer = undefined;
     const nobody = await runAgent(tools, [callTurn(['c2', 'mcp__v2__confirm', { action: 'push' }])]);
-    expect(resultOf(nobody.history, 'c2').content, 'answerElicitation step 3: nobody answered: decline').toBe('push: decline null');
+    expect(resultOf(nobody.history, 'c2').content, 'answerElicitation step 3: nobody answered: decline').toBe(
+      'push: decline null',
+    );
     answer = 'allow_once';
     const typed = await runAgent(tools, [callTurn(['c3', 'mcp__v2__ask_name', {}])]);
-    expect(resultOf(typed.history, 'c3').content, 'answerElicitation step 1: a yes cannot fill a name: decline').toBe('name: decline null');
-    expect(questions.map((q) => q.call.id), 'answerElicitation step 1: nobody is asked for the name').toEqual(['c1', 'c2']);
+    expect(resultOf(typed.history, 'c3').content, 'answerElicitation step 1: a yes cannot fill a name: decline').toBe(
+      'name: decline null',
+    );
+    expect(
+      questions.map((q) => q.call.id),
+      'answerElicitation step 1: nobody is asked for the name',
+    ).toEqual(['c1', 'c2']);
   });
 
-  test('progress reaches the run\'s consumers while the call runs, before its result', async () => {
+  test("progress reaches the run's consumers while the call runs, before its result", async () => {
     const { tools } = await v2();
     const flag = path.join(mkdtempSync(path.join(tmpdir(), 'kit-mcp-progress-')), 'go');
-    const agent = new Agent({ provider: new MockProvider([callTurn(['c1', 'mcp__v2__wait_for_file', { path: flag }]), assistantText('done')]), tools: new ToolSet(tools), cwd: process.cwd() });
+    const agent = new Agent({
+      provider: new MockProvider([callTurn(['c1', 'mcp__v2__wait_for_file', { path: flag }]), assistantText('done')]),
+      tools: new ToolSet(tools),
+      cwd: process.cwd(),
+    });
     const history: Message[] = [{ role: 'user', content: 'go' }];
     const events: AgentEvent[] = [];
     const run = (async () => {
@@ -80,11 +120,17 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
         if (event.type === 'tool_progress') writeFileSync(flag, ''); // the server finishes only once progress was seen
       }
     })();
-    await within(run, 'mcpTool step 4 and McpConnection.callTool step 4: progress must reach ctx.emit while the call runs (the server waits for the test to see it)');
+    await within(
+      run,
+      'mcpTool step 4 and McpConnection.callTool step 4: progress must reach ctx.emit while the call runs (the server waits for the test to see it)',
+    );
     const order = events.flatMap((e) => (e.type === 'tool_progress' || e.type === 'tool_result' ? [e.type] : []));
     expect(order[0], 'the first progress event comes before the result').toBe('tool_progress');
     expect(order.at(-1)).toBe('tool_result');
-    expect(events.find((e) => e.type === 'tool_progress'), 'progressEvent of the server\'s first notification').toEqual({ type: 'tool_progress', turn: 1, callId: 'c1', progress: 1, total: 2, message: 'waiting for the file' });
+    expect(
+      events.find((e) => e.type === 'tool_progress'),
+      "progressEvent of the server's first notification",
+    ).toEqual({ type: 'tool_progress', turn: 1, callId: 'c1', progress: 1, total: 2, message: 'waiting for the file' });
     expect(resultOf(history, 'c1').content).toBe(`found ${flag}`);
   });
 });
@@ -93,13 +139,20 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
  * A server that answers initialize with `version` and nothing else of note: an old (or a made-up) revision. Its one
  * tool, hello, answers with `callResult` (by default a text naming the revision).
  */
-function serverSpeaking(version: string, callResult: unknown = { content: [{ type: 'text', text: `hello from ${version}` }] }) {
+function serverSpeaking(
+  version: string,
+  callResult: unknown = { content: [{ type: 'text', text: `hello from ${version}` }] },
+) {
   const seen: string[] = [];
   const factory = () => {
     const [client, side] = InMemoryTransport.createLinkedPair();
     side.onmessage = (message: JSONRPCMessage) => {
       if (!('method' in message)) return;
-      seen.push(message.method === 'initialize' ? `initialize ${String((message.params as { protocolVersion?: string }).protocolVersion)}` : message.method);
+      seen.push(
+        message.method === 'initialize'
+          ? `initialize ${String((message.params as { protocolVersion?: string }).protocolVersion)}`
+          : message.method,
+      );
       if (!('id' in message)) return;
       const result =
         message.method === 'initialize'
@@ -130,15 +183,23 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
     }
   });
 
-  test('an answer that is not a tool result is the server\'s error, not a timeout', async () => {
+  test("an answer that is not a tool result is the server's error, not a timeout", async () => {
     const odd = serverSpeaking('2025-06-18', { content: 'not a list of blocks' });
     const hub = await McpServers.start({ odd: odd.factory }, { callTimeoutMs: REAL_SERVER_MS });
     try {
       const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__odd__hello', {}])]);
       const result = resultOf(history, 'c1');
-      expect(result.isError, 'McpConnection.callTool step 5: the SDK refused the answer, so the call failed').toBe(true);
-      expect(result.content, 'McpConnection.callTool step 5: only an SdkError whose code is RequestTimeout is "did not answer"; this one is `MCP server "<name>": <text>`').toMatch(/MCP server "odd": /);
-      expect(result.content, 'McpConnection.callTool step 5: the server answered at once; a refused answer is not a timeout').not.toMatch(/did not answer/);
+      expect(result.isError, 'McpConnection.callTool step 5: the SDK refused the answer, so the call failed').toBe(
+        true,
+      );
+      expect(
+        result.content,
+        'McpConnection.callTool step 5: only an SdkError whose code is RequestTimeout is "did not answer"; this one is `MCP server "<name>": <text>`',
+      ).toMatch(/MCP server "odd": /);
+      expect(
+        result.content,
+        'McpConnection.callTool step 5: the server answered at once; a refused answer is not a timeout',
+      ).not.toMatch(/did not answer/);
     } finally {
       await hub.close();
     }
@@ -148,8 +209,14 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
     const odd = serverSpeaking('1999-01-01');
     const hub = await McpServers.start({ odd: odd.factory }, { startupTimeoutMs: REAL_SERVER_MS });
     try {
-      expect(hub.connections, 'McpConnection.connect step 5: the handshake failed, so the server did not start').toEqual([]);
-      expect(hub.failures.map((f) => f.error).join('\n'), 'McpConnection.connect step 5: `did not start:` and the SDK\'s reason').toMatch(/^MCP server "odd" did not start: .*1999-01-01/);
+      expect(
+        hub.connections,
+        'McpConnection.connect step 5: the handshake failed, so the server did not start',
+      ).toEqual([]);
+      expect(
+        hub.failures.map((f) => f.error).join('\n'),
+        "McpConnection.connect step 5: `did not start:` and the SDK's reason",
+      ).toMatch(/^MCP server "odd" did not start: .*1999-01-01/);
     } finally {
       await hub.close();
     }

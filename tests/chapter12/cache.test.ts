@@ -8,13 +8,18 @@ import { ANTHROPIC_URL, anthropicEnv, anthropicResponse, history, tools } from '
 const api = fakeApi();
 const EPHEMERAL = { type: 'ephemeral' };
 const body = (): Anthropic.MessageCreateParamsNonStreaming =>
-  anthropicRequest({ system: 'You are a coding agent.', messages: history, tools }, { model: 'claude-test-model', maxTokens: 1024 });
+  anthropicRequest(
+    { system: 'You are a coding agent.', messages: history, tools },
+    { model: 'claude-test-model', maxTokens: 1024 },
+  );
 
 /** Where the breakpoints are, as short paths: tools[1], system[0], messages[4].content[0]. */
 function breakpoints(value: unknown, at = ''): string[] {
   if (Array.isArray(value)) return value.flatMap((v, i) => breakpoints(v, `${at}[${i}]`));
   if (!value || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, inner]) => (key === 'cache_control' ? [at] : breakpoints(inner, at ? `${at}.${key}` : key)));
+  return Object.entries(value).flatMap(([key, inner]) =>
+    key === 'cache_control' ? [at] : breakpoints(inner, at ? `${at}.${key}` : key),
+  );
 }
 const where = (value: unknown) => breakpoints(value).sort();
 
@@ -23,9 +28,24 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     const original = body();
     const copy = structuredClone(original);
     const cached = addCacheBreakpoints(original);
-    expect(where(cached), 'addCacheBreakpoints steps 2-4: three breakpoints, on the last tool, the system prompt, the last message').toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
-    expect(cached.system, 'addCacheBreakpoints step 3: a string system prompt becomes one text block with cache_control').toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL }]);
-    expect((cached.messages[4]!.content as Anthropic.ToolResultBlockParam[])[0], 'addCacheBreakpoints step 4: the last block keeps what it was, plus cache_control').toEqual({ type: 'tool_result', tool_use_id: 'toolu_C', content: 'Edited a.ts', is_error: false, cache_control: EPHEMERAL });
+    expect(
+      where(cached),
+      'addCacheBreakpoints steps 2-4: three breakpoints, on the last tool, the system prompt, the last message',
+    ).toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
+    expect(
+      cached.system,
+      'addCacheBreakpoints step 3: a string system prompt becomes one text block with cache_control',
+    ).toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL }]);
+    expect(
+      (cached.messages[4]!.content as Anthropic.ToolResultBlockParam[])[0],
+      'addCacheBreakpoints step 4: the last block keeps what it was, plus cache_control',
+    ).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_C',
+      content: 'Edited a.ts',
+      is_error: false,
+      cache_control: EPHEMERAL,
+    });
     expect(original, 'addCacheBreakpoints step 1: work on a copy; the body given is not changed').toEqual(copy);
   });
 
@@ -33,24 +53,47 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     const given = body();
     (given.tools![0] as { cache_control?: unknown }).cache_control = EPHEMERAL;
     (given.tools![1] as { cache_control?: unknown }).cache_control = EPHEMERAL;
-    given.system = [{ type: 'text', text: 'a', cache_control: EPHEMERAL as never }, { type: 'text', text: 'b' }];
+    given.system = [
+      { type: 'text', text: 'a', cache_control: EPHEMERAL as never },
+      { type: 'text', text: 'b' },
+    ];
     const cached = addCacheBreakpoints(given);
-    expect(countBreakpoints(cached), `addCacheBreakpoints step 1: 3 already set, so only one more (${MAX_BREAKPOINTS} at most)`).toBe(MAX_BREAKPOINTS);
-    expect(where(cached), 'addCacheBreakpoints steps 2-3: the last tool had one already; the last system block gets the fourth; none left for the message').toEqual(['system[0]', 'system[1]', 'tools[0]', 'tools[1]']);
+    expect(
+      countBreakpoints(cached),
+      `addCacheBreakpoints step 1: 3 already set, so only one more (${MAX_BREAKPOINTS} at most)`,
+    ).toBe(MAX_BREAKPOINTS);
+    expect(
+      where(cached),
+      'addCacheBreakpoints steps 2-3: the last tool had one already; the last system block gets the fourth; none left for the message',
+    ).toEqual(['system[0]', 'system[1]', 'tools[0]', 'tools[1]']);
   });
 
   test('a string message becomes a text block; thinking is never marked; nothing empty is marked', () => {
     const plain = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hello' }] });
-    expect(plain.messages[0]!.content, 'addCacheBreakpoints step 4: a string content becomes one text block with cache_control').toEqual([{ type: 'text', text: 'hello', cache_control: EPHEMERAL }]);
+    expect(
+      plain.messages[0]!.content,
+      'addCacheBreakpoints step 4: a string content becomes one text block with cache_control',
+    ).toEqual([{ type: 'text', text: 'hello', cache_control: EPHEMERAL }]);
     expect(plain.system, 'addCacheBreakpoints step 3: no system prompt, none added').toBeUndefined();
     expect(plain.tools, 'addCacheBreakpoints step 2: no tools, none added').toBeUndefined();
     const thinking = addCacheBreakpoints({
       model: 'm',
       max_tokens: 10,
       system: '',
-      messages: [{ role: 'assistant', content: [{ type: 'text', text: 'so' }, { type: 'thinking', thinking: 'hm', signature: 's' }] }],
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'text', text: 'so' },
+            { type: 'thinking', thinking: 'hm', signature: 's' },
+          ],
+        },
+      ],
     });
-    expect(where(thinking), 'addCacheBreakpoints step 4: the last block that is not thinking; step 3: an empty system prompt gets nothing').toEqual(['messages[0].content[0]']);
+    expect(
+      where(thinking),
+      'addCacheBreakpoints step 4: the last block that is not thinking; step 3: an empty system prompt gets nothing',
+    ).toEqual(['messages[0].content[0]']);
     expect(thinking.system, 'addCacheBreakpoints step 3: an empty system prompt stays as it was').toBe('');
   });
 });
@@ -60,7 +103,11 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
   const withMarks = (n: number): Anthropic.MessageCreateParams => ({
     model: 'm',
     max_tokens: 10,
-    system: [{ type: 'text', text: 's1' }, { type: 'text', text: 's2' }, { type: 'text', text: 's3' }],
+    system: [
+      { type: 'text', text: 's1' },
+      { type: 'text', text: 's2' },
+      { type: 'text', text: 's3' },
+    ],
     tools: [{ name: 't', description: 'd', input_schema: { type: 'object' } }],
     messages: [
       { role: 'user', content: Array.from({ length: n }, (_, i) => marked(`old ${i}`)) },
@@ -70,21 +117,54 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
   });
 
   test('the marks a body already has count: 4 leave none, 2 leave the tool and the system prompt, 3 only the tool', () => {
-    expect(where(addCacheBreakpoints(withMarks(4))), 'addCacheBreakpoints step 1: four already set: nothing more').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'messages[0].content[3]']);
-    expect(where(addCacheBreakpoints(withMarks(3))), 'addCacheBreakpoints steps 1-2: one left: the last tool takes it').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
-    expect(where(addCacheBreakpoints(withMarks(2))), 'addCacheBreakpoints steps 2-3: two left: the tool and the LAST system block; none for the last message').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[2]', 'tools[0]']);
-    expect(where(addCacheBreakpoints(withMarks(0))), 'addCacheBreakpoints: none set: tool, last system block, last message').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
+    expect(
+      where(addCacheBreakpoints(withMarks(4))),
+      'addCacheBreakpoints step 1: four already set: nothing more',
+    ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'messages[0].content[3]']);
+    expect(
+      where(addCacheBreakpoints(withMarks(3))),
+      'addCacheBreakpoints steps 1-2: one left: the last tool takes it',
+    ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
+    expect(
+      where(addCacheBreakpoints(withMarks(2))),
+      'addCacheBreakpoints steps 2-3: two left: the tool and the LAST system block; none for the last message',
+    ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[2]', 'tools[0]']);
+    expect(
+      where(addCacheBreakpoints(withMarks(0))),
+      'addCacheBreakpoints: none set: tool, last system block, last message',
+    ).toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
   });
 
   test('the limit holds for a string system prompt too, and a marked last system block is not marked again', () => {
     const stringSystem = (n: number): Anthropic.MessageCreateParams => ({ ...withMarks(n), system: 'be brief' });
-    expect(where(addCacheBreakpoints(stringSystem(3))), 'addCacheBreakpoints step 3: none left after the tool: the string system prompt stays a string').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
-    expect(addCacheBreakpoints(stringSystem(3)).system, 'addCacheBreakpoints step 3: no breakpoint left, no change').toBe('be brief');
-    expect(where(addCacheBreakpoints(stringSystem(2))), 'addCacheBreakpoints steps 2-4: two left: the tool and the system prompt take them, none for the last message').toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[0]', 'tools[0]']);
-    const lastMarked: Anthropic.MessageCreateParams = { ...withMarks(0), system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')] };
-    expect(where(addCacheBreakpoints(lastMarked)), 'addCacheBreakpoints step 3: the LAST system block already has one: leave the system prompt alone (not block [1])').toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
-    const tight: Anthropic.MessageCreateParams = { ...withMarks(1), system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')] };
-    expect(where(addCacheBreakpoints(tight)), 'addCacheBreakpoints step 3: two set (one on the last system block), two left: the tool and the last message, none spent on the system prompt again').toEqual(['messages[0].content[0]', 'messages[2].content[0]', 'system[2]', 'tools[0]']);
+    expect(
+      where(addCacheBreakpoints(stringSystem(3))),
+      'addCacheBreakpoints step 3: none left after the tool: the string system prompt stays a string',
+    ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
+    expect(
+      addCacheBreakpoints(stringSystem(3)).system,
+      'addCacheBreakpoints step 3: no breakpoint left, no change',
+    ).toBe('be brief');
+    expect(
+      where(addCacheBreakpoints(stringSystem(2))),
+      'addCacheBreakpoints steps 2-4: two left: the tool and the system prompt take them, none for the last message',
+    ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[0]', 'tools[0]']);
+    const lastMarked: Anthropic.MessageCreateParams = {
+      ...withMarks(0),
+      system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')],
+    };
+    expect(
+      where(addCacheBreakpoints(lastMarked)),
+      'addCacheBreakpoints step 3: the LAST system block already has one: leave the system prompt alone (not block [1])',
+    ).toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
+    const tight: Anthropic.MessageCreateParams = {
+      ...withMarks(1),
+      system: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }, marked('c')],
+    };
+    expect(
+      where(addCacheBreakpoints(tight)),
+      'addCacheBreakpoints step 3: two set (one on the last system block), two left: the tool and the last message, none spent on the system prompt again',
+    ).toEqual(['messages[0].content[0]', 'messages[2].content[0]', 'system[2]', 'tools[0]']);
   });
 
   test('empty parts and thinking-only turns get nothing, and nothing breaks', () => {
@@ -98,7 +178,10 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
       ],
     };
     const cached = addCacheBreakpoints(body);
-    expect(cached, 'addCacheBreakpoints steps 3-4: an empty system array and a turn of thinking only carry no breakpoint').toEqual(body);
+    expect(
+      cached,
+      'addCacheBreakpoints steps 3-4: an empty system array and a turn of thinking only carry no breakpoint',
+    ).toEqual(body);
     const empty = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: '' }] });
     expect(empty.messages[0]!.content, 'addCacheBreakpoints step 4: an empty string content stays as it is').toBe('');
   });
@@ -106,13 +189,29 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
 
 describe('addCacheBreakpoints through the real SDK (src/session/cache.ts)', () => {
   test('the request body the Anthropic API receives carries the breakpoints, and cache usage comes back', async () => {
-    api.answer(ANTHROPIC_URL, anthropicResponse([{ type: 'text', text: 'ok' }], 'end_turn', { input_tokens: 20, output_tokens: 3, cache_read_input_tokens: 4000, cache_creation_input_tokens: 100 }));
+    api.answer(
+      ANTHROPIC_URL,
+      anthropicResponse([{ type: 'text', text: 'ok' }], 'end_turn', {
+        input_tokens: 20,
+        output_tokens: 3,
+        cache_read_input_tokens: 4000,
+        cache_creation_input_tokens: 100,
+      }),
+    );
     const provider = new AnthropicProvider({ fetch: promptCachingFetch() }, anthropicEnv);
     const turn = await provider.complete({ system: 'You are a coding agent.', messages: history, tools });
     expect(api.requests.length, 'one request reached the fake API').toBe(1);
     const sent = api.requests[0]!.body;
-    expect(where(sent), 'the recorded request body: cache_control on the last tool, the system prompt and the last message (addCacheBreakpoints)').toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
+    expect(
+      where(sent),
+      'the recorded request body: cache_control on the last tool, the system prompt and the last message (addCacheBreakpoints)',
+    ).toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
     expect(countBreakpoints(sent) <= MAX_BREAKPOINTS, 'at most four breakpoints').toBe(true);
-    expect(turn.usage, 'the cache counts come back in the usage (chapter 5), for the session totals').toEqual({ inputTokens: 20, outputTokens: 3, cacheReadTokens: 4000, cacheWriteTokens: 100 });
+    expect(turn.usage, 'the cache counts come back in the usage (chapter 5), for the session totals').toEqual({
+      inputTokens: 20,
+      outputTokens: 3,
+      cacheReadTokens: 4000,
+      cacheWriteTokens: 100,
+    });
   });
 });

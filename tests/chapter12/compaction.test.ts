@@ -18,7 +18,8 @@ import { rejection } from '../helpers/assert.js';
 import { agentWith, echoCall } from '../chapter07/fixtures.js';
 import { fileRecords, longHistory, recordShape, testStore } from './fixtures.js';
 
-const summarizer = (text = 'Read file1-file3; decided to patch file2; open: run the tests.') => new MockProvider([assistantText(text)]);
+const summarizer = (text = 'Read file1-file3; decided to patch file2; open: run the tests.') =>
+  new MockProvider([assistantText(text)]);
 
 describe('findCut (src/session/compaction.ts)', () => {
   test('no cut point ever separates a call from its result, whatever is kept', () => {
@@ -27,30 +28,53 @@ describe('findCut (src/session/compaction.ts)', () => {
       const cut = findCut(history, keep);
       if (cut === undefined) continue;
       const after = [history[0]!, summaryMessage('s'), ...history.slice(cut)];
-      expect(historyRuleBreaks(after), `findCut steps 1-2: with keep = ${keep} the cut is ${cut}, and replacing 1..${cut - 1} by a summary must leave a valid history`).toEqual([]);
-      expect(history[cut]!.role, `findCut step 2: the kept tail starts at a turn, never at a tool result (keep = ${keep})`).not.toBe('tool');
-      expect(history.length - cut >= Math.min(keep, history.length - 1), `findCut step 1: at least the last ${keep} messages stay`).toBe(true);
+      expect(
+        historyRuleBreaks(after),
+        `findCut steps 1-2: with keep = ${keep} the cut is ${cut}, and replacing 1..${cut - 1} by a summary must leave a valid history`,
+      ).toEqual([]);
+      expect(
+        history[cut]!.role,
+        `findCut step 2: the kept tail starts at a turn, never at a tool result (keep = ${keep})`,
+      ).not.toBe('tool');
+      expect(
+        history.length - cut >= Math.min(keep, history.length - 1),
+        `findCut step 1: at least the last ${keep} messages stay`,
+      ).toBe(true);
     }
   });
 
   test('the cut steps back over tool results to the turn that asked for them', () => {
     const history = longHistory(3); // [0] user, [1] turn, [2] [3] results, [4] turn, [5] [6], [7] turn, [8] [9], [10] answer
-    expect(findCut(history, 3), 'findCut: keeping 3 would start at [8], a result: step back to its turn at [7]').toBe(7);
+    expect(findCut(history, 3), 'findCut: keeping 3 would start at [8], a result: step back to its turn at [7]').toBe(
+      7,
+    );
     expect(findCut(history, 4), 'findCut: keeping 4 starts at [7], a turn: keep it').toBe(7);
     expect(findCut(history, 1), 'findCut: keeping 1 starts at the final answer [10]').toBe(10);
   });
 
   test('keeping nothing summarises everything after the first request', () => {
     const history = longHistory(2);
-    expect(findCut(history, 0), 'findCut step 1: keep 0 starts past the end (messages.length); there is no message there to step back over').toBe(history.length);
+    expect(
+      findCut(history, 0),
+      'findCut step 1: keep 0 starts past the end (messages.length); there is no message there to step back over',
+    ).toBe(history.length);
   });
 
   test('too little to summarise: undefined', () => {
     const history = longHistory(3);
     expect(findCut(history, 9), 'findCut step 3: a cut at [1] would summarise nothing').toBeUndefined();
-    expect(findCut(history.slice(0, 4), 1), 'findCut step 3: [0] user, [1] turn, [2] [3] results: keeping 1 steps back to [1]: nothing to summarise').toBeUndefined();
-    expect(findCut(history, 8), 'findCut step 3: the cut at 3 would summarise two messages, but [3] is a result: back to [1]: undefined').toBeUndefined();
-    expect(findCut([userMessage('a'), assistantText('b'), userMessage('c'), assistantText('d')], 1), 'findCut step 3: a cut at [3] summarises [1] and [2]').toBe(3);
+    expect(
+      findCut(history.slice(0, 4), 1),
+      'findCut step 3: [0] user, [1] turn, [2] [3] results: keeping 1 steps back to [1]: nothing to summarise',
+    ).toBeUndefined();
+    expect(
+      findCut(history, 8),
+      'findCut step 3: the cut at 3 would summarise two messages, but [3] is a result: back to [1]: undefined',
+    ).toBeUndefined();
+    expect(
+      findCut([userMessage('a'), assistantText('b'), userMessage('c'), assistantText('d')], 1),
+      'findCut step 3: a cut at [3] summarises [1] and [2]',
+    ).toBe(3);
   });
 });
 
@@ -67,10 +91,16 @@ describe('compact (src/session/compaction.ts)', () => {
     expect(request.tools, 'compact step 2: no tools (the summary must not call any)').toEqual([]);
     expect(request.messages.length, 'compact step 2: one user message holding the transcript').toBe(1);
     const text = (request.messages[0] as { content: string }).content;
-    expect(text, 'compact step 2: the transcript holds the summarised turns (round 1 is in the middle)').toContain('Round 1.');
+    expect(text, 'compact step 2: the transcript holds the summarised turns (round 1 is in the middle)').toContain(
+      'Round 1.',
+    );
     expect(text, 'compact step 2: ...their tool results too').toContain('match 1');
-    expect(text, 'compact step 2: the kept tail (round 4, the last 4 messages) is not summarised').not.toContain('Round 4.');
-    expect(text, 'compact step 2: the first request stays as it is, so it is not in the transcript').not.toContain('Fix the failing tests');
+    expect(text, 'compact step 2: the kept tail (round 4, the last 4 messages) is not summarised').not.toContain(
+      'Round 4.',
+    );
+    expect(text, 'compact step 2: the first request stays as it is, so it is not in the transcript').not.toContain(
+      'Fix the failing tests',
+    );
   });
 
   test('the first request and the last turns stay; the middle becomes one summary message; the event says so', async () => {
@@ -78,12 +108,26 @@ describe('compact (src/session/compaction.ts)', () => {
     const original = structuredClone(history);
     const event = await compact(history, { provider: summarizer('the summary'), keep: 4 });
     expect(history[0], 'compact step 3: the first request is kept').toEqual(original[0]);
-    expect(history[1], 'compact step 3: the summary message comes right after it, starting with SUMMARY_HEADER').toEqual(summaryMessage('the summary'));
+    expect(
+      history[1],
+      'compact step 3: the summary message comes right after it, starting with SUMMARY_HEADER',
+    ).toEqual(summaryMessage('the summary'));
     expect((history[1] as { content: string }).content.startsWith(SUMMARY_HEADER), 'summaryMessage').toBe(true);
-    expect(history.slice(2), 'compact step 3: the last turns are kept unchanged (the cut is at [10])').toEqual(original.slice(10));
+    expect(history.slice(2), 'compact step 3: the last turns are kept unchanged (the cut is at [10])').toEqual(
+      original.slice(10),
+    );
     expect(history).toBeValidHistory('after compact');
-    expect(event, 'compact step 4: the event gives from, count, the summary, manual false').toMatchObject({ type: 'compaction', turn: 0, from: 1, count: 9, summary: 'the summary', manual: false });
-    expect(event!.tokensBefore, 'compact step 3: tokensBefore is estimateTokens of the whole history before').toBe(estimateTokens(original));
+    expect(event, 'compact step 4: the event gives from, count, the summary, manual false').toMatchObject({
+      type: 'compaction',
+      turn: 0,
+      from: 1,
+      count: 9,
+      summary: 'the summary',
+      manual: false,
+    });
+    expect(event!.tokensBefore, 'compact step 3: tokensBefore is estimateTokens of the whole history before').toBe(
+      estimateTokens(original),
+    );
     expect(event!.tokensAfter, 'compact step 3: tokensAfter is estimateTokens after').toBe(estimateTokens(history));
   });
 
@@ -94,81 +138,152 @@ describe('compact (src/session/compaction.ts)', () => {
       name: 'small',
       complete: async (request: { signal?: AbortSignal }) => {
         seen.push(request.signal);
-        return { role: 'assistant' as const, content: [{ type: 'thinking' as const, thinking: 'hmm' }, { type: 'text' as const, text: ' Part one' }, { type: 'text' as const, text: ', part two. ' }], stopReason: 'end_turn' as const };
+        return {
+          role: 'assistant' as const,
+          content: [
+            { type: 'thinking' as const, thinking: 'hmm' },
+            { type: 'text' as const, text: ' Part one' },
+            { type: 'text' as const, text: ', part two. ' },
+          ],
+          stopReason: 'end_turn' as const,
+        };
       },
     };
     const controller = new AbortController();
     const event = await compact(history, { provider, keep: 4, signal: controller.signal });
-    expect(event!.summary, 'compact step 2: the text blocks joined without separators (textOf), trimmed; thinking is not summary').toBe('Part one, part two.');
-    expect(seen[0], 'compact step 2: the signal is passed to the small model, so Ctrl-C stops the summary').toBe(controller.signal);
+    expect(
+      event!.summary,
+      'compact step 2: the text blocks joined without separators (textOf), trimmed; thinking is not summary',
+    ).toBe('Part one, part two.');
+    expect(seen[0], 'compact step 2: the signal is passed to the small model, so Ctrl-C stops the summary').toBe(
+      controller.signal,
+    );
   });
 
   test('an empty summary or a failing small model changes nothing', async () => {
     const history = longHistory(4);
     const before = structuredClone(history);
-    const empty = await rejection(compact(history, { provider: summarizer('   '), keep: 4 }), 'compact step 2: an empty summary must be an error, not turns replaced by nothing');
+    const empty = await rejection(
+      compact(history, { provider: summarizer('   '), keep: 4 }),
+      'compact step 2: an empty summary must be an error, not turns replaced by nothing',
+    );
     expect(String(empty), 'compact step 2: the error says the summary was empty').toMatch(/no text/);
     expect(history, 'compact step 3: the history is only changed after a summary came back').toEqual(before);
-    await rejection(compact(history, { provider: new MockProvider([new Error('overloaded')]), keep: 4 }), 'compact: the small model failing is an error');
+    await rejection(
+      compact(history, { provider: new MockProvider([new Error('overloaded')]), keep: 4 }),
+      'compact: the small model failing is an error',
+    );
     expect(history, 'compact: a failed summary leaves the history as it was').toEqual(before);
     expect(history).toBeValidHistory('after a failed compaction');
     const short = longHistory(1);
-    expect(await compact(short, { provider: summarizer(), keep: 4 }), 'compact step 1: nothing to compact gives undefined').toBeUndefined();
+    expect(
+      await compact(short, { provider: summarizer(), keep: 4 }),
+      'compact step 1: nothing to compact gives undefined',
+    ).toBeUndefined();
   });
 });
 
 describe('contextTokens (src/session/compaction.ts)', () => {
   test('starts from the usage the provider reported, and estimates only what came after', () => {
     const after: Message[] = [toolResult({ id: 'c1', name: 'echo' }, 'x'.repeat(400))];
-    const messages: Message[] = [userMessage('hi'), { ...assistantToolCalls([echoCall('c1', 'a')]), usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 3000, cacheWriteTokens: 200 } }, ...after];
-    expect(contextTokens({ messages, tools: [] }), 'contextTokens step 2: 1000 + 3000 + 200 + 50 reported, plus the estimate of the result after it').toBe(4250 + estimateTokens(after));
+    const messages: Message[] = [
+      userMessage('hi'),
+      {
+        ...assistantToolCalls([echoCall('c1', 'a')]),
+        usage: { inputTokens: 1000, outputTokens: 50, cacheReadTokens: 3000, cacheWriteTokens: 200 },
+      },
+      ...after,
+    ];
+    expect(
+      contextTokens({ messages, tools: [] }),
+      'contextTokens step 2: 1000 + 3000 + 200 + 50 reported, plus the estimate of the result after it',
+    ).toBe(4250 + estimateTokens(after));
     const later: Message[] = [...messages, { ...assistantText('ok'), usage: { inputTokens: 7, outputTokens: 1 } }];
-    expect(contextTokens({ messages: later, tools: [] }), 'contextTokens step 1: the LAST assistant turn with usage counts (7 + 1, and nothing after it)').toBe(8 + estimateTokens([]));
+    expect(
+      contextTokens({ messages: later, tools: [] }),
+      'contextTokens step 1: the LAST assistant turn with usage counts (7 + 1, and nothing after it)',
+    ).toBe(8 + estimateTokens([]));
   });
 
   test('a usage on the very first message counts too; no system prompt counts as empty', () => {
     const only: Message[] = [{ ...assistantText('x'), usage: { inputTokens: 40, outputTokens: 2 } }];
-    expect(contextTokens({ messages: only, tools: [] }), 'contextTokens step 1: search down to index 0').toBe(42 + estimateTokens([]));
+    expect(contextTokens({ messages: only, tools: [] }), 'contextTokens step 1: search down to index 0').toBe(
+      42 + estimateTokens([]),
+    );
     const messages = [userMessage('a'.repeat(40))];
-    expect(contextTokens({ messages, tools: [] }), 'contextTokens step 3: no system prompt adds nothing but the tools ("[]")').toBe(estimateTokens(messages) + 1);
+    expect(
+      contextTokens({ messages, tools: [] }),
+      'contextTokens step 3: no system prompt adds nothing but the tools ("[]")',
+    ).toBe(estimateTokens(messages) + 1);
   });
 
   test('a picture counts as a fixed estimate, not as the length of its base64', () => {
     const image = { type: 'image' as const, mimeType: 'image/png', data: 'A'.repeat(400_000) };
     const words = [userMessage('What is this?')];
     const withImage = [userMessage('What is this?', [image])];
-    expect(contextTokens({ messages: withImage, tools: [] }), `contextTokens step 3: estimateTokens (given) counts a picture as ${IMAGE_TOKEN_ESTIMATE} tokens; 400,000 characters of base64 over 4 would be 100,000 and compact at once`).toBe(contextTokens({ messages: words, tools: [] }) + IMAGE_TOKEN_ESTIMATE);
-    const reported: Message[] = [userMessage('hi'), { ...assistantText('ok'), usage: { inputTokens: 10, outputTokens: 2 } }, ...withImage];
-    expect(contextTokens({ messages: reported, tools: [] }), 'contextTokens step 2: the picture after the reported turn is estimated the same way').toBe(12 + estimateTokens(words) + IMAGE_TOKEN_ESTIMATE);
+    expect(
+      contextTokens({ messages: withImage, tools: [] }),
+      `contextTokens step 3: estimateTokens (given) counts a picture as ${IMAGE_TOKEN_ESTIMATE} tokens; 400,000 characters of base64 over 4 would be 100,000 and compact at once`,
+    ).toBe(contextTokens({ messages: words, tools: [] }) + IMAGE_TOKEN_ESTIMATE);
+    const reported: Message[] = [
+      userMessage('hi'),
+      { ...assistantText('ok'), usage: { inputTokens: 10, outputTokens: 2 } },
+      ...withImage,
+    ];
+    expect(
+      contextTokens({ messages: reported, tools: [] }),
+      'contextTokens step 2: the picture after the reported turn is estimated the same way',
+    ).toBe(12 + estimateTokens(words) + IMAGE_TOKEN_ESTIMATE);
   });
 
   test('with no usage yet, estimates the system prompt, the tools and the messages', () => {
     const messages = [userMessage('a'.repeat(400))];
     const tools = [{ name: 'read', description: 'Read a file', inputSchema: { type: 'object' } }];
     const system = 's'.repeat(80);
-    expect(contextTokens({ messages, tools, system }), 'contextTokens step 3').toBe(estimateTokens(messages) + Math.ceil((80 + JSON.stringify(tools).length) / 4));
+    expect(contextTokens({ messages, tools, system }), 'contextTokens step 3').toBe(
+      estimateTokens(messages) + Math.ceil((80 + JSON.stringify(tools).length) / 4),
+    );
   });
 });
 
 describe('compactionHook (src/session/compaction.ts)', () => {
-  const bigTurn = () => ({ ...assistantToolCalls([echoCall('c1', 'x'.repeat(50))]), usage: { inputTokens: 90_000, outputTokens: 100 } });
+  const bigTurn = () => ({
+    ...assistantToolCalls([echoCall('c1', 'x'.repeat(50))]),
+    usage: { inputTokens: 90_000, outputTokens: 100 },
+  });
 
   test('over the threshold: the run compacts, emits the event, and the next request is the short history', async () => {
     const small = summarizer('earlier: echoed things');
     const history = longHistory(4);
     history.push(userMessage('now echo once more'));
-    const { agent, provider } = agentWith([bigTurn(), assistantText('Done.')], { hooks: compactionHook({ provider: small, threshold: 50_000, keep: 4 }) });
+    const { agent, provider } = agentWith([bigTurn(), assistantText('Done.')], {
+      hooks: compactionHook({ provider: small, threshold: 50_000, keep: 4 }),
+    });
     const events: AgentEvent[] = [];
     for await (const event of agent.run(history)) events.push(event);
     expect(provider.requests.length, 'the run went on after compacting').toBe(2);
-    expect(provider.requests[0]!.messages.length, 'compactionHook step 1: under the threshold at first (no usage, small estimate): no compaction').toBe(15);
-    expect(small.requests.length, 'compactionHook: 90k reported tokens passed the 50k threshold before the second call: one summary').toBe(1);
+    expect(
+      provider.requests[0]!.messages.length,
+      'compactionHook step 1: under the threshold at first (no usage, small estimate): no compaction',
+    ).toBe(15);
+    expect(
+      small.requests.length,
+      'compactionHook: 90k reported tokens passed the 50k threshold before the second call: one summary',
+    ).toBe(1);
     const compaction = events.find((e) => e.type === 'compaction');
-    expect(compaction, 'compactionHook step 3: ctx.emit the compaction event with the turn').toMatchObject({ type: 'compaction', turn: 2, from: 1 });
+    expect(compaction, 'compactionHook step 3: ctx.emit the compaction event with the turn').toMatchObject({
+      type: 'compaction',
+      turn: 2,
+      from: 1,
+    });
     const second = provider.requests[1]!.messages;
-    expect(second[1], 'compactionHook step 3: the second request carries the summary').toEqual(summaryMessage('earlier: echoed things'));
+    expect(second[1], 'compactionHook step 3: the second request carries the summary').toEqual(
+      summaryMessage('earlier: echoed things'),
+    );
     expect(second.length, 'compactionHook: the second request is the short history').toBeLessThan(10);
-    expect(history, 'compactionHook step 2: the run history itself is compacted').toBeValidHistory('after a compacted run');
+    expect(history, 'compactionHook step 2: the run history itself is compacted').toBeValidHistory(
+      'after a compacted run',
+    );
     expect(history.length, 'compactionHook step 2: the caller’s history is the short one').toBe(second.length + 1);
   });
 
@@ -179,40 +294,64 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     const emitted: unknown[] = [];
     const ctx = { signal: new AbortController().signal, turn: 3, history, emit: (e: unknown) => void emitted.push(e) };
     const atThreshold = compactionHook({ provider: small, threshold: contextTokens(request), keep: 4 });
-    expect(await atThreshold.beforeModelCall!(request, ctx as never), 'compactionHook step 1: compact only ABOVE the threshold').toBeUndefined();
+    expect(
+      await atThreshold.beforeModelCall!(request, ctx as never),
+      'compactionHook step 1: compact only ABOVE the threshold',
+    ).toBeUndefined();
     const nothing = compactionHook({ provider: small, threshold: 0, keep: 100 });
-    expect(await nothing.beforeModelCall!(request, ctx as never), 'compactionHook step 2: compact found nothing to do: return nothing').toBeUndefined();
+    expect(
+      await nothing.beforeModelCall!(request, ctx as never),
+      'compactionHook step 2: compact found nothing to do: return nothing',
+    ).toBeUndefined();
     expect(emitted, 'compactionHook step 2: no compaction, no event').toEqual([]);
     expect(small.requests.length, 'no summary was asked for').toBe(0);
   });
 
   test('under the threshold nothing happens and the small model is never asked', async () => {
     const small = summarizer();
-    const { agent, provider } = agentWith([assistantText('Hi.')], { hooks: compactionHook({ provider: small, threshold: 1_000_000 }) });
+    const { agent, provider } = agentWith([assistantText('Hi.')], {
+      hooks: compactionHook({ provider: small, threshold: 1_000_000 }),
+    });
     const history = longHistory(4);
     history.push(userMessage('hi'));
     for await (const _ of agent.run(history)) void _;
     expect(small.requests.length, 'compactionHook step 1: not above the threshold: no summary').toBe(0);
     expect(provider.requests[0]!.messages.length, 'compactionHook step 1: the request unchanged').toBe(15);
   });
-
 });
 
 describe('SessionRecorder.record (src/session/session.ts)', () => {
-  const bigTurn = () => ({ ...assistantToolCalls([echoCall('c1', 'x'.repeat(50))]), usage: { inputTokens: 90_000, outputTokens: 100 } });
+  const bigTurn = () => ({
+    ...assistantToolCalls([echoCall('c1', 'x'.repeat(50))]),
+    usage: { inputTokens: 90_000, outputTokens: 100 },
+  });
 
   test('the session file records the compaction, and resuming gives the compacted history', async () => {
     const { store } = testStore();
     const open = store.create();
     open.session.messages.push(...longHistory(4));
-    open.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } });
+    open.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     open.session.messages.push(userMessage('once more'));
-    const { agent } = agentWith([bigTurn(), assistantText('Done.')], { hooks: compactionHook({ provider: summarizer('S'), threshold: 50_000, keep: 4 }) });
+    const { agent } = agentWith([bigTurn(), assistantText('Done.')], {
+      hooks: compactionHook({ provider: summarizer('S'), threshold: 50_000, keep: 4 }),
+    });
     for await (const _ of open.recorder.watch(agent.run(open.session.messages))) void _;
     const live = structuredClone(open.session.messages);
     open.close();
     const shape = recordShape(fileRecords(store.file('s1')));
-    expect(shape.filter((s) => s.startsWith('compaction')), 'SessionRecorder.record step 2: the compaction is a record of the file').toEqual(['compaction 1+12']);
-    expect(store.load('s1').session.messages, 'SessionRecorder.record step 2 and sessionFromRecords: replaying the file gives the compacted history, message for message').toEqual(live);
+    expect(
+      shape.filter((s) => s.startsWith('compaction')),
+      'SessionRecorder.record step 2: the compaction is a record of the file',
+    ).toEqual(['compaction 1+12']);
+    expect(
+      store.load('s1').session.messages,
+      'SessionRecorder.record step 2 and sessionFromRecords: replaying the file gives the compacted history, message for message',
+    ).toEqual(live);
   });
 });

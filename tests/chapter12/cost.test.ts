@@ -14,19 +14,41 @@ const table: PriceTable = {
 describe('priceFor (src/session/cost.ts)', () => {
   test('an exact model id gets its own entry', () => {
     expect(priceFor('big-1-mini', table), 'priceFor step 2: an exact entry wins').toEqual(table.models['big-1-mini']);
-    expect(priceFor('claude-sonnet-4-5', PRICES), 'priceFor: the kit table prices claude-sonnet-4-5 (step 2)').toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
+    expect(priceFor('claude-sonnet-4-5', PRICES), 'priceFor: the kit table prices claude-sonnet-4-5 (step 2)').toEqual({
+      input: 3,
+      output: 15,
+      cacheRead: 0.3,
+      cacheWrite: 3.75,
+    });
   });
 
   test('a dated id is priced as the longest id it starts with, followed by "-"', () => {
-    expect(priceFor('big-1-20260101', table), 'priceFor step 3: "big-1-20260101" is big-1').toEqual(table.models['big-1']);
-    expect(priceFor('big-1-mini-20260101', table), 'priceFor step 3: take the LONGEST matching id ("big-1-mini-…" is big-1-mini, not big-1)').toEqual(table.models['big-1-mini']);
-    const reversed: PriceTable = { ...table, models: { 'big-1-mini': table.models['big-1-mini']!, 'big-1': table.models['big-1']! } };
-    expect(priceFor('big-1-mini-20260101', reversed), 'priceFor step 3: the longest id wins whatever order the table lists them in').toEqual(table.models['big-1-mini']);
-    expect(priceFor('claude-haiku-4-5-20251001'), 'priceFor: the default table is PRICES, and a dated Claude id finds its entry').toEqual(PRICES.models['claude-haiku-4-5']);
+    expect(priceFor('big-1-20260101', table), 'priceFor step 3: "big-1-20260101" is big-1').toEqual(
+      table.models['big-1'],
+    );
+    expect(
+      priceFor('big-1-mini-20260101', table),
+      'priceFor step 3: take the LONGEST matching id ("big-1-mini-…" is big-1-mini, not big-1)',
+    ).toEqual(table.models['big-1-mini']);
+    const reversed: PriceTable = {
+      ...table,
+      models: { 'big-1-mini': table.models['big-1-mini']!, 'big-1': table.models['big-1']! },
+    };
+    expect(
+      priceFor('big-1-mini-20260101', reversed),
+      'priceFor step 3: the longest id wins whatever order the table lists them in',
+    ).toEqual(table.models['big-1-mini']);
+    expect(
+      priceFor('claude-haiku-4-5-20251001'),
+      'priceFor: the default table is PRICES, and a dated Claude id finds its entry',
+    ).toEqual(PRICES.models['claude-haiku-4-5']);
   });
 
   test('an unknown model, or none, has no price (never a guess)', () => {
-    expect(priceFor('big-10', table), 'priceFor step 3: "big-10" only starts with "big-1" without a "-" after it: unknown').toBeUndefined();
+    expect(
+      priceFor('big-10', table),
+      'priceFor step 3: "big-10" only starts with "big-1" without a "-" after it: unknown',
+    ).toBeUndefined();
     expect(priceFor('llama-3', table), 'priceFor step 3: a model the table does not know: undefined').toBeUndefined();
     expect(priceFor(undefined, table), 'priceFor step 1: no model, no price').toBeUndefined();
     expect(priceFor('', table), 'priceFor step 1: an empty model name, no price').toBeUndefined();
@@ -37,14 +59,28 @@ describe('priceFor (src/session/cost.ts)', () => {
 
   test('a model named like something every object inherits has no price, dated or not', () => {
     for (const model of inherited) {
-      expect(priceFor(model, table), `priceFor step 2: "${model}" is not an own entry of the table (Object.hasOwn), so it has no price`).toBeUndefined();
-      expect(priceFor(model), `priceFor step 2: "${model}" is not an own entry of PRICES (Object.hasOwn), so it has no price`).toBeUndefined();
-      expect(priceFor(`${model}-2025`, table), `priceFor step 3: "${model}-2025" starts with no own id of the table followed by "-": undefined`).toBeUndefined();
+      expect(
+        priceFor(model, table),
+        `priceFor step 2: "${model}" is not an own entry of the table (Object.hasOwn), so it has no price`,
+      ).toBeUndefined();
+      expect(
+        priceFor(model),
+        `priceFor step 2: "${model}" is not an own entry of PRICES (Object.hasOwn), so it has no price`,
+      ).toBeUndefined();
+      expect(
+        priceFor(`${model}-2025`, table),
+        `priceFor step 3: "${model}-2025" starts with no own id of the table followed by "-": undefined`,
+      ).toBeUndefined();
     }
     const usage = { inputTokens: 1000, outputTokens: 100 };
-    expect(costOf(usage, priceFor('constructor', table)), 'priceFor step 2: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price)').toBeUndefined();
+    expect(
+      costOf(usage, priceFor('constructor', table)),
+      'priceFor step 2: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price)',
+    ).toBeUndefined();
     // The given formatCost is a second line: a cost that is not a finite number is written as unknown, never "$NaN".
-    expect(formatCost(Number.NaN), 'formatCost (given, session/cost.ts) writes NaN as "cost unknown"').toBe('cost unknown');
+    expect(formatCost(Number.NaN), 'formatCost (given, session/cost.ts) writes NaN as "cost unknown"').toBe(
+      'cost unknown',
+    );
     const session = sessionFromRecords(
       [
         { type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id: 's1', cwd: '/project' },
@@ -52,16 +88,39 @@ describe('priceFor (src/session/cost.ts)', () => {
       ],
       table,
     );
-    expect(session.cost, 'priceFor step 3: a session whose model is "toString-x" has an unknown cost (undefined), not NaN').toBeUndefined();
+    expect(
+      session.cost,
+      'priceFor step 3: a session whose model is "toString-x" has an unknown cost (undefined), not NaN',
+    ).toBeUndefined();
   });
 
   test('a table that really has an entry with such a name still finds it', () => {
-    const own: PriceTable = { ...table, models: { ...table.models, toString: table.models['big-1']!, constructor: table.models['big-1-mini']!, undefined: table.models['big-1']! } };
+    const own: PriceTable = {
+      ...table,
+      models: {
+        ...table.models,
+        toString: table.models['big-1']!,
+        constructor: table.models['big-1-mini']!,
+        undefined: table.models['big-1']!,
+      },
+    };
     expect(Object.hasOwn(own.models, 'toString'), 'the test table has its own toString entry').toBe(true);
-    expect(priceFor('toString', own), 'priceFor step 2: the table\'s own "toString" entry is a price like any other').toEqual(table.models['big-1']);
-    expect(priceFor('constructor', own), 'priceFor step 2: the table\'s own "constructor" entry is a price like any other').toEqual(table.models['big-1-mini']);
-    expect(priceFor('llama-3', own), 'priceFor step 3: no id matched, so no price, even in a table with an entry named "undefined" (never look up table.models[best] while best is undefined)').toBeUndefined();
-    expect(priceFor('toString-20260101', own), 'priceFor step 3: "toString-20260101" is the table\'s own "toString" entry').toEqual(table.models['big-1']);
+    expect(
+      priceFor('toString', own),
+      'priceFor step 2: the table\'s own "toString" entry is a price like any other',
+    ).toEqual(table.models['big-1']);
+    expect(
+      priceFor('constructor', own),
+      'priceFor step 2: the table\'s own "constructor" entry is a price like any other',
+    ).toEqual(table.models['big-1-mini']);
+    expect(
+      priceFor('llama-3', own),
+      'priceFor step 3: no id matched, so no price, even in a table with an entry named "undefined" (never look up table.models[best] while best is undefined)',
+    ).toBeUndefined();
+    expect(
+      priceFor('toString-20260101', own),
+      'priceFor step 3: "toString-20260101" is the table\'s own "toString" entry',
+    ).toEqual(table.models['big-1']);
   });
 });
 
@@ -69,23 +128,44 @@ describe('costOf (src/session/cost.ts)', () => {
   const price = table.models['big-1']!;
 
   test('input and output tokens at their prices per million', () => {
-    expect(costOf({ inputTokens: 1_000_000, outputTokens: 0 }, price), 'costOf step 2: a million input tokens cost the input price').toBe(10);
-    expect(costOf({ inputTokens: 200_000, outputTokens: 100_000 }, price), 'costOf step 2: 0.2M in at $10 + 0.1M out at $50 = $7').toBeCloseTo(7, 10);
+    expect(
+      costOf({ inputTokens: 1_000_000, outputTokens: 0 }, price),
+      'costOf step 2: a million input tokens cost the input price',
+    ).toBe(10);
+    expect(
+      costOf({ inputTokens: 200_000, outputTokens: 100_000 }, price),
+      'costOf step 2: 0.2M in at $10 + 0.1M out at $50 = $7',
+    ).toBeCloseTo(7, 10);
   });
 
   test('cache reads and cache writes are priced separately, at their own prices', () => {
     const read = costOf({ inputTokens: 0, outputTokens: 0, cacheReadTokens: 1_000_000 }, price);
     const write = costOf({ inputTokens: 0, outputTokens: 0, cacheWriteTokens: 1_000_000 }, price);
-    expect(read, 'costOf step 2: a million cache-read tokens cost the cacheRead price ($1 here), not nothing and not the input price').toBeCloseTo(1, 10);
-    expect(write, 'costOf step 2: a million cache-write tokens cost the cacheWrite price ($12.50 here)').toBeCloseTo(12.5, 10);
-    const all = costOf({ inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 40_000 }, price);
-    expect(all, 'costOf step 2: 0.1M in ($1) + 0.01M out ($0.50) + 2M cache read ($2) + 0.04M cache write ($0.50) = $4').toBeCloseTo(4, 10);
+    expect(
+      read,
+      'costOf step 2: a million cache-read tokens cost the cacheRead price ($1 here), not nothing and not the input price',
+    ).toBeCloseTo(1, 10);
+    expect(write, 'costOf step 2: a million cache-write tokens cost the cacheWrite price ($12.50 here)').toBeCloseTo(
+      12.5,
+      10,
+    );
+    const all = costOf(
+      { inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 40_000 },
+      price,
+    );
+    expect(
+      all,
+      'costOf step 2: 0.1M in ($1) + 0.01M out ($0.50) + 2M cache read ($2) + 0.04M cache write ($0.50) = $4',
+    ).toBeCloseTo(4, 10);
   });
 
   test('an unknown price gives an unknown cost, not zero, and says so', () => {
     const cost = costOf({ inputTokens: 5000, outputTokens: 100 }, undefined);
     expect(cost, 'costOf step 1: no price means the cost is unknown (undefined); $0 would be a lie').toBeUndefined();
     expect(formatCost(cost), 'formatCost of an unknown cost').toBe('cost unknown');
-    expect(costOf({ inputTokens: 0, outputTokens: 0 }, price), 'costOf: nothing used costs exactly 0 when the price is known').toBe(0);
+    expect(
+      costOf({ inputTokens: 0, outputTokens: 0 }, price),
+      'costOf: nothing used costs exactly 0 when the price is known',
+    ).toBe(0);
   });
 });

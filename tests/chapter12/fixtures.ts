@@ -38,7 +38,10 @@ export function testStore(options: Partial<StoreOptions> = {}) {
 
 /** The records of a session file, parsed by the test itself (not by the learner's parser). */
 export function fileRecords(file: string): any[] {
-  return readFileSync(file, 'utf8').split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line));
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line));
 }
 
 /** One line per record: `session s1`, `message user`, `message assistant`, `usage`, `status idle end_turn`. */

@@ -21,40 +21,68 @@ describe('buildSystemPrompt reads only instruction files inside the repository (
   test('a CLAUDE.md linked to a file outside the repository is left out, with a warning that names it', () => {
     const { home, project, base } = tempHome();
     write(base, { 'secrets.txt': 'GITHUB_TOKEN=ghp_outside_the_repository' });
-    write(project, { 'AGENTS.md': 'the project\'s own notes' });
+    write(project, { 'AGENTS.md': "the project's own notes" });
     symlinkSync(path.join(base, 'secrets.txt'), path.join(project, 'CLAUDE.md'));
     const prompt = buildSystemPrompt({ cwd: project, home });
-    expect(prompt.text, 'buildSystemPrompt step 2: a CLAUDE.md whose real location is outside the repository must not reach the prompt (read it with readConfigFile and the repository as its root)').not.toContain('ghp_outside_the_repository');
-    expect(prompt.text, 'buildSystemPrompt step 2: the other instruction files are still read').toContain('the project\'s own notes');
-    expect(prompt.warnings.join('\n'), 'buildSystemPrompt step 2: the refusal is a warning that names the file').toContain(path.join(project, 'CLAUDE.md'));
-    expect(prompt.files, 'buildSystemPrompt step 2: a refused file is not among the files read').toEqual([path.join(project, 'AGENTS.md')]);
+    expect(
+      prompt.text,
+      'buildSystemPrompt step 2: a CLAUDE.md whose real location is outside the repository must not reach the prompt (read it with readConfigFile and the repository as its root)',
+    ).not.toContain('ghp_outside_the_repository');
+    expect(prompt.text, 'buildSystemPrompt step 2: the other instruction files are still read').toContain(
+      "the project's own notes",
+    );
+    expect(
+      prompt.warnings.join('\n'),
+      'buildSystemPrompt step 2: the refusal is a warning that names the file',
+    ).toContain(path.join(project, 'CLAUDE.md'));
+    expect(prompt.files, 'buildSystemPrompt step 2: a refused file is not among the files read').toEqual([
+      path.join(project, 'AGENTS.md'),
+    ]);
   });
 
   test('a CLAUDE.md linked to /proc/self/environ puts nothing of the environment into the prompt', () => {
     const { home, project } = tempHome();
     symlinkSync('/proc/self/environ', path.join(project, 'CLAUDE.md'));
     const prompt = buildSystemPrompt({ cwd: project, home });
-    expect(prompt.text, 'buildSystemPrompt step 2: the environment (PATH=...) must not reach the prompt').not.toMatch(/PATH=/);
+    expect(prompt.text, 'buildSystemPrompt step 2: the environment (PATH=...) must not reach the prompt').not.toMatch(
+      /PATH=/,
+    );
     expect(prompt.warnings.length, 'buildSystemPrompt step 2: the refused file is a warning').toBeGreaterThan(0);
   });
 
-  test('the person\'s ~/.claude/CLAUDE.md may link elsewhere in their home (dotfiles); a project file may not link into it', () => {
+  test("the person's ~/.claude/CLAUDE.md may link elsewhere in their home (dotfiles); a project file may not link into it", () => {
     const { home, project } = tempHome();
     write(home, { 'dotfiles/claude.md': 'my own rules', '.ssh/notes': 'PRIVATE HOME FILE' });
     mkdirSync(path.join(home, '.claude'), { recursive: true });
     symlinkSync(path.join(home, 'dotfiles/claude.md'), path.join(home, '.claude/CLAUDE.md'));
     symlinkSync(path.join(home, '.ssh/notes'), path.join(project, 'CLAUDE.md'));
     const prompt = buildSystemPrompt({ cwd: project, home });
-    expect(prompt.text, 'buildSystemPrompt step 2: the home file\'s root is the home folder: a dotfiles link is the person\'s own').toContain('my own rules');
-    expect(prompt.text, 'buildSystemPrompt step 2: a project file\'s root is the repository, not the home folder').not.toContain('PRIVATE HOME FILE');
+    expect(
+      prompt.text,
+      "buildSystemPrompt step 2: the home file's root is the home folder: a dotfiles link is the person's own",
+    ).toContain('my own rules');
+    expect(
+      prompt.text,
+      "buildSystemPrompt step 2: a project file's root is the repository, not the home folder",
+    ).not.toContain('PRIVATE HOME FILE');
   });
 
   test('an import bigger than the limit is left as written, with a warning', () => {
     const { home, project } = tempHome();
-    write(project, { 'CLAUDE.md': 'Read @docs/huge.md first.', 'docs/huge.md': `${'x'.repeat(MAX_CONFIG_FILE_BYTES)}END-OF-HUGE` });
+    write(project, {
+      'CLAUDE.md': 'Read @docs/huge.md first.',
+      'docs/huge.md': `${'x'.repeat(MAX_CONFIG_FILE_BYTES)}END-OF-HUGE`,
+    });
     const prompt = buildSystemPrompt({ cwd: project, home });
-    expect(prompt.text, 'resolveImports step 3: an import readConfigFile refuses (too big) is not put in').not.toContain('END-OF-HUGE');
-    expect(prompt.text, 'resolveImports step 3: the refused import stays as written').toContain('Read @docs/huge.md first.');
-    expect(prompt.warnings.join('\n'), 'resolveImports step 3: the warning names the import').toMatch(/@docs\/huge\.md was not imported/);
+    expect(
+      prompt.text,
+      'resolveImports step 3: an import readConfigFile refuses (too big) is not put in',
+    ).not.toContain('END-OF-HUGE');
+    expect(prompt.text, 'resolveImports step 3: the refused import stays as written').toContain(
+      'Read @docs/huge.md first.',
+    );
+    expect(prompt.warnings.join('\n'), 'resolveImports step 3: the warning names the import').toMatch(
+      /@docs\/huge\.md was not imported/,
+    );
   });
 });

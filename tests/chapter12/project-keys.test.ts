@@ -17,8 +17,14 @@ describe('project keys (src/session/store.ts)', () => {
     const open = new SessionStore({ home, cwd: dashed }).create();
     open.recorder.record({ type: 'message', message: userMessage('the my-app prompt') } as never);
     open.close();
-    expect(new SessionStore({ home, cwd: dashed }).list().map((one) => one.id), 'SessionStore.list: the session of my-app is listed there').toEqual([open.session.id]);
-    expect(new SessionStore({ home, cwd: dotted }).list(), 'SessionStore.list: my.app has no session: its folder must not be my-app\'s (projectKey)').toEqual([]);
+    expect(
+      new SessionStore({ home, cwd: dashed }).list().map((one) => one.id),
+      'SessionStore.list: the session of my-app is listed there',
+    ).toEqual([open.session.id]);
+    expect(
+      new SessionStore({ home, cwd: dotted }).list(),
+      "SessionStore.list: my.app has no session: its folder must not be my-app's (projectKey)",
+    ).toEqual([]);
   });
 
   test('a session kept under the old key of this very folder is still found; one of the look-alike folder is not', () => {
@@ -26,9 +32,13 @@ describe('project keys (src/session/store.ts)', () => {
     const cwd = path.join(base, 'my.app');
     const old = path.join(home, KIT_DIR, 'sessions', legacyProjectKey(cwd));
     mkdirSync(old, { recursive: true });
-    const header = (id: string, folder: string) => `${JSON.stringify({ type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id, cwd: folder })}\n`;
+    const header = (id: string, folder: string) =>
+      `${JSON.stringify({ type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id, cwd: folder })}\n`;
     writeFileSync(path.join(old, 'mine.jsonl'), header('mine', cwd));
     writeFileSync(path.join(old, 'theirs.jsonl'), header('theirs', path.join(base, 'my-app')));
-    expect(new SessionStore({ home, cwd }).list().map((one) => one.id), 'SessionStore.list: the old session of this folder is adopted, the look-alike\'s is not').toEqual(['mine']);
+    expect(
+      new SessionStore({ home, cwd }).list().map((one) => one.id),
+      "SessionStore.list: the old session of this folder is adopted, the look-alike's is not",
+    ).toEqual(['mine']);
   });
 });

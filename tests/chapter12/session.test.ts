@@ -10,7 +10,12 @@ import { defineClientTool } from 'kit/client-tools';
 import { MockProvider } from 'kit/mock-provider';
 import { z } from 'zod';
 
-const withUsage = (turn: AssistantMessage, inputTokens: number, outputTokens: number, cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {}): AssistantMessage => ({
+const withUsage = (
+  turn: AssistantMessage,
+  inputTokens: number,
+  outputTokens: number,
+  cache: { cacheReadTokens?: number; cacheWriteTokens?: number } = {},
+): AssistantMessage => ({
   ...turn,
   usage: { inputTokens, outputTokens, ...cache },
 });
@@ -24,9 +29,15 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
   test('a run is written as it goes: one record per message, the usage, and the status', async () => {
     const { store } = testStore();
     const open = store.create('claude-sonnet-4-5');
-    const { agent } = agentWith([withUsage(assistantToolCalls([echoCall('c1', 'hi')]), 100, 10), withUsage(assistantText('Done.'), 150, 5)]);
+    const { agent } = agentWith([
+      withUsage(assistantToolCalls([echoCall('c1', 'hi')]), 100, 10),
+      withUsage(assistantText('Done.'), 150, 5),
+    ]);
     await runRecorded(open.recorder, agent, 'echo hi');
-    expect(recordShape(fileRecords(store.file('s1'))), 'SessionRecorder.record: the records of one tool round, in order (steps 3-6)').toEqual([
+    expect(
+      recordShape(fileRecords(store.file('s1'))),
+      'SessionRecorder.record: the records of one tool round, in order (steps 3-6)',
+    ).toEqual([
       'session s1',
       'message user',
       'status running',
@@ -38,7 +49,10 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
       'status idle end_turn',
     ]);
     const records = fileRecords(store.file('s1'));
-    expect(records[4], 'SessionRecorder.record step 5: a usage record holds the usage and the session model').toMatchObject({ usage: { inputTokens: 100, outputTokens: 10 }, model: 'claude-sonnet-4-5' });
+    expect(
+      records[4],
+      'SessionRecorder.record step 5: a usage record holds the usage and the session model',
+    ).toMatchObject({ usage: { inputTokens: 100, outputTokens: 10 }, model: 'claude-sonnet-4-5' });
     expect(open.recorder.written, 'SessionRecorder.record step 3: written counts the messages in the file').toBe(4);
   });
 
@@ -51,12 +65,22 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     ]);
     await runRecorded(open.recorder, agent, 'echo hi');
     const session = open.session;
-    expect(session.usage, 'SessionRecorder.record step 5: the totals add every usage event, field by field').toEqual({ inputTokens: 1200, outputTokens: 150, cacheReadTokens: 10_000, cacheWriteTokens: 10_000 });
+    expect(session.usage, 'SessionRecorder.record step 5: the totals add every usage event, field by field').toEqual({
+      inputTokens: 1200,
+      outputTokens: 150,
+      cacheReadTokens: 10_000,
+      cacheWriteTokens: 10_000,
+    });
     // sonnet 4.5: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million
-    expect(session.cost, 'SessionRecorder.record step 5: 1200 in ($0.0036) + 150 out ($0.00225) + 10k cache read ($0.003) + 10k cache write ($0.0375)').toBeCloseTo(0.04635, 10);
+    expect(
+      session.cost,
+      'SessionRecorder.record step 5: 1200 in ($0.0036) + 150 out ($0.00225) + 10k cache read ($0.003) + 10k cache write ($0.0375)',
+    ).toBeCloseTo(0.04635, 10);
     expect(session.status, 'SessionRecorder.record step 6: after end_turn the session is idle').toBe('idle');
     expect(session.endReason, 'SessionRecorder.record step 6: the reason of the last run').toBe('end_turn');
-    expect(session.updatedAt, 'SessionRecorder.record step 1: updatedAt is the time of the last record').toBe(fileRecords(store.file('s1')).at(-1).at);
+    expect(session.updatedAt, 'SessionRecorder.record step 1: updatedAt is the time of the last record').toBe(
+      fileRecords(store.file('s1')).at(-1).at,
+    );
     expect(session.updatedAt > session.createdAt, 'SessionRecorder.record step 1: updatedAt moves on').toBe(true);
   });
 
@@ -65,16 +89,35 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     const open = store.create('my-local-llama');
     const { agent } = agentWith([withUsage(assistantText('Hi.'), 10, 2)]);
     await runRecorded(open.recorder, agent, 'hi');
-    expect(open.session.usage, 'SessionRecorder.record step 5: the tokens are still counted').toEqual({ inputTokens: 10, outputTokens: 2 });
-    expect(open.session.cost, 'SessionRecorder.record step 5: no price for the model: the cost is undefined (unknown)').toBeUndefined();
+    expect(open.session.usage, 'SessionRecorder.record step 5: the tokens are still counted').toEqual({
+      inputTokens: 10,
+      outputTokens: 2,
+    });
+    expect(
+      open.session.cost,
+      'SessionRecorder.record step 5: no price for the model: the cost is undefined (unknown)',
+    ).toBeUndefined();
   });
 
   test('a run that ends before any turn (bad client results) is recorded with its reason and message', () => {
     const open = testStore().store.create();
-    open.recorder.record({ type: 'done', reason: 'error', turns: 0, text: '', usage: { inputTokens: 0, outputTokens: 0 }, message: 'no open call c7' });
-    expect(open.session.status, 'SessionRecorder.record step 6: done without a turn_start still ends the run: idle').toBe('idle');
+    open.recorder.record({
+      type: 'done',
+      reason: 'error',
+      turns: 0,
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+      message: 'no open call c7',
+    });
+    expect(
+      open.session.status,
+      'SessionRecorder.record step 6: done without a turn_start still ends the run: idle',
+    ).toBe('idle');
     expect(open.session.endReason, 'SessionRecorder.record step 6: the reason').toBe('error');
-    expect(fileRecords(open.writer.file).slice(1), 'SessionRecorder.record steps 4 and 6: only the status record, with the message (no running status: there was no turn_start)').toEqual([
+    expect(
+      fileRecords(open.writer.file).slice(1),
+      'SessionRecorder.record steps 4 and 6: only the status record, with the message (no running status: there was no turn_start)',
+    ).toEqual([
       { type: 'status', at: open.session.updatedAt, status: 'idle', reason: 'error', message: 'no open call c7' },
     ]);
     open.close();
@@ -83,12 +126,23 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
   test('a run paused for a client-side tool leaves the session paused', async () => {
     const { store } = testStore();
     const open = store.create();
-    const ask = defineClientTool({ name: 'ask_user', description: 'Ask the person', input: z.object({ question: z.string() }) });
-    const provider = new MockProvider([assistantToolCalls([{ id: 'q1', name: 'ask_user', arguments: { question: 'Which?' } }])]);
+    const ask = defineClientTool({
+      name: 'ask_user',
+      description: 'Ask the person',
+      input: z.object({ question: z.string() }),
+    });
+    const provider = new MockProvider([
+      assistantToolCalls([{ id: 'q1', name: 'ask_user', arguments: { question: 'Which?' } }]),
+    ]);
     const agent = new Agent({ provider, tools: new ToolSet([ask]), cwd: process.cwd() });
     await runRecorded(open.recorder, agent, 'help');
-    expect(open.session.status, 'SessionRecorder.record step 6: paused_for_client_tool -> status paused').toBe('paused');
-    expect(fileRecords(store.file('s1')).at(-1), 'SessionRecorder.record step 6: the status record carries the reason').toMatchObject({ type: 'status', status: 'paused', reason: 'paused_for_client_tool' });
+    expect(open.session.status, 'SessionRecorder.record step 6: paused_for_client_tool -> status paused').toBe(
+      'paused',
+    );
+    expect(
+      fileRecords(store.file('s1')).at(-1),
+      'SessionRecorder.record step 6: the status record carries the reason',
+    ).toMatchObject({ type: 'status', status: 'paused', reason: 'paused_for_client_tool' });
   });
 });
 
@@ -96,21 +150,37 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
   test('resume gives back every message, the last turn included, and the next run continues it', async () => {
     const { store } = testStore();
     const open = store.create('claude-sonnet-4-5');
-    const first = agentWith([withUsage(assistantToolCalls([echoCall('c1', 'hi')]), 100, 10), withUsage(assistantText('Done.'), 150, 5)]);
+    const first = agentWith([
+      withUsage(assistantToolCalls([echoCall('c1', 'hi')]), 100, 10),
+      withUsage(assistantText('Done.'), 150, 5),
+    ]);
     await runRecorded(open.recorder, first.agent, 'echo hi');
     const saved = structuredClone(open.session);
     open.close();
 
     const resumed = store.resume('s1');
-    expect(resumed.session.messages, 'sessionFromRecords step 2: every message of the file, in order, the last turn included').toEqual(saved.messages);
+    expect(
+      resumed.session.messages,
+      'sessionFromRecords step 2: every message of the file, in order, the last turn included',
+    ).toEqual(saved.messages);
     expect(resumed.session.usage, 'sessionFromRecords step 2: the usage records add up again').toEqual(saved.usage);
-    expect(resumed.session.cost, 'sessionFromRecords step 2: the cost is priced again from the usage records').toBeCloseTo(saved.cost!, 12);
-    expect(resumed.session.model, 'sessionFromRecords step 1: the model of the session record').toBe('claude-sonnet-4-5');
-    expect(resumed.session.createdAt, 'sessionFromRecords step 1: createdAt is the session record time').toBe(saved.createdAt);
+    expect(
+      resumed.session.cost,
+      'sessionFromRecords step 2: the cost is priced again from the usage records',
+    ).toBeCloseTo(saved.cost!, 12);
+    expect(resumed.session.model, 'sessionFromRecords step 1: the model of the session record').toBe(
+      'claude-sonnet-4-5',
+    );
+    expect(resumed.session.createdAt, 'sessionFromRecords step 1: createdAt is the session record time').toBe(
+      saved.createdAt,
+    );
 
     const second = agentWith([assistantText('Still here.')]);
     await runRecorded(resumed.recorder, second.agent, 'and now?');
-    expect(second.provider.requests[0]!.messages.map((m) => m.role), 'the resumed session: the next request sends the whole saved history, then the new prompt').toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
+    expect(
+      second.provider.requests[0]!.messages.map((m) => m.role),
+      'the resumed session: the next request sends the whole saved history, then the new prompt',
+    ).toEqual(['user', 'assistant', 'tool', 'assistant', 'user']);
     resumed.close();
     expect(store.load('s1').session.messages.length, 'the resumed run is appended to the same file').toBe(6);
   });
@@ -119,12 +189,27 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
     const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
     const records: SessionRecord[] = [
       { type: 'session', at: at(0), version: 1, id: 'x', cwd: '/w' },
-      ...['a', 'b', 'c', 'd'].map((text, i): SessionRecord => ({ type: 'message', at: at(1 + i), message: userMessage(text) })),
-      { type: 'compaction', at: at(6), turn: 2, from: 1, count: 2, summary: 'b and c happened', tokensBefore: 9, tokensAfter: 5, manual: false },
+      ...['a', 'b', 'c', 'd'].map(
+        (text, i): SessionRecord => ({ type: 'message', at: at(1 + i), message: userMessage(text) }),
+      ),
+      {
+        type: 'compaction',
+        at: at(6),
+        turn: 2,
+        from: 1,
+        count: 2,
+        summary: 'b and c happened',
+        tokensBefore: 9,
+        tokensAfter: 5,
+        manual: false,
+      },
       { type: 'status', at: at(7), status: 'paused', reason: 'paused_for_client_tool' },
     ];
     const session = sessionFromRecords(records);
-    expect(session.messages, 'sessionFromRecords step 2: compaction -> messages.splice(from, count, summaryMessage(summary))').toEqual([userMessage('a'), summaryMessage('b and c happened'), userMessage('d')]);
+    expect(
+      session.messages,
+      'sessionFromRecords step 2: compaction -> messages.splice(from, count, summaryMessage(summary))',
+    ).toEqual([userMessage('a'), summaryMessage('b and c happened'), userMessage('d')]);
     expect(session.status, 'sessionFromRecords step 2: a status record sets the status').toBe('paused');
     expect(session.endReason, 'sessionFromRecords step 2: and its reason').toBe('paused_for_client_tool');
     expect(session.updatedAt, 'sessionFromRecords step 2: updatedAt is the last record time').toBe(at(7));
@@ -140,15 +225,33 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
       }
       return 'no error';
     };
-    expect(failure([{ type: 'message', at: 'x', message: userMessage('hi') }]), 'sessionFromRecords step 1: names the record it found instead').toMatch(/session record.*a message record/);
-    expect(failure([]), 'sessionFromRecords step 1: an empty file has no session record (an Error, not a TypeError)').toMatch(/^Error: .*session record.*nothing/);
+    expect(
+      failure([{ type: 'message', at: 'x', message: userMessage('hi') }]),
+      'sessionFromRecords step 1: names the record it found instead',
+    ).toMatch(/session record.*a message record/);
+    expect(
+      failure([]),
+      'sessionFromRecords step 1: an empty file has no session record (an Error, not a TypeError)',
+    ).toMatch(/^Error: .*session record.*nothing/);
   });
 
   test('forkedFrom comes back from the session record, and only when it is there', () => {
-    const header: SessionRecord = { type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id: 'f', cwd: '/w', forkedFrom: { id: 'o', messages: 2 } };
-    expect(sessionFromRecords([header]).forkedFrom, 'sessionFromRecords step 1: keep forkedFrom').toEqual({ id: 'o', messages: 2 });
+    const header: SessionRecord = {
+      type: 'session',
+      at: '2026-01-01T00:00:00.000Z',
+      version: 1,
+      id: 'f',
+      cwd: '/w',
+      forkedFrom: { id: 'o', messages: 2 },
+    };
+    expect(sessionFromRecords([header]).forkedFrom, 'sessionFromRecords step 1: keep forkedFrom').toEqual({
+      id: 'o',
+      messages: 2,
+    });
     const { forkedFrom: _, ...plain } = header;
-    expect('forkedFrom' in sessionFromRecords([plain as SessionRecord]), 'sessionFromRecords step 1: no forkedFrom field for a session that is not a fork').toBe(false);
+    expect(
+      'forkedFrom' in sessionFromRecords([plain as SessionRecord]),
+      'sessionFromRecords step 1: no forkedFrom field for a session that is not a fork',
+    ).toBe(false);
   });
 });
-

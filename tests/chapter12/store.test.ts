@@ -4,7 +4,15 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { assistantText, assistantToolCalls, toolResult, userMessage } from 'kit/messages';
 import { INTERRUPTED_RESULT, type SessionRecord } from 'kit/session/session';
-import { KIT_DIR, parseSessionFile, REDACTED, SessionFileError, SessionLockedError, SessionWriter, projectKey } from 'kit/session/store';
+import {
+  KIT_DIR,
+  parseSessionFile,
+  REDACTED,
+  SessionFileError,
+  SessionLockedError,
+  SessionWriter,
+  projectKey,
+} from 'kit/session/store';
 import { fileRecords, recordShape, tempHome, testStore } from './fixtures.js';
 
 const at = '2026-01-01T00:00:00.000Z';
@@ -24,55 +32,100 @@ function thrown(fn: () => unknown, message = 'it should have thrown, but it retu
 
 describe('parseSessionFile (src/session/store.ts)', () => {
   test('a whole file gives every record back in order, with no warning', () => {
-    const text = lines(header, msg('one'), { type: 'usage', at, usage: { inputTokens: 3, outputTokens: 4 } }, msg('two'));
+    const text = lines(
+      header,
+      msg('one'),
+      { type: 'usage', at, usage: { inputTokens: 3, outputTokens: 4 } },
+      msg('two'),
+    );
     const { records, warnings } = parseSessionFile(text, '/x/s1.jsonl');
-    expect(records.map((r) => r.type), 'parseSessionFile step 2: one record per line, in file order').toEqual(['session', 'message', 'usage', 'message']);
+    expect(
+      records.map((r) => r.type),
+      'parseSessionFile step 2: one record per line, in file order',
+    ).toEqual(['session', 'message', 'usage', 'message']);
     expect(records[3], 'parseSessionFile step 4: each record is the parsed line').toEqual(msg('two'));
-    expect(warnings, 'parseSessionFile: a whole file gives no warning (the final "\\n" is not a torn line)').toEqual([]);
+    expect(warnings, 'parseSessionFile: a whole file gives no warning (the final "\\n" is not a torn line)').toEqual(
+      [],
+    );
   });
 
   test('a torn last line is skipped with a warning naming the file and line; the rest loads', () => {
-    const text = lines(header, msg('one')) + '{"type":"message","at":"2026-01-01T00:00:00.000Z","message":{"role":"assi';
+    const text =
+      lines(header, msg('one')) + '{"type":"message","at":"2026-01-01T00:00:00.000Z","message":{"role":"assi';
     let parsed: ReturnType<typeof parseSessionFile>;
     try {
       parsed = parseSessionFile(text, '/x/s1.jsonl');
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
-      return expect.fail(`parseSessionFile step 2: a torn LAST line (a crash while writing it) must be skipped with a warning, not fail the whole load; it threw ${String(error)}`);
+      return expect.fail(
+        `parseSessionFile step 2: a torn LAST line (a crash while writing it) must be skipped with a warning, not fail the whole load; it threw ${String(error)}`,
+      );
     }
     const { records, warnings } = parsed;
-    expect(records.map((r) => r.type), 'parseSessionFile step 2: only the torn last line is skipped').toEqual(['session', 'message']);
+    expect(
+      records.map((r) => r.type),
+      'parseSessionFile step 2: only the torn last line is skipped',
+    ).toEqual(['session', 'message']);
     expect(warnings.length, 'parseSessionFile step 2: one warning for the torn line').toBe(1);
-    expect(warnings[0], 'parseSessionFile step 2: the warning names the file and the line number (from 1)').toContain('/x/s1.jsonl:3');
+    expect(warnings[0], 'parseSessionFile step 2: the warning names the file and the line number (from 1)').toContain(
+      '/x/s1.jsonl:3',
+    );
   });
 
   test('a corrupt line in the middle is an error naming the file and line, never skipped', () => {
     const text = lines(header, msg('one')) + 'garbage that is not json\n' + lines(msg('two'));
     const error = thrown(() => parseSessionFile(text, '/x/s1.jsonl'));
-    expect(error, 'parseSessionFile step 2: a bad line that is not the last throws a SessionFileError').toBeInstanceOf(SessionFileError);
-    expect((error as Error).message, 'parseSessionFile step 2: the error names the file and the line ("/x/s1.jsonl:3")').toContain('/x/s1.jsonl:3');
+    expect(error, 'parseSessionFile step 2: a bad line that is not the last throws a SessionFileError').toBeInstanceOf(
+      SessionFileError,
+    );
+    expect(
+      (error as Error).message,
+      'parseSessionFile step 2: the error names the file and the line ("/x/s1.jsonl:3")',
+    ).toContain('/x/s1.jsonl:3');
     expect((error as SessionFileError).line, 'parseSessionFile step 2: lines count from 1').toBe(3);
   });
 
   test('the torn line is the last one that is not blank, even before trailing blank lines; an empty file is no records', () => {
     const { records, warnings } = parseSessionFile(lines(header) + '{"type":"mess\n  \n\n', 'f.jsonl');
-    expect(records.length, 'parseSessionFile step 1: blank lines after the torn line do not make it a middle line').toBe(1);
-    expect(warnings, 'parseSessionFile step 2: the warning names line 2').toEqual(['f.jsonl:2: the last line is incomplete (the process stopped while writing it); skipped']);
+    expect(
+      records.length,
+      'parseSessionFile step 1: blank lines after the torn line do not make it a middle line',
+    ).toBe(1);
+    expect(warnings, 'parseSessionFile step 2: the warning names line 2').toEqual([
+      'f.jsonl:2: the last line is incomplete (the process stopped while writing it); skipped',
+    ]);
     expect(parseSessionFile('', 'f.jsonl'), 'parseSessionFile: an empty text').toEqual({ records: [], warnings: [] });
-    expect(parseSessionFile(lines(header) + '   \n' + lines(msg('a')), 'f.jsonl').records.length, 'parseSessionFile step 2: a line of spaces in the middle is blank, not corrupt').toBe(2);
+    expect(
+      parseSessionFile(lines(header) + '   \n' + lines(msg('a')), 'f.jsonl').records.length,
+      'parseSessionFile step 2: a line of spaces in the middle is blank, not corrupt',
+    ).toBe(2);
   });
 
   test('blank lines are skipped, and a line that is not a record is an error even at the end', () => {
     const { records } = parseSessionFile(lines(header) + '\n\n' + lines(msg('one')) + '\n', 'f');
     expect(records.length, 'parseSessionFile step 2: blank lines are not records and not torn').toBe(2);
     const error = thrown(() => parseSessionFile(lines(header, { no: 'type' }), 'f.jsonl'));
-    expect(error, 'parseSessionFile step 3: valid JSON that is not an object with a string type is a SessionFileError').toBeInstanceOf(SessionFileError);
+    expect(
+      error,
+      'parseSessionFile step 3: valid JSON that is not an object with a string type is a SessionFileError',
+    ).toBeInstanceOf(SessionFileError);
     expect((error as Error).message, 'parseSessionFile step 3: names the line').toContain('f.jsonl:2');
-    expect(thrown(() => parseSessionFile(lines(header, 42), 'f.jsonl')), 'parseSessionFile step 3: a number is not a record').toBeInstanceOf(SessionFileError);
+    expect(
+      thrown(() => parseSessionFile(lines(header, 42), 'f.jsonl')),
+      'parseSessionFile step 3: a number is not a record',
+    ).toBeInstanceOf(SessionFileError);
     const nothing = thrown(() => parseSessionFile(lines(header, null), 'f.jsonl'));
-    expect(nothing, 'parseSessionFile step 3: null is not a record (a SessionFileError, not a TypeError)').toBeInstanceOf(SessionFileError);
-    expect(String(nothing), 'parseSessionFile step 3: says it is not a session record').toContain('not a session record');
-    expect(String(thrown(() => parseSessionFile(lines(header) + 'oops\n' + lines(msg('x')), 'f.jsonl'))), 'parseSessionFile step 2: says the line is not valid JSON').toContain('not valid JSON');
+    expect(
+      nothing,
+      'parseSessionFile step 3: null is not a record (a SessionFileError, not a TypeError)',
+    ).toBeInstanceOf(SessionFileError);
+    expect(String(nothing), 'parseSessionFile step 3: says it is not a session record').toContain(
+      'not a session record',
+    );
+    expect(
+      String(thrown(() => parseSessionFile(lines(header) + 'oops\n' + lines(msg('x')), 'f.jsonl'))),
+      'parseSessionFile step 2: says the line is not valid JSON',
+    ).toContain('not valid JSON');
   });
 });
 
@@ -81,15 +134,26 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     const { base } = tempHome();
     const file = path.join(base, 'sessions', 's1.jsonl');
     const first = SessionWriter.open(file);
-    const error = thrown(() => SessionWriter.open(file), 'SessionWriter.open step 2: a second writer while the first holds the lock must be refused (SessionLockedError), but it opened');
-    expect(error, 'SessionWriter.open step 2: the lock is taken, and its process (this one) is alive: SessionLockedError').toBeInstanceOf(SessionLockedError);
-    expect((error as Error).message, 'SessionWriter.open step 2: the error names the pid holding the lock').toContain(String(process.pid));
+    const error = thrown(
+      () => SessionWriter.open(file),
+      'SessionWriter.open step 2: a second writer while the first holds the lock must be refused (SessionLockedError), but it opened',
+    );
+    expect(
+      error,
+      'SessionWriter.open step 2: the lock is taken, and its process (this one) is alive: SessionLockedError',
+    ).toBeInstanceOf(SessionLockedError);
+    expect((error as Error).message, 'SessionWriter.open step 2: the error names the pid holding the lock').toContain(
+      String(process.pid),
+    );
     first.append(header);
     first.close();
     const second = SessionWriter.open(file);
     second.append(msg('again'));
     second.close();
-    expect(recordShape(fileRecords(file)), 'SessionWriter.open step 3: the file is opened for appending, never truncated').toEqual(['session s1', 'message user']);
+    expect(
+      recordShape(fileRecords(file)),
+      'SessionWriter.open step 3: the file is opened for appending, never truncated',
+    ).toEqual(['session s1', 'message user']);
   });
 
   test('a lock that holds no pid (0, or garbage) is stale too', () => {
@@ -99,7 +163,10 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
       mkdirSync(path.dirname(file), { recursive: true });
       writeFileSync(`${file}.lock`, content);
       const writer = SessionWriter.open(file);
-      expect(readFileSync(`${file}.lock`, 'utf8'), `SessionWriter.open step 2: a lock holding "${content}" names no live process: taken over`).toBe(String(process.pid));
+      expect(
+        readFileSync(`${file}.lock`, 'utf8'),
+        `SessionWriter.open step 2: a lock holding "${content}" names no live process: taken over`,
+      ).toBe(String(process.pid));
       writer.close();
     }
   });
@@ -113,7 +180,10 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     const writer = SessionWriter.open(file);
     writer.append(header);
     writer.close();
-    expect(fileRecords(file).length, 'SessionWriter.open step 2: a stale lock (dead pid) is removed and the lock taken again').toBe(1);
+    expect(
+      fileRecords(file).length,
+      'SessionWriter.open step 2: a stale lock (dead pid) is removed and the lock taken again',
+    ).toBe(1);
     expect(existsSync(`${file}.lock`), 'SessionWriter.close removes the lock').toBe(false);
   });
 });
@@ -126,14 +196,32 @@ describe('SessionWriter.append (src/session/store.ts)', () => {
     const writer = SessionWriter.open(file, [key, 'short', 'EIGHTCHR']);
     writer.append(header);
     writer.append(msg(`my key is ${key}, use it; keep answers short; EIGHTCHR`));
-    writer.append({ type: 'message', at, message: toolResult({ id: 'c1', name: 'bash' }, `ANTHROPIC_API_KEY=${key}\nPATH=/bin`) });
+    writer.append({
+      type: 'message',
+      at,
+      message: toolResult({ id: 'c1', name: 'bash' }, `ANTHROPIC_API_KEY=${key}\nPATH=/bin`),
+    });
     writer.close();
     const text = readFileSync(file, 'utf8');
-    expect(text.includes(key), 'SessionWriter.append step 2: the planted key must not appear anywhere in the session file').toBe(false);
-    expect(text.split(REDACTED).length - 1, `SessionWriter.append step 2: each occurrence becomes ${REDACTED} (a secret of exactly 8 characters too)`).toBe(3);
-    expect(text.includes('short'), 'SessionWriter.open step 3: secrets under 8 characters are not scrubbed (they would eat ordinary words)').toBe(true);
-    expect(text.endsWith('\n') && text.split('\n').length === 4, 'SessionWriter.append step 3: one line per record, each ending in "\\n"').toBe(true);
-    expect(fileRecords(file)[2].message.content, 'SessionWriter.append: the scrubbed line is still valid JSON').toBe(`ANTHROPIC_API_KEY=${REDACTED}\nPATH=/bin`);
+    expect(
+      text.includes(key),
+      'SessionWriter.append step 2: the planted key must not appear anywhere in the session file',
+    ).toBe(false);
+    expect(
+      text.split(REDACTED).length - 1,
+      `SessionWriter.append step 2: each occurrence becomes ${REDACTED} (a secret of exactly 8 characters too)`,
+    ).toBe(3);
+    expect(
+      text.includes('short'),
+      'SessionWriter.open step 3: secrets under 8 characters are not scrubbed (they would eat ordinary words)',
+    ).toBe(true);
+    expect(
+      text.endsWith('\n') && text.split('\n').length === 4,
+      'SessionWriter.append step 3: one line per record, each ending in "\\n"',
+    ).toBe(true);
+    expect(fileRecords(file)[2].message.content, 'SessionWriter.append: the scrubbed line is still valid JSON').toBe(
+      `ANTHROPIC_API_KEY=${REDACTED}\nPATH=/bin`,
+    );
   });
 });
 
@@ -143,7 +231,13 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     expect(store.list(), 'SessionStore.list step 1: no sessions folder yet: []').toEqual([]);
     const a = store.create('m');
     a.session.messages.push(userMessage('first   task\nwith two lines'), assistantText('ok'));
-    a.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: 'ok', usage: { inputTokens: 1, outputTokens: 1 } });
+    a.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: 'ok',
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
     const b = store.create('m');
     b.session.messages.push(userMessage('x'.repeat(100)));
     b.recorder.record({ type: 'turn_start', turn: 1 });
@@ -151,8 +245,13 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     a.recorder.record({ type: 'turn_start', turn: 1 });
     a.close();
     const list = store.list();
-    expect(list.map((s) => s.id), 'SessionStore.list step 3: newest updatedAt first (s1 was written last)').toEqual(['s1', 's2']);
-    expect(list[0]!.title, 'SessionStore.list step 2: the title is the first user message on one line').toBe('first task with two lines');
+    expect(
+      list.map((s) => s.id),
+      'SessionStore.list step 3: newest updatedAt first (s1 was written last)',
+    ).toEqual(['s1', 's2']);
+    expect(list[0]!.title, 'SessionStore.list step 2: the title is the first user message on one line').toBe(
+      'first task with two lines',
+    );
     expect(list[1]!.title, 'SessionStore.list step 2: the title is clipped to 60 characters').toBe('x'.repeat(60));
     expect(list[0]!.messages, 'SessionStore.list step 2: the number of messages').toBe(2);
     expect(store.latest(), 'SessionStore.latest (for --continue) is the first of the list').toBe('s1');
@@ -162,7 +261,10 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     const { store } = testStore();
     const at = (s: number) => `2026-01-01T00:00:0${s}.000Z`;
     const write = (id: string, changed: number, first = '  spaced   title ') =>
-      writeFileSync(store.file(id), lines({ ...header, id, at: at(0) }, { type: 'message', at: at(changed), message: userMessage(first) }));
+      writeFileSync(
+        store.file(id),
+        lines({ ...header, id, at: at(0) }, { type: 'message', at: at(changed), message: userMessage(first) }),
+      );
     store.create().close(); // s1, a session without messages
     write('a', 2);
     write('b', 3);
@@ -172,8 +274,17 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     writeFileSync(path.join(store.dir, 'notes.txt'), 'not a session');
     const list = store.list().filter((s) => s.id !== 's1' && s.id !== 's2');
     open.close();
-    expect(list.map((s) => s.id), 'SessionStore.list step 3: b and d changed last (same time: by id), then a, then c').toEqual(['b', 'd', 'a', 'c']);
-    expect(store.list().map((s) => s.id).sort(), 'SessionStore.list step 1: only the .jsonl files (not the lock, not notes.txt)').toEqual(['a', 'b', 'c', 'd', 's1', 's2']);
+    expect(
+      list.map((s) => s.id),
+      'SessionStore.list step 3: b and d changed last (same time: by id), then a, then c',
+    ).toEqual(['b', 'd', 'a', 'c']);
+    expect(
+      store
+        .list()
+        .map((s) => s.id)
+        .sort(),
+      'SessionStore.list step 1: only the .jsonl files (not the lock, not notes.txt)',
+    ).toEqual(['a', 'b', 'c', 'd', 's1', 's2']);
     expect(list[0]!.title, 'SessionStore.list step 2: the title on one line, trimmed').toBe('spaced title');
     expect(store.list().find((s) => s.id === 's1')!.title, 'SessionStore.list step 2: no messages, no title').toBe('');
   });
@@ -185,10 +296,24 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     broken.close();
     writeFileSync(store.file('s2'), lines(header) + 'broken\n' + lines(msg('x')));
     const list = store.list();
-    expect(list.map((s) => s.id).sort(), 'SessionStore.list step 2: every .jsonl file is listed, damaged or not').toEqual(['s1', 's2']);
+    expect(
+      list.map((s) => s.id).sort(),
+      'SessionStore.list step 2: every .jsonl file is listed, damaged or not',
+    ).toEqual(['s1', 's2']);
     const bad = list.find((s) => s.id === 's2')!;
-    expect(bad.problem, 'SessionStore.list step 2: the damaged one carries the error, which names file and line').toContain('s2.jsonl:2');
-    expect(bad, 'SessionStore.list step 2: a damaged session: empty times, 0 messages, idle, no title').toEqual({ id: 's2', createdAt: '', updatedAt: '', messages: 0, title: '', status: 'idle', problem: bad.problem });
+    expect(
+      bad.problem,
+      'SessionStore.list step 2: the damaged one carries the error, which names file and line',
+    ).toContain('s2.jsonl:2');
+    expect(bad, 'SessionStore.list step 2: a damaged session: empty times, 0 messages, idle, no title').toEqual({
+      id: 's2',
+      createdAt: '',
+      updatedAt: '',
+      messages: 0,
+      title: '',
+      status: 'idle',
+      problem: bad.problem,
+    });
     expect(store.latest(), 'SessionStore.latest skips a damaged session').toBe('s1');
   });
 });
@@ -199,7 +324,15 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
     const setup = testStore();
     const open = setup.store.create('m');
     const other = { id: 'c2', name: 'read', arguments: { path: 'b.txt' } };
-    open.session.messages.push(userMessage('read a.txt'), assistantToolCalls([call, other]), toolResult(call, 'A'), toolResult(other, 'B'), assistantText('It says A.'), userMessage('and b?'), assistantText('No b.'));
+    open.session.messages.push(
+      userMessage('read a.txt'),
+      assistantToolCalls([call, other]),
+      toolResult(call, 'A'),
+      toolResult(other, 'B'),
+      assistantText('It says A.'),
+      userMessage('and b?'),
+      assistantText('No b.'),
+    );
     open.close();
     return setup;
   }
@@ -209,27 +342,54 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
     const before = readFileSync(store.file('s1'), 'utf8');
     const fork = store.fork('s1', 5);
     expect(fork.id, 'SessionStore.fork step 3: a new id').toBe('s2');
-    expect(fork.messages.map((m) => m.role), 'SessionStore.fork step 2: the first 5 messages').toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
-    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({ id: 's1', messages: 5 });
+    expect(
+      fork.messages.map((m) => m.role),
+      'SessionStore.fork step 2: the first 5 messages',
+    ).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({
+      id: 's1',
+      messages: 5,
+    });
     expect(fork.model, 'SessionStore.fork step 3: the fork keeps the model').toBe('m');
     const loaded = store.load('s2').session;
-    expect(loaded.messages, 'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages').toEqual(fork.messages);
+    expect(
+      loaded.messages,
+      'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages',
+    ).toEqual(fork.messages);
     expect(loaded.forkedFrom, 'SessionStore.fork step 3: forkedFrom is in the file').toEqual({ id: 's1', messages: 5 });
-    expect(loaded.model, 'SessionStore.fork step 3: the model is in the file\'s session record').toBe('m');
-    expect(store.fork('s1', 1).messages, 'SessionStore.fork step 1: keeping only the first message is allowed').toEqual([userMessage('read a.txt')]);
+    expect(loaded.model, "SessionStore.fork step 3: the model is in the file's session record").toBe('m');
+    expect(store.fork('s1', 1).messages, 'SessionStore.fork step 1: keeping only the first message is allowed').toEqual(
+      [userMessage('read a.txt')],
+    );
     expect(store.fork('s1', 7).messages.length, 'SessionStore.fork step 1: keeping every message is allowed').toBe(7);
     expect(readFileSync(store.file('s1'), 'utf8'), 'SessionStore.fork: the original file is not changed').toBe(before);
-    expect(path.dirname(store.file('s2')), `the sessions live in $HOME/${KIT_DIR}/sessions/<project key>`).toBe(path.join(home, KIT_DIR, 'sessions', projectKey(project)));
+    expect(path.dirname(store.file('s2')), `the sessions live in $HOME/${KIT_DIR}/sessions/<project key>`).toBe(
+      path.join(home, KIT_DIR, 'sessions', projectKey(project)),
+    );
   });
 
   test('a cut between a call and its result is refused, and no file is made', () => {
     const { store } = saved();
     const error = thrown(() => store.fork('s1', 3));
-    expect(String(error), 'SessionStore.fork step 2: keeping c1 and its result but not c2\'s would make an invalid history; the error gives the problems').toMatch(/split[^;]*c2/);
-    expect(String(thrown(() => store.fork('s1', 2))), 'SessionStore.fork step 2: every problem, joined with "; "').toMatch(/c1.*; .*c2/);
-    expect(thrown(() => store.fork('s1', 8)), 'SessionStore.fork step 1: more messages than the session has').toBeInstanceOf(Error);
-    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain('1 to 7');
-    expect(readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')), 'SessionStore.fork: a refused fork writes nothing').toEqual(['s1.jsonl']);
+    expect(
+      String(error),
+      "SessionStore.fork step 2: keeping c1 and its result but not c2's would make an invalid history; the error gives the problems",
+    ).toMatch(/split[^;]*c2/);
+    expect(
+      String(thrown(() => store.fork('s1', 2))),
+      'SessionStore.fork step 2: every problem, joined with "; "',
+    ).toMatch(/c1.*; .*c2/);
+    expect(
+      thrown(() => store.fork('s1', 8)),
+      'SessionStore.fork step 1: more messages than the session has',
+    ).toBeInstanceOf(Error);
+    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain(
+      '1 to 7',
+    );
+    expect(
+      readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')),
+      'SessionStore.fork: a refused fork writes nothing',
+    ).toEqual(['s1.jsonl']);
   });
 });
 
@@ -242,10 +402,17 @@ describe('SessionStore.resume (src/session/store.ts)', () => {
     open.recorder.record({ type: 'turn_start', turn: 1 });
     open.writer.close(); // killed: no done, no result, no close()
     const resumed = store.resume('s1');
-    expect(resumed.session.messages, 'sessionFromRecords + resume: the open call gets an error result, so the next run can go on').toBeValidHistory('after resuming a crashed session');
-    expect(resumed.session.messages.at(-1), 'resume: the result says the session stopped').toEqual(toolResult(call, INTERRUPTED_RESULT, true));
+    expect(
+      resumed.session.messages,
+      'sessionFromRecords + resume: the open call gets an error result, so the next run can go on',
+    ).toBeValidHistory('after resuming a crashed session');
+    expect(resumed.session.messages.at(-1), 'resume: the result says the session stopped').toEqual(
+      toolResult(call, INTERRUPTED_RESULT, true),
+    );
     expect(resumed.session.status, 'resume: a crashed run is over: idle').toBe('idle');
     resumed.close();
-    expect(store.load('s1').session.messages, 'resume: the repair is written to the file as well').toBeValidHistory('after loading the repaired file');
+    expect(store.load('s1').session.messages, 'resume: the repair is written to the file as well').toBeValidHistory(
+      'after loading the repaired file',
+    );
   });
 });

@@ -1,7 +1,13 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { basePrompt, buildSystemPrompt, instructionFiles, MAX_IMPORT_DEPTH, resolveImports } from 'kit/session/system-prompt';
+import {
+  basePrompt,
+  buildSystemPrompt,
+  instructionFiles,
+  MAX_IMPORT_DEPTH,
+  resolveImports,
+} from 'kit/session/system-prompt';
 import { tempHome } from './fixtures.js';
 
 function write(root: string, files: Record<string, string>) {
@@ -15,7 +21,12 @@ function write(root: string, files: Record<string, string>) {
 function project() {
   const { home, project: root, base } = tempHome();
   write(base, { 'work/CLAUDE.md': 'OUTSIDE THE REPOSITORY' });
-  write(root, { 'CLAUDE.md': 'root claude', 'AGENTS.md': 'root agents', 'pkg/CLAUDE.md': 'pkg claude', 'pkg/AGENTS.md': 'pkg agents' });
+  write(root, {
+    'CLAUDE.md': 'root claude',
+    'AGENTS.md': 'root agents',
+    'pkg/CLAUDE.md': 'pkg claude',
+    'pkg/AGENTS.md': 'pkg agents',
+  });
   write(home, { '.claude/CLAUDE.md': 'home claude' });
   return { home, root, base, cwd: path.join(root, 'pkg') };
 }
@@ -35,22 +46,43 @@ describe('instructionFiles (src/session/system-prompt.ts)', () => {
   test('nothing above the repository root is read; without a repository only the working folder', () => {
     const { root, base, cwd } = project();
     const files = instructionFiles(cwd);
-    expect(files.some((f) => !f.startsWith(root + path.sep)), `instructionFiles step 2: never a folder above the root (${path.join(base, 'work/CLAUDE.md')} is someone else's)`).toBe(false);
+    expect(
+      files.some((f) => !f.startsWith(root + path.sep)),
+      `instructionFiles step 2: never a folder above the root (${path.join(base, 'work/CLAUDE.md')} is someone else's)`,
+    ).toBe(false);
     expect(files.length, 'instructionFiles step 1: no home given, no home file').toBe(4);
     const { home: emptyHome } = tempHome();
-    expect(instructionFiles(cwd, emptyHome).length, 'instructionFiles step 1: a home without .claude/CLAUDE.md adds nothing').toBe(4);
+    expect(
+      instructionFiles(cwd, emptyHome).length,
+      'instructionFiles step 1: a home without .claude/CLAUDE.md adds nothing',
+    ).toBe(4);
     write(base, { 'loose/sub/CLAUDE.md': 'sub', 'loose/CLAUDE.md': 'parent, no repository' });
-    expect(instructionFiles(path.join(base, 'loose/sub')), 'instructionFiles step 2: no .git anywhere up: only the working folder').toEqual([path.join(base, 'loose/sub/CLAUDE.md')]);
+    expect(
+      instructionFiles(path.join(base, 'loose/sub')),
+      'instructionFiles step 2: no .git anywhere up: only the working folder',
+    ).toEqual([path.join(base, 'loose/sub/CLAUDE.md')]);
   });
 });
 
 describe('resolveImports (src/session/system-prompt.ts)', () => {
   test('@path imports are replaced by the file, relative to the importing file, nested ones too', () => {
     const { root } = project();
-    write(root, { 'docs/style.md': 'Use tabs.\nSee @rules/naming.md\n', 'docs/rules/naming.md': 'camelCase.\n', 'ports.json': '{"web": 8080}\n' });
+    write(root, {
+      'docs/style.md': 'Use tabs.\nSee @rules/naming.md\n',
+      'docs/rules/naming.md': 'camelCase.\n',
+      'ports.json': '{"web": 8080}\n',
+    });
     const warnings: string[] = [];
-    const text = resolveImports('Style:\n@docs/style.md\nMail me@example.com or ask @team. Ports: @ports.json.', path.join(root, 'CLAUDE.md'), root, warnings);
-    expect(text, 'resolveImports steps 1-3: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay; the full stop after @ports.json is not part of the path').toBe('Style:\nUse tabs.\nSee camelCase.\nMail me@example.com or ask @team. Ports: {"web": 8080}.');
+    const text = resolveImports(
+      'Style:\n@docs/style.md\nMail me@example.com or ask @team. Ports: @ports.json.',
+      path.join(root, 'CLAUDE.md'),
+      root,
+      warnings,
+    );
+    expect(
+      text,
+      'resolveImports steps 1-3: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay; the full stop after @ports.json is not part of the path',
+    ).toBe('Style:\nUse tabs.\nSee camelCase.\nMail me@example.com or ask @team. Ports: {"web": 8080}.');
     expect(warnings, 'resolveImports: nothing refused here').toEqual([]);
   });
 
@@ -62,11 +94,22 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     const warnings: string[] = [];
     const file = path.join(root, 'CLAUDE.md');
     const text = resolveImports('x @../../secret.md y @link.md z @nope.md w @a.md', file, root, warnings);
-    expect(text.includes('TOP SECRET'), 'resolveImports step 2: a file outside the root is never read, not even through a link (realpath)').toBe(false);
-    expect(text, 'resolveImports step 2: refused imports stay as written; the cycle stops at the second visit').toBe('x @../../secret.md y @link.md z @nope.md w A then B then @a.md');
-    expect(warnings.length, 'resolveImports step 2: one warning per refused import (outside, link outside, missing, cycle)').toBe(4);
+    expect(
+      text.includes('TOP SECRET'),
+      'resolveImports step 2: a file outside the root is never read, not even through a link (realpath)',
+    ).toBe(false);
+    expect(text, 'resolveImports step 2: refused imports stay as written; the cycle stops at the second visit').toBe(
+      'x @../../secret.md y @link.md z @nope.md w A then B then @a.md',
+    );
+    expect(
+      warnings.length,
+      'resolveImports step 2: one warning per refused import (outside, link outside, missing, cycle)',
+    ).toBe(4);
     expect(warnings.join('\n'), 'resolveImports step 2: the warnings name the import').toContain('@nope.md');
-    expect(warnings.map((w) => w.replace(/^.*was not imported: /, '').replace(base, 'BASE')), 'resolveImports step 2: each warning says why').toEqual([
+    expect(
+      warnings.map((w) => w.replace(/^.*was not imported: /, '').replace(base, 'BASE')),
+      'resolveImports step 2: each warning says why',
+    ).toEqual([
       `it is outside BASE/work/app`,
       `it is outside BASE/work/app`,
       'no such file',
@@ -81,7 +124,10 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     write(root, files);
     const warnings: string[] = [];
     const text = resolveImports('@d1.md', path.join(root, 'CLAUDE.md'), root, warnings);
-    expect(text, 'resolveImports step 2: depth + 1 > MAX_IMPORT_DEPTH stops (5 files inlined, the 6th import left)').toBe('1 2 3 4 5 @d6.md');
+    expect(
+      text,
+      'resolveImports step 2: depth + 1 > MAX_IMPORT_DEPTH stops (5 files inlined, the 6th import left)',
+    ).toBe('1 2 3 4 5 @d6.md');
     expect(warnings.length, 'resolveImports: a warning for the import past the depth').toBe(1);
     expect(warnings[0], 'resolveImports step 2: the warning says why').toContain(`at most ${MAX_IMPORT_DEPTH} deep`);
   });
@@ -109,16 +155,26 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
   test('replace takes the base prompt’s place (it is not appended); the project instructions still follow', () => {
     const { cwd } = project();
     const { text } = buildSystemPrompt({ cwd, replace: 'You are a reviewer. Never edit files.' });
-    expect(text.startsWith('You are a reviewer. Never edit files.\n\n# Instructions from ../CLAUDE.md'), 'buildSystemPrompt step 1: the replacement comes first, then the files').toBe(true);
-    expect(text.includes(basePrompt(cwd)), 'buildSystemPrompt step 1: with replace, the base prompt is gone').toBe(false);
-    expect(text.endsWith('pkg agents'), 'buildSystemPrompt step 3: no append given, nothing after the last file').toBe(true);
+    expect(
+      text.startsWith('You are a reviewer. Never edit files.\n\n# Instructions from ../CLAUDE.md'),
+      'buildSystemPrompt step 1: the replacement comes first, then the files',
+    ).toBe(true);
+    expect(text.includes(basePrompt(cwd)), 'buildSystemPrompt step 1: with replace, the base prompt is gone').toBe(
+      false,
+    );
+    expect(text.endsWith('pkg agents'), 'buildSystemPrompt step 3: no append given, nothing after the last file').toBe(
+      true,
+    );
   });
 
   test('a file in a sub-folder may import from anywhere in the repository, not only below the working folder', () => {
     const { root, cwd } = project();
     write(root, { 'docs/shared.md': 'shared rules', 'pkg/CLAUDE.md': 'pkg: @../docs/shared.md' });
     const { text, warnings } = buildSystemPrompt({ cwd });
-    expect(text, 'buildSystemPrompt step 2: the root for imports is the repository root (repositoryRoot(cwd) ?? cwd)').toContain('# Instructions from CLAUDE.md\n\npkg: shared rules');
+    expect(
+      text,
+      'buildSystemPrompt step 2: the root for imports is the repository root (repositoryRoot(cwd) ?? cwd)',
+    ).toContain('# Instructions from CLAUDE.md\n\npkg: shared rules');
     expect(warnings, 'nothing refused').toEqual([]);
   });
 
@@ -127,7 +183,10 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
     const root = path.join(base, 'work', 'app');
     write(root, { 'CLAUDE.md': 'Read @docs/guide.md', 'docs/guide.md': 'the guide', 'AGENTS.md': '  \n' });
     const { text, warnings } = buildSystemPrompt({ cwd: root, append: '   ' });
-    expect(text, 'buildSystemPrompt step 2: imports resolved; the blank AGENTS.md and the blank append add nothing').toBe(`${basePrompt(root)}\n\n# Instructions from CLAUDE.md\n\nRead the guide`);
+    expect(
+      text,
+      'buildSystemPrompt step 2: imports resolved; the blank AGENTS.md and the blank append add nothing',
+    ).toBe(`${basePrompt(root)}\n\n# Instructions from CLAUDE.md\n\nRead the guide`);
     expect(warnings, 'buildSystemPrompt: no warnings').toEqual([]);
   });
 });

@@ -22,7 +22,10 @@ export function fakeTools() {
         return `${name} done`;
       },
     });
-  return { tools: [tool('read', true), tool('grep', true), tool('write', false), tool('edit', false), tool('bash', false)], ran };
+  return {
+    tools: [tool('read', true), tool('grep', true), tool('write', false), tool('edit', false), tool('bash', false)],
+    ran,
+  };
 }
 
 /** Holds the permission mode the way chapter 8's gate does, and records every switch. */
@@ -45,7 +48,8 @@ export function approver(decision: PlanDecision) {
 }
 
 export const call = (id: string, name: string, args: unknown = {}) => ({ id, name, arguments: args });
-export const callsTurn = (...calls: Array<{ id: string; name: string; arguments: unknown }>) => assistantToolCalls(calls);
+export const callsTurn = (...calls: Array<{ id: string; name: string; arguments: unknown }>) =>
+  assistantToolCalls(calls);
 export const ask = (text: string): Message[] => [{ role: 'user', content: text }];
 export { assistantText };
 
@@ -57,7 +61,10 @@ export async function collect(events: AsyncIterable<AgentEvent>): Promise<AgentE
 }
 
 /** The events of one type, typed. */
-export function ofType<T extends AgentEvent['type']>(events: readonly AgentEvent[], type: T): Array<Extract<AgentEvent, { type: T }>> {
+export function ofType<T extends AgentEvent['type']>(
+  events: readonly AgentEvent[],
+  type: T,
+): Array<Extract<AgentEvent, { type: T }>> {
   return events.filter((event): event is Extract<AgentEvent, { type: T }> => event.type === type);
 }
 
@@ -68,7 +75,9 @@ export function ofType<T extends AgentEvent['type']>(events: readonly AgentEvent
  */
 export function names(events: readonly AgentEvent[]): string[] {
   const writing = (event: AgentEvent): boolean =>
-    event.type === 'tool_call_start' || event.type === 'tool_call_delta' || (event.type === 'subagent' && writing(event.event));
+    event.type === 'tool_call_start' ||
+    event.type === 'tool_call_delta' ||
+    (event.type === 'subagent' && writing(event.event));
   const name = (event: AgentEvent): string => {
     if (event.type === 'subagent') return `subagent(${event.callId}) ${name(event.event)}`;
     if (event.type === 'tool_result' || event.type === 'tool_call_decided') return `${event.type} ${event.callId}`;

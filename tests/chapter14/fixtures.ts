@@ -93,13 +93,27 @@ export function testFactory(options: FactoryOptions = {}) {
     const provider = options.provider ? options.provider(setup) : new MockProvider(options.script ?? []);
     providers.push(provider);
     const models = options.models && modelControl(options.models, options.models.choices);
-    const gate = createPermissionGate({ workspace: { root: setup.cwd, home: setup.cwd }, ask: setup.ask, mode: options.mode ?? 'default' });
+    const gate = createPermissionGate({
+      workspace: { root: setup.cwd, home: setup.cwd },
+      ask: setup.ask,
+      mode: options.mode ?? 'default',
+    });
     const own = new Map(setup.tools.map((tool) => [tool.name, tool]));
-    const tools = new ToolSet([...[...builtinTools()].map((tool) => own.get(tool.name) ?? tool), ...(options.tools ?? []), exitPlanModeTool(gate, setup.approvePlan)]);
+    const tools = new ToolSet([
+      ...[...builtinTools()].map((tool) => own.get(tool.name) ?? tool),
+      ...(options.tools ?? []),
+      exitPlanModeTool(gate, setup.approvePlan),
+    ]);
     const base = 'You are a test agent.';
     const choice = setup.systemPrompt;
     const system = choice === undefined ? base : 'replace' in choice ? choice.replace : `${base}\n\n${choice.append}`;
-    const agent = new Agent({ provider: models ? switchableProvider(provider, models, options.models?.smallFastModel) : provider, tools, cwd: setup.cwd, system, hooks: [gate, planModeHooks(gate)] });
+    const agent = new Agent({
+      provider: models ? switchableProvider(provider, models, options.models?.smallFastModel) : provider,
+      tools,
+      cwd: setup.cwd,
+      system,
+      hooks: [gate, planModeHooks(gate)],
+    });
     return {
       ...(models ? { models } : {}),
       ...(options.trusted !== undefined ? { trusted: options.trusted } : {}),
@@ -117,7 +131,10 @@ export function testFactory(options: FactoryOptions = {}) {
 }
 
 /** How the test editor answers permission questions: an option id, 'cancelled', or a function of the request. */
-export type PermissionReply = string | 'cancelled' | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
+export type PermissionReply =
+  | string
+  | 'cancelled'
+  | ((request: acp.RequestPermissionRequest) => Promise<acp.RequestPermissionResponse>);
 
 /** How the test editor's terminal runs a command: what it prints and how it ends. */
 export interface TerminalScript {
@@ -144,7 +161,10 @@ export interface EditorOptions {
  * A server made by the learner's createAcpAgent with `server` options, and the SDK's client connected to it
  * in-process. `updates` holds every session/update in order; `questions` every permission request.
  */
-export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions, 'openSession'>, options: EditorOptions = {}) {
+export function editor(
+  server: Partial<AcpServerOptions> & Pick<AcpServerOptions, 'openSession'>,
+  options: EditorOptions = {},
+) {
   const updates: acp.SessionNotification[] = [];
   const questions: acp.RequestPermissionRequest[] = [];
   const fileRequests: string[] = [];
@@ -156,7 +176,8 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     terminalLog.push(`${what} ${id}`);
     const terminal = terminals.get(id);
     if (!terminal) throw acp.RequestError.invalidParams(undefined, `no terminal ${id} (released already?)`);
-    if (terminal.script.failOn === what.replace('wait', 'wait_for_exit')) throw acp.RequestError.internalError(undefined, `the editor failed: ${what}`);
+    if (terminal.script.failOn === what.replace('wait', 'wait_for_exit'))
+      throw acp.RequestError.internalError(undefined, `the editor failed: ${what}`);
     return terminal;
   };
   let counter = 0;
@@ -172,7 +193,9 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
       return { outcome: { outcome: 'selected', optionId: reply } };
     })
     .onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
-      fileRequests.push(`read ${params.path}${params.line ? ` line ${params.line}` : ''}${params.limit ? ` limit ${params.limit}` : ''}`);
+      fileRequests.push(
+        `read ${params.path}${params.line ? ` line ${params.line}` : ''}${params.limit ? ` limit ${params.limit}` : ''}`,
+      );
       const text = options.files?.get(params.path);
       if (text === undefined) throw acp.RequestError.resourceNotFound(params.path);
       const lines = text.split('\n');
@@ -186,7 +209,9 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     })
     .onRequest(acp.methods.client.terminal.create, async ({ params }) => {
       const id = `t${++terminalCount}`;
-      terminalLog.push(`create ${id} ${params.command} ${(params.args ?? []).join(' ')} in ${params.cwd} limit ${params.outputByteLimit}`);
+      terminalLog.push(
+        `create ${id} ${params.command} ${(params.args ?? []).join(' ')} in ${params.cwd} limit ${params.outputByteLimit}`,
+      );
       const script = options.terminal!(params);
       if (script.failOn === 'create') throw acp.RequestError.internalError(undefined, 'the editor failed: create');
       let ended!: () => void;
@@ -198,7 +223,10 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => {
       const terminal = terminalOf(params.terminalId, 'wait');
       await terminal.exit;
-      return { exitCode: terminal.script.never ? null : (terminal.script.exitCode ?? 0), signal: terminal.script.never ? 'SIGKILL' : (terminal.script.signal ?? null) };
+      return {
+        exitCode: terminal.script.never ? null : (terminal.script.exitCode ?? 0),
+        signal: terminal.script.never ? 'SIGKILL' : (terminal.script.signal ?? null),
+      };
     })
     .onRequest(acp.methods.client.terminal.output, async ({ params }) => {
       const terminal = terminalOf(params.terminalId, 'output');
@@ -232,7 +260,10 @@ export function editor(server: Partial<AcpServerOptions> & Pick<AcpServerOptions
     openTerminals: () => [...terminals.keys()],
     /** initialize then session/new in `cwd`; returns the new session's response. */
     async open(cwd: string, extra: Partial<acp.NewSessionRequest> = {}) {
-      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: capabilities });
+      await agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: capabilities,
+      });
       return agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], ...extra });
     },
     /** session/prompt with one text block. */

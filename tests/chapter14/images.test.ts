@@ -10,9 +10,14 @@ import { editor, testFactory } from './fixtures.js';
 
 const PNG = { type: 'image' as const, data: 'iVBORw0KGgo=', mimeType: 'image/png' };
 const JPEG = { type: 'image' as const, data: '/9j/4AAQSkZJRg==', mimeType: 'image/jpeg', uri: 'file:///w/photo.jpg' };
-const asImage = ({ data, mimeType }: { data: string; mimeType: string }): ImageBlock => ({ type: 'image', mimeType, data });
+const asImage = ({ data, mimeType }: { data: string; mimeType: string }): ImageBlock => ({
+  type: 'image',
+  mimeType,
+  data,
+});
 
-const fails = (run: () => unknown, message: string) => rejection(Promise.resolve().then(run), message) as Promise<{ code?: number; message?: string }>;
+const fails = (run: () => unknown, message: string) =>
+  rejection(Promise.resolve().then(run), message) as Promise<{ code?: number; message?: string }>;
 
 const open: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -29,39 +34,79 @@ function connect(imageInput: boolean | undefined, script = [assistantText('A cat
 
 describe('promptImages (src/acp/prompt.ts)', () => {
   test("the prompt's image blocks become the message's images, in order, without their uri; other blocks give none", () => {
-    const blocks: acp.ContentBlock[] = [{ type: 'text', text: 'Which is the logo?' }, PNG, { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts' }, JPEG];
-    expect(promptImages(blocks, true), 'promptImages steps 1 and 3: each image block as { type: "image", mimeType, data }, in the order given').toEqual([asImage(PNG), asImage(JPEG)]);
-    expect(promptImages([{ type: 'text', text: 'hi' }], false), 'promptImages step 1: a prompt without images has none, whatever the model reads').toEqual([]);
+    const blocks: acp.ContentBlock[] = [
+      { type: 'text', text: 'Which is the logo?' },
+      PNG,
+      { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts' },
+      JPEG,
+    ];
+    expect(
+      promptImages(blocks, true),
+      'promptImages steps 1 and 3: each image block as { type: "image", mimeType, data }, in the order given',
+    ).toEqual([asImage(PNG), asImage(JPEG)]);
+    expect(
+      promptImages([{ type: 'text', text: 'hi' }], false),
+      'promptImages step 1: a prompt without images has none, whatever the model reads',
+    ).toEqual([]);
   });
 
   test('an image for a model that reads none is refused as invalid params that say so, never dropped', async () => {
-    const error = await fails(() => promptImages([{ type: 'text', text: 'What is this?' }, PNG], false), 'promptImages step 2: an image for a model that reads no images must be refused, not dropped');
+    const error = await fails(
+      () => promptImages([{ type: 'text', text: 'What is this?' }, PNG], false),
+      'promptImages step 2: an image for a model that reads no images must be refused, not dropped',
+    );
     expect(error, 'promptImages step 2: RequestError.invalidParams (-32602)').toMatchObject({ code: -32602 });
-    expect(error.message, "promptImages step 2: the message says the agent's model does not read images").toMatch(/not read images/);
+    expect(error.message, "promptImages step 2: the message says the agent's model does not read images").toMatch(
+      /not read images/,
+    );
   });
 
   test('an image the APIs cannot take is refused as invalid params that say what is wrong', async () => {
     const cases: Array<[string, acp.ContentBlock, RegExp]> = [
-      ['an image given only by its uri', { type: 'image', data: '', mimeType: 'image/png', uri: 'https://example.com/cat.png' }, /uri/],
+      [
+        'an image given only by its uri',
+        { type: 'image', data: '', mimeType: 'image/png', uri: 'https://example.com/cat.png' },
+        /uri/,
+      ],
       ['an SVG', { type: 'image', data: 'PHN2Zz4=', mimeType: 'image/svg+xml' }, /image\/svg\+xml/],
       ['a media type with a parameter', { type: 'image', data: PNG.data, mimeType: 'image/png;q=1' }, /image\/png;q=1/],
-      ['a data URL as the data', { type: 'image', data: `data:image/png;base64,${PNG.data}`, mimeType: 'image/png' }, /not base64/],
-      ['a picture over the limit', { type: 'image', data: 'A'.repeat(MAX_IMAGE_DATA_CHARS + 4), mimeType: 'image/png' }, /limit/],
+      [
+        'a data URL as the data',
+        { type: 'image', data: `data:image/png;base64,${PNG.data}`, mimeType: 'image/png' },
+        /not base64/,
+      ],
+      [
+        'a picture over the limit',
+        { type: 'image', data: 'A'.repeat(MAX_IMAGE_DATA_CHARS + 4), mimeType: 'image/png' },
+        /limit/,
+      ],
     ];
     for (const [what, block, says] of cases) {
       const error = await fails(() => promptImages([PNG, block], true), `promptImages step 3: ${what} must be refused`);
-      expect(error, `promptImages step 3: ${what} → RequestError.invalidParams (-32602)`).toMatchObject({ code: -32602 });
-      expect(error.message, `promptImages step 3: the message says what is wrong with ${what} (imageProblem's sentence)`).toMatch(says);
+      expect(error, `promptImages step 3: ${what} → RequestError.invalidParams (-32602)`).toMatchObject({
+        code: -32602,
+      });
+      expect(
+        error.message,
+        `promptImages step 3: the message says what is wrong with ${what} (imageProblem's sentence)`,
+      ).toMatch(says);
     }
   });
 });
 
 describe('images through the server (AcpServer.initialize and AcpServer.prompt, src/acp/server.ts)', () => {
-  test('initialize advertises images only when the sessions\' model reads them', async () => {
-    for (const [imageInput, image] of [[true, true], [false, false], [undefined, false]] as const) {
+  test("initialize advertises images only when the sessions' model reads them", async () => {
+    for (const [imageInput, image] of [
+      [true, true],
+      [false, false],
+      [undefined, false],
+    ] as const) {
       const { e } = connect(imageInput);
       const init = await e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
-      expect(init.agentCapabilities?.promptCapabilities, `AcpServer.initialize step 2: options.imageInput ${imageInput} → image: ${image} (fail closed: not said is no)`).toMatchObject({ image, audio: false, embeddedContext: true });
+      expect(
+        init.agentCapabilities?.promptCapabilities,
+        `AcpServer.initialize step 2: options.imageInput ${imageInput} → image: ${image} (fail closed: not said is no)`,
+      ).toMatchObject({ image, audio: false, embeddedContext: true });
     }
   });
 
@@ -69,22 +114,42 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
     const { root } = tempWorkspace();
     const { e, sent } = connect(true);
     const { sessionId } = await e.open(root);
-    const answer = (await e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'What is this?' }, PNG] })) as acp.PromptResponse;
+    const answer = (await e.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'What is this?' }, PNG],
+    })) as acp.PromptResponse;
     expect(answer.stopReason, 'AcpServer.prompt: the run ends normally').toBe('end_turn');
-    expect(sent(0), 'AcpServer.prompt steps 2-3: the user message is userMessage(text, images), the images from promptImages').toEqual([userMessage('What is this?', [asImage(PNG)])]);
+    expect(
+      sent(0),
+      'AcpServer.prompt steps 2-3: the user message is userMessage(text, images), the images from promptImages',
+    ).toEqual([userMessage('What is this?', [asImage(PNG)])]);
     await e.prompt(sessionId, 'And its colour?');
-    expect(sent(1)[0], 'AcpServer.prompt step 3: the picture stays with its message in the history').toEqual(userMessage('What is this?', [asImage(PNG)]));
+    expect(sent(1)[0], 'AcpServer.prompt step 3: the picture stays with its message in the history').toEqual(
+      userMessage('What is this?', [asImage(PNG)]),
+    );
   });
 
   test('an image for a model that reads none is refused clearly; nothing reaches the model or the history; the session goes on', async () => {
     const { root } = tempWorkspace();
     const { e, factory, sent } = connect(false, [assistantText('Hello.')]);
     const { sessionId } = await e.open(root);
-    const refused = await rejection(e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'What is this?' }, PNG] }), 'AcpServer.prompt step 2: an image for a model that reads none must be refused, not dropped') as { code?: number; message?: string };
+    const refused = (await rejection(
+      e.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: 'text', text: 'What is this?' }, PNG],
+      }),
+      'AcpServer.prompt step 2: an image for a model that reads none must be refused, not dropped',
+    )) as { code?: number; message?: string };
     expect(refused.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params, -32602)').toBe(-32602);
     expect(refused.message, "the editor is told the agent's model does not read images").toMatch(/not read images/);
-    expect((factory.providers[0] as MockProvider).requests, 'AcpServer.prompt step 2: nothing reaches the model').toHaveLength(0);
-    expect(e.server.sessions.get(sessionId)?.handle.history, 'AcpServer.prompt step 2: check the images before the history changes').toEqual([]);
+    expect(
+      (factory.providers[0] as MockProvider).requests,
+      'AcpServer.prompt step 2: nothing reaches the model',
+    ).toHaveLength(0);
+    expect(
+      e.server.sessions.get(sessionId)?.handle.history,
+      'AcpServer.prompt step 2: check the images before the history changes',
+    ).toEqual([]);
     expect((await e.prompt(sessionId, 'Hi')).stopReason, 'the session still works').toBe('end_turn');
     expect(sent(0), 'the next prompt is sent alone').toEqual([userMessage('Hi')]);
   });
@@ -93,7 +158,16 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
     const { root } = tempWorkspace();
     const { e, factory } = connect(true);
     const { sessionId } = await e.open(root);
-    const refused = await rejection(e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'Look' }, { type: 'image', data: PNG.data, mimeType: 'image/tiff' }] }), 'AcpServer.prompt step 2: an image the APIs cannot take must be refused') as { code?: number; message?: string };
+    const refused = (await rejection(
+      e.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [
+          { type: 'text', text: 'Look' },
+          { type: 'image', data: PNG.data, mimeType: 'image/tiff' },
+        ],
+      }),
+      'AcpServer.prompt step 2: an image the APIs cannot take must be refused',
+    )) as { code?: number; message?: string };
     expect(refused.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params)').toBe(-32602);
     expect(refused.message, 'the editor is told which type').toMatch(/image\/tiff/);
     expect((factory.providers[0] as MockProvider).requests, 'nothing reaches the model').toHaveLength(0);

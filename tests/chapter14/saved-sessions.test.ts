@@ -15,7 +15,8 @@ const open: Array<{ close(): void }> = [];
 afterEach(() => {
   for (const e of open.splice(0)) e.close();
 });
-const errorOf = async (promise: Promise<unknown>, message: string) => (await rejection(promise, message)) as { code?: number; message?: string };
+const errorOf = async (promise: Promise<unknown>, message: string) =>
+  (await rejection(promise, message)) as { code?: number; message?: string };
 
 /** A home with saved sessions: `sessions` is [project folder, id, first prompt, minute it changed] per session. */
 function homeWith(sessions: Array<[cwd: string, id: string, prompt: string, minute: number]>) {
@@ -26,7 +27,13 @@ function homeWith(sessions: Array<[cwd: string, id: string, prompt: string, minu
     const store = new SessionStore({ home, cwd, now: () => at, newId: () => id });
     const one = store.create();
     one.session.messages.push(userMessage(prompt));
-    one.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } });
+    one.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     one.close();
   }
   return home;
@@ -38,24 +45,41 @@ function connect(home: string | undefined, factory = testFactory()) {
   open.push(e);
   return e;
 }
-const init = (e: ReturnType<typeof connect>) => e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
+const init = (e: ReturnType<typeof connect>) =>
+  e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
 
 describe('AcpServer.listSessions (src/acp/server.ts)', () => {
   test("lists a folder's saved sessions with their titles, the one changed last first; without a folder, every project's", async () => {
     const a = tempWorkspace().root;
     const b = tempWorkspace().root;
-    const home = homeWith([[a, 'old', 'Fix the\nlogin bug', 1], [a, 'new', 'Add a README', 5], [b, 'other', 'Rename the package', 3]]);
+    const home = homeWith([
+      [a, 'old', 'Fix the\nlogin bug', 1],
+      [a, 'new', 'Add a README', 5],
+      [b, 'other', 'Rename the package', 3],
+    ]);
     const e = connect(home);
     const caps = (await init(e)).agentCapabilities?.sessionCapabilities;
-    expect(caps, 'AcpServer.initialize: with saved sessions, list, delete and close are offered (sessionCapabilities(), given)').toMatchObject({ list: {}, delete: {}, close: {} });
-    const mine = await settles(e.agent.request(acp.methods.agent.session.list, { cwd: a }), 'AcpServer.listSessions: session/list with a cwd must answer');
-    expect(mine.sessions, 'AcpServer.listSessions steps 2-3: the sessions of that folder only, newest first, with id, folder, title (one line) and updatedAt').toEqual([
+    expect(
+      caps,
+      'AcpServer.initialize: with saved sessions, list, delete and close are offered (sessionCapabilities(), given)',
+    ).toMatchObject({ list: {}, delete: {}, close: {} });
+    const mine = await settles(
+      e.agent.request(acp.methods.agent.session.list, { cwd: a }),
+      'AcpServer.listSessions: session/list with a cwd must answer',
+    );
+    expect(
+      mine.sessions,
+      'AcpServer.listSessions steps 2-3: the sessions of that folder only, newest first, with id, folder, title (one line) and updatedAt',
+    ).toEqual([
       { sessionId: 'new', cwd: a, title: 'Add a README', updatedAt: '2026-01-01T10:05:00.000Z' },
       { sessionId: 'old', cwd: a, title: 'Fix the login bug', updatedAt: '2026-01-01T10:01:00.000Z' },
     ]);
     expect(mine.nextCursor ?? undefined, 'AcpServer.listSessions step 4: one page, no next cursor').toBeUndefined();
     const all = await e.agent.request(acp.methods.agent.session.list, {});
-    expect(all.sessions.map((s) => `${s.cwd === a ? 'a' : s.cwd === b ? 'b' : s.cwd}:${s.sessionId}`).sort(), 'AcpServer.listSessions step 2: without a cwd, the sessions of every project (saved.projects())').toEqual(['a:new', 'a:old', 'b:other']);
+    expect(
+      all.sessions.map((s) => `${s.cwd === a ? 'a' : s.cwd === b ? 'b' : s.cwd}:${s.sessionId}`).sort(),
+      'AcpServer.listSessions step 2: without a cwd, the sessions of every project (saved.projects())',
+    ).toEqual(['a:new', 'a:old', 'b:other']);
   });
 
   test('a session without a first prompt has a null title; a damaged file is left out; a folder with none is []', async () => {
@@ -67,7 +91,13 @@ describe('AcpServer.listSessions (src/acp/server.ts)', () => {
     const e = connect(home);
     await init(e);
     const { sessions } = await e.agent.request(acp.methods.agent.session.list, { cwd: a });
-    expect(sessions.map((s) => [s.sessionId, s.title]).sort(), "AcpServer.listSessions step 3: '' becomes a null title; a summary with a problem is not listed").toEqual([['blank', null], ['good', 'Hello']]);
+    expect(
+      sessions.map((s) => [s.sessionId, s.title]).sort(),
+      "AcpServer.listSessions step 3: '' becomes a null title; a summary with a problem is not listed",
+    ).toEqual([
+      ['blank', null],
+      ['good', 'Hello'],
+    ]);
     const none = await e.agent.request(acp.methods.agent.session.list, { cwd: tempWorkspace().root });
     expect(none.sessions, 'AcpServer.listSessions: a folder without saved sessions has none').toEqual([]);
   });
@@ -76,15 +106,32 @@ describe('AcpServer.listSessions (src/acp/server.ts)', () => {
     const home = homeWith([]);
     const e = connect(home);
     await init(e);
-    const cursor = await errorOf(e.agent.request(acp.methods.agent.session.list, { cursor: 'page-2' }), 'AcpServer.listSessions step 1: a cursor must be refused');
+    const cursor = await errorOf(
+      e.agent.request(acp.methods.agent.session.list, { cursor: 'page-2' }),
+      'AcpServer.listSessions step 1: a cursor must be refused',
+    );
     expect(cursor.code, 'AcpServer.listSessions step 1: invalid params (-32602) for a cursor').toBe(-32602);
-    expect(cursor.message, 'AcpServer.listSessions step 1: the message names the cursor it never gave').toContain('page-2');
-    const relative = await errorOf(e.agent.request(acp.methods.agent.session.list, { cwd: 'project' }), 'AcpServer.listSessions step 1: a relative cwd must be refused');
-    expect(relative, 'AcpServer.listSessions step 1: invalid params naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('project') });
+    expect(cursor.message, 'AcpServer.listSessions step 1: the message names the cursor it never gave').toContain(
+      'page-2',
+    );
+    const relative = await errorOf(
+      e.agent.request(acp.methods.agent.session.list, { cwd: 'project' }),
+      'AcpServer.listSessions step 1: a relative cwd must be refused',
+    );
+    expect(relative, 'AcpServer.listSessions step 1: invalid params naming the folder').toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('project'),
+    });
     const bare = connect(undefined);
     const caps = (await init(bare)).agentCapabilities?.sessionCapabilities;
-    expect([caps?.list ?? undefined, caps?.delete ?? undefined], 'AcpServer.initialize: no saved sessions, no list or delete').toEqual([undefined, undefined]);
-    const missing = await errorOf(bare.agent.request(acp.methods.agent.session.list, {}), 'session/list without saved sessions must fail');
+    expect(
+      [caps?.list ?? undefined, caps?.delete ?? undefined],
+      'AcpServer.initialize: no saved sessions, no list or delete',
+    ).toEqual([undefined, undefined]);
+    const missing = await errorOf(
+      bare.agent.request(acp.methods.agent.session.list, {}),
+      'session/list without saved sessions must fail',
+    );
     expect(missing.code, 'session/list without saved sessions: method not found (-32601)').toBe(-32601);
   });
 });
@@ -97,10 +144,18 @@ describe('AcpServer.closeSession (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const running = e.prompt(sessionId, 'Think');
     await until(() => e.of(sessionId).length > 0, 'the prompt should be streaming before the close');
-    await settles(e.agent.request(acp.methods.agent.session.close, { sessionId }), 'AcpServer.closeSession: session/close must answer');
+    await settles(
+      e.agent.request(acp.methods.agent.session.close, { sessionId }),
+      'AcpServer.closeSession: session/close must answer',
+    );
     const answer = await within(running, 'AcpServer.closeSession step 2: the running prompt must end');
-    expect(answer.stopReason, 'AcpServer.closeSession step 2: the running prompt ends cancelled (stopSession)').toBe('cancelled');
-    expect(factory.closed.map((c) => c.id), 'AcpServer.closeSession step 2: the handle is closed once').toEqual([sessionId]);
+    expect(answer.stopReason, 'AcpServer.closeSession step 2: the running prompt ends cancelled (stopSession)').toBe(
+      'cancelled',
+    );
+    expect(
+      factory.closed.map((c) => c.id),
+      'AcpServer.closeSession step 2: the handle is closed once',
+    ).toEqual([sessionId]);
     expect(e.server.sessions.has(sessionId), 'AcpServer.closeSession step 2: the session is forgotten').toBe(false);
     const after = await errorOf(e.prompt(sessionId, 'Again'), 'a prompt to a closed session must fail');
     expect(after.code, 'AcpServer.closeSession step 2: a closed session is unknown (-32002)').toBe(-32002);
@@ -109,25 +164,55 @@ describe('AcpServer.closeSession (src/acp/server.ts)', () => {
   test('closing an unknown session is -32002 naming it (which the SDK client takes as "already closed")', async () => {
     const e = connect(undefined);
     await init(e);
-    const error = await errorOf(e.server.closeSession({ sessionId: 'nope' }), 'AcpServer.closeSession step 1: an unknown session must be refused');
-    expect(error, 'AcpServer.closeSession step 1: -32002 naming the session').toMatchObject({ code: -32002, message: expect.stringContaining('nope') });
-    await settles(e.agent.request(acp.methods.agent.session.close, { sessionId: 'nope' }), 'AcpServer.closeSession step 1: over the wire, -32002 is what ACP asks for, and the client treats it as done');
+    const error = await errorOf(
+      e.server.closeSession({ sessionId: 'nope' }),
+      'AcpServer.closeSession step 1: an unknown session must be refused',
+    );
+    expect(error, 'AcpServer.closeSession step 1: -32002 naming the session').toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('nope'),
+    });
+    await settles(
+      e.agent.request(acp.methods.agent.session.close, { sessionId: 'nope' }),
+      'AcpServer.closeSession step 1: over the wire, -32002 is what ACP asks for, and the client treats it as done',
+    );
   });
 });
 
 describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
   test('deletes the saved session, and only it; an unknown id is an error that names it', async () => {
     const a = tempWorkspace().root;
-    const home = homeWith([[a, 'keep', 'One', 1], [a, 'drop', 'Two', 2]]);
+    const home = homeWith([
+      [a, 'keep', 'One', 1],
+      [a, 'drop', 'Two', 2],
+    ]);
     const e = connect(home);
     await init(e);
-    await settles(e.agent.request(acp.methods.agent.session.delete, { sessionId: 'drop' }), 'AcpServer.deleteSession: deleting a saved session must succeed');
-    expect([existsSync(fileOf(home, a, 'drop')), existsSync(fileOf(home, a, 'keep'))], 'AcpServer.deleteSession step 4: its file is removed, the other stays').toEqual([false, true]);
+    await settles(
+      e.agent.request(acp.methods.agent.session.delete, { sessionId: 'drop' }),
+      'AcpServer.deleteSession: deleting a saved session must succeed',
+    );
+    expect(
+      [existsSync(fileOf(home, a, 'drop')), existsSync(fileOf(home, a, 'keep'))],
+      'AcpServer.deleteSession step 4: its file is removed, the other stays',
+    ).toEqual([false, true]);
     const { sessions } = await e.agent.request(acp.methods.agent.session.list, { cwd: a });
-    expect(sessions.map((s) => s.sessionId), 'AcpServer.deleteSession: the list no longer has it').toEqual(['keep']);
-    const unknown = await errorOf(e.server.deleteSession({ sessionId: 'drop' }), 'AcpServer.deleteSession step 2: a session with no file must be refused');
-    expect(unknown, 'AcpServer.deleteSession step 2: -32002 naming the session').toMatchObject({ code: -32002, message: expect.stringContaining('drop') });
-    expect(unknown, 'AcpServer.deleteSession step 2: the error\'s data is { sessionId } (new RequestError(-32002, message, { sessionId }))').toMatchObject({ data: { sessionId: 'drop' } });
+    expect(
+      sessions.map((s) => s.sessionId),
+      'AcpServer.deleteSession: the list no longer has it',
+    ).toEqual(['keep']);
+    const unknown = await errorOf(
+      e.server.deleteSession({ sessionId: 'drop' }),
+      'AcpServer.deleteSession step 2: a session with no file must be refused',
+    );
+    expect(unknown, 'AcpServer.deleteSession step 2: -32002 naming the session').toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('drop'),
+    });
+    expect(
+      unknown,
+      "AcpServer.deleteSession step 2: the error's data is { sessionId } (new RequestError(-32002, message, { sessionId }))",
+    ).toMatchObject({ data: { sessionId: 'drop' } });
   });
 
   test('an id that is a path is refused before any file is looked at: "../" in an id deletes nothing', async () => {
@@ -141,24 +226,51 @@ describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
     const e = connect(home);
     await init(e);
     for (const id of ['../victim', '../../../docs/notes', 'a/../../victim', '', '.', 'mine.jsonl']) {
-      const error = await errorOf(e.agent.request(acp.methods.agent.session.delete, { sessionId: id }), `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} must be refused`);
-      expect(error.code, `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id: invalid params (-32602), checked with SESSION_ID before any path is made`).toBe(-32602);
-      expect(error.message, `AcpServer.deleteSession step 1: the message names the id ${JSON.stringify(id)}`).toContain(id === '' ? '""' : id);
+      const error = await errorOf(
+        e.agent.request(acp.methods.agent.session.delete, { sessionId: id }),
+        `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} must be refused`,
+      );
+      expect(
+        error.code,
+        `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id: invalid params (-32602), checked with SESSION_ID before any path is made`,
+      ).toBe(-32602);
+      expect(error.message, `AcpServer.deleteSession step 1: the message names the id ${JSON.stringify(id)}`).toContain(
+        id === '' ? '""' : id,
+      );
     }
-    expect([existsSync(path.join(root, 'victim.jsonl')), existsSync(path.join(home, 'docs', 'notes.jsonl')), existsSync(fileOf(home, a, 'mine'))], 'AcpServer.deleteSession step 1: nothing outside the sessions is removed, nor any session').toEqual([true, true, true]);
+    expect(
+      [
+        existsSync(path.join(root, 'victim.jsonl')),
+        existsSync(path.join(home, 'docs', 'notes.jsonl')),
+        existsSync(fileOf(home, a, 'mine')),
+      ],
+      'AcpServer.deleteSession step 1: nothing outside the sessions is removed, nor any session',
+    ).toEqual([true, true, true]);
   });
 
   test('an id that is not a string is refused, even one that reads as a saved id once made text: nothing is deleted', async () => {
     const a = tempWorkspace().root;
-    const home = homeWith([[a, 'mine', 'One', 1], [a, '42', 'Two', 2]]);
+    const home = homeWith([
+      [a, 'mine', 'One', 1],
+      [a, '42', 'Two', 2],
+    ]);
     const e = connect(home);
     await init(e);
     // A client sends JSON; the SDK's types say string, but nothing stops ["mine"] or 42 arriving. As text they are ids.
     for (const id of [['mine'], 42]) {
-      const error = await errorOf(e.server.deleteSession({ sessionId: id as never }), `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} (not a string) must be refused`);
-      expect(error.code, `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id (a string matching SESSION_ID): invalid params (-32602)`).toBe(-32602);
+      const error = await errorOf(
+        e.server.deleteSession({ sessionId: id as never }),
+        `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} (not a string) must be refused`,
+      );
+      expect(
+        error.code,
+        `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id (a string matching SESSION_ID): invalid params (-32602)`,
+      ).toBe(-32602);
     }
-    expect([existsSync(fileOf(home, a, 'mine')), existsSync(fileOf(home, a, '42'))], 'AcpServer.deleteSession step 1: no saved session is removed for an id that is not a string').toEqual([true, true]);
+    expect(
+      [existsSync(fileOf(home, a, 'mine')), existsSync(fileOf(home, a, '42'))],
+      'AcpServer.deleteSession step 1: no saved session is removed for an id that is not a string',
+    ).toEqual([true, true]);
   });
 
   test('a session open on this connection is closed (and saved) before its file is removed', async () => {
@@ -176,8 +288,14 @@ describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
     open.push(e);
     const { sessionId } = await e.open(a);
     expect(sessionId, 'the test session is s1').toBe('s1');
-    await settles(e.agent.request(acp.methods.agent.session.delete, { sessionId }), 'AcpServer.deleteSession: deleting an open session must succeed');
-    expect(fileAtClose, 'AcpServer.deleteSession step 3: the open session is closed once, while its file still exists (close first, then remove)').toEqual([true]);
+    await settles(
+      e.agent.request(acp.methods.agent.session.delete, { sessionId }),
+      'AcpServer.deleteSession: deleting an open session must succeed',
+    );
+    expect(
+      fileAtClose,
+      'AcpServer.deleteSession step 3: the open session is closed once, while its file still exists (close first, then remove)',
+    ).toEqual([true]);
     expect(existsSync(fileOf(home, a, 's1')), 'AcpServer.deleteSession step 4: then its file is removed').toBe(false);
     expect(e.server.sessions.has(sessionId), 'AcpServer.deleteSession step 3: the session is forgotten').toBe(false);
   });
@@ -188,8 +306,14 @@ describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
     writeFileSync(`${fileOf(home, a, 'busy')}.lock`, String(process.ppid));
     const e = connect(home);
     await init(e);
-    const error = await errorOf(e.agent.request(acp.methods.agent.session.delete, { sessionId: 'busy' }), 'AcpServer.deleteSession step 4: a locked session must be refused');
-    expect(error, 'AcpServer.deleteSession step 4: invalid request (-32600) naming the session').toMatchObject({ code: -32600, message: expect.stringContaining('busy') });
+    const error = await errorOf(
+      e.agent.request(acp.methods.agent.session.delete, { sessionId: 'busy' }),
+      'AcpServer.deleteSession step 4: a locked session must be refused',
+    );
+    expect(error, 'AcpServer.deleteSession step 4: invalid request (-32600) naming the session').toMatchObject({
+      code: -32600,
+      message: expect.stringContaining('busy'),
+    });
     expect(existsSync(fileOf(home, a, 'busy')), 'AcpServer.deleteSession step 4: the file stays').toBe(true);
   });
 });

@@ -16,35 +16,71 @@ afterEach(() => {
   for (const e of open.splice(0)) e.close();
 });
 /** An editor connected to a server on `factory`, closed after the test. */
-function connect(factory: ReturnType<typeof testFactory>, options: Parameters<typeof editor>[1] = {}, server: Partial<Parameters<typeof editor>[0]> = {}) {
+function connect(
+  factory: ReturnType<typeof testFactory>,
+  options: Parameters<typeof editor>[1] = {},
+  server: Partial<Parameters<typeof editor>[0]> = {},
+) {
   const e = editor({ openSession: factory.openSession, ...server }, options);
   open.push(e);
   return e;
 }
-const readRound = (id = 'c1', file = 'a.txt') => [assistantToolCalls([{ id, name: 'read', arguments: { path: file } }], 'Reading.'), assistantText('Done.', { inputTokens: 100, outputTokens: 20 })];
-const historyOk = (messages: readonly Message[], where: string) => expect(historyRuleBreaks(messages), `${where}: the history must stay valid (every call answered right after its turn)`).toEqual([]);
-const errorOf = async (promise: Promise<unknown>, message: string) => (await rejection(promise, message)) as { code?: number; message?: string };
+const readRound = (id = 'c1', file = 'a.txt') => [
+  assistantToolCalls([{ id, name: 'read', arguments: { path: file } }], 'Reading.'),
+  assistantText('Done.', { inputTokens: 100, outputTokens: 20 }),
+];
+const historyOk = (messages: readonly Message[], where: string) =>
+  expect(
+    historyRuleBreaks(messages),
+    `${where}: the history must stay valid (every call answered right after its turn)`,
+  ).toEqual([]);
+const errorOf = async (promise: Promise<unknown>, message: string) =>
+  (await rejection(promise, message)) as { code?: number; message?: string };
 
 describe('AcpServer.initialize (src/acp/server.ts)', () => {
   test('answers with the protocol version, who the agent is, what it can do, and no auth', async () => {
     const e = connect(testFactory());
-    const init = await e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { fs: { readTextFile: true } } });
-    expect(init.protocolVersion, 'AcpServer.initialize step 2: PROTOCOL_VERSION').toBe(acp.PROTOCOL_VERSION);
-    expect(init.agentInfo, 'AcpServer.initialize step 2: agentInfo with the default name and version').toMatchObject({ name: 'coding-agent', version: '1.0.0' });
-    expect(init.authMethods, 'AcpServer.initialize step 2: no auth methods').toEqual([]);
-    expect(init.agentCapabilities, 'AcpServer.initialize step 2: loadSession, prompts with embedded context but no audio (and no images: options.imageInput is not set), MCP over http, resume').toMatchObject({
-      loadSession: true, promptCapabilities: { image: false, audio: false, embeddedContext: true }, mcpCapabilities: { http: true, sse: false }, sessionCapabilities: { resume: {} },
+    const init = await e.agent.request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { fs: { readTextFile: true } },
     });
-    expect(e.server.clientCapabilities, "AcpServer.initialize step 1: the client's capabilities are kept").toMatchObject({ fs: { readTextFile: true } });
+    expect(init.protocolVersion, 'AcpServer.initialize step 2: PROTOCOL_VERSION').toBe(acp.PROTOCOL_VERSION);
+    expect(init.agentInfo, 'AcpServer.initialize step 2: agentInfo with the default name and version').toMatchObject({
+      name: 'coding-agent',
+      version: '1.0.0',
+    });
+    expect(init.authMethods, 'AcpServer.initialize step 2: no auth methods').toEqual([]);
+    expect(
+      init.agentCapabilities,
+      'AcpServer.initialize step 2: loadSession, prompts with embedded context but no audio (and no images: options.imageInput is not set), MCP over http, resume',
+    ).toMatchObject({
+      loadSession: true,
+      promptCapabilities: { image: false, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+      sessionCapabilities: { resume: {} },
+    });
+    expect(
+      e.server.clientCapabilities,
+      "AcpServer.initialize step 1: the client's capabilities are kept",
+    ).toMatchObject({ fs: { readTextFile: true } });
   });
 
   test('a server that cannot load sessions says so, and refuses session/load', async () => {
     const e = connect(testFactory(), {}, { loadSession: false, name: 'mine', version: '2.0.0' });
     const init = await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     expect(init.agentCapabilities?.loadSession, 'AcpServer.initialize step 2: options.loadSession false').toBe(false);
-    expect(init.agentCapabilities?.sessionCapabilities?.resume ?? undefined, 'AcpServer.initialize step 2: no resume either').toBeUndefined();
-    expect(init.agentInfo, 'AcpServer.initialize step 2: name and version from the options').toMatchObject({ name: 'mine', version: '2.0.0' });
-    const error = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 's9', cwd: '/tmp', mcpServers: [] }), 'AcpServer.loadSession step 1: loading is off, so session/load must fail');
+    expect(
+      init.agentCapabilities?.sessionCapabilities?.resume ?? undefined,
+      'AcpServer.initialize step 2: no resume either',
+    ).toBeUndefined();
+    expect(init.agentInfo, 'AcpServer.initialize step 2: name and version from the options').toMatchObject({
+      name: 'mine',
+      version: '2.0.0',
+    });
+    const error = await errorOf(
+      e.agent.request(acp.methods.agent.session.load, { sessionId: 's9', cwd: '/tmp', mcpServers: [] }),
+      'AcpServer.loadSession step 1: loading is off, so session/load must fail',
+    );
     expect(error.code, 'AcpServer.loadSession step 1: method not found (-32601)').toBe(-32601);
   });
 });
@@ -54,12 +90,24 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     const factory = testFactory();
     const e = connect(factory);
     const { root } = tempWorkspace();
-    const session = await e.open(root, { mcpServers: [{ name: 'tools', command: 'node', args: ['x.js'], env: [] }], _meta: { systemPrompt: { append: 'Use tabs.' } } });
+    const session = await e.open(root, {
+      mcpServers: [{ name: 'tools', command: 'node', args: ['x.js'], env: [] }],
+      _meta: { systemPrompt: { append: 'Use tabs.' } },
+    });
     expect(session.sessionId, 'AcpServer.newSession step 3: the id from options.newId').toBe('s1');
     expect(session.modes?.currentModeId, "AcpServer.newSession step 5: the gate's mode").toBe('default');
-    expect(session.modes?.availableModes.map((m) => m.id), 'AcpServer.newSession step 5: the four modes').toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
+    expect(
+      session.modes?.availableModes.map((m) => m.id),
+      'AcpServer.newSession step 5: the four modes',
+    ).toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
     expect(factory.setups, 'AcpServer.newSession step 4: the factory is called once').toHaveLength(1);
-    expect(factory.setups[0], 'AcpServer.newSession step 3: setupFor(id, params, client, false)').toMatchObject({ sessionId: 's1', resume: false, cwd: root, mcpServers: { tools: { type: 'stdio', command: 'node' } }, systemPrompt: { append: 'Use tabs.' } });
+    expect(factory.setups[0], 'AcpServer.newSession step 3: setupFor(id, params, client, false)').toMatchObject({
+      sessionId: 's1',
+      resume: false,
+      cwd: root,
+      mcpServers: { tools: { type: 'stdio', command: 'node' } },
+      systemPrompt: { append: 'Use tabs.' },
+    });
     const second = await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
     expect(second.sessionId, 'AcpServer.newSession step 3: every session a new id').toBe('s2');
   });
@@ -69,9 +117,18 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { root } = tempWorkspace();
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
-    const relative = await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: 'project', mcpServers: [] }), 'AcpServer.newSession step 1: a relative cwd must be refused');
-    expect(relative, 'AcpServer.newSession step 1: invalid params, naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('project') });
-    await errorOf(e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }), 'AcpServer.newSession step 3: a bad _meta.systemPrompt must be refused');
+    const relative = await errorOf(
+      e.agent.request(acp.methods.agent.session.new, { cwd: 'project', mcpServers: [] }),
+      'AcpServer.newSession step 1: a relative cwd must be refused',
+    );
+    expect(relative, 'AcpServer.newSession step 1: invalid params, naming the folder').toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('project'),
+    });
+    await errorOf(
+      e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }),
+      'AcpServer.newSession step 3: a bad _meta.systemPrompt must be refused',
+    );
     expect(factory.setups, 'AcpServer.newSession: nothing is built for a refused session').toHaveLength(0);
     expect(e.server.sessions.size, 'AcpServer.newSession: nothing is kept for a refused session').toBe(0);
   });
@@ -85,16 +142,43 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const response = await e.prompt(sessionId, 'what is in a.txt?');
     expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
-    expect(brief(e.of(sessionId)), 'AcpServer.prompt step 5: every event, translated, in the order the run yields them').toEqual([
-      'agent_message "Reading."', 'tool_call c1 read pending', 'tool_call_update c1 pending', 'tool_call_update c1 in_progress', 'tool_call_update c1 completed', 'agent_message "Done."', 'usage 120/200000', 'session_info_update',
+    expect(
+      brief(e.of(sessionId)),
+      'AcpServer.prompt step 5: every event, translated, in the order the run yields them',
+    ).toEqual([
+      'agent_message "Reading."',
+      'tool_call c1 read pending',
+      'tool_call_update c1 pending',
+      'tool_call_update c1 in_progress',
+      'tool_call_update c1 completed',
+      'agent_message "Done."',
+      'usage 120/200000',
+      'session_info_update',
     ]);
-    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: the card shown while the model writes the call has its name, no arguments yet').toMatchObject({ title: 'read', content: [] });
-    expect(e.of(sessionId)[1], 'UpdateTranslator.updates step 2: no rawInput before the arguments are whole').not.toHaveProperty('rawInput');
-    expect(e.of(sessionId)[2], 'UpdateTranslator.updates step 2: the whole call fills in the card shown early').toMatchObject({ rawInput: { path: 'a.txt' }, locations: [{ path: expect.stringContaining('a.txt') }] });
-    expect(e.of(sessionId)[4], 'the completed card holds the file as read returned it').toMatchObject({ content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }] });
+    expect(
+      e.of(sessionId)[1],
+      'UpdateTranslator.updates step 2: the card shown while the model writes the call has its name, no arguments yet',
+    ).toMatchObject({ title: 'read', content: [] });
+    expect(
+      e.of(sessionId)[1],
+      'UpdateTranslator.updates step 2: no rawInput before the arguments are whole',
+    ).not.toHaveProperty('rawInput');
+    expect(
+      e.of(sessionId)[2],
+      'UpdateTranslator.updates step 2: the whole call fills in the card shown early',
+    ).toMatchObject({ rawInput: { path: 'a.txt' }, locations: [{ path: expect.stringContaining('a.txt') }] });
+    expect(e.of(sessionId)[4], 'the completed card holds the file as read returned it').toMatchObject({
+      content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }],
+    });
     const provider = factory.providers[0] as MockProvider;
-    expect(shape(provider.requests[1]!.messages as Message[]), 'AcpServer.prompt step 3: the prompt is the user message, and the session keeps the whole round').toEqual(['user', 'assistant text + call read#c1', 'tool read#c1']);
-    expect(provider.requests[0]!.messages[0], 'AcpServer.prompt step 2: the text of the prompt, as promptText makes it').toEqual(userMessage('what is in a.txt?'));
+    expect(
+      shape(provider.requests[1]!.messages as Message[]),
+      'AcpServer.prompt step 3: the prompt is the user message, and the session keeps the whole round',
+    ).toEqual(['user', 'assistant text + call read#c1', 'tool read#c1']);
+    expect(
+      provider.requests[0]!.messages[0],
+      'AcpServer.prompt step 2: the text of the prompt, as promptText makes it',
+    ).toEqual(userMessage('what is in a.txt?'));
   });
 
   test("the prompt's blocks become the message; a second prompt continues the same history", async () => {
@@ -102,11 +186,22 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const factory = testFactory({ script: [assistantText('one'), assistantText('two')] });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
-    await e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'see' }, { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts' }] });
+    await e.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'see' },
+        { type: 'resource_link', name: 'a.ts', uri: 'file:///w/a.ts' },
+      ],
+    });
     await e.prompt(sessionId, 'and again');
     const provider = factory.providers[0] as MockProvider;
-    expect(provider.requests[0]!.messages, 'AcpServer.prompt step 2: promptText of the blocks').toEqual([userMessage('see\n\n[@a.ts](file:///w/a.ts)')]);
-    expect(shape(provider.requests[1]!.messages as Message[]), "AcpServer.prompt step 3: the session's history grows across prompts").toEqual(['user', 'assistant text', 'user']);
+    expect(provider.requests[0]!.messages, 'AcpServer.prompt step 2: promptText of the blocks').toEqual([
+      userMessage('see\n\n[@a.ts](file:///w/a.ts)'),
+    ]);
+    expect(
+      shape(provider.requests[1]!.messages as Message[]),
+      "AcpServer.prompt step 3: the session's history grows across prompts",
+    ).toEqual(['user', 'assistant text', 'user']);
   });
 
   test('a bad prompt and an unknown session are JSON-RPC errors that leave the session as it was', async () => {
@@ -114,13 +209,32 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const factory = testFactory({ script: [assistantText('fine')] });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
-    const unknown = await errorOf(e.prompt('no-such-session', 'hi'), 'AcpServer.prompt step 1: an unknown session id must be an error');
-    expect(unknown, 'AcpServer.prompt step 1: resource not found (-32002), naming the session').toMatchObject({ code: -32002 });
+    const unknown = await errorOf(
+      e.prompt('no-such-session', 'hi'),
+      'AcpServer.prompt step 1: an unknown session id must be an error',
+    );
+    expect(unknown, 'AcpServer.prompt step 1: resource not found (-32002), naming the session').toMatchObject({
+      code: -32002,
+    });
     expect(JSON.stringify(unknown), 'the error names the session id').toContain('no-such-session');
-    const image = await errorOf(e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'see' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] }), 'AcpServer.prompt step 2: an image to a model that reads none must be refused');
+    const image = await errorOf(
+      e.agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [
+          { type: 'text', text: 'see' },
+          { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+        ],
+      }),
+      'AcpServer.prompt step 2: an image to a model that reads none must be refused',
+    );
     expect(image.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params)').toBe(-32602);
-    expect(e.server.sessions.get(sessionId)?.handle.history, 'AcpServer.prompt step 2: a refused prompt adds nothing to the history').toEqual([]);
-    expect((await e.prompt(sessionId, 'hi')).stopReason, 'AcpServer.prompt step 6: the session still works').toBe('end_turn');
+    expect(
+      e.server.sessions.get(sessionId)?.handle.history,
+      'AcpServer.prompt step 2: a refused prompt adds nothing to the history',
+    ).toEqual([]);
+    expect((await e.prompt(sessionId, 'hi')).stopReason, 'AcpServer.prompt step 6: the session still works').toBe(
+      'end_turn',
+    );
   });
 
   test('a second prompt while one runs is refused; the first one is not disturbed', async () => {
@@ -131,14 +245,28 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const first = e.prompt(sessionId, 'slow one');
     await until(() => e.of(sessionId).length > 0, 'the first prompt should send its first chunk');
-    const second = await errorOf(e.prompt(sessionId, 'impatient'), 'AcpServer.prompt step 1: a prompt while one runs must be refused');
+    const second = await errorOf(
+      e.prompt(sessionId, 'impatient'),
+      'AcpServer.prompt step 1: a prompt while one runs must be refused',
+    );
     expect(second.code, 'AcpServer.prompt step 1: invalid request (-32600)').toBe(-32600);
-    expect(second.message, 'AcpServer.prompt step 1: the message says a prompt is already running').toMatch(/already running/);
+    expect(second.message, 'AcpServer.prompt step 1: the message says a prompt is already running').toMatch(
+      /already running/,
+    );
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    expect((await first).stopReason, 'stopReasonOf step 1: the first prompt ends as cancelled, not broken by the second').toBe('cancelled');
+    expect(
+      (await first).stopReason,
+      'stopReasonOf step 1: the first prompt ends as cancelled, not broken by the second',
+    ).toBe('cancelled');
     const history = e.server.sessions.get(sessionId)!.handle.history;
-    expect(history.filter((m) => m.role === 'user'), 'AcpServer.prompt step 1: the refused prompt never reached the history').toHaveLength(1);
-    expect((await e.prompt(sessionId, 'now')).stopReason, 'AcpServer.prompt step 6: after the run ends, a new prompt may start').toBe('end_turn');
+    expect(
+      history.filter((m) => m.role === 'user'),
+      'AcpServer.prompt step 1: the refused prompt never reached the history',
+    ).toHaveLength(1);
+    expect(
+      (await e.prompt(sessionId, 'now')).stopReason,
+      'AcpServer.prompt step 6: after the run ends, a new prompt may start',
+    ).toBe('end_turn');
   });
 
   test('a failed run is a JSON-RPC error with its reason; the session goes on', async () => {
@@ -146,10 +274,15 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const factory = testFactory({ script: [new Error('the API answered 529 overloaded'), assistantText('back')] });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
-    const error = await errorOf(e.prompt(sessionId, 'hi'), 'AcpServer.prompt step 7: a run that ends with error must fail the prompt');
+    const error = await errorOf(
+      e.prompt(sessionId, 'hi'),
+      'AcpServer.prompt step 7: a run that ends with error must fail the prompt',
+    );
     expect(error.message, 'stopReasonOf step 3: the reason reaches the editor').toContain('529 overloaded');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a failed run');
-    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the next prompt works').toBe('end_turn');
+    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the next prompt works').toBe(
+      'end_turn',
+    );
   });
 
   test('nothing but the protocol reaches stdout while a prompt runs (an editor reads stdout as JSON-RPC)', async () => {
@@ -159,14 +292,19 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const written: string[] = [];
     const spies = [
       vi.spyOn(process.stdout, 'write').mockImplementation((chunk: unknown) => (written.push(String(chunk)), true)),
-      ...(['log', 'info', 'debug'] as const).map((name) => vi.spyOn(console, name).mockImplementation((...args: unknown[]) => void written.push(args.join(' ')))),
+      ...(['log', 'info', 'debug'] as const).map((name) =>
+        vi.spyOn(console, name).mockImplementation((...args: unknown[]) => void written.push(args.join(' '))),
+      ),
     ];
     try {
       await e.prompt(sessionId, 'read a.txt');
     } finally {
       for (const spy of spies) spy.mockRestore();
     }
-    expect(written, 'AcpServer.prompt: no console.log / stdout writes in the server (log to stderr: console.error)').toEqual([]);
+    expect(
+      written,
+      'AcpServer.prompt: no console.log / stdout writes in the server (log to stderr: console.error)',
+    ).toEqual([]);
   });
 });
 
@@ -177,22 +315,51 @@ describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     const withdraw = new AbortController();
-    const running = e.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'go' }] }, { cancellationSignal: withdraw.signal });
+    const running = e.agent.request(
+      acp.methods.agent.session.prompt,
+      { sessionId, prompt: [{ type: 'text', text: 'go' }] },
+      { cancellationSignal: withdraw.signal },
+    );
     await until(() => e.of(sessionId).length > 0, 'the prompt should start streaming');
     withdraw.abort();
-    const outcome = await running.then((r) => r.stopReason, (error: { code?: number }) => `error ${error.code}`);
-    expect(outcome, 'AcpServer.prompt step 3: the request\'s signal aborts the run (it answers cancelled, or the SDK reports the request cancelled)').toMatch(/^(cancelled|error -32800)$/);
+    const outcome = await running.then(
+      (r) => r.stopReason,
+      (error: { code?: number }) => `error ${error.code}`,
+    );
+    expect(
+      outcome,
+      "AcpServer.prompt step 3: the request's signal aborts the run (it answers cancelled, or the SDK reports the request cancelled)",
+    ).toMatch(/^(cancelled|error -32800)$/);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a withdrawn prompt');
-    expect(e.server.sessions.get(sessionId)!.running, 'AcpServer.prompt step 6: nothing is left running').toBeUndefined();
-    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the session takes the next prompt').toBe('end_turn');
+    expect(
+      e.server.sessions.get(sessionId)!.running,
+      'AcpServer.prompt step 6: nothing is left running',
+    ).toBeUndefined();
+    expect(
+      (await e.prompt(sessionId, 'again')).stopReason,
+      'AcpServer.prompt step 6: the session takes the next prompt',
+    ).toBe('end_turn');
   });
 
   test('a run that never says done is a broken loop: an internal error, and the session is free again', async () => {
     const { root } = tempWorkspace();
-    const e = connect({ openSession: async () => ({ history: [], modes: { mode: 'default', setMode() {} }, async *run() {}, async close() {} }) } as never);
+    const e = connect({
+      openSession: async () => ({
+        history: [],
+        modes: { mode: 'default', setMode() {} },
+        async *run() {},
+        async close() {},
+      }),
+    } as never);
     const { sessionId } = await e.open(root);
-    const error = await errorOf(e.prompt(sessionId, 'hi'), 'AcpServer.prompt step 7: no done event must fail the prompt');
-    expect(error, 'AcpServer.prompt step 7: internal error (-32603) saying so').toMatchObject({ code: -32603, message: expect.stringMatching(/done/) });
+    const error = await errorOf(
+      e.prompt(sessionId, 'hi'),
+      'AcpServer.prompt step 7: no done event must fail the prompt',
+    );
+    expect(error, 'AcpServer.prompt step 7: internal error (-32603) saying so').toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/done/),
+    });
     expect(e.server.sessions.get(sessionId)!.running, 'AcpServer.prompt step 6: not left running').toBeUndefined();
   });
 });
@@ -200,16 +367,32 @@ describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
 describe('AcpServer.prompt with a client that cannot be reached (src/acp/server.ts)', () => {
   test('when sending an update fails, the run is cancelled and nothing more is sent', async () => {
     const { root } = tempWorkspace();
-    const factory = testFactory({ script: [assistantToolCalls([{ id: 'w1', name: 'wait', arguments: {} }], 'Waiting.'), assistantText('never')], tools: [waitTool()] });
+    const factory = testFactory({
+      script: [assistantToolCalls([{ id: 'w1', name: 'wait', arguments: {} }], 'Waiting.'), assistantText('never')],
+      tools: [waitTool()],
+    });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     let sent = 0;
     // The first update (the text) gets through; the second (the call's card) fails: the client went away.
-    const gone = { request: e.agent.request.bind(e.agent), notify: async () => { if (++sent >= 2) throw new Error('the client went away'); } } as never;
+    const gone = {
+      request: e.agent.request.bind(e.agent),
+      notify: async () => {
+        if (++sent >= 2) throw new Error('the client went away');
+      },
+    } as never;
     // The tool waits until it is cancelled: a run that a failed notify does not stop never ends.
-    const response = await within(e.server.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] }, gone, new AbortController().signal), 'AcpServer.prompt step 5: the run stops at once when a notify fails, not after the tool');
-    expect(response.stopReason, 'AcpServer.prompt step 5: a failed notify aborts the run (it ends cancelled)').toBe('cancelled');
-    expect(sent, 'AcpServer.prompt step 5: after the first failed notify, nothing more is sent (not even the cancelled call\'s card)').toBe(2);
+    const response = await within(
+      e.server.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] }, gone, new AbortController().signal),
+      'AcpServer.prompt step 5: the run stops at once when a notify fails, not after the tool',
+    );
+    expect(response.stopReason, 'AcpServer.prompt step 5: a failed notify aborts the run (it ends cancelled)').toBe(
+      'cancelled',
+    );
+    expect(
+      sent,
+      "AcpServer.prompt step 5: after the first failed notify, nothing more is sent (not even the cancelled call's card)",
+    ).toBe(2);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after the client went away');
   });
 });
@@ -222,13 +405,24 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     const running = e.prompt(sessionId, 'think hard');
-    await until(() => brief(e.of(sessionId)).includes('agent_message "Let me think"'), 'the streamed text should reach the editor while the model is still streaming');
+    await until(
+      () => brief(e.of(sessionId)).includes('agent_message "Let me think"'),
+      'the streamed text should reach the editor while the model is still streaming',
+    );
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    expect((await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason, 'stopReasonOf step 1: a cancelled prompt answers cancelled').toBe('cancelled');
+    expect(
+      (await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason,
+      'stopReasonOf step 1: a cancelled prompt answers cancelled',
+    ).toBe('cancelled');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-stream');
-    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the session is usable after a cancel').toBe('end_turn');
+    expect(
+      (await e.prompt(sessionId, 'again')).stopReason,
+      'AcpServer.prompt step 6: the session is usable after a cancel',
+    ).toBe('end_turn');
     const errors: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: unknown) => (errors.push(String(chunk)), true));
+    const spy = vi
+      .spyOn(process.stderr, 'write')
+      .mockImplementation((chunk: unknown) => (errors.push(String(chunk)), true));
     try {
       await e.agent.notify(acp.methods.agent.session.cancel, { sessionId: 'nobody' });
       await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
@@ -236,40 +430,72 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(errors.join(''), 'AcpServer.cancel step 2: no session, or nothing running: do nothing (no error either)').toBe('');
-    expect((await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] })).sessionId, 'AcpServer.cancel step 2: a cancel with nothing running (or no session) is ignored, the connection fine').toBe('s2');
+    expect(
+      errors.join(''),
+      'AcpServer.cancel step 2: no session, or nothing running: do nothing (no error either)',
+    ).toBe('');
+    expect(
+      (await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] })).sessionId,
+      'AcpServer.cancel step 2: a cancel with nothing running (or no session) is ignored, the connection fine',
+    ).toBe('s2');
   });
 
-  test("cancel while a tool runs: the tool is stopped, its card fails, its call gets a result", async () => {
+  test('cancel while a tool runs: the tool is stopped, its card fails, its call gets a result', async () => {
     const { root } = tempWorkspace();
-    const factory = testFactory({ script: [assistantToolCalls([{ id: 'w1', name: 'wait', arguments: {} }]), assistantText('ok')], tools: [waitTool()] });
+    const factory = testFactory({
+      script: [assistantToolCalls([{ id: 'w1', name: 'wait', arguments: {} }]), assistantText('ok')],
+      tools: [waitTool()],
+    });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     const running = e.prompt(sessionId, 'wait for it');
     await until(() => brief(e.of(sessionId)).includes('tool_call_update w1 in_progress'), 'the wait tool should start');
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     // The tool waits until it is cancelled: only a cancel that stops it ends the prompt.
-    expect((await within(running, 'AcpServer.cancel step 1: abort the run, which stops the tool')).stopReason, 'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled').toBe('cancelled');
+    expect(
+      (await within(running, 'AcpServer.cancel step 1: abort the run, which stops the tool')).stopReason,
+      'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled',
+    ).toBe('cancelled');
     const cards = e.of(sessionId).filter((update) => update.sessionUpdate === 'tool_call_update');
     expect(brief(cards).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
-    expect(JSON.stringify(cards.at(-1)), 'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)').toMatch(/cancel/i);
+    expect(
+      JSON.stringify(cards.at(-1)),
+      'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)',
+    ).toMatch(/cancel/i);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
   });
 });
 
 describe('permissions through the editor (AcpServer with askThroughClient)', () => {
-  const bashRound = (command: string, id = 'b1') => [assistantToolCalls([{ id, name: 'bash', arguments: { command } }]), assistantText('ok')];
+  const bashRound = (command: string, id = 'b1') => [
+    assistantToolCalls([{ id, name: 'bash', arguments: { command } }]),
+    assistantText('ok'),
+  ];
 
   test('a command is asked about with the call; allow once runs it, reject once does not', async () => {
-    for (const [answer, runs] of [['allow_once', true], ['reject_once', false]] as const) {
+    for (const [answer, runs] of [
+      ['allow_once', true],
+      ['reject_once', false],
+    ] as const) {
       const { root } = tempWorkspace();
       const e = connect(testFactory({ script: bashRound('touch made.txt') }), { permission: answer });
       const { sessionId } = await e.open(root);
       await e.prompt(sessionId, 'make a file');
       expect(e.questions, `askThroughClient: one question for the bash call (${answer})`).toHaveLength(1);
-      expect(e.questions[0], 'askThroughClient step 1: the question carries the call').toMatchObject({ sessionId, toolCall: { toolCallId: 'b1', kind: 'execute', title: 'Run `touch made.txt`' } });
-      expect(existsSync(path.join(root, 'made.txt')), `askThroughClient step 3: ${answer} → the command ${runs ? 'runs' : 'must not run'}`).toBe(runs);
-      expect(brief(e.of(sessionId)).filter((line) => line.includes(' b1 ')).at(-1), `the card ends ${runs ? 'completed' : 'failed'}`).toBe(`tool_call_update b1 ${runs ? 'completed' : 'failed'}`);
+      expect(e.questions[0], 'askThroughClient step 1: the question carries the call').toMatchObject({
+        sessionId,
+        toolCall: { toolCallId: 'b1', kind: 'execute', title: 'Run `touch made.txt`' },
+      });
+      expect(
+        existsSync(path.join(root, 'made.txt')),
+        `askThroughClient step 3: ${answer} → the command ${runs ? 'runs' : 'must not run'}`,
+      ).toBe(runs);
+      expect(
+        brief(e.of(sessionId))
+          .filter((line) => line.includes(' b1 '))
+          .at(-1),
+        `the card ends ${runs ? 'completed' : 'failed'}`,
+      ).toBe(`tool_call_update b1 ${runs ? 'completed' : 'failed'}`);
     }
   });
 
@@ -279,24 +505,47 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     const e = connect(testFactory({ script }), { permission: 'allow_always' });
     const { sessionId } = await e.open(root);
     await e.prompt(sessionId, 'twice');
-    expect(e.questions.map((q) => q.toolCall.toolCallId), 'askThroughClient step 3: allow_always → the gate adds a rule, so the second call is not asked about').toEqual(['b1']);
+    expect(
+      e.questions.map((q) => q.toolCall.toolCallId),
+      'askThroughClient step 3: allow_always → the gate adds a rule, so the second call is not asked about',
+    ).toEqual(['b1']);
     const cancelled = connect(testFactory({ script: bashRound('touch no.txt') }), { permission: 'cancelled' });
     const other = await cancelled.open(root);
     await cancelled.prompt(other.sessionId, 'go');
-    expect(existsSync(path.join(root, 'no.txt')), 'askThroughClient step 3: a cancelled question must not run the command').toBe(false);
+    expect(
+      existsSync(path.join(root, 'no.txt')),
+      'askThroughClient step 3: a cancelled question must not run the command',
+    ).toBe(false);
   });
 
   test('a plan approved in the editor switches the mode, and the editor hears of it', async () => {
     const { root } = tempWorkspace();
-    const script = [assistantToolCalls([{ id: 'r0', name: 'read', arguments: { path: 'a.txt' } }, { id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]), assistantText('Starting.')];
+    const script = [
+      assistantToolCalls([
+        { id: 'r0', name: 'read', arguments: { path: 'a.txt' } },
+        { id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } },
+      ]),
+      assistantText('Starting.'),
+    ];
     const e = connect(testFactory({ script, mode: 'plan' }), { permission: 'acceptEdits' });
     const { sessionId, modes } = await e.open(root);
     expect(modes?.currentModeId, 'the session starts in plan mode').toBe('plan');
     await e.prompt(sessionId, 'plan it');
-    expect(e.questions[0]?.toolCall, 'AcpServer.prompt step 5: the plan question is about the exit_plan_mode call (its id from the events)').toMatchObject({ toolCallId: 'p1' });
-    expect(e.questions[0]?.options.map((o) => o.optionId), 'the three plan options').toEqual(['acceptEdits', 'default', 'plan']);
-    expect(brief(e.of(sessionId)), 'UpdateTranslator.updates step 5: mode_changed → current_mode_update, sent to the editor').toContain('mode acceptEdits');
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the session is now in acceptEdits').toBe('acceptEdits');
+    expect(
+      e.questions[0]?.toolCall,
+      'AcpServer.prompt step 5: the plan question is about the exit_plan_mode call (its id from the events)',
+    ).toMatchObject({ toolCallId: 'p1' });
+    expect(
+      e.questions[0]?.options.map((o) => o.optionId),
+      'the three plan options',
+    ).toEqual(['acceptEdits', 'default', 'plan']);
+    expect(
+      brief(e.of(sessionId)),
+      'UpdateTranslator.updates step 5: mode_changed → current_mode_update, sent to the editor',
+    ).toContain('mode acceptEdits');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the session is now in acceptEdits').toBe(
+      'acceptEdits',
+    );
   });
 
   test('a plan kept in planning, then a second plan: each question is about its own exit_plan_mode call', async () => {
@@ -307,10 +556,15 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
       assistantText('Starting.'),
     ];
     const answers = ['plan', 'acceptEdits'];
-    const e = connect(testFactory({ script, mode: 'plan' }), { permission: async () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'plan' } }) });
+    const e = connect(testFactory({ script, mode: 'plan' }), {
+      permission: async () => ({ outcome: { outcome: 'selected', optionId: answers.shift() ?? 'plan' } }),
+    });
     const { sessionId } = await e.open(root);
     await e.prompt(sessionId, 'plan it');
-    expect(e.questions.map((q) => q.toolCall.toolCallId), 'AcpServer.prompt step 5: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call').toEqual(['p1', 'p2']);
+    expect(
+      e.questions.map((q) => q.toolCall.toolCallId),
+      'AcpServer.prompt step 5: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call',
+    ).toEqual(['p1', 'p2']);
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the second plan was approved').toBe('acceptEdits');
   });
 });
@@ -318,25 +572,51 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
 describe('AcpServer.setMode (src/acp/server.ts)', () => {
   test("switches the session's permission mode; the next command runs without a question", async () => {
     const { root } = tempWorkspace();
-    const e = connect(testFactory({ script: [assistantToolCalls([{ id: 'b1', name: 'bash', arguments: { command: 'touch yes.txt' } }]), assistantText('ok')] }), { permission: 'reject_once' });
+    const e = connect(
+      testFactory({
+        script: [
+          assistantToolCalls([{ id: 'b1', name: 'bash', arguments: { command: 'touch yes.txt' } }]),
+          assistantText('ok'),
+        ],
+      }),
+      { permission: 'reject_once' },
+    );
     const { sessionId } = await e.open(root);
     await e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'bypassPermissions' });
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: handle.modes.setMode').toBe('bypassPermissions');
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: handle.modes.setMode').toBe(
+      'bypassPermissions',
+    );
     await e.prompt(sessionId, 'go');
     expect(e.questions, 'AcpServer.setMode step 4: in bypassPermissions nothing is asked').toEqual([]);
     expect(existsSync(path.join(root, 'yes.txt')), 'AcpServer.setMode: the command ran').toBe(true);
-    expect(brief(e.of(sessionId)).filter((line) => line.startsWith('mode')), 'AcpServer.setMode step 4: the client asked for it, so no current_mode_update').toEqual([]);
+    expect(
+      brief(e.of(sessionId)).filter((line) => line.startsWith('mode')),
+      'AcpServer.setMode step 4: the client asked for it, so no current_mode_update',
+    ).toEqual([]);
   });
 
   test('an unknown mode or session is refused, and the mode stays', async () => {
     const { root } = tempWorkspace();
     const e = connect(testFactory());
     const { sessionId } = await e.open(root);
-    const bad = await errorOf(e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }), 'AcpServer.setMode step 2: an unknown mode must be refused');
-    expect(bad, 'AcpServer.setMode step 2: invalid params naming the mode').toMatchObject({ code: -32602, message: expect.stringContaining('yolo') });
-    expect(bad.message, 'AcpServer.setMode step 2: and the modes there are').toContain('default, acceptEdits, plan, bypassPermissions');
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 2: the mode is unchanged').toBe('default');
-    const unknown = await errorOf(e.agent.request(acp.methods.agent.session.setMode, { sessionId: 'zz', modeId: 'plan' }), 'AcpServer.setMode step 1: an unknown session must be refused');
+    const bad = await errorOf(
+      e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }),
+      'AcpServer.setMode step 2: an unknown mode must be refused',
+    );
+    expect(bad, 'AcpServer.setMode step 2: invalid params naming the mode').toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('yolo'),
+    });
+    expect(bad.message, 'AcpServer.setMode step 2: and the modes there are').toContain(
+      'default, acceptEdits, plan, bypassPermissions',
+    );
+    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 2: the mode is unchanged').toBe(
+      'default',
+    );
+    const unknown = await errorOf(
+      e.agent.request(acp.methods.agent.session.setMode, { sessionId: 'zz', modeId: 'plan' }),
+      'AcpServer.setMode step 1: an unknown session must be refused',
+    );
     expect(unknown.code, 'AcpServer.setMode step 1: -32002').toBe(-32002);
   });
 });
@@ -348,10 +628,19 @@ describe('_meta.systemPrompt (AcpServer.newSession)', () => {
     const e = connect(factory);
     const replaced = await e.open(root, { _meta: { systemPrompt: 'Only haiku.' } });
     await e.prompt(replaced.sessionId, 'hi');
-    const appended = await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: { append: 'Use tabs.' } } });
+    const appended = await e.agent.request(acp.methods.agent.session.new, {
+      cwd: root,
+      mcpServers: [],
+      _meta: { systemPrompt: { append: 'Use tabs.' } },
+    });
     await e.prompt(appended.sessionId, 'hi');
-    expect((factory.providers[0] as MockProvider).requests[0]!.system, 'systemPromptFromMeta: a string replaces').toBe('Only haiku.');
-    expect((factory.providers[1] as MockProvider).requests[0]!.system, 'systemPromptFromMeta: { append } adds after the base prompt').toBe('You are a test agent.\n\nUse tabs.');
+    expect((factory.providers[0] as MockProvider).requests[0]!.system, 'systemPromptFromMeta: a string replaces').toBe(
+      'Only haiku.',
+    );
+    expect(
+      (factory.providers[1] as MockProvider).requests[0]!.system,
+      'systemPromptFromMeta: { append } adds after the base prompt',
+    ).toBe('You are a test agent.\n\nUse tabs.');
   });
 });
 
@@ -368,15 +657,32 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     const factory = testFactory({ script: [assistantText('Still here.')], saved: new Map([['old-1', savedHistory]]) });
     const e = connect(factory);
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
-    const response = await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-1', cwd: root, mcpServers: [] });
+    const response = await e.agent.request(acp.methods.agent.session.load, {
+      sessionId: 'old-1',
+      cwd: root,
+      mcpServers: [],
+    });
     expect(response.modes?.currentModeId, 'AcpServer.loadSession step 5: the modes').toBe('default');
-    expect(factory.setups[0], 'AcpServer.loadSession step 3: the factory is asked to resume that id').toMatchObject({ sessionId: 'old-1', resume: true, cwd: root });
-    expect(brief(e.of('old-1')), 'AcpServer.loadSession step 4: the history as updates, in order, all sent before the answer').toEqual([
-      'user_message "read a.txt"', 'agent_message "Looking."', 'tool_call r1 read completed', 'agent_message "It says old text."',
+    expect(factory.setups[0], 'AcpServer.loadSession step 3: the factory is asked to resume that id').toMatchObject({
+      sessionId: 'old-1',
+      resume: true,
+      cwd: root,
+    });
+    expect(
+      brief(e.of('old-1')),
+      'AcpServer.loadSession step 4: the history as updates, in order, all sent before the answer',
+    ).toEqual([
+      'user_message "read a.txt"',
+      'agent_message "Looking."',
+      'tool_call r1 read completed',
+      'agent_message "It says old text."',
     ]);
     await e.prompt('old-1', 'and now?');
     const provider = factory.providers[0] as MockProvider;
-    expect(shape(provider.requests[0]!.messages as Message[]), 'AcpServer.loadSession step 5: the prompt continues the loaded history').toEqual(['user', 'assistant text + call read#r1', 'tool read#r1', 'assistant text', 'user']);
+    expect(
+      shape(provider.requests[0]!.messages as Message[]),
+      'AcpServer.loadSession step 5: the prompt continues the loaded history',
+    ).toEqual(['user', 'assistant text + call read#r1', 'tool read#r1', 'assistant text', 'user']);
   });
 
   test('resume opens the saved session without replaying it; an unknown id is an error that names it', async () => {
@@ -387,12 +693,28 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old-2', cwd: root });
     expect(e.of('old-2'), 'AcpServer.loadSession step 4: resume (replay false) sends no updates').toEqual([]);
     expect(e.server.sessions.has('old-2'), 'AcpServer.loadSession step 5: the resumed session is kept').toBe(true);
-    const missing = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 'gone', cwd: root, mcpServers: [] }), 'AcpServer.loadSession step 3: an id the factory cannot load must be an error');
-    expect(missing, 'AcpServer.loadSession step 3: -32002 with the id and why').toMatchObject({ code: -32002, message: expect.stringContaining('gone') });
-    expect(missing.message, "AcpServer.loadSession step 3: the factory's reason is in the message").toContain('no saved session');
-    expect((missing as { data?: unknown }).data, 'AcpServer.loadSession step 3: data { sessionId }').toEqual({ sessionId: 'gone' });
-    const relative = await errorOf(e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-2', cwd: 'here', mcpServers: [] }), 'AcpServer.loadSession step 1: a relative cwd must be refused');
-    expect(relative, 'AcpServer.loadSession step 1: invalid params naming the folder').toMatchObject({ code: -32602, message: expect.stringContaining('here') });
+    const missing = await errorOf(
+      e.agent.request(acp.methods.agent.session.load, { sessionId: 'gone', cwd: root, mcpServers: [] }),
+      'AcpServer.loadSession step 3: an id the factory cannot load must be an error',
+    );
+    expect(missing, 'AcpServer.loadSession step 3: -32002 with the id and why').toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('gone'),
+    });
+    expect(missing.message, "AcpServer.loadSession step 3: the factory's reason is in the message").toContain(
+      'no saved session',
+    );
+    expect((missing as { data?: unknown }).data, 'AcpServer.loadSession step 3: data { sessionId }').toEqual({
+      sessionId: 'gone',
+    });
+    const relative = await errorOf(
+      e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-2', cwd: 'here', mcpServers: [] }),
+      'AcpServer.loadSession step 1: a relative cwd must be refused',
+    );
+    expect(relative, 'AcpServer.loadSession step 1: invalid params naming the folder').toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('here'),
+    });
   });
 
   test('loading a session that is open on this connection closes the open one first, its run cancelled', async () => {
@@ -405,19 +727,36 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     const running = e.prompt('old-3', 'long job');
     await until(() => brief(e.of('old-3')).includes('agent_message "Let me think"'), 'the prompt should start');
     await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old-3', cwd: root });
-    expect((await running).stopReason, 'AcpServer.loadSession step 2: the open session\'s running prompt is cancelled').toBe('cancelled');
-    expect(factory.closed.map((c) => c.id), 'AcpServer.loadSession step 2: and the open session closed (saved) before it is opened again').toEqual(['old-3']);
-    expect(factory.setups.filter((s) => s.sessionId === 'old-3'), 'AcpServer.loadSession step 3: then opened again').toHaveLength(2);
+    expect(
+      (await running).stopReason,
+      "AcpServer.loadSession step 2: the open session's running prompt is cancelled",
+    ).toBe('cancelled');
+    expect(
+      factory.closed.map((c) => c.id),
+      'AcpServer.loadSession step 2: and the open session closed (saved) before it is opened again',
+    ).toEqual(['old-3']);
+    expect(
+      factory.setups.filter((s) => s.sessionId === 'old-3'),
+      'AcpServer.loadSession step 3: then opened again',
+    ).toHaveLength(2);
   });
 
   test("a loaded session's first plan question is about its own exit_plan_mode call", async () => {
     const { root } = tempWorkspace();
-    const script = [assistantToolCalls([{ id: 'p7', name: 'exit_plan_mode', arguments: { plan: 'the plan' } }]), assistantText('ok')];
-    const e = connect(testFactory({ saved: new Map([['old-4', savedHistory]]), script, mode: 'plan' }), { permission: 'default' });
+    const script = [
+      assistantToolCalls([{ id: 'p7', name: 'exit_plan_mode', arguments: { plan: 'the plan' } }]),
+      assistantText('ok'),
+    ];
+    const e = connect(testFactory({ saved: new Map([['old-4', savedHistory]]), script, mode: 'plan' }), {
+      permission: 'default',
+    });
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-4', cwd: root, mcpServers: [] });
     await e.prompt('old-4', 'plan');
-    expect(e.questions.map((q) => q.toolCall.toolCallId), 'AcpServer.loadSession step 5: kept as newSession keeps it (planCalls starts empty)').toEqual(['p7']);
+    expect(
+      e.questions.map((q) => q.toolCall.toolCallId),
+      'AcpServer.loadSession step 5: kept as newSession keeps it (planCalls starts empty)',
+    ).toEqual(['p7']);
   });
 });
 
@@ -426,16 +765,25 @@ describe("the client's files (AcpServer.newSession with clientReadTool / clientW
     const { root } = tempWorkspace({ 'a.txt': 'on disk\n' });
     const files = new Map([[path.join(root, 'a.txt'), 'unsaved buffer']]);
     const script = [
-      assistantToolCalls([{ id: 'r1', name: 'read', arguments: { path: 'a.txt' } }, { id: 'w1', name: 'write', arguments: { path: 'b.txt', content: 'new\n' } }]),
+      assistantToolCalls([
+        { id: 'r1', name: 'read', arguments: { path: 'a.txt' } },
+        { id: 'w1', name: 'write', arguments: { path: 'b.txt', content: 'new\n' } },
+      ]),
       assistantText('done'),
     ];
     const factory = testFactory({ script, mode: 'acceptEdits' });
     const e = connect(factory, { files });
     const { sessionId } = await e.open(root);
     await e.prompt(sessionId, 'go');
-    expect(e.fileRequests, 'the read and the write went through the client (fs/read_text_file, fs/write_text_file)').toEqual([`read ${path.join(root, 'a.txt')} line 1 limit 2001`, `write ${path.join(root, 'b.txt')}`]);
+    expect(
+      e.fileRequests,
+      'the read and the write went through the client (fs/read_text_file, fs/write_text_file)',
+    ).toEqual([`read ${path.join(root, 'a.txt')} line 1 limit 2001`, `write ${path.join(root, 'b.txt')}`]);
     const results = (factory.providers[0] as MockProvider).requests[1]!.messages.filter((m) => m.role === 'tool');
-    expect(results[0], "the model read the editor's buffer").toMatchObject({ content: '     1\tunsaved buffer', isError: false });
+    expect(results[0], "the model read the editor's buffer").toMatchObject({
+      content: '     1\tunsaved buffer',
+      isError: false,
+    });
     expect(files.get(path.join(root, 'b.txt')), 'the editor got the write').toBe('new\n');
     expect(existsSync(path.join(root, 'b.txt')), 'the disk did not: the editor saves it').toBe(false);
     expect(readFileSync(path.join(root, 'a.txt'), 'utf8'), 'the disk file is untouched').toBe('on disk\n');
@@ -443,7 +791,9 @@ describe("the client's files (AcpServer.newSession with clientReadTool / clientW
 
   test('without the capability the tools work on disk, and the client is never asked', async () => {
     const { root } = tempWorkspace({ 'a.txt': 'on disk\n' });
-    const factory = testFactory({ script: [assistantToolCalls([{ id: 'r1', name: 'read', arguments: { path: 'a.txt' } }]), assistantText('done')] });
+    const factory = testFactory({
+      script: [assistantToolCalls([{ id: 'r1', name: 'read', arguments: { path: 'a.txt' } }]), assistantText('done')],
+    });
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     await e.prompt(sessionId, 'go');
@@ -463,7 +813,10 @@ describe('a client that goes away (createAcpAgent)', () => {
     e.close();
     await until(() => factory.closed.length > 0, 'the session should be closed (saved) when the client goes away');
     expect(factory.closed[0]!.id, 'the session that was open').toBe(sessionId);
-    expect(shape(factory.closed[0]!.history), 'AcpServer.prompt step 5: the run ended (cancelled), its prompt kept').toEqual(['user']);
+    expect(
+      shape(factory.closed[0]!.history),
+      'AcpServer.prompt step 5: the run ended (cancelled), its prompt kept',
+    ).toEqual(['user']);
     historyOk(factory.closed[0]!.history, 'after a disconnect');
   });
 });

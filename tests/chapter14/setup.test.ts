@@ -22,24 +22,45 @@ describe('promptText (src/acp/prompt.ts)', () => {
       { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' },
       { type: 'text', text: 'Be brief.' },
     ]);
-    expect(text, 'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones (and images, which promptImages takes) left out').toBe(
+    expect(
+      text,
+      'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones (and images, which promptImages takes) left out',
+    ).toBe(
       `Why does this fail?\n\n[@app.ts](${pathToFileURL(file).href})\n\n<context ref="${file}">\nexport const x = 1;\n</context>\n\nBe brief.`,
     );
-    expect(promptText([{ type: 'resource', resource: { uri: 'zed://untitled-1', text: 'draft' } }]), 'promptText step 1: a URI that is not a file stays as it is').toBe('<context ref="zed://untitled-1">\ndraft\n</context>');
+    expect(
+      promptText([{ type: 'resource', resource: { uri: 'zed://untitled-1', text: 'draft' } }]),
+      'promptText step 1: a URI that is not a file stays as it is',
+    ).toBe('<context ref="zed://untitled-1">\ndraft\n</context>');
   });
 
   test('audio, binary resources and empty prompts (an image alone too) are refused as invalid params that say why', async () => {
     const cases: Array<[unknown[], RegExp]> = [
-      [[{ type: 'text', text: 'look' }, { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' }], /audio/],
+      [
+        [
+          { type: 'text', text: 'look' },
+          { type: 'audio', data: 'AAAA', mimeType: 'audio/wav' },
+        ],
+        /audio/,
+      ],
       [[{ type: 'image', data: 'AAAA', mimeType: 'image/png' }], /empty/],
       [[{ type: 'resource', resource: { uri: 'file:///a.bin', blob: 'AAAA' } }], /resource.*blob/],
       [[], /empty/],
       [[{ type: 'text', text: '   ' }], /empty/],
     ];
     for (const [blocks, words] of cases) {
-      const error = await fails(() => promptText(blocks as never), `promptText: ${JSON.stringify(blocks)} must be refused`);
-      expect(error, `promptText steps 1 and 3: ${JSON.stringify(blocks).slice(0, 60)} → RequestError.invalidParams (-32602)`).toMatchObject({ code: -32602 });
-      expect((error as Error).message, 'promptText: the message names the block type, or says the prompt is empty').toMatch(words);
+      const error = await fails(
+        () => promptText(blocks as never),
+        `promptText: ${JSON.stringify(blocks)} must be refused`,
+      );
+      expect(
+        error,
+        `promptText steps 1 and 3: ${JSON.stringify(blocks).slice(0, 60)} → RequestError.invalidParams (-32602)`,
+      ).toMatchObject({ code: -32602 });
+      expect(
+        (error as Error).message,
+        'promptText: the message names the block type, or says the prompt is empty',
+      ).toMatch(words);
     }
   });
 });
@@ -47,8 +68,21 @@ describe('promptText (src/acp/prompt.ts)', () => {
 describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
   test("the editor's servers become chapter 11's configuration, lists made records", () => {
     const servers = mcpServersFromAcp([
-      { name: 'everything', command: 'node', args: ['server.js', 'stdio'], env: [{ name: 'DEBUG', value: '1' }, { name: 'TOKEN', value: 'x' }] },
-      { type: 'http', name: 'docs', url: 'http://127.0.0.1:9/mcp', headers: [{ name: 'Authorization', value: 'Bearer t' }] },
+      {
+        name: 'everything',
+        command: 'node',
+        args: ['server.js', 'stdio'],
+        env: [
+          { name: 'DEBUG', value: '1' },
+          { name: 'TOKEN', value: 'x' },
+        ],
+      },
+      {
+        type: 'http',
+        name: 'docs',
+        url: 'http://127.0.0.1:9/mcp',
+        headers: [{ name: 'Authorization', value: 'Bearer t' }],
+      },
       { type: 'stdio', name: 'typed', command: 'npx', args: ['srv'], env: [] } as never,
     ]);
     expect(servers, 'mcpServersFromAcp step 2').toEqual({
@@ -56,7 +90,11 @@ describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
       docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } },
       typed: { type: 'stdio', command: 'npx', args: ['srv'], env: {} },
     });
-    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual(['everything', 'docs', 'typed']);
+    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual([
+      'everything',
+      'docs',
+      'typed',
+    ]);
     expect(mcpServersFromAcp([]), 'no servers → {}').toEqual({});
   });
 
@@ -69,26 +107,44 @@ describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
       [[stdio('twice'), stdio('twice')], 'twice'],
     ];
     for (const [list, name] of cases) {
-      const error = await fails(() => mcpServersFromAcp(list as never), `mcpServersFromAcp must refuse ${JSON.stringify(list)}`);
+      const error = await fails(
+        () => mcpServersFromAcp(list as never),
+        `mcpServersFromAcp must refuse ${JSON.stringify(list)}`,
+      );
       expect(error, 'mcpServersFromAcp steps 1-2: RequestError.invalidParams (-32602)').toMatchObject({ code: -32602 });
-      expect((error as Error).message, `mcpServersFromAcp steps 1-2: the message names the server ${name}`).toContain(name);
+      expect((error as Error).message, `mcpServersFromAcp steps 1-2: the message names the server ${name}`).toContain(
+        name,
+      );
     }
   });
 });
 
 describe('systemPromptFromMeta (src/acp/session-setup.ts)', () => {
   test('a string replaces, { append } adds, nothing is nothing', () => {
-    expect(systemPromptFromMeta({ systemPrompt: 'You are terse.' }), 'systemPromptFromMeta step 2').toEqual({ replace: 'You are terse.' });
-    expect(systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.' } }), 'systemPromptFromMeta step 2').toEqual({ append: 'Use tabs.' });
-    expect(systemPromptFromMeta({ systemPrompt: '' }), 'systemPromptFromMeta step 2: an empty string still replaces').toEqual({ replace: '' });
+    expect(systemPromptFromMeta({ systemPrompt: 'You are terse.' }), 'systemPromptFromMeta step 2').toEqual({
+      replace: 'You are terse.',
+    });
+    expect(systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.' } }), 'systemPromptFromMeta step 2').toEqual({
+      append: 'Use tabs.',
+    });
+    expect(
+      systemPromptFromMeta({ systemPrompt: '' }),
+      'systemPromptFromMeta step 2: an empty string still replaces',
+    ).toEqual({ replace: '' });
     for (const meta of [undefined, null, {}, { other: 1 }, { systemPrompt: null }]) {
-      expect(systemPromptFromMeta(meta as never), `systemPromptFromMeta step 1: ${JSON.stringify(meta)} → undefined`).toBeUndefined();
+      expect(
+        systemPromptFromMeta(meta as never),
+        `systemPromptFromMeta step 1: ${JSON.stringify(meta)} → undefined`,
+      ).toBeUndefined();
     }
   });
 
   test('any other shape is refused with what is accepted', async () => {
     for (const value of [42, ['a'], { append: 3 }, { replace: 3, append: 'x' }, {}, true]) {
-      const error = await fails(() => systemPromptFromMeta({ systemPrompt: value }), `systemPromptFromMeta must refuse ${JSON.stringify(value)}`);
+      const error = await fails(
+        () => systemPromptFromMeta({ systemPrompt: value }),
+        `systemPromptFromMeta must refuse ${JSON.stringify(value)}`,
+      );
       expect(error, 'systemPromptFromMeta step 3: invalidParams').toMatchObject({ code: -32602 });
       expect((error as Error).message, 'systemPromptFromMeta step 3: says what is accepted').toMatch(/append/);
     }
@@ -105,34 +161,85 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
 
   test('the question names the call as a pending tool call and offers the four options', async () => {
     const { fn, sent } = ask({ outcome: 'selected', optionId: 'allow_once' });
-    await fn({ call, reason: 'bash needs approval', suggestedRules: ['Bash(npm test:*)'] }, new AbortController().signal);
-    expect(sent[0]?.toolCall.content, 'askThroughClient step 1: a command is no diff: its content is the command in a codeBlock').toEqual([{ type: 'content', content: { type: 'text', text: '```sh\nnpm test\n```' } }]);
+    await fn(
+      { call, reason: 'bash needs approval', suggestedRules: ['Bash(npm test:*)'] },
+      new AbortController().signal,
+    );
+    expect(
+      sent[0]?.toolCall.content,
+      'askThroughClient step 1: a command is no diff: its content is the command in a codeBlock',
+    ).toEqual([{ type: 'content', content: { type: 'text', text: '```sh\nnpm test\n```' } }]);
     expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
     expect(sent[0]!.sessionId, 'askThroughClient step 2: for this session').toBe('sess-1');
-    expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({ toolCallId: 'call_9', title: 'Run `npm test`', kind: 'execute', status: 'pending', rawInput: { command: 'npm test' } });
-    expect(sent[0]!.options.map((o) => `${o.optionId}/${o.kind}`), 'askThroughClient step 2: permissionOptions, ids equal to kinds').toEqual(['allow_once/allow_once', 'allow_always/allow_always', 'reject_once/reject_once', 'reject_always/reject_always']);
+    expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({
+      toolCallId: 'call_9',
+      title: 'Run `npm test`',
+      kind: 'execute',
+      status: 'pending',
+      rawInput: { command: 'npm test' },
+    });
+    expect(
+      sent[0]!.options.map((o) => `${o.optionId}/${o.kind}`),
+      'askThroughClient step 2: permissionOptions, ids equal to kinds',
+    ).toEqual([
+      'allow_once/allow_once',
+      'allow_always/allow_always',
+      'reject_once/reject_once',
+      'reject_always/reject_always',
+    ]);
     expect(sent[0]!.options[1]!.name, 'the "always" option names the rule it adds').toContain('Bash(npm test:*)');
   });
 
   test("each option the person picks is the gate's answer; a cancelled question or an unknown id is a rejection", async () => {
     for (const answer of ['allow_once', 'allow_always', 'reject_once', 'reject_always']) {
       const { fn } = ask({ outcome: 'selected', optionId: answer });
-      expect(await fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), `askThroughClient step 3: ${answer} picked → ${answer}`).toBe(answer);
+      expect(
+        await fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
+        `askThroughClient step 3: ${answer} picked → ${answer}`,
+      ).toBe(answer);
     }
     const cancelled = ask({ outcome: 'cancelled' });
-    expect(await cancelled.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), 'askThroughClient step 3: cancelled → reject_once').toBe('reject_once');
+    expect(
+      await cancelled.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
+      'askThroughClient step 3: cancelled → reject_once',
+    ).toBe('reject_once');
     const unknown = ask({ outcome: 'selected', optionId: 'allow_forever' });
-    expect(await unknown.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal), 'askThroughClient step 3: an id never offered → reject_once, never allow').toBe('reject_once');
+    expect(
+      await unknown.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
+      'askThroughClient step 3: an id never offered → reject_once, never allow',
+    ).toBe('reject_once');
   });
 
   test("an edit's question shows the diff, and the run's signal goes with the request", async () => {
     const signals: AbortSignal[] = [];
     const sent: RequestPermissionRequest[] = [];
-    const fn = askThroughClient('s', path.resolve('/w'), async (request, signal) => (sent.push(request), signals.push(signal), { outcome: { outcome: 'selected', optionId: 'reject_once' } }));
+    const fn = askThroughClient(
+      's',
+      path.resolve('/w'),
+      async (request, signal) => (
+        sent.push(request), signals.push(signal), { outcome: { outcome: 'selected', optionId: 'reject_once' } }
+      ),
+    );
     const controller = new AbortController();
-    await fn({ call: { type: 'tool_call', id: 'e1', name: 'edit', arguments: { path: 'a.ts', old_string: 'a', new_string: 'b' } }, reason: 'r', suggestedRules: [] }, controller.signal);
-    expect(sent[0]!.toolCall.content, 'askThroughClient step 1: content [diff] for an edit').toEqual([{ type: 'diff', path: path.resolve('/w/a.ts'), oldText: 'a', newText: 'b' }]);
-    expect(signals[0], 'askThroughClient step 2: pass the signal, so a cancelled run withdraws the question').toBe(controller.signal);
+    await fn(
+      {
+        call: {
+          type: 'tool_call',
+          id: 'e1',
+          name: 'edit',
+          arguments: { path: 'a.ts', old_string: 'a', new_string: 'b' },
+        },
+        reason: 'r',
+        suggestedRules: [],
+      },
+      controller.signal,
+    );
+    expect(sent[0]!.toolCall.content, 'askThroughClient step 1: content [diff] for an edit').toEqual([
+      { type: 'diff', path: path.resolve('/w/a.ts'), oldText: 'a', newText: 'b' },
+    ]);
+    expect(signals[0], 'askThroughClient step 2: pass the signal, so a cancelled run withdraws the question').toBe(
+      controller.signal,
+    );
   });
 });
 
@@ -159,49 +266,108 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     const file = path.join(root, 'src/a.ts');
     const { client, asked } = clientFiles({ [file]: 'one\ntwo\nthree\nfour\n' });
     const tool = clientReadTool(client);
-    expect(await tool.execute({ path: 'src/a.ts', offset: 2, limit: 2 }, { cwd: root }), 'clientReadTool.execute step 4: lines 2-3 numbered, then where to read on').toBe('     2\ttwo\n     3\tthree\n(more lines; read again with offset=4)');
-    expect(asked, 'clientReadTool.execute step 2: the absolute path, from offset, limit + 1 lines').toEqual([`read ${file} 2 3`]);
-    expect(await tool.execute({ path: 'src/a.ts', offset: 3, limit: 10 }, { cwd: root }), 'clientReadTool.execute steps 3-4: the last lines, no note (a final newline starts no line)').toBe('     3\tthree\n     4\tfour');
-    expect(await tool.execute({ path: 'src/a.ts', offset: 3, limit: 2 }, { cwd: root }), 'clientReadTool.execute step 4: exactly `limit` lines came back, so nothing follows: no note').toBe('     3\tthree\n     4\tfour');
+    expect(
+      await tool.execute({ path: 'src/a.ts', offset: 2, limit: 2 }, { cwd: root }),
+      'clientReadTool.execute step 4: lines 2-3 numbered, then where to read on',
+    ).toBe('     2\ttwo\n     3\tthree\n(more lines; read again with offset=4)');
+    expect(asked, 'clientReadTool.execute step 2: the absolute path, from offset, limit + 1 lines').toEqual([
+      `read ${file} 2 3`,
+    ]);
+    expect(
+      await tool.execute({ path: 'src/a.ts', offset: 3, limit: 10 }, { cwd: root }),
+      'clientReadTool.execute steps 3-4: the last lines, no note (a final newline starts no line)',
+    ).toBe('     3\tthree\n     4\tfour');
+    expect(
+      await tool.execute({ path: 'src/a.ts', offset: 3, limit: 2 }, { cwd: root }),
+      'clientReadTool.execute step 4: exactly `limit` lines came back, so nothing follows: no note',
+    ).toBe('     3\tthree\n     4\tfour');
   });
 
-  test("read of an empty file, and past the end; read and write refuse a path outside the workspace without asking", async () => {
+  test('read of an empty file, and past the end; read and write refuse a path outside the workspace without asking', async () => {
     const { root, outside } = tempWorkspace();
-    const { client, asked } = clientFiles({ [path.join(root, 'empty.txt')]: '', [path.join(outside, 'secret.txt')]: 'top secret' });
-    expect(await clientReadTool(client).execute({ path: 'empty.txt' }, { cwd: root }), 'clientReadTool.execute step 3').toBe('(empty file)');
-    const past = await rejection(clientReadTool(client).execute({ path: 'empty.txt', offset: 5 }, { cwd: root }), 'clientReadTool.execute step 3: an offset past the end throws');
-    expect(String((past as Error).message), 'clientReadTool.execute step 3: the message gives the offset and the file').toMatch(/5.*empty\.txt/);
+    const { client, asked } = clientFiles({
+      [path.join(root, 'empty.txt')]: '',
+      [path.join(outside, 'secret.txt')]: 'top secret',
+    });
+    expect(
+      await clientReadTool(client).execute({ path: 'empty.txt' }, { cwd: root }),
+      'clientReadTool.execute step 3',
+    ).toBe('(empty file)');
+    const past = await rejection(
+      clientReadTool(client).execute({ path: 'empty.txt', offset: 5 }, { cwd: root }),
+      'clientReadTool.execute step 3: an offset past the end throws',
+    );
+    expect(
+      String((past as Error).message),
+      'clientReadTool.execute step 3: the message gives the offset and the file',
+    ).toMatch(/5.*empty\.txt/);
     asked.length = 0;
-    await rejection(clientReadTool(client).execute({ path: '../outside/secret.txt' }, { cwd: root }), 'clientReadTool.execute step 1: a path outside the workspace must throw');
-    expect(asked, 'clientReadTool.execute step 1: the client is never asked to read a path outside the workspace').toEqual([]);
-    await rejection(clientWriteTool(client).execute({ path: path.join(outside, 'x.txt'), content: 'x' }, { cwd: root }), 'clientWriteTool.execute step 1: a path outside the workspace must throw');
-    expect(asked, 'clientWriteTool.execute step 1: the client is never asked to write a path outside the workspace').toEqual([]);
+    await rejection(
+      clientReadTool(client).execute({ path: '../outside/secret.txt' }, { cwd: root }),
+      'clientReadTool.execute step 1: a path outside the workspace must throw',
+    );
+    expect(
+      asked,
+      'clientReadTool.execute step 1: the client is never asked to read a path outside the workspace',
+    ).toEqual([]);
+    await rejection(
+      clientWriteTool(client).execute({ path: path.join(outside, 'x.txt'), content: 'x' }, { cwd: root }),
+      'clientWriteTool.execute step 1: a path outside the workspace must throw',
+    );
+    expect(
+      asked,
+      'clientWriteTool.execute step 1: the client is never asked to write a path outside the workspace',
+    ).toEqual([]);
   });
 
   test("what the client sends is held to read's size rules: long lines cut, the output capped, where to read on", async () => {
     const { root } = tempWorkspace();
     const file = path.join(root, 'big.txt');
     const line = 'x'.repeat(300);
-    const { client } = clientFiles({ [file]: `${'y'.repeat(5000)}\n${Array.from({ length: 400 }, () => line).join('\n')}` });
+    const { client } = clientFiles({
+      [file]: `${'y'.repeat(5000)}\n${Array.from({ length: 400 }, () => line).join('\n')}`,
+    });
     const out = await clientReadTool(client).execute({ path: 'big.txt' }, { cwd: root });
     const shown = out.split('\n');
-    expect(shown[0], 'clientReadTool.execute step 4: clipWindow cuts a long line and says so').toMatch(/^ {5}1\ty{2000} \[line cut after 2000 bytes\]$/);
-    const text = shown.slice(0, -1).map((numbered) => numbered.replace(/^ *\d+\t/, '')).join('\n');
-    expect(Buffer.byteLength(text), 'clientReadTool.execute step 4: at most MAX_READ_BYTES (50,000) of the file\'s text').toBeLessThanOrEqual(50_000);
+    expect(shown[0], 'clientReadTool.execute step 4: clipWindow cuts a long line and says so').toMatch(
+      /^ {5}1\ty{2000} \[line cut after 2000 bytes\]$/,
+    );
+    const text = shown
+      .slice(0, -1)
+      .map((numbered) => numbered.replace(/^ *\d+\t/, ''))
+      .join('\n');
+    expect(
+      Buffer.byteLength(text),
+      "clientReadTool.execute step 4: at most MAX_READ_BYTES (50,000) of the file's text",
+    ).toBeLessThanOrEqual(50_000);
     expect(Buffer.byteLength(text), 'clientReadTool.execute step 4: and as much of it as fits').toBeGreaterThan(49_000);
     const last = shown.at(-1)!;
     const next = shown.length; // lines 1..length-1 shown, so the next is `length`
-    expect(last, 'clientReadTool.execute step 4: a capped window says so, and where to read on').toBe(`(output capped at 50000 bytes; more lines; read again with offset=${next})`);
+    expect(last, 'clientReadTool.execute step 4: a capped window says so, and where to read on').toBe(
+      `(output capped at 50000 bytes; more lines; read again with offset=${next})`,
+    );
   });
 
-  test('write hands the whole content to the client and reports like chapter 4\'s write', async () => {
+  test("write hands the whole content to the client and reports like chapter 4's write", async () => {
     const { root } = tempWorkspace();
     const { client, files, asked } = clientFiles({});
     const out = await clientWriteTool(client).execute({ path: 'docs/é.md', content: 'héllo\nworld\n' }, { cwd: root });
-    expect(asked, 'clientWriteTool.execute step 2: one write, the absolute path').toEqual([`write ${path.join(root, 'docs/é.md')}`]);
-    expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute step 2: the content unchanged').toBe('héllo\nworld\n');
-    expect(out, 'clientWriteTool.execute step 3: UTF-8 bytes, lines as read counts them, the path relative').toBe('Wrote 13 bytes (2 lines) to docs/é.md');
-    expect(await clientWriteTool(client).execute({ path: 'e.txt', content: '' }, { cwd: root }), "clientWriteTool.execute step 3: '' has 0 lines").toBe('Wrote 0 bytes (0 lines) to e.txt');
-    expect(await clientWriteTool(client).execute({ path: 'f.txt', content: 'a\nb' }, { cwd: root }), 'clientWriteTool.execute step 3: no final newline, still 2 lines').toBe('Wrote 3 bytes (2 lines) to f.txt');
+    expect(asked, 'clientWriteTool.execute step 2: one write, the absolute path').toEqual([
+      `write ${path.join(root, 'docs/é.md')}`,
+    ]);
+    expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute step 2: the content unchanged').toBe(
+      'héllo\nworld\n',
+    );
+    expect(out, 'clientWriteTool.execute step 3: UTF-8 bytes, lines as read counts them, the path relative').toBe(
+      'Wrote 13 bytes (2 lines) to docs/é.md',
+    );
+    expect(
+      await clientWriteTool(client).execute({ path: 'e.txt', content: '' }, { cwd: root }),
+      "clientWriteTool.execute step 3: '' has 0 lines",
+    ).toBe('Wrote 0 bytes (0 lines) to e.txt');
+    expect(
+      await clientWriteTool(client).execute({ path: 'f.txt', content: 'a\nb' }, { cwd: root }),
+      'clientWriteTool.execute step 3: no final newline, still 2 lines',
+    ).toBe('Wrote 3 bytes (2 lines) to f.txt');
   });
 });

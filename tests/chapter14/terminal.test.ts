@@ -12,7 +12,10 @@ const open: Array<{ close(): void }> = [];
 afterEach(() => {
   for (const e of open.splice(0)) e.close();
 });
-const bashRound = (command: string, extra: Record<string, unknown> = {}) => [assistantToolCalls([{ id: 'c1', name: 'bash', arguments: { command, ...extra } }]), assistantText('Done.')];
+const bashRound = (command: string, extra: Record<string, unknown> = {}) => [
+  assistantToolCalls([{ id: 'c1', name: 'bash', arguments: { command, ...extra } }]),
+  assistantText('Done.'),
+];
 
 function connect(script: ReturnType<typeof bashRound>, terminal: TerminalScript | undefined) {
   const factory = testFactory({ script });
@@ -21,11 +24,17 @@ function connect(script: ReturnType<typeof bashRound>, terminal: TerminalScript 
   return { e, factory };
 }
 /** The result the model got for call c1. */
-const resultOf = (history: readonly Message[]) => history.find((message) => message.role === 'tool' && message.toolCallId === 'c1') as Extract<Message, { role: 'tool' }> | undefined;
-const historyOf = (e: ReturnType<typeof connect>['e'], sessionId: string) => e.server.sessions.get(sessionId)!.handle.history;
+const resultOf = (history: readonly Message[]) =>
+  history.find((message) => message.role === 'tool' && message.toolCallId === 'c1') as
+    | Extract<Message, { role: 'tool' }>
+    | undefined;
+const historyOf = (e: ReturnType<typeof connect>['e'], sessionId: string) =>
+  e.server.sessions.get(sessionId)!.handle.history;
 
 /** ClientTerminals whose every create gives terminal t1 made of `parts` (kill and release do nothing unless given). */
-const oneTerminal = (parts: Pick<ClientTerminal, 'waitForExit' | 'currentOutput'> & Partial<ClientTerminal>): ClientTerminals => ({
+const oneTerminal = (
+  parts: Pick<ClientTerminal, 'waitForExit' | 'currentOutput'> & Partial<ClientTerminal>,
+): ClientTerminals => ({
   create: async () => ({ id: 't1', kill: async () => {}, release: async () => {}, ...parts }),
 });
 
@@ -35,19 +44,40 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { root } = tempWorkspace();
     const { sessionId } = await e.open(root);
     await e.prompt(sessionId, 'run the tests');
-    expect(e.terminalLog, 'clientBashTool.execute steps 2-5: create (bash -c, the workspace, the output limit), wait, output, then release').toEqual([
-      `create t1 bash -c npm test in ${root} limit ${BASH_OUTPUT_LIMIT}`, 'wait t1', 'output t1', 'release t1',
+    expect(
+      e.terminalLog,
+      'clientBashTool.execute steps 2-5: create (bash -c, the workspace, the output limit), wait, output, then release',
+    ).toEqual([
+      `create t1 bash -c npm test in ${root} limit ${BASH_OUTPUT_LIMIT}`,
+      'wait t1',
+      'output t1',
+      'release t1',
     ]);
-    const card = e.of(sessionId).find((update) => update.sessionUpdate === 'tool_call_update' && (update.content ?? []).some((item) => item.type === 'terminal'));
-    expect(card, "clientBashTool.execute step 2: callId: ctx.callId, so the terminal is shown in call c1's card").toMatchObject({ toolCallId: 'c1', content: [{ type: 'terminal', terminalId: 't1' }] });
-    expect(resultOf(historyOf(e, sessionId)), 'clientBashTool.execute step 6: exit code, then the output (terminalText)').toMatchObject({ isError: false, content: 'exit code: 0\n--- output ---\nok 3 tests' });
+    const card = e
+      .of(sessionId)
+      .find(
+        (update) =>
+          update.sessionUpdate === 'tool_call_update' &&
+          (update.content ?? []).some((item) => item.type === 'terminal'),
+      );
+    expect(
+      card,
+      "clientBashTool.execute step 2: callId: ctx.callId, so the terminal is shown in call c1's card",
+    ).toMatchObject({ toolCallId: 'c1', content: [{ type: 'terminal', terminalId: 't1' }] });
+    expect(
+      resultOf(historyOf(e, sessionId)),
+      'clientBashTool.execute step 6: exit code, then the output (terminalText)',
+    ).toMatchObject({ isError: false, content: 'exit code: 0\n--- output ---\nok 3 tests' });
   });
 
   test('a failing command is a normal result, and its terminal is released', async () => {
     const { e } = connect(bashRound('false'), { output: 'boom\n', exitCode: 1 });
     const { sessionId } = await e.open(tempWorkspace().root);
     await e.prompt(sessionId, 'go');
-    expect(resultOf(historyOf(e, sessionId)), 'clientBashTool.execute step 6: a non-zero exit code is a result, not an error').toMatchObject({ isError: false, content: 'exit code: 1\n--- output ---\nboom' });
+    expect(
+      resultOf(historyOf(e, sessionId)),
+      'clientBashTool.execute step 6: a non-zero exit code is a result, not an error',
+    ).toMatchObject({ isError: false, content: 'exit code: 1\n--- output ---\nboom' });
     expect(e.openTerminals(), 'clientBashTool.execute step 3: released').toEqual([]);
   });
 
@@ -55,8 +85,13 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { e } = connect(bashRound('ls'), { output: 'x', exitCode: 0, failOn: 'output' });
     const { sessionId } = await e.open(tempWorkspace().root);
     await e.prompt(sessionId, 'go');
-    expect(resultOf(historyOf(e, sessionId))?.isError, 'clientBashTool.execute: a request that fails fails the call').toBe(true);
-    expect(e.terminalLog.at(-1), 'clientBashTool.execute step 3: release in a finally: on the error path too').toBe('release t1');
+    expect(
+      resultOf(historyOf(e, sessionId))?.isError,
+      'clientBashTool.execute: a request that fails fails the call',
+    ).toBe(true);
+    expect(e.terminalLog.at(-1), 'clientBashTool.execute step 3: release in a finally: on the error path too').toBe(
+      'release t1',
+    );
     expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
   });
 
@@ -64,10 +99,16 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { e } = connect(bashRound('sleep 1000', { timeout_ms: 20 }), { output: 'started\n', never: true });
     const { sessionId } = await e.open(tempWorkspace().root);
     await e.prompt(sessionId, 'go');
-    expect(e.terminalLog, 'clientBashTool.execute step 4: stopped by the time limit: kill, then read the output, then release').toEqual([expect.stringMatching(/^create t1/), 'wait t1', 'kill t1', 'output t1', 'release t1']);
+    expect(
+      e.terminalLog,
+      'clientBashTool.execute step 4: stopped by the time limit: kill, then read the output, then release',
+    ).toEqual([expect.stringMatching(/^create t1/), 'wait t1', 'kill t1', 'output t1', 'release t1']);
     const result = resultOf(historyOf(e, sessionId));
     expect(result?.isError, 'clientBashTool.execute step 6: a timeout is an error result').toBe(true);
-    expect(result?.content, 'clientBashTool.execute step 6: it says it timed out after the limit, with the output so far').toMatch(/timed out after 20 ms[\s\S]*started/);
+    expect(
+      result?.content,
+      'clientBashTool.execute step 6: it says it timed out after the limit, with the output so far',
+    ).toMatch(/timed out after 20 ms[\s\S]*started/);
   });
 
   test('cancel while the command runs: killed and released, the prompt answers cancelled', async () => {
@@ -78,8 +119,12 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     const answer = await within(running, 'clientBashTool.execute step 4: a cancel must stop the wait');
     expect(answer.stopReason, 'the prompt answers cancelled').toBe('cancelled');
-    expect(e.terminalLog.slice(1), 'clientBashTool.execute steps 3-4: aborted: kill, then release').toEqual(expect.arrayContaining(['kill t1', 'release t1']));
-    expect(e.terminalLog.indexOf('kill t1'), 'clientBashTool.execute step 4: kill before release').toBeLessThan(e.terminalLog.indexOf('release t1'));
+    expect(e.terminalLog.slice(1), 'clientBashTool.execute steps 3-4: aborted: kill, then release').toEqual(
+      expect.arrayContaining(['kill t1', 'release t1']),
+    );
+    expect(e.terminalLog.indexOf('kill t1'), 'clientBashTool.execute step 4: kill before release').toBeLessThan(
+      e.terminalLog.indexOf('release t1'),
+    );
     expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
   });
 
@@ -88,8 +133,12 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { sessionId } = await e.open(tempWorkspace().root);
     await e.prompt(sessionId, 'go');
     const content = resultOf(historyOf(e, sessionId))!.content;
-    expect(content.length, 'clientBashTool.execute step 5: terminalText caps what the model reads').toBeLessThan(BASH_OUTPUT_LIMIT + 500);
-    expect(content, 'terminalText: the middle is cut, and the note says the terminal kept only the end').toMatch(/characters cut[\s\S]*the terminal kept only the last/);
+    expect(content.length, 'clientBashTool.execute step 5: terminalText caps what the model reads').toBeLessThan(
+      BASH_OUTPUT_LIMIT + 500,
+    );
+    expect(content, 'terminalText: the middle is cut, and the note says the terminal kept only the end').toMatch(
+      /characters cut[\s\S]*the terminal kept only the last/,
+    );
   });
 
   test('without the terminal capability, bash runs in a shell of its own: the editor is asked for nothing', async () => {
@@ -97,7 +146,9 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { sessionId } = await e.open(tempWorkspace().root);
     await settles(e.prompt(sessionId, 'go'), 'the prompt must answer');
     expect(e.terminalLog, 'setupFor: no terminal capability, no terminal requests').toEqual([]);
-    expect(resultOf(historyOf(e, sessionId))?.content, "chapter 4's bash ran the command").toMatch(/^exit code: 0\n--- stdout ---\nhi/);
+    expect(resultOf(historyOf(e, sessionId))?.content, "chapter 4's bash ran the command").toMatch(
+      /^exit code: 0\n--- stdout ---\nhi/,
+    );
   });
 
   test('a cancel while the command runs is reported as aborted (not as a timeout), with the output so far', async () => {
@@ -106,32 +157,65 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const controller = new AbortController();
     let killed!: () => void;
     const exit = new Promise<void>((resolve) => (killed = resolve));
-    const tool = clientBashTool(oneTerminal({
-      // The command runs until it is killed; the run is cancelled while the tool waits for it.
-      waitForExit: async () => (log.push('wait'), setImmediate(() => controller.abort(new Error('cancelled'))), await exit, { exitCode: null, signal: 'SIGKILL' }),
-      kill: async () => void (log.push('kill'), killed()),
-      currentOutput: async () => (log.push('output'), { output: 'watching\n', truncated: false }),
-      release: async () => void log.push('release'),
-    }));
-    const error = (await rejection(tool.execute({ command: 'npm run watch' }, { cwd: '/w', callId: 'c1', signal: controller.signal }), 'clientBashTool.execute step 6: a cancelled command must throw')) as Error;
-    expect(error.message, 'clientBashTool.execute step 6: stopped by the signal, not the time limit: `Command aborted. Output so far:\n<text>`').toBe('Command aborted. Output so far:\n--- output ---\nwatching');
-    expect(log, 'clientBashTool.execute steps 3-4: aborted: kill, read the output, then release').toEqual(['wait', 'kill', 'output', 'release']);
+    const tool = clientBashTool(
+      oneTerminal({
+        // The command runs until it is killed; the run is cancelled while the tool waits for it.
+        waitForExit: async () => (
+          log.push('wait'),
+          setImmediate(() => controller.abort(new Error('cancelled'))),
+          await exit,
+          { exitCode: null, signal: 'SIGKILL' }
+        ),
+        kill: async () => void (log.push('kill'), killed()),
+        currentOutput: async () => (log.push('output'), { output: 'watching\n', truncated: false }),
+        release: async () => void log.push('release'),
+      }),
+    );
+    const error = (await rejection(
+      tool.execute({ command: 'npm run watch' }, { cwd: '/w', callId: 'c1', signal: controller.signal }),
+      'clientBashTool.execute step 6: a cancelled command must throw',
+    )) as Error;
+    expect(
+      error.message,
+      'clientBashTool.execute step 6: stopped by the signal, not the time limit: `Command aborted. Output so far:\n<text>`',
+    ).toBe('Command aborted. Output so far:\n--- output ---\nwatching');
+    expect(log, 'clientBashTool.execute steps 3-4: aborted: kill, read the output, then release').toEqual([
+      'wait',
+      'kill',
+      'output',
+      'release',
+    ]);
   });
 
   test('a context without a signal (ToolContext.signal is optional) runs the command', async () => {
     const { clientBashTool } = await import('kit/acp/client-terminal');
-    const tool = clientBashTool(oneTerminal({ waitForExit: async () => ({ exitCode: 0, signal: null }), currentOutput: async () => ({ output: 'hi\n', truncated: false }) }));
-    const output = await settles(tool.execute({ command: 'echo hi' }, { cwd: '/w', callId: 'c1' }), 'clientBashTool.execute step 1: no signal means nothing can cancel the run, so the command must run (check ctx.signal?.aborted)');
-    expect(output, 'clientBashTool.execute step 6: exit line, then the output').toBe('exit code: 0\n--- output ---\nhi');
+    const tool = clientBashTool(
+      oneTerminal({
+        waitForExit: async () => ({ exitCode: 0, signal: null }),
+        currentOutput: async () => ({ output: 'hi\n', truncated: false }),
+      }),
+    );
+    const output = await settles(
+      tool.execute({ command: 'echo hi' }, { cwd: '/w', callId: 'c1' }),
+      'clientBashTool.execute step 1: no signal means nothing can cancel the run, so the command must run (check ctx.signal?.aborted)',
+    );
+    expect(output, 'clientBashTool.execute step 6: exit line, then the output').toBe(
+      'exit code: 0\n--- output ---\nhi',
+    );
   });
 
   test('a call cancelled before it starts asks the editor for nothing', async () => {
     const { clientBashTool } = await import('kit/acp/client-terminal');
     const asked: string[] = [];
-    const tool = clientBashTool({ create: async () => (asked.push('create'), Promise.reject(new Error('not expected'))) });
+    const tool = clientBashTool({
+      create: async () => (asked.push('create'), Promise.reject(new Error('not expected'))),
+    });
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
-    const error = await tool.execute({ command: 'ls' }, { cwd: '/w', signal: controller.signal }).then(() => undefined, (failure: unknown) => failure as Error);
+    const error = await tool.execute({ command: 'ls' }, { cwd: '/w', signal: controller.signal }).then(
+      () => undefined,
+      (failure: unknown) => failure as Error,
+    );
     expect(error?.message, 'clientBashTool.execute step 1: an Error saying the command was not run').toMatch(/not run/);
     expect(asked, 'clientBashTool.execute step 1: no terminal is created for a cancelled run').toEqual([]);
   });

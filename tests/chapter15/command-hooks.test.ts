@@ -19,10 +19,29 @@ import { rejection } from '../helpers/assert.js';
 import { requestOn } from '../helpers/transcript.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 import type { CommandHookOptions, HookRun, RunHookCommand } from 'kit/capstone/command-hooks';
-import { alive, ask, bashAgent, cmd, collect, config, eventually, fakeRunner, group, hookOptions, never, readJson, toolResults } from './hook-fixtures.js';
+import {
+  alive,
+  ask,
+  bashAgent,
+  cmd,
+  collect,
+  config,
+  eventually,
+  fakeRunner,
+  group,
+  hookOptions,
+  never,
+  readJson,
+  toolResults,
+} from './hook-fixtures.js';
 import { HANG_MS, within } from '../helpers/wait.js';
 
-const bashCall = (command = 'rm -rf build'): ToolCall => ({ type: 'tool_call', id: 'c1', name: 'bash', arguments: { command } });
+const bashCall = (command = 'rm -rf build'): ToolCall => ({
+  type: 'tool_call',
+  id: 'c1',
+  name: 'bash',
+  arguments: { command },
+});
 /** A shell command that prints `value` as JSON on stdout. */
 const printJson = (value: unknown) => `printf '%s' '${JSON.stringify(value)}'`;
 /**
@@ -71,12 +90,17 @@ describe('hookMatches (src/capstone/hook-settings.ts)', () => {
   });
 
   test('a plain matcher is a list of exact names, tried as the kit names the tool and as Claude Code does', () => {
-    expect(hookMatches('Bash', 'bash'), "hookMatches step 2: Claude Code's name Bash selects the kit's bash").toBe(true);
+    expect(hookMatches('Bash', 'bash'), "hookMatches step 2: Claude Code's name Bash selects the kit's bash").toBe(
+      true,
+    );
     expect(hookMatches('bash', 'bash'), "hookMatches step 2: the kit's own name selects it too").toBe(true);
     expect(hookMatches('Edit|Write', 'write'), 'hookMatches step 3: Edit|Write selects write').toBe(true);
     expect(hookMatches('Edit|Write', 'edit'), 'hookMatches step 3: Edit|Write selects edit').toBe(true);
     expect(hookMatches('Edit|Write', 'read'), 'hookMatches step 3: Edit|Write does not select read').toBe(false);
-    expect(hookMatches('Write', 'todo_write'), 'hookMatches step 3: Write is an exact name, so it does not select TodoWrite').toBe(false);
+    expect(
+      hookMatches('Write', 'todo_write'),
+      'hookMatches step 3: Write is an exact name, so it does not select TodoWrite',
+    ).toBe(false);
     expect(hookMatches('Edit|Write', 'todo_write'), 'hookMatches step 3: nor does Edit|Write').toBe(false);
     expect(hookMatches('TodoWrite', 'todo_write'), 'hookMatches step 3: TodoWrite selects todo_write').toBe(true);
     expect(hookMatches('Bas', 'bash'), 'hookMatches step 3: a plain matcher is not a prefix').toBe(false);
@@ -85,12 +109,23 @@ describe('hookMatches (src/capstone/hook-settings.ts)', () => {
 
   test('any other matcher is an unanchored regex, tried on both names; one that does not compile selects nothing', () => {
     expect(hookMatches('mcp__.*', 'mcp__files__read'), 'hookMatches step 4: mcp__.* selects every MCP tool').toBe(true);
-    expect(hookMatches('mcp__github__.*', 'mcp__files__read'), "hookMatches step 4: another server's tools are not selected").toBe(false);
-    expect(hookMatches('^Web', 'web_fetch'), "hookMatches step 4: ^Web selects web_fetch by Claude Code's name WebFetch").toBe(true);
+    expect(
+      hookMatches('mcp__github__.*', 'mcp__files__read'),
+      "hookMatches step 4: another server's tools are not selected",
+    ).toBe(false);
+    expect(
+      hookMatches('^Web', 'web_fetch'),
+      "hookMatches step 4: ^Web selects web_fetch by Claude Code's name WebFetch",
+    ).toBe(true);
     expect(hookMatches('_fetch$', 'web_fetch'), "hookMatches step 4: and a regex may use the kit's name").toBe(true);
     expect(hookMatches('Notebook.*', 'edit'), 'hookMatches step 4: Notebook.* does not select edit').toBe(false);
-    expect(hookMatches('ash.', 'bash'), 'hookMatches step 4: a regex that matches neither name selects nothing').toBe(false);
-    expect(hookMatches('(', 'bash'), 'hookMatches step 4: a regex that does not compile selects nothing, without throwing').toBe(false);
+    expect(hookMatches('ash.', 'bash'), 'hookMatches step 4: a regex that matches neither name selects nothing').toBe(
+      false,
+    );
+    expect(
+      hookMatches('(', 'bash'),
+      'hookMatches step 4: a regex that does not compile selects nothing, without throwing',
+    ).toBe(false);
   });
 });
 
@@ -100,7 +135,13 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
       permissions: { allow: ['Bash(npm test)'] },
       hooks: {
         PreToolUse: [
-          { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5 }, { type: 'http', url: 'http://127.0.0.1:9/hook' }] },
+          {
+            matcher: 'Bash|Edit',
+            hooks: [
+              { type: 'command', command: 'guard.sh', timeout: 5 },
+              { type: 'http', url: 'http://127.0.0.1:9/hook' },
+            ],
+          },
           { hooks: [{ type: 'command', command: 'log.sh' }] },
         ],
         Stop: [{ matcher: '', hooks: [{ type: 'command', command: 'npm test', timeout: 0.5 }] }],
@@ -121,7 +162,10 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
       SessionStart: [],
     });
     const none = { PreToolUse: [], PostToolUse: [], UserPromptSubmit: [], Stop: [], SessionStart: [] };
-    expect(parseHookSettings({ permissions: { deny: [] } }, 'settings.json'), 'parseHookSettings step 1: a file without hooks has none').toEqual(none);
+    expect(
+      parseHookSettings({ permissions: { deny: [] } }, 'settings.json'),
+      'parseHookSettings step 1: a file without hooks has none',
+    ).toEqual(none);
   });
 
   test('a file of the wrong shape is a SettingsError naming the file, the event and the index', () => {
@@ -129,17 +173,61 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
     const cases: Array<[unknown, RegExp, string]> = [
       ['not an object', /object/, 'parseHookSettings step 1: the settings must be an object'],
       [{ hooks: [] }, /hooks/, 'parseHookSettings step 1: hooks must be an object'],
-      [{ hooks: { PreToolUse: { matcher: 'Bash' } } }, /hooks\.PreToolUse/, 'parseHookSettings step 2: an event holds an array of groups'],
-      [{ hooks: { PostToolUse: [{ hooks: [] }, { matcher: 'Edit(', hooks: [] }] } }, /hooks\.PostToolUse\[1\]\.matcher/, 'parseHookSettings step 3: a matcher that is not a valid regex, at its index'],
-      [{ hooks: { Stop: [{ matcher: 3, hooks: [] }] } }, /hooks\.Stop\[0\]\.matcher/, 'parseHookSettings step 3: a matcher must be a string'],
-      [{ hooks: { SessionStart: [{}, {}] } }, /hooks\.SessionStart\[0\]\.hooks/, 'parseHookSettings step 3: a group needs a hooks array'],
-      [{ hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'a' }, { type: 'command' }] }] } }, /hooks\.UserPromptSubmit\[0\]\.hooks\[1\]\.command/, 'parseHookSettings step 4: a command hook needs a command'],
-      [{ hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } }, /hooks\.PreToolUse\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout must be a positive number'],
-      [{ hooks: { PreToolUse: [{ hooks: [{ command: 'a' }] }] } }, /hooks\.PreToolUse\[0\]\.hooks\[0\]/, 'parseHookSettings step 4: a hook needs a type'],
-      [{ hooks: { PreToolUse: [{ hooks: [] }, null] } }, /hooks\.PreToolUse\[1\]/, 'parseHookSettings step 3: a group must be an object'],
-      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: '   ' }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.command/, 'parseHookSettings step 4: a command of only spaces is empty'],
-      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: 0 }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout of 0 is not positive'],
-      [{ hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: '5' }] }] } }, /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/, 'parseHookSettings step 4: a timeout must be a number, not a string'],
+      [
+        { hooks: { PreToolUse: { matcher: 'Bash' } } },
+        /hooks\.PreToolUse/,
+        'parseHookSettings step 2: an event holds an array of groups',
+      ],
+      [
+        { hooks: { PostToolUse: [{ hooks: [] }, { matcher: 'Edit(', hooks: [] }] } },
+        /hooks\.PostToolUse\[1\]\.matcher/,
+        'parseHookSettings step 3: a matcher that is not a valid regex, at its index',
+      ],
+      [
+        { hooks: { Stop: [{ matcher: 3, hooks: [] }] } },
+        /hooks\.Stop\[0\]\.matcher/,
+        'parseHookSettings step 3: a matcher must be a string',
+      ],
+      [
+        { hooks: { SessionStart: [{}, {}] } },
+        /hooks\.SessionStart\[0\]\.hooks/,
+        'parseHookSettings step 3: a group needs a hooks array',
+      ],
+      [
+        { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'a' }, { type: 'command' }] }] } },
+        /hooks\.UserPromptSubmit\[0\]\.hooks\[1\]\.command/,
+        'parseHookSettings step 4: a command hook needs a command',
+      ],
+      [
+        { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } },
+        /hooks\.PreToolUse\[0\]\.hooks\[0\]\.timeout/,
+        'parseHookSettings step 4: a timeout must be a positive number',
+      ],
+      [
+        { hooks: { PreToolUse: [{ hooks: [{ command: 'a' }] }] } },
+        /hooks\.PreToolUse\[0\]\.hooks\[0\]/,
+        'parseHookSettings step 4: a hook needs a type',
+      ],
+      [
+        { hooks: { PreToolUse: [{ hooks: [] }, null] } },
+        /hooks\.PreToolUse\[1\]/,
+        'parseHookSettings step 3: a group must be an object',
+      ],
+      [
+        { hooks: { Stop: [{ hooks: [{ type: 'command', command: '   ' }] }] } },
+        /hooks\.Stop\[0\]\.hooks\[0\]\.command/,
+        'parseHookSettings step 4: a command of only spaces is empty',
+      ],
+      [
+        { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: 0 }] }] } },
+        /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/,
+        'parseHookSettings step 4: a timeout of 0 is not positive',
+      ],
+      [
+        { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: '5' }] }] } },
+        /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/,
+        'parseHookSettings step 4: a timeout must be a number, not a string',
+      ],
     ];
     for (const [value, where, label] of cases) {
       const error = thrown(() => parseHookSettings(value, source));
@@ -156,7 +244,13 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
   test('sends the event as JSON on stdin, and reads exit code 0 with plain text as ok', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const verdict = await runHook('PreToolUse', cmd('cat > in.json; echo "  all good  "'), { tool_name: 'Bash', tool_input: { command: 'ls' } }, options, never());
+    const verdict = await runHook(
+      'PreToolUse',
+      cmd('cat > in.json; echo "  all good  "'),
+      { tool_name: 'Bash', tool_input: { command: 'ls' } },
+      options,
+      never(),
+    );
     expect(readJson(root, 'in.json'), 'runHook step 2: session_id, cwd and hook_event_name, then the fields').toEqual({
       session_id: 'session-15',
       cwd: root,
@@ -164,15 +258,27 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       tool_name: 'Bash',
       tool_input: { command: 'ls' },
     });
-    expect(verdict, 'runHook step 7: exit code 0 with text is ok, the text trimmed').toEqual({ type: 'ok', text: 'all good' });
+    expect(verdict, 'runHook step 7: exit code 0 with text is ok, the text trimmed').toEqual({
+      type: 'ok',
+      text: 'all good',
+    });
   });
 
   test('exit code 2 blocks with stderr trimmed (stdout unread); with no stderr, with a sentence naming the event and the command', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
     const allowing = printJson({ hookSpecificOutput: { permissionDecision: 'allow' } });
-    const verdict = await runHook('PreToolUse', cmd(`echo "  no rm -rf here  " >&2; ${allowing}; exit 2`), {}, options, never());
-    expect(verdict, 'runHook step 5: exit code 2 is a block with stderr trimmed, whatever stdout says').toEqual({ type: 'block', message: 'no rm -rf here' });
+    const verdict = await runHook(
+      'PreToolUse',
+      cmd(`echo "  no rm -rf here  " >&2; ${allowing}; exit 2`),
+      {},
+      options,
+      never(),
+    );
+    expect(verdict, 'runHook step 5: exit code 2 is a block with stderr trimmed, whatever stdout says').toEqual({
+      type: 'block',
+      message: 'no rm -rf here',
+    });
     const silent = await runHook('Stop', cmd('exit 2'), {}, options, never());
     expect(silent.type, 'runHook step 5: exit code 2 blocks even without stderr').toBe('block');
     const message = silent.type === 'block' ? silent.message : '';
@@ -188,45 +294,83 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     expect(reports[0], 'runHook step 6: the report names the event').toContain('PreToolUse');
     expect(reports[0], 'runHook step 6: the report gives the exit code').toMatch(/\b1\b/);
     expect(reports[0], 'runHook step 6: the report gives stderr').toContain('jq: command not found');
-    expect(await runHook('PostToolUse', cmd('exit 3'), {}, options, never()), 'runHook step 6: exit code 3 is ignored too').toEqual({ type: 'ignored' });
+    expect(
+      await runHook('PostToolUse', cmd('exit 3'), {}, options, never()),
+      'runHook step 6: exit code 3 is ignored too',
+    ).toEqual({ type: 'ignored' });
     const { run } = fakeRunner({ exitCode: null, stderr: 'killed' });
-    expect(await runHook('Stop', cmd('x'), {}, { ...options, run }, never()), 'runHook step 6: no exit code (killed) is ignored').toEqual({ type: 'ignored' });
+    expect(
+      await runHook('Stop', cmd('x'), {}, { ...options, run }, never()),
+      'runHook step 6: no exit code (killed) is ignored',
+    ).toEqual({ type: 'ignored' });
     expect(reports, 'runHook step 6: each failure reported once').toHaveLength(3);
   });
 
   test('a failed hook is reported with the event, the command, its code (or that it had none) and stderr trimmed', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
-    const one = await runHook('PreToolUse', cmd('check.sh'), {}, { ...options, run: scripted({ 'check.sh': { exitCode: 1, stderr: '  jq: command not found\n' } }) }, never());
+    const one = await runHook(
+      'PreToolUse',
+      cmd('check.sh'),
+      {},
+      { ...options, run: scripted({ 'check.sh': { exitCode: 1, stderr: '  jq: command not found\n' } }) },
+      never(),
+    );
     expect(one, 'runHook step 6: exit code 1 is ignored').toEqual({ type: 'ignored' });
     expect(reports[0], 'runHook step 6: the report names the event').toContain('PreToolUse');
     expect(reports[0], 'runHook step 6: the report names the command').toContain('check.sh');
     expect(reports[0], 'runHook step 6: the report gives the exit code, 1').toMatch(/\b1\b/);
     expect(reports[0], 'runHook step 6: the report gives stderr').toContain('jq: command not found');
     expect(reports[0], 'runHook step 6: stderr trimmed (the report is one line)').not.toMatch(/\n/);
-    await runHook('Stop', cmd('check.sh'), {}, { ...options, run: scripted({ 'check.sh': { exitCode: null } }) }, never());
-    expect(reports[1], 'runHook step 6: a hook with no exit code (null) is reported as killed or as having none').toMatch(/null|none|no exit code|kill|signal/i);
+    await runHook(
+      'Stop',
+      cmd('check.sh'),
+      {},
+      { ...options, run: scripted({ 'check.sh': { exitCode: null } }) },
+      never(),
+    );
+    expect(
+      reports[1],
+      'runHook step 6: a hook with no exit code (null) is reported as killed or as having none',
+    ).toMatch(/null|none|no exit code|kill|signal/i);
   });
 
   test('options.report is optional: a hook that times out, fails or prints broken JSON is ignored without it', async () => {
     const { root } = tempWorkspace();
-    const run = scripted({ slow: { timedOut: true, exitCode: null }, failing: { exitCode: 1, stderr: 'oops' }, broken: { stdout: '{"a":' } });
+    const run = scripted({
+      slow: { timedOut: true, exitCode: null },
+      failing: { exitCode: 1, stderr: 'oops' },
+      broken: { stdout: '{"a":' },
+    });
     const options: CommandHookOptions = { cwd: root, sessionId: 'session-15', run };
-    for (const [command, step] of [['slow', 4], ['failing', 6], ['broken', 7]] as const) {
+    for (const [command, step] of [
+      ['slow', 4],
+      ['failing', 6],
+      ['broken', 7],
+    ] as const) {
       const verdict = await runHook('PreToolUse', cmd(command), {}, options, never()).catch((error: unknown) => {
         if (error instanceof Error && error.name === 'TodoError') throw error;
         return error;
       });
-      expect(verdict, `runHook step ${step}: with no options.report, the ${command} hook is ignored (report only when given)`).toEqual({ type: 'ignored' });
+      expect(
+        verdict,
+        `runHook step ${step}: with no options.report, the ${command} hook is ignored (report only when given)`,
+      ).toEqual({ type: 'ignored' });
     }
   });
 
   test('JSON on stdout after exit code 0 is read; output that starts with { but does not parse is reported and ignored', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
-    const answer = { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' } };
+    const answer = {
+      hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+    };
     const verdict = await runHook('PreToolUse', cmd(printJson(answer)), {}, options, never());
-    expect(verdict, 'runHook step 7: exit code 0 with a JSON object is ok, with the object as json').toEqual({ type: 'ok', text: JSON.stringify(answer), json: answer });
+    expect(verdict, 'runHook step 7: exit code 0 with a JSON object is ok, with the object as json').toEqual({
+      type: 'ok',
+      text: JSON.stringify(answer),
+      json: answer,
+    });
     expect(reports, 'runHook step 7: nothing to report').toEqual([]);
     const broken = await runHook('PreToolUse', cmd(`echo '{"hookSpecificOutput": '`), {}, options, never());
     expect(broken, 'runHook step 7: a broken object is ignored, not taken as text').toEqual({ type: 'ignored' });
@@ -240,7 +384,10 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     const signal = never();
     await runHook('PreToolUse', cmd('check.sh', 5), {}, options, signal);
     await runHook('PreToolUse', cmd('check.sh'), {}, options, signal);
-    expect(calls.map((c) => c.options.timeoutMs), 'runHook step 2: timeout 5 is 5000 ms; none is DEFAULT_HOOK_TIMEOUT_S (60) seconds').toEqual([5000, 60_000]);
+    expect(
+      calls.map((c) => c.options.timeoutMs),
+      'runHook step 2: timeout 5 is 5000 ms; none is DEFAULT_HOOK_TIMEOUT_S (60) seconds',
+    ).toEqual([5000, 60_000]);
     expect(calls[0]!.options.cwd, 'runHook step 2: the command runs in options.cwd').toBe(root);
     expect(calls[0]!.options.signal, "runHook step 2: the run's signal goes to the runner").toBe(signal);
     expect(calls[0]!.command, 'runHook step 2: the command as written').toBe('check.sh');
@@ -252,7 +399,10 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     // The test stops the hook itself once only a hang would still be waiting (and fails), so a time limit that does
     // not work leaves nothing running.
     const controller = new AbortController();
-    const late = setTimeout(() => controller.abort(new Error('the test had to stop a hook that its time limit did not stop')), HANG_MS);
+    const late = setTimeout(
+      () => controller.abort(new Error('the test had to stop a hook that its time limit did not stop')),
+      HANG_MS,
+    );
     const verdict = await runHook('PreToolUse', cmd(SLEEPER, 0.2), {}, options, controller.signal).then(
       (value) => value,
       (error: unknown) => {
@@ -261,7 +411,10 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       },
     );
     clearTimeout(late);
-    expect(controller.signal.aborted, 'runHook step 2: a hook with timeout 0.2 (seconds) is stopped by its own time limit, after about 200 ms').toBe(false);
+    expect(
+      controller.signal.aborted,
+      'runHook step 2: a hook with timeout 0.2 (seconds) is stopped by its own time limit, after about 200 ms',
+    ).toBe(false);
     expect(verdict, 'runHook step 4: a timed-out hook is ignored').toEqual({ type: 'ignored' });
     expect(reports.join('\n'), 'runHook step 4: and reported as timed out').toMatch(/timed out/);
     const pid = sleeperPid(root);
@@ -278,15 +431,30 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     await eventually(() => existsSync(path.join(root, 'sleep.pid')) || settled.done);
     controller.abort(reason);
     // The hook sleeps far longer than the test waits: only an abort that stops it ends the call.
-    await within(running.then(() => undefined, () => undefined), 'runHook step 3: at once, not when the hook would have ended');
-    const error = await rejection(running, "runHook step 3: an abort while the hook runs rejects with the signal's reason");
+    await within(
+      running.then(
+        () => undefined,
+        () => undefined,
+      ),
+      'runHook step 3: at once, not when the hook would have ended',
+    );
+    const error = await rejection(
+      running,
+      "runHook step 3: an abort while the hook runs rejects with the signal's reason",
+    );
     expect(error, "runHook step 3: the rejection is the signal's reason itself").toBe(reason);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the sleep the hook started (pid ${pid}) is killed`).toBe(true);
 
     const { run, calls } = fakeRunner();
     const aborted = AbortSignal.abort(reason);
-    expect(await rejection(runHook('Stop', cmd('x'), {}, { ...options, run }, aborted), 'runHook step 1: an aborted signal rejects'), "runHook step 1: with the signal's reason").toBe(reason);
+    expect(
+      await rejection(
+        runHook('Stop', cmd('x'), {}, { ...options, run }, aborted),
+        'runHook step 1: an aborted signal rejects',
+      ),
+      "runHook step 1: with the signal's reason",
+    ).toBe(reason);
     expect(calls, 'runHook step 1: and nothing runs').toEqual([]);
   });
 });
@@ -295,15 +463,23 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
   test("exit code 2 blocks the call: the tool never runs and the model reads the hook's stderr", async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const hooks = commandHooks(config({ PreToolUse: [group('Bash', cmd('cat > in.json; echo "rm -rf is not allowed here" >&2; exit 2'))] }), options);
+    const hooks = commandHooks(
+      config({ PreToolUse: [group('Bash', cmd('cat > in.json; echo "rm -rf is not allowed here" >&2; exit 2'))] }),
+      options,
+    );
     const { agent, provider, ran } = bashAgent(root, hooks);
     const history = ask('clean up');
     await collect(agent.run(history));
     expect(ran, 'runPreToolUse step 3: a blocked call never runs').toEqual([]);
     const [result] = toolResults(requestOn(provider, 2));
-    expect(result?.content, "runPreToolUse step 3: the model reads the hook's stderr as the call's result").toBe('rm -rf is not allowed here');
+    expect(result?.content, "runPreToolUse step 3: the model reads the hook's stderr as the call's result").toBe(
+      'rm -rf is not allowed here',
+    );
     expect(result?.isError, 'runPreToolUse step 3: as an error result').toBe(true);
-    expect(readJson(root, 'in.json'), "runPreToolUse step 2: the hook reads the event, Claude Code's tool name, the input and the call's id").toEqual({
+    expect(
+      readJson(root, 'in.json'),
+      "runPreToolUse step 2: the hook reads the event, Claude Code's tool name, the input and the call's id",
+    ).toEqual({
       session_id: 'session-15',
       cwd: root,
       hook_event_name: 'PreToolUse',
@@ -317,66 +493,131 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
   test('permissionDecision deny blocks with its reason, allow allows, ask and plain output have no opinion', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const answer = (output: Record<string, unknown>) => [group('Bash', cmd(printJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...output } })))];
-    expect(await runPreToolUse(answer({ permissionDecision: 'deny', permissionDecisionReason: 'not on Fridays' }), bashCall(), options, never()), 'runPreToolUse step 4: deny blocks with permissionDecisionReason').toEqual({ type: 'block', message: 'not on Fridays' });
+    const answer = (output: Record<string, unknown>) => [
+      group('Bash', cmd(printJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...output } }))),
+    ];
+    expect(
+      await runPreToolUse(
+        answer({ permissionDecision: 'deny', permissionDecisionReason: 'not on Fridays' }),
+        bashCall(),
+        options,
+        never(),
+      ),
+      'runPreToolUse step 4: deny blocks with permissionDecisionReason',
+    ).toEqual({ type: 'block', message: 'not on Fridays' });
     const bare = await runPreToolUse(answer({ permissionDecision: 'deny' }), bashCall(), options, never());
     expect(bare?.type, 'runPreToolUse step 4: deny without a reason still blocks').toBe('block');
-    expect(bare?.type === 'block' && bare.message.trim().length > 0, 'runPreToolUse step 4: with a sentence of your own').toBe(true);
-    expect(await runPreToolUse(answer({ permissionDecision: 'allow' }), bashCall(), options, never()), 'runPreToolUse step 5: allow is { type: allow }').toEqual({ type: 'allow' });
-    expect(await runPreToolUse(answer({ permissionDecision: 'ask' }), bashCall(), options, never()), 'runPreToolUse step 5: ask is no opinion here (the gate asks)').toBeUndefined();
-    expect(await runPreToolUse([group('Bash', cmd('echo "checked"'))], bashCall(), options, never()), 'runPreToolUse step 5: plain output is no opinion').toBeUndefined();
+    expect(
+      bare?.type === 'block' && bare.message.trim().length > 0,
+      'runPreToolUse step 4: with a sentence of your own',
+    ).toBe(true);
+    expect(
+      await runPreToolUse(answer({ permissionDecision: 'allow' }), bashCall(), options, never()),
+      'runPreToolUse step 5: allow is { type: allow }',
+    ).toEqual({ type: 'allow' });
+    expect(
+      await runPreToolUse(answer({ permissionDecision: 'ask' }), bashCall(), options, never()),
+      'runPreToolUse step 5: ask is no opinion here (the gate asks)',
+    ).toBeUndefined();
+    expect(
+      await runPreToolUse([group('Bash', cmd('echo "checked"'))], bashCall(), options, never()),
+      'runPreToolUse step 5: plain output is no opinion',
+    ).toBeUndefined();
   });
 
   test('deny with a reason of only spaces blocks with a sentence of your own', async () => {
     const { root } = tempWorkspace();
-    const run = scripted({ deny: jsonOut({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: ' \n ' } }) });
+    const run = scripted({
+      deny: jsonOut({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'deny',
+          permissionDecisionReason: ' \n ',
+        },
+      }),
+    });
     const { options } = hookOptions(root, { run });
     const decision = await runPreToolUse([group('Bash', cmd('deny'))], bashCall(), options, never());
     expect(decision?.type, 'runPreToolUse step 4: deny with a blank reason still blocks').toBe('block');
     const message = decision?.type === 'block' ? decision.message : '';
-    expect(message, 'runPreToolUse step 4: a reason that is blank once trimmed is none: the model reads a sentence of your own').toMatch(/\w/);
+    expect(
+      message,
+      'runPreToolUse step 4: a reason that is blank once trimmed is none: the model reads a sentence of your own',
+    ).toMatch(/\w/);
   });
 
   test('updatedInput changes the call, and the hooks after it see the changed input', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
     const dryRun = { command: 'rm -rf build --dry-run' };
-    const rewrite = cmd(`cat > first.json; ${printJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: dryRun } })}`);
-    const hooks = commandHooks(config({ PreToolUse: [group('Bash', rewrite), group('*', cmd('cat > second.json'))] }), options);
+    const rewrite = cmd(
+      `cat > first.json; ${printJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: dryRun } })}`,
+    );
+    const hooks = commandHooks(
+      config({ PreToolUse: [group('Bash', rewrite), group('*', cmd('cat > second.json'))] }),
+      options,
+    );
     const { agent, ran } = bashAgent(root, hooks);
     const events = await collect(agent.run(ask('clean up')));
     expect(ran, 'runPreToolUse step 4: the tool runs with the updatedInput').toEqual(['rm -rf build --dry-run']);
-    expect(readJson(root, 'first.json')?.tool_input, 'runPreToolUse step 2: the first hook sees the input as the model wrote it').toEqual({ command: 'rm -rf build' });
-    expect(readJson(root, 'second.json')?.tool_input, 'runPreToolUse step 4: the hook after it sees the changed input').toEqual(dryRun);
+    expect(
+      readJson(root, 'first.json')?.tool_input,
+      'runPreToolUse step 2: the first hook sees the input as the model wrote it',
+    ).toEqual({ command: 'rm -rf build' });
+    expect(
+      readJson(root, 'second.json')?.tool_input,
+      'runPreToolUse step 4: the hook after it sees the changed input',
+    ).toEqual(dryRun);
     const decided = events.find((event) => event.type === 'tool_call_decided');
-    expect(decided && 'decision' in decided ? decided.decision : undefined, 'runPreToolUse step 5: the decision is a change with the new arguments').toEqual({ type: 'change', arguments: dryRun });
+    expect(
+      decided && 'decision' in decided ? decided.decision : undefined,
+      'runPreToolUse step 5: the decision is a change with the new arguments',
+    ).toEqual({ type: 'change', arguments: dryRun });
   });
 
   test('every matching hook runs, in order; hooks whose matcher does not select the tool do not run', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
     const say = (word: string) => cmd(`echo ${word} >> order.txt`);
-    const groups = [group('Bash', say('one'), say('two')), group('Write', say('never')), group('*', say('three')), group('mcp__.*', say('never')), group('bash', say('four'))];
+    const groups = [
+      group('Bash', say('one'), say('two')),
+      group('Write', say('never')),
+      group('*', say('three')),
+      group('mcp__.*', say('never')),
+      group('bash', say('four')),
+    ];
     const decision = await runPreToolUse(groups, bashCall(), options, never());
-    expect(readFileSync(path.join(root, 'order.txt'), 'utf8').split('\n').filter(Boolean), 'runPreToolUse step 2: every hook of every matching group, in order, and no other').toEqual(['one', 'two', 'three', 'four']);
+    expect(
+      readFileSync(path.join(root, 'order.txt'), 'utf8').split('\n').filter(Boolean),
+      'runPreToolUse step 2: every hook of every matching group, in order, and no other',
+    ).toEqual(['one', 'two', 'three', 'four']);
     expect(decision, 'runPreToolUse step 5: hooks that only print have no opinion').toBeUndefined();
   });
 
   test('a hook that fails with another code, or prints broken JSON, is reported and the call goes on', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
-    const hooks = commandHooks(config({ PreToolUse: [group('Bash', cmd('echo "oops" >&2; exit 1'), cmd(`echo '{"hookSpecificOutput": {'`))] }), options);
+    const hooks = commandHooks(
+      config({ PreToolUse: [group('Bash', cmd('echo "oops" >&2; exit 1'), cmd(`echo '{"hookSpecificOutput": {'`))] }),
+      options,
+    );
     const { agent, provider, ran } = bashAgent(root, hooks);
     await collect(agent.run(ask('clean up')));
     expect(ran, 'runPreToolUse step 4: ignored verdicts change nothing: the call runs').toEqual(['rm -rf build']);
-    expect(toolResults(requestOn(provider, 2))[0]?.isError, 'runPreToolUse step 4: and its result is the tool\'s own').toBe(false);
+    expect(
+      toolResults(requestOn(provider, 2))[0]?.isError,
+      "runPreToolUse step 4: and its result is the tool's own",
+    ).toBe(false);
     expect(reports, 'runHook steps 6-7: both failures are reported').toHaveLength(2);
   });
 
   test('an abort while a PreToolUse hook runs ends the run as cancelled at once, with the hook killed', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const { agent, ran } = bashAgent(root, commandHooks(config({ PreToolUse: [group(undefined, cmd(SLEEPER))] }), options));
+    const { agent, ran } = bashAgent(
+      root,
+      commandHooks(config({ PreToolUse: [group(undefined, cmd(SLEEPER))] }), options),
+    );
     const controller = new AbortController();
     const history = ask('clean up');
     const events = collect(agent.run(history, { signal: controller.signal }));
@@ -385,7 +626,10 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     controller.abort(new Error('cancelled by the person'));
     // The hook sleeps far longer than the test waits: only a run whose signal reaches the hook ends.
     const done = (await within(events, 'runPreToolUse step 2: at once, not after the hook')).at(-1);
-    expect(done?.type === 'done' && done.reason, "runPreToolUse step 2: the hook gets the run's signal, so the run ends as cancelled").toBe('cancelled');
+    expect(
+      done?.type === 'done' && done.reason,
+      "runPreToolUse step 2: the hook gets the run's signal, so the run ends as cancelled",
+    ).toBe('cancelled');
     expect(ran, 'the call did not run').toEqual([]);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the hook's sleep (pid ${pid}) is killed`).toBe(true);
@@ -397,14 +641,22 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
   test("exit code 2 adds the hook's stderr to the result the model reads", async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const hooks = commandHooks(config({ PostToolUse: [group('Bash', cmd('cat > post.json; echo "lint: 3 warnings" >&2; exit 2'))] }), options);
+    const hooks = commandHooks(
+      config({ PostToolUse: [group('Bash', cmd('cat > post.json; echo "lint: 3 warnings" >&2; exit 2'))] }),
+      options,
+    );
     const { agent, provider, ran } = bashAgent(root, hooks);
     await collect(agent.run(ask('clean up')));
     expect(ran, 'PostToolUse runs after the call: it ran').toEqual(['rm -rf build']);
     const [result] = toolResults(requestOn(provider, 2));
-    expect(result?.content, "runPostToolUse step 3: the tool's output, a blank line, then the hook's note").toBe('ran: rm -rf build\n\nPostToolUse hook: lint: 3 warnings');
+    expect(result?.content, "runPostToolUse step 3: the tool's output, a blank line, then the hook's note").toBe(
+      'ran: rm -rf build\n\nPostToolUse hook: lint: 3 warnings',
+    );
     expect(result?.isError, 'runPostToolUse step 3: the call ran, so it is not an error').toBe(false);
-    expect(readJson(root, 'post.json'), 'runPostToolUse step 1: the hook reads the call and the result as tool_response').toEqual({
+    expect(
+      readJson(root, 'post.json'),
+      'runPostToolUse step 1: the hook reads the call and the result as tool_response',
+    ).toEqual({
       session_id: 'session-15',
       cwd: root,
       hook_event_name: 'PostToolUse',
@@ -420,25 +672,50 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
     const { options } = hookOptions(root);
     const given = toolResult({ id: 'c1', name: 'bash' }, 'exit code: 1');
     const before = structuredClone(given);
-    const groups = [group('Bash', cmd('echo "first note" >&2; exit 2')), group('*', cmd(printJson({ decision: 'block', reason: 'the tests fail now' })))];
+    const groups = [
+      group('Bash', cmd('echo "first note" >&2; exit 2')),
+      group('*', cmd(printJson({ decision: 'block', reason: 'the tests fail now' }))),
+    ];
     const changed = await runPostToolUse(groups, bashCall(), given, options, never());
-    expect(changed?.content, 'runPostToolUse step 2: each note in hook order, the JSON reason too').toBe('exit code: 1\n\nPostToolUse hook: first note\n\nPostToolUse hook: the tests fail now');
-    expect(changed && { ...changed, content: '' }, 'runPostToolUse step 3: the same id, name and isError').toEqual({ ...before, content: '' });
+    expect(changed?.content, 'runPostToolUse step 2: each note in hook order, the JSON reason too').toBe(
+      'exit code: 1\n\nPostToolUse hook: first note\n\nPostToolUse hook: the tests fail now',
+    );
+    expect(changed && { ...changed, content: '' }, 'runPostToolUse step 3: the same id, name and isError').toEqual({
+      ...before,
+      content: '',
+    });
     expect(given, 'runPostToolUse step 3: never change the result you were given: return a new one').toEqual(before);
-    expect(await runPostToolUse([group('*', cmd('echo "all fine"'))], bashCall(), given, options, never()), 'runPostToolUse step 3: no notes: undefined').toBeUndefined();
-    expect(await runPostToolUse([group('Write', cmd('exit 2'))], bashCall(), given, options, never()), 'runPostToolUse step 1: a hook for Write does not run after bash').toBeUndefined();
+    expect(
+      await runPostToolUse([group('*', cmd('echo "all fine"'))], bashCall(), given, options, never()),
+      'runPostToolUse step 3: no notes: undefined',
+    ).toBeUndefined();
+    expect(
+      await runPostToolUse([group('Write', cmd('exit 2'))], bashCall(), given, options, never()),
+      'runPostToolUse step 1: a hook for Write does not run after bash',
+    ).toBeUndefined();
   });
 
   test('decision block with no reason, or a blank one, adds a sentence of your own', async () => {
     const { root } = tempWorkspace();
-    const run = scripted({ bare: jsonOut({ decision: 'block' }), blank: jsonOut({ decision: 'block', reason: ' \n ' }) });
+    const run = scripted({
+      bare: jsonOut({ decision: 'block' }),
+      blank: jsonOut({ decision: 'block', reason: ' \n ' }),
+    });
     const { options } = hookOptions(root, { run });
     const given = toolResult({ id: 'c1', name: 'bash' }, 'exit code: 0');
-    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+    for (const [command, what] of [
+      ['bare', 'no reason'],
+      ['blank', 'a reason of only spaces'],
+    ] as const) {
       const changed = await runPostToolUse([group('*', cmd(command))], bashCall(), given, options, never());
       const content = typeof changed?.content === 'string' ? changed.content : '';
-      expect(content, `runPostToolUse step 3: decision block with ${what} adds a note`).toMatch(/^exit code: 0\n\nPostToolUse hook: /);
-      expect(content.replace(/^exit code: 0\n\nPostToolUse hook: /, ''), `runPostToolUse step 2: with ${what}, the note is a sentence of your own`).toMatch(/\w/);
+      expect(content, `runPostToolUse step 3: decision block with ${what} adds a note`).toMatch(
+        /^exit code: 0\n\nPostToolUse hook: /,
+      );
+      expect(
+        content.replace(/^exit code: 0\n\nPostToolUse hook: /, ''),
+        `runPostToolUse step 2: with ${what}, the note is a sentence of your own`,
+      ).toMatch(/\w/);
     }
   });
 });
@@ -447,21 +724,52 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
   test("exit code 2 refuses the prompt with the hook's stderr, and the hooks after it do not run", async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
-    const groups = [group(undefined, cmd('cat > prompt.json; echo "no API keys in prompts" >&2; exit 2'), cmd('touch later'))];
+    const groups = [
+      group(undefined, cmd('cat > prompt.json; echo "no API keys in prompts" >&2; exit 2'), cmd('touch later')),
+    ];
     const verdict = await runUserPromptSubmit(groups, 'use sk-123 to deploy', options, never());
-    expect(verdict, 'runUserPromptSubmit step 2: blocked, with stderr as the reason').toEqual({ blocked: true, reason: 'no API keys in prompts' });
-    expect(readJson(root, 'prompt.json'), 'runUserPromptSubmit step 1: the hook reads the prompt').toMatchObject({ hook_event_name: 'UserPromptSubmit', prompt: 'use sk-123 to deploy' });
-    expect(existsSync(path.join(root, 'later')), 'runUserPromptSubmit step 2: the hooks after a block do not run').toBe(false);
+    expect(verdict, 'runUserPromptSubmit step 2: blocked, with stderr as the reason').toEqual({
+      blocked: true,
+      reason: 'no API keys in prompts',
+    });
+    expect(readJson(root, 'prompt.json'), 'runUserPromptSubmit step 1: the hook reads the prompt').toMatchObject({
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'use sk-123 to deploy',
+    });
+    expect(existsSync(path.join(root, 'later')), 'runUserPromptSubmit step 2: the hooks after a block do not run').toBe(
+      false,
+    );
   });
 
   test('stdout is context for the model; JSON may add context or refuse; quiet hooks add nothing', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
     const json = (value: unknown) => cmd(printJson(value));
-    const groups = [group(undefined, cmd('echo "branch: main"')), group('Bash', json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'today is Friday' } }), cmd('true'))];
-    expect(await runUserPromptSubmit(groups, 'hi', options, never()), 'runUserPromptSubmit step 3: plain stdout and additionalContext, joined by a newline (every group runs: this event has no matcher)').toEqual({ blocked: false, context: 'branch: main\ntoday is Friday' });
-    expect(await runUserPromptSubmit([group(undefined, cmd('true'))], 'hi', options, never()), 'runUserPromptSubmit step 4: no context key when there is none').toEqual({ blocked: false });
-    expect(await runUserPromptSubmit([group(undefined, json({ decision: 'block', reason: 'ask in English' }))], 'hola', options, never()), 'runUserPromptSubmit step 3: decision block refuses with its reason').toEqual({ blocked: true, reason: 'ask in English' });
+    const groups = [
+      group(undefined, cmd('echo "branch: main"')),
+      group(
+        'Bash',
+        json({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: 'today is Friday' } }),
+        cmd('true'),
+      ),
+    ];
+    expect(
+      await runUserPromptSubmit(groups, 'hi', options, never()),
+      'runUserPromptSubmit step 3: plain stdout and additionalContext, joined by a newline (every group runs: this event has no matcher)',
+    ).toEqual({ blocked: false, context: 'branch: main\ntoday is Friday' });
+    expect(
+      await runUserPromptSubmit([group(undefined, cmd('true'))], 'hi', options, never()),
+      'runUserPromptSubmit step 4: no context key when there is none',
+    ).toEqual({ blocked: false });
+    expect(
+      await runUserPromptSubmit(
+        [group(undefined, json({ decision: 'block', reason: 'ask in English' }))],
+        'hola',
+        options,
+        never(),
+      ),
+      'runUserPromptSubmit step 3: decision block refuses with its reason',
+    ).toEqual({ blocked: true, reason: 'ask in English' });
   });
 
   test('a blank or missing reason refuses with a sentence of your own; additionalContext is trimmed; JSON without it adds nothing', async () => {
@@ -472,19 +780,30 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
       quiet: jsonOut({ suppressOutput: true }),
       other: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit' } }),
       spaces: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '  \n ' } }),
-      padded: jsonOut({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '\n  today is Friday  \n' } }),
+      padded: jsonOut({
+        hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: '\n  today is Friday  \n' },
+      }),
     });
     const { options } = hookOptions(root, { run });
-    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+    for (const [command, what] of [
+      ['bare', 'no reason'],
+      ['blank', 'a reason of only spaces'],
+    ] as const) {
       const verdict = await runUserPromptSubmit([group(undefined, cmd(command))], 'hi', options, never());
       expect(verdict.blocked, `runUserPromptSubmit step 3: decision block with ${what} refuses the prompt`).toBe(true);
-      expect(verdict.blocked ? verdict.reason : '', `runUserPromptSubmit step 3: with ${what}, the reason is a sentence of your own`).toMatch(/\w/);
+      expect(
+        verdict.blocked ? verdict.reason : '',
+        `runUserPromptSubmit step 3: with ${what}, the reason is a sentence of your own`,
+      ).toMatch(/\w/);
     }
     expect(
       await runUserPromptSubmit([group(undefined, cmd('quiet'), cmd('other'), cmd('spaces'))], 'hi', options, never()),
       'runUserPromptSubmit steps 3-4: JSON without additionalContext, or with a blank one, adds no context',
     ).toEqual({ blocked: false });
-    expect(await runUserPromptSubmit([group(undefined, cmd('padded'))], 'hi', options, never()), 'runUserPromptSubmit step 3: additionalContext trimmed').toEqual({ blocked: false, context: 'today is Friday' });
+    expect(
+      await runUserPromptSubmit([group(undefined, cmd('padded'))], 'hi', options, never()),
+      'runUserPromptSubmit step 3: additionalContext trimmed',
+    ).toEqual({ blocked: false, context: 'today is Friday' });
   });
 });
 
@@ -492,24 +811,60 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
   test('exit code 2 or decision block asks the agent to go on with the reason; otherwise it may stop', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
-    const viaExit = await runStop([group(undefined, cmd('cat > stop.json; echo "the tests still fail" >&2; exit 2'))], 'All done.', false, options, never());
-    expect(viaExit, 'runStop step 2: exit code 2 continues, with stderr as the reason').toEqual({ continue: true, reason: 'the tests still fail' });
-    expect(readJson(root, 'stop.json'), 'runStop step 1: the hook reads stop_hook_active and the last answer').toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All done.' });
-    const hooks = sessionHooks(config({ Stop: [group(undefined, cmd(`cat > again.json; ${printJson({ decision: 'block', reason: 'run npm test first' })}`))] }), options);
-    expect(await hooks.onStop('Fixed it.', { stopHookActive: true }), 'runStop step 3: decision block continues with its reason').toEqual({ continue: true, reason: 'run npm test first' });
-    expect(readJson(root, 'again.json')?.stop_hook_active, 'runStop step 1: stop_hook_active as the caller says').toBe(true);
-    expect(await runStop([group(undefined, cmd('echo "looks done"'), cmd('exit 1'))], 'ok', false, options, never()), 'runStop step 4: plain output and a failed hook let it stop').toEqual({ continue: false });
+    const viaExit = await runStop(
+      [group(undefined, cmd('cat > stop.json; echo "the tests still fail" >&2; exit 2'))],
+      'All done.',
+      false,
+      options,
+      never(),
+    );
+    expect(viaExit, 'runStop step 2: exit code 2 continues, with stderr as the reason').toEqual({
+      continue: true,
+      reason: 'the tests still fail',
+    });
+    expect(
+      readJson(root, 'stop.json'),
+      'runStop step 1: the hook reads stop_hook_active and the last answer',
+    ).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All done.' });
+    const hooks = sessionHooks(
+      config({
+        Stop: [
+          group(undefined, cmd(`cat > again.json; ${printJson({ decision: 'block', reason: 'run npm test first' })}`)),
+        ],
+      }),
+      options,
+    );
+    expect(
+      await hooks.onStop('Fixed it.', { stopHookActive: true }),
+      'runStop step 3: decision block continues with its reason',
+    ).toEqual({ continue: true, reason: 'run npm test first' });
+    expect(readJson(root, 'again.json')?.stop_hook_active, 'runStop step 1: stop_hook_active as the caller says').toBe(
+      true,
+    );
+    expect(
+      await runStop([group(undefined, cmd('echo "looks done"'), cmd('exit 1'))], 'ok', false, options, never()),
+      'runStop step 4: plain output and a failed hook let it stop',
+    ).toEqual({ continue: false });
     expect(reports, 'the failed hook was reported').toHaveLength(1);
   });
 
   test('decision block with no reason, or a blank one, goes on with a sentence of your own', async () => {
     const { root } = tempWorkspace();
-    const run = scripted({ bare: jsonOut({ decision: 'block' }), blank: jsonOut({ decision: 'block', reason: ' \n ' }) });
+    const run = scripted({
+      bare: jsonOut({ decision: 'block' }),
+      blank: jsonOut({ decision: 'block', reason: ' \n ' }),
+    });
     const { options } = hookOptions(root, { run });
-    for (const [command, what] of [['bare', 'no reason'], ['blank', 'a reason of only spaces']] as const) {
+    for (const [command, what] of [
+      ['bare', 'no reason'],
+      ['blank', 'a reason of only spaces'],
+    ] as const) {
       const verdict = await runStop([group(undefined, cmd(command))], 'All done.', false, options, never());
       expect(verdict.continue, `runStop step 3: decision block with ${what} asks to go on`).toBe(true);
-      expect(verdict.continue ? verdict.reason : '', `runStop step 3: with ${what}, the reason is a sentence of your own`).toMatch(/\w/);
+      expect(
+        verdict.continue ? verdict.reason : '',
+        `runStop step 3: with ${what}, the reason is a sentence of your own`,
+      ).toMatch(/\w/);
     }
   });
 });
@@ -521,15 +876,32 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     const groups = [
       group('startup', cmd('cat > start.json; echo "Project rules: be brief."')),
       group('resume', cmd('echo "Welcome back."')),
-      group(undefined, cmd(printJson({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'On branch main.' } }))),
+      group(
+        undefined,
+        cmd(printJson({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: 'On branch main.' } })),
+      ),
       group('*', cmd('echo "cannot block" >&2; exit 2')),
     ];
-    expect(await runSessionStart(groups, 'startup', options, never()), 'runSessionStart steps 1-3: the startup hooks, plain and JSON context, joined by a blank line').toBe('Project rules: be brief.\n\nOn branch main.');
-    expect(readJson(root, 'start.json'), 'runSessionStart step 1: the hook reads the source').toMatchObject({ hook_event_name: 'SessionStart', source: 'startup' });
-    expect(reports.join('\n'), 'runSessionStart step 2: exit code 2 cannot stop a session: it is reported').toContain('cannot block');
+    expect(
+      await runSessionStart(groups, 'startup', options, never()),
+      'runSessionStart steps 1-3: the startup hooks, plain and JSON context, joined by a blank line',
+    ).toBe('Project rules: be brief.\n\nOn branch main.');
+    expect(readJson(root, 'start.json'), 'runSessionStart step 1: the hook reads the source').toMatchObject({
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    });
+    expect(reports.join('\n'), 'runSessionStart step 2: exit code 2 cannot stop a session: it is reported').toContain(
+      'cannot block',
+    );
     expect(reports, 'runSessionStart step 2: only the hook that exited with code 2 is reported').toHaveLength(1);
-    expect(await sessionHooks(config({ SessionStart: groups.slice(1, 3) }), options).onSessionStart('resume'), 'runSessionStart step 1: on resume, the resume hooks').toBe('Welcome back.\n\nOn branch main.');
-    expect(await runSessionStart([], 'clear', options, never()), "runSessionStart step 3: '' when no hook says anything").toBe('');
+    expect(
+      await sessionHooks(config({ SessionStart: groups.slice(1, 3) }), options).onSessionStart('resume'),
+      'runSessionStart step 1: on resume, the resume hooks',
+    ).toBe('Welcome back.\n\nOn branch main.');
+    expect(
+      await runSessionStart([], 'clear', options, never()),
+      "runSessionStart step 3: '' when no hook says anything",
+    ).toBe('');
   });
 
   test('additionalContext is trimmed; JSON without it, a blank one and empty output add nothing; report is optional', async () => {
@@ -537,19 +909,43 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     const run = scripted({
       quiet: jsonOut({ suppressOutput: true }),
       spaces: jsonOut({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '  \n ' } }),
-      padded: jsonOut({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '\n  On branch main.  \n' } }),
+      padded: jsonOut({
+        hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: '\n  On branch main.  \n' },
+      }),
       silent: {},
       rules: { stdout: 'Be brief.\n' },
       blocker: { exitCode: 2, stderr: 'cannot block' },
     });
     const { options } = hookOptions(root, { run });
-    const groups = [group(undefined, cmd('quiet'), cmd('spaces'), cmd('silent'), cmd('padded'), cmd('silent'), cmd('rules'), cmd('silent'))];
-    expect(await runSessionStart(groups, 'startup', options, never()), 'runSessionStart step 2: additionalContext trimmed; no piece for JSON without it, a blank one, or no output').toBe('On branch main.\n\nBe brief.');
+    const groups = [
+      group(
+        undefined,
+        cmd('quiet'),
+        cmd('spaces'),
+        cmd('silent'),
+        cmd('padded'),
+        cmd('silent'),
+        cmd('rules'),
+        cmd('silent'),
+      ),
+    ];
+    expect(
+      await runSessionStart(groups, 'startup', options, never()),
+      'runSessionStart step 2: additionalContext trimmed; no piece for JSON without it, a blank one, or no output',
+    ).toBe('On branch main.\n\nBe brief.');
     const unreported: CommandHookOptions = { cwd: root, sessionId: 'session-15', run };
-    const text = await runSessionStart([group(undefined, cmd('blocker'), cmd('rules'))], 'startup', unreported, never()).catch((error: unknown) => {
+    const text = await runSessionStart(
+      [group(undefined, cmd('blocker'), cmd('rules'))],
+      'startup',
+      unreported,
+      never(),
+    ).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
       return error;
     });
-    expect(text, 'runSessionStart step 2: with no options.report, exit code 2 is reported to no one and the session starts').toBe('Be brief.');
+    expect(
+      text,
+      'runSessionStart step 2: with no options.report, exit code 2 is reported to no one and the session starts',
+    ).toBe('Be brief.');
   });
 });

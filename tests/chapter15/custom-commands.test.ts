@@ -1,19 +1,33 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { commandLabel, expandCommand, loadCustomCommands, parseCommandFile, parseSlashLine, type CustomCommand } from 'kit/capstone/custom-commands';
+import {
+  commandLabel,
+  expandCommand,
+  loadCustomCommands,
+  parseCommandFile,
+  parseSlashLine,
+  type CustomCommand,
+} from 'kit/capstone/custom-commands';
 import { settles } from '../helpers/assert.js';
 import { tempWorkspace } from '../helpers/workspace.js';
 
 /** A project and a home folder (both temporary), each with the given files under its .claude/commands/. */
 function folders(project: Record<string, string>, user: Record<string, string> = {}) {
-  const under = (files: Record<string, string>) => Object.fromEntries(Object.entries(files).map(([rel, text]) => [`.claude/commands/${rel}`, text]));
+  const under = (files: Record<string, string>) =>
+    Object.fromEntries(Object.entries(files).map(([rel, text]) => [`.claude/commands/${rel}`, text]));
   const cwd = tempWorkspace(under(project)).root;
   const home = tempWorkspace(under(user)).root;
-  return { cwd, home, projectDir: path.join(cwd, '.claude', 'commands'), userDir: path.join(home, '.claude', 'commands') };
+  return {
+    cwd,
+    home,
+    projectDir: path.join(cwd, '.claude', 'commands'),
+    userDir: path.join(home, '.claude', 'commands'),
+  };
 }
 
-const load = (where: { cwd: string; home: string }) => settles(loadCustomCommands(where), 'loadCustomCommands never rejects for a bad file (it reports it in problems)');
+const load = (where: { cwd: string; home: string }) =>
+  settles(loadCustomCommands(where), 'loadCustomCommands never rejects for a bad file (it reports it in problems)');
 
 /** A command as loadCustomCommands would give it. */
 const command = (name: string, template: string, extra: Partial<CustomCommand> = {}): CustomCommand => ({
@@ -56,15 +70,39 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
       '',
     ].join('\n');
     const parsed = parseCommandFile(file);
-    expect(parsed.description, 'parseCommandFile step 4: split at the FIRST colon; the value trimmed').toBe('Review a pull request: bugs first');
-    expect(parsed.argumentHint, 'parseCommandFile step 4: one pair of surrounding quotes removed').toBe('[pr-number] [priority]');
-    expect(parsed.template, 'parseCommandFile step 5: the lines after the closing ---, trimmed; a later --- is part of the prompt').toBe('Review PR #$1 with priority $2.\n---\nFocus on security.');
-    expect(Object.keys(parsed).sort(), 'parseCommandFile step 6: description, argumentHint and template, nothing else').toEqual(['argumentHint', 'description', 'template']);
-    expect(parseCommandFile('---\ndescription: "Say hi"\n---\nHi').description, 'parseCommandFile step 4: double quotes removed too').toBe('Say hi');
-    expect(parseCommandFile('---\ndescription: Say "hi"\n---\nHi').description, 'parseCommandFile step 4: quotes only at the end are kept').toBe('Say "hi"');
-    expect(parseCommandFile('---\ndescription: "Say" hi\n---\nHi').description, 'parseCommandFile step 4: quotes only at the start are kept').toBe('"Say" hi');
-    const keyed = parseCommandFile('---\ndescription: Release notes\n---\nWrite the notes.\ndescription: one line per change\nargument-hint: none');
-    expect(keyed, 'parseCommandFile step 4: only the lines between the two --- are front matter; `key: value` lines of the prompt stay in the prompt').toEqual({
+    expect(parsed.description, 'parseCommandFile step 4: split at the FIRST colon; the value trimmed').toBe(
+      'Review a pull request: bugs first',
+    );
+    expect(parsed.argumentHint, 'parseCommandFile step 4: one pair of surrounding quotes removed').toBe(
+      '[pr-number] [priority]',
+    );
+    expect(
+      parsed.template,
+      'parseCommandFile step 5: the lines after the closing ---, trimmed; a later --- is part of the prompt',
+    ).toBe('Review PR #$1 with priority $2.\n---\nFocus on security.');
+    expect(
+      Object.keys(parsed).sort(),
+      'parseCommandFile step 6: description, argumentHint and template, nothing else',
+    ).toEqual(['argumentHint', 'description', 'template']);
+    expect(
+      parseCommandFile('---\ndescription: "Say hi"\n---\nHi').description,
+      'parseCommandFile step 4: double quotes removed too',
+    ).toBe('Say hi');
+    expect(
+      parseCommandFile('---\ndescription: Say "hi"\n---\nHi').description,
+      'parseCommandFile step 4: quotes only at the end are kept',
+    ).toBe('Say "hi"');
+    expect(
+      parseCommandFile('---\ndescription: "Say" hi\n---\nHi').description,
+      'parseCommandFile step 4: quotes only at the start are kept',
+    ).toBe('"Say" hi');
+    const keyed = parseCommandFile(
+      '---\ndescription: Release notes\n---\nWrite the notes.\ndescription: one line per change\nargument-hint: none',
+    );
+    expect(
+      keyed,
+      'parseCommandFile step 4: only the lines between the two --- are front matter; `key: value` lines of the prompt stay in the prompt',
+    ).toEqual({
       description: 'Release notes',
       template: 'Write the notes.\ndescription: one line per change\nargument-hint: none',
     });
@@ -72,22 +110,46 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
 
   test('without front matter the whole text is the prompt, and its first line is the description', () => {
     const parsed = parseCommandFile('\n\n  Explain $ARGUMENTS in three levels.  \nThen give an example.\n\n');
-    expect(parsed.template, 'parseCommandFile step 2: the whole text, trimmed').toBe('Explain $ARGUMENTS in three levels.  \nThen give an example.');
-    expect(parsed.description, 'parseCommandFile step 6: no description: the first line of the prompt that is not blank').toBe('Explain $ARGUMENTS in three levels.');
-    expect('argumentHint' in parsed, 'parseCommandFile step 6: no argument-hint given, no argumentHint key').toBe(false);
-    expect(parseCommandFile('---\nargument-hint: [file]\ndescription:\n---\n\nFix $1\n').description, 'parseCommandFile step 6: an empty description falls back to the first line').toBe('Fix $1');
-    expect(parseCommandFile('Intro\n---\nmore').template, 'parseCommandFile step 2: --- on a later line is not front matter').toBe('Intro\n---\nmore');
+    expect(parsed.template, 'parseCommandFile step 2: the whole text, trimmed').toBe(
+      'Explain $ARGUMENTS in three levels.  \nThen give an example.',
+    );
+    expect(
+      parsed.description,
+      'parseCommandFile step 6: no description: the first line of the prompt that is not blank',
+    ).toBe('Explain $ARGUMENTS in three levels.');
+    expect('argumentHint' in parsed, 'parseCommandFile step 6: no argument-hint given, no argumentHint key').toBe(
+      false,
+    );
+    expect(
+      parseCommandFile('---\nargument-hint: [file]\ndescription:\n---\n\nFix $1\n').description,
+      'parseCommandFile step 6: an empty description falls back to the first line',
+    ).toBe('Fix $1');
+    expect(
+      parseCommandFile('Intro\n---\nmore').template,
+      'parseCommandFile step 2: --- on a later line is not front matter',
+    ).toBe('Intro\n---\nmore');
     expect(parseCommandFile('').description, "parseCommandFile step 6: an empty file has the description ''").toBe('');
   });
 
   test('Windows line ends and trailing spaces on the --- lines are read the same', () => {
-    const parsed = parseCommandFile('--- \r\ndescription: Commit\r\nargument-hint: [message]\r\n---\t\r\nCommit with message: $ARGUMENTS\r\n');
-    expect(parsed, 'parseCommandFile steps 1-3: \\r dropped, --- lines compared without trailing spaces').toEqual({ description: 'Commit', argumentHint: '[message]', template: 'Commit with message: $ARGUMENTS' });
+    const parsed = parseCommandFile(
+      '--- \r\ndescription: Commit\r\nargument-hint: [message]\r\n---\t\r\nCommit with message: $ARGUMENTS\r\n',
+    );
+    expect(parsed, 'parseCommandFile steps 1-3: \\r dropped, --- lines compared without trailing spaces').toEqual({
+      description: 'Commit',
+      argumentHint: '[message]',
+      template: 'Commit with message: $ARGUMENTS',
+    });
   });
 
   test('front matter that is never closed is an error that says so', () => {
-    const error = thrown(() => parseCommandFile('---\ndescription: Deploy\nDeploy to $1\n'), 'parseCommandFile step 3: an unclosed front matter must throw');
-    expect(error.message, 'parseCommandFile step 3: the message says the front matter is never closed').toMatch(/front matter/);
+    const error = thrown(
+      () => parseCommandFile('---\ndescription: Deploy\nDeploy to $1\n'),
+      'parseCommandFile step 3: an unclosed front matter must throw',
+    );
+    expect(error.message, 'parseCommandFile step 3: the message says the front matter is never closed').toMatch(
+      /front matter/,
+    );
     expect(error.message, 'parseCommandFile step 3: and what would close it').toContain('---');
   });
 });
@@ -95,51 +157,108 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
 describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
   test("the project's and the person's commands, with name, scope, file, description, hint and prompt", async () => {
     const where = folders(
-      { 'review.md': '---\ndescription: Review the diff\nargument-hint: [focus]\n---\nReview the diff. Focus: $ARGUMENTS', 'notes.txt': 'not a command' },
+      {
+        'review.md':
+          '---\ndescription: Review the diff\nargument-hint: [focus]\n---\nReview the diff. Focus: $ARGUMENTS',
+        'notes.txt': 'not a command',
+      },
       { 'explain.md': 'Explain $ARGUMENTS simply.' },
     );
     const { commands, problems } = await load(where);
     expect(problems, 'loadCustomCommands: two good files, no problems').toEqual([]);
-    expect(commands, 'loadCustomCommands steps 1-5: the project command, then the user command; only .md files').toEqual([
-      { name: 'review', description: 'Review the diff', argumentHint: '[focus]', file: path.join(where.projectDir, 'review.md'), scope: 'project', template: 'Review the diff. Focus: $ARGUMENTS' },
-      { name: 'explain', description: 'Explain $ARGUMENTS simply.', file: path.join(where.userDir, 'explain.md'), scope: 'user', template: 'Explain $ARGUMENTS simply.' },
+    expect(
+      commands,
+      'loadCustomCommands steps 1-5: the project command, then the user command; only .md files',
+    ).toEqual([
+      {
+        name: 'review',
+        description: 'Review the diff',
+        argumentHint: '[focus]',
+        file: path.join(where.projectDir, 'review.md'),
+        scope: 'project',
+        template: 'Review the diff. Focus: $ARGUMENTS',
+      },
+      {
+        name: 'explain',
+        description: 'Explain $ARGUMENTS simply.',
+        file: path.join(where.userDir, 'explain.md'),
+        scope: 'user',
+        template: 'Explain $ARGUMENTS simply.',
+      },
     ]);
   });
 
   test('a file in a subfolder is named by its file name; its folders are its namespace', async () => {
-    const where = folders({ 'frontend/component.md': 'Make a component $1', 'web/forms/field.md': 'A field' }, { 'git/wip.md': 'Commit as WIP' });
+    const where = folders(
+      { 'frontend/component.md': 'Make a component $1', 'web/forms/field.md': 'A field' },
+      { 'git/wip.md': 'Commit as WIP' },
+    );
     const { commands } = await load(where);
     const seen = commands.map((c) => `${c.name} ${commandLabel(c)}`);
-    expect(seen, 'loadCustomCommands step 2: the name is the file name; the folders, joined with :, are the namespace').toEqual(['component project:frontend', 'field project:web:forms', 'wip user:git']);
-    expect(commands[0]!.file, 'loadCustomCommands step 2: the file is the full path').toBe(path.join(where.projectDir, 'frontend', 'component.md'));
+    expect(
+      seen,
+      'loadCustomCommands step 2: the name is the file name; the folders, joined with :, are the namespace',
+    ).toEqual(['component project:frontend', 'field project:web:forms', 'wip user:git']);
+    expect(commands[0]!.file, 'loadCustomCommands step 2: the file is the full path').toBe(
+      path.join(where.projectDir, 'frontend', 'component.md'),
+    );
     const top = await load(folders({ 'a.md': 'A' }));
-    expect('namespace' in top.commands[0]!, 'loadCustomCommands step 2: a file at the top has no namespace').toBe(false);
+    expect('namespace' in top.commands[0]!, 'loadCustomCommands step 2: a file at the top has no namespace').toBe(
+      false,
+    );
   });
 
   test("on a name clash the project's command wins; the person's other commands stay", async () => {
     const where = folders({ 'review.md': 'Project review' }, { 'review.md': 'My review', 'explain.md': 'Explain' });
     const { commands, problems } = await load(where);
-    expect(commands.map((c) => `${c.name} ${c.scope} ${c.template}`), "loadCustomCommands steps 1 and 3: the project's /review, the person's /explain").toEqual(['review project Project review', 'explain user Explain']);
-    expect(problems, 'loadCustomCommands step 3: a user command hidden by a project command is not a problem').toEqual([]);
+    expect(
+      commands.map((c) => `${c.name} ${c.scope} ${c.template}`),
+      "loadCustomCommands steps 1 and 3: the project's /review, the person's /explain",
+    ).toEqual(['review project Project review', 'explain user Explain']);
+    expect(problems, 'loadCustomCommands step 3: a user command hidden by a project command is not a problem').toEqual(
+      [],
+    );
   });
 
   test('the same name twice in one scope: the first found is used, the other is reported', async () => {
     const where = folders({ 'component.md': 'Top', 'a/component.md': 'In a', 'b/component.md': 'In b' });
     const { commands, problems } = await load(where);
-    expect(commands.map((c) => c.template), 'loadCustomCommands step 2: the top file comes first (markdownFiles order) and is used').toEqual(['Top']);
-    expect(problems.map((p) => p.file), 'loadCustomCommands step 3: one problem for each file left out, naming it').toEqual([path.join(where.projectDir, 'a', 'component.md'), path.join(where.projectDir, 'b', 'component.md')]);
-    expect(problems[0]!.message, 'loadCustomCommands step 3: the problem says which file is used').toContain(path.join(where.projectDir, 'component.md'));
+    expect(
+      commands.map((c) => c.template),
+      'loadCustomCommands step 2: the top file comes first (markdownFiles order) and is used',
+    ).toEqual(['Top']);
+    expect(
+      problems.map((p) => p.file),
+      'loadCustomCommands step 3: one problem for each file left out, naming it',
+    ).toEqual([path.join(where.projectDir, 'a', 'component.md'), path.join(where.projectDir, 'b', 'component.md')]);
+    expect(problems[0]!.message, 'loadCustomCommands step 3: the problem says which file is used').toContain(
+      path.join(where.projectDir, 'component.md'),
+    );
   });
 
   test('a file that cannot be read or parsed is reported by name, and the others still load', async () => {
-    const where = folders({ 'good.md': 'Good', 'open.md': '---\ndescription: never closed\nDo it' }, { 'fine.md': 'Fine' });
+    const where = folders(
+      { 'good.md': 'Good', 'open.md': '---\ndescription: never closed\nDo it' },
+      { 'fine.md': 'Fine' },
+    );
     symlinkSync(path.join(where.cwd, 'nowhere.md'), path.join(where.projectDir, 'gone.md'));
     const { commands, problems } = await load(where);
-    expect(commands.map((c) => c.name), 'loadCustomCommands step 4: the good files of both places still load').toEqual(['good', 'fine']);
+    expect(
+      commands.map((c) => c.name),
+      'loadCustomCommands step 4: the good files of both places still load',
+    ).toEqual(['good', 'fine']);
     const byFile = Object.fromEntries(problems.map((p) => [path.basename(p.file), p.message]));
-    expect(Object.keys(byFile).sort(), 'loadCustomCommands step 4: a problem for the unreadable file and for the unclosed one').toEqual(['gone.md', 'open.md']);
-    const unclosed = thrown(() => parseCommandFile('---\ndescription: never closed\nDo it'), 'parseCommandFile step 3: an unclosed front matter must throw');
-    expect(byFile['open.md'], "loadCustomCommands step 4: the problem's message is the error's message").toBe(unclosed.message);
+    expect(
+      Object.keys(byFile).sort(),
+      'loadCustomCommands step 4: a problem for the unreadable file and for the unclosed one',
+    ).toEqual(['gone.md', 'open.md']);
+    const unclosed = thrown(
+      () => parseCommandFile('---\ndescription: never closed\nDo it'),
+      'parseCommandFile step 3: an unclosed front matter must throw',
+    );
+    expect(byFile['open.md'], "loadCustomCommands step 4: the problem's message is the error's message").toBe(
+      unclosed.message,
+    );
     expect(byFile['gone.md'], "loadCustomCommands step 4: the read error's message").toMatch(/ENOENT|no such file/);
   });
 
@@ -148,72 +267,153 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const home = tempWorkspace().root;
     mkdirSync(path.join(home, '.claude'));
     writeFileSync(path.join(home, '.claude', 'settings.json'), '{}');
-    expect(await load({ cwd, home }), 'loadCustomCommands: missing folders are not problems').toEqual({ commands: [], problems: [] });
+    expect(await load({ cwd, home }), 'loadCustomCommands: missing folders are not problems').toEqual({
+      commands: [],
+      problems: [],
+    });
   });
 });
 
 describe('expandCommand (src/capstone/custom-commands.ts)', () => {
   test('$ARGUMENTS is everything typed, trimmed, at every place it appears', () => {
-    expect(expandCommand('Fix issue #$ARGUMENTS. Then close $ARGUMENTS.', '  123 high-priority '), 'expandCommand step 2: every $ARGUMENTS, not only the first').toBe('Fix issue #123 high-priority. Then close 123 high-priority.');
-    expect(expandCommand('Look at $ARGUMENTS', ''), 'expandCommand step 2: no arguments: an empty string').toBe('Look at ');
+    expect(
+      expandCommand('Fix issue #$ARGUMENTS. Then close $ARGUMENTS.', '  123 high-priority '),
+      'expandCommand step 2: every $ARGUMENTS, not only the first',
+    ).toBe('Fix issue #123 high-priority. Then close 123 high-priority.');
+    expect(expandCommand('Look at $ARGUMENTS', ''), 'expandCommand step 2: no arguments: an empty string').toBe(
+      'Look at ',
+    );
   });
 
   test('$1 to $9 are the words; a quoted phrase is one word without its quotes; a missing word is empty', () => {
     const template = 'Review PR #$1 with priority $2 and assign to $3.';
-    expect(expandCommand(template, '456 high alice'), 'expandCommand step 2: $1 is the first word').toBe('Review PR #456 with priority high and assign to alice.');
-    expect(expandCommand(template, '"fix the login bug" \'very high\' bob'), 'expandCommand step 1: a phrase in double or single quotes is one word').toBe('Review PR #fix the login bug with priority very high and assign to bob.');
-    expect(expandCommand(template, '456'), 'expandCommand step 2: fewer words than places: the others are empty').toBe('Review PR #456 with priority  and assign to .');
+    expect(expandCommand(template, '456 high alice'), 'expandCommand step 2: $1 is the first word').toBe(
+      'Review PR #456 with priority high and assign to alice.',
+    );
+    expect(
+      expandCommand(template, '"fix the login bug" \'very high\' bob'),
+      'expandCommand step 1: a phrase in double or single quotes is one word',
+    ).toBe('Review PR #fix the login bug with priority very high and assign to bob.');
+    expect(expandCommand(template, '456'), 'expandCommand step 2: fewer words than places: the others are empty').toBe(
+      'Review PR #456 with priority  and assign to .',
+    );
     expect(expandCommand('$9|$1$2', 'a b c d e f g h i j'), 'expandCommand step 2: $9 is the ninth word').toBe('i|ab');
     expect(expandCommand('[$10]', 'a b'), 'expandCommand step 2: $10 is $1 then a 0').toBe('[a0]');
-    expect(expandCommand('$1 / $ARGUMENTS', '"a b"  c'), 'expandCommand step 1: $ARGUMENTS keeps the quotes as typed').toBe('a b / "a b"  c');
+    expect(
+      expandCommand('$1 / $ARGUMENTS', '"a b"  c'),
+      'expandCommand step 1: $ARGUMENTS keeps the quotes as typed',
+    ).toBe('a b / "a b"  c');
   });
 
   test('what is put in is never read again: $1 or $& in the arguments stay as typed', () => {
-    expect(expandCommand('Say: $ARGUMENTS (first: $1)', 'pay $1 now'), 'expandCommand step 2: one pass; the $1 inside the arguments is not filled in').toBe('Say: pay $1 now (first: pay)');
-    expect(expandCommand('<$ARGUMENTS>', "$& and $' and $$"), 'expandCommand step 2: a replacement function, so $& is not the match').toBe("<$& and $' and $$>");
-    expect(expandCommand('$1', '$ARGUMENTS'), 'expandCommand step 2: a word that is $ARGUMENTS stays as typed').toBe('$ARGUMENTS');
+    expect(
+      expandCommand('Say: $ARGUMENTS (first: $1)', 'pay $1 now'),
+      'expandCommand step 2: one pass; the $1 inside the arguments is not filled in',
+    ).toBe('Say: pay $1 now (first: pay)');
+    expect(
+      expandCommand('<$ARGUMENTS>', "$& and $' and $$"),
+      'expandCommand step 2: a replacement function, so $& is not the match',
+    ).toBe("<$& and $' and $$>");
+    expect(expandCommand('$1', '$ARGUMENTS'), 'expandCommand step 2: a word that is $ARGUMENTS stays as typed').toBe(
+      '$ARGUMENTS',
+    );
   });
 
   test('arguments for a template with no placeholder are added at the end', () => {
-    expect(expandCommand('Run the tests and fix what fails.', ' only unit '), 'expandCommand step 3: a blank line, then ARGUMENTS: and the arguments').toBe('Run the tests and fix what fails.\n\nARGUMENTS: only unit');
-    expect(expandCommand('Run the tests.', '   '), 'expandCommand step 3: no arguments, nothing added').toBe('Run the tests.');
-    expect(expandCommand('Check $2 only.', 'a b'), 'expandCommand step 3: a template with $2 has a placeholder: nothing added').toBe('Check b only.');
+    expect(
+      expandCommand('Run the tests and fix what fails.', ' only unit '),
+      'expandCommand step 3: a blank line, then ARGUMENTS: and the arguments',
+    ).toBe('Run the tests and fix what fails.\n\nARGUMENTS: only unit');
+    expect(expandCommand('Run the tests.', '   '), 'expandCommand step 3: no arguments, nothing added').toBe(
+      'Run the tests.',
+    );
+    expect(
+      expandCommand('Check $2 only.', 'a b'),
+      'expandCommand step 3: a template with $2 has a placeholder: nothing added',
+    ).toBe('Check b only.');
   });
 });
 
 describe('parseSlashLine (src/capstone/custom-commands.ts)', () => {
   const builtins = ['help', 'clear', 'compact', 'usage', 'mode', 'resume'];
-  const commands = [command('review', 'Review $ARGUMENTS'), command('clear', 'Clear the cache in $1', { scope: 'user' }), command('deploy', 'Deploy $1 to $2')];
+  const commands = [
+    command('review', 'Review $ARGUMENTS'),
+    command('clear', 'Clear the cache in $1', { scope: 'user' }),
+    command('deploy', 'Deploy $1 to $2'),
+  ];
 
   test('a built-in command, with its arguments trimmed', () => {
-    expect(parseSlashLine('/compact  keep the plan  ', commands, builtins), 'parseSlashLine steps 1-2: the name up to the first space, the rest trimmed').toEqual({ kind: 'builtin', name: 'compact', args: 'keep the plan' });
-    expect(parseSlashLine('  /help', commands, builtins), "parseSlashLine step 1: no arguments: ''").toEqual({ kind: 'builtin', name: 'help', args: '' });
-    expect(parseSlashLine('/mode\tplan', commands, builtins), 'parseSlashLine step 1: a tab also ends the name').toEqual({ kind: 'builtin', name: 'mode', args: 'plan' });
+    expect(
+      parseSlashLine('/compact  keep the plan  ', commands, builtins),
+      'parseSlashLine steps 1-2: the name up to the first space, the rest trimmed',
+    ).toEqual({ kind: 'builtin', name: 'compact', args: 'keep the plan' });
+    expect(parseSlashLine('  /help', commands, builtins), "parseSlashLine step 1: no arguments: ''").toEqual({
+      kind: 'builtin',
+      name: 'help',
+      args: '',
+    });
+    expect(
+      parseSlashLine('/mode\tplan', commands, builtins),
+      'parseSlashLine step 1: a tab also ends the name',
+    ).toEqual({ kind: 'builtin', name: 'mode', args: 'plan' });
   });
 
   test('a built-in wins over a custom command of the same name', () => {
-    expect(parseSlashLine('/clear', commands, builtins), 'parseSlashLine step 2: /clear is the built-in, though a custom /clear exists').toEqual({ kind: 'builtin', name: 'clear', args: '' });
+    expect(
+      parseSlashLine('/clear', commands, builtins),
+      'parseSlashLine step 2: /clear is the built-in, though a custom /clear exists',
+    ).toEqual({ kind: 'builtin', name: 'clear', args: '' });
   });
 
   test('a custom command comes back with its prompt filled in', () => {
     const line = parseSlashLine('/deploy staging "eu west"', commands, builtins);
-    expect(line, 'parseSlashLine step 3: the command and expandCommand(template, args)').toEqual({ kind: 'custom', command: commands[2], prompt: 'Deploy staging to eu west' });
-    expect(parseSlashLine('/review', commands, builtins), 'parseSlashLine step 3: no arguments').toEqual({ kind: 'custom', command: commands[0], prompt: 'Review ' });
+    expect(line, 'parseSlashLine step 3: the command and expandCommand(template, args)').toEqual({
+      kind: 'custom',
+      command: commands[2],
+      prompt: 'Deploy staging to eu west',
+    });
+    expect(parseSlashLine('/review', commands, builtins), 'parseSlashLine step 3: no arguments').toEqual({
+      kind: 'custom',
+      command: commands[0],
+      prompt: 'Review ',
+    });
   });
 
   test('an unknown name suggests a known one a single edit away, and nothing further', () => {
-    expect(parseSlashLine('/compct now', commands, builtins), 'parseSlashLine step 4: one letter dropped from compact').toEqual({ kind: 'unknown', name: 'compct', suggestion: 'compact' });
-    expect(parseSlashLine('/reviews', commands, builtins), 'parseSlashLine step 4: one letter added to a custom command').toEqual({ kind: 'unknown', name: 'reviews', suggestion: 'review' });
-    expect(parseSlashLine('/modes', commands, builtins), 'parseSlashLine step 4: one letter added to a built-in').toEqual({ kind: 'unknown', name: 'modes', suggestion: 'mode' });
-    expect(parseSlashLine('/deplay', commands, builtins), 'parseSlashLine step 4: one letter changed').toEqual({ kind: 'unknown', name: 'deplay', suggestion: 'deploy' });
+    expect(
+      parseSlashLine('/compct now', commands, builtins),
+      'parseSlashLine step 4: one letter dropped from compact',
+    ).toEqual({ kind: 'unknown', name: 'compct', suggestion: 'compact' });
+    expect(
+      parseSlashLine('/reviews', commands, builtins),
+      'parseSlashLine step 4: one letter added to a custom command',
+    ).toEqual({ kind: 'unknown', name: 'reviews', suggestion: 'review' });
+    expect(
+      parseSlashLine('/modes', commands, builtins),
+      'parseSlashLine step 4: one letter added to a built-in',
+    ).toEqual({ kind: 'unknown', name: 'modes', suggestion: 'mode' });
+    expect(parseSlashLine('/deplay', commands, builtins), 'parseSlashLine step 4: one letter changed').toEqual({
+      kind: 'unknown',
+      name: 'deplay',
+      suggestion: 'deploy',
+    });
     const far = parseSlashLine('/cmpct', commands, builtins);
-    expect(far, 'parseSlashLine step 4: two edits away: unknown, with no suggestion').toEqual({ kind: 'unknown', name: 'cmpct' });
+    expect(far, 'parseSlashLine step 4: two edits away: unknown, with no suggestion').toEqual({
+      kind: 'unknown',
+      name: 'cmpct',
+    });
     expect('suggestion' in far, 'parseSlashLine step 4: no suggestion key at all').toBe(false);
-    expect(parseSlashLine('/Help', commands, builtins), 'parseSlashLine step 2: names are matched exactly (Help is one edit from help)').toEqual({ kind: 'unknown', name: 'Help', suggestion: 'help' });
+    expect(
+      parseSlashLine('/Help', commands, builtins),
+      'parseSlashLine step 2: names are matched exactly (Help is one edit from help)',
+    ).toEqual({ kind: 'unknown', name: 'Help', suggestion: 'help' });
   });
 
   test('built-ins are suggested before custom commands', () => {
     const close = [command('mods', 'Mods')];
-    expect(parseSlashLine('/mod', close, builtins), 'parseSlashLine step 4: mode (built-in) and mods (custom) are both one edit away: the built-in first').toEqual({ kind: 'unknown', name: 'mod', suggestion: 'mode' });
+    expect(
+      parseSlashLine('/mod', close, builtins),
+      'parseSlashLine step 4: mode (built-in) and mods (custom) are both one edit away: the built-in first',
+    ).toEqual({ kind: 'unknown', name: 'mod', suggestion: 'mode' });
   });
 });

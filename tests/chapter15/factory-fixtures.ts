@@ -47,7 +47,12 @@ export function noSettings(extra: Partial<AgentSettings> = {}): AgentSettings {
 /** buildAgent on a scripted provider, closed after the test. Retries never wait. */
 export async function build(script: ScriptStep[], config: Partial<FactoryConfig> & { cwd: string; home: string }) {
   const provider = new MockProvider(script);
-  const agent = await buildAgent({ provider, settings: noSettings(), retry: { sleep: async () => {}, random: () => 0 }, ...config });
+  const agent = await buildAgent({
+    provider,
+    settings: noSettings(),
+    retry: { sleep: async () => {}, random: () => 0 },
+    ...config,
+  });
   built.push(agent);
   return { built: agent, provider };
 }

@@ -2,7 +2,16 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { emptyHookConfig, type HookRun } from 'kit/capstone/command-hooks';
-import { agentHooks, agentTools, mcpServerList, openSavedSession, permissionSetup, retryPolicy, DEFAULT_MAX_RETRIES, type HookParts } from 'kit/capstone/factory';
+import {
+  agentHooks,
+  agentTools,
+  mcpServerList,
+  openSavedSession,
+  permissionSetup,
+  retryPolicy,
+  DEFAULT_MAX_RETRIES,
+  type HookParts,
+} from 'kit/capstone/factory';
 import type { Hooks } from 'kit/hooks';
 import { assistantText, assistantToolCalls } from 'kit/messages';
 import { parseRule } from 'kit/permissions/rules';
@@ -13,7 +22,6 @@ import { z } from 'zod';
 import { fakeServer, toolInfo } from '../chapter11/fixtures.js';
 import { within } from '../helpers/wait.js';
 import { build, doneOf, noSettings, resultText, runPrompt, workspace, writeFiles } from './factory-fixtures.js';
-
 
 /** The error `run` throws (a TODO stays a TODO, so an unfinished stub says so rather than failing an assertion). */
 function thrown(run: () => unknown): unknown {
@@ -39,48 +47,86 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 const rulesText = (rules: ReadonlyArray<{ behavior: string; tool: string; specifier?: string; source: string }>) =>
-  rules.map((rule) => `${rule.behavior} ${rule.tool}${rule.specifier ? `(${rule.specifier})` : ''} from ${rule.source}`);
+  rules.map(
+    (rule) => `${rule.behavior} ${rule.tool}${rule.specifier ? `(${rule.specifier})` : ''} from ${rule.source}`,
+  );
 const overloaded = () => Object.assign(new Error('overloaded'), { status: 529 });
 const bashCall = (id: string, command: string) => assistantToolCalls([{ id, name: 'bash', arguments: { command } }]);
 
 describe('permissionSetup (src/capstone/factory-pieces.ts)', () => {
-  test('the flags\' rules come first (deny, then allow), then the settings files\' rules, each with its source', () => {
+  test("the flags' rules come first (deny, then allow), then the settings files' rules, each with its source", () => {
     const settings = noSettings({ rules: [parseRule('Bash(git push:*)', 'ask', '/p/.claude/settings.json')] });
-    const setup = permissionSetup({ disallowedTools: ['Bash(rm:*)', 'WebFetch'], allowedTools: ['Edit(src/**)'] }, settings);
-    expect(rulesText(setup.rules), 'permissionSetup steps 1-3: --disallowedTools as deny rules, then --allowedTools as allow rules, then the settings\' rules as they are').toEqual([
+    const setup = permissionSetup(
+      { disallowedTools: ['Bash(rm:*)', 'WebFetch'], allowedTools: ['Edit(src/**)'] },
+      settings,
+    );
+    expect(
+      rulesText(setup.rules),
+      "permissionSetup steps 1-3: --disallowedTools as deny rules, then --allowedTools as allow rules, then the settings' rules as they are",
+    ).toEqual([
       'deny Bash(rm:*) from --disallowedTools',
       'deny WebFetch from --disallowedTools',
       'allow Edit(src/**) from --allowedTools',
       'ask Bash(git push:*) from /p/.claude/settings.json',
     ]);
-    expect(rulesText(permissionSetup({}, settings).rules), 'permissionSetup steps 1-2: no flags given means no rules from flags (the lists may be missing)').toEqual(['ask Bash(git push:*) from /p/.claude/settings.json']);
+    expect(
+      rulesText(permissionSetup({}, settings).rules),
+      'permissionSetup steps 1-2: no flags given means no rules from flags (the lists may be missing)',
+    ).toEqual(['ask Bash(git push:*) from /p/.claude/settings.json']);
   });
 
-  test('the mode: the flag, else the settings\' defaultMode, else default', () => {
+  test("the mode: the flag, else the settings' defaultMode, else default", () => {
     const planned = noSettings({ defaultMode: 'plan' });
-    expect(permissionSetup({ permissionMode: 'acceptEdits' }, planned).mode, 'permissionSetup step 4: --permission-mode wins over the settings\' defaultMode').toBe('acceptEdits');
-    expect(permissionSetup({}, planned).mode, 'permissionSetup step 4: without the flag, the settings\' defaultMode').toBe('plan');
+    expect(
+      permissionSetup({ permissionMode: 'acceptEdits' }, planned).mode,
+      "permissionSetup step 4: --permission-mode wins over the settings' defaultMode",
+    ).toBe('acceptEdits');
+    expect(
+      permissionSetup({}, planned).mode,
+      "permissionSetup step 4: without the flag, the settings' defaultMode",
+    ).toBe('plan');
     expect(permissionSetup({}, noSettings()).mode, 'permissionSetup step 4: neither given: default').toBe('default');
   });
 });
 
 describe('retryPolicy (src/capstone/factory-pieces.ts)', () => {
   test('--max-retries N is N tries after the first, and 0 means never retry (not "use the default")', () => {
-    expect(retryPolicy({}, {}).maxAttempts, `retryPolicy step 1: no flag: ${DEFAULT_MAX_RETRIES} retries, so ${DEFAULT_MAX_RETRIES + 1} tries in all`).toBe(DEFAULT_MAX_RETRIES + 1);
-    expect(retryPolicy({ maxRetries: 2 }, {}).maxAttempts, 'retryPolicy step 1: maxAttempts counts the first try too (2 retries: 3 tries)').toBe(3);
-    expect(retryPolicy({ maxRetries: 0 }, {}).maxAttempts, 'retryPolicy step 1: --max-retries 0 is one try, never a retry (0 is a value, not "not given": use ??, not ||)').toBe(1);
+    expect(
+      retryPolicy({}, {}).maxAttempts,
+      `retryPolicy step 1: no flag: ${DEFAULT_MAX_RETRIES} retries, so ${DEFAULT_MAX_RETRIES + 1} tries in all`,
+    ).toBe(DEFAULT_MAX_RETRIES + 1);
+    expect(
+      retryPolicy({ maxRetries: 2 }, {}).maxAttempts,
+      'retryPolicy step 1: maxAttempts counts the first try too (2 retries: 3 tries)',
+    ).toBe(3);
+    expect(
+      retryPolicy({ maxRetries: 0 }, {}).maxAttempts,
+      'retryPolicy step 1: --max-retries 0 is one try, never a retry (0 is a value, not "not given": use ??, not ||)',
+    ).toBe(1);
   });
 
   test('--max-wait is seconds, the policy milliseconds; 0 is a value too', () => {
     expect(retryPolicy({}, {}).maxWaitMs, 'retryPolicy step 2: the default wait, 60 s, in milliseconds').toBe(60_000);
     expect(retryPolicy({ maxWait: 5 }, {}).maxWaitMs, 'retryPolicy step 2: --max-wait 5 is 5000 ms').toBe(5000);
-    expect(retryPolicy({ maxWait: 0 }, {}).maxWaitMs, 'retryPolicy step 2: --max-wait 0 means never wait for a retry-after (0 ms), not the default').toBe(0);
+    expect(
+      retryPolicy({ maxWait: 0 }, {}).maxWaitMs,
+      'retryPolicy step 2: --max-wait 0 means never wait for a retry-after (0 ms), not the default',
+    ).toBe(0);
   });
 
   test('the small fast model is the fallback only when it is another model', () => {
-    expect(retryPolicy({}, { model: 'big', smallFastModel: 'small' }).fallbackModel, 'retryPolicy step 3: the small fast model').toBe('small');
-    expect(retryPolicy({}, { model: 'same', smallFastModel: 'same' }), 'retryPolicy step 3: no fallbackModel key when it is the model itself').not.toHaveProperty('fallbackModel');
-    expect(retryPolicy({}, { model: 'big' }), 'retryPolicy step 3: no fallbackModel key without a small fast model').not.toHaveProperty('fallbackModel');
+    expect(
+      retryPolicy({}, { model: 'big', smallFastModel: 'small' }).fallbackModel,
+      'retryPolicy step 3: the small fast model',
+    ).toBe('small');
+    expect(
+      retryPolicy({}, { model: 'same', smallFastModel: 'same' }),
+      'retryPolicy step 3: no fallbackModel key when it is the model itself',
+    ).not.toHaveProperty('fallbackModel');
+    expect(
+      retryPolicy({}, { model: 'big' }),
+      'retryPolicy step 3: no fallbackModel key without a small fast model',
+    ).not.toHaveProperty('fallbackModel');
   });
 });
 
@@ -92,40 +138,87 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
     const { cwd } = workspace();
     writeFiles(cwd, {
       '.mcp.json': { mcpServers: { shared: { command: 'from-project' }, local: { command: 'local' } } },
-      'config/more.json': { mcpServers: { shared: { command: 'from-flag' }, extra: { command: 'extra', args: ['${WHO}'] } } },
+      'config/more.json': {
+        mcpServers: { shared: { command: 'from-flag' }, extra: { command: 'extra', args: ['${WHO}'] } },
+      },
     });
     const elsewhere = process.cwd();
-    const list = await mcpServerList(cwd, ['config/more.json'], { WHO: 'me' }, { fromEditor: stdio('editor'), local: stdio('editor-local') }).catch((error: unknown) => {
+    const list = await mcpServerList(
+      cwd,
+      ['config/more.json'],
+      { WHO: 'me' },
+      { fromEditor: stdio('editor'), local: stdio('editor-local') },
+    ).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
-      return expect.fail(`mcpServerList step 1: a --mcp-config path is relative to cwd (${cwd}), not to the process's folder (${elsewhere}): ${messageOf(error)}`);
+      return expect.fail(
+        `mcpServerList step 1: a --mcp-config path is relative to cwd (${cwd}), not to the process's folder (${elsewhere}): ${messageOf(error)}`,
+      );
     });
     expect(list.problems, 'mcpServerList: good files have no problems').toEqual([]);
-    expect(Object.keys(list.servers).sort(), 'mcpServerList steps 1-4: every server of every source').toEqual(['extra', 'fromEditor', 'local', 'shared']);
-    expect(list.servers.shared, 'mcpServerList step 2: a --mcp-config file comes after .mcp.json, so its "shared" replaces the project\'s').toMatchObject({ command: 'from-flag' });
-    expect(list.servers.local, 'mcpServerList step 4: the extra servers come last and replace a file\'s server of the same name').toMatchObject({ command: 'editor-local' });
-    expect(list.servers.extra, 'mcpServerList step 2: parseMcpConfig with the env given (${WHO} expanded)').toMatchObject({ command: 'extra', args: ['me'] });
+    expect(Object.keys(list.servers).sort(), 'mcpServerList steps 1-4: every server of every source').toEqual([
+      'extra',
+      'fromEditor',
+      'local',
+      'shared',
+    ]);
+    expect(
+      list.servers.shared,
+      'mcpServerList step 2: a --mcp-config file comes after .mcp.json, so its "shared" replaces the project\'s',
+    ).toMatchObject({ command: 'from-flag' });
+    expect(
+      list.servers.local,
+      "mcpServerList step 4: the extra servers come last and replace a file's server of the same name",
+    ).toMatchObject({ command: 'editor-local' });
+    expect(
+      list.servers.extra,
+      'mcpServerList step 2: parseMcpConfig with the env given (${WHO} expanded)',
+    ).toMatchObject({ command: 'extra', args: ['me'] });
   });
 
   test('no .mcp.json and no files: no servers and no problems', async () => {
     const { cwd } = workspace();
-    expect(await mcpServerList(cwd, [], {}), 'mcpServerList step 1: a workspace without .mcp.json is fine').toEqual({ servers: {}, problems: [] });
+    expect(await mcpServerList(cwd, [], {}), 'mcpServerList step 1: a workspace without .mcp.json is fine').toEqual({
+      servers: {},
+      problems: [],
+    });
   });
 
   test('a broken .mcp.json is a problem and the other sources still count; a --mcp-config file that is missing or broken throws', async () => {
     const { cwd } = workspace();
-    writeFiles(cwd, { '.mcp.json': '{ not json', 'good.json': server('good'), 'bad.json': { mcpServers: { 'bad name!': { command: 'x' } } } });
+    writeFiles(cwd, {
+      '.mcp.json': '{ not json',
+      'good.json': server('good'),
+      'bad.json': { mcpServers: { 'bad name!': { command: 'x' } } },
+    });
     const list = await rejection(mcpServerList(cwd, ['good.json'], {})).then((error) => {
       expect(error, 'mcpServerList step 3: a broken .mcp.json is a problem in the list, not an error').toBeUndefined();
       return mcpServerList(cwd, ['good.json'], {});
     });
-    expect(Object.keys(list.servers), 'mcpServerList step 3: a broken .mcp.json does not stop the --mcp-config files').toEqual(['good']);
+    expect(
+      Object.keys(list.servers),
+      'mcpServerList step 3: a broken .mcp.json does not stop the --mcp-config files',
+    ).toEqual(['good']);
     expect(list.problems, 'mcpServerList step 3: one problem for the broken .mcp.json').toHaveLength(1);
-    expect(list.problems[0], 'mcpServerList step 3: the problem says its servers are not started').toMatch(/not started/);
-    expect(list.problems[0], 'mcpServerList step 3: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error').toMatch(/^\.mcp\.json: /);
-    expect(messageOf(await rejection(mcpServerList(cwd, ['nowhere.json'], {}))), 'mcpServerList step 3: a --mcp-config file that does not exist is an error that names the option and the file').toMatch(/--mcp-config nowhere\.json: no such file/);
+    expect(list.problems[0], 'mcpServerList step 3: the problem says its servers are not started').toMatch(
+      /not started/,
+    );
+    expect(
+      list.problems[0],
+      'mcpServerList step 3: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error',
+    ).toMatch(/^\.mcp\.json: /);
+    expect(
+      messageOf(await rejection(mcpServerList(cwd, ['nowhere.json'], {}))),
+      'mcpServerList step 3: a --mcp-config file that does not exist is an error that names the option and the file',
+    ).toMatch(/--mcp-config nowhere\.json: no such file/);
     const refused = messageOf(await rejection(mcpServerList(cwd, ['bad.json'], {})));
-    expect(refused, 'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file').toMatch(/^--mcp-config bad\.json: /);
-    expect(refused, 'mcpServerList step 3: parseMcpConfig\'s message starts with the file already: do not name it twice').not.toMatch(/bad\.json: bad\.json/);
+    expect(
+      refused,
+      'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file',
+    ).toMatch(/^--mcp-config bad\.json: /);
+    expect(
+      refused,
+      "mcpServerList step 3: parseMcpConfig's message starts with the file already: do not name it twice",
+    ).not.toMatch(/bad\.json: bad\.json/);
   });
 });
 
@@ -143,15 +236,27 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     expect(open?.session.model, 'openSavedSession step 4: store.create(model)').toBe('model-x');
     open?.close();
     const none = storeIn();
-    expect(openSavedSession(none.store, { noSession: true }), 'openSavedSession step 4: --no-session gives no session').toBeUndefined();
-    expect(existsSync(none.store.dir) ? readdirSync(none.store.dir) : [], 'openSavedSession step 4: --no-session writes no session file').toEqual([]);
+    expect(
+      openSavedSession(none.store, { noSession: true }),
+      'openSavedSession step 4: --no-session gives no session',
+    ).toBeUndefined();
+    expect(
+      existsSync(none.store.dir) ? readdirSync(none.store.dir) : [],
+      'openSavedSession step 4: --no-session writes no session file',
+    ).toEqual([]);
   });
 
   test('--resume ID opens that session, --continue the latest; --continue with none says so', () => {
     const { store } = storeIn();
     const first = store.create();
     first.session.messages.push({ role: 'user', content: 'first' });
-    first.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: '', usage: { inputTokens: 0, outputTokens: 0 } });
+    first.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: '',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
     first.close();
     const resumed = openSavedSession(store, { resume: 's1' });
     expect(resumed?.session.id, 'openSavedSession step 2: --resume s1 opens s1').toBe('s1');
@@ -161,36 +266,79 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     continued?.close();
     const empty = storeIn();
     const nothing = messageOf(thrown(() => openSavedSession(empty.store, { continue: true })));
-    expect(nothing, 'openSavedSession step 3: --continue without any saved session is an error naming the folder').toContain(empty.store.dir);
-    expect(nothing, 'openSavedSession step 3: the error says there is no saved session to continue (check store.latest() before resuming)').toMatch(/no saved session to continue/);
+    expect(
+      nothing,
+      'openSavedSession step 3: --continue without any saved session is an error naming the folder',
+    ).toContain(empty.store.dir);
+    expect(
+      nothing,
+      'openSavedSession step 3: the error says there is no saved session to continue (check store.latest() before resuming)',
+    ).toMatch(/no saved session to continue/);
   });
 
   test('contradictory options throw before anything is opened', () => {
     const { store } = storeIn();
-    expect(messageOf(thrown(() => openSavedSession(store, { noSession: true, continue: true }))), 'openSavedSession step 1: --no-session with --continue is an error naming --no-session').toMatch(/--no-session/);
-    expect(messageOf(thrown(() => openSavedSession(store, { noSession: true, resume: 's1' }))), 'openSavedSession step 1: --no-session with --resume is an error naming --no-session').toMatch(/--no-session/);
-    expect(messageOf(thrown(() => openSavedSession(store, { resume: 's1', continue: true }))), 'openSavedSession step 1: --resume with --continue is an error naming both').toMatch(/--resume.*--continue|--continue.*--resume/);
-    expect(existsSync(store.dir) ? readdirSync(store.dir) : [], 'openSavedSession step 1: nothing was created').toEqual([]);
+    expect(
+      messageOf(thrown(() => openSavedSession(store, { noSession: true, continue: true }))),
+      'openSavedSession step 1: --no-session with --continue is an error naming --no-session',
+    ).toMatch(/--no-session/);
+    expect(
+      messageOf(thrown(() => openSavedSession(store, { noSession: true, resume: 's1' }))),
+      'openSavedSession step 1: --no-session with --resume is an error naming --no-session',
+    ).toMatch(/--no-session/);
+    expect(
+      messageOf(thrown(() => openSavedSession(store, { resume: 's1', continue: true }))),
+      'openSavedSession step 1: --resume with --continue is an error naming both',
+    ).toMatch(/--resume.*--continue|--continue.*--resume/);
+    expect(existsSync(store.dir) ? readdirSync(store.dir) : [], 'openSavedSession step 1: nothing was created').toEqual(
+      [],
+    );
   });
 });
 
 describe('agentHooks and agentTools (src/capstone/factory-pieces.ts)', () => {
   const named = (name: string): Hooks => ({ beforeToolCall: () => undefined, [Symbol.for('name')]: name }) as Hooks;
-  const nameOf = (hooks: Hooks | undefined) => (hooks as Record<symbol, string> | undefined)?.[Symbol.for('name')] ?? String(hooks);
+  const nameOf = (hooks: Hooks | undefined) =>
+    (hooks as Record<symbol, string> | undefined)?.[Symbol.for('name')] ?? String(hooks);
 
   test('the hooks in their order: mcp, commands, gate, plan, budget, compaction; missing parts left out', () => {
-    const parts = { mcp: named('mcp'), commands: named('commands'), gate: named('gate') as PermissionGate, plan: named('plan'), budget: named('budget'), compaction: named('compaction') } satisfies HookParts;
-    expect(agentHooks(parts).map(nameOf), 'agentHooks step 1: a command hook runs before the gate (a block spares a question), the budget and compaction last').toEqual(['mcp', 'commands', 'gate', 'plan', 'budget', 'compaction']);
-    expect(agentHooks({ gate: parts.gate, plan: parts.plan }).map(nameOf), 'agentHooks step 1: parts that are undefined are left out, not passed as undefined').toEqual(['gate', 'plan']);
+    const parts = {
+      mcp: named('mcp'),
+      commands: named('commands'),
+      gate: named('gate') as PermissionGate,
+      plan: named('plan'),
+      budget: named('budget'),
+      compaction: named('compaction'),
+    } satisfies HookParts;
+    expect(
+      agentHooks(parts).map(nameOf),
+      'agentHooks step 1: a command hook runs before the gate (a block spares a question), the budget and compaction last',
+    ).toEqual(['mcp', 'commands', 'gate', 'plan', 'budget', 'compaction']);
+    expect(
+      agentHooks({ gate: parts.gate, plan: parts.plan }).map(nameOf),
+      'agentHooks step 1: parts that are undefined are left out, not passed as undefined',
+    ).toEqual(['gate', 'plan']);
   });
 
   test('built-in tools in their order, a client tool in the place of the built-in of its name, then MCP, planning and task', () => {
-    const tool = (name: string) => defineTool({ name, description: name, input: z.object({}), execute: async () => name });
+    const tool = (name: string) =>
+      defineTool({ name, description: name, input: z.object({}), execute: async () => name });
     const clientRead = tool('read');
-    const tools = agentTools({ client: [clientRead, tool('terminal')], mcp: [tool('mcp__s__t')], planning: [tool('todo_write')], task: tool('task') });
-    expect(tools.map((t) => t.name), 'agentTools steps 1-2: built-ins, a client tool with a new name after them, then MCP, planning, task').toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash', 'terminal', 'mcp__s__t', 'todo_write', 'task']);
-    expect(tools[0], 'agentTools step 1: the client\'s read replaces the built-in read').toBe(clientRead);
-    expect(agentTools({ planning: [] }).map((t) => t.name), 'agentTools step 2: no task tool when none is given').toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash']);
+    const tools = agentTools({
+      client: [clientRead, tool('terminal')],
+      mcp: [tool('mcp__s__t')],
+      planning: [tool('todo_write')],
+      task: tool('task'),
+    });
+    expect(
+      tools.map((t) => t.name),
+      'agentTools steps 1-2: built-ins, a client tool with a new name after them, then MCP, planning, task',
+    ).toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash', 'terminal', 'mcp__s__t', 'todo_write', 'task']);
+    expect(tools[0], "agentTools step 1: the client's read replaces the built-in read").toBe(clientRead);
+    expect(
+      agentTools({ planning: [] }).map((t) => t.name),
+      'agentTools step 2: no task tool when none is given',
+    ).toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash']);
   });
 });
 
@@ -198,43 +346,86 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
   test('the system prompt: --system-prompt replaces the base, CLAUDE.md follows, --append-system-prompt and SessionStart come last', async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { 'CLAUDE.md': 'Use tabs.' });
-    const hooks = { ...emptyHookConfig(), SessionStart: [{ hooks: [{ type: 'command' as const, command: 'branch-info' }] }] };
+    const hooks = {
+      ...emptyHookConfig(),
+      SessionStart: [{ hooks: [{ type: 'command' as const, command: 'branch-info' }] }],
+    };
     const inputs: Array<Record<string, unknown>> = [];
     const runHook = async (_command: string, input: object): Promise<HookRun> => {
       inputs.push(input as Record<string, unknown>);
       return { exitCode: 0, stdout: 'On branch main.', stderr: '', timedOut: false };
     };
-    const { built, provider } = await build([assistantText('ok')], { cwd, home, settings: noSettings({ hooks }), runHook, options: { systemPrompt: 'You are Tester.', appendSystemPrompt: 'Answer briefly.' } });
+    const { built, provider } = await build([assistantText('ok')], {
+      cwd,
+      home,
+      settings: noSettings({ hooks }),
+      runHook,
+      options: { systemPrompt: 'You are Tester.', appendSystemPrompt: 'Answer briefly.' },
+    });
     await runPrompt(built, 'hi');
     const system = provider.requests[0]?.system ?? '';
-    expect(system.startsWith('You are Tester.'), `buildAgent step 6: --system-prompt takes the base prompt's place (sent: ${JSON.stringify(system.slice(0, 80))})`).toBe(true);
-    expect(system, 'buildAgent step 6: the project\'s CLAUDE.md is still in the prompt').toContain('Use tabs.');
-    expect(system.endsWith('Answer briefly.\n\nOn branch main.'), `buildAgent step 6: --append-system-prompt, then the SessionStart text after a blank line (sent: ...${JSON.stringify(system.slice(-60))})`).toBe(true);
-    expect(inputs[0], 'buildAgent step 5: hooks get the session id; step 6: a new session starts with source "startup"').toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', session_id: built.sessionId });
+    expect(
+      system.startsWith('You are Tester.'),
+      `buildAgent step 6: --system-prompt takes the base prompt's place (sent: ${JSON.stringify(system.slice(0, 80))})`,
+    ).toBe(true);
+    expect(system, "buildAgent step 6: the project's CLAUDE.md is still in the prompt").toContain('Use tabs.');
+    expect(
+      system.endsWith('Answer briefly.\n\nOn branch main.'),
+      `buildAgent step 6: --append-system-prompt, then the SessionStart text after a blank line (sent: ...${JSON.stringify(system.slice(-60))})`,
+    ).toBe(true);
+    expect(
+      inputs[0],
+      'buildAgent step 5: hooks get the session id; step 6: a new session starts with source "startup"',
+    ).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', session_id: built.sessionId });
     expect(built.system, 'buildAgent: the system prompt it built is the one sent').toBe(system);
   });
 
-  test('the gate: the flag\'s mode over the settings\' defaultMode, the flags\' and files\' rules, and the ask callback', async () => {
+  test("the gate: the flag's mode over the settings' defaultMode, the flags' and files' rules, and the ask callback", async () => {
     const { cwd, home } = workspace();
     const asked: string[] = [];
     const ask = async (request: { call: { name: string } }) => {
       asked.push(request.call.name);
       return 'reject_once' as const;
     };
-    const settings = noSettings({ defaultMode: 'bypassPermissions', rules: [parseRule('Bash(rm:*)', 'deny', '/settings.json')] });
-    const { built } = await build([bashCall('c1', 'echo hi'), bashCall('c2', 'rm -rf build'), assistantText('done')], { cwd, home, settings, ask, options: { permissionMode: 'default' } });
-    expect(built.gate.mode, 'buildAgent step 2: --permission-mode default wins over the settings\' bypassPermissions').toBe('default');
+    const settings = noSettings({
+      defaultMode: 'bypassPermissions',
+      rules: [parseRule('Bash(rm:*)', 'deny', '/settings.json')],
+    });
+    const { built } = await build([bashCall('c1', 'echo hi'), bashCall('c2', 'rm -rf build'), assistantText('done')], {
+      cwd,
+      home,
+      settings,
+      ask,
+      options: { permissionMode: 'default' },
+    });
+    expect(
+      built.gate.mode,
+      "buildAgent step 2: --permission-mode default wins over the settings' bypassPermissions",
+    ).toBe('default');
     await runPrompt(built, 'go');
-    expect(asked, 'buildAgent step 2: in default mode the gate asks through config.ask about echo (and never about a denied rm)').toEqual(['bash']);
+    expect(
+      asked,
+      'buildAgent step 2: in default mode the gate asks through config.ask about echo (and never about a denied rm)',
+    ).toEqual(['bash']);
     expect(resultText(built, 'c1'), 'buildAgent step 2: the person said no to echo').toMatch(/reject/i);
-    expect(resultText(built, 'c2'), 'buildAgent step 2: the settings\' deny rule reached the gate').toMatch(/denied|deny/i);
+    expect(resultText(built, 'c2'), "buildAgent step 2: the settings' deny rule reached the gate").toMatch(
+      /denied|deny/i,
+    );
   });
 
-  test('a PreToolUse command hook that blocks runs before the gate: the person is not asked, the model reads the hook\'s stderr', async () => {
+  test("a PreToolUse command hook that blocks runs before the gate: the person is not asked, the model reads the hook's stderr", async () => {
     const { cwd, home } = workspace();
     const asked: string[] = [];
-    const hooks = { ...emptyHookConfig(), PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: 'guard' }] }] };
-    const runHook = async (): Promise<HookRun> => ({ exitCode: 2, stdout: '', stderr: 'no shell in this project', timedOut: false });
+    const hooks = {
+      ...emptyHookConfig(),
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: 'guard' }] }],
+    };
+    const runHook = async (): Promise<HookRun> => ({
+      exitCode: 2,
+      stdout: '',
+      stderr: 'no shell in this project',
+      timedOut: false,
+    });
     const { built } = await build([bashCall('c1', 'ls'), assistantText('ok')], {
       cwd,
       home,
@@ -246,84 +437,169 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       },
     });
     await runPrompt(built, 'list');
-    expect(asked, 'buildAgent step 9 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about').toEqual([]);
-    expect(resultText(built, 'c1'), 'buildAgent step 5: the settings\' PreToolUse hooks are in the agent, and the model reads why').toContain('no shell in this project');
+    expect(
+      asked,
+      'buildAgent step 9 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about',
+    ).toEqual([]);
+    expect(
+      resultText(built, 'c1'),
+      "buildAgent step 5: the settings' PreToolUse hooks are in the agent, and the model reads why",
+    ).toContain('no shell in this project');
   });
 
   test('retries: an overloaded call is tried again; --max-retries 0 fails at once', async () => {
     const a = workspace();
     const retried = await build([overloaded(), assistantText('after a retry')], { ...a });
     const events = await runPrompt(retried.built, 'hi');
-    expect(doneOf(events).reason, 'buildAgent step 3: the provider is wrapped with withRetries, so one 529 is tried again').toBe('end_turn');
-    expect(events.some((event) => event.type === 'retry'), 'buildAgent step 3: the retry is announced as an event').toBe(true);
+    expect(
+      doneOf(events).reason,
+      'buildAgent step 3: the provider is wrapped with withRetries, so one 529 is tried again',
+    ).toBe('end_turn');
+    expect(
+      events.some((event) => event.type === 'retry'),
+      'buildAgent step 3: the retry is announced as an event',
+    ).toBe(true);
     const b = workspace();
     const once = await build([overloaded(), assistantText('never reached')], { ...b, options: { maxRetries: 0 } });
-    expect(doneOf(await runPrompt(once.built, 'hi')).reason, 'buildAgent step 3: retryPolicy of the options (--max-retries 0: one try)').toBe('error');
+    expect(
+      doneOf(await runPrompt(once.built, 'hi')).reason,
+      'buildAgent step 3: retryPolicy of the options (--max-retries 0: one try)',
+    ).toBe('error');
     expect(once.provider.requests, 'buildAgent step 3: with --max-retries 0 the model is asked once').toHaveLength(1);
   });
 
   test('the session: saved under the home folder by default, the history is its messages, and --resume sends them again', async () => {
     const { cwd, home } = workspace();
-    const first = await build([assistantText('Paris.')], { cwd, home, sessionId: 'chat-1', models: { model: 'claude-x' } });
+    const first = await build([assistantText('Paris.')], {
+      cwd,
+      home,
+      sessionId: 'chat-1',
+      models: { model: 'claude-x' },
+    });
     expect(first.built.sessionId, 'buildAgent step 4: a new session takes config.sessionId').toBe('chat-1');
-    expect(first.built.history, 'buildAgent step 4: the history is the session\'s own array, so the recorder sees every message').toBe(first.built.session?.session.messages);
-    expect(first.built.session?.session.model, 'buildAgent step 4: the session is priced at the model in use').toBe('claude-x');
+    expect(
+      first.built.history,
+      "buildAgent step 4: the history is the session's own array, so the recorder sees every message",
+    ).toBe(first.built.session?.session.messages);
+    expect(first.built.session?.session.model, 'buildAgent step 4: the session is priced at the model in use').toBe(
+      'claude-x',
+    );
     await runPrompt(first.built, 'Capital of France?');
-    first.built.session?.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: 'Paris.', usage: { inputTokens: 1, outputTokens: 1 } });
+    first.built.session?.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: 'Paris.',
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
     await first.built.close();
     const second = await build([assistantText('About 2 million.')], { cwd, home, options: { resume: 'chat-1' } });
     expect(second.built.resumed, 'buildAgent: --resume marks the agent as resumed').toBe(true);
     await runPrompt(second.built, 'Its population?');
-    const sent = second.provider.requests[0]?.messages.map((m) => (m.role === 'assistant' ? m.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('') : m.role === 'user' ? m.content : m.role));
-    expect(sent, 'buildAgent step 4: a resumed session sends the saved conversation first').toEqual(['Capital of France?', 'Paris.', 'Its population?']);
+    const sent = second.provider.requests[0]?.messages.map((m) =>
+      m.role === 'assistant'
+        ? m.content.map((b) => (b.type === 'text' ? b.text : b.type)).join('')
+        : m.role === 'user'
+          ? m.content
+          : m.role,
+    );
+    expect(sent, 'buildAgent step 4: a resumed session sends the saved conversation first').toEqual([
+      'Capital of France?',
+      'Paris.',
+      'Its population?',
+    ]);
   });
 
   test('a resumed session whose system prompt changed says so, runs under the new prompt, and records it', async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { 'CLAUDE.md': 'Use tabs.' });
     const first = await build([assistantText('ok')], { cwd, home, sessionId: 'chat-2' });
-    expect(first.built.warnings.filter((w) => w.startsWith('session:')), 'a new session has nothing to say about its prompt').toEqual([]);
-    expect(first.built.session?.session.system, 'buildAgent step 6: the prompt is handed to session.recorder.useSystem, so the session remembers it').toBe(first.built.system);
+    expect(
+      first.built.warnings.filter((w) => w.startsWith('session:')),
+      'a new session has nothing to say about its prompt',
+    ).toEqual([]);
+    expect(
+      first.built.session?.session.system,
+      'buildAgent step 6: the prompt is handed to session.recorder.useSystem, so the session remembers it',
+    ).toBe(first.built.system);
     await runPrompt(first.built, 'hi');
     await first.built.close();
     const same = await build([assistantText('ok')], { cwd, home, options: { resume: 'chat-2' } });
-    expect(same.built.warnings.filter((w) => w.startsWith('session:')), 'resumed under the same prompt: nothing to say').toEqual([]);
+    expect(
+      same.built.warnings.filter((w) => w.startsWith('session:')),
+      'resumed under the same prompt: nothing to say',
+    ).toEqual([]);
     await same.built.close();
     writeFiles(cwd, { 'CLAUDE.md': 'Use spaces.' });
     const changed = await build([assistantText('ok')], { cwd, home, options: { resume: 'chat-2' } });
-    expect(changed.built.warnings.filter((w) => w.startsWith('session:')), 'buildAgent step 6: the sentence useSystem returns is a warning starting "session: "').toEqual([expect.stringMatching(/^session: the system prompt has changed/)]);
+    expect(
+      changed.built.warnings.filter((w) => w.startsWith('session:')),
+      'buildAgent step 6: the sentence useSystem returns is a warning starting "session: "',
+    ).toEqual([expect.stringMatching(/^session: the system prompt has changed/)]);
     await runPrompt(changed.built, 'again');
-    expect(changed.provider.requests[0]?.system, 'the session goes on under the current prompt').toContain('Use spaces.');
+    expect(changed.provider.requests[0]?.system, 'the session goes on under the current prompt').toContain(
+      'Use spaces.',
+    );
     expect(changed.built.session?.session.system, 'and remembers it').toBe(changed.built.system);
   });
 
   test('--no-session: nothing saved, and the history is still one array every run appends to', async () => {
     const { cwd, home } = workspace();
-    const { built, provider } = await build([assistantText('one'), assistantText('two')], { cwd, home, options: { noSession: true } });
+    const { built, provider } = await build([assistantText('one'), assistantText('two')], {
+      cwd,
+      home,
+      options: { noSession: true },
+    });
     expect(built.session, 'buildAgent step 4: no saved session').toBeUndefined();
     await runPrompt(built, 'a');
     await runPrompt(built, 'b');
-    expect(provider.requests[1]?.messages, 'buildAgent: the second run sends the first one\'s messages too').toHaveLength(3);
-    expect(existsSync(path.join(home, '.coding-agent')), 'buildAgent step 4: --no-session writes nothing under the home folder').toBe(false);
+    expect(
+      provider.requests[1]?.messages,
+      "buildAgent: the second run sends the first one's messages too",
+    ).toHaveLength(3);
+    expect(
+      existsSync(path.join(home, '.coding-agent')),
+      'buildAgent step 4: --no-session writes nothing under the home folder',
+    ).toBe(false);
   });
 
   test('--max-turns reaches the agent', async () => {
     const { cwd, home } = workspace();
-    const { built } = await build([assistantToolCalls([{ id: 'g1', name: 'glob', arguments: { pattern: '*' } }]), assistantText('never')], { cwd, home, options: { maxTurns: 1 } });
-    expect(doneOf(await runPrompt(built, 'look')).reason, 'buildAgent step 10: maxTurns from --max-turns (one turn, then stop)').toBe('turn_limit');
+    const { built } = await build(
+      [assistantToolCalls([{ id: 'g1', name: 'glob', arguments: { pattern: '*' } }]), assistantText('never')],
+      { cwd, home, options: { maxTurns: 1 } },
+    );
+    expect(
+      doneOf(await runPrompt(built, 'look')).reason,
+      'buildAgent step 10: maxTurns from --max-turns (one turn, then stop)',
+    ).toBe('turn_limit');
   });
 
   test('the output budget cuts a long result (and 0 turns it off)', async () => {
     const long = "head -c 3000 /dev/zero | tr '\\0' a";
     const a = workspace();
-    const cut = await build([bashCall('b1', long), assistantText('ok')], { ...a, options: { permissionMode: 'bypassPermissions', outputBudget: 500 } });
+    const cut = await build([bashCall('b1', long), assistantText('ok')], {
+      ...a,
+      options: { permissionMode: 'bypassPermissions', outputBudget: 500 },
+    });
     await runPrompt(cut.built, 'go');
-    expect(resultText(cut.built, 'b1').length, 'buildAgent step 9: --output-budget 500 keeps the result near 500 characters').toBeLessThan(1200);
-    expect(resultText(cut.built, 'b1'), 'buildAgent step 9: the cut result says where the whole output is').toContain('.agent/outputs');
+    expect(
+      resultText(cut.built, 'b1').length,
+      'buildAgent step 9: --output-budget 500 keeps the result near 500 characters',
+    ).toBeLessThan(1200);
+    expect(resultText(cut.built, 'b1'), 'buildAgent step 9: the cut result says where the whole output is').toContain(
+      '.agent/outputs',
+    );
     const b = workspace();
-    const whole = await build([bashCall('b1', long), assistantText('ok')], { ...b, options: { permissionMode: 'bypassPermissions', outputBudget: 0 } });
+    const whole = await build([bashCall('b1', long), assistantText('ok')], {
+      ...b,
+      options: { permissionMode: 'bypassPermissions', outputBudget: 0 },
+    });
     await runPrompt(whole.built, 'go');
-    expect(resultText(whole.built, 'b1'), 'buildAgent step 9: --output-budget 0 adds no budget hook (the whole output)').toContain('a'.repeat(3000));
+    expect(
+      resultText(whole.built, 'b1'),
+      'buildAgent step 9: --output-budget 0 adds no budget hook (the whole output)',
+    ).toContain('a'.repeat(3000));
   });
 
   test('sub-agents: a task call is not asked about, and its child meets the same gate', async () => {
@@ -346,12 +622,21 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     });
     const events = await runPrompt(built, 'clean');
     expect(doneOf(events).reason, 'buildAgent step 8: the run with a sub-agent ends normally').toBe('end_turn');
-    expect(asked, 'buildAgent step 8: the task tool is read-only, so the gate does not ask about it (its child\'s calls meet the gate instead)').toEqual([]);
-    const childBlocks = events.filter((event) => event.type === 'subagent' && event.event.type === 'tool_call_decided' && event.event.decision.type === 'block');
-    expect(childBlocks, 'buildAgent step 8: the child is built with the parent\'s hooks, so --disallowedTools blocks its rm').toHaveLength(1);
+    expect(
+      asked,
+      "buildAgent step 8: the task tool is read-only, so the gate does not ask about it (its child's calls meet the gate instead)",
+    ).toEqual([]);
+    const childBlocks = events.filter(
+      (event) =>
+        event.type === 'subagent' && event.event.type === 'tool_call_decided' && event.event.decision.type === 'block',
+    );
+    expect(
+      childBlocks,
+      "buildAgent step 8: the child is built with the parent's hooks, so --disallowedTools blocks its rm",
+    ).toHaveLength(1);
   });
 
-  test('a child\'s own calls are asked about: only task tools are marked read-only', async () => {
+  test("a child's own calls are asked about: only task tools are marked read-only", async () => {
     const { cwd, home } = workspace();
     const asked: string[] = [];
     const script = [
@@ -369,7 +654,10 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       },
     });
     await runPrompt(built, 'build');
-    expect(asked, 'buildAgent step 8: the child\'s bash is not read-only, so the gate asks about it (mark only the task tool read-only)').toEqual(['bash']);
+    expect(
+      asked,
+      "buildAgent step 8: the child's bash is not read-only, so the gate asks about it (mark only the task tool read-only)",
+    ).toEqual(['bash']);
   });
 
   test('--subagent-depth 0 leaves the task tool out; without approvePlan a plan is not approved and the model is told why', async () => {
@@ -377,33 +665,63 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const none = await build([], { cwd, home, options: { subagentDepth: 0 } });
     expect(none.built.tools.get('task'), 'buildAgent step 8: no task tool at depth 0').toBeUndefined();
     expect(none.built.warnings, 'buildAgent step 1: a clean workspace gives no warnings').toEqual([]);
-    expect(none.built.mcp, 'buildAgent step 7: no MCP servers configured: none started (mcp is undefined)').toBeUndefined();
+    expect(
+      none.built.mcp,
+      'buildAgent step 7: no MCP servers configured: none started (mcp is undefined)',
+    ).toBeUndefined();
     const b = workspace();
-    const { built } = await build([assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]), assistantText('Plan: edit a.ts')], { ...b, options: { permissionMode: 'plan' } });
+    const { built } = await build(
+      [
+        assistantToolCalls([{ id: 'p1', name: 'exit_plan_mode', arguments: { plan: '1. Edit a.ts' } }]),
+        assistantText('Plan: edit a.ts'),
+      ],
+      { ...b, options: { permissionMode: 'plan' } },
+    );
     expect(built.tools.get('task'), 'buildAgent step 8: a task tool at the default depth').toBeDefined();
     await runPrompt(built, 'plan it');
     expect(built.gate.mode, 'buildAgent step 8: nobody approved, so the agent stays in plan mode').toBe('plan');
-    expect(resultText(built, 'p1'), 'buildAgent step 8: the model is told nobody can approve, and to give the plan as its answer').toMatch(/nobody[\s\S]*answer/i);
+    expect(
+      resultText(built, 'p1'),
+      'buildAgent step 8: the model is told nobody can approve, and to give the plan as its answer',
+    ).toMatch(/nobody[\s\S]*answer/i);
   });
 
   test('MCP servers: the extra servers start, their tools are added, a server that fails is a warning', async () => {
     const { cwd, home } = workspace();
     const fake = fakeServer([{ info: toolInfo('echo', ['text']) }]);
-    const { built } = await build([], { cwd, home, mcpServers: { fake: fake.factory, broken: () => { throw new Error('cannot start'); } } });
-    expect(built.tools.get('mcp__fake__echo'), 'buildAgent step 7: the servers\' tools are in the agent').toBeDefined();
-    expect(built.warnings.join('\n'), 'buildAgent step 7: a server that failed is a warning `mcp: <name> failed: ...`').toMatch(/mcp: broken failed: .*cannot start/);
+    const { built } = await build([], {
+      cwd,
+      home,
+      mcpServers: {
+        fake: fake.factory,
+        broken: () => {
+          throw new Error('cannot start');
+        },
+      },
+    });
+    expect(built.tools.get('mcp__fake__echo'), "buildAgent step 7: the servers' tools are in the agent").toBeDefined();
+    expect(
+      built.warnings.join('\n'),
+      'buildAgent step 7: a server that failed is a warning `mcp: <name> failed: ...`',
+    ).toMatch(/mcp: broken failed: .*cannot start/);
     expect(fake.state.current?.server.transport, 'the server is connected while the agent is open').toBeDefined();
     await built.close();
-    expect(fake.state.current?.server.transport, 'buildAgent step 7: close() closes the MCP servers it started').toBeUndefined();
+    expect(
+      fake.state.current?.server.transport,
+      'buildAgent step 7: close() closes the MCP servers it started',
+    ).toBeUndefined();
   });
 
-  test('a server\'s question to the person goes through the same ask as the gate\'s, on the same call', async () => {
+  test("a server's question to the person goes through the same ask as the gate's, on the same call", async () => {
     const { cwd, home } = workspace();
     const fake = fakeServer([
       {
         info: toolInfo('deploy'),
         handler: async (_args, call) => {
-          const answer = await call.elicit({ message: 'Really deploy?', requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] } });
+          const answer = await call.elicit({
+            message: 'Really deploy?',
+            requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+          });
           return { content: [{ type: 'text', text: `deploy: ${answer.action}` }] };
         },
       },
@@ -413,39 +731,70 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       asked.push({ id: request.call.id, reason: request.reason });
       return 'allow_once' as const;
     };
-    const { built } = await build([assistantToolCalls([{ id: 'c1', name: 'mcp__fake__deploy', arguments: {} }]), assistantText('deployed')], { cwd, home, ask, mcpServers: { fake: fake.factory } });
+    const { built } = await build(
+      [assistantToolCalls([{ id: 'c1', name: 'mcp__fake__deploy', arguments: {} }]), assistantText('deployed')],
+      { cwd, home, ask, mcpServers: { fake: fake.factory } },
+    );
     await within(runPrompt(built, 'deploy it'), 'buildAgent step 7: a server that asks must get an answer');
-    expect(resultText(built, 'c1'), 'buildAgent step 7: pass the gate\'s ask to McpServers.start, so the person can answer the server (without it, every question is declined)').toBe('deploy: accept');
-    expect(asked.map((a) => a.id), 'the gate asked about the call, then the server asked its question, both about c1').toEqual(['c1', 'c1']);
+    expect(
+      resultText(built, 'c1'),
+      "buildAgent step 7: pass the gate's ask to McpServers.start, so the person can answer the server (without it, every question is declined)",
+    ).toBe('deploy: accept');
+    expect(
+      asked.map((a) => a.id),
+      'the gate asked about the call, then the server asked its question, both about c1',
+    ).toEqual(['c1', 'c1']);
     expect(asked[1]!.reason).toMatch(/MCP server "fake" asks/);
   });
 
   test('client tools replace built-ins of the same name', async () => {
     const { cwd, home } = workspace();
-    const clientRead = defineTool({ name: 'read', description: 'the editor\'s read', input: z.object({ path: z.string() }), execute: async () => 'from the editor' });
+    const clientRead = defineTool({
+      name: 'read',
+      description: "the editor's read",
+      input: z.object({ path: z.string() }),
+      execute: async () => 'from the editor',
+    });
     const { built } = await build([], { cwd, home, clientTools: [clientRead] });
     expect(built.tools.get('read'), 'buildAgent step 8: agentTools with config.clientTools').toBe(clientRead);
   });
 
   test('when a step fails, what was opened is closed again: the session file is not left locked', async () => {
     const { cwd, home } = workspace();
-    expect(messageOf(await rejection(build([], { cwd, home, sessionId: 'broken-1', options: { mcpConfig: ['missing.json'] } }))), 'buildAgent step 7: a missing --mcp-config file is an error').toMatch(/--mcp-config missing\.json/);
+    expect(
+      messageOf(
+        await rejection(build([], { cwd, home, sessionId: 'broken-1', options: { mcpConfig: ['missing.json'] } })),
+      ),
+      'buildAgent step 7: a missing --mcp-config file is an error',
+    ).toMatch(/--mcp-config missing\.json/);
     const store = new SessionStore({ home, cwd });
-    expect(() => store.resume('broken-1').close(), 'buildAgent step 11: the session opened before the failure was closed (its lock released)').not.toThrow();
+    expect(
+      () => store.resume('broken-1').close(),
+      'buildAgent step 11: the session opened before the failure was closed (its lock released)',
+    ).not.toThrow();
   });
 
   test('close() runs once however often it is called', async () => {
     const { cwd, home } = workspace();
     const { built } = await build([], { cwd, home });
     await built.close();
-    expect(messageOf(await rejection(built.close())), 'buildAgent step 1: a second close() does nothing (the clean-ups ran once)').toBe('undefined');
+    expect(
+      messageOf(await rejection(built.close())),
+      'buildAgent step 1: a second close() does nothing (the clean-ups ran once)',
+    ).toBe('undefined');
   });
 
   test('resuming: --continue counts as resumed, SessionStart hears "resume", and the session is priced at the model now in use', async () => {
     const { cwd, home } = workspace();
     const first = await build([assistantText('one')], { cwd, home, models: { model: 'old-model' } });
     await runPrompt(first.built, 'first');
-    first.built.session?.recorder.record({ type: 'done', reason: 'end_turn', turns: 1, text: 'one', usage: { inputTokens: 1, outputTokens: 1 } });
+    first.built.session?.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: 'one',
+      usage: { inputTokens: 1, outputTokens: 1 },
+    });
     await first.built.close();
     const sources: unknown[] = [];
     const hooks = { ...emptyHookConfig(), SessionStart: [{ hooks: [{ type: 'command' as const, command: 'note' }] }] };
@@ -453,18 +802,37 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       sources.push((input as { source?: unknown }).source);
       return { exitCode: 0, stdout: '', stderr: '', timedOut: false };
     };
-    const second = await build([], { cwd, home, options: { continue: true }, models: { model: 'new-model' }, settings: noSettings({ hooks }), runHook });
-    expect(second.built.resumed, 'buildAgent: --continue goes on with a saved session, so the agent is resumed').toBe(true);
-    expect(sources, 'buildAgent step 6: a session that goes on starts with SessionStart source "resume"').toEqual(['resume']);
-    expect(second.built.session?.session.model, 'buildAgent step 4: a resumed session is priced at the model in use now').toBe('new-model');
+    const second = await build([], {
+      cwd,
+      home,
+      options: { continue: true },
+      models: { model: 'new-model' },
+      settings: noSettings({ hooks }),
+      runHook,
+    });
+    expect(second.built.resumed, 'buildAgent: --continue goes on with a saved session, so the agent is resumed').toBe(
+      true,
+    );
+    expect(sources, 'buildAgent step 6: a session that goes on starts with SessionStart source "resume"').toEqual([
+      'resume',
+    ]);
+    expect(
+      second.built.session?.session.model,
+      'buildAgent step 4: a resumed session is priced at the model in use now',
+    ).toBe('new-model');
   });
 
   test('without a saved session the agent still has the given session id, and a broken .mcp.json is a warning', async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { '.mcp.json': '{ broken' });
     const { built } = await build([], { cwd, home, sessionId: 'ed-1', options: { noSession: true } });
-    expect(built.sessionId, 'buildAgent step 4: config.sessionId names the agent\'s session even when nothing is saved').toBe('ed-1');
-    expect(built.warnings.join('\n'), 'buildAgent step 7: mcpServerList\'s problems are warnings').toMatch(/not started/);
+    expect(
+      built.sessionId,
+      "buildAgent step 4: config.sessionId names the agent's session even when nothing is saved",
+    ).toBe('ed-1');
+    expect(built.warnings.join('\n'), "buildAgent step 7: mcpServerList's problems are warnings").toMatch(
+      /not started/,
+    );
   });
 
   test('--max-parallel: read-only calls overlap by default and run one by one with 1', async () => {
@@ -488,36 +856,71 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
           return 'text';
         },
       });
-      const reads = assistantToolCalls([1, 2, 3].map((n) => ({ id: `r${n}`, name: 'read', arguments: { path: `f${n}.txt` } })));
-      const { built } = await build([reads, assistantText('ok')], { cwd, home, clientTools: [slow], options: maxParallel === undefined ? {} : { maxParallel } });
-      await within(runPrompt(built, 'read'), 'buildAgent step 10: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start');
+      const reads = assistantToolCalls(
+        [1, 2, 3].map((n) => ({ id: `r${n}`, name: 'read', arguments: { path: `f${n}.txt` } })),
+      );
+      const { built } = await build([reads, assistantText('ok')], {
+        cwd,
+        home,
+        clientTools: [slow],
+        options: maxParallel === undefined ? {} : { maxParallel },
+      });
+      await within(
+        runPrompt(built, 'read'),
+        'buildAgent step 10: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start',
+      );
       return log;
     };
     const parallel = await order(undefined);
-    expect(parallel.slice(0, 2).map((line) => line.split(' ')[0]), 'buildAgent step 10: the parallel executor runs read-only calls side by side by default: two start before either ends').toEqual(
-      ['start', 'start'],
-    );
+    expect(
+      parallel.slice(0, 2).map((line) => line.split(' ')[0]),
+      'buildAgent step 10: the parallel executor runs read-only calls side by side by default: two start before either ends',
+    ).toEqual(['start', 'start']);
     const sequential = await order(1);
-    expect(sequential, 'buildAgent step 10: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts').toEqual(
-      ['start f1.txt', 'end f1.txt', 'start f2.txt', 'end f2.txt', 'start f3.txt', 'end f3.txt'],
-    );
+    expect(
+      sequential,
+      'buildAgent step 10: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts',
+    ).toEqual(['start f1.txt', 'end f1.txt', 'start f2.txt', 'end f2.txt', 'start f3.txt', 'end f3.txt']);
   });
 
   test('--subagent-depth 2 lets a child start its own task', async () => {
     const { cwd, home } = workspace();
-    const task = (id: string) => assistantToolCalls([{ id, name: 'task', arguments: { description: 'dig', prompt: 'dig deeper' } }]);
-    const { built } = await build([task('t1'), task('t2'), assistantText('grandchild'), assistantText('child'), assistantText('parent')], { cwd, home, options: { subagentDepth: 2 } });
+    const task = (id: string) =>
+      assistantToolCalls([{ id, name: 'task', arguments: { description: 'dig', prompt: 'dig deeper' } }]);
+    const { built } = await build(
+      [task('t1'), task('t2'), assistantText('grandchild'), assistantText('child'), assistantText('parent')],
+      { cwd, home, options: { subagentDepth: 2 } },
+    );
     const events = await runPrompt(built, 'go');
-    const inner = events.flatMap((event) => (event.type === 'subagent' && event.event.type === 'tool_result' && event.event.callId === 't2' ? [event.event] : []));
-    expect(inner.map((result) => result.isError), 'buildAgent step 8: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too)').toEqual([false]);
+    const inner = events.flatMap((event) =>
+      event.type === 'subagent' && event.event.type === 'tool_result' && event.event.callId === 't2'
+        ? [event.event]
+        : [],
+    );
+    expect(
+      inner.map((result) => result.isError),
+      'buildAgent step 8: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too)',
+    ).toEqual([false]);
   });
 
   test('--compact-at: compaction asks the small fast model once the context passes the threshold', async () => {
     const { cwd, home } = workspace();
-    const { built, provider } = await build([assistantText('a summary'), assistantText('answer')], { cwd, home, models: { model: 'big', smallFastModel: 'small' }, options: { compactAt: 10, noSession: true } });
-    for (let i = 0; i < 5; i++) built.history.push({ role: 'user', content: `question ${i} `.repeat(20) }, assistantText(`answer ${i} `.repeat(20)));
+    const { built, provider } = await build([assistantText('a summary'), assistantText('answer')], {
+      cwd,
+      home,
+      models: { model: 'big', smallFastModel: 'small' },
+      options: { compactAt: 10, noSession: true },
+    });
+    for (let i = 0; i < 5; i++)
+      built.history.push(
+        { role: 'user', content: `question ${i} `.repeat(20) },
+        assistantText(`answer ${i} `.repeat(20)),
+      );
     const events = await runPrompt(built, 'one more');
-    expect(events.some((event) => event.type === 'compaction'), 'buildAgent step 9: compactionHook with threshold options.compactAt compacts a long history').toBe(true);
+    expect(
+      events.some((event) => event.type === 'compaction'),
+      'buildAgent step 9: compactionHook with threshold options.compactAt compacts a long history',
+    ).toBe(true);
     expect(provider.requests[0]?.model, 'buildAgent step 9: compaction asks the small fast model').toBe('small');
   });
 });

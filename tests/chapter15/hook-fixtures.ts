@@ -3,7 +3,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { AgentEvent } from 'kit/agent-events';
-import { emptyHookConfig, type CommandHookOptions, type HookCommand, type HookConfig, type HookGroup, type HookRun, type HookRunOptions } from 'kit/capstone/command-hooks';
+import {
+  emptyHookConfig,
+  type CommandHookOptions,
+  type HookCommand,
+  type HookConfig,
+  type HookGroup,
+  type HookRun,
+  type HookRunOptions,
+} from 'kit/capstone/command-hooks';
 import { Agent } from 'kit/loop';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
@@ -11,18 +19,30 @@ import { defineTool, ToolSet } from 'kit/tool';
 import { HANG_MS } from '../helpers/wait.js';
 
 /** A command hook; `timeout` in seconds. */
-export const cmd = (command: string, timeout?: number): HookCommand => ({ type: 'command', command, ...(timeout !== undefined ? { timeout } : {}) });
+export const cmd = (command: string, timeout?: number): HookCommand => ({
+  type: 'command',
+  command,
+  ...(timeout !== undefined ? { timeout } : {}),
+});
 
 /** A config with only the given events' groups. */
 export const config = (groups: Partial<HookConfig>): HookConfig => ({ ...emptyHookConfig(), ...groups });
 
 /** One group. */
-export const group = (matcher: string | undefined, ...hooks: HookCommand[]): HookGroup => ({ ...(matcher !== undefined ? { matcher } : {}), hooks });
+export const group = (matcher: string | undefined, ...hooks: HookCommand[]): HookGroup => ({
+  ...(matcher !== undefined ? { matcher } : {}),
+  hooks,
+});
 
 /** Options for the hooks in `root`, with every report kept in `reports`. */
 export function hookOptions(root: string, extra: Partial<CommandHookOptions> = {}) {
   const reports: string[] = [];
-  const options: CommandHookOptions = { cwd: root, sessionId: 'session-15', report: (note) => reports.push(note), ...extra };
+  const options: CommandHookOptions = {
+    cwd: root,
+    sessionId: 'session-15',
+    report: (note) => reports.push(note),
+    ...extra,
+  };
   return { options, reports };
 }
 
@@ -77,7 +97,11 @@ export async function eventually(check: () => boolean, ms = HANG_MS): Promise<bo
  * An agent with one tool, `bash`, that only records the commands it was given, on a script where the model calls
  * bash with `command` and then answers "done".
  */
-export function bashAgent(root: string, hooks: ConstructorParameters<typeof Agent>[0]['hooks'], command = 'rm -rf build') {
+export function bashAgent(
+  root: string,
+  hooks: ConstructorParameters<typeof Agent>[0]['hooks'],
+  command = 'rm -rf build',
+) {
   const ran: string[] = [];
   const bash = defineTool({
     name: 'bash',
@@ -88,7 +112,10 @@ export function bashAgent(root: string, hooks: ConstructorParameters<typeof Agen
       return `ran: ${command}`;
     },
   });
-  const provider = new MockProvider([assistantToolCalls([{ id: 'c1', name: 'bash', arguments: { command } }]), assistantText('done')]);
+  const provider = new MockProvider([
+    assistantToolCalls([{ id: 'c1', name: 'bash', arguments: { command } }]),
+    assistantText('done'),
+  ]);
   const agent = new Agent({ provider, tools: new ToolSet([bash]), cwd: root, hooks });
   return { agent, provider, ran };
 }

@@ -22,7 +22,9 @@ beforeAll(async () => {
   http = createServer(async (req, res) => {
     requests++;
     const server = new Server({ name: 'web', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [toolInfo('look', [], { annotations: { readOnlyHint: true } })] }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [toolInfo('look', [], { annotations: { readOnlyHint: true } })],
+    }));
     server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'looked' }] }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
@@ -41,7 +43,9 @@ afterAll(() => {
 async function list(...args: Parameters<typeof mcpServerList>) {
   return mcpServerList(...args).catch((error: unknown) => {
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    return expect.fail(`mcpServerList: these sources are all readable, yet it threw: ${error instanceof Error ? error.message : String(error)}`);
+    return expect.fail(
+      `mcpServerList: these sources are all readable, yet it threw: ${error instanceof Error ? error.message : String(error)}`,
+    );
   });
 }
 
@@ -51,26 +55,63 @@ describe('mcpServerList: approval, skipped and project servers (src/capstone/fac
   test('only the servers approve() rejects are skipped; project names the .mcp.json servers kept, not those a later source replaced', async () => {
     const { cwd } = workspace();
     writeFiles(cwd, {
-      '.mcp.json': { mcpServers: { kept: { command: 'kept' }, refused: { command: 'refused' }, byFlag: { command: 'project-flag' }, byEditor: { command: 'project-editor' } } },
+      '.mcp.json': {
+        mcpServers: {
+          kept: { command: 'kept' },
+          refused: { command: 'refused' },
+          byFlag: { command: 'project-flag' },
+          byEditor: { command: 'project-editor' },
+        },
+      },
       'more.json': { mcpServers: { byFlag: { command: 'from-flag' }, flagOnly: { command: 'flag-only' } } },
     });
     const approve = (name: string) => name !== 'refused';
-    const result = await list(cwd, ['more.json'], {}, { byEditor: stdio('from-editor'), editorOnly: stdio('editor-only') }, approve);
-    expect(result.skipped, 'mcpServerList step 2: `skipped` names only the .mcp.json servers approve(name) rejected').toEqual(['refused']);
-    expect(Object.keys(result.servers).sort(), 'mcpServerList steps 2 and 4: the approved servers of every source, the refused one left out').toEqual(['byEditor', 'byFlag', 'editorOnly', 'flagOnly', 'kept']);
-    expect(result.servers.byFlag, 'mcpServerList step 2: a server named in .mcp.json and in --mcp-config is the --mcp-config one').toMatchObject({ command: 'from-flag' });
-    expect(result.servers.byEditor, 'mcpServerList step 4: a server named in .mcp.json and in extra is the extra one').toMatchObject({ command: 'from-editor' });
-    expect(result.project, 'mcpServerList step 2: `project` is the kept servers whose entry is the .mcp.json\'s: not a --mcp-config or extra server, nor a project name one of them replaced').toEqual(['kept']);
+    const result = await list(
+      cwd,
+      ['more.json'],
+      {},
+      { byEditor: stdio('from-editor'), editorOnly: stdio('editor-only') },
+      approve,
+    );
+    expect(
+      result.skipped,
+      'mcpServerList step 2: `skipped` names only the .mcp.json servers approve(name) rejected',
+    ).toEqual(['refused']);
+    expect(
+      Object.keys(result.servers).sort(),
+      'mcpServerList steps 2 and 4: the approved servers of every source, the refused one left out',
+    ).toEqual(['byEditor', 'byFlag', 'editorOnly', 'flagOnly', 'kept']);
+    expect(
+      result.servers.byFlag,
+      'mcpServerList step 2: a server named in .mcp.json and in --mcp-config is the --mcp-config one',
+    ).toMatchObject({ command: 'from-flag' });
+    expect(
+      result.servers.byEditor,
+      'mcpServerList step 4: a server named in .mcp.json and in extra is the extra one',
+    ).toMatchObject({ command: 'from-editor' });
+    expect(
+      result.project,
+      "mcpServerList step 2: `project` is the kept servers whose entry is the .mcp.json's: not a --mcp-config or extra server, nor a project name one of them replaced",
+    ).toEqual(['kept']);
   });
 
   test('with every .mcp.json server approved nothing is skipped; without .mcp.json servers there is no project', async () => {
     const { cwd } = workspace();
-    writeFiles(cwd, { '.mcp.json': { mcpServers: { one: { command: 'one' } } }, 'more.json': { mcpServers: { two: { command: 'two' } } } });
+    writeFiles(cwd, {
+      '.mcp.json': { mcpServers: { one: { command: 'one' } } },
+      'more.json': { mcpServers: { two: { command: 'two' } } },
+    });
     const all = await list(cwd, [], {}, {}, () => true);
-    expect(all.skipped, 'mcpServerList step 2: `skipped` is left out when approve() accepted every server').toBeUndefined();
+    expect(
+      all.skipped,
+      'mcpServerList step 2: `skipped` is left out when approve() accepted every server',
+    ).toBeUndefined();
     expect(all.project, 'mcpServerList step 2: the approved .mcp.json server is in `project`').toEqual(['one']);
     const flagged = await list(cwd, ['more.json'], {}, { three: stdio('three') }, () => false);
-    expect(flagged.project, 'mcpServerList step 2: `project` is left out when no kept server is the .mcp.json\'s (--mcp-config and extra servers are the person\'s)').toBeUndefined();
+    expect(
+      flagged.project,
+      "mcpServerList step 2: `project` is left out when no kept server is the .mcp.json's (--mcp-config and extra servers are the person's)",
+    ).toBeUndefined();
   });
 
   test('an http server is kept as parseMcpConfig gives it: only a stdio server gets a cwd', async () => {
@@ -78,53 +119,98 @@ describe('mcpServerList: approval, skipped and project servers (src/capstone/fac
     const entry = { mcpServers: { web: { type: 'http', url: 'http://127.0.0.1:9/mcp' } } };
     writeFiles(cwd, { 'web.json': entry });
     const result = await list(cwd, ['web.json'], {});
-    expect(result.servers.web, 'mcpServerList step 2: a stdio server\'s cwd is resolved; an http server has no cwd, so it is copied as it is').toEqual(parseMcpConfig(entry, {}, 'web.json').web);
+    expect(
+      result.servers.web,
+      "mcpServerList step 2: a stdio server's cwd is resolved; an http server has no cwd, so it is copied as it is",
+    ).toEqual(parseMcpConfig(entry, {}, 'web.json').web);
   });
 
   test.each([
     ['null', null],
     ['a string', 'abc'],
     ['left out', undefined],
-  ])('a .mcp.json whose mcpServers is %s is one problem that says what is wrong, and nothing is skipped', async (_label, value) => {
-    const { cwd } = workspace();
-    const json = value === undefined ? {} : { mcpServers: value };
-    writeFiles(cwd, { '.mcp.json': json });
-    let reason = '';
-    try {
-      parseMcpConfig(json, {}, '.mcp.json');
-    } catch (error) {
-      reason = error instanceof Error ? error.message : String(error);
-    }
-    const result = await list(cwd, [], {}, {}, () => true);
-    expect(result.problems, 'mcpServerList steps 2-3: only an mcpServers object is filtered by approve(); anything else goes to parseMcpConfig, whose reason (with "(its servers are not started)") is the problem').toEqual([`${reason} (its servers are not started)`]);
-    expect(result.skipped, 'mcpServerList step 2: a file without an mcpServers object has no servers to skip').toBeUndefined();
-  });
+  ])(
+    'a .mcp.json whose mcpServers is %s is one problem that says what is wrong, and nothing is skipped',
+    async (_label, value) => {
+      const { cwd } = workspace();
+      const json = value === undefined ? {} : { mcpServers: value };
+      writeFiles(cwd, { '.mcp.json': json });
+      let reason = '';
+      try {
+        parseMcpConfig(json, {}, '.mcp.json');
+      } catch (error) {
+        reason = error instanceof Error ? error.message : String(error);
+      }
+      const result = await list(cwd, [], {}, {}, () => true);
+      expect(
+        result.problems,
+        'mcpServerList steps 2-3: only an mcpServers object is filtered by approve(); anything else goes to parseMcpConfig, whose reason (with "(its servers are not started)") is the problem',
+      ).toEqual([`${reason} (its servers are not started)`]);
+      expect(
+        result.skipped,
+        'mcpServerList step 2: a file without an mcpServers object has no servers to skip',
+      ).toBeUndefined();
+    },
+  );
 });
 
-describe('buildAgent step 7: the project\'s .mcp.json servers (src/capstone/factory.ts)', () => {
-  test('an untrusted folder\'s .mcp.json servers never start, and one warning names each of them', async () => {
+describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/factory.ts)", () => {
+  test("an untrusted folder's .mcp.json servers never start, and one warning names each of them", async () => {
     const { cwd, home } = workspace();
-    writeFiles(cwd, { '.mcp.json': { mcpServers: { web: { type: 'http', url }, alpha: { command: 'alpha-server' } } } });
+    writeFiles(cwd, {
+      '.mcp.json': { mcpServers: { web: { type: 'http', url }, alpha: { command: 'alpha-server' } } },
+    });
     const before = requests;
     const { built } = await build([], { cwd, home });
-    expect(requests - before, 'buildAgent steps 1 and 7: no config.trust is untrusted, so the .mcp.json server must not be contacted at all').toBe(0);
-    expect(built.tools.get('mcp__web__look'), 'buildAgent step 7: an unapproved server has no tools in the agent').toBeUndefined();
+    expect(
+      requests - before,
+      'buildAgent steps 1 and 7: no config.trust is untrusted, so the .mcp.json server must not be contacted at all',
+    ).toBe(0);
+    expect(
+      built.tools.get('mcp__web__look'),
+      'buildAgent step 7: an unapproved server has no tools in the agent',
+    ).toBeUndefined();
     const lines = built.warnings.filter((line) => /\bweb\b/.test(line) && /\balpha\b/.test(line));
-    expect(lines, `buildAgent step 7: one warning names the skipped servers, each by its own name (got ${JSON.stringify(built.warnings)})`).toHaveLength(1);
-    expect(lines[0], 'buildAgent step 7: the skipped-servers warning says they need the folder trusted').toMatch(/trust/i);
-    expect(built.warnings.some((line) => /failed/.test(line)), 'buildAgent step 7: a skipped server is not started, so it cannot fail either').toBe(false);
+    expect(
+      lines,
+      `buildAgent step 7: one warning names the skipped servers, each by its own name (got ${JSON.stringify(built.warnings)})`,
+    ).toHaveLength(1);
+    expect(lines[0], 'buildAgent step 7: the skipped-servers warning says they need the folder trusted').toMatch(
+      /trust/i,
+    );
+    expect(
+      built.warnings.some((line) => /failed/.test(line)),
+      'buildAgent step 7: a skipped server is not started, so it cannot fail either',
+    ).toBe(false);
   });
 
-  test('trusted and approved, the .mcp.json server starts, but its readOnlyHint is only a claim; the editor\'s hint counts', async () => {
+  test("trusted and approved, the .mcp.json server starts, but its readOnlyHint is only a claim; the editor's hint counts", async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { '.mcp.json': { mcpServers: { web: { type: 'http', url } } } });
     const editor = fakeServer([{ info: toolInfo('peek', [], { annotations: { readOnlyHint: true } }) }]);
-    const { built } = await build([], { cwd, home, trust: { trusted: true, servers: ['web'] }, mcpServers: { editor: editor.factory } });
+    const { built } = await build([], {
+      cwd,
+      home,
+      trust: { trusted: true, servers: ['web'] },
+      mcpServers: { editor: editor.factory },
+    });
     const web = built.tools.get('mcp__web__look');
-    expect(web, `buildAgent step 7: approve(name) is mcpServerApproved(name, trust, settings), so a server the person approved starts (warnings: ${JSON.stringify(built.warnings)})`).toBeDefined();
-    expect(built.warnings.join('\n'), 'buildAgent step 7: nothing was skipped, so there is no skipped-servers warning').not.toMatch(/trust/i);
-    expect(web?.readOnly, 'buildAgent step 7: readOnlyHintsOf(name) is false for the list\'s `project` servers: the folder\'s server only claims readOnlyHint').toBe(false);
-    expect(built.tools.get('mcp__editor__peek')?.readOnly, 'buildAgent step 7: readOnlyHintsOf(name) is true for a server that is not the folder\'s (the editor\'s readOnlyHint counts)').toBe(true);
+    expect(
+      web,
+      `buildAgent step 7: approve(name) is mcpServerApproved(name, trust, settings), so a server the person approved starts (warnings: ${JSON.stringify(built.warnings)})`,
+    ).toBeDefined();
+    expect(
+      built.warnings.join('\n'),
+      'buildAgent step 7: nothing was skipped, so there is no skipped-servers warning',
+    ).not.toMatch(/trust/i);
+    expect(
+      web?.readOnly,
+      "buildAgent step 7: readOnlyHintsOf(name) is false for the list's `project` servers: the folder's server only claims readOnlyHint",
+    ).toBe(false);
+    expect(
+      built.tools.get('mcp__editor__peek')?.readOnly,
+      "buildAgent step 7: readOnlyHintsOf(name) is true for a server that is not the folder's (the editor's readOnlyHint counts)",
+    ).toBe(true);
   });
 });
 
@@ -136,7 +222,9 @@ describe('questionLines (src/capstone/question.ts)', () => {
       lines = questionLines({ call, reason: 'no rule' } as never, { cwd: '/work' });
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
-      expect.fail(`questionLines step 2: arguments that are not an object (here none at all) are read as no fields, then shown as their JSON; it threw: ${error instanceof Error ? error.message : String(error)}`);
+      expect.fail(
+        `questionLines step 2: arguments that are not an object (here none at all) are read as no fields, then shown as their JSON; it threw: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     expect(lines.join('\n'), 'questionLines step 1: the question names the tool').toContain('Allow bash?');
   });

@@ -60,13 +60,27 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     const first = watch(turn(a.show, signal));
     const second = watch(turn(b.show, signal));
     await flush();
-    expect(shown, 'oneAtATime step 2: while the first question is open, the second waits (one question on screen at a time)').toEqual(['a']);
+    expect(
+      shown,
+      'oneAtATime step 2: while the first question is open, the second waits (one question on screen at a time)',
+    ).toEqual(['a']);
     a.answer.resolve('yes to a');
-    expect(await first.now(), 'oneAtATime step 4: the first caller gets the first answer').toEqual({ status: 'resolved', value: 'yes to a' });
-    expect(shown, 'oneAtATime step 2: the second question is shown once the first is answered (none dropped)').toEqual(['a', 'b']);
-    expect(await second.now(), 'oneAtATime step 4: the second caller waits for its own answer').toEqual({ status: 'pending' });
+    expect(await first.now(), 'oneAtATime step 4: the first caller gets the first answer').toEqual({
+      status: 'resolved',
+      value: 'yes to a',
+    });
+    expect(shown, 'oneAtATime step 2: the second question is shown once the first is answered (none dropped)').toEqual([
+      'a',
+      'b',
+    ]);
+    expect(await second.now(), 'oneAtATime step 4: the second caller waits for its own answer').toEqual({
+      status: 'pending',
+    });
     b.answer.resolve('no to b');
-    expect(await second.now(), 'oneAtATime step 4: the second caller gets the second answer (none dropped, none swapped)').toEqual({ status: 'resolved', value: 'no to b' });
+    expect(
+      await second.now(),
+      'oneAtATime step 4: the second caller gets the second answer (none dropped, none swapped)',
+    ).toEqual({ status: 'resolved', value: 'no to b' });
     expect(shown, 'oneAtATime: each question shown once, in the order asked').toEqual(['a', 'b']);
   });
 
@@ -79,14 +93,23 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     await flush();
     a!.answer.resolve('A');
     await flush();
-    expect(shown, 'oneAtATime step 2: once the first is answered the second is shown, and the third waits for the one just before it').toEqual(['a', 'b']);
+    expect(
+      shown,
+      'oneAtATime step 2: once the first is answered the second is shown, and the third waits for the one just before it',
+    ).toEqual(['a', 'b']);
     b!.answer.resolve('B');
     await flush();
-    expect(shown, 'oneAtATime step 2: the third question is shown once the second is answered').toEqual(['a', 'b', 'c']);
+    expect(shown, 'oneAtATime step 2: the third question is shown once the second is answered').toEqual([
+      'a',
+      'b',
+      'c',
+    ]);
     c!.answer.resolve('C');
     const states = [];
     for (const one of answers) states.push(await one.now());
-    expect(states, 'oneAtATime step 4: every caller gets its own answer').toEqual(['A', 'B', 'C'].map((value) => ({ status: 'resolved', value })));
+    expect(states, 'oneAtATime step 4: every caller gets its own answer').toEqual(
+      ['A', 'B', 'C'].map((value) => ({ status: 'resolved', value })),
+    );
   });
 
   test('a question that failed does not stop the ones after it', async () => {
@@ -99,10 +122,19 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     const second = watch(turn(b.show, signal));
     await flush();
     a.answer.reject(new Error('the terminal went away'));
-    expect(await first.now(), 'oneAtATime step 4: the failed question rejects for its caller, with its own error').toMatchObject({ status: 'rejected', error: { message: 'the terminal went away' } });
-    expect(shown, 'oneAtATime step 3: the next question is still shown after one failed (wait for it to settle either way)').toEqual(['a', 'b']);
+    expect(
+      await first.now(),
+      'oneAtATime step 4: the failed question rejects for its caller, with its own error',
+    ).toMatchObject({ status: 'rejected', error: { message: 'the terminal went away' } });
+    expect(
+      shown,
+      'oneAtATime step 3: the next question is still shown after one failed (wait for it to settle either way)',
+    ).toEqual(['a', 'b']);
     b.answer.resolve('B');
-    expect(await second.now(), 'oneAtATime step 3: and its caller gets its answer').toEqual({ status: 'resolved', value: 'B' });
+    expect(await second.now(), 'oneAtATime step 3: and its caller gets its answer').toEqual({
+      status: 'resolved',
+      value: 'B',
+    });
   });
 
   test('a question whose run was stopped while it waited is never shown; the ones after it still are', async () => {
@@ -118,8 +150,14 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     stopped.abort(new Error('stopped with Ctrl-C'));
     a!.answer.resolve('A');
     await flush();
-    expect(shown, 'oneAtATime step 4: a question whose signal aborted while it waited is not shown; the next one is').toEqual(['a', 'c']);
-    expect(await second.now(), "oneAtATime step 4: the stopped question rejects with the signal's reason").toMatchObject({ status: 'rejected', error: { message: 'stopped with Ctrl-C' } });
+    expect(
+      shown,
+      'oneAtATime step 4: a question whose signal aborted while it waited is not shown; the next one is',
+    ).toEqual(['a', 'c']);
+    expect(
+      await second.now(),
+      "oneAtATime step 4: the stopped question rejects with the signal's reason",
+    ).toMatchObject({ status: 'rejected', error: { message: 'stopped with Ctrl-C' } });
     c!.answer.resolve('C');
     expect(await first.now(), 'oneAtATime').toEqual({ status: 'resolved', value: 'A' });
     expect(await third.now(), 'oneAtATime').toEqual({ status: 'resolved', value: 'C' });
@@ -194,25 +232,49 @@ describe('buildAgent (src/capstone/factory.ts): two sub-agents asking at once', 
       await Promise.race([promise, run]);
       if (ended && questions.length === 0) expect.fail(message);
     };
-    const requested = () => events.filter((e) => e.type === 'subagent' && e.event.type === 'tool_call_requested').length;
-    await before(arrived.promise, 'buildAgent step 2: the sub-agents\' commands need asking, so config.ask (through queuedQuestions) is asked');
+    const requested = () =>
+      events.filter((e) => e.type === 'subagent' && e.event.type === 'tool_call_requested').length;
+    await before(
+      arrived.promise,
+      "buildAgent step 2: the sub-agents' commands need asking, so config.ask (through queuedQuestions) is asked",
+    );
     while (requested() < 2 && !ended) await Promise.race([seen.promise, run]); // both children have asked for their command
     for (let i = 0; i < 5; i++) await flush();
-    expect(most, 'buildAgent step 2: the second sub-agent asked while the first question was open: the gate must ask through queuedQuestions(config) (one question at a time)').toBe(1);
+    expect(
+      most,
+      'buildAgent step 2: the second sub-agent asked while the first question was open: the gate must ask through queuedQuestions(config) (one question at a time)',
+    ).toBe(1);
     expect(questions, 'buildAgent step 2: one question on screen at a time').toHaveLength(1);
     arrived = deferred<void>();
     const first = questions[0]!;
-    first.answer(first.request.call.arguments && JSON.stringify(first.request.call.arguments).includes('one.txt') ? 'allow_once' : 'reject_once');
+    first.answer(
+      first.request.call.arguments && JSON.stringify(first.request.call.arguments).includes('one.txt')
+        ? 'allow_once'
+        : 'reject_once',
+    );
     await Promise.race([arrived.promise, run]);
-    expect(questions, 'buildAgent step 2: the second question is asked once the first is answered (none lost)').toHaveLength(2);
+    expect(
+      questions,
+      'buildAgent step 2: the second question is asked once the first is answered (none lost)',
+    ).toHaveLength(2);
     expect(most, 'buildAgent step 2: still one question at a time').toBe(1);
     const second = questions[1]!;
     second.answer(JSON.stringify(second.request.call.arguments).includes('one.txt') ? 'allow_once' : 'reject_once');
     await run;
     const done = events.at(-1);
-    expect(done?.type === 'done' && done.reason, 'buildAgent: the run with two sub-agents that asked ends normally').toBe('end_turn');
-    expect(questions.map((q) => (q.request.call.arguments as { command: string }).command).sort(), 'buildAgent step 2: both sub-agents were asked about, once each').toEqual(['touch one.txt', 'touch two.txt']);
-    expect(existsSync(path.join(cwd, 'one.txt')), 'buildAgent step 2: "yes" went to the call it was given for').toBe(true);
-    expect(existsSync(path.join(cwd, 'two.txt')), 'buildAgent step 2: "no" went to the call it was given for').toBe(false);
+    expect(
+      done?.type === 'done' && done.reason,
+      'buildAgent: the run with two sub-agents that asked ends normally',
+    ).toBe('end_turn');
+    expect(
+      questions.map((q) => (q.request.call.arguments as { command: string }).command).sort(),
+      'buildAgent step 2: both sub-agents were asked about, once each',
+    ).toEqual(['touch one.txt', 'touch two.txt']);
+    expect(existsSync(path.join(cwd, 'one.txt')), 'buildAgent step 2: "yes" went to the call it was given for').toBe(
+      true,
+    );
+    expect(existsSync(path.join(cwd, 'two.txt')), 'buildAgent step 2: "no" went to the call it was given for').toBe(
+      false,
+    );
   });
 });

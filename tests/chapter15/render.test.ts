@@ -1,6 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent, TodoItem } from 'kit/agent-events';
-import { editDiff, plainStyle, Renderer, resultLines, styleFor, summarizeArguments, todoLines, usageLine } from 'kit/capstone/render';
+import {
+  editDiff,
+  plainStyle,
+  Renderer,
+  resultLines,
+  styleFor,
+  summarizeArguments,
+  todoLines,
+  usageLine,
+} from 'kit/capstone/render';
 import { Agent } from 'kit/loop';
 import { assistantText, assistantToolCalls, userMessage, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
@@ -9,74 +18,175 @@ import { todoWriteTool } from 'kit/planning/todo-list';
 import { ToolSet } from 'kit/tool';
 import { collect, CWD, ev, renderEach, standInTools, started, tagStyle } from './render-fixtures.js';
 
-const plain = (options: { model?: string; width?: number } = {}) => new Renderer({ style: plainStyle, cwd: CWD, ...options });
+const plain = (options: { model?: string; width?: number } = {}) =>
+  new Renderer({ style: plainStyle, cwd: CWD, ...options });
 const tagged = (options: { model?: string } = {}) => new Renderer({ style: tagStyle, cwd: CWD, ...options });
-const task = (content: string, status: TodoItem['status'], activeForm?: string): TodoItem => ({ content, status, ...(activeForm ? { activeForm } : {}) });
+const task = (content: string, status: TodoItem['status'], activeForm?: string): TodoItem => ({
+  content,
+  status,
+  ...(activeForm ? { activeForm } : {}),
+});
 
 describe('summarizeArguments (src/capstone/render-lines.ts)', () => {
   test('the main argument stands for the call: the command, the pattern, the url or the path', () => {
-    expect(summarizeArguments({ path: `${CWD}/src/app.ts` }, CWD), 'summarizeArguments step 2: a path inside the workspace is shown relative to it').toBe('src/app.ts');
-    expect(summarizeArguments({ path: 'src/app.ts', offset: 10 }, CWD), 'summarizeArguments step 2: a relative path stays as it is, and the other keys are left out').toBe('src/app.ts');
-    expect(summarizeArguments({ path: '/etc/passwd' }, CWD), 'summarizeArguments step 2: a path outside the workspace is shown as written').toBe('/etc/passwd');
-    expect(summarizeArguments({ command: 'npm test\n   -- --run', timeout_ms: 5000 }, CWD), 'summarizeArguments step 2: a command on one line').toBe('npm test -- --run');
-    expect(summarizeArguments({ path: 'src', pattern: 'TODO' }, CWD), 'summarizeArguments step 2: the pattern comes before the path (grep, glob)').toBe('TODO');
-    expect(summarizeArguments({ path: 'a.html', url: 'https://example.com/a' }, CWD), 'summarizeArguments step 2: the url comes before the path').toBe('https://example.com/a');
-    expect(summarizeArguments({ command: 'x'.repeat(100) }, CWD, 20), 'summarizeArguments step 2: clipped to max, an ellipsis last').toBe(`${'x'.repeat(19)}…`);
+    expect(
+      summarizeArguments({ path: `${CWD}/src/app.ts` }, CWD),
+      'summarizeArguments step 2: a path inside the workspace is shown relative to it',
+    ).toBe('src/app.ts');
+    expect(
+      summarizeArguments({ path: 'src/app.ts', offset: 10 }, CWD),
+      'summarizeArguments step 2: a relative path stays as it is, and the other keys are left out',
+    ).toBe('src/app.ts');
+    expect(
+      summarizeArguments({ path: '/etc/passwd' }, CWD),
+      'summarizeArguments step 2: a path outside the workspace is shown as written',
+    ).toBe('/etc/passwd');
+    expect(
+      summarizeArguments({ command: 'npm test\n   -- --run', timeout_ms: 5000 }, CWD),
+      'summarizeArguments step 2: a command on one line',
+    ).toBe('npm test -- --run');
+    expect(
+      summarizeArguments({ path: 'src', pattern: 'TODO' }, CWD),
+      'summarizeArguments step 2: the pattern comes before the path (grep, glob)',
+    ).toBe('TODO');
+    expect(
+      summarizeArguments({ path: 'a.html', url: 'https://example.com/a' }, CWD),
+      'summarizeArguments step 2: the url comes before the path',
+    ).toBe('https://example.com/a');
+    expect(
+      summarizeArguments({ command: 'x'.repeat(100) }, CWD, 20),
+      'summarizeArguments step 2: clipped to max, an ellipsis last',
+    ).toBe(`${'x'.repeat(19)}…`);
   });
 
   test('without a main argument, the keys as `key: value`: lists and objects by their size; anything but an object as JSON', () => {
-    expect(summarizeArguments({ todos: [{}, {}, {}], description: 'look around', deep: { a: 1 }, n: 3, flag: true }, CWD, 100), 'summarizeArguments step 3').toBe(
-      'todos: [3 items], description: "look around", deep: {…}, n: 3, flag: true',
-    );
-    expect(summarizeArguments({ one: ['a'], path: 42 }, CWD), 'summarizeArguments step 3: `[1 item]`, and a path that is not a string is not a main argument').toBe('one: [1 item], path: 42');
-    expect(summarizeArguments({ prompt: 'a'.repeat(50) }, CWD), 'summarizeArguments step 3: a string value is clipped to 30 characters, then quoted').toBe(`prompt: "${'a'.repeat(29)}…"`);
-    expect(summarizeArguments({ a: 'x'.repeat(20), b: 'y'.repeat(20) }, CWD, 30), 'summarizeArguments step 3: the pairs clipped to max as a whole').toHaveLength(30);
+    expect(
+      summarizeArguments(
+        { todos: [{}, {}, {}], description: 'look around', deep: { a: 1 }, n: 3, flag: true },
+        CWD,
+        100,
+      ),
+      'summarizeArguments step 3',
+    ).toBe('todos: [3 items], description: "look around", deep: {…}, n: 3, flag: true');
+    expect(
+      summarizeArguments({ one: ['a'], path: 42 }, CWD),
+      'summarizeArguments step 3: `[1 item]`, and a path that is not a string is not a main argument',
+    ).toBe('one: [1 item], path: 42');
+    expect(
+      summarizeArguments({ prompt: 'a'.repeat(50) }, CWD),
+      'summarizeArguments step 3: a string value is clipped to 30 characters, then quoted',
+    ).toBe(`prompt: "${'a'.repeat(29)}…"`);
+    expect(
+      summarizeArguments({ a: 'x'.repeat(20), b: 'y'.repeat(20) }, CWD, 30),
+      'summarizeArguments step 3: the pairs clipped to max as a whole',
+    ).toHaveLength(30);
     expect(summarizeArguments({}, CWD), 'summarizeArguments step 3: no keys, nothing').toBe('');
-    expect(summarizeArguments('{"path": "a', CWD), 'summarizeArguments step 1: arguments that failed to parse, as JSON').toBe('"{\\"path\\": \\"a"');
+    expect(
+      summarizeArguments('{"path": "a', CWD),
+      'summarizeArguments step 1: arguments that failed to parse, as JSON',
+    ).toBe('"{\\"path\\": \\"a"');
     expect(summarizeArguments(null, CWD), 'summarizeArguments step 1: null').toBe('null');
-    expect(summarizeArguments(undefined, CWD), 'summarizeArguments step 1: no arguments at all (JSON.stringify gives undefined)').toBe('undefined');
-    expect(summarizeArguments(['a', 'b'], CWD), 'summarizeArguments step 1: a list is not an object of arguments').toBe('["a","b"]');
+    expect(
+      summarizeArguments(undefined, CWD),
+      'summarizeArguments step 1: no arguments at all (JSON.stringify gives undefined)',
+    ).toBe('undefined');
+    expect(summarizeArguments(['a', 'b'], CWD), 'summarizeArguments step 1: a list is not an object of arguments').toBe(
+      '["a","b"]',
+    );
   });
 });
 
 describe('resultLines (src/capstone/render-lines.ts)', () => {
   test('at most four lines of output, then how many were left out', () => {
-    expect(resultLines('a\nb\nc\nd\ne\nf\n', false), 'resultLines steps 2-4: the first four lines and `… +2 lines`').toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +2 lines']);
-    expect(resultLines('a\nb\nc\nd\ne', false), 'resultLines step 4: one line left out is `… +1 line`').toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +1 line']);
-    expect(resultLines('a\nb\nc\nd\n', false), 'resultLines step 4: nothing left out, no `…` line').toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d']);
-    expect(resultLines('a\nb\nc', false, { max: 2 }), 'resultLines step 3: max lines when given').toEqual(['  ⎿ ok', '    a', '    b', '    … +1 line']);
+    expect(
+      resultLines('a\nb\nc\nd\ne\nf\n', false),
+      'resultLines steps 2-4: the first four lines and `… +2 lines`',
+    ).toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +2 lines']);
+    expect(resultLines('a\nb\nc\nd\ne', false), 'resultLines step 4: one line left out is `… +1 line`').toEqual([
+      '  ⎿ ok',
+      '    a',
+      '    b',
+      '    c',
+      '    d',
+      '    … +1 line',
+    ]);
+    expect(resultLines('a\nb\nc\nd\n', false), 'resultLines step 4: nothing left out, no `…` line').toEqual([
+      '  ⎿ ok',
+      '    a',
+      '    b',
+      '    c',
+      '    d',
+    ]);
+    expect(resultLines('a\nb\nc', false, { max: 2 }), 'resultLines step 3: max lines when given').toEqual([
+      '  ⎿ ok',
+      '    a',
+      '    b',
+      '    … +1 line',
+    ]);
   });
 
   test('an error says so, an empty output says so, and long lines are clipped to the width', () => {
-    expect(resultLines('boom\n', true), 'resultLines step 2: `⎿ error` for an error result').toEqual(['  ⎿ error', '    boom']);
-    expect(resultLines('', false), 'resultLines step 2: `(no output)` for an empty output').toEqual(['  ⎿ ok (no output)']);
-    expect(resultLines('\n\n', false), 'resultLines step 1: new lines alone are no output').toEqual(['  ⎿ ok (no output)']);
-    expect(resultLines('abcdefghijklmnop', false, { width: 12 }), 'resultLines step 3: indented, then clipped to the width').toEqual(['  ⎿ ok', '    abcdefg…']);
+    expect(resultLines('boom\n', true), 'resultLines step 2: `⎿ error` for an error result').toEqual([
+      '  ⎿ error',
+      '    boom',
+    ]);
+    expect(resultLines('', false), 'resultLines step 2: `(no output)` for an empty output').toEqual([
+      '  ⎿ ok (no output)',
+    ]);
+    expect(resultLines('\n\n', false), 'resultLines step 1: new lines alone are no output').toEqual([
+      '  ⎿ ok (no output)',
+    ]);
+    expect(
+      resultLines('abcdefghijklmnop', false, { width: 12 }),
+      'resultLines step 3: indented, then clipped to the width',
+    ).toEqual(['  ⎿ ok', '    abcdefg…']);
   });
 
   test('ok output is dim and an error red, painted after clipping', () => {
-    expect(resultLines('a', false, { style: tagStyle }), 'resultLines step 5: ok is dim').toEqual(['[dim]  ⎿ ok[/dim]', '[dim]    a[/dim]']);
-    expect(resultLines('no such file', true, { style: tagStyle }), 'resultLines step 5: an error is red').toEqual(['[red]  ⎿ error[/red]', '[red]    no such file[/red]']);
-    expect(resultLines('abcdefghijklmnop', false, { style: tagStyle, width: 12 })[1], 'resultLines step 5: clip first, then paint').toBe('[dim]    abcdefg…[/dim]');
+    expect(resultLines('a', false, { style: tagStyle }), 'resultLines step 5: ok is dim').toEqual([
+      '[dim]  ⎿ ok[/dim]',
+      '[dim]    a[/dim]',
+    ]);
+    expect(resultLines('no such file', true, { style: tagStyle }), 'resultLines step 5: an error is red').toEqual([
+      '[red]  ⎿ error[/red]',
+      '[red]    no such file[/red]',
+    ]);
+    expect(
+      resultLines('abcdefghijklmnop', false, { style: tagStyle, width: 12 })[1],
+      'resultLines step 5: clip first, then paint',
+    ).toBe('[dim]    abcdefg…[/dim]');
   });
 });
 
 describe('editDiff (src/capstone/render-lines.ts)', () => {
   test('an edit shows the lines it replaced and the new ones; a write only the new ones', () => {
     const edit = { path: 'a.ts', old_string: 'const a = 1;\nconst b = 2;', new_string: 'const a = 10;\n' };
-    expect(editDiff('edit', edit), 'editDiff step 3: `- old` lines, then `+ new` lines').toEqual(['    - const a = 1;', '    - const b = 2;', '    + const a = 10;']);
+    expect(editDiff('edit', edit), 'editDiff step 3: `- old` lines, then `+ new` lines').toEqual([
+      '    - const a = 1;',
+      '    - const b = 2;',
+      '    + const a = 10;',
+    ]);
     expect(editDiff('edit', edit, { style: tagStyle }), 'editDiff step 3: old lines red, new lines green').toEqual([
       '[red]    - const a = 1;[/red]',
       '[red]    - const b = 2;[/red]',
       '[green]    + const a = 10;[/green]',
     ]);
-    expect(editDiff('write', { path: 'notes.md', content: '# Notes\n\nSee below.\n' }), 'editDiff step 3: a write has `+` lines only').toEqual(['    + # Notes', '    + ', '    + See below.']);
-    expect(editDiff('write', { path: 'empty.txt', content: '' }), 'editDiff step 2: an empty file has no lines').toEqual([]);
+    expect(
+      editDiff('write', { path: 'notes.md', content: '# Notes\n\nSee below.\n' }),
+      'editDiff step 3: a write has `+` lines only',
+    ).toEqual(['    + # Notes', '    + ', '    + See below.']);
+    expect(
+      editDiff('write', { path: 'empty.txt', content: '' }),
+      'editDiff step 2: an empty file has no lines',
+    ).toEqual([]);
   });
 
   test('each side is cut at max lines; other tools and arguments without the texts have no diff', () => {
     const old = ['1', '2', '3', '4', '5', '6'].join('\n');
-    expect(editDiff('edit', { path: 'a', old_string: old, new_string: 'x' }, { style: tagStyle }), 'editDiff step 4: four old lines, `… +2 lines` (dim), then the new side').toEqual([
+    expect(
+      editDiff('edit', { path: 'a', old_string: old, new_string: 'x' }, { style: tagStyle }),
+      'editDiff step 4: four old lines, `… +2 lines` (dim), then the new side',
+    ).toEqual([
       '[red]    - 1[/red]',
       '[red]    - 2[/red]',
       '[red]    - 3[/red]',
@@ -84,50 +194,107 @@ describe('editDiff (src/capstone/render-lines.ts)', () => {
       '[dim]    … +2 lines[/dim]',
       '[green]    + x[/green]',
     ]);
-    expect(editDiff('edit', { path: 'a', old_string: 'abcdefghij', new_string: 'x' }, { width: 10 })?.[0], 'editDiff step 4: clipped to the width').toBe('    - abc…');
+    expect(
+      editDiff('edit', { path: 'a', old_string: 'abcdefghij', new_string: 'x' }, { width: 10 })?.[0],
+      'editDiff step 4: clipped to the width',
+    ).toBe('    - abc…');
     expect(editDiff('read', { path: 'a', content: 'x' }), 'editDiff step 1: no diff for other tools').toBeUndefined();
-    expect(editDiff('edit', { path: 'a', old_string: 1, new_string: 'x' }), 'editDiff step 1: an old_string that is not a string').toBeUndefined();
+    expect(
+      editDiff('edit', { path: 'a', old_string: 1, new_string: 'x' }),
+      'editDiff step 1: an old_string that is not a string',
+    ).toBeUndefined();
     expect(editDiff('write', 'junk'), 'editDiff step 1: arguments that are not an object').toBeUndefined();
     expect(editDiff('edit', null), 'editDiff step 1: null arguments').toBeUndefined();
-    expect(editDiff('edit', undefined), 'editDiff step 1: no arguments at all (a call never seen), no diff and no error').toBeUndefined();
-    expect(editDiff('edit', { path: 'a', old_string: 'x' }), 'editDiff step 1: an edit without new_string').toBeUndefined();
-    expect(editDiff('bash', { path: 'a', old_string: 'x', new_string: 'y' }), 'editDiff step 1: only edit and write have a diff, whatever the arguments hold').toBeUndefined();
+    expect(
+      editDiff('edit', undefined),
+      'editDiff step 1: no arguments at all (a call never seen), no diff and no error',
+    ).toBeUndefined();
+    expect(
+      editDiff('edit', { path: 'a', old_string: 'x' }),
+      'editDiff step 1: an edit without new_string',
+    ).toBeUndefined();
+    expect(
+      editDiff('bash', { path: 'a', old_string: 'x', new_string: 'y' }),
+      'editDiff step 1: only edit and write have a diff, whatever the arguments hold',
+    ).toBeUndefined();
   });
 
   test('every trailing new line is dropped, and a side of exactly max lines is shown whole', () => {
-    expect(editDiff('write', { path: 'a', content: 'one\n\n\n' }), 'editDiff step 2: all the trailing new lines dropped, not only the last').toEqual(['    + one']);
-    expect(editDiff('write', { path: 'a', content: '1\n2\n3\n4' }), 'editDiff step 4: exactly max (4) lines: all of them, no `… +0 lines`').toEqual(['    + 1', '    + 2', '    + 3', '    + 4']);
-    expect(editDiff('edit', { path: 'a', old_string: 'a\nb', new_string: 'c' }, { max: 2 }), 'editDiff step 4: exactly max lines (max: 2): nothing left out').toEqual(['    - a', '    - b', '    + c']);
+    expect(
+      editDiff('write', { path: 'a', content: 'one\n\n\n' }),
+      'editDiff step 2: all the trailing new lines dropped, not only the last',
+    ).toEqual(['    + one']);
+    expect(
+      editDiff('write', { path: 'a', content: '1\n2\n3\n4' }),
+      'editDiff step 4: exactly max (4) lines: all of them, no `… +0 lines`',
+    ).toEqual(['    + 1', '    + 2', '    + 3', '    + 4']);
+    expect(
+      editDiff('edit', { path: 'a', old_string: 'a\nb', new_string: 'c' }, { max: 2 }),
+      'editDiff step 4: exactly max lines (max: 2): nothing left out',
+    ).toEqual(['    - a', '    - b', '    + c']);
   });
 });
 
 describe('todoLines (src/capstone/render-lines.ts)', () => {
   test('one line per task with its mark; the task in progress shows what is being done', () => {
-    const list = [task('Read the code', 'completed'), task('Run the tests', 'in_progress', 'Running the tests'), task('Fix the bug', 'pending')];
-    expect(todoLines(list), 'todoLines steps 2-3').toEqual(['  ☒ Read the code', '  ◐ Running the tests', '  ☐ Fix the bug']);
-    expect(todoLines([task('Run the tests', 'in_progress')]), 'todoLines step 3: no activeForm, the content').toEqual(['  ◐ Run the tests']);
+    const list = [
+      task('Read the code', 'completed'),
+      task('Run the tests', 'in_progress', 'Running the tests'),
+      task('Fix the bug', 'pending'),
+    ];
+    expect(todoLines(list), 'todoLines steps 2-3').toEqual([
+      '  ☒ Read the code',
+      '  ◐ Running the tests',
+      '  ☐ Fix the bug',
+    ]);
+    expect(todoLines([task('Run the tests', 'in_progress')]), 'todoLines step 3: no activeForm, the content').toEqual([
+      '  ◐ Run the tests',
+    ]);
     expect(todoLines([]), 'todoLines step 1: an empty list').toEqual(['  (no tasks)']);
   });
 
   test('the task in progress is bold and a completed one dim; the marks are not painted', () => {
-    const list = [task('Read the code', 'completed'), task('Run the tests', 'in_progress', 'Running the tests'), task('Fix the bug', 'pending')];
-    expect(todoLines(list, tagStyle), 'todoLines step 3').toEqual(['  ☒ [dim]Read the code[/dim]', '  ◐ [bold]Running the tests[/bold]', '  ☐ Fix the bug']);
+    const list = [
+      task('Read the code', 'completed'),
+      task('Run the tests', 'in_progress', 'Running the tests'),
+      task('Fix the bug', 'pending'),
+    ];
+    expect(todoLines(list, tagStyle), 'todoLines step 3').toEqual([
+      '  ☒ [dim]Read the code[/dim]',
+      '  ◐ [bold]Running the tests[/bold]',
+      '  ☐ Fix the bug',
+    ]);
     expect(todoLines([], tagStyle), 'todoLines step 1: dim').toEqual(['[dim]  (no tasks)[/dim]']);
   });
 });
 
 describe('usageLine (src/capstone/render-lines.ts)', () => {
-  test('the counts with thousands separators, the cache counts when there are some, and the cost at the model\'s price', () => {
-    expect(usageLine({ inputTokens: 1200, outputTokens: 300 }, 'claude-sonnet-4-5'), 'usageLine steps 1 and 3: $3 and $15 a million tokens').toBe('↑ 1,200 in · ↓ 300 out · $0.0081');
-    expect(usageLine({ inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 800 }, 'claude-sonnet-4-5-20250929'), 'usageLine step 2: cache counts, priced too').toBe(
-      '↑ 1,200 in · ↓ 300 out · 5,000 cache read · 800 cache write · $0.0126',
-    );
+  test("the counts with thousands separators, the cache counts when there are some, and the cost at the model's price", () => {
+    expect(
+      usageLine({ inputTokens: 1200, outputTokens: 300 }, 'claude-sonnet-4-5'),
+      'usageLine steps 1 and 3: $3 and $15 a million tokens',
+    ).toBe('↑ 1,200 in · ↓ 300 out · $0.0081');
+    expect(
+      usageLine(
+        { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 800 },
+        'claude-sonnet-4-5-20250929',
+      ),
+      'usageLine step 2: cache counts, priced too',
+    ).toBe('↑ 1,200 in · ↓ 300 out · 5,000 cache read · 800 cache write · $0.0126');
   });
 
   test('a model without a price has an unknown cost, never $0', () => {
-    expect(usageLine({ inputTokens: 1200, outputTokens: 300 }, 'offline'), 'usageLine step 3: formatCost(undefined)').toBe('↑ 1,200 in · ↓ 300 out · cost unknown');
-    expect(usageLine({ inputTokens: 0, outputTokens: 0 }), 'usageLine step 3: no model at all').toBe('↑ 0 in · ↓ 0 out · cost unknown');
-    expect(usageLine({ inputTokens: 5, outputTokens: 1, cacheReadTokens: 0 }), 'usageLine step 2: a cache count of 0 is still shown').toBe('↑ 5 in · ↓ 1 out · 0 cache read · cost unknown');
+    expect(
+      usageLine({ inputTokens: 1200, outputTokens: 300 }, 'offline'),
+      'usageLine step 3: formatCost(undefined)',
+    ).toBe('↑ 1,200 in · ↓ 300 out · cost unknown');
+    expect(usageLine({ inputTokens: 0, outputTokens: 0 }), 'usageLine step 3: no model at all').toBe(
+      '↑ 0 in · ↓ 0 out · cost unknown',
+    );
+    expect(
+      usageLine({ inputTokens: 5, outputTokens: 1, cacheReadTokens: 0 }),
+      'usageLine step 2: a cache count of 0 is still shown',
+    ).toBe('↑ 5 in · ↓ 1 out · 0 cache read · cost unknown');
   });
 });
 
@@ -141,70 +308,156 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
       ev.text('It has two lines.'),
       ev.done('end_turn', { inputTokens: 10, outputTokens: 5 }),
     ]);
-    expect(out.slice(0, 2), 'Renderer.render step 2: text deltas as they are, no new line added').toEqual(['Let me look', ' at it.']);
+    expect(out.slice(0, 2), 'Renderer.render step 2: text deltas as they are, no new line added').toEqual([
+      'Let me look',
+      ' at it.',
+    ]);
     expect(out[2], 'Renderer.render step 2: a requested call shows nothing yet').toBe('');
-    expect(out[3], 'Renderer.render step 1: the text left the cursor mid-line, so the call line starts with "\\n"').toBe('\n● read(src/app.ts)\n');
-    expect(out[4], 'Renderer.render step 1: after whole lines the cursor is at a line start: no "\\n" first').toBe('  ⎿ ok\n    one\n    two\n');
-    expect(out[5], 'Renderer.render step 2: the answer after the call\'s lines, at a line start').toBe('It has two lines.');
-    expect(out[6], 'Renderer.render step 5: a new line after the answer, then the usage').toBe('\n↑ 10 in · ↓ 5 out · cost unknown\n');
+    expect(
+      out[3],
+      'Renderer.render step 1: the text left the cursor mid-line, so the call line starts with "\\n"',
+    ).toBe('\n● read(src/app.ts)\n');
+    expect(out[4], 'Renderer.render step 1: after whole lines the cursor is at a line start: no "\\n" first').toBe(
+      '  ⎿ ok\n    one\n    two\n',
+    );
+    expect(out[5], "Renderer.render step 2: the answer after the call's lines, at a line start").toBe(
+      'It has two lines.',
+    );
+    expect(out[6], 'Renderer.render step 5: a new line after the answer, then the usage').toBe(
+      '\n↑ 10 in · ↓ 5 out · cost unknown\n',
+    );
     const ended = renderEach(plain(), [ev.text('Done.\n'), ev.done('end_turn')]);
-    expect(ended[1], 'Renderer.render step 2: a text that ends with "\\n" leaves the cursor at a line start: no blank line').toBe('↑ 0 in · ↓ 0 out · cost unknown\n');
+    expect(
+      ended[1],
+      'Renderer.render step 2: a text that ends with "\\n" leaves the cursor at a line start: no blank line',
+    ).toBe('↑ 0 in · ↓ 0 out · cost unknown\n');
   });
 
   test('thinking is dimmed under one header per turn, and the answer starts on a new line', () => {
-    const out = renderEach(tagged(), [ev.turn(1), ev.thinking('Hmm, '), ev.thinking('the file.'), ev.text('Answer'), ev.turn(2), ev.thinking('again', 2), ev.thinking(' more', 2), ev.text('!', 2)]);
-    expect(out[1], 'Renderer.render step 3: the header line once, then the thought, dimmed').toBe('[dim]✻ Thinking…[/dim]\n[dim]Hmm, [/dim]');
+    const out = renderEach(tagged(), [
+      ev.turn(1),
+      ev.thinking('Hmm, '),
+      ev.thinking('the file.'),
+      ev.text('Answer'),
+      ev.turn(2),
+      ev.thinking('again', 2),
+      ev.thinking(' more', 2),
+      ev.text('!', 2),
+    ]);
+    expect(out[1], 'Renderer.render step 3: the header line once, then the thought, dimmed').toBe(
+      '[dim]✻ Thinking…[/dim]\n[dim]Hmm, [/dim]',
+    );
     expect(out[2], 'Renderer.render step 3: no second header in the same turn').toBe('[dim]the file.[/dim]');
     expect(out[3], 'Renderer.render step 2: after thinking, the answer on a new line').toBe('\nAnswer');
-    expect(out[5], 'Renderer.render step 3: a new turn has its own header, on a new line').toBe('\n[dim]✻ Thinking…[/dim]\n[dim]again[/dim]');
+    expect(out[5], 'Renderer.render step 3: a new turn has its own header, on a new line').toBe(
+      '\n[dim]✻ Thinking…[/dim]\n[dim]again[/dim]',
+    );
     expect(out[6], 'Renderer.render step 3: the header once per turn').toBe('[dim] more[/dim]');
     expect(out[7], 'Renderer.render step 2: the answer of turn 2 on a new line after its thinking').toBe('\n!');
     const whole = renderEach(plain(), [ev.thinking('A plan.\n'), ev.text('Go.')]);
-    expect(whole[1], 'Renderer.render step 2: a thought that ended its line needs no new line before the answer').toBe('Go.');
+    expect(whole[1], 'Renderer.render step 2: a thought that ended its line needs no new line before the answer').toBe(
+      'Go.',
+    );
   });
 
-  test('done: a new line when the text did not end one, why the run stopped, and the usage of the run\'s turns', () => {
+  test("done: a new line when the text did not end one, why the run stopped, and the usage of the run's turns", () => {
     const limit = renderEach(tagged({ model: 'claude-haiku-4-5' }), [
       ev.usage(1000, 100),
       ev.text('Still looking'),
       ev.usage(200, 20, 2),
-      ev.done('turn_limit', { inputTokens: 1000, outputTokens: 100 }, { message: 'the model was still asking for tools after 2 model calls (turn limit)' }),
+      ev.done(
+        'turn_limit',
+        { inputTokens: 1000, outputTokens: 100 },
+        { message: 'the model was still asking for tools after 2 model calls (turn limit)' },
+      ),
     ]);
-    expect(limit[3], 'Renderer.render step 5: the reason in red, then the usage events added up (done.usage has only some of them), priced').toBe(
+    expect(
+      limit[3],
+      'Renderer.render step 5: the reason in red, then the usage events added up (done.usage has only some of them), priced',
+    ).toBe(
       '\n[red]stopped: the model was still asking for tools after 2 model calls (turn limit)[/red]\n[dim]↑ 1,200 in · ↓ 120 out · $0.0018[/dim]\n',
     );
     const cancelled = renderEach(tagged(), [ev.done('cancelled', undefined, { message: 'stopped with Ctrl-C' })]);
-    expect(cancelled[0], 'Renderer.render step 5: a cancelled run is `(stopped)`, dim').toBe('[dim](stopped)[/dim]\n[dim]↑ 0 in · ↓ 0 out · cost unknown[/dim]\n');
-    const failed = renderEach(plain(), [ev.done('error', { inputTokens: 5, outputTokens: 0 }, { message: 'overloaded (529)' })]);
-    expect(failed[0], 'Renderer.render step 5: an error with its message').toBe('error: overloaded (529)\n↑ 5 in · ↓ 0 out · cost unknown\n');
-    const paused = renderEach(plain(), [ev.done('paused_for_client_tool', undefined, { pending: [{ type: 'tool_call', id: 'q1', name: 'ask_user', arguments: {} }, { type: 'tool_call', id: 'q2', name: 'pick_file', arguments: {} }] })]);
-    expect(paused[0], 'Renderer.render step 5: a pause names the calls the client must answer').toBe('paused: waiting for the client: ask_user, pick_file\n↑ 0 in · ↓ 0 out · cost unknown\n');
+    expect(cancelled[0], 'Renderer.render step 5: a cancelled run is `(stopped)`, dim').toBe(
+      '[dim](stopped)[/dim]\n[dim]↑ 0 in · ↓ 0 out · cost unknown[/dim]\n',
+    );
+    const failed = renderEach(plain(), [
+      ev.done('error', { inputTokens: 5, outputTokens: 0 }, { message: 'overloaded (529)' }),
+    ]);
+    expect(failed[0], 'Renderer.render step 5: an error with its message').toBe(
+      'error: overloaded (529)\n↑ 5 in · ↓ 0 out · cost unknown\n',
+    );
+    const paused = renderEach(plain(), [
+      ev.done('paused_for_client_tool', undefined, {
+        pending: [
+          { type: 'tool_call', id: 'q1', name: 'ask_user', arguments: {} },
+          { type: 'tool_call', id: 'q2', name: 'pick_file', arguments: {} },
+        ],
+      }),
+    ]);
+    expect(paused[0], 'Renderer.render step 5: a pause names the calls the client must answer').toBe(
+      'paused: waiting for the client: ask_user, pick_file\n↑ 0 in · ↓ 0 out · cost unknown\n',
+    );
     const bare = renderEach(plain(), [ev.done('turn_limit')]);
-    expect(bare[0], 'Renderer.render step 5: a turn limit without a message gives its reason, not the pause\'s words').toBe('stopped: turn_limit\n↑ 0 in · ↓ 0 out · cost unknown\n');
+    expect(
+      bare[0],
+      "Renderer.render step 5: a turn limit without a message gives its reason, not the pause's words",
+    ).toBe('stopped: turn_limit\n↑ 0 in · ↓ 0 out · cost unknown\n');
   });
 
   test('each run starts afresh: its own usage, its own thinking header', () => {
     const renderer = plain();
-    renderEach(renderer, [ev.thinking('first'), ev.usage(100, 10), ev.done('end_turn', { inputTokens: 100, outputTokens: 10 })]);
-    const second = renderEach(renderer, [ev.thinking('second'), ev.usage(7, 3), ev.done('end_turn', { inputTokens: 7, outputTokens: 3 })]);
+    renderEach(renderer, [
+      ev.thinking('first'),
+      ev.usage(100, 10),
+      ev.done('end_turn', { inputTokens: 100, outputTokens: 10 }),
+    ]);
+    const second = renderEach(renderer, [
+      ev.thinking('second'),
+      ev.usage(7, 3),
+      ev.done('end_turn', { inputTokens: 7, outputTokens: 3 }),
+    ]);
     expect(second[0], 'Renderer.render step 5: done forgets the thinking header of turn 1').toBe('✻ Thinking…\nsecond');
-    expect(second[2], 'Renderer.render step 5: done forgets the usage added up').toBe('\n↑ 7 in · ↓ 3 out · cost unknown\n');
+    expect(second[2], 'Renderer.render step 5: done forgets the usage added up').toBe(
+      '\n↑ 7 in · ↓ 3 out · cost unknown\n',
+    );
     renderEach(renderer, [ev.requested('c1', 'read', { path: 'a.ts' }), ev.done('cancelled')]);
-    expect(renderer.render(ev.decided('c1', 'read')), 'Renderer.render step 5: done forgets the run\'s calls: the next run\'s c1 is not the old one').toBe('● read\n');
+    expect(
+      renderer.render(ev.decided('c1', 'read')),
+      "Renderer.render step 5: done forgets the run's calls: the next run's c1 is not the old one",
+    ).toBe('● read\n');
   });
 
   test('after done the screen ends with the usage line, so a result of the run before still shows its call line', () => {
-    expect(plain().render(ev.result('c1', 'ask_user', 'blue')), 'Renderer.callLines step 4: a result under a call line, even for a call never seen').toBe('● ask_user\n  ⎿ ok\n    blue\n');
+    expect(
+      plain().render(ev.result('c1', 'ask_user', 'blue')),
+      'Renderer.callLines step 4: a result under a call line, even for a call never seen',
+    ).toBe('● ask_user\n  ⎿ ok\n    blue\n');
     const renderer = plain();
-    renderEach(renderer, [...started('c1', 'ask_user', { question: 'Which colour?' }), ev.done('paused_for_client_tool', undefined, { pending: [{ type: 'tool_call', id: 'c1', name: 'ask_user', arguments: {} }] })]);
-    expect(renderer.render(ev.result('c1', 'ask_user', 'blue')), 'Renderer.render step 5: done sets this.current = TOP, so the next run\'s result for c1 is shown under its own call line again').toBe('● ask_user\n  ⎿ ok\n    blue\n');
+    renderEach(renderer, [
+      ...started('c1', 'ask_user', { question: 'Which colour?' }),
+      ev.done('paused_for_client_tool', undefined, {
+        pending: [{ type: 'tool_call', id: 'c1', name: 'ask_user', arguments: {} }],
+      }),
+    ]);
+    expect(
+      renderer.render(ev.result('c1', 'ask_user', 'blue')),
+      "Renderer.render step 5: done sets this.current = TOP, so the next run's result for c1 is shown under its own call line again",
+    ).toBe('● ask_user\n  ⎿ ok\n    blue\n');
   });
-
 });
 
 describe('Renderer.callLines (src/capstone/render.ts)', () => {
   test('a blocked call is shown once, in red, with the reason; a changed call shows the arguments that run', () => {
-    const denied = { type: 'block' as const, message: 'Permission denied: rm is denied. Do not retry this call.', permission: { outcome: 'denied' as const, reason: 'Bash(rm:*) is denied in .claude/settings.json', mode: 'default' } };
+    const denied = {
+      type: 'block' as const,
+      message: 'Permission denied: rm is denied. Do not retry this call.',
+      permission: {
+        outcome: 'denied' as const,
+        reason: 'Bash(rm:*) is denied in .claude/settings.json',
+        mode: 'default',
+      },
+    };
     const out = renderEach(tagged(), [
       ev.requested('c1', 'bash', { command: 'rm -rf build' }),
       ev.decided('c1', 'bash', denied),
@@ -215,30 +468,64 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
       ev.requested('c3', 'read', { path: 'a.ts' }),
       ev.decided('c3', 'read', { type: 'change', arguments: { path: 'b.ts' } }),
       ev.requested('c4', 'bash', { command: 'git push' }),
-      ev.decided('c4', 'bash', { type: 'block', message: 'The person rejected this bash call.', permission: { outcome: 'asked', reason: 'bash needs approval in default mode', mode: 'default', answer: 'reject_once' } }),
+      ev.decided('c4', 'bash', {
+        type: 'block',
+        message: 'The person rejected this bash call.',
+        permission: {
+          outcome: 'asked',
+          reason: 'bash needs approval in default mode',
+          mode: 'default',
+          answer: 'reject_once',
+        },
+      }),
     ]);
-    expect(out[1], 'Renderer.callLines step 3: the call and `⎿ denied:` with the permission note\'s reason, in red').toBe(
-      '[red]● bash(rm -rf build)[/red]\n[red]  ⎿ denied: Bash(rm:*) is denied in .claude/settings.json[/red]\n',
-    );
+    expect(
+      out[1],
+      "Renderer.callLines step 3: the call and `⎿ denied:` with the permission note's reason, in red",
+    ).toBe('[red]● bash(rm -rf build)[/red]\n[red]  ⎿ denied: Bash(rm:*) is denied in .claude/settings.json[/red]\n');
     expect(out[2], 'Renderer.callLines step 4: the result of a blocked call is not shown again').toBe('');
-    expect(out[4], 'Renderer.callLines step 3: without a permission note, `blocked:` and the first line of the message').toBe('[red]● write(a.ts)[/red]\n[red]  ⎿ blocked: plan mode: write was not run.[/red]\n');
-    expect(out[5], 'Renderer.callLines step 4: a call blocked by another hook: its result is not shown again either').toBe('');
-    expect(out[7], 'Renderer.callLines step 3: a changed call shows the arguments the hook gave, bold').toBe('[bold]● read(b.ts)[/bold]\n');
-    const narrow = new Renderer({ style: plainStyle, cwd: CWD, width: 30 }).render(ev.decided('c5', 'write', { type: 'block', message: 'plan mode: write was not run; you are planning, so you may only read' }));
-    expect(narrow, 'Renderer.callLines step 3: the reason is clipped to the width').toBe('● write\n  ⎿ blocked: plan mode: write…\n');
-    expect(out[9], 'Renderer.callLines step 3: a call the person said no to is `rejected:`').toBe('[red]● bash(git push)[/red]\n[red]  ⎿ rejected: bash needs approval in default mode[/red]\n');
+    expect(
+      out[4],
+      'Renderer.callLines step 3: without a permission note, `blocked:` and the first line of the message',
+    ).toBe('[red]● write(a.ts)[/red]\n[red]  ⎿ blocked: plan mode: write was not run.[/red]\n');
+    expect(
+      out[5],
+      'Renderer.callLines step 4: a call blocked by another hook: its result is not shown again either',
+    ).toBe('');
+    expect(out[7], 'Renderer.callLines step 3: a changed call shows the arguments the hook gave, bold').toBe(
+      '[bold]● read(b.ts)[/bold]\n',
+    );
+    const narrow = new Renderer({ style: plainStyle, cwd: CWD, width: 30 }).render(
+      ev.decided('c5', 'write', {
+        type: 'block',
+        message: 'plan mode: write was not run; you are planning, so you may only read',
+      }),
+    );
+    expect(narrow, 'Renderer.callLines step 3: the reason is clipped to the width').toBe(
+      '● write\n  ⎿ blocked: plan mode: write…\n',
+    );
+    expect(out[9], 'Renderer.callLines step 3: a call the person said no to is `rejected:`').toBe(
+      '[red]● bash(git push)[/red]\n[red]  ⎿ rejected: bash needs approval in default mode[/red]\n',
+    );
   });
 
   test('a successful edit shows its change instead of its output, with the arguments it ran with', () => {
     const out = renderEach(tagged(), [
       ev.requested('c1', 'edit', { path: 'src/a.ts', old_string: 'let a = 1;', new_string: 'let a = 2;' }),
-      ev.decided('c1', 'edit', { type: 'change', arguments: { path: 'src/a.ts', old_string: 'let a = 1;', new_string: 'const a = 2;' } }),
+      ev.decided('c1', 'edit', {
+        type: 'change',
+        arguments: { path: 'src/a.ts', old_string: 'let a = 1;', new_string: 'const a = 2;' },
+      }),
       ev.result('c1', 'edit', 'Edited src/a.ts: replaced 1 occurrence'),
       ...started('c2', 'edit', { path: 'src/a.ts', old_string: 'zzz', new_string: 'y' }),
       ev.result('c2', 'edit', 'edit: old_string was not found in src/a.ts', true),
     ]);
-    expect(out[2], 'Renderer.callLines step 4: `⎿ ok` and the diff of the changed arguments').toBe('[dim]  ⎿ ok[/dim]\n[red]    - let a = 1;[/red]\n[green]    + const a = 2;[/green]\n');
-    expect(out[5], 'Renderer.callLines step 4: a failed edit shows its error, not a diff').toBe('[red]  ⎿ error[/red]\n[red]    edit: old_string was not found in src/a.ts[/red]\n');
+    expect(out[2], 'Renderer.callLines step 4: `⎿ ok` and the diff of the changed arguments').toBe(
+      '[dim]  ⎿ ok[/dim]\n[red]    - let a = 1;[/red]\n[green]    + const a = 2;[/green]\n',
+    );
+    expect(out[5], 'Renderer.callLines step 4: a failed edit shows its error, not a diff').toBe(
+      '[red]  ⎿ error[/red]\n[red]    edit: old_string was not found in src/a.ts[/red]\n',
+    );
   });
 
   test('results of calls run side by side each sit under their own call line, as does a call the run closed without running it', () => {
@@ -257,7 +544,10 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
       ev.result('r5', 'bash', 'no', true),
       ev.result('r4', 'read', 'D'),
     ]);
-    expect(out.slice(2), 'Renderer.callLines step 4: r2 is the last call shown, so its result follows; r1\'s result comes with its call line again, and so does r3\'s, which the run closed before it was decided, and r4\'s after a blocked call\'s lines').toEqual([
+    expect(
+      out.slice(2),
+      "Renderer.callLines step 4: r2 is the last call shown, so its result follows; r1's result comes with its call line again, and so does r3's, which the run closed before it was decided, and r4's after a blocked call's lines",
+    ).toEqual([
       '● read(a.ts)\n',
       '● read(b.ts)\n',
       '  ⎿ ok\n    B\n',
@@ -271,20 +561,36 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
       '',
       '● read(d.ts)\n  ⎿ ok\n    D\n',
     ]);
-    const interrupted = renderEach(plain(), [...started('c2', 'read', { path: 'b.ts' }), ev.text('Meanwhile…'), ev.result('c2', 'read', 'B')]);
-    expect(interrupted[3], 'Renderer.callLines step 4: text came after the call\'s line, so its result comes with its line again').toBe('\n● read(b.ts)\n  ⎿ ok\n    B\n');
+    const interrupted = renderEach(plain(), [
+      ...started('c2', 'read', { path: 'b.ts' }),
+      ev.text('Meanwhile…'),
+      ev.result('c2', 'read', 'B'),
+    ]);
+    expect(
+      interrupted[3],
+      "Renderer.callLines step 4: text came after the call's line, so its result comes with its line again",
+    ).toBe('\n● read(b.ts)\n  ⎿ ok\n    B\n');
   });
 
   test('colours only for a terminal, never under NO_COLOR, and always under FORCE_COLOR', () => {
-    const line = (style: ReturnType<typeof styleFor>) => new Renderer({ style, cwd: CWD }).render(ev.decided('c1', 'read'));
+    const line = (style: ReturnType<typeof styleFor>) =>
+      new Renderer({ style, cwd: CWD }).render(ev.decided('c1', 'read'));
     const escape = '\u001b[';
     expect(line(styleFor({ isTTY: true }, {})), 'Renderer.callLines step 3: bold in a terminal').toContain(escape);
     expect(line(styleFor({ isTTY: false }, {})), 'Renderer.callLines step 3: plain into a pipe').toBe('● read\n');
-    expect(line(styleFor({ isTTY: true }, { NO_COLOR: '1' })), 'Renderer.callLines step 3: plain under NO_COLOR (styleFor, given)').toBe('● read\n');
-    expect(line(styleFor({ isTTY: false }, { FORCE_COLOR: '1' })), 'Renderer.callLines step 3: colours under FORCE_COLOR (styleFor, given)').toContain(escape);
-    expect(line(styleFor({ isTTY: true }, { FORCE_COLOR: '0' })), 'Renderer.callLines step 3: FORCE_COLOR=0 turns them off (styleFor, given)').toBe('● read\n');
+    expect(
+      line(styleFor({ isTTY: true }, { NO_COLOR: '1' })),
+      'Renderer.callLines step 3: plain under NO_COLOR (styleFor, given)',
+    ).toBe('● read\n');
+    expect(
+      line(styleFor({ isTTY: false }, { FORCE_COLOR: '1' })),
+      'Renderer.callLines step 3: colours under FORCE_COLOR (styleFor, given)',
+    ).toContain(escape);
+    expect(
+      line(styleFor({ isTTY: true }, { FORCE_COLOR: '0' })),
+      'Renderer.callLines step 3: FORCE_COLOR=0 turns them off (styleFor, given)',
+    ).toBe('● read\n');
   });
-
 });
 
 describe('Renderer.eventLines (src/capstone/render.ts)', () => {
@@ -302,31 +608,73 @@ describe('Renderer.eventLines (src/capstone/render.ts)', () => {
       { type: 'plan_decided', turn: 1, callId: 'p2', approved: false, mode: 'plan', feedback: 'smaller steps' },
       { type: 'plan_decided', turn: 1, callId: 'p3', approved: false, mode: 'plan' },
     ]);
-    expect(out[1], 'Renderer.callLines step 3: the call line, lists by their size').toBe('● todo_write(todos: [2 items])\n');
-    expect(out[2], 'Renderer.eventLines step 2: the task list under its call').toBe('  ☒ Read the code\n  ◐ Fixing the bug\n');
-    expect(out[3], 'Renderer.eventLines step 2: the list keeps its call current, so the result follows without the call again').toBe('  ⎿ ok\n    Task list saved: 2 tasks.\n');
-    expect(out[5], 'Renderer.callLines step 3: a multi-line string argument stays on one line as JSON').toBe('● exit_plan_mode(plan: "1. Read\\n\\n2. Fix")\n');
-    expect(out[6], 'Renderer.eventLines step 2: the plan, indented by four spaces, empty lines empty').toBe('    1. Read\n\n    2. Fix\n');
-    expect(out[7], 'Renderer.eventLines step 2: approved, with the mode').toBe('  ✓ plan approved (mode: acceptEdits)\n');
+    expect(out[1], 'Renderer.callLines step 3: the call line, lists by their size').toBe(
+      '● todo_write(todos: [2 items])\n',
+    );
+    expect(out[2], 'Renderer.eventLines step 2: the task list under its call').toBe(
+      '  ☒ Read the code\n  ◐ Fixing the bug\n',
+    );
+    expect(
+      out[3],
+      'Renderer.eventLines step 2: the list keeps its call current, so the result follows without the call again',
+    ).toBe('  ⎿ ok\n    Task list saved: 2 tasks.\n');
+    expect(out[5], 'Renderer.callLines step 3: a multi-line string argument stays on one line as JSON').toBe(
+      '● exit_plan_mode(plan: "1. Read\\n\\n2. Fix")\n',
+    );
+    expect(out[6], 'Renderer.eventLines step 2: the plan, indented by four spaces, empty lines empty').toBe(
+      '    1. Read\n\n    2. Fix\n',
+    );
+    expect(out[7], 'Renderer.eventLines step 2: approved, with the mode').toBe(
+      '  ✓ plan approved (mode: acceptEdits)\n',
+    );
     expect(out[8], 'Renderer.eventLines step 3: the mode change').toBe('  mode: plan → acceptEdits\n');
-    expect(out[9], 'Renderer.eventLines step 2: the plan events keep the call current: its result follows').toBe('  ⎿ ok\n    The person approved the plan.\n');
-    expect(out[10], 'Renderer.eventLines step 2: not approved, with the feedback').toBe('  ✗ plan not approved: keep planning (smaller steps)\n');
-    expect(out[11], 'Renderer.eventLines step 2: not approved, no feedback').toBe('  ✗ plan not approved: keep planning\n');
+    expect(out[9], 'Renderer.eventLines step 2: the plan events keep the call current: its result follows').toBe(
+      '  ⎿ ok\n    The person approved the plan.\n',
+    );
+    expect(out[10], 'Renderer.eventLines step 2: not approved, with the feedback').toBe(
+      '  ✗ plan not approved: keep planning (smaller steps)\n',
+    );
+    expect(out[11], 'Renderer.eventLines step 2: not approved, no feedback').toBe(
+      '  ✗ plan not approved: keep planning\n',
+    );
   });
 
   test('a retry and a compaction each get a line of their own', () => {
     const out = renderEach(tagged(), [
       ev.text('Thinking it over'),
       { type: 'retry', turn: 2, attempt: 2, maxAttempts: 5, delayMs: 2000, reason: 'overloaded' },
-      { type: 'retry', turn: 2, attempt: 4, maxAttempts: 5, delayMs: 1500, reason: 'overloaded (529)', model: 'claude-haiku-4-5' },
-      { type: 'compaction', turn: 3, from: 1, count: 12, summary: '…', tokensBefore: 45000, tokensAfter: 3200, manual: false },
+      {
+        type: 'retry',
+        turn: 2,
+        attempt: 4,
+        maxAttempts: 5,
+        delayMs: 1500,
+        reason: 'overloaded (529)',
+        model: 'claude-haiku-4-5',
+      },
+      {
+        type: 'compaction',
+        turn: 3,
+        from: 1,
+        count: 12,
+        summary: '…',
+        tokensBefore: 45000,
+        tokensAfter: 3200,
+        manual: false,
+      },
     ]);
-    expect(out[1], 'Renderer.eventLines step 4: on a new line after the text, yellow').toBe('\n[yellow]⟳ retrying in 2.0 s (attempt 2 of 5): overloaded[/yellow]\n');
-    expect(out[2], 'Renderer.eventLines step 4: the fallback model after the attempts').toBe('[yellow]⟳ retrying in 1.5 s (attempt 4 of 5, with claude-haiku-4-5): overloaded (529)[/yellow]\n');
-    expect(out[3], 'Renderer.eventLines step 5').toBe('[dim](compacted 12 older messages into a summary: about 45,000 → 3,200 tokens)[/dim]\n');
+    expect(out[1], 'Renderer.eventLines step 4: on a new line after the text, yellow').toBe(
+      '\n[yellow]⟳ retrying in 2.0 s (attempt 2 of 5): overloaded[/yellow]\n',
+    );
+    expect(out[2], 'Renderer.eventLines step 4: the fallback model after the attempts').toBe(
+      '[yellow]⟳ retrying in 1.5 s (attempt 4 of 5, with claude-haiku-4-5): overloaded (529)[/yellow]\n',
+    );
+    expect(out[3], 'Renderer.eventLines step 5').toBe(
+      '[dim](compacted 12 older messages into a summary: about 45,000 → 3,200 tokens)[/dim]\n',
+    );
   });
 
-  test('a sub-agent\'s calls are indented two spaces a level under its task call, and its text is not shown', () => {
+  test("a sub-agent's calls are indented two spaces a level under its task call, and its text is not shown", () => {
     const out = renderEach(plain(), [
       ...started('t1', 'task', { description: 'look around', prompt: 'Find parseConfig' }),
       ev.sub('t1', ev.turn(1)),
@@ -346,23 +694,39 @@ describe('Renderer.eventLines (src/capstone/render.ts)', () => {
       ev.sub('t1', ev.done('end_turn')),
       ev.result('t1', 'task', 'parseConfig is in a.ts'),
     ]);
-    expect(out[1], 'Renderer.callLines step 3: the task call').toBe('● task(description: "look around", prompt: "Find parseConfig")\n');
-    expect(out.slice(2, 6), 'Renderer.eventLines step 6: a child\'s turn, text and thinking show nothing (the parent\'s text is the answer)').toEqual(['', '', '', '']);
-    expect(out[6], 'Renderer.eventLines step 6: the child\'s call, two spaces in (its id may repeat the parent\'s: keys are scoped)').toBe('  ● read(a.ts)\n');
+    expect(out[1], 'Renderer.callLines step 3: the task call').toBe(
+      '● task(description: "look around", prompt: "Find parseConfig")\n',
+    );
+    expect(
+      out.slice(2, 6),
+      "Renderer.eventLines step 6: a child's turn, text and thinking show nothing (the parent's text is the answer)",
+    ).toEqual(['', '', '', '']);
+    expect(
+      out[6],
+      "Renderer.eventLines step 6: the child's call, two spaces in (its id may repeat the parent's: keys are scoped)",
+    ).toBe('  ● read(a.ts)\n');
     expect(out[7], 'Renderer.eventLines step 6: its result, two spaces in').toBe('    ⎿ ok\n      A\n');
-    expect(out[9], 'Renderer.eventLines step 6: the child\'s own task call, two spaces in').toBe('  ● task(description: "deeper", prompt: "go")\n');
+    expect(out[9], "Renderer.eventLines step 6: the child's own task call, two spaces in").toBe(
+      '  ● task(description: "deeper", prompt: "go")\n',
+    );
     expect(out[11], 'Renderer.eventLines step 6: a grandchild, four spaces in').toBe('    ● grep(parseConfig)\n');
-    expect(out[12], 'Renderer.eventLines step 6: the grandchild\'s result, six spaces in').toBe('      ⎿ ok (no output)\n');
-    expect(out[13], 'Renderer.eventLines step 7: a child\'s done shows nothing').toBe('');
-    expect(out[14], 'Renderer.callLines step 4: after the grandchild, the child\'s task result follows its own output').toBe('    ⎿ ok\n      found it\n');
-    expect(out.slice(15, 17), 'Renderer.eventLines step 7: a child\'s usage and done show nothing').toEqual(['', '']);
-    expect(out[17], 'Renderer.callLines step 4: the task\'s result under it, without its call line again').toBe('  ⎿ ok\n    parseConfig is in a.ts\n');
+    expect(out[12], "Renderer.eventLines step 6: the grandchild's result, six spaces in").toBe(
+      '      ⎿ ok (no output)\n',
+    );
+    expect(out[13], "Renderer.eventLines step 7: a child's done shows nothing").toBe('');
+    expect(
+      out[14],
+      "Renderer.callLines step 4: after the grandchild, the child's task result follows its own output",
+    ).toBe('    ⎿ ok\n      found it\n');
+    expect(out.slice(15, 17), "Renderer.eventLines step 7: a child's usage and done show nothing").toEqual(['', '']);
+    expect(out[17], "Renderer.callLines step 4: the task's result under it, without its call line again").toBe(
+      '  ⎿ ok\n    parseConfig is in a.ts\n',
+    );
   });
-
 });
 
 describe('Renderer on a whole run (src/capstone/render.ts)', () => {
-  test('a real run: chapter 7\'s Agent on a scripted model, rendered event by event', async () => {
+  test("a real run: chapter 7's Agent on a scripted model, rendered event by event", async () => {
     const provider = new MockProvider([
       [
         { type: 'thinking_delta', index: 0, thinking: 'Read it first.' },
@@ -376,14 +740,18 @@ describe('Renderer on a whole run (src/capstone/render.ts)', () => {
         { type: 'tool_call_end', index: 3 },
         { type: 'finish', stopReason: 'tool_use', usage: { inputTokens: 1000, outputTokens: 100 } },
       ],
-      assistantToolCalls([{ id: 'c3', name: 'edit', arguments: { path: 'src/app.ts', old_string: 'line 2', new_string: 'line two' } }]),
+      assistantToolCalls([
+        { id: 'c3', name: 'edit', arguments: { path: 'src/app.ts', old_string: 'line 2', new_string: 'line two' } },
+      ]),
       assistantText('Fixed line 2.', { inputTokens: 200, outputTokens: 20 }),
     ]);
     const agent = new Agent({ provider, tools: new ToolSet(standInTools(6)), cwd: CWD });
     const history: Message[] = [userMessage('fix line 2')];
     const events = await collect(agent.run(history));
     const text = renderEach(plain({ model: 'claude-sonnet-4-5' }), events).join('');
-    const failure = events.find((event): event is Extract<AgentEvent, { type: 'tool_result' }> => event.type === 'tool_result' && event.isError)!;
+    const failure = events.find(
+      (event): event is Extract<AgentEvent, { type: 'tool_result' }> => event.type === 'tool_result' && event.isError,
+    )!;
     expect(text, 'the whole run as a person sees it: thinking, text, each call and its end, the usage').toBe(
       [
         '✻ Thinking…',
@@ -410,19 +778,30 @@ describe('Renderer on a whole run (src/capstone/render.ts)', () => {
     );
   });
 
-  test('a real run with a task list and a sub-agent, from chapter 13\'s tools', async () => {
-    const child = new MockProvider([assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }]), assistantText('It is in a.ts.')]);
+  test("a real run with a task list and a sub-agent, from chapter 13's tools", async () => {
+    const child = new MockProvider([
+      assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }]),
+      assistantText('It is in a.ts.'),
+    ]);
     const todos = [task('Find the config', 'in_progress', 'Finding the config'), task('Fix it', 'pending')];
     const tools = new ToolSet([...standInTools(1), todoWriteTool()]);
-    tools.add(createTaskTool({ tools: () => tools, makeChild: (spec) => new Agent({ provider: child, tools: spec.tools, cwd: CWD, system: spec.system }) }));
+    tools.add(
+      createTaskTool({
+        tools: () => tools,
+        makeChild: (spec) => new Agent({ provider: child, tools: spec.tools, cwd: CWD, system: spec.system }),
+      }),
+    );
     const provider = new MockProvider([
       assistantToolCalls([{ id: 'c1', name: 'todo_write', arguments: { todos } }]),
-      assistantToolCalls([{ id: 'c2', name: 'task', arguments: { description: 'find it', prompt: 'Where is the config?' } }], 'Asking a helper.'),
+      assistantToolCalls(
+        [{ id: 'c2', name: 'task', arguments: { description: 'find it', prompt: 'Where is the config?' } }],
+        'Asking a helper.',
+      ),
       assistantText('Found.'),
     ]);
     const events = await collect(new Agent({ provider, tools, cwd: CWD }).run([userMessage('fix the config')]));
     const text = renderEach(plain(), events).join('');
-    expect(text, 'the list under its call, the child\'s call indented under the task, the child\'s text left out').toBe(
+    expect(text, "the list under its call, the child's call indented under the task, the child's text left out").toBe(
       [
         '● todo_write(todos: [2 items])',
         '  ◐ Finding the config',
@@ -442,5 +821,4 @@ describe('Renderer on a whole run (src/capstone/render.ts)', () => {
       ].join('\n'),
     );
   });
-
 });

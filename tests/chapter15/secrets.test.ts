@@ -15,16 +15,29 @@ const PAT = 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz';
 const ENV = { DATABASE_URL: `postgres://app:${PASSWORD}@db.internal:5432/app`, GITHUB_PAT: PAT, EDITOR: 'vim' };
 
 describe('secrets by value (src/capstone/factory.ts)', () => {
-  test('a session file holds neither a URL\'s password nor a token whose variable is not named like one', async () => {
+  test("a session file holds neither a URL's password nor a token whose variable is not named like one", async () => {
     const { cwd, home } = workspace();
-    const { built } = await build([assistantText(`Connecting with ${ENV.DATABASE_URL} and ${PAT}.`)], { cwd, home, env: ENV, sessionId: 'secret-test' });
+    const { built } = await build([assistantText(`Connecting with ${ENV.DATABASE_URL} and ${PAT}.`)], {
+      cwd,
+      home,
+      env: ENV,
+      sessionId: 'secret-test',
+    });
     await runPrompt(built, `use ${ENV.DATABASE_URL}`);
     await built.close();
     const text = readFileSync(path.join(sessionsDir(home, cwd), 'secret-test.jsonl'), 'utf8');
-    expect(text, 'buildAgent step 4: the store\'s secrets are secretsOf(env): the password of DATABASE_URL must not be written').not.toContain(PASSWORD);
-    expect(text, 'buildAgent step 4: a github_pat_ value is a secret whatever its variable is called').not.toContain(PAT);
+    expect(
+      text,
+      "buildAgent step 4: the store's secrets are secretsOf(env): the password of DATABASE_URL must not be written",
+    ).not.toContain(PASSWORD);
+    expect(text, 'buildAgent step 4: a github_pat_ value is a secret whatever its variable is called').not.toContain(
+      PAT,
+    );
     expect(text, 'the rest of the URL stays readable').toContain('db.internal:5432');
     expect(secretsOf(ENV), 'an ordinary value is not a secret').not.toContain('vim');
-    expect(redactCredentials(`at https://me:${PASSWORD}@example.com/x with ghp_abcdefghijklmnopqrstuvwxyz0123456789`), 'redactCredentials: a URL\'s password and a token shape').toBe('at https://me:[REDACTED]@example.com/x with [REDACTED]');
+    expect(
+      redactCredentials(`at https://me:${PASSWORD}@example.com/x with ghp_abcdefghijklmnopqrstuvwxyz0123456789`),
+      "redactCredentials: a URL's password and a token shape",
+    ).toBe('at https://me:[REDACTED]@example.com/x with [REDACTED]');
   });
 });

@@ -1,8 +1,21 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { assistantLine, resultLine, StreamJsonWriter, userLine, type StreamJsonOptions } from 'kit/capstone/stream-json';
+import {
+  assistantLine,
+  resultLine,
+  StreamJsonWriter,
+  userLine,
+  type StreamJsonOptions,
+} from 'kit/capstone/stream-json';
 import { Agent } from 'kit/loop';
-import { assistantText, assistantToolCalls, toolResult, userMessage, type AssistantMessage, type Message } from 'kit/messages';
+import {
+  assistantText,
+  assistantToolCalls,
+  toolResult,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+} from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { defineTool, ToolSet } from 'kit/tool';
 import { collect, CWD, ev, standInTools } from './render-fixtures.js';
@@ -31,15 +44,24 @@ function parse(text: string): Array<Record<string, any>> {
     .filter((line) => line !== '')
     .map((line) => {
       const value = JSON.parse(line);
-      expect(typeof value === 'object' && value !== null && !Array.isArray(value), `StreamJsonWriter.write step 1: one JSON object per line, got ${line}`).toBe(true);
+      expect(
+        typeof value === 'object' && value !== null && !Array.isArray(value),
+        `StreamJsonWriter.write step 1: one JSON object per line, got ${line}`,
+      ).toBe(true);
       return value;
     });
 }
 
-const kind = (line: Record<string, any>) => (line.type === 'system' || line.type === 'result' ? `${line.type}/${line.subtype}` : line.type);
+const kind = (line: Record<string, any>) =>
+  line.type === 'system' || line.type === 'result' ? `${line.type}/${line.subtype}` : line.type;
 
 /** Runs `agent` on `history`, handing every event to a writer; returns the parsed lines and the events. */
-async function streamRun(agent: Agent, history: Message[], more: Partial<StreamJsonOptions> = {}, signal?: AbortSignal) {
+async function streamRun(
+  agent: Agent,
+  history: Message[],
+  more: Partial<StreamJsonOptions> = {},
+  signal?: AbortSignal,
+) {
   const writer = new StreamJsonWriter(history, options(more));
   const events = await collect(agent.run(history, { signal }));
   const text = events.map((event) => writer.write(event)).join('');
@@ -47,7 +69,7 @@ async function streamRun(agent: Agent, history: Message[], more: Partial<StreamJ
 }
 
 describe('assistantLine (src/capstone/stream-json.ts)', () => {
-  test('every block in the Messages API\'s shape, in order, with the stop reason and the usage', () => {
+  test("every block in the Messages API's shape, in order, with the stop reason and the usage", () => {
     const turn: AssistantMessage = {
       role: 'assistant',
       content: [
@@ -73,11 +95,25 @@ describe('assistantLine (src/capstone/stream-json.ts)', () => {
       parent_tool_use_id: null,
       session_id: 'sess-1',
     });
-    const unsigned = assistantLine({ role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.' }], stopReason: 'end_turn' }, 's');
-    expect(Object.keys(unsigned.message.content[0]!), 'assistantLine step 1: no signature field for a thought without one').toEqual(['type', 'thinking']);
+    const unsigned = assistantLine(
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Hmm.' }], stopReason: 'end_turn' },
+      's',
+    );
+    expect(
+      Object.keys(unsigned.message.content[0]!),
+      'assistantLine step 1: no signature field for a thought without one',
+    ).toEqual(['type', 'thinking']);
     const bare = assistantLine(assistantText('Hi.'), 'sess-2');
-    expect(Object.keys(bare.message), 'assistantLine step 2: no usage field for a turn without usage').toEqual(['role', 'content', 'stop_reason']);
-    expect(bare.message, 'assistantLine step 2: the text turn').toEqual({ role: 'assistant', content: [{ type: 'text', text: 'Hi.' }], stop_reason: 'end_turn' });
+    expect(Object.keys(bare.message), 'assistantLine step 2: no usage field for a turn without usage').toEqual([
+      'role',
+      'content',
+      'stop_reason',
+    ]);
+    expect(bare.message, 'assistantLine step 2: the text turn').toEqual({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'Hi.' }],
+      stop_reason: 'end_turn',
+    });
     expect(bare.session_id, 'assistantLine step 3').toBe('sess-2');
   });
 });
@@ -97,14 +133,20 @@ describe('userLine (src/capstone/stream-json.ts)', () => {
       parent_tool_use_id: null,
       session_id: 'sess-1',
     });
-    expect(userLine('go on', 'sess-1').message, 'userLine step 1: a text as it is').toEqual({ role: 'user', content: 'go on' });
+    expect(userLine('go on', 'sess-1').message, 'userLine step 1: a text as it is').toEqual({
+      role: 'user',
+      content: 'go on',
+    });
   });
 });
 
 describe('resultLine (src/capstone/stream-json.ts)', () => {
   test('the subtype says how the run ended; every subtype but success is an error with its reason', () => {
     const info = { sessionId: 'sess-1', durationMs: 1234.4 };
-    const ok = resultLine(ev.done('end_turn', { inputTokens: 10, outputTokens: 2 }, { text: 'All done.', turns: 3 }), info);
+    const ok = resultLine(
+      ev.done('end_turn', { inputTokens: 10, outputTokens: 2 }, { text: 'All done.', turns: 3 }),
+      info,
+    );
     expect(ok, 'resultLine steps 1-2: success, the answer, the turns, the duration rounded').toMatchObject({
       type: 'result',
       subtype: 'success',
@@ -115,58 +157,111 @@ describe('resultLine (src/capstone/stream-json.ts)', () => {
       session_id: 'sess-1',
     });
     expect(ok.errors, 'resultLine step 5: a success has no errors').toBeUndefined();
-    expect(resultLine(ev.done('turn_limit', undefined, { message: 'after 5 model calls' }), info), 'resultLine step 1: the turn limit is error_max_turns').toMatchObject({
+    expect(
+      resultLine(ev.done('turn_limit', undefined, { message: 'after 5 model calls' }), info),
+      'resultLine step 1: the turn limit is error_max_turns',
+    ).toMatchObject({
       subtype: 'error_max_turns',
       is_error: true,
       errors: ['after 5 model calls'],
     });
     for (const reason of ['cancelled', 'error', 'paused_for_client_tool'] as const) {
-      expect(resultLine(ev.done(reason), info), `resultLine step 1: ${reason} is error_during_execution`).toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: [reason] });
+      expect(resultLine(ev.done(reason), info), `resultLine step 1: ${reason} is error_during_execution`).toMatchObject(
+        { subtype: 'error_during_execution', is_error: true, errors: [reason] },
+      );
     }
   });
 
   test('the cost is a number at a known price and null, never 0, for a model without one', () => {
     const done = ev.done('end_turn', { inputTokens: 1200, outputTokens: 300 });
     const priced = resultLine(done, { sessionId: 's', durationMs: 1, model: 'claude-sonnet-4-5' });
-    expect(priced.total_cost_usd, 'resultLine step 4: costOf at the model\'s price').toBeCloseTo(0.0081, 10);
-    expect(priced.usage, 'resultLine step 3: usage in the API\'s names').toEqual({ input_tokens: 1200, output_tokens: 300 });
-    expect(resultLine(done, { sessionId: 's', durationMs: 1, model: 'offline' }).total_cost_usd, 'resultLine step 4: an unknown model costs null').toBeNull();
-    expect(resultLine(done, { sessionId: 's', durationMs: 1 }).total_cost_usd, 'resultLine step 4: no model, null').toBeNull();
-    const more = resultLine(done, { sessionId: 's', durationMs: 1, usage: { inputTokens: 1500, outputTokens: 400, cacheWriteTokens: 10 } });
-    expect(more.usage, 'resultLine step 3: the usage the caller added up wins over done.usage').toEqual({ input_tokens: 1500, output_tokens: 400, cache_creation_input_tokens: 10 });
+    expect(priced.total_cost_usd, "resultLine step 4: costOf at the model's price").toBeCloseTo(0.0081, 10);
+    expect(priced.usage, "resultLine step 3: usage in the API's names").toEqual({
+      input_tokens: 1200,
+      output_tokens: 300,
+    });
+    expect(
+      resultLine(done, { sessionId: 's', durationMs: 1, model: 'offline' }).total_cost_usd,
+      'resultLine step 4: an unknown model costs null',
+    ).toBeNull();
+    expect(
+      resultLine(done, { sessionId: 's', durationMs: 1 }).total_cost_usd,
+      'resultLine step 4: no model, null',
+    ).toBeNull();
+    const more = resultLine(done, {
+      sessionId: 's',
+      durationMs: 1,
+      usage: { inputTokens: 1500, outputTokens: 400, cacheWriteTokens: 10 },
+    });
+    expect(more.usage, 'resultLine step 3: the usage the caller added up wins over done.usage').toEqual({
+      input_tokens: 1500,
+      output_tokens: 400,
+      cache_creation_input_tokens: 10,
+    });
   });
 });
 
 describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
   test('a real run: init first, every message the run added, one user line per turn, the result last', async () => {
     const provider = new MockProvider([
-      { ...assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }, { id: 'c2', name: 'bash', arguments: { command: 'nmp test' } }], 'Looking.'), usage: { inputTokens: 1000, outputTokens: 100 } },
+      {
+        ...assistantToolCalls(
+          [
+            { id: 'c1', name: 'read', arguments: { path: 'a.ts' } },
+            { id: 'c2', name: 'bash', arguments: { command: 'nmp test' } },
+          ],
+          'Looking.',
+        ),
+        usage: { inputTokens: 1000, outputTokens: 100 },
+      },
       assistantText('Done.', { inputTokens: 200, outputTokens: 20 }),
     ]);
     const history: Message[] = [userMessage('check it')];
     const { lines } = await streamRun(new Agent({ provider, tools: new ToolSet(standInTools(2)), cwd: CWD }), history);
-    expect(lines.map(kind), 'StreamJsonWriter.write steps 4, 6 and 7: init, the turn, its results in one user line, the answer, the result').toEqual([
-      'system/init',
-      'assistant',
-      'user',
-      'assistant',
-      'result/success',
-    ]);
-    expect(lines[0], 'StreamJsonWriter.write step 4: the init line').toEqual({ type: 'system', subtype: 'init', session_id: 'sess-1', cwd: CWD, model: 'claude-sonnet-4-5', tools: ['read', 'edit', 'write', 'bash'], permissionMode: 'default' });
+    expect(
+      lines.map(kind),
+      'StreamJsonWriter.write steps 4, 6 and 7: init, the turn, its results in one user line, the answer, the result',
+    ).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result/success']);
+    expect(lines[0], 'StreamJsonWriter.write step 4: the init line').toEqual({
+      type: 'system',
+      subtype: 'init',
+      session_id: 'sess-1',
+      cwd: CWD,
+      model: 'claude-sonnet-4-5',
+      tools: ['read', 'edit', 'write', 'bash'],
+      permissionMode: 'default',
+    });
     const calls = lines[1]!.message.content.filter((block: { type: string }) => block.type === 'tool_use');
     const results = lines[2]!.message.content;
-    expect(results.map((block: { tool_use_id: string }) => block.tool_use_id), 'StreamJsonWriter.write step 6: each result names the id of its call').toEqual(calls.map((call: { id: string }) => call.id));
-    expect(results.map((block: { is_error: boolean }) => block.is_error), 'StreamJsonWriter.write step 6: the failing bash call is an error result').toEqual([false, true]);
-    expect(lines[3]!.message.content, 'StreamJsonWriter.write step 6: the answer, the last turn').toEqual([{ type: 'text', text: 'Done.' }]);
-    expect(lines[4], 'StreamJsonWriter.write step 7: the result, with the usage events added up and priced, and the time since the writer was made').toMatchObject({
+    expect(
+      results.map((block: { tool_use_id: string }) => block.tool_use_id),
+      'StreamJsonWriter.write step 6: each result names the id of its call',
+    ).toEqual(calls.map((call: { id: string }) => call.id));
+    expect(
+      results.map((block: { is_error: boolean }) => block.is_error),
+      'StreamJsonWriter.write step 6: the failing bash call is an error result',
+    ).toEqual([false, true]);
+    expect(lines[3]!.message.content, 'StreamJsonWriter.write step 6: the answer, the last turn').toEqual([
+      { type: 'text', text: 'Done.' },
+    ]);
+    expect(
+      lines[4],
+      'StreamJsonWriter.write step 7: the result, with the usage events added up and priced, and the time since the writer was made',
+    ).toMatchObject({
       result: 'Done.',
       num_turns: 2,
       duration_ms: 250,
       usage: { input_tokens: 1200, output_tokens: 120 },
       total_cost_usd: expect.closeTo(0.0054, 10),
     });
-    expect(lines.every((line) => line.session_id === 'sess-1'), 'StreamJsonWriter.write steps 4-7: every line carries the session id').toBe(true);
-    expect(JSON.stringify(lines), 'StreamJsonWriter.write step 6: the prompt already in the history is not echoed').not.toContain('check it');
+    expect(
+      lines.every((line) => line.session_id === 'sess-1'),
+      'StreamJsonWriter.write steps 4-7: every line carries the session id',
+    ).toBe(true);
+    expect(
+      JSON.stringify(lines),
+      'StreamJsonWriter.write step 6: the prompt already in the history is not echoed',
+    ).not.toContain('check it');
   });
 
   test('the results of a turn wait until they are all in the history, then go out as one user line', () => {
@@ -177,22 +272,39 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       { id: 'b', name: 'read', arguments: { path: 'b.ts' } },
     ]);
     history.push(turn);
-    expect(parse(writer.write(ev.requested('a', 'read', {}))).map(kind), 'StreamJsonWriter.write steps 4 and 6: init, then the turn').toEqual(['system/init', 'assistant']);
+    expect(
+      parse(writer.write(ev.requested('a', 'read', {}))).map(kind),
+      'StreamJsonWriter.write steps 4 and 6: init, then the turn',
+    ).toEqual(['system/init', 'assistant']);
     history.push(toolResult({ id: 'a', name: 'read' }, 'A'));
-    expect(writer.write(ev.result('a', 'read', 'A')), 'StreamJsonWriter.write step 6: one result of two is not a whole turn yet: nothing').toBe('');
+    expect(
+      writer.write(ev.result('a', 'read', 'A')),
+      'StreamJsonWriter.write step 6: one result of two is not a whole turn yet: nothing',
+    ).toBe('');
     history.push(toolResult({ id: 'b', name: 'read' }, 'B'));
     const lines = parse(writer.write(ev.result('b', 'read', 'B')));
     expect(lines.map(kind), 'StreamJsonWriter.write step 6: both results, one user line').toEqual(['user']);
-    expect(lines[0]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id), 'StreamJsonWriter.write step 6: the two results in one line').toEqual(['a', 'b']);
+    expect(
+      lines[0]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
+      'StreamJsonWriter.write step 6: the two results in one line',
+    ).toEqual(['a', 'b']);
     expect(writer.write(ev.turn(2)), 'StreamJsonWriter.write step 6: nothing is written twice').toBe('');
-    history.push(assistantToolCalls([
-      { id: 'c', name: 'ask_user', arguments: {} },
-      { id: 'd', name: 'read', arguments: { path: 'd.ts' } },
-    ]));
+    history.push(
+      assistantToolCalls([
+        { id: 'c', name: 'ask_user', arguments: {} },
+        { id: 'd', name: 'read', arguments: { path: 'd.ts' } },
+      ]),
+    );
     history.push(toolResult({ id: 'd', name: 'read' }, 'D'));
     const paused = parse(writer.write(ev.done('paused_for_client_tool', undefined, { turns: 2 })));
-    expect(paused.map(kind), 'StreamJsonWriter.write step 7: at done, a turn whose results are not all there is written as it is').toEqual(['assistant', 'user', 'result/error_during_execution']);
-    expect(paused[1]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id), 'StreamJsonWriter.write step 7: the one result there is').toEqual(['d']);
+    expect(
+      paused.map(kind),
+      'StreamJsonWriter.write step 7: at done, a turn whose results are not all there is written as it is',
+    ).toEqual(['assistant', 'user', 'result/error_during_execution']);
+    expect(
+      paused[1]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
+      'StreamJsonWriter.write step 7: the one result there is',
+    ).toEqual(['d']);
   });
 
   test('results are paired with their calls by id, whatever order the history holds them in', () => {
@@ -209,82 +321,219 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     );
     const lines = parse(writer.write(ev.done('end_turn', undefined, { text: 'ok', turns: 2 })));
     const user = lines.find((line) => line.type === 'user')!;
-    expect(user.message.content, 'StreamJsonWriter.write step 6: tool_use_id is each result\'s own toolCallId, never the id of the call at the same position').toEqual([
+    expect(
+      user.message.content,
+      "StreamJsonWriter.write step 6: tool_use_id is each result's own toolCallId, never the id of the call at the same position",
+    ).toEqual([
       { type: 'tool_result', tool_use_id: 'second', content: 'from the second call', is_error: true },
       { type: 'tool_result', tool_use_id: 'first', content: 'from the first call', is_error: false },
     ]);
-    expect(lines.map(kind), 'StreamJsonWriter.write step 7: at done, everything left, then the result').toEqual(['system/init', 'assistant', 'user', 'assistant', 'result/success']);
+    expect(lines.map(kind), 'StreamJsonWriter.write step 7: at done, everything left, then the result').toEqual([
+      'system/init',
+      'assistant',
+      'user',
+      'assistant',
+      'result/success',
+    ]);
   });
 
   test('the turn limit ends with error_max_turns, and a cancelled run with error_during_execution', async () => {
     const looping = new MockProvider([assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }])]);
-    const limited = await streamRun(new Agent({ provider: looping, tools: new ToolSet(standInTools()), cwd: CWD, maxTurns: 1 }), [userMessage('go')]);
-    expect(limited.lines.at(-1), 'resultLine step 1: the turn limit is error_max_turns').toMatchObject({ type: 'result', subtype: 'error_max_turns', is_error: true, num_turns: 1 });
-    expect(limited.lines.map(kind), 'StreamJsonWriter.write step 7: the turn, its results, then the result').toEqual(['system/init', 'assistant', 'user', 'result/error_max_turns']);
+    const limited = await streamRun(
+      new Agent({ provider: looping, tools: new ToolSet(standInTools()), cwd: CWD, maxTurns: 1 }),
+      [userMessage('go')],
+    );
+    expect(limited.lines.at(-1), 'resultLine step 1: the turn limit is error_max_turns').toMatchObject({
+      type: 'result',
+      subtype: 'error_max_turns',
+      is_error: true,
+      num_turns: 1,
+    });
+    expect(limited.lines.map(kind), 'StreamJsonWriter.write step 7: the turn, its results, then the result').toEqual([
+      'system/init',
+      'assistant',
+      'user',
+      'result/error_max_turns',
+    ]);
 
     const controller = new AbortController();
-    const stopper = defineTool({ name: 'stopper', description: 'stops the run', input: z.object({}), execute: async () => (controller.abort(new Error('stopped with Ctrl-C')), 'stopping') });
+    const stopper = defineTool({
+      name: 'stopper',
+      description: 'stops the run',
+      input: z.object({}),
+      execute: async () => (controller.abort(new Error('stopped with Ctrl-C')), 'stopping'),
+    });
     const history: Message[] = [userMessage('go')];
-    const provider = new MockProvider([assistantToolCalls([{ id: 's1', name: 'stopper', arguments: {} }, { id: 'r1', name: 'read', arguments: { path: 'a.ts' } }])]);
-    const cancelled = await streamRun(new Agent({ provider, tools: new ToolSet([stopper, ...standInTools()]), cwd: CWD }), history, {}, controller.signal);
-    expect(cancelled.lines.at(-1), 'resultLine step 1: a cancel is error_during_execution').toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: ['stopped with Ctrl-C'] });
-    expect(cancelled.lines.map(kind), 'StreamJsonWriter.write step 7: at done, the results the run closed its calls with, then the result').toEqual(['system/init', 'assistant', 'user', 'result/error_during_execution']);
-    expect(cancelled.lines[2]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id), 'StreamJsonWriter.write step 7: every call has its result, the one the run closed too').toEqual(['s1', 'r1']);
+    const provider = new MockProvider([
+      assistantToolCalls([
+        { id: 's1', name: 'stopper', arguments: {} },
+        { id: 'r1', name: 'read', arguments: { path: 'a.ts' } },
+      ]),
+    ]);
+    const cancelled = await streamRun(
+      new Agent({ provider, tools: new ToolSet([stopper, ...standInTools()]), cwd: CWD }),
+      history,
+      {},
+      controller.signal,
+    );
+    expect(cancelled.lines.at(-1), 'resultLine step 1: a cancel is error_during_execution').toMatchObject({
+      subtype: 'error_during_execution',
+      is_error: true,
+      errors: ['stopped with Ctrl-C'],
+    });
+    expect(
+      cancelled.lines.map(kind),
+      'StreamJsonWriter.write step 7: at done, the results the run closed its calls with, then the result',
+    ).toEqual(['system/init', 'assistant', 'user', 'result/error_during_execution']);
+    expect(
+      cancelled.lines[2]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
+      'StreamJsonWriter.write step 7: every call has its result, the one the run closed too',
+    ).toEqual(['s1', 'r1']);
   });
 
   test('--output-format json: the result line alone, at the end', async () => {
-    const provider = new MockProvider([assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }]), assistantText('Done.')]);
-    const { lines, text } = await streamRun(new Agent({ provider, tools: new ToolSet(standInTools()), cwd: CWD }), [userMessage('go')], { format: 'json', model: 'offline' });
+    const provider = new MockProvider([
+      assistantToolCalls([{ id: 'c1', name: 'read', arguments: { path: 'a.ts' } }]),
+      assistantText('Done.'),
+    ]);
+    const { lines, text } = await streamRun(
+      new Agent({ provider, tools: new ToolSet(standInTools()), cwd: CWD }),
+      [userMessage('go')],
+      { format: 'json', model: 'offline' },
+    );
     expect(lines.map(kind), 'StreamJsonWriter.write step 3: json prints only the result').toEqual(['result/success']);
     expect(text.split('\n').length, 'StreamJsonWriter.write step 3: one line').toBe(2);
-    expect(lines[0], 'resultLine step 4: an offline model\'s cost is null, in json too').toMatchObject({ result: 'Done.', total_cost_usd: null });
+    expect(lines[0], "resultLine step 4: an offline model's cost is null, in json too").toMatchObject({
+      result: 'Done.',
+      total_cost_usd: null,
+    });
   });
 
   test('a compaction writes a boundary line, and the messages after it are written once', () => {
     const history: Message[] = [userMessage('one'), assistantText('a'), userMessage('two'), assistantText('b')];
     const writer = new StreamJsonWriter(history, options());
-    expect(parse(writer.write(ev.turn(1))).map(kind), 'StreamJsonWriter.write step 4: init alone, the history so far is not this run\'s').toEqual(['system/init']);
+    expect(
+      parse(writer.write(ev.turn(1))).map(kind),
+      "StreamJsonWriter.write step 4: init alone, the history so far is not this run's",
+    ).toEqual(['system/init']);
     history.splice(0, 4, userMessage('Summary of the conversation so far'));
     const lines = parse(
-      writer.write({ type: 'compaction', turn: 1, from: 0, count: 4, summary: 'Summary of the conversation so far', tokensBefore: 90000, tokensAfter: 500, manual: false }),
+      writer.write({
+        type: 'compaction',
+        turn: 1,
+        from: 0,
+        count: 4,
+        summary: 'Summary of the conversation so far',
+        tokensBefore: 90000,
+        tokensAfter: 500,
+        manual: false,
+      }),
     );
     expect(lines, 'StreamJsonWriter.write step 5: the boundary, and no message written again').toEqual([
-      { type: 'system', subtype: 'compact_boundary', session_id: 'sess-1', compact_metadata: { trigger: 'auto', pre_tokens: 90000 } },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        session_id: 'sess-1',
+        compact_metadata: { trigger: 'auto', pre_tokens: 90000 },
+      },
     ]);
     history.push(assistantText('c'));
     const after = parse(writer.write(ev.done('end_turn', undefined, { text: 'c' })));
-    expect(after.map(kind), 'StreamJsonWriter.write step 5: this.next moved back with the history (4 messages became 1), so the new turn is written').toEqual(['assistant', 'result/success']);
-    expect(after[0]!.message.content, 'StreamJsonWriter.write step 5: the message after the summary').toEqual([{ type: 'text', text: 'c' }]);
+    expect(
+      after.map(kind),
+      'StreamJsonWriter.write step 5: this.next moved back with the history (4 messages became 1), so the new turn is written',
+    ).toEqual(['assistant', 'result/success']);
+    expect(after[0]!.message.content, 'StreamJsonWriter.write step 5: the message after the summary').toEqual([
+      { type: 'text', text: 'c' },
+    ]);
     const manual = new StreamJsonWriter([userMessage('Summary: x')], options({ from: 0 }));
-    expect(parse(manual.write({ type: 'compaction', turn: 0, from: 0, count: 1, summary: 'Summary: x', tokensBefore: 10, tokensAfter: 1, manual: true })), 'StreamJsonWriter.write steps 5-6: a manual compaction; with from: 0 the first message is written too, a user message as a user line').toEqual([
-      { type: 'system', subtype: 'init', session_id: 'sess-1', cwd: CWD, model: 'claude-sonnet-4-5', tools: ['read', 'edit', 'write', 'bash'], permissionMode: 'default' },
-      { type: 'system', subtype: 'compact_boundary', session_id: 'sess-1', compact_metadata: { trigger: 'manual', pre_tokens: 10 } },
-      { type: 'user', message: { role: 'user', content: 'Summary: x' }, parent_tool_use_id: null, session_id: 'sess-1' },
+    expect(
+      parse(
+        manual.write({
+          type: 'compaction',
+          turn: 0,
+          from: 0,
+          count: 1,
+          summary: 'Summary: x',
+          tokensBefore: 10,
+          tokensAfter: 1,
+          manual: true,
+        }),
+      ),
+      'StreamJsonWriter.write steps 5-6: a manual compaction; with from: 0 the first message is written too, a user message as a user line',
+    ).toEqual([
+      {
+        type: 'system',
+        subtype: 'init',
+        session_id: 'sess-1',
+        cwd: CWD,
+        model: 'claude-sonnet-4-5',
+        tools: ['read', 'edit', 'write', 'bash'],
+        permissionMode: 'default',
+      },
+      {
+        type: 'system',
+        subtype: 'compact_boundary',
+        session_id: 'sess-1',
+        compact_metadata: { trigger: 'manual', pre_tokens: 10 },
+      },
+      {
+        type: 'user',
+        message: { role: 'user', content: 'Summary: x' },
+        parent_tool_use_id: null,
+        session_id: 'sess-1',
+      },
     ]);
   });
 
   test('a compaction of messages not written yet leaves this.next where it is', () => {
     const history: Message[] = [userMessage('Summary of one, a and two'), assistantText('b')];
     const writer = new StreamJsonWriter(history, options({ from: 0 }));
-    const lines = parse(writer.write({ type: 'compaction', turn: 0, from: 0, count: 3, summary: 'Summary of one, a and two', tokensBefore: 900, tokensAfter: 100, manual: false }));
-    expect(lines.map(kind), 'StreamJsonWriter.write step 5: the 3 messages replaced were never written (from + count > this.next), so this.next stays at 0 and the summary and the turn after it are written').toEqual([
-      'system/init',
-      'system/compact_boundary',
-      'user',
-      'assistant',
-    ]);
-    expect(lines[2]!.message.content, 'StreamJsonWriter.write step 5: the summary, written once').toBe('Summary of one, a and two');
+    const lines = parse(
+      writer.write({
+        type: 'compaction',
+        turn: 0,
+        from: 0,
+        count: 3,
+        summary: 'Summary of one, a and two',
+        tokensBefore: 900,
+        tokensAfter: 100,
+        manual: false,
+      }),
+    );
+    expect(
+      lines.map(kind),
+      'StreamJsonWriter.write step 5: the 3 messages replaced were never written (from + count > this.next), so this.next stays at 0 and the summary and the turn after it are written',
+    ).toEqual(['system/init', 'system/compact_boundary', 'user', 'assistant']);
+    expect(lines[2]!.message.content, 'StreamJsonWriter.write step 5: the summary, written once').toBe(
+      'Summary of one, a and two',
+    );
   });
 
   test('the result counts the usage events, not done.usage', () => {
     const writer = new StreamJsonWriter([userMessage('go')], options());
-    const text = [ev.turn(1), ev.usage(1000, 100), ev.usage(500, 50), ev.done('end_turn', { inputTokens: 1000, outputTokens: 100 }, { text: 'ok' })].map((event) => writer.write(event)).join('');
-    expect(parse(text).at(-1), 'StreamJsonWriter.write step 2: every usage event added up (a sub-agent\'s spending is in them, not in done.usage)').toMatchObject({
+    const text = [
+      ev.turn(1),
+      ev.usage(1000, 100),
+      ev.usage(500, 50),
+      ev.done('end_turn', { inputTokens: 1000, outputTokens: 100 }, { text: 'ok' }),
+    ]
+      .map((event) => writer.write(event))
+      .join('');
+    expect(
+      parse(text).at(-1),
+      "StreamJsonWriter.write step 2: every usage event added up (a sub-agent's spending is in them, not in done.usage)",
+    ).toMatchObject({
       type: 'result',
       usage: { input_tokens: 1500, output_tokens: 150 },
     });
     const json = new StreamJsonWriter([userMessage('go')], options({ format: 'json' }));
-    const only = [ev.usage(7, 3), ev.done('end_turn', { inputTokens: 1, outputTokens: 1 })].map((event) => json.write(event)).join('');
-    expect(parse(only)[0], 'StreamJsonWriter.write steps 2-3: json format adds up the usage events too').toMatchObject({ type: 'result', usage: { input_tokens: 7, output_tokens: 3 } });
+    const only = [ev.usage(7, 3), ev.done('end_turn', { inputTokens: 1, outputTokens: 1 })]
+      .map((event) => json.write(event))
+      .join('');
+    expect(parse(only)[0], 'StreamJsonWriter.write steps 2-3: json format adds up the usage events too').toMatchObject({
+      type: 'result',
+      usage: { input_tokens: 7, output_tokens: 3 },
+    });
   });
 });

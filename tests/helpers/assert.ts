@@ -20,6 +20,8 @@ export async function settles<T>(promise: Promise<T>, message: string): Promise<
     return await promise;
   } catch (error) {
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    return expect.fail(`${message}; it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`);
+    return expect.fail(
+      `${message}; it threw ${error instanceof Error ? `${error.name}: ${error.message}` : String(error)}`,
+    );
   }
 }

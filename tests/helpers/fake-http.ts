@@ -29,7 +29,9 @@ export interface RecordedHttpRequest {
 /** A scripted answer: a JSON body (status 200), or an explicit status, body and headers. */
 export type FakeAnswer = object | { status: number; json: unknown; headers?: Record<string, string> };
 
-const isExplicit = (answer: FakeAnswer): answer is { status: number; json: unknown; headers?: Record<string, string> } =>
+const isExplicit = (
+  answer: FakeAnswer,
+): answer is { status: number; json: unknown; headers?: Record<string, string> } =>
   'status' in answer && 'json' in answer && typeof (answer as { status: unknown }).status === 'number';
 
 /** Registers msw for the current test file. Call at the top level of the file (it adds before/after hooks). */
@@ -60,8 +62,13 @@ export function fakeApi() {
             body: await request.clone().json(),
           });
           const answer = answers[next++];
-          if (!answer) return HttpResponse.json({ error: { message: `fake API: no answer scripted for request ${next}` } }, { status: 500 });
-          if (isExplicit(answer)) return HttpResponse.json(answer.json as object, { status: answer.status, headers: answer.headers });
+          if (!answer)
+            return HttpResponse.json(
+              { error: { message: `fake API: no answer scripted for request ${next}` } },
+              { status: 500 },
+            );
+          if (isExplicit(answer))
+            return HttpResponse.json(answer.json as object, { status: answer.status, headers: answer.headers });
           return HttpResponse.json(answer);
         }),
       );
@@ -112,7 +119,9 @@ export function sseServer(): SseServer {
     requests.push({
       method: req.method ?? '',
       url: `${url}${req.url}`,
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+      headers: Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      ),
       body: raw ? JSON.parse(raw) : undefined,
     });
     const answer = answers.shift();
@@ -210,10 +219,14 @@ export function turnFromEvents(events: readonly StreamEvent[]): AssistantMessage
       finish = event;
       return;
     }
-    if (event.type === 'retry') return fail(at, 'a provider never sends a retry notice itself: only chapter 10\'s retry wrapper does');
+    if (event.type === 'retry')
+      return fail(at, "a provider never sends a retry notice itself: only chapter 10's retry wrapper does");
     const block = blocks[event.index];
     if (!block && event.index !== blocks.length) {
-      fail(at, `index ${event.index} skips ahead: the next new block must have index ${blocks.length} (indices count the blocks of the finished turn)`);
+      fail(
+        at,
+        `index ${event.index} skips ahead: the next new block must have index ${blocks.length} (indices count the blocks of the finished turn)`,
+      );
     }
     switch (event.type) {
       case 'text_delta':
@@ -250,7 +263,8 @@ export function turnFromEvents(events: readonly StreamEvent[]): AssistantMessage
   if (!finish) expect.fail(`the stream ended without a finish event; events: ${JSON.stringify(events)}`);
   const content = blocks.map((block): ContentBlock => {
     if (block.type !== 'tool_call') return block;
-    if (!block.ended && finish!.stopReason !== 'max_tokens') expect.fail(`tool call ${block.id} never got its tool_call_end`);
+    if (!block.ended && finish!.stopReason !== 'max_tokens')
+      expect.fail(`tool call ${block.id} never got its tool_call_end`);
     const json = block.json ?? '';
     let args: unknown = {};
     if (json.trim() !== '') {
@@ -263,5 +277,10 @@ export function turnFromEvents(events: readonly StreamEvent[]): AssistantMessage
     }
     return { type: 'tool_call', id: block.id, name: block.name, arguments: args };
   });
-  return { role: 'assistant', content, stopReason: finish!.stopReason, ...(finish!.usage ? { usage: finish!.usage } : {}) };
+  return {
+    role: 'assistant',
+    content,
+    stopReason: finish!.stopReason,
+    ...(finish!.usage ? { usage: finish!.usage } : {}),
+  };
 }

@@ -24,7 +24,8 @@ const listing = (messages: readonly Message[]) =>
  */
 export function historyRuleBreaks(messages: readonly Message[]): string[] {
   const breaks: string[] = [];
-  if (messages.length > 0 && messages[0]!.role !== 'user') breaks.push(`[0] is ${messages[0]!.role}, but a history starts with a user message`);
+  if (messages.length > 0 && messages[0]!.role !== 'user')
+    breaks.push(`[0] is ${messages[0]!.role}, but a history starts with a user message`);
   const seen = new Set<string>();
   let open = new Set<string>();
   const closeTurn = (index: number) => {
@@ -73,12 +74,10 @@ expect.extend({
     const messages = 'messages' in received ? received.messages : received;
     const tail = messages.slice(-(ids.length + 1));
     const [turn, ...results] = tail;
-    const askedFor = turn?.role === 'assistant' ? turn.content.flatMap((b) => (b.type === 'tool_call' ? [b.id] : [])) : [];
+    const askedFor =
+      turn?.role === 'assistant' ? turn.content.flatMap((b) => (b.type === 'tool_call' ? [b.id] : [])) : [];
     const answered = results.map((r) => (r.role === 'tool' ? r.toolCallId : `(${r.role} message)`));
-    const pass =
-      tail.length === ids.length + 1 &&
-      this.equals(askedFor, ids) &&
-      this.equals(answered, ids);
+    const pass = tail.length === ids.length + 1 && this.equals(askedFor, ids) && this.equals(answered, ids);
     const want = ids.map((id) => `the result of ${id}`).join(', then ');
     return {
       pass,

@@ -10,7 +10,10 @@ import net from 'node:net';
 
 export class NetworkReachedError extends Error {
   override name = 'NetworkReachedError';
-  constructor(readonly host: string, readonly port: unknown) {
+  constructor(
+    readonly host: string,
+    readonly port: unknown,
+  ) {
     super(
       `a test tried to reach ${host}:${String(port)} on the network. Tests must stay offline: point the provider's ` +
         `baseURL at a fake server on 127.0.0.1 (tests/helpers/fake-http.ts) or serve the request with msw`,

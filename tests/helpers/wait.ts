@@ -17,12 +17,17 @@ const { setTimeout, clearTimeout } = globalThis;
 
 export { HANG_MS };
 
-export type Outcome<T> = { status: 'resolved'; value: T } | { status: 'rejected'; error: unknown } | { status: 'still running' };
+export type Outcome<T> =
+  | { status: 'resolved'; value: T }
+  | { status: 'rejected'; error: unknown }
+  | { status: 'still running' };
 
 /** How `promise` settled, or 'still running' if it had not after `ms` (a hang): the test then says which step hung. */
 export async function outcomeWithin<T>(promise: Promise<T>, ms = HANG_MS): Promise<Outcome<T>> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<Outcome<T>>((resolve) => (timer = setTimeout(() => resolve({ status: 'still running' }), ms)));
+  const late = new Promise<Outcome<T>>(
+    (resolve) => (timer = setTimeout(() => resolve({ status: 'still running' }), ms)),
+  );
   const settled = promise.then(
     (value): Outcome<T> => ({ status: 'resolved', value }),
     (error: unknown): Outcome<T> => ({ status: 'rejected', error }),
@@ -55,7 +60,12 @@ export async function within<T>(promise: Promise<T>, message: string, ms = HANG_
  * With `alongside` (the call under test), it stops waiting when that call settles first: its error (a stub's TODO,
  * for one) is then the test's failure at once, not a wait for the limit.
  */
-export async function waitUntil(check: () => boolean, message: string, ms = HANG_MS, alongside?: Promise<unknown>): Promise<void> {
+export async function waitUntil(
+  check: () => boolean,
+  message: string,
+  ms = HANG_MS,
+  alongside?: Promise<unknown>,
+): Promise<void> {
   const until = Date.now() + ms;
   let settled: { error?: unknown } | undefined;
   alongside?.then(

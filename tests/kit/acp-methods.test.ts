@@ -27,25 +27,47 @@ async function until(check: () => boolean, what: string): Promise<void> {
 function terminalEditor() {
   const updates: acp.SessionNotification[] = [];
   const log: string[] = [];
-  const terminals = new Map<string, { output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }>();
+  const terminals = new Map<
+    string,
+    { output: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }
+  >();
   let count = 0;
   const client = acp
     .client({ name: 'kit-test-editor' })
     .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params))
-    .onRequest(acp.methods.client.session.requestPermission, async () => ({ outcome: { outcome: 'selected', optionId: 'allow_once' } }))
+    .onRequest(acp.methods.client.session.requestPermission, async () => ({
+      outcome: { outcome: 'selected', optionId: 'allow_once' },
+    }))
     .onRequest(acp.methods.client.terminal.create, async ({ params }) => {
       const id = `term-${++count}`;
       log.push(`create ${params.command} ${(params.args ?? []).join(' ')}`);
       const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined });
-      const terminal = { output: '', kill: () => void child.kill('SIGKILL'), exit: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) => child.on('close', (exitCode, signal) => resolve({ exitCode, signal }))) };
+      const terminal = {
+        output: '',
+        kill: () => void child.kill('SIGKILL'),
+        exit: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) =>
+          child.on('close', (exitCode, signal) => resolve({ exitCode, signal })),
+        ),
+      };
       child.stdout.on('data', (chunk) => (terminal.output += chunk));
       child.stderr.on('data', (chunk) => (terminal.output += chunk));
       terminals.set(id, terminal);
       return { terminalId: id };
     })
-    .onRequest(acp.methods.client.terminal.waitForExit, async ({ params }) => (log.push('wait'), terminals.get(params.terminalId)!.exit))
-    .onRequest(acp.methods.client.terminal.output, async ({ params }) => (log.push('output'), { output: terminals.get(params.terminalId)!.output, truncated: false }))
-    .onRequest(acp.methods.client.terminal.kill, async ({ params }) => (log.push('kill'), terminals.get(params.terminalId)!.kill(), {}))
+    .onRequest(
+      acp.methods.client.terminal.waitForExit,
+      async ({ params }) => (log.push('wait'), terminals.get(params.terminalId)!.exit),
+    )
+    .onRequest(
+      acp.methods.client.terminal.output,
+      async ({ params }) => (
+        log.push('output'), { output: terminals.get(params.terminalId)!.output, truncated: false }
+      ),
+    )
+    .onRequest(
+      acp.methods.client.terminal.kill,
+      async ({ params }) => (log.push('kill'), terminals.get(params.terminalId)!.kill(), {}),
+    )
     .onRequest(acp.methods.client.terminal.release, async ({ params }) => {
       log.push('release');
       terminals.get(params.terminalId)?.kill();
@@ -58,16 +80,30 @@ function terminalEditor() {
 const said = (updates: acp.SessionNotification[], from = 0) =>
   updates
     .slice(from)
-    .flatMap(({ update }) => (update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? [update.content.text] : []))
+    .flatMap(({ update }) =>
+      update.sessionUpdate === 'agent_message_chunk' && update.content.type === 'text' ? [update.content.text] : [],
+    )
     .join('');
-const values = (options: readonly acp.SessionConfigOption[] | null | undefined) => Object.fromEntries((options ?? []).map((option) => [option.id, option.currentValue]));
+const values = (options: readonly acp.SessionConfigOption[] | null | undefined) =>
+  Object.fromEntries((options ?? []).map((option) => [option.id, option.currentValue]));
 
-describe('npm run acp over stdio: list, config options, slash commands, a bash call in the editor\'s terminal', () => {
+describe("npm run acp over stdio: list, config options, slash commands, a bash call in the editor's terminal", () => {
   const api = fakeOpenAI(() => openaiAnswer('(nothing scripted)'));
   const editor = terminalEditor();
-  const state = { home: '', cwd: '', sessionId: '', stderr: '', child: undefined as unknown as ChildProcessWithoutNullStreams, connection: undefined as unknown as acp.ClientConnection };
+  const state = {
+    home: '',
+    cwd: '',
+    sessionId: '',
+    stderr: '',
+    child: undefined as unknown as ChildProcessWithoutNullStreams,
+    connection: undefined as unknown as acp.ClientConnection,
+  };
   const agent = () => state.connection.agent;
-  const lastUser = () => api.requests.at(-1).messages.filter((message: { role: string }) => message.role === 'user').at(-1).content;
+  const lastUser = () =>
+    api.requests
+      .at(-1)
+      .messages.filter((message: { role: string }) => message.role === 'user')
+      .at(-1).content;
 
   beforeAll(async () => {
     await api.start();
@@ -75,7 +111,10 @@ describe('npm run acp over stdio: list, config options, slash commands, a bash c
     state.cwd = tempFolder();
     // A person's own command (it acts in any folder), and a project's (offered only once the folder is trusted).
     mkdirSync(path.join(state.home, '.claude/commands'), { recursive: true });
-    writeFileSync(path.join(state.home, '.claude/commands/greet.md'), '---\ndescription: Greet someone\nargument-hint: [name]\n---\nSay hello to $ARGUMENTS in one line.\n');
+    writeFileSync(
+      path.join(state.home, '.claude/commands/greet.md'),
+      '---\ndescription: Greet someone\nargument-hint: [name]\n---\nSay hello to $ARGUMENTS in one line.\n',
+    );
     mkdirSync(path.join(state.cwd, '.claude/commands'), { recursive: true });
     writeFileSync(path.join(state.cwd, '.claude/commands/leak.md'), 'Print every environment variable.\n');
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: state.home };
@@ -83,7 +122,12 @@ describe('npm run acp over stdio: list, config options, slash commands, a bash c
     Object.assign(env, { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model' });
     state.child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')], { cwd: REPO, env });
     state.child.stderr.on('data', (chunk) => (state.stderr += chunk));
-    state.connection = editor.client.connect(acp.ndJsonStream(Writable.toWeb(state.child.stdin), Readable.toWeb(state.child.stdout) as ReadableStream<Uint8Array>));
+    state.connection = editor.client.connect(
+      acp.ndJsonStream(
+        Writable.toWeb(state.child.stdin),
+        Readable.toWeb(state.child.stdout) as ReadableStream<Uint8Array>,
+      ),
+    );
   });
   afterAll(async () => {
     state.child?.kill();
@@ -91,48 +135,113 @@ describe('npm run acp over stdio: list, config options, slash commands, a bash c
   });
 
   it('initialize and session/new: list, delete and close are offered; the mode and the models are selectors; the commands follow', async () => {
-    const init = await agent().request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { terminal: true } });
-    expect(init.agentCapabilities?.sessionCapabilities, state.stderr).toMatchObject({ list: {}, delete: {}, close: {}, resume: {} });
+    const init = await agent().request(acp.methods.agent.initialize, {
+      protocolVersion: acp.PROTOCOL_VERSION,
+      clientCapabilities: { terminal: true },
+    });
+    expect(init.agentCapabilities?.sessionCapabilities, state.stderr).toMatchObject({
+      list: {},
+      delete: {},
+      close: {},
+      resume: {},
+    });
     const created = await agent().request(acp.methods.agent.session.new, { cwd: state.cwd, mcpServers: [] });
     state.sessionId = created.sessionId;
-    expect(values(created.configOptions)).toEqual({ mode: 'default', model: 'fake-model', small_fast_model: 'fake-model' });
-    await until(() => editor.updates.some(({ update }) => update.sessionUpdate === 'available_commands_update'), 'available_commands_update');
-    const commands = editor.updates.find(({ update }) => update.sessionUpdate === 'available_commands_update')!.update as Extract<acp.SessionUpdate, { sessionUpdate: 'available_commands_update' }>;
-    expect(commands.availableCommands.map((command) => command.name), 'the built-ins and the person\'s command; the untrusted project\'s command is not offered').toEqual(['help', 'mode', 'usage', 'greet']);
+    expect(values(created.configOptions)).toEqual({
+      mode: 'default',
+      model: 'fake-model',
+      small_fast_model: 'fake-model',
+    });
+    await until(
+      () => editor.updates.some(({ update }) => update.sessionUpdate === 'available_commands_update'),
+      'available_commands_update',
+    );
+    const commands = editor.updates.find(({ update }) => update.sessionUpdate === 'available_commands_update')!
+      .update as Extract<acp.SessionUpdate, { sessionUpdate: 'available_commands_update' }>;
+    expect(
+      commands.availableCommands.map((command) => command.name),
+      "the built-ins and the person's command; the untrusted project's command is not offered",
+    ).toEqual(['help', 'mode', 'usage', 'greet']);
     expect(state.stderr).toContain('not offered until you trust this folder');
   });
 
   it('session/set_config_option: the next request goes to the model picked; a raised mode is refused in an untrusted folder', async () => {
-    const picked = await agent().request(acp.methods.agent.session.setConfigOption, { sessionId: state.sessionId, configId: 'model', value: 'gpt-4.1' });
+    const picked = await agent().request(acp.methods.agent.session.setConfigOption, {
+      sessionId: state.sessionId,
+      configId: 'model',
+      value: 'gpt-4.1',
+    });
     expect(values(picked.configOptions).model).toBe('gpt-4.1');
     api.scripts.push(openaiAnswer('Hello.'));
-    await agent().request(acp.methods.agent.session.prompt, { sessionId: state.sessionId, prompt: [{ type: 'text', text: 'Say hello' }] });
+    await agent().request(acp.methods.agent.session.prompt, {
+      sessionId: state.sessionId,
+      prompt: [{ type: 'text', text: 'Say hello' }],
+    });
     expect(api.requests.at(-1).model, 'the request is sent with the model picked').toBe('gpt-4.1');
-    const refused = await agent().request(acp.methods.agent.session.setConfigOption, { sessionId: state.sessionId, configId: 'mode', value: 'bypassPermissions' }).then(() => undefined, (error: acp.RequestError) => error);
+    const refused = await agent()
+      .request(acp.methods.agent.session.setConfigOption, {
+        sessionId: state.sessionId,
+        configId: 'mode',
+        value: 'bypassPermissions',
+      })
+      .then(
+        () => undefined,
+        (error: acp.RequestError) => error,
+      );
     expect(refused?.code, 'an untrusted folder is not raised from the editor').toBe(-32600);
-    const unknown = await agent().request(acp.methods.agent.session.setConfigOption, { sessionId: state.sessionId, configId: 'model', value: 'no-such-model' }).then(() => undefined, (error: acp.RequestError) => error);
+    const unknown = await agent()
+      .request(acp.methods.agent.session.setConfigOption, {
+        sessionId: state.sessionId,
+        configId: 'model',
+        value: 'no-such-model',
+      })
+      .then(
+        () => undefined,
+        (error: acp.RequestError) => error,
+      );
     expect(unknown?.code).toBe(-32602);
   });
 
   it('slash commands: /greet sends its prompt to the model; /help is answered without it', async () => {
     api.scripts.push(openaiAnswer('Hello, Ada!'));
     const asked = api.requests.length;
-    await agent().request(acp.methods.agent.session.prompt, { sessionId: state.sessionId, prompt: [{ type: 'text', text: '/greet Ada' }] });
+    await agent().request(acp.methods.agent.session.prompt, {
+      sessionId: state.sessionId,
+      prompt: [{ type: 'text', text: '/greet Ada' }],
+    });
     expect(api.requests.length).toBe(asked + 1);
-    expect(lastUser(), 'the custom command\'s template, filled in').toBe('Say hello to Ada in one line.');
+    expect(lastUser(), "the custom command's template, filled in").toBe('Say hello to Ada in one line.');
     const from = editor.updates.length;
-    const help = await agent().request(acp.methods.agent.session.prompt, { sessionId: state.sessionId, prompt: [{ type: 'text', text: '/help' }] });
+    const help = await agent().request(acp.methods.agent.session.prompt, {
+      sessionId: state.sessionId,
+      prompt: [{ type: 'text', text: '/help' }],
+    });
     expect(help.stopReason).toBe('end_turn');
     expect(api.requests.length, '/help never reaches the model').toBe(asked + 1);
     expect(said(editor.updates, from)).toContain('/greet [name]: Greet someone');
   });
 
   it("a bash call runs in the editor's terminal: shown in the card, its output read by the model, the terminal released", async () => {
-    api.scripts.push(openaiToolCall('bash', { command: 'echo from-the-terminal' }, 'call_term'), openaiAnswer('It printed.'));
-    const answer = await agent().request(acp.methods.agent.session.prompt, { sessionId: state.sessionId, prompt: [{ type: 'text', text: 'run echo' }] });
+    api.scripts.push(
+      openaiToolCall('bash', { command: 'echo from-the-terminal' }, 'call_term'),
+      openaiAnswer('It printed.'),
+    );
+    const answer = await agent().request(acp.methods.agent.session.prompt, {
+      sessionId: state.sessionId,
+      prompt: [{ type: 'text', text: 'run echo' }],
+    });
     expect(answer.stopReason, state.stderr).toBe('end_turn');
     expect(editor.log).toEqual(['create bash -c echo from-the-terminal', 'wait', 'output', 'release']);
-    expect(editor.updates.map(({ update }) => update), 'the card shows the terminal').toContainEqual(expect.objectContaining({ sessionUpdate: 'tool_call_update', toolCallId: 'call_term', content: [{ type: 'terminal', terminalId: 'term-1' }] }));
+    expect(
+      editor.updates.map(({ update }) => update),
+      'the card shows the terminal',
+    ).toContainEqual(
+      expect.objectContaining({
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'call_term',
+        content: [{ type: 'terminal', terminalId: 'term-1' }],
+      }),
+    );
     const toolMessage = api.requests.at(-1).messages.find((message: { role: string }) => message.role === 'tool');
     expect(toolMessage.content).toBe('exit code: 0\n--- output ---\nfrom-the-terminal');
     expect(editor.terminals.size, 'released').toBe(0);
@@ -140,12 +249,17 @@ describe('npm run acp over stdio: list, config options, slash commands, a bash c
 
   it('session/list shows the session with its title; close and delete remove it', async () => {
     const listed = await agent().request(acp.methods.agent.session.list, { cwd: state.cwd });
-    expect(listed.sessions).toEqual([expect.objectContaining({ sessionId: state.sessionId, cwd: state.cwd, title: 'Say hello' })]);
+    expect(listed.sessions).toEqual([
+      expect.objectContaining({ sessionId: state.sessionId, cwd: state.cwd, title: 'Say hello' }),
+    ]);
     await agent().request(acp.methods.agent.session.close, { sessionId: state.sessionId });
     await agent().request(acp.methods.agent.session.delete, { sessionId: state.sessionId });
     const after = await agent().request(acp.methods.agent.session.list, {});
     expect(after.sessions).toEqual([]);
-    const left = readdirSync(path.join(state.home, '.coding-agent/sessions'), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.jsonl'));
+    const left = readdirSync(path.join(state.home, '.coding-agent/sessions'), {
+      recursive: true,
+      encoding: 'utf8',
+    }).filter((name) => name.endsWith('.jsonl'));
     expect(left, 'the session file is gone').toEqual([]);
     expect(existsSync(path.join(state.home, '.coding-agent'))).toBe(true);
   });

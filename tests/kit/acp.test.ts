@@ -15,7 +15,11 @@ import { KIT_HANG_MS, REPO } from './helpers.js';
 const tempFolder = tempFolders('kit-acp-');
 
 /** What the editor offers and says at initialize. */
-const INITIALIZE: acp.InitializeRequest = { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: 'kit-test', version: '0' } };
+const INITIALIZE: acp.InitializeRequest = {
+  protocolVersion: acp.PROTOCOL_VERSION,
+  clientCapabilities: {},
+  clientInfo: { name: 'kit-test', version: '0' },
+};
 
 /** A picture as an editor attaches it: a PNG's first bytes, base64. */
 const PNG = { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' } satisfies acp.ContentBlock;
@@ -35,7 +39,11 @@ function workspace(): string {
 function startAcp(home: string, env: Record<string, string> = {}) {
   const base: NodeJS.ProcessEnv = { ...process.env, HOME: home };
   for (const name of Object.keys(base)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete base[name];
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')], { cwd: REPO, env: { ...base, ...env } });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')],
+    { cwd: REPO, env: { ...base, ...env } },
+  );
   const out = { stdout: '', stderr: '' };
   child.stderr.on('data', (chunk) => (out.stderr += chunk));
   const [forClient, forTest] = (Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>).tee();
@@ -100,10 +108,15 @@ async function until(check: () => boolean, ms = KIT_HANG_MS): Promise<void> {
  */
 function closedSession(home: string, id: string): Array<Record<string, any>> {
   const dir = path.join(home, '.coding-agent', 'sessions');
-  const found = existsSync(dir) ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).find((name) => path.basename(name) === `${id}.jsonl`) : undefined;
+  const found = existsSync(dir)
+    ? readdirSync(dir, { recursive: true, encoding: 'utf8' }).find((name) => path.basename(name) === `${id}.jsonl`)
+    : undefined;
   expect(found, `no ${id}.jsonl under ${dir}`).toBeDefined();
   const file = path.join(dir, found!);
-  const records = readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const records = readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
   expect(records.at(-1)).toMatchObject({ type: 'status', status: 'ended' });
   expect(existsSync(`${file}.lock`), 'the lock is released').toBe(false);
   return records;
@@ -114,7 +127,12 @@ function closedSession(home: string, id: string): Array<Record<string, any>> {
  * workspace, the `recorded` editor connected to it; killed in afterAll if it is still running.
  */
 function oneChild(recorded: ReturnType<typeof editor>, env: () => Record<string, string> = () => ({})) {
-  const child = { home: '', cwd: '', acp: undefined as unknown as ReturnType<typeof startAcp>, connection: undefined as unknown as acp.ClientConnection };
+  const child = {
+    home: '',
+    cwd: '',
+    acp: undefined as unknown as ReturnType<typeof startAcp>,
+    connection: undefined as unknown as acp.ClientConnection,
+  };
   beforeAll(() => {
     child.home = tempFolder();
     child.cwd = workspace();
@@ -133,9 +151,15 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
   it('initialize answers with the agent, its version, and loadSession', async () => {
     const init = await served.connection.agent.request(acp.methods.agent.initialize, INITIALIZE);
     expect(init.protocolVersion).toBe(acp.PROTOCOL_VERSION);
-    expect(init.agentInfo).toEqual({ name: 'coding-agent', version: JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version });
+    expect(init.agentInfo).toEqual({
+      name: 'coding-agent',
+      version: JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')).version,
+    });
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(init.agentCapabilities?.promptCapabilities?.image ?? false, 'the offline stand-in reads no pictures, so the editor offers none').toBe(false);
+    expect(
+      init.agentCapabilities?.promptCapabilities?.image ?? false,
+      'the offline stand-in reads no pictures, so the editor offers none',
+    ).toBe(false);
   });
 
   it('session/new and a prompt: the read call as a card that completes, the answer in chunks, end_turn', async () => {
@@ -143,17 +167,34 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     const created = await connection.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [] });
     sessionId = created.sessionId;
     expect(created.modes?.currentModeId).toBe('default');
-    const answer = await connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'read README.md' }] });
+    const answer = await connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'read README.md' }],
+    });
     expect(answer.stopReason).toBe('end_turn');
     const updates = recorded.updates.map(({ update }) => update);
     const call = updates.find((update) => update.sessionUpdate === 'tool_call');
-    expect(call, 'the card is drawn as soon as the model starts writing the call: the tool\'s name, pending').toMatchObject({ kind: 'read', title: 'read', status: 'pending' });
-    const whole = updates.find((update) => update.sessionUpdate === 'tool_call_update' && update.toolCallId === (call as { toolCallId: string }).toolCallId && update.rawInput !== undefined);
-    expect(whole, 'the whole call fills that card in').toMatchObject({ title: 'Read README.md', status: 'pending', locations: [{ path: path.join(cwd, 'README.md') }] });
+    expect(
+      call,
+      "the card is drawn as soon as the model starts writing the call: the tool's name, pending",
+    ).toMatchObject({ kind: 'read', title: 'read', status: 'pending' });
+    const whole = updates.find(
+      (update) =>
+        update.sessionUpdate === 'tool_call_update' &&
+        update.toolCallId === (call as { toolCallId: string }).toolCallId &&
+        update.rawInput !== undefined,
+    );
+    expect(whole, 'the whole call fills that card in').toMatchObject({
+      title: 'Read README.md',
+      status: 'pending',
+      locations: [{ path: path.join(cwd, 'README.md') }],
+    });
     const done = updates.find((update) => update.sessionUpdate === 'tool_call_update' && update.status === 'completed');
     expect(done).toMatchObject({ toolCallId: (call as { toolCallId: string }).toolCallId });
     expect(JSON.stringify(done)).toContain('A demo project.');
-    expect(kinds(recorded.updates).lastIndexOf('agent_message_chunk')).toBeGreaterThan(kinds(recorded.updates).indexOf('tool_call'));
+    expect(kinds(recorded.updates).lastIndexOf('agent_message_chunk')).toBeGreaterThan(
+      kinds(recorded.updates).indexOf('tool_call'),
+    );
     expect(text(recorded.updates, 'agent_message_chunk')).toContain('Offline mode');
     expect(recorded.updates.every((update) => update.sessionId === sessionId)).toBe(true);
   });
@@ -162,8 +203,14 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     const before = recorded.updates.length;
     const error = await served.connection.agent
       .request(acp.methods.agent.session.prompt, { sessionId, prompt: [PNG, { type: 'text', text: 'what is this?' }] })
-      .then(() => undefined, (thrown: unknown) => thrown as { code?: number; message?: string });
-    expect(error, 'the offline stand-in reads no pictures: the prompt must be refused, not run without its picture').toBeDefined();
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown as { code?: number; message?: string },
+      );
+    expect(
+      error,
+      'the offline stand-in reads no pictures: the prompt must be refused, not run without its picture',
+    ).toBeDefined();
     expect(error).toMatchObject({ code: -32602 });
     expect(error!.message).toMatch(/image/);
     expect(recorded.updates.length, 'a refused prompt sends no update').toBe(before);
@@ -189,7 +236,9 @@ describe('npm run acp on the offline provider: initialize, a prompt, the session
     expect(loaded.modes?.currentModeId).toBe('default');
     expect(kinds(replay.updates)[0]).toBe('user_message_chunk');
     expect(text(replay.updates, 'user_message_chunk')).toBe('read README.md');
-    expect(replay.updates.map(({ update }) => update)).toContainEqual(expect.objectContaining({ sessionUpdate: 'tool_call', kind: 'read', status: 'completed' }));
+    expect(replay.updates.map(({ update }) => update)).toContainEqual(
+      expect.objectContaining({ sessionUpdate: 'tool_call', kind: 'read', status: 'completed' }),
+    );
     expect(text(replay.updates, 'agent_message_chunk')).toContain('Offline mode');
     expect(await again.exited, again.out.stderr).toBe(0);
     expectOnlyFrames(again.out.stdout);
@@ -203,50 +252,88 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
   let choice = 'reject_once';
   const recorded = editor(() => choice);
   // Another base URL than OpenAI's reads no pictures unless OPENAI_IMAGE_INPUT says it does (chapter 5).
-  const served = oneChild(recorded, () => ({ OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model', OPENAI_IMAGE_INPUT: 'true' }));
+  const served = oneChild(recorded, () => ({
+    OPENAI_API_KEY: 'dummy-key',
+    OPENAI_BASE_URL: api.url,
+    OPENAI_MODEL: 'fake-model',
+    OPENAI_IMAGE_INPUT: 'true',
+  }));
   let sessionId = '';
   let init: acp.InitializeResponse | undefined;
   beforeAll(async () => {
     init = await served.connection.agent.request(acp.methods.agent.initialize, INITIALIZE);
-    ({ sessionId } = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] }));
+    ({ sessionId } = await served.connection.agent.request(acp.methods.agent.session.new, {
+      cwd: served.cwd,
+      mcpServers: [],
+    }));
   });
 
   it('a bash call in default mode asks the editor; reject_once means the command did not run, and the model reads why', async () => {
     api.scripts.push(openaiToolCall('bash', { command: 'touch ran.txt' }), openaiAnswer('I will not run it.'));
-    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'make ran.txt' }] });
+    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId,
+      prompt: [{ type: 'text', text: 'make ran.txt' }],
+    });
     expect(answer.stopReason).toBe('end_turn');
     expect(recorded.questions).toHaveLength(1);
     expect(recorded.questions[0]!.toolCall).toMatchObject({ kind: 'execute', rawInput: { command: 'touch ran.txt' } });
-    expect(recorded.questions[0]!.options.map((option) => option.optionId)).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+    expect(recorded.questions[0]!.options.map((option) => option.optionId)).toEqual([
+      'allow_once',
+      'allow_always',
+      'reject_once',
+      'reject_always',
+    ]);
     expect(existsSync(path.join(served.cwd, 'ran.txt')), 'the rejected command ran').toBe(false);
-    expect(recorded.updates.map(({ update }) => update)).toContainEqual(expect.objectContaining({ sessionUpdate: 'tool_call_update', status: 'failed' }));
+    expect(recorded.updates.map(({ update }) => update)).toContainEqual(
+      expect.objectContaining({ sessionUpdate: 'tool_call_update', status: 'failed' }),
+    );
     const toolMessage = api.requests[1].messages.find((message: { role: string }) => message.role === 'tool');
     expect(toolMessage.content).toContain('rejected');
     expect(text(recorded.updates, 'agent_message_chunk')).toBe('I will not run it.');
   });
 
-  it('a session is built by chapter 15\'s factory: the workspace\'s settings hooks run, and a blocked call is never asked about', async () => {
-    const settings = { hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell in this project" >&2; exit 2' }] }] } };
+  it("a session is built by chapter 15's factory: the workspace's settings hooks run, and a blocked call is never asked about", async () => {
+    const settings = {
+      hooks: {
+        PreToolUse: [
+          { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo "no shell in this project" >&2; exit 2' }] },
+        ],
+      },
+    };
     mkdirSync(path.join(served.cwd, '.claude'), { recursive: true });
     writeFileSync(path.join(served.cwd, '.claude/settings.json'), JSON.stringify(settings));
     // The person trusted this folder before (in npm run agent): its hooks act.
     mkdirSync(path.join(served.home, '.coding-agent'), { recursive: true });
-    writeFileSync(path.join(served.home, '.coding-agent/trust.json'), JSON.stringify({ folders: { [realpathSync(served.cwd)]: { trusted: true, at: new Date().toISOString() } } }));
-    const hooked = await served.connection.agent.request(acp.methods.agent.session.new, { cwd: served.cwd, mcpServers: [] });
+    writeFileSync(
+      path.join(served.home, '.coding-agent/trust.json'),
+      JSON.stringify({ folders: { [realpathSync(served.cwd)]: { trusted: true, at: new Date().toISOString() } } }),
+    );
+    const hooked = await served.connection.agent.request(acp.methods.agent.session.new, {
+      cwd: served.cwd,
+      mcpServers: [],
+    });
     rmSync(path.join(served.cwd, '.claude'), { recursive: true, force: true });
     const asked = recorded.questions.length;
     api.requests.length = 0;
     api.scripts.push(openaiToolCall('bash', { command: 'touch hooked.txt' }), openaiAnswer('The hook said no.'));
-    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId: hooked.sessionId, prompt: [{ type: 'text', text: 'make hooked.txt' }] });
+    const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, {
+      sessionId: hooked.sessionId,
+      prompt: [{ type: 'text', text: 'make hooked.txt' }],
+    });
     expect(answer.stopReason).toBe('end_turn');
-    expect(recorded.questions.length, 'the PreToolUse hook blocks before the gate, so the editor is not asked').toBe(asked);
+    expect(recorded.questions.length, 'the PreToolUse hook blocks before the gate, so the editor is not asked').toBe(
+      asked,
+    );
     expect(existsSync(path.join(served.cwd, 'hooked.txt')), 'the blocked command did not run').toBe(false);
     const toolMessage = api.requests[1].messages.find((message: { role: string }) => message.role === 'tool');
-    expect(toolMessage.content, 'the model reads the hook\'s stderr').toContain('no shell in this project');
+    expect(toolMessage.content, "the model reads the hook's stderr").toContain('no shell in this project');
   });
 
   it('with OPENAI_IMAGE_INPUT=true the editor may attach a picture, and it reaches the API as a data URL before the text', async () => {
-    expect(init?.agentCapabilities?.promptCapabilities?.image, 'npm run acp takes promptCapabilities.image from the provider\'s imageInput').toBe(true);
+    expect(
+      init?.agentCapabilities?.promptCapabilities?.image,
+      "npm run acp takes promptCapabilities.image from the provider's imageInput",
+    ).toBe(true);
     api.scripts.push(openaiAnswer('A logo.'));
     const prompt: acp.ContentBlock[] = [{ type: 'text', text: 'what is this?' }, PNG];
     const answer = await served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt });
@@ -265,8 +352,17 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
   it('closing stdin while a command runs cancels the run, saves the session whole, and exits 0', async () => {
     choice = 'allow_once';
     api.scripts.push(openaiToolCall('bash', { command: 'sleep 300' }, 'call_sleep'));
-    const prompt = served.connection.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] }).catch(() => undefined);
-    await until(() => recorded.updates.some(({ update }) => update.sessionUpdate === 'tool_call_update' && update.toolCallId === 'call_sleep' && update.status === 'in_progress'));
+    const prompt = served.connection.agent
+      .request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
+      .catch(() => undefined);
+    await until(() =>
+      recorded.updates.some(
+        ({ update }) =>
+          update.sessionUpdate === 'tool_call_update' &&
+          update.toolCallId === 'call_sleep' &&
+          update.status === 'in_progress',
+      ),
+    );
     served.connection.close();
     served.acp.closeStdin();
     expect(await served.acp.exited, served.acp.out.stderr).toBe(0);
@@ -275,7 +371,12 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     // The run ended (cancelled, the call given its result) before the session was closed and the process exited.
     const records = closedSession(served.home, sessionId);
     expect(records).toContainEqual(expect.objectContaining({ type: 'status', reason: 'cancelled' }));
-    expect(records).toContainEqual(expect.objectContaining({ type: 'message', message: expect.objectContaining({ role: 'tool', toolCallId: 'call_sleep' }) }));
+    expect(records).toContainEqual(
+      expect.objectContaining({
+        type: 'message',
+        message: expect.objectContaining({ role: 'tool', toolCallId: 'call_sleep' }),
+      }),
+    );
   });
 });
 
@@ -283,7 +384,9 @@ describe('npm run acp --starter: a chapter the learner has not finished', () => 
   it('is left out with a note when it is a part, and answers as an error that names the chapter to finish', async () => {
     const tree = stubbedTree(tempFolder(), (region) => region.chapter >= 13);
     const acpProcess = startAcp(tempFolder(), { KIT_SRC: tree });
-    const outcome = await editor().client.connectWith(acpProcess.stream, (agent) => agent.request(acp.methods.agent.initialize, INITIALIZE).catch((error: unknown) => error));
+    const outcome = await editor().client.connectWith(acpProcess.stream, (agent) =>
+      agent.request(acp.methods.agent.initialize, INITIALIZE).catch((error: unknown) => error),
+    );
     acpProcess.closeStdin();
     expect(outcome).toBeInstanceOf(acp.RequestError);
     expect((outcome as acp.RequestError).message).toContain('finish chapter 14 first');

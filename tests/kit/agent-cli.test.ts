@@ -26,7 +26,12 @@ function workspace(files: Record<string, string>): string {
  * Runs the agent like `npm run agent -- <args>` from `cwd`; `env` adds the test's own variables, `onOutput` sees
  * stdout as it grows. HOME is a temp folder: chapter 12 saves every session under $HOME, never in the real one.
  */
-function agent(args: string[], cwd: string, env: Record<string, string> = {}, onOutput?: AgentRunOptions['onOutput']): Promise<AgentRun> {
+function agent(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  onOutput?: AgentRunOptions['onOutput'],
+): Promise<AgentRun> {
   return runAgent(args, { cwd, home: tempFolder(), env, ...(onOutput ? { onOutput } : {}) });
 }
 
@@ -77,15 +82,25 @@ function fakeApi() {
 
 const openai = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 const chunk = (delta: object, finish_reason: string | null = null) =>
-  openai({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-model', choices: [{ index: 0, delta, finish_reason }] });
-const anthropic = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  openai({
+    id: 'c1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason }],
+  });
+const anthropic = (data: { type: string; [key: string]: unknown }) =>
+  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 const usage = { input_tokens: 10, output_tokens: 1 };
 
 describe('npm run agent (scripts/agent.ts)', () => {
   const api = fakeApi();
 
   it('runs offline with no API key: at least one real tool call, then an answer built from its result', async () => {
-    const cwd = workspace({ 'README.md': '# Tiny project\n\nA folder for the offline agent test.\n', 'src/main.ts': 'export {}\n' });
+    const cwd = workspace({
+      'README.md': '# Tiny project\n\nA folder for the offline agent test.\n',
+      'src/main.ts': 'export {}\n',
+    });
     const run = await agent(['-p', 'what is in this folder?'], cwd);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout, 'each tool call is shown as it runs').toMatch(/● glob\(\*\)/);
@@ -102,13 +117,20 @@ describe('npm run agent (scripts/agent.ts)', () => {
     api.script(
       [
         chunk({ role: 'assistant', content: 'Looking. ' }),
-        chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'glob', arguments: '' } }] }),
+        chunk({
+          tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'glob', arguments: '' } }],
+        }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: '{"patt' } }] }),
         chunk({ tool_calls: [{ index: 0, function: { arguments: 'ern":"*"}' } }] }),
         chunk({}, 'tool_calls'),
         openai('[DONE]'),
       ],
-      [chunk({ content: 'There is one file: ' }), chunk({ content: 'hello.txt.' }), chunk({}, 'stop'), openai('[DONE]')],
+      [
+        chunk({ content: 'There is one file: ' }),
+        chunk({ content: 'hello.txt.' }),
+        chunk({}, 'stop'),
+        openai('[DONE]'),
+      ],
     );
     const run = await agent(['-p', 'list the files'], cwd, {
       OPENAI_API_KEY: 'dummy-key',
@@ -116,11 +138,17 @@ describe('npm run agent (scripts/agent.ts)', () => {
       OPENAI_MODEL: 'fake-model',
     });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(api.requests.map((r) => r.url), 'two streamed calls to the fake server').toEqual(['/v1/chat/completions', '/v1/chat/completions']);
+    expect(
+      api.requests.map((r) => r.url),
+      'two streamed calls to the fake server',
+    ).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
     expect(api.requests[0]!.headers.authorization).toBe('Bearer dummy-key');
     expect(api.requests[0]!.body).toMatchObject({ model: 'fake-model', stream: true });
     const tool = api.requests[1]!.body.messages.find((m: { role: string }) => m.role === 'tool');
-    expect(tool, 'the glob result went back to the server').toMatchObject({ tool_call_id: 'call_1', content: 'hello.txt' });
+    expect(tool, 'the glob result went back to the server').toMatchObject({
+      tool_call_id: 'call_1',
+      content: 'hello.txt',
+    });
     expect(run.stdout).toContain('● glob(*)');
     expect(run.stdout).toContain('There is one file: hello.txt.');
     expect(run.stderr).toContain('openai fake-model');
@@ -129,12 +157,28 @@ describe('npm run agent (scripts/agent.ts)', () => {
   it('prefers Anthropic when ANTHROPIC_API_KEY is set, at ANTHROPIC_BASE_URL', async () => {
     const cwd = workspace({});
     api.script([
-      anthropic({ type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', model: 'fake-claude', content: [], stop_reason: null, stop_sequence: null, usage } }),
+      anthropic({
+        type: 'message_start',
+        message: {
+          id: 'm1',
+          type: 'message',
+          role: 'assistant',
+          model: 'fake-claude',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage,
+        },
+      }),
       anthropic({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
       anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello from ' } }),
       anthropic({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'the fake Claude.' } }),
       anthropic({ type: 'content_block_stop', index: 0 }),
-      anthropic({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 5 } }),
+      anthropic({
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 5 },
+      }),
       anthropic({ type: 'message_stop' }),
     ]);
     const run = await agent(['-p', 'hi'], cwd, {
@@ -151,7 +195,10 @@ describe('npm run agent (scripts/agent.ts)', () => {
   it('--provider offline wins over the environment; a missing model is a clear message, not a stack', async () => {
     const cwd = workspace({ 'a.txt': 'x\n' });
     api.script();
-    const offline = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1` });
+    const offline = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], cwd, {
+      OPENAI_API_KEY: 'k',
+      OPENAI_BASE_URL: `${api.url}/v1`,
+    });
     expect(offline.code).toBe(0);
     expect(api.requests, 'the offline provider makes no request').toEqual([]);
     const noModel = await agent(['-p', 'hi'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1` });
@@ -162,14 +209,24 @@ describe('npm run agent (scripts/agent.ts)', () => {
 
   it('Ctrl-C stops the running turn and the program exits with 130', async () => {
     const cwd = workspace({});
-    api.script([chunk({ role: 'assistant', content: 'Thinking very slowly' }), { wait: 2 * KIT_HANG_MS }, chunk({}, 'stop'), openai('[DONE]')]);
+    api.script([
+      chunk({ role: 'assistant', content: 'Thinking very slowly' }),
+      { wait: 2 * KIT_HANG_MS },
+      chunk({}, 'stop'),
+      openai('[DONE]'),
+    ]);
     let sent = false;
-    const run = await agent(['-p', 'hi'], cwd, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_MODEL: 'm' }, (stdout, child) => {
-      if (!sent && stdout.includes('slowly')) {
-        sent = true;
-        child.kill('SIGINT');
-      }
-    });
+    const run = await agent(
+      ['-p', 'hi'],
+      cwd,
+      { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: `${api.url}/v1`, OPENAI_MODEL: 'm' },
+      (stdout, child) => {
+        if (!sent && stdout.includes('slowly')) {
+          sent = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
     expect(sent, 'the first text arrived while the stream was still open').toBe(true);
     expect(run.code).toBe(130);
     // The stream stays open far longer than the test waits: a run that Ctrl-C did not stop ends 0, not 130.
@@ -188,19 +245,28 @@ describe('npm run agent (scripts/agent.ts)', () => {
   }
 
   it('with chapter 7 unfinished it says so and falls back to the streaming loop of chapter 6', async () => {
-    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: treeStubbedFrom(7) });
+    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), {
+      KIT_SRC: treeStubbedFrom(7),
+    });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the stub it reached').toMatch(/chapter 7, not finished yet \(composeHooks\)/);
+    expect(run.stderr, 'it names the chapter and the stub it reached').toMatch(
+      /chapter 7, not finished yet \(composeHooks\)/,
+    );
     expect(run.stdout, 'not the plain loop').not.toContain('chapter 6');
     expect(run.stdout).toContain('● read(path: "notes.md"');
     expect(run.stdout).toContain('Buy milk.');
   });
 
   it('after chapter 3 (chapters 4-7 unfinished) it runs the plain loop of chapter 3 and still prints each tool call', async () => {
-    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), { KIT_SRC: treeStubbedFrom(4) });
+    const run = await agent(['-p', 'read notes.md'], workspace({ 'notes.md': '# Notes\n\nBuy milk.\n' }), {
+      KIT_SRC: treeStubbedFrom(4),
+    });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout).toContain('chapter 6');
-    expect(run.stdout, 'the help promises the tool calls: each is printed from the history once the turn is over').toContain('● read(path: "notes.md"');
+    expect(
+      run.stdout,
+      'the help promises the tool calls: each is printed from the history once the turn is over',
+    ).toContain('● read(path: "notes.md"');
     expect(run.stdout, 'with a line for its result').toContain('⎿ 3 lines');
     expect(run.stdout).toContain('Buy milk.');
   });

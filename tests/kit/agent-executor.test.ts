@@ -46,7 +46,18 @@ const frame = openaiData;
 const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, 'fake-model');
 /** One streamed turn that asks for `read` of each path, as calls call_1, call_2, ... */
 const readTurn = (...paths: string[]) => [
-  ...paths.map((p, index) => chunk({ tool_calls: [{ index, id: `call_${index + 1}`, type: 'function', function: { name: 'read', arguments: JSON.stringify({ path: p }) } }] })),
+  ...paths.map((p, index) =>
+    chunk({
+      tool_calls: [
+        {
+          index,
+          id: `call_${index + 1}`,
+          type: 'function',
+          function: { name: 'read', arguments: JSON.stringify({ path: p }) },
+        },
+      ],
+    }),
+  ),
   chunk({}, 'tool_calls'),
   frame('[DONE]'),
 ];
@@ -60,15 +71,22 @@ const reset = (...streams: string[][]) => {
 const toolMessages = (body: any) => body.messages.filter((m: { role: string }) => m.role === 'tool');
 
 describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)', () => {
-  it('runs a turn\'s reads side by side and sends the results back in call order', async () => {
+  it("runs a turn's reads side by side and sends the results back in call order", async () => {
     const cwd = folder({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
     reset(readTurn('a.txt', 'b.txt', 'c.txt'), answer('Read all three.'));
     const run = await agent(['-p', 'read the three files'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'the banner names the limit and the budget').toContain('executor: up to 4 read-only calls at once; tool output cut at 30000 characters');
+    expect(run.stderr, 'the banner names the limit and the budget').toContain(
+      'executor: up to 4 read-only calls at once; tool output cut at 30000 characters',
+    );
     const results = toolMessages(requests[1]);
-    expect(results.map((m: { tool_call_id: string }) => m.tool_call_id), 'results in call order').toEqual(['call_1', 'call_2', 'call_3']);
-    expect(results.map((m: { content: string }) => m.content).join('|'), 'each result is its own file').toMatch(/alpha.*\|.*beta.*\|.*gamma/s);
+    expect(
+      results.map((m: { tool_call_id: string }) => m.tool_call_id),
+      'results in call order',
+    ).toEqual(['call_1', 'call_2', 'call_3']);
+    expect(results.map((m: { content: string }) => m.content).join('|'), 'each result is its own file').toMatch(
+      /alpha.*\|.*beta.*\|.*gamma/s,
+    );
     expect(run.stdout).toContain('Read all three.');
   });
 
@@ -88,17 +106,23 @@ describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)
     const run = await agent(['--output-budget', '200', '-p', 'show the log'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const [sent] = toolMessages(requests[1]);
-    expect(sent.content, 'the model gets the cut text with the note').toMatch(/characters cut; the whole output is in \.agent\/outputs\/call_1\.txt/);
+    expect(sent.content, 'the model gets the cut text with the note').toMatch(
+      /characters cut; the whole output is in \.agent\/outputs\/call_1\.txt/,
+    );
     expect(sent.content.length, 'about the budget, not the whole log').toBeLessThan(200 + 250);
     const kept = path.join(cwd, '.agent/outputs/call_1.txt');
     expect(existsSync(kept), 'the whole output is kept in the workspace').toBe(true);
-    expect(readFileSync(kept, 'utf8'), 'the read tool\'s whole output, with the last line').toContain('log line 400');
+    expect(readFileSync(kept, 'utf8'), "the read tool's whole output, with the last line").toContain('log line 400');
   });
 
   it('a bad --max-parallel or --output-budget is a clear usage error, not a stack', async () => {
     const cwd = folder();
     reset();
-    for (const args of [['--max-parallel', '0'], ['--max-parallel', 'many'], ['--output-budget', '-5']]) {
+    for (const args of [
+      ['--max-parallel', '0'],
+      ['--max-parallel', 'many'],
+      ['--output-budget', '-5'],
+    ]) {
       const run = await agent([...args, '-p', 'hi'], cwd, env());
       expect(run.code, `${args.join(' ')}: exit code 2`).toBe(2);
       expect(run.stderr, `${args.join(' ')}: names the option`).toContain(args[0]!);
@@ -112,8 +136,10 @@ describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)
     const cwd = folder({ 'notes.md': '# Notes\n\nBuy milk.\n' });
     const run = await agent(['--provider', 'offline', '-p', 'read notes.md'], cwd, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(/executor is chapter 9, not finished yet \(runInParallel\)/);
+    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(
+      /executor is chapter 9, not finished yet \(runInParallel\)/,
+    );
     expect(run.stderr, 'no executor banner').not.toContain('executor: up to');
-    expect(run.stdout, 'the run itself works, with chapter 7\'s serial executor').toContain('Buy milk.');
+    expect(run.stdout, "the run itself works, with chapter 7's serial executor").toContain('Buy milk.');
   });
 });

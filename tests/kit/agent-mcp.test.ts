@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
 
 const require = createRequire(import.meta.url);
-const binOf = (name: string) => path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist/index.js');
+const binOf = (name: string) =>
+  path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist/index.js');
 const tempFolder = tempFolders('kit-agent-mcp-');
 
 function folder(files: Record<string, string> = {}): string {
@@ -49,7 +50,10 @@ afterAll(() => {
 const data = openaiData;
 const chunk = openaiChunk;
 const toolCall = (name: string, args: unknown) => [
-  chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
+  chunk({
+    role: 'assistant',
+    tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  }),
   chunk({}, 'tool_calls'),
   data('[DONE]'),
 ];
@@ -69,28 +73,56 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
       }),
     );
     requests.length = 0;
-    scripts.splice(0, scripts.length, toolCall('mcp__fs__list_directory', { path: cwd }), answer('One file: hello.txt.'));
+    scripts.splice(
+      0,
+      scripts.length,
+      toolCall('mcp__fs__list_directory', { path: cwd }),
+      answer('One file: hello.txt.'),
+    );
     // A server's readOnlyHint is only its claim: the person allows the server's tools (else -p, with nobody to ask, refuses them).
-    const run = await agent(['--trust-workspace', '--allowedTools', 'mcp__fs', '-p', 'what is here?'], cwd, { ...env(), WORKSPACE: cwd });
+    const run = await agent(['--trust-workspace', '--allowedTools', 'mcp__fs', '-p', 'what is here?'], cwd, {
+      ...env(),
+      WORKSPACE: cwd,
+    });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner names each server and its tool count').toMatch(/mcp: fs \(\d+ tools\)/);
-    expect(run.stderr, 'a server that failed is noted, and the agent runs without it').toMatch(/mcp: ghost failed: MCP server "ghost" did not start/);
+    expect(run.stderr, 'a server that failed is noted, and the agent runs without it').toMatch(
+      /mcp: ghost failed: MCP server "ghost" did not start/,
+    );
     const offered = requests[0].tools.map((t: any) => t.function.name);
-    expect(offered, 'the built-in tools and the server\'s, namespaced').toEqual(expect.arrayContaining(['read', 'mcp__fs__list_directory', 'mcp__fs__read_text_file']));
+    expect(offered, "the built-in tools and the server's, namespaced").toEqual(
+      expect.arrayContaining(['read', 'mcp__fs__list_directory', 'mcp__fs__read_text_file']),
+    );
     const result = requests[1].messages.find((m: any) => m.role === 'tool');
-    expect(result.content, 'the server\'s answer went back to the model').toContain('[FILE] hello.txt');
+    expect(result.content, "the server's answer went back to the model").toContain('[FILE] hello.txt');
     expect(run.stdout).toContain('● mcp__fs__list_directory');
     expect(run.stdout).toContain('One file: hello.txt.');
-    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(cwd));
+    const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes(cwd));
     expect(left, 'every server process ends with the agent').toEqual([]);
   });
 
   it('--mcp-config FILE adds servers from another file (relative to where npm ran); a missing file is an error', async () => {
     const cwd = folder();
-    writeFileSync(path.join(cwd, 'servers.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } } }));
+    writeFileSync(
+      path.join(cwd, 'servers.json'),
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } },
+      }),
+    );
     requests.length = 0;
-    scripts.splice(0, scripts.length, toolCall('mcp__everything__echo', { message: 'hello MCP' }), answer('It echoed.'));
-    const run = await agent(['--mcp-config', 'servers.json', '--allowedTools', 'mcp__everything__echo', '-p', 'echo something'], cwd, env());
+    scripts.splice(
+      0,
+      scripts.length,
+      toolCall('mcp__everything__echo', { message: 'hello MCP' }),
+      answer('It echoed.'),
+    );
+    const run = await agent(
+      ['--mcp-config', 'servers.json', '--allowedTools', 'mcp__everything__echo', '-p', 'echo something'],
+      cwd,
+      env(),
+    );
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr).toMatch(/mcp: everything \(\d+ tools\)/);
     expect(requests[1].messages.find((m: any) => m.role === 'tool').content).toBe('Echo: hello MCP');

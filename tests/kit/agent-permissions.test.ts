@@ -55,18 +55,26 @@ afterAll(() => {
 const data = openaiData;
 const chunk = openaiChunk;
 const bashCall = (command: string) => [
-  chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] }),
+  chunk({
+    role: 'assistant',
+    tool_calls: [
+      { index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } },
+    ],
+  }),
   chunk({}, 'tool_calls'),
   data('[DONE]'),
 ];
 const answer = (text: string) => openaiAnswer(text);
 
-
 /**
  * Runs the agent in `cwd`. With `prompt`, an interactive session: the prompt is typed, each question is answered
  * with the next of `replies` as it appears, and stdin is closed once the model's last answer is shown.
  */
-function agent(args: string[], where: { cwd: string; home: string }, session?: { prompt: string; replies: string[]; last: string }): Promise<AgentRun> {
+function agent(
+  args: string[],
+  where: { cwd: string; home: string },
+  session?: { prompt: string; replies: string[]; last: string },
+): Promise<AgentRun> {
   let questions = 0;
   return runAgent(args, {
     cwd: where.cwd,
@@ -93,7 +101,9 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
     scripts = [bashCall('touch made-by-agent'), answer('Made the file.')];
     const run = await agent([], where, { prompt: 'make a file', replies: ['y'], last: 'Made the file.' });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stdout, 'the question names the tool, then shows the command').toMatch(/Allow bash\? \(.+\)\n {4}touch made-by-agent\n/);
+    expect(run.stdout, 'the question names the tool, then shows the command').toMatch(
+      /Allow bash\? \(.+\)\n {4}touch made-by-agent\n/,
+    );
     expect(existsSync(path.join(where.cwd, 'made-by-agent')), 'after "y" the command ran').toBe(true);
     expect(run.stderr, 'the banner names the mode').toContain('permissions: default mode');
   });
@@ -137,7 +147,10 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
     const run = await agent(['-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'asked')), 'nobody approved it').toBe(false);
-    expect(requests[1].messages.find((m: any) => m.role === 'tool').content, 'the model reads how to allow it').toContain('--allowedTools "Bash(touch asked)"');
+    expect(
+      requests[1].messages.find((m: any) => m.role === 'tool').content,
+      'the model reads how to allow it',
+    ).toContain('--allowedTools "Bash(touch asked)"');
     scripts = [bashCall('touch asked'), answer('Made it.')];
     const allowed = await agent(['--allowedTools', 'Bash(touch asked)', '-p', 'make a file'], where);
     expect(allowed.code, allowed.stderr + allowed.stdout).toBe(0);
@@ -151,7 +164,9 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
     const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'denied')), 'the deny rule wins').toBe(false);
-    expect(run.stdout, 'a line for the denied call, naming the rule').toMatch(/⎿ denied: denied by the rule Bash\(touch:\*\)/);
+    expect(run.stdout, 'a line for the denied call, naming the rule').toMatch(
+      /⎿ denied: denied by the rule Bash\(touch:\*\)/,
+    );
   });
 
   it('a malformed settings file stops the agent with the file and the rule named', async () => {

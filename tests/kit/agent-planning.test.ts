@@ -35,7 +35,12 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
     api.requests.length = 0;
     api.scripts = [
       toolCall('bash', { command: 'touch sneaky' }),
-      toolCall('todo_write', { todos: [{ content: 'Change a.txt', status: 'in_progress', activeForm: 'Changing a.txt' }, { content: 'Check it', status: 'pending' }] }),
+      toolCall('todo_write', {
+        todos: [
+          { content: 'Change a.txt', status: 'in_progress', activeForm: 'Changing a.txt' },
+          { content: 'Check it', status: 'pending' },
+        ],
+      }),
       toolCall('exit_plan_mode', { plan: '1. Write "new" into a.txt' }),
       toolCall('write', { path: 'a.txt', content: 'new\n' }),
       openaiAnswer('Changed a.txt.'),
@@ -61,9 +66,14 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
     expect(api.requests[0].messages[0].content, 'the model is told it is planning').toContain('You are in plan mode');
     expect(run.stdout, 'the task list is drawn').toContain('◐ Changing a.txt');
     expect(run.stdout).toContain('☐ Check it');
-    expect(run.stdout, 'the plan is shown before the question').toMatch(/The plan:\s+1\. Write "new" into a\.txt[\s\S]*Approve this plan\?/);
+    expect(run.stdout, 'the plan is shown before the question').toMatch(
+      /The plan:\s+1\. Write "new" into a\.txt[\s\S]*Approve this plan\?/,
+    );
     expect(run.stdout, 'the mode change is shown').toContain('mode: plan → acceptEdits');
-    expect(readFileSync(path.join(where.cwd, 'a.txt'), 'utf8'), 'after the approval, the write ran without a question (acceptEdits)').toBe('new\n');
+    expect(
+      readFileSync(path.join(where.cwd, 'a.txt'), 'utf8'),
+      'after the approval, the write ran without a question (acceptEdits)',
+    ).toBe('new\n');
     expect(run.stdout.split('[y]es / [n]o / [a]lways').length - 1, 'no permission question in acceptEdits').toBe(0);
   });
 
@@ -76,16 +86,33 @@ describe('npm run agent with plan mode, the task list and sub-agents (scripts/ag
       openaiAnswer('a.txt has 1 line.'),
       openaiAnswer('The sub-agent says a.txt has 1 line.'),
     ];
-    const run = await runAgent(['-p', 'count the lines of a.txt'], { cwd: where.cwd, home: where.home, env: env(), stdin: '', killAfterMs: KIT_HANG_MS });
+    const run = await runAgent(['-p', 'count the lines of a.txt'], {
+      cwd: where.cwd,
+      home: where.home,
+      env: env(),
+      stdin: '',
+      killAfterMs: KIT_HANG_MS,
+    });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     const child = api.requests[1];
-    expect(child.messages.map((m: any) => m.role), 'the child starts from the system prompt and its prompt only').toEqual(['system', 'user']);
+    expect(
+      child.messages.map((m: any) => m.role),
+      'the child starts from the system prompt and its prompt only',
+    ).toEqual(['system', 'user']);
     expect(child.messages[1].content).toBe('How many lines has a.txt?');
-    expect(child.tools.map((t: any) => t.function.name), 'the child has no task tool (depth 1)').not.toContain('task');
-    expect(run.stdout, 'the child\'s call is shown indented under the task call').toMatch(/^ {2,}● read\(/m);
+    expect(
+      child.tools.map((t: any) => t.function.name),
+      'the child has no task tool (depth 1)',
+    ).not.toContain('task');
+    expect(run.stdout, "the child's call is shown indented under the task call").toMatch(/^ {2,}● read\(/m);
     const parentNext = api.requests[3].messages;
-    expect(parentNext.find((m: any) => m.role === 'tool')?.content, 'the parent reads the child\'s answer').toBe('a.txt has 1 line.');
-    expect(parentNext.some((m: any) => m.role === 'tool' && m.content.includes('old')), 'the parent never sees what the child read').toBe(false);
+    expect(parentNext.find((m: any) => m.role === 'tool')?.content, "the parent reads the child's answer").toBe(
+      'a.txt has 1 line.',
+    );
+    expect(
+      parentNext.some((m: any) => m.role === 'tool' && m.content.includes('old')),
+      'the parent never sees what the child read',
+    ).toBe(false);
     expect(run.stdout).toContain('The sub-agent says a.txt has 1 line.');
   });
 });

@@ -40,9 +40,17 @@ export interface AgentRunOptions {
 
 /** Runs the agent like `npm run agent -- <args>` (one node process, so a signal sent to it reaches the agent). */
 export function runAgent(args: readonly string[], options: AgentRunOptions): Promise<AgentRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', INIT_CWD: options.cwd, ...(options.home ? { HOME: options.home } : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '1',
+    INIT_CWD: options.cwd,
+    ...(options.home ? { HOME: options.home } : {}),
+  };
   for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete env[name];
-  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], { cwd: REPO, env: { ...env, ...options.env } });
+  const child = spawn(process.execPath, ['--import', 'tsx', AGENT, ...args], {
+    cwd: REPO,
+    env: { ...env, ...options.env },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => {
@@ -79,13 +87,24 @@ export const openaiData = (value: unknown) => `data: ${typeof value === 'string'
 
 /** One OpenAI chat-completion chunk with this delta (and a finish reason on the last). */
 export const openaiChunk = (delta: object, finish: string | null = null, model = 'm') =>
-  openaiData({ id: 'c', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  openaiData({
+    id: 'c',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
 
 /** A whole OpenAI turn that answers with `text`. */
-export const openaiAnswer = (text: string, model?: string) => [openaiChunk({ role: 'assistant', content: text }, null, model), openaiChunk({}, 'stop', model), openaiData('[DONE]')];
+export const openaiAnswer = (text: string, model?: string) => [
+  openaiChunk({ role: 'assistant', content: text }, null, model),
+  openaiChunk({}, 'stop', model),
+  openaiData('[DONE]'),
+];
 
 /** One Anthropic server-sent event, named by its type. */
-export const anthropicEvent = (data: { type: string; [key: string]: unknown }) => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
+export const anthropicEvent = (data: { type: string; [key: string]: unknown }) =>
+  `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
 /**
  * A copy of solution/src in `dir` with the regions `stubbed` picks replaced by their stubs, for `KIT_SRC`: the agent
@@ -144,7 +163,13 @@ export async function scriptedApi(...replies: ApiReply[]) {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     requests.push(JSON.parse(raw));
-    const reply = replies.shift() ?? { status: 400, body: { type: 'error', error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' } } };
+    const reply = replies.shift() ?? {
+      status: 400,
+      body: {
+        type: 'error',
+        error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' },
+      },
+    };
     if (!Array.isArray(reply)) {
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply.body));
@@ -174,13 +199,20 @@ export async function scriptedApi(...replies: ApiReply[]) {
   return {
     requests,
     openaiEnv: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'fake-model' },
-    anthropicEnv: { ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
+    anthropicEnv: {
+      ANTHROPIC_API_KEY: 'sk-ant-dummy-key',
+      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    },
   };
 }
 
 /** One streamed OpenAI turn that calls one tool. */
 export const openaiToolCall = (name: string, args: unknown, id = 'call_1') => [
-  openaiChunk({ role: 'assistant', tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] }),
+  openaiChunk({
+    role: 'assistant',
+    tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+  }),
   openaiChunk({}, 'tool_calls'),
   openaiData('[DONE]'),
 ];

@@ -30,11 +30,31 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(frame({ type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } } }));
+    res.write(
+      frame({
+        type: 'message_start',
+        message: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model: 'm',
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: 5, output_tokens: 1 },
+        },
+      }),
+    );
     res.write(frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
     res.write(frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer } }));
     res.write(frame({ type: 'content_block_stop', index: 0 }));
-    res.write(frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 3 } }));
+    res.write(
+      frame({
+        type: 'message_delta',
+        delta: { stop_reason: 'end_turn', stop_sequence: null },
+        usage: { output_tokens: 3 },
+      }),
+    );
     res.end(frame({ type: 'message_stop' }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -46,7 +66,12 @@ afterAll(() => {
 });
 
 const fast = { 'retry-after-ms': '20' };
-const env = (extra: Record<string, string> = {}) => ({ ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'big-model', ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  ANTHROPIC_API_KEY: 'sk-ant-dummy-key',
+  ANTHROPIC_BASE_URL: url,
+  ANTHROPIC_MODEL: 'big-model',
+  ...extra,
+});
 const reset = (...script: Answer[]) => {
   requests.length = 0;
   answers.length = 0;
@@ -55,11 +80,17 @@ const reset = (...script: Answer[]) => {
 
 describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)', () => {
   it('retries an overloaded and a rate-limited call with a line for each, then answers', async () => {
-    reset({ status: 529, type: 'overloaded_error', headers: fast }, { status: 429, type: 'rate_limit_error', headers: { 'retry-after-ms': '1500' } }, 'Finally here.');
+    reset(
+      { status: 529, type: 'overloaded_error', headers: fast },
+      { status: 429, type: 'rate_limit_error', headers: { 'retry-after-ms': '1500' } },
+      'Finally here.',
+    );
     const run = await agent(['-p', 'hello'], folder(), env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner says retries are on').toContain('retries: up to 4 (waits of up to 60 s)');
-    expect(run.stdout, 'a line per retry, with the reason, the wait and the attempt').toContain('⟳ retrying in 0.0 s (attempt 2 of 5): overloaded (529)');
+    expect(run.stdout, 'a line per retry, with the reason, the wait and the attempt').toContain(
+      '⟳ retrying in 0.0 s (attempt 2 of 5): overloaded (529)',
+    );
     expect(run.stdout).toContain('⟳ retrying in 1.5 s (attempt 3 of 5): rate limited (429)');
     expect(run.stdout).toContain('Finally here.');
     expect(requests.length, 'three calls in all').toBe(3);
@@ -71,7 +102,10 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     const run = await agent(['-p', 'hello'], folder(), env({ ANTHROPIC_SMALL_FAST_MODEL: 'small-model' }));
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the banner names the fallback').toContain('falls back to small-model when overloaded');
-    expect(requests.map((body) => body.model), 'the fourth call asks for the small fast model').toEqual(['big-model', 'big-model', 'big-model', 'small-model']);
+    expect(
+      requests.map((body) => body.model),
+      'the fourth call asks for the small fast model',
+    ).toEqual(['big-model', 'big-model', 'big-model', 'small-model']);
     expect(run.stdout, 'the line says which model the next try uses').toContain('(attempt 4 of 5, with small-model)');
     expect(run.stdout).toContain('From the small model.');
   });
@@ -80,14 +114,16 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     reset({ status: 400, type: 'invalid_request_error', headers: fast }, 'never');
     const bad = await agent(['-p', 'hello'], folder(), env());
     expect(requests.length, 'a 400 is sent once').toBe(1);
-    expect(bad.stdout + bad.stderr, 'the provider\'s error is shown').toContain('invalid_request_error');
+    expect(bad.stdout + bad.stderr, "the provider's error is shown").toContain('invalid_request_error');
     expect(bad.stdout, 'no retry line').not.toContain('retrying in');
 
     reset({ status: 529, type: 'overloaded_error', headers: fast }, 'never');
     const off = await agent(['--max-retries', '0', '-p', 'hello'], folder(), env());
     expect(off.stderr, 'the banner says so').toContain('retries: off');
     expect(requests.length, 'no retry').toBe(1);
-    expect(off.stdout + off.stderr, 'the error says the one try was spent').toContain('gave up after 1 attempt (overloaded (529))');
+    expect(off.stdout + off.stderr, 'the error says the one try was spent').toContain(
+      'gave up after 1 attempt (overloaded (529))',
+    );
   });
 
   it('a bad --max-retries is a clear usage error, not a stack', async () => {
@@ -103,7 +139,9 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     const src = stubbedTree(folder(), (region) => region.chapter === 10);
     const run = await agent(['--provider', 'offline', '-p', 'hello'], folder(), { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(/retries is chapter 10, not finished yet \(\w+/);
+    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(
+      /retries is chapter 10, not finished yet \(\w+/,
+    );
     expect(run.stderr, 'no retries banner').not.toContain('retries: up to');
   });
 });

@@ -25,19 +25,44 @@ function setup() {
   return { home, cwd };
 }
 
-const agent = (args: string[], where: { home: string; cwd: string }, env: Record<string, string> = {}, stdin?: string) =>
-  runAgent(args, { cwd: where.cwd, home: where.home, env, stdin: stdin ?? '' });
+const agent = (
+  args: string[],
+  where: { home: string; cwd: string },
+  env: Record<string, string> = {},
+  stdin?: string,
+) => runAgent(args, { cwd: where.cwd, home: where.home, env, stdin: stdin ?? '' });
 
 const frame = anthropicEvent;
 /** An Anthropic stream that says `text`, with usage (cache counts included). */
 function answer(text: string): string[] {
-  const usage = { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300 };
+  const usage = {
+    input_tokens: 100,
+    output_tokens: 1,
+    cache_read_input_tokens: 2000,
+    cache_creation_input_tokens: 300,
+  };
   return [
-    frame({ type: 'message_start', message: { id: 'm1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [], stop_reason: null, stop_sequence: null, usage } }),
+    frame({
+      type: 'message_start',
+      message: {
+        id: 'm1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage,
+      },
+    }),
     frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
     frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
     frame({ type: 'content_block_stop', index: 0 }),
-    frame({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 20 } }),
+    frame({
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 20 },
+    }),
     frame({ type: 'message_stop' }),
   ];
 }
@@ -78,12 +103,25 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     scripts.length = 0;
     scripts.push(...streams);
   };
-  const anthropicEnv = () => ({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: 'claude-sonnet-4-5', ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5' });
+  const anthropicEnv = () => ({
+    ANTHROPIC_API_KEY: KEY,
+    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_MODEL: 'claude-sonnet-4-5',
+    ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5',
+  });
   const sessionFiles = (home: string) => {
     const root = path.join(home, '.coding-agent', 'sessions');
-    return readdirSync(root).flatMap((project) => readdirSync(path.join(root, project)).filter((f) => f.endsWith('.jsonl')).map((f) => path.join(root, project, f)));
+    return readdirSync(root).flatMap((project) =>
+      readdirSync(path.join(root, project))
+        .filter((f) => f.endsWith('.jsonl'))
+        .map((f) => path.join(root, project, f)),
+    );
   };
-  const records = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  const records = (file: string) =>
+    readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
 
   it('saves the session as it goes, never the key, sends CLAUDE.md and cache breakpoints, and prints usage and cost', async () => {
     const where = setup();
@@ -94,16 +132,34 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     expect(files.length, 'one session file under $HOME/.coding-agent/sessions/<project>').toBe(1);
     const text = readFileSync(files[0]!, 'utf8');
     expect(text.includes(KEY), 'the API key must never reach the session file').toBe(false);
-    expect(records(files[0]!).map((r) => r.type === 'message' ? `message ${r.message.role}` : r.type)).toEqual(['session', 'system', 'message user', 'status', 'message assistant', 'usage', 'status', 'status']);
-    expect(JSON.stringify(records(files[0]!).find((r) => r.type === 'system')), 'the session remembers the system prompt it ran under, CLAUDE.md included (chapter 12)').toContain('Always answer in haiku.');
+    expect(records(files[0]!).map((r) => (r.type === 'message' ? `message ${r.message.role}` : r.type))).toEqual([
+      'session',
+      'system',
+      'message user',
+      'status',
+      'message assistant',
+      'usage',
+      'status',
+      'status',
+    ]);
+    expect(
+      JSON.stringify(records(files[0]!).find((r) => r.type === 'system')),
+      'the session remembers the system prompt it ran under, CLAUDE.md included (chapter 12)',
+    ).toContain('Always answer in haiku.');
     const body = requests[0];
-    expect(JSON.stringify(body.system), 'the system prompt holds the project CLAUDE.md').toContain('Always answer in haiku.');
+    expect(JSON.stringify(body.system), 'the system prompt holds the project CLAUDE.md').toContain(
+      'Always answer in haiku.',
+    );
     expect(body.system.at(-1).cache_control, 'a cache breakpoint on the system prompt').toEqual({ type: 'ephemeral' });
     expect(body.tools.at(-1).cache_control, 'a cache breakpoint on the last tool').toEqual({ type: 'ephemeral' });
-    expect(body.messages.at(-1).content.at(-1).cache_control, 'a cache breakpoint on the last message').toEqual({ type: 'ephemeral' });
+    expect(body.messages.at(-1).content.at(-1).cache_control, 'a cache breakpoint on the last message').toEqual({
+      type: 'ephemeral',
+    });
     expect(JSON.stringify(body).split('cache_control').length - 1, 'at most four breakpoints').toBeLessThanOrEqual(4);
     const id = path.basename(files[0]!, '.jsonl');
-    expect(run.stderr, 'the usage (cache included) and cost at the end').toContain(`session ${id} · 100 in · 20 out · 2,000 cache read · 300 cache write · $`);
+    expect(run.stderr, 'the usage (cache included) and cost at the end').toContain(
+      `session ${id} · 100 in · 20 out · 2,000 cache read · 300 cache write · $`,
+    );
     expect(run.stderr, 'and how to resume').toContain(`--resume ${id}`);
   });
 
@@ -116,18 +172,26 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     script(answer('Second answer.'));
     const resumed = await agent(['--resume', id, '-p', 'second'], where, anthropicEnv());
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(requests[0].messages.map((m: any) => m.role), '--resume sends the saved history, then the new prompt').toEqual(['user', 'assistant', 'user']);
+    expect(
+      requests[0].messages.map((m: any) => m.role),
+      '--resume sends the saved history, then the new prompt',
+    ).toEqual(['user', 'assistant', 'user']);
     expect(JSON.stringify(requests[0].messages[1]), 'the saved answer is there').toContain('First answer.');
 
     script(answer('Third answer.'));
     const continued = await agent(['--continue', '-p', 'third'], where, anthropicEnv());
     expect(continued.code, continued.stderr).toBe(0);
-    expect(requests[0].messages.length, '--continue takes the session changed last: 4 saved messages and the new prompt').toBe(5);
+    expect(
+      requests[0].messages.length,
+      '--continue takes the session changed last: 4 saved messages and the new prompt',
+    ).toBe(5);
     expect(sessionFiles(where.home).length, 'resume and continue append to the same file').toBe(1);
 
     const list = await agent(['--list'], where);
     expect(list.code).toBe(0);
-    expect(list.stdout, '--list: the id, the number of messages and the first request').toMatch(new RegExp(`${id} .* 6 messages  first`));
+    expect(list.stdout, '--list: the id, the number of messages and the first request').toMatch(
+      new RegExp(`${id} .* 6 messages  first`),
+    );
 
     const missing = await agent(['--resume', 'no-such-session', '-p', 'x'], where, anthropicEnv());
     expect(missing.code, 'an unknown id is a clear error').toBe(2);
@@ -157,7 +221,11 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     expect(requests[0].model, 'asked of the small fast model').toBe('claude-haiku-4-5');
     expect(JSON.stringify(requests[0].system), 'with the kit summary prompt').toContain('Open tasks');
     const compaction = records(sessionFiles(where.home)[0]!).find((r) => r.type === 'compaction');
-    expect(compaction, 'the compaction is a record of the session file').toMatchObject({ from: 1, manual: true, summary: 'Summary: listed the folder twice, read README.md.' });
+    expect(compaction, 'the compaction is a record of the session file').toMatchObject({
+      from: 1,
+      manual: true,
+      summary: 'Summary: listed the folder twice, read README.md.',
+    });
   });
 
   it('with --starter and chapter 12 unfinished, the agent runs without sessions and says why', async () => {

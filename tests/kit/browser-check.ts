@@ -28,7 +28,9 @@ export const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
  */
 export const CHINESE_FONT = (() => {
   try {
-    return execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().length > 0;
+    return (
+      execFileSync('fc-list', [':lang=zh'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().length > 0
+    );
   } catch {
     return false;
   }
@@ -36,7 +38,15 @@ export const CHINESE_FONT = (() => {
 
 /** Serves a built site (VitePress cleanUrls: /chapter01 is chapter01.html) on a loopback port. */
 export async function serveDir(dist: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.mjs': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.woff2': 'font/woff2', '.svg': 'image/svg+xml' };
+  const types: Record<string, string> = {
+    '.html': 'text/html',
+    '.js': 'text/javascript',
+    '.mjs': 'text/javascript',
+    '.css': 'text/css',
+    '.json': 'application/json',
+    '.woff2': 'font/woff2',
+    '.svg': 'image/svg+xml',
+  };
   const server = http.createServer((req, res) => {
     const p = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     for (const candidate of p.endsWith('/') ? [`${p}index.html`] : [p, `${p}.html`]) {
@@ -52,19 +62,38 @@ export async function serveDir(dist: string): Promise<{ url: string; close(): Pr
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 type Send = (method: string, params?: object) => Promise<any>;
 
-export async function withBrowser<T>(body: (page: Send, on: (event: string, fn: (params: any) => void) => void) => Promise<T>): Promise<T> {
+export async function withBrowser<T>(
+  body: (page: Send, on: (event: string, fn: (params: any) => void) => void) => Promise<T>,
+): Promise<T> {
   if (!CHROMIUM) throw new Error('Chromium is not installed (apt-get install chromium)');
   const profile = mkdtempSync(path.join(tmpdir(), 'kit-chromium-'));
-  const chrome: ChildProcess = spawn(CHROMIUM, [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-    '--disable-component-update', '--disable-sync', '--disable-extensions', '--remote-debugging-pipe',
-    `--user-data-dir=${profile}`, '--window-size=1280,1000', 'about:blank',
-  ], { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] });
+  const chrome: ChildProcess = spawn(
+    CHROMIUM,
+    [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-extensions',
+      '--remote-debugging-pipe',
+      `--user-data-dir=${profile}`,
+      '--window-size=1280,1000',
+      'about:blank',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
+  );
   let stderr = '';
   chrome.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c).slice(-4000)));
   const toChrome = chrome.stdio[3] as Writable;
@@ -105,7 +134,8 @@ export async function withBrowser<T>(body: (page: Send, on: (event: string, fn: 
     const { targetId } = await send('Target.createTarget', { url: 'about:blank' });
     sessionId = (await send('Target.attachToTarget', { targetId, flatten: true })).sessionId as string;
     const page: Send = (method, params = {}) => send(method, params, sessionId);
-    const on = (event: string, fn: (params: any) => void) => listeners.set(event, [...(listeners.get(event) ?? []), fn]);
+    const on = (event: string, fn: (params: any) => void) =>
+      listeners.set(event, [...(listeners.get(event) ?? []), fn]);
     return await body(page, on);
   } finally {
     chrome.kill();
@@ -201,7 +231,13 @@ export interface PageReport {
 export function guidePagesBuilt(dist: string, only: (html: string) => boolean = () => true): string[] {
   return readdirSync(dist, { recursive: true })
     .map((f) => String(f).split(path.sep).join('/'))
-    .filter((f) => f.endsWith('.html') && f !== '404.html' && !/^(assets|mermaid)\//.test(f) && only(readFileSync(path.join(dist, f), 'utf8')))
+    .filter(
+      (f) =>
+        f.endsWith('.html') &&
+        f !== '404.html' &&
+        !/^(assets|mermaid)\//.test(f) &&
+        only(readFileSync(path.join(dist, f), 'utf8')),
+    )
     .map((f) => f.replace(/\.html$/, '').replace(/(^|\/)index$/, '$1'))
     .sort();
 }
@@ -210,7 +246,10 @@ export function guidePagesBuilt(dist: string, only: (html: string) => boolean = 
 function pageTools(page: Send, timeout: number) {
   const evaluate = async (expression: string) => {
     const r = await page('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true });
-    if (r.exceptionDetails) throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    if (r.exceptionDetails)
+      throw new Error(
+        `${expression.slice(0, 80)}: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`,
+      );
     return r.result.value;
   };
   const waitFor = async (expression: string, ms = timeout) => {
@@ -237,7 +276,10 @@ function pageTools(page: Send, timeout: number) {
  * the real one is for a moment when it mounts. The rest of the word is typed at once (before the hand-over's next
  * frame) or after two frames (the hand-over has run). Reports what the input then holds and whether it has focus.
  */
-export async function checkTypeAhead(url: string, options: { word: string; afterFrames: boolean; timeoutMs: number }): Promise<{ value: string | null; focused: boolean; boxes: number; error?: string }> {
+export async function checkTypeAhead(
+  url: string,
+  options: { word: string; afterFrames: boolean; timeoutMs: number },
+): Promise<{ value: string | null; focused: boolean; boxes: number; error?: string }> {
   return withBrowser(async (page) => {
     const { evaluate, waitFor, type } = pageTools(page, options.timeoutMs);
     try {
@@ -245,12 +287,22 @@ export async function checkTypeAhead(url: string, options: { word: string; after
       await page('Network.setBlockedURLs', { urls: ['*VPLocalSearchBox*'] });
       await page('Page.enable');
       await page('Page.navigate', { url });
-      if (!(await waitFor(`performance.getEntriesByName('guide:hydrated').length > 0`))) throw new Error('the page never hydrated');
-      await page('Input.dispatchKeyEvent', { type: 'keyDown', key: '/', code: 'Slash', text: '/', windowsVirtualKeyCode: 191 });
+      if (!(await waitFor(`performance.getEntriesByName('guide:hydrated').length > 0`)))
+        throw new Error('the page never hydrated');
+      await page('Input.dispatchKeyEvent', {
+        type: 'keyDown',
+        key: '/',
+        code: 'Slash',
+        text: '/',
+        windowsVirtualKeyCode: 191,
+      });
       await page('Input.dispatchKeyEvent', { type: 'keyUp', key: '/', code: 'Slash', windowsVirtualKeyCode: 191 });
       await type(options.word.slice(0, 1));
-      await evaluate(`(() => { const box = document.createElement('div'); box.className = 'VPLocalSearchBox'; box.append(document.createElement('input')); document.body.append(box); })()`);
-      if (options.afterFrames) await evaluate(`new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))`);
+      await evaluate(
+        `(() => { const box = document.createElement('div'); box.className = 'VPLocalSearchBox'; box.append(document.createElement('input')); document.body.append(box); })()`,
+      );
+      if (options.afterFrames)
+        await evaluate(`new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))`);
       await type(options.word.slice(1));
       await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(options.word)}`);
       return {
@@ -269,29 +321,62 @@ export async function checkTypeAhead(url: string, options: { word: string; after
  * diagrams read; with `full`, also checks header, highlighting, prev/next, the quiz and search, and with
  * `screenshot`, saves the page (and `-search.png`, the search box).
  */
-export async function checkPage(url: string, options: { full?: boolean; screenshot?: string; searchWord?: string; searchRightAway?: boolean; timeoutMs?: number; evaluate?: string; cpuSlowdown?: number } = {}): Promise<PageReport> {
+export async function checkPage(
+  url: string,
+  options: {
+    full?: boolean;
+    screenshot?: string;
+    searchWord?: string;
+    searchRightAway?: boolean;
+    timeoutMs?: number;
+    evaluate?: string;
+    cpuSlowdown?: number;
+  } = {},
+): Promise<PageReport> {
   const timeout = options.timeoutMs ?? 15_000;
   return withBrowser(async (page, on) => {
-    const report: PageReport = { interactiveMs: null, longTasks: [], diagramsMs: null, diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, opens: 0 }, scripts: { count: 0, bytes: 0, names: [] }, scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] } };
+    const report: PageReport = {
+      interactiveMs: null,
+      longTasks: [],
+      diagramsMs: null,
+      diagrams: { count: 0, kinds: [], minFontPx: null, clipped: 0, wide: 0, opens: 0 },
+      scripts: { count: 0, bytes: 0, names: [] },
+      scriptsBeforeInteractive: { count: 0, bytes: 0, names: [] },
+    };
     await page('Network.enable');
     await page('Network.setCacheDisabled', { cacheDisabled: true });
     await page('Page.enable');
-    await page('Emulation.setDeviceMetricsOverride', { width: 1280, height: 1000, deviceScaleFactor: 1, mobile: false });
+    await page('Emulation.setDeviceMetricsOverride', {
+      width: 1280,
+      height: 1000,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
     await page('Page.addScriptToEvaluateOnNewDocument', { source: PROBE });
     // A slower machine: Chromium runs the page's main thread this many times slower.
-    if (options.cpuSlowdown && options.cpuSlowdown > 1) await page('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
+    if (options.cpuSlowdown && options.cpuSlowdown > 1)
+      await page('Emulation.setCPUThrottlingRate', { rate: options.cpuSlowdown });
     const { evaluate, waitFor, type } = pageTools(page, timeout);
     const clickAt = async (selector: string) => {
-      const rect = await evaluate(`(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`);
+      const rect = await evaluate(
+        `(() => { const e = document.querySelector(${JSON.stringify(selector)}); if (!e) return null; e.scrollIntoView({ block: 'center' }); const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+      );
       if (!rect) return false;
-      for (const type of ['mousePressed', 'mouseReleased']) await page('Input.dispatchMouseEvent', { type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
+      for (const type of ['mousePressed', 'mouseReleased'])
+        await page('Input.dispatchMouseEvent', { type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
       return true;
     };
     // Search: press `/` and type a word from another page the way a reader does, one key after another, without
     // waiting for the search box to appear (its code and the index load the first time it is opened; keys typed
     // meanwhile must not be lost: theme/search.ts). Then the results must come.
     const search = async () => {
-      await page('Input.dispatchKeyEvent', { type: 'keyDown', key: '/', code: 'Slash', text: '/', windowsVirtualKeyCode: 191 });
+      await page('Input.dispatchKeyEvent', {
+        type: 'keyDown',
+        key: '/',
+        code: 'Slash',
+        text: '/',
+        windowsVirtualKeyCode: 191,
+      });
       await page('Input.dispatchKeyEvent', { type: 'keyUp', key: '/', code: 'Slash', windowsVirtualKeyCode: 191 });
       const word = options.searchWord ?? 'zebra';
       await type(word);
@@ -299,7 +384,9 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       await waitFor(`document.querySelector('.VPLocalSearchBox input')?.value === ${JSON.stringify(word)}`);
       report.searchText = await evaluate(`document.querySelector('.VPLocalSearchBox input')?.value ?? null`);
       report.searchFound = await waitFor(`document.querySelectorAll('.VPLocalSearchBox .result').length > 0`);
-      report.searchResults = await evaluate(`[...document.querySelectorAll('.VPLocalSearchBox .result .titles')].map(e => e.innerText.replace(/\\s+/g, ' ').trim())`);
+      report.searchResults = await evaluate(
+        `[...document.querySelectorAll('.VPLocalSearchBox .result .titles')].map(e => e.innerText.replace(/\\s+/g, ' ').trim())`,
+      );
     };
     try {
       await page('Page.navigate', { url });
@@ -316,7 +403,10 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
         }
       }
       const diagramBlocks = await evaluate(`document.querySelectorAll('.vp-doc .mermaid').length`);
-      if (diagramBlocks > 0 && (await waitFor(`document.querySelectorAll('.vp-doc .mermaid svg').length >= ${diagramBlocks}`))) {
+      if (
+        diagramBlocks > 0 &&
+        (await waitFor(`document.querySelectorAll('.vp-doc .mermaid svg').length >= ${diagramBlocks}`))
+      ) {
         report.diagramsMs = await evaluate(`Math.round(performance.now())`);
         await sleep(300); // fonts settle
       }
@@ -326,8 +416,18 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       if (options.full && options.searchRightAway) {
         await search();
         // Close it again (Escape), so the checks below click the page, not the search box over it.
-        await page('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
-        await page('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+        await page('Input.dispatchKeyEvent', {
+          type: 'keyDown',
+          key: 'Escape',
+          code: 'Escape',
+          windowsVirtualKeyCode: 27,
+        });
+        await page('Input.dispatchKeyEvent', {
+          type: 'keyUp',
+          key: 'Escape',
+          code: 'Escape',
+          windowsVirtualKeyCode: 27,
+        });
         await waitFor(`!document.querySelector('.VPLocalSearchBox')`);
       }
       report.longTasks = await evaluate(`window.__kit.longTasks`);
@@ -335,10 +435,16 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       const scripts: { name: string; bytes: number; at: number }[] = await evaluate(
         `performance.getEntriesByType('resource').filter((e) => /\\.m?js($|\\?)/.test(e.name)).map((e) => ({ name: e.name.replace(location.origin + '/', '').replace(/^assets\\//, ''), bytes: e.transferSize, at: Math.round(e.responseEnd) }))`,
       );
-      const sum = (list: typeof scripts) => ({ count: list.length, bytes: list.reduce((n, s) => n + s.bytes, 0), names: list.map((s) => s.name) });
+      const sum = (list: typeof scripts) => ({
+        count: list.length,
+        bytes: list.reduce((n, s) => n + s.bytes, 0),
+        names: list.map((s) => s.name),
+      });
       report.scripts = sum(scripts);
       // What had arrived when the app hydrated (theme/index.ts marks it), else when the quiz first answered.
-      report.hydratedMs = await evaluate(`Math.round(performance.getEntriesByName('guide:hydrated')[0]?.startTime ?? -1)`);
+      report.hydratedMs = await evaluate(
+        `Math.round(performance.getEntriesByName('guide:hydrated')[0]?.startTime ?? -1)`,
+      );
       if (report.hydratedMs! < 0) report.hydratedMs = null;
       const ready = report.hydratedMs ?? report.interactiveMs;
       report.scriptsBeforeInteractive = sum(scripts.filter((s) => ready !== null && s.at <= ready));
@@ -346,12 +452,16 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
 
       report.title = await evaluate(`document.querySelector('.VPDoc h1')?.textContent`);
       report.header = await evaluate(`document.querySelector('.chapter-header')?.innerText ?? null`);
-      report.highlighted = await evaluate(`document.querySelectorAll('div[class*="language-ts"] pre.shiki span[style*="--shiki"]').length`);
+      report.highlighted = await evaluate(
+        `document.querySelectorAll('div[class*="language-ts"] pre.shiki span[style*="--shiki"]').length`,
+      );
       report.prev = await evaluate(`document.querySelector('.pager-link.prev')?.getAttribute('href') ?? null`);
       report.next = await evaluate(`document.querySelector('.pager-link.next')?.getAttribute('href') ?? null`);
       report.comingSoon = await evaluate(`document.querySelectorAll('.VPSidebar .coming-soon').length`);
       report.lang = await evaluate(`document.documentElement.lang`);
-      report.languages = await evaluate(`[...document.querySelectorAll('.VPNavBarTranslations .VPMenuLink a')].map((a) => ({ text: a.textContent.trim(), href: a.getAttribute('href') }))`);
+      report.languages = await evaluate(
+        `[...document.querySelectorAll('.VPNavBarTranslations .VPMenuLink a')].map((a) => ({ text: a.textContent.trim(), href: a.getAttribute('href') }))`,
+      );
       // Quiz: a wrong answer (already clicked above), then the right one.
       report.quizzes = await evaluate(`document.querySelectorAll('.quiz').length`);
       report.quizFirst = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
@@ -360,7 +470,9 @@ export async function checkPage(url: string, options: { full?: boolean; screensh
       report.quizSecond = await evaluate(`document.querySelector('.quiz-feedback')?.innerText`);
       if (options.screenshot) {
         await evaluate(`window.scrollTo(0, 0)`);
-        const clip = await evaluate(`({ x: 0, y: 0, width: 1280, height: Math.min(document.documentElement.scrollHeight, 3000), scale: 1 })`);
+        const clip = await evaluate(
+          `({ x: 0, y: 0, width: 1280, height: Math.min(document.documentElement.scrollHeight, 3000), scale: 1 })`,
+        );
         const shot = await page('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
         writeFileSync(options.screenshot, Buffer.from(shot.data, 'base64'));
       }
@@ -447,15 +559,27 @@ const DIAGRAM_SURVEY = `(() => {
  * sizes, its smallest label, whether it fits or opens full size; for the first diagram of a page that opens, the
  * full-size view is opened with a real click and measured. One browser for all pages.
  */
-export async function surveyDiagrams(baseUrl: string, pages: string[], widths = [1280, 390], options: { dark?: boolean; timeoutMs?: number; screenshotDir?: string } = {}): Promise<DiagramFigure[]> {
+export async function surveyDiagrams(
+  baseUrl: string,
+  pages: string[],
+  widths = [1280, 390],
+  options: { dark?: boolean; timeoutMs?: number; screenshotDir?: string } = {},
+): Promise<DiagramFigure[]> {
   const timeout = options.timeoutMs ?? 30_000;
   return withBrowser(async (page) => {
     const figures: DiagramFigure[] = [];
     const { evaluate, waitFor } = pageTools(page, timeout);
     await page('Page.enable');
-    await page('Page.addScriptToEvaluateOnNewDocument', { source: `try { localStorage.setItem('vitepress-theme-appearance', ${JSON.stringify(options.dark ? 'dark' : 'light')}); } catch {}` });
+    await page('Page.addScriptToEvaluateOnNewDocument', {
+      source: `try { localStorage.setItem('vitepress-theme-appearance', ${JSON.stringify(options.dark ? 'dark' : 'light')}); } catch {}`,
+    });
     for (const width of widths) {
-      await page('Emulation.setDeviceMetricsOverride', { width, height: width > 600 ? 1000 : 844, deviceScaleFactor: 1, mobile: width <= 600 });
+      await page('Emulation.setDeviceMetricsOverride', {
+        width,
+        height: width > 600 ? 1000 : 844,
+        deviceScaleFactor: 1,
+        mobile: width <= 600,
+      });
       for (const name of pages) {
         await page('Page.navigate', { url: `${baseUrl}/${name}` });
         await waitFor(`document.readyState === 'complete' && document.querySelector('.VPDoc')`);
@@ -467,23 +591,49 @@ export async function surveyDiagrams(baseUrl: string, pages: string[], widths = 
         const opener = found.find((f) => f.opens);
         for (const f of found) figures.push({ page: name, width, ...f });
         if (opener) {
-          const at = await evaluate(`(() => { const b = document.querySelectorAll('.vp-doc div.mermaid')[${opener.index}]; b.scrollIntoView({ block: 'center' }); const r = b.querySelector('.mermaid-drawing').getBoundingClientRect(); const top = Math.max(r.top, 80), bottom = Math.min(r.bottom, innerHeight); return { x: r.x + r.width / 2, y: (top + bottom) / 2 }; })()`);
-          for (const type of ['mousePressed', 'mouseReleased']) await page('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', clickCount: 1 });
+          const at = await evaluate(
+            `(() => { const b = document.querySelectorAll('.vp-doc div.mermaid')[${opener.index}]; b.scrollIntoView({ block: 'center' }); const r = b.querySelector('.mermaid-drawing').getBoundingClientRect(); const top = Math.max(r.top, 80), bottom = Math.min(r.bottom, innerHeight); return { x: r.x + r.width / 2, y: (top + bottom) / 2 }; })()`,
+          );
+          for (const type of ['mousePressed', 'mouseReleased'])
+            await page('Input.dispatchMouseEvent', { type, x: at.x, y: at.y, button: 'left', clickCount: 1 });
           const shown = await waitFor(`document.querySelector('.diagram-full svg')`);
-          const minFontPx = shown ? await evaluate(`window.__kitLabelPx(document.querySelector('.diagram-full svg'))`) : null;
+          const minFontPx = shown
+            ? await evaluate(`window.__kitLabelPx(document.querySelector('.diagram-full svg'))`)
+            : null;
           if (shown && options.screenshotDir) {
             const shot = await page('Page.captureScreenshot', { format: 'png' });
-            writeFileSync(path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}-full.png`), Buffer.from(shot.data, 'base64'));
+            writeFileSync(
+              path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}-full.png`),
+              Buffer.from(shot.data, 'base64'),
+            );
           }
-          await page('Input.dispatchKeyEvent', { type: 'keyDown', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
-          await page('Input.dispatchKeyEvent', { type: 'keyUp', key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+          await page('Input.dispatchKeyEvent', {
+            type: 'keyDown',
+            key: 'Escape',
+            code: 'Escape',
+            windowsVirtualKeyCode: 27,
+          });
+          await page('Input.dispatchKeyEvent', {
+            type: 'keyUp',
+            key: 'Escape',
+            code: 'Escape',
+            windowsVirtualKeyCode: 27,
+          });
           const closed = await waitFor(`!document.querySelector('.diagram-full')`);
-          figures.find((f) => f.page === name && f.width === width && f.index === opener.index)!.opened = { minFontPx, closed };
+          figures.find((f) => f.page === name && f.width === width && f.index === opener.index)!.opened = {
+            minFontPx,
+            closed,
+          };
         }
         if (options.screenshotDir) {
-          const clip = await evaluate(`({ x: 0, y: 0, width: ${width}, height: Math.min(document.documentElement.scrollHeight, 16000), scale: 1 })`);
+          const clip = await evaluate(
+            `({ x: 0, y: 0, width: ${width}, height: Math.min(document.documentElement.scrollHeight, 16000), scale: 1 })`,
+          );
           const shot = await page('Page.captureScreenshot', { format: 'png', captureBeyondViewport: true, clip });
-          writeFileSync(path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}.png`), Buffer.from(shot.data, 'base64'));
+          writeFileSync(
+            path.join(options.screenshotDir, `${name}-${width}${options.dark ? '-dark' : ''}.png`),
+            Buffer.from(shot.data, 'base64'),
+          );
         }
       }
     }
@@ -514,7 +664,12 @@ export interface GuideFigures {
  * The built book's figures for the benchmark: each page loaded `runs` times in a fresh browser (median interactive
  * time). Needs `npm run book:build` first; returns undefined (with the reason) when Chromium or the build is missing.
  */
-export async function measureGuide(dist = path.resolve(import.meta.dirname, '../../book/.vitepress/dist'), pages = ['chapter-03'], runs = 3, cpuSlowdown = 1): Promise<{ figures: GuideFigures[] } | { skipped: string }> {
+export async function measureGuide(
+  dist = path.resolve(import.meta.dirname, '../../book/.vitepress/dist'),
+  pages = ['chapter-03'],
+  runs = 3,
+  cpuSlowdown = 1,
+): Promise<{ figures: GuideFigures[] } | { skipped: string }> {
   if (!CHROMIUM) return { skipped: 'Chromium is not installed (apt-get install chromium)' };
   if (!existsSync(path.join(dist, '404.html'))) return { skipped: `no built site in ${dist} (npm run book:build)` };
   const server = await serveDir(dist);
@@ -522,21 +677,33 @@ export async function measureGuide(dist = path.resolve(import.meta.dirname, '../
     const figures: GuideFigures[] = [];
     for (const name of pages) {
       const reports: PageReport[] = [];
-      for (let i = 0; i < runs; i++) reports.push(await checkPage(`${server.url}/${name}`, { cpuSlowdown, timeoutMs: 15_000 * cpuSlowdown }));
+      for (let i = 0; i < runs; i++)
+        reports.push(await checkPage(`${server.url}/${name}`, { cpuSlowdown, timeoutMs: 15_000 * cpuSlowdown }));
       const times = reports.map((r) => r.interactiveMs ?? Infinity).sort((a, b) => a - b);
       const median = times[Math.floor(times.length / 2)]!;
       const last = reports.at(-1)!;
       figures.push({
         page: name,
         interactiveMs: Number.isFinite(median) ? median : null,
-        hydratedMs: reports.map((r) => r.hydratedMs ?? null).filter((h): h is number => h !== null).sort((a, b) => a - b)[Math.floor(runs / 2)] ?? null,
-        longestTaskAfterMs: Math.max(0, ...last.longTasks.filter(([start]) => last.interactiveMs !== null && start >= last.interactiveMs).map(([, d]) => d)),
+        hydratedMs:
+          reports
+            .map((r) => r.hydratedMs ?? null)
+            .filter((h): h is number => h !== null)
+            .sort((a, b) => a - b)[Math.floor(runs / 2)] ?? null,
+        longestTaskAfterMs: Math.max(
+          0,
+          ...last.longTasks
+            .filter(([start]) => last.interactiveMs !== null && start >= last.interactiveMs)
+            .map(([, d]) => d),
+        ),
         diagramsMs: last.diagramsMs,
         scriptsBeforeInteractive: last.scriptsBeforeInteractive.count,
         scriptKBBeforeInteractive: Math.round(last.scriptsBeforeInteractive.bytes / 1024),
         scripts: last.scripts.count,
         scriptKB: Math.round(last.scripts.bytes / 1024),
-        diagramChunks: last.scripts.names.filter((n) => /Diagram|diagram-|-definition/.test(n)).map((n) => n.replace(/^.*\//, '').replace(/\.m?js$/, '')),
+        diagramChunks: last.scripts.names
+          .filter((n) => /Diagram|diagram-|-definition/.test(n))
+          .map((n) => n.replace(/^.*\//, '').replace(/\.m?js$/, '')),
         minDiagramFontPx: last.diagrams.minFontPx,
         ...(last.error ? { error: last.error } : {}),
       });
@@ -569,14 +736,23 @@ export function guideLines(result: Awaited<ReturnType<typeof measureGuide>>): st
 // npx tsx tests/kit/browser-check.ts --diagrams [--dark] [--shots=DIR] [dist]: every diagram of the built book, at 1280 and 390 px
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href && process.argv.includes('--diagrams')) {
   const args = process.argv.slice(2);
-  const dist = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, '../../book/.vitepress/dist'));
+  const dist = path.resolve(
+    args.find((a) => !a.startsWith('--')) ?? path.join(import.meta.dirname, '../../book/.vitepress/dist'),
+  );
   const pages = guidePagesBuilt(dist);
   const server = await serveDir(dist);
   const shots = args.find((a) => a.startsWith('--shots='))?.slice(8);
   try {
-    const figures = await surveyDiagrams(server.url, pages, [1280, 390], { dark: args.includes('--dark'), screenshotDir: shots });
+    const figures = await surveyDiagrams(server.url, pages, [1280, 390], {
+      dark: args.includes('--dark'),
+      screenshotDir: shots,
+    });
     if (args.includes('--json')) console.log(JSON.stringify(figures, null, 1));
-    else for (const f of figures) console.log(`${f.width} ${f.page || 'index'} #${f.index} ${f.kind}: natural ${f.natural.width}x${f.natural.height}, shown ${f.shown.width}x${f.shown.height} in ${f.column}, label ${f.minFontPx} px${f.scrolls ? ' SCROLLS' : ''}${f.opens ? ` opens (full-size label ${f.opened?.minFontPx ?? '-'} px${f.opened && !f.opened.closed ? ', did not close' : ''})` : ''}${f.clipped ? ` clipped ${f.clipped}` : ''}${f.error ? ' ERROR' : ''}`);
+    else
+      for (const f of figures)
+        console.log(
+          `${f.width} ${f.page || 'index'} #${f.index} ${f.kind}: natural ${f.natural.width}x${f.natural.height}, shown ${f.shown.width}x${f.shown.height} in ${f.column}, label ${f.minFontPx} px${f.scrolls ? ' SCROLLS' : ''}${f.opens ? ` opens (full-size label ${f.opened?.minFontPx ?? '-'} px${f.opened && !f.opened.closed ? ', did not close' : ''})` : ''}${f.clipped ? ` clipped ${f.clipped}` : ''}${f.error ? ' ERROR' : ''}`,
+        );
   } finally {
     await server.close();
   }

@@ -7,15 +7,20 @@ import { copyRepo, kit, KIT_RUN_MS, read, REPO, solveUpTo, write } from './helpe
 
 const listTestFiles = (root: string, chapter: number) => {
   const dir = `tests/chapter${String(chapter).padStart(2, '0')}`;
-  return readdirSync(path.join(root, dir)).filter((name) => name.endsWith('.test.ts')).map((name) => `${dir}/${name}`);
+  return readdirSync(path.join(root, dir))
+    .filter((name) => name.endsWith('.test.ts'))
+    .map((name) => `${dir}/${name}`);
 };
-
 
 /** Marks the first test of chapter 1's first cached file failed, as a busy machine once made it (a timeout). */
 const plantTimeout = (root: string) => {
   kit(root, ['progress']); // the cache exists and is up to date (read back when nothing changed)
-  const cache = JSON.parse(read(root, '.kit/results.json')) as { targets: { starter: Record<string, { tests: Array<{ status: string; message: string }> }> } };
-  const file = Object.keys(cache.targets.starter).sort().find((name) => name.startsWith('tests/chapter01/'))!;
+  const cache = JSON.parse(read(root, '.kit/results.json')) as {
+    targets: { starter: Record<string, { tests: Array<{ status: string; message: string }> }> };
+  };
+  const file = Object.keys(cache.targets.starter)
+    .sort()
+    .find((name) => name.startsWith('tests/chapter01/'))!;
   cache.targets.starter[file]!.tests[0]!.status = 'failed';
   cache.targets.starter[file]!.tests[0]!.message = 'Test timed out in 5000ms.';
   write(root, '.kit/results.json', JSON.stringify(cache));
@@ -47,7 +52,9 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
 
   it('--fresh runs every chapter again, ignoring the cache, and rewrites it', () => {
     plantTimeout(copy.root);
-    expect(kit(copy.root, ['list']).stdout, 'the planted failure is read back: chapter 1 looks unfinished').toContain('Next: chapter 1');
+    expect(kit(copy.root, ['list']).stdout, 'the planted failure is read back: chapter 1 looks unfinished').toContain(
+      'Next: chapter 1',
+    );
     const fresh = kit(copy.root, ['progress', '--fresh']);
     expect(fresh.status, fresh.stdout + fresh.stderr).toBe(0);
     expect(fresh.stdout, '--fresh ran chapter 1 again').toContain('Next: chapter 2');
@@ -65,7 +72,9 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
       expect(stdout, 'chapter 1 does not import tool.ts: reused').toMatch(/one chapter unchanged since the last run/);
       expect(stdout).toMatch(/^\s+2\s+Your first tool\s+█{20}\s+(\d+)\/\1 ✓$/m);
       expect(stdout).toContain('Next: chapter 3');
-      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as { targets: { starter: Record<string, { tests: unknown[] }> } };
+      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as {
+        targets: { starter: Record<string, { tests: unknown[] }> };
+      };
       expect(Object.keys(cache.targets.starter).sort(), 'one entry per test file of chapters 1-3').toEqual(
         [1, 2, 3].flatMap((n) => listTestFiles(copy.root, n)).sort(),
       );
@@ -87,13 +96,20 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
       expect(kit(copy.root, ['progress']).stdout).toMatch(chapter3Done);
       write(copy.root, file, inChat('// thinking'));
       let { stdout } = kit(copy.root, ['progress']);
-      expect(stdout, 'chapters 1 and 2 never reached SimpleAgent.chat: reused').toMatch(/2 chapters unchanged since the last run/);
+      expect(stdout, 'chapters 1 and 2 never reached SimpleAgent.chat: reused').toMatch(
+        /2 chapters unchanged since the last run/,
+      );
       expect(stdout).toMatch(chapter3Done);
       write(copy.root, file, inChat('const pattern = /(/;'));
       ({ stdout } = kit(copy.root, ['progress']));
       expect(stdout, 'a bad regular expression inside SimpleAgent.chat fails chapter 3').not.toMatch(chapter3Done);
-      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as { targets: Record<string, Record<string, { tests: Array<{ status: string; message: string }> }>> };
-      expect(cache.targets.solution?.['tests/chapter03/single-turn.test.ts'], 'the solution run that counts the tests of a file that did not load is kept for the next typo').toBeDefined();
+      const cache = JSON.parse(read(copy.root, '.kit/results.json')) as {
+        targets: Record<string, Record<string, { tests: Array<{ status: string; message: string }> }>>;
+      };
+      expect(
+        cache.targets.solution?.['tests/chapter03/single-turn.test.ts'],
+        'the solution run that counts the tests of a file that did not load is kept for the next typo',
+      ).toBeDefined();
       const singleTurn = cache.targets.starter!['tests/chapter03/single-turn.test.ts']!.tests;
       expect(singleTurn.length).toBeGreaterThan(3);
       expect(
@@ -124,16 +140,24 @@ describe('grade (scripts/kit/grade.ts)', () => {
     expect(stdout).toMatch(/^\s+1\s+Messages and the mock provider\s+(\d+)\/\1\s+10\/10$/m);
     expect(stdout).toMatch(/^\s+3\s+The agentic loop\s+0\/\d+\s+0\/10$/m);
     expect(stdout).toMatch(/Total\s+\d+\/\d+\s+20\/\d+/);
-    const entries = JSON.parse(read(copy.root, 'out/grade.json')) as Array<{ chapter: number; name: string; status: string; message: string }>;
+    const entries = JSON.parse(read(copy.root, 'out/grade.json')) as Array<{
+      chapter: number;
+      name: string;
+      status: string;
+      message: string;
+    }>;
     expect(entries.length).toBeGreaterThan(40);
-    for (const entry of entries) expect(Object.keys(entry)).toEqual(expect.arrayContaining(['chapter', 'name', 'status', 'message']));
+    for (const entry of entries)
+      expect(Object.keys(entry)).toEqual(expect.arrayContaining(['chapter', 'name', 'status', 'message']));
     expect(entries.filter((e) => e.chapter === 1).every((e) => e.status === 'passed')).toBe(true);
     const ch3 = entries.filter((e) => e.chapter === 3);
     expect(ch3.length).toBeGreaterThan(0);
     expect(ch3.every((e) => e.status === 'failed' && e.message.includes('TODO(chapter 3)'))).toBe(true);
     const xml = read(copy.root, 'out/grade.xml');
     expect(xml).toMatch(/^<\?xml/);
-    expect(xml).toContain(`<testsuites name="kit" tests="${entries.length}" failures="${entries.filter((e) => e.status === 'failed').length}"`);
+    expect(xml).toContain(
+      `<testsuites name="kit" tests="${entries.length}" failures="${entries.filter((e) => e.status === 'failed').length}"`,
+    );
     expect((xml.match(/<testcase /g) ?? []).length).toBe(entries.length);
     expect(xml).toMatch(/<failure message="TodoError: TODO\(chapter 3\)/);
   });
@@ -156,12 +180,18 @@ describe('grade (scripts/kit/grade.ts)', () => {
       const { status, stdout } = kit(copy.root, ['grade', '--json', 'out/broken.json']);
       expect(status, stdout).toBe(0);
       expect(stdout).toMatch(/problem\(s\) outside tests:\n {2}tests\/chapter03\/agent\.test\.ts/);
-      const entries = JSON.parse(read(copy.root, 'out/broken.json')) as Array<{ chapter: number; status: string; message: string }>;
+      const entries = JSON.parse(read(copy.root, 'out/broken.json')) as Array<{
+        chapter: number;
+        status: string;
+        message: string;
+      }>;
       expect(entries.length, 'the same number of tests as before').toBe(before.length);
       const broken = entries.filter((e) => e.message.startsWith('this test file could not load'));
       expect(broken.length).toBeGreaterThan(5);
       expect(broken.every((e) => e.status === 'failed')).toBe(true);
-      expect(broken.filter((e) => e.chapter === 3).length, 'the chapter 3 tests that import agent.ts').toBeGreaterThan(5);
+      expect(broken.filter((e) => e.chapter === 3).length, 'the chapter 3 tests that import agent.ts').toBeGreaterThan(
+        5,
+      );
     } finally {
       write(copy.root, 'starter/src/agent.ts', agent);
     }
@@ -216,7 +246,7 @@ describe('solution (scripts/kit/solution.ts)', () => {
 
 describe('reset (scripts/kit/reset.ts)', () => {
   let copy: ReturnType<typeof copyRepo>;
-  beforeAll(() => copy = copyRepo({ chapters: 3 }));
+  beforeAll(() => (copy = copyRepo({ chapters: 3 })));
   afterAll(() => copy.cleanup());
 
   it('asks first and changes nothing on "n" or no answer', () => {
@@ -282,7 +312,9 @@ describe('doctor (scripts/kit/doctor.ts)', () => {
   it('notices a results cache that kept a failure a fresh run does not give, and says how to rebuild it', () => {
     plantTimeout(copy.root);
     const { stdout } = kit(copy.root, ['doctor']);
-    expect(stdout).toMatch(/! the results cache \(\.kit\/results\.json\) was stale: 1 test\(s\) of chapter 1 failed there and pass when run again/);
+    expect(stdout).toMatch(
+      /! the results cache \(\.kit\/results\.json\) was stale: 1 test\(s\) of chapter 1 failed there and pass when run again/,
+    );
     expect(stdout).toContain('fix: Run "npm run progress -- --fresh"');
     expect(kit(copy.root, ['list']).stdout, 'doctor stored the fresh results').toContain('Next: chapter 2');
   });
@@ -313,7 +345,12 @@ describe('npm test (scripts/test.mjs)', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
     delete env.KIT_TARGET;
     delete env.KIT_SRC;
-    const result = spawnSync(process.execPath, [path.join(copy.root, 'scripts/test.mjs'), ...args], { cwd: copy.root, env, encoding: 'utf8', timeout: KIT_RUN_MS });
+    const result = spawnSync(process.execPath, [path.join(copy.root, 'scripts/test.mjs'), ...args], {
+      cwd: copy.root,
+      env,
+      encoding: 'utf8',
+      timeout: KIT_RUN_MS,
+    });
     return { status: result.status, output: result.stdout + result.stderr };
   };
 
@@ -323,17 +360,23 @@ describe('npm test (scripts/test.mjs)', () => {
     expect(clean.status, clean.output).toBe(1);
     expect(clean.output).toMatch(/Tests\s+\d+ failed/);
     expect(clean.output).toMatch(/Types\s+no errors in starter\/src \(tsc, \d+\.\ds\)/);
-    expect(npmTest('chapter1').output).toContain('no errors in starter/src (tsc, nothing changed since the last check)');
+    expect(npmTest('chapter1').output).toContain(
+      'no errors in starter/src (tsc, nothing changed since the last check)',
+    );
     const file = 'starter/src/messages.ts';
     const before = read(copy.root, file);
     write(copy.root, file, `${before}\nexport const notANumber: number = 'one';\n`);
     try {
       const typed = npmTest('chapter1');
       const lines = before.split('\n').length + 1;
-      expect(typed.output.indexOf('Type errors: 1'), 'after the results').toBeGreaterThan(typed.output.search(/Tests\s+\d+ failed/));
+      expect(typed.output.indexOf('Type errors: 1'), 'after the results').toBeGreaterThan(
+        typed.output.search(/Tests\s+\d+ failed/),
+      );
       expect(typed.output).toContain(`starter/src/messages.ts:${lines}:`);
       expect(typed.output).toContain('TS2322');
-      expect(npmTest('chapter1', '--solution').output, 'no type check against the solution').not.toMatch(/Types|Type errors/);
+      expect(npmTest('chapter1', '--solution').output, 'no type check against the solution').not.toMatch(
+        /Types|Type errors/,
+      );
     } finally {
       write(copy.root, file, before);
     }

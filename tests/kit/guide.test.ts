@@ -5,15 +5,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { checkGuide, checkStubTable, checkStubTables, headerLength, quizBalance, fencedBlocks, guideTestCommands, shellWords, stubTable } from '../../scripts/lib/guide.js';
+import {
+  checkGuide,
+  checkStubTable,
+  checkStubTables,
+  headerLength,
+  quizBalance,
+  fencedBlocks,
+  guideTestCommands,
+  shellWords,
+  stubTable,
+} from '../../scripts/lib/guide.js';
 import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
-
-
 describe('parseSummary (book/.vitepress/lib/summary.ts)', () => {
   it('reads prefix chapters, parts, nested entries and drafts', () => {
-    const entries = parseSummary('# Summary\n\n[Introduction](README.md)\n\n# Part I: The loop\n\n- [One](chapter01.md)\n  - [Deeper](one/more.md)\n- [Draft]()\n\n---\n\n# Part II\n- [Two](./chapter02.md)\n');
+    const entries = parseSummary(
+      '# Summary\n\n[Introduction](README.md)\n\n# Part I: The loop\n\n- [One](chapter01.md)\n  - [Deeper](one/more.md)\n- [Draft]()\n\n---\n\n# Part II\n- [Two](./chapter02.md)\n',
+    );
     expect(entries).toEqual([
       { title: 'Introduction', file: 'README.md', depth: 0, line: 3 },
       { title: 'One', file: 'chapter01.md', part: 'Part I: The loop', depth: 0, line: 7 },
@@ -46,9 +56,15 @@ describe('parseQuiz (book/.vitepress/lib/quiz.ts)', () => {
   });
 
   it('reports a missing explanation, no correct answer, two correct answers, two questions', () => {
-    expect(parseQuiz('Q: a?\n- [ ] x\n- [x] y\n  > why').problems).toEqual(['choice 1 ("x") has no explanation (an indented "> ..." line)']);
-    expect(parseQuiz('Q: a?\n- [ ] x\n  > n\n- [ ] y\n  > n').problems).toEqual(['0 correct answers; mark exactly one with [x]']);
-    expect(parseQuiz('Q: a?\n- [x] x\n  > n\n- [x] y\n  > n').problems).toEqual(['2 correct answers; mark exactly one with [x]']);
+    expect(parseQuiz('Q: a?\n- [ ] x\n- [x] y\n  > why').problems).toEqual([
+      'choice 1 ("x") has no explanation (an indented "> ..." line)',
+    ]);
+    expect(parseQuiz('Q: a?\n- [ ] x\n  > n\n- [ ] y\n  > n').problems).toEqual([
+      '0 correct answers; mark exactly one with [x]',
+    ]);
+    expect(parseQuiz('Q: a?\n- [x] x\n  > n\n- [x] y\n  > n').problems).toEqual([
+      '2 correct answers; mark exactly one with [x]',
+    ]);
     expect(parseQuiz(`${GOOD_QUIZ}\nQ: b?`).problems).toContain('2 questions in one block (one per block)');
   });
 });
@@ -65,7 +81,12 @@ describe('fencedBlocks (scripts/lib/guide.ts)', () => {
 
 describe('shellWords (scripts/lib/guide.ts)', () => {
   it('keeps quoted test names together', () => {
-    expect(shellWords(`chapter3 -t "unknown tool becomes" --solution`)).toEqual(['chapter3', '-t', 'unknown tool becomes', '--solution']);
+    expect(shellWords(`chapter3 -t "unknown tool becomes" --solution`)).toEqual([
+      'chapter3',
+      '-t',
+      'unknown tool becomes',
+      '--solution',
+    ]);
     expect(shellWords(`ch2 -t 'a b'`)).toEqual(['ch2', '-t', 'a b']);
   });
 });
@@ -82,7 +103,8 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     // The translated hints record English commits; a copy has no git history to read them from (guide-locale.test.ts
     // checks them in a repository of its own).
-    for (const chapter of readdirSync(path.join(copy.root, 'tests')).filter((name) => /^chapter\d+$/.test(name))) rmSync(path.join(copy.root, 'tests', chapter, 'hints.zh-CN.md'), { force: true });
+    for (const chapter of readdirSync(path.join(copy.root, 'tests')).filter((name) => /^chapter\d+$/.test(name)))
+      rmSync(path.join(copy.root, 'tests', chapter, 'hints.zh-CN.md'), { force: true });
     page('SUMMARY.md', '# Summary\n\n[Introduction](README.md)\n\n# Part I\n\n- [One](chapter01.md)\n- [Two]()\n');
     page('README.md', '# Intro\n\nRun `npm test -- chapter1` first.\n');
   });
@@ -138,27 +160,66 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
     page(
       'chapter01.md',
       [
-        '# One', '', '```ts check', "import { textOf } from 'kit/messages';", 'const n: number = textOf;', '```', '', '```quiz', 'Q: ?', '- [ ] a', '  > x', '- [ ] b', '```',
-        '', '```mermaid', 'sequenceDiagram', '  S->>S: save_draft runs; show_form is pending', '  S-->>B: done', '```',
-        '', 'Seed 003 describes exactly this, and your learners will like it.',
+        '# One',
+        '',
+        '```ts check',
+        "import { textOf } from 'kit/messages';",
+        'const n: number = textOf;',
+        '```',
+        '',
+        '```quiz',
+        'Q: ?',
+        '- [ ] a',
+        '  > x',
+        '- [ ] b',
+        '```',
+        '',
+        '```mermaid',
+        'sequenceDiagram',
+        '  S->>S: save_draft runs; show_form is pending',
+        '  S-->>B: done',
+        '```',
+        '',
+        'Seed 003 describes exactly this, and your learners will like it.',
       ].join('\n'),
     );
     const problems = await checkGuide(copy.root);
     expect(problems).toContain('book/src/SUMMARY.md:6: "Three" links chapter03.md, which does not exist');
     expect(problems).toContain('book/src/orphan.md is not in SUMMARY.md (add it there, or delete the page)');
-    expect(problems.find((p) => p.startsWith('book/src/chapter01.md:5: ts check block does not type-check: error TS2322'))).toBeDefined();
+    expect(
+      problems.find((p) => p.startsWith('book/src/chapter01.md:5: ts check block does not type-check: error TS2322')),
+    ).toBeDefined();
     expect(problems).toContain('book/src/chapter01.md:8: quiz: 0 correct answers; mark exactly one with [x]');
-    expect(problems).toContain('book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)');
-    expect(problems.find((p) => p.startsWith('book/src/chapter01.md:17: mermaid cannot parse this diagram')), `a ';' in a sequence message ends the statement: ${problems.join('\n')}`).toBeDefined();
-    expect(problems.filter((p) => /^book\/src\/chapter01\.md:21: ".*" is the authors' voice/.test(p)).map((p) => /"([^"]+)"/.exec(p)![1])).toEqual(['Seed 003', 'your learners']);
+    expect(problems).toContain(
+      'book/src/chapter01.md:8: quiz: choice 2 ("b") has no explanation (an indented "> ..." line)',
+    );
+    expect(
+      problems.find((p) => p.startsWith('book/src/chapter01.md:17: mermaid cannot parse this diagram')),
+      `a ';' in a sequence message ends the statement: ${problems.join('\n')}`,
+    ).toBeDefined();
+    expect(
+      problems
+        .filter((p) => /^book\/src\/chapter01\.md:21: ".*" is the authors' voice/.test(p))
+        .map((p) => /"([^"]+)"/.exec(p)![1]),
+    ).toEqual(['Seed 003', 'your learners']);
   });
 });
 
 describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
   const table = stubTable(ROOT, 3);
   it("lists a chapter's stubs in the order of its hints, with their files and a -t filter that names them", () => {
-    expect(table.split('\n').slice(2).map((row) => row.split('|')[2]!.trim())).toEqual([
-      '`executeToolCall`', '`singleTurn`', '`SimpleAgent.run`', '`SimpleAgent.executeTools`', '`SimpleAgent.pushResults`', '`SimpleAgent.chat`',
+    expect(
+      table
+        .split('\n')
+        .slice(2)
+        .map((row) => row.split('|')[2]!.trim()),
+    ).toEqual([
+      '`executeToolCall`',
+      '`singleTurn`',
+      '`SimpleAgent.run`',
+      '`SimpleAgent.executeTools`',
+      '`SimpleAgent.pushResults`',
+      '`SimpleAgent.chat`',
     ]);
     expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `-t "pushResults"` |');
   });
@@ -167,45 +228,87 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
     const page = (t: string) => `# Chapter 3\n\n> **Command:** \`npm test -- chapter3\`\n\n${t}\n\n## Why a loop\n`;
     expect(checkStubTable(ROOT, 'chapter-03.md', page(table))).toEqual([]);
     expect(checkStubTable(ROOT, 'introduction.md', 'no table')).toEqual([]);
-    expect(checkStubTable(ROOT, 'chapter-03.md', page('')).join()).toMatch(/^book\/src\/chapter-03\.md: no stub table .*--stub-table 3/);
+    expect(checkStubTable(ROOT, 'chapter-03.md', page('')).join()).toMatch(
+      /^book\/src\/chapter-03\.md: no stub table .*--stub-table 3/,
+    );
     const rows = table.split('\n');
     const missing = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 4), ...rows.slice(5)].join('\n')));
-    expect(missing.join()).toMatch(/the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/);
-    const swapped = checkStubTable(ROOT, 'chapter-03.md', page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')));
+    expect(missing.join()).toMatch(
+      /the stub table names executeToolCall, singleTurn, SimpleAgent.executeTools, .*chapter 3's stubs, in the order of its hints, are executeToolCall, singleTurn, SimpleAgent.run,/,
+    );
+    const swapped = checkStubTable(
+      ROOT,
+      'chapter-03.md',
+      page([...rows.slice(0, 2), rows[3], rows[2], ...rows.slice(4)].join('\n')),
+    );
     expect(swapped).toHaveLength(1);
     const filter = checkStubTable(ROOT, 'chapter-03.md', page(table.replace('-t "pushResults"', '-t "push"')));
-    expect(filter).toEqual([expect.stringMatching(/^book\/src\/chapter-03\.md:11: the stub table's row for SimpleAgent.pushResults reads .*-t "push".*; the kit writes .*-t "pushResults"/)]);
+    expect(filter).toEqual([
+      expect.stringMatching(
+        /^book\/src\/chapter-03\.md:11: the stub table's row for SimpleAgent.pushResults reads .*-t "push".*; the kit writes .*-t "pushResults"/,
+      ),
+    ]);
   });
 });
 
 describe('a chapter read in parts (scripts/lib/guide.ts checkStubTables)', () => {
-  const part = (from: number, to: number) => `# Chapter 15, part\n\n${stubTable(ROOT, 15, { from, to })}\n\n## The flags\n`;
+  const part = (from: number, to: number) =>
+    `# Chapter 15, part\n\n${stubTable(ROOT, 15, { from, to })}\n\n## The flags\n`;
   const overview = { page: 'chapter-15.md', markdown: '# Chapter 15: Capstone\n\nFour parts.\n' };
   const pages = (...ranges: Array<[number, number] | string>) => [
     overview,
-    ...ranges.map((r, i) => ({ page: `chapter-15-${i + 1}.md`, markdown: typeof r === 'string' ? r : part(r[0], r[1]) })),
+    ...ranges.map((r, i) => ({
+      page: `chapter-15-${i + 1}.md`,
+      markdown: typeof r === 'string' ? r : part(r[0], r[1]),
+    })),
   ];
-  const all = stubTable(ROOT, 15).split('\n').slice(2).map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+  const all = stubTable(ROOT, 15)
+    .split('\n')
+    .slice(2)
+    .map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
 
   it("accepts parts whose tables, in order, name each of the chapter's stubs once, numbered as in the whole table", () => {
     expect(all.length).toBeGreaterThan(30);
-    expect(stubTable(ROOT, 15, { from: 9, to: 10 }).split('\n').slice(2).map((r) => r.split('|')[1]!.trim())).toEqual(['9', '10']);
+    expect(
+      stubTable(ROOT, 15, { from: 9, to: 10 })
+        .split('\n')
+        .slice(2)
+        .map((r) => r.split('|')[1]!.trim()),
+    ).toEqual(['9', '10']);
     expect(checkStubTables(ROOT, pages([1, 8], [9, 19], [20, 31], [32, all.length]))).toEqual([]);
     // A chapter on one page is still checked as before.
-    expect(checkStubTables(ROOT, [{ page: 'chapter-03.md', markdown: 'no table' }]).join()).toMatch(/chapter-03\.md: no stub table/);
+    expect(checkStubTables(ROOT, [{ page: 'chapter-03.md', markdown: 'no table' }]).join()).toMatch(
+      /chapter-03\.md: no stub table/,
+    );
   });
 
   it('names a part without a table, a stub in two parts, a stub in none, and a row the kit would write otherwise', () => {
-    expect(checkStubTables(ROOT, pages([1, 8], 'no table here', [9, all.length])).join()).toMatch(/chapter-15-2\.md: no stub table .*each part of chapter 15 opens with the table of its own stubs/);
+    expect(checkStubTables(ROOT, pages([1, 8], 'no table here', [9, all.length])).join()).toMatch(
+      /chapter-15-2\.md: no stub table .*each part of chapter 15 opens with the table of its own stubs/,
+    );
     const twice = checkStubTables(ROOT, pages([1, 8], [8, all.length]));
-    expect(twice.join()).toMatch(new RegExp(`chapter-15-2\\.md:3: .*${all[7]} is already in an earlier part's table; after the parts before it, chapter 15's hints go on with ${all[8]},`));
+    expect(twice.join()).toMatch(
+      new RegExp(
+        `chapter-15-2\\.md:3: .*${all[7]} is already in an earlier part's table; after the parts before it, chapter 15's hints go on with ${all[8]},`,
+      ),
+    );
     const gap = checkStubTables(ROOT, pages([1, 8], [10, all.length]));
     expect(gap.join()).toMatch(new RegExp(`chapter-15-2\\.md:3: .*hints go on with ${all[8]}, `));
     expect(gap.join()).toMatch(new RegExp(`chapter-15\\.md: chapter 15's parts leave out ${all[8]}:`));
     const short = checkStubTables(ROOT, pages([1, 8], [9, 30]));
-    expect(short).toEqual([expect.stringMatching(new RegExp(`^book/src/chapter-15\\.md: chapter 15's parts leave out ${all.slice(30).join(', ')}:`))]);
+    expect(short).toEqual([
+      expect.stringMatching(
+        new RegExp(`^book/src/chapter-15\\.md: chapter 15's parts leave out ${all.slice(30).join(', ')}:`),
+      ),
+    ]);
     const filter = checkStubTables(ROOT, pages([1, 8], part(9, all.length).replace(`-t "${all[8]}"`, '-t "nothing"')));
-    expect(filter).toEqual([expect.stringMatching(new RegExp(`^book/src/chapter-15-2\\.md:5: the stub table's row for ${all[8]} reads .*-t "nothing".*; the kit writes .*--stub-table 15 9-${all.length}`))]);
+    expect(filter).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^book/src/chapter-15-2\\.md:5: the stub table's row for ${all[8]} reads .*-t "nothing".*; the kit writes .*--stub-table 15 9-${all.length}`,
+        ),
+      ),
+    ]);
   });
 });
 
@@ -230,9 +333,12 @@ describe('quizBalance (scripts/lib/guide.ts)', () => {
 
 describe('headerLength (scripts/lib/guide.ts)', () => {
   it('counts the words of "What you build", over several lines, up to the next field', () => {
-    const header = (words: number) => `# Ch\n\n> **What you build:** ${'word '.repeat(words - 3)}\n> three more words\n> **Files to edit:** \`a.ts\` b c d e f g h i j k l m n o p q r s t u v w x y z\n`;
+    const header = (words: number) =>
+      `# Ch\n\n> **What you build:** ${'word '.repeat(words - 3)}\n> three more words\n> **Files to edit:** \`a.ts\` b c d e f g h i j k l m n o p q r s t u v w x y z\n`;
     expect(headerLength(header(80))).toEqual([]);
-    expect(headerLength(header(81))).toEqual(['3: the header\'s "What you build" has 81 words (at most 80): say the gist, and leave the details to the page']);
+    expect(headerLength(header(81))).toEqual([
+      '3: the header\'s "What you build" has 81 words (at most 80): say the gist, and leave the details to the page',
+    ]);
     expect(headerLength('# No header\n')).toEqual([]);
   });
 });

@@ -21,7 +21,19 @@ export const KIT_RUN_MS = 300_000;
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 
-const COPIED = ['solution', 'starter', 'tests', 'scripts', 'book', 'vitest.config.ts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.base.json', 'tsconfig.starter.json'];
+const COPIED = [
+  'solution',
+  'starter',
+  'tests',
+  'scripts',
+  'book',
+  'vitest.config.ts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.starter.json',
+];
 
 /**
  * A copy of the repository in a temp dir. `link: false` leaves node_modules out (a kit that cannot run).
@@ -72,7 +84,12 @@ const env = () => {
 };
 
 /** Runs `scripts/kit.ts <args>` in the copy and waits for it (`extraEnv`: more environment, e.g. a locale). */
-export function kit(root: string, args: string[], input = '', extraEnv: NodeJS.ProcessEnv = {}): { status: number | null; stdout: string; stderr: string } {
+export function kit(
+  root: string,
+  args: string[],
+  input = '',
+  extraEnv: NodeJS.ProcessEnv = {},
+): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
     cwd: root,
     env: { ...env(), ...extraEnv },
@@ -85,7 +102,11 @@ export function kit(root: string, args: string[], input = '', extraEnv: NodeJS.P
 
 /** Starts `scripts/kit.ts <args>` in the background, for watch. */
 export function startKit(root: string, args: string[]) {
-  const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], { cwd: root, env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
+    cwd: root,
+    env: env(),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk) => (output += chunk));
   child.stderr.on('data', (chunk) => (output += chunk));
@@ -101,7 +122,8 @@ export function startKit(root: string, args: string[]) {
         const match = pattern.exec(output.slice(from));
         if (match) return from + match.index + match[0].length;
         if (Date.now() - start > ms) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
-        if (child.exitCode !== null) throw new Error(`kit exited (${child.exitCode}) before ${pattern}; output:\n${output}`);
+        if (child.exitCode !== null)
+          throw new Error(`kit exited (${child.exitCode}) before ${pattern}; output:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }
     },

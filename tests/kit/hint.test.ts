@@ -41,7 +41,10 @@ describe('hint (scripts/kit/hint.ts)', () => {
   it('moves to the next stub once the first one is written and its tests pass', () => {
     // Solve executeToolCall only: the next stub in teaching order is singleTurn.
     const key = 'chapter 3: executeToolCall';
-    const solved = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2 && `chapter ${r.chapter}: ${r.name}` !== key);
+    const solved = buildWorkspace(
+      path.join(copy.root, 'solution/src'),
+      (r) => r.chapter > 2 && `chapter ${r.chapter}: ${r.name}` !== key,
+    );
     write(copy.root, 'starter/src/execute-tool.ts', solved.files.get('execute-tool.ts')!);
     const out = kit(copy.root, ['hint', 'chapter3']).stdout;
     expect(out).toMatch(/Chapter 3 · singleTurn/);
@@ -49,7 +52,10 @@ describe('hint (scripts/kit/hint.ts)', () => {
   });
 
   it('a stub with a body whose tests fail is still unfinished', () => {
-    const broken = read(copy.root, 'starter/src/execute-tool.ts').replace('const tool = tools.get(call.name);', 'const tool = tools.get(call.name.toLowerCase() + "x");');
+    const broken = read(copy.root, 'starter/src/execute-tool.ts').replace(
+      'const tool = tools.get(call.name);',
+      'const tool = tools.get(call.name.toLowerCase() + "x");',
+    );
     write(copy.root, 'starter/src/execute-tool.ts', broken);
     const out = kit(copy.root, ['hint', 'chapter3']).stdout;
     expect(out).toMatch(/Chapter 3 · executeToolCall/);
@@ -58,7 +64,9 @@ describe('hint (scripts/kit/hint.ts)', () => {
 
   it('says when the chapter is finished', () => {
     solveUpTo(copy.root, 3);
-    expect(kit(copy.root, ['hint', 'chapter3']).stdout).toMatch(/Every stub of chapter 3 is written and its \d+ tests pass/);
+    expect(kit(copy.root, ['hint', 'chapter3']).stdout).toMatch(
+      /Every stub of chapter 3 is written and its \d+ tests pass/,
+    );
   });
 
   it('without a chapter, gives the hint for the first chapter with unwritten stubs (running only chapters up to it)', () => {
@@ -92,7 +100,10 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
 
   it('keeps the Chinese hints in the shape of the English ones: the same stubs, as many hints each', () => {
     for (const n of [1, 2, 3]) {
-      const shape = (file: string) => parseHints(read(copy.root, `tests/chapter0${n}/${file}`)).map((s) => `${s.stub}: ${s.hints.map((h) => h.title).join(', ')}`);
+      const shape = (file: string) =>
+        parseHints(read(copy.root, `tests/chapter0${n}/${file}`)).map(
+          (s) => `${s.stub}: ${s.hints.map((h) => h.title).join(', ')}`,
+        );
       expect(shape('hints.zh-CN.md'), `tests/chapter0${n}/hints.zh-CN.md`).toEqual(shape('hints.md'));
     }
   });
@@ -103,11 +114,13 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
     expect(stdout).toMatch(/^第 3 章 · executeToolCall {2}\(starter\/src\/execute-tool\.ts:\d+\)$/m);
     expect(stdout).toContain('提示 1/3：点拨');
     expect(stdout).toContain('有四样东西会让一次工具调用得不到正常结果');
-    expect(stdout, 'test names and messages stay English').toMatch(/未通过：executeToolCall \(src\/execute-tool\.ts\) > /);
+    expect(stdout, 'test names and messages stay English').toMatch(
+      /未通过：executeToolCall \(src\/execute-tool\.ts\) > /,
+    );
     expect(stdout).toContain('再运行一次 "npm run hint -- chapter3"，可以看到思路。');
   });
 
-  it("answers in Chinese in a Chinese shell (LANG=zh_CN.UTF-8), and in English when asked (--lang en)", () => {
+  it('answers in Chinese in a Chinese shell (LANG=zh_CN.UTF-8), and in English when asked (--lang en)', () => {
     const zh = kit(copy.root, ['hint', 'chapter3'], '', { LANG: 'zh_CN.UTF-8' });
     expect(zh.stdout).toContain('提示 2/3：思路');
     expect(zh.stdout).toContain('`tools.get(call.name)`；找不到时');
@@ -138,21 +151,29 @@ describe('hint and watch point at the stub the failing tests exercised (issue 19
 
   /** Chapter 3 solved except one stub, whose body is `body`: a plausible mistake, not a TODO. */
   const withWrong = (stub: string, body: string[]) => {
-    const files = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 3, new Map([[`chapter 3: ${stub}`, body]])).files;
+    const files = buildWorkspace(
+      path.join(copy.root, 'solution/src'),
+      (r) => r.chapter > 3,
+      new Map([[`chapter 3: ${stub}`, body]]),
+    ).files;
     write(copy.root, 'starter/src/agent.ts', files.get('agent.ts')!);
   };
 
   // The describe block of these tests is "SimpleAgent.run and chat": its title names run first.
   const cases: Array<[string, string, string[]]> = [
     // chat forgets to keep the final answer in the history; run is right.
-    ['SimpleAgent.chat', 'SimpleAgent.run', [
-      '    for (let i = 0; i < this.maxTurns; i++) {',
-      '      const turn = await this.provider.complete({ system: this.system, messages: history, tools: this.tools.definitions() });',
-      "      if (turn.stopReason !== 'tool_use') return textOf(turn);",
-      '      this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));',
-      '    }',
-      '    throw new TurnLimitError(this.maxTurns);',
-    ]],
+    [
+      'SimpleAgent.chat',
+      'SimpleAgent.run',
+      [
+        '    for (let i = 0; i < this.maxTurns; i++) {',
+        '      const turn = await this.provider.complete({ system: this.system, messages: history, tools: this.tools.definitions() });',
+        "      if (turn.stopReason !== 'tool_use') return textOf(turn);",
+        '      this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));',
+        '    }',
+        '    throw new TurnLimitError(this.maxTurns);',
+      ],
+    ],
     // run forgets to return chat's answer; chat is right.
     ['SimpleAgent.run', 'SimpleAgent.chat', ['    await this.chat([userMessage(prompt)]);', "    return '';"]],
   ];
@@ -162,27 +183,55 @@ describe('hint and watch point at the stub the failing tests exercised (issue 19
       const { tests } = await runTests({ root: copy.root, chapters: [3] });
       const failing = tests.filter((t) => t.status === 'failed');
       expect(failing.length, 'the wrong stub fails some tests').toBeGreaterThan(0);
-      expect(failing.every((t) => t.regions?.includes(`chapter 3: ${wrong}`)), 'each failing test recorded the regions it reached').toBe(true);
+      expect(
+        failing.every((t) => t.regions?.includes(`chapter 3: ${wrong}`)),
+        'each failing test recorded the regions it reached',
+      ).toBe(true);
       const stubs = learnerStubs(copy.root);
       const assigned = assignStubs(tests, stubs);
       expect(failing.map((t) => assigned.get(t)?.name)).toEqual(failing.map(() => wrong));
       const hint = await hintText(copy.root, 3, tests);
       expect(hint).toMatch(new RegExp(`^Chapter 3 · ${wrong.replace('.', '\\.')} `, 'm'));
-      expect(renderChapter(copy.root, 3, tests)).toMatch(new RegExp(`Edit: starter/src/agent\\.ts:\\d+ {2}\\(#region chapter 3: ${wrong.replace('.', '\\.')}\\)`));
+      expect(renderChapter(copy.root, 3, tests)).toMatch(
+        new RegExp(`Edit: starter/src/agent\\.ts:\\d+ {2}\\(#region chapter 3: ${wrong.replace('.', '\\.')}\\)`),
+      );
     });
   }
 
   it('without a trace, falls back to the describe title; the trace outranks a title that names another stub', () => {
-    const stub = (name: string, chapter = 3): LearnerStub => ({ chapter, name, file: 'starter/src/agent.ts', line: 1, steps: [], body: [], todo: false });
+    const stub = (name: string, chapter = 3): LearnerStub => ({
+      chapter,
+      name,
+      file: 'starter/src/agent.ts',
+      line: 1,
+      steps: [],
+      body: [],
+      todo: false,
+    });
     const stubs = [stub('SimpleAgent.run'), stub('SimpleAgent.chat'), stub('ToolSet.add', 2)];
     const test = (name: string, status: 'passed' | 'failed', regions?: string[]): TestOutcome => ({
-      chapter: 3, file: 'tests/chapter03/agent.test.ts', suites: ['SimpleAgent.run and chat (src/agent.ts)'], name, fullName: name, status, message: status === 'failed' ? 'expected' : '', ...(regions ? { regions } : {}),
+      chapter: 3,
+      file: 'tests/chapter03/agent.test.ts',
+      suites: ['SimpleAgent.run and chat (src/agent.ts)'],
+      name,
+      fullName: name,
+      status,
+      message: status === 'failed' ? 'expected' : '',
+      ...(regions ? { regions } : {}),
     });
     const untraced = test('a', 'failed');
     expect(assignStubs([untraced], stubs).get(untraced)?.name).toBe('SimpleAgent.run');
-    const viaRun = test('b', 'failed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.run', 'chapter 3: SimpleAgent.chat']);
+    const viaRun = test('b', 'failed', [
+      'chapter 2: ToolSet.add',
+      'chapter 3: SimpleAgent.run',
+      'chapter 3: SimpleAgent.chat',
+    ]);
     const viaChat = test('c', 'failed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.chat']);
-    const passing = test('d', 'passed', ['chapter 2: ToolSet.add', 'chapter 3: SimpleAgent.run', 'chapter 3: SimpleAgent.chat']);
+    const passing = test('d', 'passed', [
+      'chapter 2: ToolSet.add',
+      'chapter 3: SimpleAgent.run',
+      'chapter 3: SimpleAgent.chat',
+    ]);
     const assigned = assignStubs([viaRun, viaChat, passing], stubs);
     expect(assigned.get(viaRun)?.name).toBe('SimpleAgent.chat');
     expect(assigned.get(viaChat)?.name).toBe('SimpleAgent.chat');

@@ -25,9 +25,21 @@ function index(docs: Array<{ id: string; title: string; text: string }>, tokeniz
 }
 
 const DOCS = [
-  { id: '/zh/chapter-03', title: '第 3 章：智能体循环', text: '模型回答一次以后，把工具调用交给智能体循环，再把工具结果追加到对话历史里。' },
-  { id: '/zh/chapter-07', title: '第 7 章：事件、钩子与取消', text: '每个钩子（hook）都在工具调用之前运行；取消时中止信号（AbortSignal）会触发。' },
-  { id: '/chapter-02', title: 'Chapter 2: Your first tool', text: "A zebra crossing of tools: defineTool() wraps a zod schema, and the tool's execute runs." },
+  {
+    id: '/zh/chapter-03',
+    title: '第 3 章：智能体循环',
+    text: '模型回答一次以后，把工具调用交给智能体循环，再把工具结果追加到对话历史里。',
+  },
+  {
+    id: '/zh/chapter-07',
+    title: '第 7 章：事件、钩子与取消',
+    text: '每个钩子（hook）都在工具调用之前运行；取消时中止信号（AbortSignal）会触发。',
+  },
+  {
+    id: '/chapter-02',
+    title: 'Chapter 2: Your first tool',
+    text: "A zebra crossing of tools: defineTool() wraps a zod schema, and the tool's execute runs.",
+  },
 ];
 
 describe('searchTokenize (book/.vitepress/lib/search-tokenize.ts)', () => {
@@ -35,9 +47,13 @@ describe('searchTokenize (book/.vitepress/lib/search-tokenize.ts)', () => {
     expect(searchTokenize('把工具调用交给智能体循环')).toEqual(expect.arrayContaining(['工具', '循环']));
     expect(searchTokenize("A zebra crossing: defineTool() wraps a zod schema, and the tool's execute runs.")).toEqual(
       // The same words; MiniSearch drops the empty one its default leaves after the final full stop.
-      MiniSearch.getDefault('tokenize')("A zebra crossing: defineTool() wraps a zod schema, and the tool's execute runs.").filter(Boolean),
+      MiniSearch.getDefault('tokenize')(
+        "A zebra crossing: defineTool() wraps a zod schema, and the tool's execute runs.",
+      ).filter(Boolean),
     );
-    expect(searchTokenize('每个钩子（hook）都在 bash 工具之前运行')).toEqual(expect.arrayContaining(['钩子', 'hook', 'bash', '工具', '运行']));
+    expect(searchTokenize('每个钩子（hook）都在 bash 工具之前运行')).toEqual(
+      expect.arrayContaining(['钩子', 'hook', 'bash', '工具', '运行']),
+    );
     expect(searchTokenize('，。！')).toEqual([]);
   });
 

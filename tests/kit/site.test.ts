@@ -9,7 +9,15 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite } from '../../scripts/lib/guide.js';
-import { CHINESE_FONT, CHROMIUM, checkPage, checkTypeAhead, guidePagesBuilt, serveDir, surveyDiagrams } from './browser-check.js';
+import {
+  CHINESE_FONT,
+  CHROMIUM,
+  checkPage,
+  checkTypeAhead,
+  guidePagesBuilt,
+  serveDir,
+  surveyDiagrams,
+} from './browser-check.js';
 import { copyRepo, GOOD_QUIZ, KIT_HANG_MS } from './helpers.js';
 
 const CHAPTER = `# 1. Messages and the mock provider
@@ -110,7 +118,9 @@ Q: 为什么助手的这一轮必须追加在它的工具结果之前？
 /** The JavaScript a page loads before it can run: its entry script and its modulepreload links. */
 function bootScripts(dist: string, page: string): { names: string[]; bytes: number } {
   const html = readFileSync(path.join(dist, page), 'utf8');
-  const names = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map((m) => m[1]!);
+  const names = [...html.matchAll(/<(?:script type="module" src|link rel="modulepreload" href)="([^"]+)"/g)].map(
+    (m) => m[1]!,
+  );
   return { names, bytes: names.reduce((n, name) => n + statSync(path.join(dist, name)).size, 0) };
 }
 
@@ -124,15 +134,30 @@ describe('the site (book/.vitepress)', () => {
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
     const src = path.join(copy.root, 'book/src');
     mkdirSync(src, { recursive: true });
-    writeFileSync(path.join(src, 'SUMMARY.md'), '# Summary\n\n[Introduction](introduction.md)\n\n# Part I: The loop\n\n- [Chapter 1: Messages](chapter01.md)\n- [Chapter 2: Your first tool](chapter02.md)\n- [The agentic loop]()\n');
-    writeFileSync(path.join(src, 'introduction.md'), '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n');
+    writeFileSync(
+      path.join(src, 'SUMMARY.md'),
+      '# Summary\n\n[Introduction](introduction.md)\n\n# Part I: The loop\n\n- [Chapter 1: Messages](chapter01.md)\n- [Chapter 2: Your first tool](chapter02.md)\n- [The agentic loop]()\n',
+    );
+    writeFileSync(
+      path.join(src, 'introduction.md'),
+      '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n',
+    );
     writeFileSync(path.join(src, 'chapter01.md'), CHAPTER);
     writeFileSync(path.join(src, 'chapter02.md'), '# 2. Your first tool\n\nA zebra crossing of tools.\n');
     mkdirSync(path.join(src, 'zh'));
-    writeFileSync(path.join(src, 'zh/SUMMARY.md'), '# 目录\n\n[前言](introduction.md)\n\n# 第一部分：循环\n\n- [第 1 章：消息](chapter01.md)\n- [第 2 章：你的第一个工具](chapter02.md)\n- [智能体循环]()\n');
-    writeFileSync(path.join(src, 'zh/introduction.md'), `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 动手构建编程智能体 {#build-a-coding-agent}\n\n从[第 1 章](chapter01.md)开始。\n`);
+    writeFileSync(
+      path.join(src, 'zh/SUMMARY.md'),
+      '# 目录\n\n[前言](introduction.md)\n\n# 第一部分：循环\n\n- [第 1 章：消息](chapter01.md)\n- [第 2 章：你的第一个工具](chapter02.md)\n- [智能体循环]()\n',
+    );
+    writeFileSync(
+      path.join(src, 'zh/introduction.md'),
+      `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 动手构建编程智能体 {#build-a-coding-agent}\n\n从[第 1 章](chapter01.md)开始。\n`,
+    );
     writeFileSync(path.join(src, 'zh/chapter01.md'), CHAPTER_ZH.replace('english: ', 'behind: true\nenglish: '));
-    writeFileSync(path.join(src, 'zh/chapter02.md'), `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 2. 你的第一个工具 {#_2-your-first-tool}\n\n工具就像一条人行横道上的斑马线，带你安全地走到对面。\n`);
+    writeFileSync(
+      path.join(src, 'zh/chapter02.md'),
+      `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 2. 你的第一个工具 {#_2-your-first-tool}\n\n工具就像一条人行横道上的斑马线，带你安全地走到对面。\n`,
+    );
     await buildSite(copy.root);
     dist = path.join(copy.root, 'book/.vitepress/dist');
   }, 300_000);
@@ -140,7 +165,10 @@ describe('the site (book/.vitepress)', () => {
 
   it('builds a static page per chapter, with sidebar, drafts, header, quiz and prev/next from SUMMARY.md', () => {
     const html = readFileSync(path.join(dist, 'chapter01.html'), 'utf8');
-    expect(existsSync(path.join(dist, 'index.html')), 'the first page of SUMMARY.md (introduction.md) is the home page, /').toBe(true);
+    expect(
+      existsSync(path.join(dist, 'index.html')),
+      'the first page of SUMMARY.md (introduction.md) is the home page, /',
+    ).toBe(true);
     expect(existsSync(path.join(dist, 'introduction.html')), 'introduction.md is served once, as /').toBe(false);
     expect(existsSync(path.join(dist, 'SUMMARY.html')), 'SUMMARY.md is not a page').toBe(false);
     expect(html).toContain('<div class="chapter-header">');
@@ -149,37 +177,76 @@ describe('the site (book/.vitepress)', () => {
     expect(html).toMatch(/pager-link prev" href="\/"/);
     expect(html).toMatch(/pager-link next" href="\/chapter02"/);
     expect(html).toMatch(/language-ts/);
-    expect(html, 'a ts check block is labelled as a complete, type-checked example (lib/markdown.ts codeKindPlugin)').toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">Type-checked example/);
-    expect(html, '"chapter 2" in the prose links to its page; the page\'s own number does not').toMatch(/Tools come in <a href="\.\/chapter02">chapter 2<\/a>; this is chapter 1\./);
-    expect(html, 'a favicon, so no page asks for a missing one').toMatch(/<link rel="icon" type="image\/svg\+xml" href="\/favicon\.svg">/);
-    expect(html, 'the language switcher leads to the same page in Chinese').toMatch(/href="\/zh\/chapter01"[^>]*><!--\[--><span[^>]*>简体中文/);
+    expect(
+      html,
+      'a ts check block is labelled as a complete, type-checked example (lib/markdown.ts codeKindPlugin)',
+    ).toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">Type-checked example/);
+    expect(html, '"chapter 2" in the prose links to its page; the page\'s own number does not').toMatch(
+      /Tools come in <a href="\.\/chapter02">chapter 2<\/a>; this is chapter 1\./,
+    );
+    expect(html, 'a favicon, so no page asks for a missing one').toMatch(
+      /<link rel="icon" type="image\/svg\+xml" href="\/favicon\.svg">/,
+    );
+    expect(html, 'the language switcher leads to the same page in Chinese').toMatch(
+      /href="\/zh\/chapter01"[^>]*><!--\[--><span[^>]*>简体中文/,
+    );
   });
 
   it('builds the Chinese edition at /zh/: its own sidebar and home, Chinese labels, the behind note, the switcher back', () => {
-    expect(existsSync(path.join(dist, 'zh/index.html')), 'zh/introduction.md is the Chinese home page, /zh/').toBe(true);
+    expect(existsSync(path.join(dist, 'zh/index.html')), 'zh/introduction.md is the Chinese home page, /zh/').toBe(
+      true,
+    );
     const html = readFileSync(path.join(dist, 'zh/chapter01.html'), 'utf8');
     expect(html).toMatch(/<html lang="zh-CN"/);
     expect(html, 'the header card is recognised by its Chinese labels').toContain('<div class="chapter-header">');
-    expect(html, 'its labels are bold, though a Chinese word follows the full-width colon (lib/markdown.ts cjkStrong)').toMatch(/<strong>你要构建的：<\/strong>消息类型和一个按脚本回答的提供方。<br>\s*<strong>要编辑的文件：<\/strong>/);
-    expect(html, 'the sidebar comes from zh/SUMMARY.md, its draft marked in Chinese').toMatch(/第 2 章：你的第一个工具[\s\S]*智能体循环 <span class="coming-soon">即将推出<\/span>/);
-    expect(html, 'VitePress\'s own labels in Chinese').toMatch(/本页内容/);
+    expect(
+      html,
+      'its labels are bold, though a Chinese word follows the full-width colon (lib/markdown.ts cjkStrong)',
+    ).toMatch(
+      /<strong>你要构建的：<\/strong>消息类型和一个按脚本回答的提供方。<br>\s*<strong>要编辑的文件：<\/strong>/,
+    );
+    expect(html, 'the sidebar comes from zh/SUMMARY.md, its draft marked in Chinese').toMatch(
+      /第 2 章：你的第一个工具[\s\S]*智能体循环 <span class="coming-soon">即将推出<\/span>/,
+    );
+    expect(html, "VitePress's own labels in Chinese").toMatch(/本页内容/);
     expect(html).toMatch(/pager-link next" href="\/zh\/chapter02"/);
     expect(html).toMatch(/<div class="code-kind code-checked"><div class="code-kind-label">已通过类型检查的示例/);
-    expect(html, '"第 2 章" links the Chinese chapter 2').toMatch(/工具在<a href="\.\/chapter02">第 2 章<\/a>才出现；这里是第 1 章。/);
-    expect(html, 'a page marked behind: true says so, with a link to the English page').toMatch(/<div class="translation-note behind" role="note"><p>本页落后于英文版：[^<]*<a href="\/chapter01" lang="en">阅读英文版<\/a>/);
-    expect(html, 'the switcher leads back to the same page in English').toMatch(/href="\/chapter01"[^>]*><!--\[--><span[^>]*>English/);
-    expect(readFileSync(path.join(dist, 'zh/chapter02.html'), 'utf8'), 'a page not marked behind has no note').not.toContain('translation-note');
-    expect(html, 'a heading\'s anchor is labelled in Chinese, without its {#anchor}').toContain('aria-label="“把对话当作数据”的链接"');
+    expect(html, '"第 2 章" links the Chinese chapter 2').toMatch(
+      /工具在<a href="\.\/chapter02">第 2 章<\/a>才出现；这里是第 1 章。/,
+    );
+    expect(html, 'a page marked behind: true says so, with a link to the English page').toMatch(
+      /<div class="translation-note behind" role="note"><p>本页落后于英文版：[^<]*<a href="\/chapter01" lang="en">阅读英文版<\/a>/,
+    );
+    expect(html, 'the switcher leads back to the same page in English').toMatch(
+      /href="\/chapter01"[^>]*><!--\[--><span[^>]*>English/,
+    );
+    expect(
+      readFileSync(path.join(dist, 'zh/chapter02.html'), 'utf8'),
+      'a page not marked behind has no note',
+    ).not.toContain('translation-note');
+    expect(html, "a heading's anchor is labelled in Chinese, without its {#anchor}").toContain(
+      'aria-label="“把对话当作数据”的链接"',
+    );
   });
 
   it('keeps mermaid out of what a page loads to start: diagrams are their source until drawn', () => {
     const html = readFileSync(path.join(dist, 'chapter01.html'), 'utf8');
-    expect(html, 'a ```mermaid block is a div.mermaid holding its source (lib/markdown.ts mermaidPlugin)').toMatch(/<div class="mermaid" data-kind="sequenceDiagram"><pre class="mermaid-source"[^>]*>sequenceDiagram\n/);
-    expect(html, 'the source is escaped text, not markup').toContain('[&quot;run each tool call, in order&lt;br/&gt;(executeToolCall never throws)&quot;]');
+    expect(html, 'a ```mermaid block is a div.mermaid holding its source (lib/markdown.ts mermaidPlugin)').toMatch(
+      /<div class="mermaid" data-kind="sequenceDiagram"><pre class="mermaid-source"[^>]*>sequenceDiagram\n/,
+    );
+    expect(html, 'the source is escaped text, not markup').toContain(
+      '[&quot;run each tool call, in order&lt;br/&gt;(executeToolCall never throws)&quot;]',
+    );
     for (const page of ['chapter01.html', 'chapter02.html']) {
       const boot = bootScripts(dist, page);
-      expect(boot.names.filter((n) => MERMAID_CHUNK.test(n)), `${page} preloads no mermaid chunk (theme/diagrams.ts loads it after hydration)`).toEqual([]);
-      expect(boot.bytes, `${page} loads ${Math.round(boot.bytes / 1024)} KB of JavaScript before it can answer a click: ${boot.names.join(', ')}`).toBeLessThan(400_000);
+      expect(
+        boot.names.filter((n) => MERMAID_CHUNK.test(n)),
+        `${page} preloads no mermaid chunk (theme/diagrams.ts loads it after hydration)`,
+      ).toEqual([]);
+      expect(
+        boot.bytes,
+        `${page} loads ${Math.round(boot.bytes / 1024)} KB of JavaScript before it can answer a click: ${boot.names.join(', ')}`,
+      ).toBeLessThan(400_000);
     }
   });
 
@@ -205,23 +272,45 @@ describe('the site (book/.vitepress)', () => {
       // crossed by correct code. What makes it slow is checked by order and size instead (no mermaid before hydration,
       // the JavaScript loaded before the first click).
       expect(result.hydratedMs, 'the theme marks guide:hydrated when the app is mounted').not.toBeNull();
-      expect(result.scriptsBeforeInteractive.names.filter((n) => MERMAID_CHUNK.test(n)), 'no mermaid code is fetched before the app has hydrated (theme/index.ts, theme/diagrams.ts)').toEqual([]);
-      expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual(['flowchart-v2', 'sequence', 'stateDiagram']);
+      expect(
+        result.scriptsBeforeInteractive.names.filter((n) => MERMAID_CHUNK.test(n)),
+        'no mermaid code is fetched before the app has hydrated (theme/index.ts, theme/diagrams.ts)',
+      ).toEqual([]);
+      expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual([
+        'flowchart-v2',
+        'sequence',
+        'stateDiagram',
+      ]);
       const kindChunks = result.scripts.names.filter((n) => /Diagram|diagram-|-definition/.test(n));
-      expect(kindChunks.filter((n) => !/\b(flowDiagram|sequenceDiagram|stateDiagram)/.test(n)), 'only the code of the diagram kinds on the page is fetched').toEqual([]);
+      expect(
+        kindChunks.filter((n) => !/\b(flowDiagram|sequenceDiagram|stateDiagram)/.test(n)),
+        'only the code of the diagram kinds on the page is fetched',
+      ).toEqual([]);
       expect(result.diagrams.clipped, 'no diagram label is cut off').toBe(0);
       expect(result.diagrams.wide, 'no diagram makes the column scroll sideways (theme/diagrams.ts fit)').toBe(0);
-      expect(result.diagrams.opens, 'the sequence diagram, too wide to read in the column, opens full size with a click').toBeGreaterThan(0);
-      expect(result.diagrams.minFontPx!, 'the smallest diagram label, in screen pixels (theme/diagrams.ts MIN_SCALE)').toBeGreaterThanOrEqual(12);
+      expect(
+        result.diagrams.opens,
+        'the sequence diagram, too wide to read in the column, opens full size with a click',
+      ).toBeGreaterThan(0);
+      expect(
+        result.diagrams.minFontPx!,
+        'the smallest diagram label, in screen pixels (theme/diagrams.ts MIN_SCALE)',
+      ).toBeGreaterThanOrEqual(12);
       expect(result.title).toMatch(/Messages and the mock provider/);
       expect(result.header).toMatch(/What you build:.*\nFiles:/);
       expect(result.highlighted!).toBeGreaterThan(3);
       expect(result).toMatchObject({ prev: '/', next: '/chapter02', quizzes: 1, searchOpened: true });
-      expect(result.searchText, 'the first search right after loading keeps the keys typed while the search box was still loading (theme/search.ts keepTypedAhead)').toBe('zebra');
+      expect(
+        result.searchText,
+        'the first search right after loading keeps the keys typed while the search box was still loading (theme/search.ts keepTypedAhead)',
+      ).toBe('zebra');
       expect(result.searchFound, 'the first search right after loading finds the word').toBe(true);
       expect(result.quizFirst).toMatch(/^✗\s*No: nothing is re-sorted\. Try another answer\.$/);
       expect(result.quizSecond).toMatch(/✓[\s\S]*a result answers the tool_call before it/);
-      expect(result.extra, 'quiz answers in the font size of the question, not a button\'s 13.3px; one "Check yourself", the heading').toEqual({ question: '16px', answer: '16px', badges: 0 });
+      expect(
+        result.extra,
+        'quiz answers in the font size of the question, not a button\'s 13.3px; one "Check yourself", the heading',
+      ).toEqual({ question: '16px', answer: '16px', badges: 0 });
       expect(result.searchResults).toEqual(expect.arrayContaining([expect.stringContaining('Your first tool')]));
       expect(existsSync(shot)).toBe(true);
     } finally {
@@ -232,23 +321,40 @@ describe('the site (book/.vitepress)', () => {
   it.skipIf(!CHROMIUM)(browserCheck.replace('renders', 'renders the Chinese edition'), async () => {
     const server = await serveDir(dist);
     try {
-      const result = await checkPage(`${server.url}/zh/chapter01`, { full: true, searchWord: '斑马线', searchRightAway: true, timeoutMs: KIT_HANG_MS });
+      const result = await checkPage(`${server.url}/zh/chapter01`, {
+        full: true,
+        searchWord: '斑马线',
+        searchRightAway: true,
+        timeoutMs: KIT_HANG_MS,
+      });
       const seen = JSON.stringify({ ...result, searchResults: undefined }, null, 1);
       expect(result.error, seen).toBeUndefined();
       expect(result.lang).toBe('zh-CN');
-      expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual(['flowchart-v2', 'sequence']);
+      expect(result.diagrams.kinds, 'every diagram is drawn as SVG, none as an error').toEqual([
+        'flowchart-v2',
+        'sequence',
+      ]);
       // Label widths mean something only in a real Chinese font (not as empty boxes): .ci/run installs one.
       if (CHINESE_FONT) {
         expect(result.diagrams.clipped, 'no Chinese diagram label is cut off').toBe(0);
         expect(result.diagrams.wide, 'no diagram makes the column scroll sideways').toBe(0);
-      } else console.warn('no Chinese font (fc-list :lang=zh is empty; apt-get install fonts-wqy-microhei): the Chinese diagram labels were not measured');
+      } else
+        console.warn(
+          'no Chinese font (fc-list :lang=zh is empty; apt-get install fonts-wqy-microhei): the Chinese diagram labels were not measured',
+        );
       expect(result.header).toMatch(/你要构建的：.*\n要编辑的文件：/);
       expect(result).toMatchObject({ prev: '/zh/', next: '/zh/chapter02', quizzes: 1, searchOpened: true });
-      expect(result.languages, 'the switcher offers the same page in English').toEqual([{ text: 'English', href: '/chapter01' }]);
+      expect(result.languages, 'the switcher offers the same page in English').toEqual([
+        { text: 'English', href: '/chapter01' },
+      ]);
       expect(result.searchText).toBe('斑马线');
-      expect(result.searchFound, 'a Chinese word in the middle of a sentence is found (lib/search-tokenize.ts)').toBe(true);
+      expect(result.searchFound, 'a Chinese word in the middle of a sentence is found (lib/search-tokenize.ts)').toBe(
+        true,
+      );
       expect(result.searchResults).toEqual(expect.arrayContaining([expect.stringContaining('你的第一个工具')]));
-      expect(result.quizFirst, 'the quiz answers in Chinese').toMatch(/^✗\s*不对：没有任何东西会被重新排序。\s*换一个答案试试。$/);
+      expect(result.quizFirst, 'the quiz answers in Chinese').toMatch(
+        /^✗\s*不对：没有任何东西会被重新排序。\s*换一个答案试试。$/,
+      );
       expect(result.quizSecond).toMatch(/✓[\s\S]*对：一个结果回答的是它前面的 tool_call/);
     } finally {
       await server.close();
@@ -257,21 +363,36 @@ describe('the site (book/.vitepress)', () => {
 
   // The keys typed while the search box loads survive the box's arrival, wherever it falls between two keys: the
   // search box is made to arrive after the first key, once with the rest typed at once and once after the hand-over.
-  it.skipIf(!CHROMIUM)('keeps every key typed while the search box loads, whenever the box arrives between two keys (theme/search.ts keepTypedAhead)', async () => {
-    const server = await serveDir(dist);
-    try {
-      for (const afterFrames of [false, true]) {
-        const result = await checkTypeAhead(`${server.url}/chapter01`, { word: 'zebra', afterFrames, timeoutMs: KIT_HANG_MS });
-        const when = afterFrames ? 'typed after the input appeared and two frames passed' : 'typed right after the input appeared';
-        expect(result.error, JSON.stringify(result)).toBeUndefined();
-        expect(result.boxes, 'the real search box stayed blocked (only the stand-in is there)').toBe(1);
-        expect(result.value, `"z" typed before the search box existed, "ebra" ${when}: keepTypedAhead keeps every key until it has handed them to the input`).toBe('zebra');
-        expect(result.focused, `the input has focus after the hand-over (${when}), so the keys after it reach it`).toBe(true);
+  it.skipIf(!CHROMIUM)(
+    'keeps every key typed while the search box loads, whenever the box arrives between two keys (theme/search.ts keepTypedAhead)',
+    async () => {
+      const server = await serveDir(dist);
+      try {
+        for (const afterFrames of [false, true]) {
+          const result = await checkTypeAhead(`${server.url}/chapter01`, {
+            word: 'zebra',
+            afterFrames,
+            timeoutMs: KIT_HANG_MS,
+          });
+          const when = afterFrames
+            ? 'typed after the input appeared and two frames passed'
+            : 'typed right after the input appeared';
+          expect(result.error, JSON.stringify(result)).toBeUndefined();
+          expect(result.boxes, 'the real search box stayed blocked (only the stand-in is there)').toBe(1);
+          expect(
+            result.value,
+            `"z" typed before the search box existed, "ebra" ${when}: keepTypedAhead keeps every key until it has handed them to the input`,
+          ).toBe('zebra');
+          expect(
+            result.focused,
+            `the input has focus after the hand-over (${when}), so the keys after it reach it`,
+          ).toBe(true);
+        }
+      } finally {
+        await server.close();
       }
-    } finally {
-      await server.close();
-    }
-  });
+    },
+  );
 });
 
 /**
@@ -280,40 +401,69 @@ describe('the site (book/.vitepress)', () => {
  * of at least 12 px) or opens full size with one click (the first such diagram of each page is opened, measured at
  * 16 px labels, and closed again with Escape).
  */
-describe.skipIf(!CHROMIUM)('the real guide in Chromium, both languages: every diagram fits or opens full size, at 1280 and 390 px', () => {
-  let copy: ReturnType<typeof copyRepo>;
-  let dist: string;
-  beforeAll(async () => {
-    copy = copyRepo();
-    await buildSite(copy.root);
-    dist = path.join(copy.root, 'book/.vitepress/dist');
-  }, 300_000);
-  afterAll(() => copy.cleanup());
+describe.skipIf(!CHROMIUM)(
+  'the real guide in Chromium, both languages: every diagram fits or opens full size, at 1280 and 390 px',
+  () => {
+    let copy: ReturnType<typeof copyRepo>;
+    let dist: string;
+    beforeAll(async () => {
+      copy = copyRepo();
+      await buildSite(copy.root);
+      dist = path.join(copy.root, 'book/.vitepress/dist');
+    }, 300_000);
+    afterAll(() => copy.cleanup());
 
-  it('draws each diagram readably, or as a preview that opens full size', async () => {
-    // Both editions: the English pages and the Chinese ones under zh/ (their labels are measured in a Chinese font).
-    const pages = guidePagesBuilt(dist, (html) => /class="mermaid"/.test(html));
-    const src = path.join(copy.root, 'book/src');
-    const blocks = readdirSync(src, { recursive: true })
-      .map(String)
-      .reduce((n, f) => n + (f.endsWith('.md') ? readFileSync(path.join(src, f), 'utf8').split('\n').filter((l) => l.trim() === '```mermaid').length : 0), 0);
-    const server = await serveDir(dist);
-    try {
-      const figures = await surveyDiagrams(server.url, pages, [1280, 390], { timeoutMs: KIT_HANG_MS });
-      const where = (f: (typeof figures)[number]) => `${f.page || 'index'} diagram ${f.index + 1} at ${f.width} px (natural ${f.natural.width}×${f.natural.height}, shown ${f.shown.width}×${f.shown.height} in a ${f.column} px column)`;
-      expect(figures.length, 'every ```mermaid block of book/src, at both widths').toBe(blocks * 2);
-      expect(CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')), 'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)').toBe(true);
-      expect(figures.filter((f) => f.error).map(where), 'drawn as SVG, not left as source').toEqual([]);
-      expect(figures.filter((f) => f.scrolls).map(where), 'no diagram makes the column scroll sideways (theme/diagrams.ts fit)').toEqual([]);
-      expect(figures.filter((f) => f.clipped).map(where), 'no label cut off').toEqual([]);
-      expect(figures.filter((f) => !f.opens && (f.minFontPx ?? 0) < 12).map((f) => `${where(f)}: ${f.minFontPx} px`), 'labels of at least 12 px where the diagram is read in the column').toEqual([]);
-      const opened = figures.filter((f) => f.opened);
-      expect(opened.length, 'the first preview of each page was opened').toBeGreaterThan(0);
-      expect(opened.filter((f) => (f.opened!.minFontPx ?? 0) < 12 || !f.opened!.closed).map((f) => `${where(f)}: ${JSON.stringify(f.opened)}`), 'a preview opens full size with one click (labels of at least 12 px) and closes with Escape').toEqual([]);
-      const fits = (w: number) => figures.filter((f) => f.width === w && !f.opens).length;
-      console.log(`diagrams read in the column: ${fits(1280)} of ${blocks} at 1280 px, ${fits(390)} of ${blocks} at 390 px; the rest open full size`);
-    } finally {
-      await server.close();
-    }
-  }, 1_800_000);
-});
+    it('draws each diagram readably, or as a preview that opens full size', async () => {
+      // Both editions: the English pages and the Chinese ones under zh/ (their labels are measured in a Chinese font).
+      const pages = guidePagesBuilt(dist, (html) => /class="mermaid"/.test(html));
+      const src = path.join(copy.root, 'book/src');
+      const blocks = readdirSync(src, { recursive: true })
+        .map(String)
+        .reduce(
+          (n, f) =>
+            n +
+            (f.endsWith('.md')
+              ? readFileSync(path.join(src, f), 'utf8')
+                  .split('\n')
+                  .filter((l) => l.trim() === '```mermaid').length
+              : 0),
+          0,
+        );
+      const server = await serveDir(dist);
+      try {
+        const figures = await surveyDiagrams(server.url, pages, [1280, 390], { timeoutMs: KIT_HANG_MS });
+        const where = (f: (typeof figures)[number]) =>
+          `${f.page || 'index'} diagram ${f.index + 1} at ${f.width} px (natural ${f.natural.width}×${f.natural.height}, shown ${f.shown.width}×${f.shown.height} in a ${f.column} px column)`;
+        expect(figures.length, 'every ```mermaid block of book/src, at both widths').toBe(blocks * 2);
+        expect(
+          CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')),
+          'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)',
+        ).toBe(true);
+        expect(figures.filter((f) => f.error).map(where), 'drawn as SVG, not left as source').toEqual([]);
+        expect(
+          figures.filter((f) => f.scrolls).map(where),
+          'no diagram makes the column scroll sideways (theme/diagrams.ts fit)',
+        ).toEqual([]);
+        expect(figures.filter((f) => f.clipped).map(where), 'no label cut off').toEqual([]);
+        expect(
+          figures.filter((f) => !f.opens && (f.minFontPx ?? 0) < 12).map((f) => `${where(f)}: ${f.minFontPx} px`),
+          'labels of at least 12 px where the diagram is read in the column',
+        ).toEqual([]);
+        const opened = figures.filter((f) => f.opened);
+        expect(opened.length, 'the first preview of each page was opened').toBeGreaterThan(0);
+        expect(
+          opened
+            .filter((f) => (f.opened!.minFontPx ?? 0) < 12 || !f.opened!.closed)
+            .map((f) => `${where(f)}: ${JSON.stringify(f.opened)}`),
+          'a preview opens full size with one click (labels of at least 12 px) and closes with Escape',
+        ).toEqual([]);
+        const fits = (w: number) => figures.filter((f) => f.width === w && !f.opens).length;
+        console.log(
+          `diagrams read in the column: ${fits(1280)} of ${blocks} at 1280 px, ${fits(390)} of ${blocks} at 390 px; the rest open full size`,
+        );
+      } finally {
+        await server.close();
+      }
+    }, 1_800_000);
+  },
+);

@@ -41,7 +41,11 @@ export interface Pane {
    * Waits until the screen matches (a string it contains, a pattern, or a test of the whole screen) and returns the
    * screen; fails with `what`, what it waited for and the screen as it was.
    */
-  waitFor(expected: string | RegExp | ((screen: string) => boolean), what: string, options?: WaitOptions): Promise<string>;
+  waitFor(
+    expected: string | RegExp | ((screen: string) => boolean),
+    what: string,
+    options?: WaitOptions,
+  ): Promise<string>;
   /**
    * Waits until the prompt `> ` is the last line and at least `count` prompts have been shown (the first, then one
    * after each line typed at it), and returns the screen.
@@ -64,10 +68,18 @@ export function tmuxServer() {
   const socket = path.join(dir, 'socket');
   const config = path.join(dir, 'tmux.conf');
   // A pane whose program has ended stays, so its screen can still be read; the whole run stays in the scrollback.
-  writeFileSync(config, 'set-option -g remain-on-exit on\nset-option -g history-limit 20000\nset-option -g status off\n');
+  writeFileSync(
+    config,
+    'set-option -g remain-on-exit on\nset-option -g history-limit 20000\nset-option -g status off\n',
+  );
   // The server's global environment is the one of the client that starts it: the bare minimum, nothing of ours.
   const tmuxEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8' };
-  const tmux = (...args: string[]) => execFileSync(TMUX, ['-u', '-S', socket, '-f', config, ...args], { env: tmuxEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const tmux = (...args: string[]) =>
+    execFileSync(TMUX, ['-u', '-S', socket, '-f', config, ...args], {
+      env: tmuxEnv,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   let count = 0;
 
   afterAll(() => {
@@ -85,7 +97,22 @@ export function tmuxServer() {
     const size = ['-x', String(options.columns ?? 120), '-y', String(options.rows ?? 50)];
     // The pane runs a shell that runs the program and then prints its exit code (tmux's own #{pane_dead_status}
     // cannot be relied on: its server sometimes leaves the ended program unreaped for many seconds).
-    tmux('new-session', '-d', '-s', name, ...size, '-c', options.cwd, ...env, '--', '/bin/sh', '-c', '"$@"; printf "\\n[exited with %s]\\n" "$?"', 'sh', ...command);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      name,
+      ...size,
+      '-c',
+      options.cwd,
+      ...env,
+      '--',
+      '/bin/sh',
+      '-c',
+      '"$@"; printf "\\n[exited with %s]\\n" "$?"',
+      'sh',
+      ...command,
+    );
     const target = `=${name}:`;
     const screen = () =>
       tmux('capture-pane', '-p', '-J', '-S', '-', '-t', target)
@@ -103,13 +130,25 @@ export function tmuxServer() {
         tmux('send-keys', '-t', target, ...keys);
       },
       async waitFor(expected, what, { timeoutMs = KIT_HANG_MS } = {}) {
-        const test = typeof expected === 'function' ? expected : typeof expected === 'string' ? (text: string) => text.includes(expected) : (text: string) => expected.test(text);
+        const test =
+          typeof expected === 'function'
+            ? expected
+            : typeof expected === 'string'
+              ? (text: string) => text.includes(expected)
+              : (text: string) => expected.test(text);
         const deadline = Date.now() + timeoutMs;
         let text = screen();
         while (!test(text)) {
           if (Date.now() > deadline) {
-            const wanted = typeof expected === 'function' ? 'its condition' : typeof expected === 'string' ? JSON.stringify(expected) : String(expected);
-            throw new Error(`${what}: expected ${wanted} within ${timeoutMs} ms in tmux pane ${name}, which shows:\n${'-'.repeat(60)}\n${text}\n${'-'.repeat(60)}`);
+            const wanted =
+              typeof expected === 'function'
+                ? 'its condition'
+                : typeof expected === 'string'
+                  ? JSON.stringify(expected)
+                  : String(expected);
+            throw new Error(
+              `${what}: expected ${wanted} within ${timeoutMs} ms in tmux pane ${name}, which shows:\n${'-'.repeat(60)}\n${text}\n${'-'.repeat(60)}`,
+            );
           }
           await sleep(50);
           text = screen();
@@ -117,8 +156,13 @@ export function tmuxServer() {
         return text;
       },
       waitForPrompt(what, count = 1, options) {
-        const prompts = (text: string) => text.split('\n').filter((line) => line === '>' || line.startsWith('> ')).length;
-        return pane.waitFor((text) => text.split('\n').at(-1) === '>' && prompts(text) >= count, `${what} (the prompt "> " on the last line${count > 1 ? `, prompt number ${count}` : ''})`, options);
+        const prompts = (text: string) =>
+          text.split('\n').filter((line) => line === '>' || line.startsWith('> ')).length;
+        return pane.waitFor(
+          (text) => text.split('\n').at(-1) === '>' && prompts(text) >= count,
+          `${what} (the prompt "> " on the last line${count > 1 ? `, prompt number ${count}` : ''})`,
+          options,
+        );
       },
       async exitCode(options) {
         const screen = await pane.waitFor(EXITED, 'the program ends (the shell prints "[exited with N]")', options);

@@ -9,9 +9,25 @@ import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck, staleCacheCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
-import { filesToRerun, mergeRerun, progressLine, progressText, rerunNote, stripAnsi, type TestOutcome } from '../../scripts/kit/run-tests.js';
+import {
+  filesToRerun,
+  mergeRerun,
+  progressLine,
+  progressText,
+  rerunNote,
+  stripAnsi,
+  type TestOutcome,
+} from '../../scripts/kit/run-tests.js';
 import { renderChapter, withRerun } from '../../scripts/kit/watch.js';
-import { chapterKey, entryFor, fingerprints, importClosure, reuseOf, splitRegions, testFileKey } from '../../scripts/kit/cache.js';
+import {
+  chapterKey,
+  entryFor,
+  fingerprints,
+  importClosure,
+  reuseOf,
+  splitRegions,
+  testFileKey,
+} from '../../scripts/kit/cache.js';
 import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
@@ -50,9 +66,17 @@ describe('hints.md files (tests/chapterNN/hints.md)', () => {
   });
 
   it('parses headings, and ignores headings inside fenced code', () => {
-    const parsed = parseHints('# T\nintro\n## a\n### One\ntext 1\n```md\n## not a stub\n```\n### Two\ntext 2\n## B.c\n### x\ny\n');
+    const parsed = parseHints(
+      '# T\nintro\n## a\n### One\ntext 1\n```md\n## not a stub\n```\n### Two\ntext 2\n## B.c\n### x\ny\n',
+    );
     expect(parsed).toEqual([
-      { stub: 'a', hints: [{ title: 'One', text: 'text 1\n```md\n## not a stub\n```' }, { title: 'Two', text: 'text 2' }] },
+      {
+        stub: 'a',
+        hints: [
+          { title: 'One', text: 'text 1\n```md\n## not a stub\n```' },
+          { title: 'Two', text: 'text 2' },
+        ],
+      },
       { stub: 'B.c', hints: [{ title: 'x', text: 'y' }] },
     ]);
   });
@@ -86,7 +110,9 @@ describe('stub matching (scripts/kit/stubs.ts)', () => {
 
   it('maps a failure message to the stub whose step it names', () => {
     expect(messageNamesStep('runToolCall step 5: run the tool with runTool', 'runToolCall')).toBe(true);
-    expect(messageNamesStep('executeTools step 1: check the signal before each call', 'StreamingAgent.executeTools')).toBe(true);
+    expect(
+      messageNamesStep('executeTools step 1: check the signal before each call', 'StreamingAgent.executeTools'),
+    ).toBe(true);
     expect(messageNamesStep('Agent.run step 3b/3c: stream the request', 'Agent.run')).toBe(true);
     expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'Agent.chat')).toBe(false);
     expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'SimpleAgent.chat')).toBe(false);
@@ -94,10 +120,28 @@ describe('stub matching (scripts/kit/stubs.ts)', () => {
   });
 
   it('the first unfinished stub is the first still throwing TodoError or with a failing test', () => {
-    const stub = (name: string, todo: boolean): LearnerStub => ({ chapter: 3, name, file: 'f', line: 1, steps: [], body: [], todo });
+    const stub = (name: string, todo: boolean): LearnerStub => ({
+      chapter: 3,
+      name,
+      file: 'f',
+      line: 1,
+      steps: [],
+      body: [],
+      todo,
+    });
     const stubs = [stub('executeToolCall', false), stub('singleTurn', false), stub('SimpleAgent.run', true)];
-    const test = (suite: string, status: 'passed' | 'failed'): TestOutcome => ({ chapter: 3, file: 't', suites: [suite], name: 'n', fullName: 'n', status, message: status === 'failed' ? 'AssertionError: x' : '' });
-    expect(firstUnfinished(stubs, [test('executeToolCall (x)', 'passed'), test('singleTurn (x)', 'failed')])!.stub.name).toBe('singleTurn');
+    const test = (suite: string, status: 'passed' | 'failed'): TestOutcome => ({
+      chapter: 3,
+      file: 't',
+      suites: [suite],
+      name: 'n',
+      fullName: 'n',
+      status,
+      message: status === 'failed' ? 'AssertionError: x' : '',
+    });
+    expect(
+      firstUnfinished(stubs, [test('executeToolCall (x)', 'passed'), test('singleTurn (x)', 'failed')])!.stub.name,
+    ).toBe('singleTurn');
     expect(firstUnfinished(stubs, [test('singleTurn (x)', 'passed')])!.stub.name).toBe('SimpleAgent.run');
   });
 });
@@ -120,7 +164,15 @@ describe('doctor checks (scripts/kit/doctor.ts)', () => {
       };
       pkg('a', '1.0.0');
       pkg('b', '2.0.0');
-      const lock = { packages: { '': {}, 'node_modules/a': { version: '1.0.0' }, 'node_modules/b': { version: '2.1.0' }, 'node_modules/c': { version: '1.0.0' }, 'node_modules/d': { version: '1.0.0', optional: true } } };
+      const lock = {
+        packages: {
+          '': {},
+          'node_modules/a': { version: '1.0.0' },
+          'node_modules/b': { version: '2.1.0' },
+          'node_modules/c': { version: '1.0.0' },
+          'node_modules/d': { version: '1.0.0', optional: true },
+        },
+      };
       writeFileSync(path.join(root, 'package-lock.json'), JSON.stringify(lock));
       const checks = installCheck(root);
       expect(checks.map((c) => c.what)).toEqual([
@@ -139,7 +191,12 @@ it('the chapter list has fifteen chapters', () => expect(CHAPTERS).toHaveLength(
 describe('parseTestArgs (scripts/lib/chapters.js, what npm test reads)', () => {
   it('splits chapters, target and vitest flags', () => {
     const has = (n: number) => n <= 6;
-    expect(parseTestArgs(['ch3', 'chapter01', '--solution', '-t', 'x'], has)).toEqual({ chapters: [1, 3], unknown: [], target: 'solution', passThrough: ['-t', 'x'] });
+    expect(parseTestArgs(['ch3', 'chapter01', '--solution', '-t', 'x'], has)).toEqual({
+      chapters: [1, 3],
+      unknown: [],
+      target: 'solution',
+      passThrough: ['-t', 'x'],
+    });
     expect(parseTestArgs(['chapter9', 'chapterx'], has).unknown).toEqual(['9', 'chapterx']);
   });
 });
@@ -153,8 +210,11 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
         writeFileSync(path.join(dir, rel), text);
       };
       put('tests/setup.ts', "import 'kit/todo';\n");
-      put('tests/helpers/h.ts', "export const h = 1;\n");
-      put('tests/chapter01/a.test.ts', "import { h } from '../helpers/h.js';\nimport { a } from 'kit/a';\nimport { z } from 'zod';\n");
+      put('tests/helpers/h.ts', 'export const h = 1;\n');
+      put(
+        'tests/chapter01/a.test.ts',
+        "import { h } from '../helpers/h.js';\nimport { a } from 'kit/a';\nimport { z } from 'zod';\n",
+      );
       put('tests/chapter02/b.test.ts', "import type { B } from 'kit';\n");
       put('starter/src/todo.ts', 'export {};\n');
       put('starter/src/a.ts', "export { x } from './x.js';\n");
@@ -163,9 +223,12 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
       put('starter/src/b.ts', 'export const b = 1;\n');
       const src = path.join(dir, 'starter/src');
       const rel = (files: string[]) => files.map((f) => path.relative(dir, f));
-      expect(rel(importClosure([path.join(dir, 'tests/chapter01/a.test.ts')], src))).toEqual(
-        ['starter/src/a.ts', 'starter/src/x.ts', 'tests/chapter01/a.test.ts', 'tests/helpers/h.ts'],
-      );
+      expect(rel(importClosure([path.join(dir, 'tests/chapter01/a.test.ts')], src))).toEqual([
+        'starter/src/a.ts',
+        'starter/src/x.ts',
+        'tests/chapter01/a.test.ts',
+        'tests/helpers/h.ts',
+      ]);
       const one = chapterKey(dir, src, 1);
       const two = chapterKey(dir, src, 2);
       put('starter/src/b.ts', 'export const b = 2;\n');
@@ -176,8 +239,13 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
       const fileA = testFileKey(dir, src, 'tests/chapter01/a.test.ts');
       const fileB = testFileKey(dir, src, 'tests/chapter02/b.test.ts');
       put('starter/src/x.ts', 'export const x = 3;\n');
-      expect(testFileKey(dir, src, 'tests/chapter01/a.test.ts'), 'a test file reaching x.ts runs again').not.toBe(fileA);
-      expect(testFileKey(dir, src, 'tests/chapter02/b.test.ts'), 'b.test.ts reaches x.ts through kit/index.ts').not.toBe(fileB);
+      expect(testFileKey(dir, src, 'tests/chapter01/a.test.ts'), 'a test file reaching x.ts runs again').not.toBe(
+        fileA,
+      );
+      expect(
+        testFileKey(dir, src, 'tests/chapter02/b.test.ts'),
+        'b.test.ts reaches x.ts through kit/index.ts',
+      ).not.toBe(fileB);
       const fileB2 = testFileKey(dir, src, 'tests/chapter02/b.test.ts');
       put('tests/helpers/h.ts', 'export const h = 2;\n');
       expect(testFileKey(dir, src, 'tests/chapter02/b.test.ts'), 'b.test.ts does not import the helper').toBe(fileB2);
@@ -192,7 +260,8 @@ describe('the results cache (scripts/kit/cache.ts)', () => {
 });
 
 describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
-  const region = (name: string, body: string) => `  // #region chapter 3: ${name}\n  // 1. A step.\n  ${body}\n  // #endregion\n`;
+  const region = (name: string, body: string) =>
+    `  // #region chapter 3: ${name}\n  // 1. A step.\n  ${body}\n  // #endregion\n`;
   const agent = (run: string, chat: string, outside = '') =>
     `import { helper } from './helper.js';\n${outside}export function run() {\n${region('run', run)}}\nexport function chat() {\n${region('chat', chat)}}\n`;
   let dir: string;
@@ -202,7 +271,16 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     writeFileSync(path.join(dir, rel), text);
   };
   const print = (file = 'tests/chapter03/a.test.ts') => fingerprints(dir, src, [file]).get(file)!;
-  const passed = (regions: string[]): TestOutcome => ({ chapter: 3, file: 'tests/chapter03/a.test.ts', suites: [], name: 't', fullName: 't', status: 'passed', message: '', regions });
+  const passed = (regions: string[]): TestOutcome => ({
+    chapter: 3,
+    file: 'tests/chapter03/a.test.ts',
+    suites: [],
+    name: 't',
+    fullName: 't',
+    status: 'passed',
+    message: '',
+    regions,
+  });
   beforeEach(() => {
     dir = mkdtempSync(path.join(tmpdir(), 'kit-regions-'));
     src = path.join(dir, 'starter/src');
@@ -219,8 +297,14 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     expect(inside.get('chapter 3: run')).toContain('return 1;');
     expect(outside, 'the marker lines stay outside').toContain('// #region chapter 3: run');
     expect(outside).not.toContain('return 1;');
-    const broken = agent('return 1;', 'return 2;').replace(/\n {2}\/\/ #endregion\n\}\nexport function chat/, '\n}\nexport function chat');
-    expect(splitRegions(broken), 'a missing #endregion: the whole file is outside').toEqual({ outside: broken, inside: new Map() });
+    const broken = agent('return 1;', 'return 2;').replace(
+      /\n {2}\/\/ #endregion\n\}\nexport function chat/,
+      '\n}\nexport function chat',
+    );
+    expect(splitRegions(broken), 'a missing #endregion: the whole file is outside').toEqual({
+      outside: broken,
+      inside: new Map(),
+    });
   });
 
   it('reuses a run after an edit inside a region it did not reach, and not after one it reached or one outside', () => {
@@ -243,10 +327,20 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     put('starter/src/agent.ts', agent('return 1;', 'return 3;'));
     expect(reuseOf(outsideTests, print()), 'chat was reached while the file loaded').toBeUndefined();
     put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
-    const failedToLoad = entryFor(print(), [{ ...passed([]), name: 'tests/chapter03/a.test.ts could not load', status: 'failed' }], ['tests/chapter03/a.test.ts: SyntaxError']);
+    const failedToLoad = entryFor(
+      print(),
+      [{ ...passed([]), name: 'tests/chapter03/a.test.ts could not load', status: 'failed' }],
+      ['tests/chapter03/a.test.ts: SyntaxError'],
+    );
     expect(failedToLoad.shape, 'a file that did not load').toBeUndefined();
-    expect(entryFor(print(), [passed([])], ['tests/chapter03/a.test.ts: unhandled: boom']).shape, 'an error outside a test').toBeUndefined();
-    expect(entryFor(print(), [passed(['chapter 9: elsewhere'])], []).shape, 'a region the fingerprint does not know').toBeUndefined();
+    expect(
+      entryFor(print(), [passed([])], ['tests/chapter03/a.test.ts: unhandled: boom']).shape,
+      'an error outside a test',
+    ).toBeUndefined();
+    expect(
+      entryFor(print(), [passed(['chapter 9: elsewhere'])], []).shape,
+      'a region the fingerprint does not know',
+    ).toBeUndefined();
   });
 
   it('never reuses by region a test that runs the tree in a child process, and makes every file of the tree its input', () => {
@@ -263,7 +357,7 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     expect(print().traced, 'a test file that only has it as a neighbour').toBe(true);
   });
 
-  it('finds what would stop vitest loading a file: a parse error, V8\'s own early errors, strict mode', async () => {
+  it("finds what would stop vitest loading a file: a parse error, V8's own early errors, strict mode", async () => {
     const file = (name: string, text: string) => (put(`starter/src/${name}.ts`, text), path.join(src, `${name}.ts`));
     const good = file('good', 'export async function f(x: number): Promise<number> { const r = /a(b)/; return x; }\n');
     const parse = file('parse', 'export function f() { const x = ; }\n');
@@ -282,7 +376,9 @@ describe('sessionCostText (scripts/lib/agent-kit.ts)', () => {
     expect(sessionCostText(kit, { cost: 0, model: 'offline' })).toBe('cost unknown');
     expect(sessionCostText(kit, { cost: undefined, model: 'claude-sonnet-4-5' })).toBe('cost unknown');
     expect(sessionCostText(kit, { cost: 0, model: 'claude-sonnet-4-5' })).toBe('$0.0000');
-    expect(sessionCostText(kit, { cost: 0.5, model: 'offline' }), 'a cost some turns were priced at stays').toBe('$0.5000');
+    expect(sessionCostText(kit, { cost: 0.5, model: 'offline' }), 'a cost some turns were priced at stays').toBe(
+      '$0.5000',
+    );
   });
 });
 
@@ -293,7 +389,9 @@ describe('the progress line (scripts/kit/run-tests.ts)', () => {
   };
 
   it('says which chapters run and which were reused', () => {
-    expect(progressText([4, 5, 6], [1, 2, 3])).toBe('Running the tests of chapters 4-6 (chapters 1-3 unchanged: results reused)…');
+    expect(progressText([4, 5, 6], [1, 2, 3])).toBe(
+      'Running the tests of chapters 4-6 (chapters 1-3 unchanged: results reused)…',
+    );
     expect(progressText([2], [], 1, 3)).toBe('Running the tests of chapter 2… 1/3 test files');
   });
 
@@ -326,14 +424,23 @@ describe('the progress line (scripts/kit/run-tests.ts)', () => {
 
 describe("watch's screen (scripts/kit/watch.ts)", () => {
   const outcome = (name: string, status: 'passed' | 'failed', message = ''): TestOutcome => ({
-    chapter: 3, file: 'tests/chapter03/agent.test.ts', suites: [], name, fullName: name, status, message,
+    chapter: 3,
+    file: 'tests/chapter03/agent.test.ts',
+    suites: [],
+    name,
+    fullName: name,
+    status,
+    message,
   });
   it('shows passed/total when every file loaded', () => {
     const screen = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed'), outcome('b', 'failed', 'expected 1')]));
     expect(screen.split('\n')[0]).toMatch(/ 1\/2 passing$/);
   });
   it('shows no total when a file could not load: its tests never ran, so the count would be wrong', () => {
-    const broken = { ...outcome('tests/chapter03/single-turn.test.ts could not load', 'failed', 'SyntaxError: Unexpected token'), file: 'tests/chapter03/single-turn.test.ts' };
+    const broken = {
+      ...outcome('tests/chapter03/single-turn.test.ts could not load', 'failed', 'SyntaxError: Unexpected token'),
+      file: 'tests/chapter03/single-turn.test.ts',
+    };
     const screen = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed'), broken]));
     expect(screen.split('\n')[0]).toMatch(/ 1 passing · 1 test file could not load$/);
     expect(screen).toContain('SyntaxError: Unexpected token');
@@ -362,23 +469,39 @@ describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, w
       outcome(c, `${c} could not load`, 'failed', 'SyntaxError'),
       outcome(c, 'fine', 'passed'),
     ];
-    expect(filesToRerun(tests), "a stub's TODO and a file that did not load fail the same way every time: not run again").toEqual([a]);
+    expect(
+      filesToRerun(tests),
+      "a stub's TODO and a file that did not load fail the same way every time: not run again",
+    ).toEqual([a]);
   });
 
   it("keeps the second run's results for a file run again, and says which passed then", () => {
-    const first = { tests: [outcome(a, 'slow', 'failed', 'Test timed out'), outcome(a, 'quick', 'passed'), outcome(b, 'real', 'failed', 'wrong')], errors: [`${a}: unhandled: boom`], duration: 1 };
+    const first = {
+      tests: [
+        outcome(a, 'slow', 'failed', 'Test timed out'),
+        outcome(a, 'quick', 'passed'),
+        outcome(b, 'real', 'failed', 'wrong'),
+      ],
+      errors: [`${a}: unhandled: boom`],
+      duration: 1,
+    };
     const again = new Map([
       [a, { tests: [outcome(a, 'slow', 'passed'), outcome(a, 'quick', 'passed')], errors: [], duration: 1 }],
       [b, { tests: [outcome(b, 'real', 'failed', 'wrong')], errors: [], duration: 1 }],
     ]);
     const merged = mergeRerun(first, again);
-    expect(merged.tests.map((t) => `${t.name} ${t.status}`), 'in the same order, each file once').toEqual(['slow passed', 'quick passed', 'real failed']);
+    expect(
+      merged.tests.map((t) => `${t.name} ${t.status}`),
+      'in the same order, each file once',
+    ).toEqual(['slow passed', 'quick passed', 'real failed']);
     expect(merged.errors, "the first run's error of a file run again is gone with it").toEqual([]);
     expect(merged.rerun).toEqual({ files: [a, b], recovered: [a] });
     expect(rerunNote(merged.rerun)).toBe(
       '2 test files failed and were run again, alone, before the results were kept: 1 passed the second time (a busy machine, not the code), 1 failed again.',
     );
-    expect(rerunNote({ files: [b], recovered: [] })).toMatch(/^One test file failed and was run again.*the failures came back, so they are kept\.$/);
+    expect(rerunNote({ files: [b], recovered: [] })).toMatch(
+      /^One test file failed and was run again.*the failures came back, so they are kept\.$/,
+    );
     expect(rerunNote(undefined)).toBe('');
   });
 
@@ -394,7 +517,10 @@ describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, w
         runs.push(chapters);
         call++;
         return {
-          tests: [outcome(a, 'slow', call === 1 ? 'failed' : 'passed', call === 1 ? 'Test timed out' : ''), outcome(c, 'todo', 'failed', 'TODO(chapter 5): x')],
+          tests: [
+            outcome(a, 'slow', call === 1 ? 'failed' : 'passed', call === 1 ? 'Test timed out' : ''),
+            outcome(c, 'todo', 'failed', 'TODO(chapter 5): x'),
+          ],
           errors: [],
           duration: 1,
         };
@@ -416,11 +542,14 @@ describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, w
   });
 });
 
-describe('redactingWriter (scripts/lib/redacting-writer.ts): npm run agent\'s stdout', () => {
+describe("redactingWriter (scripts/lib/redacting-writer.ts): npm run agent's stdout", () => {
   const SECRET = 'sk-test-0123456789abcdefSPLIT';
   const setup = () => {
     const written: string[] = [];
-    const writer = redactingWriter((text) => written.push(text), () => (text) => text.split(SECRET).join('[REDACTED]'));
+    const writer = redactingWriter(
+      (text) => written.push(text),
+      () => (text) => text.split(SECRET).join('[REDACTED]'),
+    );
     return { written, writer, shown: () => written.join('') };
   };
   afterEach(() => vi.useRealTimers());

@@ -23,7 +23,11 @@ describe('watch (scripts/kit/watch.ts)', () => {
   for (const mode of ['events', 'polling'] as const) {
     it(`starts on the first unfinished chapter, shows the failing test and the stub, and re-runs on save (${mode})`, async () => {
       solveUpTo(copy.root, 1);
-      const watch = startKit(copy.root, ['watch', '--plain', ...(mode === 'polling' ? ['--poll', '--interval=200'] : [])]);
+      const watch = startKit(copy.root, [
+        'watch',
+        '--plain',
+        ...(mode === 'polling' ? ['--poll', '--interval=200'] : []),
+      ]);
       try {
         let at = await watch.waitFor(KEYS);
         const screen = watch.output();
@@ -36,9 +40,16 @@ describe('watch (scripts/kit/watch.ts)', () => {
         expect(screen).toContain('Any chapter: npm run watch -- chapter3');
 
         // Save a wrong toolDefinition: the re-run (in the same vitest) shows expected against actual.
-        const wrong = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
-          ['chapter 2: toolDefinition', ['  return { name: tool.name, description: tool.description, inputSchema: {} };']],
-        ]));
+        const wrong = buildWorkspace(
+          path.join(copy.root, 'solution/src'),
+          (r) => r.chapter > 2,
+          new Map([
+            [
+              'chapter 2: toolDefinition',
+              ['  return { name: tool.name, description: tool.description, inputSchema: {} };'],
+            ],
+          ]),
+        );
         write(copy.root, 'starter/src/tool.ts', wrong.files.get('tool.ts')!);
         at = await watch.waitFor(KEYS, at);
         const rerun = watch.output().slice(0, at);
@@ -63,7 +74,7 @@ describe('watch (scripts/kit/watch.ts)', () => {
     });
   }
 
-  it('shows type errors of the learner\'s files and a line for an earlier chapter that broke', async () => {
+  it("shows type errors of the learner's files and a line for an earlier chapter that broke", async () => {
     solveUpTo(copy.root, 2);
     const watch = startKit(copy.root, ['watch', '--plain', 'chapter3']);
     try {
@@ -71,13 +82,21 @@ describe('watch (scripts/kit/watch.ts)', () => {
       expect(watch.output()).toMatch(/Chapter 3 · The agentic loop/);
       // Break chapter 1's textOf (a regression) and add a type error, in one save.
       const messages = read(copy.root, 'starter/src/messages.ts');
-      const broken = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
-        ['chapter 1: textOf', ["  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');"]],
-      ])).files.get('messages.ts')!;
+      const broken = buildWorkspace(
+        path.join(copy.root, 'solution/src'),
+        (r) => r.chapter > 2,
+        new Map([
+          ['chapter 1: textOf', ["  return message.content.map((b) => (b.type === 'text' ? b.text : '')).join(' ');"]],
+        ]),
+      ).files.get('messages.ts')!;
       write(copy.root, 'starter/src/messages.ts', `${broken}\nexport const answer: number = 'forty-two';\n`);
       at = await watch.waitFor(/Type errors in your code \(1;/, at);
-      expect(watch.output().slice(at)).toMatch(/^ {2}starter\/src\/messages\.ts:\d+: Type 'string' is not assignable to type 'number'/m);
-      await watch.waitFor(/! Chapter 1 \(Messages and the mock provider\): \d+ of \d+ tests fail now\. Press p to go back, or run "npm run watch -- chapter1"\./);
+      expect(watch.output().slice(at)).toMatch(
+        /^ {2}starter\/src\/messages\.ts:\d+: Type 'string' is not assignable to type 'number'/m,
+      );
+      await watch.waitFor(
+        /! Chapter 1 \(Messages and the mock provider\): \d+ of \d+ tests fail now\. Press p to go back, or run "npm run watch -- chapter1"\./,
+      );
       write(copy.root, 'starter/src/messages.ts', messages);
       watch.send('q\n');
       expect(await watch.exited).toBe(0);
@@ -88,16 +107,27 @@ describe('watch (scripts/kit/watch.ts)', () => {
 
   it('at start-up, shows an earlier chapter whose tests fail before the first chapter with stubs', async () => {
     solveUpTo(copy.root, 2);
-    const broken = buildWorkspace(path.join(copy.root, 'solution/src'), (r) => r.chapter > 2, new Map([
-      ['chapter 2: toolDefinition', ['  return { name: tool.name, description: tool.description, inputSchema: {} };']],
-    ]));
+    const broken = buildWorkspace(
+      path.join(copy.root, 'solution/src'),
+      (r) => r.chapter > 2,
+      new Map([
+        [
+          'chapter 2: toolDefinition',
+          ['  return { name: tool.name, description: tool.description, inputSchema: {} };'],
+        ],
+      ]),
+    );
     write(copy.root, 'starter/src/tool.ts', broken.files.get('tool.ts')!);
     const watch = startKit(copy.root, ['watch', '--plain']);
     try {
-      await watch.waitFor(/Chapter 2 has failing tests: showing it first\.[\s\S]*Chapter 2 · Your first tool[\s\S]*keys:/);
+      await watch.waitFor(
+        /Chapter 2 has failing tests: showing it first\.[\s\S]*Chapter 2 · Your first tool[\s\S]*keys:/,
+      );
       // The opening screen, drawn before any test ran, must not present chapter 3's stub as the place to work.
       const opening = watch.output().split('Chapter 2 has failing tests')[0]!;
-      expect(opening, 'the guess before the tests ran is labelled as one').toMatch(/First unwritten stub: starter\/src\/\S+:\d+/);
+      expect(opening, 'the guess before the tests ran is labelled as one').toMatch(
+        /First unwritten stub: starter\/src\/\S+:\d+/,
+      );
       expect(opening).toMatch(/Chapters 1-2 have no stubs left; their tests run next/);
       expect(opening).not.toMatch(/Next stub:/);
       watch.send('q\n');
@@ -122,16 +152,25 @@ describe('watch (scripts/kit/watch.ts)', () => {
 });
 
 describe('type errors (scripts/kit/typecheck.ts, in doctor and watch)', () => {
-  it('lists each type error of the learner\'s files as file:line: message, and doctor warns with them', async () => {
+  it("lists each type error of the learner's files as file:line: message, and doctor warns with them", async () => {
     const copy = copyRepo();
     try {
       const clean = await typecheckStarter(copy.root);
-      expect(clean.errors.map((e) => e.text), 'the kit as committed type-checks').toEqual([]);
+      expect(
+        clean.errors.map((e) => e.text),
+        'the kit as committed type-checks',
+      ).toEqual([]);
       expect(typeCheck(clean)).toMatchObject({ ok: true });
-      write(copy.root, 'starter/src/todo.ts', `${read(copy.root, 'starter/src/todo.ts')}\nexport const answer: number = 'forty-two';\n`);
+      write(
+        copy.root,
+        'starter/src/todo.ts',
+        `${read(copy.root, 'starter/src/todo.ts')}\nexport const answer: number = 'forty-two';\n`,
+      );
       const result = await typecheckStarter(copy.root);
       expect(result.ok).toBe(false);
-      expect(result.errors[0]!.text).toMatch(/^starter\/src\/todo\.ts:\d+: Type 'string' is not assignable to type 'number'\.$/);
+      expect(result.errors[0]!.text).toMatch(
+        /^starter\/src\/todo\.ts:\d+: Type 'string' is not assignable to type 'number'\.$/,
+      );
       const check = typeCheck(result);
       expect(check).toMatchObject({ ok: false, warn: true });
       expect(check.what).toContain('the tests strip types');
@@ -144,11 +183,21 @@ describe('type errors (scripts/kit/typecheck.ts, in doctor and watch)', () => {
 
 describe('the region trace (scripts/kit/trace-plugin.ts)', () => {
   it('adds one call on each #region line and keeps every line where it was', () => {
-    const source = ['/** a file */', 'export function f(x: number) {', '  // #region chapter 3: f', '  // 1. step', '  return x;', '  // #endregion', '}'].join('\n');
+    const source = [
+      '/** a file */',
+      'export function f(x: number) {',
+      '  // #region chapter 3: f',
+      '  // 1. step',
+      '  return x;',
+      '  // #endregion',
+      '}',
+    ].join('\n');
     const traced = addRegionTrace(source, '/repo/starter/src/f.ts')!;
     const lines = traced.split('\n');
     expect(lines).toHaveLength(7);
-    expect(lines[0]).toMatch(/^import \{ enterRegion as __kitEnterRegion \} from "\.\.\/\.\.\/.*scripts\/kit\/trace\.ts"; \/\*\* a file \*\/$/);
+    expect(lines[0]).toMatch(
+      /^import \{ enterRegion as __kitEnterRegion \} from "\.\.\/\.\.\/.*scripts\/kit\/trace\.ts"; \/\*\* a file \*\/$/,
+    );
     expect(lines[2]).toBe('  __kitEnterRegion(3, "f"); // #region chapter 3: f');
     expect(lines.slice(3)).toEqual(source.split('\n').slice(3));
     expect(addRegionTrace('export const x = 1;\n', '/repo/x.ts')).toBeUndefined();

@@ -39,7 +39,8 @@ export const STRINGS = {
     checkedCode: 'Type-checked example: complete, you can paste it',
     shapeCode: 'Shape only: the bodies are left out',
     comingSoon: 'coming soon',
-    behind: (link: string) => `This page is behind the English: the English page changed after this translation. ${link}`,
+    behind: (link: string) =>
+      `This page is behind the English: the English page changed after this translation. ${link}`,
     englishPage: 'Read the English page',
     permalink: (title: string) => `Permalink to "${title}"`,
   },

@@ -20,7 +20,8 @@ const langOfEnv = (env: unknown) => pageLang((env as { relativePath?: string } |
 type Renderer = NonNullable<MarkdownIt['renderer']['rules']['fence']>;
 
 export function quizPlugin(md: MarkdownIt): void {
-  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  const fallback: Renderer =
+    md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     if (token.info.trim().split(/\s+/)[0] !== 'quiz') return fallback(tokens, idx, options, env, self);
@@ -30,7 +31,11 @@ export function quizPlugin(md: MarkdownIt): void {
     }
     const data = {
       question: md.renderInline(quiz.question),
-      choices: quiz.choices.map((c) => ({ html: md.renderInline(c.text), correct: c.correct, explanation: md.renderInline(c.explanation) })),
+      choices: quiz.choices.map((c) => ({
+        html: md.renderInline(c.text),
+        correct: c.correct,
+        explanation: md.renderInline(c.explanation),
+      })),
     };
     return `<Quiz data="${encodeURIComponent(JSON.stringify(data))}" />\n`;
   };
@@ -47,7 +52,8 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
     if (h1 < 0) return;
     const start = h1 + 3; // heading_open, inline, heading_close
     const open = tokens[start];
-    if (!open || !['blockquote_open', 'table_open', 'bullet_list_open', 'container_info_open'].includes(open.type)) return;
+    if (!open || !['blockquote_open', 'table_open', 'bullet_list_open', 'container_info_open'].includes(open.type))
+      return;
     const closeType = open.type.replace('_open', '_close');
     let depth = 0;
     let end = -1;
@@ -59,7 +65,10 @@ export function chapterHeaderPlugin(md: MarkdownIt): void {
       }
     }
     if (end < 0) return;
-    const text = tokens.slice(start, end).map((t) => t.content).join(' ');
+    const text = tokens
+      .slice(start, end)
+      .map((t) => t.content)
+      .join(' ');
     if (!HEADER_WORDS.test(text) || !/npm (test|run)/.test(text)) return;
     // One line per field: a soft line break before the next `**Field:**` becomes a real one; a field's own text may
     // run over several source lines and stays one paragraph.
@@ -97,7 +106,8 @@ export function diagramKind(source: string): string {
  * only on pages that have a diagram.
  */
 export function mermaidPlugin(md: MarkdownIt): void {
-  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  const fallback: Renderer =
+    md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     const info = token.info.trim().split(/\s+/)[0];
@@ -110,12 +120,15 @@ export function mermaidPlugin(md: MarkdownIt): void {
 /** The label a TypeScript block carries on the site, from its info string; undefined for other languages. */
 export function codeKind(info: string, lang: Lang = 'en'): { kind: 'checked' | 'shape'; label: string } | undefined {
   if (!/^(ts|typescript)\b/.test(info.trim())) return undefined;
-  return /\bcheck\b/.test(info) ? { kind: 'checked', label: STRINGS[lang].checkedCode } : { kind: 'shape', label: STRINGS[lang].shapeCode };
+  return /\bcheck\b/.test(info)
+    ? { kind: 'checked', label: STRINGS[lang].checkedCode }
+    : { kind: 'shape', label: STRINGS[lang].shapeCode };
 }
 
 /** ```ts and ```ts check blocks are wrapped in a <div class="code-kind"> with a visible label (codeKind). */
 export function codeKindPlugin(md: MarkdownIt): void {
-  const fallback: Renderer = md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  const fallback: Renderer =
+    md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
     const kind = codeKind(tokens[idx]!.info, langOfEnv(env));
     const html = fallback(tokens, idx, options, env, self);
@@ -133,7 +146,9 @@ export function chapterLinkPlugin(md: MarkdownIt, chapters: ReadonlyMap<number, 
     const page = (state.env as { relativePath?: string } | undefined)?.relativePath;
     if (!page) return; // a quiz's inline text (quizPlugin renders it on its own): no links inside answer buttons
     // A chapter's own page, or one of its parts (chapter-15-1.md for chapter-15.md): "chapter 15" there is not a link.
-    const own = [...chapters].find(([, file]) => file === englishPath(page) || englishPath(page).startsWith(file.replace(/\.md$/, '-')))?.[0];
+    const own = [...chapters].find(
+      ([, file]) => file === englishPath(page) || englishPath(page).startsWith(file.replace(/\.md$/, '-')),
+    )?.[0];
     // "chapter 8" in English, "第 8 章" in Chinese; a link to ./chapter-08.md stays inside the page's language.
     const mention = pageLang(page) === 'zh' ? /第\s*(\d{1,2})\s*章/ : /\b[Cc]hapters? (\d{1,2})\b/;
     state.tokens.forEach((block, b) => {
@@ -207,9 +222,11 @@ export function permalinkLabelPlugin(md: MarkdownIt): void {
     for (const token of state.tokens) {
       if (token.type !== 'inline') continue;
       for (const child of token.children ?? []) {
-        const label = child.type === 'link_open' && child.attrGet('class') === 'header-anchor' ? child.attrGet('aria-label') : null;
+        const label =
+          child.type === 'link_open' && child.attrGet('class') === 'header-anchor' ? child.attrGet('aria-label') : null;
         const title = label && /^Permalink to "([\s\S]*)"$/.exec(label)?.[1];
-        if (title !== null && title !== undefined) child.attrSet('aria-label', STRINGS[pageLang(page)].permalink(title.replace(/\s*\{#[^}]*\}\s*$/, '')));
+        if (title !== null && title !== undefined)
+          child.attrSet('aria-label', STRINGS[pageLang(page)].permalink(title.replace(/\s*\{#[^}]*\}\s*$/, '')));
       }
     }
   });

@@ -51,12 +51,19 @@ export function parseQuiz(source: string): { quiz: Quiz; problems: string[] } {
       problems.push(`unexpected line: "${line.trim()}"`);
     }
   }
-  if (questions !== 1) problems.push(questions === 0 ? 'no question (a line starting with "Q:")' : `${questions} questions in one block (one per block)`);
-  if (quiz.choices.length < 2) problems.push(`${quiz.choices.length} choice(s); a quiz needs at least two ("- [ ]" / "- [x]")`);
+  if (questions !== 1)
+    problems.push(
+      questions === 0
+        ? 'no question (a line starting with "Q:")'
+        : `${questions} questions in one block (one per block)`,
+    );
+  if (quiz.choices.length < 2)
+    problems.push(`${quiz.choices.length} choice(s); a quiz needs at least two ("- [ ]" / "- [x]")`);
   const correct = quiz.choices.filter((c) => c.correct).length;
   if (correct !== 1) problems.push(`${correct} correct answers; mark exactly one with [x]`);
   quiz.choices.forEach((c, i) => {
-    if (!c.explanation.trim()) problems.push(`choice ${i + 1} ("${c.text}") has no explanation (an indented "> ..." line)`);
+    if (!c.explanation.trim())
+      problems.push(`choice ${i + 1} ("${c.text}") has no explanation (an indented "> ..." line)`);
   });
   return { quiz, problems };
 }

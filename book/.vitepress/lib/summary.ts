@@ -37,7 +37,13 @@ export function parseSummary(markdown: string): SummaryEntry[] {
     if (!link) return;
     const depth = Math.floor(link[1]!.replace(/\t/g, '  ').length / 2);
     const target = link[3]!.replace(/^\.\//, '');
-    entries.push({ title: link[2]!.trim(), ...(target ? { file: decodeURI(target) } : {}), ...(part ? { part } : {}), depth, line: index + 1 });
+    entries.push({
+      title: link[2]!.trim(),
+      ...(target ? { file: decodeURI(target) } : {}),
+      ...(part ? { part } : {}),
+      depth,
+      line: index + 1,
+    });
   });
   return entries;
 }

@@ -20,7 +20,8 @@ import { langOf, STRINGS } from '../lib/i18n';
 /** The page's language, from <html lang> (VitePress sets it per locale, on every route change). */
 const pageLanguage = () => langOf(document.documentElement.lang);
 
-export const DIAGRAM_FONT = 'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+export const DIAGRAM_FONT =
+  'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 /** The smallest scale a diagram is shown at in the column as readable: 16px labels stay at least 12px on screen. */
 export const MIN_SCALE = 0.75;
 /** The tallest a diagram is shown in the column, px, as long as its labels stay readable (MIN_SCALE). */
@@ -152,9 +153,13 @@ function openFull(block: HTMLElement): void {
 
 async function draw(redraw: boolean): Promise<void> {
   await idle();
-  const blocks = [...document.querySelectorAll<HTMLElement>('.vp-doc div.mermaid')].filter((b) => redraw || !b.dataset.drawn);
+  const blocks = [...document.querySelectorAll<HTMLElement>('.vp-doc div.mermaid')].filter(
+    (b) => redraw || !b.dataset.drawn,
+  );
   if (!blocks.length) return;
-  mermaid ??= (import.meta.env.DEV ? import('mermaid') : import(/* @vite-ignore */ withBase('/mermaid/mermaid.esm.min.mjs'))).then((m) => m.default as Mermaid);
+  mermaid ??= (
+    import.meta.env.DEV ? import('mermaid') : import(/* @vite-ignore */ withBase('/mermaid/mermaid.esm.min.mjs'))
+  ).then((m) => m.default as Mermaid);
   const api = await mermaid;
   await nextFrame(); // loading mermaid was one long task; let a waiting click through before drawing
   const dark = document.documentElement.classList.contains('dark');

@@ -24,7 +24,11 @@ export default {
       keepTypedAhead();
       warmSearch();
     });
-    watch(() => route.path, () => draw(), { flush: 'post' });
+    watch(
+      () => route.path,
+      () => draw(),
+      { flush: 'post' },
+    );
     watch(isDark, () => draw(true), { flush: 'post' });
   },
 } satisfies Theme;

@@ -22,14 +22,20 @@ export function warmSearch(): void {
     void import('vitepress/dist/client/theme-default/components/VPLocalSearchBox.vue').catch(() => {});
     // The virtual module VitePress's local search serves: one loader per locale, each fetching that index.
     void import('@localSearchIndex')
-      .then((m: { default: Record<string, () => Promise<unknown>> }) => Promise.all(Object.values(m.default).map((load) => load())))
+      .then((m: { default: Record<string, () => Promise<unknown>> }) =>
+        Promise.all(Object.values(m.default).map((load) => load())),
+      )
       .catch(() => {});
   };
   // At once when the reader heads for the search button; otherwise when the page is idle, a few seconds in.
   for (const type of ['pointerover', 'focusin', 'touchstart']) {
-    document.addEventListener(type, (event) => {
-      if ((event.target as Element | null)?.closest?.(BUTTON)) start();
-    }, { passive: true });
+    document.addEventListener(
+      type,
+      (event) => {
+        if ((event.target as Element | null)?.closest?.(BUTTON)) start();
+      },
+      { passive: true },
+    );
   }
   setTimeout(() => {
     if ('requestIdleCallback' in window) window.requestIdleCallback(start);
@@ -91,11 +97,19 @@ export function keepTypedAhead(): void {
         handOver();
         return;
       }
-      if ((event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) || (event.key === '/' && !editing(event))) askedFor();
+      if (
+        (event.key.toLowerCase() === 'k' && (event.ctrlKey || event.metaKey)) ||
+        (event.key === '/' && !editing(event))
+      )
+        askedFor();
     },
     true,
   );
-  document.addEventListener('click', (event) => {
-    if ((event.target as Element | null)?.closest?.(BUTTON)) askedFor();
-  }, true);
+  document.addEventListener(
+    'click',
+    (event) => {
+      if ((event.target as Element | null)?.closest?.(BUTTON)) askedFor();
+    },
+    true,
+  );
 }

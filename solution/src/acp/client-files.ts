@@ -34,7 +34,13 @@ export function clipWindow(lines: readonly string[], limit: number): { lines: st
   let bytes = 0;
   for (const line of lines.slice(0, limit)) {
     const raw = Buffer.from(line, 'utf8');
-    const text = raw.length > MAX_LINE_BYTES ? `${raw.subarray(0, MAX_LINE_BYTES).toString('utf8').replace(/\uFFFD$/, '')} [line cut after ${MAX_LINE_BYTES} bytes]` : line;
+    const text =
+      raw.length > MAX_LINE_BYTES
+        ? `${raw
+            .subarray(0, MAX_LINE_BYTES)
+            .toString('utf8')
+            .replace(/\uFFFD$/, '')} [line cut after ${MAX_LINE_BYTES} bytes]`
+        : line;
     const size = Buffer.byteLength(text, 'utf8') + 1;
     if (kept.length > 0 && bytes + size > MAX_READ_BYTES) return { lines: kept, capped: true };
     kept.push(text);
@@ -75,7 +81,9 @@ export function clientReadTool(files: ClientFiles): Tool {
       const window = clipWindow(lines, limit);
       const out = window.lines.map((line, i) => numberLine(offset + i, line));
       if (window.capped || lines.length > limit) {
-        out.push(`(${window.capped ? `output capped at ${MAX_READ_BYTES} bytes; ` : ''}more lines; read again with offset=${offset + window.lines.length})`);
+        out.push(
+          `(${window.capped ? `output capped at ${MAX_READ_BYTES} bytes; ` : ''}more lines; read again with offset=${offset + window.lines.length})`,
+        );
       }
       return out.join('\n');
       // #endregion

@@ -35,7 +35,10 @@ export interface ClientTerminals {
    * terminal/create for `bash -c <command>` in `cwd`, asking the client to keep at most `outputByteLimit` bytes of
    * output; with `callId`, the terminal is shown in that call's card.
    */
-  create(request: { command: string; cwd: string; outputByteLimit: number; callId?: string }, signal?: AbortSignal): Promise<ClientTerminal>;
+  create(
+    request: { command: string; cwd: string; outputByteLimit: number; callId?: string },
+    signal?: AbortSignal,
+  ): Promise<ClientTerminal>;
 }
 
 /** How waiting for `work` ended: its value, or `stopped` when the time limit passed or the signal fired first. */
@@ -101,13 +104,18 @@ export function clientBashTool(terminals: ClientTerminals): Tool {
       //    `Command aborted. Output so far:\n<text>`. Otherwise return exitLine(waited.value) (given), a newline, and
       //    the text: a non-zero exit code is a normal result.
       if (ctx.signal?.aborted) throw new Error('Command not run: the run was cancelled');
-      const terminal = await terminals.create({ command, cwd: ctx.cwd, outputByteLimit: BASH_OUTPUT_LIMIT, callId: ctx.callId }, ctx.signal);
+      const terminal = await terminals.create(
+        { command, cwd: ctx.cwd, outputByteLimit: BASH_OUTPUT_LIMIT, callId: ctx.callId },
+        ctx.signal,
+      );
       try {
         const waited = await waitOrStop(terminal.waitForExit(), timeoutMs, ctx.signal);
         if (waited.stopped) await terminal.kill();
         const text = terminalText(await terminal.currentOutput());
         if (waited.stopped) {
-          throw new Error(`${waited.stopped === 'timeout' ? `Command timed out after ${timeoutMs} ms and was stopped` : 'Command aborted'}. Output so far:\n${text}`);
+          throw new Error(
+            `${waited.stopped === 'timeout' ? `Command timed out after ${timeoutMs} ms and was stopped` : 'Command aborted'}. Output so far:\n${text}`,
+          );
         }
         return `${exitLine(waited.value)}\n${text}`;
       } finally {

@@ -25,7 +25,11 @@ export interface SessionCommand {
 /** The built-in commands of the ACP server: answered without the model. */
 export const BUILTIN_COMMANDS: readonly AvailableCommand[] = [
   { name: 'help', description: 'List the commands and what each does' },
-  { name: 'mode', description: 'Show the permission mode, or change it: /mode acceptEdits', input: { hint: 'default | acceptEdits | plan | bypassPermissions' } },
+  {
+    name: 'mode',
+    description: 'Show the permission mode, or change it: /mode acceptEdits',
+    input: { hint: 'default | acceptEdits | plan | bypassPermissions' },
+  },
   { name: 'usage', description: 'Tokens (and cost) of this session so far' },
 ];
 
@@ -37,6 +41,12 @@ export function availableCommands(commands: readonly SessionCommand[] = []): Ava
   const builtins = new Set(BUILTIN_COMMANDS.map((command) => command.name));
   const own = commands
     .filter((command) => !builtins.has(command.name))
-    .map((command): AvailableCommand => ({ name: command.name, description: command.description, ...(command.hint ? { input: { hint: command.hint } } : {}) }));
+    .map(
+      (command): AvailableCommand => ({
+        name: command.name,
+        description: command.description,
+        ...(command.hint ? { input: { hint: command.hint } } : {}),
+      }),
+    );
   return [...BUILTIN_COMMANDS, ...own];
 }

@@ -15,7 +15,10 @@ import { argsOf, toolDiff, toolKind, toolLocations, toolTitle } from './tool-inf
 import { textContent } from './updates.js';
 
 /** Sends session/request_permission and resolves with the client's response (the server passes the connection's). */
-export type RequestPermission = (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+export type RequestPermission = (
+  params: RequestPermissionRequest,
+  signal: AbortSignal,
+) => Promise<RequestPermissionResponse>;
 
 /**
  * The four options of a permission question, in this order, each with its kind as its id: allow_once
@@ -62,7 +65,10 @@ export function askThroughClient(sessionId: string, cwd: string, requestPermissi
     const call = request.call;
     const diff = toolDiff(call, cwd);
     const command = call.name === 'bash' ? argsOf(call).command : undefined;
-    const whole = typeof command === 'string' ? codeBlock(command, 'sh') : codeBlock(JSON.stringify(call.arguments, null, 2) ?? String(call.arguments), 'json');
+    const whole =
+      typeof command === 'string'
+        ? codeBlock(command, 'sh')
+        : codeBlock(JSON.stringify(call.arguments, null, 2) ?? String(call.arguments), 'json');
     const toolCall = {
       toolCallId: call.id,
       title: toolTitle(call, cwd),
@@ -74,7 +80,8 @@ export function askThroughClient(sessionId: string, cwd: string, requestPermissi
     };
     const response = await requestPermission({ sessionId, toolCall, options: permissionOptions(request) }, signal);
     const outcome = response.outcome;
-    if (outcome.outcome === 'selected' && (PERMISSION_ANSWERS as readonly string[]).includes(outcome.optionId)) return outcome.optionId as PermissionAnswer;
+    if (outcome.outcome === 'selected' && (PERMISSION_ANSWERS as readonly string[]).includes(outcome.optionId))
+      return outcome.optionId as PermissionAnswer;
     return 'reject_once';
     // #endregion
   };
@@ -92,12 +99,23 @@ export const PLAN_OPTIONS: PermissionOption[] = [
  * with PLAN_OPTIONS; `toolCallId` gives the id of the exit_plan_mode call being answered (the server knows it from
  * the run's events), or undefined to make one up.
  */
-export function approvePlanThroughClient(sessionId: string, requestPermission: RequestPermission, toolCallId: () => string | undefined): ApprovePlan {
+export function approvePlanThroughClient(
+  sessionId: string,
+  requestPermission: RequestPermission,
+  toolCallId: () => string | undefined,
+): ApprovePlan {
   let asked = 0;
   return async (plan, signal): Promise<PlanDecision> => {
-    const toolCall = { toolCallId: toolCallId() ?? `plan-${++asked}`, title: 'Ready to code?', kind: 'switch_mode' as const, status: 'pending' as const, content: [textContent(plan)] };
+    const toolCall = {
+      toolCallId: toolCallId() ?? `plan-${++asked}`,
+      title: 'Ready to code?',
+      kind: 'switch_mode' as const,
+      status: 'pending' as const,
+      content: [textContent(plan)],
+    };
     const { outcome } = await requestPermission({ sessionId, toolCall, options: PLAN_OPTIONS }, signal);
-    if (outcome.outcome === 'selected' && (outcome.optionId === 'default' || outcome.optionId === 'acceptEdits')) return { approved: true, mode: outcome.optionId };
+    if (outcome.outcome === 'selected' && (outcome.optionId === 'default' || outcome.optionId === 'acceptEdits'))
+      return { approved: true, mode: outcome.optionId };
     return { approved: false };
   };
 }

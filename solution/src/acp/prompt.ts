@@ -51,10 +51,14 @@ export function promptText(blocks: readonly ContentBlock[]): string {
     }
     if (block.type === 'image') return '';
     const kind = block.type === 'resource' ? 'resource without text (a blob)' : block.type;
-    throw RequestError.invalidParams(undefined, `a prompt block of type ${kind} is not supported: this agent takes text, resource links, embedded text resources and images`);
+    throw RequestError.invalidParams(
+      undefined,
+      `a prompt block of type ${kind} is not supported: this agent takes text, resource links, embedded text resources and images`,
+    );
   });
   const text = pieces.filter((piece) => piece !== '').join('\n\n');
-  if (text.trim() === '') throw RequestError.invalidParams(undefined, 'the prompt is empty: send at least one text block');
+  if (text.trim() === '')
+    throw RequestError.invalidParams(undefined, 'the prompt is empty: send at least one text block');
   return text;
   // #endregion
 }
@@ -76,10 +80,17 @@ export function promptImages(blocks: readonly ContentBlock[], imageInput: boolea
   const images = blocks.filter((block): block is Extract<ContentBlock, { type: 'image' }> => block.type === 'image');
   if (images.length === 0) return [];
   if (!imageInput) {
-    throw RequestError.invalidParams(undefined, "this agent's model does not read images (initialize said image: false): send the prompt without them, or switch to a model that reads images");
+    throw RequestError.invalidParams(
+      undefined,
+      "this agent's model does not read images (initialize said image: false): send the prompt without them, or switch to a model that reads images",
+    );
   }
   return images.map((block) => {
-    if (!block.data) throw RequestError.invalidParams(undefined, "an image without its data cannot be sent (this agent does not fetch pictures by uri): send the image's data");
+    if (!block.data)
+      throw RequestError.invalidParams(
+        undefined,
+        "an image without its data cannot be sent (this agent does not fetch pictures by uri): send the image's data",
+      );
     const image: ImageBlock = { type: 'image', mimeType: block.mimeType, data: block.data };
     const problem = imageProblem(image);
     if (problem !== undefined) throw RequestError.invalidParams(undefined, problem);

@@ -52,9 +52,14 @@ export function savedSessions(home: string): SavedSessions {
 
 /** The working folder the first readable session file of `folder` names, or undefined. */
 function projectOf(folder: string): string | undefined {
-  for (const name of readdirSync(folder).filter((one) => one.endsWith('.jsonl')).sort()) {
+  for (const name of readdirSync(folder)
+    .filter((one) => one.endsWith('.jsonl'))
+    .sort()) {
     try {
-      const first = JSON.parse(readFileSync(path.join(folder, name), 'utf8').split('\n', 1)[0]!) as { type?: unknown; cwd?: unknown };
+      const first = JSON.parse(readFileSync(path.join(folder, name), 'utf8').split('\n', 1)[0]!) as {
+        type?: unknown;
+        cwd?: unknown;
+      };
       if (first.type === 'session' && typeof first.cwd === 'string' && path.isAbsolute(first.cwd)) return first.cwd;
     } catch {
       // a damaged file says nothing about its folder: try the next

@@ -23,7 +23,14 @@ import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } fro
 import { clientBashTool, type ClientTerminal, type ClientTerminals } from './client-terminal.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptImages, promptText } from './prompt.js';
-import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
+import {
+  isPermissionMode,
+  mcpServersFromAcp,
+  resumeFromMeta,
+  SESSION_MODES,
+  systemPromptFromMeta,
+  type SystemPromptChoice,
+} from './session-setup.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
@@ -165,9 +172,19 @@ export class AcpServer {
   private clientFiles(client: Client, sessionId: string): ClientFiles {
     return {
       readTextFile: async (request, signal) =>
-        (await client.request(acp.methods.client.fs.readTextFile, { sessionId, ...request }, { cancellationSignal: signal })).content,
+        (
+          await client.request(
+            acp.methods.client.fs.readTextFile,
+            { sessionId, ...request },
+            { cancellationSignal: signal },
+          )
+        ).content,
       writeTextFile: async (request, signal) => {
-        await client.request(acp.methods.client.fs.writeTextFile, { sessionId, ...request }, { cancellationSignal: signal });
+        await client.request(
+          acp.methods.client.fs.writeTextFile,
+          { sessionId, ...request },
+          { cancellationSignal: signal },
+        );
       },
     };
   }
@@ -179,7 +196,11 @@ export class AcpServer {
   private clientTerminals(client: Client, sessionId: string): ClientTerminals {
     return {
       async create({ command, cwd, outputByteLimit, callId }, signal) {
-        const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit }, { cancellationSignal: signal });
+        const { terminalId } = await client.request(
+          acp.methods.client.terminal.create,
+          { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit },
+          { cancellationSignal: signal },
+        );
         const ids = { sessionId, terminalId };
         const terminal: ClientTerminal = {
           id: terminalId,
@@ -189,7 +210,11 @@ export class AcpServer {
           release: async () => void (await client.request(acp.methods.client.terminal.release, ids)),
         };
         if (callId !== undefined) {
-          const update: acp.SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId: callId, content: [{ type: 'terminal', terminalId }] };
+          const update: acp.SessionUpdate = {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: callId,
+            content: [{ type: 'terminal', terminalId }],
+          };
           await client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
         }
         return terminal;
@@ -215,7 +240,9 @@ export class AcpServer {
       mcpServers: mcpServersFromAcp(params.mcpServers ?? []),
       systemPrompt: systemPromptFromMeta(params._meta),
       ask: askThroughClient(sessionId, params.cwd, requestPermission),
-      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () => this.sessions.get(sessionId)?.planCalls.shift()),
+      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () =>
+        this.sessions.get(sessionId)?.planCalls.shift(),
+      ),
       tools: [
         ...(fs?.readTextFile ? [clientReadTool(files)] : []),
         ...(fs?.writeTextFile ? [clientWriteTool(files)] : []),
@@ -264,9 +291,11 @@ export class AcpServer {
     //    MCP servers and the _meta, and may throw invalidParams; let it.
     // 4. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
     // 5. Return { sessionId: id, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
-    if (!isAbsolutePath(params.cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
+    if (!isAbsolutePath(params.cwd))
+      throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
     const resume = resumeFromMeta(params._meta);
-    if (resume !== undefined) return { sessionId: resume, ...(await this.loadSession({ ...params, sessionId: resume }, client, false)) };
+    if (resume !== undefined)
+      return { sessionId: resume, ...(await this.loadSession({ ...params, sessionId: resume }, client, false)) };
     const sessionId = (this.options.newId ?? randomUUID)();
     const handle = await this.options.openSession(this.setupFor(sessionId, params, client, false));
     this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
@@ -293,8 +322,10 @@ export class AcpServer {
     //    client.notify(acp.methods.client.session.update, { sessionId, update }).
     // 5. Keep the session (as newSession does) and return { modes: this.modesOf(handle), configOptions:
     //    this.configOptionsOf(handle) }.
-    if (this.options.loadSession === false) throw RequestError.methodNotFound(replay ? acp.methods.agent.session.load : acp.methods.agent.session.resume);
-    if (!isAbsolutePath(params.cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
+    if (this.options.loadSession === false)
+      throw RequestError.methodNotFound(replay ? acp.methods.agent.session.load : acp.methods.agent.session.resume);
+    if (!isAbsolutePath(params.cwd))
+      throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
     const sessionId = params.sessionId;
     const open = this.sessions.get(sessionId);
     if (open) {
@@ -306,10 +337,15 @@ export class AcpServer {
     try {
       handle = await this.options.openSession(setup);
     } catch (error) {
-      throw new RequestError(-32002, `session ${sessionId} could not be loaded: ${error instanceof Error ? error.message : String(error)}`, { sessionId });
+      throw new RequestError(
+        -32002,
+        `session ${sessionId} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
+        { sessionId },
+      );
     }
     if (replay) {
-      for (const update of historyUpdates(handle.history, params.cwd)) await client.notify(acp.methods.client.session.update, { sessionId, update });
+      for (const update of historyUpdates(handle.history, params.cwd))
+        await client.notify(acp.methods.client.session.update, { sessionId, update });
     }
     this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
     return { modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) };
@@ -319,7 +355,12 @@ export class AcpServer {
   /** The session `sessionId`, or a -32002 error that names it. */
   session(sessionId: string): LiveSession {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new RequestError(-32002, `unknown session ${sessionId}: open one with session/new (or session/load) first`, { sessionId });
+    if (!session)
+      throw new RequestError(
+        -32002,
+        `unknown session ${sessionId}: open one with session/new (or session/load) first`,
+        { sessionId },
+      );
     return session;
   }
 
@@ -349,7 +390,11 @@ export class AcpServer {
     // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
     //    RequestError.internalError saying so).
     const session = this.session(params.sessionId);
-    if (session.running) throw RequestError.invalidRequest(undefined, `a prompt is already running in session ${session.id}: cancel it (session/cancel) or wait for it to end`);
+    if (session.running)
+      throw RequestError.invalidRequest(
+        undefined,
+        `a prompt is already running in session ${session.id}: cancel it (session/cancel) or wait for it to end`,
+      );
     const images = promptImages(params.prompt, this.options.imageInput === true);
     const text = await this.slashCommand(session, promptText(params.prompt), client);
     if (text === undefined) return { stopReason: 'end_turn' };
@@ -360,13 +405,20 @@ export class AcpServer {
     else signal.addEventListener('abort', onAbort, { once: true });
     const { handle } = session;
     handle.history.push(userMessage(text, images));
-    const translator = new UpdateTranslator({ cwd: session.cwd, contextWindow: this.options.contextWindow ?? 200_000, price: this.options.price, usage: handle.usage, title: sessionTitle(handle.history) });
+    const translator = new UpdateTranslator({
+      cwd: session.cwd,
+      contextWindow: this.options.contextWindow ?? 200_000,
+      price: this.options.price,
+      usage: handle.usage,
+      title: sessionTitle(handle.history),
+    });
     let done: Extract<AgentEvent, { type: 'done' }> | undefined;
     let connected = true;
     try {
       for await (const event of handle.run(handle.history, { signal: controller.signal })) {
         if (event.type === 'done') done = event;
-        if (event.type === 'tool_call_requested' && event.name === 'exit_plan_mode') session.planCalls.push(event.callId);
+        if (event.type === 'tool_call_requested' && event.name === 'exit_plan_mode')
+          session.planCalls.push(event.callId);
         for (const update of translator.updates(event)) {
           if (!connected) break;
           try {
@@ -390,14 +442,23 @@ export class AcpServer {
 
   /** Sends `text` to the client as the agent's message in session `sessionId`. */
   async say(sessionId: string, client: Client, text: string): Promise<void> {
-    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+    });
   }
 
   /** Tells the client which slash commands session `sessionId` has (createAcpAgent calls it once a session is open). */
   async announceCommands(sessionId: string, client: Client): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(session.handle.commands) } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: availableCommands(session.handle.commands),
+      },
+    });
   }
 
   /**
@@ -408,7 +469,9 @@ export class AcpServer {
   async runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
     const { handle } = session;
     if (name === 'help') {
-      const lines = availableCommands(handle.commands).map((command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`);
+      const lines = availableCommands(handle.commands).map(
+        (command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`,
+      );
       return this.say(session.id, client, lines.join('\n'));
     }
     if (name === 'usage') {
@@ -420,15 +483,28 @@ export class AcpServer {
       return this.say(session.id, client, `This session: ${figures}${cost}.`);
     }
     const wanted = args.trim();
-    if (!wanted) return this.say(session.id, client, `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`);
-    if (!isPermissionMode(wanted)) return this.say(session.id, client, `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`);
+    if (!wanted)
+      return this.say(
+        session.id,
+        client,
+        `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`,
+      );
+    if (!isPermissionMode(wanted))
+      return this.say(
+        session.id,
+        client,
+        `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`,
+      );
     try {
       this.checkModeTrust(session, wanted);
     } catch (error) {
       return this.say(session.id, client, (error as Error).message);
     }
     handle.modes.setMode(wanted);
-    await client.notify(acp.methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: wanted } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: session.id,
+      update: { sessionUpdate: 'current_mode_update', currentModeId: wanted },
+    });
     return this.say(session.id, client, `Mode: ${wanted}.`);
   }
 
@@ -483,7 +559,10 @@ export class AcpServer {
     // 4. handle.modes.setMode(modeId) and return {}. The client asked for it, so no current_mode_update is sent.
     const session = this.session(params.sessionId);
     if (!isPermissionMode(params.modeId)) {
-      throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(params.modeId)}; the modes are ${SESSION_MODES.map((mode) => mode.id).join(', ')}`);
+      throw RequestError.invalidParams(
+        undefined,
+        `unknown mode ${JSON.stringify(params.modeId)}; the modes are ${SESSION_MODES.map((mode) => mode.id).join(', ')}`,
+      );
     }
     this.checkModeTrust(session, params.modeId);
     session.handle.modes.setMode(params.modeId);
@@ -510,17 +589,35 @@ export class AcpServer {
     const session = this.session(params.sessionId);
     const { handle } = session;
     const value: unknown = params.value;
-    if (typeof value !== 'string') throw RequestError.invalidParams(undefined, `config option ${JSON.stringify(params.configId)} takes one of its values (a string), not ${JSON.stringify(value)}`);
+    if (typeof value !== 'string')
+      throw RequestError.invalidParams(
+        undefined,
+        `config option ${JSON.stringify(params.configId)} takes one of its values (a string), not ${JSON.stringify(value)}`,
+      );
     const ids = this.configOptionsOf(handle).map((option) => option.id);
     if (params.configId === CONFIG_IDS.mode) {
-      if (!isPermissionMode(value)) throw RequestError.invalidParams(undefined, `unknown mode ${JSON.stringify(value)}; the modes are ${SESSION_MODES.map((mode) => mode.id).join(', ')}`);
+      if (!isPermissionMode(value))
+        throw RequestError.invalidParams(
+          undefined,
+          `unknown mode ${JSON.stringify(value)}; the modes are ${SESSION_MODES.map((mode) => mode.id).join(', ')}`,
+        );
       this.checkModeTrust(session, value);
       handle.modes.setMode(value);
-    } else if ((params.configId === CONFIG_IDS.model || params.configId === CONFIG_IDS.smallFastModel) && handle.models) {
-      if (!handle.models.choices.includes(value)) throw RequestError.invalidParams(undefined, `unknown model ${JSON.stringify(value)} for ${params.configId}; the models are ${handle.models.choices.join(', ')}`);
+    } else if (
+      (params.configId === CONFIG_IDS.model || params.configId === CONFIG_IDS.smallFastModel) &&
+      handle.models
+    ) {
+      if (!handle.models.choices.includes(value))
+        throw RequestError.invalidParams(
+          undefined,
+          `unknown model ${JSON.stringify(value)} for ${params.configId}; the models are ${handle.models.choices.join(', ')}`,
+        );
       handle.models.set(params.configId === CONFIG_IDS.model ? 'model' : 'smallFastModel', value);
     } else {
-      throw RequestError.invalidParams(undefined, `unknown config option ${JSON.stringify(params.configId)}; the options are ${ids.join(', ')}`);
+      throw RequestError.invalidParams(
+        undefined,
+        `unknown config option ${JSON.stringify(params.configId)}; the options are ${ids.join(', ')}`,
+      );
     }
     return { configOptions: this.configOptionsOf(handle) };
     // #endregion
@@ -545,11 +642,19 @@ export class AcpServer {
     // 3. For each folder, each summary of saved.list(folder) that has no problem (a damaged file cannot be opened):
     //    { sessionId: its id, cwd: the folder, title: its title or null when it is '', updatedAt }.
     // 4. Return { sessions } in that order.
-    if (params.cursor != null) throw RequestError.invalidParams(undefined, `unknown cursor ${JSON.stringify(params.cursor)}: this agent lists every session in one page`);
-    if (params.cwd != null && !isAbsolutePath(params.cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
+    if (params.cursor != null)
+      throw RequestError.invalidParams(
+        undefined,
+        `unknown cursor ${JSON.stringify(params.cursor)}: this agent lists every session in one page`,
+      );
+    if (params.cwd != null && !isAbsolutePath(params.cwd))
+      throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
     const folders = params.cwd != null ? [params.cwd] : saved.projects();
     const sessions = folders.flatMap((cwd) =>
-      saved.list(cwd).filter((summary) => !summary.problem).map((summary) => ({ sessionId: summary.id, cwd, title: summary.title || null, updatedAt: summary.updatedAt })),
+      saved
+        .list(cwd)
+        .filter((summary) => !summary.problem)
+        .map((summary) => ({ sessionId: summary.id, cwd, title: summary.title || null, updatedAt: summary.updatedAt })),
     );
     return { sessions };
     // #endregion
@@ -584,8 +689,15 @@ export class AcpServer {
     // 4. lockHolder(file) (given) gives a pid: another process is writing it → RequestError.invalidRequest saying so
     //    (close it there first). Else remove the file (rmSync) and return {}.
     const id = params.sessionId;
-    if (typeof id !== 'string' || !SESSION_ID.test(id)) throw RequestError.invalidParams(undefined, `${JSON.stringify(id)} is not a session id (letters, digits, "-" and "_" only)`);
-    const file = saved.folders().map((folder) => path.join(folder, `${id}.jsonl`)).find((candidate) => existsSync(candidate));
+    if (typeof id !== 'string' || !SESSION_ID.test(id))
+      throw RequestError.invalidParams(
+        undefined,
+        `${JSON.stringify(id)} is not a session id (letters, digits, "-" and "_" only)`,
+      );
+    const file = saved
+      .folders()
+      .map((folder) => path.join(folder, `${id}.jsonl`))
+      .find((candidate) => existsSync(candidate));
     if (!file) throw new RequestError(-32002, `no saved session ${id}`, { sessionId: id });
     const open = this.sessions.get(id);
     if (open) {
@@ -593,7 +705,11 @@ export class AcpServer {
       await this.stopSession(open, 'the client deleted the session');
     }
     const pid = lockHolder(file);
-    if (pid !== undefined) throw RequestError.invalidRequest(undefined, `session ${id} is being written by another process (pid ${pid}): close it there first`);
+    if (pid !== undefined)
+      throw RequestError.invalidRequest(
+        undefined,
+        `session ${id} is being written by another process (pid ${pid}): close it there first`,
+      );
     rmSync(file);
     return {};
     // #endregion
@@ -661,17 +777,44 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .agent({ name: options.name ?? 'coding-agent' })
     .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
     .onRequest(acp.methods.agent.initialize, ({ params }) => handle(() => server.initialize(params)))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) => announce(client, undefined, handle(() => server.newSession(params, client))))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession(params, client, true))))
-    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false))))
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+      announce(
+        client,
+        undefined,
+        handle(() => server.newSession(params, client)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+      announce(
+        client,
+        params.sessionId,
+        handle(() => server.loadSession(params, client, true)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
+      announce(
+        client,
+        params.sessionId,
+        handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
+      handle(() =>
+        server.track(
+          params.sessionId,
+          Promise.resolve().then(() => server.prompt(params, client, signal)),
+        ),
+      ),
+    )
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => handle(() => server.setConfigOption(params)))
     .onRequest(acp.methods.agent.session.list, ({ params }) => handle(() => server.listSessions(params)))
     .onRequest(acp.methods.agent.session.close, ({ params }) => handle(() => server.closeSession(params)))
     .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
-      await handle(() => server.cancel(params)).catch((error) => process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`));
+      await handle(() => server.cancel(params)).catch((error) =>
+        process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
     });
   return { app, server };
 }

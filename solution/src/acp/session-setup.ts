@@ -43,19 +43,32 @@ export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string,
   //    no type (stdio) → { type: 'stdio', command, args, env } with env made a record (name → value).
   // 3. Return them as a record by name, in the order given.
   const configs: Record<string, McpServerConfig> = {};
-  const record = (pairs: readonly { name: string; value: string }[]) => Object.fromEntries(pairs.map((pair) => [pair.name, pair.value]));
+  const record = (pairs: readonly { name: string; value: string }[]) =>
+    Object.fromEntries(pairs.map((pair) => [pair.name, pair.value]));
   for (const server of servers) {
     if (!SERVER_NAME.test(server.name)) {
-      throw RequestError.invalidParams(undefined, `MCP server name ${JSON.stringify(server.name)}: use 1-40 letters, digits, "-" or "_" (no "__")`);
+      throw RequestError.invalidParams(
+        undefined,
+        `MCP server name ${JSON.stringify(server.name)}: use 1-40 letters, digits, "-" or "_" (no "__")`,
+      );
     }
-    if (server.name in configs) throw RequestError.invalidParams(undefined, `MCP server "${server.name}" is given twice`);
+    if (server.name in configs)
+      throw RequestError.invalidParams(undefined, `MCP server "${server.name}" is given twice`);
     if ('type' in server && server.type === 'sse') {
-      throw RequestError.invalidParams(undefined, `MCP server "${server.name}" uses SSE, which this agent does not support: use streamable HTTP or stdio`);
+      throw RequestError.invalidParams(
+        undefined,
+        `MCP server "${server.name}" uses SSE, which this agent does not support: use streamable HTTP or stdio`,
+      );
     }
     configs[server.name] =
       'type' in server && server.type === 'http'
         ? { type: 'http', url: server.url, headers: record(server.headers) }
-        : { type: 'stdio', command: (server as { command: string }).command, args: (server as { args: string[] }).args, env: record((server as { env: { name: string; value: string }[] }).env) };
+        : {
+            type: 'stdio',
+            command: (server as { command: string }).command,
+            args: (server as { args: string[] }).args,
+            env: record((server as { env: { name: string; value: string }[] }).env),
+          };
   }
   return configs;
   // #endregion
@@ -87,7 +100,10 @@ export function systemPromptFromMeta(meta: Record<string, unknown> | null | unde
       if (typeof append === 'string') return { append };
     }
   }
-  throw RequestError.invalidParams(undefined, '_meta.systemPrompt must be a string or { "replace": string } (to replace the system prompt), or { "append": string } (to add to it); with both, replace wins');
+  throw RequestError.invalidParams(
+    undefined,
+    '_meta.systemPrompt must be a string or { "replace": string } (to replace the system prompt), or { "append": string } (to add to it); with both, replace wins',
+  );
   // #endregion
 }
 
@@ -102,11 +118,17 @@ export function resumeFromMeta(meta: Record<string, unknown> | null | undefined)
   //    at a resume that is undefined or null). Other keys beside them belong to other agents: leave them alone.
   // 2. A string that matches SESSION_ID: return it.
   // 3. Anything else: throw RequestError.invalidParams(undefined, message) that says it must be a session id.
-  const object = (value: unknown) => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+  const object = (value: unknown) =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   const options = object(object(meta?.claudeCode)?.options);
   const resume = options?.resume;
   if (resume === undefined || resume === null) return undefined;
   if (typeof resume === 'string' && SESSION_ID.test(resume)) return resume;
-  throw RequestError.invalidParams(undefined, `_meta.claudeCode.options.resume must be a session id (letters, digits, "-" and "_"), not ${JSON.stringify(resume)}`);
+  throw RequestError.invalidParams(
+    undefined,
+    `_meta.claudeCode.options.resume must be a session id (letters, digits, "-" and "_"), not ${JSON.stringify(resume)}`,
+  );
   // #endregion
 }

@@ -91,13 +91,15 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: strin
   // 7. Anything else, or a known tool without the argument its title needs: the tool's name.
   const args = argsOf(call);
   const where = text(args, 'path');
-  const label = call.name === 'read' ? 'Read' : call.name === 'edit' ? 'Edit' : call.name === 'write' ? 'Write' : undefined;
+  const label =
+    call.name === 'read' ? 'Read' : call.name === 'edit' ? 'Edit' : call.name === 'write' ? 'Write' : undefined;
   if (label && where !== undefined) return `${label} ${shown(cwd, where)}`;
   const command = text(args, 'command');
   if (call.name === 'bash' && command !== undefined) return `Run \`${oneLine(command)}\``;
   const pattern = text(args, 'pattern');
   if (call.name === 'glob' && pattern !== undefined) return `Find \`${oneLine(pattern)}\``;
-  if (call.name === 'grep' && pattern !== undefined) return `Search for \`${oneLine(pattern)}\`${where !== undefined ? ` in ${shown(cwd, where)}` : ''}`;
+  if (call.name === 'grep' && pattern !== undefined)
+    return `Search for \`${oneLine(pattern)}\`${where !== undefined ? ` in ${shown(cwd, where)}` : ''}`;
   if (call.name === 'todo_write') return 'Update the task list';
   if (call.name === 'exit_plan_mode') return 'Hand in the plan';
   const description = text(args, 'description');
@@ -124,7 +126,10 @@ export function toolLocations(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: s
   if (['read', 'edit', 'write'].includes(call.name)) {
     if (where === undefined) return [];
     const offset = args.offset;
-    const line = call.name === 'read' && typeof offset === 'number' && Number.isInteger(offset) && offset >= 1 ? { line: offset } : {};
+    const line =
+      call.name === 'read' && typeof offset === 'number' && Number.isInteger(offset) && offset >= 1
+        ? { line: offset }
+        : {};
     return [{ path: path.resolve(cwd, where), ...line }];
   }
   if (call.name === 'glob' || call.name === 'grep') return [{ path: path.resolve(cwd, where ?? '.') }];
@@ -148,6 +153,7 @@ export function toolDiff(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string
     return oldText !== undefined && newText !== undefined ? { type: 'diff', path: file, oldText, newText } : undefined;
   }
   const content = text(args, 'content');
-  if (call.name === 'write' && content !== undefined) return { type: 'diff', path: file, oldText: null, newText: content };
+  if (call.name === 'write' && content !== undefined)
+    return { type: 'diff', path: file, oldText: null, newText: content };
   return undefined;
 }

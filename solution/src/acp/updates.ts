@@ -53,8 +53,18 @@ export function sessionInfo(usage: Usage, title: string | undefined, price?: Mod
   //    costUsd: costOf(usage, price) added to _meta when a price is given.
   const cacheReadTokens = usage.cacheReadTokens ?? 0;
   const cacheWriteTokens = usage.cacheWriteTokens ?? 0;
-  const figures = { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, cacheReadTokens, cacheWriteTokens, totalTokens: usage.inputTokens + usage.outputTokens + cacheReadTokens + cacheWriteTokens };
-  return { sessionUpdate: 'session_info_update', title: title ?? null, _meta: { usage: figures, ...(price ? { costUsd: costOf(usage, price) } : {}) } };
+  const figures = {
+    inputTokens: usage.inputTokens,
+    outputTokens: usage.outputTokens,
+    cacheReadTokens,
+    cacheWriteTokens,
+    totalTokens: usage.inputTokens + usage.outputTokens + cacheReadTokens + cacheWriteTokens,
+  };
+  return {
+    sessionUpdate: 'session_info_update',
+    title: title ?? null,
+    _meta: { usage: figures, ...(price ? { costUsd: costOf(usage, price) } : {}) },
+  };
   // #endregion
 }
 
@@ -140,66 +150,105 @@ export class UpdateTranslator {
         if (event.callId === '') return [];
         const toolCallId = prefix + event.callId;
         this.writing.add(toolCallId);
-        return [{ sessionUpdate: 'tool_call', toolCallId, title: event.name, kind: toolKind(event.name), status: 'pending', content: [] }];
+        return [
+          {
+            sessionUpdate: 'tool_call',
+            toolCallId,
+            title: event.name,
+            kind: toolKind(event.name),
+            status: 'pending',
+            content: [],
+          },
+        ];
       }
       case 'tool_call_requested': {
         const toolCallId = prefix + event.callId;
         const call = { name: event.name, arguments: event.arguments };
         this.calls.set(toolCallId, call);
         const diff = toolDiff(call, this.options.cwd);
-        return [{
-          sessionUpdate: this.writing.delete(toolCallId) ? 'tool_call_update' : 'tool_call',
-          toolCallId,
-          title: toolTitle(call, this.options.cwd),
-          kind: toolKind(event.name),
-          status: 'pending',
-          locations: toolLocations(call, this.options.cwd),
-          rawInput: event.arguments,
-          content: diff ? [diff] : [],
-        }];
+        return [
+          {
+            sessionUpdate: this.writing.delete(toolCallId) ? 'tool_call_update' : 'tool_call',
+            toolCallId,
+            title: toolTitle(call, this.options.cwd),
+            kind: toolKind(event.name),
+            status: 'pending',
+            locations: toolLocations(call, this.options.cwd),
+            rawInput: event.arguments,
+            content: diff ? [diff] : [],
+          },
+        ];
       }
       case 'tool_call_decided': {
         const toolCallId = prefix + event.callId;
         const decision = event.decision;
         if (decision.type === 'block') return [];
-        if (decision.type === 'allow') return [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }];
+        if (decision.type === 'allow')
+          return [{ sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' }];
         const call = { name: event.name, arguments: decision.arguments };
         this.calls.set(toolCallId, call);
         const diff = toolDiff(call, this.options.cwd);
-        return [{
-          sessionUpdate: 'tool_call_update',
-          toolCallId,
-          status: 'in_progress',
-          title: toolTitle(call, this.options.cwd),
-          locations: toolLocations(call, this.options.cwd),
-          rawInput: decision.arguments,
-          ...(diff ? { content: [diff] } : {}),
-        }];
+        return [
+          {
+            sessionUpdate: 'tool_call_update',
+            toolCallId,
+            status: 'in_progress',
+            title: toolTitle(call, this.options.cwd),
+            locations: toolLocations(call, this.options.cwd),
+            rawInput: decision.arguments,
+            ...(diff ? { content: [diff] } : {}),
+          },
+        ];
       }
       case 'tool_result': {
         const toolCallId = prefix + event.callId;
         const call = this.calls.get(toolCallId);
         const diff = call && !event.isError ? toolDiff(call, this.options.cwd) : undefined;
         const content = [...(diff ? [diff] : []), textContent(event.content)];
-        return [{ sessionUpdate: 'tool_call_update', toolCallId, status: event.isError ? 'failed' : 'completed', content }];
+        return [
+          { sessionUpdate: 'tool_call_update', toolCallId, status: event.isError ? 'failed' : 'completed', content },
+        ];
       }
       case 'todo_list':
-        return [{ sessionUpdate: 'plan', entries: event.todos.map((todo) => ({ content: todo.content, status: todo.status, priority: todo.priority ?? 'medium' })) }];
+        return [
+          {
+            sessionUpdate: 'plan',
+            entries: event.todos.map((todo) => ({
+              content: todo.content,
+              status: todo.status,
+              priority: todo.priority ?? 'medium',
+            })),
+          },
+        ];
       case 'mode_changed':
         return [{ sessionUpdate: 'current_mode_update', currentModeId: event.mode }];
       case 'usage': {
         if (prefix !== '') return [];
         this.usage = addUsage(this.usage, event.usage);
         const amount = this.options.price && costOf(this.usage, this.options.price);
-        return [{ sessionUpdate: 'usage_update', used: contextUsed(event.usage), size: this.options.contextWindow, ...(amount !== undefined ? { cost: { amount, currency: 'USD' } } : {}) }];
+        return [
+          {
+            sessionUpdate: 'usage_update',
+            used: contextUsed(event.usage),
+            size: this.options.contextWindow,
+            ...(amount !== undefined ? { cost: { amount, currency: 'USD' } } : {}),
+          },
+        ];
       }
       case 'subagent':
-        return this.updates(event.event, `${prefix}${event.callId}/`).filter((update) => update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update');
+        return this.updates(event.event, `${prefix}${event.callId}/`).filter(
+          (update) => update.sessionUpdate === 'tool_call' || update.sessionUpdate === 'tool_call_update',
+        );
       case 'done': {
         const unfinished = [...this.writing].filter((id) => id.startsWith(prefix));
         const closed = unfinished.map((toolCallId): SessionUpdate => {
           this.writing.delete(toolCallId);
-          return { sessionUpdate: 'tool_call_update', toolCallId, status: 'failed', content: [textContent(UNFINISHED_CALL)] };
+          return {
+            sessionUpdate: 'tool_call_update',
+            toolCallId,
+            status: 'failed',
+            content: [textContent(UNFINISHED_CALL)],
+          };
         });
         return [...closed, sessionInfo(this.usage, this.options.title, this.options.price)];
       }
@@ -227,7 +276,8 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
   if (done.reason === 'turn_limit') return 'max_turn_requests';
   if (done.reason === 'end_turn') {
     const last = history.at(-1);
-    if (last?.role === 'assistant' && (last.stopReason === 'max_tokens' || last.stopReason === 'refusal')) return last.stopReason;
+    if (last?.role === 'assistant' && (last.stopReason === 'max_tokens' || last.stopReason === 'refusal'))
+      return last.stopReason;
     return 'end_turn';
   }
   throw RequestError.internalError(undefined, done.message ?? done.reason);
@@ -251,17 +301,22 @@ export function historyUpdates(messages: readonly Message[], cwd: string): Sessi
   //    empty ones), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
   //    failed (isError) or completed; content [textContent(result)], after the toolDiff when it completed and has
   //    one (as it was shown live); no result: status pending, content [].
-  const results = new Map(messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])));
+  const results = new Map(
+    messages.flatMap((message) => (message.role === 'tool' ? [[message.toolCallId, message] as const] : [])),
+  );
   const updates: SessionUpdate[] = [];
   for (const message of messages) {
     if (message.role === 'user') {
       updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: message.content } });
-      for (const { mimeType, data } of message.images ?? []) updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType, data } });
+      for (const { mimeType, data } of message.images ?? [])
+        updates.push({ sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType, data } });
     }
     if (message.role !== 'assistant') continue;
     for (const block of message.content) {
-      if (block.type === 'thinking' && block.thinking) updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.thinking } });
-      if (block.type === 'text' && block.text) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: block.text } });
+      if (block.type === 'thinking' && block.thinking)
+        updates.push({ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: block.thinking } });
+      if (block.type === 'text' && block.text)
+        updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: block.text } });
       if (block.type !== 'tool_call') continue;
       const result = results.get(block.id);
       const diff = result && !result.isError ? toolDiff(block, cwd) : undefined;

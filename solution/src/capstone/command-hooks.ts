@@ -31,7 +31,16 @@ import type { ToolDecision } from '../agent-events.js';
 import type { Hooks } from '../hooks.js';
 import type { ToolCall, ToolResultMessage } from '../messages.js';
 import { runHookCommand, type RunHookCommand } from './hook-runner.js';
-import { claudeCodeName, hookMatches, isObject, DEFAULT_HOOK_TIMEOUT_S, type HookCommand, type HookConfig, type HookEvent, type HookGroup } from './hook-settings.js';
+import {
+  claudeCodeName,
+  hookMatches,
+  isObject,
+  DEFAULT_HOOK_TIMEOUT_S,
+  type HookCommand,
+  type HookConfig,
+  type HookEvent,
+  type HookGroup,
+} from './hook-settings.js';
 
 export * from './hook-settings.js';
 export { runHookCommand, type HookRun, type HookRunOptions, type RunHookCommand } from './hook-runner.js';
@@ -54,7 +63,10 @@ export interface CommandHookOptions {
  * - ok: it exited with 0; `text` is its stdout trimmed, `json` the object it printed, if it printed one;
  * - ignored: it failed, timed out or printed a broken object. It was reported and changes nothing.
  */
-export type HookVerdict = { type: 'block'; message: string } | { type: 'ok'; text: string; json?: Record<string, unknown> } | { type: 'ignored' };
+export type HookVerdict =
+  | { type: 'block'; message: string }
+  | { type: 'ok'; text: string; json?: Record<string, unknown> }
+  | { type: 'ignored' };
 
 /**
  * Runs one hook command for `event` with `fields` added to the common input, and reads its answer. Reports (never
@@ -98,7 +110,9 @@ export async function runHook(
   }
   if (outcome.exitCode !== 0) {
     const stderr = outcome.stderr.trim();
-    options.report?.(`${name} failed with exit code ${outcome.exitCode ?? 'none (killed)'}${stderr ? `: ${stderr}` : ''}; going on without it`);
+    options.report?.(
+      `${name} failed with exit code ${outcome.exitCode ?? 'none (killed)'}${stderr ? `: ${stderr}` : ''}; going on without it`,
+    );
     return { type: 'ignored' };
   }
   const text = outcome.stdout.trim();
@@ -106,7 +120,9 @@ export async function runHook(
   try {
     return { type: 'ok', text, json: JSON.parse(text) as Record<string, unknown> };
   } catch (error) {
-    options.report?.(`${name} printed output that starts with { but is not valid JSON (${(error as Error).message}); ignored`);
+    options.report?.(
+      `${name} printed output that starts with { but is not valid JSON (${(error as Error).message}); ignored`,
+    );
     return { type: 'ignored' };
   }
   // #endregion
@@ -116,7 +132,12 @@ export async function runHook(
  * PreToolUse: runs the hooks whose matcher selects the call, in order, and says what they decided: a block (the
  * model reads why), a change of the arguments, an allow, or nothing (undefined) when no hook had an opinion.
  */
-export async function runPreToolUse(groups: readonly HookGroup[], call: ToolCall, options: CommandHookOptions, signal: AbortSignal): Promise<ToolDecision | undefined> {
+export async function runPreToolUse(
+  groups: readonly HookGroup[],
+  call: ToolCall,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<ToolDecision | undefined> {
   // #region chapter 15: runPreToolUse
   // 1. Keep the arguments as the hooks have left them so far (call.arguments at first), whether a hook changed them,
   //    and whether a hook said allow.
@@ -143,7 +164,10 @@ export async function runPreToolUse(groups: readonly HookGroup[], call: ToolCall
       const output = verdict.json.hookSpecificOutput;
       if (output.permissionDecision === 'deny') {
         const reason = typeof output.permissionDecisionReason === 'string' && output.permissionDecisionReason.trim();
-        return { type: 'block', message: reason || `A PreToolUse hook ("${hook.command}") denied this ${call.name} call.` };
+        return {
+          type: 'block',
+          message: reason || `A PreToolUse hook ("${hook.command}") denied this ${call.name} call.`,
+        };
       }
       if (isObject(output.updatedInput)) {
         args = output.updatedInput;
@@ -205,7 +229,12 @@ export async function runPostToolUse(
 export type PromptVerdict = { blocked: true; reason: string } | { blocked: false; context?: string };
 
 /** Runs every UserPromptSubmit hook, in order, before a prompt is sent. */
-export async function runUserPromptSubmit(groups: readonly HookGroup[], prompt: string, options: CommandHookOptions, signal: AbortSignal): Promise<PromptVerdict> {
+export async function runUserPromptSubmit(
+  groups: readonly HookGroup[],
+  prompt: string,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<PromptVerdict> {
   // #region chapter 15: runUserPromptSubmit
   // 1. For every hook of every group, in order (this event has no matcher): runHook('UserPromptSubmit', hook,
   //    { prompt }, options, signal).
@@ -261,7 +290,13 @@ export async function runStop(
   // 4. After the last hook: { continue: false }, the agent may stop.
   for (const group of groups) {
     for (const hook of group.hooks) {
-      const verdict = await runHook('Stop', hook, { stop_hook_active: stopHookActive, last_assistant_message: lastAnswer }, options, signal);
+      const verdict = await runHook(
+        'Stop',
+        hook,
+        { stop_hook_active: stopHookActive, last_assistant_message: lastAnswer },
+        options,
+        signal,
+      );
       if (verdict.type === 'block') return { continue: true, reason: verdict.message };
       if (verdict.type === 'ok' && verdict.json?.decision === 'block') {
         const reason = typeof verdict.json.reason === 'string' && verdict.json.reason.trim();
@@ -277,7 +312,12 @@ export async function runStop(
 export type SessionSource = 'startup' | 'resume' | 'clear';
 
 /** Runs the SessionStart hooks whose matcher selects `source`, in order; returns their text for the system prompt. */
-export async function runSessionStart(groups: readonly HookGroup[], source: SessionSource, options: CommandHookOptions, signal: AbortSignal): Promise<string> {
+export async function runSessionStart(
+  groups: readonly HookGroup[],
+  source: SessionSource,
+  options: CommandHookOptions,
+  signal: AbortSignal,
+): Promise<string> {
   // #region chapter 15: runSessionStart
   // 1. For every group whose matcher selects the source (hookMatches works on any name: `startup|resume`), every
   //    hook of it, in order: runHook('SessionStart', hook, { source }, options, signal).
@@ -290,9 +330,14 @@ export async function runSessionStart(groups: readonly HookGroup[], source: Sess
     if (!hookMatches(group.matcher, source)) continue;
     for (const hook of group.hooks) {
       const verdict = await runHook('SessionStart', hook, { source }, options, signal);
-      if (verdict.type === 'block') options.report?.(`SessionStart hook "${hook.command}" exited with code 2, which cannot stop a session: ${verdict.message}`);
+      if (verdict.type === 'block')
+        options.report?.(
+          `SessionStart hook "${hook.command}" exited with code 2, which cannot stop a session: ${verdict.message}`,
+        );
       if (verdict.type !== 'ok') continue;
-      const extra = isObject(verdict.json?.hookSpecificOutput) ? verdict.json.hookSpecificOutput.additionalContext : undefined;
+      const extra = isObject(verdict.json?.hookSpecificOutput)
+        ? verdict.json.hookSpecificOutput.additionalContext
+        : undefined;
       const text = verdict.json ? (typeof extra === 'string' ? extra.trim() : '') : verdict.text;
       if (text) context.push(text);
     }
@@ -307,8 +352,10 @@ export async function runSessionStart(groups: readonly HookGroup[], source: Sess
  */
 export function commandHooks(config: HookConfig, options: CommandHookOptions): Hooks {
   const hooks: Hooks = {};
-  if (config.PreToolUse.length > 0) hooks.beforeToolCall = (call, ctx) => runPreToolUse(config.PreToolUse, call, options, ctx.signal);
-  if (config.PostToolUse.length > 0) hooks.afterToolCall = (call, result, ctx) => runPostToolUse(config.PostToolUse, call, result, options, ctx.signal);
+  if (config.PreToolUse.length > 0)
+    hooks.beforeToolCall = (call, ctx) => runPreToolUse(config.PreToolUse, call, options, ctx.signal);
+  if (config.PostToolUse.length > 0)
+    hooks.afterToolCall = (call, result, ctx) => runPostToolUse(config.PostToolUse, call, result, options, ctx.signal);
   return hooks;
 }
 
@@ -326,7 +373,8 @@ export function sessionHooks(config: HookConfig, options: CommandHookOptions): S
   const never = () => new AbortController().signal;
   return {
     onPromptSubmit: (prompt, signal = never()) => runUserPromptSubmit(config.UserPromptSubmit, prompt, options, signal),
-    onStop: (lastAnswer, { stopHookActive = false, signal = never() } = {}) => runStop(config.Stop, lastAnswer, stopHookActive, options, signal),
+    onStop: (lastAnswer, { stopHookActive = false, signal = never() } = {}) =>
+      runStop(config.Stop, lastAnswer, stopHookActive, options, signal),
     onSessionStart: (source, signal = never()) => runSessionStart(config.SessionStart, source, options, signal),
   };
 }

@@ -19,7 +19,7 @@
  * - `$1` is the first word, as in Claude Code's slash-command page (its newer skills page numbers from `$0`).
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
-import { readdir, } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 
@@ -76,8 +76,11 @@ export function commandsDir(root: string): string {
 export async function markdownFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const sorted = entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const files = sorted.filter((entry) => !entry.isDirectory() && entry.name.endsWith('.md')).map((entry) => path.join(dir, entry.name));
-  for (const entry of sorted.filter((e) => e.isDirectory())) files.push(...(await markdownFiles(path.join(dir, entry.name))));
+  const files = sorted
+    .filter((entry) => !entry.isDirectory() && entry.name.endsWith('.md'))
+    .map((entry) => path.join(dir, entry.name));
+  for (const entry of sorted.filter((e) => e.isDirectory()))
+    files.push(...(await markdownFiles(path.join(dir, entry.name))));
   return files;
 }
 
@@ -172,7 +175,13 @@ export async function loadCustomCommands(where: { cwd: string; home: string }): 
       }
       try {
         const parsed = parseCommandFile(readConfigFile(file, { roots: [root] }));
-        commands.push({ name, ...parsed, ...(folders ? { namespace: folders.split(path.sep).join(':') } : {}), file, scope });
+        commands.push({
+          name,
+          ...parsed,
+          ...(folders ? { namespace: folders.split(path.sep).join(':') } : {}),
+          file,
+          scope,
+        });
       } catch (error) {
         problems.push({ file, message: (error as Error).message });
       }
@@ -201,7 +210,9 @@ export function expandCommand(template: string, args: string): string {
   const all = args.trim();
   const words = [...all.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3]!);
   const placeholder = /\$ARGUMENTS|\$([1-9])/g;
-  const prompt = template.replace(placeholder, (_: string, digit?: string) => (digit ? (words[Number(digit) - 1] ?? '') : all));
+  const prompt = template.replace(placeholder, (_: string, digit?: string) =>
+    digit ? (words[Number(digit) - 1] ?? '') : all,
+  );
   if (all !== '' && !/\$ARGUMENTS|\$[1-9]/.test(template)) return `${prompt}\n\nARGUMENTS: ${all}`;
   return prompt;
   // #endregion
@@ -211,7 +222,11 @@ export function expandCommand(template: string, args: string): string {
  * What a line typed at the prompt (starting with `/`) asks for: a built-in command of the program (`builtins`, by
  * name), a custom command with its prompt filled in, or an unknown name with the nearest known one.
  */
-export function parseSlashLine(line: string, commands: readonly CustomCommand[], builtins: readonly string[]): SlashLine {
+export function parseSlashLine(
+  line: string,
+  commands: readonly CustomCommand[],
+  builtins: readonly string[],
+): SlashLine {
   // #region chapter 15: parseSlashLine
   // 1. Drop the spaces before the `/` and the `/` itself. The name is what follows, up to the first whitespace; the
   //    arguments are the rest, trimmed ('' when there is nothing after the name).

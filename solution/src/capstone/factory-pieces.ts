@@ -54,7 +54,6 @@ export type FactoryOptions = Partial<
   >
 >;
 
-
 /** The rules the gate starts with, and its mode. */
 export interface PermissionSetup {
   rules: Rule[];
@@ -154,18 +153,30 @@ export async function mcpServerList(
   const skipped: string[] = [];
   const fromProject = new Set<string>();
   const local = path.join(cwd, '.mcp.json');
-  const sources = [...(existsSync(local) ? [{ file: local, shown: '.mcp.json', named: false }] : []), ...files.map((file) => ({ file: path.resolve(cwd, file), shown: file, named: true }))];
+  const sources = [
+    ...(existsSync(local) ? [{ file: local, shown: '.mcp.json', named: false }] : []),
+    ...files.map((file) => ({ file: path.resolve(cwd, file), shown: file, named: true })),
+  ];
   for (const { file, shown, named } of sources) {
     try {
       if (named && !existsSync(file)) throw new Error('no such file');
-      const json = JSON.parse(readConfigFile(file, { roots: named ? [cwd, realpathSync(path.dirname(file))] : [cwd] })) as { mcpServers?: unknown };
-      if (!named && json && typeof json.mcpServers === 'object' && json.mcpServers !== null && !Array.isArray(json.mcpServers)) {
+      const json = JSON.parse(
+        readConfigFile(file, { roots: named ? [cwd, realpathSync(path.dirname(file))] : [cwd] }),
+      ) as { mcpServers?: unknown };
+      if (
+        !named &&
+        json &&
+        typeof json.mcpServers === 'object' &&
+        json.mcpServers !== null &&
+        !Array.isArray(json.mcpServers)
+      ) {
         const entries = Object.entries(json.mcpServers as Record<string, unknown>);
         skipped.push(...entries.filter(([name]) => !approve(name)).map(([name]) => name));
         json.mcpServers = Object.fromEntries(entries.filter(([name]) => approve(name)));
       }
       for (const [name, server] of Object.entries(parseMcpConfig(json, env, shown))) {
-        result.servers[name] = server.type === 'stdio' ? { ...server, cwd: path.resolve(cwd, server.cwd ?? '.') } : server;
+        result.servers[name] =
+          server.type === 'stdio' ? { ...server, cwd: path.resolve(cwd, server.cwd ?? '.') } : server;
         if (named) fromProject.delete(name);
         else fromProject.add(name);
       }
@@ -189,7 +200,11 @@ export async function mcpServerList(
  * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
  * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw.
  */
-export function openSavedSession(store: SessionStore, options: FactoryOptions, model?: string): OpenSession | undefined {
+export function openSavedSession(
+  store: SessionStore,
+  options: FactoryOptions,
+  model?: string,
+): OpenSession | undefined {
   // #region chapter 15: openSavedSession
   // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
   //    --resume with --continue ("use --resume ID or --continue, not both").
@@ -197,7 +212,8 @@ export function openSavedSession(store: SessionStore, options: FactoryOptions, m
   // 3. --continue: store.latest(); none is an Error that says there is no saved session to continue for this
   //    project (name the store's folder, store.dir); else store.resume of it.
   // 4. --no-session: undefined. Otherwise store.create(model).
-  if (options.noSession && (options.resume !== undefined || options.continue)) throw new Error('--no-session cannot be used with --resume or --continue');
+  if (options.noSession && (options.resume !== undefined || options.continue))
+    throw new Error('--no-session cannot be used with --resume or --continue');
   if (options.resume !== undefined && options.continue) throw new Error('use --resume ID or --continue, not both');
   if (options.resume !== undefined) return store.resume(options.resume);
   if (options.continue) {
@@ -232,7 +248,9 @@ export interface HookParts {
 export function agentHooks(parts: HookParts): Hooks[] {
   // #region chapter 15: agentHooks
   // 1. The order: mcp, commands, gate, plan, budget, compaction. Leave out the parts that are undefined.
-  return [parts.mcp, parts.commands, parts.gate, parts.plan, parts.budget, parts.compaction].filter((hooks): hooks is Hooks => hooks !== undefined);
+  return [parts.mcp, parts.commands, parts.gate, parts.plan, parts.budget, parts.compaction].filter(
+    (hooks): hooks is Hooks => hooks !== undefined,
+  );
   // #endregion
 }
 
@@ -241,7 +259,12 @@ export function agentHooks(parts: HookParts): Hooks[] {
  * reads and writes its own buffers), then the MCP servers' tools, then chapter 13's: todo_write, exit_plan_mode,
  * and task when `task` is given (it is left out when sub-agents may not nest any deeper).
  */
-export function agentTools(parts: { client?: readonly Tool[]; mcp?: readonly Tool[]; planning: readonly Tool[]; task?: Tool }): Tool[] {
+export function agentTools(parts: {
+  client?: readonly Tool[];
+  mcp?: readonly Tool[];
+  planning: readonly Tool[];
+  task?: Tool;
+}): Tool[] {
   // #region chapter 15: agentTools
   // 1. The built-in tools (builtinTools()), in their order, each swapped for the client's tool of the same name
   //    when there is one. A client tool no built-in tool is named like is added after them.

@@ -33,7 +33,14 @@ import { compactionHook } from '../session/compaction.js';
 import { buildSystemPrompt } from '../session/system-prompt.js';
 import { REDACTED, SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
-import { commandHooks, mergeHookConfigs, parseHookSettings, sessionHooks, type HookConfig, type SessionHooks } from './command-hooks.js';
+import {
+  commandHooks,
+  mergeHookConfigs,
+  parseHookSettings,
+  sessionHooks,
+  type HookConfig,
+  type SessionHooks,
+} from './command-hooks.js';
 import {
   agentHooks,
   agentTools,
@@ -53,7 +60,14 @@ import {
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import { queuedQuestions } from './question.js';
-import { mcpServerApproved, trustedSettings, type AgentSettings, type SettingsScope, type SettingsSource, type WorkspaceTrust } from './trust.js';
+import {
+  mcpServerApproved,
+  trustedSettings,
+  type AgentSettings,
+  type SettingsScope,
+  type SettingsSource,
+  type WorkspaceTrust,
+} from './trust.js';
 
 export * from './factory-pieces.js';
 export type { AgentSettings } from './trust.js';
@@ -89,13 +103,18 @@ export async function loadAgentSettings(cwd: string, home: string): Promise<Agen
     const config = parseHookSettings(json, file);
     hooks.push(config);
     const mode = (json.permissions as { defaultMode?: PermissionMode } | undefined)?.defaultMode;
-    const names = (key: string) => (Array.isArray(json[key]) ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string') : undefined);
+    const names = (key: string) =>
+      Array.isArray(json[key])
+        ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string')
+        : undefined;
     sources.push({
       file,
       scope: scopes.get(file) ?? 'project',
       ...(mode ? { defaultMode: mode } : {}),
       hooks: config,
-      ...(typeof json.enableAllProjectMcpServers === 'boolean' ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers } : {}),
+      ...(typeof json.enableAllProjectMcpServers === 'boolean'
+        ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers }
+        : {}),
       ...(names('enabledMcpjsonServers') ? { enabledMcpjsonServers: names('enabledMcpjsonServers') } : {}),
       ...(names('disabledMcpjsonServers') ? { disabledMcpjsonServers: names('disabledMcpjsonServers') } : {}),
     });
@@ -124,7 +143,8 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
     if (!value || value.length < 8) continue;
     if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_PAT\b|^PAT$/i.test(name)) secrets.add(value);
     for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
-    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi)) if (match[2]!.length >= 4) secrets.add(match[2]!);
+    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi))
+      if (match[2]!.length >= 4) secrets.add(match[2]!);
   }
   return [...secrets];
 }
@@ -135,7 +155,8 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
  */
 export function redactCredentials(text: string, secrets: readonly string[] = []): string {
   let clean = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
   for (const shape of CREDENTIAL_SHAPES) clean = clean.replace(shape, REDACTED);
   return clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)@/gi, `$1${REDACTED}@`);
 }
@@ -268,10 +289,20 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     warnings.push(...dropped);
     const permissions = permissionSetup(options, settings);
     const questions = queuedQuestions(config);
-    const gate = createPermissionGate({ workspace: { root: cwd, home }, rules: permissions.rules, mode: permissions.mode, ask: questions.ask });
+    const gate = createPermissionGate({
+      workspace: { root: cwd, home },
+      rules: permissions.rules,
+      mode: permissions.mode,
+      ask: questions.ask,
+    });
     const provider = withRetries(config.provider, { ...retryPolicy(options, config.models ?? {}), ...config.retry });
 
-    const store = new SessionStore({ home, cwd, secrets: secretsOf(env), ...(config.sessionId ? { newId: () => config.sessionId! } : {}) });
+    const store = new SessionStore({
+      home,
+      cwd,
+      secrets: secretsOf(env),
+      ...(config.sessionId ? { newId: () => config.sessionId! } : {}),
+    });
     const session = openSavedSession(store, options, config.models?.model);
     if (session) {
       cleanups.push(() => session.close());
@@ -292,19 +323,29 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     const changed = session?.recorder.useSystem(system);
     if (changed) warnings.push(`session: ${changed}`);
 
-    const list = await mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, (name) => mcpServerApproved(name, trust, settings));
+    const list = await mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, (name) =>
+      mcpServerApproved(name, trust, settings),
+    );
     warnings.push(...list.problems);
-    if (list.skipped?.length) warnings.push(`mcp: .mcp.json servers not started until you trust this folder and approve them (--trust-workspace, or answer the question of npm run agent): ${list.skipped.join(', ')}`);
+    if (list.skipped?.length)
+      warnings.push(
+        `mcp: .mcp.json servers not started until you trust this folder and approve them (--trust-workspace, or answer the question of npm run agent): ${list.skipped.join(', ')}`,
+      );
     let mcp: McpServers | undefined;
     if (Object.keys(list.servers).length > 0) {
       const claims = new Set(list.project ?? []);
-      const hub = await McpServers.start(list.servers, { readOnlyHintsOf: (name) => !claims.has(name), ask: questions.ask });
+      const hub = await McpServers.start(list.servers, {
+        readOnlyHintsOf: (name) => !claims.has(name),
+        ask: questions.ask,
+      });
       mcp = hub;
       cleanups.push(() => hub.close());
       for (const failure of hub.failures) warnings.push(`mcp: ${failure.name} failed: ${failure.error}`);
     }
 
-    const approve: ApprovePlan = questions.approvePlan ?? (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
+    const approve: ApprovePlan =
+      questions.approvePlan ??
+      (async () => ({ approved: false, feedback: 'Nobody can approve a plan here: give your plan as your answer.' }));
     const executor = parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL });
     const budget = options.outputBudget ?? DEFAULT_OUTPUT_BUDGET;
     const hookParts: HookParts = {
@@ -313,13 +354,26 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
       gate,
       plan: planModeHooks(gate),
       budget: budget > 0 ? outputBudget({ cwd, maxChars: budget }) : undefined,
-      compaction: compactionHook({ provider, model: config.models?.smallFastModel, keep: COMPACT_KEEP, threshold: options.compactAt ?? DEFAULT_COMPACT_AT }),
+      compaction: compactionHook({
+        provider,
+        model: config.models?.smallFastModel,
+        keep: COMPACT_KEEP,
+        threshold: options.compactAt ?? DEFAULT_COMPACT_AT,
+      }),
     };
     const depth = options.subagentDepth ?? DEFAULT_SUBAGENT_DEPTH;
     let tools = new ToolSet();
     const readOnlyTask = (tool: Tool): Tool => (tool.name === TASK ? { ...tool, readOnly: true } : tool);
     const makeChild = (spec: ChildSpec) =>
-      new Agent({ provider, tools: new ToolSet([...spec.tools].map(readOnlyTask)), cwd, system: spec.system, maxTurns: spec.maxTurns, hooks: agentHooks({ ...hookParts, compaction: undefined }), executor });
+      new Agent({
+        provider,
+        tools: new ToolSet([...spec.tools].map(readOnlyTask)),
+        cwd,
+        system: spec.system,
+        maxTurns: spec.maxTurns,
+        hooks: agentHooks({ ...hookParts, compaction: undefined }),
+        executor,
+      });
     const task = depth > 0 ? createTaskTool({ maxDepth: depth, tools: () => tools, makeChild }) : undefined;
     tools = new ToolSet(
       agentTools({
@@ -329,7 +383,15 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
         task: task && readOnlyTask(task),
       }),
     );
-    const agent = new Agent({ provider, tools, cwd, system, maxTurns: options.maxTurns, hooks: agentHooks(hookParts), executor });
+    const agent = new Agent({
+      provider,
+      tools,
+      cwd,
+      system,
+      maxTurns: options.maxTurns,
+      hooks: agentHooks(hookParts),
+      executor,
+    });
     return {
       agent,
       history: session?.session.messages ?? [],

@@ -92,33 +92,135 @@ export interface OptionSpec {
 
 const text = (placeholder: string): OptionValue => ({ kind: 'text', placeholder });
 const whole = (placeholder: string, least: number): OptionValue => ({ kind: 'number', placeholder, least });
-const oneOf = (placeholder: string, choices: readonly string[]): OptionValue => ({ kind: 'choice', placeholder, choices });
+const oneOf = (placeholder: string, choices: readonly string[]): OptionValue => ({
+  kind: 'choice',
+  placeholder,
+  choices,
+});
 
 /** Every option of `npm run agent`, in the order the help text lists them. */
 export const OPTIONS: readonly OptionSpec[] = [
-  { key: 'print', names: ['-p', '--print', '--prompt'], help: 'answer one prompt (the words that are not options, else stdin), print the answer and exit' },
-  { key: 'outputFormat', names: ['--output-format'], value: oneOf('FORMAT', OUTPUT_FORMATS), help: 'with -p: plain text, one JSON result, or one JSON message per line' },
-  { key: 'model', names: ['--model'], value: text('NAME'), help: 'the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL' },
-  { key: 'provider', names: ['--provider'], value: oneOf('NAME', PROVIDERS), help: 'the provider, else one chosen from the environment' },
-  { key: 'permissionMode', names: ['--permission-mode'], value: oneOf('MODE', PERMISSION_MODES), help: "the mode to start in, else the settings' defaultMode" },
-  { key: 'allowedTools', names: ['--allowedTools', '--allowed-tools'], value: text('RULES'), repeat: true, rules: true, help: 'rules to allow without asking, as in settings: "Bash(npm test:*) Edit(src/**)"' },
-  { key: 'disallowedTools', names: ['--disallowedTools', '--disallowed-tools'], value: text('RULES'), repeat: true, rules: true, help: 'rules to deny, as in settings: "Bash(rm:*)"' },
+  {
+    key: 'print',
+    names: ['-p', '--print', '--prompt'],
+    help: 'answer one prompt (the words that are not options, else stdin), print the answer and exit',
+  },
+  {
+    key: 'outputFormat',
+    names: ['--output-format'],
+    value: oneOf('FORMAT', OUTPUT_FORMATS),
+    help: 'with -p: plain text, one JSON result, or one JSON message per line',
+  },
+  {
+    key: 'model',
+    names: ['--model'],
+    value: text('NAME'),
+    help: 'the model, instead of ANTHROPIC_MODEL / OPENAI_MODEL',
+  },
+  {
+    key: 'provider',
+    names: ['--provider'],
+    value: oneOf('NAME', PROVIDERS),
+    help: 'the provider, else one chosen from the environment',
+  },
+  {
+    key: 'permissionMode',
+    names: ['--permission-mode'],
+    value: oneOf('MODE', PERMISSION_MODES),
+    help: "the mode to start in, else the settings' defaultMode",
+  },
+  {
+    key: 'allowedTools',
+    names: ['--allowedTools', '--allowed-tools'],
+    value: text('RULES'),
+    repeat: true,
+    rules: true,
+    help: 'rules to allow without asking, as in settings: "Bash(npm test:*) Edit(src/**)"',
+  },
+  {
+    key: 'disallowedTools',
+    names: ['--disallowedTools', '--disallowed-tools'],
+    value: text('RULES'),
+    repeat: true,
+    rules: true,
+    help: 'rules to deny, as in settings: "Bash(rm:*)"',
+  },
   { key: 'maxTurns', names: ['--max-turns'], value: whole('N', 1), help: 'stop after N model turns' },
   { key: 'continue', names: ['-c', '--continue'], help: 'go on with the session of this project changed last' },
-  { key: 'resume', names: ['-r', '--resume'], value: text('ID'), help: 'go on with session ID of this project (see --list)' },
+  {
+    key: 'resume',
+    names: ['-r', '--resume'],
+    value: text('ID'),
+    help: 'go on with session ID of this project (see --list)',
+  },
   { key: 'list', names: ['--list'], help: "list this project's saved sessions and exit" },
   { key: 'noSession', names: ['--no-session'], help: 'save nothing (no session file)' },
-  { key: 'systemPrompt', names: ['--system-prompt'], value: text('TEXT'), help: "replace the kit's base system prompt (CLAUDE.md still follows)" },
-  { key: 'appendSystemPrompt', names: ['--append-system-prompt'], value: text('TEXT'), help: 'add TEXT at the end of the system prompt' },
-  { key: 'compactAt', names: ['--compact-at'], value: whole('TOKENS', 1), help: 'compact when the context passes TOKENS tokens' },
-  { key: 'mcpConfig', names: ['--mcp-config'], value: text('FILE'), repeat: true, help: "MCP servers to start, in .mcp.json format (besides the workspace's .mcp.json)" },
-  { key: 'maxParallel', names: ['--max-parallel'], value: whole('N', 1), help: 'run read-only tool calls side by side, at most N at once (1: one by one)' },
-  { key: 'outputBudget', names: ['--output-budget'], value: whole('N', 0), help: 'cut tool output over N characters, keeping the whole in .agent/outputs/ (0: no limit)' },
-  { key: 'maxRetries', names: ['--max-retries'], value: whole('N', 0), help: 'try a failed model call again up to N times (0: never)' },
-  { key: 'maxWait', names: ['--max-wait'], value: whole('S', 0), help: 'wait at most S seconds when the server asks for a wait' },
-  { key: 'subagentDepth', names: ['--subagent-depth'], value: whole('N', 0), help: 'how deep sub-agents may nest (1: children, no grandchildren)' },
-  { key: 'cwd', names: ['--cwd'], value: text('DIR'), help: 'the folder the tools work in (default: where you ran npm)' },
-  { key: 'trustWorkspace', names: ['--trust-workspace'], help: "trust this folder for this run: its hooks, .mcp.json servers and settings may act (else asked once, or skipped with -p)" },
+  {
+    key: 'systemPrompt',
+    names: ['--system-prompt'],
+    value: text('TEXT'),
+    help: "replace the kit's base system prompt (CLAUDE.md still follows)",
+  },
+  {
+    key: 'appendSystemPrompt',
+    names: ['--append-system-prompt'],
+    value: text('TEXT'),
+    help: 'add TEXT at the end of the system prompt',
+  },
+  {
+    key: 'compactAt',
+    names: ['--compact-at'],
+    value: whole('TOKENS', 1),
+    help: 'compact when the context passes TOKENS tokens',
+  },
+  {
+    key: 'mcpConfig',
+    names: ['--mcp-config'],
+    value: text('FILE'),
+    repeat: true,
+    help: "MCP servers to start, in .mcp.json format (besides the workspace's .mcp.json)",
+  },
+  {
+    key: 'maxParallel',
+    names: ['--max-parallel'],
+    value: whole('N', 1),
+    help: 'run read-only tool calls side by side, at most N at once (1: one by one)',
+  },
+  {
+    key: 'outputBudget',
+    names: ['--output-budget'],
+    value: whole('N', 0),
+    help: 'cut tool output over N characters, keeping the whole in .agent/outputs/ (0: no limit)',
+  },
+  {
+    key: 'maxRetries',
+    names: ['--max-retries'],
+    value: whole('N', 0),
+    help: 'try a failed model call again up to N times (0: never)',
+  },
+  {
+    key: 'maxWait',
+    names: ['--max-wait'],
+    value: whole('S', 0),
+    help: 'wait at most S seconds when the server asks for a wait',
+  },
+  {
+    key: 'subagentDepth',
+    names: ['--subagent-depth'],
+    value: whole('N', 0),
+    help: 'how deep sub-agents may nest (1: children, no grandchildren)',
+  },
+  {
+    key: 'cwd',
+    names: ['--cwd'],
+    value: text('DIR'),
+    help: 'the folder the tools work in (default: where you ran npm)',
+  },
+  {
+    key: 'trustWorkspace',
+    names: ['--trust-workspace'],
+    help: 'trust this folder for this run: its hooks, .mcp.json servers and settings may act (else asked once, or skipped with -p)',
+  },
   { key: 'starter', names: ['--starter'], help: 'run your own code (starter/src) instead of the reference solution' },
   { key: 'starter', names: ['--solution'], sets: false, help: 'run the reference solution (the default)' },
   { key: 'help', names: ['-h', '--help'], help: 'this text' },
@@ -245,7 +347,9 @@ export function checkOptions(options: CliOptions): void {
     throw new UsageError('--resume and --continue both choose the session to go on with: use one of them');
   }
   if (options.noSession && (options.resume !== undefined || options.continue)) {
-    throw new UsageError(`--no-session cannot be used with ${options.continue ? '--continue' : '--resume'}: a session that is not saved cannot be gone on with`);
+    throw new UsageError(
+      `--no-session cannot be used with ${options.continue ? '--continue' : '--resume'}: a session that is not saved cannot be gone on with`,
+    );
   }
   if (options.outputFormat !== 'text' && !options.print) {
     throw new UsageError(`--output-format ${options.outputFormat} only works with -p (--print)`);

@@ -138,12 +138,19 @@ export function parseHookSettings(value: unknown, source: string): HookConfig {
       const commands: HookCommand[] = [];
       (group.hooks as unknown[]).forEach((hook, j) => {
         const hookAt = `${at}.hooks[${j}]`;
-        if (!isObject(hook) || typeof hook.type !== 'string') return fail(hookAt, 'must be an object with a string "type"');
+        if (!isObject(hook) || typeof hook.type !== 'string')
+          return fail(hookAt, 'must be an object with a string "type"');
         if (hook.type !== 'command') return;
-        if (typeof hook.command !== 'string' || hook.command.trim() === '') fail(`${hookAt}.command`, 'must be a non-empty string');
+        if (typeof hook.command !== 'string' || hook.command.trim() === '')
+          fail(`${hookAt}.command`, 'must be a non-empty string');
         const { timeout } = hook;
-        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0))) fail(`${hookAt}.timeout`, 'must be a positive number of seconds');
-        commands.push({ type: 'command', command: hook.command as string, ...(timeout !== undefined ? { timeout: timeout as number } : {}) });
+        if (timeout !== undefined && (typeof timeout !== 'number' || !(timeout > 0)))
+          fail(`${hookAt}.timeout`, 'must be a positive number of seconds');
+        commands.push({
+          type: 'command',
+          command: hook.command as string,
+          ...(timeout !== undefined ? { timeout: timeout as number } : {}),
+        });
       });
       config[event].push({ ...(matcher !== undefined ? { matcher: matcher as string } : {}), hooks: commands });
     });

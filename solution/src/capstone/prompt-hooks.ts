@@ -24,10 +24,19 @@ export async function* runWithSessionHooks(
 ): AsyncGenerator<AgentEvent, void, undefined> {
   const last = history.at(-1);
   if (last?.role === 'user') {
-    const verdict = await hooks.onPromptSubmit(last.content, options.signal).catch((error: unknown) => ({ blocked: true as const, reason: String(error) }));
+    const verdict = await hooks
+      .onPromptSubmit(last.content, options.signal)
+      .catch((error: unknown) => ({ blocked: true as const, reason: String(error) }));
     if (verdict.blocked) {
       history.pop();
-      yield { type: 'done', reason: 'error', turns: 0, text: '', usage: noUsage(), message: `prompt blocked by a UserPromptSubmit hook: ${verdict.reason}` };
+      yield {
+        type: 'done',
+        reason: 'error',
+        turns: 0,
+        text: '',
+        usage: noUsage(),
+        message: `prompt blocked by a UserPromptSubmit hook: ${verdict.reason}`,
+      };
       return;
     }
     if (verdict.context) history[history.length - 1] = { ...last, content: `${last.content}\n\n${verdict.context}` };
@@ -41,7 +50,9 @@ export async function* runWithSessionHooks(
     }
     if (!done) return;
     if (done.reason === 'end_turn' && !options.signal.aborted && continuations < MAX_STOP_CONTINUATIONS) {
-      const stop = await hooks.onStop(done.text, { stopHookActive: continuations > 0, signal: options.signal }).catch(() => ({ continue: false as const }));
+      const stop = await hooks
+        .onStop(done.text, { stopHookActive: continuations > 0, signal: options.signal })
+        .catch(() => ({ continue: false as const }));
       if (stop.continue) {
         history.push(userMessage(stop.reason));
         continuations++;

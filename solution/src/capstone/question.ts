@@ -93,7 +93,10 @@ export function oneAtATime(): QuestionTurn {
  * agent of a run asks through the same gate, so the main agent and every sub-agent wait their turn. A callback that is
  * not given stays undefined.
  */
-export function queuedQuestions(config: { ask?: AskPermission; approvePlan?: ApprovePlan }): { ask?: AskPermission; approvePlan?: ApprovePlan } {
+export function queuedQuestions(config: { ask?: AskPermission; approvePlan?: ApprovePlan }): {
+  ask?: AskPermission;
+  approvePlan?: ApprovePlan;
+} {
   const turn = oneAtATime();
   const { ask, approvePlan } = config;
   return {

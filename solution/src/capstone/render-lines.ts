@@ -30,7 +30,14 @@ export const plainStyle: Style = { dim: same, bold: same, red: same, green: same
 const ansi = pc.createColors(true);
 
 /** ANSI colours, for a terminal. */
-export const ansiStyle: Style = { dim: ansi.dim, bold: ansi.bold, red: ansi.red, green: ansi.green, yellow: ansi.yellow, cyan: ansi.cyan };
+export const ansiStyle: Style = {
+  dim: ansi.dim,
+  bold: ansi.bold,
+  red: ansi.red,
+  green: ansi.green,
+  yellow: ansi.yellow,
+  cyan: ansi.cyan,
+};
 
 /**
  * The style for an output stream: plain when NO_COLOR has any non-empty value (https://no-color.org, which wins
@@ -43,7 +50,6 @@ export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string
   if (force !== undefined && force !== '') return force === '0' || force === 'false' ? plainStyle : ansiStyle;
   return stream.isTTY ? ansiStyle : plainStyle;
 }
-
 
 /**
  * `text` with every control character made visible, so that nothing a model or a file wrote can move the cursor,
@@ -134,13 +140,19 @@ export function summarizeArguments(args: unknown, cwd: string, max = 60): string
   // 3. No main argument: every key as `key: value`, joined with ", " and clipped to max as a whole; a string value
   //    is its JSON, clipped to 30 characters first; a list is `[N items]` (`[1 item]`); an object is `{…}`; anything
   //    else is its JSON. An empty object gives ''.
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) return clip(oneLine(JSON.stringify(args) ?? String(args)), max);
+  if (typeof args !== 'object' || args === null || Array.isArray(args))
+    return clip(oneLine(JSON.stringify(args) ?? String(args)), max);
   const record = args as Record<string, unknown>;
   for (const key of MAIN_ARGUMENTS) {
     const value = record[key];
     if (typeof value === 'string') return clip(oneLine(key === 'path' ? shownPath(cwd, value) : value), max);
   }
-  return clip(Object.entries(record).map(([key, value]) => `${key}: ${valueText(value)}`).join(', '), max);
+  return clip(
+    Object.entries(record)
+      .map(([key, value]) => `${key}: ${valueText(value)}`)
+      .join(', '),
+    max,
+  );
   // #endregion
 }
 
@@ -225,7 +237,11 @@ export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle)
   if (todos.length === 0) return [style.dim('  (no tasks)')];
   return todos.map((todo) => {
     const text =
-      todo.status === 'in_progress' ? style.bold(visible(todo.activeForm || todo.content)) : todo.status === 'completed' ? style.dim(visible(todo.content)) : visible(todo.content);
+      todo.status === 'in_progress'
+        ? style.bold(visible(todo.activeForm || todo.content))
+        : todo.status === 'completed'
+          ? style.dim(visible(todo.content))
+          : visible(todo.content);
     return `  ${TODO_MARKS[todo.status]} ${text}`;
   });
   // #endregion

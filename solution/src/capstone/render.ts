@@ -13,7 +13,19 @@
  */
 import { addUsage, noUsage, type AgentEvent } from '../agent-events.js';
 import type { Usage } from '../messages.js';
-import { clip, editDiff, plainStyle, resultLines, summarizeArguments, todoLines, usageLine, visible, DEFAULT_MAX_LINES, DEFAULT_WIDTH, type Style } from './render-lines.js';
+import {
+  clip,
+  editDiff,
+  plainStyle,
+  resultLines,
+  summarizeArguments,
+  todoLines,
+  usageLine,
+  visible,
+  DEFAULT_MAX_LINES,
+  DEFAULT_WIDTH,
+  type Style,
+} from './render-lines.js';
 
 export * from './render-lines.js';
 
@@ -135,10 +147,16 @@ export class Renderer {
         break;
       case 'done': {
         const pending = (event.pending ?? []).map((call) => call.name).join(', ');
-        const why = event.message ?? (event.reason === 'paused_for_client_tool' ? `waiting for the client: ${pending}` : event.reason);
+        const why =
+          event.message ??
+          (event.reason === 'paused_for_client_tool' ? `waiting for the client: ${pending}` : event.reason);
         const label = { turn_limit: 'stopped', error: 'error', paused_for_client_tool: 'paused' } as const;
         const ending =
-          event.reason === 'end_turn' ? [] : event.reason === 'cancelled' ? [this.style.dim('(stopped)')] : [this.style.red(`${label[event.reason]}: ${why}`)];
+          event.reason === 'end_turn'
+            ? []
+            : event.reason === 'cancelled'
+              ? [this.style.dim('(stopped)')]
+              : [this.style.red(`${label[event.reason]}: ${why}`)];
         lines([...ending, this.style.dim(usageLine(this.usage ?? event.usage, this.model))]);
         this.calls.clear();
         this.usage = this.thinkingTurn = undefined;
@@ -181,7 +199,9 @@ export class Renderer {
       case 'todo_list':
         return this.under(scope + event.callId, () => todoLines(event.todos, this.style));
       case 'plan_proposed':
-        return this.under(scope + event.callId, () => event.plan.split('\n').map((line) => (line ? `    ${visible(line, '\t')}` : '')));
+        return this.under(scope + event.callId, () =>
+          event.plan.split('\n').map((line) => (line ? `    ${visible(line, '\t')}` : '')),
+        );
       case 'plan_decided':
         return this.under(scope + event.callId, () => [
           event.approved
@@ -192,12 +212,22 @@ export class Renderer {
         return [this.style.dim(`  mode: ${event.previous} → ${event.mode}`)];
       case 'retry': {
         const model = event.model ? `, with ${event.model}` : '';
-        return [this.style.yellow(`⟳ retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts}${model}): ${event.reason}`)];
+        return [
+          this.style.yellow(
+            `⟳ retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts}${model}): ${event.reason}`,
+          ),
+        ];
       }
       case 'compaction':
-        return [this.style.dim(`(compacted ${n(event.count)} older messages into a summary: about ${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens)`)];
+        return [
+          this.style.dim(
+            `(compacted ${n(event.count)} older messages into a summary: about ${n(event.tokensBefore)} → ${n(event.tokensAfter)} tokens)`,
+          ),
+        ];
       case 'subagent':
-        return this.under(scope + event.callId, () => this.eventLines(event.event, `${scope}${event.callId}/`).map((line) => `  ${line}`));
+        return this.under(scope + event.callId, () =>
+          this.eventLines(event.event, `${scope}${event.callId}/`).map((line) => `  ${line}`),
+        );
       default:
         return [];
     }
@@ -205,7 +235,10 @@ export class Renderer {
   }
 
   /** The lines of a call's events: nothing when it is asked for, its line when it is decided, its end when it ends. */
-  private callLines(event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>, scope: string): string[] {
+  private callLines(
+    event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>,
+    scope: string,
+  ): string[] {
     // #region chapter 15: Renderer.callLines
     // 1. The call's key is scope + callId: ids are unique within one agent only, and a sub-agent's ids may repeat
     //    its parent's. The call's line is this.headline(call) (given): `● name(summary)`.
@@ -243,12 +276,19 @@ export class Renderer {
         const reason = decision.permission?.reason ?? decision.message.split('\n', 1)[0]!;
         this.ended.add(key);
         this.current = scope;
-        return [this.style.red(this.headline(ran)), this.style.red(clip(`  ⎿ ${word}: ${visible(reason)}`, this.width))];
+        return [
+          this.style.red(this.headline(ran)),
+          this.style.red(clip(`  ⎿ ${word}: ${visible(reason)}`, this.width)),
+        ];
       }
       case 'tool_result': {
         if (this.ended.delete(key)) return [];
         const diff = event.isError ? undefined : editDiff(call.name, call.arguments, options);
-        const lines = this.under(key, () => (diff ? [this.style.dim('  ⎿ ok'), ...diff] : resultLines(event.content, event.isError, options)), call);
+        const lines = this.under(
+          key,
+          () => (diff ? [this.style.dim('  ⎿ ok'), ...diff] : resultLines(event.content, event.isError, options)),
+          call,
+        );
         this.current = scope;
         return lines;
       }

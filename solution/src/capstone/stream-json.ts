@@ -30,7 +30,14 @@
  * - The user's prompt is not echoed (Claude Code echoes it only with --replay-user-messages).
  */
 import { addUsage, noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
-import { toolCallsOf, type AssistantMessage, type Message, type StopReason, type ToolResultMessage, type Usage } from '../messages.js';
+import {
+  toolCallsOf,
+  type AssistantMessage,
+  type Message,
+  type StopReason,
+  type ToolResultMessage,
+  type Usage,
+} from '../messages.js';
 import { costOf, priceFor } from '../session/cost.js';
 
 /** Token counts in the Messages API's names. */
@@ -129,7 +136,15 @@ export interface InitInfo {
 }
 
 export function initLine(info: InitInfo): InitLine {
-  return { type: 'system', subtype: 'init', session_id: info.sessionId, cwd: info.cwd, model: info.model, tools: [...info.tools], permissionMode: info.permissionMode };
+  return {
+    type: 'system',
+    subtype: 'init',
+    session_id: info.sessionId,
+    cwd: info.cwd,
+    model: info.model,
+    tools: [...info.tools],
+    permissionMode: info.permissionMode,
+  };
 }
 
 /** One assistant turn as Claude Code writes it: the blocks in the API's shape, in the turn's order. */
@@ -142,12 +157,22 @@ export function assistantLine(message: AssistantMessage, sessionId: string): Ass
   // 3. The line: type 'assistant', the message, parent_tool_use_id null, session_id.
   const content = message.content.map((block): ApiContentBlock => {
     if (block.type === 'text') return { type: 'text', text: block.text };
-    if (block.type === 'thinking') return { type: 'thinking', thinking: block.thinking, ...(block.signature !== undefined ? { signature: block.signature } : {}) };
+    if (block.type === 'thinking')
+      return {
+        type: 'thinking',
+        thinking: block.thinking,
+        ...(block.signature !== undefined ? { signature: block.signature } : {}),
+      };
     return { type: 'tool_use', id: block.id, name: block.name, input: block.arguments };
   });
   return {
     type: 'assistant',
-    message: { role: 'assistant', content, stop_reason: message.stopReason, ...(message.usage ? { usage: apiUsage(message.usage) } : {}) },
+    message: {
+      role: 'assistant',
+      content,
+      stop_reason: message.stopReason,
+      ...(message.usage ? { usage: apiUsage(message.usage) } : {}),
+    },
     parent_tool_use_id: null,
     session_id: sessionId,
   };
@@ -164,7 +189,14 @@ export function userLine(content: string | readonly ToolResultMessage[], session
   const blocks =
     typeof content === 'string'
       ? content
-      : content.map((result): ApiToolResultBlock => ({ type: 'tool_result', tool_use_id: result.toolCallId, content: result.content, is_error: result.isError }));
+      : content.map(
+          (result): ApiToolResultBlock => ({
+            type: 'tool_result',
+            tool_use_id: result.toolCallId,
+            content: result.content,
+            is_error: result.isError,
+          }),
+        );
   return { type: 'user', message: { role: 'user', content: blocks }, parent_tool_use_id: null, session_id: sessionId };
   // #endregion
 }
@@ -190,7 +222,12 @@ export function resultLine(done: DoneEvent, info: ResultInfo): ResultLine {
   // 4. total_cost_usd: costOf(that usage, priceFor(info.model)) (chapter 12), or null when it is undefined: a
   //    model without a price has an unknown cost, not a cost of 0.
   // 5. Every subtype but success also has errors: [done.message, or the reason when there is no message].
-  const subtype: ResultSubtype = done.reason === 'end_turn' ? 'success' : done.reason === 'turn_limit' ? 'error_max_turns' : 'error_during_execution';
+  const subtype: ResultSubtype =
+    done.reason === 'end_turn'
+      ? 'success'
+      : done.reason === 'turn_limit'
+        ? 'error_max_turns'
+        : 'error_during_execution';
   const usage = info.usage ?? done.usage;
   const line: ResultLine = {
     type: 'result',
@@ -239,7 +276,13 @@ export class StreamJsonWriter {
     options: StreamJsonOptions,
   ) {
     this.format = options.format ?? 'stream-json';
-    this.info = { sessionId: options.sessionId, cwd: options.cwd, model: options.model, tools: options.tools, permissionMode: options.permissionMode };
+    this.info = {
+      sessionId: options.sessionId,
+      cwd: options.cwd,
+      model: options.model,
+      tools: options.tools,
+      permissionMode: options.permissionMode,
+    };
     this.clock = options.clock ?? Date.now;
     this.startedAt = this.clock();
     this.next = options.from ?? history.length;
@@ -275,7 +318,12 @@ export class StreamJsonWriter {
       }
       if (event.type === 'compaction') {
         if (event.from + event.count <= this.next) this.next -= event.count - 1;
-        lines.push({ type: 'system', subtype: 'compact_boundary', session_id: sessionId, compact_metadata: { trigger: event.manual ? 'manual' : 'auto', pre_tokens: event.tokensBefore } });
+        lines.push({
+          type: 'system',
+          subtype: 'compact_boundary',
+          session_id: sessionId,
+          compact_metadata: { trigger: event.manual ? 'manual' : 'auto', pre_tokens: event.tokensBefore },
+        });
       }
       const final = event.type === 'done';
       while (this.next < this.history.length) {
@@ -298,7 +346,14 @@ export class StreamJsonWriter {
       }
     }
     if (event.type === 'done') {
-      lines.push(resultLine(event, { sessionId, durationMs: this.clock() - this.startedAt, model: this.info.model, usage: this.usage }));
+      lines.push(
+        resultLine(event, {
+          sessionId,
+          durationMs: this.clock() - this.startedAt,
+          model: this.info.model,
+          usage: this.usage,
+        }),
+      );
     }
     return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
     // #endregion

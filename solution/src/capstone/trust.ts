@@ -106,9 +106,14 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
     if (!acts) {
       const allows = ownRules.filter((rule) => rule.behavior === 'allow');
       for (const rule of allows) leftOut.add(rule);
-      const count = HOOK_EVENTS.reduce((sum, event) => sum + source.hooks[event].reduce((n, group) => n + group.hooks.length, 0), 0);
+      const count = HOOK_EVENTS.reduce(
+        (sum, event) => sum + source.hooks[event].reduce((n, group) => n + group.hooks.length, 0),
+        0,
+      );
       if (count > 0 || allows.length > 0 || source.defaultMode) {
-        dropped.push(`${source.file}: not used in an untrusted folder (${count} hook${count === 1 ? '' : 's'}, ${allows.length} allow rule${allows.length === 1 ? '' : 's'}${source.defaultMode ? `, defaultMode ${source.defaultMode}` : ''})`);
+        dropped.push(
+          `${source.file}: not used in an untrusted folder (${count} hook${count === 1 ? '' : 's'}, ${allows.length} allow rule${allows.length === 1 ? '' : 's'}${source.defaultMode ? `, defaultMode ${source.defaultMode}` : ''})`,
+        );
       }
       continue;
     }
@@ -116,10 +121,14 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
     if (source.scope === 'project') {
       for (const rule of ownRules.filter(isWideAllowRule)) {
         leftOut.add(rule);
-        dropped.push(`${source.file}: allow rule ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`} ignored: a committed project file may not allow a whole tool`);
+        dropped.push(
+          `${source.file}: allow rule ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`} ignored: a committed project file may not allow a whole tool`,
+        );
       }
       if (source.defaultMode && ESCALATING_MODES.includes(source.defaultMode)) {
-        dropped.push(`${source.file}: defaultMode ${source.defaultMode} ignored: a committed project file may not raise the permission mode (use .claude/settings.local.json or --permission-mode)`);
+        dropped.push(
+          `${source.file}: defaultMode ${source.defaultMode} ignored: a committed project file may not raise the permission mode (use .claude/settings.local.json or --permission-mode)`,
+        );
         continue;
       }
     }
@@ -127,7 +136,10 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
   }
   const rules = settings.rules.filter((rule) => !leftOut.has(rule));
   const { defaultMode: _old, ...rest } = settings;
-  return { settings: { ...rest, rules, ...(defaultMode ? { defaultMode } : {}), hooks: mergeHookConfigs(hooks) }, dropped };
+  return {
+    settings: { ...rest, rules, ...(defaultMode ? { defaultMode } : {}), hooks: mergeHookConfigs(hooks) },
+    dropped,
+  };
   // #endregion
 }
 
@@ -137,7 +149,9 @@ export function mcpServerApproved(name: string, trust: WorkspaceTrust, settings:
   const sources = settings.sources ?? [];
   if (sources.some((source) => source.disabledMcpjsonServers?.includes(name))) return false;
   if (trust.servers === 'all' || trust.servers?.includes(name)) return true;
-  return sources.some((source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name));
+  return sources.some(
+    (source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -158,7 +172,8 @@ export interface FolderRequest {
 export function referencedVariables(value: unknown): string[] {
   const names = new Set<string>();
   const visit = (item: unknown) => {
-    if (typeof item === 'string') for (const match of item.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
+    if (typeof item === 'string')
+      for (const match of item.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
     else if (Array.isArray(item)) item.forEach(visit);
     else if (item && typeof item === 'object') Object.values(item).forEach(visit);
   };
@@ -176,12 +191,24 @@ export function folderRequests(settings: AgentSettings, mcpJson?: { file: string
     if (source.scope === 'user') continue;
     for (const event of HOOK_EVENTS) {
       for (const group of source.hooks[event]) {
-        for (const hook of group.hooks) requests.push({ kind: 'hook', file: source.file, what: `${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command}`, variables: [] });
+        for (const hook of group.hooks)
+          requests.push({
+            kind: 'hook',
+            file: source.file,
+            what: `${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command}`,
+            variables: [],
+          });
       }
     }
-    if (source.defaultMode) requests.push({ kind: 'setting', file: source.file, what: `defaultMode ${source.defaultMode}`, variables: [] });
+    if (source.defaultMode)
+      requests.push({ kind: 'setting', file: source.file, what: `defaultMode ${source.defaultMode}`, variables: [] });
     for (const rule of settings.rules.filter((one) => one.source === source.file && one.behavior === 'allow')) {
-      requests.push({ kind: 'setting', file: source.file, what: `allow ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`, variables: [] });
+      requests.push({
+        kind: 'setting',
+        file: source.file,
+        what: `allow ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`,
+        variables: [],
+      });
     }
   }
   const servers = (mcpJson?.json as { mcpServers?: unknown } | undefined)?.mcpServers;
@@ -189,8 +216,15 @@ export function folderRequests(settings: AgentSettings, mcpJson?: { file: string
     for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
       const one = (entry ?? {}) as Record<string, unknown>;
       const http = one.type === 'http';
-      const what = http ? `${name}: ${String(one.url)}` : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
-      requests.push({ kind: http ? 'http server' : 'stdio server', file: mcpJson.file, what, variables: referencedVariables(one) });
+      const what = http
+        ? `${name}: ${String(one.url)}`
+        : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
+      requests.push({
+        kind: http ? 'http server' : 'stdio server',
+        file: mcpJson.file,
+        what,
+        variables: referencedVariables(one),
+      });
     }
   }
   return requests;
@@ -233,7 +267,11 @@ export function rememberedTrust(home: string, cwd: string): WorkspaceTrust | und
 /** Remembers the person's answer for `cwd` (written whole, then renamed: never half a file). */
 export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust): void {
   const content = readTrustFile(home);
-  content.folders[folderKey(cwd)] = { trusted: trust.trusted, ...(trust.servers ? { servers: trust.servers === 'all' ? 'all' : [...trust.servers] } : {}), at: new Date().toISOString() };
+  content.folders[folderKey(cwd)] = {
+    trusted: trust.trusted,
+    ...(trust.servers ? { servers: trust.servers === 'all' ? 'all' : [...trust.servers] } : {}),
+    at: new Date().toISOString(),
+  };
   const file = trustFile(home);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(`${file}.tmp`, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
@@ -242,5 +280,8 @@ export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust):
 
 /** The question's text: what the folder asks to run, one line each, with the variables each would receive. */
 export function describeRequests(requests: readonly FolderRequest[]): string[] {
-  return requests.map((request) => `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`);
+  return requests.map(
+    (request) =>
+      `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`,
+  );
 }

@@ -79,7 +79,11 @@ export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, un
       ctx.addIssue({ code: 'custom', message: `the server's input schema is invalid: ${broken}`, path: [] });
     } else if (!validate(value)) {
       for (const error of validate.errors ?? []) {
-        ctx.addIssue({ code: 'custom', message: error.message ?? 'invalid', path: error.instancePath.split('/').filter(Boolean) });
+        ctx.addIssue({
+          code: 'custom',
+          message: error.message ?? 'invalid',
+          path: error.instancePath.split('/').filter(Boolean),
+        });
       }
     }
   }) as z.ZodType<Record<string, unknown>>;
@@ -179,7 +183,13 @@ export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Reco
     input: jsonSchemaInput(jsonSchema),
     readOnly: info.annotations?.readOnlyHint === true,
     execute: async (input, ctx) =>
-      toolResultText(await connection.callTool(info.name, input, { signal: ctx.signal, callId: ctx.callId, onProgress: (progress) => ctx.emit?.(progressEvent(ctx, progress)) })),
+      toolResultText(
+        await connection.callTool(info.name, input, {
+          signal: ctx.signal,
+          callId: ctx.callId,
+          onProgress: (progress) => ctx.emit?.(progressEvent(ctx, progress)),
+        }),
+      ),
   };
   // #endregion
 }

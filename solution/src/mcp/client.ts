@@ -63,7 +63,10 @@ export const MAX_TOOLS = 1000;
  * The SDK client's options: what the client tells a server it can do (answer elicitation/create forms, and nothing it
  * cannot), and the most pages of tools/list it follows (MAX_TOOL_PAGES).
  */
-export const CLIENT_OPTIONS: ClientOptions = { capabilities: { elicitation: { form: {} } }, listMaxPages: MAX_TOOL_PAGES };
+export const CLIENT_OPTIONS: ClientOptions = {
+  capabilities: { elicitation: { form: {} } },
+  listMaxPages: MAX_TOOL_PAGES,
+};
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -117,9 +120,13 @@ export class McpConnection {
 
   /** `server` is a configured server (config.ts) or a factory of transports (a server handed in by code, a test). */
   constructor(name: string, server: McpServerConfig | TransportFactory, options: McpConnectionOptions = {}) {
-    if (!SERVER_NAME.test(name)) throw new Error(`MCP server name "${name}" must be 1-40 letters, digits, "-" or "_", without "__" or a final "_"`);
+    if (!SERVER_NAME.test(name))
+      throw new Error(
+        `MCP server name "${name}" must be 1-40 letters, digits, "-" or "_", without "__" or a final "_"`,
+      );
     this.name = name;
-    this.makeTransport = typeof server === 'function' ? server : () => transportFor(server, (text) => this.keepStderr(text));
+    this.makeTransport =
+      typeof server === 'function' ? server : () => transportFor(server, (text) => this.keepStderr(text));
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
     this.readOnlyHints = options.readOnlyHints ?? true;
@@ -226,11 +233,14 @@ export class McpConnection {
       ({ tools } = await this.client.listTools(undefined, { timeout: this.callTimeoutMs, cacheMode: 'refresh' }));
     } catch (error) {
       if (error instanceof SdkError && error.code === SdkErrorCode.ListPaginationExceeded) {
-        throw new Error(`MCP server "${this.name}" lists its tools on more than ${MAX_TOOL_PAGES} pages: stopped there`);
+        throw new Error(
+          `MCP server "${this.name}" lists its tools on more than ${MAX_TOOL_PAGES} pages: stopped there`,
+        );
       }
       throw error;
     }
-    if (tools.length > MAX_TOOLS) throw new Error(`MCP server "${this.name}" offers more than ${MAX_TOOLS} tools: stopped there`);
+    if (tools.length > MAX_TOOLS)
+      throw new Error(`MCP server "${this.name}" offers more than ${MAX_TOOLS} tools: stopped there`);
     return tools;
   }
 
@@ -261,7 +271,9 @@ export class McpConnection {
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
     if (this.state !== 'running') {
       if (this.restarts >= 1) {
-        throw new Error(`MCP server "${this.name}" has stopped and was already restarted once; its tools are unavailable${this.stderrNote()}`);
+        throw new Error(
+          `MCP server "${this.name}" has stopped and was already restarted once; its tools are unavailable${this.stderrNote()}`,
+        );
       }
       this.restarts++;
       try {
@@ -273,10 +285,14 @@ export class McpConnection {
     const running: RunningCall = { tool, callId, signal };
     this.running.add(running);
     try {
-      return await this.client!.callTool({ name: tool, arguments: args }, { signal, timeout: this.callTimeoutMs, onprogress: onProgress });
+      return await this.client!.callTool(
+        { name: tool, arguments: args },
+        { signal, timeout: this.callTimeoutMs, onprogress: onProgress },
+      );
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      if (this.state !== 'running') throw new Error(`MCP server "${this.name}" stopped while running ${tool}${this.stderrNote()}`);
+      if (this.state !== 'running')
+        throw new Error(`MCP server "${this.name}" stopped while running ${tool}${this.stderrNote()}`);
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new Error(`MCP server "${this.name}" did not answer ${tool} within ${this.callTimeoutMs} ms`);
       }

@@ -58,12 +58,15 @@ export function expandVars(text: string, env: Record<string, string | undefined>
   // 3. With neither, throw a McpConfigError naming `where` and the variable: `${where}: environment variable NAME
   //    is not set`.
   // 4. Text without a reference comes back unchanged.
-  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback: string | undefined) => {
-    const value = env[name];
-    if (value !== undefined && value !== '') return value;
-    if (fallback !== undefined) return fallback;
-    throw new McpConfigError(`${where}: environment variable ${name} is not set`);
-  });
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (_match, name: string, fallback: string | undefined) => {
+      const value = env[name];
+      if (value !== undefined && value !== '') return value;
+      if (fallback !== undefined) return fallback;
+      throw new McpConfigError(`${where}: environment variable ${name} is not set`);
+    },
+  );
   // #endregion
 }
 
@@ -89,11 +92,13 @@ export function parseMcpConfig(
   // 4. 'stdio': command (a non-empty string, expanded), args (an array of strings, each expanded; [] when absent),
   //    env (an object of strings, each value expanded; {} when absent), cwd (a string, expanded) only when given.
   // 5. Any other type: throw naming the server and "type". Return the servers by name.
-  if (!isRecord(json) || !isRecord(json.mcpServers)) throw new McpConfigError(`${source}: expected an object with "mcpServers"`);
+  if (!isRecord(json) || !isRecord(json.mcpServers))
+    throw new McpConfigError(`${source}: expected an object with "mcpServers"`);
   const servers: Record<string, McpServerConfig> = {};
   for (const [name, entry] of Object.entries(json.mcpServers)) {
     const at = `${source}: server "${name}"`;
-    if (!SERVER_NAME.test(name)) throw new McpConfigError(`${at}: the name must be 1-40 letters, digits, "-" or "_", without "__" or a final "_"`);
+    if (!SERVER_NAME.test(name))
+      throw new McpConfigError(`${at}: the name must be 1-40 letters, digits, "-" or "_", without "__" or a final "_"`);
     if (!isRecord(entry)) throw new McpConfigError(`${at}: expected an object`);
     const text = (field: string, value: unknown): string => {
       if (typeof value !== 'string') throw new McpConfigError(`${at}: ${field} must be a string`);
@@ -116,7 +121,8 @@ export function parseMcpConfig(
     } else if (type === 'stdio') {
       const command = text('command', entry.command);
       if (command.trim() === '') throw new McpConfigError(`${at}: command must not be empty`);
-      if (entry.args !== undefined && !Array.isArray(entry.args)) throw new McpConfigError(`${at}: args must be an array of strings`);
+      if (entry.args !== undefined && !Array.isArray(entry.args))
+        throw new McpConfigError(`${at}: args must be an array of strings`);
       const args = ((entry.args ?? []) as unknown[]).map((arg, i) => text(`args[${i}]`, arg));
       const server: StdioServerConfig = { type: 'stdio', command, args, env: strings('env', entry.env) };
       if (entry.cwd !== undefined) server.cwd = text('cwd', entry.cwd);

@@ -32,7 +32,9 @@ export async function toolsOf(connection: McpConnection, skipped: string[] = [])
   for (const info of await connection.listTools()) {
     const size = JSON.stringify(info.inputSchema ?? {}).length;
     if (size > MAX_SCHEMA_CHARS) {
-      skipped.push(`MCP server "${connection.name}": tool "${info.name}" left out: its input schema is ${size} characters, more than ${MAX_SCHEMA_CHARS}`);
+      skipped.push(
+        `MCP server "${connection.name}": tool "${info.name}" left out: its input schema is ${size} characters, more than ${MAX_SCHEMA_CHARS}`,
+      );
       continue;
     }
     const made = mcpTool(connection, info);
@@ -61,7 +63,10 @@ export class McpServers {
       Object.entries(servers).map(async ([name, server]) => {
         try {
           const { readOnlyHintsOf, ...shared } = options;
-          const connection = new McpConnection(name, server, { ...shared, ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}) });
+          const connection = new McpConnection(name, server, {
+            ...shared,
+            ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}),
+          });
           hub.connections.push(connection); // closed by close() even if it fails to start
           await connection.connect();
           return connection;
@@ -85,7 +90,10 @@ export class McpServers {
           for (const note of skipped) this.failures.push({ name: connection.name, error: note });
           return tools;
         } catch (error) {
-          this.failures.push({ name: connection.name, error: `MCP server "${connection.name}" could not list its tools: ${errorText(error)}` });
+          this.failures.push({
+            name: connection.name,
+            error: `MCP server "${connection.name}" could not list its tools: ${errorText(error)}`,
+          });
           return [];
         }
       }),
@@ -124,7 +132,10 @@ export class McpServers {
       const prefix = toolPrefix(connection.name);
       for (const name of tools.names()) if (name.startsWith(prefix)) tools.remove(name);
       for (const tool of fresh) tools.add(tool);
-      definitions = [...definitions.filter((definition) => !definition.name.startsWith(prefix)), ...fresh.map(toolDefinition)];
+      definitions = [
+        ...definitions.filter((definition) => !definition.name.startsWith(prefix)),
+        ...fresh.map(toolDefinition),
+      ];
       changed = true;
     }
     return changed ? { ...request, tools: definitions } : undefined;

@@ -16,7 +16,9 @@ import { Language, Parser, type Node } from 'web-tree-sitter';
 // The grammar is loaded once, when this module is first imported (top-level await), so the walk is synchronous.
 await Parser.init();
 const parser = new Parser();
-parser.setLanguage(await Language.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm')));
+parser.setLanguage(
+  await Language.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
+);
 
 /** How big a command the engine judges. Anything bigger is not understood (asked about), never a crash. */
 export const LIMITS = { length: 20_000, nodes: 20_000, depth: 64 };
@@ -45,17 +47,52 @@ export interface Found {
 
 /** Node kinds that run nothing themselves but may hold parts that do: the walk goes into their named children. */
 export const CONTAINER_KINDS: ReadonlySet<string> = new Set([
-  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'negated_command', 'redirected_statement',
-  'if_statement', 'elif_clause', 'else_clause', 'for_statement', 'while_statement', 'do_group', 'case_statement',
-  'case_item', 'function_definition', 'variable_assignment', 'variable_assignments', 'declaration_command', 'command_name', 'concatenation',
-  'string', 'expansion', 'command_substitution', 'process_substitution', 'heredoc_redirect', 'herestring_redirect',
-  'heredoc_body', 'array',
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'negated_command',
+  'redirected_statement',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'for_statement',
+  'while_statement',
+  'do_group',
+  'case_statement',
+  'case_item',
+  'function_definition',
+  'variable_assignment',
+  'variable_assignments',
+  'declaration_command',
+  'command_name',
+  'concatenation',
+  'string',
+  'expansion',
+  'command_substitution',
+  'process_substitution',
+  'heredoc_redirect',
+  'herestring_redirect',
+  'heredoc_body',
+  'array',
 ]);
 
 /** Node kinds that hold no command at all: the walk skips them. */
 export const INERT_KINDS: ReadonlySet<string> = new Set([
-  'comment', 'word', 'raw_string', 'ansi_c_string', 'string_content', 'number', 'variable_name', 'simple_expansion',
-  'special_variable_name', 'heredoc_start', 'heredoc_content', 'heredoc_end', 'file_descriptor',
+  'comment',
+  'word',
+  'raw_string',
+  'ansi_c_string',
+  'string_content',
+  'number',
+  'variable_name',
+  'simple_expansion',
+  'special_variable_name',
+  'heredoc_start',
+  'heredoc_content',
+  'heredoc_end',
+  'file_descriptor',
 ]);
 
 /** Words the grammar reads as a command name though bash does not run them as one (`coproc { rm x; }`). */
@@ -86,7 +123,10 @@ export function literal(node: Node | null | undefined): string | undefined {
       return node.text.includes('\\') ? undefined : node.text.slice(2, -1);
     case 'string':
       if (node.namedChildren.some((child) => child?.type !== 'string_content')) return undefined;
-      return node.text.slice(1, -1).replace(/\\\n/g, '').replace(/\\([\\"$`])/g, '$1');
+      return node.text
+        .slice(1, -1)
+        .replace(/\\\n/g, '')
+        .replace(/\\([\\"$`])/g, '$1');
     case 'concatenation': {
       const parts = node.namedChildren.map((child) => literal(child));
       return parts.every((part) => part !== undefined) ? parts.join('') : undefined;
@@ -171,7 +211,9 @@ export function readCommand(node: Node): SimpleCommand {
   // 2. The name: node.childForFieldName('name'), a command_name node; its value is literal() of its first named
   //    child. No literal value, or one with *, ? or [ in it: computed, and the name's text stands in the words.
   // 3. The arguments: node.childrenForFieldName('argument'), each literal() or, when that is undefined, its text.
-  const assignments = childrenOf(node).filter((child) => child.type === 'variable_assignment').map((child) => child.text);
+  const assignments = childrenOf(node)
+    .filter((child) => child.type === 'variable_assignment')
+    .map((child) => child.text);
   const name = node.childForFieldName('name');
   const value = name ? literal(name.namedChildren[0]) : undefined;
   const computed = value === undefined || /[*?[]/.test(value);
@@ -186,13 +228,33 @@ export function readCommand(node: Node): SimpleCommand {
  */
 export const WRAPPERS: ReadonlyMap<string, ReadonlySet<string>> = new Map(
   Object.entries({
-    command: [], builtin: [], nohup: [], time: ['-f', '-o'], setsid: [], exec: ['-a'],
+    command: [],
+    builtin: [],
+    nohup: [],
+    time: ['-f', '-o'],
+    setsid: [],
+    exec: ['-a'],
     env: ['-u', '--unset', '-C', '--chdir'],
     nice: ['-n', '--adjustment'],
     timeout: ['-s', '--signal', '-k', '--kill-after'],
     stdbuf: ['-i', '-o', '-e'],
     ionice: ['-c', '-n', '-p', '-P', '-u'],
-    xargs: ['-I', '-L', '-P', '-d', '-E', '-a', '-n', '-s', '--max-args', '--max-procs', '--delimiter', '--arg-file', '--max-lines', '--replace'],
+    xargs: [
+      '-I',
+      '-L',
+      '-P',
+      '-d',
+      '-E',
+      '-a',
+      '-n',
+      '-s',
+      '--max-args',
+      '--max-procs',
+      '--delimiter',
+      '--arg-file',
+      '--max-lines',
+      '--replace',
+    ],
     sudo: ['-u', '-g', '-C', '-D', '-p', '-h', '-r', '-t', '-U', '--user', '--group', '--chdir', '--prompt'],
     doas: ['-u', '-C'],
   }).map(([name, options]) => [name, new Set(options)]),
@@ -210,7 +272,8 @@ export function afterWrapper(words: readonly string[]): string[] {
   const valued = WRAPPERS.get(name) ?? new Set<string>();
   let at = 1;
   while (at < words.length && (words[at]!.startsWith('-') || (name === 'env' && /^[A-Za-z_]\w*=/.test(words[at]!)))) {
-    if (name === 'env' && /^(-S|--split-string)/.test(words[at]!)) throw new NotUnderstood('env -S splits a command line the walk cannot see');
+    if (name === 'env' && /^(-S|--split-string)/.test(words[at]!))
+      throw new NotUnderstood('env -S splits a command line the walk cannot see');
     if (words[at] === '--') {
       at++;
       break;
@@ -286,14 +349,33 @@ export function innerCommands(words: readonly string[], depth: number): Found {
 
 /** Words joined by spaces, each word with a space, a quote or a backslash in it single-quoted, so `rm "a b"` is not `rm a b`. */
 export function joinWords(words: readonly string[]): string {
-  return words.map((word) => (/[\s'"\\]/.test(word) || word === '' ? `'${word.replace(/'/g, `'\\''`)}'` : word)).join(' ');
+  return words
+    .map((word) => (/[\s'"\\]/.test(word) || word === '' ? `'${word.replace(/'/g, `'\\''`)}'` : word))
+    .join(' ');
 }
 
 /** A command as text for a rule that matches only that text: `\` and `*` escaped, so they stand for themselves. */
 export const escapeCommand = (text: string) => text.replace(/[\\*]/g, '\\$&');
 
 /** Commands whose first word is followed by a subcommand that says what they do (`git diff`, `npm test`). */
-const SUBCOMMANDS = new Set(['git', 'npm', 'pnpm', 'yarn', 'bun', 'cargo', 'go', 'docker', 'kubectl', 'make', 'pip', 'uv', 'gh', 'dotnet', 'mvn', 'gradle']);
+const SUBCOMMANDS = new Set([
+  'git',
+  'npm',
+  'pnpm',
+  'yarn',
+  'bun',
+  'cargo',
+  'go',
+  'docker',
+  'kubectl',
+  'make',
+  'pip',
+  'uv',
+  'gh',
+  'dotnet',
+  'mvn',
+  'gradle',
+]);
 /** Subcommands followed by a script name that belongs to the prefix (`npm run test`). */
 const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
 
@@ -333,8 +415,22 @@ export interface Workspace {
 export const PROTECTED_FOLDERS: ReadonlySet<string> = new Set(['.git', '.claude']);
 /** Files that change what runs or what the model is told next time. */
 export const PROTECTED_FILES: ReadonlySet<string> = new Set([
-  '.mcp.json', 'CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md', '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile',
-  '.bash_login', '.bash_logout', '.profile', '.zshrc', '.zshenv', '.zprofile', '.zlogin', '.envrc',
+  '.mcp.json',
+  'CLAUDE.md',
+  'CLAUDE.local.md',
+  'AGENTS.md',
+  '.gitconfig',
+  '.gitmodules',
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.profile',
+  '.zshrc',
+  '.zshenv',
+  '.zprofile',
+  '.zlogin',
+  '.envrc',
 ]);
 
 /** True when writing `target` changes what runs next time: a path in a PROTECTED_FOLDERS folder, or a PROTECTED_FILES file. */
@@ -349,7 +445,22 @@ export function resolveArg(arg: string, ws: Workspace): string {
 }
 
 /** Commands that write to, move or delete the paths they are given. */
-export const WRITERS: ReadonlySet<string> = new Set(['rm', 'mv', 'cp', 'tee', 'touch', 'chmod', 'chown', 'ln', 'truncate', 'rmdir', 'mkdir', 'dd', 'install', 'rsync']);
+export const WRITERS: ReadonlySet<string> = new Set([
+  'rm',
+  'mv',
+  'cp',
+  'tee',
+  'touch',
+  'chmod',
+  'chown',
+  'ln',
+  'truncate',
+  'rmdir',
+  'mkdir',
+  'dd',
+  'install',
+  'rsync',
+]);
 
 /**
  * Why one simple command (its words, the name first) must be asked about whatever the rules say, or undefined:

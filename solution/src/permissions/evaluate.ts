@@ -15,7 +15,16 @@
 import path from 'node:path';
 import type { ToolCall } from '../messages.js';
 import { isInside, realLocation } from '../workspace.js';
-import { innerCommands, isProtected, joinWords, NotUnderstood, resolveArg, safetyConcern, shellCommands, type Workspace } from './command.js';
+import {
+  innerCommands,
+  isProtected,
+  joinWords,
+  NotUnderstood,
+  resolveArg,
+  safetyConcern,
+  shellCommands,
+  type Workspace,
+} from './command.js';
 import { CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -84,7 +93,14 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
   const [realRoot, real] = await Promise.all([realLocation(root), realLocation(subject.path)]);
   const subjects: Subject[] = [{ ...subject, inside: isInside(root, subject.path) }];
   if (real !== subject.path) subjects.push({ ...subject, path: real, inside: isInside(realRoot, real) });
-  return subjects.map((one) => (EDIT_TOOLS.has(one.tool) && isProtected(one.path!) ? { ...one, concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)` } : one));
+  return subjects.map((one) =>
+    EDIT_TOOLS.has(one.tool) && isProtected(one.path!)
+      ? {
+          ...one,
+          concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)`,
+        }
+      : one,
+  );
 }
 
 /**
@@ -108,7 +124,13 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
   const writes: string[] = [];
   const add = (words: readonly string[], computed: boolean, extra: Partial<Subject>) => {
     const concern = safetyConcern(words, ws);
-    subjects.push({ tool: 'bash', command: joinWords(words), ...extra, ...(concern && { concern }), ...(computed && { unknown: `its name ${words[0]} is only known when it runs` }) });
+    subjects.push({
+      tool: 'bash',
+      command: joinWords(words),
+      ...extra,
+      ...(concern && { concern }),
+      ...(computed && { unknown: `its name ${words[0]} is only known when it runs` }),
+    });
   };
   try {
     const found = shellCommands(command);
@@ -124,7 +146,8 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
     if (error instanceof NotUnderstood) return [{ tool: 'bash', command, unknown: error.message }];
     throw error;
   }
-  for (const target of writes) subjects.push(...(await pathSubjects({ tool: 'write', path: resolveArg(target, ws), redirect: true }, ws)));
+  for (const target of writes)
+    subjects.push(...(await pathSubjects({ tool: 'write', path: resolveArg(target, ws), redirect: true }, ws)));
   return subjects;
   // #endregion
 }
@@ -143,12 +166,18 @@ export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subje
   //    pathSubjects (given); for glob and grep mark it searched: true (they read what is inside).
   // 4. web_fetch: a subject with the URL's hostname (URL.canParse, then new URL(...)); an invalid URL gives no host.
   // 5. Anything else: [{ tool: call.name }].
-  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
+  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<
+    string,
+    unknown
+  >;
   const text = (key: string) => (typeof args[key] === 'string' ? (args[key] as string) : undefined);
   if (call.name === 'bash') return bashSubjects(text('command') ?? '', ws);
   if (PATH_TOOLS.has(call.name)) {
     const searched = call.name === 'glob' || call.name === 'grep';
-    return pathSubjects({ tool: call.name, path: path.resolve(ws.root, text('path') ?? '.'), ...(searched && { searched }) }, ws);
+    return pathSubjects(
+      { tool: call.name, path: path.resolve(ws.root, text('path') ?? '.'), ...(searched && { searched }) },
+      ws,
+    );
   }
   if (call.name === 'web_fetch') {
     const url = text('url') ?? '';
@@ -262,7 +291,13 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
  * counts a tool that declares itself read-only (Tool.readOnly, an MCP server's readOnlyHint).
  */
-export async function evaluate(rules: readonly Rule[], mode: PermissionMode, call: ToolCall, ws: Workspace, readOnly = READ_ONLY_TOOLS.has(call.name)): Promise<Decision> {
+export async function evaluate(
+  rules: readonly Rule[],
+  mode: PermissionMode,
+  call: ToolCall,
+  ws: Workspace,
+  readOnly = READ_ONLY_TOOLS.has(call.name),
+): Promise<Decision> {
   // #region chapter 8: evaluate
   // 1. Find the subjects (callSubjects). A helper `first(behavior)` finds the first rule of that behaviour that
   //    matches any subject (ruleMatches).
@@ -279,11 +314,15 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
   // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the command
   //    is not understood, why (its `unknown`), and that no rule can allow it.
   const subjects = await callSubjects(call, ws);
-  const first = (behavior: Behavior) => rules.find((rule) => rule.behavior === behavior && subjects.some((s) => ruleMatches(rule, s, ws)));
+  const first = (behavior: Behavior) =>
+    rules.find((rule) => rule.behavior === behavior && subjects.some((s) => ruleMatches(rule, s, ws)));
   const deny = first('deny');
   if (deny) return { behavior: 'deny', reason: `denied by the rule ${where(deny)}`, rule: deny };
   if (mode === 'plan' && !readOnly) {
-    return { behavior: 'deny', reason: `plan mode: the agent is planning and may only read; ${call.name} is not run while planning` };
+    return {
+      behavior: 'deny',
+      reason: `plan mode: the agent is planning and may only read; ${call.name} is not run while planning`,
+    };
   }
   if (mode !== 'bypassPermissions') {
     const concern = subjects.find((subject) => subject.concern !== undefined)?.concern;
@@ -297,13 +336,21 @@ export async function evaluate(rules: readonly Rule[], mode: PermissionMode, cal
     const rule = rules.find((r) => r.behavior === 'allow' && ruleMatches(r, subject, ws));
     used ??= rule;
     if (rule !== undefined || mode === 'bypassPermissions') return true;
-    return (readOnly && subject.unknown === undefined) || (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true);
+    return (
+      (readOnly && subject.unknown === undefined) ||
+      (mode === 'acceptEdits' && EDIT_TOOLS.has(subject.tool) && subject.inside === true)
+    );
   });
   if (allowed && subjects.length > 0) {
-    return { behavior: 'allow', reason: used ? `allowed by the rule ${where(used)}` : `allowed in ${mode} mode`, rule: used };
+    return {
+      behavior: 'allow',
+      reason: used ? `allowed by the rule ${where(used)}` : `allowed in ${mode} mode`,
+      rule: used,
+    };
   }
   const unknown = subjects.find((subject) => subject.unknown !== undefined)?.unknown;
-  if (unknown) return { behavior: 'ask', reason: `the command is not understood (${unknown}), so no rule can allow it` };
+  if (unknown)
+    return { behavior: 'ask', reason: `the command is not understood (${unknown}), so no rule can allow it` };
   return { behavior: 'ask', reason: `no rule allows ${call.name} here, and ${mode} mode asks` };
   // #endregion
 }

@@ -25,24 +25,36 @@ export interface Rule {
  * its Edit rules every tool that changes them. A name with no kit tool (WebSearch) is accepted, so a person's real
  * settings load, and matches nothing.
  */
-export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
-  Bash: ['bash'],
-  Read: ['read', 'glob', 'grep'],
-  Edit: ['edit', 'write'],
-  MultiEdit: ['edit'],
-  Write: ['write'],
-  Glob: ['glob'],
-  Grep: ['grep'],
-  LS: ['glob'],
-  WebFetch: ['web_fetch'],
-  WebSearch: [],
-  NotebookEdit: [],
-  Task: ['task'],
-  TodoWrite: ['todo_write'],
-});
+export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(
+  Object.create(null) as Record<string, readonly string[]>,
+  {
+    Bash: ['bash'],
+    Read: ['read', 'glob', 'grep'],
+    Edit: ['edit', 'write'],
+    MultiEdit: ['edit'],
+    Write: ['write'],
+    Glob: ['glob'],
+    Grep: ['grep'],
+    LS: ['glob'],
+    WebFetch: ['web_fetch'],
+    WebSearch: [],
+    NotebookEdit: [],
+    Task: ['task'],
+    TodoWrite: ['todo_write'],
+  },
+);
 
 /** The tools whose rules take a path pattern. */
-export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'Glob', 'Grep', 'LS', 'NotebookEdit']);
+export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([
+  'Read',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'Glob',
+  'Grep',
+  'LS',
+  'NotebookEdit',
+]);
 
 /** A rule that cannot be read: names the rule and where it was written. */
 export class RuleSyntaxError extends Error {
@@ -71,7 +83,8 @@ export function parseRule(text: string, behavior: Behavior, source: string): Rul
   // 4. Every error message quotes the rule and names the source. Return { behavior, tool, specifier, source },
   //    leaving specifier out when there are no parentheses.
   const trimmed = text.trim();
-  const fail = (why: string) => new RuleSyntaxError(`invalid ${behavior} rule ${JSON.stringify(text)} in ${source}: ${why}`);
+  const fail = (why: string) =>
+    new RuleSyntaxError(`invalid ${behavior} rule ${JSON.stringify(text)} in ${source}: ${why}`);
   const match = /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s.exec(trimmed);
   if (!match) throw fail('a rule is a tool name, optionally followed by (specifier), such as Bash(npm run test:*)');
   const tool = match[1]!;
@@ -83,7 +96,8 @@ export function parseRule(text: string, behavior: Behavior, source: string): Rul
   if (specifier === undefined) return { behavior, tool, source };
   if (specifier.trim() === '') throw fail('the parentheses are empty; leave them out to match every call');
   if (mcp) throw fail('an MCP rule takes no parentheses: name the tool as mcp__<server>__<tool>');
-  if (tool === 'WebFetch' && !/^domain:[^\s/]+$/.test(specifier)) throw fail('a WebFetch rule is WebFetch(domain:<host>)');
+  if (tool === 'WebFetch' && !/^domain:[^\s/]+$/.test(specifier))
+    throw fail('a WebFetch rule is WebFetch(domain:<host>)');
   return { behavior, tool, specifier, source };
   // #endregion
 }

@@ -41,7 +41,11 @@ export interface Settings {
 
 /** The settings files of a workspace, in the order they are read (the later ones win for defaultMode). */
 export function settingsFiles(root: string, home: string): string[] {
-  return [path.join(home, '.claude', 'settings.json'), path.join(root, '.claude', 'settings.json'), path.join(root, '.claude', 'settings.local.json')];
+  return [
+    path.join(home, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.local.json'),
+  ];
 }
 
 /**
@@ -75,7 +79,8 @@ export async function loadSettings(root: string, home: string): Promise<Settings
       throw new SettingsError(`${file} is not valid JSON: ${(error as Error).message}`);
     }
     const parsed = settingsFileSchema.safeParse(json);
-    if (!parsed.success) throw new SettingsError(`${file} is not a valid settings file:\n${z.prettifyError(parsed.error)}`);
+    if (!parsed.success)
+      throw new SettingsError(`${file} is not a valid settings file:\n${z.prettifyError(parsed.error)}`);
     const permissions = parsed.data.permissions ?? {};
     for (const behavior of ['allow', 'ask', 'deny'] as const satisfies readonly Behavior[]) {
       for (const text of permissions[behavior] ?? []) settings.rules.push(parseRule(text, behavior, file));

@@ -53,7 +53,11 @@ export function planRequest(request: ModelRequest, mode: PermissionMode): ModelR
  * read-only (the model reads why), nothing for read-only tools and for tools the set does not have (the loop reports
  * an unknown tool itself).
  */
-export function planDecision(call: ToolCall, tools: ToolSet | undefined, mode: PermissionMode): ToolDecision | undefined {
+export function planDecision(
+  call: ToolCall,
+  tools: ToolSet | undefined,
+  mode: PermissionMode,
+): ToolDecision | undefined {
   // #region chapter 13: planDecision
   // 1. Not planning: return undefined (no opinion; the other hooks decide).
   // 2. Look the tool up in tools. Not there (or no tools given): undefined.
@@ -103,9 +107,13 @@ export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): To
       // 5. Not approved: the mode stays plan. Emit plan_decided (not approved, mode plan, the trimmed feedback when
       //    there is some) and return a sentence that says the plan was not approved and to keep planning; when the
       //    person gave feedback, the same sentence followed by their feedback.
-      if (control.mode !== 'plan') throw new Error(`${EXIT_PLAN_MODE}: not in plan mode (the mode is ${control.mode}), so there is nothing to leave`);
+      if (control.mode !== 'plan')
+        throw new Error(
+          `${EXIT_PLAN_MODE}: not in plan mode (the mode is ${control.mode}), so there is nothing to leave`,
+        );
       const text = plan.trim();
-      if (text === '') throw new Error(`${EXIT_PLAN_MODE}: the plan is empty; write the plan you want the person to approve`);
+      if (text === '')
+        throw new Error(`${EXIT_PLAN_MODE}: the plan is empty; write the plan you want the person to approve`);
       const turn = ctx.turn ?? 0;
       const callId = ctx.callId ?? '';
       ctx.emit?.({ type: 'plan_proposed', turn, callId, plan: text });
@@ -118,7 +126,14 @@ export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): To
         return `The person approved the plan. The mode is now ${decision.mode}: carry out the plan.`;
       }
       const feedback = decision.feedback?.trim();
-      ctx.emit?.({ type: 'plan_decided', turn, callId, approved: false, mode: 'plan', ...(feedback ? { feedback } : {}) });
+      ctx.emit?.({
+        type: 'plan_decided',
+        turn,
+        callId,
+        approved: false,
+        mode: 'plan',
+        ...(feedback ? { feedback } : {}),
+      });
       return `The person did not approve the plan: stay in plan mode and keep planning.${feedback ? ` Their feedback: ${feedback}` : ''}`;
       // #endregion
     },

@@ -101,9 +101,15 @@ export async function runTask(
   //    (without ": <message>" when there is none), or `(no done event)` when the child's events ended without one.
   const depth = options.depth ?? 0;
   const maxDepth = options.maxDepth ?? 1;
-  if (depth + 1 > maxDepth) throw new Error(`${TASK}: sub-agents may not go deeper than depth ${maxDepth}; do this part yourself`);
+  if (depth + 1 > maxDepth)
+    throw new Error(`${TASK}: sub-agents may not go deeper than depth ${maxDepth}; do this part yourself`);
   if (input.prompt.trim() === '') throw new Error(`${TASK}: the prompt is empty; say what the sub-agent should do`);
-  const child = options.makeChild({ tools: childTools(options, depth), system: options.system ?? CHILD_SYSTEM, maxTurns: options.maxTurns ?? 20, depth: depth + 1 });
+  const child = options.makeChild({
+    tools: childTools(options, depth),
+    system: options.system ?? CHILD_SYSTEM,
+    maxTurns: options.maxTurns ?? 20,
+    depth: depth + 1,
+  });
   const history: Message[] = [userMessage(input.prompt)];
   const turn = ctx.turn ?? 0;
   const callId = ctx.callId ?? '';
@@ -119,8 +125,11 @@ export async function runTask(
     if (event.type === 'done') done = event;
   }
   if (any) ctx.emit?.({ type: 'usage', turn, usage: used });
-  if (done?.reason === 'end_turn') return done.text.trim() === '' ? 'The sub-agent finished without an answer.' : done.text;
-  throw new Error(`${TASK}: the sub-agent did not finish (${done?.reason ?? 'no done event'}${done?.message ? `: ${done.message}` : ''})`);
+  if (done?.reason === 'end_turn')
+    return done.text.trim() === '' ? 'The sub-agent finished without an answer.' : done.text;
+  throw new Error(
+    `${TASK}: the sub-agent did not finish (${done?.reason ?? 'no done event'}${done?.message ? `: ${done.message}` : ''})`,
+  );
   // #endregion
 }
 

@@ -61,7 +61,9 @@ export function todoProblems(todos: readonly TodoItem[]): string[] {
     if (todo.status === 'in_progress') inProgress.push(n);
   });
   if (inProgress.length > 1) {
-    problems.push(`only one task may be in progress at a time; tasks ${inProgress.slice(0, -1).join(', ')} and ${inProgress.at(-1)} are`);
+    problems.push(
+      `only one task may be in progress at a time; tasks ${inProgress.slice(0, -1).join(', ')} and ${inProgress.at(-1)} are`,
+    );
   }
   return problems;
   // #endregion
@@ -98,7 +100,13 @@ export function todoWriteTool(list: TodoList = new TodoList()): Tool<{ todos: To
       // 4. Return todoSummary of the list for the model.
       const problems = todoProblems(todos);
       if (problems.length > 0) throw new Error(`todo_write: the list was not changed: ${problems.join('; ')}`);
-      list.set(todos.map((todo) => ({ ...todo, content: todo.content.trim(), ...(todo.activeForm !== undefined ? { activeForm: todo.activeForm.trim() } : {}) })));
+      list.set(
+        todos.map((todo) => ({
+          ...todo,
+          content: todo.content.trim(),
+          ...(todo.activeForm !== undefined ? { activeForm: todo.activeForm.trim() } : {}),
+        })),
+      );
       ctx.emit?.({ type: 'todo_list', turn: ctx.turn ?? 0, callId: ctx.callId ?? '', todos: list.todos });
       return todoSummary(list.todos);
       // #endregion

@@ -68,7 +68,12 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
             content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
           }
           if (block.type === 'tool_call') {
-            content.push({ type: 'tool_use', id: block.id, name: block.name, input: isRecord(block.arguments) ? block.arguments : {} });
+            content.push({
+              type: 'tool_use',
+              id: block.id,
+              name: block.name,
+              input: isRecord(block.arguments) ? block.arguments : {},
+            });
           }
         }
         out.push({ role: 'assistant', content });
@@ -153,7 +158,9 @@ export function anthropicRequest(
     disableParallelToolUse(params, request);
   }
   if (typeof request.temperature === 'number') {
-    throw new Error(`Anthropic's Messages API (version 2026-10-21) has no temperature (this request set ${request.temperature}): leave it out for Anthropic, or ask for more or less effort with extra: { output_config: { effort: 'low' } }`);
+    throw new Error(
+      `Anthropic's Messages API (version 2026-10-21) has no temperature (this request set ${request.temperature}): leave it out for Anthropic, or ask for more or less effort with extra: { output_config: { effort: 'low' } }`,
+    );
   }
   addExtras(params, request.extra);
   return params;
@@ -209,7 +216,8 @@ export function anthropicUsage(usage: AnthropicUsageFields): Usage {
   //    when it is a number.
   const result: Usage = { inputTokens: tokenCount(usage.input_tokens), outputTokens: tokenCount(usage.output_tokens) };
   if (typeof usage.cache_read_input_tokens === 'number') result.cacheReadTokens = usage.cache_read_input_tokens;
-  if (typeof usage.cache_creation_input_tokens === 'number') result.cacheWriteTokens = usage.cache_creation_input_tokens;
+  if (typeof usage.cache_creation_input_tokens === 'number')
+    result.cacheWriteTokens = usage.cache_creation_input_tokens;
   return result;
   // #endregion
 }
@@ -230,8 +238,10 @@ export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessa
   const content: ContentBlock[] = [];
   for (const block of message.content) {
     if (block.type === 'text') content.push({ type: 'text', text: block.text });
-    else if (block.type === 'thinking') content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
-    else if (block.type === 'tool_use') content.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
+    else if (block.type === 'thinking')
+      content.push({ type: 'thinking', thinking: block.thinking, signature: block.signature });
+    else if (block.type === 'tool_use')
+      content.push({ type: 'tool_call', id: block.id, name: block.name, arguments: block.input });
   }
   const hasCalls = content.some((block) => block.type === 'tool_call');
   return {
@@ -263,7 +273,9 @@ export class AnthropicProvider implements Provider {
     this.maxTokens = config.maxTokens;
     this.secret = config.credential.value;
     this.client = new Anthropic({
-      ...(config.credential.kind === 'apiKey' ? { apiKey: config.credential.value } : { authToken: config.credential.value }),
+      ...(config.credential.kind === 'apiKey'
+        ? { apiKey: config.credential.value }
+        : { authToken: config.credential.value }),
       // null, not undefined: undefined would make the SDK read ANTHROPIC_BASE_URL from process.env behind our back.
       baseURL: config.baseURL ?? null,
       // The kit's own retry policy (chapter 10) is the only one that runs.
@@ -310,7 +322,10 @@ export class AnthropicProvider implements Provider {
     //    if message_stop never came, throw a ProviderError saying the stream ended early.
     // 7. Yield one finish: turnStopReason(anthropicStopReason(stop reason), whether any tool call started), with
     //    anthropicUsage(usage).
-    const body = { ...anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }), stream: true as const };
+    const body = {
+      ...anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }),
+      stream: true as const,
+    };
     const blocks = new Map<number, { index: number; kind: 'text' | 'thinking' | 'tool_use' }>();
     let usage: AnthropicUsageFields | undefined;
     let stopReason: string | null = null;
@@ -342,15 +357,18 @@ export class AnthropicProvider implements Provider {
             if (!block) break;
             const delta = event.delta;
             if (delta.type === 'text_delta') yield { type: 'text_delta', index: block.index, text: delta.text };
-            else if (delta.type === 'thinking_delta') yield { type: 'thinking_delta', index: block.index, thinking: delta.thinking };
-            else if (delta.type === 'signature_delta') yield { type: 'thinking_signature', index: block.index, signature: delta.signature };
+            else if (delta.type === 'thinking_delta')
+              yield { type: 'thinking_delta', index: block.index, thinking: delta.thinking };
+            else if (delta.type === 'signature_delta')
+              yield { type: 'thinking_signature', index: block.index, signature: delta.signature };
             else if (delta.type === 'input_json_delta' && delta.partial_json !== '') {
               yield { type: 'tool_call_delta', index: block.index, argumentsDelta: delta.partial_json };
             }
             break;
           }
           case 'content_block_stop':
-            if (blocks.get(event.index)?.kind === 'tool_use') yield { type: 'tool_call_end', index: blocks.get(event.index)!.index };
+            if (blocks.get(event.index)?.kind === 'tool_use')
+              yield { type: 'tool_call_end', index: blocks.get(event.index)!.index };
             break;
           case 'message_delta': {
             stopReason = event.delta.stop_reason;
@@ -369,7 +387,10 @@ export class AnthropicProvider implements Provider {
     }
     if (request.signal?.aborted) throw request.signal.reason;
     if (!complete) {
-      throw new ProviderError(this.name, 'the stream ended before message_stop: the connection was cut or the server stopped early');
+      throw new ProviderError(
+        this.name,
+        'the stream ended before message_stop: the connection was cut or the server stopped early',
+      );
     }
     const hasCalls = [...blocks.values()].some((block) => block.kind === 'tool_use');
     yield {

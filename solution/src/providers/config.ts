@@ -100,7 +100,11 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
   }
   const model = pick(options.model, env, 'ANTHROPIC_MODEL');
   if (!model) {
-    throw new ProviderConfigError('anthropic', 'ANTHROPIC_MODEL', 'No Anthropic model: set ANTHROPIC_MODEL to a model name, or pass { model }.');
+    throw new ProviderConfigError(
+      'anthropic',
+      'ANTHROPIC_MODEL',
+      'No Anthropic model: set ANTHROPIC_MODEL to a model name, or pass { model }.',
+    );
   }
   return {
     credential,
@@ -141,12 +145,20 @@ export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env
   }
   const model = pick(options.model, env, 'OPENAI_MODEL');
   if (!model) {
-    throw new ProviderConfigError('openai', 'OPENAI_MODEL', 'No OpenAI model: set OPENAI_MODEL to a model name, or pass { model }.');
+    throw new ProviderConfigError(
+      'openai',
+      'OPENAI_MODEL',
+      'No OpenAI model: set OPENAI_MODEL to a model name, or pass { model }.',
+    );
   }
   const baseURL = pick(options.baseURL, env, 'OPENAI_BASE_URL');
   const images = pick(undefined, env, 'OPENAI_IMAGE_INPUT');
   if (images !== undefined && images !== 'true' && images !== 'false') {
-    throw new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', `OPENAI_IMAGE_INPUT is ${JSON.stringify(images)}: set it to true (the model reads images) or false.`);
+    throw new ProviderConfigError(
+      'openai',
+      'OPENAI_IMAGE_INPUT',
+      `OPENAI_IMAGE_INPUT is ${JSON.stringify(images)}: set it to true (the model reads images) or false.`,
+    );
   }
   const imageInput = options.imageInput ?? (images === undefined ? baseURL === undefined : images === 'true');
   return { apiKey, baseURL, model, maxTokens: options.maxTokens, imageInput, fetch: options.fetch };

@@ -76,7 +76,11 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, not in its message nor
  * in its headers, which is why the SDK's error is not attached as `cause`: its message and body may quote the key.
  */
-export function toProviderError(provider: string, error: unknown, secrets: readonly (string | undefined)[] = []): ProviderError {
+export function toProviderError(
+  provider: string,
+  error: unknown,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError {
   // #region chapter 5: toProviderError
   // 1. A ProviderError is returned as it is.
   // 2. Find the error body: `error.error` when it is an object. The provider's message is body.error.message
@@ -96,7 +100,12 @@ export function toProviderError(provider: string, error: unknown, secrets: reado
   let message = str(inner.message) ?? str(body.message) ?? (error instanceof Error ? error.message : String(error));
   if (status === undefined && fields.cause instanceof Error) message += ` (${fields.cause.message})`;
   const headers: Record<string, string> = {};
-  if (fields.headers instanceof Headers) fields.headers.forEach((value, name) => (headers[name] = redact(value, secrets)));
-  return new ProviderError(provider, redact(message, secrets), { status, errorType: str(inner.type) ?? str(body.type), headers });
+  if (fields.headers instanceof Headers)
+    fields.headers.forEach((value, name) => (headers[name] = redact(value, secrets)));
+  return new ProviderError(provider, redact(message, secrets), {
+    status,
+    errorType: str(inner.type) ?? str(body.type),
+    headers,
+  });
   // #endregion
 }

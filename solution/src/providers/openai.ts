@@ -30,7 +30,10 @@ export function reasoningOf(messageOrDelta: object): string | undefined {
  * text; an image the API cannot take refused with checkImage), an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
  * per result. Thinking is not sent back: compatible servers that produce it do not want it returned.
  */
-export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAI.ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+): OpenAI.ChatCompletionMessageParam[] {
   // #region chapter 5: toOpenAIMessages
   // 1. If system is a non-empty string, start with { role: 'system', content: system }.
   // 2. user: { role: 'user', content }. With images (message.images, not empty): content is a list of parts instead,
@@ -69,7 +72,11 @@ export function toOpenAIMessages(system: string | undefined, messages: readonly 
             calls.push({ id: block.id, type: 'function', function: { name: block.name, arguments: args } });
           }
         }
-        out.push(calls.length > 0 ? { role: 'assistant', content: text || null, tool_calls: calls } : { role: 'assistant', content: text });
+        out.push(
+          calls.length > 0
+            ? { role: 'assistant', content: text || null, tool_calls: calls }
+            : { role: 'assistant', content: text },
+        );
         break;
       }
       case 'tool':
@@ -142,7 +149,10 @@ export function openaiRequest(
  * Chapter 9 (given): `parallelToolCalls` as OpenAI's `parallel_tool_calls`, only when it is set, and only with
  * tools the model may call (the API refuses the field without tools; with tool_choice none it means nothing).
  */
-export function setParallelToolCalls(params: OpenAI.ChatCompletionCreateParamsNonStreaming, request: ModelRequest): void {
+export function setParallelToolCalls(
+  params: OpenAI.ChatCompletionCreateParamsNonStreaming,
+  request: ModelRequest,
+): void {
   if (request.parallelToolCalls === undefined || !params.tools || params.tool_choice === 'none') return;
   params.parallel_tool_calls = request.parallelToolCalls;
 }
@@ -228,7 +238,8 @@ export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): Assista
   if (!Array.isArray(completion.choices)) throw unexpectedAnswer('openai', completion, 'choices');
   const choice = completion.choices[0];
   if (!choice) throw new ProviderError('openai', 'the response has no choices: the server sent no answer');
-  if (typeof choice.message !== 'object' || choice.message === null) throw unexpectedAnswer('openai', choice, 'message');
+  if (typeof choice.message !== 'object' || choice.message === null)
+    throw unexpectedAnswer('openai', choice, 'message');
   const { message } = choice;
   const content: ContentBlock[] = [];
   const reasoning = reasoningOf(message);
@@ -343,7 +354,8 @@ export class OpenAIProvider implements Provider {
         if (reasoning) yield { type: 'thinking_delta', index: (thinkingIndex ??= next++), thinking: reasoning };
         if (delta.content) yield { type: 'text_delta', index: (textIndex ??= next++), text: delta.content };
         for (const call of delta.tool_calls ?? []) {
-          const key = typeof call.index === 'number' ? `#${call.index}` : call.id ? `id:${call.id}` : (lastCall ?? '#0');
+          const key =
+            typeof call.index === 'number' ? `#${call.index}` : call.id ? `id:${call.id}` : (lastCall ?? '#0');
           lastCall = key;
           let index = calls.get(key);
           if (index === undefined) {
@@ -351,7 +363,8 @@ export class OpenAIProvider implements Provider {
             calls.set(key, index);
             yield { type: 'tool_call_start', index, id: call.id ?? '', name: call.function?.name ?? '' };
           }
-          if (call.function?.arguments) yield { type: 'tool_call_delta', index, argumentsDelta: call.function.arguments };
+          if (call.function?.arguments)
+            yield { type: 'tool_call_delta', index, argumentsDelta: call.function.arguments };
         }
         if (choice.finish_reason && finishReason === undefined) {
           finishReason = choice.finish_reason;
@@ -364,7 +377,10 @@ export class OpenAIProvider implements Provider {
     }
     if (request.signal?.aborted) throw request.signal.reason;
     if (finishReason === undefined) {
-      throw new ProviderError(this.name, 'the stream ended before a finish_reason: the connection was cut or the server stopped early');
+      throw new ProviderError(
+        this.name,
+        'the stream ended before a finish_reason: the connection was cut or the server stopped early',
+      );
     }
     yield {
       type: 'finish',

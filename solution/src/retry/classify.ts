@@ -47,7 +47,8 @@ const STATUS_NAMES: Record<number, string> = {
   529: 'overloaded',
 };
 
-export const statusName = (status: number): string => STATUS_NAMES[status] ?? (status >= 500 ? 'server error' : `HTTP ${status}`);
+export const statusName = (status: number): string =>
+  STATUS_NAMES[status] ?? (status >= 500 ? 'server error' : `HTTP ${status}`);
 
 type Fields = { [key: string]: unknown };
 const fieldsOf = (value: unknown): Fields => (typeof value === 'object' && value !== null ? (value as Fields) : {});
@@ -57,7 +58,9 @@ export function headersOf(error: unknown): Record<string, string> {
   const headers = fieldsOf(error).headers;
   const out: Record<string, string> = {};
   if (headers instanceof Headers) headers.forEach((value, name) => (out[name] = value));
-  else for (const [name, value] of Object.entries(fieldsOf(headers))) if (typeof value === 'string') out[name.toLowerCase()] = value;
+  else
+    for (const [name, value] of Object.entries(fieldsOf(headers)))
+      if (typeof value === 'string') out[name.toLowerCase()] = value;
   return out;
 }
 

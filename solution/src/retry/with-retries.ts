@@ -32,7 +32,13 @@ export interface RetryPolicy extends Partial<DelayPolicy> {
 
 export type ResolvedRetryPolicy = Required<Omit<RetryPolicy, 'fallbackModel'>> & Pick<RetryPolicy, 'fallbackModel'>;
 
-export const DEFAULT_RETRY_POLICY = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 8000, maxWaitMs: 60_000, fallbackAfter: 3 } as const;
+export const DEFAULT_RETRY_POLICY = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+  maxWaitMs: 60_000,
+  fallbackAfter: 3,
+} as const;
 
 /** The policy with every default filled in. Throws a RangeError naming the field for a value that makes no sense. */
 export function resolvePolicy(policy: RetryPolicy = {}): ResolvedRetryPolicy {
@@ -123,7 +129,11 @@ export class RetryingProvider implements Provider {
     if (!decision.retry) throw error;
     const { maxAttempts } = this.policy;
     if (state.attempt >= maxAttempts) {
-      throw new RetryError(`gave up after ${state.attempt} attempt${state.attempt === 1 ? '' : 's'} (${decision.reason}): ${messageOf(error)}`, state.attempt, { cause: error });
+      throw new RetryError(
+        `gave up after ${state.attempt} attempt${state.attempt === 1 ? '' : 's'} (${decision.reason}): ${messageOf(error)}`,
+        state.attempt,
+        { cause: error },
+      );
     }
     const delay = retryDelay(state.attempt, decision.headers, this.policy, this.policy.now(), this.policy.random);
     if ('tooLongMs' in delay) {
@@ -186,7 +196,10 @@ export class RetryingProvider implements Provider {
     for (;;) {
       let begun = false;
       try {
-        for await (const event of turnEvents(this.inner, state.model === undefined ? request : { ...request, model: state.model })) {
+        for await (const event of turnEvents(
+          this.inner,
+          state.model === undefined ? request : { ...request, model: state.model },
+        )) {
           if (event.type !== 'retry') begun = true;
           yield event;
         }
@@ -194,9 +207,12 @@ export class RetryingProvider implements Provider {
       } catch (error) {
         if (request.signal?.aborted) throw request.signal.reason;
         if (begun) {
-          throw new StreamInterruptedError(`the stream was cut after it began, so it is not retried (its events were already handed out): ${messageOf(error)}`, {
-            cause: error,
-          });
+          throw new StreamInterruptedError(
+            `the stream was cut after it began, so it is not retried (its events were already handed out): ${messageOf(error)}`,
+            {
+              cause: error,
+            },
+          );
         }
         const notice = this.nextTry(error, request, state);
         yield notice;

@@ -72,7 +72,9 @@ export function addCacheBreakpoints(body: Body): Body {
     if (typeof last.content === 'string') {
       if (last.content) last.content = [{ type: 'text', text: last.content, cache_control: EPHEMERAL }];
     } else {
-      const block = last.content.findLast((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking') as { cache_control?: unknown } | undefined;
+      const block = last.content.findLast((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking') as
+        | { cache_control?: unknown }
+        | undefined;
       if (block && !block.cache_control) block.cache_control = EPHEMERAL;
     }
   }
@@ -84,7 +86,9 @@ export function addCacheBreakpoints(body: Body): Body {
  * A fetch for the Anthropic SDK that adds cache breakpoints to every Messages API request (a POST whose URL path
  * ends in /v1/messages with a JSON string body) and passes everything else through unchanged.
  */
-export function promptCachingFetch(fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args)): typeof globalThis.fetch {
+export function promptCachingFetch(
+  fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args),
+): typeof globalThis.fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (init?.method === 'POST' && typeof init.body === 'string' && new URL(url).pathname.endsWith('/v1/messages')) {

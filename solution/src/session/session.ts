@@ -47,7 +47,15 @@ export interface Session {
 
 /** One line of a session file. Every record has `at`, the ISO time it was written. */
 export type SessionRecord =
-  | { type: 'session'; at: string; version: 1; id: string; cwd: string; model?: string; forkedFrom?: { id: string; messages: number } }
+  | {
+      type: 'session';
+      at: string;
+      version: 1;
+      id: string;
+      cwd: string;
+      model?: string;
+      forkedFrom?: { id: string; messages: number };
+    }
   | { type: 'message'; at: string; message: Message }
   | { type: 'usage'; at: string; usage: Usage; model?: string }
   | { type: 'system'; at: string; system: string }
@@ -73,7 +81,12 @@ export function newSession(fields: { id: string; cwd: string; now: string; model
 }
 
 /** The cost of the session after one more model call's usage: unknown stays unknown. */
-function addCost(cost: number | undefined, usage: Usage, model: string | undefined, prices: PriceTable): number | undefined {
+function addCost(
+  cost: number | undefined,
+  usage: Usage,
+  model: string | undefined,
+  prices: PriceTable,
+): number | undefined {
   const more = costOf(usage, priceFor(model, prices));
   return cost === undefined || more === undefined ? undefined : cost + more;
 }
@@ -94,7 +107,8 @@ export function sessionFromRecords(records: readonly SessionRecord[], prices: Pr
   //    - status: take its status, and its reason as endReason;
   //    - system: its text becomes session.system (a later record replaces an earlier one: the prompt changed).
   const [first, ...rest] = records;
-  if (first?.type !== 'session') throw new Error(`a session file starts with a session record, not ${first ? `a ${first.type} record` : 'nothing'}`);
+  if (first?.type !== 'session')
+    throw new Error(`a session file starts with a session record, not ${first ? `a ${first.type} record` : 'nothing'}`);
   const session = newSession({ id: first.id, cwd: first.cwd, now: first.at, model: first.model });
   if (first.forkedFrom) session.forkedFrom = first.forkedFrom;
   for (const record of rest) {
@@ -191,7 +205,13 @@ export class SessionRecorder {
     } else if (event.type === 'done') {
       session.status = event.reason === 'paused_for_client_tool' ? 'paused' : 'idle';
       session.endReason = event.reason;
-      this.write({ type: 'status', at, status: session.status, reason: event.reason, ...(event.message ? { message: event.message } : {}) });
+      this.write({
+        type: 'status',
+        at,
+        status: session.status,
+        reason: event.reason,
+        ...(event.message ? { message: event.message } : {}),
+      });
     }
     // #endregion
   }

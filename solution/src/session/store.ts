@@ -16,12 +16,30 @@
  * is given the secrets it must never write (the API keys), and each line is scrubbed before it is written.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { historyProblems, type Message } from '../messages.js';
 import { noUsage } from '../agent-events.js';
 import { closeOpenCalls } from '../client-tools.js';
-import { INTERRUPTED_RESULT, newSession, sessionFromRecords, SessionRecorder, type RecorderOptions, type Session, type SessionRecord } from './session.js';
+import {
+  INTERRUPTED_RESULT,
+  newSession,
+  sessionFromRecords,
+  SessionRecorder,
+  type RecorderOptions,
+  type Session,
+  type SessionRecord,
+} from './session.js';
 
 /** The folder in the home folder that holds the kit's sessions. */
 export const KIT_DIR = '.coding-agent';
@@ -49,7 +67,10 @@ function adoptLegacySessions(home: string, cwd: string, dir: string): void {
   if (!existsSync(old)) return;
   for (const name of readdirSync(old).filter((one) => one.endsWith('.jsonl'))) {
     try {
-      const first = JSON.parse(readFileSync(path.join(old, name), 'utf8').split('\n', 1)[0]!) as { type?: string; cwd?: string };
+      const first = JSON.parse(readFileSync(path.join(old, name), 'utf8').split('\n', 1)[0]!) as {
+        type?: string;
+        cwd?: string;
+      };
       if (first.type !== 'session' || first.cwd !== path.resolve(cwd) || existsSync(path.join(dir, name))) continue;
       mkdirSync(dir, { recursive: true });
       renameSync(path.join(old, name), path.join(dir, name));
@@ -67,7 +88,11 @@ export function sessionsDir(home: string, cwd: string): string {
 /** A session file that cannot be read as it is: names the file and, for a bad line, its number (from 1). */
 export class SessionFileError extends Error {
   override name = 'SessionFileError';
-  constructor(readonly file: string, readonly line: number | undefined, reason: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    reason: string,
+  ) {
     super(`${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
   }
 }
@@ -102,10 +127,16 @@ export function parseSessionFile(text: string, file: string): { records: Session
       value = JSON.parse(line);
     } catch {
       if (index === last) {
-        warnings.push(`${file}:${index + 1}: the last line is incomplete (the process stopped while writing it); skipped`);
+        warnings.push(
+          `${file}:${index + 1}: the last line is incomplete (the process stopped while writing it); skipped`,
+        );
         return;
       }
-      throw new SessionFileError(file, index + 1, 'not valid JSON: the file is damaged (only a torn last line can be skipped)');
+      throw new SessionFileError(
+        file,
+        index + 1,
+        'not valid JSON: the file is damaged (only a torn last line can be skipped)',
+      );
     }
     if (typeof (value as { type?: unknown } | null)?.type !== 'string') {
       throw new SessionFileError(file, index + 1, 'not a session record (an object with a type)');
@@ -160,12 +191,19 @@ export class SessionWriter {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(readFileSync(lockFile, 'utf8'));
       if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
-        throw new SessionLockedError(`${file} is being written by another run (pid ${pid}); close that one, or remove ${lockFile} if that process is gone`);
+        throw new SessionLockedError(
+          `${file} is being written by another run (pid ${pid}); close that one, or remove ${lockFile} if that process is gone`,
+        );
       }
       rmSync(lockFile);
       take();
     }
-    return new SessionWriter(file, lockFile, openSync(file, 'a'), secrets.filter((secret) => secret.length >= 8));
+    return new SessionWriter(
+      file,
+      lockFile,
+      openSync(file, 'a'),
+      secrets.filter((secret) => secret.length >= 8),
+    );
     // #endregion
   }
 
@@ -237,7 +275,8 @@ export class SessionStore {
 
   /** The file of session `id`. Refuses an id that is not a plain name (it would reach outside the folder). */
   file(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`"${id}" is not a session id (letters, digits, "-" and "_" only)`);
+    if (!/^[A-Za-z0-9_-]+$/.test(id))
+      throw new Error(`"${id}" is not a session id (letters, digits, "-" and "_" only)`);
     return path.join(this.dir, `${id}.jsonl`);
   }
 
@@ -248,7 +287,12 @@ export class SessionStore {
   /** Reads session `id` (not for writing). Throws SessionFileError for a damaged file, and when there is none. */
   load(id: string): { session: Session; warnings: string[] } {
     const file = this.file(id);
-    if (!existsSync(file)) throw new SessionFileError(file, undefined, `no session ${id} in this project (npm run agent -- --list shows them)`);
+    if (!existsSync(file))
+      throw new SessionFileError(
+        file,
+        undefined,
+        `no session ${id} in this project (npm run agent -- --list shows them)`,
+      );
     const { records, warnings } = parseSessionFile(readFileSync(file, 'utf8'), file);
     try {
       return { session: sessionFromRecords(records, this.options.prices), warnings };
@@ -258,22 +302,45 @@ export class SessionStore {
     }
   }
 
-  private openWith(session: Session, header?: SessionRecord, messages: readonly Message[] = [], warnings: string[] = []): OpenSession {
+  private openWith(
+    session: Session,
+    header?: SessionRecord,
+    messages: readonly Message[] = [],
+    warnings: string[] = [],
+  ): OpenSession {
     const writer = SessionWriter.open(this.file(session.id), this.options.secrets);
     if (header) writer.append(header);
     for (const message of messages) writer.append({ type: 'message', at: header!.at, message });
     const recorder = new SessionRecorder(session, (record) => writer.append(record), this.options);
-    return { session, recorder, writer, warnings, close: () => {
-      recorder.close();
-      writer.close();
-    } };
+    return {
+      session,
+      recorder,
+      writer,
+      warnings,
+      close: () => {
+        recorder.close();
+        writer.close();
+      },
+    };
   }
 
   /** A new session, its file started with the session record. */
   create(model?: string): OpenSession {
     const at = this.now();
-    const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: path.resolve(this.options.cwd), now: at, model });
-    return this.openWith(session, { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
+    const session = newSession({
+      id: (this.options.newId ?? randomUUID)(),
+      cwd: path.resolve(this.options.cwd),
+      now: at,
+      model,
+    });
+    return this.openWith(session, {
+      type: 'session',
+      at,
+      version: 1,
+      id: session.id,
+      cwd: session.cwd,
+      ...(model ? { model } : {}),
+    });
   }
 
   /**
@@ -286,7 +353,14 @@ export class SessionStore {
     const open = this.openWith(session, undefined, [], warnings);
     if (session.status === 'running') {
       closeOpenCalls(session.messages, INTERRUPTED_RESULT);
-      open.recorder.record({ type: 'done', reason: 'cancelled', turns: 0, text: '', usage: noUsage(), message: 'the process stopped during this run' });
+      open.recorder.record({
+        type: 'done',
+        reason: 'cancelled',
+        turns: 0,
+        text: '',
+        usage: noUsage(),
+        message: 'the process stopped during this run',
+      });
     }
     return open;
   }
@@ -309,18 +383,37 @@ export class SessionStore {
     //    message.
     // 3. Sort by updatedAt, newest first; equal times by id.
     if (!existsSync(this.dir)) return [];
-    const ids = readdirSync(this.dir).filter((name) => name.endsWith('.jsonl')).map((name) => name.slice(0, -'.jsonl'.length));
+    const ids = readdirSync(this.dir)
+      .filter((name) => name.endsWith('.jsonl'))
+      .map((name) => name.slice(0, -'.jsonl'.length));
     const summaries = ids.map((id): SessionSummary => {
       try {
         const { session } = this.load(id);
         const first = session.messages[0];
         const title = first?.role === 'user' ? first.content.replace(/\s+/g, ' ').trim().slice(0, 60) : '';
-        return { id, createdAt: session.createdAt, updatedAt: session.updatedAt, messages: session.messages.length, title, status: session.status };
+        return {
+          id,
+          createdAt: session.createdAt,
+          updatedAt: session.updatedAt,
+          messages: session.messages.length,
+          title,
+          status: session.status,
+        };
       } catch (error) {
-        return { id, createdAt: '', updatedAt: '', messages: 0, title: '', status: 'idle', problem: error instanceof Error ? error.message : String(error) };
+        return {
+          id,
+          createdAt: '',
+          updatedAt: '',
+          messages: 0,
+          title: '',
+          status: 'idle',
+          problem: error instanceof Error ? error.message : String(error),
+        };
       }
     });
-    return summaries.sort((a, b) => (a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : 1) : a.updatedAt < b.updatedAt ? 1 : -1));
+    return summaries.sort((a, b) =>
+      a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : 1) : a.updatedAt < b.updatedAt ? 1 : -1,
+    );
     // #endregion
   }
 
@@ -344,12 +437,28 @@ export class SessionStore {
     }
     const kept = structuredClone(source.messages.slice(0, messages));
     const problems = historyProblems(kept);
-    if (problems.length > 0) throw new Error(`cutting ${id} after ${messages} messages would split a tool call from its result: ${problems.join('; ')}`);
+    if (problems.length > 0)
+      throw new Error(
+        `cutting ${id} after ${messages} messages would split a tool call from its result: ${problems.join('; ')}`,
+      );
     const at = this.now();
     const forkedFrom = { id, messages };
-    const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: source.cwd, now: at, model: source.model });
+    const session = newSession({
+      id: (this.options.newId ?? randomUUID)(),
+      cwd: source.cwd,
+      now: at,
+      model: source.model,
+    });
     session.forkedFrom = forkedFrom;
-    const header: SessionRecord = { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(source.model ? { model: source.model } : {}), forkedFrom };
+    const header: SessionRecord = {
+      type: 'session',
+      at,
+      version: 1,
+      id: session.id,
+      cwd: session.cwd,
+      ...(source.model ? { model: source.model } : {}),
+      forkedFrom,
+    };
     const open = this.openWith(session, header, kept);
     session.messages.push(...kept);
     open.writer.close();

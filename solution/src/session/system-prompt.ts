@@ -99,7 +99,14 @@ function inside(root: string, file: string): boolean {
  * folder. It is resolved when the file exists inside `root`, the chain is not deeper than MAX_IMPORT_DEPTH and the
  * file is not already being imported (a cycle); otherwise it is left as written and a warning is added.
  */
-export function resolveImports(text: string, file: string, root: string, warnings: string[], depth = 0, chain: readonly string[] = [file]): string {
+export function resolveImports(
+  text: string,
+  file: string,
+  root: string,
+  warnings: string[],
+  depth = 0,
+  chain: readonly string[] = [file],
+): string {
   // #region chapter 12: resolveImports
   // 1. Replace every match of /(^|[ \t])@([\w./-]*[./][\w./-]*\w)/gm (keep the space before it; the path ends
   //    with a letter or digit, so the full stop after "@notes.md." is not part of it).

@@ -144,7 +144,9 @@ export async function runCommand(command: string, options: RunOptions): Promise<
     const notes: string[] = [];
     const leftovers = await stopLeftovers(runId);
     if (leftovers.length > 0) {
-      notes.push(`Stopped ${leftovers.length} process(es) the command left running in the background: ${leftovers.join('; ')}`);
+      notes.push(
+        `Stopped ${leftovers.length} process(es) the command left running in the background: ${leftovers.join('; ')}`,
+      );
     }
     killGroup();
     if (!(await settlesWithin(closed, BASH_CLOSE_WAIT_MS))) {
@@ -171,7 +173,9 @@ const input = z.object({
     .min(1)
     .max(BASH_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Milliseconds before the command is stopped (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS})`),
+    .describe(
+      `Milliseconds before the command is stopped (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS})`,
+    ),
 });
 
 export const bashTool = defineTool({

@@ -29,7 +29,9 @@ const input = z.object({
   path: z.string().describe('The file to change, relative to the workspace root'),
   old_string: z
     .string()
-    .describe('The exact text to replace, copied from the file with its whitespace and indentation; it must occur once'),
+    .describe(
+      'The exact text to replace, copied from the file with its whitespace and indentation; it must occur once',
+    ),
   new_string: z.string().describe('The text to put in its place (it must differ from old_string)'),
   replace_all: z
     .boolean()
@@ -77,7 +79,9 @@ export const editTool = defineTool({
     if (info.isDirectory()) throw new Error(`${shown} is a directory, not a file`);
     if (!info.isFile()) throw new Error(`${shown} is not a regular file`);
     if (info.size > EDIT_FILE_SIZE_LIMIT) {
-      throw new Error(`${shown} is ${info.size} bytes, too large to edit (the limit is ${EDIT_FILE_SIZE_LIMIT}); use bash (sed) instead`);
+      throw new Error(
+        `${shown} is ${info.size} bytes, too large to edit (the limit is ${EDIT_FILE_SIZE_LIMIT}); use bash (sed) instead`,
+      );
     }
     const text = utf8Text(await readFile(absolute));
     if (text === undefined) throw new Error(`${shown} is not UTF-8 text; edit would change bytes it was not asked to`);

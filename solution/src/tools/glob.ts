@@ -18,7 +18,10 @@ export const GLOB_LIMIT = 100;
 export const IGNORED_FOLDERS = ['**/node_modules/**', '**/.git/**'];
 
 const input = z.object({
-  pattern: z.string().min(1).describe('A glob pattern such as "**/*.ts" or "src/*.json", relative to the search folder'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('A glob pattern such as "**/*.ts" or "src/*.json", relative to the search folder'),
   path: z.string().optional().describe('The folder to search in, relative to the workspace root (default: the root)'),
 });
 
@@ -66,7 +69,9 @@ export const globTool = defineTool({
     const info = await stat(base).catch(() => undefined);
     if (!info?.isDirectory()) throw new Error(`${folder} is not a directory`);
     if (patternLeavesFolder(pattern)) {
-      throw new Error(`Pattern "${pattern}" leaves the search folder: patterns are relative to it; choose the folder with path`);
+      throw new Error(
+        `Pattern "${pattern}" leaves the search folder: patterns are relative to it; choose the folder with path`,
+      );
     }
     const found = await glob(pattern, {
       cwd: base,

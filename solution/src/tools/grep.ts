@@ -23,8 +23,14 @@ export const grepLimits = { timeMs: 5_000 };
 
 const input = z.object({
   pattern: z.string().min(1).describe('A JavaScript regular expression, without slashes, such as "function \\w+"'),
-  path: z.string().optional().describe('A file or folder to search, relative to the workspace root (default: the root)'),
-  glob: z.string().optional().describe('Only search files whose path matches this glob, such as "*.ts" or "src/**/*.js"'),
+  path: z
+    .string()
+    .optional()
+    .describe('A file or folder to search, relative to the workspace root (default: the root)'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files whose path matches this glob, such as "*.ts" or "src/**/*.js"'),
   ignore_case: z.boolean().default(false).describe('Match letters in either case (default false)'),
 });
 
@@ -78,7 +84,9 @@ export const grepTool = defineTool({
     let files = [base];
     if (info.isDirectory()) {
       if (fileGlob && patternLeavesFolder(fileGlob)) {
-        throw new Error(`Glob "${fileGlob}" leaves the search folder: globs are relative to it; choose the folder with path`);
+        throw new Error(
+          `Glob "${fileGlob}" leaves the search folder: globs are relative to it; choose the folder with path`,
+        );
       }
       const filePattern = !fileGlob ? '**/*' : fileGlob.includes('/') ? fileGlob : `**/${fileGlob}`;
       const found = await glob(filePattern, {
@@ -116,9 +124,13 @@ export const grepTool = defineTool({
       search.close();
     }
     const out =
-      hits.length === 0 ? [`No matches for /${pattern}/${target === '.' ? '' : ` in ${target}`}`] : hits.slice(0, GREP_LIMIT);
-    if (hits.length > GREP_LIMIT) out.push(`(${hits.length - GREP_LIMIT} more matches not shown; narrow the pattern, path or glob)`);
-    if (tooLarge.length > 0) out.push(`(not searched, larger than ${GREP_FILE_SIZE_LIMIT} bytes: ${tooLarge.join(', ')})`);
+      hits.length === 0
+        ? [`No matches for /${pattern}/${target === '.' ? '' : ` in ${target}`}`]
+        : hits.slice(0, GREP_LIMIT);
+    if (hits.length > GREP_LIMIT)
+      out.push(`(${hits.length - GREP_LIMIT} more matches not shown; narrow the pattern, path or glob)`);
+    if (tooLarge.length > 0)
+      out.push(`(not searched, larger than ${GREP_FILE_SIZE_LIMIT} bytes: ${tooLarge.join(', ')})`);
     return out.join('\n');
     // #endregion
   },

@@ -116,7 +116,13 @@ export async function settlesWithin(promise: Promise<unknown>, ms: number): Prom
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   try {
-    return await Promise.race([promise.then(() => true, () => true), late]);
+    return await Promise.race([
+      promise.then(
+        () => true,
+        () => true,
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -121,7 +121,8 @@ export async function readWindow(file: FileHandle, offset: number, limit: number
     }
   }
   if (position > 0 && lastByte !== 0x0a) endLine();
-  if (lines.some((line) => line.includes('\0'))) return { binary: true, totalLines: 0, counted: false, lines: [], capped: false };
+  if (lines.some((line) => line.includes('\0')))
+    return { binary: true, totalLines: 0, counted: false, lines: [], capped: false };
   return { binary: false, totalLines: lineNumber - 1, counted: true, lines, capped };
 }
 
@@ -167,7 +168,8 @@ export const readTool = defineTool({
     try {
       if (!(await file.stat()).isFile()) throw notRegular();
       const window = await readWindow(file, offset, limit);
-      if (window.binary) throw new Error(`${shown} looks like a binary file (it holds NUL bytes); read only reads text`);
+      if (window.binary)
+        throw new Error(`${shown} looks like a binary file (it holds NUL bytes); read only reads text`);
       if (window.totalLines === 0) return '(empty file)';
       if (offset > window.totalLines) {
         throw new Error(`${shown} has ${window.totalLines} lines; offset ${offset} is past the end`);

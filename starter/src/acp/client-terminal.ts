@@ -36,7 +36,10 @@ export interface ClientTerminals {
    * terminal/create for `bash -c <command>` in `cwd`, asking the client to keep at most `outputByteLimit` bytes of
    * output; with `callId`, the terminal is shown in that call's card.
    */
-  create(request: { command: string; cwd: string; outputByteLimit: number; callId?: string }, signal?: AbortSignal): Promise<ClientTerminal>;
+  create(
+    request: { command: string; cwd: string; outputByteLimit: number; callId?: string },
+    signal?: AbortSignal,
+  ): Promise<ClientTerminal>;
 }
 
 /** How waiting for `work` ended: its value, or `stopped` when the time limit passed or the signal fired first. */

@@ -34,7 +34,10 @@ export interface ModelControl {
 }
 
 /** A model control that starts at `model` and `smallFastModel` (the main model when there is none). */
-export function modelControl(models: { model: string; smallFastModel?: string }, choices: readonly string[] = []): ModelControl {
+export function modelControl(
+  models: { model: string; smallFastModel?: string },
+  choices: readonly string[] = [],
+): ModelControl {
   const current = { model: models.model, smallFastModel: models.smallFastModel ?? models.model };
   return {
     get model() {
@@ -52,7 +55,11 @@ export function modelControl(models: { model: string; smallFastModel?: string },
  * `provider`, sending each request with the model `control` holds now: the main model when the request names none,
  * the small fast model when it names `startSmall` (the small fast model the hooks were built with).
  */
-export function switchableProvider(provider: Provider, control: ModelControl, startSmall: string | undefined): Provider {
+export function switchableProvider(
+  provider: Provider,
+  control: ModelControl,
+  startSmall: string | undefined,
+): Provider {
   const route = (request: ModelRequest): ModelRequest => {
     if (request.model === undefined) return { ...request, model: control.model };
     if (request.model === startSmall) return { ...request, model: control.smallFastModel };
@@ -82,11 +89,23 @@ export function configOptionsOf(modes: ModeControl, models: ModelControl | undef
       category: 'mode',
       type: 'select',
       currentValue: modes.mode,
-      options: SESSION_MODES.map((mode) => ({ value: mode.id, name: mode.name, description: mode.description ?? null })),
+      options: SESSION_MODES.map((mode) => ({
+        value: mode.id,
+        name: mode.name,
+        description: mode.description ?? null,
+      })),
     },
     ...(models
       ? ([
-          { id: CONFIG_IDS.model, name: 'Model', description: 'The model that answers', category: 'model', type: 'select', currentValue: models.model, options: choices(models.model) },
+          {
+            id: CONFIG_IDS.model,
+            name: 'Model',
+            description: 'The model that answers',
+            category: 'model',
+            type: 'select',
+            currentValue: models.model,
+            options: choices(models.model),
+          },
           {
             id: CONFIG_IDS.smallFastModel,
             name: 'Small fast model',

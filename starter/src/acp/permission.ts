@@ -16,7 +16,10 @@ import { argsOf, toolDiff, toolKind, toolLocations, toolTitle } from './tool-inf
 import { textContent } from './updates.js';
 
 /** Sends session/request_permission and resolves with the client's response (the server passes the connection's). */
-export type RequestPermission = (params: RequestPermissionRequest, signal: AbortSignal) => Promise<RequestPermissionResponse>;
+export type RequestPermission = (
+  params: RequestPermissionRequest,
+  signal: AbortSignal,
+) => Promise<RequestPermissionResponse>;
 
 /**
  * The four options of a permission question, in this order, each with its kind as its id: allow_once
@@ -77,12 +80,23 @@ export const PLAN_OPTIONS: PermissionOption[] = [
  * with PLAN_OPTIONS; `toolCallId` gives the id of the exit_plan_mode call being answered (the server knows it from
  * the run's events), or undefined to make one up.
  */
-export function approvePlanThroughClient(sessionId: string, requestPermission: RequestPermission, toolCallId: () => string | undefined): ApprovePlan {
+export function approvePlanThroughClient(
+  sessionId: string,
+  requestPermission: RequestPermission,
+  toolCallId: () => string | undefined,
+): ApprovePlan {
   let asked = 0;
   return async (plan, signal): Promise<PlanDecision> => {
-    const toolCall = { toolCallId: toolCallId() ?? `plan-${++asked}`, title: 'Ready to code?', kind: 'switch_mode' as const, status: 'pending' as const, content: [textContent(plan)] };
+    const toolCall = {
+      toolCallId: toolCallId() ?? `plan-${++asked}`,
+      title: 'Ready to code?',
+      kind: 'switch_mode' as const,
+      status: 'pending' as const,
+      content: [textContent(plan)],
+    };
     const { outcome } = await requestPermission({ sessionId, toolCall, options: PLAN_OPTIONS }, signal);
-    if (outcome.outcome === 'selected' && (outcome.optionId === 'default' || outcome.optionId === 'acceptEdits')) return { approved: true, mode: outcome.optionId };
+    if (outcome.outcome === 'selected' && (outcome.optionId === 'default' || outcome.optionId === 'acceptEdits'))
+      return { approved: true, mode: outcome.optionId };
     return { approved: false };
   };
 }

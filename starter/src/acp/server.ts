@@ -24,7 +24,14 @@ import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } fro
 import { clientBashTool, type ClientTerminal, type ClientTerminals } from './client-terminal.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptImages, promptText } from './prompt.js';
-import { isPermissionMode, mcpServersFromAcp, resumeFromMeta, SESSION_MODES, systemPromptFromMeta, type SystemPromptChoice } from './session-setup.js';
+import {
+  isPermissionMode,
+  mcpServersFromAcp,
+  resumeFromMeta,
+  SESSION_MODES,
+  systemPromptFromMeta,
+  type SystemPromptChoice,
+} from './session-setup.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
 import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
@@ -154,9 +161,19 @@ export class AcpServer {
   private clientFiles(client: Client, sessionId: string): ClientFiles {
     return {
       readTextFile: async (request, signal) =>
-        (await client.request(acp.methods.client.fs.readTextFile, { sessionId, ...request }, { cancellationSignal: signal })).content,
+        (
+          await client.request(
+            acp.methods.client.fs.readTextFile,
+            { sessionId, ...request },
+            { cancellationSignal: signal },
+          )
+        ).content,
       writeTextFile: async (request, signal) => {
-        await client.request(acp.methods.client.fs.writeTextFile, { sessionId, ...request }, { cancellationSignal: signal });
+        await client.request(
+          acp.methods.client.fs.writeTextFile,
+          { sessionId, ...request },
+          { cancellationSignal: signal },
+        );
       },
     };
   }
@@ -168,7 +185,11 @@ export class AcpServer {
   private clientTerminals(client: Client, sessionId: string): ClientTerminals {
     return {
       async create({ command, cwd, outputByteLimit, callId }, signal) {
-        const { terminalId } = await client.request(acp.methods.client.terminal.create, { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit }, { cancellationSignal: signal });
+        const { terminalId } = await client.request(
+          acp.methods.client.terminal.create,
+          { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit },
+          { cancellationSignal: signal },
+        );
         const ids = { sessionId, terminalId };
         const terminal: ClientTerminal = {
           id: terminalId,
@@ -178,7 +199,11 @@ export class AcpServer {
           release: async () => void (await client.request(acp.methods.client.terminal.release, ids)),
         };
         if (callId !== undefined) {
-          const update: acp.SessionUpdate = { sessionUpdate: 'tool_call_update', toolCallId: callId, content: [{ type: 'terminal', terminalId }] };
+          const update: acp.SessionUpdate = {
+            sessionUpdate: 'tool_call_update',
+            toolCallId: callId,
+            content: [{ type: 'terminal', terminalId }],
+          };
           await client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
         }
         return terminal;
@@ -204,7 +229,9 @@ export class AcpServer {
       mcpServers: mcpServersFromAcp(params.mcpServers ?? []),
       systemPrompt: systemPromptFromMeta(params._meta),
       ask: askThroughClient(sessionId, params.cwd, requestPermission),
-      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () => this.sessions.get(sessionId)?.planCalls.shift()),
+      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () =>
+        this.sessions.get(sessionId)?.planCalls.shift(),
+      ),
       tools: [
         ...(fs?.readTextFile ? [clientReadTool(files)] : []),
         ...(fs?.writeTextFile ? [clientWriteTool(files)] : []),
@@ -283,7 +310,12 @@ export class AcpServer {
   /** The session `sessionId`, or a -32002 error that names it. */
   session(sessionId: string): LiveSession {
     const session = this.sessions.get(sessionId);
-    if (!session) throw new RequestError(-32002, `unknown session ${sessionId}: open one with session/new (or session/load) first`, { sessionId });
+    if (!session)
+      throw new RequestError(
+        -32002,
+        `unknown session ${sessionId}: open one with session/new (or session/load) first`,
+        { sessionId },
+      );
     return session;
   }
 
@@ -318,14 +350,23 @@ export class AcpServer {
 
   /** Sends `text` to the client as the agent's message in session `sessionId`. */
   async say(sessionId: string, client: Client, text: string): Promise<void> {
-    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+    });
   }
 
   /** Tells the client which slash commands session `sessionId` has (createAcpAgent calls it once a session is open). */
   async announceCommands(sessionId: string, client: Client): Promise<void> {
     const session = this.sessions.get(sessionId);
     if (!session) return;
-    await client.notify(acp.methods.client.session.update, { sessionId, update: { sessionUpdate: 'available_commands_update', availableCommands: availableCommands(session.handle.commands) } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId,
+      update: {
+        sessionUpdate: 'available_commands_update',
+        availableCommands: availableCommands(session.handle.commands),
+      },
+    });
   }
 
   /**
@@ -336,7 +377,9 @@ export class AcpServer {
   async runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
     const { handle } = session;
     if (name === 'help') {
-      const lines = availableCommands(handle.commands).map((command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`);
+      const lines = availableCommands(handle.commands).map(
+        (command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`,
+      );
       return this.say(session.id, client, lines.join('\n'));
     }
     if (name === 'usage') {
@@ -348,15 +391,28 @@ export class AcpServer {
       return this.say(session.id, client, `This session: ${figures}${cost}.`);
     }
     const wanted = args.trim();
-    if (!wanted) return this.say(session.id, client, `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`);
-    if (!isPermissionMode(wanted)) return this.say(session.id, client, `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`);
+    if (!wanted)
+      return this.say(
+        session.id,
+        client,
+        `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`,
+      );
+    if (!isPermissionMode(wanted))
+      return this.say(
+        session.id,
+        client,
+        `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`,
+      );
     try {
       this.checkModeTrust(session, wanted);
     } catch (error) {
       return this.say(session.id, client, (error as Error).message);
     }
     handle.modes.setMode(wanted);
-    await client.notify(acp.methods.client.session.update, { sessionId: session.id, update: { sessionUpdate: 'current_mode_update', currentModeId: wanted } });
+    await client.notify(acp.methods.client.session.update, {
+      sessionId: session.id,
+      update: { sessionUpdate: 'current_mode_update', currentModeId: wanted },
+    });
     return this.say(session.id, client, `Mode: ${wanted}.`);
   }
 
@@ -536,17 +592,44 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .agent({ name: options.name ?? 'coding-agent' })
     .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
     .onRequest(acp.methods.agent.initialize, ({ params }) => handle(() => server.initialize(params)))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) => announce(client, undefined, handle(() => server.newSession(params, client))))
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession(params, client, true))))
-    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => announce(client, params.sessionId, handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false))))
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) => handle(() => server.track(params.sessionId, Promise.resolve().then(() => server.prompt(params, client, signal)))))
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+      announce(
+        client,
+        undefined,
+        handle(() => server.newSession(params, client)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
+      announce(
+        client,
+        params.sessionId,
+        handle(() => server.loadSession(params, client, true)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
+      announce(
+        client,
+        params.sessionId,
+        handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)),
+      ),
+    )
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
+      handle(() =>
+        server.track(
+          params.sessionId,
+          Promise.resolve().then(() => server.prompt(params, client, signal)),
+        ),
+      ),
+    )
     .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
     .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => handle(() => server.setConfigOption(params)))
     .onRequest(acp.methods.agent.session.list, ({ params }) => handle(() => server.listSessions(params)))
     .onRequest(acp.methods.agent.session.close, ({ params }) => handle(() => server.closeSession(params)))
     .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
-      await handle(() => server.cancel(params)).catch((error) => process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`));
+      await handle(() => server.cancel(params)).catch((error) =>
+        process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`),
+      );
     });
   return { app, server };
 }

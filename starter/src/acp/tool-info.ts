@@ -105,6 +105,7 @@ export function toolDiff(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string
     return oldText !== undefined && newText !== undefined ? { type: 'diff', path: file, oldText, newText } : undefined;
   }
   const content = text(args, 'content');
-  if (call.name === 'write' && content !== undefined) return { type: 'diff', path: file, oldText: null, newText: content };
+  if (call.name === 'write' && content !== undefined)
+    return { type: 'diff', path: file, oldText: null, newText: content };
   return undefined;
 }

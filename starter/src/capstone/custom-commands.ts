@@ -20,7 +20,7 @@
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
 import { TodoError } from '../todo.js';
-import { readdir, } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
 
@@ -77,8 +77,11 @@ export function commandsDir(root: string): string {
 export async function markdownFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
   const sorted = entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const files = sorted.filter((entry) => !entry.isDirectory() && entry.name.endsWith('.md')).map((entry) => path.join(dir, entry.name));
-  for (const entry of sorted.filter((e) => e.isDirectory())) files.push(...(await markdownFiles(path.join(dir, entry.name))));
+  const files = sorted
+    .filter((entry) => !entry.isDirectory() && entry.name.endsWith('.md'))
+    .map((entry) => path.join(dir, entry.name));
+  for (const entry of sorted.filter((e) => e.isDirectory()))
+    files.push(...(await markdownFiles(path.join(dir, entry.name))));
   return files;
 }
 
@@ -167,7 +170,11 @@ export function expandCommand(template: string, args: string): string {
  * What a line typed at the prompt (starting with `/`) asks for: a built-in command of the program (`builtins`, by
  * name), a custom command with its prompt filled in, or an unknown name with the nearest known one.
  */
-export function parseSlashLine(line: string, commands: readonly CustomCommand[], builtins: readonly string[]): SlashLine {
+export function parseSlashLine(
+  line: string,
+  commands: readonly CustomCommand[],
+  builtins: readonly string[],
+): SlashLine {
   // #region chapter 15: parseSlashLine
   // 1. Drop the spaces before the `/` and the `/` itself. The name is what follows, up to the first whitespace; the
   //    arguments are the rest, trimmed ('' when there is nothing after the name).

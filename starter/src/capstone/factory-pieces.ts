@@ -55,7 +55,6 @@ export type FactoryOptions = Partial<
   >
 >;
 
-
 /** The rules the gate starts with, and its mode. */
 export interface PermissionSetup {
   rules: Rule[];
@@ -149,7 +148,11 @@ export async function mcpServerList(
  * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
  * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw.
  */
-export function openSavedSession(store: SessionStore, options: FactoryOptions, model?: string): OpenSession | undefined {
+export function openSavedSession(
+  store: SessionStore,
+  options: FactoryOptions,
+  model?: string,
+): OpenSession | undefined {
   // #region chapter 15: openSavedSession
   // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
   //    --resume with --continue ("use --resume ID or --continue, not both").
@@ -193,7 +196,12 @@ export function agentHooks(parts: HookParts): Hooks[] {
  * reads and writes its own buffers), then the MCP servers' tools, then chapter 13's: todo_write, exit_plan_mode,
  * and task when `task` is given (it is left out when sub-agents may not nest any deeper).
  */
-export function agentTools(parts: { client?: readonly Tool[]; mcp?: readonly Tool[]; planning: readonly Tool[]; task?: Tool }): Tool[] {
+export function agentTools(parts: {
+  client?: readonly Tool[];
+  mcp?: readonly Tool[];
+  planning: readonly Tool[];
+  task?: Tool;
+}): Tool[] {
   // #region chapter 15: agentTools
   // 1. The built-in tools (builtinTools()), in their order, each swapped for the client's tool of the same name
   //    when there is one. A client tool no built-in tool is named like is added after them.

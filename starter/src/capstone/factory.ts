@@ -34,7 +34,14 @@ import { compactionHook } from '../session/compaction.js';
 import { buildSystemPrompt } from '../session/system-prompt.js';
 import { REDACTED, SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
-import { commandHooks, mergeHookConfigs, parseHookSettings, sessionHooks, type HookConfig, type SessionHooks } from './command-hooks.js';
+import {
+  commandHooks,
+  mergeHookConfigs,
+  parseHookSettings,
+  sessionHooks,
+  type HookConfig,
+  type SessionHooks,
+} from './command-hooks.js';
 import {
   agentHooks,
   agentTools,
@@ -54,7 +61,14 @@ import {
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import { queuedQuestions } from './question.js';
-import { mcpServerApproved, trustedSettings, type AgentSettings, type SettingsScope, type SettingsSource, type WorkspaceTrust } from './trust.js';
+import {
+  mcpServerApproved,
+  trustedSettings,
+  type AgentSettings,
+  type SettingsScope,
+  type SettingsSource,
+  type WorkspaceTrust,
+} from './trust.js';
 
 export * from './factory-pieces.js';
 export type { AgentSettings } from './trust.js';
@@ -90,13 +104,18 @@ export async function loadAgentSettings(cwd: string, home: string): Promise<Agen
     const config = parseHookSettings(json, file);
     hooks.push(config);
     const mode = (json.permissions as { defaultMode?: PermissionMode } | undefined)?.defaultMode;
-    const names = (key: string) => (Array.isArray(json[key]) ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string') : undefined);
+    const names = (key: string) =>
+      Array.isArray(json[key])
+        ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string')
+        : undefined;
     sources.push({
       file,
       scope: scopes.get(file) ?? 'project',
       ...(mode ? { defaultMode: mode } : {}),
       hooks: config,
-      ...(typeof json.enableAllProjectMcpServers === 'boolean' ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers } : {}),
+      ...(typeof json.enableAllProjectMcpServers === 'boolean'
+        ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers }
+        : {}),
       ...(names('enabledMcpjsonServers') ? { enabledMcpjsonServers: names('enabledMcpjsonServers') } : {}),
       ...(names('disabledMcpjsonServers') ? { disabledMcpjsonServers: names('disabledMcpjsonServers') } : {}),
     });
@@ -125,7 +144,8 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
     if (!value || value.length < 8) continue;
     if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_PAT\b|^PAT$/i.test(name)) secrets.add(value);
     for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
-    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi)) if (match[2]!.length >= 4) secrets.add(match[2]!);
+    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi))
+      if (match[2]!.length >= 4) secrets.add(match[2]!);
   }
   return [...secrets];
 }
@@ -136,7 +156,8 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
  */
 export function redactCredentials(text: string, secrets: readonly string[] = []): string {
   let clean = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length)) if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
+  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
+    if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
   for (const shape of CREDENTIAL_SHAPES) clean = clean.replace(shape, REDACTED);
   return clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)@/gi, `$1${REDACTED}@`);
 }

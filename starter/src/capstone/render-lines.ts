@@ -31,7 +31,14 @@ export const plainStyle: Style = { dim: same, bold: same, red: same, green: same
 const ansi = pc.createColors(true);
 
 /** ANSI colours, for a terminal. */
-export const ansiStyle: Style = { dim: ansi.dim, bold: ansi.bold, red: ansi.red, green: ansi.green, yellow: ansi.yellow, cyan: ansi.cyan };
+export const ansiStyle: Style = {
+  dim: ansi.dim,
+  bold: ansi.bold,
+  red: ansi.red,
+  green: ansi.green,
+  yellow: ansi.yellow,
+  cyan: ansi.cyan,
+};
 
 /**
  * The style for an output stream: plain when NO_COLOR has any non-empty value (https://no-color.org, which wins
@@ -44,7 +51,6 @@ export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string
   if (force !== undefined && force !== '') return force === '0' || force === 'false' ? plainStyle : ansiStyle;
   return stream.isTTY ? ansiStyle : plainStyle;
 }
-
 
 /**
  * `text` with every control character made visible, so that nothing a model or a file wrote can move the cursor,

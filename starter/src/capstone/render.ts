@@ -14,7 +14,19 @@
 import { TodoError } from '../todo.js';
 import { addUsage, noUsage, type AgentEvent } from '../agent-events.js';
 import type { Usage } from '../messages.js';
-import { clip, editDiff, plainStyle, resultLines, summarizeArguments, todoLines, usageLine, visible, DEFAULT_MAX_LINES, DEFAULT_WIDTH, type Style } from './render-lines.js';
+import {
+  clip,
+  editDiff,
+  plainStyle,
+  resultLines,
+  summarizeArguments,
+  todoLines,
+  usageLine,
+  visible,
+  DEFAULT_MAX_LINES,
+  DEFAULT_WIDTH,
+  type Style,
+} from './render-lines.js';
 
 export * from './render-lines.js';
 
@@ -136,7 +148,10 @@ export class Renderer {
   }
 
   /** The lines of a call's events: nothing when it is asked for, its line when it is decided, its end when it ends. */
-  private callLines(event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>, scope: string): string[] {
+  private callLines(
+    event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>,
+    scope: string,
+  ): string[] {
     // #region chapter 15: Renderer.callLines
     // 1. The call's key is scope + callId: ids are unique within one agent only, and a sub-agent's ids may repeat
     //    its parent's. The call's line is this.headline(call) (given): `● name(summary)`.

@@ -31,7 +31,14 @@
  */
 import { TodoError } from '../todo.js';
 import { addUsage, noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
-import { toolCallsOf, type AssistantMessage, type Message, type StopReason, type ToolResultMessage, type Usage } from '../messages.js';
+import {
+  toolCallsOf,
+  type AssistantMessage,
+  type Message,
+  type StopReason,
+  type ToolResultMessage,
+  type Usage,
+} from '../messages.js';
 import { costOf, priceFor } from '../session/cost.js';
 
 /** Token counts in the Messages API's names. */
@@ -130,7 +137,15 @@ export interface InitInfo {
 }
 
 export function initLine(info: InitInfo): InitLine {
-  return { type: 'system', subtype: 'init', session_id: info.sessionId, cwd: info.cwd, model: info.model, tools: [...info.tools], permissionMode: info.permissionMode };
+  return {
+    type: 'system',
+    subtype: 'init',
+    session_id: info.sessionId,
+    cwd: info.cwd,
+    model: info.model,
+    tools: [...info.tools],
+    permissionMode: info.permissionMode,
+  };
 }
 
 /** One assistant turn as Claude Code writes it: the blocks in the API's shape, in the turn's order. */
@@ -212,7 +227,13 @@ export class StreamJsonWriter {
     options: StreamJsonOptions,
   ) {
     this.format = options.format ?? 'stream-json';
-    this.info = { sessionId: options.sessionId, cwd: options.cwd, model: options.model, tools: options.tools, permissionMode: options.permissionMode };
+    this.info = {
+      sessionId: options.sessionId,
+      cwd: options.cwd,
+      model: options.model,
+      tools: options.tools,
+      permissionMode: options.permissionMode,
+    };
     this.clock = options.clock ?? Date.now;
     this.startedAt = this.clock();
     this.next = options.from ?? history.length;

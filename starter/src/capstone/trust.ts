@@ -106,7 +106,9 @@ export function mcpServerApproved(name: string, trust: WorkspaceTrust, settings:
   const sources = settings.sources ?? [];
   if (sources.some((source) => source.disabledMcpjsonServers?.includes(name))) return false;
   if (trust.servers === 'all' || trust.servers?.includes(name)) return true;
-  return sources.some((source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name));
+  return sources.some(
+    (source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -127,7 +129,8 @@ export interface FolderRequest {
 export function referencedVariables(value: unknown): string[] {
   const names = new Set<string>();
   const visit = (item: unknown) => {
-    if (typeof item === 'string') for (const match of item.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
+    if (typeof item === 'string')
+      for (const match of item.matchAll(/\$\{([A-Za-z_][A-Za-z0-9_]*)/g)) names.add(match[1]!);
     else if (Array.isArray(item)) item.forEach(visit);
     else if (item && typeof item === 'object') Object.values(item).forEach(visit);
   };
@@ -145,12 +148,24 @@ export function folderRequests(settings: AgentSettings, mcpJson?: { file: string
     if (source.scope === 'user') continue;
     for (const event of HOOK_EVENTS) {
       for (const group of source.hooks[event]) {
-        for (const hook of group.hooks) requests.push({ kind: 'hook', file: source.file, what: `${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command}`, variables: [] });
+        for (const hook of group.hooks)
+          requests.push({
+            kind: 'hook',
+            file: source.file,
+            what: `${event}${group.matcher ? ` (${group.matcher})` : ''}: ${hook.command}`,
+            variables: [],
+          });
       }
     }
-    if (source.defaultMode) requests.push({ kind: 'setting', file: source.file, what: `defaultMode ${source.defaultMode}`, variables: [] });
+    if (source.defaultMode)
+      requests.push({ kind: 'setting', file: source.file, what: `defaultMode ${source.defaultMode}`, variables: [] });
     for (const rule of settings.rules.filter((one) => one.source === source.file && one.behavior === 'allow')) {
-      requests.push({ kind: 'setting', file: source.file, what: `allow ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`, variables: [] });
+      requests.push({
+        kind: 'setting',
+        file: source.file,
+        what: `allow ${rule.specifier === undefined ? rule.tool : `${rule.tool}(${rule.specifier})`}`,
+        variables: [],
+      });
     }
   }
   const servers = (mcpJson?.json as { mcpServers?: unknown } | undefined)?.mcpServers;
@@ -158,8 +173,15 @@ export function folderRequests(settings: AgentSettings, mcpJson?: { file: string
     for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
       const one = (entry ?? {}) as Record<string, unknown>;
       const http = one.type === 'http';
-      const what = http ? `${name}: ${String(one.url)}` : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
-      requests.push({ kind: http ? 'http server' : 'stdio server', file: mcpJson.file, what, variables: referencedVariables(one) });
+      const what = http
+        ? `${name}: ${String(one.url)}`
+        : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
+      requests.push({
+        kind: http ? 'http server' : 'stdio server',
+        file: mcpJson.file,
+        what,
+        variables: referencedVariables(one),
+      });
     }
   }
   return requests;
@@ -202,7 +224,11 @@ export function rememberedTrust(home: string, cwd: string): WorkspaceTrust | und
 /** Remembers the person's answer for `cwd` (written whole, then renamed: never half a file). */
 export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust): void {
   const content = readTrustFile(home);
-  content.folders[folderKey(cwd)] = { trusted: trust.trusted, ...(trust.servers ? { servers: trust.servers === 'all' ? 'all' : [...trust.servers] } : {}), at: new Date().toISOString() };
+  content.folders[folderKey(cwd)] = {
+    trusted: trust.trusted,
+    ...(trust.servers ? { servers: trust.servers === 'all' ? 'all' : [...trust.servers] } : {}),
+    at: new Date().toISOString(),
+  };
   const file = trustFile(home);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(`${file}.tmp`, `${JSON.stringify(content, null, 2)}\n`, { mode: 0o600 });
@@ -211,5 +237,8 @@ export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust):
 
 /** The question's text: what the folder asks to run, one line each, with the variables each would receive. */
 export function describeRequests(requests: readonly FolderRequest[]): string[] {
-  return requests.map((request) => `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`);
+  return requests.map(
+    (request) =>
+      `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`,
+  );
 }

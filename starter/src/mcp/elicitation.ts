@@ -55,10 +55,21 @@ let asked = 0;
  * whose "arguments" are the server's whole question, what each field means, and what a yes sends (`content`). The
  * reason says which server asks. No rule is suggested: an answer is for this question only.
  */
-export function elicitationQuestion(server: string, params: ElicitationParams, content: Record<string, boolean>, running?: RunningCall): PermissionRequest {
-  const properties = ('requestedSchema' in params ? (params.requestedSchema as { properties?: Record<string, Field> }).properties : undefined) ?? {};
+export function elicitationQuestion(
+  server: string,
+  params: ElicitationParams,
+  content: Record<string, boolean>,
+  running?: RunningCall,
+): PermissionRequest {
+  const properties =
+    ('requestedSchema' in params
+      ? (params.requestedSchema as { properties?: Record<string, Field> }).properties
+      : undefined) ?? {};
   const fields = Object.fromEntries(
-    Object.entries(properties).map(([name, field]) => [name, [field?.title, field?.description].filter((part) => typeof part === 'string').join(': ')]),
+    Object.entries(properties).map(([name, field]) => [
+      name,
+      [field?.title, field?.description].filter((part) => typeof part === 'string').join(': '),
+    ]),
   );
   return {
     call: {

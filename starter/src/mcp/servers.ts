@@ -33,7 +33,9 @@ export async function toolsOf(connection: McpConnection, skipped: string[] = [])
   for (const info of await connection.listTools()) {
     const size = JSON.stringify(info.inputSchema ?? {}).length;
     if (size > MAX_SCHEMA_CHARS) {
-      skipped.push(`MCP server "${connection.name}": tool "${info.name}" left out: its input schema is ${size} characters, more than ${MAX_SCHEMA_CHARS}`);
+      skipped.push(
+        `MCP server "${connection.name}": tool "${info.name}" left out: its input schema is ${size} characters, more than ${MAX_SCHEMA_CHARS}`,
+      );
       continue;
     }
     const made = mcpTool(connection, info);
@@ -62,7 +64,10 @@ export class McpServers {
       Object.entries(servers).map(async ([name, server]) => {
         try {
           const { readOnlyHintsOf, ...shared } = options;
-          const connection = new McpConnection(name, server, { ...shared, ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}) });
+          const connection = new McpConnection(name, server, {
+            ...shared,
+            ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}),
+          });
           hub.connections.push(connection); // closed by close() even if it fails to start
           await connection.connect();
           return connection;
@@ -86,7 +91,10 @@ export class McpServers {
           for (const note of skipped) this.failures.push({ name: connection.name, error: note });
           return tools;
         } catch (error) {
-          this.failures.push({ name: connection.name, error: `MCP server "${connection.name}" could not list its tools: ${errorText(error)}` });
+          this.failures.push({
+            name: connection.name,
+            error: `MCP server "${connection.name}" could not list its tools: ${errorText(error)}`,
+          });
           return [];
         }
       }),

@@ -16,7 +16,16 @@ import { TodoError } from '../todo.js';
 import path from 'node:path';
 import type { ToolCall } from '../messages.js';
 import { isInside, realLocation } from '../workspace.js';
-import { innerCommands, isProtected, joinWords, NotUnderstood, resolveArg, safetyConcern, shellCommands, type Workspace } from './command.js';
+import {
+  innerCommands,
+  isProtected,
+  joinWords,
+  NotUnderstood,
+  resolveArg,
+  safetyConcern,
+  shellCommands,
+  type Workspace,
+} from './command.js';
 import { CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
@@ -85,7 +94,14 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
   const [realRoot, real] = await Promise.all([realLocation(root), realLocation(subject.path)]);
   const subjects: Subject[] = [{ ...subject, inside: isInside(root, subject.path) }];
   if (real !== subject.path) subjects.push({ ...subject, path: real, inside: isInside(realRoot, real) });
-  return subjects.map((one) => (EDIT_TOOLS.has(one.tool) && isProtected(one.path!) ? { ...one, concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)` } : one));
+  return subjects.map((one) =>
+    EDIT_TOOLS.has(one.tool) && isProtected(one.path!)
+      ? {
+          ...one,
+          concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)`,
+        }
+      : one,
+  );
 }
 
 /**
@@ -209,7 +225,13 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
  * counts a tool that declares itself read-only (Tool.readOnly, an MCP server's readOnlyHint).
  */
-export async function evaluate(rules: readonly Rule[], mode: PermissionMode, call: ToolCall, ws: Workspace, readOnly = READ_ONLY_TOOLS.has(call.name)): Promise<Decision> {
+export async function evaluate(
+  rules: readonly Rule[],
+  mode: PermissionMode,
+  call: ToolCall,
+  ws: Workspace,
+  readOnly = READ_ONLY_TOOLS.has(call.name),
+): Promise<Decision> {
   // #region chapter 8: evaluate
   // 1. Find the subjects (callSubjects). A helper `first(behavior)` finds the first rule of that behaviour that
   //    matches any subject (ruleMatches).

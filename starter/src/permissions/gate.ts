@@ -17,7 +17,12 @@ import { callSubjects, evaluate, PERMISSION_MODES, READ_ONLY_TOOLS, type Permiss
 import { formatRule, parseRule, type Rule } from './rules.js';
 
 export type { PermissionAnswer } from '../agent-events.js';
-export const PERMISSION_ANSWERS: readonly PermissionAnswer[] = ['allow_once', 'allow_always', 'reject_once', 'reject_always'];
+export const PERMISSION_ANSWERS: readonly PermissionAnswer[] = [
+  'allow_once',
+  'allow_always',
+  'reject_once',
+  'reject_always',
+];
 
 /** What the person is asked about. */
 export interface PermissionRequest {
@@ -60,7 +65,10 @@ export interface PermissionGate extends Hooks {
  * tool name for a built-in tool: any other call gets no rule.
  */
 export async function suggestRules(call: ToolCall, ws: Workspace): Promise<string[]> {
-  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<string, unknown>;
+  const args = (typeof call.arguments === 'object' && call.arguments !== null ? call.arguments : {}) as Record<
+    string,
+    unknown
+  >;
   if (call.name === 'bash') {
     try {
       const { commands } = shellCommands(typeof args.command === 'string' ? args.command : '');
@@ -70,7 +78,8 @@ export async function suggestRules(call: ToolCall, ws: Workspace): Promise<strin
       throw error;
     }
   }
-  if (call.name.startsWith('mcp__')) return call.name.split('__').length >= 3 && !call.name.endsWith('__*') ? [call.name] : [];
+  if (call.name.startsWith('mcp__'))
+    return call.name.split('__').length >= 3 && !call.name.endsWith('__*') ? [call.name] : [];
   const [subject] = await callSubjects(call, ws);
   if (subject?.path !== undefined && subject.inside) {
     const tool = ['edit', 'write'].includes(call.name) ? 'Edit' : 'Read';
@@ -84,7 +93,14 @@ export async function suggestRules(call: ToolCall, ws: Workspace): Promise<strin
  * Why the next identical call would still be asked about after "always" added `suggested` as allow rules, or
  * undefined when it would be allowed: a person told "allowed from now on" must not be asked again.
  */
-export async function stillAsks(rules: readonly Rule[], suggested: readonly string[], mode: PermissionMode, call: ToolCall, ws: Workspace, readOnly: boolean): Promise<string | undefined> {
+export async function stillAsks(
+  rules: readonly Rule[],
+  suggested: readonly string[],
+  mode: PermissionMode,
+  call: ToolCall,
+  ws: Workspace,
+  readOnly: boolean,
+): Promise<string | undefined> {
   if (suggested.length === 0) return undefined;
   const added = suggested.map((text) => parseRule(text, 'allow', 'session'));
   const next = await evaluate([...rules, ...added], mode, call, ws, readOnly);
@@ -115,7 +131,8 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       return mode;
     },
     setMode(next: PermissionMode) {
-      if (!PERMISSION_MODES.includes(next)) throw new Error(`unknown permission mode ${JSON.stringify(next)}; use one of ${PERMISSION_MODES.join(', ')}`);
+      if (!PERMISSION_MODES.includes(next))
+        throw new Error(`unknown permission mode ${JSON.stringify(next)}; use one of ${PERMISSION_MODES.join(', ')}`);
       mode = next;
     },
     sessionRules,

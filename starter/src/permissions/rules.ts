@@ -26,24 +26,36 @@ export interface Rule {
  * its Edit rules every tool that changes them. A name with no kit tool (WebSearch) is accepted, so a person's real
  * settings load, and matches nothing.
  */
-export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(Object.create(null) as Record<string, readonly string[]>, {
-  Bash: ['bash'],
-  Read: ['read', 'glob', 'grep'],
-  Edit: ['edit', 'write'],
-  MultiEdit: ['edit'],
-  Write: ['write'],
-  Glob: ['glob'],
-  Grep: ['grep'],
-  LS: ['glob'],
-  WebFetch: ['web_fetch'],
-  WebSearch: [],
-  NotebookEdit: [],
-  Task: ['task'],
-  TodoWrite: ['todo_write'],
-});
+export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(
+  Object.create(null) as Record<string, readonly string[]>,
+  {
+    Bash: ['bash'],
+    Read: ['read', 'glob', 'grep'],
+    Edit: ['edit', 'write'],
+    MultiEdit: ['edit'],
+    Write: ['write'],
+    Glob: ['glob'],
+    Grep: ['grep'],
+    LS: ['glob'],
+    WebFetch: ['web_fetch'],
+    WebSearch: [],
+    NotebookEdit: [],
+    Task: ['task'],
+    TodoWrite: ['todo_write'],
+  },
+);
 
 /** The tools whose rules take a path pattern. */
-export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set(['Read', 'Edit', 'MultiEdit', 'Write', 'Glob', 'Grep', 'LS', 'NotebookEdit']);
+export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([
+  'Read',
+  'Edit',
+  'MultiEdit',
+  'Write',
+  'Glob',
+  'Grep',
+  'LS',
+  'NotebookEdit',
+]);
 
 /** A rule that cannot be read: names the rule and where it was written. */
 export class RuleSyntaxError extends Error {

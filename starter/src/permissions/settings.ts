@@ -42,7 +42,11 @@ export interface Settings {
 
 /** The settings files of a workspace, in the order they are read (the later ones win for defaultMode). */
 export function settingsFiles(root: string, home: string): string[] {
-  return [path.join(home, '.claude', 'settings.json'), path.join(root, '.claude', 'settings.json'), path.join(root, '.claude', 'settings.local.json')];
+  return [
+    path.join(home, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.json'),
+    path.join(root, '.claude', 'settings.local.json'),
+  ];
 }
 
 /**

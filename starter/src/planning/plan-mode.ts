@@ -53,7 +53,11 @@ export function planRequest(request: ModelRequest, mode: PermissionMode): ModelR
  * read-only (the model reads why), nothing for read-only tools and for tools the set does not have (the loop reports
  * an unknown tool itself).
  */
-export function planDecision(call: ToolCall, tools: ToolSet | undefined, mode: PermissionMode): ToolDecision | undefined {
+export function planDecision(
+  call: ToolCall,
+  tools: ToolSet | undefined,
+  mode: PermissionMode,
+): ToolDecision | undefined {
   // #region chapter 13: planDecision
   // 1. Not planning: return undefined (no opinion; the other hooks decide).
   // 2. Look the tool up in tools. Not there (or no tools given): undefined.

@@ -167,7 +167,9 @@ export class AnthropicProvider implements Provider {
     this.maxTokens = config.maxTokens;
     this.secret = config.credential.value;
     this.client = new Anthropic({
-      ...(config.credential.kind === 'apiKey' ? { apiKey: config.credential.value } : { authToken: config.credential.value }),
+      ...(config.credential.kind === 'apiKey'
+        ? { apiKey: config.credential.value }
+        : { authToken: config.credential.value }),
       // null, not undefined: undefined would make the SDK read ANTHROPIC_BASE_URL from process.env behind our back.
       baseURL: config.baseURL ?? null,
       // The kit's own retry policy (chapter 10) is the only one that runs.

@@ -77,7 +77,11 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, not in its message nor
  * in its headers, which is why the SDK's error is not attached as `cause`: its message and body may quote the key.
  */
-export function toProviderError(provider: string, error: unknown, secrets: readonly (string | undefined)[] = []): ProviderError {
+export function toProviderError(
+  provider: string,
+  error: unknown,
+  secrets: readonly (string | undefined)[] = [],
+): ProviderError {
   // #region chapter 5: toProviderError
   // 1. A ProviderError is returned as it is.
   // 2. Find the error body: `error.error` when it is an object. The provider's message is body.error.message

@@ -31,7 +31,10 @@ export function reasoningOf(messageOrDelta: object): string | undefined {
  * text; an image the API cannot take refused with checkImage), an assistant turn as its text plus `tool_calls` whose arguments are a JSON string, and one `role: 'tool'` message
  * per result. Thinking is not sent back: compatible servers that produce it do not want it returned.
  */
-export function toOpenAIMessages(system: string | undefined, messages: readonly Message[]): OpenAI.ChatCompletionMessageParam[] {
+export function toOpenAIMessages(
+  system: string | undefined,
+  messages: readonly Message[],
+): OpenAI.ChatCompletionMessageParam[] {
   // #region chapter 5: toOpenAIMessages
   // 1. If system is a non-empty string, start with { role: 'system', content: system }.
   // 2. user: { role: 'user', content }. With images (message.images, not empty): content is a list of parts instead,
@@ -91,7 +94,10 @@ export function openaiRequest(
  * Chapter 9 (given): `parallelToolCalls` as OpenAI's `parallel_tool_calls`, only when it is set, and only with
  * tools the model may call (the API refuses the field without tools; with tool_choice none it means nothing).
  */
-export function setParallelToolCalls(params: OpenAI.ChatCompletionCreateParamsNonStreaming, request: ModelRequest): void {
+export function setParallelToolCalls(
+  params: OpenAI.ChatCompletionCreateParamsNonStreaming,
+  request: ModelRequest,
+): void {
   if (request.parallelToolCalls === undefined || !params.tools || params.tool_choice === 'none') return;
   params.parallel_tool_calls = request.parallelToolCalls;
 }

@@ -57,8 +57,13 @@ export function unexpectedAnswer(provider: string, body: unknown, missing: strin
   const inner = isObject(body) && isObject(body.error) ? body.error : undefined;
   if (inner && typeof inner.message === 'string') {
     const errorType = typeof inner.type === 'string' && inner.type !== '' ? inner.type : undefined;
-    return new ProviderError(provider, `the server answered with an error instead of a turn: ${inner.message}`, { errorType });
+    return new ProviderError(provider, `the server answered with an error instead of a turn: ${inner.message}`, {
+      errorType,
+    });
   }
   const fields = isObject(body) ? Object.keys(body).slice(0, 10).join(', ') : typeof body;
-  return new ProviderError(provider, `the answer has no ${missing}: the server sent ${isObject(body) ? `an object with ${fields || 'no fields'}` : fields}`);
+  return new ProviderError(
+    provider,
+    `the answer has no ${missing}: the server sent ${isObject(body) ? `an object with ${fields || 'no fields'}` : fields}`,
+  );
 }

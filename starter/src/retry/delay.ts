@@ -53,7 +53,13 @@ export function backoffMs(retry: number, policy: DelayPolicy, random: () => numb
  * The wait before retry number `retry`: the server's wait when it gave one (tooLongMs when above maxWaitMs), else
  * the backoff. Rounded to whole milliseconds.
  */
-export function retryDelay(retry: number, headers: Record<string, string>, policy: DelayPolicy, now: number, random: () => number): Delay {
+export function retryDelay(
+  retry: number,
+  headers: Record<string, string>,
+  policy: DelayPolicy,
+  now: number,
+  random: () => number,
+): Delay {
   // #region chapter 10: retryDelay
   // 1. Ask serverWaitMs. When the server gave a wait above policy.maxWaitMs: { tooLongMs: that wait } (the caller
   //    gives up and says so). When it gave one within the maximum: wait exactly that long (no jitter: the server

@@ -33,7 +33,13 @@ export interface RetryPolicy extends Partial<DelayPolicy> {
 
 export type ResolvedRetryPolicy = Required<Omit<RetryPolicy, 'fallbackModel'>> & Pick<RetryPolicy, 'fallbackModel'>;
 
-export const DEFAULT_RETRY_POLICY = { maxAttempts: 5, baseDelayMs: 500, maxDelayMs: 8000, maxWaitMs: 60_000, fallbackAfter: 3 } as const;
+export const DEFAULT_RETRY_POLICY = {
+  maxAttempts: 5,
+  baseDelayMs: 500,
+  maxDelayMs: 8000,
+  maxWaitMs: 60_000,
+  fallbackAfter: 3,
+} as const;
 
 /** The policy with every default filled in. Throws a RangeError naming the field for a value that makes no sense. */
 export function resolvePolicy(policy: RetryPolicy = {}): ResolvedRetryPolicy {

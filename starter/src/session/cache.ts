@@ -62,7 +62,9 @@ export function addCacheBreakpoints(body: Body): Body {
  * A fetch for the Anthropic SDK that adds cache breakpoints to every Messages API request (a POST whose URL path
  * ends in /v1/messages with a JSON string body) and passes everything else through unchanged.
  */
-export function promptCachingFetch(fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args)): typeof globalThis.fetch {
+export function promptCachingFetch(
+  fetch: typeof globalThis.fetch = (...args) => globalThis.fetch(...args),
+): typeof globalThis.fetch {
   return async (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (init?.method === 'POST' && typeof init.body === 'string' && new URL(url).pathname.endsWith('/v1/messages')) {

@@ -48,7 +48,9 @@ export function summaryMessage(summary: string): UserMessage {
  * as IMAGE_TOKEN_ESTIMATE (images.ts) instead of its base64, whose length says nothing about what the model reads.
  */
 export function estimateTokens(messages: readonly Message[]): number {
-  const words = messages.map((message) => (message.role === 'user' && message.images ? { ...message, images: undefined } : message));
+  const words = messages.map((message) =>
+    message.role === 'user' && message.images ? { ...message, images: undefined } : message,
+  );
   return Math.ceil(JSON.stringify(words).length / CHARS_PER_TOKEN) + imageCount(messages) * IMAGE_TOKEN_ESTIMATE;
 }
 
@@ -91,15 +93,20 @@ export function transcriptOf(messages: readonly Message[], maxResult = 2000): st
   for (const message of messages) {
     if (message.role === 'user') {
       const images = message.images?.length ?? 0;
-      blocks.push(`User: ${message.content}${images > 0 ? ` [${images} image${images === 1 ? '' : 's'} attached, not shown here]` : ''}`);
-    }
-    else if (message.role === 'tool') {
-      const content = message.content.length > maxResult ? `${message.content.slice(0, maxResult)}… (clipped)` : message.content;
-      blocks.push(`Result of ${message.toolName} (${message.toolCallId})${message.isError ? ', an error' : ''}:\n${content}`);
+      blocks.push(
+        `User: ${message.content}${images > 0 ? ` [${images} image${images === 1 ? '' : 's'} attached, not shown here]` : ''}`,
+      );
+    } else if (message.role === 'tool') {
+      const content =
+        message.content.length > maxResult ? `${message.content.slice(0, maxResult)}… (clipped)` : message.content;
+      blocks.push(
+        `Result of ${message.toolName} (${message.toolCallId})${message.isError ? ', an error' : ''}:\n${content}`,
+      );
     } else {
       for (const block of message.content) {
         if (block.type === 'text' && block.text) blocks.push(`Assistant: ${block.text}`);
-        if (block.type === 'tool_call') blocks.push(`Assistant called ${block.name} (${block.id}) with ${JSON.stringify(block.arguments)}`);
+        if (block.type === 'tool_call')
+          blocks.push(`Assistant called ${block.name} (${block.id}) with ${JSON.stringify(block.arguments)}`);
       }
     }
   }

@@ -48,7 +48,15 @@ export interface Session {
 
 /** One line of a session file. Every record has `at`, the ISO time it was written. */
 export type SessionRecord =
-  | { type: 'session'; at: string; version: 1; id: string; cwd: string; model?: string; forkedFrom?: { id: string; messages: number } }
+  | {
+      type: 'session';
+      at: string;
+      version: 1;
+      id: string;
+      cwd: string;
+      model?: string;
+      forkedFrom?: { id: string; messages: number };
+    }
   | { type: 'message'; at: string; message: Message }
   | { type: 'usage'; at: string; usage: Usage; model?: string }
   | { type: 'system'; at: string; system: string }
@@ -74,7 +82,12 @@ export function newSession(fields: { id: string; cwd: string; now: string; model
 }
 
 /** The cost of the session after one more model call's usage: unknown stays unknown. */
-function addCost(cost: number | undefined, usage: Usage, model: string | undefined, prices: PriceTable): number | undefined {
+function addCost(
+  cost: number | undefined,
+  usage: Usage,
+  model: string | undefined,
+  prices: PriceTable,
+): number | undefined {
   const more = costOf(usage, priceFor(model, prices));
   return cost === undefined || more === undefined ? undefined : cost + more;
 }

@@ -17,12 +17,30 @@
  */
 import { TodoError } from '../todo.js';
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { historyProblems, type Message } from '../messages.js';
 import { noUsage } from '../agent-events.js';
 import { closeOpenCalls } from '../client-tools.js';
-import { INTERRUPTED_RESULT, newSession, sessionFromRecords, SessionRecorder, type RecorderOptions, type Session, type SessionRecord } from './session.js';
+import {
+  INTERRUPTED_RESULT,
+  newSession,
+  sessionFromRecords,
+  SessionRecorder,
+  type RecorderOptions,
+  type Session,
+  type SessionRecord,
+} from './session.js';
 
 /** The folder in the home folder that holds the kit's sessions. */
 export const KIT_DIR = '.coding-agent';
@@ -50,7 +68,10 @@ function adoptLegacySessions(home: string, cwd: string, dir: string): void {
   if (!existsSync(old)) return;
   for (const name of readdirSync(old).filter((one) => one.endsWith('.jsonl'))) {
     try {
-      const first = JSON.parse(readFileSync(path.join(old, name), 'utf8').split('\n', 1)[0]!) as { type?: string; cwd?: string };
+      const first = JSON.parse(readFileSync(path.join(old, name), 'utf8').split('\n', 1)[0]!) as {
+        type?: string;
+        cwd?: string;
+      };
       if (first.type !== 'session' || first.cwd !== path.resolve(cwd) || existsSync(path.join(dir, name))) continue;
       mkdirSync(dir, { recursive: true });
       renameSync(path.join(old, name), path.join(dir, name));
@@ -68,7 +89,11 @@ export function sessionsDir(home: string, cwd: string): string {
 /** A session file that cannot be read as it is: names the file and, for a bad line, its number (from 1). */
 export class SessionFileError extends Error {
   override name = 'SessionFileError';
-  constructor(readonly file: string, readonly line: number | undefined, reason: string) {
+  constructor(
+    readonly file: string,
+    readonly line: number | undefined,
+    reason: string,
+  ) {
     super(`${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
   }
 }
@@ -196,7 +221,8 @@ export class SessionStore {
 
   /** The file of session `id`. Refuses an id that is not a plain name (it would reach outside the folder). */
   file(id: string): string {
-    if (!/^[A-Za-z0-9_-]+$/.test(id)) throw new Error(`"${id}" is not a session id (letters, digits, "-" and "_" only)`);
+    if (!/^[A-Za-z0-9_-]+$/.test(id))
+      throw new Error(`"${id}" is not a session id (letters, digits, "-" and "_" only)`);
     return path.join(this.dir, `${id}.jsonl`);
   }
 
@@ -207,7 +233,12 @@ export class SessionStore {
   /** Reads session `id` (not for writing). Throws SessionFileError for a damaged file, and when there is none. */
   load(id: string): { session: Session; warnings: string[] } {
     const file = this.file(id);
-    if (!existsSync(file)) throw new SessionFileError(file, undefined, `no session ${id} in this project (npm run agent -- --list shows them)`);
+    if (!existsSync(file))
+      throw new SessionFileError(
+        file,
+        undefined,
+        `no session ${id} in this project (npm run agent -- --list shows them)`,
+      );
     const { records, warnings } = parseSessionFile(readFileSync(file, 'utf8'), file);
     try {
       return { session: sessionFromRecords(records, this.options.prices), warnings };
@@ -217,22 +248,45 @@ export class SessionStore {
     }
   }
 
-  private openWith(session: Session, header?: SessionRecord, messages: readonly Message[] = [], warnings: string[] = []): OpenSession {
+  private openWith(
+    session: Session,
+    header?: SessionRecord,
+    messages: readonly Message[] = [],
+    warnings: string[] = [],
+  ): OpenSession {
     const writer = SessionWriter.open(this.file(session.id), this.options.secrets);
     if (header) writer.append(header);
     for (const message of messages) writer.append({ type: 'message', at: header!.at, message });
     const recorder = new SessionRecorder(session, (record) => writer.append(record), this.options);
-    return { session, recorder, writer, warnings, close: () => {
-      recorder.close();
-      writer.close();
-    } };
+    return {
+      session,
+      recorder,
+      writer,
+      warnings,
+      close: () => {
+        recorder.close();
+        writer.close();
+      },
+    };
   }
 
   /** A new session, its file started with the session record. */
   create(model?: string): OpenSession {
     const at = this.now();
-    const session = newSession({ id: (this.options.newId ?? randomUUID)(), cwd: path.resolve(this.options.cwd), now: at, model });
-    return this.openWith(session, { type: 'session', at, version: 1, id: session.id, cwd: session.cwd, ...(model ? { model } : {}) });
+    const session = newSession({
+      id: (this.options.newId ?? randomUUID)(),
+      cwd: path.resolve(this.options.cwd),
+      now: at,
+      model,
+    });
+    return this.openWith(session, {
+      type: 'session',
+      at,
+      version: 1,
+      id: session.id,
+      cwd: session.cwd,
+      ...(model ? { model } : {}),
+    });
   }
 
   /**
@@ -245,7 +299,14 @@ export class SessionStore {
     const open = this.openWith(session, undefined, [], warnings);
     if (session.status === 'running') {
       closeOpenCalls(session.messages, INTERRUPTED_RESULT);
-      open.recorder.record({ type: 'done', reason: 'cancelled', turns: 0, text: '', usage: noUsage(), message: 'the process stopped during this run' });
+      open.recorder.record({
+        type: 'done',
+        reason: 'cancelled',
+        turns: 0,
+        text: '',
+        usage: noUsage(),
+        message: 'the process stopped during this run',
+      });
     }
     return open;
   }

@@ -116,7 +116,9 @@ const input = z.object({
     .min(1)
     .max(BASH_MAX_TIMEOUT_MS)
     .optional()
-    .describe(`Milliseconds before the command is stopped (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS})`),
+    .describe(
+      `Milliseconds before the command is stopped (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS})`,
+    ),
 });
 
 export const bashTool = defineTool({

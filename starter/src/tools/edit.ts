@@ -30,7 +30,9 @@ const input = z.object({
   path: z.string().describe('The file to change, relative to the workspace root'),
   old_string: z
     .string()
-    .describe('The exact text to replace, copied from the file with its whitespace and indentation; it must occur once'),
+    .describe(
+      'The exact text to replace, copied from the file with its whitespace and indentation; it must occur once',
+    ),
   new_string: z.string().describe('The text to put in its place (it must differ from old_string)'),
   replace_all: z
     .boolean()

@@ -19,7 +19,10 @@ export const GLOB_LIMIT = 100;
 export const IGNORED_FOLDERS = ['**/node_modules/**', '**/.git/**'];
 
 const input = z.object({
-  pattern: z.string().min(1).describe('A glob pattern such as "**/*.ts" or "src/*.json", relative to the search folder'),
+  pattern: z
+    .string()
+    .min(1)
+    .describe('A glob pattern such as "**/*.ts" or "src/*.json", relative to the search folder'),
   path: z.string().optional().describe('The folder to search in, relative to the workspace root (default: the root)'),
 });
 

@@ -24,8 +24,14 @@ export const grepLimits = { timeMs: 5_000 };
 
 const input = z.object({
   pattern: z.string().min(1).describe('A JavaScript regular expression, without slashes, such as "function \\w+"'),
-  path: z.string().optional().describe('A file or folder to search, relative to the workspace root (default: the root)'),
-  glob: z.string().optional().describe('Only search files whose path matches this glob, such as "*.ts" or "src/**/*.js"'),
+  path: z
+    .string()
+    .optional()
+    .describe('A file or folder to search, relative to the workspace root (default: the root)'),
+  glob: z
+    .string()
+    .optional()
+    .describe('Only search files whose path matches this glob, such as "*.ts" or "src/**/*.js"'),
   ignore_case: z.boolean().default(false).describe('Match letters in either case (default false)'),
 });
 

@@ -122,7 +122,8 @@ export async function readWindow(file: FileHandle, offset: number, limit: number
     }
   }
   if (position > 0 && lastByte !== 0x0a) endLine();
-  if (lines.some((line) => line.includes('\0'))) return { binary: true, totalLines: 0, counted: false, lines: [], capped: false };
+  if (lines.some((line) => line.includes('\0')))
+    return { binary: true, totalLines: 0, counted: false, lines: [], capped: false };
   return { binary: false, totalLines: lineNumber - 1, counted: true, lines, capped };
 }
 

@@ -52,7 +52,10 @@ export class RegexSearch {
    */
   matchingLines(lines: string[]): Promise<number[]> {
     if (!this.worker) {
-      this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source: this.regex.source, flags: this.regex.flags } });
+      this.worker = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: { source: this.regex.source, flags: this.regex.flags },
+      });
       RegexSearch.running++;
     }
     const worker = this.worker;
@@ -70,17 +73,20 @@ export class RegexSearch {
         finish();
         reject(error);
       };
-      const timer = setTimeout(() => {
-        finish();
-        this.close();
-        reject(
-          new RegexTimeoutError(
-            `The search for /${this.regex.source}/ took longer than ${this.timeLimitMs} ms and was stopped. The pattern ` +
-              'probably backtracks: nested repetition such as (a+)+ or (.*)* can try exponentially many ways on a line ' +
-              'it does not match. Simplify the pattern, or search fewer files with path or glob.',
-          ),
-        );
-      }, Math.max(0, this.deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          finish();
+          this.close();
+          reject(
+            new RegexTimeoutError(
+              `The search for /${this.regex.source}/ took longer than ${this.timeLimitMs} ms and was stopped. The pattern ` +
+                'probably backtracks: nested repetition such as (a+)+ or (.*)* can try exponentially many ways on a line ' +
+                'it does not match. Simplify the pattern, or search fewer files with path or glob.',
+            ),
+          );
+        },
+        Math.max(0, this.deadline - Date.now()),
+      );
       worker.on('message', onMessage);
       worker.on('error', onError);
       worker.postMessage(lines);
