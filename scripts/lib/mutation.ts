@@ -351,14 +351,15 @@ function resolveImport(fromFile: string, specifier: string, root: string): strin
 }
 
 /**
- * What a file runs as: TypeScript with its types and comments stripped (esbuild, as vitest loads it), so a comment,
- * a step's wording or a type-only change (a type-only import included) does not make a chapter's mutation result
- * stale; other files as they are.
+ * What a file runs as: TypeScript with its types and comments stripped (esbuild, as vitest loads it) and its layout
+ * removed (esbuild keeps some of the source's line breaks otherwise), so a comment, a step's wording, a type-only
+ * change (a type-only import included) or the formatter's line breaks do not make a chapter's mutation result stale;
+ * other files as they are.
  */
 function codeOf(file: string): string {
   const text = readFileSync(file, 'utf8');
   if (!file.endsWith('.ts')) return text;
-  return transformSync(text, { loader: 'ts', format: 'esm', legalComments: 'none' }).code;
+  return transformSync(text, { loader: 'ts', format: 'esm', legalComments: 'none', minifyWhitespace: true }).code;
 }
 
 /** Every file a chapter's mutation run depends on, relative to the root, with a short sha256 of its content. */
