@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import path from 'node:path';
 import { chapterDir } from '../lib/chapters.js';
 import { parseRegions, type Region } from '../lib/regions.js';
-import type { TestOutcome } from './run-tests.js';
+import type { TestOutcome } from './test-outcome.js';
 
 /** Bump when the shape of a cached outcome changes. */
 const VERSION = 4;

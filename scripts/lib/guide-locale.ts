@@ -30,7 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { parseHints } from '../kit/hints.js';
-import { fencedBlocks } from './guide.js';
+import { fencedBlocks } from './markdown.js';
 import { ROOT } from './paths.js';
 
 /** The editions: a folder under book/src, and the suffix of its hints files next to hints.md. */

@@ -7,7 +7,7 @@
  */
 import { TodoError } from './todo.js';
 import { z } from 'zod';
-import type { AgentEvent } from './agent-events.js';
+import type { AgentEvent } from './agent-event-types.js';
 import type { JsonSchema, ToolDefinition } from './provider.js';
 
 /** What a tool may use while it runs. */

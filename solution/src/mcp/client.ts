@@ -14,15 +14,17 @@ import {
   StreamableHTTPClientTransport,
   type CallToolResult,
   type ClientOptions,
-  type Progress,
   type Tool as McpToolInfo,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { errorText } from '../execute-tool.js';
 import type { AskPermission } from '../permissions/gate.js';
+import type { McpCallOptions } from './adapter.js';
 import { SERVER_NAME, type McpServerConfig } from './config.js';
 import { answerElicitation, type RunningCall } from './elicitation.js';
+
+export type { McpCallOptions } from './adapter.js';
 
 export type { Transport };
 
@@ -45,14 +47,6 @@ export interface McpConnectionOptions {
    * passes the run's (the terminal's, or the editor's over ACP). Without one, every such question is declined.
    */
   ask?: AskPermission;
-}
-
-/** How one tool call is made: its signal, the model's id for it, and where its progress goes while it runs. */
-export interface McpCallOptions {
-  signal?: AbortSignal;
-  callId?: string;
-  /** Called for each notifications/progress the server sends about this call, until the call ends. */
-  onProgress?: (progress: Progress) => void;
 }
 
 /** The most pages of tools/list followed, and the most tools kept: a server that never stops paginating cannot hang start-up. */

@@ -15,7 +15,6 @@ import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontex
 import type { ToolProgressEvent } from '../agent-events.js';
 import type { JsonSchema } from '../provider.js';
 import type { Tool, ToolContext } from '../tool.js';
-import type { McpConnection } from './client.js';
 
 export type { CallToolResult, McpToolInfo };
 
@@ -109,6 +108,20 @@ export function progressText(event: ToolProgressEvent): string {
   return `${event.progress}${event.total === undefined ? '' : `/${event.total}`}${event.message ? ` ${event.message}` : ''}`;
 }
 
+/** How one tool call is made: its signal, the model's id for it, and where its progress goes while it runs. */
+export interface McpCallOptions {
+  signal?: AbortSignal;
+  callId?: string;
+  /** Called for each notifications/progress the server sends about this call, until the call ends. */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** What mcpTool needs of a server connection: its name and a way to call a tool (client.ts's McpConnection is one). */
+export interface McpToolSource {
+  readonly name: string;
+  callTool(tool: string, args: Record<string, unknown>, options?: McpCallOptions): Promise<CallToolResult>;
+}
+
 /**
  * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
  * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
@@ -117,7 +130,7 @@ export function progressText(event: ToolProgressEvent): string {
  * id, emits a tool_progress event (progressEvent) for each progress notification while the call runs, and returns
  * toolResultText of the result.
  */
-export function mcpTool(connection: McpConnection, info: McpToolInfo): Tool<Record<string, unknown>> {
+export function mcpTool(connection: McpToolSource, info: McpToolInfo): Tool<Record<string, unknown>> {
   // #region chapter 11: mcpTool
   // 1. name: mcpToolName(connection.name, info.name). description: info.description when it is not blank, else
   //    `${info.name} (from MCP server ${connection.name})`.
