@@ -9,11 +9,11 @@
  * learner's code (vitest strips types without checking them): the native TypeScript compiler runs beside vitest,
  * incrementally (its state in .kit/), and its errors are printed after the test results.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CHAPTERS, chapterDir, parseTestArgs } from './lib/chapters.js';
+import { runTsc } from './lib/tsc.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const hasTests = (n) => existsSync(path.join(ROOT, chapterDir(n)));
@@ -41,15 +41,9 @@ const types = target === 'starter' && !watching && !noTypecheck ? startTypecheck
 
 const { parseCLI, startVitest } = await import('vitest/node');
 const { filter, options } = parseCLI(argv);
-// What vitest's own CLI does to its options before it starts (see vitest's cli, normalizeCliOptions).
-if (options.exclude) {
-  options.cliExclude = [options.exclude].flat();
-  delete options.exclude;
-}
-if (filter.some((f) => f.includes(':'))) options.includeTaskLocation ??= true;
 let keep = false;
 try {
-  const ctx = await startVitest('test', filter, options);
+  const ctx = await startVitest('test', filter, normalizeCliOptions(filter, options));
   // In watch mode vitest keeps running (and ends the process itself); otherwise close it. Not with ctx.exit(), as
   // vitest's CLI does: exit() also arms a timer (teardownTimeout) that ends the process, and on a loaded machine it
   // fired while the type check below was still running ("close timed out after 10000ms"): the report was lost and
@@ -63,6 +57,25 @@ try {
 if (!keep) {
   if (types) console.log(await types);
   process.exit(process.exitCode ?? 0);
+}
+
+/**
+ * What vitest's own CLI does to the options parseCLI returns before it starts: a copy of normalizeCliOptions in
+ * vitest 4.1.12 (dist/chunks/cac.*.js), which vitest does not export; its CLI, which calls it, ends with ctx.exit()
+ * (see above), so it cannot be used either. Compare it with vitest's after an upgrade.
+ */
+function normalizeCliOptions(filters, options) {
+  if (options.exclude) {
+    options.cliExclude = [options.exclude].flat();
+    delete options.exclude;
+  }
+  if (filters.some((filter) => filter.includes(':'))) options.includeTaskLocation ??= true;
+  if (typeof options.typecheck?.only === 'boolean') options.typecheck.enabled ??= true;
+  if (options.clearCache || options.listTags) {
+    options.watch = false;
+    options.run = true;
+  }
+  return options;
 }
 
 /**
@@ -82,16 +95,8 @@ function startTypecheck() {
   } catch {
     // No cache yet, or an unreadable one: check.
   }
-  const native = path.join(
-    ROOT,
-    `node_modules/@typescript/typescript-${process.platform}-${process.arch}/lib/tsc${process.platform === 'win32' ? '.exe' : ''}`,
-  );
-  const [command, pre] = existsSync(native)
-    ? [native, []]
-    : [process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc')]];
   mkdirSync(path.join(ROOT, '.kit'), { recursive: true });
   const tscArgs = [
-    ...pre,
     '-p',
     'tsconfig.starter.json',
     '--noEmit',
@@ -102,27 +107,20 @@ function startTypecheck() {
     '--tsBuildInfoFile',
     '.kit/tsc-starter.tsbuildinfo',
   ];
-  return new Promise((resolve) => {
-    let output = '';
-    const child = spawn(command, tscArgs, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    // The compiler never outlives this process (an interrupted run, an exit on an error).
-    const stop = () => child.kill();
-    process.once('exit', stop);
-    child.once('close', () => process.off('exit', stop));
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    child.on('error', (error) => resolve(`Type check could not run: ${error.message}`));
-    child.on('close', (code) => {
-      if (code !== null && typecheckKey() === key) {
+  return runTsc(ROOT, tscArgs).then(
+    (ran) => {
+      if (!ran) return 'Type check could not run: typescript is not installed (run "npm install")';
+      if (ran.code !== null && typecheckKey() === key) {
         try {
-          writeFileSync(cacheFile, JSON.stringify({ key, code, output }));
+          writeFileSync(cacheFile, JSON.stringify({ key, code: ran.code, output: ran.output }));
         } catch {
           // A cache that cannot be written only costs the next run a compile.
         }
       }
-      resolve(typecheckReport(code, output, Date.now() - started, false));
-    });
-  });
+      return typecheckReport(ran.code, ran.output, Date.now() - started, false);
+    },
+    (error) => `Type check could not run: ${error.message}`,
+  );
 }
 
 /** A hash of the files tsc reads for tsconfig.starter.json (the starter, the tests, the configs, the installed versions). */

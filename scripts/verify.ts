@@ -29,6 +29,7 @@ import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
 import { ROOT } from './lib/paths.js';
 import { buildWorkspace, listRegions } from './lib/regions.js';
+import { runTsc } from './lib/tsc.js';
 import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
 
@@ -87,14 +88,10 @@ const upTo = (k: number) => chapters.filter((n) => n <= k);
 // ---------------------------------------------------------------------------------------------------------------
 
 await step('type-check solution, starter and tests', async () => {
-  const tsc = path.join(ROOT, 'node_modules/.bin/tsc');
-  const results = await Promise.all(
-    ['tsconfig.json', 'tsconfig.starter.json'].map((config) => run(tsc, ['-p', config])),
-  );
+  const configs = ['tsconfig.json', 'tsconfig.starter.json'];
+  const results = await Promise.all(configs.map((config) => runTsc(ROOT, ['-p', config])));
   return results.flatMap((result, i) =>
-    result.code === 0
-      ? []
-      : [`tsc -p ${i === 0 ? 'tsconfig.json' : 'tsconfig.starter.json'}:\n${result.output.trim()}`],
+    result?.code === 0 ? [] : [`tsc -p ${configs[i]}:\n${result?.output.trim() ?? 'typescript is not installed'}`],
   );
 });
 
