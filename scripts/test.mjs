@@ -12,6 +12,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { createColors } from 'picocolors';
 import { CHAPTERS, chapterDir, parseTestArgs } from './lib/chapters.js';
 import { runTsc } from './lib/tsc.js';
 
@@ -145,11 +146,9 @@ function typecheckKey() {
 }
 
 function typecheckReport(code, output, ms, cached) {
-  const color = process.stdout.isTTY && !process.env.NO_COLOR;
-  const paint = (open, text) => (color ? `\u001b[${open}m${text}\u001b[0m` : text);
+  const c = createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   if (code === 0)
-    return paint(
-      '2',
+    return c.dim(
       ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})`,
     );
   const lines = output.trim().split('\n').filter(Boolean);
@@ -158,9 +157,10 @@ function typecheckReport(code, output, ms, cached) {
   if (lines.length > shown.length) shown.push(`  … and ${lines.length - shown.length} more line(s): npm run typecheck`);
   return [
     '',
-    paint(
-      '1;33',
-      `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`,
+    c.bold(
+      c.yellow(
+        `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`,
+      ),
     ),
     ...shown,
   ].join('\n');

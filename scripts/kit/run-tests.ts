@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
 import {
@@ -68,8 +69,8 @@ export class KitRunError extends Error {
   override name = 'KitRunError';
 }
 
-const ANSI = /\u001b\[[0-9;]*m/g;
-export const stripAnsi = (text: string) => text.replace(ANSI, '');
+/** `text` without terminal escape codes (colours, cursor moves, links): Node's own. */
+export const stripAnsi = (text: string) => stripVTControlCharacters(text);
 
 /** The chapter of a test file path such as tests/chapter03/agent.test.ts, or 0. */
 export function chapterOfFile(file: string): number {

@@ -1,14 +1,21 @@
 /** Small output helpers: colours (only on a terminal, never with NO_COLOR), progress bars, tables. */
+import { stripVTControlCharacters } from 'node:util';
+import { createColors } from 'picocolors';
 import { CHAPTERS } from '../lib/chapters.js';
 
+// Decided at each call, not once at load: the kit's own rule (stdout a terminal, no NO_COLOR, no FORCE_COLOR=0),
+// which differs from picocolors' default guess (it also colours in CI and on Windows).
 const useColor = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.FORCE_COLOR !== '0';
-const paint = (code: number) => (text: string) => (useColor() ? `\u001b[${code}m${text}\u001b[0m` : text);
-export const bold = paint(1);
-export const dim = paint(2);
-export const red = paint(31);
-export const green = paint(32);
-export const yellow = paint(33);
-export const cyan = paint(36);
+const on = createColors(true);
+const off = createColors(false);
+const paint = (name: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan') => (text: string) =>
+  (useColor() ? on : off)[name](text);
+export const bold = paint('bold');
+export const dim = paint('dim');
+export const red = paint('red');
+export const green = paint('green');
+export const yellow = paint('yellow');
+export const cyan = paint('cyan');
 
 /** A bar of `width` cells filled in proportion to passed/total. */
 export function bar(passed: number, total: number, width = 20): string {
@@ -22,7 +29,7 @@ export function chapterTitle(chapter: number): string {
 
 /** Plain-text table with left-aligned columns (right-aligned where `right[i]`). */
 export function table(rows: string[][], right: boolean[] = []): string {
-  const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '').length;
+  const visible = (s: string) => stripVTControlCharacters(s).length;
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => visible(row[i] ?? ''))));
   return rows
     .map((row) =>
