@@ -12,14 +12,14 @@
  * editing, questions, Ctrl-C), the slash commands and the exit code (0 done, 1 a failed run, 2 bad usage, 130
  * interrupted).
  *
- * With --starter it runs the learner's code (starter/src). Until their chapter 15 is finished it runs their chapters
- * 1-14 through the kit's own wiring instead (scripts/agent-parts/legacy.ts), and says so.
+ * With --starter it runs the learner's code (starter/src), built the same way at every stage of the course: the stubs
+ * of chapters 7 and 15 they have not written run the kit's code, and a chapter of 8-13 they have not finished is left
+ * out of the agent (scripts/lib/learner-tree.ts); one line under the banner says which.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import {
-  capstoneTodo,
   isTodo,
   load,
   makeProvider,
@@ -33,9 +33,8 @@ import {
 import { callPreview } from './lib/call-preview.js';
 import { interruptHandler, lineReader } from './lib/line-reader.js';
 import { redactingWriter } from './lib/redacting-writer.js';
+import { type AgentTree, agentTree } from './lib/learner-tree.js';
 import { ROOT } from './lib/paths.js';
-import { legacyMain } from './agent-parts/legacy.js';
-import { readPlanAnswer } from './agent-parts/planning.js';
 import { exitOnceWritten } from './lib/exit.js';
 
 type AgentEvent = import('../solution/src/agent-events.js').AgentEvent;
@@ -77,6 +76,14 @@ const note = (text: string) => {
 };
 const out = (text: string) => stdout.write(text);
 
+/** The person's answer to "approve the plan?", read from one line: y (default mode), a (accept edits), else keep planning. */
+function readPlanAnswer(line: string): 'default' | 'acceptEdits' | undefined {
+  const answer = line.trim().toLowerCase();
+  if (answer === 'y' || answer === 'yes') return 'default';
+  if (answer === 'a' || answer === 'accept') return 'acceptEdits';
+  return undefined;
+}
+
 /** `--starter` or `--solution`, whichever comes last (before `--`), read before the tree's own parser is loaded. */
 function wantsStarter(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
@@ -86,23 +93,18 @@ function wantsStarter(argv: readonly string[]): boolean {
 
 async function main(argv: string[]): Promise<number> {
   const tree = sourceTree(wantsStarter(argv));
-  const loaded = await load(tree.src);
-  if (tree.own) {
-    const todo = await capstoneTodo(loaded.kit);
-    if (todo) {
-      // Before chapter 15 the older program says itself which chapters it runs without.
-      if (todo.chapter === 15)
-        note(
-          `(chapter 15 is not finished yet (${todo.stub}): the kit runs the chapters you have finished through its own wiring)`,
-        );
-      return legacyMain(argv);
-    }
-  }
-  return capstone(argv, tree, loaded);
+  // The learner's tree, with what they have not written yet filled or left out (scripts/lib/learner-tree.ts).
+  const filled = tree.own ? agentTree(tree.src) : undefined;
+  return capstone(argv, tree, await load(filled?.src ?? tree.src), filled);
 }
 
-/** The program, on the tree's chapter 15. */
-async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loaded: LoadedTree): Promise<number> {
+/** The program, on chapter 15's parts of the tree (`filled`: what of a learner's tree was filled or left out). */
+async function capstone(
+  argv: string[],
+  tree: ReturnType<typeof sourceTree>,
+  loaded: LoadedTree,
+  filled?: AgentTree,
+): Promise<number> {
   const { kit } = loaded;
   let options: CliOptions;
   try {
@@ -283,22 +285,35 @@ async function capstone(argv: string[], tree: ReturnType<typeof sourceTree>, loa
     const parallel = o.maxParallel ?? kit.DEFAULT_MAX_PARALLEL;
     const budget = o.outputBudget ?? kit.DEFAULT_OUTPUT_BUDGET;
     const tools = [...agent.tools].map((tool) => tool.name);
+    // A part a learner's tree leaves out has no line: the tree's own line says so, once.
+    const has = (chapter: number) => !filled?.leftOut.includes(chapter);
     const lines = [
       `agent · ${made.label} · ${tree.label} · workspace ${cwd}${trust.trusted ? ' (trusted)' : ''}`,
-      `permissions: ${agent.gate.mode} mode, ${rules} rule${rules === 1 ? '' : 's'}${settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : ''}`,
-      agent.session
-        ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
-        : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
+      ...(filled?.note ? [filled.note] : []),
+      ...(has(8)
+        ? [
+            `permissions: ${agent.gate.mode} mode, ${rules} rule${rules === 1 ? '' : 's'}${settings.files.length > 0 ? `, settings: ${settings.files.join(', ')}` : ''}`,
+          ]
+        : []),
+      !has(12)
+        ? undefined
+        : agent.session
+          ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
+          : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
       ...(agent.mcp
         ? [
             `mcp: ${agent.mcp.connections.map((c) => `${c.name} (${tools.filter((name) => name.startsWith(`mcp__${c.name}__`)).length} tools)`).join(', ') || 'no server started'}`,
           ]
         : []),
-      `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`,
-      retries === 0
-        ? 'retries: off'
-        : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
-    ];
+      has(9)
+        ? `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`
+        : undefined,
+      !has(10)
+        ? undefined
+        : retries === 0
+          ? 'retries: off'
+          : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
+    ].filter((line) => line !== undefined);
     note(style.dim(lines.join('\n')));
   };
   banner(built);

@@ -54,6 +54,18 @@ export function providerKind(name: string): ProviderKind {
   return name as ProviderKind;
 }
 
+/** One line about a retry event, for a program's log: `overloaded (529), retrying in 2.0 s (attempt 2 of 5)`. */
+export function retryLine(event: {
+  attempt: number;
+  maxAttempts: number;
+  delayMs: number;
+  reason: string;
+  model?: string;
+}): string {
+  const model = event.model ? `, with ${event.model}` : '';
+  return `${event.reason}, retrying in ${(event.delayMs / 1000).toFixed(1)} s (attempt ${event.attempt} of ${event.maxAttempts}${model})`;
+}
+
 /** The provider the environment asks for: Anthropic, then OpenAI, then offline. */
 export function providerFromEnv(env: NodeJS.ProcessEnv): ProviderKind {
   if (env.ANTHROPIC_API_KEY || env.ANTHROPIC_AUTH_TOKEN) return 'anthropic';
@@ -142,68 +154,6 @@ function promptCaching(kit: Kit): typeof fetch | undefined {
     return undefined;
   } finally {
     kit.todoHits.length = 0;
-  }
-}
-
-/**
- * The first stub of chapter 15 the tree has not finished, found by one quiet pass through its parts in a throw-away
- * folder (a scripted provider, a tool call, every event rendered and written as JSON, hooks and commands read), or
- * undefined when the tree's chapter 15 runs.
- */
-export async function capstoneTodo(kit: Kit): Promise<TodoLike | undefined> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'agent-probe-'));
-  kit.todoHits.length = 0;
-  try {
-    kit.parseFlags(['-p', 'probe', '--allowedTools', 'Read Edit']);
-    const hooks = kit.parseHookSettings(
-      { hooks: { PreToolUse: [{ matcher: 'glob', hooks: [{ type: 'command', command: 'exit 0' }] }] } },
-      'probe',
-    );
-    const settings = { ...(await kit.loadAgentSettings(dir, dir)), hooks };
-    const provider = new kit.MockProvider([
-      kit.assistantToolCalls([{ id: 'p1', name: 'glob', arguments: { pattern: '*' } }]),
-      kit.assistantText('ok'),
-    ]);
-    const built = await kit.buildAgent({
-      cwd: dir,
-      home: dir,
-      provider,
-      settings,
-      options: { noSession: true, maxTurns: 3 },
-    });
-    try {
-      const renderer = new kit.Renderer({ cwd: dir });
-      built.history.push(kit.userMessage('probe'));
-      const writer = new kit.StreamJsonWriter(built.history, {
-        sessionId: 'probe',
-        cwd: dir,
-        model: 'probe',
-        tools: [],
-        permissionMode: 'default',
-      });
-      for await (const event of built.agent.run(built.history)) {
-        renderer.render(event);
-        writer.write(event);
-      }
-      await built.sessionHooks.onPromptSubmit('probe');
-    } finally {
-      await built.close();
-    }
-    const commands = await kit.loadCustomCommands({ cwd: dir, home: dir });
-    kit.parseSlashLine('/help', commands.commands, ['help']);
-    kit.expandCommand('probe $ARGUMENTS', 'x');
-    return kit.todoHits[0];
-  } catch (error) {
-    return isTodo(error)
-      ? error
-      : {
-          name: 'TodoError',
-          chapter: 15,
-          stub: `the capstone (${error instanceof Error ? error.message : String(error)})`,
-        };
-  } finally {
-    kit.todoHits.length = 0;
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
