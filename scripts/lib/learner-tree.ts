@@ -51,7 +51,7 @@ const LEFT_OUT: Record<(typeof OPTIONAL_CHAPTERS)[number], string> = {
  * chapter is not finished. Each is written for the region's place in the reference (its parameters, its file's
  * imports); tests/kit/learner-tree.test.ts type-checks every stand-in in place and runs the agent at each stage.
  */
-const STAND_INS: Record<(typeof OPTIONAL_CHAPTERS)[number], Record<string, string[]>> = {
+export const STAND_INS: Record<(typeof OPTIONAL_CHAPTERS)[number], Record<string, string[]>> = {
   8: {
     'chapter 8: loadSettings': [
       '// Stand-in (chapter 8 not finished): no rules and no settings files are read.',

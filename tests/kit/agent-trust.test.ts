@@ -151,36 +151,67 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     ).toBe(false);
   });
 
-  it("before chapter 15 (the kit's own wiring of chapters 1-14), the folder still runs nothing and allows nothing", async () => {
+  // One wiring (scripts/lib/learner-tree.ts): a learner's tree at any stage meets a hostile folder as the reference
+  // does, because the same factory and the same trust.ts decide, and what a stage leaves out is never looser.
+  const stages = [
+    { name: 'the reference', starter: false, solvedUpTo: 15 },
+    { name: '--starter with chapters 1-7 finished', starter: true, solvedUpTo: 7 },
+    { name: '--starter with chapters 1-11 finished', starter: true, solvedUpTo: 11 },
+    { name: '--starter with chapters 1-14 finished', starter: true, solvedUpTo: 14 },
+  ];
+  it.each(stages)('$name: the folder runs nothing, allows nothing and leaks nothing, trusted or not', async (stage) => {
+    const src = stage.starter ? stubbedTree(tempFolder(), (region) => region.chapter > stage.solvedUpTo) : undefined;
+    for (const trustFlag of [[], ['--trust-workspace']]) {
+      const where = hostile();
+      const api = await scriptedApi(
+        openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
+        openaiAnswer('Done.'),
+      );
+      reached.length = 0;
+      const run = await runAgent([...(stage.starter ? ['--starter'] : []), ...trustFlag, '-p', 'do it'], {
+        cwd: where.cwd,
+        home: where.home,
+        env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, ...(src ? { KIT_SRC: src } : {}) },
+        stdin: '',
+        killAfterMs: 120_000,
+      });
+      const context = `${stage.name}${trustFlag.length ? ', --trust-workspace' : ''}: ${shown(run)}`;
+      expect(run.code, context).toBe(0);
+      expect(
+        existsSync(path.join(where.cwd, 'ran.txt')),
+        `${context}\nthe committed defaultMode bypassPermissions and allow Bash never let a command run unasked`,
+      ).toBe(false);
+      expect(run.stdout + run.stderr, 'the key is never printed').not.toContain(KEY);
+      expect(JSON.stringify(api.requests), 'the key never reaches the model').not.toContain(KEY);
+      if (trustFlag.length > 0) continue;
+      expect(markers(where.marks), `${context}\nno hook and no .mcp.json server of an untrusted folder runs`).toEqual(
+        [],
+      );
+      expect(reached, `${context}\nthe .mcp.json http server is never contacted`).toEqual([]);
+      expect(run.stderr, `${context}\nsays the folder is untrusted and how to trust it`).toMatch(
+        /not trusted[\s\S]*--trust-workspace/,
+      );
+      if (stage.starter)
+        expect(run.stderr, `${context}\none line says what of the learner's tree runs`).toMatch(/^\(your code, /m);
+    }
+    // A trusted folder's own .mcp.json server that claims readOnlyHint: the claim is not believed, so -p (nobody to
+    // ask) does not run its tool; a stage without chapter 11 does not start it at all.
     const where = hostile();
-    const src = stubbedTree(tempFolder(), (region) => region.chapter === 15);
-    const api = await scriptedApi(
-      openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
-      openaiAnswer('Done.'),
-    );
-    reached.length = 0;
-    const run = await runAgent(['--starter', '-p', 'do it'], {
+    const claims = { command: process.execPath, args: [path.join(REPO, 'tests/chapter11/v2-server.mjs')] };
+    writeFileSync(path.join(where.cwd, '.mcp.json'), JSON.stringify({ mcpServers: { claims } }));
+    const api = await scriptedApi(openaiToolCall('mcp__claims__echo', { message: 'ran' }), openaiAnswer('Done.'));
+    const run = await runAgent([...(stage.starter ? ['--starter'] : []), '--trust-workspace', '-p', 'echo'], {
       cwd: where.cwd,
       home: where.home,
-      env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, KIT_SRC: src },
+      env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, ...(src ? { KIT_SRC: src } : {}) },
       stdin: '',
       killAfterMs: 120_000,
     });
     expect(run.code, shown(run)).toBe(0);
-    expect(run.stderr, 'the older wiring runs').toMatch(/chapter 15 is not finished yet/);
-    expect(markers(where.marks), 'no .mcp.json server of an untrusted folder starts').toEqual([]);
-    expect(reached, 'the .mcp.json http server is never contacted').toEqual([]);
     expect(
-      existsSync(path.join(where.cwd, 'ran.txt')),
-      'the committed defaultMode bypassPermissions and allow Bash do not let a command run unasked',
-    ).toBe(false);
-    expect(run.stderr, 'says what it left out and how to trust the folder').toMatch(
-      /not trusted: its settings' 1 allow rule and defaultMode bypassPermissions left out \(--trust-workspace/,
-    );
-    expect(run.stderr, 'and that the servers were not started').toMatch(
-      /not trusted: its \.mcp\.json servers are not started/,
-    );
-    expect(run.stdout + run.stderr, 'the key is never printed').not.toContain(KEY);
+      JSON.stringify(api.requests[1]?.messages ?? []),
+      `${stage.name}: a project server's readOnlyHint is a claim, so its tool did not run unasked\n${shown(run)}`,
+    ).not.toContain('v2 echo: ran');
   });
 
   it('interactive: the folder shows what it wants to run (commands, URL, variable names) and the answer is remembered', async () => {
@@ -241,49 +272,60 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     expect(run.stdout + run.stderr).not.toContain(KEY);
   });
 
-  it('npm run acp: session/new in the folder starts without its hooks and servers, and says so', async () => {
-    const where = hostile();
-    reached.length = 0;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOME: where.home,
-      OPENAI_API_KEY: KEY,
-      OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
-      OPENAI_MODEL: 'fake-model',
-    };
-    for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|KIT)_/.test(name)) delete env[name];
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')], { cwd: REPO, env });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    try {
-      const connection = acp
-        .client({ name: 'kit-test' })
-        .connect(
-          acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
-        );
-      await connection.agent.request(acp.methods.agent.initialize, {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: {},
-      });
-      const session = await connection.agent
-        .request(acp.methods.agent.session.new, { cwd: where.cwd, mcpServers: [] })
-        .catch((error: unknown) => expect.fail(`session/new failed: ${String(error)}\n${stderr}`));
-      expect(session.sessionId, stderr).toBeTruthy();
-      expect(
-        markers(where.marks),
-        'no hook and no .mcp.json server of an untrusted folder runs over ACP either',
-      ).toEqual([]);
-      expect(reached, 'the http server is not contacted').toEqual([]);
-      expect(stderr, "the editor's log says what was left out").toMatch(/not used in an untrusted folder/);
-      expect(stderr).toMatch(/not started[^\n]*helper, remote/);
-      expect(stderr).not.toContain(KEY);
-      const modes = (session as { modes?: { currentModeId?: string } }).modes;
-      if (modes)
-        expect(modes.currentModeId, 'the editor is not told the folder switched the questions off').not.toBe(
-          'bypassPermissions',
-        );
-    } finally {
-      child.kill();
-    }
-  });
+  it.each([
+    { name: 'the reference', solvedUpTo: undefined },
+    { name: '--starter with chapters 1-14 finished', solvedUpTo: 14 },
+  ])(
+    'npm run acp ($name): session/new in the folder starts without its hooks and servers, and says so',
+    async (stage) => {
+      const where = hostile();
+      const src =
+        stage.solvedUpTo === undefined
+          ? undefined
+          : stubbedTree(tempFolder(), (region) => region.chapter > stage.solvedUpTo!);
+      reached.length = 0;
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        HOME: where.home,
+        OPENAI_API_KEY: KEY,
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        OPENAI_MODEL: 'fake-model',
+      };
+      for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|KIT)_/.test(name)) delete env[name];
+      if (src) env.KIT_SRC = src;
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')], { cwd: REPO, env });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      try {
+        const connection = acp
+          .client({ name: 'kit-test' })
+          .connect(
+            acp.ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+          );
+        await connection.agent.request(acp.methods.agent.initialize, {
+          protocolVersion: acp.PROTOCOL_VERSION,
+          clientCapabilities: {},
+        });
+        const session = await connection.agent
+          .request(acp.methods.agent.session.new, { cwd: where.cwd, mcpServers: [] })
+          .catch((error: unknown) => expect.fail(`session/new failed: ${String(error)}\n${stderr}`));
+        expect(session.sessionId, stderr).toBeTruthy();
+        expect(
+          markers(where.marks),
+          'no hook and no .mcp.json server of an untrusted folder runs over ACP either',
+        ).toEqual([]);
+        expect(reached, 'the http server is not contacted').toEqual([]);
+        expect(stderr, "the editor's log says what was left out").toMatch(/not used in an untrusted folder/);
+        expect(stderr).toMatch(/not started[^\n]*helper, remote/);
+        expect(stderr).not.toContain(KEY);
+        const modes = (session as { modes?: { currentModeId?: string } }).modes;
+        if (modes)
+          expect(modes.currentModeId, 'the editor is not told the folder switched the questions off').not.toBe(
+            'bypassPermissions',
+          );
+      } finally {
+        child.kill();
+      }
+    },
+  );
 });
