@@ -7,7 +7,8 @@
  *   the tests, after msw is listening.
  * - `sseServer()` (chapter 6) is a real node:http server on 127.0.0.1 that answers each POST with a scripted
  *   event stream, which can stop cleanly or cut the connection in the middle. A real socket, rather than msw, keeps
- *   clear of msw's hang on Node 20 when a mocked body is cancelled (an abort, a `break` out of a stream).
+ *   clear of msw's hang on Node 20 when a mocked body is cancelled (an abort, a `break` out of a stream). Its
+ *   server, `fakeHttpServer()`, is also the one behind the kit tests' fake model APIs (tests/kit/agent-process.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -89,26 +90,27 @@ export const anthropicFrame = (data: { type: string; [key: string]: unknown }) =
 /** An OpenAI-style SSE frame: a `data:` line only. */
 export const openaiFrame = (data: unknown) => `data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`;
 
-export interface SseServer {
-  /** `http://127.0.0.1:<port>`. */
-  url: string;
-  /** Every request received since the last reset, in order. */
-  requests: RecordedHttpRequest[];
-  /** Scripts the next POST: each entry of `streams` answers one request, in order. */
-  script(...streams: SseStep[][]): void;
-  /** Answers the next POST with an error status and JSON body instead of a stream. */
-  fail(status: number, json: unknown): void;
-  /** True once the client has closed the connection of the latest request (break, abort). */
+/** What a fake server answers to one request: a scripted event stream, or a status and a JSON body (and headers). */
+export type SseAnswer = SseStep[] | { status: number; body: unknown; headers?: Record<string, string> };
+
+/** A node:http server on 127.0.0.1, not listening yet, that answers each request with what its `answer` returns. */
+export interface FakeHttpServer {
+  /** Listens on a free port; resolves to the server's URL, `http://127.0.0.1:<port>`. */
+  listen(): Promise<string>;
+  /** Cuts the streams still open (a finished test's), without closing the server. */
+  hangUp(): void;
+  /** Cuts every connection and closes the server. */
+  close(): Promise<void>;
+  /** True once the client has closed the connection of the latest stream (break, abort). */
   readonly clientClosed: boolean;
 }
 
 /**
- * A node:http server on 127.0.0.1 for the current test file, started before the tests and closed after them.
- * Call at the top level of the file.
+ * The one fake HTTP server of the tests, for `sseServer()` here and for the kit's fake model APIs
+ * (tests/kit/agent-process.ts): records nothing itself, but hands `answer` each request, parsed, and sends back what
+ * it returns. A stream's `wait` ends early when the client hangs up, so no timer outlives a test.
  */
-export function sseServer(): SseServer {
-  const answers: Array<SseStep[] | { status: number; json: unknown }> = [];
-  const requests: RecordedHttpRequest[] = [];
+export function fakeHttpServer(answer: (request: RecordedHttpRequest) => SseAnswer): FakeHttpServer {
   const open = new Set<ServerResponse>();
   let clientClosed = false;
   let url = '';
@@ -116,7 +118,7 @@ export function sseServer(): SseServer {
   async function handle(req: IncomingMessage, res: ServerResponse) {
     let raw = '';
     for await (const chunk of req) raw += chunk;
-    requests.push({
+    const reply = answer({
       method: req.method ?? '',
       url: `${url}${req.url}`,
       headers: Object.fromEntries(
@@ -124,15 +126,9 @@ export function sseServer(): SseServer {
       ),
       body: raw ? JSON.parse(raw) : undefined,
     });
-    const answer = answers.shift();
-    if (!answer) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: `fake API: no stream scripted for request ${requests.length}` } }));
-      return;
-    }
-    if (!Array.isArray(answer)) {
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(answer.json));
+    if (!Array.isArray(reply)) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.body));
       return;
     }
     clientClosed = false;
@@ -144,7 +140,7 @@ export function sseServer(): SseServer {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
     const closed = new Promise<void>((resolve) => res.once('close', () => resolve()));
-    for (const step of answer) {
+    for (const step of reply) {
       if (res.destroyed) return;
       if (typeof step === 'string') res.write(step);
       else if ('wait' in step) {
@@ -162,19 +158,64 @@ export function sseServer(): SseServer {
   const server = createServer((req, res) => {
     handle(req, res).catch((error) => res.destroy(error));
   });
+  return {
+    async listen() {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      return url;
+    },
+    hangUp() {
+      for (const res of open) res.destroy();
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+    get clientClosed() {
+      return clientClosed;
+    },
+  };
+}
+
+export interface SseServer {
+  /** `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Every request received since the last reset, in order. */
+  requests: RecordedHttpRequest[];
+  /** Scripts the next POST: each entry of `streams` answers one request, in order. */
+  script(...streams: SseStep[][]): void;
+  /** Answers the next POST with an error status and JSON body instead of a stream. */
+  fail(status: number, json: unknown): void;
+  /** True once the client has closed the connection of the latest request (break, abort). */
+  readonly clientClosed: boolean;
+}
+
+/**
+ * A `fakeHttpServer()` for the current test file, started before the tests and closed after them; the script and
+ * the requests are forgotten after each test. Call at the top level of the file.
+ */
+export function sseServer(): SseServer {
+  const answers: SseAnswer[] = [];
+  const requests: RecordedHttpRequest[] = [];
+  const server = fakeHttpServer((request) => {
+    requests.push(request);
+    return (
+      answers.shift() ?? {
+        status: 500,
+        body: { error: { message: `fake API: no stream scripted for request ${requests.length}` } },
+      }
+    );
+  });
+  let url = '';
   beforeAll(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = await server.listen();
   });
   afterEach(() => {
     answers.length = 0;
     requests.length = 0;
-    for (const res of open) res.destroy();
+    server.hangUp();
   });
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => server.close());
 
   return {
     get url() {
@@ -182,9 +223,9 @@ export function sseServer(): SseServer {
     },
     requests,
     script: (...streams) => void answers.push(...streams),
-    fail: (status, json) => void answers.push({ status, json }),
+    fail: (status, json) => void answers.push({ status, body: json }),
     get clientClosed() {
-      return clientClosed;
+      return server.clientClosed;
     },
   };
 }

@@ -6,37 +6,21 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, tempFolders } from './agent-process.js';
+import { fakeModelApi, openaiAnswer, tempFolders } from './agent-process.js';
 import { REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-acp-parity-');
 
-/** A fake OpenAI API that answers every request with the text of its last user message, after a short pause for `slow`. */
-const requests: any[] = [];
-const api = createServer(async (req, res) => {
-  let raw = '';
-  for await (const chunk of req) raw += chunk;
-  const body = JSON.parse(raw);
-  requests.push(body);
-  const last = body.messages.filter((m: any) => m.role === 'user').at(-1)?.content ?? '';
-  res.writeHead(200, { 'content-type': 'text/event-stream' });
-  for (const frame of openaiAnswer(`answer to: ${last}`)) res.write(frame);
-  res.end();
-});
-let url = '';
-beforeAll(async () => {
-  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => {
-  api.closeAllConnections();
-  api.close();
-});
+/** A fake OpenAI API that answers every request with the text of its last user message. */
+const api = fakeModelApi((body) =>
+  openaiAnswer(`answer to: ${body.messages.filter((m: any) => m.role === 'user').at(-1)?.content ?? ''}`),
+);
+const { requests } = api;
+beforeAll(api.start);
+afterAll(api.stop);
 
 function folder(settings?: object): string {
   const cwd = realpathSync(tempFolder());
@@ -52,7 +36,7 @@ function startAcp(home: string) {
     ...process.env,
     HOME: home,
     OPENAI_API_KEY: 'dummy-key',
-    OPENAI_BASE_URL: url,
+    OPENAI_BASE_URL: api.url,
     OPENAI_MODEL: 'fake-model',
   };
   for (const name of Object.keys(env)) if (/^(ANTHROPIC|CLAUDE|KIT)_/.test(name)) delete env[name];

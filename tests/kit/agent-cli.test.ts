@@ -3,10 +3,9 @@
  * providers are pointed at a fake API on 127.0.0.1 (node:http), so nothing reaches the network.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { sseServer } from '../helpers/fake-http.js';
 import { runAgent, stubbedTree, tempFolders, type AgentRun, type AgentRunOptions } from './agent-process.js';
 import { KIT_HANG_MS } from './helpers.js';
 
@@ -35,48 +34,20 @@ function agent(
   return runAgent(args, { cwd, home: tempFolder(), env, ...(onOutput ? { onOutput } : {}) });
 }
 
-/** A fake model API: records each POST and answers it with the next scripted SSE body (a list of frames). */
+/**
+ * A fake model API (tests/helpers/fake-http.ts): records each POST and answers it with the next scripted SSE body (a
+ * list of frames); its requests' URLs are their paths. Forgets both after each test.
+ */
 function fakeApi() {
-  const requests: Array<{ url: string; headers: IncomingMessage['headers']; body: any }> = [];
-  const scripts: Array<Array<string | { wait: number }>> = [];
-  let server: Server;
-  let url = '';
-  beforeAll(async () => {
-    server = createServer(async (req, res) => {
-      let raw = '';
-      for await (const chunk of req) raw += chunk;
-      requests.push({ url: req.url ?? '', headers: req.headers, body: raw ? JSON.parse(raw) : undefined });
-      const frames = scripts.shift();
-      if (!frames) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const frame of frames) {
-        if (res.destroyed) return;
-        if (typeof frame === 'string') res.write(frame);
-        else await new Promise((resolve) => setTimeout(resolve, frame.wait));
-      }
-      res.end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  const server = sseServer();
   return {
-    requests,
+    get requests() {
+      return server.requests.map((request) => ({ ...request, url: new URL(request.url).pathname }));
+    },
     get url() {
-      return url;
+      return server.url;
     },
-    script(...streams: Array<Array<string | { wait: number }>>) {
-      requests.length = 0;
-      scripts.length = 0;
-      scripts.push(...streams);
-    },
+    script: server.script,
   };
 }
 

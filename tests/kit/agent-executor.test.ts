@@ -3,11 +3,17 @@
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, openaiChunk, openaiData, runAgent, stubbedTree, tempFolders } from './agent-process.js';
+import {
+  fakeModelApi,
+  openaiAnswer,
+  openaiChunk,
+  openaiData,
+  runAgent,
+  stubbedTree,
+  tempFolders,
+} from './agent-process.js';
 
 const tempFolder = tempFolders('kit-agent-exec-');
 
@@ -20,27 +26,10 @@ function folder(files: Record<string, string> = {}): string {
 const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
-const requests: any[] = [];
-const scripts: string[][] = [];
-let server: Server;
-let url = '';
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const frames = scripts.shift() ?? [];
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of frames) res.write(frame);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const api = fakeModelApi();
+const { requests } = api;
+beforeAll(api.start);
+afterAll(api.stop);
 
 const frame = openaiData;
 const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, 'fake-model');
@@ -62,12 +51,8 @@ const readTurn = (...paths: string[]) => [
   frame('[DONE]'),
 ];
 const answer = (text: string) => openaiAnswer(text, 'fake-model');
-const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'fake-model' });
-const reset = (...streams: string[][]) => {
-  requests.length = 0;
-  scripts.length = 0;
-  scripts.push(...streams);
-};
+const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model' });
+const reset = api.script;
 const toolMessages = (body: any) => body.messages.filter((m: { role: string }) => m.role === 'tool');
 
 describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)', () => {

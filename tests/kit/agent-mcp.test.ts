@@ -5,12 +5,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
+import { fakeModelApi, openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
 
 const require = createRequire(import.meta.url);
 const binOf = (name: string) =>
@@ -26,27 +24,10 @@ function folder(files: Record<string, string> = {}): string {
 const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
-const requests: any[] = [];
-const scripts: string[][] = [];
-let server: Server;
-let url = '';
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const frames = scripts.shift() ?? [];
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of frames) res.write(frame);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const api = fakeModelApi();
+const { requests } = api;
+beforeAll(api.start);
+afterAll(api.stop);
 const data = openaiData;
 const chunk = openaiChunk;
 const toolCall = (name: string, args: unknown) => [
@@ -58,7 +39,7 @@ const toolCall = (name: string, args: unknown) => [
   data('[DONE]'),
 ];
 const answer = (text: string) => openaiAnswer(text);
-const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' });
+const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' });
 
 describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
   it('starts the servers of .mcp.json, notes the one that failed, uses the tools, and leaves no process behind', async () => {
@@ -72,13 +53,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
         },
       }),
     );
-    requests.length = 0;
-    scripts.splice(
-      0,
-      scripts.length,
-      toolCall('mcp__fs__list_directory', { path: cwd }),
-      answer('One file: hello.txt.'),
-    );
+    api.script(toolCall('mcp__fs__list_directory', { path: cwd }), answer('One file: hello.txt.'));
     // A server's readOnlyHint is only its claim: the person allows the server's tools (else -p, with nobody to ask, refuses them).
     const run = await agent(['--trust-workspace', '--allowedTools', 'mcp__fs', '-p', 'what is here?'], cwd, {
       ...env(),
@@ -111,13 +86,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
         mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } },
       }),
     );
-    requests.length = 0;
-    scripts.splice(
-      0,
-      scripts.length,
-      toolCall('mcp__everything__echo', { message: 'hello MCP' }),
-      answer('It echoed.'),
-    );
+    api.script(toolCall('mcp__everything__echo', { message: 'hello MCP' }), answer('It echoed.'));
     const run = await agent(
       ['--mcp-config', 'servers.json', '--allowedTools', 'mcp__everything__echo', '-p', 'echo something'],
       cwd,
@@ -134,8 +103,7 @@ describe('npm run agent with MCP servers (scripts/agent-parts/mcp.ts)', () => {
   it('a bad .mcp.json is noted with the server and field, and the agent still answers', async () => {
     const cwd = folder();
     writeFileSync(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));
-    requests.length = 0;
-    scripts.splice(0, scripts.length, answer('Fine without it.'));
+    api.script(answer('Fine without it.'));
     const run = await agent(['--trust-workspace', '-p', 'hi'], cwd, env());
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr).toMatch(/\.mcp\.json: server "broken": command/);

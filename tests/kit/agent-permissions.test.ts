@@ -3,11 +3,17 @@
  * process in a temp workspace, with the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders, type AgentRun } from './agent-process.js';
+import {
+  fakeModelApi,
+  openaiAnswer,
+  openaiChunk,
+  openaiData,
+  runAgent,
+  tempFolders,
+  type AgentRun,
+} from './agent-process.js';
 import { KIT_HANG_MS } from './helpers.js';
 
 const tempFolder = tempFolders('kit-agent-perm-');
@@ -25,32 +31,10 @@ function folder(files: Record<string, string> = {}) {
   return { cwd, home };
 }
 
-const requests: any[] = [];
-let scripts: string[][] = [];
-let server: Server;
-let url = '';
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const frames = scripts.shift();
-    if (!frames) {
-      res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of frames) res.write(frame);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const api = fakeModelApi();
+const { requests } = api;
+beforeAll(api.start);
+afterAll(api.stop);
 
 const data = openaiData;
 const chunk = openaiChunk;
@@ -79,7 +63,7 @@ function agent(
   return runAgent(args, {
     cwd: where.cwd,
     home: where.home,
-    env: { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: url, OPENAI_MODEL: 'm' },
+    env: { OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' },
     ...(session ? {} : { stdin: '' }),
     onStart: (child) => {
       if (session) child.stdin.write(`${session.prompt}\n`);
@@ -97,8 +81,7 @@ function agent(
 describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', () => {
   it('asks before a command in default mode, and runs it once the person says yes', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [bashCall('touch made-by-agent'), answer('Made the file.')];
+    api.script(bashCall('touch made-by-agent'), answer('Made the file.'));
     const run = await agent([], where, { prompt: 'make a file', replies: ['y'], last: 'Made the file.' });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout, 'the question names the tool, then shows the command').toMatch(
@@ -110,8 +93,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('does not run the command when the person says no, and the model reads that it was rejected', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [bashCall('touch nope'), answer('Understood.')];
+    api.script(bashCall('touch nope'), answer('Understood.'));
     const run = await agent([], where, { prompt: 'make a file', replies: ['n'], last: 'Understood.' });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'nope')), 'after "n" the command did not run').toBe(false);
@@ -121,8 +103,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('"always" adds a prefix rule for the session, and the next matching command is not asked about', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [bashCall('git init -q'), bashCall('git init -q again'), answer('Initialised twice.')];
+    api.script(bashCall('git init -q'), bashCall('git init -q again'), answer('Initialised twice.'));
     const run = await agent([], where, { prompt: 'init', replies: ['a'], last: 'Initialised twice.' });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout.split('[y]es / [n]o / [a]lways').length - 1, 'one question only').toBe(1);
@@ -131,8 +112,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('does not ask in bypassPermissions, and runs the command at once (-p, no terminal)', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [bashCall('touch bypassed'), answer('Done.')];
+    api.script(bashCall('touch bypassed'), answer('Done.'));
     const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stdout, 'no question in bypassPermissions').not.toContain('[y]es / [n]o');
@@ -142,8 +122,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('with nobody to ask (-p), a command is rejected with how to allow it; --allowedTools allows it', async () => {
     const where = folder();
-    requests.length = 0;
-    scripts = [bashCall('touch asked'), answer('Could not.')];
+    api.script(bashCall('touch asked'), answer('Could not.'));
     const run = await agent(['-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'asked')), 'nobody approved it').toBe(false);
@@ -151,7 +130,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
       requests[1].messages.find((m: any) => m.role === 'tool').content,
       'the model reads how to allow it',
     ).toContain('--allowedTools "Bash(touch asked)"');
-    scripts = [bashCall('touch asked'), answer('Made it.')];
+    api.scripts = [bashCall('touch asked'), answer('Made it.')];
     const allowed = await agent(['--allowedTools', 'Bash(touch asked)', '-p', 'make a file'], where);
     expect(allowed.code, allowed.stderr + allowed.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'asked')), '--allowedTools allowed it').toBe(true);
@@ -159,8 +138,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('a deny rule in .claude/settings.json denies even in bypassPermissions, with a line that says so', async () => {
     const where = folder({ '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Bash(touch:*)'] } }) });
-    requests.length = 0;
-    scripts = [bashCall('touch denied'), answer('Denied.')];
+    api.script(bashCall('touch denied'), answer('Denied.'));
     const run = await agent(['--permission-mode', 'bypassPermissions', '-p', 'make a file'], where);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(existsSync(path.join(where.cwd, 'denied')), 'the deny rule wins').toBe(false);
@@ -171,7 +149,7 @@ describe('npm run agent with permissions (scripts/agent-parts/permissions.ts)', 
 
   it('a malformed settings file stops the agent with the file and the rule named', async () => {
     const where = folder({ '.claude/settings.local.json': JSON.stringify({ permissions: { allow: ['Bash(npm'] } }) });
-    scripts = [];
+    api.scripts = [];
     const run = await agent(['-p', 'hi'], where);
     expect(run.code, run.stdout).not.toBe(0);
     expect(run.stderr).toContain('settings.local.json');

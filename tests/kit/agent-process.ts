@@ -4,13 +4,12 @@
  * on 127.0.0.1; and the server-sent-event frames of the two wire formats.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
+import { fakeHttpServer, type SseAnswer } from '../helpers/fake-http.js';
 import { REPO } from './helpers.js';
 
 export const AGENT = path.join(REPO, 'scripts/agent.ts');
@@ -106,6 +105,35 @@ export const openaiAnswer = (text: string, model?: string) => [
 export const anthropicEvent = (data: { type: string; [key: string]: unknown }) =>
   `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
+/** A whole Anthropic turn that answers with `text`: `usage` as the stream starts, `outputTokens` as it ends. */
+export const anthropicAnswer = (
+  text: string,
+  { model = 'm', usage = { input_tokens: 5, output_tokens: 1 } as object, outputTokens = 3 } = {},
+) => [
+  anthropicEvent({
+    type: 'message_start',
+    message: {
+      id: 'msg_1',
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage,
+    },
+  }),
+  anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+  anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
+  anthropicEvent({ type: 'content_block_stop', index: 0 }),
+  anthropicEvent({
+    type: 'message_delta',
+    delta: { stop_reason: 'end_turn', stop_sequence: null },
+    usage: { output_tokens: outputTokens },
+  }),
+  anthropicEvent({ type: 'message_stop' }),
+];
+
 /**
  * A copy of solution/src in `dir` with the regions `stubbed` picks replaced by their stubs, for `KIT_SRC`: the agent
  * as a learner runs it with `--starter` before finishing those chapters.
@@ -121,87 +149,70 @@ export function stubbedTree(dir: string, stubbed: (region: { chapter: number }) 
   return dir;
 }
 
+/** What a scripted API answers to one request: stream frames (with pauses), or a status, a JSON body and headers. */
+export type ApiReply = SseAnswer;
+
+/** The answer to a request nothing was scripted for: a 400, which neither SDK retries. */
+const nothingScripted = (): ApiReply => ({
+  status: 400,
+  body: {
+    type: 'error',
+    error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' },
+  },
+});
+
 /**
- * A fake OpenAI-compatible API on 127.0.0.1 for one test file: records each request body in `requests` and answers
- * each request with the next scripted stream of `scripts` (or `fallback` when none is left). Call `start` in
- * beforeAll and `stop` in afterAll; `url` is the base URL to give the agent as OPENAI_BASE_URL.
+ * A fake model API on 127.0.0.1 (tests/helpers/fake-http.ts's server), OpenAI-compatible or Anthropic as the frames
+ * scripted are: records each request body in `requests` and answers each request with the next reply of `scripts`,
+ * or `otherwise(body)` once none is left. Call `start` in beforeAll and `stop` in afterAll; `url` is the base URL
+ * to give the agent as OPENAI_BASE_URL (it ends in /v1), `origin` the one for ANTHROPIC_BASE_URL.
  */
-export function fakeOpenAI(fallback: () => string[] = () => []) {
-  const api = { requests: [] as any[], scripts: [] as string[][], url: '', start, stop };
-  let server: Server | undefined;
+export function fakeModelApi(otherwise: (body: any) => ApiReply = nothingScripted) {
+  const api = {
+    requests: [] as any[],
+    scripts: [] as ApiReply[],
+    url: '',
+    origin: '',
+    start,
+    stop,
+    /** Forgets the requests so far, and scripts the next ones. */
+    script(...replies: ApiReply[]) {
+      api.requests.length = 0;
+      api.scripts.splice(0, api.scripts.length, ...replies);
+    },
+  };
+  const server = fakeHttpServer(({ body }) => {
+    api.requests.push(body);
+    return api.scripts.shift() ?? otherwise(body);
+  });
   async function start() {
-    server = createServer(async (req, res) => {
-      let raw = '';
-      for await (const chunk of req) raw += chunk;
-      api.requests.push(JSON.parse(raw));
-      const frames = api.scripts.shift() ?? fallback();
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      for (const frame of frames) res.write(frame);
-      res.end();
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    api.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    api.origin = await server.listen();
+    api.url = `${api.origin}/v1`;
   }
   function stop() {
-    server?.closeAllConnections();
-    server?.close();
+    return server.close();
   }
   return api;
 }
 
-/** What a scripted API answers to one request: stream frames (with pauses), or a status and a JSON body. */
-export type ApiReply = Array<string | { wait: number }> | { status: number; body: unknown };
+/** `fakeModelApi`, by the name the ACP tests know it by. */
+export const fakeOpenAI = fakeModelApi;
 
 /**
- * A fake model API for one test, on 127.0.0.1: each request gets the next reply, a 400 once none is left; closed
- * after the test file. `requests` are the bodies it received; `openaiEnv` and `anthropicEnv` point the agent at it.
- * A pause ends early when the agent hangs up (Ctrl-C), so no timer outlives the test.
+ * A fake model API for one test, listening already, with `replies` scripted; closed after the test file.
+ * `requests` are the bodies it received; `openaiEnv` and `anthropicEnv` point the agent at it.
  */
 export async function scriptedApi(...replies: ApiReply[]) {
-  const requests: any[] = [];
-  const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const reply = replies.shift() ?? {
-      status: 400,
-      body: {
-        type: 'error',
-        error: { type: 'invalid_request_error', message: 'fake API: nothing scripted for this request' },
-      },
-    };
-    if (!Array.isArray(reply)) {
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.body));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    for (const frame of reply) {
-      if (res.destroyed) return;
-      if (typeof frame === 'string') res.write(frame);
-      else
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, frame.wait);
-          res.once('close', () => {
-            clearTimeout(timer);
-            resolve();
-          });
-        });
-    }
-    res.end();
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = fakeModelApi();
+  api.script(...replies);
+  afterAll(api.stop);
+  await api.start();
   return {
-    requests,
-    openaiEnv: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: `${url}/v1`, OPENAI_MODEL: 'fake-model' },
+    requests: api.requests,
+    openaiEnv: { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model' },
     anthropicEnv: {
       ANTHROPIC_API_KEY: 'sk-ant-dummy-key',
-      ANTHROPIC_BASE_URL: url,
+      ANTHROPIC_BASE_URL: api.origin,
       ANTHROPIC_MODEL: 'claude-sonnet-4-5',
     },
   };

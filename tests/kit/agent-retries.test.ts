@@ -2,81 +2,38 @@
  * `npm run agent` with chapter 10's part (scripts/agent-parts/retries.ts), as a user runs it: a child process pointed
  * at a fake Anthropic API on 127.0.0.1 that is overloaded, rate limited, or refuses a bad request.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicEvent, runAgent, stubbedTree, tempFolders } from './agent-process.js';
+import { anthropicAnswer, type ApiReply, fakeModelApi, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 
 const folder = tempFolders('kit-agent-retry-');
 const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, home: cwd, env });
 
 type Answer = { status: number; type: string; headers?: Record<string, string> } | string;
 
+/** What the fake API sends for an answer: an Anthropic error, or a stream that says the text. */
+const reply = (answer: Answer): ApiReply =>
+  typeof answer === 'string'
+    ? anthropicAnswer(answer)
+    : {
+        status: answer.status,
+        body: { type: 'error', error: { type: answer.type, message: `fake ${answer.type}` } },
+        headers: answer.headers,
+      };
+
 // A fake Anthropic API: records each request body and answers with the next scripted error or text.
-const requests: any[] = [];
-const answers: Answer[] = [];
-let server: Server;
-let url = '';
-const frame = anthropicEvent;
-beforeAll(async () => {
-  server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const chunk of req) raw += chunk;
-    requests.push(JSON.parse(raw));
-    const answer = answers.shift() ?? { status: 500, type: 'api_error' };
-    if (typeof answer !== 'string') {
-      res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers });
-      res.end(JSON.stringify({ type: 'error', error: { type: answer.type, message: `fake ${answer.type}` } }));
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.write(
-      frame({
-        type: 'message_start',
-        message: {
-          id: 'msg_1',
-          type: 'message',
-          role: 'assistant',
-          model: 'm',
-          content: [],
-          stop_reason: null,
-          stop_sequence: null,
-          usage: { input_tokens: 5, output_tokens: 1 },
-        },
-      }),
-    );
-    res.write(frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }));
-    res.write(frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: answer } }));
-    res.write(frame({ type: 'content_block_stop', index: 0 }));
-    res.write(
-      frame({
-        type: 'message_delta',
-        delta: { stop_reason: 'end_turn', stop_sequence: null },
-        usage: { output_tokens: 3 },
-      }),
-    );
-    res.end(frame({ type: 'message_stop' }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-});
+const api = fakeModelApi(() => reply({ status: 500, type: 'api_error' }));
+const { requests } = api;
+beforeAll(api.start);
+afterAll(api.stop);
 
 const fast = { 'retry-after-ms': '20' };
 const env = (extra: Record<string, string> = {}) => ({
   ANTHROPIC_API_KEY: 'sk-ant-dummy-key',
-  ANTHROPIC_BASE_URL: url,
+  ANTHROPIC_BASE_URL: api.origin,
   ANTHROPIC_MODEL: 'big-model',
   ...extra,
 });
-const reset = (...script: Answer[]) => {
-  requests.length = 0;
-  answers.length = 0;
-  answers.push(...script);
-};
+const reset = (...script: Answer[]) => api.script(...script.map(reply));
 
 describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)', () => {
   it('retries an overloaded and a rate-limited call with a line for each, then answers', async () => {

@@ -5,11 +5,9 @@
  * 127.0.0.1; nothing reaches the network.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicEvent, runAgent, stubbedTree, tempFolders } from './agent-process.js';
+import { anthropicAnswer, fakeModelApi, runAgent, stubbedTree, tempFolders } from './agent-process.js';
 
 const KEY = 'sk-ant-api03-PLANTED-SESSION-KEY-0123456789';
 const tempFolder = tempFolders('kit-agent-session-');
@@ -32,80 +30,22 @@ const agent = (
   stdin?: string,
 ) => runAgent(args, { cwd: where.cwd, home: where.home, env, stdin: stdin ?? '' });
 
-const frame = anthropicEvent;
 /** An Anthropic stream that says `text`, with usage (cache counts included). */
-function answer(text: string): string[] {
-  const usage = {
-    input_tokens: 100,
-    output_tokens: 1,
-    cache_read_input_tokens: 2000,
-    cache_creation_input_tokens: 300,
-  };
-  return [
-    frame({
-      type: 'message_start',
-      message: {
-        id: 'm1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage,
-      },
-    }),
-    frame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    frame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
-    frame({ type: 'content_block_stop', index: 0 }),
-    frame({
-      type: 'message_delta',
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
-      usage: { output_tokens: 20 },
-    }),
-    frame({ type: 'message_stop' }),
-  ];
-}
+const answer = (text: string) =>
+  anthropicAnswer(text, {
+    model: 'claude-sonnet-4-5',
+    usage: { input_tokens: 100, output_tokens: 1, cache_read_input_tokens: 2000, cache_creation_input_tokens: 300 },
+    outputTokens: 20,
+  });
 
 describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
-  const requests: any[] = [];
-  const scripts: Array<string[] | object> = [];
-  let server: Server;
-  let url = '';
-  beforeAll(async () => {
-    server = createServer(async (req, res) => {
-      let raw = '';
-      for await (const chunk of req) raw += chunk;
-      requests.push(JSON.parse(raw));
-      const frames = scripts.shift();
-      if (!frames) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'fake API: nothing scripted' } }));
-        return;
-      }
-      if (!Array.isArray(frames)) {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(frames));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(frames.join(''));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  const script = (...streams: Array<string[] | object>) => {
-    requests.length = 0;
-    scripts.length = 0;
-    scripts.push(...streams);
-  };
+  const api = fakeModelApi();
+  const { requests, script } = api;
+  beforeAll(api.start);
+  afterAll(api.stop);
   const anthropicEnv = () => ({
     ANTHROPIC_API_KEY: KEY,
-    ANTHROPIC_BASE_URL: url,
+    ANTHROPIC_BASE_URL: api.origin,
     ANTHROPIC_MODEL: 'claude-sonnet-4-5',
     ANTHROPIC_SMALL_FAST_MODEL: 'claude-haiku-4-5',
   });
@@ -205,14 +145,17 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     expect((await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where)).code).toBe(0);
     expect((await agent(['--provider', 'offline', '--continue', '-p', 'what is in this folder?'], where)).code).toBe(0);
     script({
-      id: 'm2',
-      type: 'message',
-      role: 'assistant',
-      model: 'claude-haiku-4-5',
-      content: [{ type: 'text', text: 'Summary: listed the folder twice, read README.md.' }],
-      stop_reason: 'end_turn',
-      stop_sequence: null,
-      usage: { input_tokens: 500, output_tokens: 30 },
+      status: 200,
+      body: {
+        id: 'm2',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [{ type: 'text', text: 'Summary: listed the folder twice, read README.md.' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 500, output_tokens: 30 },
+      },
     });
     const run = await agent(['--continue'], where, anthropicEnv(), '/compact\n');
     expect(run.code, run.stderr + run.stdout).toBe(0);
