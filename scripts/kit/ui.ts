@@ -1,15 +1,21 @@
 /** Small output helpers: colours (only on a terminal, never with NO_COLOR), progress bars, tables. */
+import { createRequire } from 'node:module';
 import { stripVTControlCharacters } from 'node:util';
-import { createColors } from 'picocolors';
 import { CHAPTERS } from '../lib/chapters.js';
 
-// Decided at each call, not once at load: the kit's own rule (stdout a terminal, no NO_COLOR, no FORCE_COLOR=0),
-// which differs from picocolors' default guess (it also colours in CI and on Windows).
+// Loaded so that a missing install is not fatal: doctor runs before `npm install`, to say it is needed (in plain text).
+const colors = (() => {
+  try {
+    return (createRequire(import.meta.url)('picocolors') as typeof import('picocolors')).createColors(true);
+  } catch {
+    return undefined;
+  }
+})();
+// Decided at each call, on the kit's own rule (stdout a terminal, no NO_COLOR, no FORCE_COLOR=0): picocolors' own
+// guess also colours in CI and on Windows.
 const useColor = () => Boolean(process.stdout.isTTY) && !process.env.NO_COLOR && process.env.FORCE_COLOR !== '0';
-const on = createColors(true);
-const off = createColors(false);
 const paint = (name: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan') => (text: string) =>
-  (useColor() ? on : off)[name](text);
+  colors && useColor() ? colors[name](text) : text;
 export const bold = paint('bold');
 export const dim = paint('dim');
 export const red = paint('red');
