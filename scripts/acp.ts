@@ -9,7 +9,7 @@
  * settings' rules and hooks with the permission gate asking in the editor (8, 15), plan mode, the task list and
  * sub-agents (13), the parallel executor (9), the system prompt, compaction and a saved session under
  * ~/.coding-agent/sessions (12). A learner's tree is built the same way at every stage (scripts/lib/learner-tree.ts:
- * the stubs of chapters 7 and 15 not written yet run the kit's code, a chapter of 8-13 not finished is left out).
+ * the stubs of chapters 6, 7 and 15 not written yet run the kit's code, a chapter of 8-13 not finished is left out).
  *
  * Options: --provider anthropic|openai|offline, --model NAME, --starter (serve your own code from starter/src; a
  * chapter you have not finished is left out with a note, or answered as an error that says which chapter to finish).

@@ -13,7 +13,7 @@
  * interrupted).
  *
  * With --starter it runs the learner's code (starter/src), built the same way at every stage of the course: the stubs
- * of chapters 7 and 15 they have not written run the kit's code, and a chapter of 8-13 they have not finished is left
+ * of chapters 6, 7 and 15 they have not written run the kit's code, and a chapter of 8-13 they have not finished is left
  * out of the agent (scripts/lib/learner-tree.ts); one line under the banner says which.
  */
 import { readFileSync, statSync } from 'node:fs';

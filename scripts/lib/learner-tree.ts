@@ -5,12 +5,14 @@
  *
  * A learner's tree is rarely whole, so before it runs, three kinds of stub are filled in a copy of it (the learner's
  * files are never touched):
- * - chapter 7's and chapter 15's stubs not written yet get the reference's body: they are the glue (the loop, the
- *   factory and the program's parts), and without them nothing of the learner's would run at all;
+ * - the stubs of chapters 6, 7 and 15 not written yet get the reference's body: they are the glue (the streaming
+ *   turn, the loop, the factory and the program's parts), and without them nothing of the learner's would run at all
+ *   before chapter 15 (their own SimpleAgent and StreamingAgent are the lessons of chapters 3 and 6, seen in the
+ *   tests; the program runs chapter 7's loop, as every part after chapter 7 does);
  * - a chapter of 8 to 13 with any stub not written yet is left out of the agent: the stand-ins below replace the
  *   entry points the factory reaches, each with the part's neutral form (no retries, no MCP servers, one call at a
- *   time, ...), never a looser one (without chapter 8, every call is asked about);
- * - everything else is the learner's, as written: a stub of chapters 1-6 or 14 that is reached throws its TodoError,
+ *   time, ...), never a looser one (without chapter 8, every call but a built-in read is asked about);
+ * - everything else is the learner's, as written: a stub of chapters 1-5 or 14 that is reached throws its TodoError,
  *   and the program says which chapter to finish.
  * A stub is "not written yet" while its body is still the generated `throw new TodoError(...)`.
  */
@@ -33,8 +35,8 @@ import { listSources, parseRegions, type Region, rewriteRegions, todoImportFor }
 
 /** The chapters whose part the factory leaves out when they are not finished (with the stand-ins below). */
 export const OPTIONAL_CHAPTERS = [8, 9, 10, 11, 12, 13] as const;
-/** The chapters whose unwritten stubs run the reference's body. */
-export const GLUE_CHAPTERS = [7, 15] as const;
+/** The chapters whose unwritten stubs run the reference's body: the streaming turn, the loop, the program. */
+export const GLUE_CHAPTERS = [6, 7, 15] as const;
 
 /** What each optional chapter's absence means for the person, in a few words. */
 const LEFT_OUT: Record<(typeof OPTIONAL_CHAPTERS)[number], string> = {
@@ -272,7 +274,7 @@ function treeNote(leftOut: readonly number[], filled: readonly number[]): string
     );
   }
   if (filled.length > 0) {
-    const which = `chapter${filled.length > 1 ? 's' : ''} ${filled.join(' and ')}`;
+    const which = `chapter${filled.length > 1 ? 's' : ''} ${filled.length > 1 ? `${filled.slice(0, -1).join(', ')} and ${filled.at(-1)}` : filled[0]}`;
     parts.push(`the kit's code for the stubs of ${which} you have not written`);
   }
   return `(your code, ${parts.join('; ')})`;
