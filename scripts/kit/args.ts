@@ -1,10 +1,26 @@
 /** Argument helpers shared by the kit's commands. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CHAPTERS, chapterDir, parseChapter } from '../lib/chapters.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/**
+ * node:util's parseArgs, strict (its default): an unknown option, an option without its value or a word where none
+ * is taken is a UsageError that shows `usage` (kit.ts prints it and exits 2), never silently ignored.
+ */
+export function parseCommandArgs<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    if (!String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) throw error;
+    // Node's advice on an unknown option (quote it after `--`) is for a word, not a typo, and npm eats that `--`.
+    const message = (error as Error).message.replace(/\. To specify a positional argument .*$/s, '');
+    throw new UsageError(`${message}\nUsage: ${usage}`);
+  }
 }
 
 export function hasTests(root: string, chapter: number): boolean {
@@ -15,10 +31,10 @@ export function chaptersWithTests(root: string): number[] {
   return CHAPTERS.map((c) => c.number).filter((n) => hasTests(root, n));
 }
 
-/** The chapter named in args (chapter3, ch3, 3), if any; throws UsageError for a chapter with no tests. */
-export function chapterArg(root: string, args: readonly string[], required = false): number | undefined {
-  const positional = args.filter((arg) => !arg.startsWith('-'));
-  const named = positional.find((arg) => /^(chapter|ch)?-?\d+$/i.test(arg) || /^(chapter|ch)/i.test(arg));
+/** The chapter named by the command's one word (chapter3, ch3, 3), if any; throws UsageError for a chapter with no tests. */
+export function chapterArg(root: string, positionals: readonly string[], required = false): number | undefined {
+  const [named, ...more] = positionals;
+  if (more.length) throw new UsageError(`Name one chapter at a time, not ${positionals.join(' ')}`);
   if (named === undefined) {
     if (required) throw new UsageError('Name a chapter, for example: chapter3');
     return undefined;
@@ -32,15 +48,4 @@ export function chapterArg(root: string, args: readonly string[], required = fal
     throw new UsageError(`Unknown chapter: ${named}. The chapters are:\n\n${list.join('\n')}`);
   }
   return chapter;
-}
-
-/** The value after a flag (`--json FILE` or `--json=FILE`). */
-export function flagValue(args: readonly string[], flag: string): string | undefined {
-  const eq = args.find((arg) => arg.startsWith(`${flag}=`));
-  if (eq) return eq.slice(flag.length + 1);
-  const index = args.indexOf(flag);
-  if (index < 0) return undefined;
-  const value = args[index + 1];
-  if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
-  return value;
 }

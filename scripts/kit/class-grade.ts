@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { chaptersWithTests, UsageError } from './args.js';
+import { type GradeArgs, parseGradeArgs } from './grade-args.js';
 import {
   POINTS_PER_CHAPTER,
   round1,
@@ -53,22 +54,21 @@ export function chapterGrades(root: string, tests: readonly TestOutcome[], only?
 /** How many learners run at once by default: one per two cores (each test run itself uses several threads). */
 export const defaultJobs = (cores = availableParallelism()) => Math.max(1, Math.floor(cores / 2));
 
-/** The repositories named by --repos DIR… and --repos-file FILE (one per line, # comments, relative to the file). */
+/** The repositories named by --repos DIR…, --repo DIR and --repos-file FILE (one per line, # comments, relative to the file). */
 export function reposFromArgs(args: readonly string[], cwd = process.cwd()): string[] {
-  const repos: string[] = [];
-  const at = args.indexOf('--repos');
-  if (at >= 0)
-    for (let i = at + 1; i < args.length && !args[i]!.startsWith('--'); i++) repos.push(path.resolve(cwd, args[i]!));
-  const one = args.indexOf('--repo');
-  if (one >= 0) {
-    const value = args[one + 1];
-    if (!value || value.startsWith('--')) throw new UsageError('--repo needs a folder');
-    repos.push(path.resolve(cwd, value));
-  }
-  const listAt = args.findIndex((a) => a === '--repos-file' || a.startsWith('--repos-file='));
-  if (listAt >= 0) {
-    const file = args[listAt]!.includes('=') ? args[listAt]!.split('=').slice(1).join('=') : args[listAt + 1];
-    if (!file || file.startsWith('--')) throw new UsageError('--repos-file needs a file');
+  return reposOf(parseGradeArgs(args), cwd);
+}
+
+/** reposFromArgs, from arguments already read. */
+export function reposOf(
+  { folders, repo, 'repos-file': file }: Pick<GradeArgs, 'folders' | 'repo' | 'repos-file'>,
+  cwd = process.cwd(),
+): string[] {
+  const repos = folders.map((folder) => path.resolve(cwd, folder));
+  if (repo === '') throw new UsageError('--repo needs a folder');
+  if (file === '') throw new UsageError('--repos-file needs a file');
+  if (repo !== undefined) repos.push(path.resolve(cwd, repo));
+  if (file !== undefined) {
     const text = readFileSync(path.resolve(cwd, file), 'utf8');
     for (const line of text.split('\n').map((l) => l.trim()))
       if (line && !line.startsWith('#')) repos.push(path.resolve(path.dirname(path.resolve(cwd, file)), line));

@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
-import { chaptersWithTests } from './args.js';
+import { chaptersWithTests, parseCommandArgs } from './args.js';
 import { filesToRerun, runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { formatTypeErrors, typecheckStarter, type TypecheckResult } from './typecheck.js';
 import { dim, green, indent, red, yellow } from './ui.js';
@@ -242,7 +242,8 @@ function printCheck(check: Check): void {
   if (!check.ok && check.fix) console.log(dim(`  fix: ${check.fix}`));
 }
 
-export async function doctorCommand(root: string): Promise<number> {
+export async function doctorCommand(root: string, args: string[] = []): Promise<number> {
+  parseCommandArgs('npm run doctor', { args });
   const checks = setupChecks(root);
   checks.forEach(printCheck);
   // The test run takes a few seconds: say so if it takes more than one.

@@ -10,15 +10,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { chaptersWithTests, flagValue, UsageError } from './args.js';
-import {
-  chapterGrades,
-  defaultJobs,
-  gradeClass,
-  gradeEntries,
-  reposFromArgs,
-  scrubEnvironment,
-} from './class-grade.js';
+import { chaptersWithTests, UsageError } from './args.js';
+import { type GradeArgs, parseGradeArgs, positiveInt } from './grade-args.js';
+import { chapterGrades, defaultJobs, gradeClass, gradeEntries, reposOf, scrubEnvironment } from './class-grade.js';
 import {
   classCsv,
   classMarkdown,
@@ -90,44 +84,16 @@ function write(file: string, text: string): void {
 
 const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
-function positiveInt(args: readonly string[], flag: string): number | undefined {
-  const value = flagValue(args, flag);
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new UsageError(`${flag} needs a whole number of 1 or more, not "${value}"`);
-  return Number(value);
-}
-
-const FLAGS = [
-  '--solution',
-  '--chapters',
-  '--json',
-  '--junit',
-  '--classroom50',
-  '--gradescope',
-  '--repo',
-  '--repos',
-  '--repos-file',
-  '--jobs',
-  '--logs',
-  '--csv',
-  '--markdown',
-  '--timeout',
-];
-
-export async function gradeCommand(root: string, args: string[]): Promise<number> {
-  // A mistyped flag would otherwise be ignored and its file silently never written.
-  const unknown = args.filter((arg) => arg.startsWith('-') && !FLAGS.includes(arg.split('=')[0]!));
-  if (unknown.length)
-    throw new UsageError(`npm run grade: unknown option ${unknown.join(', ')}; the options are ${FLAGS.join(' ')}`);
+export async function gradeCommand(root: string, argv: string[]): Promise<number> {
+  const args = parseGradeArgs(argv);
   const offered = chaptersWithTests(root);
-  const spec = flagValue(args, '--chapters');
+  const spec = args.chapters;
   const chapters = spec ? parseChapters(spec, offered) : offered;
-  const repos = reposFromArgs(args);
-  if (repos.length || args.includes('--repos')) return gradeRepos(root, args, repos, chapters);
-  const target = args.includes('--solution') ? 'solution' : 'starter';
-  const jsonFile = flagValue(args, '--json');
-  const junitFile = flagValue(args, '--junit');
+  const repos = reposOf(args);
+  if (repos.length || args.repos) return gradeRepos(root, args, repos, chapters);
+  const target = args.solution ? 'solution' : 'starter';
+  const jsonFile = args.json;
+  const junitFile = args.junit;
   const {
     tests: ran,
     errors,
@@ -173,18 +139,13 @@ export async function gradeCommand(root: string, args: string[]): Promise<number
 }
 
 /** --classroom50 and --gradescope: a file for one learner (--repo, or this copy), a folder of <learner>.json with --repos. */
-function writePlatformFiles(
-  args: readonly string[],
-  grades: readonly LearnerGrade[],
-  context: Record<string, string>,
-): void {
-  const folder = args.some((arg) => arg === '--repos' || arg.startsWith('--repos-file'));
-  const formats: Array<[string, (g: LearnerGrade) => unknown]> = [
-    ['--classroom50', (g) => classroom50Result(g, context)],
-    ['--gradescope', gradescopeResult],
+function writePlatformFiles(args: GradeArgs, grades: readonly LearnerGrade[], context: Record<string, string>): void {
+  const folder = args.repos || args['repos-file'] !== undefined;
+  const formats: Array<[string | undefined, (g: LearnerGrade) => unknown]> = [
+    [args.classroom50, (g) => classroom50Result(g, context)],
+    [args.gradescope, gradescopeResult],
   ];
-  for (const [flag, make] of formats) {
-    const target = flagValue(args, flag);
+  for (const [target, make] of formats) {
     if (!target) continue;
     if (!folder) write(target, json(make(grades[0]!)));
     else for (const g of grades) write(path.join(target, `${g.learner}.json`), json(make(g)));
@@ -192,21 +153,15 @@ function writePlatformFiles(
   }
 }
 
-async function gradeRepos(root: string, args: string[], repos: string[], chapters: number[]): Promise<number> {
+async function gradeRepos(root: string, args: GradeArgs, repos: string[], chapters: number[]): Promise<number> {
   if (!repos.length) throw new UsageError('--repos needs one or more folders (learner repositories)');
-  if (args.includes('--solution'))
-    throw new UsageError("--solution grades this kit's reference; it does not go with --repo/--repos");
-  const jobs = positiveInt(args, '--jobs') ?? defaultJobs();
-  const timeoutMinutes = positiveInt(args, '--timeout') ?? 15;
-  const logsDir = flagValue(args, '--logs') ?? path.join(root, 'reports', 'grade');
+  if (args.solution) throw new UsageError("--solution grades this kit's reference; it does not go with --repo/--repos");
+  const jobs = positiveInt(args.jobs, '--jobs') ?? defaultJobs();
+  const timeoutMinutes = positiveInt(args.timeout, '--timeout') ?? 15;
+  const logsDir = args.logs ?? path.join(root, 'reports', 'grade');
   // Read the platform's context before the environment is scrubbed of anything a learner's code must not see.
-  const files = {
-    json: flagValue(args, '--json'),
-    csv: flagValue(args, '--csv'),
-    junit: flagValue(args, '--junit'),
-    markdown: flagValue(args, '--markdown'),
-  };
-  if (args.includes('--repo') && repos.length > 1)
+  const files = { json: args.json, csv: args.csv, junit: args.junit, markdown: args.markdown };
+  if (args.repo !== undefined && repos.length > 1)
     throw new UsageError('--repo grades one repository; name several with --repos or --repos-file');
   if (files.junit && repos.length > 1)
     throw new UsageError(

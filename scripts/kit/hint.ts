@@ -3,17 +3,8 @@
  * with `--lang zh` or a Chinese shell locale (LANG=zh_CN.UTF-8), from tests/chapterNN/hints.zh-CN.md; a chapter (or a
  * stub) with no Chinese hints gets the English ones, after a one-line note. The other messages stay English.
  */
-import { chapterArg, chaptersWithTests } from './args.js';
-import {
-  hintLang,
-  loadHints,
-  nextHint,
-  resetHintState,
-  hintsFile,
-  withoutLang,
-  type HintLang,
-  type StubHints,
-} from './hints.js';
+import { chapterArg, chaptersWithTests, parseCommandArgs } from './args.js';
+import { hintLang, loadHints, nextHint, resetHintState, hintsFile, type HintLang, type StubHints } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
@@ -105,11 +96,15 @@ export async function hintText(
   return lines.join('\n');
 }
 
-export async function hintCommand(root: string, argv: string[]): Promise<number> {
-  const lang = hintLang(argv);
-  const args = withoutLang(argv);
-  const chapter = chapterArg(root, args);
-  if (args.includes('--reset')) {
+export async function hintCommand(root: string, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs('npm run hint -- [chapterN] [--reset] [--lang zh|en]', {
+    args,
+    allowPositionals: true,
+    options: { reset: { type: 'boolean' }, lang: { type: 'string' } },
+  });
+  const lang = hintLang(args);
+  const chapter = chapterArg(root, positionals);
+  if (values.reset) {
     resetHintState(root, chapter);
     console.log(chapter ? `Hints for chapter ${chapter} start over.` : 'Hints for every chapter start over.');
     return 0;

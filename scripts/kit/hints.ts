@@ -17,6 +17,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { chapterDir } from '../lib/chapters.js';
 
 export interface Hint {
@@ -44,20 +45,30 @@ const CHINESE = /^zh([-_.@]|$)/i;
  * locale, the first set of LC_ALL, LC_MESSAGES and LANG (as POSIX programs read it): `zh_CN.UTF-8` is Chinese.
  */
 export function hintLang(args: readonly string[], env: NodeJS.ProcessEnv = process.env): HintLang {
-  const at = args.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
-  if (at >= 0) {
-    const value = args[at]!.includes('=') ? args[at]!.slice('--lang='.length) : (args[at + 1] ?? '');
-    return CHINESE.test(value) ? 'zh' : 'en';
-  }
+  const lang = langOption(args);
+  if (lang) return CHINESE.test(typeof lang.value === 'string' ? lang.value : '') ? 'zh' : 'en';
   const locale = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v !== '') ?? '';
   return CHINESE.test(locale) ? 'zh' : 'en';
 }
 
-/** The arguments without `--lang X`, for the commands that read positional words (the chapter). */
+/** The arguments without `--lang X`, for a command that reads the rest itself. */
 export function withoutLang(args: readonly string[]): string[] {
-  const at = args.findIndex((a) => a === '--lang' || a.startsWith('--lang='));
-  if (at < 0) return [...args];
-  return args.filter((_, i) => i !== at && !(i === at + 1 && args[at] === '--lang'));
+  const lang = langOption(args);
+  if (!lang) return [...args];
+  return args.filter((_, i) => i !== lang.index && !(i === lang.index + 1 && lang.inlineValue === false));
+}
+
+/** The first `--lang` of args as parseArgs reads it (its value and where it is), other words and options aside. */
+function langOption(args: readonly string[]) {
+  const { tokens } = parseArgs({
+    args,
+    options: { lang: { type: 'string' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) if (token.kind === 'option' && token.name === 'lang') return token;
+  return undefined;
 }
 
 /** Parses a hints.md. Headings inside fenced code are text, not sections. */

@@ -1,6 +1,6 @@
 /** npm run progress (and npm run list): every chapter with passed/total and a bar, from one vitest run. */
 import { CHAPTERS } from '../lib/chapters.js';
-import { chaptersWithTests, hasTests, UsageError } from './args.js';
+import { chaptersWithTests, hasTests, parseCommandArgs } from './args.js';
 import { rerunNote, runTests, scoreByChapter, type ChapterScore, type TestOutcome } from './run-tests.js';
 import { bar, bold, dim, green, table, yellow } from './ui.js';
 
@@ -39,12 +39,11 @@ export function progressTable(root: string, tests: readonly TestOutcome[], curre
 }
 
 export async function progressCommand(root: string, args: string[] = []): Promise<number> {
-  const unknown = args.filter((arg) => arg !== '--fresh');
-  if (unknown.length)
-    throw new UsageError(
-      `Unknown option: ${unknown.join(' ')}. Usage: npm run progress [-- --fresh]  (--fresh: run every chapter again, ignoring and rewriting .kit/results.json)`,
-    );
-  const fresh = args.includes('--fresh');
+  const { values } = parseCommandArgs(
+    'npm run progress [-- --fresh]  (--fresh: run every chapter again, ignoring and rewriting .kit/results.json)',
+    { args, options: { fresh: { type: 'boolean' } } },
+  );
+  const fresh = values.fresh ?? false;
   const { tests, errors, duration, reused = [], rerun } = await runTests({ root, progress: true, fresh });
   const current = firstIncomplete(root, tests);
   const passed = tests.filter((t) => t.status === 'passed').length;

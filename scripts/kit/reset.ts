@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { buildWorkspace, listSources, parseRegions, rewriteRegions, todoImportFor } from '../lib/regions.js';
-import { chapterArg } from './args.js';
+import { chapterArg, parseCommandArgs } from './args.js';
 import { bold, dim } from './ui.js';
 
 export interface ResetPlan {
@@ -72,7 +72,12 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 export async function resetCommand(root: string, args: string[]): Promise<number> {
-  const chapter = chapterArg(root, args, true)!;
+  const { values, positionals } = parseCommandArgs('npm run reset -- chapterN [--yes]', {
+    args,
+    allowPositionals: true,
+    options: { yes: { type: 'boolean', short: 'y' } },
+  });
+  const chapter = chapterArg(root, positionals, true)!;
   const plan = planReset(root, chapter);
   for (const name of plan.missing)
     console.log(
@@ -85,7 +90,7 @@ export async function resetCommand(root: string, args: string[]): Promise<number
   console.log(bold(`This puts the stubs of chapter ${chapter} back, throwing away your code in:`));
   for (const change of plan.changes) console.log(`  ${change.file}: ${change.regions.join(', ')}`);
   console.log(dim('Nothing outside those regions changes.'));
-  if (!args.includes('--yes') && !args.includes('-y') && !(await confirm('Reset them? [y/N] '))) {
+  if (!values.yes && !(await confirm('Reset them? [y/N] '))) {
     console.log('Nothing was changed.');
     return 1;
   }

@@ -1,6 +1,6 @@
 /** npm run solution -- chapter3: per region, a unified diff from the learner's body to the reference body. */
 import { listRegions, type StubInfo } from '../lib/regions.js';
-import { chapterArg } from './args.js';
+import { chapterArg, parseCommandArgs } from './args.js';
 import { unifiedDiff } from './diff.js';
 import { runTests } from './run-tests.js';
 import { chapterStubs } from './stubs.js';
@@ -57,7 +57,8 @@ const colorDiff = (diff: string) =>
     .join('\n');
 
 export async function solutionCommand(root: string, args: string[]): Promise<number> {
-  const chapter = chapterArg(root, args, true)!;
+  const { positionals } = parseCommandArgs('npm run solution -- chapterN', { args, allowPositionals: true });
+  const chapter = chapterArg(root, positionals, true)!;
   const { tests } = await runTests({ root, chapters: [chapter] });
   const failing = tests.filter((t) => t.status !== 'passed').length;
   if (failing > 0) {

@@ -16,7 +16,7 @@ import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { chapterDir } from '../lib/chapters.js';
-import { chapterArg, chaptersWithTests } from './args.js';
+import { chapterArg, chaptersWithTests, parseCommandArgs, UsageError } from './args.js';
 import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
 import {
@@ -331,14 +331,29 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
   };
 }
 
+const WATCH_USAGE = 'npm run watch [-- chapterN] [--plain] [--poll] [--interval=MS] [--spawn]';
+
 export async function watchCommand(root: string, args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(WATCH_USAGE, {
+    args,
+    allowPositionals: true,
+    options: {
+      plain: { type: 'boolean' },
+      poll: { type: 'boolean' },
+      interval: { type: 'string', default: '500' },
+      spawn: { type: 'boolean' },
+    },
+  });
+  const interval = Number(values.interval);
+  if (!(interval > 0))
+    throw new UsageError(`--interval wants milliseconds, not "${values.interval}"\nUsage: ${WATCH_USAGE}`);
   const options: WatchOptions = {
     root,
-    plain: args.includes('--plain') || !process.stdin.isTTY || !process.stdout.isTTY,
-    poll: args.includes('--poll'),
-    interval: Number(args.find((a) => a.startsWith('--interval='))?.slice('--interval='.length) ?? 500),
-    chapter: chapterArg(root, args),
-    spawn: args.includes('--spawn'),
+    plain: values.plain || !process.stdin.isTTY || !process.stdout.isTTY,
+    poll: values.poll ?? false,
+    interval,
+    chapter: chapterArg(root, positionals),
+    spawn: values.spawn ?? false,
   };
   return runWatch(options);
 }
