@@ -416,15 +416,18 @@ describe.concurrent('npm run agent -p, the way a program drives it (scripts/agen
     );
   });
 
-  it('--starter on a tree whose chapter 15 is unfinished says so and still answers through the older wiring', async () => {
+  it("--starter on a tree whose chapter 15 is unfinished runs the same program, the kit's code in its unwritten stubs", async () => {
     const where = setup({ 'notes.md': '# Notes\n\nBuy milk.\n' });
     const src = stubbedTree(tempFolder(), (region) => region.chapter === 15);
     const run = await agent(['--starter', '-p', 'read notes.md'], where, { KIT_SRC: src });
     expect(run.code, shown(run)).toBe(0);
-    expect(run.stderr, 'it says which stub of chapter 15 it reached first').toMatch(
-      /^\(chapter 15 is not finished yet \(parseFlags\)/m,
+    expect(run.stderr, 'one line says the kit fills chapter 15, and nothing is left out').toMatch(
+      /^\(your code, the kit's code for the stubs of chapter 15 you have not written\)$/m,
     );
-    expect(run.stdout, 'the older wiring prints the tool call').toContain('● read(path: "notes.md"');
+    expect(run.stderr, "chapter 15's whole banner, as the reference prints it").toMatch(
+      /^permissions: default mode[\s\S]*^executor: up to[\s\S]*^retries: up to/m,
+    );
+    expect(run.stdout, "chapter 15's renderer prints the tool call").toContain('● read(notes.md)');
     expect(run.stdout, 'and the answer').toContain('It begins: "Buy milk."');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 9's part (scripts/agent-parts/executor.ts), as a user runs it: a child process pointed
+ * `npm run agent` with chapter 9's part (chapter 9's executor, wired by chapter 15's factory), as a user runs it: a child process pointed
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +55,7 @@ const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_M
 const reset = api.script;
 const toolMessages = (body: any) => body.messages.filter((m: { role: string }) => m.role === 'tool');
 
-describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)', () => {
+describe('npm run agent with the executor part (chapter 9's executor, wired by chapter 15's factory)', () => {
   it("runs a turn's reads side by side and sends the results back in call order", async () => {
     const cwd = folder({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
     reset(readTurn('a.txt', 'b.txt', 'c.txt'), answer('Read all three.'));
@@ -116,15 +116,15 @@ describe('npm run agent with the executor part (scripts/agent-parts/executor.ts)
     expect(requests, 'no model call with a bad option').toEqual([]);
   });
 
-  it('with chapter 9 unfinished (--starter) it says so at start-up and runs without the part', async () => {
+  it('with chapter 9 unfinished (--starter) one line says so, and the calls run one at a time', async () => {
     const src = stubbedTree(tempFolder(), (region) => region.chapter === 9);
     const cwd = folder({ 'notes.md': '# Notes\n\nBuy milk.\n' });
     const run = await agent(['--provider', 'offline', '-p', 'read notes.md'], cwd, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(
-      /executor is chapter 9, not finished yet \(runInParallel\)/,
+    expect(run.stderr, 'the one line about the tree names the part left out').toMatch(
+      /^\(your code, without parallel calls \(9\) until that chapter is done\)$/m,
     );
     expect(run.stderr, 'no executor banner').not.toContain('executor: up to');
-    expect(run.stdout, "the run itself works, with chapter 7's serial executor").toContain('Buy milk.');
+    expect(run.stdout, 'the run itself works, one call after another').toContain('Buy milk.');
   });
 });

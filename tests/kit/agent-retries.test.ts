@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 10's part (scripts/agent-parts/retries.ts), as a user runs it: a child process pointed
+ * `npm run agent` with chapter 10's part (chapter 10, wired by chapter 15's factory), as a user runs it: a child process pointed
  * at a fake Anthropic API on 127.0.0.1 that is overloaded, rate limited, or refuses a bad request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 const reset = (...script: Answer[]) => api.script(...script.map(reply));
 
-describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)', () => {
+describe('npm run agent with the retries part (chapter 10, wired by chapter 15's factory)', () => {
   it('retries an overloaded and a rate-limited call with a line for each, then answers', async () => {
     reset(
       { status: 529, type: 'overloaded_error', headers: fast },
@@ -92,13 +92,16 @@ describe('npm run agent with the retries part (scripts/agent-parts/retries.ts)',
     expect(requests).toEqual([]);
   });
 
-  it('with chapter 10 unfinished (--starter) it says so at start-up and runs without the part', async () => {
+  it('with chapter 10 unfinished (--starter) one line says so, and an overloaded call is not tried again', async () => {
     const src = stubbedTree(folder(), (region) => region.chapter === 10);
-    const run = await agent(['--provider', 'offline', '-p', 'hello'], folder(), { KIT_SRC: src });
-    expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the first stub it reached').toMatch(
-      /retries is chapter 10, not finished yet \(\w+/,
+    reset({ status: 529, type: 'overloaded_error', headers: fast }, 'Too late.');
+    const run = await agent(['-p', 'hello'], folder(), { ...env(), KIT_SRC: src });
+    expect(run.stderr, 'the one line about the tree names the part left out').toMatch(
+      /^\(your code, without retries \(10\) until that chapter is done\)$/m,
     );
     expect(run.stderr, 'no retries banner').not.toContain('retries: up to');
+    expect(run.code, 'the overloaded answer ends the run: exit code 1').toBe(1);
+    expect(requests.length, 'one try, no retry').toBe(1);
+    expect(run.stdout).not.toContain('Too late.');
   });
 });

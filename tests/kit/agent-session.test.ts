@@ -1,5 +1,5 @@
 /**
- * Chapter 12 in `npm run agent` (scripts/agent-parts/session.ts), as a person uses it: every session saved under
+ * Chapter 12 in `npm run agent` (chapter 12, wired by chapter 15's factory), as a person uses it: every session saved under
  * $HOME (a temp folder here), --resume ID, --continue, --list, /compact, the usage and cost at exit, the system prompt
  * from CLAUDE.md, and prompt-caching breakpoints in what reaches the Anthropic API. The API is a node:http server on
  * 127.0.0.1; nothing reaches the network.
@@ -38,7 +38,7 @@ const answer = (text: string) =>
     outputTokens: 20,
   });
 
-describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
+describe('npm run agent: sessions (chapter 12, wired by chapter 15's factory)', () => {
   const api = fakeModelApi();
   const { requests, script } = api;
   beforeAll(api.start);
@@ -171,14 +171,19 @@ describe('npm run agent: sessions (scripts/agent-parts/session.ts)', () => {
     });
   });
 
-  it('with --starter and chapter 12 unfinished, the agent runs without sessions and says why', async () => {
+  it('with --starter and chapter 12 unfinished, one line says so, nothing is saved, and --continue is refused', async () => {
     const where = setup();
     const src = stubbedTree(tempFolder(), (region) => region.chapter >= 12);
     writeFileSync(path.join(where.cwd, 'README.md'), '# Project\n');
     const run = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
-    expect(run.stderr, 'it names the chapter and the stub').toMatch(/sessions is chapter 12, not finished yet \(\w+/);
+    expect(run.stderr, 'the one line about the tree names what is left out').toMatch(
+      /^\(your code, without saved sessions \(12\), planning tools \(13\) until those chapters are done; /m,
+    );
     expect(existsSync(path.join(where.home, '.coding-agent')), 'nothing is saved').toBe(false);
     expect(run.stdout).toContain('README.md');
+    const again = await agent(['--provider', 'offline', '--continue', '-p', 'go on'], where, { KIT_SRC: src });
+    expect(again.code, 'a session that cannot have been saved cannot be continued').not.toBe(0);
+    expect(again.stderr).toMatch(/--resume and --continue need chapter 12/);
   });
 });

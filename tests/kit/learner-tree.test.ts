@@ -91,12 +91,10 @@ describe('the learner tree the agent runs (scripts/lib/learner-tree.ts)', () => 
   });
 
   it('a chapter half written is left out whole, and a written stub of chapter 15 stays the learner’s', () => {
-    const src = stubbedTree(
-      tempFolder(),
-      (region) =>
-        (region.chapter === 10 && region.name === 'RetryingProvider.stream') ||
-        (region.chapter === 15 && region.name === 'retryPolicy'),
-    );
+    const src = stubbedTree(tempFolder(), (region) => {
+      const { chapter, name } = region as { chapter: number; name: string };
+      return (chapter === 10 && name === 'RetryingProvider.stream') || (chapter === 15 && name === 'retryPolicy');
+    });
     const tree = agentTree(src);
     expect(tree.leftOut, 'one stub of chapter 10 not written: the whole part is left out').toEqual([10]);
     expect(tree.filled).toEqual([15]);
