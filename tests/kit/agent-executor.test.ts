@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 9's part (chapter 9's executor, wired by chapter 15's factory), as a user runs it: a child process pointed
+ * `npm run agent` with chapter 9's part (chapter 9, wired by the factory of chapter 15), as a user runs it: a child process pointed
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,7 +55,7 @@ const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_M
 const reset = api.script;
 const toolMessages = (body: any) => body.messages.filter((m: { role: string }) => m.role === 'tool');
 
-describe('npm run agent with the executor part (chapter 9's executor, wired by chapter 15's factory)', () => {
+describe('npm run agent with the executor part (chapter 9, wired by the factory of chapter 15)', () => {
   it("runs a turn's reads side by side and sends the results back in call order", async () => {
     const cwd = folder({ 'a.txt': 'alpha\n', 'b.txt': 'beta\n', 'c.txt': 'gamma\n' });
     reset(readTurn('a.txt', 'b.txt', 'c.txt'), answer('Read all three.'));

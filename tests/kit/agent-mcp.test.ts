@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with MCP servers (chapter 11, wired by chapter 15's factory), as a user runs it: a child process pointed at a fake
+ * `npm run agent` with MCP servers (chapter 11, wired by the factory of chapter 15), as a user runs it: a child process pointed at a fake
  * OpenAI-compatible API on 127.0.0.1, with real MCP servers (server-filesystem, server-everything) started over stdio
  * from `.mcp.json` and from `--mcp-config`.
  */
@@ -41,7 +41,7 @@ const toolCall = (name: string, args: unknown) => [
 const answer = (text: string) => openaiAnswer(text);
 const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' });
 
-describe('npm run agent with MCP servers (chapter 11, wired by chapter 15's factory)', () => {
+describe('npm run agent with MCP servers (chapter 11, wired by the factory of chapter 15)', () => {
   it('starts the servers of .mcp.json, notes the one that failed, uses the tools, and leaves no process behind', async () => {
     const cwd = folder({ 'hello.txt': 'hi\n' });
     writeFileSync(

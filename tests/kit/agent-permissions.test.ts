@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 8's permission gate (chapter 8, wired by chapter 15's factory), as a person runs it: a child
+ * `npm run agent` with chapter 8's permission gate (chapter 8, wired by the factory of chapter 15), as a person runs it: a child
  * process in a temp workspace, with the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -78,7 +78,7 @@ function agent(
   });
 }
 
-describe('npm run agent with permissions (chapter 8, wired by chapter 15's factory)', () => {
+describe('npm run agent with permissions (chapter 8, wired by the factory of chapter 15)', () => {
   it('asks before a command in default mode, and runs it once the person says yes', async () => {
     const where = folder();
     api.script(bashCall('touch made-by-agent'), answer('Made the file.'));

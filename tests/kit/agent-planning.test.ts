@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 13's part (chapter 13, wired by chapter 15's factory), as a person runs it: plan mode with the
+ * `npm run agent` with chapter 13's part (chapter 13, wired by the factory of chapter 15), as a person runs it: plan mode with the
  * plan approved at the terminal, the task list drawn, and a sub-agent's work shown under its call. A child process in
  * a temp workspace, the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
@@ -29,7 +29,7 @@ let ids = 0;
 const toolCall = (name: string, args: object) => openaiToolCall(name, args, `call_${++ids}`);
 const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' });
 
-describe('npm run agent with plan mode, the task list and sub-agents (chapter 13, wired by chapter 15's factory)', () => {
+describe('npm run agent with plan mode, the task list and sub-agents (chapter 13, wired by the factory of chapter 15)', () => {
   it('plans in plan mode: a command is refused, the task list is drawn, the plan is approved at the terminal and the edit runs', async () => {
     const where = folder();
     api.requests.length = 0;

@@ -1,5 +1,5 @@
 /**
- * `npm run agent` with chapter 10's part (chapter 10, wired by chapter 15's factory), as a user runs it: a child process pointed
+ * `npm run agent` with chapter 10's part (chapter 10, wired by the factory of chapter 15), as a user runs it: a child process pointed
  * at a fake Anthropic API on 127.0.0.1 that is overloaded, rate limited, or refuses a bad request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ const env = (extra: Record<string, string> = {}) => ({
 });
 const reset = (...script: Answer[]) => api.script(...script.map(reply));
 
-describe('npm run agent with the retries part (chapter 10, wired by chapter 15's factory)', () => {
+describe('npm run agent with the retries part (chapter 10, wired by the factory of chapter 15)', () => {
   it('retries an overloaded and a rate-limited call with a line for each, then answers', async () => {
     reset(
       { status: 529, type: 'overloaded_error', headers: fast },

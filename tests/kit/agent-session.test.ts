@@ -1,5 +1,5 @@
 /**
- * Chapter 12 in `npm run agent` (chapter 12, wired by chapter 15's factory), as a person uses it: every session saved under
+ * Chapter 12 in `npm run agent` (chapter 12, wired by the factory of chapter 15), as a person uses it: every session saved under
  * $HOME (a temp folder here), --resume ID, --continue, --list, /compact, the usage and cost at exit, the system prompt
  * from CLAUDE.md, and prompt-caching breakpoints in what reaches the Anthropic API. The API is a node:http server on
  * 127.0.0.1; nothing reaches the network.
@@ -38,7 +38,7 @@ const answer = (text: string) =>
     outputTokens: 20,
   });
 
-describe('npm run agent: sessions (chapter 12, wired by chapter 15's factory)', () => {
+describe('npm run agent: sessions (chapter 12, wired by the factory of chapter 15)', () => {
   const api = fakeModelApi();
   const { requests, script } = api;
   beforeAll(api.start);
