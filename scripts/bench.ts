@@ -28,13 +28,27 @@ import {
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseScriptArgs } from './kit/args.js';
 import { chapterDir } from './lib/chapters.js';
 import { ROOT } from './lib/paths.js';
 import { buildWorkspace } from './lib/regions.js';
 import { guideLines, measureGuide } from '../tests/kit/browser-check.js';
 
-const argValue = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
-const RUNS = Math.max(1, Number(argValue('runs') ?? 5));
+const USAGE = 'npm run bench [-- --runs=N] [--chapters=1,2,3] [--verify] [--ci] [--no-guide]';
+const { values: args } = parseScriptArgs(USAGE, {
+  options: {
+    runs: { type: 'string', default: '5' },
+    chapters: { type: 'string' },
+    verify: { type: 'boolean' },
+    ci: { type: 'boolean' },
+    'no-guide': { type: 'boolean' },
+  },
+});
+const RUNS = Math.max(1, Number(args.runs));
+if (!Number.isInteger(RUNS)) {
+  console.error(`--runs wants a whole number, not "${args.runs}"\nUsage: ${USAGE}`);
+  process.exit(2);
+}
 const CORES = cpus().length;
 
 interface Figure {
@@ -149,7 +163,7 @@ async function main(): Promise<void> {
       .filter(Boolean)
       .map(Number)
       .sort((a, b) => a - b);
-    const chapters = argValue('chapters')?.split(',').map(Number) ?? written;
+    const chapters = args.chapters?.split(',').map(Number) ?? written;
     const allDirs = written.map(chapterDir);
 
     // What npm and tsx cost before any of the kit's code runs (`npm run env` is npm's own script).
@@ -267,7 +281,7 @@ async function main(): Promise<void> {
     });
 
     // 5. verify (minutes): only when asked.
-    if (process.argv.includes('--verify')) {
+    if (args.verify) {
       for (const [what, args, limit] of [
         ['npm run verify -- --quick', ['run', 'verify', '--', '--quick'], 90_000],
         ['npm run verify', ['run', 'verify'], 300_000],
@@ -310,7 +324,7 @@ async function main(): Promise<void> {
   const installLines = [
     `node_modules: ${mb(size(nm))} on disk (files only), of which mermaid and its diagram libraries ${mb(mermaidParts)}`,
   ];
-  if (process.argv.includes('--ci')) {
+  if (args.ci) {
     const dir = mkdtempSync(path.join(tmpdir(), 'kit-ci-'));
     try {
       for (const rel of ['package.json', 'package-lock.json', 'solution/package.json', 'starter/package.json']) {
@@ -327,7 +341,7 @@ async function main(): Promise<void> {
   // The guide site (issue 19, item 9): a chapter page answers a click within 1.5 s in headless Chromium, and its
   // diagrams are readable. The site is built first when there is no build.
   const guide: string[] = [];
-  if (!process.argv.includes('--no-guide')) {
+  if (!args['no-guide']) {
     if (!existsSync(path.join(ROOT, 'book/.vitepress/dist/404.html')))
       await timeOnce(node, [path.join(ROOT, 'node_modules/vitepress/bin/vitepress.js'), 'build', 'book'], ROOT);
     guide.push(...guideLines(await measureGuide(undefined, ['chapter-03', 'chapter-15-4'], 3)));
@@ -372,7 +386,7 @@ async function main(): Promise<void> {
   for (const line of installLines) console.log(line);
   for (const line of guide) console.log(line);
   missed += guide.filter((line) => line.includes(' MISSED')).length;
-  if (!process.argv.includes('--verify')) console.log('verify: not timed (add --verify; it takes minutes)');
+  if (!args.verify) console.log('verify: not timed (add --verify; it takes minutes)');
   const loadAfter = loadavg()[0]!;
   console.log(`\nload average ${loadBefore.toFixed(2)} before, ${loadAfter.toFixed(2)} after (${CORES} cores)`);
   console.log(missed === 0 ? 'Every target met.' : `${missed} target(s) not met.`);

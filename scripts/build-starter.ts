@@ -4,6 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseScriptArgs } from './kit/args.js';
 import { buildWorkspace, listSources } from './lib/regions.js';
 import { ROOT } from './lib/paths.js';
 
@@ -37,7 +38,8 @@ export function writeStarter(): number {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  if (process.argv.includes('--check')) {
+  const { values } = parseScriptArgs('npm run build:starter [-- --check]', { options: { check: { type: 'boolean' } } });
+  if (values.check) {
     const drift = starterDrift();
     if (drift.length) {
       console.error(

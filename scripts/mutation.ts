@@ -20,6 +20,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
+import { parseScriptArgs } from './kit/args.js';
 import { CHAPTERS, parseChapter } from './lib/chapters.js';
 import {
   BASELINE_FILE,
@@ -164,11 +165,24 @@ function printResult(result: ChapterMutation): void {
     );
 }
 
-async function main(args: string[]): Promise<number> {
-  const check = args.includes('--check');
-  if (args.includes('--isolate')) process.env.KIT_MUTATION_ISOLATE = '1';
-  const changedOnly = args.includes('--changed');
-  const workers = args.find((a) => a.startsWith('--concurrency='))?.slice('--concurrency='.length);
+async function main(): Promise<number> {
+  const { values, positionals } = parseScriptArgs(
+    'npm run mutation -- [chapters...] [--changed] [--check] [--isolate] [--verbose] [--concurrency=N]',
+    {
+      allowPositionals: true,
+      options: {
+        changed: { type: 'boolean' },
+        check: { type: 'boolean' },
+        isolate: { type: 'boolean' },
+        verbose: { type: 'boolean' },
+        concurrency: { type: 'string' },
+      },
+    },
+  );
+  const check = values.check ?? false;
+  if (values.isolate) process.env.KIT_MUTATION_ISOLATE = '1';
+  const changedOnly = values.changed ?? false;
+  const workers = values.concurrency;
   const concurrency = workers === undefined ? undefined : Number(workers);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency > 0)) {
     console.error(`--concurrency wants a whole number of worker processes, got "${workers}"`);
@@ -176,7 +190,7 @@ async function main(args: string[]): Promise<number> {
   }
   const available = mutationChapters();
   const chapters: number[] = [];
-  for (const arg of args.filter((a) => !a.startsWith('--'))) {
+  for (const arg of positionals) {
     const chapter = parseChapter(arg);
     if (chapter === undefined || !available.includes(chapter)) {
       console.error(
@@ -198,7 +212,7 @@ async function main(args: string[]): Promise<number> {
     const result =
       change === undefined
         ? fromBaseline(chapter, baseline)
-        : (await runMutation([chapter], { verbose: args.includes('--verbose'), concurrency }))[0]!;
+        : (await runMutation([chapter], { verbose: values.verbose, concurrency }))[0]!;
     if (changedOnly && change !== undefined) process.stdout.write(`(${change}) `);
     results.push(result);
     printResult(result);
@@ -223,5 +237,5 @@ async function main(args: string[]): Promise<number> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  process.exitCode = await main(process.argv.slice(2));
+  process.exitCode = await main();
 }

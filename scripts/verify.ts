@@ -24,6 +24,7 @@ import path from 'node:path';
 import { starterDrift } from './build-starter.js';
 import { chapterDir, parseTestArgs } from './lib/chapters.js';
 import { buildSite, checkGuide, guideTestCommands } from './lib/guide.js';
+import { parseScriptArgs } from './kit/args.js';
 import { chapterTestFiles, importClosure } from './kit/cache.js';
 import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
@@ -34,17 +35,24 @@ import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
 
 const MIN_TESTS_PER_CHAPTER = 15;
+const USAGE = 'npm run verify [-- --quick] [--chapter=4[,5]]';
+const { values } = parseScriptArgs(USAGE, {
+  options: { quick: { type: 'boolean' }, chapter: { type: 'string', multiple: true } },
+});
 /** --quick: skip the slow parts (the site build, the kit's own tests, mutation testing) while writing a chapter. */
-const quick = process.argv.includes('--quick');
+const quick = values.quick ?? false;
 /**
- * --chapter=4 (or --chapter=4,5): check only those chapters' workspaces (solution, starter, the unlock workspace
- * before each, its known-wrong solutions) in a work folder of their own, so authors of different chapters can run
- * verify side by side. Implies --quick. CI always runs the whole check.
+ * --chapter=4 (or --chapter=4,5, or --chapter 4 --chapter 5): check only those chapters' workspaces (solution,
+ * starter, the unlock workspace before each, its known-wrong solutions) in a work folder of their own, so authors of
+ * different chapters can run verify side by side. Implies --quick. CI always runs the whole check.
  */
-const only = process.argv
-  .filter((arg) => arg.startsWith('--chapter='))
-  .flatMap((arg) => arg.slice('--chapter='.length).split(','))
-  .map(Number);
+const only = (values.chapter ?? []).flatMap((list) => list.split(',')).map(Number);
+if (only.some((n) => !(Number.isInteger(n) && n > 0))) {
+  console.error(
+    `--chapter wants chapter numbers, such as --chapter=4,5, not "${values.chapter!.join(',')}"\nUsage: ${USAGE}`,
+  );
+  process.exit(2);
+}
 const WORK = path.join(ROOT, only.length > 0 ? `.verify-${only.join('-')}` : '.verify');
 const failures: string[] = [];
 const timings: Array<[string, number]> = [];

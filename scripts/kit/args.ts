@@ -23,6 +23,17 @@ export function parseCommandArgs<T extends ParseArgsConfig>(usage: string, confi
   }
 }
 
+/** parseCommandArgs for a script run on its own (no kit.ts around it): a usage error is printed, and it exits 2. */
+export function parseScriptArgs<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseCommandArgs(usage, config);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message);
+    process.exit(2);
+  }
+}
+
 export function hasTests(root: string, chapter: number): boolean {
   return existsSync(path.join(root, chapterDir(chapter)));
 }

@@ -9,10 +9,11 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
 import { loadWrongSolutions } from '../lib/wrong-solutions.js';
-import { chaptersWithTests } from './args.js';
+import { chaptersWithTests, parseScriptArgs } from './args.js';
 import { chapterStubs, firstUnfinished } from './stubs.js';
 import { warmRunner } from './watch.js';
 
@@ -69,11 +70,16 @@ export async function checkPointers(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const asked = process.argv
-    .slice(2)
-    .map((a) => Number(/\d+/.exec(a)?.[0]))
-    .filter((n) => n > 0);
-  const chapters = asked.length ? asked : chaptersWithTests(ROOT);
+  const usage = 'npx tsx scripts/kit/pointers.ts [chapterN ...]';
+  const { positionals } = parseScriptArgs(usage, { allowPositionals: true });
+  const asked = positionals.map(parseChapter);
+  if (asked.includes(undefined)) {
+    console.error(
+      `Not a chapter: ${positionals.filter((arg) => parseChapter(arg) === undefined).join(' ')}\nUsage: ${usage}`,
+    );
+    process.exit(2);
+  }
+  const chapters = asked.length ? (asked as number[]) : chaptersWithTests(ROOT);
   const results = await checkPointers(ROOT, chapters, (line) => console.log(line));
   const judged = results.filter((r) => !r.uncaught);
   console.log(

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
+import { parseScriptArgs } from './args.js';
 
 export interface WatchTiming {
   mode: 'warm' | 'spawn';
@@ -112,10 +113,11 @@ export async function measureWatch(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const flag = (name: string, fallback: number) =>
-    Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-  const saves = flag('saves', 5);
-  const chapter = flag('chapter', 3);
+  const { values } = parseScriptArgs('npx tsx scripts/kit/watch-timing.ts [--saves=5] [--chapter=3]', {
+    options: { saves: { type: 'string', default: '5' }, chapter: { type: 'string', default: '3' } },
+  });
+  const saves = Number(values.saves);
+  const chapter = Number(values.chapter);
   for (const mode of ['warm', 'spawn'] as const) {
     const t = await measureWatch({ chapter, saves, mode });
     console.log(
