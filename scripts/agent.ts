@@ -48,18 +48,6 @@ type PermissionMode = import('../solution/src/permissions/evaluate.js').Permissi
 type WorkspaceTrust = import('../solution/src/capstone/trust.js').WorkspaceTrust;
 type AgentSettings = import('../solution/src/capstone/trust.js').AgentSettings;
 
-/** The slash commands every session has (a custom command of the same name does not replace them). */
-const BUILTINS = ['help', 'clear', 'compact', 'usage', 'mode', 'resume', 'exit'] as const;
-const BUILTIN_HELP: Record<(typeof BUILTINS)[number], string> = {
-  help: 'this list',
-  clear: 'start a new conversation (a new session)',
-  compact: 'summarise the older part of the conversation now',
-  usage: 'tokens and cost of this session so far',
-  mode: 'show the permission mode, or change it: /mode acceptEdits',
-  resume: 'list saved sessions, or go on with one: /resume ID',
-  exit: 'leave (as Ctrl-D does)',
-};
-
 /** How often Stop hooks may send one prompt's run back to work: a hook that always asks must not loop forever. */
 const MAX_STOP_CONTINUATIONS = 5;
 
@@ -443,10 +431,14 @@ async function capstone(
     banner(built);
   }
 
+  // The slash commands every terminal session has (kit.builtinCommands: one table with the editor's); a custom command
+  // of the same name does not replace them.
+  const builtins = kit.builtinCommands('terminal');
+  const builtinNames = builtins.map((command) => command.name);
   async function builtin(name: string, args: string, signal: AbortSignal): Promise<void> {
-    switch (name as (typeof BUILTINS)[number]) {
+    switch (name) {
       case 'help': {
-        const lines = BUILTINS.map((word) => `  /${word.padEnd(12)}${BUILTIN_HELP[word]}`);
+        const lines = builtins.map((command) => `  /${command.name.padEnd(12)}${command.description}`);
         for (const command of commands)
           lines.push(`  /${command.name.padEnd(12)}${command.description} (${kit.commandLabel(command)})`);
         return out(`${lines.join('\n')}\n`);
@@ -510,7 +502,7 @@ async function capstone(
     controller = new AbortController();
     try {
       if (typed.startsWith('/')) {
-        const slash = kit.parseSlashLine(typed, commands, BUILTINS);
+        const slash = kit.parseSlashLine(typed, commands, builtinNames);
         if (slash.kind === 'builtin' && slash.name === 'exit') break;
         if (slash.kind === 'builtin') await builtin(slash.name, slash.args, controller.signal);
         else if (slash.kind === 'custom') await turn(slash.prompt, controller.signal);

@@ -28,5 +28,6 @@ export * from './mcp/index.js';
 export * from './permissions/index.js';
 export * from './retry/index.js';
 export * from './planning/index.js';
+export * from './slash-commands.js';
 export * from './acp/index.js';
 export * from './capstone/index.js';

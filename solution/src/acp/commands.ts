@@ -11,6 +11,7 @@
  * which turn into the prompt the model gets.
  */
 import type { AvailableCommand } from '@agentclientprotocol/sdk';
+import { builtinCommands } from '../slash-commands.js';
 
 /** A command a session offers besides the built-ins: a custom command, whose prompt is made from what was typed. */
 export interface SessionCommand {
@@ -22,16 +23,10 @@ export interface SessionCommand {
   expand(args: string): string;
 }
 
-/** The built-in commands of the ACP server: answered without the model. */
-export const BUILTIN_COMMANDS: readonly AvailableCommand[] = [
-  { name: 'help', description: 'List the commands and what each does' },
-  {
-    name: 'mode',
-    description: 'Show the permission mode, or change it: /mode acceptEdits',
-    input: { hint: 'default | acceptEdits | plan | bypassPermissions' },
-  },
-  { name: 'usage', description: 'Tokens (and cost) of this session so far' },
-];
+/** The built-in commands of the ACP server, from the table the terminal uses too: answered without the model. */
+export const BUILTIN_COMMANDS: readonly AvailableCommand[] = builtinCommands('editor').map(
+  ({ name, description, hint }) => ({ name, description, ...(hint ? { input: { hint } } : {}) }),
+);
 
 /** What a command name may be: letters, digits, "-", "_" and ":" (so `/etc/hosts is wrong` is text, not a command). */
 export const COMMAND_NAME = /^[A-Za-z0-9][\w:-]*$/;
