@@ -30,8 +30,10 @@ import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { parseHints } from '../kit/hints.js';
-import { fencedBlocks } from './markdown.js';
+import { fencedBlocks, frontMatter, headings, pageError } from './markdown.js';
 import { ROOT } from './paths.js';
+
+export { frontMatter, headings } from './markdown.js';
 
 /** The editions: a folder under book/src, and the suffix of its hints files next to hints.md. */
 export const EDITIONS = [{ dir: 'zh', hints: 'hints.zh-CN.md', name: 'Chinese' }] as const;
@@ -45,20 +47,6 @@ export interface TranslationHeader {
   present: boolean;
 }
 
-/** The front matter of a markdown page, as simple `key: value` lines (strings, `true`/`false`). */
-export function frontMatter(markdown: string): Record<string, string | boolean> | undefined {
-  const m = /^---\r?\n([\s\S]*?)\r?\n---\s*(\r?\n|$)/.exec(markdown);
-  if (!m) return undefined;
-  const data: Record<string, string | boolean> = {};
-  for (const line of m[1]!.split(/\r?\n/)) {
-    const kv = /^([\w-]+):\s*(.*?)\s*$/.exec(line);
-    if (!kv) continue;
-    const value = kv[2]!.replace(/^(['"])(.*)\1$/, '$2');
-    data[kv[1]!] = value === 'true' ? true : value === 'false' ? false : value;
-  }
-  return data;
-}
-
 /** The translation header of a page (front matter) or of a hints file (`<!-- english: <sha> [behind] -->`). */
 export function translationHeader(text: string, kind: 'page' | 'hints'): TranslationHeader {
   if (kind === 'hints') {
@@ -67,7 +55,7 @@ export function translationHeader(text: string, kind: 'page' | 'hints'): Transla
   }
   const data = frontMatter(text);
   if (!data) return { behind: false, present: false };
-  const english = data.english === undefined ? undefined : String(data.english);
+  const english = data.english == null ? undefined : String(data.english);
   return { ...(english ? { english } : {}), behind: data.behind === true, present: true };
 }
 
@@ -182,54 +170,6 @@ export function checkStaleness(
     ];
   }
   return [];
-}
-
-/** VitePress's heading slug (its markdown `slugify`, applied to the heading's text). */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036F]/g, '')
-    .replace(/[\u0000-\u001f]/g, '')
-    .replace(/[\s~`!@#$%^&*()\-_+=[\]{}|\\;:"'“”‘’<>,.?/]+/g, '-')
-    .replace(/-{2,}/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .replace(/^(\d)/, '_$1')
-    .toLowerCase();
-}
-
-/** The headings of a page outside code blocks: level, text, explicit `{#id}` if any, and the anchor VitePress gives. */
-export function headings(
-  markdown: string,
-): Array<{ level: number; line: number; text: string; id?: string; anchor: string }> {
-  const found: Array<{ level: number; line: number; text: string; id?: string; anchor: string }> = [];
-  const used = new Map<string, number>();
-  let fence: string | undefined;
-  const body = markdown.replace(/^---\r?\n[\s\S]*?\r?\n---\s*\r?\n/, (fm) => '\n'.repeat(fm.split('\n').length - 1));
-  body.split('\n').forEach((line, i) => {
-    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
-    if (
-      f &&
-      (!fence || (f[1]![0] === fence[0] && f[1]!.length >= fence.length && /^ {0,3}(`{3,}|~{3,})\s*$/.test(line)))
-    ) {
-      fence = fence ? undefined : f[1];
-      return;
-    }
-    if (fence) return;
-    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    if (!h) return;
-    const idMatch = /\s*\{#([^}\s]+)\}\s*$/.exec(h[2]!);
-    const text = idMatch ? h[2]!.slice(0, idMatch.index) : h[2]!;
-    const plain = text
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/<[^>]+>/g, '')
-      .replace(/[*`]/g, '');
-    let anchor = idMatch ? idMatch[1]! : slugify(plain);
-    const n = used.get(anchor);
-    used.set(anchor, (n ?? 0) + 1);
-    if (n !== undefined && !idMatch) anchor = `${anchor}-${n}`;
-    found.push({ level: h[1]!.length, line: i + 1, text, ...(idMatch ? { id: idMatch[1]! } : {}), anchor });
-  });
-  return found;
 }
 
 /** The fenced blocks of a page by kind, in order (quiz, mermaid, ts check). */
@@ -370,6 +310,11 @@ export function checkTranslations(root: string): string[] {
       const file = `book/src/${edition.dir}/${page}`;
       const english = `book/src/${page}`;
       const text = readFileSync(path.join(root, file), 'utf8');
+      const unreadable = pageError(text);
+      if (unreadable) {
+        problems.push(`${file}: ${unreadable}`);
+        continue;
+      }
       const header = translationHeader(text, 'page');
       if (!existsSync(path.join(root, english))) {
         // A page of the edition's own (the glossary): nothing to be in step with.
@@ -391,7 +336,9 @@ export function checkTranslations(root: string): string[] {
         continue;
       }
       problems.push(...checkStaleness(root, file, english, header));
-      problems.push(...checkStructure(file, readFileSync(path.join(root, english), 'utf8'), text));
+      const englishText = readFileSync(path.join(root, english), 'utf8');
+      // An English page the site cannot read is checkGuide's to report; its structure cannot be compared.
+      if (!pageError(englishText)) problems.push(...checkStructure(file, englishText, text));
     }
     for (const { file, english } of hintTranslations(root, edition.hints)) {
       const text = readFileSync(path.join(root, file), 'utf8');

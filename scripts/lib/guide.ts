@@ -18,7 +18,7 @@ import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { chapterStubs } from '../kit/stubs.js';
 import { chapterDir } from './chapters.js';
 import { checkTranslations, EDITIONS, isStub } from './guide-locale.js';
-import { type FencedBlock, fencedBlocks } from './markdown.js';
+import { type FencedBlock, fencedBlocks, pageError } from './markdown.js';
 import { ROOT } from './paths.js';
 
 export { fencedBlocks, type FencedBlock } from './markdown.js';
@@ -74,6 +74,12 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
   for (const page of pages) {
     const text = readFileSync(path.join(dir, page), 'utf8');
     const edition = editionOf(page);
+    // A page the site cannot read has nothing else to check (a translated page's is checkTranslations' to report).
+    const unreadable = pageError(text);
+    if (unreadable) {
+      if (!edition) problems.push(`book/src/${page}: ${unreadable}`);
+      continue;
+    }
     // A stub of a page not yet translated (english: none) holds only its note: nothing else to check.
     if (edition && isStub(text)) continue;
     tables.push({ page, markdown: text });

@@ -16,6 +16,7 @@ import {
   shellWords,
   stubTable,
 } from '../../scripts/lib/guide.js';
+import { headings, pageError } from '../../scripts/lib/markdown.js';
 import { ROOT } from '../../scripts/lib/paths.js';
 import { copyRepo, GOOD_QUIZ } from './helpers.js';
 
@@ -69,13 +70,25 @@ describe('parseQuiz (book/.vitepress/lib/quiz.ts)', () => {
   });
 });
 
-describe('fencedBlocks (scripts/lib/guide.ts)', () => {
+describe('fencedBlocks, headings, pageError (scripts/lib/markdown.ts)', () => {
   it('finds blocks with their info string and opening line, and respects longer fences', () => {
     const blocks = fencedBlocks('text\n```ts check\nconst a = 1;\n```\n````md\n```quiz\nnot a quiz\n```\n````\n');
     expect(blocks).toEqual([
       { info: 'ts check', content: 'const a = 1;', line: 2 },
       { info: 'md', content: '```quiz\nnot a quiz\n```', line: 5 },
     ]);
+  });
+
+  it('reads the page as the site does: past its front matter, in list items, with the lines of the whole file', () => {
+    const page = '---\nenglish: none\n---\n# Title\n\n1. Run it:\n\n   ```sh\n   npm test\n   ```\n';
+    expect(fencedBlocks(page)).toEqual([{ info: 'sh', content: 'npm test', line: 8 }]);
+    expect(headings(page)).toEqual([{ level: 1, line: 4, text: 'Title', anchor: 'title' }]);
+  });
+
+  it('says why the site cannot read a page: a front matter that is not YAML, an {#id} used twice', () => {
+    expect(pageError('# Fine\n')).toBeUndefined();
+    expect(pageError('---\nenglish: [\n---\n# x\n')).toMatch(/^the site cannot read this page: /);
+    expect(pageError('## A {#same}\n\n## B {#same}\n')).toMatch(/`same` is not unique/);
   });
 });
 
