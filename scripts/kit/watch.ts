@@ -359,27 +359,36 @@ export async function watchCommand(root: string, args: string[]): Promise<number
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
+const print = (text: string) => process.stdout.write(`${text}\n`);
+/** Clears the terminal and puts the cursor at the top left (each screen is drawn whole). */
+const CLEAR_SCREEN = '\u001b[2J\u001b[H';
+
+/** Prints `text` if `work` is still going after a second: a progress line for anything slow. */
+async function slow<T>(text: string, work: Promise<T>): Promise<T> {
+  const timer = setTimeout(() => print(dim(text)), 1000);
+  try {
+    return await work;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 export async function runWatch(options: WatchOptions): Promise<number> {
-  const { root, plain } = options;
-  const print = (text: string) => process.stdout.write(`${text}\n`);
-  const all = chaptersWithTests(root);
-  /** Prints `text` if `work` is still going after a second: a progress line for anything slow. */
-  const slow = async <T>(text: string, work: Promise<T>): Promise<T> => {
-    const timer = setTimeout(() => print(dim(text)), 1000);
-    try {
-      return await work;
-    } finally {
-      clearTimeout(timer);
-    }
-  };
+  const opening = printOpening(options.root, options.chapter);
+  const runner = await startRunner(options.root, options.spawn ?? false);
+  return new WatchSession(options, opening, runner).start();
+}
 
-  // A first screen at once, from the stubs alone (no test has run yet): the chapter and its first unwritten stub.
-  const opening = options.chapter ?? likelyChapter(root);
+/**
+ * A first screen at once, from the stubs alone (no test has run yet): the chapter and its first unwritten stub.
+ * Returns that chapter: the one named, else the first with unwritten stubs.
+ */
+function printOpening(root: string, named: number | undefined): number {
+  const opening = named ?? likelyChapter(root);
   const firstTodo = chapterStubs(root, opening).find((stub) => stub.todo);
   print(`${bold(`Chapter ${opening} · ${chapterTitle(opening)}`)}   ${dim('running the tests…')}`);
   // Only a guess until the earlier chapters' tests have run: say so, so the learner does not take it for a verdict.
-  const guessed = options.chapter === undefined && opening > 1;
+  const guessed = named === undefined && opening > 1;
   if (firstTodo)
     print(
       `${bold(guessed ? 'First unwritten stub:' : 'Next stub:')} ${cyan(`${firstTodo.file}:${firstTodo.line}`)}  ${dim(`(#region chapter ${firstTodo.chapter}: ${firstTodo.name})`)}`,
@@ -388,248 +397,328 @@ export async function runWatch(options: WatchOptions): Promise<number> {
     const done = opening === 2 ? 'Chapter 1 has' : `Chapters 1-${opening - 1} have`;
     print(dim(`${done} no stubs left; their tests run next, and the first of them that fails is shown instead.`));
   }
+  return opening;
+}
 
-  let runner: ChapterRunner;
-  if (options.spawn) runner = spawnRunner(root);
-  else {
-    try {
-      runner = withRerun(await slow('Starting vitest…', warmRunner(root)));
-    } catch (error) {
-      print(
-        yellow(
-          `Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`,
-        ),
-      );
-      runner = spawnRunner(root);
-    }
+/** One warm vitest for the session; a vitest process per run with --spawn, or when the warm one cannot start. */
+async function startRunner(root: string, spawn: boolean): Promise<ChapterRunner> {
+  if (spawn) return spawnRunner(root);
+  try {
+    return withRerun(await slow('Starting vitest…', warmRunner(root)));
+  } catch (error) {
+    print(
+      yellow(
+        `Could not keep vitest warm (${(error as Error).message.split('\n')[0]}): starting it for each run instead.`,
+      ),
+    );
+    return spawnRunner(root);
+  }
+}
+
+/** What the screen shows: a chapter's last run, what was found after it (extras), and the status line. */
+interface Screen {
+  chapter: number;
+  result: RunResult;
+  extras: Extras;
+  status: string;
+}
+
+/** One `npm run watch`: the chapter on screen, the runs, the saves and the keys, until `q`. */
+class WatchSession {
+  private readonly root: string;
+  private readonly plain: boolean;
+  private readonly options: WatchOptions;
+  private readonly all: number[];
+  private runner: ChapterRunner;
+  private chapter: number;
+  /**
+   * Without a chapter named, watch starts on the first chapter with unwritten stubs; the earlier chapters are checked
+   * right after the first screen, and the first of them that fails is shown instead. Settled once that is decided.
+   */
+  private settled: boolean;
+  /** The chapter `h` gives a hint for: the one the focused failure's stub belongs to. */
+  private hintChapter: number;
+  private closed = false;
+  private watcher: ReturnType<typeof watchTree> | undefined;
+  /** Latest results per chapter, cleared by a save. */
+  private readonly results = new Map<number, RunResult>();
+  /** Counts saves and keys: what a background step finds for an older generation is not shown. */
+  private generation = 0;
+  private screen: Screen | undefined;
+  private running = false;
+  /** A run was asked for while one was under way: run again when it ends. */
+  private again = false;
+  /** The type check and the earlier chapters' run after a screen: stopped by the next save. */
+  private background: AbortController | undefined;
+  private inBackground = false;
+  private readonly keysLine: string;
+
+  constructor(options: WatchOptions, opening: number, runner: ChapterRunner) {
+    this.options = options;
+    this.root = options.root;
+    this.plain = options.plain;
+    this.all = chaptersWithTests(options.root);
+    this.runner = runner;
+    this.chapter = opening;
+    this.settled = options.chapter !== undefined;
+    this.hintChapter = opening;
+    this.keysLine = dim(
+      `keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${this.plain ? ' (type the key, then Enter)' : ''}`,
+    );
   }
 
-  // Without a chapter named, start on the first chapter with unwritten stubs; earlier chapters are checked right
-  // after the first screen, and the first of them that fails is shown instead.
-  const named = options.chapter !== undefined;
-  let chapter = opening;
-  let settled = named;
-  const keysLine = dim(
-    `keys: n next chapter · p previous chapter · h hint · l list · r re-run · q quit${plain ? ' (type the key, then Enter)' : ''}`,
-  );
-  const usageLine = dim('Any chapter: npm run watch -- chapter3');
-  let hintChapter = chapter;
-  let closed = false;
-  let watcher: ReturnType<typeof watchTree> | undefined;
-  /** Latest results per chapter, and whether a save came since. */
-  const results = new Map<number, RunResult>();
-  let generation = 0;
-  let screen: { chapter: number; result: RunResult; extras: Extras; status: string } | undefined;
+  /** Watches the saves and the keys and runs the chapter; resolves with the exit code once the learner quits. */
+  start(): Promise<number> {
+    const stopSaves = this.watchSaves();
+    return new Promise<number>((resolve) => {
+      let stopKeys = () => {};
+      const quit = async () => {
+        if (this.closed) return;
+        this.closed = true;
+        stopSaves();
+        stopKeys();
+        print('Bye!');
+        await Promise.race([this.runner.close(), new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
+        resolve(0);
+      };
+      stopKeys = this.listenForKeys((key) => this.onKey(key, quit));
+      process.once('SIGINT', () => void quit());
+      process.once('SIGTERM', () => void quit());
+      void this.run();
+    });
+  }
 
-  const show = () => {
-    if (!screen || closed) return;
-    if (!plain) process.stdout.write('\u001b[2J\u001b[H');
+  private show(): void {
+    const screen = this.screen;
+    if (!screen || this.closed) return;
+    if (!this.plain) process.stdout.write(CLEAR_SCREEN);
     else print(dim('─'.repeat(60)));
-    print(renderChapter(root, screen.chapter, screen.result.tests, screen.result.errors, screen.extras));
+    print(renderChapter(this.root, screen.chapter, screen.result.tests, screen.result.errors, screen.extras));
     if (screen.result.rerun?.files.length) print(dim(rerunNote(screen.result.rerun)));
     print('');
     print(dim(screen.status));
-    print(keysLine);
-    print(usageLine);
-  };
+    print(this.keysLine);
+    print(dim('Any chapter: npm run watch -- chapter3'));
+  }
+
   /** In plain mode the extras are appended; on a terminal the whole screen is drawn again. */
-  const showExtras = (extras: Extras) => {
-    if (!screen || closed) return;
+  private showExtras(extras: Extras): void {
+    const screen = this.screen;
+    if (!screen || this.closed) return;
     const before = renderExtras(screen.extras);
     screen.extras = { ...screen.extras, ...extras };
     const after = renderExtras(screen.extras);
     if (after === before) return;
-    if (!plain) show();
+    if (!this.plain) this.show();
     else if (after) print(after.replace(/^\n/, ''));
-  };
+  }
 
-  let running = false;
-  let again = false;
-  /** The type check and the earlier chapters' run after a screen: stopped by the next save. */
-  let background: AbortController | undefined;
-  let inBackground = false;
-  const run = async (): Promise<void> => {
-    if (running) {
-      again = true;
+  /** Runs the current chapter (again after a save or a key that came meanwhile), one run at a time. */
+  private async run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
       return;
     }
-    running = true;
+    this.running = true;
     try {
-      do {
-        again = false;
-        const current = chapter;
-        const mine = generation;
-        const result = await slow(`Running chapter ${current}…`, runner.run([current]));
-        if (closed) return;
-        results.set(current, result);
-        hintChapter = focusStub(root, current, result.tests)?.chapter ?? current;
-        screen = {
-          chapter: current,
-          result,
-          extras: {},
-          status: `ran ${result.tests.length} tests in ${seconds(result.duration)} at ${new Date().toLocaleTimeString()}; watching starter/src (${watcher?.mode ?? 'events'}, vitest ${runner.mode})`,
-        };
-        show();
-        if (again) continue;
-        // Then, beside the screen: the type errors, and the earlier chapters. A save stops both (see below).
-        background = new AbortController();
-        const types = typecheckStarter(root, { signal: background.signal }).then(
-          (r) => {
-            if (mine === generation && screen?.chapter === current) showExtras({ typeErrors: r.errors });
-          },
-          () => undefined,
-        );
-        const earlier = all.filter((n) => n < current);
-        if (earlier.length) {
-          inBackground = true;
-          const before = await runner.run(earlier).finally(() => (inBackground = false));
-          if (closed || mine !== generation || chapter !== current) continue;
-          const regressions: Regression[] = [];
-          for (const n of earlier) {
-            const tests = before.tests.filter((t) => t.chapter === n);
-            results.set(n, { tests, errors: [], duration: 0 });
-            const failed = tests.filter((t) => t.status === 'failed').length;
-            if (failed)
-              regressions.push({
-                chapter: n,
-                failed,
-                total: tests.length,
-                unfinished: chapterStubs(root, n).some((stub) => stub.todo),
-              });
-          }
-          if (!settled && regressions.length) {
-            // At start-up, an earlier chapter that does not pass yet is where the learner is.
-            settled = true;
-            chapter = regressions[0]!.chapter;
-            print(dim(`Chapter ${chapter} has failing tests: showing it first.`));
-            again = true;
-            continue;
-          }
-          showExtras({ regressions });
-        }
-        settled = true;
-        await types;
-      } while (again && !closed);
+      do await this.runOnce();
+      while (this.again && !this.closed);
     } catch (error) {
       print(red(`The tests could not run: ${(error as Error).message}`));
-      if (runner.mode === 'warm' && /warm vitest/.test((error as Error).message)) {
+      if (this.runner.mode === 'warm' && /warm vitest/.test((error as Error).message)) {
         print(yellow('Starting vitest for each run from now on.'));
-        runner = spawnRunner(root);
+        this.runner = spawnRunner(this.root);
       }
     } finally {
-      running = false;
+      this.running = false;
     }
-  };
+  }
+
+  /** One run of the chapter and its screen, then, beside it, the type errors and the earlier chapters. */
+  private async runOnce(): Promise<void> {
+    this.again = false;
+    const current = this.chapter;
+    const mine = this.generation;
+    const result = await slow(`Running chapter ${current}…`, this.runner.run([current]));
+    if (this.closed) return;
+    this.results.set(current, result);
+    this.hintChapter = focusStub(this.root, current, result.tests)?.chapter ?? current;
+    this.screen = {
+      chapter: current,
+      result,
+      extras: {},
+      status: `ran ${result.tests.length} tests in ${seconds(result.duration)} at ${new Date().toLocaleTimeString()}; watching starter/src (${this.watcher?.mode ?? 'events'}, vitest ${this.runner.mode})`,
+    };
+    this.show();
+    if (this.again) return;
+    // A save stops both (interrupt).
+    this.background = new AbortController();
+    const types = typecheckStarter(this.root, { signal: this.background.signal }).then(
+      (r) => {
+        if (mine === this.generation && this.screen?.chapter === current) this.showExtras({ typeErrors: r.errors });
+      },
+      () => undefined,
+    );
+    if (!(await this.checkEarlier(current, mine))) return;
+    this.settled = true;
+    await types;
+  }
+
+  /**
+   * Runs the chapters before `current` and shows those that fail now; at start-up, moves to the first of them (an
+   * earlier chapter that does not pass yet is where the learner is). False when the run is stale or moved on.
+   */
+  private async checkEarlier(current: number, mine: number): Promise<boolean> {
+    const earlier = this.all.filter((n) => n < current);
+    if (!earlier.length) return true;
+    this.inBackground = true;
+    const before = await this.runner.run(earlier).finally(() => (this.inBackground = false));
+    if (this.closed || mine !== this.generation || this.chapter !== current) return false;
+    const regressions: Regression[] = [];
+    for (const n of earlier) {
+      const tests = before.tests.filter((t) => t.chapter === n);
+      this.results.set(n, { tests, errors: [], duration: 0 });
+      const failed = tests.filter((t) => t.status === 'failed').length;
+      if (failed)
+        regressions.push({
+          chapter: n,
+          failed,
+          total: tests.length,
+          unfinished: chapterStubs(this.root, n).some((stub) => stub.todo),
+        });
+    }
+    if (!this.settled && regressions.length) {
+      this.settled = true;
+      this.chapter = regressions[0]!.chapter;
+      print(dim(`Chapter ${this.chapter} has failing tests: showing it first.`));
+      this.again = true;
+      return false;
+    }
+    this.showExtras({ regressions });
+    return true;
+  }
+
   /** A save or a key: what runs in the background after the last screen is stale, stop it. */
-  const interrupt = () => {
-    generation++;
-    settled = true;
-    background?.abort();
-    if (inBackground) void runner.cancel().catch(() => undefined);
-  };
+  private interrupt(): void {
+    this.generation++;
+    this.settled = true;
+    this.background?.abort();
+    if (this.inBackground) void this.runner.cancel().catch(() => undefined);
+  }
 
-  let debounce: ReturnType<typeof setTimeout> | undefined;
-  let pending = new Set<string>();
-  watcher = watchTree(
-    path.join(root, 'starter/src'),
-    (files) => {
-      for (const file of files) pending.add(file);
+  /** Re-runs after each burst of saves in starter/src (50 ms of quiet), the changed files forgotten first. */
+  private watchSaves(): () => void {
+    const src = path.join(this.root, 'starter/src');
+    let debounce: ReturnType<typeof setTimeout> | undefined;
+    let pending = new Set<string>();
+    this.watcher = watchTree(
+      src,
+      (files) => {
+        for (const file of files) pending.add(file);
+        clearTimeout(debounce);
+        debounce = setTimeout(() => {
+          const changed = [...pending];
+          pending = new Set();
+          this.interrupt();
+          this.results.clear();
+          this.runner.invalidate(changed.length ? changed : listTs(src));
+          void this.run();
+        }, 50);
+      },
+      this.options,
+    );
+    return () => {
+      this.watcher?.close();
       clearTimeout(debounce);
-      debounce = setTimeout(() => {
-        const changed = [...pending];
-        pending = new Set();
-        interrupt();
-        results.clear();
-        runner.invalidate(changed.length ? changed : listTs(path.join(root, 'starter/src')));
-        void run();
-      }, 50);
-    },
-    options,
-  );
+    };
+  }
 
-  return new Promise<number>((resolve) => {
-    const quit = async () => {
-      if (closed) return;
-      closed = true;
-      watcher?.close();
-      clearTimeout(debounce);
-      if (!plain && process.stdin.isTTY) process.stdin.setRawMode(false);
-      process.stdin.pause();
-      rl?.close();
-      print('Bye!');
-      await Promise.race([runner.close(), new Promise((r) => setTimeout(r, 1000))]).catch(() => undefined);
-      resolve(0);
-    };
-    const move = async (to: number | undefined, edge: string) => {
-      if (to === undefined) print(edge);
-      else {
-        chapter = to;
-        interrupt();
-        await run();
-      }
-    };
-    const onKey = async (key: string) => {
-      switch (key.toLowerCase()) {
-        case 'q':
-        case '\u0003':
-          await quit();
-          break;
-        case 'n':
-          await move(
-            all.find((n) => n > chapter),
-            'This is the last chapter.',
-          );
-          break;
-        case 'p':
-        case 'b':
-          await move(all.filter((n) => n < chapter).at(-1), 'This is the first chapter.');
-          break;
-        case 'h': {
-          const known =
-            results.get(hintChapter) ?? (await slow(`Running chapter ${hintChapter}…`, runner.run([hintChapter])));
-          print('');
-          print(await hintText(root, hintChapter, known.tests));
-          print(keysLine);
-          break;
-        }
-        case 'l': {
-          const stale = all.filter((n) => !results.has(n));
-          const fresh = stale.length
-            ? await slow(`Running chapters ${stale.join(', ')}…`, runner.run(stale))
-            : { tests: [] };
-          for (const n of stale)
-            results.set(n, { tests: fresh.tests.filter((t) => t.chapter === n), errors: [], duration: 0 });
-          print('');
-          print(
-            progressTable(
-              root,
-              all.flatMap((n) => results.get(n)?.tests ?? []),
-              chapter,
-            ),
-          );
-          print(keysLine);
-          break;
-        }
-        case 'r':
-          results.clear();
-          await run();
-          break;
-      }
-    };
-    let rl: ReturnType<typeof createInterface> | undefined;
-    if (plain) {
-      rl = createInterface({ input: process.stdin, terminal: false });
+  /** Calls `onKey` with each key (on a terminal) or the first letter of each line (plain); returns how to stop. */
+  private listenForKeys(onKey: (key: string) => Promise<void>): () => void {
+    if (this.plain) {
+      const rl = createInterface({ input: process.stdin, terminal: false });
       rl.on('line', (line) => void onKey(line.trim().charAt(0)));
-    } else {
-      process.stdin.setRawMode(true);
-      process.stdin.setEncoding('utf8');
-      process.stdin.on('data', (data: string) => void onKey(data));
-      process.stdin.resume();
+      return () => {
+        process.stdin.pause();
+        rl.close();
+      };
     }
-    process.once('SIGINT', () => void quit());
-    process.once('SIGTERM', () => void quit());
-    void run();
-  });
+    process.stdin.setRawMode(true);
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (data: string) => void onKey(data));
+    process.stdin.resume();
+    return () => {
+      if (process.stdin.isTTY) process.stdin.setRawMode(false);
+      process.stdin.pause();
+    };
+  }
+
+  private async onKey(key: string, quit: () => Promise<void>): Promise<void> {
+    switch (key.toLowerCase()) {
+      case 'q':
+      case '\u0003':
+        await quit();
+        break;
+      case 'n':
+        await this.move(
+          this.all.find((n) => n > this.chapter),
+          'This is the last chapter.',
+        );
+        break;
+      case 'p':
+      case 'b':
+        await this.move(this.all.filter((n) => n < this.chapter).at(-1), 'This is the first chapter.');
+        break;
+      case 'h':
+        await this.showHint();
+        break;
+      case 'l':
+        await this.showList();
+        break;
+      case 'r':
+        this.results.clear();
+        await this.run();
+        break;
+    }
+  }
+
+  /** `n` and `p`: to another chapter, or a line saying there is none. */
+  private async move(to: number | undefined, edge: string): Promise<void> {
+    if (to === undefined) print(edge);
+    else {
+      this.chapter = to;
+      this.interrupt();
+      await this.run();
+    }
+  }
+
+  /** `h`: the next hint for the chapter whose stub the screen points at (its tests run first if they have not). */
+  private async showHint(): Promise<void> {
+    const chapter = this.hintChapter;
+    const known = this.results.get(chapter) ?? (await slow(`Running chapter ${chapter}…`, this.runner.run([chapter])));
+    print('');
+    print(await hintText(this.root, chapter, known.tests));
+    print(this.keysLine);
+  }
+
+  /** `l`: every chapter's passed/total, running the chapters with no results since the last save. */
+  private async showList(): Promise<void> {
+    const stale = this.all.filter((n) => !this.results.has(n));
+    const fresh = stale.length
+      ? await slow(`Running chapters ${stale.join(', ')}…`, this.runner.run(stale))
+      : { tests: [] };
+    for (const n of stale)
+      this.results.set(n, { tests: fresh.tests.filter((t) => t.chapter === n), errors: [], duration: 0 });
+    print('');
+    print(
+      progressTable(
+        this.root,
+        this.all.flatMap((n) => this.results.get(n)?.tests ?? []),
+        this.chapter,
+      ),
+    );
+    print(this.keysLine);
+  }
 }
 
 function listTs(dir: string): string[] {
