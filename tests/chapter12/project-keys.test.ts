@@ -2,10 +2,9 @@
  * Chapter 12: sessions are kept per project (src/session/store.ts). Two projects whose paths differ only in
  * punctuation (`my.app`, `my-app`) must not share their sessions: --continue in one resumed the other's.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { KIT_DIR, legacyProjectKey, SessionStore } from 'kit/session/store';
+import { SessionStore } from 'kit/session/store';
 import { userMessage } from 'kit/messages';
 import { tempHome } from './fixtures.js';
 
@@ -25,20 +24,5 @@ describe('project keys (src/session/store.ts)', () => {
       new SessionStore({ home, cwd: dotted }).list(),
       "SessionStore.list: my.app has no session: its folder must not be my-app's (projectKey)",
     ).toEqual([]);
-  });
-
-  test('a session kept under the old key of this very folder is still found; one of the look-alike folder is not', () => {
-    const { home, base } = tempHome();
-    const cwd = path.join(base, 'my.app');
-    const old = path.join(home, KIT_DIR, 'sessions', legacyProjectKey(cwd));
-    mkdirSync(old, { recursive: true });
-    const header = (id: string, folder: string) =>
-      `${JSON.stringify({ type: 'session', at: '2026-01-01T00:00:00.000Z', version: 1, id, cwd: folder })}\n`;
-    writeFileSync(path.join(old, 'mine.jsonl'), header('mine', cwd));
-    writeFileSync(path.join(old, 'theirs.jsonl'), header('theirs', path.join(base, 'my-app')));
-    expect(
-      new SessionStore({ home, cwd }).list().map((one) => one.id),
-      "SessionStore.list: the old session of this folder is adopted, the look-alike's is not",
-    ).toEqual(['mine']);
   });
 });

@@ -16,17 +16,7 @@
  * is given the secrets it must never write (the API keys), and each line is scrubbed before it is written.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { historyProblems, type Message } from '../messages.js';
 import { noUsage } from '../agent-events.js';
@@ -50,34 +40,8 @@ export const REDACTED = '[REDACTED]';
 /** The working folder as a folder name: "/home/me/app" -> "-home-me-app-" and 12 hex digits of its hash. */
 export function projectKey(cwd: string): string {
   const resolved = path.resolve(cwd);
-  return `${legacyProjectKey(resolved)}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
-}
-
-/** The key before the hash was added (kits before November 2026); its sessions are adopted (SessionStore). */
-export function legacyProjectKey(cwd: string): string {
-  return path.resolve(cwd).replace(/[^A-Za-z0-9]/g, '-');
-}
-
-/**
- * Moves the sessions of `cwd` kept under the old key (legacyProjectKey) to `dir`: only the files whose session
- * record names this very folder, so a project whose path differs only in punctuation keeps its own.
- */
-function adoptLegacySessions(home: string, cwd: string, dir: string): void {
-  const old = path.join(home, KIT_DIR, 'sessions', legacyProjectKey(cwd));
-  if (!existsSync(old)) return;
-  for (const name of readdirSync(old).filter((one) => one.endsWith('.jsonl'))) {
-    try {
-      const first = JSON.parse(readFileSync(path.join(old, name), 'utf8').split('\n', 1)[0]!) as {
-        type?: string;
-        cwd?: string;
-      };
-      if (first.type !== 'session' || first.cwd !== path.resolve(cwd) || existsSync(path.join(dir, name))) continue;
-      mkdirSync(dir, { recursive: true });
-      renameSync(path.join(old, name), path.join(dir, name));
-    } catch {
-      // a file that cannot be read stays where it is
-    }
-  }
+  // The hash keeps apart two folders whose names differ only in punctuation (my.app, my-app).
+  return `${resolved.replace(/[^A-Za-z0-9]/g, '-')}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
 }
 
 /** The folder holding the sessions of the project in `cwd`. */
@@ -270,7 +234,6 @@ export class SessionStore {
   constructor(options: StoreOptions) {
     this.options = options;
     this.dir = sessionsDir(options.home, options.cwd);
-    adoptLegacySessions(options.home, options.cwd, this.dir);
   }
 
   /** The file of session `id`. Refuses an id that is not a plain name (it would reach outside the folder). */
