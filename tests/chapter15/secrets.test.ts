@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { redactCredentials, secretsOf } from 'kit/capstone/factory';
+import { redactCredentials, secretsOf } from 'kit/capstone/secrets';
 import { assistantText } from 'kit/messages';
 import { sessionsDir } from 'kit/session/store';
 import { build, runPrompt, workspace } from './factory-fixtures.js';

@@ -13,7 +13,6 @@
  * evaluate decides between them: deny, then ask, then allow). The pieces are in factory-pieces.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { ApprovePlan } from '../agent-events.js';
 import { Agent } from '../loop.js';
 import { McpServers } from '../mcp/servers.js';
@@ -21,9 +20,6 @@ import type { Message } from '../messages.js';
 import { outputBudget } from '../output-budget.js';
 import { parallelExecutor } from '../parallel-executor.js';
 import { createPermissionGate, type AskPermission, type PermissionGate } from '../permissions/gate.js';
-import type { PermissionMode } from '../permissions/evaluate.js';
-import { loadSettings, settingsFiles, SettingsError } from '../permissions/settings.js';
-import { isMissing, readConfigFile } from '../safe-file.js';
 import { exitPlanModeTool, planModeHooks } from '../planning/plan-mode.js';
 import { createTaskTool, TASK, type ChildSpec } from '../planning/task.js';
 import { todoWriteTool } from '../planning/todo-list.js';
@@ -31,16 +27,9 @@ import type { Provider } from '../provider.js';
 import { withRetries, type RetryPolicy } from '../retry/with-retries.js';
 import { compactionHook } from '../session/compaction.js';
 import { buildSystemPrompt } from '../session/system-prompt.js';
-import { REDACTED, SessionStore, type OpenSession } from '../session/store.js';
+import { SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
-import {
-  commandHooks,
-  mergeHookConfigs,
-  parseHookSettings,
-  sessionHooks,
-  type HookConfig,
-  type SessionHooks,
-} from './command-hooks.js';
+import { commandHooks, sessionHooks, type SessionHooks } from './command-hooks.js';
 import {
   agentHooks,
   agentTools,
@@ -60,106 +49,13 @@ import {
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import { queuedQuestions } from './question.js';
-import {
-  mcpServerApproved,
-  trustedSettings,
-  type AgentSettings,
-  type SettingsScope,
-  type SettingsSource,
-  type WorkspaceTrust,
-} from './trust.js';
+import { secretsOf } from './secrets.js';
+import { mcpServerApproved, trustedSettings, type AgentSettings, type WorkspaceTrust } from './trust.js';
 
 export * from './factory-pieces.js';
+export { loadAgentSettings } from './agent-settings.js';
+export { CREDENTIAL_SHAPES, redactCredentials, secretsOf } from './secrets.js';
 export type { AgentSettings } from './trust.js';
-
-/**
- * The settings of a workspace: chapter 8's loadSettings for the permissions, and the `hooks` of the same files (in
- * the same order: the user's file, the project's, the project's local one), with what each file said on its own
- * (`sources`), for the trust decision (trust.ts). Each file is first checked with the given readConfigFile: a
- * settings file that is a link out of its folder (the workspace, or the home folder for the person's), not a
- * regular file, or too big is a SettingsError before anything reads it.
- */
-export async function loadAgentSettings(cwd: string, home: string): Promise<AgentSettings> {
-  const [userFile, projectFile, localFile] = settingsFiles(cwd, home);
-  const scopes = new Map<string, SettingsScope>([
-    [userFile!, 'user'],
-    [projectFile!, 'project'],
-    [localFile!, 'local'],
-  ]);
-  const texts = new Map<string, string>();
-  for (const [file, scope] of scopes) {
-    try {
-      texts.set(file, readConfigFile(file, { roots: [scope === 'user' ? home : cwd] }));
-    } catch (error) {
-      if (isMissing(error)) continue;
-      throw new SettingsError(error instanceof Error ? error.message : String(error));
-    }
-  }
-  const settings = await loadSettings(cwd, home);
-  const hooks: HookConfig[] = [];
-  const sources: SettingsSource[] = [];
-  for (const file of settings.files) {
-    const json = JSON.parse(texts.get(file) ?? (await readFile(file, 'utf8'))) as Record<string, unknown>;
-    const config = parseHookSettings(json, file);
-    hooks.push(config);
-    const mode = (json.permissions as { defaultMode?: PermissionMode } | undefined)?.defaultMode;
-    const names = (key: string) =>
-      Array.isArray(json[key])
-        ? (json[key] as unknown[]).filter((name): name is string => typeof name === 'string')
-        : undefined;
-    sources.push({
-      file,
-      scope: scopes.get(file) ?? 'project',
-      ...(mode ? { defaultMode: mode } : {}),
-      hooks: config,
-      ...(typeof json.enableAllProjectMcpServers === 'boolean'
-        ? { enableAllProjectMcpServers: json.enableAllProjectMcpServers }
-        : {}),
-      ...(names('enabledMcpjsonServers') ? { enabledMcpjsonServers: names('enabledMcpjsonServers') } : {}),
-      ...(names('disabledMcpjsonServers') ? { disabledMcpjsonServers: names('disabledMcpjsonServers') } : {}),
-    });
-  }
-  return { ...settings, hooks: mergeHookConfigs(hooks), sources };
-}
-
-/** Known shapes of credentials, found by their value whatever the variable is called. */
-export const CREDENTIAL_SHAPES: readonly RegExp[] = [
-  /\bgh[pousr]_[A-Za-z0-9]{20,}/g,
-  /\bgithub_pat_[A-Za-z0-9_]{20,}/g,
-  /\bsk-[A-Za-z0-9_-]{16,}/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g,
-  /\bAKIA[0-9A-Z]{16}\b/g,
-  /\bglpat-[A-Za-z0-9_-]{16,}/g,
-];
-
-/**
- * Values of the environment that are secrets: variables named like KEY, TOKEN, SECRET, PASSWORD (and a few more),
- * any value shaped like a known credential, and the password of any URL with one (`postgres://me:pw@db/app`).
- * Never written to a session file, never printed.
- */
-export function secretsOf(env: Record<string, string | undefined>): string[] {
-  const secrets = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (!value || value.length < 8) continue;
-    if (/KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|_PAT\b|^PAT$/i.test(name)) secrets.add(value);
-    for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
-    for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi))
-      if (match[2]!.length >= 4) secrets.add(match[2]!);
-  }
-  return [...secrets];
-}
-
-/**
- * `text` without credentials: every value of `secrets` and every credential-shaped string replaced by [REDACTED],
- * and the password of a URL too (`https://me:[REDACTED]@host`). For whatever the kit prints or writes.
- */
-export function redactCredentials(text: string, secrets: readonly string[] = []): string {
-  let clean = text;
-  for (const secret of [...secrets].sort((a, b) => b.length - a.length))
-    if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
-  for (const shape of CREDENTIAL_SHAPES) clean = clean.replace(shape, REDACTED);
-  return clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)@/gi, `$1${REDACTED}@`);
-}
 
 /** Everything buildAgent needs. Only `cwd`, `home`, `provider` and `settings` are required. */
 export interface FactoryConfig {
