@@ -92,7 +92,7 @@ describe('fencedBlocks, headings, pageError (scripts/lib/markdown.ts)', () => {
   });
 });
 
-describe('shellWords (scripts/lib/guide.ts)', () => {
+describe('shellWords (scripts/lib/guide-commands.ts)', () => {
   it('keeps quoted test names together', () => {
     expect(shellWords(`chapter3 -t "unknown tool becomes" --solution`)).toEqual([
       'chapter3',
@@ -218,7 +218,7 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
   });
 });
 
-describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
+describe('stub tables (scripts/lib/guide-stub-tables.ts stubTable, checkStubTable)', () => {
   const table = stubTable(ROOT, 3);
   it("lists a chapter's stubs in the order of its hints, with their files and a -t filter that names them", () => {
     expect(
@@ -264,7 +264,7 @@ describe('stub tables (scripts/lib/guide.ts stubTable, checkStubTable)', () => {
   });
 });
 
-describe('a chapter read in parts (scripts/lib/guide.ts checkStubTables)', () => {
+describe('a chapter read in parts (scripts/lib/guide-stub-tables.ts checkStubTables)', () => {
   const part = (from: number, to: number) =>
     `# Chapter 15, part\n\n${stubTable(ROOT, 15, { from, to })}\n\n## The flags\n`;
   const overview = { page: 'chapter-15.md', markdown: '# Chapter 15: Capstone\n\nFour parts.\n' };
@@ -325,7 +325,7 @@ describe('a chapter read in parts (scripts/lib/guide.ts checkStubTables)', () =>
   });
 });
 
-describe('quizBalance (scripts/lib/guide.ts)', () => {
+describe('quizBalance (scripts/lib/guide-prose.ts)', () => {
   const quiz = (right: number, lengths: number[]) => ({
     question: 'Q?',
     choices: lengths.map((n, i) => ({ text: 'x'.repeat(n), correct: i === right, explanation: 'because' })),
@@ -344,7 +344,7 @@ describe('quizBalance (scripts/lib/guide.ts)', () => {
   });
 });
 
-describe('headerLength (scripts/lib/guide.ts)', () => {
+describe('headerLength (scripts/lib/guide-prose.ts)', () => {
   it('counts the words of "What you build", over several lines, up to the next field', () => {
     const header = (words: number) =>
       `# Ch\n\n> **What you build:** ${'word '.repeat(words - 3)}\n> three more words\n> **Files to edit:** \`a.ts\` b c d e f g h i j k l m n o p q r s t u v w x y z\n`;
