@@ -27,7 +27,8 @@ export default defineConfig({
     setupFiles: [path.join(root, 'tests/setup.ts')],
     // A limit only a hang reaches: a test that passes takes a second or two, but a loaded machine once stretched
     // chapter 10's twenty-task test past 5 s in the dry run, which loses the whole run. It stays below Stryker's
-    // timeoutMS (20 s, scripts/mutation.ts), so a mutant that makes a test wait forever is failed by vitest first.
+    // timeoutMS (20 s, scripts/authors/mutation.ts), so a mutant that makes a test wait forever is failed by vitest
+    // first.
     testTimeout: 15_000,
     pool: 'threads',
     // One module graph per test worker, reused from mutant to mutant: about twice as fast, and Stryker switches

@@ -28,11 +28,11 @@ import {
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseScriptArgs } from './kit/args.js';
-import { chapterDir } from './lib/chapters.js';
-import { ROOT } from './lib/paths.js';
-import { buildWorkspace } from './lib/regions.js';
-import { guideLines, measureGuide } from '../tests/kit/browser-check.js';
+import { parseScriptArgs } from '../kit/args.js';
+import { chapterDir } from '../lib/chapters.js';
+import { ROOT } from '../lib/paths.js';
+import { buildWorkspace } from '../lib/regions.js';
+import { guideLines, measureGuide } from '../../tests/kit/browser-check.js';
 
 const USAGE = 'npm run bench [-- --runs=N] [--chapters=1,2,3] [--verify] [--ci] [--no-guide]';
 const { values: args } = parseScriptArgs(USAGE, {

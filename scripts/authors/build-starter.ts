@@ -4,9 +4,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseScriptArgs } from './kit/args.js';
-import { buildWorkspace, listSources } from './lib/regions.js';
-import { ROOT } from './lib/paths.js';
+import { parseScriptArgs } from '../kit/args.js';
+import { buildWorkspace, listSources } from '../lib/regions.js';
+import { ROOT } from '../lib/paths.js';
 
 const solutionSrc = path.join(ROOT, 'solution/src');
 const starterSrc = path.join(ROOT, 'starter/src');

@@ -7,7 +7,7 @@
  * Stryker's JSON and HTML report per chapter) and records scores and accepted survivors in mutation-baseline.json.
  *
  * --changed: run only the chapters whose inputs (tests, the solution code they import, helpers: see chapterInputs in
- * scripts/lib/mutation.ts) changed since mutation-baseline.json; take the others from it. A full run of every
+ * scripts/authors/lib/mutation.ts) changed since mutation-baseline.json; take the others from it. A full run of every
  * chapter takes tens of minutes on two cores, a changed chapter one to ten.
  * --isolate: reload every module for every mutant (slower; see scripts/mutation.vitest.config.ts).
  * --check: leave mutation-baseline.json alone and exit 1 when a chapter scores below 85% or has a survivor not
@@ -20,8 +20,8 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core';
-import { parseScriptArgs } from './kit/args.js';
-import { CHAPTERS, parseChapter } from './lib/chapters.js';
+import { parseScriptArgs } from '../kit/args.js';
+import { CHAPTERS, parseChapter } from '../lib/chapters.js';
 import {
   BASELINE_FILE,
   changeSinceBaseline,
@@ -39,7 +39,7 @@ import {
   updateBaseline,
   writeReports,
 } from './lib/mutation.js';
-import { ROOT } from './lib/paths.js';
+import { ROOT } from '../lib/paths.js';
 
 export { mutationProblems, mutationChapters, MIN_MUTATION_SCORE };
 export type { ChapterMutation };

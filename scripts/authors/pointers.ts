@@ -1,5 +1,5 @@
 /**
- * npx tsx scripts/kit/pointers.ts [chapterN ...]: checks where the kit points a learner for each known-wrong solution
+ * npx tsx scripts/authors/pointers.ts [chapterN ...]: checks where the kit points a learner for each known-wrong solution
  * (tests/chapterNN/wrong/*.txt). Each is applied to the solution with every other region solved, the chapter's tests
  * run in one warm vitest, and the stub that hint and watch would name (the chapter's first unfinished stub) is compared
  * with the region the wrong solution edits. Prints every miss and the count; exits 0 (a report, not a gate).
@@ -12,10 +12,10 @@ import path from 'node:path';
 import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
-import { loadWrongSolutions } from '../lib/wrong-solutions.js';
-import { chaptersWithTests, parseScriptArgs } from './args.js';
-import { chapterStubs, firstUnfinished } from './stubs.js';
-import { warmRunner } from './watch.js';
+import { loadWrongSolutions } from './lib/wrong-solutions.js';
+import { chaptersWithTests, parseScriptArgs } from '../kit/args.js';
+import { chapterStubs, firstUnfinished } from '../kit/stubs.js';
+import { warmRunner } from '../kit/watch.js';
 
 export interface PointerResult {
   chapter: number;
@@ -70,7 +70,7 @@ export async function checkPointers(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const usage = 'npx tsx scripts/kit/pointers.ts [chapterN ...]';
+  const usage = 'npx tsx scripts/authors/pointers.ts [chapterN ...]';
   const { positionals } = parseScriptArgs(usage, { allowPositionals: true });
   const asked = positionals.map(parseChapter);
   if (asked.includes(undefined)) {

@@ -22,15 +22,15 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { starterDrift } from './build-starter.js';
-import { chapterDir, parseTestArgs } from './lib/chapters.js';
-import { buildSite, checkGuide, guideTestCommands } from './lib/guide.js';
-import { parseScriptArgs } from './kit/args.js';
-import { chapterTestFiles, importClosure } from './kit/cache.js';
+import { chapterDir, parseTestArgs } from '../lib/chapters.js';
+import { buildSite, checkGuide, guideTestCommands } from '../lib/guide.js';
+import { parseScriptArgs } from '../kit/args.js';
+import { chapterTestFiles, importClosure } from '../kit/cache.js';
 import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
-import { ROOT } from './lib/paths.js';
-import { buildWorkspace, listRegions } from './lib/regions.js';
-import { runTsc } from './lib/tsc.js';
+import { ROOT } from '../lib/paths.js';
+import { buildWorkspace, listRegions } from '../lib/regions.js';
+import { runTsc } from '../lib/tsc.js';
 import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
 
@@ -267,7 +267,7 @@ async function runProjects(planned: object[], env: NodeJS.ProcessEnv = {}): Prom
   writeFileSync(planFile, JSON.stringify({ projects: planned }));
   const result = await run(
     process.execPath,
-    [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/verify.vitest.config.ts'],
+    [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'scripts/authors/verify.vitest.config.ts'],
     {
       KIT_VERIFY_PLAN: planFile,
       KIT_VERIFY_OUT: outFile,
@@ -293,7 +293,7 @@ await step(
   async () => {
     // A known-wrong solution changes the inside of one region: a test that did not reach it in the solution run (in
     // the test, or outside any test in its file) runs the same code and passes as it did there, so only the tests that
-    // reached it run (scripts/lib/verify-allow.ts skips the others).
+    // reached it run (scripts/authors/lib/verify-allow.ts skips the others).
     const allow: Record<string, string[]> = {};
     for (const project of wrongs.filter((p) => p.wrong)) {
       const reached = solutionTests().filter(

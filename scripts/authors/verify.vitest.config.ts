@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { defineConfig, type Plugin } from 'vitest/config';
-import { regionTrace } from './kit/trace-plugin.js';
-import { TEST_TIMEOUT_MS } from '../tests/helpers/limits.js';
+import { regionTrace } from '../kit/trace-plugin.js';
+import { TEST_TIMEOUT_MS } from '../../tests/helpers/limits.js';
 
 interface PlannedProject {
   name: string;
@@ -19,12 +19,12 @@ interface PlannedProject {
   workspaces?: string;
 }
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const plan = JSON.parse(readFileSync(process.env.KIT_VERIFY_PLAN!, 'utf8')) as { projects: PlannedProject[] };
 
 export default defineConfig({
   test: {
-    reporters: [path.join(root, 'scripts/lib/verify-reporter.ts')],
+    reporters: [path.join(root, 'scripts/authors/lib/verify-reporter.ts')],
     // Much of a graded run is waiting (processes, timeouts, fake servers), not computing: more workers than cores
     // keep the CPU busy while others wait. KIT_VERIFY_WORKERS overrides.
     maxWorkers: Number(process.env.KIT_VERIFY_WORKERS ?? 4),
@@ -49,7 +49,7 @@ export default defineConfig({
         setupFiles: [
           path.join(root, 'tests/setup.ts'),
           ...(project.workspaces && process.env.KIT_VERIFY_ALLOW
-            ? [path.join(root, 'scripts/lib/verify-allow.ts')]
+            ? [path.join(root, 'scripts/authors/lib/verify-allow.ts')]
             : []),
         ],
         // As in vitest.config.ts: a last resort above the tests' own hang limits (tests/helpers/limits.ts).

@@ -3,7 +3,7 @@
  * the time to the first screen, and from saving a stub to the screen with the first failing test, in the warm vitest
  * and (for comparison) with a process per run (--spawn). For the benchmark (issue 18):
  *
- *   npx tsx scripts/kit/watch-timing.ts [--saves=5] [--chapter=3]
+ *   npx tsx scripts/authors/watch-timing.ts [--saves=5] [--chapter=3]
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
-import { parseScriptArgs } from './args.js';
+import { parseScriptArgs } from '../kit/args.js';
 
 export interface WatchTiming {
   mode: 'warm' | 'spawn';
@@ -113,7 +113,7 @@ export async function measureWatch(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { values } = parseScriptArgs('npx tsx scripts/kit/watch-timing.ts [--saves=5] [--chapter=3]', {
+  const { values } = parseScriptArgs('npx tsx scripts/authors/watch-timing.ts [--saves=5] [--chapter=3]', {
     options: { saves: { type: 'string', default: '5' }, chapter: { type: 'string', default: '3' } },
   });
   const saves = Number(values.saves);

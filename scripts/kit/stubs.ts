@@ -57,7 +57,7 @@ const keyOf = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chap
  * 4. without a trace (a test that reached no region, or results from an older reporter): the stub its describe
  *    title names.
  * On the known-wrong solutions of chapters 1-7 (one wrong stub each, the rest solved), the chapter's first unfinished
- * stub is the wrong one for 127 of 143 (scripts/kit/pointers.ts); by describe title alone, for 100 of 142.
+ * stub is the wrong one for 127 of 143 (scripts/authors/pointers.ts); by describe title alone, for 100 of 142.
  */
 export function assignStubs<S extends StubInfo>(
   tests: readonly TestOutcome[],

@@ -17,9 +17,9 @@ import { createHash } from 'node:crypto';
 import { transformSync } from 'esbuild';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chapterDir } from './chapters.js';
-import { ROOT } from './paths.js';
-import { listRegions } from './regions.js';
+import { chapterDir } from '../../lib/chapters.js';
+import { ROOT } from '../../lib/paths.js';
+import { listRegions } from '../../lib/regions.js';
 
 /** The bar every chapter must reach. */
 export const MIN_MUTATION_SCORE = 85;
