@@ -87,28 +87,36 @@ function hostile() {
 const markers = (marks: string) =>
   ['session-start.txt', 'pre-tool-use.txt', 'server.txt'].filter((name) => existsSync(path.join(marks, name)));
 
+/**
+ * `npm run agent <args> -p "do it"` in the hostile folder, the model asking once for `touch ran.txt` (the proof that a
+ * command ran) and then answering; `src` runs a learner's tree (--starter) instead of the reference.
+ */
+async function askedToTouch(where: ReturnType<typeof hostile>, args: string[], src?: string) {
+  const api = await scriptedApi(
+    openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
+    openaiAnswer('Done.'),
+  );
+  reached.length = 0;
+  const run = await runAgent([...(src ? ['--starter'] : []), ...args, '-p', 'do it'], {
+    cwd: where.cwd,
+    home: where.home,
+    env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, ...(src ? { KIT_SRC: src } : {}) },
+    stdin: '',
+    killAfterMs: 120_000,
+  });
+  return { api, run, ran: existsSync(path.join(where.cwd, 'ran.txt')) };
+}
+
 describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.ts)', { timeout: 300_000 }, () => {
   it('npm run agent -p runs nothing of the folder, leaks nothing, and says what it skipped', async () => {
     const where = hostile();
-    const api = await scriptedApi(
-      openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
-      openaiAnswer('Done.'),
-    );
-    reached.length = 0;
-    const run = await runAgent(['-p', 'do it'], {
-      cwd: where.cwd,
-      home: where.home,
-      env: { ...api.openaiEnv, OPENAI_API_KEY: KEY },
-      stdin: '',
-      killAfterMs: 120_000,
-    });
+    const { api, run, ran } = await askedToTouch(where, []);
     expect(run.code, shown(run)).toBe(0);
     expect(markers(where.marks), 'no hook and no .mcp.json server of an untrusted folder runs').toEqual([]);
     expect(reached, 'the .mcp.json http server is never contacted before the folder is trusted').toEqual([]);
-    expect(
-      existsSync(path.join(where.cwd, 'ran.txt')),
-      'the committed defaultMode bypassPermissions and allow Bash do not let a command run unasked',
-    ).toBe(false);
+    expect(ran, 'the committed defaultMode bypassPermissions and allow Bash do not let a command run unasked').toBe(
+      false,
+    );
     const system = JSON.stringify(api.requests[0]?.messages?.[0] ?? '');
     expect(system, 'CLAUDE.md linked out of the folder is not read into the system prompt').not.toContain(
       'OUTSIDE-SECRET-TEXT',
@@ -124,18 +132,7 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
 
   it('with --trust-workspace the hooks run and the servers start, but the committed escalation is still ignored', async () => {
     const where = hostile();
-    const api = await scriptedApi(
-      openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
-      openaiAnswer('Done.'),
-    );
-    reached.length = 0;
-    const run = await runAgent(['--trust-workspace', '-p', 'do it'], {
-      cwd: where.cwd,
-      home: where.home,
-      env: { ...api.openaiEnv, OPENAI_API_KEY: KEY },
-      stdin: '',
-      killAfterMs: 120_000,
-    });
+    const { run, ran } = await askedToTouch(where, ['--trust-workspace']);
     expect(run.code, shown(run)).toBe(0);
     expect(markers(where.marks), 'trusted: the SessionStart hook ran, and the stdio server started').toEqual(
       expect.arrayContaining(['session-start.txt', 'server.txt']),
@@ -145,10 +142,7 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
       /defaultMode bypassPermissions ignored/,
     );
     expect(run.stderr, 'the committed allow Bash is ignored, visibly').toMatch(/allow rule Bash ignored/);
-    expect(
-      existsSync(path.join(where.cwd, 'ran.txt')),
-      'nobody to ask in -p, and no rule of the person allows it: the command did not run',
-    ).toBe(false);
+    expect(ran, 'nobody to ask in -p, and no rule of the person allows it: the command did not run').toBe(false);
   });
 
   // One wiring (scripts/lib/learner-tree.ts): a learner's tree at any stage meets a hostile folder as the reference
@@ -163,22 +157,11 @@ describe('a hostile cloned folder (scripts/agent.ts start-up, chapter 15 trust.t
     const src = stage.starter ? stubbedTree(tempFolder(), (region) => region.chapter > stage.solvedUpTo) : undefined;
     for (const trustFlag of [[], ['--trust-workspace']]) {
       const where = hostile();
-      const api = await scriptedApi(
-        openaiToolCall('bash', { command: `touch ${path.join(where.cwd, 'ran.txt')}` }),
-        openaiAnswer('Done.'),
-      );
-      reached.length = 0;
-      const run = await runAgent([...(stage.starter ? ['--starter'] : []), ...trustFlag, '-p', 'do it'], {
-        cwd: where.cwd,
-        home: where.home,
-        env: { ...api.openaiEnv, OPENAI_API_KEY: KEY, ...(src ? { KIT_SRC: src } : {}) },
-        stdin: '',
-        killAfterMs: 120_000,
-      });
+      const { api, run, ran } = await askedToTouch(where, trustFlag, src);
       const context = `${stage.name}${trustFlag.length ? ', --trust-workspace' : ''}: ${shown(run)}`;
       expect(run.code, context).toBe(0);
       expect(
-        existsSync(path.join(where.cwd, 'ran.txt')),
+        ran,
         `${context}\nthe committed defaultMode bypassPermissions and allow Bash never let a command run unasked`,
       ).toBe(false);
       expect(run.stdout + run.stderr, 'the key is never printed').not.toContain(KEY);
