@@ -3,8 +3,6 @@
  * reference, the learner's starter, or any tree named by KIT_SRC), the provider they talk to (chosen by a flag or
  * from the environment), and the advice for a stub the learner has not written yet.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT } from './paths.js';
