@@ -146,7 +146,8 @@ async function capstone(
       offlineDelayMs: process.stdout.isTTY ? 8 : 0,
     });
   } catch (error) {
-    if (error instanceof Error && error.name === 'ProviderConfigError')
+    if (isTodo(error)) note(todoAdvice(error));
+    else if (error instanceof Error && error.name === 'ProviderConfigError')
       note(`${error.message}\nOr choose another provider with --provider (offline needs no key).`);
     else note(`error: ${error instanceof Error ? error.message : String(error)}`);
     return 2;

@@ -207,7 +207,7 @@ export interface AgentTree {
   src: string;
   /** The optional chapters left out (8-13, not finished), in order. */
   leftOut: number[];
-  /** The glue chapters (7, 15) with stubs that run the reference's body. */
+  /** The glue chapters (6, 7, 15) with stubs that run the reference's body. */
   filled: number[];
   /** One line for the person about both, or undefined when the tree runs whole. */
   note?: string;
