@@ -84,6 +84,20 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Prom
   });
 }
 
+/** The kit's test files and their times, slowest first, for the summary (filled by the kit tests' step). */
+const kitFileTimes: Array<[string, number]> = [];
+
+/** The test files of a vitest JSON report, slowest first: [path relative to the root, seconds]. */
+function slowestFiles(report: string): Array<[string, number]> {
+  if (!existsSync(report)) return [];
+  const json = JSON.parse(readFileSync(report, 'utf8')) as {
+    testResults: Array<{ name: string; startTime: number; endTime: number }>;
+  };
+  return json.testResults
+    .map((file): [string, number] => [path.relative(ROOT, file.name), (file.endTime - file.startTime) / 1000])
+    .sort((a, b) => b[1] - a[1]);
+}
+
 const allChapters = readdirSync(path.join(ROOT, 'tests'))
   .map((name) => /^chapter(\d\d)$/.exec(name))
   .filter((match): match is RegExpExecArray => match !== null)
@@ -451,13 +465,24 @@ if (quick || only.length > 0) {
   });
 
   await step("the kit's own tests: commands, watch, hints, grading, the guide tools and npm run agent", async () => {
+    const report = path.join(WORK, 'kit-tests.json');
+    rmSync(report, { force: true });
     const result = await run(
       process.execPath,
-      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.kit.config.ts'],
+      [
+        path.join(ROOT, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        '--config',
+        'vitest.kit.config.ts',
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
       {
         FORCE_COLOR: '0',
       },
     );
+    kitFileTimes.push(...slowestFiles(report));
     if (result.code === 0) {
       const passed = /Tests\s+(\d+) passed/.exec(result.output)?.[1];
       if (passed) process.stdout.write(`${passed} passed … `);
@@ -530,6 +555,10 @@ const total = timings.reduce((sum, [, s]) => sum + s, 0);
 console.log('\nTimings:');
 for (const [name, seconds] of timings) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
 console.log(`  ${total.toFixed(1).padStart(6)} s  in all`);
+if (kitFileTimes.length > 0) {
+  console.log("\nThe kit's slowest test files (each file's own time; files run side by side):");
+  for (const [file, seconds] of kitFileTimes.slice(0, 8)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
+}
 const perChapter = chapters
   .map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`)
   .join(', ');
