@@ -28,17 +28,25 @@ export function guideTestCommands(root = ROOT): GuideTestCommand[] {
       .forEach((text, index) => {
         for (const match of text.matchAll(/npm test -- ([^`\n]*)/g)) {
           const command = match[1]!.replace(/\s#.*$/, '').replace(/\s*(&&|\||;).*$/, '');
-          commands.push({ file: `book/src/${file}`, line: index + 1, args: shellWords(command) });
+          commands.push({ file: `book/src/${file}`, line: index + 1, args: shellWords(command, { inProse: true }) });
         }
       });
   }
   return commands;
 }
 
-/** Splits a command line as a shell would for plain words and '...' or "..." quoting. */
-export function shellWords(command: string): string[] {
+/**
+ * Splits a command line as a shell would for plain words and '...' or "..." quoting. `inProse`: the command is quoted
+ * in a sentence, so an unquoted word that ends with "," or ")" ends it ("(npm test -- chapter4, npm run hint ...)").
+ */
+export function shellWords(command: string, { inProse = false } = {}): string[] {
   const words: string[] = [];
   for (const match of command.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g)) {
+    if (inProse && match[3] && /[,)]$/.test(match[3])) {
+      const word = match[3].replace(/[,)]+$/, '');
+      if (word) words.push(word);
+      break;
+    }
     words.push(match[1] !== undefined ? match[1].replace(/\\(.)/g, '$1') : (match[2] ?? match[3]!));
   }
   return words;
