@@ -102,6 +102,21 @@ describe('shellWords (scripts/lib/guide-commands.ts)', () => {
     ]);
     expect(shellWords(`ch2 -t 'a b'`)).toEqual(['ch2', '-t', 'a b']);
   });
+
+  it('in prose, a command ends at an unquoted word that ends with "," or ")", not inside a quoted filter', () => {
+    expect(shellWords('chapter4, npm run hint -- chapter4), or run', { inProse: true })).toEqual(['chapter4']);
+    expect(shellWords('chapter8 -t "(ruleMatches, parseRule)")', { inProse: true })).toEqual([
+      'chapter8',
+      '-t',
+      '(ruleMatches, parseRule)',
+    ]);
+    expect(shellWords('chapter4, npm run hint'), 'a command line as it is').toEqual([
+      'chapter4,',
+      'npm',
+      'run',
+      'hint',
+    ]);
+  });
 });
 
 describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
