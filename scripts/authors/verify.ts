@@ -1,6 +1,6 @@
 /**
  * npm run verify: the kit's own check, for authors and CI. It proves that
- * - both workspaces and the tests type-check;
+ * - both workspaces and the tests type-check; the tree is formatted, lint-clean and free of import cycles (Biome);
  * - the committed starter is exactly what the solution generates (no drift);
  * - the solution passes every graded test, and every chapter has at least 15;
  * - the starter fails every graded test, each with a TODO message, and every test is still collected;
@@ -115,6 +115,13 @@ await step('type-check solution, starter and tests', async () => {
   return results.flatMap((result, i) =>
     result?.code === 0 ? [] : [`tsc -p ${configs[i]}:\n${result?.output.trim() ?? 'typescript is not installed'}`],
   );
+});
+
+await step('format, lint and import cycles (Biome: npm run lint)', async () => {
+  const result = await run(path.join(ROOT, 'node_modules/.bin/biome'), ['check', '--reporter=summary', '.']);
+  return result.code === 0
+    ? []
+    : [`npx biome check . found problems (npm run format fixes the layout):\n${result.output.trim()}`];
 });
 
 await step('starter is generated from the solution (no drift)', () => starterDrift());
