@@ -19,7 +19,6 @@
  * - `$1` is the first word, as in Claude Code's slash-command page (its newer skills page numbers from `$0`).
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
-// biome-ignore lint/correctness/noUnusedImports: readFile is kept for the known-wrong solutions that read a command file without the safe-file checks (tests/chapter15/wrong/commands-user-wins.txt)
 import { TodoError } from '../todo.js';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -7,7 +7,6 @@
 import { TodoError } from '../todo.js';
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-// biome-ignore lint/correctness/noUnusedImports: readFile is kept for the known-wrong solutions that read .mcp.json without the safe-file checks (tests/chapter15/wrong/factory-*.txt)
 import { readFile } from 'node:fs/promises';
 import { readConfigFile } from '../safe-file.js';
 import type { Hooks } from '../hooks.js';

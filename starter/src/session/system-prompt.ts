@@ -20,7 +20,6 @@
  * readConfigFile (safe-file.ts): a regular file whose real location is inside the repository (the home file: inside
  * the home folder), of bounded size. A file it refuses is left out, with a warning that names it.
  */
-// biome-ignore lint/correctness/noUnusedImports: readFileSync is kept for the known-wrong solutions that read instruction files without the safe-file checks (tests/chapter12/wrong/)
 import { TodoError } from '../todo.js';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
