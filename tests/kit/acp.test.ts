@@ -381,7 +381,7 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
 });
 
 describe('npm run acp --starter: a chapter the learner has not finished', () => {
-  it('is left out with a note when it is a part, and answers as an error that names the chapter to finish', async () => {
+  it('is left out, said in one line on stderr, and a stub reached answers as an error that names the chapter to finish', async () => {
     const tree = stubbedTree(tempFolder(), (region) => region.chapter >= 13);
     const acpProcess = startAcp(tempFolder(), { KIT_SRC: tree });
     const outcome = await editor().client.connectWith(acpProcess.stream, (agent) =>
@@ -391,7 +391,9 @@ describe('npm run acp --starter: a chapter the learner has not finished', () => 
     expect(outcome).toBeInstanceOf(acp.RequestError);
     expect((outcome as acp.RequestError).message).toContain('finish chapter 14 first');
     expect((outcome as acp.RequestError).message).toContain('AcpServer.initialize');
-    expect(acpProcess.out.stderr).toMatch(/planning: chapter 13 is not finished yet \(\w+/);
+    expect(acpProcess.out.stderr, 'one line (stderr: stdout is the protocol) says chapter 13 is left out').toMatch(
+      /^\(your code, without planning tools \(13\) until that chapter is done; /m,
+    );
     expect(await acpProcess.exited, acpProcess.out.stderr).toBe(0);
     expectOnlyFrames(acpProcess.out.stdout);
   });
