@@ -30,7 +30,7 @@ import { chapterTestFiles, importClosure } from '../kit/cache.js';
 import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
 import { ROOT } from '../lib/paths.js';
-import { buildWorkspace, listRegions } from '../lib/regions.js';
+import { buildWorkspace, listRegions, listSources } from '../lib/regions.js';
 import { runTsc } from '../lib/tsc.js';
 import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
@@ -141,6 +141,11 @@ interface Project {
   reused?: boolean;
   /** Runs in the one project of copied workspaces (ws/<name>/src and ws/<name>/tests): unlock and known-wrong. */
   shared?: boolean;
+  /**
+   * The workspace's own source files (relative to src/): those that differ from the solution's and those that import
+   * one of them, directly or not. Every other file runs the solution's own module, loaded once for all workspaces.
+   */
+  own?: string[];
 }
 const projects: Project[] = [];
 /** The one vitest project every unlock and known-wrong workspace runs in. */
@@ -214,6 +219,13 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     return path.join(WORK, 'ws', name, 'src');
   };
   const setupReaches = importClosure([path.join(ROOT, 'tests/setup.ts')], solutionSrc);
+  // What each source file reaches through its imports, and so the files a change to some files reaches back to.
+  const sources = listSources(solutionSrc);
+  const reachesOf = new Map(
+    sources.map((rel) => [rel, new Set(importClosure([path.join(solutionSrc, rel)], solutionSrc))]),
+  );
+  const ownFiles = (changed: ReadonlySet<string>) =>
+    sources.filter((rel) => [...reachesOf.get(rel)!].some((file) => changed.has(file)));
   for (const next of chapters.filter((n) => n > allChapters[0]!)) {
     const k = allChapters[allChapters.indexOf(next) - 1]!;
     const { files } = buildWorkspace(solutionSrc, (region) => region.chapter > k);
@@ -241,6 +253,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
       solvedUpTo: k,
       reused: solved.length > 0,
       shared: true,
+      own: ownFiles(stubbed),
     });
   }
   const regionFiles = new Map(
@@ -270,6 +283,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
         files: reaching.map((file) => path.relative(ROOT, file)),
         solvedUpTo: Infinity,
         shared: true,
+        own: ownFiles(new Set([regionFile])),
       });
     }
   }
@@ -351,6 +365,7 @@ await step(
       name: WRONG_PROJECT,
       src: solutionSrc,
       workspaces: path.join(WORK, 'ws'),
+      own: Object.fromEntries(wrongs.map((p) => [p.name, p.own ?? []])),
       include: wrongs.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
     };
     return wrongs.length > 0 ? runProjects([shared], { KIT_VERIFY_ALLOW: allowFile }) : [];

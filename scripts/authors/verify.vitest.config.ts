@@ -17,6 +17,8 @@ interface PlannedProject {
   include: string[];
   /** Set for the project of the known-wrong workspaces: its root (WORK/ws); `include` is relative to it. */
   workspaces?: string;
+  /** Each workspace's own source files (relative to its src/); the others resolve to the solution's (`src`). */
+  own?: Record<string, string[]>;
 }
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -31,7 +33,7 @@ export default defineConfig({
     projects: plan.projects.map((project) => ({
       root: project.workspaces ?? root,
       ...(project.workspaces
-        ? { plugins: [kitOfWorkspace(project.workspaces, project.src)] }
+        ? { plugins: [kitOfWorkspace(project.workspaces, project.src, project.own ?? {})] }
         : {
             // The region trace: which regions each test of the solution reached (verify.ts narrows the known-wrong
             // workspaces' runs to the tests that reached the region they change).
@@ -63,20 +65,44 @@ export default defineConfig({
   },
 });
 
-/** `kit` and `kit/<file>` from a file under <workspaces>/<name>/ resolve into <workspaces>/<name>/src; from anywhere
- *  else (tests/setup.ts) into `fallback`. */
-function kitOfWorkspace(workspaces: string, fallback: string): Plugin {
+/**
+ * `kit` and `kit/<file>` from a file under <workspaces>/<name>/ resolve into <workspaces>/<name>/src; from anywhere
+ * else (tests/setup.ts) into `fallback`, the solution's src. Then, for the kit's imports and for the imports between
+ * a workspace's source files alike: a source file that is not one of the workspace's own (`own`: it neither differs
+ * from the solution's nor imports one that does) is the solution's file itself, so its module is loaded once for all
+ * workspaces (the bash grammar, the providers, the tools) instead of once for each of 450. It runs the same code
+ * either way: only the workspace's own files hold anything else.
+ */
+function kitOfWorkspace(workspaces: string, fallback: string, own: Record<string, string[]>): Plugin {
+  const owned = new Map(Object.entries(own).map(([name, files]) => [name, new Set(files)]));
+  const workspaceOf = (file: string | undefined) => {
+    const inside = file ? path.relative(workspaces, file.split('?')[0]!) : '..';
+    return inside.startsWith('..') || path.isAbsolute(inside) ? undefined : inside.split(path.sep)[0];
+  };
+  /** The solution's file for `resolved` when it is a workspace source file that is not the workspace's own. */
+  const shared = (resolved: string): string | undefined => {
+    const name = workspaceOf(resolved);
+    if (!name || !owned.has(name)) return undefined;
+    const rel = path.relative(path.join(workspaces, name, 'src'), resolved.split('?')[0]!);
+    if (rel.startsWith('..') || path.isAbsolute(rel) || owned.get(name)!.has(rel)) return undefined;
+    return path.join(fallback, rel);
+  };
   return {
     name: 'kit-of-workspace',
     enforce: 'pre',
-    resolveId(source, importer) {
-      if (source !== 'kit' && !source.startsWith('kit/')) return null;
-      const inside = importer ? path.relative(workspaces, importer.split('?')[0]!) : '..';
-      const name = inside.startsWith('..') || path.isAbsolute(inside) ? undefined : inside.split(path.sep)[0];
-      const src = name ? path.join(workspaces, name, 'src') : fallback;
-      return this.resolve(source === 'kit' ? path.join(src, 'index.ts') : path.join(src, source.slice(4)), importer, {
-        skipSelf: true,
-      });
+    async resolveId(source, importer) {
+      const isKit = source === 'kit' || source.startsWith('kit/');
+      if (!isKit && !(source.startsWith('.') && workspaceOf(importer))) return null;
+      let target = source;
+      if (isKit) {
+        const name = workspaceOf(importer);
+        const src = name ? path.join(workspaces, name, 'src') : fallback;
+        target = source === 'kit' ? path.join(src, 'index.ts') : path.join(src, source.slice(4));
+      }
+      const resolved = await this.resolve(target, importer, { skipSelf: true });
+      if (!resolved) return null;
+      const solutions = shared(resolved.id);
+      return solutions ? { ...resolved, id: solutions } : resolved;
     },
   };
 }
