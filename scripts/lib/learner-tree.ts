@@ -228,22 +228,19 @@ export function agentTree(src: string, reference = path.join(ROOT, 'solution/src
   const standIns = new Map(leftOut.flatMap((chapter) => Object.entries(STAND_INS[chapter])));
   if (standIns.size === 0 && filled.length === 0) return { src, leftOut, filled };
 
-  const referenceBodies = new Map<string, string[]>();
+  // The inner lines of the reference's regions, by file and then by region, read once per file.
+  const referenceRegions = new Map<string, Map<string, string[]>>();
   const referenceInner = (rel: string, key: string) => {
-    if (!referenceBodies.has(rel)) {
+    if (!referenceRegions.has(rel)) {
       const file = path.join(reference, rel);
-      if (existsSync(file)) {
-        const text = readFileSync(file, 'utf8');
-        const lines = text.split('\n');
-        for (const region of parseRegions(text, rel))
-          referenceBodies.set(
-            `${rel}|chapter ${region.chapter}: ${region.name}`,
-            lines.slice(region.start + 1, region.end),
-          );
-      }
-      referenceBodies.set(rel, []);
+      const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+      const lines = text.split('\n');
+      const regions = parseRegions(text, rel).map(
+        (region) => [`chapter ${region.chapter}: ${region.name}`, lines.slice(region.start + 1, region.end)] as const,
+      );
+      referenceRegions.set(rel, new Map(regions));
     }
-    return referenceBodies.get(`${rel}|${key}`);
+    return referenceRegions.get(rel)!.get(key);
   };
   const out = files.map(({ rel, text }) => {
     const rewritten = rewriteRegions(
