@@ -113,6 +113,7 @@ export const STAND_INS: Record<(typeof OPTIONAL_CHAPTERS)[number], Record<string
       'void result;',
       'void cwd;',
       'void tailChars;',
+      'void redact;',
       'return undefined;',
     ],
   },

@@ -5,16 +5,28 @@
  * budget is an after-tool-call hook: a result longer than `maxChars` keeps its head and its tail (where errors and
  * summaries usually are), and between them a note says how much was cut and where the whole text is: a file in the
  * workspace, `.agent/outputs/<call id>.txt`, which the read tool can page through with offset and limit.
+ *
+ * That file is the agent's own, not the project's, so it must not end up in a commit (`git add -A`) and must not
+ * land anywhere a link in the repository points to. The folder holds a `.gitignore` of `*` (git ignores everything
+ * in it), every folder from the workspace down to it must be a real folder (a `.agent` or `outputs` that is a link
+ * is refused, wherever it leads), files are created new (never through a link, never replacing one) and readable by
+ * their owner only, and the text kept is scrubbed first (`redact`: the factory of chapter 15 passes the
+ * environment's secrets; chapter 9 knows none). Claude Code keeps its long outputs outside the repository, under
+ * `~/.claude/projects/`; the kit keeps them where its workspace-bound read tool can reach them.
  */
 import { TodoError } from './todo.js';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errorText } from './execute-tool.js';
 import type { Hooks } from './hooks.js';
-import { displayPath, resolveInWorkspace } from './workspace.js';
+import { displayPath } from './workspace.js';
 
 /** Where the whole outputs are kept, relative to the workspace root. */
 export const OUTPUTS_DIR = '.agent/outputs';
+
+/** What the outputs folder's `.gitignore` says: everything in it, the file itself included, is ignored. */
+export const OUTPUTS_GITIGNORE = '*\n';
 
 export interface OutputBudgetOptions {
   /** The workspace root; the whole outputs go under OUTPUTS_DIR inside it. */
@@ -23,6 +35,11 @@ export interface OutputBudgetOptions {
   maxChars: number;
   /** How many of them come from the end (default: a quarter of maxChars). */
   tailChars?: number;
+  /**
+   * Takes the credentials out of a text before it is kept on disk (chapter 15 passes redactCredentials with the
+   * environment's secrets). Default: the text as it is.
+   */
+  redact?: (text: string) => string;
 }
 
 /** A call id as a file name: anything but letters, digits, `_` and `-` becomes `_` (the model chose that id). */
@@ -30,25 +47,72 @@ export function outputFileName(callId: string): string {
   return `${callId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 100) || 'call'}.txt`;
 }
 
+/** Creating a file: new only (EEXIST otherwise), never through a symlink (ELOOP), owner-only. */
+const CREATE_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
 /**
- * Keeps `content` in a new file of OUTPUTS_DIR for call `callId` and returns its path relative to `cwd`. The file
- * goes through the same workspace check as the write tool (resolveInWorkspace: a `.agent` that is a link out of the
- * workspace is refused before any folder is made), and it never replaces a file: the model chose the id, so a
- * second call with the same id (or one named like an existing file) gets `<id>-2.txt`, `<id>-3.txt`, ... Throws when
- * the folder leads outside the workspace or no free name is left.
+ * The outputs folder of `cwd`, made when missing: each of `.agent` and `.agent/outputs` must be a real folder, not a
+ * link (wherever it leads) and not a file, and the folder gets its `.gitignore` of `*` when it has none. Throws
+ * otherwise, naming the part that is wrong.
+ */
+export async function outputsFolder(cwd: string): Promise<string> {
+  const root = path.resolve(cwd);
+  let dir = root;
+  for (const part of OUTPUTS_DIR.split('/')) {
+    dir = path.join(dir, part);
+    await mkdir(dir, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+    });
+    const info = await lstat(dir);
+    if (!info.isDirectory())
+      throw new Error(
+        `${displayPath(root, dir)} is ${info.isSymbolicLink() ? 'a symlink' : 'not a folder'}: whole outputs are kept only in a real folder of the workspace`,
+      );
+  }
+  const ignore = path.join(dir, '.gitignore');
+  const kept = await readFile(ignore, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW }).catch(
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new Error(`${displayPath(root, ignore)} cannot be read (${error.code ?? error.message})`);
+    },
+  );
+  if (kept === undefined) {
+    const file = await open(ignore, CREATE_NEW, 0o600);
+    try {
+      await file.writeFile(OUTPUTS_GITIGNORE);
+    } finally {
+      await file.close();
+    }
+  } else if (!kept.split('\n').some((line) => line.trim() === '*'))
+    throw new Error(`${displayPath(root, ignore)} does not ignore everything (a line \`*\`): nothing is kept there`);
+  return dir;
+}
+
+/**
+ * Keeps `content` in a new file of OUTPUTS_DIR for call `callId` and returns its path relative to `cwd`. The folder
+ * is checked and made by outputsFolder (real folders only, ignored by git); the file is created new, mode 0600,
+ * never through a link, and never replaces a file: the model chose the id, so a second call with the same id (or one
+ * named like an existing file) gets `<id>-2.txt`, `<id>-3.txt`, ... Throws when the folder is refused or no free
+ * name is left.
  */
 export async function saveWholeOutput(cwd: string, callId: string, content: string): Promise<string> {
   const base = outputFileName(callId).slice(0, -'.txt'.length);
-  await resolveInWorkspace(cwd, OUTPUTS_DIR);
-  await mkdir(path.join(cwd, OUTPUTS_DIR), { recursive: true });
+  const dir = await outputsFolder(cwd);
   for (let n = 1; n <= 100; n++) {
-    const file = await resolveInWorkspace(cwd, `${OUTPUTS_DIR}/${n === 1 ? base : `${base}-${n}`}.txt`);
+    const file = path.join(dir, `${n === 1 ? base : `${base}-${n}`}.txt`);
+    let handle: Awaited<ReturnType<typeof open>>;
     try {
-      await writeFile(file, content, { flag: 'wx' });
-      return displayPath(cwd, file);
+      handle = await open(file, CREATE_NEW, 0o600);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw error;
     }
+    try {
+      await handle.writeFile(content);
+    } finally {
+      await handle.close();
+    }
+    return displayPath(path.resolve(cwd), file);
   }
   throw new Error(`no free file name for call ${callId} in ${OUTPUTS_DIR}`);
 }
@@ -59,13 +123,16 @@ export function outputBudget(options: OutputBudgetOptions): Hooks {
   if (!Number.isInteger(maxChars) || maxChars < 1)
     throw new RangeError(`outputBudget: maxChars must be a whole number of at least 1, got ${maxChars}`);
   const tailChars = Math.min(options.tailChars ?? Math.floor(maxChars / 4), maxChars);
+  const redact = options.redact ?? ((text: string) => text);
   return {
     async afterToolCall(call, result) {
       // #region chapter 9: outputBudget.afterToolCall
       // 1. A result of at most maxChars characters: change nothing.
-      // 2. Otherwise keep the whole content with the given saveWholeOutput(cwd, call.id, content): it returns the
-      //    file's path relative to cwd. (It checks the folder the way the write tool checks a path, and never
-      //    replaces a file: the model chose the id, and `.agent` may be a link someone else put there.)
+      // 2. Otherwise keep the whole content, scrubbed first by redact (given: options.redact, or the text as it is),
+      //    with the given saveWholeOutput(cwd, call.id, redact(content)): it returns the file's path relative to
+      //    cwd. (It refuses a `.agent` that is a link, keeps the folder out of git, and never replaces a file: the
+      //    model chose the id, and `.agent` may be a link someone else put there.) The file is on disk for anyone
+      //    who reads the folder; the model still gets the head and tail as they are.
       // 3. Keep the first maxChars - tailChars characters and the last tailChars, and put between them, on lines of
       //    its own, a note that says how many characters were cut of how many, and the file's path relative to
       //    cwd with how to read it (the read tool, offset and limit). If writing failed, say so in the note

@@ -115,7 +115,7 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
 
   test('a hostile call id cannot put the file outside the outputs folder', async () => {
     const { cwd } = await budget(log(300), { maxChars: 50 }, '../../../etc/evil');
-    const files = readdirSync(path.join(cwd, OUTPUTS_DIR));
+    const files = readdirSync(path.join(cwd, OUTPUTS_DIR)).filter((name) => name !== '.gitignore');
     expect(
       files.length,
       'outputBudget step 2: the model chose the id; outputFileName must keep it one plain file name',
