@@ -12,11 +12,24 @@
  * file was damaged some other way, and loading it anyway would silently drop part of a conversation.
  *
  * One writer at a time: opening a session for writing takes `<id>.jsonl.lock` (created exclusively, holding the
- * writer's pid); a second writer is refused while that process lives. And no secret reaches the file: the store
- * is given the secrets it must never write (the API keys), and each line is scrubbed before it is written.
+ * writer's pid); a second writer is refused while that process lives. No secret reaches the file: the store is given
+ * the secrets it must never write (the API keys), and each line is scrubbed before it is written. And nobody else
+ * reads it: a session holds every file the model read, so it is written 0600 in folders of 0700, and an existing
+ * one is tightened when it is opened again.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  fchmodSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { historyProblems, type Message } from '../messages.js';
 import { noUsage } from '../agent-events.js';
@@ -33,6 +46,12 @@ import {
 
 /** The folder in the home folder that holds the kit's sessions. */
 export const KIT_DIR = '.coding-agent';
+
+/** A session file's mode: its owner reads and writes it, nobody else (as Claude Code writes its transcripts). */
+export const PRIVATE_FILE = 0o600;
+
+/** The mode of the folders that hold session files: only their owner may list or enter them. */
+export const PRIVATE_FOLDER = 0o700;
 
 /** What replaces a secret in a session file. */
 export const REDACTED = '[REDACTED]';
@@ -131,21 +150,29 @@ export class SessionWriter {
   ) {}
 
   /**
-   * Opens `file` for appending (creating it and its folder), after taking the lock `<file>.lock`. Throws a
+   * Opens `file` for appending (creating it and its folder), after taking the lock `<file>.lock`; the file is left
+   * 0600 and its folder 0700 (PRIVATE_FILE, PRIVATE_FOLDER), whatever they were. Throws a
    * SessionLockedError when a live process holds the lock; a lock left by a process that is gone is taken over.
    * Secrets shorter than 8 characters are ignored (they would scrub ordinary words).
    */
   static open(file: string, secrets: readonly string[] = []): SessionWriter {
     // #region chapter 12: SessionWriter.open
-    // 1. Make the file's folder (recursive). The lock is `${file}.lock`.
-    // 2. Create the lock exclusively (openSync(lock, 'wx')) and write process.pid into it. If it exists (EEXIST):
-    //    read the pid in it; if that process is alive, throw a SessionLockedError that names the session file, the
-    //    pid, and the lock file to remove if that process is gone; else remove the stale lock and try once more.
-    // 3. Open the file for appending ('a') and return a writer with the secrets of 8 characters or more.
-    mkdirSync(path.dirname(file), { recursive: true });
+    // 1. Make the file's folder (recursive, mode PRIVATE_FOLDER), and chmod it to PRIVATE_FOLDER too: mkdir's mode
+    //    applies only to the folders it creates, and one already there may be open to others (0755). The sessions
+    //    hold everything the model read. The lock is `${file}.lock`.
+    // 2. Create the lock exclusively (openSync(lock, 'wx', PRIVATE_FILE)) and write process.pid into it. If it exists
+    //    (EEXIST): read the pid in it; if that process is alive, throw a SessionLockedError that names the session
+    //    file, the pid, and the lock file to remove if that process is gone; else remove the stale lock and try
+    //    once more.
+    // 3. Open the file for appending ('a', PRIVATE_FILE), then fchmodSync the descriptor to PRIVATE_FILE: open's mode
+    //    applies only to a file it creates, and a session already there (resumed, repaired) may be 0644. Return a
+    //    writer with the secrets of 8 characters or more.
+    const folder = path.dirname(file);
+    mkdirSync(folder, { recursive: true, mode: PRIVATE_FOLDER });
+    chmodSync(folder, PRIVATE_FOLDER);
     const lockFile = `${file}.lock`;
     const take = () => {
-      const lock = openSync(lockFile, 'wx');
+      const lock = openSync(lockFile, 'wx', PRIVATE_FILE);
       writeSync(lock, String(process.pid));
       closeSync(lock);
     };
@@ -162,10 +189,12 @@ export class SessionWriter {
       rmSync(lockFile);
       take();
     }
+    const fd = openSync(file, 'a', PRIVATE_FILE);
+    fchmodSync(fd, PRIVATE_FILE);
     return new SessionWriter(
       file,
       lockFile,
-      openSync(file, 'a'),
+      fd,
       secrets.filter((secret) => secret.length >= 8),
     );
     // #endregion
