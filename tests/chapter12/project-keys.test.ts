@@ -25,4 +25,20 @@ describe('project keys (src/session/store.ts)', () => {
       "SessionStore.list: my.app has no session: its folder must not be my-app's (projectKey)",
     ).toEqual([]);
   });
+
+  test('a project deep enough for its key to pass 255 bytes still keeps its sessions, apart from its neighbours', () => {
+    const { home, base } = tempHome();
+    const deep = path.join(base, ...Array.from({ length: 12 }, (_, i) => `a-rather-long-folder-name-${i}`));
+    const sibling = `${deep}x`;
+    const open = new SessionStore({ home, cwd: deep }).create();
+    open.close();
+    expect(
+      new SessionStore({ home, cwd: deep }).list().map((one) => one.id),
+      'SessionStore: a long path makes a key too long for a folder name unless projectKey cuts it',
+    ).toEqual([open.session.id]);
+    expect(
+      new SessionStore({ home, cwd: sibling }).list(),
+      'projectKey: two long paths that share their first 200 characters still have keys of their own (the hash)',
+    ).toEqual([]);
+  });
 });

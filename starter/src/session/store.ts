@@ -57,11 +57,18 @@ export const PRIVATE_FOLDER = 0o700;
 /** What replaces a secret in a session file. */
 export const REDACTED = '[REDACTED]';
 
-/** The working folder as a folder name: "/home/me/app" -> "-home-me-app-" and 12 hex digits of its hash. */
+/** How much of the path a project key keeps before its hash: a folder name may be 255 bytes at most. */
+export const PROJECT_KEY_CHARS = 200;
+
+/**
+ * The working folder as a folder name: "/home/me/app" -> "-home-me-app-" and 12 hex digits of its hash. The readable
+ * part keeps the first PROJECT_KEY_CHARS characters of a longer path (the hash still tells them apart).
+ */
 export function projectKey(cwd: string): string {
   const resolved = path.resolve(cwd);
   // The hash keeps apart two folders whose names differ only in punctuation (my.app, my-app).
-  return `${resolved.replace(/[^A-Za-z0-9]/g, '-')}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
+  const readable = resolved.replace(/[^A-Za-z0-9]/g, '-').slice(0, PROJECT_KEY_CHARS);
+  return `${readable}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
 }
 
 /** The folder holding the sessions of the project in `cwd`. */
