@@ -72,8 +72,10 @@ const CONTEXT_WINDOW = 200_000;
 /** How long closing a session waits for its cancelled run to end. */
 const CLOSE_WAIT_MS = 5000;
 
-/** A note for the person reading the editor's log: stderr, never stdout. */
-const note = (text: string) => process.stderr.write(`${text}\n`);
+/** Takes credentials out of every note (set once the tree's code is loaded: redactCredentials, chapter 15). */
+let redact = (text: string) => text;
+/** A note for the person reading the editor's log: stderr, never stdout; no credential in it. */
+const note = (text: string) => process.stderr.write(`${redact(text)}\n`);
 
 /** Every console method (log, info, debug, warn, table, dir, time...) writes to stderr: nothing but frames on stdout. */
 function routeConsoleToStderr(): void {
@@ -357,6 +359,8 @@ async function main(argv: string[]): Promise<number> {
   const filled = tree.own ? agentTree(tree.src) : undefined;
   const loaded = await load(filled?.src ?? tree.src);
   const { kit } = loaded;
+  const secrets = kit.secretsOf(process.env);
+  redact = (text) => kit.redactCredentials(text, secrets);
   const home = process.env.HOME || homedir();
   let chosen: ReturnType<typeof chooseProvider>;
   try {

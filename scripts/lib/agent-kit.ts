@@ -109,7 +109,10 @@ export interface ProviderChoice {
   offlineDelayMs: number;
 }
 
-/** The provider of `kind` from the tree's own code, and a line that says which it is. */
+/**
+ * The provider of `kind` from the tree's own code, and a line that says which it is. A base URL in that line has its
+ * user, password and query values taken out (chapter 15's shownUrl): a gateway's URL often carries a key.
+ */
 export function makeProvider(
   kind: ProviderKind,
   loaded: LoadedTree,
@@ -117,6 +120,8 @@ export function makeProvider(
 ): { provider: Provider; label: string } {
   const env = process.env;
   const options = choice.model ? { model: choice.model } : {};
+  const shown = (url: string) =>
+    typeof loaded.kit.shownUrl === 'function' ? loaded.kit.shownUrl(url) : '(a base URL, not shown)';
   if (kind === 'offline') {
     const offline = new loaded.offline.OfflineProvider({ delayMs: choice.offlineDelayMs });
     return { provider: offline, label: 'offline stand-in (no API key found; no network)' };
@@ -127,11 +132,14 @@ export function makeProvider(
     const provider = new loaded.providers.AnthropicProvider(caching ? { ...options, fetch: caching } : options, env);
     return {
       provider,
-      label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${env.ANTHROPIC_BASE_URL}` : ''}`,
+      label: `anthropic ${provider.model}${env.ANTHROPIC_BASE_URL ? ` at ${shown(env.ANTHROPIC_BASE_URL)}` : ''}`,
     };
   }
   const provider = new loaded.providers.OpenAIProvider(options, env);
-  return { provider, label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${env.OPENAI_BASE_URL}` : ''}` };
+  return {
+    provider,
+    label: `openai ${provider.model}${env.OPENAI_BASE_URL ? ` at ${shown(env.OPENAI_BASE_URL)}` : ''}`,
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { redactCredentials, secretsOf } from 'kit/capstone/secrets';
+import { redactCredentials, secretsOf, shownUrl } from 'kit/capstone/secrets';
 import { assistantText } from 'kit/messages';
 import { sessionsDir } from 'kit/session/store';
 import { build, runPrompt, workspace } from './factory-fixtures.js';
@@ -37,7 +37,40 @@ describe('secrets by value (src/capstone/factory.ts)', () => {
     expect(secretsOf(ENV), 'an ordinary value is not a secret').not.toContain('vim');
     expect(
       redactCredentials(`at https://me:${PASSWORD}@example.com/x with ghp_abcdefghijklmnopqrstuvwxyz0123456789`),
-      "redactCredentials: a URL's password and a token shape",
-    ).toBe('at https://me:[REDACTED]@example.com/x with [REDACTED]');
+      "redactCredentials: a URL's user and password, and a token shape",
+    ).toBe('at https://[REDACTED]@example.com/x with [REDACTED]');
+  });
+
+  test("a key in a base URL's query string, or a gateway's user:password, never reaches the session file", async () => {
+    const { cwd, home } = workspace();
+    const QUERY_KEY = 'gw-query-key-0123456789';
+    const SIGNED = 'c2lnbmF0dXJl+IQ==';
+    const env = {
+      ANTHROPIC_BASE_URL: `https://gw-user:gw-pass-word@gateway.example/v1?api_key=${QUERY_KEY}&region=eu&sig=${encodeURIComponent(SIGNED)}`,
+    };
+    const { built } = await build([assistantText(`The gateway is ${env.ANTHROPIC_BASE_URL} (signed ${SIGNED}).`)], {
+      cwd,
+      home,
+      env,
+      sessionId: 'url-secret-test',
+    });
+    await runPrompt(built, 'which gateway?');
+    await built.close();
+    const text = readFileSync(path.join(sessionsDir(home, cwd), 'url-secret-test.jsonl'), 'utf8');
+    expect(
+      text,
+      'buildAgent step 4: secretsOf(env) holds the value of a query parameter named like a credential (api_key)',
+    ).not.toContain(QUERY_KEY);
+    expect(text, 'secretsOf: a signature is a credential too, as written and decoded').not.toContain(SIGNED);
+    expect(text, "secretsOf: the gateway's password is a secret").not.toContain('gw-pass-word');
+    expect(text, 'the rest of the URL stays readable').toContain('gateway.example/v1');
+    expect(text, 'a query value not named like a credential stays').toContain('region=eu');
+    expect(
+      redactCredentials(`GET https://h/x?token=abc123&page=2&X-Amz-Credential=AKIDEXAMPLE%2F2026`),
+      'redactCredentials: the values of query parameters named like credentials, whatever the environment',
+    ).toBe('GET https://h/x?token=[REDACTED]&page=2&X-Amz-Credential=[REDACTED]');
+    expect(shownUrl(env.ANTHROPIC_BASE_URL), 'shownUrl: no user, no password, no query value').toBe(
+      'https://[REDACTED]@gateway.example/v1?api_key=[REDACTED]&region=[REDACTED]&sig=[REDACTED]',
+    );
   });
 });

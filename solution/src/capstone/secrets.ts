@@ -15,9 +15,17 @@ export const CREDENTIAL_SHAPES: readonly RegExp[] = [
 ];
 
 /**
+ * A URL's query parameter that carries a credential by its name (`?api_key=…`, `&token=…`, `sig=…` of a signed URL,
+ * `X-Amz-Credential=…`): group 1 is `?name=` (or `&`, `;`, `#`), group 2 the value.
+ */
+export const QUERY_CREDENTIAL =
+  /([?&;#][^=&#\s]*?(?:key|token|secret|pass|pwd|auth|sig|credential|session)[^=&#\s]*=)([^&#\s]+)/gi;
+
+/**
  * Values of the environment that are secrets: variables named like KEY, TOKEN, SECRET, PASSWORD (and a few more),
- * any value shaped like a known credential, and the password of any URL with one (`postgres://me:pw@db/app`).
- * Never written to a session file, never printed.
+ * any value shaped like a known credential, the password of any URL with one (`postgres://me:pw@db/app`), and the
+ * value of a query parameter named like a credential (`ANTHROPIC_BASE_URL=https://gw/v1?api_key=…`), as written
+ * and decoded. Never written to a session file, never printed.
  */
 export function secretsOf(env: Record<string, string | undefined>): string[] {
   const secrets = new Set<string>();
@@ -27,18 +35,48 @@ export function secretsOf(env: Record<string, string | undefined>): string[] {
     for (const shape of CREDENTIAL_SHAPES) for (const match of value.matchAll(shape)) secrets.add(match[0]);
     for (const match of value.matchAll(/[a-z][a-z0-9+.-]*:\/\/([^\s/@:]*):([^\s/@]+)@/gi))
       if (match[2]!.length >= 4) secrets.add(match[2]!);
+    for (const match of value.matchAll(QUERY_CREDENTIAL)) {
+      const raw = match[2]!;
+      if (raw.length < 4) continue;
+      secrets.add(raw);
+      try {
+        const decoded = decodeURIComponent(raw);
+        if (decoded.length >= 4) secrets.add(decoded);
+      } catch {
+        // not percent-encoded text: the raw value is enough
+      }
+    }
   }
   return [...secrets];
 }
 
 /**
  * `text` without credentials: every value of `secrets` and every credential-shaped string replaced by [REDACTED],
- * and the password of a URL too (`https://me:[REDACTED]@host`). For whatever the kit prints or writes.
+ * a URL's user and password too (`https://[REDACTED]@host`), and the value of a query parameter named like a
+ * credential (`?api_key=[REDACTED]`). For whatever the kit prints or writes.
  */
 export function redactCredentials(text: string, secrets: readonly string[] = []): string {
   let clean = text;
   for (const secret of [...secrets].sort((a, b) => b.length - a.length))
     if (secret.length >= 4) clean = clean.split(secret).join(REDACTED);
   for (const shape of CREDENTIAL_SHAPES) clean = clean.replace(shape, REDACTED);
-  return clean.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s/@:]*:)([^\s/@]+)@/gi, `$1${REDACTED}@`);
+  clean = clean.replace(QUERY_CREDENTIAL, `$1${REDACTED}`);
+  return clean.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@:]*:[^\s/@]+@/gi, `$1${REDACTED}@`);
+}
+
+/**
+ * A URL as the kit shows it (a banner, a log line): whatever is between `//` and `@` (a user, a password, a token)
+ * and every query value replaced by [REDACTED], the rest as written. A base URL is settings, not a secret, but a
+ * gateway's often carries one. Text that is not a URL is only given to redactCredentials.
+ */
+export function shownUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return redactCredentials(url);
+  }
+  const origin = `${parsed.protocol}//${parsed.username || parsed.password ? `${REDACTED}@` : ''}${parsed.host}`;
+  const query = [...parsed.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=${REDACTED}`).join('&');
+  return `${origin}${parsed.pathname}${query ? `?${query}` : ''}${parsed.hash ? '#…' : ''}`;
 }

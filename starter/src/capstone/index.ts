@@ -8,3 +8,4 @@ export * from './command-hooks.js';
 export * from './factory.js';
 export * from './trust.js';
 export * from './prompt-hooks.js';
+export { QUERY_CREDENTIAL, shownUrl } from './secrets.js';

@@ -1,0 +1,52 @@
+/**
+ * What `npm run agent` and `npm run acp` print and what scripts read of them: no credential of a base URL in the
+ * banner, an error or the editor's log, and the fields of Claude Code's `-p` output that scripts rely on
+ * (`--output-format json`'s result, stream-json's init line).
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from './helpers.js';
+import { runAgent, tempFolders } from './agent-process.js';
+
+const tempFolder = tempFolders('kit-agent-output-');
+const shown = (run: { code: number | null; stdout: string; stderr: string }) =>
+  `exit ${run.code}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+
+const QUERY_KEY = 'gateway-query-key-0123456789';
+const PASSWORD = 'gateway-password-42';
+const GATEWAY = `http://gwuser:${PASSWORD}@127.0.0.1:9/v1?api_key=${QUERY_KEY}&region=eu`;
+
+describe('a base URL with credentials (scripts/agent.ts, scripts/acp.ts)', () => {
+  it('npm run agent: the banner and the error show the gateway without its password or its query key', async () => {
+    const home = tempFolder();
+    const run = await runAgent(['-p', 'hi', '--max-retries', '0', '--no-session'], {
+      cwd: tempFolder(),
+      home,
+      env: { ANTHROPIC_API_KEY: 'sk-ant-dummy-key', ANTHROPIC_BASE_URL: GATEWAY, ANTHROPIC_MODEL: 'claude-sonnet-4-5' },
+      stdin: '',
+      killAfterMs: 120_000,
+    });
+    expect(run.stderr, shown(run)).toMatch(
+      /agent · anthropic claude-sonnet-4-5 at http:\/\/\[REDACTED\]@127\.0\.0\.1:9\/v1\?api_key=\[REDACTED\]&region=\[REDACTED\]/,
+    );
+    expect(run.stdout, `the request failed and said so\n${shown(run)}`).toMatch(/error: .*http:\/\/\[REDACTED\]@127/);
+    for (const secret of [QUERY_KEY, PASSWORD, 'gwuser'])
+      expect(run.stdout + run.stderr, `${secret} is never printed\n${shown(run)}`).not.toContain(secret);
+  });
+
+  it("npm run acp: the editor's log names the gateway without its credentials", async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: tempFolder() };
+    for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete env[name];
+    Object.assign(env, { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: GATEWAY, OPENAI_MODEL: 'fake-model' });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO, 'scripts/acp.ts')], { cwd: REPO, env });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise((resolve) => child.on('close', resolve));
+    child.stdin.end();
+    await closed;
+    expect(stderr, stderr).toMatch(/acp · openai fake-model at http:\/\/\[REDACTED\]@127\.0\.0\.1:9\/v1\?api_key=/);
+    for (const secret of [QUERY_KEY, PASSWORD, 'gwuser'])
+      expect(stderr, `${secret} is never printed`).not.toContain(secret);
+  });
+});
