@@ -193,13 +193,13 @@ describe('evaluate — modes (src/permissions/evaluate.ts)', () => {
       expect: 'allow',
       why: 'evaluate step 5: bypassPermissions allows everything no deny rule denies',
     },
-    'bypassPermissions ignores ask rules': {
+    'bypassPermissions still asks where an ask rule says so': {
       mode: 'bypassPermissions',
       rules: [['ask', 'Bash(git push:*)']],
       call: bash('git push'),
-      expect: 'allow',
-      by: /bypassPermissions/,
-      why: 'steps 4-5: ask rules are skipped in bypassPermissions, and the mode allows (an ask rule is not an allow rule)',
+      expect: 'ask',
+      by: /git push/,
+      why: 'evaluate step 4: ask rules apply in every mode, bypassPermissions too (the person asked to be asked); only the always-ask checks are skipped there',
     },
     'reading inside .git/ is not asked about': {
       call: call('read', { path: '.git/config' }),

@@ -198,8 +198,8 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     expect(asked.length, 'the second write to the same file was not asked about').toBe(2);
     expect(
       gate.sessionRules.map((r) => `${r.tool}(${r.specifier})`),
-      'suggestRules: Edit(/<file>), the file from the workspace root',
-    ).toEqual(['Edit(/src/a.ts)']);
+      'suggestRules: Write(/<file>), the file from the workspace root',
+    ).toEqual(['Write(/src/a.ts)']);
   });
 
   test('reject_always denies the next identical call without asking', async () => {

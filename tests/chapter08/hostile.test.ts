@@ -141,10 +141,20 @@ describe('deny rules see through wrappers and computed names (innerCommands, bas
     ).toBe('deny');
   });
 
-  test('what runs inside a wrapper is judged for deny and ask, but allowing the wrapper allows what it runs', async () => {
+  test('what runs inside a wrapper is judged for deny and ask, and needs an allow of its own', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(timeout:*)']), 'default', bash('timeout 5 npm test'))).behavior,
-      'evaluate step 5: the inner commands are stripped subjects; only the command as written needs an allow',
+      'bashSubjects step 2: npm test is another command the wrapper runs, so it needs an allow of its own: allowing timeout is not allowing everything it can run',
+    ).toBe('ask');
+    expect(
+      (
+        await decide(
+          rules(['allow', 'Bash(timeout:*)'], ['allow', 'Bash(npm test:*)']),
+          'default',
+          bash('timeout 5 npm test'),
+        )
+      ).behavior,
+      'bashSubjects step 2: with the wrapper and the command it runs both allowed, the call is allowed',
     ).toBe('allow');
     expect(
       (await decide(rules(['allow', 'Bash(npm test:*)']), 'default', bash('timeout 5 npm test'))).behavior,
@@ -201,26 +211,34 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     expect(decision.reason, 'the reason names the protected path').toMatch(/protected/);
   });
 
-  test('a redirection inside the workspace is covered by the command, /dev/null writes nothing, and Edit rules apply to it', async () => {
+  test('a redirection inside the workspace is a write that needs an allow of its own, /dev/null writes nothing, and Edit rules apply to it', async () => {
     expect(
       (await decide(echo(), 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior,
-      'evaluate step 5: a redirection inside the workspace needs no allow of its own',
+      'evaluate step 5: a redirection writes a file as an edit does; Bash(echo:*) allows echo, not the write, so default mode asks',
+    ).toBe('ask');
+    expect(
+      (await decide(echo(), 'acceptEdits', bash('echo x > notes.txt 2>/dev/null'))).behavior,
+      'evaluate step 5: acceptEdits allows the write inside the workspace, and the rule allows echo',
+    ).toBe('allow');
+    expect(
+      (await decide(echo(), 'default', bash('echo x 2>/dev/null'))).behavior,
+      'redirectTarget (given): /dev/null writes no file, so Bash(echo:*) is all the call needs',
     ).toBe('allow');
     expect(
       (await decide([...rules(['deny', 'Edit(./.env)']), ...echo()], 'default', bash('echo KEY=2 > .env'))).behavior,
       'bashSubjects step 4: the write is a write subject, so Edit deny rules apply',
     ).toBe('deny');
     expect(
-      (await decide([...rules(['allow', 'Edit(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x')))
+      (await decide([...rules(['allow', 'Write(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x')))
         .behavior,
-      'evaluate step 5: an Edit allow rule can allow a write outside',
+      'evaluate step 5: a Write allow rule can allow a write outside',
     ).toBe('allow');
   });
 
   test.each([['> src/a.ts'], ['>> notes.txt'], ['2> log.txt']])(
     '%j is only a redirection: it writes, so it is judged as the write it is',
     async (command) => {
-      const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; when no subject is left, judge every subject (the redirect), or "all allowed" holds for an empty list`;
+      const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; the redirect is a subject that needs its own allow`;
       expect(
         (await decide([], 'default', bash(command))).behavior,
         `${step}: in default mode no rule allows it, ask`,
@@ -229,8 +247,8 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
         'ask',
       );
       expect(
-        (await decide(rules(['allow', 'Edit(**)']), 'default', bash(command))).behavior,
-        `${step}: an Edit allow rule for the file covers it`,
+        (await decide(rules(['allow', 'Write(**)']), 'default', bash(command))).behavior,
+        `${step}: a Write allow rule for the file covers it`,
       ).toBe('allow');
       expect(
         (await decide([], 'acceptEdits', bash(command))).behavior,
@@ -379,10 +397,10 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
   }
 
   test.each([
-    ['rm *.log', 'rm -rf src notes.log'],
-    ['cat *', 'cat ~/.ssh/id_rsa'],
+    ['echo *.log', 'echo -rf src notes.log'],
+    ['printf *', 'printf ~/.ssh/id_rsa'],
     ['rm "a b"', 'rm a b'],
-    ['ls src/*', 'ls src/../../outside'],
+    ['echo src/*', 'echo src/../../outside'],
   ])('"always" for %j does not allow %j', async (first, broader) => {
     const { stored, next } = await always({}, bash(first));
     expect(stored.length, 'beforeToolCall step 6: a rule was stored').toBeGreaterThan(0);

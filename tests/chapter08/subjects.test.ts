@@ -18,11 +18,12 @@ describe('callSubjects (src/permissions/evaluate.ts)', () => {
     const subjects = await callSubjects(call('bash', { command: 'npm  test && CI=1 rm -f "a b"' }), ws);
     expect(
       subjects,
-      'bashSubjects step 2: words joined by joinWords; the form without CI=1 is marked stripped',
+      'bashSubjects steps 2 and 4: words joined by joinWords; the form without CI=1 is marked stripped; the file rm removes is a write subject (operand: true)',
     ).toEqual([
       { tool: 'bash', command: 'npm test' },
       { tool: 'bash', command: "CI=1 rm -f 'a b'" },
       { tool: 'bash', command: "rm -f 'a b'", stripped: true },
+      { tool: 'write', path: path.join(root, 'a b'), operand: true, inside: true },
     ]);
   });
 

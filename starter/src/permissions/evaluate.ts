@@ -6,17 +6,20 @@
  * find where a path really leads. The order is Claude Code's: a deny rule anywhere wins, then plan mode, then the
  * checks that always ask, then ask rules, then allow rules, then the mode's default.
  *
- * A call is judged through its *subjects*: each simple command of a shell command (as written, and each command
- * it runs through a wrapper), each path a redirection writes, each place a path leads (as written, resolved, and
- * where its symlinks lead). A deny or ask rule that matches any subject applies; the call is allowed only if every
- * subject is. A command that is not understood (or whose name is computed when it runs) matches every Bash deny
- * and ask rule and no allow rule: when the engine is not sure, it asks.
+ * A call is judged through its *subjects*: each simple command of a shell command (as written, spelled other ways,
+ * and each command it runs through a wrapper), each file a command reads or writes and each path a redirection
+ * writes, each place a path leads (as written, resolved, and where its symlinks lead). A deny or ask rule that
+ * matches any subject applies; the call is allowed only if every subject is. A command that is not understood (or
+ * whose name is computed when it runs) matches every Bash deny and ask rule and no allow rule, and a command with
+ * an option that makes it run other programs matches no allow rule: when the engine is not sure, it asks.
  */
 import { TodoError } from '../todo.js';
 import path from 'node:path';
 import type { ToolCall } from '../messages.js';
 import { isInside, realLocation } from '../workspace.js';
 import {
+  beyondRule,
+  fileOperands,
   innerCommands,
   isProtected,
   joinWords,
@@ -26,7 +29,7 @@ import {
   shellCommands,
   type Workspace,
 } from './command.js';
-import { CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
+import { ALLOW_TOOLS, CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
@@ -44,20 +47,25 @@ export interface Subject {
   tool: string;
   /** bash: one simple command, its words joined by single spaces (joinWords). */
   command?: string;
-  /** bash: true for a command the one as written runs (without the assignments in front, through a wrapper, by
-   *  its basename): rules deny or ask by it, but only the command as written can be allowed. */
+  /** bash: true for the command as written spelled another way (without the assignments in front, by its
+   *  basename, git without its options): rules deny or ask by it, but only the command as written is allowed. */
   stripped?: boolean;
   /** bash: why what runs is not known before it runs (not understood, or a computed name). Every Bash deny and
    *  ask rule matches such a subject, and no allow rule does. */
   unknown?: string;
+  /** bash: why an allow rule for the command does not cover it (beyondRule: `find -exec`). No allow rule matches. */
+  beyond?: string;
   /** Why this subject is always asked about (a safety concern), whatever the rules say. */
   concern?: string;
   /** Path tools: an absolute path the call reaches. */
   path?: string;
   /** Path tools: whether that path lies inside the workspace. */
   inside?: boolean;
-  /** bash: a path a redirection writes (tool `write`). Inside the workspace the command's own allow covers it. */
+  /** bash: a path a redirection writes (tool `write`). It needs an allow of its own, as an edit does. */
   redirect?: boolean;
+  /** bash: a path a command reads (tool `read`) or writes (tool `write`). Inside the workspace the command's own
+   *  allow covers it; outside, it needs an allow of its own. */
+  operand?: boolean;
   /** glob and grep: the path is searched, so deny and ask rules for anything inside it apply too. */
   searched?: boolean;
   /** web_fetch: the host of the URL. */
@@ -88,17 +96,25 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${source}$`);
 }
 
-/** One subject for each place an absolute path leads: as resolved, and (when a symlink leads elsewhere) where it really leads, each with whether it is inside the workspace. */
+/**
+ * One subject for each place an absolute path leads: as resolved, and (when a symlink leads elsewhere) where it
+ * really leads, each with whether it is inside the workspace; a write to a protected path carries a concern. A
+ * path that cannot be followed (a NUL character, a loop of symlinks, a name too long) is one subject with
+ * `unknown` set: it is asked about or refused, never a crash.
+ */
 export async function pathSubjects(subject: Subject & { path: string }, ws: Workspace): Promise<Subject[]> {
   const root = path.resolve(ws.root);
-  const [realRoot, real] = await Promise.all([realLocation(root), realLocation(subject.path)]);
+  const [realRoot, real] = await Promise.all([realLocation(root), realLocation(subject.path)]).catch(
+    (error: Error) => [undefined, error] as const,
+  );
+  if (realRoot === undefined) return [{ ...subject, unknown: `its path cannot be checked: ${real.message}` }];
   const subjects: Subject[] = [{ ...subject, inside: isInside(root, subject.path) }];
   if (real !== subject.path) subjects.push({ ...subject, path: real, inside: isInside(realRoot, real) });
   return subjects.map((one) =>
     EDIT_TOOLS.has(one.tool) && isProtected(one.path!)
       ? {
           ...one,
-          concern: `${one.tool === 'write' && one.redirect ? 'a redirection' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)`,
+          concern: `${one.redirect ? 'a redirection' : one.operand ? 'the command' : one.tool} changes ${one.path}, a protected path (it changes what runs next time)`,
         }
       : one,
   );
@@ -106,21 +122,26 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
 
 /**
  * The subjects of a shell command: for each simple command the walk finds, the command as written (its
- * assignments and words, joinWords) and, stripped, every command it runs (innerCommands) and the command without
- * its assignments; each with its safetyConcern, and `unknown` for a computed name. Each write of a redirection is a
- * `write` subject (pathSubjects, with redirect: true). A command that is not understood is one subject with the
- * whole text as its command and the reason as `unknown`.
+ * assignments and words, joinWords) and every command innerCommands finds (the views of it stripped: true, the
+ * commands it runs as they are), and, stripped, the command without its assignments; each with its safetyConcern,
+ * its beyondRule, and `unknown` for a computed name. The files each of those commands reads and writes
+ * (fileOperands) are `read` and `write` subjects (pathSubjects, operand: true), and each write of a redirection a
+ * `write` subject (redirect: true). A command that is not understood is one subject with the whole text as its
+ * command and the reason as `unknown`.
  */
 export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: bashSubjects
   // 1. shellCommands(command) (given) gives the commands and the writes. For each command, its inner commands
-  //    (innerCommands(words, 0)) add more commands and writes. Both throw NotUnderstood: catch it and return
-  //    [{ tool: 'bash', command, unknown: the error's message }]. Anything else is a bug: rethrow it.
-  // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then (stripped:
-  //    true) one with the words alone when there are assignments, and one for each inner command.
-  // 3. Every command subject carries concern: safetyConcern(its words) when there is one, and unknown (saying its
-  //    name is only known when it runs) when it is computed.
-  // 4. Each write: await pathSubjects({ tool: 'write', path: resolveArg(target, ws), redirect: true }).
+  //    (innerCommands(words, 0)) add more commands and writes, and fileOperands (given) of each of them the files
+  //    they take. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
+  //    error's message }]. Anything else is a bug: rethrow it.
+  // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then one with the
+  //    words alone (stripped: true) when there are assignments, and one for each inner command: stripped when it
+  //    is a view, not stripped when it is another command it runs (that one needs an allow of its own).
+  // 3. Every command subject carries concern: safetyConcern(its words) and beyond: beyondRule(its words) when
+  //    there is one, and unknown (saying its name is only known when it runs) when it is computed.
+  // 4. Each file: await pathSubjects({ tool: 'read' or 'write' as its access says, path: resolveArg(path, ws),
+  //    operand: true, searched when it is }). Each redirect write: pathSubjects({ tool: 'write', path, redirect: true }).
   throw new TodoError(8, 'bashSubjects');
   // #endregion
 }
@@ -188,8 +209,8 @@ export function mcpRuleServer(tool: string): string | undefined {
 /**
  * Whether `rule` covers `subject`. The names: an MCP rule for a whole server (mcpRuleServer) matches every tool of
  * that server (`mcp__server__…`, not `mcp__server2__…`), an MCP tool rule only that tool; any other rule matches the
- * kit tools CLAUDE_TOOLS lists for it. A subject with `unknown` set matches every deny and ask rule of its tool and
- * no allow rule. No specifier matches every call of those tools. Bash: commandPattern. Path rules: the pattern
+ * kit tools CLAUDE_TOOLS lists for it (an allow rule: ruleTools). A subject with `unknown` set matches every deny and
+ * ask rule of its tool and no allow rule; one with `beyond` set no allow rule. No specifier matches every call of those tools. Bash: commandPattern. Path rules: the pattern
  * (rulePathGlob) matches the subject's path or a folder above it, and for a deny or ask rule and a searched path,
  * also when it reaches into it (globReachesInto). WebFetch: `domain:host` matches that host exactly, `domain:*.host`
  * any host below it.
@@ -198,8 +219,10 @@ export function ruleMatches(rule: Rule, subject: Subject, ws: Workspace): boolea
   // #region chapter 8: ruleMatches
   // 1. The name: for a rule starting with `mcp__`, the subject's tool equals the rule's name or, when the rule
   //    names a whole server (mcpRuleServer, given), starts with that server plus `__`. Otherwise CLAUDE_TOOLS
-  //    lists the subject's tool for the rule's name (only its own keys: Object.hasOwn). No match: false.
+  //    lists the subject's tool for the rule's name (only its own keys: Object.hasOwn; ruleTools, given, narrows
+  //    what an allow rule covers). No match: false.
   // 2. A subject with `unknown`: true for a deny or ask rule, false for an allow rule (whatever the specifier).
+  //    A subject with `beyond`: false for an allow rule.
   // 3. No specifier: true.
   // 4. A command subject: commandPattern(specifier) (given) tests the command.
   // 5. A path subject: globToRegExp(rulePathGlob(specifier)) matches the path or one of its parent folders; or
@@ -210,6 +233,12 @@ export function ruleMatches(rule: Rule, subject: Subject, ws: Workspace): boolea
   // #endregion
 }
 
+/** The kit tools a rule covers: CLAUDE_TOOLS's, narrowed for an allow rule by ALLOW_TOOLS (`Edit` allows edits, not new files). */
+export const ruleTools = (rule: Rule): readonly string[] =>
+  (rule.behavior === 'allow' && Object.hasOwn(ALLOW_TOOLS, rule.tool)
+    ? ALLOW_TOOLS[rule.tool]
+    : CLAUDE_TOOLS[rule.tool]) ?? [];
+
 const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
 
 /**
@@ -217,8 +246,9 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * 1. a deny rule that matches any subject: deny;
  * 2. plan mode, and the tool is not read-only: deny (the model is planning);
  * 3. unless in bypassPermissions: a subject's safety concern (a risky command, a write to a protected path): ask;
- * 4. unless in bypassPermissions: an ask rule that matches any subject: ask;
- * 5. every subject that needs its own allow (not the stripped commands, not a redirection inside the workspace)
+ * 4. an ask rule that matches any subject: ask, in every mode;
+ * 5. every subject that needs its own allow (not the stripped commands, not a file a command takes inside the
+ *    workspace)
  *    allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools; acceptEdits: edit
  *    tools inside the workspace): allow, with the first allow rule used if any;
  * 6. otherwise: ask, saying no rule allows it in this mode, or, for a command not understood, why not.
@@ -238,15 +268,14 @@ export async function evaluate(
   // 2. Deny rule: { behavior: 'deny', reason naming the rule and its source, rule }.
   // 3. Plan mode and a tool that is not readOnly: deny, with a reason that says the agent is planning and
   //    may only read.
-  // 4. Unless the mode is bypassPermissions: the first subject's concern is an ask with that reason; then an ask
-  //    rule is an ask naming it.
-  // 5. Each subject but the stripped ones and the redirects inside the workspace (or every subject, when that
-  //    leaves none: `> notes.txt` alone is only a redirection, and writes) is allowed by the first allow rule that
-  //    matches it, or by the mode: bypassPermissions, a readOnly tool (but never an unknown command), or
-  //    acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at least one subject): allow, with the first
-  //    rule used (if any) in the decision and the reason.
-  // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the command
-  //    is not understood, why (its `unknown`), and that no rule can allow it.
+  // 4. Unless the mode is bypassPermissions, the first subject's concern is an ask with that reason. Then, in
+  //    every mode (bypassPermissions too: the person asked to be asked), an ask rule is an ask naming it.
+  // 5. Each subject but the stripped ones and the files a command takes inside the workspace (operand and
+  //    inside) is allowed by the first allow rule that matches it, or by the mode: bypassPermissions, a readOnly
+  //    tool (but never an unknown subject), or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at
+  //    least one subject): allow, with the first rule used (if any) in the decision and the reason.
+  // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the call is
+  //    not understood, why (its `unknown`), and that no rule can allow it.
   throw new TodoError(8, 'evaluate');
   // #endregion
 }

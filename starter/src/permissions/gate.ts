@@ -57,10 +57,14 @@ export interface PermissionGate extends Hooks {
   beforeToolCall(call: ToolCall, ctx: HookContext): Promise<ToolDecision>;
 }
 
+/** A rule for one path inside the workspace, written from the root, its glob characters escaped. */
+const fileRule = (tool: string, absolute: string, ws: Workspace) =>
+  `${tool}(/${displayPath(ws.root, absolute).replace(/[\\*?]/g, '\\$&')})`;
+
 /**
  * The rules "always" adds for `call`, never wider than the call: bash, suggestBashRule for each simple command
- * (no repeats; none at all when the command is not understood or a name is computed); edit and write,
- * `Edit(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace paths written from the root, glob characters
+ * (no repeats; none at all when the command is not understood or a name is computed), and `Write(/<file>)` for
+ * each file a redirection writes inside the workspace; edit, `Edit(/<file>)`; write, `Write(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace paths written from the root, glob characters
  * escaped); web_fetch, `WebFetch(domain:<host>)`; an MCP tool, its full name (a tool rule, exact). Never a bare
  * tool name for a built-in tool: any other call gets no rule.
  */
@@ -72,7 +76,9 @@ export async function suggestRules(call: ToolCall, ws: Workspace): Promise<strin
   if (call.name === 'bash') {
     try {
       const { commands } = shellCommands(typeof args.command === 'string' ? args.command : '');
-      return commands.some((command) => command.computed) ? [] : [...new Set(commands.map(suggestBashRule))];
+      if (commands.some((command) => command.computed)) return [];
+      const writes = (await callSubjects(call, ws)).filter((one) => one.redirect && one.inside && !one.concern);
+      return [...new Set([...commands.map(suggestBashRule), ...writes.map((one) => fileRule('Write', one.path!, ws))])];
     } catch (error) {
       if (error instanceof NotUnderstood) return [];
       throw error;
@@ -82,8 +88,7 @@ export async function suggestRules(call: ToolCall, ws: Workspace): Promise<strin
     return call.name.split('__').length >= 3 && !call.name.endsWith('__*') ? [call.name] : [];
   const [subject] = await callSubjects(call, ws);
   if (subject?.path !== undefined && subject.inside) {
-    const tool = ['edit', 'write'].includes(call.name) ? 'Edit' : 'Read';
-    return [`${tool}(/${displayPath(ws.root, subject.path).replace(/[\\*?]/g, '\\$&')})`];
+    return [fileRule(call.name === 'write' ? 'Write' : call.name === 'edit' ? 'Edit' : 'Read', subject.path, ws)];
   }
   if (subject?.host) return [`WebFetch(domain:${subject.host})`];
   return [];

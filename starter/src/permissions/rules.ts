@@ -45,6 +45,16 @@ export const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = Object.
   },
 );
 
+/**
+ * Where an allow rule covers less than a deny or ask rule of the same name: `Edit` allows changing a file that
+ * exists (the edit tool), not creating one with the write tool, which Claude Code allows only by `Write`. A deny
+ * of `Edit` still covers both.
+ */
+export const ALLOW_TOOLS: Readonly<Record<string, readonly string[]>> = Object.assign(
+  Object.create(null) as Record<string, readonly string[]>,
+  { Edit: ['edit'] },
+);
+
 /** The tools whose rules take a path pattern. */
 export const PATH_RULE_TOOLS: ReadonlySet<string> = new Set([
   'Read',
