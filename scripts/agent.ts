@@ -563,17 +563,18 @@ async function decideTrust(
   }
   const requests = kit.folderRequests(settings, mcpJson);
   const remembered = kit.rememberedTrust(home, cwd);
-  const servers = requests
-    .filter((request) => request.kind.endsWith('server'))
-    .map((request) => request.what.split(':')[0]!);
-  const covered = (answer: WorkspaceTrust) =>
-    !answer.trusted || servers.every((name) => answer.servers === 'all' || answer.servers?.includes(name));
+  const servers = requests.flatMap((request) => (request.server === undefined ? [] : [request.server]));
+  /** The folder's servers the answer has not approved (the person's answer only: never the folder's own files). */
+  const unapproved = (answer: WorkspaceTrust) =>
+    servers.filter((name) => answer.servers !== 'all' && !answer.servers?.includes(name));
   if (requests.length === 0) return remembered ?? { trusted: false };
-  if (remembered && covered(remembered)) return remembered;
+  if (remembered && (!remembered.trusted || unapproved(remembered).length === 0)) return remembered;
   if (!where.interactive) {
     note(
       style.yellow(
-        `(this folder is not trusted: its hooks, .mcp.json servers and raised settings are skipped; --trust-workspace trusts it)`,
+        remembered?.trusted
+          ? `(this folder is trusted, but .mcp.json servers you have not approved are skipped: ${kit.visible(unapproved(remembered).join(', '))}; npm run agent asks about them, --trust-workspace approves them)`
+          : `(this folder is not trusted: its hooks, .mcp.json servers and raised settings are skipped; --trust-workspace trusts it)`,
       ),
     );
     return remembered ?? { trusted: false };
@@ -581,7 +582,9 @@ async function decideTrust(
   note(style.yellow(`This folder asks to run or change:`));
   for (const line of kit.describeRequests(requests)) note(`  ${line}`);
   note(
-    style.yellow(`Trust ${cwd}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`),
+    style.yellow(
+      `Trust ${kit.visible(cwd)}? Its hooks and servers run as you, with what you give them. [y]es / [n]o (remembered)`,
+    ),
   );
   const answer = (await where.askLine()) ?? '';
   const trust: WorkspaceTrust = /^y(es)?$/i.test(answer.trim()) ? { trusted: true, servers } : { trusted: false };

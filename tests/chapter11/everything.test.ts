@@ -26,7 +26,7 @@ const config: StdioServerConfig = { type: 'stdio', command: process.execPath, ar
 const everything = sharedServers({ everything: config });
 
 describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)', () => {
-  test('its tools are listed with namespaced names, readOnlyHint and the schema it gave', async () => {
+  test('its tools are listed with namespaced names and the schema it gave, none read-only whatever it claims', async () => {
     const { tools } = await everything();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()], 'mcpTool step 1: mcp__everything__<tool> for each of its tools').toEqual(
@@ -36,7 +36,10 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
         'mcp__everything__toggle-simulated-logging',
       ]),
     );
-    expect(byName.get('mcp__everything__echo')!.readOnly, 'mcpTool step 3: echo says readOnlyHint: true').toBe(true);
+    expect(
+      byName.get('mcp__everything__echo')!.readOnly,
+      'mcpTool step 3: echo says readOnlyHint: true, a claim: it is still not read-only',
+    ).toBe(false);
     expect(
       byName.get('mcp__everything__toggle-simulated-logging')!.readOnly,
       'mcpTool step 3: readOnlyHint: false',

@@ -97,8 +97,8 @@ describe('a server over streamable HTTP (src/mcp/client.ts: McpConnection.connec
       const tools = await hub.tools();
       expect(
         tools.map((t) => [t.name, t.readOnly]),
-        'mcpTool: the same names and hints over HTTP',
-      ).toEqual([['mcp__web__whoami', true]]);
+        'mcpTool: the same names over HTTP, and its readOnlyHint is only a claim (not read-only)',
+      ).toEqual([['mcp__web__whoami', false]]);
       const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__web__whoami', {}])]);
       expect(resultOf(history, 'c1').content, 'the header reached the server with the call').toBe(
         'you are Bearer t0ken',
@@ -126,8 +126,8 @@ describe('a v2 server over streamable HTTP (src/mcp/client.ts: McpConnection.con
       const tools = await hub.tools();
       expect(
         tools.map((t) => [t.name, t.readOnly]),
-        'mcpTool: names and hints from a v2 server',
-      ).toEqual([['mcp__web2__shout', true]]);
+        'mcpTool: names from a v2 server, and its readOnlyHint is only a claim (not read-only)',
+      ).toEqual([['mcp__web2__shout', false]]);
       const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__web2__shout', { text: 'hello' }])]);
       expect(resultOf(history, 'c1').content).toBe('HELLO');
       expect(seenV2.length, 'initialize, initialized, tools/list and tools/call were posted').toBeGreaterThanOrEqual(3);

@@ -1,11 +1,14 @@
 /**
  * Chapter 11: a server is trusted only as far as the person says (src/mcp/client.ts listTools, src/mcp/servers.ts
- * toolsOf). Its tools/list may never end, its input schemas may be huge, and its readOnlyHint is only a claim.
+ * toolsOf, src/mcp/adapter.ts mcpTool). Its tools/list may never end, its input schemas may be huge, and its
+ * readOnlyHint is only a claim.
  */
 import { InMemoryTransport, Server } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, test } from 'vitest';
 import { MAX_TOOL_PAGES } from 'kit/mcp/client';
 import { McpServers, MAX_SCHEMA_CHARS } from 'kit/mcp/servers';
+import { createPermissionGate } from 'kit/permissions/gate';
+import { ToolSet } from 'kit/tool';
 import { fakeServer, toolInfo } from './fixtures.js';
 
 const started: McpServers[] = [];
@@ -74,22 +77,38 @@ describe('MCP servers are bounded (src/mcp/client.ts, src/mcp/servers.ts)', () =
     );
   });
 
-  test('readOnlyHint makes a tool read-only only for a server the person vouches for', async () => {
+  test('readOnlyHint lets no call run unasked: in default mode it is asked about, in plan mode refused', async () => {
     const claims = fakeServer([{ info: toolInfo('writes_anyway', [], { annotations: { readOnlyHint: true } }) }]);
-    const hub = await start(
-      {
-        project: claims.factory,
-        mine: fakeServer([{ info: toolInfo('reads', [], { annotations: { readOnlyHint: true } }) }]).factory,
-      },
-      { readOnlyHintsOf: (name) => name === 'mine' },
-    );
-    const tools = await hub.tools();
+    const hub = await start({ mine: claims.factory });
+    const tools = new ToolSet(await hub.tools());
     expect(
-      tools.map((t) => [t.name, t.readOnly]),
-      "mcpTool step 3 with readOnlyHints: the project server's claim is not believed",
-    ).toEqual([
-      ['mcp__project__writes_anyway', false],
-      ['mcp__mine__reads', true],
-    ]);
+      [...tools].map((t) => [t.name, t.readOnly]),
+      'mcpTool step 3: a tool is not read-only because its server says readOnlyHint: true (a claim, wherever the server was configured)',
+    ).toEqual([['mcp__mine__writes_anyway', false]]);
+    const call = { type: 'tool_call' as const, id: 'c1', name: 'mcp__mine__writes_anyway', arguments: {} };
+    const asked: string[] = [];
+    const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
+    const decisions = [];
+    for (const mode of ['default', 'plan'] as const) {
+      const gate = createPermissionGate({
+        workspace: { root: process.cwd(), home: process.cwd() },
+        mode,
+        ask: async (request) => {
+          asked.push(`${mode}: ${request.call.name}`);
+          return 'reject_once';
+        },
+      });
+      decisions.push([mode, (await gate.beforeToolCall(call, ctx)).type]);
+    }
+    expect(
+      { decisions, asked },
+      "mcpTool step 3: the gate reads Tool.readOnly, so a server's claim must not make it true: asked in default mode, refused in plan mode",
+    ).toEqual({
+      decisions: [
+        ['default', 'block'],
+        ['plan', 'block'],
+      ],
+      asked: ['default: mcp__mine__writes_anyway'],
+    });
   });
 });

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
-  test("a server's tools become kit tools: namespaced name, its description, its schema as given, readOnly from readOnlyHint", async () => {
+  test("a server's tools become kit tools: namespaced name, its description, its schema as given, never readOnly", async () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
@@ -47,8 +47,8 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     ).toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch', 'mcp__docs__bare']);
     expect(
       tools.map((t) => t.readOnly),
-      'mcpTool step 3: readOnly only when the server says readOnlyHint: true',
-    ).toEqual([true, false, false, false]);
+      'mcpTool step 3: readOnly is false for every tool, even one whose server says readOnlyHint: true (a claim)',
+    ).toEqual([false, false, false, false]);
     expect(tools[3]!.description, 'mcpTool step 1: a tool without a description gets one too').toBe(
       'bare (from MCP server docs)',
     );

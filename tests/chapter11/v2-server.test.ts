@@ -38,7 +38,7 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     ).toBe(LATEST_PROTOCOL_VERSION);
     expect(client.getServerVersion()?.name).toBe('kit-v2-fixture');
     const echo = tools.find((t) => t.name === 'mcp__v2__echo');
-    expect(echo?.readOnly, 'mcpTool step 3: its readOnlyHint').toBe(true);
+    expect(echo?.readOnly, 'mcpTool step 3: its readOnlyHint is only a claim: the tool is not read-only').toBe(false);
     expect(new ToolSet([echo!]).definitions()[0]!.inputSchema, 'mcpTool step 2: the schema without $schema').toEqual({
       type: 'object',
       properties: { message: { type: 'string' } },

@@ -155,7 +155,7 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
 });
 
 describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
-  test("the project's and the person's commands, with name, scope, file, description, hint and prompt", async () => {
+  test("the person's and the project's commands, with name, scope, file, description, hint and prompt", async () => {
     const where = folders(
       {
         'review.md':
@@ -168,8 +168,15 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     expect(problems, 'loadCustomCommands: two good files, no problems').toEqual([]);
     expect(
       commands,
-      'loadCustomCommands steps 1-5: the project command, then the user command; only .md files',
+      'loadCustomCommands steps 1-5: the user command, then the project command; only .md files',
     ).toEqual([
+      {
+        name: 'explain',
+        description: 'Explain $ARGUMENTS simply.',
+        file: path.join(where.userDir, 'explain.md'),
+        scope: 'user',
+        template: 'Explain $ARGUMENTS simply.',
+      },
       {
         name: 'review',
         description: 'Review the diff',
@@ -177,13 +184,6 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
         file: path.join(where.projectDir, 'review.md'),
         scope: 'project',
         template: 'Review the diff. Focus: $ARGUMENTS',
-      },
-      {
-        name: 'explain',
-        description: 'Explain $ARGUMENTS simply.',
-        file: path.join(where.userDir, 'explain.md'),
-        scope: 'user',
-        template: 'Explain $ARGUMENTS simply.',
       },
     ]);
   });
@@ -198,8 +198,8 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     expect(
       seen,
       'loadCustomCommands step 2: the name is the file name; the folders, joined with :, are the namespace',
-    ).toEqual(['component project:frontend', 'field project:web:forms', 'wip user:git']);
-    expect(commands[0]!.file, 'loadCustomCommands step 2: the file is the full path').toBe(
+    ).toEqual(['wip user:git', 'component project:frontend', 'field project:web:forms']);
+    expect(commands[1]!.file, 'loadCustomCommands step 2: the file is the full path').toBe(
       path.join(where.projectDir, 'frontend', 'component.md'),
     );
     const top = await load(folders({ 'a.md': 'A' }));
@@ -208,14 +208,14 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     );
   });
 
-  test("on a name clash the project's command wins; the person's other commands stay", async () => {
-    const where = folders({ 'review.md': 'Project review' }, { 'review.md': 'My review', 'explain.md': 'Explain' });
+  test("on a name clash the person's own command wins over the repository's; the project's other commands stay", async () => {
+    const where = folders({ 'review.md': 'Project review', 'lint.md': 'Lint' }, { 'review.md': 'My review' });
     const { commands, problems } = await load(where);
     expect(
       commands.map((c) => `${c.name} ${c.scope} ${c.template}`),
-      "loadCustomCommands steps 1 and 3: the project's /review, the person's /explain",
-    ).toEqual(['review project Project review', 'explain user Explain']);
-    expect(problems, 'loadCustomCommands step 3: a user command hidden by a project command is not a problem').toEqual(
+      "loadCustomCommands steps 1 and 3: the person's commands first, so /review is the person's own (a cloned .claude/commands/review.md must not replace it); the project's /lint stays",
+    ).toEqual(['review user My review', 'lint project Lint']);
+    expect(problems, 'loadCustomCommands step 3: a project command hidden by a user command is not a problem').toEqual(
       [],
     );
   });
@@ -246,7 +246,7 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     expect(
       commands.map((c) => c.name),
       'loadCustomCommands step 4: the good files of both places still load',
-    ).toEqual(['good', 'fine']);
+    ).toEqual(['fine', 'good']);
     const byFile = Object.fromEntries(problems.map((p) => [path.basename(p.file), p.message]));
     expect(
       Object.keys(byFile).sort(),

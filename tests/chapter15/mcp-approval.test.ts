@@ -9,7 +9,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mcpServerList } from 'kit/capstone/factory';
+import { loadAgentSettings, mcpServerList } from 'kit/capstone/factory';
 import { questionLines } from 'kit/capstone/question';
 import { parseMcpConfig } from 'kit/mcp/config';
 import { fakeServer, toolInfo } from '../chapter11/fixtures.js';
@@ -49,10 +49,10 @@ async function list(...args: Parameters<typeof mcpServerList>) {
   });
 }
 
-describe('mcpServerList: approval, skipped and project servers (src/capstone/factory-pieces.ts)', () => {
+describe('mcpServerList: approval and skipped servers (src/capstone/factory-pieces.ts)', () => {
   const stdio = (command: string) => ({ type: 'stdio' as const, command, args: [], env: {} });
 
-  test('only the servers approve() rejects are skipped; project names the .mcp.json servers kept, not those a later source replaced', async () => {
+  test('only the servers approve() rejects are skipped; a later source replaces a .mcp.json server of the same name', async () => {
     const { cwd } = workspace();
     writeFiles(cwd, {
       '.mcp.json': {
@@ -89,13 +89,9 @@ describe('mcpServerList: approval, skipped and project servers (src/capstone/fac
       result.servers.byEditor,
       'mcpServerList step 4: a server named in .mcp.json and in extra is the extra one',
     ).toMatchObject({ command: 'from-editor' });
-    expect(
-      result.project,
-      "mcpServerList step 2: `project` is the kept servers whose entry is the .mcp.json's: not a --mcp-config or extra server, nor a project name one of them replaced",
-    ).toEqual(['kept']);
   });
 
-  test('with every .mcp.json server approved nothing is skipped; without .mcp.json servers there is no project', async () => {
+  test('with every .mcp.json server approved nothing is skipped; unapproved, none of them is kept', async () => {
     const { cwd } = workspace();
     writeFiles(cwd, {
       '.mcp.json': { mcpServers: { one: { command: 'one' } } },
@@ -106,12 +102,12 @@ describe('mcpServerList: approval, skipped and project servers (src/capstone/fac
       all.skipped,
       'mcpServerList step 2: `skipped` is left out when approve() accepted every server',
     ).toBeUndefined();
-    expect(all.project, 'mcpServerList step 2: the approved .mcp.json server is in `project`').toEqual(['one']);
+    expect(Object.keys(all.servers), 'mcpServerList step 2: the approved .mcp.json server is kept').toEqual(['one']);
     const flagged = await list(cwd, ['more.json'], {}, { three: stdio('three') }, () => false);
     expect(
-      flagged.project,
-      "mcpServerList step 2: `project` is left out when no kept server is the .mcp.json's (--mcp-config and extra servers are the person's)",
-    ).toBeUndefined();
+      { servers: Object.keys(flagged.servers), skipped: flagged.skipped },
+      "mcpServerList step 2: approve() only filters .mcp.json (--mcp-config and extra servers are the person's)",
+    ).toEqual({ servers: ['two', 'three'], skipped: ['one'] });
   });
 
   test('an http server is kept as parseMcpConfig gives it: only a stdio server gets a cwd', async () => {
@@ -184,7 +180,7 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
     ).toBe(false);
   });
 
-  test("trusted and approved, the .mcp.json server starts, but its readOnlyHint is only a claim; the editor's hint counts", async () => {
+  test("trusted and approved, the .mcp.json server starts; no server's readOnlyHint makes its tool read-only, the editor's neither", async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { '.mcp.json': { mcpServers: { web: { type: 'http', url } } } });
     const editor = fakeServer([{ info: toolInfo('peek', [], { annotations: { readOnlyHint: true } }) }]);
@@ -204,13 +200,43 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
       'buildAgent step 7: nothing was skipped, so there is no skipped-servers warning',
     ).not.toMatch(/trust/i);
     expect(
-      web?.readOnly,
-      "buildAgent step 7: readOnlyHintsOf(name) is false for the list's `project` servers: the folder's server only claims readOnlyHint",
-    ).toBe(false);
+      [web?.readOnly, built.tools.get('mcp__editor__peek')?.readOnly],
+      "buildAgent step 7: a server's readOnlyHint is a claim wherever the server was configured (.mcp.json, an editor): its tools are asked about",
+    ).toEqual([false, false]);
+  });
+
+  test("after the person trusted the folder, the folder's own settings files cannot approve its .mcp.json servers", async () => {
+    const { cwd, home } = workspace();
+    const approves = { enabledMcpjsonServers: ['web'], enableAllProjectMcpServers: true };
+    writeFiles(cwd, {
+      '.mcp.json': { mcpServers: { web: { type: 'http', url } } },
+      '.claude/settings.json': approves,
+      '.claude/settings.local.json': approves,
+    });
+    const settings = await loadAgentSettings(cwd, home);
+    const before = requests;
+    // The person trusted the folder when it had no server (their answer approved none).
+    const { built } = await build([], { cwd, home, settings, trust: { trusted: true, servers: [] } });
     expect(
-      built.tools.get('mcp__editor__peek')?.readOnly,
-      "buildAgent step 7: readOnlyHintsOf(name) is true for a server that is not the folder's (the editor's readOnlyHint counts)",
-    ).toBe(true);
+      requests - before,
+      "buildAgent step 7 (mcpServerApproved, given): enabledMcpjsonServers and enableAllProjectMcpServers in the folder's .claude/settings.json or settings.local.json approve nothing: the server must not be contacted",
+    ).toBe(0);
+    expect(
+      built.warnings.filter((line) => /\bweb\b/.test(line) && /approve/.test(line)),
+      `buildAgent step 7: the skipped server is named in the warning (got ${JSON.stringify(built.warnings)})`,
+    ).toHaveLength(1);
+  });
+
+  test("the person's own ~/.claude/settings.json may approve a trusted folder's server", async () => {
+    const { cwd, home } = workspace();
+    writeFiles(cwd, { '.mcp.json': { mcpServers: { web: { type: 'http', url } } } });
+    writeFiles(home, { '.claude/settings.json': { enabledMcpjsonServers: ['web'] } });
+    const settings = await loadAgentSettings(cwd, home);
+    const { built } = await build([], { cwd, home, settings, trust: { trusted: true, servers: [] } });
+    expect(
+      built.tools.get('mcp__web__look'),
+      `buildAgent step 7 (mcpServerApproved, given): a server the person's own settings approve starts in a trusted folder (warnings: ${JSON.stringify(built.warnings)})`,
+    ).toBeDefined();
   });
 });
 

@@ -100,6 +100,31 @@ describe('npm run agent with MCP servers (chapter 11, wired by the factory of ch
     expect(missing.stderr).toContain('--mcp-config nope.json: no such file');
   });
 
+  it("a --mcp-config server's readOnlyHint is only a claim: its tool is asked about in default mode and refused in plan mode", async () => {
+    const cwd = folder();
+    writeFileSync(
+      path.join(cwd, 'servers.json'),
+      JSON.stringify({
+        mcpServers: { everything: { command: process.execPath, args: [binOf('server-everything'), 'stdio'] } },
+      }),
+    );
+    // server-everything's echo says readOnlyHint: true. -p has nobody to ask, so a call that needs asking is refused.
+    for (const mode of ['default', 'plan']) {
+      api.script(toolCall('mcp__everything__echo', { message: 'hello MCP' }), answer('Done.'));
+      const run = await agent(
+        ['--mcp-config', 'servers.json', '--permission-mode', mode, '-p', 'echo something'],
+        cwd,
+        env(),
+      );
+      expect(run.code, run.stderr + run.stdout).toBe(0);
+      const result = requests[1]?.messages.find((m: any) => m.role === 'tool')?.content ?? '';
+      expect(result, `${mode} mode: the tool did not run unasked\n${run.stderr}${run.stdout}`).not.toContain(
+        'Echo: hello MCP',
+      );
+      expect(result, `${mode} mode: the refusal says why`).toMatch(mode === 'plan' ? /plan mode/ : /Permission needed/);
+    }
+  });
+
   it('a bad .mcp.json is noted with the server and field, and the agent still answers', async () => {
     const cwd = folder();
     writeFileSync(path.join(cwd, '.mcp.json'), JSON.stringify({ mcpServers: { broken: { args: ['x'] } } }));

@@ -13,13 +13,14 @@
  *   are single-line strings, and `argument-hint: [pr-number] [priority]` is meant as text, which YAML would not
  *   read as text. Other keys (allowed-tools, model, ...) are skipped.
  * - A project command and a user command of the same name: Claude Code's slash-command page says such a clash is not
- *   supported, and its newer skills page ranks the person's above the project's. The kit picks the project's, as
- *   chapter 8 lets the most local settings file win, and so that a project's team sees the same command.
+ *   supported, and its newer skills page ranks the person's above the project's. The kit picks the person's too: a
+ *   repository chooses its command files, so a cloned `.claude/commands/review.md` must not replace the `/review`
+ *   the person wrote and trusts (the prompt they think they are sending).
  * - Two files of one scope with the same name (in two folders): the first found is used and the other is reported.
  * - `$1` is the first word, as in Claude Code's slash-command page (its newer skills page numbers from `$0`).
  * - No `!` shell lines and no `@file` inlining: the prompt is sent as written, and the model can read files itself.
  */
-// biome-ignore lint/correctness/noUnusedImports: readFile is kept for the known-wrong solutions that read a command file without the safe-file checks (tests/chapter15/wrong/commands-user-wins.txt)
+// biome-ignore lint/correctness/noUnusedImports: readFile is kept for the known-wrong solutions that read a command file without the safe-file checks (tests/chapter15/wrong/commands-last-found-wins.txt)
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { readConfigFile } from '../safe-file.js';
@@ -142,28 +143,30 @@ export function parseCommandFile(text: string): CommandFile {
 }
 
 /**
- * The custom commands of a project (`cwd`) and of a person (`home`): the project's first, then the person's whose
- * names the project does not use. Never throws for a bad file: it is left out and reported in `problems`, named.
+ * The custom commands of a person (`home`) and of a project (`cwd`): the person's first, then the project's whose
+ * names the person does not use (a repository never replaces the person's own command). Never throws for a bad
+ * file: it is left out and reported in `problems`, named.
  */
 export async function loadCustomCommands(where: { cwd: string; home: string }): Promise<LoadedCommands> {
   // #region chapter 15: loadCustomCommands
-  // 1. Two places, in this order: commandsDir(where.cwd) with scope 'project', then commandsDir(where.home) with
-  //    scope 'user'. The project's come first, so on a name clash the project's command wins.
+  // 1. Two places, in this order: commandsDir(where.home) with scope 'user', then commandsDir(where.cwd) with
+  //    scope 'project'. The person's come first, so on a name clash the person's own command wins: a repository
+  //    must not replace a command the person wrote with a prompt of its own.
   // 2. For each, every file of markdownFiles(dir), in that order. The name is the file name without `.md`; the
   //    namespace is the folders between dir and the file, joined with `:` (a file at the top has none).
   // 3. A name already taken: leave the file out, unread. When the name was taken in the same scope (the same file
-  //    name in two folders), also add a problem that names this file and says which file is used; a user command
-  //    that a project command hides is simply left out.
-  // 4. Read the file with the given readConfigFile(file, { roots: [the place's own folder: where.cwd for the
-  //    project, where.home for the person] }): a command linked out of the project (to /proc/self/environ, say) or
+  //    name in two folders), also add a problem that names this file and says which file is used; a project
+  //    command that a user command hides is simply left out.
+  // 4. Read the file with the given readConfigFile(file, { roots: [the place's own folder: where.home for the
+  //    person, where.cwd for the project] }): a command linked out of the project (to /proc/self/environ, say) or
   //    that is not a regular file is refused. Then parseCommandFile it. A read that fails or is refused, or a file
   //    that does not parse, is a problem { file, message: the error's message } and the loading goes on.
   // 5. Return the commands in the order they were found, and the problems.
   const commands: CustomCommand[] = [];
   const problems: CommandProblem[] = [];
   const places: Array<[string, CommandScope, string]> = [
-    [commandsDir(where.cwd), 'project', where.cwd],
     [commandsDir(where.home), 'user', where.home],
+    [commandsDir(where.cwd), 'project', where.cwd],
   ];
   for (const [dir, scope, root] of places) {
     for (const file of await markdownFiles(dir)) {

@@ -117,8 +117,6 @@ export interface McpServerList {
   problems: string[];
   /** The project's .mcp.json servers that were not approved (present only when there are some). */
   skipped?: string[];
-  /** The servers kept whose entry is the project's .mcp.json (present only when there are some): their annotations are claims. */
-  project?: string[];
 }
 
 /**
@@ -144,8 +142,7 @@ export async function mcpServerList(
   //    For .mcp.json only: keep the entries of mcpServers whose name approve(name) accepts, before anything is
   //    expanded (an unapproved server never sees ${VAR}s), and add the others' names to `skipped`. Then
   //    parseMcpConfig(json, env, shown); a stdio server's cwd is path.resolve(cwd, its cwd ?? '.'). Copy its servers
-  //    into the result in that order, a later name replacing an earlier one. Remember which kept servers are the
-  //    .mcp.json's (`project`, when there are any): their readOnlyHint is only a claim.
+  //    into the result in that order, a later name replacing an earlier one.
   // 3. When reading, parsing or checking fails, the message names the file: `<shown>: ` in front, unless it starts
   //    so already (parseMcpConfig's own messages do). For .mcp.json add `${message} (its servers are not started)`
   //    to the problems and go on; for a --mcp-config file throw a McpConfigError of `--mcp-config ${message}` (a
@@ -153,7 +150,6 @@ export async function mcpServerList(
   // 4. Last, the servers of `extra`, replacing any of the same name.
   const result: McpServerList = { servers: {}, problems: [] };
   const skipped: string[] = [];
-  const fromProject = new Set<string>();
   const local = path.join(cwd, '.mcp.json');
   const sources = [
     ...(existsSync(local) ? [{ file: local, shown: '.mcp.json', named: false }] : []),
@@ -179,8 +175,6 @@ export async function mcpServerList(
       for (const [name, server] of Object.entries(parseMcpConfig(json, env, shown))) {
         result.servers[name] =
           server.type === 'stdio' ? { ...server, cwd: path.resolve(cwd, server.cwd ?? '.') } : server;
-        if (named) fromProject.delete(name);
-        else fromProject.add(name);
       }
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
@@ -192,8 +186,6 @@ export async function mcpServerList(
   }
   Object.assign(result.servers, extra);
   if (skipped.length > 0) result.skipped = skipped;
-  const project = Object.keys(result.servers).filter((name) => fromProject.has(name) && !(name in extra));
-  if (project.length > 0) result.project = project;
   return result;
   // #endregion
 }

@@ -150,11 +150,11 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   // 7. MCP: mcpServerList(cwd, options.mcpConfig ?? [], env, config.mcpServers, approve), where approve(name) is
   //    mcpServerApproved(name, trust, settings) (a project's .mcp.json server starts only when the person approved
   //    it); its problems are warnings, and its skipped servers one warning that names them and says they need the
-  //    folder trusted (--trust-workspace, or the question of npm run agent). When it names any server:
-  //    McpServers.start(servers, { readOnlyHintsOf, ask }), where readOnlyHintsOf(name) is false for the list's
-  //    `project` servers (a server the folder chose only claims readOnlyHint: it must not skip plan mode's question)
-  //    and ask is the gate's (step 2), so a server's question to the person waits in the same line; clean-up:
-  //    close it; each failure a warning `mcp: <name> failed: <error>`; and its tools.
+  //    folder trusted and the person's approval (--trust-workspace, the question of npm run agent, or the person's
+  //    own ~/.claude/settings.json: the folder's settings files never approve a server). When it names any server:
+  //    McpServers.start(servers, { ask }), where ask is the gate's (step 2), so a server's question to the person
+  //    waits in the same line; clean-up: close it; each failure a warning `mcp: <name> failed: <error>`; and its
+  //    tools.
   // 8. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
   //    approve is queuedQuestions' approvePlan (the same one as in step 2: plans wait in the same line) or one that answers { approved: false, feedback } telling the model nobody can
   //    approve a plan here, so give the plan as the answer. The task tool, when the sub-agent depth (options, else
@@ -225,15 +225,11 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     warnings.push(...list.problems);
     if (list.skipped?.length)
       warnings.push(
-        `mcp: .mcp.json servers not started until you trust this folder and approve them (--trust-workspace, or answer the question of npm run agent): ${list.skipped.join(', ')}`,
+        `mcp: .mcp.json servers not started until you trust this folder and approve them (--trust-workspace, the question of npm run agent, or enabledMcpjsonServers in ~/.claude/settings.json; the folder's own settings cannot approve them): ${list.skipped.join(', ')}`,
       );
     let mcp: McpServers | undefined;
     if (Object.keys(list.servers).length > 0) {
-      const claims = new Set(list.project ?? []);
-      const hub = await McpServers.start(list.servers, {
-        readOnlyHintsOf: (name) => !claims.has(name),
-        ask: questions.ask,
-      });
+      const hub = await McpServers.start(list.servers, { ask: questions.ask });
       mcp = hub;
       cleanups.push(() => hub.close());
       for (const failure of hub.failures) warnings.push(`mcp: ${failure.name} failed: ${failure.error}`);

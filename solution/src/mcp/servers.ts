@@ -24,8 +24,7 @@ export const MAX_SCHEMA_CHARS = 64 * 1024;
 
 /**
  * The kit Tools of a running server, in the server's order; a second tool with the same kit name is left out, and
- * so is a tool whose input schema is bigger than MAX_SCHEMA_CHARS (noted in `skipped`, for the person). A tool is
- * read-only only when the server's hint says so and the connection may believe it (readOnlyHints).
+ * so is a tool whose input schema is bigger than MAX_SCHEMA_CHARS (noted in `skipped`, for the person).
  */
 export async function toolsOf(connection: McpConnection, skipped: string[] = []): Promise<Tool[]> {
   const tools = new Map<string, Tool>();
@@ -37,8 +36,7 @@ export async function toolsOf(connection: McpConnection, skipped: string[] = [])
       );
       continue;
     }
-    const made = mcpTool(connection, info);
-    const tool = connection.readOnlyHints ? made : { ...made, readOnly: false };
+    const tool = mcpTool(connection, info);
     if (!tools.has(tool.name)) tools.set(tool.name, tool);
   }
   return [...tools.values()];
@@ -56,17 +54,13 @@ export class McpServers {
   /** Starts every server at once and waits for all of them; the ones that fail are in `failures`. */
   static async start(
     servers: Record<string, McpServerConfig | TransportFactory>,
-    options: McpConnectionOptions & { readOnlyHintsOf?: (name: string) => boolean } = {},
+    options: McpConnectionOptions = {},
   ): Promise<McpServers> {
     const hub = new McpServers();
     const started = await Promise.all(
       Object.entries(servers).map(async ([name, server]) => {
         try {
-          const { readOnlyHintsOf, ...shared } = options;
-          const connection = new McpConnection(name, server, {
-            ...shared,
-            ...(readOnlyHintsOf ? { readOnlyHints: readOnlyHintsOf(name) } : {}),
-          });
+          const connection = new McpConnection(name, server, options);
           hub.connections.push(connection); // closed by close() even if it fails to start
           await connection.connect();
           return connection;

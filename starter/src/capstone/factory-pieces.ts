@@ -107,8 +107,6 @@ export interface McpServerList {
   problems: string[];
   /** The project's .mcp.json servers that were not approved (present only when there are some). */
   skipped?: string[];
-  /** The servers kept whose entry is the project's .mcp.json (present only when there are some): their annotations are claims. */
-  project?: string[];
 }
 
 /**
@@ -134,8 +132,7 @@ export async function mcpServerList(
   //    For .mcp.json only: keep the entries of mcpServers whose name approve(name) accepts, before anything is
   //    expanded (an unapproved server never sees ${VAR}s), and add the others' names to `skipped`. Then
   //    parseMcpConfig(json, env, shown); a stdio server's cwd is path.resolve(cwd, its cwd ?? '.'). Copy its servers
-  //    into the result in that order, a later name replacing an earlier one. Remember which kept servers are the
-  //    .mcp.json's (`project`, when there are any): their readOnlyHint is only a claim.
+  //    into the result in that order, a later name replacing an earlier one.
   // 3. When reading, parsing or checking fails, the message names the file: `<shown>: ` in front, unless it starts
   //    so already (parseMcpConfig's own messages do). For .mcp.json add `${message} (its servers are not started)`
   //    to the problems and go on; for a --mcp-config file throw a McpConfigError of `--mcp-config ${message}` (a

@@ -10,8 +10,13 @@
  * - until the person trusts the folder, nothing of the folder runs: its hooks (the project's settings files') are
  *   left out, its `.mcp.json` servers are not started, its allow rules and its defaultMode are ignored;
  * - even in a trusted folder, the committed `.claude/settings.json` may not raise the permission mode
- *   (`bypassPermissions`, `acceptEdits`) nor allow a whole tool (`Bash`, `Bash(*)`): a file every clone shares must
- *   not switch the person's questions off. The person's own `settings.local.json` and user settings may.
+ *   (`bypassPermissions`, `acceptEdits`) nor allow a rule wide in effect: a whole tool (`Bash`, `Bash(*)`), or any
+ *   command through a wildcard, a wrapper, a shell or an interpreter (`Bash(env:*)`, `Bash(* --version)`,
+ *   `Bash(sh -c:*)`, `Bash(python -c:*)`): a file every clone shares must not switch the person's questions off.
+ *   The person's own `settings.local.json` and user settings may;
+ * - only the person approves a `.mcp.json` server: their answer, or their own ~/.claude/settings.json. The folder's
+ *   files (`enabledMcpjsonServers`, `enableAllProjectMcpServers` in .claude/settings.json or settings.local.json)
+ *   approve nothing, so a repository cannot add a server to what the person already trusted.
  *
  * The answer is remembered per folder in `~/.coding-agent/trust.json` (the kit's user folder, beside its sessions;
  * Claude Code keeps the same answer in `~/.claude.json`). The terminal asks the first time (`npm run agent`); `-p`
@@ -23,9 +28,11 @@ import { TodoError } from '../todo.js';
 import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { PermissionMode } from '../permissions/evaluate.js';
+import { SHELLS, WRAPPERS } from '../permissions/command.js';
 import type { Rule } from '../permissions/rules.js';
 import type { Settings } from '../permissions/settings.js';
 import { HOOK_EVENTS, mergeHookConfigs, type HookConfig } from './hook-settings.js';
+import { visible } from './render-lines.js';
 
 /** Where a settings file sits: the person's (~/.claude), the committed project file, the project's local file. */
 export type SettingsScope = 'user' | 'project' | 'local';
@@ -36,7 +43,7 @@ export interface SettingsSource {
   scope: SettingsScope;
   defaultMode?: PermissionMode;
   hooks: HookConfig;
-  /** Claude Code's approval of the servers of a project's .mcp.json. */
+  /** Claude Code's approval of the servers of a project's .mcp.json (only a 'user' file's counts: mcpServerApproved). */
   enableAllProjectMcpServers?: boolean;
   enabledMcpjsonServers?: string[];
   disabledMcpjsonServers?: string[];
@@ -64,13 +71,71 @@ export const ESCALATING_MODES: readonly PermissionMode[] = ['bypassPermissions',
 const READING_TOOLS = new Set(['Read', 'Glob', 'Grep', 'TodoWrite', 'read', 'glob', 'grep', 'todo_write']);
 
 /**
- * True for an allow rule that allows a whole acting tool: no specifier, or one made only of wildcards (`Bash`,
- * `Bash(*)`, `Bash(:*)`, `Edit(**)`, `mcp__server`). A rule with a real command or path in it is narrow.
+ * Programs that run code given to them as text, each with the options that take it (`python -c`, `node -e`); the
+ * shells (chapter 8's SHELLS) take `-c`. `eval` runs its words as a command, like the wrappers (chapter 8's
+ * WRAPPERS: `env`, `xargs`, `timeout`, `nohup`, `exec`, `sudo`, ...).
  */
-export function isWideAllowRule(rule: Pick<Rule, 'behavior' | 'tool' | 'specifier'>): boolean {
-  if (rule.behavior !== 'allow' || READING_TOOLS.has(rule.tool)) return false;
-  if (rule.tool.startsWith('mcp__') && rule.tool.split('__').length < 3) return true;
-  return rule.specifier === undefined || /^[\s*:/.]*$/.test(rule.specifier);
+export const INTERPRETERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['python', ['-c']],
+  ['python2', ['-c']],
+  ['python3', ['-c']],
+  ['node', ['-e', '--eval', '-p', '--print']],
+  ['nodejs', ['-e', '--eval', '-p', '--print']],
+  ['bun', ['-e', '--eval', '-p', '--print']],
+  ['deno', ['eval']],
+  ['perl', ['-e', '-E']],
+  ['ruby', ['-e']],
+  ['php', ['-r']],
+  ['lua', ['-e']],
+  ['awk', []],
+]);
+
+/** Whether `word` (an option) is one of `flags`, as written (`--eval=x`) or in a cluster of short ones (`-ec`). */
+function givesCode(word: string, flags: readonly string[]): boolean {
+  return flags.some(
+    (flag) =>
+      word === flag ||
+      word.startsWith(`${flag}=`) ||
+      (/^-[A-Za-z]$/.test(flag) && /^-[A-Za-z]+$/.test(word) && word.includes(flag[1]!)),
+  );
+}
+
+/**
+ * Why a Bash rule's command runs any command or any code, or undefined when it names what runs. The specifier is
+ * read as the gate matches it (a `\x` is a plain x, a trailing `:*` is " *"), leading `NAME=value` words skipped:
+ * its first word is a wildcard; or a wrapper or `eval` (what runs is the words after it, and the gate lets them
+ * through with the rule); or a shell or an interpreter given code as text (`sh -c`, `node -e`) or given no script
+ * at all (`bash:*`, `python *`). `python -m pytest:*` and `node scripts/build.js` name what runs: narrow.
+ */
+function anyCommandReason(specifier: string): string | undefined {
+  const words = specifier.replace(/:\*$/, ' *').replace(/\\(.)/gs, '$1').trim().split(/\s+/);
+  while (words.length > 1 && /^[A-Za-z_]\w*=/.test(words[0]!)) words.shift();
+  const first = words[0] ?? '';
+  if (first.includes('*')) return `any command: it starts with a wildcard (${first})`;
+  const name = path.basename(first);
+  if (WRAPPERS.has(name) || name === 'eval') return `any command: ${name} runs the command after it`;
+  const flags = SHELLS.has(name) ? ['-c'] : INTERPRETERS.get(name);
+  if (!flags) return undefined;
+  for (const word of words.slice(1)) {
+    if (word.includes('*')) return `any code: ${name} with any arguments runs whatever they say`;
+    if (givesCode(word, flags)) return `any code: ${name} ${word} runs the code it is given as text`;
+    if (!word.startsWith('-')) return undefined;
+  }
+  return `any code: ${name} without a script runs whatever it is given`;
+}
+
+/**
+ * Why an allow rule is wide in effect, or undefined when it is narrow (deny and ask rules, and rules for the tools
+ * that only read, never are): `a whole tool` for no specifier, or one made only of wildcards (`Bash`, `Bash(*)`,
+ * `Bash(:*)`, `Edit(**)`, `mcp__server`); for a Bash rule, `any command: ...` or `any code: ...` when its command
+ * starts with a wildcard, a wrapper, a shell or an interpreter (`Bash(env:*)`, `Bash(* --version)`,
+ * `Bash(sh -c:*)`, `Bash(python -c:*)`; anyCommandReason). A rule with a real command or path in it is narrow.
+ */
+export function wideAllowReason(rule: Pick<Rule, 'behavior' | 'tool' | 'specifier'>): string | undefined {
+  if (rule.behavior !== 'allow' || READING_TOOLS.has(rule.tool)) return undefined;
+  if (rule.tool.startsWith('mcp__') && rule.tool.split('__').length < 3) return 'a whole tool';
+  if (rule.specifier === undefined || /^[\s*:/.]*$/.test(rule.specifier)) return 'a whole tool';
+  return rule.tool === 'Bash' || rule.tool === 'bash' ? anyCommandReason(rule.specifier) : undefined;
 }
 
 /** The settings with what the trust decision leaves of them, and a line for each thing left out. */
@@ -90,9 +155,10 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
   //    wrote them: a clone can carry a settings.local.json too). A file that may not act gives no hooks, and every
   //    allow rule whose source is that file is left out (its deny and ask rules stay: they only add questions).
   //    Say so: one line per file, naming it and what was left out (how many hooks, how many allow rules).
-  // 3. The committed project file ('project') never raises the mode and never allows a whole tool, trusted or not:
-  //    its defaultMode when it is one of ESCALATING_MODES, and its allow rules that isWideAllowRule, are left out,
-  //    each with a line that names the file and the mode or rule.
+  // 3. The committed project file ('project') never raises the mode and never allows a rule wide in effect,
+  //    trusted or not: its defaultMode when it is one of ESCALATING_MODES, and each allow rule that wideAllowReason
+  //    (given) gives a reason for (a whole tool, or any command: `Bash(env:*)`, `Bash(sh -c:*)`), are left out, each
+  //    with a line that names the file and the mode, or the rule as written and that reason.
   // 4. defaultMode: the one of the last file (user, project, local) whose mode was kept; none: no defaultMode.
   //    hooks: mergeHookConfigs of the hooks of the files that may act, in order.
   // 5. Return { settings: { ...settings, rules, defaultMode, hooks }, dropped }.
@@ -100,14 +166,22 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
   // #endregion
 }
 
-/** Whether the project's `.mcp.json` server `name` may start: trusted, approved, and not disabled. */
+/**
+ * Whether the project's `.mcp.json` server `name` may start: the folder is trusted, the server is not disabled (by
+ * any settings file: a refusal only takes away), and the person approved it: in their answer (`trust.servers`) or in
+ * their own settings (`enabledMcpjsonServers`, `enableAllProjectMcpServers` of a 'user' file). The folder's own files
+ * never approve a server, `settings.local.json` included (a clone can carry one): a repository that could approve
+ * its own servers would widen the person's decision after they made it.
+ */
 export function mcpServerApproved(name: string, trust: WorkspaceTrust, settings: AgentSettings): boolean {
   if (!trust.trusted) return false;
   const sources = settings.sources ?? [];
   if (sources.some((source) => source.disabledMcpjsonServers?.includes(name))) return false;
   if (trust.servers === 'all' || trust.servers?.includes(name)) return true;
   return sources.some(
-    (source) => source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name),
+    (source) =>
+      source.scope === 'user' &&
+      (source.enableAllProjectMcpServers === true || source.enabledMcpjsonServers?.includes(name)),
   );
 }
 
@@ -119,10 +193,21 @@ export interface FolderRequest {
   kind: 'hook' | 'stdio server' | 'http server' | 'setting';
   /** Where it is written. */
   file: string;
-  /** What it is: a hook's event and command, a server's name and command or URL, a setting. */
+  /**
+   * What it is, as written (not expanded): a hook's event and command; a server's name, then its command and
+   * arguments or its URL, and everything else the server would receive (env, cwd, headers); a setting.
+   */
   what: string;
+  /** A server's name in .mcp.json (servers only). */
+  server?: string;
   /** The person's environment variables it would receive (`${VAR}` in a server's entry). */
   variables: string[];
+}
+
+/** A word of a command as the question shows it: quoted (JSON) when it holds a space or a quote, or is empty. */
+function shownWord(value: unknown): string {
+  const text = typeof value === 'string' ? value : String(JSON.stringify(value));
+  return /^[^\s"'\\]+$/.test(text) ? text : JSON.stringify(text);
 }
 
 /** The `${VAR}` names in the strings of `value` (any depth). */
@@ -171,15 +256,22 @@ export function folderRequests(settings: AgentSettings, mcpJson?: { file: string
   const servers = (mcpJson?.json as { mcpServers?: unknown } | undefined)?.mcpServers;
   if (mcpJson && servers && typeof servers === 'object' && !Array.isArray(servers)) {
     for (const [name, entry] of Object.entries(servers as Record<string, unknown>)) {
-      const one = (entry ?? {}) as Record<string, unknown>;
+      const one = (entry && typeof entry === 'object' ? entry : {}) as Record<string, unknown>;
       const http = one.type === 'http';
-      const what = http
-        ? `${name}: ${String(one.url)}`
-        : `${name}: ${[one.command, ...(Array.isArray(one.args) ? one.args : [])].map(String).join(' ')}`;
+      const runs = http
+        ? shownWord(one.url)
+        : [one.command, ...(Array.isArray(one.args) ? one.args : one.args === undefined ? [] : [one.args])]
+            .map(shownWord)
+            .join(' ');
+      // Everything else the server is given, whole: a variable such as NODE_OPTIONS makes any command run code.
+      const given = Object.entries(one)
+        .filter(([key]) => !['type', 'command', 'args', 'url'].includes(key))
+        .map(([key, value]) => `${key} ${JSON.stringify(value)}`);
       requests.push({
         kind: http ? 'http server' : 'stdio server',
         file: mcpJson.file,
-        what,
+        what: `${name}: ${runs}${given.length > 0 ? ` (${given.join('; ')})` : ''}`,
+        server: name,
         variables: referencedVariables(one),
       });
     }
@@ -235,10 +327,15 @@ export function rememberTrust(home: string, cwd: string, trust: WorkspaceTrust):
   renameSync(`${file}.tmp`, file);
 }
 
-/** The question's text: what the folder asks to run, one line each, with the variables each would receive. */
+/**
+ * The question's text: what the folder asks to run, one line each, with the variables each would receive. The
+ * folder wrote every word of it, so every control character is shown, never obeyed (visible): a carriage return or
+ * an escape sequence in a hook's command cannot rub out the line and draw a harmless one in its place.
+ */
 export function describeRequests(requests: readonly FolderRequest[]): string[] {
-  return requests.map(
-    (request) =>
+  return requests.map((request) =>
+    visible(
       `${request.kind} from ${request.file}: ${request.what}${request.variables.length > 0 ? ` (receives ${request.variables.join(', ')})` : ''}`,
+    ),
   );
 }

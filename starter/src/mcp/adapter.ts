@@ -5,7 +5,9 @@
  * (`readOnlyHint`). The adapter gives it a name that cannot collide with any other tool (`mcp__<server>__<tool>`,
  * Claude Code's naming), offers the model the server's schema as it is, checks the model's arguments against that
  * schema before anything is sent, and turns the server's result (a list of content blocks) into the text the model
- * reads. A server's error result stays an error result.
+ * reads. A server's error result stays an error result. Annotations are the server's claims about itself, wherever
+ * the server was configured (a project's .mcp.json, --mcp-config, an editor): a tool is never read-only because its
+ * server says so, so no claim lets a call run unasked, in plan mode or beside other calls.
  */
 import { TodoError } from '../todo.js';
 import { createHash } from 'node:crypto';
@@ -125,17 +127,17 @@ export interface McpToolSource {
 /**
  * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
  * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
- * and checked before the call (input, jsonSchemaInput), `readOnly` from the `readOnlyHint` annotation (true only
- * when the server says true), and an execute that calls the server's tool by its own name with the call's signal and
- * id, emits a tool_progress event (progressEvent) for each progress notification while the call runs, and returns
- * toolResultText of the result.
+ * and checked before the call (input, jsonSchemaInput), `readOnly` false whatever its annotations claim, and an
+ * execute that calls the server's tool by its own name with the call's signal and id, emits a tool_progress event
+ * (progressEvent) for each progress notification while the call runs, and returns toolResultText of the result.
  */
 export function mcpTool(connection: McpToolSource, info: McpToolInfo): Tool<Record<string, unknown>> {
   // #region chapter 11: mcpTool
   // 1. name: mcpToolName(connection.name, info.name). description: info.description when it is not blank, else
   //    `${info.name} (from MCP server ${connection.name})`.
   // 2. jsonSchema: offeredSchema(info.inputSchema); input: jsonSchemaInput of that schema.
-  // 3. readOnly: info.annotations?.readOnlyHint === true (a hint the server does not give means "may write").
+  // 3. readOnly: false, even when info.annotations says readOnlyHint: true. The hint is the server's claim, and a
+  //    read-only tool is allowed unasked in default and plan mode: a server that writes could claim it.
   // 4. execute(input, ctx): toolResultText(await connection.callTool(info.name, input, options)). The server knows
   //    its tool by its own name, not the namespaced one. The options: ctx.signal, ctx.callId, and an onProgress
   //    that hands progressEvent(ctx, progress) (given) to ctx.emit (it may be absent) as each one arrives.

@@ -38,12 +38,6 @@ export interface McpConnectionOptions {
   /** How long one tool call may take (default 60 s, the SDK's own default). */
   callTimeoutMs?: number;
   /**
-   * Whether the server's `readOnlyHint` may make a tool read-only (default true). An annotation is the server's
-   * claim: chapter 15's factory passes false for servers the person did not configure (a project's .mcp.json), so
-   * their tools are asked about in plan mode and never run side by side.
-   */
-  readOnlyHints?: boolean;
-  /**
    * Chapter 8's question to the person, for a server that asks one mid-call (elicitation.ts). Chapter 15's factory
    * passes the run's (the terminal's, or the editor's over ACP). Without one, every such question is declined.
    */
@@ -124,12 +118,8 @@ export class McpConnection {
       typeof server === 'function' ? server : () => transportFor(server, (text) => this.keepStderr(text));
     this.startupTimeoutMs = options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
-    this.readOnlyHints = options.readOnlyHints ?? true;
     this.ask = options.ask;
   }
-
-  /** Whether this server's readOnlyHint counts (McpConnectionOptions.readOnlyHints). */
-  readonly readOnlyHints: boolean;
 
   /** The server's process id while a stdio server runs (undefined otherwise). */
   get pid(): number | undefined {
