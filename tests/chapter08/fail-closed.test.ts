@@ -134,6 +134,9 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     ['cp ~/.ssh/id_rsa src/key', 'Bash(cp:*)'],
     ['sort -o ../outside/x notes.log', 'Bash(sort:*)'],
     ['dd if=notes.log of=../outside/x', 'Bash(dd:*)'],
+    ['cat < ../outside/secret.txt', 'Bash(cat:*)'],
+    ['wc -l 0< ~/.ssh/id_rsa', 'Bash(wc:*)'],
+    ['tar -cf ../outside/x.tar src', 'Bash(tar:*)'],
   ])('%j under %s reaches outside the workspace: asked', async (command, rule) => {
     await expectAsked(
       command,
@@ -142,16 +145,18 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     );
   });
 
-  test.each(['timeout 5 cat ../outside/secret.txt', 'bash -c "cat ../outside/secret.txt"', 'env cat ~/.ssh/id_rsa'])(
-    '%j: the files of an inner command are held to the workspace too',
-    async (command) => {
-      await expectAsked(
-        command,
-        ['Bash(timeout:*)', 'Bash(bash:*)', 'Bash(env:*)', 'Bash(cat:*)'],
-        'bashSubjects step 1: fileOperands of every inner command, not only of the command as written',
-      );
-    },
-  );
+  test.each([
+    'timeout 5 cat ../outside/secret.txt',
+    'bash -c "cat ../outside/secret.txt"',
+    'env cat ~/.ssh/id_rsa',
+    'bash -c "cat < ../outside/secret.txt"',
+  ])('%j: the files of an inner command are held to the workspace too', async (command) => {
+    await expectAsked(
+      command,
+      ['Bash(timeout:*)', 'Bash(bash:*)', 'Bash(env:*)', 'Bash(cat:*)'],
+      'bashSubjects step 1: fileOperands of every inner command, not only of the command as written',
+    );
+  });
 
   test.each([
     ['cat src/a.ts', 'Bash(cat:*)'],
@@ -226,6 +231,9 @@ describe('protected paths are compared where they land, without case (isProtecte
     'echo x > .MCP.json',
     'echo x > .vscode/tasks.json',
     'echo x > .husky/pre-commit',
+    'ln -s .git/hooks/pre-commit hook && echo x > hook',
+    'cp -s .git/config c && echo x > c',
+    'gunzip .git/config.gz',
   ])('%j writes a protected file: asked in acceptEdits, with every rule allowing it', async (command) => {
     const list = rules(
       ['allow', 'Bash(echo:*)'],
@@ -295,6 +303,12 @@ describe('deny rules see through every spelling of a wrapper (innerCommands, aft
     "bash -s <<< 'rm x'",
     ". /dev/stdin <<< 'rm x'",
     'source <(echo rm x)',
+    'busybox rm x',
+    'watch -n 1 rm x',
+    'flock /tmp/l rm x',
+    'fakeroot rm x',
+    "script -qc 'rm x' /dev/null",
+    'chroot / rm x',
   ])('in bypassPermissions with Bash(rm:*) denied, %j is denied', async (command) => {
     expect(
       (await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash(command))).behavior,
@@ -335,6 +349,13 @@ describe('an allow rule allows a command, not everything it can be made to do (b
     ["git -c core.pager='touch PWNED' log", 'Bash(git:*)'],
     ['git log --output=../outside/x', 'Bash(git log:*)'],
     ['sort --compress-program=sh notes.log', 'Bash(sort:*)'],
+    ["rg --pre 'touch PWNED' x", 'Bash(rg:*)'],
+    ["man -P 'touch PWNED' ls", 'Bash(man:*)'],
+    ["git grep -O'touch PWNED' x", 'Bash(git grep:*)'],
+    ['tar -xf x.tar', 'Bash(tar:*)'],
+    ['tar xzf x.tar', 'Bash(tar:*)'],
+    ['unzip -o x.zip', 'Bash(unzip:*)'],
+    ['patch -p1 < x.patch', 'Bash(patch:*)'],
   ])('%j is not allowed by %s', async (command, rule) => {
     const decision = await expectAsked(command, [rule], 'beyondRule: an option of RISKY_OPTIONS');
     expect(decision.behavior).toBe('ask');

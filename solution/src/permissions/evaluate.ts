@@ -130,9 +130,9 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
  */
 export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: bashSubjects
-  // 1. shellCommands(command) (given) gives the commands and the writes. For each command, its inner commands
-  //    (innerCommands(words, 0)) add more commands and writes, and fileOperands (given) of each of them the files
-  //    they take. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
+  // 1. shellCommands(command) (given) gives the commands, the writes and the reads. For each command, its inner
+  //    commands (innerCommands(words, 0)) add more of all three, and fileOperands (given) of each command the files
+  //    it takes; a read of a redirection is a file read too. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
   //    error's message }]. Anything else is a bug: rethrow it.
   // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then one with the
   //    words alone (stripped: true) when there are assignments, and one for each inner command: stripped when it
@@ -159,6 +159,7 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
   try {
     const found = shellCommands(command);
     writes.push(...found.writes);
+    files.push(...found.reads.map((read) => ({ path: read, access: 'read' as const })));
     for (const simple of found.commands) {
       add([...simple.assignments, ...simple.words], simple.computed, {});
       if (simple.assignments.length > 0) add(simple.words, simple.computed, { stripped: true });
@@ -169,6 +170,7 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
         files.push(...fileOperands(one.words));
       }
       writes.push(...inner.writes);
+      files.push(...inner.reads.map((read) => ({ path: read, access: 'read' as const })));
     }
   } catch (error) {
     if (error instanceof NotUnderstood) return [{ tool: 'bash', command, unknown: error.message }];

@@ -50,6 +50,8 @@ export interface Found {
   commands: SimpleCommand[];
   /** The targets of redirections that write (`> file`, `>> file`, `&> file`), as written, quotes removed. */
   writes: string[];
+  /** The files redirections read (`< file`, `3< file`), as written: found by shellCommands, not by the walk. */
+  reads: string[];
 }
 
 /** Node kinds that run nothing themselves but may hold parts that do: the walk goes into their named children. */
@@ -246,8 +248,25 @@ export function redirectTarget(node: Node): string | undefined {
   return HARMLESS_TARGETS.has(target) ? undefined : target;
 }
 
+/** The files the reading redirections below `root` open (`< file`, `0< file`, `<> file`). Throws NotUnderstood for one
+ *  that is not a plain path. */
+function redirectReads(root: Node): string[] {
+  const reads: string[] = [];
+  for (const node of root.descendantsOfType('file_redirect')) {
+    const operator = node?.children.find((child) => child !== null && !child.isNamed)?.type ?? '';
+    const destination = node?.childForFieldName('destination');
+    if (!['<', '<>'].includes(operator) || !destination) continue;
+    const target = literal(destination);
+    const why = target === undefined ? `${destination.text} is only known when it runs` : plainPath(target);
+    if (why !== undefined) throw new NotUnderstood(`it reads ${destination.text}, and ${why}`);
+    reads.push(target!);
+  }
+  return reads;
+}
+
 /**
- * The commands and writes of a shell command (a line, a `bash -c` script, an `eval` string), `depth` levels down.
+ * The commands, writes and reads of a shell command (a line, a `bash -c` script, an `eval` string), `depth` levels
+ * down.
  * Throws NotUnderstood when it is too long, too big, has a syntax error, or holds anything the walk does not know.
  */
 export function shellCommands(text: string, depth = 0): Found {
@@ -258,11 +277,12 @@ export function shellCommands(text: string, depth = 0): Found {
     const root = tree.rootNode;
     if (root.descendantCount > LIMITS.nodes) throw new NotUnderstood(`it has more than ${LIMITS.nodes} parts`);
     if (root.hasError) throw new NotUnderstood('it has a syntax error, or syntax the bash grammar cannot read');
-    const found: Found = { commands: [], writes: [] };
+    const found: Found = { commands: [], writes: [], reads: [] };
     walk(root, found, depth);
     const misread = found.commands.find((command) => MISREAD_NAMES.has(command.words[0]!));
     if (misread) throw new NotUnderstood(`the grammar reads ${misread.words[0]} as a command, which bash does not`);
     checkLine(root, found);
+    found.reads.push(...redirectReads(root));
     return found;
   } finally {
     tree.delete();
@@ -365,6 +385,47 @@ export const WRAPPERS: ReadonlyMap<string, Options> = new Map<string, Options>([
     },
   ],
   ['doas', { short: 'uC' }],
+  ['busybox', {}],
+  ['toybox', {}],
+  ['unbuffer', {}],
+  ['chronic', {}],
+  ['watch', { short: 'nq', long: ['--interval', '--equexit'] }],
+  ['parallel', { short: 'jJSaP', long: ['--jobs', '--sshlogin', '--arg-file'] }],
+  ['fakeroot', {}],
+  ['nocache', {}],
+]);
+
+/**
+ * Commands that run another command in a way the engine does not read (after an operand of their own, in a
+ * terminal, at another time): `flock /tmp/l rm x`, `chroot / rm x`, `script -c 'rm x'`, `at now`. They are not
+ * understood, so deny rules cannot be walked round through them.
+ */
+export const OPAQUE_RUNNERS: ReadonlySet<string> = new Set([
+  'flock',
+  'chroot',
+  'taskset',
+  'numactl',
+  'unshare',
+  'nsenter',
+  'firejail',
+  'systemd-run',
+  'script',
+  'gdb',
+  'valgrind',
+  'strace',
+  'ltrace',
+  'perf',
+  'tmux',
+  'screen',
+  'expect',
+  'at',
+  'batch',
+  'runuser',
+  'pkexec',
+  'chrt',
+  'prlimit',
+  'setpriv',
+  'sg',
 ]);
 /** Shells whose `-c` option runs a script given as text. */
 export const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'fish']);
@@ -460,12 +521,14 @@ export function gitSubcommand(words: readonly string[]): string[] | undefined {
 }
 
 /**
- * Why the engine cannot see what one command (its words, the name first) will run, or undefined: `source` or `.` of
- * anything but a plain file (`. /dev/stdin`, `source <(…)`), `trap` (its text runs later), and a builtin that reads
+ * Why the engine cannot see what one command (its words, the name first) will run, or undefined: an
+ * OPAQUE_RUNNERS command, `source` or `.` of anything but a plain file (`. /dev/stdin`, `source <(…)`), `trap` (its text runs later), and a builtin that reads
  * a variable name given a subscript (`printf -v 'a[$(…)]' x`, `test -v 'a[$(…)]'`), which bash evaluates as code.
  */
 export function opaqueCommand(words: readonly string[]): string | undefined {
-  const [name = '', ...args] = words;
+  const [written = '', ...args] = words;
+  const name = path.basename(written);
+  if (OPAQUE_RUNNERS.has(name)) return `${name} runs a command in a way the walk does not read`;
   if (name === 'source' || name === '.') {
     const file = args.find((arg) => !arg.startsWith('-')) ?? '';
     if (plainPath(file) !== undefined || /^\/(dev|proc)\//.test(file))
@@ -508,7 +571,7 @@ export interface FileCommand {
   skip?: number;
   /** Option letters that give the pattern instead (grep -e), so no operand is skipped. */
   patternLetters?: string;
-  /** Option letters that make the operands written (sed -i). */
+  /** Option letters that make every operand written (sed -i; cp -s and -l, which make links to them). */
   writeLetters?: string;
   /** The last operand is written, the others read (cp, ln). */
   lastWrites?: boolean;
@@ -579,16 +642,28 @@ export const FILE_COMMANDS: ReadonlyMap<string, FileCommand> = new Map<string, F
     ),
   ],
   ['find', read({ short: 'D' })],
-  ...['tee', 'rm', 'rmdir', 'shred', 'unlink'].map((name) => [name, write()] as const),
+  ...['tee', 'rm', 'rmdir', 'shred', 'unlink', 'gzip', 'gunzip', 'bzip2', 'bunzip2', 'xz', 'unxz'].map(
+    (name) => [name, write()] as const,
+  ),
+  ...['rev', 'expand', 'unexpand', 'column', 'fmt', 'pr', 'iconv', 'join', 'zcat', 'bzcat', 'xzcat'].map(
+    (name) => [name, read()] as const,
+  ),
   ['touch', write({ short: 'dr', long: ['--date', '--reference'] })],
   ['truncate', write({ short: 'sr', long: ['--size', '--reference'] })],
   ['mkdir', write({ short: 'm', long: ['--mode'] })],
   ...['chmod', 'chown', 'chgrp'].map((name) => [name, write({}, { skip: 1 })] as const),
   ['mv', write({ short: 'tS', long: ['--target-directory', '--suffix'] }, { pathOptions: copyLike.pathOptions })],
-  ['cp', copyLike],
-  ['ln', copyLike],
+  ['cp', { ...copyLike, writeLetters: 'sl' }],
+  ['ln', write(copyLike.options, { pathOptions: copyLike.pathOptions })],
   ['install', write({ short: 'tSmog', long: ['--target-directory', '--mode'] }, copyLike)],
   ['rsync', write({ short: 'e' }, { lastWrites: true })],
+  [
+    'tar',
+    read(
+      { short: 'fbCgHKLNTVX', long: ['--file', '--directory', '--exclude'] },
+      { pathOptions: { '-f': 'write', '--file': 'write' } },
+    ),
+  ],
 ]);
 
 /**
@@ -648,7 +723,7 @@ export function fileOperands(words: readonly string[]): Operand[] {
   const writes = [...(known.writeLetters ?? '')].some((letter) => letters.includes(letter));
   paths.forEach((word, i) => {
     const last = i === paths.length - 1 && paths.length > 1;
-    add(word, known.lastWrites ? (last ? 'write' : 'read') : writes ? 'write' : known.access);
+    add(word, writes ? 'write' : known.lastWrites ? (last ? 'write' : 'read') : known.access);
   });
   return out;
 }
@@ -657,11 +732,14 @@ export function fileOperands(words: readonly string[]): Operand[] {
  * Options that make a command run other programs or write files beyond what a rule for it names: `Bash(find:*)`
  * allows find, not `find -exec`. An option of two characters (`-c`) counts in a cluster too (`-ec`); a long option
  * also by a prefix GNU accepts (`--to-com`). `script`: a pattern for a program the command runs from an operand
- * (awk's `system(…)`, sed's `e` and `w` commands). Given; beyondRule uses it.
+ * (awk's `system(…)`, sed's `e` and `w` commands, tar's old-style `xf`). `always`: the command writes files whose
+ * names only its input knows (an archive, a patch), so no rule for it covers a call. Given; beyondRule uses it.
  */
 export interface Risky {
   options: readonly string[];
   script?: RegExp;
+  /** Beyond its rule whatever its words: it writes files whose names only its input knows (`unzip`, `patch`). */
+  always?: boolean;
 }
 export const RISKY_OPTIONS: ReadonlyMap<string, Risky> = new Map<string, Risky>([
   ['find', { options: ['-exec', '-execdir', '-ok', '-okdir', '-delete', '-fprint', '-fprint0', '-fprintf', '-fls'] }],
@@ -681,6 +759,8 @@ export const RISKY_OPTIONS: ReadonlyMap<string, Risky> = new Map<string, Risky>(
         '--output',
         '--ext-diff',
         '--textconv',
+        '-O',
+        '--open-files-in-pager',
       ],
     },
   ],
@@ -715,10 +795,17 @@ export const RISKY_OPTIONS: ReadonlyMap<string, Risky> = new Map<string, Risky>(
         '--directory',
         '-P',
         '--absolute-names',
+        '-x',
+        '--extract',
+        '--get',
       ],
+      script: /^[A-Za-z]*x[A-Za-z]*$/,
     },
   ],
+  ...['unzip', 'patch', '7z', 'cpio', 'ar'].map((name): [string, Risky] => [name, { options: [], always: true }]),
   ['sort', { options: ['--compress-program'] }],
+  ['rg', { options: ['--pre'] }],
+  ['man', { options: ['-P', '--pager', '-H', '--html'] }],
   ['rsync', { options: ['-e', '--rsh', '--rsync-path'] }],
   ['zip', { options: ['-T', '-TT', '--unzip-command'] }],
   ['curl', { options: ['-o', '--output', '-O', '--remote-name', '-K', '--config', '-T', '--upload-file'] }],
@@ -744,7 +831,8 @@ export function optionMatches(word: string, option: string): boolean {
  */
 export function beyondRule(words: readonly string[]): string | undefined {
   // #region chapter 8: beyondRule
-  // 1. The command is path.basename of the first word. Nothing in RISKY_OPTIONS for it: undefined.
+  // 1. The command is path.basename of the first word. Nothing in RISKY_OPTIONS for it: undefined. An entry that
+  //    says `always`: a reason, whatever the words.
   // 2. Go through the words after the name. Before a `--`, a word that optionMatches (given) one of the table's
   //    options is a reason: name the command and the option (say it runs other programs or writes files).
   // 3. With a script pattern: a word that does not start with `-` (or any word after `--`) that the pattern
@@ -759,7 +847,7 @@ export function beyondRule(words: readonly string[]): string | undefined {
  * without its options before the subcommand (gitSubcommand); and other commands it runs: through a wrapper, the
  * words after its options (afterWrapper); through `bash -c` and the other SHELLS, the script (shellScript) read
  * with shellCommands one level deeper, and through `eval` its arguments joined by spaces, the same way; through
- * `find`, findCommands. Returns the commands found (computed ones included) and the writes of any script. Throws
+ * `find`, findCommands. Returns the commands found (computed ones included) and the writes and reads of any script. Throws
  * NotUnderstood past LIMITS.depth, and for a command whose effect cannot be seen (opaqueCommand).
  */
 export function innerCommands(words: readonly string[], depth: number): Found {
@@ -770,9 +858,9 @@ export function innerCommands(words: readonly string[], depth: number): Found {
   // 3. Commands it runs: a WRAPPERS name: the words afterWrapper (given), when there are any. `find`: each of
   //    findCommands (given). A SHELLS name with a shellScript (given; it throws for a shell that reads standard
   //    input), or `eval`: shellCommands of the script (for eval: the arguments joined by spaces) at depth + 1;
-  //    keep its commands and its writes.
+  //    keep its commands, its writes and its reads.
   // 4. Every command found in step 2 or 3 is looked through again (innerCommands, depth + 1), and what that
-  //    finds is added too: `timeout 5 env rm x` runs `rm x`.
+  //    finds (commands, writes, reads) is added too: `timeout 5 env rm x` runs `rm x`.
   throw new TodoError(8, 'innerCommands');
   // #endregion
 }

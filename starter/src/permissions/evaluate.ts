@@ -131,9 +131,9 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
  */
 export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: bashSubjects
-  // 1. shellCommands(command) (given) gives the commands and the writes. For each command, its inner commands
-  //    (innerCommands(words, 0)) add more commands and writes, and fileOperands (given) of each of them the files
-  //    they take. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
+  // 1. shellCommands(command) (given) gives the commands, the writes and the reads. For each command, its inner
+  //    commands (innerCommands(words, 0)) add more of all three, and fileOperands (given) of each command the files
+  //    it takes; a read of a redirection is a file read too. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
   //    error's message }]. Anything else is a bug: rethrow it.
   // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then one with the
   //    words alone (stripped: true) when there are assignments, and one for each inner command: stripped when it
