@@ -107,8 +107,7 @@ async function capstone(
     return 0;
   }
   if (options.version) {
-    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    out(`${version} (coding-agent kit)\n`);
+    out(`${kitVersion()} (coding-agent kit)\n`);
     return 0;
   }
   const env = process.env;
@@ -355,6 +354,12 @@ async function capstone(
             model: models.model ?? made.provider.name,
             tools: [...built.tools].map((tool) => tool.name),
             permissionMode: built.gate.mode,
+            mcpServers: mcpStatus(built),
+            slashCommands: [
+              ...kit.builtinCommands('terminal').map((command) => command.name),
+              ...commands.map((command) => command.name),
+            ],
+            version: kitVersion(),
           });
     kit.todoHits.length = 0;
     let stopHookActive = false;
@@ -524,6 +529,19 @@ async function capstone(
   out('\n'); // the prompt is still on the last line (Ctrl-D, /exit)
   await finish?.();
   return 0;
+}
+
+/** The kit's version (package.json): what --version prints, and stream-json's init gives as claude_code_version. */
+function kitVersion(): string {
+  return (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** The MCP servers for stream-json's init: those that started are connected, those that did not, failed. */
+function mcpStatus(agent: BuiltAgent): Array<{ name: string; status: 'connected' | 'failed' }> {
+  return [
+    ...(agent.mcp?.connections ?? []).map((connection) => ({ name: connection.name, status: 'connected' as const })),
+    ...(agent.mcp?.failures ?? []).map((failure) => ({ name: failure.name, status: 'failed' as const })),
+  ];
 }
 
 /** True when `dir` is an existing folder. */

@@ -27,8 +27,15 @@ const options = (more: Partial<StreamJsonOptions> = {}): StreamJsonOptions => ({
   tools: ['read', 'edit', 'write', 'bash'],
   permissionMode: 'default',
   clock: ticking(1000, 250),
+  newId: counter('uuid'),
   ...more,
 });
+
+/** Ids `<prefix>-1`, `<prefix>-2`, ... */
+function counter(prefix: string) {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
 
 /** A clock that starts at `start` and moves `step` ms each time it is read. */
 function ticking(start: number, step: number) {
@@ -229,7 +236,11 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       cwd: CWD,
       model: 'claude-sonnet-4-5',
       tools: ['read', 'edit', 'write', 'bash'],
+      mcp_servers: [],
       permissionMode: 'default',
+      slash_commands: [],
+      claude_code_version: 'unknown',
+      uuid: 'uuid-1',
     });
     const calls = lines[1]!.message.content.filter((block: { type: string }) => block.type === 'tool_use');
     const results = lines[2]!.message.content;
@@ -469,7 +480,11 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
         cwd: CWD,
         model: 'claude-sonnet-4-5',
         tools: ['read', 'edit', 'write', 'bash'],
+        mcp_servers: [],
         permissionMode: 'default',
+        slash_commands: [],
+        claude_code_version: 'unknown',
+        uuid: 'uuid-1',
       },
       {
         type: 'system',

@@ -4,10 +4,11 @@
  * (`--output-format json`'s result, stream-json's init line).
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from './helpers.js';
-import { runAgent, tempFolders } from './agent-process.js';
+import { openaiAnswer, openaiToolCall, runAgent, scriptedApi, tempFolders } from './agent-process.js';
 
 const tempFolder = tempFolders('kit-agent-output-');
 const shown = (run: { code: number | null; stdout: string; stderr: string }) =>
@@ -48,5 +49,61 @@ describe('a base URL with credentials (scripts/agent.ts, scripts/acp.ts)', () =>
     expect(stderr, stderr).toMatch(/acp · openai fake-model at http:\/\/\[REDACTED\]@127\.0\.0\.1:9\/v1\?api_key=/);
     for (const secret of [QUERY_KEY, PASSWORD, 'gwuser'])
       expect(stderr, `${secret} is never printed`).not.toContain(secret);
+  });
+});
+
+describe("-p's output for scripts (scripts/agent.ts, chapter 15's StreamJsonWriter)", () => {
+  it('--output-format json: permission_denials lists the refused call with its input; modelUsage, stop_reason and uuid are there', async () => {
+    const api = await scriptedApi(
+      openaiToolCall('write', { path: 'notes.txt', content: 'hello' }, 'call_w'),
+      openaiAnswer('I could not write it.'),
+    );
+    const cwd = tempFolder();
+    const run = await runAgent(['-p', 'write notes.txt', '--output-format', 'json', '--no-session'], {
+      cwd,
+      home: tempFolder(),
+      env: api.openaiEnv,
+      stdin: '',
+      killAfterMs: 120_000,
+    });
+    expect(run.code, shown(run)).toBe(0);
+    const result = JSON.parse(run.stdout) as Record<string, any>;
+    expect(
+      result.permission_denials,
+      `nobody could answer the question, so the write was refused\n${shown(run)}`,
+    ).toEqual([{ tool_name: 'write', tool_use_id: 'call_w', tool_input: { path: 'notes.txt', content: 'hello' } }]);
+    expect(result.stop_reason).toBe('end_turn');
+    expect(result.uuid).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(result.modelUsage), 'modelUsage is keyed by the model').toEqual(['fake-model']);
+    expect(result.modelUsage['fake-model']).toMatchObject({ webSearchRequests: 0, costUSD: null });
+  });
+
+  it("stream-json: the init line names the MCP servers, the slash commands and the kit's version", async () => {
+    const api = await scriptedApi(openaiAnswer('Hello.'));
+    const cwd = tempFolder();
+    const run = await runAgent(['-p', 'hi', '--output-format', 'stream-json', '--no-session'], {
+      cwd,
+      home: tempFolder(),
+      env: api.openaiEnv,
+      stdin: '',
+      killAfterMs: 120_000,
+    });
+    expect(run.code, shown(run)).toBe(0);
+    const [init, ...rest] = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>);
+    const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string };
+    expect(init, shown(run)).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      mcp_servers: [],
+      claude_code_version: version,
+    });
+    expect(init!.slash_commands, 'the built-in commands, without the slash').toEqual(
+      expect.arrayContaining(['help', 'compact', 'clear']),
+    );
+    expect(rest.at(-1), 'the result has its own uuid').toMatchObject({ type: 'result', subtype: 'success' });
+    expect(rest.at(-1)!.uuid).not.toBe(init!.uuid);
   });
 });

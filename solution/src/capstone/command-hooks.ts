@@ -20,16 +20,18 @@
  * - PreToolUse's `allow` is one hook's opinion (chapter 7's composeHooks: a later block still wins, and chapter 8's
  *   gate still asks when its rules say so); `ask` is left to that gate;
  * - PostToolUse runs after every call that ran, failed ones too, and `tool_response` is the kit's result
- *   ({ content, isError }) rather than each tool's own object;
- * - `tool_input` holds the kit's arguments, with the kit's names (`path`, where Claude Code's file tools say
- *   `file_path`), so a script written for Claude Code that reads `.tool_input.file_path` finds nothing; and the input
- *   has no `transcript_path` (the kit's session file is chapter 12's, in another format);
+ *   ({ content, isError }) rather than each tool's own object, with Claude Code's `stdout`, `stderr` and
+ *   `interrupted` added for bash (hook-input.ts);
+ * - `tool_input` holds the kit's arguments with the kit's names, and Claude Code's `file_path` beside the file
+ *   tools' `path` (hook-input.ts); `transcript_path` is the kit's session file, chapter 12's JSON Lines, not Claude
+ *   Code's transcript format, and is left out when the session is not saved;
  * - only `"type": "command"` hooks run; the other types (http, prompt, agent) and the other events are skipped.
  * Sources: the hooks reference, https://code.claude.com/docs/en/hooks (docs.anthropic.com/en/docs/claude-code/hooks).
  */
 import type { ToolDecision } from '../agent-events.js';
 import type { Hooks } from '../hooks.js';
 import type { ToolCall, ToolResultMessage } from '../messages.js';
+import { hookToolInput, hookToolResponse, kitToolInput } from './hook-input.js';
 import { runHookCommand, type RunHookCommand } from './hook-runner.js';
 import {
   claudeCodeName,
@@ -42,6 +44,7 @@ import {
   type HookGroup,
 } from './hook-settings.js';
 
+export * from './hook-input.js';
 export * from './hook-settings.js';
 export { runHookCommand, type HookRun, type HookRunOptions, type RunHookCommand } from './hook-runner.js';
 
@@ -51,6 +54,10 @@ export interface CommandHookOptions {
   cwd: string;
   /** The session's id, sent to every hook as `session_id`. */
   sessionId: string;
+  /** The session file, sent as `transcript_path` (not sent when there is none: --no-session). */
+  transcriptPath?: string;
+  /** The permission mode now, sent as `permission_mode` (read at each hook: plan mode and /mode change it). */
+  permissionMode?: () => string;
   /** Runs one command (default runHookCommand); tests pass their own. */
   run?: RunHookCommand;
   /** Told, in one sentence each, about hooks that failed, timed out or printed something unreadable. */
@@ -81,8 +88,10 @@ export async function runHook(
 ): Promise<HookVerdict> {
   // #region chapter 15: runHook
   // 1. If the signal has already aborted, throw its reason: a cancelled run starts no command.
-  // 2. The input is { session_id: options.sessionId, cwd: options.cwd, hook_event_name: event, ...fields }. Run it
-  //    with options.run (runHookCommand when absent), in options.cwd, with the signal and the hook's time limit in
+  // 2. The input is { session_id: options.sessionId, transcript_path: options.transcriptPath, cwd: options.cwd,
+  //    permission_mode: options.permissionMode() now, hook_event_name: event, ...fields }, transcript_path and
+  //    permission_mode only when those options are given (Claude Code sends both to every hook). Run it with
+  //    options.run (runHookCommand when absent), in options.cwd, with the signal and the hook's time limit in
   //    milliseconds: hook.timeout is in seconds, DEFAULT_HOOK_TIMEOUT_S when the settings give none.
   // 3. If the signal aborted while it ran (the runner has killed it), throw the signal's reason: the run is
   //    cancelled, which is neither a block nor a failure of the hook.
@@ -95,7 +104,14 @@ export async function runHook(
   //    { type: 'ok', text, json } with the parsed object, or, when it does not parse, report that and return
   //    ignored. Any other text: { type: 'ok', text }.
   signal.throwIfAborted();
-  const input = { session_id: options.sessionId, cwd: options.cwd, hook_event_name: event, ...fields };
+  const input = {
+    session_id: options.sessionId,
+    ...(options.transcriptPath !== undefined ? { transcript_path: options.transcriptPath } : {}),
+    cwd: options.cwd,
+    ...(options.permissionMode ? { permission_mode: options.permissionMode() } : {}),
+    hook_event_name: event,
+    ...fields,
+  };
   const seconds = hook.timeout ?? DEFAULT_HOOK_TIMEOUT_S;
   const run = options.run ?? runHookCommand;
   const outcome = await run(hook.command, input, { cwd: options.cwd, timeoutMs: seconds * 1000, signal });
@@ -142,12 +158,15 @@ export async function runPreToolUse(
   // 1. Keep the arguments as the hooks have left them so far (call.arguments at first), whether a hook changed them,
   //    and whether a hook said allow.
   // 2. For every group whose matcher selects call.name (hookMatches), every hook of it, in order:
-  //    runHook('PreToolUse', hook, { tool_name: claudeCodeName(call.name), tool_input: <the arguments so far>,
-  //    tool_use_id: call.id }, options, signal). Every matching hook runs, not only the first.
+  //    runHook('PreToolUse', hook, { tool_name: claudeCodeName(call.name), tool_input: hookToolInput(call.name,
+  //    <the arguments so far>, options.cwd), tool_use_id: call.id }, options, signal). Every matching hook runs,
+  //    not only the first. (hookToolInput, given, adds Claude Code's file_path beside a file tool's path.)
   // 3. A block verdict (exit code 2): return { type: 'block', message } at once; the hooks after it do not run.
   // 4. An ok verdict with JSON: look at its hookSpecificOutput (when isObject). permissionDecision 'deny': return a
   //    block with its permissionDecisionReason trimmed (a sentence of your own when that leaves none). An
-  //    updatedInput object replaces the arguments: the hooks after it get the new ones. permissionDecision 'allow':
+  //    updatedInput object replaces the arguments, as kitToolInput(call.name, updatedInput, the tool_input that
+  //    hook was sent) (given: a file_path the hook changed becomes path): the hooks after it get the new ones.
+  //    permissionDecision 'allow':
   //    remember it. ('ask' or nothing: no opinion.) Ignored verdicts change nothing: runHook has reported them.
   // 5. After the last hook: { type: 'change', arguments } if a hook changed them, else { type: 'allow' } if a hook
   //    said allow, else undefined.
@@ -157,7 +176,8 @@ export async function runPreToolUse(
   for (const group of groups) {
     if (!hookMatches(group.matcher, call.name)) continue;
     for (const hook of group.hooks) {
-      const fields = { tool_name: claudeCodeName(call.name), tool_input: args, tool_use_id: call.id };
+      const input = hookToolInput(call.name, args, options.cwd);
+      const fields = { tool_name: claudeCodeName(call.name), tool_input: input, tool_use_id: call.id };
       const verdict = await runHook('PreToolUse', hook, fields, options, signal);
       if (verdict.type === 'block') return { type: 'block', message: verdict.message };
       if (verdict.type !== 'ok' || !isObject(verdict.json?.hookSpecificOutput)) continue;
@@ -170,7 +190,7 @@ export async function runPreToolUse(
         };
       }
       if (isObject(output.updatedInput)) {
-        args = output.updatedInput;
+        args = kitToolInput(call.name, output.updatedInput, input);
         changed = true;
       }
       if (output.permissionDecision === 'allow') allowed = true;
@@ -195,8 +215,9 @@ export async function runPostToolUse(
 ): Promise<ToolResultMessage | undefined> {
   // #region chapter 15: runPostToolUse
   // 1. For every group whose matcher selects call.name, every hook of it, in order: runHook('PostToolUse', hook,
-  //    { tool_name: claudeCodeName(call.name), tool_input: call.arguments, tool_response: { content, isError } of
-  //    the result, tool_use_id: call.id }, options, signal).
+  //    { tool_name: claudeCodeName(call.name), tool_input: hookToolInput(call.name, call.arguments, options.cwd),
+  //    tool_response: hookToolResponse(call.name, result), tool_use_id: call.id }, options, signal). (Both given:
+  //    Claude Code's file_path beside path; the result's content and isError, and for bash its stdout and stderr.)
   // 2. Collect the notes for the model: the message of a block verdict (exit code 2), and the `reason` of an ok
   //    verdict whose JSON has decision 'block', trimmed (a sentence of your own when that leaves no reason).
   // 3. No notes: return undefined (the result stands). Otherwise return a NEW result with the same fields, whose
@@ -208,8 +229,8 @@ export async function runPostToolUse(
     for (const hook of group.hooks) {
       const fields = {
         tool_name: claudeCodeName(call.name),
-        tool_input: call.arguments,
-        tool_response: { content: result.content, isError: result.isError },
+        tool_input: hookToolInput(call.name, call.arguments, options.cwd),
+        tool_response: hookToolResponse(call.name, result),
         tool_use_id: call.id,
       };
       const verdict = await runHook('PostToolUse', hook, fields, options, signal);

@@ -50,7 +50,7 @@ import {
 } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import { queuedQuestions } from './question.js';
-import { secretsOf } from './secrets.js';
+import { redactCredentials, secretsOf } from './secrets.js';
 import { mcpServerApproved, trustedSettings, type AgentSettings, type WorkspaceTrust } from './trust.js';
 
 export * from './factory-pieces.js';
@@ -142,7 +142,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    when there is one. openSavedSession(store, options, model); its clean-up is its close(), its warnings
   //    are warnings; when there is a model, it becomes the session's model (usage from now on is priced at it).
   // 5. Command hooks: commandHooks(settings.hooks, …) and sessionHooks(…), both with { cwd, sessionId, run:
-  //    config.runHook, report: config.report }.
+  //    config.runHook, report: config.report }, plus transcriptPath: the saved session's file (store.file of its
+  //    id; none without a session) and permissionMode: () => gate.mode (read when each hook runs).
   // 6. The system prompt: buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append:
   //    options.appendSystemPrompt }), its warnings kept. Then the SessionStart hooks' text ('resume' when a saved
   //    session goes on, else 'startup'): when it is not empty it goes after the prompt, a blank line between.
@@ -165,7 +166,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    A task tool is read-only ({ ...task, readOnly: true }): every call its child makes meets the gate. That holds
   //    for the task tool a child gets in its spec.tools too (at --subagent-depth 2 and more): mark it the same way.
   // 9. The hooks (agentHooks): the MCP servers' hooks(), the command hooks, the gate, planModeHooks(gate), the
-  //    output budget when it is above 0 (options.outputBudget, else DEFAULT_OUTPUT_BUDGET), compactionHook with the
+  //    output budget when it is above 0 (options.outputBudget, else DEFAULT_OUTPUT_BUDGET; its redact is
+  //    redactCredentials with the secrets of step 4, so no key is kept in .agent/outputs), compactionHook with the
   //    provider, the small fast model, COMPACT_KEEP and threshold options.compactAt ?? DEFAULT_COMPACT_AT.
   // 10. The agent: new Agent({ provider, tools, cwd, system, maxTurns: options.maxTurns, hooks, executor:
   //     parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL }) }).

@@ -4,18 +4,25 @@
  * A script that drives an agent cannot read the terminal's text: it wants data. Claude Code answers with JSON Lines,
  * one object per line, in an order a script can rely on:
  *
- *   {"type":"system","subtype":"init","session_id":…,"cwd":…,"model":…,"tools":[…],"permissionMode":…}
+ *   {"type":"system","subtype":"init","session_id":…,"cwd":…,"model":…,"tools":[…],"mcp_servers":[…],…}
  *   {"type":"assistant","message":{"role":"assistant","content":[…text, thinking, tool_use…],…},…}
  *   {"type":"user","message":{"role":"user","content":[…tool_result…]},…}
  *   …one line for every message the run adds to the history…
- *   {"type":"result","subtype":"success","is_error":false,"result":"the answer","num_turns":2,"total_cost_usd":…,…}
+ *   {"type":"result","subtype":"success","is_error":false,"result":"the answer","num_turns":2,"stop_reason":…,
+ *    "total_cost_usd":…,"usage":{…},"modelUsage":{…},"permission_denials":[…],"uuid":…,…}
  *
  * `--output-format json` prints the last of them only. The content blocks are the Anthropic Messages API's
  * (`tool_use` with `id`, `name`, `input`; `tool_result` with `tool_use_id`, `content`, `is_error`), so a reader pairs
  * each result with its call by id, never by position.
  *
- * Where the kit differs from Claude Code (its lines carry more: `uuid` on every line; `apiKeySource`, `mcp_servers`,
- * `slash_commands` and more in init; `duration_api_ms`, `permission_denials` and `modelUsage` in the result):
+ * The fields scripts read are Claude Code's: init has `mcp_servers` ([{ name, status }]), `slash_commands` and
+ * `claude_code_version` (the kit's own version: there is no Claude Code here to name); the result has
+ * `permission_denials` ([{ tool_name, tool_use_id, tool_input }], every call a hook or the gate blocked),
+ * `modelUsage` (per model, Claude Code's names), `stop_reason` (the last turn's) and `uuid`.
+ *
+ * Where the kit differs from Claude Code (its lines carry more: `uuid` on every line, where the kit has it on init
+ * and the result only; `apiKeySource`, `output_style`, `agents` and more in init; `duration_api_ms` in the result, and
+ * `contextWindow` and `maxOutputTokens` in modelUsage, which the kit does not know):
  * - `total_cost_usd` is null when the kit has no price for the model (an offline or unknown one). Claude Code always
  *   knows its own prices and writes a number; writing 0 for a cost nobody knows would be a lie a script adds up.
  * - `result` is the run's last text in every result, errors included; Claude Code's error results carry `errors`
@@ -30,6 +37,7 @@
  * - The user's prompt is not echoed (Claude Code echoes it only with --replay-user-messages).
  */
 import { TodoError } from '../todo.js';
+import { randomUUID } from 'node:crypto';
 import { addUsage, noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
 import {
   toolCallsOf,
@@ -61,6 +69,12 @@ export interface ApiToolResultBlock {
   is_error: boolean;
 }
 
+/** An MCP server as init lists it: its name, and whether it started (`connected`) or not (`failed`). */
+export interface McpServerStatus {
+  name: string;
+  status: 'connected' | 'failed';
+}
+
 /** The first line: what this run works with. */
 export interface InitLine {
   type: 'system';
@@ -69,7 +83,13 @@ export interface InitLine {
   cwd: string;
   model: string;
   tools: string[];
+  mcp_servers: McpServerStatus[];
   permissionMode: string;
+  /** The slash commands a person can type, without the `/`. */
+  slash_commands: string[];
+  /** The kit's version (its package.json), in the field Claude Code names its own. */
+  claude_code_version: string;
+  uuid: string;
 }
 
 /** One model turn. */
@@ -98,6 +118,23 @@ export interface CompactBoundaryLine {
 
 export type ResultSubtype = 'success' | 'error_max_turns' | 'error_during_execution';
 
+/** A call that never ran because a hook or the permission gate blocked it, as Claude Code lists it. */
+export interface PermissionDenial {
+  tool_name: string;
+  tool_use_id: string;
+  tool_input: unknown;
+}
+
+/** One model's share of the run, in Claude Code's names (`costUSD` null when the model has no price). */
+export interface ModelUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens: number;
+  cacheCreationInputTokens: number;
+  webSearchRequests: number;
+  costUSD: number | null;
+}
+
 /** The last line: how the run ended, what it answered, what it cost. */
 export interface ResultLine {
   type: 'result';
@@ -106,10 +143,17 @@ export interface ResultLine {
   result: string;
   num_turns: number;
   duration_ms: number;
+  /** Why the last model turn of the run stopped; null when the run made none. */
+  stop_reason: StopReason | null;
   /** Dollars, or null when the model's price is not known. */
   total_cost_usd: number | null;
   usage: ApiUsage;
+  /** The usage by model (the kit runs one model a run: one entry, none without a model). */
+  modelUsage: Record<string, ModelUsage>;
+  /** The calls a hook or the gate blocked, in the order they were decided. */
+  permission_denials: PermissionDenial[];
   session_id: string;
+  uuid: string;
   /** What went wrong, for every subtype but success. */
   errors?: string[];
 }
@@ -126,6 +170,21 @@ export function apiUsage(usage: Usage): ApiUsage {
   };
 }
 
+/** The model's usage in Claude Code's modelUsage shape: one entry under `model`, none without one. */
+export function modelUsageOf(usage: Usage, model: string | undefined): Record<string, ModelUsage> {
+  if (!model) return {};
+  return {
+    [model]: {
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      cacheReadInputTokens: usage.cacheReadTokens ?? 0,
+      cacheCreationInputTokens: usage.cacheWriteTokens ?? 0,
+      webSearchRequests: 0,
+      costUSD: costOf(usage, priceFor(model)) ?? null,
+    },
+  };
+}
+
 export interface InitInfo {
   sessionId: string;
   cwd: string;
@@ -134,9 +193,15 @@ export interface InitInfo {
   /** The names of the tools the model is offered. */
   tools: readonly string[];
   permissionMode: string;
+  /** The MCP servers and whether they started (default: none). */
+  mcpServers?: readonly McpServerStatus[];
+  /** The slash commands, without the `/` (default: none). */
+  slashCommands?: readonly string[];
+  /** The kit's version, written as claude_code_version (default: 'unknown'). */
+  version?: string;
 }
 
-export function initLine(info: InitInfo): InitLine {
+export function initLine(info: InitInfo, uuid: string = randomUUID()): InitLine {
   return {
     type: 'system',
     subtype: 'init',
@@ -144,7 +209,11 @@ export function initLine(info: InitInfo): InitLine {
     cwd: info.cwd,
     model: info.model,
     tools: [...info.tools],
+    mcp_servers: (info.mcpServers ?? []).map((server) => ({ name: server.name, status: server.status })),
     permissionMode: info.permissionMode,
+    slash_commands: [...(info.slashCommands ?? [])],
+    claude_code_version: info.version ?? 'unknown',
+    uuid,
   };
 }
 
@@ -179,6 +248,12 @@ export interface ResultInfo {
   model?: string;
   /** The usage to report, when the caller added it up from usage events (sub-agents included); else done.usage. */
   usage?: Usage;
+  /** Why the run's last model turn stopped (null or absent: it made none). */
+  stopReason?: StopReason | null;
+  /** The calls a hook or the gate blocked (absent: none). */
+  permissionDenials?: readonly PermissionDenial[];
+  /** The result line's uuid (absent: a new random one). */
+  uuid?: string;
 }
 
 /** The last line, from the run's done event. */
@@ -191,7 +266,10 @@ export function resultLine(done: DoneEvent, info: ResultInfo): ResultLine {
   // 3. The usage: info.usage when given, else done.usage; written in the API's names (apiUsage, given).
   // 4. total_cost_usd: costOf(that usage, priceFor(info.model)) (chapter 12), or null when it is undefined: a
   //    model without a price has an unknown cost, not a cost of 0.
-  // 5. Every subtype but success also has errors: [done.message, or the reason when there is no message].
+  // 5. What scripts read beside: stop_reason (info.stopReason, null when absent), modelUsage (modelUsageOf(that
+  //    usage, info.model), given), permission_denials (a copy of info.permissionDenials, [] when absent) and uuid
+  //    (info.uuid, else randomUUID()).
+  // 6. Every subtype but success also has errors: [done.message, or the reason when there is no message].
   throw new TodoError(15, 'resultLine');
   // #endregion
 }
@@ -203,6 +281,8 @@ export interface StreamJsonOptions extends InitInfo {
   from?: number;
   /** Milliseconds now, for duration_ms (Date.now by default; tests pass a fake clock). */
   clock?: () => number;
+  /** Makes the uuids of the init and result lines (randomUUID by default; tests pass their own). */
+  newId?: () => string;
 }
 
 /**
@@ -221,6 +301,12 @@ export class StreamJsonWriter {
   private started = false;
   /** The run's usage events added up (sub-agents included), for the result. */
   private usage: Usage | undefined;
+  /** Makes the init and result lines' uuids. */
+  private readonly newId: () => string;
+  /** The arguments of the run's calls, by id (tool_call_requested), for permission_denials. */
+  private readonly inputs = new Map<string, unknown>();
+  /** The calls a hook or the gate blocked, in the order they were decided. */
+  private readonly denials: PermissionDenial[] = [];
 
   constructor(
     readonly history: readonly Message[],
@@ -233,20 +319,52 @@ export class StreamJsonWriter {
       model: options.model,
       tools: options.tools,
       permissionMode: options.permissionMode,
+      mcpServers: options.mcpServers,
+      slashCommands: options.slashCommands,
+      version: options.version,
     };
     this.clock = options.clock ?? Date.now;
+    this.newId = options.newId ?? randomUUID;
     this.startedAt = this.clock();
     this.next = options.from ?? history.length;
+  }
+
+  /**
+   * Given: keeps what the result needs to know of `event`: each call's arguments (tool_call_requested), and each
+   * call whose decision was a block (tool_call_decided), as a permission denial with those arguments.
+   */
+  private track(event: AgentEvent): void {
+    if (event.type === 'tool_call_requested') this.inputs.set(event.callId, event.arguments);
+    if (event.type === 'tool_call_decided' && event.decision.type === 'block')
+      this.denials.push({
+        tool_name: event.name,
+        tool_use_id: event.callId,
+        tool_input: this.inputs.get(event.callId) ?? {},
+      });
+  }
+
+  /**
+   * Given: why the run's last model turn stopped: the stop reason of the last assistant message of the history, if
+   * no user message (the prompt) comes after it; null when the run has made no turn.
+   */
+  private stopReason(): StopReason | null {
+    for (let i = this.history.length - 1; i >= 0; i--) {
+      const message = this.history[i]!;
+      if (message.role === 'assistant') return message.stopReason;
+      if (message.role === 'user') return null;
+    }
+    return null;
   }
 
   /** The text to write for `event`: zero or more lines, each a JSON object followed by "\n". */
   write(event: AgentEvent): string {
     // #region chapter 15: StreamJsonWriter.write
     // 1. Collect line objects; return each as JSON.stringify(line) + "\n", joined ('' for none).
-    // 2. A usage event: add it to this.usage (addUsage, from noUsage()). Only the top agent's usage events come
-    //    here, and they count what sub-agents spent.
+    // 2. Every event goes to this.track(event) first (given: it keeps the calls' arguments and the blocked calls
+    //    for the result). A usage event: add it to this.usage (addUsage, from noUsage()). Only the top agent's
+    //    usage events come here, and they count what sub-agents spent.
     // 3. json format: nothing else until done, and then only the result line (step 7).
-    // 4. stream-json: the first call starts with initLine(this.info) (given).
+    // 4. stream-json: the first call starts with initLine(this.info, this.newId()) (given).
     // 5. compaction: history.splice(from, count, summary) replaced `count` messages by one. When those were all
     //    written already (from + count <= this.next), this.next moves back by count - 1. Then a compact_boundary
     //    line: { type: 'system', subtype: 'compact_boundary', session_id, compact_metadata: { trigger: 'manual' or
@@ -258,7 +376,8 @@ export class StreamJsonWriter {
     //      there (as many as the turn's calls, toolCallsOf) or at done. Until then stop: a tool_result event comes
     //      before the executor records its result in the history.
     // 7. done: write whatever is left (step 6, incomplete results included), then resultLine(event, { sessionId,
-    //    durationMs: this.clock() minus the start, model, usage: this.usage }).
+    //    durationMs: this.clock() minus the start, model, usage: this.usage, stopReason: this.stopReason() (given),
+    //    permissionDenials: this.denials, uuid: this.newId() }).
     throw new TodoError(15, 'StreamJsonWriter.write');
     // #endregion
   }
