@@ -69,6 +69,9 @@ describe('secrets by value (src/capstone/factory.ts)', () => {
       redactCredentials(`GET https://h/x?token=abc123&page=2&X-Amz-Credential=AKIDEXAMPLE%2F2026`),
       'redactCredentials: the values of query parameters named like credentials, whatever the environment',
     ).toBe('GET https://h/x?token=[REDACTED]&page=2&X-Amz-Credential=[REDACTED]');
+    expect(shownUrl('http://127.0.0.1:8080/v1'), 'shownUrl: a URL with nothing to hide is shown as written').toBe(
+      'http://127.0.0.1:8080/v1',
+    );
     expect(shownUrl(env.ANTHROPIC_BASE_URL), 'shownUrl: no user, no password, no query value').toBe(
       'https://[REDACTED]@gateway.example/v1?api_key=[REDACTED]&region=[REDACTED]&sig=[REDACTED]',
     );

@@ -67,7 +67,8 @@ export function redactCredentials(text: string, secrets: readonly string[] = [])
 /**
  * A URL as the kit shows it (a banner, a log line): whatever is between `//` and `@` (a user, a password, a token)
  * and every query value replaced by [REDACTED], the rest as written. A base URL is settings, not a secret, but a
- * gateway's often carries one. Text that is not a URL is only given to redactCredentials.
+ * gateway's often carries one. A URL with none of these is shown as written; text that is not a URL is only given to
+ * redactCredentials.
  */
 export function shownUrl(url: string): string {
   let parsed: URL;
@@ -76,6 +77,7 @@ export function shownUrl(url: string): string {
   } catch {
     return redactCredentials(url);
   }
+  if (!parsed.username && !parsed.password && !parsed.search && !parsed.hash) return url;
   const origin = `${parsed.protocol}//${parsed.username || parsed.password ? `${REDACTED}@` : ''}${parsed.host}`;
   const query = [...parsed.searchParams.keys()].map((name) => `${encodeURIComponent(name)}=${REDACTED}`).join('&');
   return `${origin}${parsed.pathname}${query ? `?${query}` : ''}${parsed.hash ? '#…' : ''}`;
