@@ -88,6 +88,22 @@ describe('judge only what is fully understood (walk, notUnderstood, shellCommand
   });
 });
 
+describe('what a person cannot see is not judged (shellCommands)', () => {
+  test.each([
+    ['echo safe\u202e; touch PWNED', 'a right-to-left override'],
+    ['echo a\u200b; touch PWNED', 'a zero-width space'],
+    ['echo a\rtouch PWNED', 'a carriage return'],
+    ['echo a\u001b[2K; touch PWNED', 'an escape sequence'],
+  ])('%j holds %s: not understood', async (command) => {
+    const decision = await expectAsked(command, ['Bash(echo:*)', 'Bash(touch:*)'], 'shellCommands (given)');
+    expect(decision.reason, 'the reason says the call is not understood').toMatch(/not understood/);
+  });
+
+  test('a command longer than LIMITS.length (10,000 characters, as Claude Code) is asked about', async () => {
+    await expectAsked(`echo ${'a'.repeat(10_001)}`, ['Bash(echo:*)'], 'shellCommands (given): LIMITS.length');
+  });
+});
+
 describe('an earlier part of the line must not change what an allowed command runs (shellCommands)', () => {
   const allowed = ['Bash(npm test:*)', 'Bash(git status:*)', 'Bash(git diff:*)', 'Bash(export:*)', 'Bash(cd:*)'];
   test.each([
@@ -183,11 +199,30 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     },
   );
 
-  test('a user deny of Read(~/secret.txt) stops cat in bypassPermissions', async () => {
+  test.each(['cat ~/secret.txt', 'cat $HOME/secret.txt', 'cat ${HOME}/secret.txt', 'cat "$HOME"/secret.txt'])(
+    'a user deny of Read(~/secret.txt) stops %j in bypassPermissions',
+    async (command) => {
+      expect(
+        (await decide(rules(['deny', 'Read(~/secret.txt)']), 'bypassPermissions', bash(command))).behavior,
+        'bashSubjects step 4: resolveArg makes ~ the home folder (knownVariables, given, makes $HOME ~); the deny rule meets the read subject',
+      ).toBe('deny');
+    },
+  );
+
+  test('a command not understood is asked about while a deny rule for files exists, in bypassPermissions too', async () => {
+    const decision = await decide(
+      rules(['deny', 'Read(~/.ssh/**)']),
+      'bypassPermissions',
+      bash('cat "$(printf %s ~/.ssh/id_rsa)"'),
+    );
     expect(
-      (await decide(rules(['deny', 'Read(~/secret.txt)']), 'bypassPermissions', bash('cat ~/secret.txt'))).behavior,
-      'bashSubjects step 4: resolveArg makes ~ the home folder; the deny rule meets the read subject',
-    ).toBe('deny');
+      decision.behavior,
+      'evaluate step 4: the engine cannot tell which file a command it does not understand reads, so a Read deny rule could be walked round: ask',
+    ).toBe('ask');
+    expect(
+      (await decide(rules(['deny', 'Read(~/.ssh/**)']), 'bypassPermissions', bash('cat src/a.ts'))).behavior,
+      'evaluate step 4: a command that is understood and reads no denied file runs in bypassPermissions',
+    ).toBe('allow');
   });
 
   test.each(['echo hi > X', 'cat > X <<EOF\nhi\nEOF', 'echo hi >> notes.log'])(
@@ -207,7 +242,8 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
   );
 
   test.each([
-    ['cat $HOME/.ssh/id_rsa', 'a variable'],
+    ['cat $KEYS/id_rsa', 'a variable'],
+    ['cat "$HOME/x"', 'a variable inside a string'],
     ['cat *', 'a glob'],
     ['cat {..,src}/secret.txt', 'a brace expansion'],
     ['cat ~+/../outside/secret.txt', '~+'],

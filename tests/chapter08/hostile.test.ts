@@ -355,7 +355,7 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
   );
 });
 
-describe('protected paths: asked about in every mode but bypassPermissions', () => {
+describe('protected paths: asked about in every mode', () => {
   test.each([
     '.mcp.json',
     'CLAUDE.md',
@@ -380,8 +380,8 @@ describe('protected paths: asked about in every mode but bypassPermissions', () 
     }
     expect(
       (await decide([], 'bypassPermissions', call('write', { path: file, content: 'x' }))).behavior,
-      'evaluate step 4: bypassPermissions skips the checks',
-    ).toBe('allow');
+      'evaluate step 4: the checks that always ask hold in bypassPermissions too: a protected file stays protected',
+    ).toBe('ask');
   });
 });
 

@@ -23,8 +23,13 @@ parser.setLanguage(
   await Language.load(createRequire(import.meta.url).resolve('tree-sitter-bash/tree-sitter-bash.wasm')),
 );
 
-/** How big a command the engine judges. Anything bigger is not understood (asked about), never a crash. */
-export const LIMITS = { length: 20_000, nodes: 20_000, depth: 64 };
+/** How big a command the engine judges. Anything bigger is not understood (asked about), never a crash. Claude
+ *  Code asks about every command over 10,000 characters too. */
+export const LIMITS = { length: 10_000, nodes: 20_000, depth: 64 };
+
+/** Characters a person cannot see, or that move the text they see: controls (but tab and new line), zero-width
+ *  characters, and the marks that reverse the direction of text. */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f\u0080-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/;
 
 /** Thrown by the walk for anything it cannot judge: the whole command is then "not understood". */
 export class NotUnderstood extends Error {
@@ -266,10 +271,13 @@ function redirectReads(root: Node): string[] {
 /**
  * The commands, writes and reads of a shell command (a line, a `bash -c` script, an `eval` string), `depth` levels
  * down.
- * Throws NotUnderstood when it is too long, too big, has a syntax error, or holds anything the walk does not know.
+ * Throws NotUnderstood when it is too long, too big, holds characters a person cannot see, has a syntax error, or
+ * holds anything the walk does not know.
  */
 export function shellCommands(text: string, depth = 0): Found {
   if (text.length > LIMITS.length) throw new NotUnderstood(`it is longer than ${LIMITS.length} characters`);
+  if (INVISIBLE.test(text))
+    throw new NotUnderstood('it holds characters a person cannot see (control, zero-width or direction marks)');
   const tree = parser.parse(text);
   if (!tree) throw new NotUnderstood('the bash grammar could not read it');
   try {
@@ -569,6 +577,17 @@ export function plainPath(word: string): string | undefined {
   return undefined;
 }
 
+/**
+ * A path with the variables the engine knows put in: a leading `$HOME` or `${HOME}` (quoted or not) is the home
+ * folder (`~`), a leading `$PWD` or `${PWD}` the workspace (`.`): the command starts there, and a line that moves
+ * (`cd`) is not understood. Deny rules for `~/.ssh` then meet `cat $HOME/.ssh/id_rsa`.
+ */
+export function knownVariables(word: string): string {
+  const bare = /^"(\$\{?(?:HOME|PWD)\}?)"(.*)$/.exec(word);
+  const text = bare ? `${bare[1]}${bare[2]}` : word;
+  return text.replace(/^\$(?:HOME|\{HOME\})(?=\/|$)/, '~').replace(/^\$(?:PWD|\{PWD\})(?=\/|$)/, '.');
+}
+
 /** One path a command reads or writes, as written. */
 export interface Operand {
   path: string;
@@ -690,7 +709,8 @@ export function fileOperands(words: readonly string[]): Operand[] {
   const name = path.basename(words[0] ?? '');
   const known = FILE_COMMANDS.get(name);
   const out: Operand[] = [];
-  const add = (word: string, access: Operand['access'], searched = known?.searches) => {
+  const add = (written: string, access: Operand['access'], searched = known?.searches) => {
+    const word = knownVariables(written);
     const why = plainPath(word);
     if (why !== undefined) throw new NotUnderstood(`${name} takes ${word} as a path, and ${why}`);
     out.push({ path: word, access, ...(searched && { searched }) });

@@ -28,7 +28,7 @@ import {
   shellCommands,
   type Workspace,
 } from './command.js';
-import { ALLOW_TOOLS, CLAUDE_TOOLS, formatRule, type Behavior, type Rule } from './rules.js';
+import { ALLOW_TOOLS, CLAUDE_TOOLS, formatRule, PATH_RULE_TOOLS, type Behavior, type Rule } from './rules.js';
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions';
 export const PERMISSION_MODES: readonly PermissionMode[] = ['default', 'acceptEdits', 'plan', 'bypassPermissions'];
@@ -330,8 +330,9 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  * Allow, ask or deny for one call, in Claude Code's order:
  * 1. a deny rule that matches any subject: deny;
  * 2. plan mode, and the tool is not read-only: deny (the model is planning);
- * 3. unless in bypassPermissions: a subject's safety concern (a risky command, a write to a protected path): ask;
- * 4. an ask rule that matches any subject: ask, in every mode;
+ * 3. a command not understood while a deny rule for files exists: ask (it could reach the denied file);
+ * 4. a subject's safety concern (a risky command, a write to a protected path), then an ask rule that matches any
+ *    subject: ask, in every mode;
  * 5. every subject that needs its own allow (not the stripped commands, not a file a command takes inside the
  *    workspace)
  *    allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools; acceptEdits: edit
@@ -353,8 +354,10 @@ export async function evaluate(
   // 2. Deny rule: { behavior: 'deny', reason naming the rule and its source, rule }.
   // 3. Plan mode and a tool that is not readOnly: deny, with a reason that says the agent is planning and
   //    may only read.
-  // 4. Unless the mode is bypassPermissions, the first subject's concern is an ask with that reason. Then, in
-  //    every mode (bypassPermissions too: the person asked to be asked), an ask rule is an ask naming it.
+  // 4. In every mode (bypassPermissions too: the person asked to be asked, and a protected file stays protected):
+  //    a bash subject that is unknown while any deny rule for files exists (PATH_RULE_TOOLS: Read, Edit, ...) is
+  //    an ask saying it could reach a file a deny rule protects; then the first subject's concern is an ask with
+  //    that reason; then an ask rule is an ask naming it.
   // 5. Each subject but the stripped ones and the files a command takes inside the workspace (operand and
   //    inside) is allowed by the first allow rule that matches it, or by the mode: bypassPermissions, a readOnly
   //    tool (but never an unknown subject), or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at
@@ -372,8 +375,15 @@ export async function evaluate(
       reason: `plan mode: the agent is planning and may only read; ${call.name} is not run while planning`,
     };
   }
+  const hidden = subjects.find((subject) => subject.tool === 'bash' && subject.unknown !== undefined);
+  if (hidden && rules.some((rule) => rule.behavior === 'deny' && PATH_RULE_TOOLS.has(rule.tool))) {
+    return {
+      behavior: 'ask',
+      reason: `the command is not understood (${hidden.unknown}), so it could reach a file a deny rule protects`,
+    };
+  }
   const concern = subjects.find((subject) => subject.concern !== undefined)?.concern;
-  if (concern && mode !== 'bypassPermissions') return { behavior: 'ask', reason: `${concern} (always asked)` };
+  if (concern) return { behavior: 'ask', reason: `${concern} (always asked)` };
   const ask = first('ask');
   if (ask) return { behavior: 'ask', reason: `the rule ${where(ask)} asks first`, rule: ask };
   let used: Rule | undefined;
