@@ -324,6 +324,38 @@ describe('recursive removal is judged on every target, however it is spelled (sa
   });
 });
 
+describe('a recursive removal is asked about in bypassPermissions too, on every target (safetyConcern)', () => {
+  test.each(['rm -rf build ~', 'rm -r src ../outside', 'rm -rf notes.log "$HOME"'])(
+    '%j is asked about',
+    async (command) => {
+      expect(
+        (await decide([], 'bypassPermissions', bash(command))).behavior,
+        `safetyConcern step 3: every target of a recursive rm is checked, not only the first: ${JSON.stringify(command)} removes outside the workspace`,
+      ).toBe('ask');
+    },
+  );
+});
+
+describe('a script run by a shell writes and reads like any line (innerCommands)', () => {
+  test.each([
+    ["bash -c 'echo x > .git/config'", 'acceptEdits'],
+    ["sh -c 'echo x > ../outside/x'", 'acceptEdits'],
+    ["eval 'cat < ../outside/secret.txt'", 'default'],
+  ])('%j is asked about in %s', async (command, mode) => {
+    const list = rules(
+      ['allow', 'Bash(bash:*)'],
+      ['allow', 'Bash(sh:*)'],
+      ['allow', 'Bash(eval:*)'],
+      ['allow', 'Bash(echo:*)'],
+      ['allow', 'Bash(cat:*)'],
+    );
+    expect(
+      (await decide(list, mode as PermissionMode, bash(command))).behavior,
+      'innerCommands step 3: keep the writes of the script and its reads, not only its commands',
+    ).toBe('ask');
+  });
+});
+
 describe('deny rules see through every spelling of a wrapper (innerCommands, afterWrapper, shellScript)', () => {
   test.each([
     'bash -c -- "rm x"',

@@ -1056,8 +1056,10 @@ export function isProtected(target: string): boolean {
   );
 }
 
-/** A path as a shell command names it, made absolute: a leading `~` is the home folder, the rest is against the root. */
-export function resolveArg(arg: string, ws: Workspace): string {
+/** A path as a shell command names it, made absolute: a leading `~` (or `$HOME`: knownVariables) is the home
+ *  folder, the rest is against the root. */
+export function resolveArg(written: string, ws: Workspace): string {
+  const arg = knownVariables(written);
   return arg === '~' || arg.startsWith('~/') ? path.join(ws.home, arg.slice(1)) : path.resolve(ws.root, arg);
 }
 
