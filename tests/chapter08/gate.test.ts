@@ -367,3 +367,30 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     expect(() => gate.setMode('yolo' as never), 'setMode refuses a mode that does not exist').toThrow(/yolo/);
   });
 });
+
+describe('mustAsk: a question something before the gate asked for (createPermissionGate.beforeToolCall)', () => {
+  test('a call the rules allow is asked about when mustAsk gives a reason; a denied call stays denied', async () => {
+    const { ask, asked } = answers('reject_once');
+    const wanted = new Set<string>();
+    const first = bashCall('npm test');
+    const second = bashCall('npm test');
+    const third = bashCall('git push');
+    wanted.add(first.id).add(third.id);
+    const { ran } = await runCalls(
+      {
+        ask,
+        rules: [parseRule('Bash(npm test:*)', 'allow', 'settings'), parseRule('Bash(git push:*)', 'deny', 'settings')],
+        mustAsk: (call) => (wanted.has(call.id) ? 'a PreToolUse hook asked for the approval of this call' : undefined),
+      },
+      [first, second, third],
+    );
+    expect(
+      asked.map((request) => request.call.id),
+      'beforeToolCall step 2: an allow with a mustAsk reason becomes a question; the call without one is allowed unasked, and a deny is never turned into a question',
+    ).toEqual([first.id]);
+    expect(asked[0]?.reason, 'beforeToolCall step 2: the question carries the reason mustAsk gave').toMatch(
+      /PreToolUse hook/,
+    );
+    expect(ran, 'the rejected call did not run; the allowed one did; the denied one did not').toEqual(['npm test']);
+  });
+});

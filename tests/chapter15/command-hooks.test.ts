@@ -490,7 +490,7 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     expect(history).toBeValidHistory('after a call a hook blocked');
   });
 
-  test('permissionDecision deny blocks with its reason, allow allows, ask and plain output have no opinion', async () => {
+  test('permissionDecision deny blocks with its reason, allow allows, ask is told to the gate, plain output has no opinion', async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
     const answer = (output: Record<string, unknown>) => [
@@ -515,14 +515,47 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
       await runPreToolUse(answer({ permissionDecision: 'allow' }), bashCall(), options, never()),
       'runPreToolUse step 5: allow is { type: allow }',
     ).toEqual({ type: 'allow' });
+    const asks: Array<[string, string]> = [];
+    const asking = { ...options, asked: (id: string, reason: string) => asks.push([id, reason]) };
     expect(
-      await runPreToolUse(answer({ permissionDecision: 'ask' }), bashCall(), options, never()),
-      'runPreToolUse step 5: ask is no opinion here (the gate asks)',
+      await runPreToolUse(
+        answer({ permissionDecision: 'ask', permissionDecisionReason: ' check the branch ' }),
+        { ...bashCall(), id: 'c-ask' },
+        asking,
+        never(),
+      ),
+      'runPreToolUse step 5: ask is no decision of the hook itself (the gate asks)',
     ).toBeUndefined();
+    await runPreToolUse(answer({ permissionDecision: 'ask' }), { ...bashCall(), id: 'c-bare' }, asking, never());
+    expect(asks[0], 'runPreToolUse step 4: ask tells options.asked the call id and the reason, trimmed').toEqual([
+      'c-ask',
+      'check the branch',
+    ]);
+    expect(
+      asks[1]?.[0] === 'c-bare' && (asks[1]?.[1] ?? '').trim().length > 0,
+      'runPreToolUse step 4: an ask without a reason is told with a sentence of your own',
+    ).toBe(true);
     expect(
       await runPreToolUse([group('Bash', cmd('echo "checked"'))], bashCall(), options, never()),
       'runPreToolUse step 5: plain output is no opinion',
     ).toBeUndefined();
+  });
+
+  test('an allow from one hook does not stop the hooks after it: a later block still blocks', async () => {
+    const { root } = tempWorkspace();
+    const { options } = hookOptions(root);
+    const allowing = cmd(
+      printJson({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow' } }),
+    );
+    const denying = cmd(
+      printJson({
+        hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
+      }),
+    );
+    expect(
+      await runPreToolUse([group('Bash', allowing), group('Bash', denying)], bashCall(), options, never()),
+      'runPreToolUse steps 2-4: every matching hook runs; an allow is remembered, not returned at once, so the block of a later hook wins',
+    ).toEqual({ type: 'block', message: 'no' });
   });
 
   test('deny with a reason of only spaces blocks with a sentence of your own', async () => {

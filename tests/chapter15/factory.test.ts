@@ -447,6 +447,44 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     ).toContain('no shell in this project');
   });
 
+  test("a PreToolUse hook's ask is a question even where an allow rule allows the call", async () => {
+    const { cwd, home } = workspace();
+    const asked: string[] = [];
+    const hooks = {
+      ...emptyHookConfig(),
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command' as const, command: 'ask-first' }] }],
+    };
+    const runHook = async (): Promise<HookRun> => ({
+      exitCode: 0,
+      stdout: JSON.stringify({
+        hookSpecificOutput: {
+          hookEventName: 'PreToolUse',
+          permissionDecision: 'ask',
+          permissionDecisionReason: 'ls is fine, but ask',
+        },
+      }),
+      stderr: '',
+      timedOut: false,
+    });
+    const { built } = await build([bashCall('c1', 'ls'), assistantText('ok')], {
+      cwd,
+      home,
+      settings: noSettings({ hooks }),
+      options: { allowedTools: ['Bash(ls:*)'] },
+      runHook,
+      ask: async (request) => {
+        asked.push(request.reason);
+        return 'reject_once';
+      },
+    });
+    await runPrompt(built, 'list');
+    expect(
+      asked,
+      "buildAgent steps 2 and 5: the hook's ask reaches the gate's mustAsk, so the person is asked, with the hook's reason, though Bash(ls:*) allows ls",
+    ).toEqual(['ls is fine, but ask']);
+    expect(resultText(built, 'c1'), 'the person said no, so ls did not run').toMatch(/reject/i);
+  });
+
   test('retries: an overloaded call is tried again; --max-retries 0 fails at once', async () => {
     const a = workspace();
     const retried = await build([overloaded(), assistantText('after a retry')], { ...a });

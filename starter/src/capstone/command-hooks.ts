@@ -59,6 +59,9 @@ export interface CommandHookOptions {
   transcriptPath?: string;
   /** The permission mode now, sent as `permission_mode` (read at each hook: plan mode and /mode change it). */
   permissionMode?: () => string;
+  /** Told when a PreToolUse hook answers permissionDecision `ask` for a call, with its reason: the permission gate
+   *  then asks the person about that call even when a rule allows it (its mustAsk). */
+  asked?(callId: string, reason: string): void;
   /** Runs one command (default runHookCommand); tests pass their own. */
   run?: RunHookCommand;
   /** Told, in one sentence each, about hooks that failed, timed out or printed something unreadable. */
@@ -130,8 +133,9 @@ export async function runPreToolUse(
   //    block with its permissionDecisionReason trimmed (a sentence of your own when that leaves none). An
   //    updatedInput object replaces the arguments, as kitToolInput(call.name, updatedInput, the tool_input that
   //    hook was sent) (given: a file_path the hook changed becomes path): the hooks after it get the new ones.
-  //    permissionDecision 'allow':
-  //    remember it. ('ask' or nothing: no opinion.) Ignored verdicts change nothing: runHook has reported them.
+  //    permissionDecision 'allow': remember it. 'ask': tell options.asked(call.id, its permissionDecisionReason
+  //    trimmed, or a sentence of your own naming the hook), so the person is asked whatever the rules say, and go
+  //    on. Nothing: no opinion. Ignored verdicts change nothing: runHook has reported them.
   // 5. After the last hook: { type: 'change', arguments } if a hook changed them, else { type: 'allow' } if a hook
   //    said allow, else undefined.
   throw new TodoError(15, 'runPreToolUse');

@@ -133,9 +133,10 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    order, at most once) and of warnings. The workspace trust is config.trust, and when it is not given the
   //    folder is untrusted ({ trusted: false }): never guess in favour of running something. The settings used
   //    from here on are trustedSettings(config.settings, trust).settings; each line of its `dropped` is a warning.
-  // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, and
-  //    the ask of queuedQuestions(config) (given): one person answers the questions of every agent of the run, one
-  //    at a time.
+  // 2. The gate: createPermissionGate with the workspace { root: cwd, home }, permissionSetup's rules and mode, the
+  //    ask of queuedQuestions(config) (given): one person answers the questions of every agent of the run, one
+  //    at a time; and mustAsk: the reason a PreToolUse hook asked about that call (step 5's asked, kept by call
+  //    id and taken once), so a hook's ask is a question even where a rule allows the call.
   // 3. The provider: withRetries(config.provider, the retryPolicy of the options and config.models, with
   //    config.retry's sleep and random).
   // 4. The session: a SessionStore for { home, cwd }, its secrets secretsOf(env), and newId giving config.sessionId
@@ -143,7 +144,8 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   //    are warnings; when there is a model, it becomes the session's model (usage from now on is priced at it).
   // 5. Command hooks: commandHooks(settings.hooks, …) and sessionHooks(…), both with { cwd, sessionId, run:
   //    config.runHook, report: config.report }, plus transcriptPath: the saved session's file (store.file of its
-  //    id; none without a session) and permissionMode: () => gate.mode (read when each hook runs).
+  //    id; none without a session), permissionMode: () => gate.mode (read when each hook runs) and asked: keeps
+  //    the reason by call id for the gate's mustAsk.
   // 6. The system prompt: buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append:
   //    options.appendSystemPrompt }), its warnings kept. Then the SessionStart hooks' text ('resume' when a saved
   //    session goes on, else 'startup'): when it is not empty it goes after the prompt, a blank line between.

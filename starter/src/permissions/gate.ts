@@ -47,6 +47,11 @@ export interface GateOptions {
   mode?: PermissionMode;
   /** Without one, a call that needs asking is rejected with a message that says how to allow it. */
   ask?: AskPermission;
+  /**
+   * Why a call the rules would allow must still be asked about, or undefined: something before the gate asked for
+   * a question (chapter 15's PreToolUse hook answering `ask`). It only ever adds a question: a deny stays a deny.
+   */
+  mustAsk?: (call: ToolCall) => string | undefined;
 }
 
 export interface PermissionGate extends Hooks {
@@ -146,7 +151,8 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       // 1. evaluate the call with the options' rules followed by the session rules, the current mode, the
       //    workspace, and whether the tool only reads (READ_ONLY_TOOLS, or ctx.tools says its tool is readOnly).
       //    Make a note: { outcome, reason, mode } plus the rule (formatRule) and its source if a rule decided.
-      // 2. allow: { type: 'allow', permission: note with outcome 'allowed' }.
+      // 2. allow, unless options.mustAsk gives a reason for this call (then it is an ask, with that reason, and step 4
+      //    goes on): { type: 'allow', permission: note with outcome 'allowed' }.
       // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
       //    the model should not retry it; outcome 'denied'.
       // 4. ask: the suggested rules (suggestRules) and whether "always" would still ask next time (stillAsks, given,
