@@ -11,9 +11,12 @@
  *
  * The repository root is the nearest folder, from the working folder up, that holds `.git`; without one only the
  * working folder is read. Nothing above the root is read: a CLAUDE.md in a parent folder belongs to someone else's
- * project (or to nobody you trust). An instruction file may import another with `@path` (relative to the file
- * that imports it), as in Claude Code; imports are followed up to five deep, and only inside the repository (or the
- * working folder when there is no repository): an import that points elsewhere is left as written, with a warning.
+ * project (or to nobody you trust). A repository that holds the home folder (a dotfiles repository in `~`) is not a
+ * project: a folder inside it is read as if there were no repository (projectRoot). An instruction file may import
+ * another with `@path` (relative to the file that imports it), as in Claude Code; imports are followed up to five
+ * deep, and only inside the project (the repository, or the working folder when there is none): an import that
+ * points elsewhere is left as written, with a warning. A project that is the home folder itself, or holds it, keeps
+ * its imports inside `~/.claude`: `@.ssh/id_rsa` in `~/CLAUDE.md` must not put a key into every request.
  *
  * The repository may have been written by someone else: `CLAUDE.md` can be a link to `/proc/self/environ` (the API
  * key would go into every request) or to `/dev/zero`. So every instruction file and import is read with the given
@@ -24,7 +27,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hooks } from '../hooks.js';
-import { readConfigFile, UnsafeFileError } from '../safe-file.js';
+import { isWithin, readConfigFile, UnsafeFileError } from '../safe-file.js';
 
 /** The kit's own prompt, for a session working in `cwd`. */
 export function basePrompt(cwd: string): string {
@@ -48,6 +51,29 @@ export function repositoryRoot(cwd: string): string | undefined {
   }
 }
 
+/** Whether `folder` is the home folder or holds it (links followed). */
+export function holdsHome(folder: string, home?: string): boolean {
+  return home !== undefined && isWithin(realOrResolved(folder), realOrResolved(home));
+}
+
+/**
+ * The folder a project's instruction files come from and its imports stay in: the repository root, or `cwd` when
+ * there is none or when the repository holds the home folder (a dotfiles repository in `~` is not the project of
+ * every folder under it).
+ */
+export function projectRoot(cwd: string, home?: string): string {
+  const root = repositoryRoot(cwd);
+  return root === undefined || holdsHome(root, home) ? path.resolve(cwd) : root;
+}
+
+function realOrResolved(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
 /**
  * The instruction files that apply to `cwd`, in the order they go into the prompt: `~/.claude/CLAUDE.md` (when
  * `home` is given and it exists), then for each folder from the repository root (or cwd alone, without one) down
@@ -56,14 +82,15 @@ export function repositoryRoot(cwd: string): string | undefined {
 export function instructionFiles(cwd: string, home?: string): string[] {
   // #region chapter 12: instructionFiles
   // 1. Start the list with home/.claude/CLAUDE.md when home is given and that file exists.
-  // 2. The folders: from path.resolve(cwd) up to repositoryRoot(cwd) included (only cwd when there is no root),
-  //    then reversed, so the root comes first. Never a folder above the root.
+  // 2. The folders: from path.resolve(cwd) up to projectRoot(cwd, home) (given: the repository root, or cwd alone
+  //    without one or when the repository holds the home folder) included, then reversed, so the root comes first.
+  //    Never a folder above the root.
   // 3. In each folder, each name of INSTRUCTION_FILES in order, when it exists and is a file.
   const files: string[] = [];
   const user = home === undefined ? undefined : path.join(home, '.claude', 'CLAUDE.md');
   if (user && isFile(user)) files.push(user);
   const start = path.resolve(cwd);
-  const root = repositoryRoot(start) ?? start;
+  const root = projectRoot(start, home);
   const folders: string[] = [];
   for (let dir = start; ; dir = path.dirname(dir)) {
     folders.push(dir);
@@ -89,7 +116,7 @@ function isFile(file: string): boolean {
 
 /** Whether `file` (after following links) is `root` or inside it. */
 function inside(root: string, file: string): boolean {
-  const relative = path.relative(realpathSync(root), realpathSync(file));
+  const relative = path.relative(realOrResolved(root), realpathSync(file));
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
@@ -161,15 +188,18 @@ export interface SystemPrompt {
  * The whole system prompt: the base (or `replace` instead of it), then each instruction file as a section
  * "# Instructions from <path>" followed by its content with imports resolved (the path relative to cwd, or the
  * absolute path for the home file; an empty file is left out), then `append`. Sections are separated by a blank
- * line. Imports resolve inside the repository root (cwd without one); the home file's imports inside ~/.claude.
+ * line. Imports resolve inside the project root (projectRoot), or inside ~/.claude when that root holds the home
+ * folder; the home file's imports inside ~/.claude.
  */
 export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   // #region chapter 12: buildSystemPrompt
   // 1. sections = [options.replace ?? basePrompt(cwd)] (replace takes the base's place; it is not added to it).
   // 2. For each of instructionFiles(cwd, home): read it with readConfigFile(file, { roots }), roots being [home]
-  //    for the home file and [repositoryRoot(cwd) ?? cwd] for the others (a link out of the repository is refused).
+  //    for the home file and [projectRoot(cwd, home)] for the others (a link out of the project is refused).
   //    An UnsafeFileError is a warning (its message) and the file is left out of the prompt and out of `files`.
-  //    Resolve its imports (root: ~/.claude for the home file, else the repository root); skip it when the result
+  //    Resolve its imports: root ~/.claude for the home file, and for the others the project root, unless that
+  //    holds the home folder (holdsHome: the agent runs in ~ or above it): then ~/.claude too, so no import of a
+  //    project file reaches ~/.ssh. Skip it when the result
   //    is blank; else add "# Instructions from <name>\n\n" + the content trimmed, where name is the path relative
   //    to cwd for project files, the absolute path for the home file.
   // 3. Add options.append when it is given and not blank. Join the sections with "\n\n".
@@ -178,19 +208,20 @@ export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   const warnings: string[] = [];
   const files: string[] = [];
   const homeDir = options.home === undefined ? undefined : path.join(options.home, '.claude');
-  const projectRoot = repositoryRoot(cwd) ?? cwd;
+  const root = projectRoot(cwd, options.home);
+  const importRoot = homeDir !== undefined && holdsHome(root, options.home) ? homeDir : root;
   for (const file of instructionFiles(cwd, options.home)) {
     const fromHome = path.dirname(file) === homeDir;
     let text: string;
     try {
-      text = readConfigFile(file, { roots: [fromHome ? options.home! : projectRoot] });
+      text = readConfigFile(file, { roots: [fromHome ? options.home! : root] });
     } catch (error) {
       if (!(error instanceof UnsafeFileError)) throw error;
       warnings.push(error.message);
       continue;
     }
     files.push(file);
-    const content = resolveImports(text, file, fromHome ? homeDir! : projectRoot, warnings).trim();
+    const content = resolveImports(text, file, fromHome ? homeDir! : importRoot, warnings).trim();
     if (!content) continue;
     sections.push(`# Instructions from ${fromHome ? file : path.relative(cwd, file)}\n\n${content}`);
   }
