@@ -306,6 +306,7 @@ describe('protected paths are compared where they land, without case (isProtecte
 
 describe('recursive removal is judged on every target, however it is spelled (safetyConcern, fileOperands)', () => {
   test.each([
+    'rm --r ../outside',
     'rm --recur ../outside',
     'rm --rec -f ../outside',
     'rm -rf $d',

@@ -432,12 +432,16 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     ).toBe('ask');
   });
 
-  test('a command that is not understood stores no rule', async () => {
-    const { stored } = await always({}, bash('[[ -f x ]] && rm y'));
-    expect(stored, 'suggestRules (given): nothing narrow can be written for a command that is not understood').toEqual(
-      [],
-    );
-  });
+  test.each(['[[ -f x ]] && rm y', 'cat *.log', 'rm -rf $d'])(
+    '%j is not understood: it stores no rule',
+    async (command) => {
+      const { stored } = await always({}, bash(command));
+      expect(
+        stored,
+        'suggestRules (given): nothing narrow can be written for a command that is not understood',
+      ).toEqual([]);
+    },
+  );
 
   test('when an ask rule still wins, the request says which, and the next call is asked again', async () => {
     const { asked, next } = await always({ rules: rules(['ask', 'Bash(npm publish:*)']) }, bash('npm publish'));

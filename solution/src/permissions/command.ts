@@ -1101,7 +1101,7 @@ export function safetyConcern(words: readonly string[], ws: Workspace): string |
   // 5. Otherwise undefined.
   const [name = '', ...args] = words;
   if (['sudo', 'su', 'doas'].includes(name)) return `${name} runs a command with another user's rights`;
-  if (name === 'rm' && args.some((a) => (a.length > 3 && '--recursive'.startsWith(a)) || /^-[^-]*[rR]/.test(a))) {
+  if (name === 'rm' && args.some((a) => (a.length >= 3 && '--recursive'.startsWith(a)) || /^-[^-]*[rR]/.test(a))) {
     for (const arg of args.filter((a) => !a.startsWith('-'))) {
       const relative = path.relative(ws.root, resolveArg(arg, ws));
       if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {

@@ -67,7 +67,7 @@ const fileRule = (tool: string, absolute: string, ws: Workspace) =>
 
 /**
  * The rules "always" adds for `call`, never wider than the call: bash, suggestBashRule for each simple command
- * (no repeats; none at all when the command is not understood or a name is computed), and `Write(/<file>)` for
+ * (no repeats; none at all when any part of the call is not understood or a name is computed), and `Write(/<file>)` for
  * each file a redirection writes inside the workspace; edit, `Edit(/<file>)`; write, `Write(/<file>)`; read, glob and grep, `Read(/<path>)` (workspace paths written from the root, glob characters
  * escaped); web_fetch, `WebFetch(domain:<host>)`; an MCP tool, its full name (a tool rule, exact). Never a bare
  * tool name for a built-in tool: any other call gets no rule.
@@ -80,8 +80,9 @@ export async function suggestRules(call: ToolCall, ws: Workspace): Promise<strin
   if (call.name === 'bash') {
     try {
       const { commands } = shellCommands(typeof args.command === 'string' ? args.command : '');
-      if (commands.some((command) => command.computed)) return [];
-      const writes = (await callSubjects(call, ws)).filter((one) => one.redirect && one.inside && !one.concern);
+      const subjects = await callSubjects(call, ws);
+      if (commands.some((command) => command.computed) || subjects.some((one) => one.unknown !== undefined)) return [];
+      const writes = subjects.filter((one) => one.redirect && one.inside && !one.concern);
       return [...new Set([...commands.map(suggestBashRule), ...writes.map((one) => fileRule('Write', one.path!, ws))])];
     } catch (error) {
       if (error instanceof NotUnderstood) return [];

@@ -254,7 +254,7 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  *    tools inside the workspace): allow, with the first allow rule used if any;
  * 6. otherwise: ask, saying no rule allows it in this mode, or, for a command not understood, why not.
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
- * counts a tool that declares itself read-only (Tool.readOnly, an MCP server's readOnlyHint).
+ * counts a tool that declares itself read-only (Tool.readOnly; never an MCP tool, whose readOnlyHint is only a claim).
  */
 export async function evaluate(
   rules: readonly Rule[],
