@@ -262,6 +262,26 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     expect(byFile['gone.md'], "loadCustomCommands step 4: the read error's message").toMatch(/ENOENT|no such file/);
   });
 
+  test("a project command linked out of the project, or that is not a regular file, is refused: its target's text never becomes a prompt", async () => {
+    const where = folders({ 'fine.md': 'Fine' });
+    const outside = path.join(path.dirname(where.cwd), 'outside', 'secret.txt');
+    symlinkSync(outside, path.join(where.projectDir, 'leak.md'));
+    mkdirSync(path.join(where.projectDir, 'dir.md'));
+    const { commands, problems } = await load(where);
+    expect(
+      commands.map((c) => c.name),
+      'loadCustomCommands step 4: only the regular file inside the project loads; read each file with readConfigFile and the place as its root',
+    ).toEqual(['fine']);
+    expect(
+      commands.some((c) => c.template.includes('top secret')),
+      "loadCustomCommands step 4: the linked file's text (outside the project) must never be read into a command",
+    ).toBe(false);
+    expect(
+      problems.map((p) => path.basename(p.file)),
+      'loadCustomCommands step 4: the refused link is a problem naming it',
+    ).toContain('leak.md');
+  });
+
   test('no commands folders at all: nothing, and no problems', async () => {
     const cwd = tempWorkspace().root;
     const home = tempWorkspace().root;
