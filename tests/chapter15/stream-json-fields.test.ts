@@ -111,7 +111,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts): the fields scrip
     expect(
       result!.permission_denials,
       'StreamJsonWriter.write step 2: hand every event to this.track(event), and pass this.denials to resultLine (step 7)',
-    ).toEqual([{ tool_name: 'bash', tool_use_id: 'c2', tool_input: { command: 'rm -rf build' } }]);
+    ).toEqual([{ tool_name: 'Bash', tool_use_id: 'c2', tool_input: { command: 'rm -rf build' } }]);
     expect(result!.stop_reason, 'StreamJsonWriter.write step 7: stopReason: this.stopReason()').toBe('end_turn');
     expect(result!.uuid, 'StreamJsonWriter.write step 7: uuid: this.newId()').toBe('uuid-1');
     expect(

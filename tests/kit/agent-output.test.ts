@@ -71,7 +71,7 @@ describe("-p's output for scripts (scripts/agent.ts, chapter 15's StreamJsonWrit
     expect(
       result.permission_denials,
       `nobody could answer the question, so the write was refused\n${shown(run)}`,
-    ).toEqual([{ tool_name: 'write', tool_use_id: 'call_w', tool_input: { path: 'notes.txt', content: 'hello' } }]);
+    ).toEqual([{ tool_name: 'Write', tool_use_id: 'call_w', tool_input: { path: 'notes.txt', content: 'hello' } }]);
     expect(result.stop_reason).toBe('end_turn');
     expect(result.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect(Object.keys(result.modelUsage), 'modelUsage is keyed by the model').toEqual(['fake-model']);

@@ -47,6 +47,7 @@ import {
   type Usage,
 } from '../messages.js';
 import { costOf, priceFor } from '../session/cost.js';
+import { claudeCodeName } from './hook-settings.js';
 
 /** Token counts in the Messages API's names. */
 export interface ApiUsage {
@@ -384,13 +385,14 @@ export class StreamJsonWriter {
 
   /**
    * Given: keeps what the result needs to know of `event`: each call's arguments (tool_call_requested), and each
-   * call whose decision was a block (tool_call_decided), as a permission denial with those arguments.
+   * call whose decision was a block (tool_call_decided), as a permission denial with those arguments and the
+   * tool's Claude Code name (`Bash`, `Write`: what scripts written for Claude Code look for).
    */
   private track(event: AgentEvent): void {
     if (event.type === 'tool_call_requested') this.inputs.set(event.callId, event.arguments);
     if (event.type === 'tool_call_decided' && event.decision.type === 'block')
       this.denials.push({
-        tool_name: event.name,
+        tool_name: claudeCodeName(event.name),
         tool_use_id: event.callId,
         tool_input: this.inputs.get(event.callId) ?? {},
       });
