@@ -148,6 +148,17 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
       local.defaultMode,
       "trustedSettings step 4: the person's own settings.local.json may choose acceptEdits",
     ).toBe('acceptEdits');
+    const skipping = trustedSettings(threeFiles({ user: 'acceptEdits', local: 'bypassPermissions' }), {
+      trusted: true,
+    });
+    expect(
+      skipping.settings.defaultMode,
+      "trustedSettings step 3: settings.local.json may not choose bypassPermissions (a clone can carry it; Claude Code ignores it there too), so the person's acceptEdits holds",
+    ).toBe('acceptEdits');
+    expect(
+      skipping.dropped.some((line) => line.includes(LOCAL) && line.includes('bypassPermissions')),
+      `trustedSettings step 3: a line names the local file and the mode it ignored (got ${JSON.stringify(skipping.dropped)})`,
+    ).toBe(true);
     const plain = trustedSettings(threeFiles({ user: 'acceptEdits', project: 'plan' }), { trusted: true }).settings;
     expect(
       plain.defaultMode,

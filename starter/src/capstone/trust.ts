@@ -159,6 +159,8 @@ export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust):
   //    trusted or not: its defaultMode when it is one of ESCALATING_MODES, and each allow rule that wideAllowReason
   //    (given) gives a reason for (a whole tool, or any command: `Bash(env:*)`, `Bash(sh -c:*)`), are left out, each
   //    with a line that names the file and the mode, or the rule as written and that reason.
+  //    The local file ('local') may choose acceptEdits, but never bypassPermissions: a clone can carry it, and only
+  //    the person's own file (or --permission-mode) may skip every question; that mode is left out with a line too.
   // 4. defaultMode: the one of the last file (user, project, local) whose mode was kept; none: no defaultMode.
   //    hooks: mergeHookConfigs of the hooks of the files that may act, in order.
   // 5. Return { settings: { ...settings, rules, defaultMode, hooks }, dropped }.
