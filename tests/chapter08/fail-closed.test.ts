@@ -495,3 +495,77 @@ describe('a path the checks cannot follow is an answer, not a crash (pathSubject
     ).toBe('ask');
   });
 });
+
+describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern, bashSubjects, evaluate)', () => {
+  test('after -- the words are operands: an option there is a path, but a program there is still a program', async () => {
+    expect(
+      (await decide(rules(['allow', 'Bash(git log:*)']), 'default', bash('git log -- -c'))).behavior,
+      'beyondRule step 2: -c after -- is a path named -c, not the option',
+    ).toBe('allow');
+    expect(
+      (await decide(rules(['allow', 'Bash(awk:*)']), 'default', bash('awk -- \'BEGIN{system("touch PWNED")}\'')))
+        .behavior,
+      'beyondRule step 3: the program after -- is still tested against the script pattern',
+    ).toBe('ask');
+    expect(
+      (await decide(rules(['allow', 'Bash(awk:*)']), 'default', bash("awk -F'|' '{print $1}' notes.log"))).behavior,
+      'beyondRule step 3: an option (-F|) is not the program, even when its value holds a pipe',
+    ).toBe('allow');
+  });
+
+  test('a command spelled another way is a view of it: it is judged by the command as written', async () => {
+    expect(
+      (await decide(rules(['allow', 'Bash(/bin/ls:*)']), 'default', bash('/bin/ls src'))).behavior,
+      'bashSubjects step 2: the basename form is a view (stripped): only /bin/ls src as written needs the allow',
+    ).toBe('allow');
+    for (const command of ['/bin/ls src', 'git -C . status']) {
+      expect(
+        (await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash(command))).behavior,
+        `innerCommands step 2: a view of ${command} has a name known before it runs (computed: false), so it meets only the deny rules its text matches`,
+      ).toBe('allow');
+    }
+  });
+
+  test('GNU abbreviations of --recursive count, other words do not, in bypassPermissions too', async () => {
+    for (const command of ['rm --r ../outside', 'rm --rec ../outside']) {
+      expect(
+        (await decide([], 'bypassPermissions', bash(command))).behavior,
+        `safetyConcern step 3: ${command} is recursive (a prefix of --recursive of three characters or more)`,
+      ).toBe('ask');
+    }
+    expect(
+      (await decide([], 'bypassPermissions', bash('rm -- ../outside/x'))).behavior,
+      'safetyConcern step 3: -- is no option, so rm -- removes one file: bypassPermissions allows it',
+    ).toBe('allow');
+  });
+
+  test('a recursive search meets the deny rules of what it searches', async () => {
+    expect(
+      (await decide(rules(['deny', 'Read(./.env)'], ['allow', 'Bash(grep:*)']), 'default', bash('grep -r KEY .')))
+        .behavior,
+      'bashSubjects step 4: a searched operand (grep -r .) is marked searched, so the deny rule for .env inside it applies',
+    ).toBe('deny');
+  });
+
+  test('the question for a command not understood is about commands, and only where a deny rule for files exists', async () => {
+    const secret = bash('cat "$(printf %s ~/.ssh/id_rsa)"');
+    const both = rules(['deny', 'Read(~/.ssh/**)'], ['allow', 'Bash(echo:*)']);
+    const decision = await decide(both, 'bypassPermissions', secret);
+    expect(decision.behavior, 'evaluate step 4: any deny rule for files among the rules is enough').toBe('ask');
+    expect(decision.reason, 'evaluate step 4: the reason says the command is not understood').toMatch(/not understood/);
+    expect(
+      (await decide(rules(['allow', 'Read(src/**)']), 'bypassPermissions', secret)).behavior,
+      'evaluate step 4: an allow rule for files is no deny rule for files: bypassPermissions runs it',
+    ).toBe('allow');
+    expect(
+      (
+        await decide(
+          rules(['deny', 'Read(./.env)']),
+          'bypassPermissions',
+          call('write', { path: 'a\0b', content: 'x' }),
+        )
+      ).behavior,
+      'evaluate step 4: a path tool whose path cannot be followed is judged by its own rules and the mode (the tool refuses the path itself)',
+    ).toBe('allow');
+  });
+});
