@@ -526,11 +526,16 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
       ),
       'runPreToolUse step 5: ask is no decision of the hook itself (the gate asks)',
     ).toBeUndefined();
+    await runPreToolUse(answer({ permissionDecision: 'allow' }), { ...bashCall(), id: 'c-allow' }, asking, never());
     await runPreToolUse(answer({ permissionDecision: 'ask' }), { ...bashCall(), id: 'c-bare' }, asking, never());
     expect(asks[0], 'runPreToolUse step 4: ask tells options.asked the call id and the reason, trimmed').toEqual([
       'c-ask',
       'check the branch',
     ]);
+    expect(
+      asks.map(([id]) => id),
+      'runPreToolUse step 4: only an ask is told (an allow is not a question)',
+    ).toEqual(['c-ask', 'c-bare']);
     expect(
       asks[1]?.[0] === 'c-bare' && (asks[1]?.[1] ?? '').trim().length > 0,
       'runPreToolUse step 4: an ask without a reason is told with a sentence of your own',

@@ -159,6 +159,10 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
       skipping.dropped.some((line) => line.includes(LOCAL) && line.includes('bypassPermissions')),
       `trustedSettings step 3: a line names the local file and the mode it ignored (got ${JSON.stringify(skipping.dropped)})`,
     ).toBe(true);
+    expect(
+      trustedSettings(threeFiles({ user: 'bypassPermissions' }), { trusted: true }).settings.defaultMode,
+      "trustedSettings step 3: the person's own ~/.claude/settings.json may choose bypassPermissions",
+    ).toBe('bypassPermissions');
     const plain = trustedSettings(threeFiles({ user: 'acceptEdits', project: 'plan' }), { trusted: true }).settings;
     expect(
       plain.defaultMode,
