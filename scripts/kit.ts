@@ -42,7 +42,8 @@ try {
   const command = await load();
   process.exitCode = await command(process.env.KIT_ROOT ?? ROOT, args);
 } catch (error) {
-  if (error instanceof UsageError) {
+  if (error instanceof UsageError && error.asked) console.log(error.message);
+  else if (error instanceof UsageError) {
     console.error(error.message);
     process.exitCode = 2;
   } else if (error instanceof KitRunError) {

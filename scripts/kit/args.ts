@@ -6,13 +6,25 @@ import { CHAPTERS, chapterDir, parseChapter } from '../lib/chapters.js';
 
 export class UsageError extends Error {
   override name = 'UsageError';
+  /** True when the person asked for the usage (--help, -h): it is printed to stdout and the command exits 0. */
+  readonly asked: boolean;
+  constructor(message: string, asked = false) {
+    super(message);
+    this.asked = asked;
+  }
 }
 
 /**
  * node:util's parseArgs, strict (its default): an unknown option, an option without its value or a word where none
- * is taken is a UsageError that shows `usage` (kit.ts prints it and exits 2), never silently ignored.
+ * is taken is a UsageError that shows `usage` (kit.ts prints it and exits 2), never silently ignored. `--help` or
+ * `-h` anywhere is a UsageError too, marked asked: kit.ts prints the usage and exits 0, and the command does nothing
+ * else (a hint is not used up, no test runs).
  */
 export function parseCommandArgs<T extends ParseArgsConfig>(usage: string, config: T): ReturnType<typeof parseArgs<T>> {
+  const words = config.args ?? process.argv.slice(2);
+  const end = words.indexOf('--');
+  if ((end === -1 ? words : words.slice(0, end)).some((word) => word === '--help' || word === '-h'))
+    throw new UsageError(`Usage: ${usage}`, true);
   try {
     return parseArgs(config);
   } catch (error) {
@@ -29,6 +41,10 @@ export function parseScriptArgs<T extends ParseArgsConfig>(usage: string, config
     return parseCommandArgs(usage, config);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
+    if (error.asked) {
+      console.log(error.message);
+      process.exit(0);
+    }
     console.error(error.message);
     process.exit(2);
   }

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { parseCommandArgs, UsageError } from '../../scripts/kit/args.js';
 import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
@@ -582,5 +583,40 @@ describe("redactingWriter (scripts/lib/redacting-writer.ts): npm run agent's std
     writer.flush();
     writer.flush();
     expect(written).toEqual(['a ', 'bc\n', 'd']);
+  });
+});
+
+describe('parseCommandArgs: --help is an answer, not a mistake', () => {
+  const parse = (args: string[]) =>
+    parseCommandArgs('npm run hint -- [chapterN]', {
+      args,
+      allowPositionals: true,
+      options: { reset: { type: 'boolean' } },
+    });
+  it.each([['--help'], ['chapter3', '-h'], ['--reset', '--help']])(
+    '%j asks for the usage: it exits 0 and does nothing else',
+    (...args) => {
+      let thrown: unknown;
+      try {
+        parse(args);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, 'parseCommandArgs throws a UsageError for --help, before any other work').toBeInstanceOf(
+        UsageError,
+      );
+      expect((thrown as UsageError).asked, 'marked asked, so kit.ts prints it to stdout and exits 0').toBe(true);
+      expect((thrown as UsageError).message).toContain('Usage: npm run hint');
+    },
+  );
+
+  it('a mistake is not asked for, and a --help after -- is a word', () => {
+    expect(() => parse(['--bogus']), 'an unknown option is a UsageError').toThrow(UsageError);
+    try {
+      parse(['--bogus']);
+    } catch (error) {
+      expect((error as UsageError).asked, 'an unknown option is a mistake: exit 2').toBe(false);
+    }
+    expect(parse(['--', '--help']).positionals, 'after -- it is a positional').toEqual(['--help']);
   });
 });
