@@ -425,6 +425,13 @@ describe('an allow rule allows a command, not everything it can be made to do (b
     ['tar xzf x.tar', 'Bash(tar:*)'],
     ['unzip -o x.zip', 'Bash(unzip:*)'],
     ['patch -p1 < x.patch', 'Bash(patch:*)'],
+    ['npm test --script-shell=./evil.sh', 'Bash(npm test:*)'],
+    ['npm test --prefix ../outside', 'Bash(npm test:*)'],
+    ['make -f ../outside/Makefile', 'Bash(make:*)'],
+    ['make CC=./evil', 'Bash(make:*)'],
+    ['pytest -p evil_plugin', 'Bash(pytest:*)'],
+    ['xargs -a ../outside/secret.txt echo', 'Bash(xargs:*)'],
+    ['docker run -v /:/host alpine', 'Bash(docker run:*)'],
   ])('%j is not allowed by %s', async (command, rule) => {
     const decision = await expectAsked(command, [rule], 'beyondRule: an option of RISKY_OPTIONS');
     expect(decision.behavior).toBe('ask');
@@ -436,6 +443,8 @@ describe('an allow rule allows a command, not everything it can be made to do (b
     ['sed -n 1p notes.log', 'Bash(sed:*)'],
     ['git log --oneline', 'Bash(git log:*)'],
     ['tar -tf x.tar', 'Bash(tar:*)'],
+    ['npm test -- --watch=false', 'Bash(npm test:*)'],
+    ['make test', 'Bash(make:*)'],
   ])('%j is allowed by %s: nothing in it runs another program', async (command, rule) => {
     expect(
       (await decide(rules(['allow', rule]), 'default', bash(command))).behavior,

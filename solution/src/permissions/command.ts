@@ -767,7 +767,7 @@ export function fileOperands(words: readonly string[]): Operand[] {
  * Options that make a command run other programs or write files beyond what a rule for it names: `Bash(find:*)`
  * allows find, not `find -exec`. An option of two characters (`-c`) counts in a cluster too (`-ec`); a long option
  * also by a prefix GNU accepts (`--to-com`). `script`: a pattern for a program the command runs from an operand
- * (awk's `system(…)`, sed's `e` and `w` commands, tar's old-style `xf`). `always`: the command writes files whose
+ * (awk's `system(…)`, sed's `e` and `w` commands, tar's old-style `xf`, make's `CC=./x`). `always`: the command writes files whose
  * names only its input knows (an archive, a patch), so no rule for it covers a call. Given; beyondRule uses it.
  */
 export interface Risky {
@@ -840,6 +840,26 @@ export const RISKY_OPTIONS: ReadonlyMap<string, Risky> = new Map<string, Risky>(
   ...['unzip', 'patch', '7z', 'cpio', 'ar'].map((name): [string, Risky] => [name, { options: [], always: true }]),
   ['sort', { options: ['--compress-program'] }],
   ['rg', { options: ['--pre'] }],
+  ...['npm', 'pnpm', 'yarn', 'npx'].map((name): [string, Risky] => [
+    name,
+    { options: ['--script-shell', '--prefix', '-C', '--dir', '--userconfig', '--globalconfig', '--node-options'] },
+  ]),
+  ...['make', 'gmake'].map((name): [string, Risky] => [
+    name,
+    {
+      options: ['-f', '--file', '--makefile', '-C', '--directory', '--eval', '-E', '-I', '--include-dir'],
+      script: /^[A-Za-z_][A-Za-z0-9_]*[+?:]?=/,
+    },
+  ]),
+  ...['pytest', 'py.test'].map((name): [string, Risky] => [
+    name,
+    { options: ['-p', '-c', '--confcutdir', '--rootdir', '-o', '--override-ini'] },
+  ]),
+  ['xargs', { options: ['-a', '--arg-file'] }],
+  ...['docker', 'podman'].map((name): [string, Risky] => [
+    name,
+    { options: ['-v', '--volume', '--mount', '--privileged', '--pid', '--cap-add', '--device', '--security-opt'] },
+  ]),
   ['man', { options: ['-P', '--pager', '-H', '--html'] }],
   ['rsync', { options: ['-e', '--rsh', '--rsync-path'] }],
   ['zip', { options: ['-T', '-TT', '--unzip-command'] }],
