@@ -210,6 +210,7 @@ async function gradeOne(input: {
       target: 'starter',
       chapters,
       fresh: true,
+      rerun: true,
       progress: false,
       signal,
     });

@@ -25,7 +25,7 @@ import {
   round1,
   type LearnerGrade,
 } from './grade-formats.js';
-import { runTests, type TestOutcome } from './run-tests.js';
+import { rerunNote, runTests, type TestOutcome } from './run-tests.js';
 import { bold, dim, table } from './ui.js';
 
 export { POINTS_PER_CHAPTER, type ChapterGrade, type GradeEntry } from './grade-formats.js';
@@ -98,7 +98,8 @@ export async function gradeCommand(root: string, argv: string[]): Promise<number
     tests: ran,
     errors,
     duration,
-  } = await runTests({ root, target, fresh: true, progress: true, ...(spec ? { chapters } : {}) });
+    rerun,
+  } = await runTests({ root, target, fresh: true, rerun: true, progress: true, ...(spec ? { chapters } : {}) });
   const tests = ran.filter((t) => chapters.includes(t.chapter));
   const grades = chapterGrades(root, tests, chapters);
   const rows = [['Chapter', 'Title', 'Passed', 'Points']];
@@ -114,6 +115,7 @@ export async function gradeCommand(root: string, argv: string[]): Promise<number
   if (errors.length)
     console.log(`\n${errors.length} problem(s) outside tests:\n  ${errors.map((e) => e.split('\n')[0]).join('\n  ')}`);
   console.log(dim(`\n${tests.length} tests in ${(duration / 1000).toFixed(1)}s`));
+  if (rerun?.files.length) console.log(dim(rerunNote(rerun)));
   if (jsonFile) {
     write(jsonFile, json(gradeEntries(tests)));
     console.log(`wrote ${jsonFile}`);

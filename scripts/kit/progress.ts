@@ -1,7 +1,7 @@
 /** npm run progress (and npm run list): every chapter with passed/total and a bar, from one vitest run. */
 import { CHAPTERS } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests, parseCommandArgs } from './args.js';
-import { rerunNote, runTests, scoreByChapter, type ChapterScore, type TestOutcome } from './run-tests.js';
+import { runTests, scoreByChapter, type ChapterScore, type TestOutcome } from './run-tests.js';
 import { bar, bold, dim, green, table, yellow } from './ui.js';
 
 /** The first chapter whose tests do not all pass, given results for every chapter. */
@@ -44,7 +44,7 @@ export async function progressCommand(root: string, args: string[] = []): Promis
     { args, options: { fresh: { type: 'boolean' } } },
   );
   const fresh = values.fresh ?? false;
-  const { tests, errors, duration, reused = [], rerun } = await runTests({ root, progress: true, fresh });
+  const { tests, errors, duration, reused = [] } = await runTests({ root, progress: true, fresh });
   const current = firstIncomplete(root, tests);
   const passed = tests.filter((t) => t.status === 'passed').length;
   console.log(progressTable(root, tests, current));
@@ -53,7 +53,6 @@ export async function progressCommand(root: string, args: string[] = []): Promis
     ? `, ${reused.length === 1 ? 'one chapter' : `${reused.length} chapters`} unchanged since the last run`
     : '';
   console.log(`${bold(`${passed}/${tests.length}`)} tests pass ${dim(`(${(duration / 1000).toFixed(1)}s${kept})`)}`);
-  if (rerun?.files.length) console.log(dim(rerunNote(rerun)));
   if (errors.length) console.log(yellow(`${errors.length} test file(s) could not load; "npm run watch" shows why.`));
   if (current !== undefined)
     console.log(`Next: chapter ${current}. Run "npm run watch", or "npm test -- chapter${current}".`);

@@ -57,8 +57,12 @@ export interface RunOptions {
    * .kit/results.json (see cache.ts). Grading always runs fresh; every other command reuses what it can.
    */
   fresh?: boolean;
-  /** Do not run failed test files a second time (rerunFailed); the second run itself sets it. */
-  noRerun?: boolean;
+  /**
+   * Run each test file that failed for a reason other than a TODO a second time, alone, and keep that run
+   * (rerunFailed). Only where a second run can change the outcome a person relies on: a grade, a class batch. A
+   * learner's own runs (test, watch, progress, hint) show the first run as it is.
+   */
+  rerun?: boolean;
   /** Print a progress line on stderr when the run takes longer than a second (kept up to date on a terminal).
    *  Default: on when stderr is a terminal, so every command that runs tests shows one. */
   progress?: boolean;
@@ -221,13 +225,10 @@ export function filesToRerun(tests: readonly TestOutcome[]): string[] {
  */
 async function rerunFailed(options: RunOptions, first: RunResult): Promise<RunResult> {
   const files = filesToRerun(first.tests);
-  if (!files.length || options.noRerun) return first;
+  if (!files.length || !options.rerun) return first;
   const again = new Map<string, RunResult>();
   for (const file of files)
-    again.set(
-      file,
-      await runVitest({ ...options, files: [file], chapters: undefined, noRerun: true, progress: false }),
-    );
+    again.set(file, await runVitest({ ...options, files: [file], chapters: undefined, rerun: false, progress: false }));
   return mergeRerun(first, again);
 }
 
@@ -262,17 +263,17 @@ export function mergeRerun(first: RunResult, again: ReadonlyMap<string, RunResul
   return { ...first, tests, errors, fileRegions, rerun: { files, recovered } };
 }
 
-/** The line a command prints when failed files were run again (empty when none were). */
+/** The line a grade prints when failed files were run again (empty when none were): what the second run found. */
 export function rerunNote(rerun: RunResult['rerun']): string {
   if (!rerun?.files.length) return '';
   const n = rerun.files.length;
   const still = n - rerun.recovered.length;
-  const what = `${n === 1 ? 'One test file' : `${n} test files`} failed and ${n === 1 ? 'was' : 'were'} run again, alone, before the results were kept`;
+  const what = `A grade runs each failed test file a second time, alone: ${n === 1 ? 'one file was' : `${n} files were`}`;
   const outcome = !rerun.recovered.length
-    ? ': the failures came back, so they are kept'
+    ? ', and the failures came back'
     : rerun.recovered.length === n
-      ? `: ${n === 1 ? 'it' : 'all'} passed the second time (a busy machine, not the code), so only that run is kept`
-      : `: ${rerun.recovered.length} passed the second time (a busy machine, not the code), ${still} failed again`;
+      ? `, and ${n === 1 ? 'it' : 'all'} passed the second time, which is the run kept`
+      : `; ${rerun.recovered.length} passed the second time (that run is kept), ${still} failed again`;
   return `${what}${outcome}.`;
 }
 

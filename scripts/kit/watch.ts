@@ -19,17 +19,7 @@ import { chapterDir } from '../lib/chapters.js';
 import { chapterArg, chaptersWithTests, parseCommandArgs, UsageError } from './args.js';
 import { hintText } from './hint.js';
 import { progressTable } from './progress.js';
-import {
-  filesToRerun,
-  KitRunError,
-  mergeRerun,
-  rerunNote,
-  runTests,
-  toOutcomes,
-  type RawReport,
-  type RunResult,
-  type TestOutcome,
-} from './run-tests.js';
+import { KitRunError, runTests, toOutcomes, type RawReport, type RunResult, type TestOutcome } from './run-tests.js';
 import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { formatTypeErrors, typecheckStarter, type TypeErrorInfo } from './typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from './ui.js';
@@ -220,32 +210,6 @@ export interface ChapterRunner {
   close(): Promise<void>;
 }
 
-/**
- * `runner` whose runs take a second look at a failure before showing it: the chapters of the test files that failed
- * for a reason other than a TODO run once more, and those files' results are the second run's. A failure only a busy
- * machine caused is then never shown (spawnRunner's runTests does the same, file by file).
- */
-export function withRerun(runner: ChapterRunner): ChapterRunner {
-  return {
-    ...runner,
-    mode: runner.mode,
-    run: async (chapters) => {
-      const first = await runner.run(chapters);
-      const files = filesToRerun(first.tests);
-      if (!files.length) return first;
-      const second = await runner.run([
-        ...new Set(first.tests.filter((t) => files.includes(t.file)).map((t) => t.chapter)),
-      ]);
-      const only = (file: string): RunResult => ({
-        tests: second.tests.filter((t) => t.file === file),
-        errors: second.errors.filter((e) => e.startsWith(`${file}: `)),
-        duration: 0,
-      });
-      return mergeRerun(first, new Map(files.map((file) => [file, only(file)])));
-    },
-  };
-}
-
 export function spawnRunner(root: string): ChapterRunner {
   return {
     mode: 'spawn',
@@ -404,7 +368,7 @@ function printOpening(root: string, named: number | undefined): number {
 async function startRunner(root: string, spawn: boolean): Promise<ChapterRunner> {
   if (spawn) return spawnRunner(root);
   try {
-    return withRerun(await slow('Starting vitest…', warmRunner(root)));
+    return await slow('Starting vitest…', warmRunner(root));
   } catch (error) {
     print(
       yellow(
@@ -494,7 +458,6 @@ class WatchSession {
     if (!this.plain) process.stdout.write(CLEAR_SCREEN);
     else print(dim('─'.repeat(60)));
     print(renderChapter(this.root, screen.chapter, screen.result.tests, screen.result.errors, screen.extras));
-    if (screen.result.rerun?.files.length) print(dim(rerunNote(screen.result.rerun)));
     print('');
     print(dim(screen.status));
     print(this.keysLine);
