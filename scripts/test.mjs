@@ -56,7 +56,12 @@ try {
   process.exitCode ||= 1;
 }
 if (!keep) {
-  if (types) console.log(await types);
+  if (types) {
+    const report = await types;
+    console.log(report.text);
+    // Code that does not type-check is not done, whatever the tests said: the run fails.
+    if (!report.ok) process.exitCode ||= 1;
+  }
   process.exit(process.exitCode ?? 0);
 }
 
@@ -80,8 +85,9 @@ function normalizeCliOptions(filters, options) {
 }
 
 /**
- * Type-checks the starter and the tests (`tsc -p tsconfig.starter.json`) and resolves to what to print: one dim line
- * when the learner's code type-checks, else the errors (the test results above do not depend on them). The result is
+ * Type-checks the starter and the tests (`tsc -p tsconfig.starter.json`) and resolves to { ok, text }: text is one
+ * dim line when the learner's code type-checks, else the errors (printed after the test results; a type error makes
+ * the run fail, ok false). The result is
  * kept in .kit/typecheck.json under a hash of every file tsc reads from the project, so a run with nothing changed
  * costs no compile; otherwise the native compiler runs beside vitest, single-threaded (vitest has the other core).
  */
@@ -110,7 +116,7 @@ function startTypecheck() {
   ];
   return runTsc(ROOT, tscArgs).then(
     (ran) => {
-      if (!ran) return 'Type check could not run: typescript is not installed (run "npm install")';
+      if (!ran) return { ok: false, text: 'Type check could not run: typescript is not installed (run "npm install")' };
       if (ran.code !== null && typecheckKey() === key) {
         try {
           writeFileSync(cacheFile, JSON.stringify({ key, code: ran.code, output: ran.output }));
@@ -120,7 +126,7 @@ function startTypecheck() {
       }
       return typecheckReport(ran.code, ran.output, Date.now() - started, false);
     },
-    (error) => `Type check could not run: ${error.message}`,
+    (error) => ({ ok: false, text: `Type check could not run: ${error.message}` }),
   );
 }
 
@@ -146,6 +152,10 @@ function typecheckKey() {
 }
 
 function typecheckReport(code, output, ms, cached) {
+  return { ok: code === 0, text: typecheckText(code, output, ms, cached) };
+}
+
+function typecheckText(code, output, ms, cached) {
   const c = createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   if (code === 0)
     return c.dim(
@@ -159,7 +169,7 @@ function typecheckReport(code, output, ms, cached) {
     '',
     c.bold(
       c.yellow(
-        `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json). The tests above ran anyway; fix these too:`,
+        `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json), so this run fails. The tests above ran anyway; fix these too:`,
       ),
     ),
     ...shown,

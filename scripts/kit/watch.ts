@@ -107,9 +107,12 @@ export function renderChapter(
   const tail = renderExtras(extras);
   if (tests.length > 0 && passed === tests.length && errors.length === 0) {
     const next = chaptersWithTests(root).find((n) => n > chapter);
+    // Code that does not type-check is not done: the tests strip types, so they can all pass above a type error.
     out.push(
-      green(`✓ Every test of chapter ${chapter} passes.`) +
-        (next ? ` Press n for chapter ${next}.` : ' That was the last chapter!'),
+      extras.typeErrors?.length
+        ? yellow(`Every test of chapter ${chapter} passes, but your code does not type-check yet (below).`)
+        : green(`✓ Every test of chapter ${chapter} passes.`) +
+            (next ? ` Press n for chapter ${next}.` : ' That was the last chapter!'),
     );
     if (tail) out.push(tail);
     return out.join('\n');

@@ -368,6 +368,8 @@ describe('npm test (scripts/test.mjs)', () => {
     write(copy.root, file, `${before}\nexport const notANumber: number = 'one';\n`);
     try {
       const typed = npmTest('chapter1');
+      expect(typed.status, 'a type error fails the run').toBe(1);
+      expect(typed.output, 'and the screen says so plainly').toMatch(/Type errors: 1 in your code .*so this run fails/);
       const lines = before.split('\n').length + 1;
       expect(typed.output.indexOf('Type errors: 1'), 'after the results').toBeGreaterThan(
         typed.output.search(/Tests\s+\d+ failed/),

@@ -446,6 +446,24 @@ describe("watch's screen (scripts/kit/watch.ts)", () => {
     expect(screen.split('\n')[0]).toMatch(/ 1 passing · 1 test file could not load$/);
     expect(screen).toContain('SyntaxError: Unexpected token');
   });
+  it('every test passing above a type error is not "done": the screen says the code does not type-check', () => {
+    const typeErrors = [
+      {
+        file: 'starter/src/agent.ts',
+        line: 3,
+        column: 7,
+        code: 'TS2322',
+        message: "Type 'string' is not assignable",
+        text: "starter/src/agent.ts:3:7 TS2322 Type 'string' is not assignable",
+      },
+    ];
+    const green = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed')]));
+    expect(green, 'without type errors, the chapter is done').toContain('✓ Every test of chapter 3 passes.');
+    const typed = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed')], [], { typeErrors }));
+    expect(typed, 'no tick and no "press n" above a type error').not.toContain('✓');
+    expect(typed).toMatch(/does not type-check/);
+    expect(typed).toContain('TS2322');
+  });
 });
 
 describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, watch.ts, doctor.ts)', () => {
