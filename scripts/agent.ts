@@ -286,7 +286,7 @@ async function capstone(
       !has(12)
         ? undefined
         : agent.session
-          ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''} · ${agent.instructionFiles.length} instruction file(s)`
+          ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''}, kept in ${homeShown(new kit.SessionStore({ home, cwd }).file(agent.sessionId), home)} · ${agent.instructionFiles.length} instruction file(s)`
           : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
       ...(agent.mcp
         ? [
@@ -632,3 +632,9 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 const code = await main(process.argv.slice(2));
 stdout.flush();
 exitOnceWritten(code);
+
+/** A path under the home folder written from `~`, as a person reads it. */
+function homeShown(file: string, home: string): string {
+  const relative = path.relative(home, file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? `~/${relative}` : file;
+}

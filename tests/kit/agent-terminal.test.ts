@@ -70,6 +70,9 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
       `offline stand-in (no API key found; no network) · reference solution · workspace ${where.cwd}`,
     );
     expect(banner).toContain('Type a request; /help lists the commands.');
+    expect(banner, 'the banner says where the session is kept, from ~').toMatch(
+      /session [0-9a-f-]+, kept in ~\/\.coding-agent\/sessions\/[^ ]+\.jsonl/,
+    );
 
     pane.type('what is in this folder?');
     const screen = await pane.waitForPrompt('the answer ends and the prompt comes back', 2);
