@@ -71,8 +71,15 @@ export default defineConfig({
  * a workspace's source files alike: a source file that is not one of the workspace's own (`own`: it neither differs
  * from the solution's nor imports one that does) is the solution's file itself, so its module is loaded once for all
  * workspaces (the bash grammar, the providers, the tools) instead of once for each of 450. It runs the same code
- * either way: only the workspace's own files hold anything else.
+ * either way: only the workspace's own files hold anything else. STATEFUL files are never shared.
  */
+/**
+ * Source files whose module state a test reads (RegexSearch.running counts the searches still open): each workspace
+ * keeps its own copy, or a known-wrong solution that leaves searches open (as it should, to be caught) would be
+ * counted in the tests of every workspace that shares the module after it, in the same worker.
+ */
+const STATEFUL = new Set(['tools/regex-search.ts']);
+
 function kitOfWorkspace(workspaces: string, fallback: string, own: Record<string, string[]>): Plugin {
   const owned = new Map(Object.entries(own).map(([name, files]) => [name, new Set(files)]));
   const workspaceOf = (file: string | undefined) => {
@@ -84,7 +91,8 @@ function kitOfWorkspace(workspaces: string, fallback: string, own: Record<string
     const name = workspaceOf(resolved);
     if (!name || !owned.has(name)) return undefined;
     const rel = path.relative(path.join(workspaces, name, 'src'), resolved.split('?')[0]!);
-    if (rel.startsWith('..') || path.isAbsolute(rel) || owned.get(name)!.has(rel)) return undefined;
+    if (rel.startsWith('..') || path.isAbsolute(rel) || owned.get(name)!.has(rel) || STATEFUL.has(rel))
+      return undefined;
     return path.join(fallback, rel);
   };
   return {
