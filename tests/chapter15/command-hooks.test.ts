@@ -515,6 +515,10 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
       await runPreToolUse(answer({ permissionDecision: 'allow' }), bashCall(), options, never()),
       'runPreToolUse step 5: allow is { type: allow }',
     ).toEqual({ type: 'allow' });
+    expect(
+      await runPreToolUse(answer({ permissionDecision: 'ask' }), bashCall(), options, never()),
+      'runPreToolUse step 4: without options.asked (no gate to tell), an ask is still no decision, and no error',
+    ).toBeUndefined();
     const asks: Array<[string, string]> = [];
     const asking = { ...options, asked: (id: string, reason: string) => asks.push([id, reason]) };
     expect(
