@@ -1,7 +1,7 @@
 /**
  * Grading learners' repositories against the kit's pristine tests, one or a class at a time.
  *
- * Each learner: find the kit version they started from (pristine.ts), copy it clean with only their starter/src in
+ * Each learner: find the kit version they started from (base-version.ts), copy it clean with only their starter/src in
  * it and the kit's own node_modules linked in, run the graded tests there (run-tests.ts, fresh), and report every file
  * outside starter/src that differs from that version. A class runs `jobs` learners at a time; each learner's result
  * depends only on their files and the kit, never on who else ran beside them.
@@ -27,7 +27,7 @@ import {
   materializeBase,
   prepareCopy,
   type Base,
-} from './pristine.js';
+} from './base-version.js';
 import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { chapterTitle } from './ui.js';
 

@@ -3,7 +3,7 @@
  * classroom platforms read (Classroom 50's result.json and Gradescope's results.json).
  */
 import { UsageError } from './args.js';
-import type { Base, Finding } from './pristine.js';
+import type { Base, Finding } from './base-version.js';
 import { bold, table } from './ui.js';
 
 /** Points a chapter is worth; a chapter scores in proportion to the tests that pass. */

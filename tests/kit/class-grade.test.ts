@@ -32,7 +32,7 @@ import {
   parseChapters,
   type LearnerGrade,
 } from '../../scripts/kit/grade-formats.js';
-import { compareToBase, findBase, ignoreMatcher, prepareCopy, reachesOutside } from '../../scripts/kit/pristine.js';
+import { compareToBase, findBase, ignoreMatcher, prepareCopy, reachesOutside } from '../../scripts/kit/base-version.js';
 import { copyRepo, REPO, solveUpTo } from './helpers.js';
 
 const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
