@@ -40,7 +40,7 @@ import { agentTree } from './lib/learner-tree.js';
 import { ROOT } from './lib/paths.js';
 import type { AcpServer, SessionHandle, SessionSetup } from '../solution/src/acp/index.js';
 import type { AgentEvent } from '../solution/src/agent-events.js';
-import type { Agent } from '../solution/src/loop.js';
+import type { Agent } from '../solution/src/agent.js';
 import type { ModeControl } from '../solution/src/planning/index.js';
 import type { ModelControl, SessionCommand } from '../solution/src/acp/index.js';
 import type { Provider } from '../solution/src/provider.js';

@@ -226,10 +226,10 @@ async function main(): Promise<void> {
     });
     // A learner's save: an edit inside the chapter 3 stub being written. Only the test files whose last run reached
     // that stub run again (cache.ts, by region); an edit outside every stub runs every test file that imports the file.
-    const agent = path.join(root, 'starter/src/agent.ts');
+    const agent = path.join(root, 'starter/src/simple-agent.ts');
     const text = readFileSync(agent, 'utf8');
     const stub = "throw new TodoError(3, 'SimpleAgent.run');";
-    if (!text.includes(stub)) throw new Error(`bench: ${stub} is not in starter/src/agent.ts`);
+    if (!text.includes(stub)) throw new Error(`bench: ${stub} is not in starter/src/simple-agent.ts`);
     let edits = 0;
     const [inside] = await medians([
       async () => {
@@ -238,7 +238,7 @@ async function main(): Promise<void> {
       },
     ]);
     figures.push({
-      what: 'npm run progress (after a save inside a stub of starter/src/agent.ts)',
+      what: 'npm run progress (after a save inside a stub of starter/src/simple-agent.ts)',
       ms: inside!,
       floor: { what: 'vitest run of every chapter', ms: rawAll! },
       target: { ms: 3000 },
@@ -252,7 +252,7 @@ async function main(): Promise<void> {
     ]);
     writeFileSync(agent, text);
     figures.push({
-      what: 'npm run progress (after a save outside the stubs of starter/src/agent.ts)',
+      what: 'npm run progress (after a save outside the stubs of starter/src/simple-agent.ts)',
       ms: outside!,
       floor: { what: 'vitest run of every chapter', ms: rawAll! },
       note: 're-runs every test file that imports it',

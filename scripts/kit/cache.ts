@@ -7,7 +7,7 @@
  * tests/setup.ts) through the test helpers and, via the `kit` alias, the target's source files, plus the other files
  * of its chapter's folder (data a test may read without importing it), the files that decide how tests run
  * (vitest.config.ts, the kit's reporter and region trace, package-lock.json) and Node's version. Edit
- * starter/src/agent.ts and only the test files that reach agent.ts run again, in whichever chapter they are; the
+ * starter/src/simple-agent.ts and only the test files that reach simple-agent.ts run again, in whichever chapter they are; the
  * others are read back. `npm run grade` never reads the cache: an instructor grades what runs now.
  *
  * Finer still, by region: a learner edits the inside of one stub at a time, and a test file's results cannot change
@@ -15,7 +15,7 @@
  * changed file still compiles. The region trace (trace.ts) records every region a run reached, in a test or outside
  * one, so a file's entry stores its fingerprint's shape (every input, with the inside of each region left out) and
  * a hash of each region it reached. A save to chapter 3's `SimpleAgent.run` then runs again the two test files that
- * reached it, not the 25 that import agent.ts. A file whose run was not clean (an error outside a test, a file that
+ * reached it, not the 25 that import simple-agent.ts. A file whose run was not clean (an error outside a test, a file that
  * did not load) and a test that runs the tree in a child process, where no trace reaches, are reused only exactly.
  */
 import { createHash } from 'node:crypto';

@@ -76,7 +76,7 @@ export class KitRunError extends Error {
 /** `text` without terminal escape codes (colours, cursor moves, links): Node's own. */
 export const stripAnsi = (text: string) => stripVTControlCharacters(text);
 
-/** The chapter of a test file path such as tests/chapter03/agent.test.ts, or 0. */
+/** The chapter of a test file path such as tests/chapter03/simple-agent.test.ts, or 0. */
 export function chapterOfFile(file: string): number {
   const match = /(?:^|[\\/])chapter(\d+)[\\/]/.exec(file);
   return match ? Number(match[1]) : 0;

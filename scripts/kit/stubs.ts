@@ -47,7 +47,7 @@ const keyOf = (stub: Pick<StubInfo, 'chapter' | 'name'>) => `chapter ${stub.chap
  * 1b. among the stubs whose code the test reached, the one whose step the failure message names, when it names
  *    exactly one (`runToolCall step 5: ...`: the graded tests label their assertions with the step they check);
  * 2. among the stubs whose code the test reached (its `regions`, recorded at run time by trace.ts): the one its
- *    describe title names, when the title names exactly one of them (`singleTurn (src/agent.ts)`);
+ *    describe title names, when the title names exactly one of them (`singleTurn (src/simple-agent.ts)`);
  * 3. otherwise (a title naming several, `SimpleAgent.run and chat`, or none), among the reached stubs: one that steps
  *    1-2 already blamed for another failure (one mistake usually explains many failures), then the most suspicious
  *    across the whole run, reached by as many failing tests and as few passing ones as possible (the Ochiai score of
@@ -161,7 +161,7 @@ export function messageNamesStep(message: string, stub: string): boolean {
 }
 
 /**
- * True when a describe title names the stub: `singleTurn (src/agent.ts)` names singleTurn, `ToolSet (src/tool.ts)`
+ * True when a describe title names the stub: `singleTurn (src/simple-agent.ts)` names singleTurn, `ToolSet (src/tool.ts)`
  * names every ToolSet method, `SimpleAgent.run and chat (...)` names SimpleAgent.run and SimpleAgent.chat.
  */
 export function suiteNamesStub(suite: string, stub: string): boolean {

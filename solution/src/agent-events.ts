@@ -2,7 +2,7 @@
  * Chapter 7: helpers over the agent events (their types are in agent-event-types.ts, re-exported here): the events of
  * one streamed turn, usage sums, and draining a run for a consumer that wants only its end or its answer.
  */
-import { TurnLimitError } from './agent.js';
+import { TurnLimitError } from './simple-agent.js';
 import type { AgentEvent, DoneEvent } from './agent-event-types.js';
 import type { Usage } from './messages.js';
 import type { StreamEvent } from './stream-events.js';

@@ -13,10 +13,10 @@
  */
 import { type AgentEvent, type DoneReason } from './agent-events.js';
 import { closeOpenCalls } from './client-tools.js';
-import { CANCELLED_RESULT, errorText } from './execute-tool.js';
+import { CANCELLED_RESULT, errorText } from './safe-call.js';
 import { RunStop, type StopRun } from './hooks.js';
 import type { Usage } from './messages.js';
-import { resultEvent, type RunContext } from './run-tool-call.js';
+import { resultEvent, type RunContext } from './hooked-call.js';
 
 /** A run in progress: what the loop, the executor and the hooks share, plus what `done` reports. */
 export interface RunState extends RunContext {

@@ -18,7 +18,7 @@ import { constants } from 'node:fs';
 // biome-ignore lint/correctness/noUnusedImports: writeFile is kept for the known-wrong solution that writes the whole output itself (tests/chapter09/wrong/output-written-through-links.txt)
 import { lstat, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errorText } from './execute-tool.js';
+import { errorText } from './safe-call.js';
 import type { Hooks } from './hooks.js';
 import { displayPath } from './workspace.js';
 

@@ -16,7 +16,7 @@
  * It plugs in at chapter 7's executor seam: `new Agent({ ..., executor: parallelExecutor({ concurrency: 4 }) })`.
  */
 import type { AgentEvent } from './agent-events.js';
-import type { CallRunner, Executor, TurnContext } from './executor.js';
+import type { CallRunner, Executor, TurnContext } from './serial-executor.js';
 import type { ToolCall, ToolResultMessage } from './messages.js';
 import type { ToolSet } from './tool.js';
 

@@ -10,6 +10,7 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { isInside } from './workspace.js';
 
 /** The largest configuration file the kit reads (instruction files, commands, settings, MCP configs). */
 export const MAX_CONFIG_FILE_BYTES = 256 * 1024;
@@ -17,12 +18,6 @@ export const MAX_CONFIG_FILE_BYTES = 256 * 1024;
 /** A configuration file the kit refuses to read; the message names the file and why. */
 export class UnsafeFileError extends Error {
   override name = 'UnsafeFileError';
-}
-
-/** True when `file` is `root` or inside it (both already real paths). */
-export function isWithin(root: string, file: string): boolean {
-  const relative = path.relative(root, file);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
 }
 
 /** `dir` with its links followed, or `dir` itself when it does not exist. */
@@ -49,7 +44,7 @@ export interface ReadConfigOptions {
 export function readConfigFile(file: string, options: ReadConfigOptions): string {
   const maxBytes = options.maxBytes ?? MAX_CONFIG_FILE_BYTES;
   const target = realpathSync(file);
-  if (!options.roots.some((root) => isWithin(real(root), target))) {
+  if (!options.roots.some((root) => isInside(real(root), target))) {
     throw new UnsafeFileError(`${file} is not read: it leads to ${target}, outside ${options.roots.join(' and ')}`);
   }
   const fd = openSync(target, constants.O_RDONLY | constants.O_NONBLOCK);

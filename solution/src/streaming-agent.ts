@@ -12,11 +12,11 @@
  * Chapter 7 turns the whole loop into an async iterable of agent events.
  *
  * Exported names (stable): StreamingAgent, StreamHandlers, StreamChatOptions, turnEvents, guardHandlers, and
- * CANCELLED_RESULT (re-exported from execute-tool.ts, where chapter 3 defines it).
+ * CANCELLED_RESULT (re-exported from safe-call.ts, where chapter 3 defines it).
  */
 import { TurnBuilder, turnToEvents } from './accumulate.js';
-import { DEFAULT_MAX_TURNS, TurnLimitError, type AgentOptions } from './agent.js';
-import { CANCELLED_RESULT, executeToolCall } from './execute-tool.js';
+import { DEFAULT_MAX_TURNS, TurnLimitError, type AgentOptions } from './simple-agent.js';
+import { CANCELLED_RESULT, executeToolCall } from './safe-call.js';
 import {
   textOf,
   toolCallsOf,

@@ -12,7 +12,7 @@
  *   ends with reason error instead of letting the model try something else.
  * - returnDirect: the tool's output is the run's final answer; the loop ends without another model call.
  */
-import { ABORTED, errorText, untilAborted } from './execute-tool.js';
+import { ABORTED, errorText, untilAborted } from './safe-call.js';
 import type { Hooks } from './hooks.js';
 import type { ToolResultMessage } from './messages.js';
 import type { Tool, ToolSet } from './tool.js';

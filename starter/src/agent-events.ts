@@ -3,7 +3,7 @@
  * one streamed turn, usage sums, and draining a run for a consumer that wants only its end or its answer.
  */
 import { TodoError } from './todo.js';
-import { TurnLimitError } from './agent.js';
+import { TurnLimitError } from './simple-agent.js';
 import type { AgentEvent, DoneEvent } from './agent-event-types.js';
 import type { Usage } from './messages.js';
 import type { StreamEvent } from './stream-events.js';

@@ -1,132 +1,110 @@
 /**
- * Chapter 3: the agentic loop.
+ * Chapter 7: the loop, the last time it is written.
  *
- * Ask the model; if it wants tools, run them, append the turn and the results to the history, and ask again; stop
- * when it answers without asking for anything. Everything else an agent does is built around this loop.
+ * `Agent.run(history)` is chapter 6's loop as an async iterable of agent events: each model turn is streamed,
+ * its calls run through the executor, and the run ends with exactly one `done`. Everything else plugs in from
+ * outside: hooks (hooks.ts), how calls run (serial-executor.ts, hooked-call.ts), tools the client answers
+ * (client-tools.ts). Later chapters add parts at those seams; none of them adds a branch here.
  */
 import { TodoError } from './todo.js';
-import { executeToolCall } from './execute-tool.js';
-import {
-  textOf,
-  toolCallsOf,
-  userMessage,
-  type AssistantMessage,
-  type Message,
-  type ToolCall,
-  type ToolResultMessage,
-} from './messages.js';
-import type { Provider } from './provider.js';
-import type { ToolContext, ToolSet } from './tool.js';
+import { TurnBuilder } from './accumulate.js';
+import { addUsage, noUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
+import { DEFAULT_MAX_TURNS, type AgentOptions } from './simple-agent.js';
+import { addClientResults } from './client-tools.js';
+import { finishRun, howItEnded, interruptRun, runSignal, type RunState } from './finish-run.js';
+import { runSerially, type Executor } from './serial-executor.js';
+import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
+import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
+import type { ModelRequest, Provider } from './provider.js';
+import { runToolCall, takeEmitted, type RunContext } from './hooked-call.js';
+import { turnEvents } from './streaming-agent.js';
+import type { ToolSet } from './tool.js';
 import { normalizeTurn } from './turn-rules.js';
 
-/** Model calls allowed in one run before the agent gives up. */
-export const DEFAULT_MAX_TURNS = 20;
-
-/** The model kept asking for tools past the turn limit. The history stays valid: a later run can continue it. */
-export class TurnLimitError extends Error {
-  override name = 'TurnLimitError';
-  constructor(readonly maxTurns: number) {
-    super(`the agent stopped after ${maxTurns} model turns without a final answer (turn limit)`);
-  }
+export interface AgentConfig extends AgentOptions {
+  hooks?: Hooks | readonly Hooks[]; // one set of hooks, or several, called in order
+  executor?: Executor; // how one turn's calls run (default: runSerially)
 }
 
-/**
- * One prompt, at most one round of tools: ask the model; if it asks for tools, run them, send the turn and its
- * results back, and return the text of the second answer. Otherwise return the text of the first.
- */
-export async function singleTurn(
-  provider: Provider,
-  tools: ToolSet,
-  prompt: string,
-  ctx: ToolContext,
-): Promise<string> {
-  // #region chapter 3: singleTurn
-  // 1. Start a history with one user message holding the prompt.
-  // 2. Ask the provider: { messages: history, tools: tools.definitions() }.
-  // 3. If the stop reason is not 'tool_use', return the text of that turn.
-  // 4. Otherwise run every tool call with executeToolCall, in the order the model wrote them.
-  // 5. Append the assistant turn, then its results, to the history. The turn must come first: a result must
-  //    follow the call it answers.
-  // 6. Ask the provider again with the longer history and the same tools (every request carries them: the model
-  //    keeps no memory between requests), and return the text of that answer.
-  throw new TodoError(3, 'singleTurn');
-  // #endregion
+export interface AgentRunOptions {
+  signal?: AbortSignal; // aborting ends the run with done: cancelled, its reason as the message
+  clientResults?: readonly ToolResultMessage[]; // the client's results for the calls a paused run left open
 }
 
-export interface AgentOptions {
-  provider: Provider;
-  tools: ToolSet;
-  /** The workspace the tools work in. */
-  cwd: string;
-  system?: string;
-  /** Model calls allowed in one run (default 20). */
-  maxTurns?: number;
-}
-
-/** The loop, with the history kept by the caller so that a conversation can go on across runs. */
-export class SimpleAgent {
+export class Agent {
   readonly provider: Provider;
   readonly tools: ToolSet;
   readonly cwd: string;
   readonly system: string | undefined;
   readonly maxTurns: number;
+  readonly hooks: ComposedHooks;
+  readonly executor: Executor;
 
-  constructor(options: AgentOptions) {
-    this.provider = options.provider;
-    this.tools = options.tools;
-    this.cwd = options.cwd;
-    this.system = options.system;
-    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  constructor(config: AgentConfig) {
+    this.provider = config.provider;
+    this.tools = config.tools;
+    this.cwd = config.cwd;
+    this.system = config.system;
+    this.maxTurns = config.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.hooks = composeHooks(config.hooks);
+    this.executor = config.executor ?? runSerially;
   }
 
-  /** Runs one prompt in a fresh conversation and returns the final answer. */
-  async run(prompt: string): Promise<string> {
-    // #region chapter 3: SimpleAgent.run
-    // 1. Make a new history holding one user message with the prompt.
-    // 2. Hand it to this.chat and return what chat returns.
-    throw new TodoError(3, 'SimpleAgent.run');
-    // #endregion
-  }
-
-  /** Runs every call of one turn, one after another, and returns the results in call order. Never throws. */
-  async executeTools(calls: readonly ToolCall[]): Promise<ToolResultMessage[]> {
-    // #region chapter 3: SimpleAgent.executeTools
-    // 1. For each call, in order, await executeToolCall(this.tools, call, { cwd: this.cwd }).
-    // 2. Return the results in the same order as the calls.
-    throw new TodoError(3, 'SimpleAgent.executeTools');
-    // #endregion
-  }
-
-  /** Appends an assistant turn and then the results of its tool calls to the history. */
-  pushResults(history: Message[], turn: AssistantMessage, results: readonly ToolResultMessage[]): void {
-    // #region chapter 3: SimpleAgent.pushResults
-    // 1. Push the assistant turn first, unchanged.
-    // 2. Then push each result, in order.
-    throw new TodoError(3, 'SimpleAgent.pushResults');
+  /**
+   * Continues the conversation in `history` (appending to it in place) and yields the run's events, ending with
+   * exactly one `done`. Never throws: failures, cancels and the turn limit are `done` reasons, and the history is
+   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open), also when the consumer
+   * stops reading early (`break`, `return()`): the calls it left open get a cancelled result then.
+   */
+  async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
+    // #region chapter 7: Agent.run
+    // 1. Make the run's state: the run's own signal, abort and stop (...runSignal(options.signal), given), turn 0,
+    //    the history, tools, hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no
+    //    model calls, no text, no usage (noUsage()).
+    // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
+    //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
+    // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
+    //    a. throw the signal's reason if it is aborted, then yield turn_start;
+    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions } and yield what the
+    //       hooks emitted (takeEmitted(run), given); a stop ends the
+    //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
+    //       answer, which is then the run's text;
+    //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
+    //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
+    //       usage event when it has one; then await this.hooks.afterModelCall(turn, run), yield what the hooks
+    //       emitted, and throw the signal's reason if it has aborted: any hook may have stopped the run (ctx.stop
+    //       aborts the run's signal), and this check, like the others on the signal, is where the loop honours it;
+    //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
+    //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
+    //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
+    //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
+    //       else go round. Anything else: finishRun with end_turn.
+    // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
+    // 5. catch: yield* finishRun(run, ...howItEnded(run, error)) (given: a hook's stop ends the run as it asked, another
+    //    abort as cancelled with the reason's text, anything else as error).
+    // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
+    //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
+    throw new TodoError(7, 'Agent.run');
     // #endregion
   }
 
   /**
-   * Continues a conversation: the history must end with a user message (or with tool results). Appends every
-   * turn and result to `history` in place, and returns the text of the final answer. Each turn keeps the rules of
-   * normalizeTurn before it is appended; a turn cut short (stop reason 'max_tokens') ends the run like an answer,
-   * without running its calls, and stays last in the history with that stop reason for the caller to see.
-   * Rejects with TurnLimitError after `maxTurns` model calls, and with the provider's error if a call fails;
-   * in both cases the history is left valid (never a tool call without its result).
+   * One model call, streamed: yields an agent event for every piece as it arrives (text after the onText hooks saw
+   * it, thinking, a tool call's start and its argument pieces, a retry notice) and returns the whole turn. Throws what the stream throws, the signal's reason
+   * after an abort, and StreamCutError for a stream that stopped early. Does not touch the history.
    */
-  async chat(history: Message[]): Promise<string> {
-    // #region chapter 3: SimpleAgent.chat
-    // 1. Loop at most this.maxTurns times. Each time, ask the provider with
-    //    { system: this.system, messages: history, tools: this.tools.definitions() } (all three on every request).
-    // 2. Pass the turn through normalizeTurn(turn, history) (given, src/turn-rules.ts) and use only the turn it
-    //    returns from then on: it makes the call ids unique, drops the calls of a turn that did not stop for
-    //    'tool_use', and turns a 'tool_use' turn without calls into an answer.
-    // 3. switch on that turn's stop reason:
-    //    - 'tool_use': run its tool calls (this.executeTools), push the turn and the results (this.pushResults),
-    //      and go round again;
-    //    - anything else: push the turn and return its text.
-    // 4. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
-    throw new TodoError(3, 'SimpleAgent.chat');
+  async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
+    // #region chapter 7: Agent.streamTurn
+    // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
+    //    TurnBuilder first.
+    // 2. A non-empty text_delta: await this.hooks.onText(text, run) first. Then, for every event, yield the agent
+    //    event that streamedTurnEvents() (given) makes of it, when it makes one: text and thinking pieces, a tool
+    //    call's start and the pieces of its arguments (so a UI can show the call being written), a retry notice
+    //    (chapter 10), each with the turn number. Make one streamedTurnEvents() per turn, before the loop: it
+    //    remembers each call's id from its start.
+    // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
+    // 4. Return builder.build().
+    throw new TodoError(7, 'Agent.streamTurn');
     // #endregion
   }
 }

@@ -18,7 +18,7 @@ import { TodoError } from './todo.js';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errorText } from './execute-tool.js';
+import { errorText } from './safe-call.js';
 import type { Hooks } from './hooks.js';
 import { displayPath } from './workspace.js';
 

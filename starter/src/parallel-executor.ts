@@ -17,7 +17,7 @@
  */
 import { TodoError } from './todo.js';
 import type { AgentEvent } from './agent-events.js';
-import type { CallRunner, Executor, TurnContext } from './executor.js';
+import type { CallRunner, Executor, TurnContext } from './serial-executor.js';
 import type { ToolCall, ToolResultMessage } from './messages.js';
 import type { ToolSet } from './tool.js';
 

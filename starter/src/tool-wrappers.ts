@@ -13,7 +13,7 @@
  * - returnDirect: the tool's output is the run's final answer; the loop ends without another model call.
  */
 import { TodoError } from './todo.js';
-import { ABORTED, errorText, untilAborted } from './execute-tool.js';
+import { ABORTED, errorText, untilAborted } from './safe-call.js';
 import type { Hooks } from './hooks.js';
 import type { ToolResultMessage } from './messages.js';
 import type { Tool, ToolSet } from './tool.js';

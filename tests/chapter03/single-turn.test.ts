@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { singleTurn } from 'kit/agent';
+import { singleTurn } from 'kit/simple-agent';
 import { assistantText, assistantToolCalls, type AssistantMessage } from 'kit/messages';
 import { defineTool, ToolSet } from 'kit/tool';
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { loopTools } from './fixtures.js';
 
 const ctx = { cwd: process.cwd() };
 
-describe('singleTurn (src/agent.ts)', () => {
+describe('singleTurn (src/simple-agent.ts)', () => {
   test('returns the answer of a model that needs no tools, after one request', async () => {
     const { tools } = loopTools();
     const provider = new MockProvider([assistantText('Paris.')]);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { SimpleAgent } from 'kit/agent';
+import { SimpleAgent } from 'kit/simple-agent';
 import { assistantText, assistantToolCalls, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { builtinTools, grepLimits } from 'kit/tools/index';

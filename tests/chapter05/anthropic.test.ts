@@ -12,7 +12,7 @@ import {
 } from 'kit/providers/anthropic';
 import { ProviderError } from 'kit/providers/errors';
 import { userMessage } from 'kit/messages';
-import { SimpleAgent } from 'kit/agent';
+import { SimpleAgent } from 'kit/simple-agent';
 import { loopTools } from '../chapter03/fixtures.js';
 import { fakeApi } from '../helpers/fake-http.js';
 import { rejection } from '../helpers/assert.js';

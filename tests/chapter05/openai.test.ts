@@ -11,7 +11,7 @@ import {
   toOpenAITools,
 } from 'kit/providers/openai';
 import { ProviderError } from 'kit/providers/errors';
-import { SimpleAgent } from 'kit/agent';
+import { SimpleAgent } from 'kit/simple-agent';
 import { userMessage } from 'kit/messages';
 import { fakeApi } from '../helpers/fake-http.js';
 import { rejection } from '../helpers/assert.js';

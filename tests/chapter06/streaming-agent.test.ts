@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import { StreamCutError } from 'kit/accumulate';
-import { TurnLimitError } from 'kit/agent';
+import { TurnLimitError } from 'kit/simple-agent';
 import {
   assistantText,
   assistantToolCalls,

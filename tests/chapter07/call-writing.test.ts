@@ -23,7 +23,7 @@ const twoCallsStream: StreamEvent[] = [
 const writing = (events: readonly AgentEvent[]) =>
   events.filter((e) => e.type === 'tool_call_start' || e.type === 'tool_call_delta');
 
-describe('Agent.streamTurn (src/loop.ts): tool calls as the model writes them', () => {
+describe('Agent.streamTurn (src/agent.ts): tool calls as the model writes them', () => {
   test("a call's start and the pieces of its arguments reach the consumer in stream order, before the call is requested", async () => {
     const { agent } = agentWith([twoCallsStream, assistantText('Both echoed.')]);
     const events = await collect(agent.run(ask('echo a and b')));

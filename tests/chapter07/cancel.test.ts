@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from 'kit/agent-events';
-import { CANCELLED_RESULT } from 'kit/execute-tool';
+import { CANCELLED_RESULT } from 'kit/safe-call';
 import { assistantText } from 'kit/messages';
 import { shape } from '../helpers/transcript.js';
 import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
@@ -16,7 +16,7 @@ function everyCallAnswered(events: readonly AgentEvent[], where: string) {
   ).toEqual(requested.sort());
 }
 
-describe('cancellation (src/loop.ts, src/executor.ts, src/finish-run.ts)', () => {
+describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)', () => {
   test('aborted before the run: one done cancelled, no model call, the history untouched', async () => {
     const controller = new AbortController();
     controller.abort(new Error('user pressed Esc'));

@@ -24,7 +24,7 @@ async function paused(extraScript: Parameters<typeof agentWith>[0] = []) {
   return { ...setup, history, events };
 }
 
-describe('client-side tools (src/client-tools.ts, src/run-tool-call.ts)', () => {
+describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
   test('the model calls a client tool beside a normal one: the normal one runs, the run pauses with the pending call', async () => {
     const { events, history, ran, provider } = await paused();
     expect(

@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
-import type { Executor } from 'kit/executor';
-import { Agent } from 'kit/loop';
+import type { Executor } from 'kit/serial-executor';
+import { Agent } from 'kit/agent';
 import { assistantToolCalls, type Message } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
 import type { Provider } from 'kit/provider';

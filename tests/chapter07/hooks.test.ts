@@ -10,7 +10,7 @@ import { hangs } from '../helpers/wait.js';
 
 const twoEchoes = () => callsTurn(echoCall('c1', 'one'), echoCall('c2', 'two'));
 
-describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
+describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
   test('the request a beforeModelCall hook returns is the request sent; the history itself is not changed', async () => {
     const hook: Hooks = {
       beforeModelCall: (request) => ({
@@ -365,7 +365,7 @@ describe('hooks in the loop (src/hooks.ts, src/run-tool-call.ts)', () => {
   });
 });
 
-describe('a hook that throws (src/loop.ts, src/finish-run.ts)', () => {
+describe('a hook that throws (src/agent.ts, src/finish-run.ts)', () => {
   test('in beforeModelCall: done error with its message, no model call, the history valid', async () => {
     const { agent, provider } = agentWith([assistantText('never')], {
       hooks: { beforeModelCall: () => Promise.reject(new Error('hook broke')) },

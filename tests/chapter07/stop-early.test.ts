@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from 'kit/agent-events';
 import { defineClientTool } from 'kit/client-tools';
-import { CANCELLED_RESULT } from 'kit/execute-tool';
+import { CANCELLED_RESULT } from 'kit/safe-call';
 import { STOPPED_READING } from 'kit/finish-run';
 import { assistantText, toolResult, userMessage, type Message } from 'kit/messages';
 import { toAnthropicMessages } from 'kit/providers/anthropic';

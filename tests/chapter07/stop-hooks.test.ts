@@ -4,7 +4,7 @@ import { assistantText, assistantToolCalls } from 'kit/messages';
 import { shape } from '../helpers/transcript.js';
 import { agentWith, ask, callsTurn, collect, describeEvent, echoCall, theDone } from './fixtures.js';
 
-describe('Agent.run (src/loop.ts): afterModelCall, and any hook that stops the run', () => {
+describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the run', () => {
   test('afterModelCall sees every whole turn once it is in the history, after its usage and before its calls are requested', async () => {
     const log: string[] = [];
     const { agent } = agentWith(

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent, PermissionAnswer, ToolDecision } from 'kit/agent-events';
 import type { HookContext } from 'kit/hooks';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, assistantToolCalls, type Message, type ToolCall } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
 import {
@@ -300,7 +300,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       return new Promise(() => {});
     };
     const { done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
-    expect(done, 'beforeToolCall step 4: race the question against the signal (untilAborted)').toMatchObject({
+    expect(done, 'beforeToolCall step 4: race the question against the signal (rejectOnAbort)').toMatchObject({
       type: 'done',
       reason: 'cancelled',
     });

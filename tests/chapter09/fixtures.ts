@@ -2,7 +2,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent } from 'kit/agent-events';
-import type { CallRunner, Executor, TurnContext } from 'kit/executor';
+import type { CallRunner, Executor, TurnContext } from 'kit/serial-executor';
 import { toolResult, type ToolCall, type ToolResultMessage } from 'kit/messages';
 import { defineTool, ToolSet, type Tool } from 'kit/tool';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { parallelExecutor, runInParallel, runsInParallel } from 'kit/parallel-executor';
-import type { Executor } from 'kit/executor';
-import { CANCELLED_RESULT } from 'kit/execute-tool';
+import type { Executor } from 'kit/serial-executor';
+import { CANCELLED_RESULT } from 'kit/safe-call';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { agentWith, ask, collect, theDone } from '../chapter07/fixtures.js';
 import {

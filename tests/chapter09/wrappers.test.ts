@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { z } from 'zod';
-import { executeToolCall } from 'kit/execute-tool';
+import { executeToolCall } from 'kit/safe-call';
 import { assistantText, assistantToolCalls, toolResult, type Message } from 'kit/messages';
 import { defineTool, ToolSet, type Tool } from 'kit/tool';
 import { catchErrors, endRunOnError, returnDirect, returnDirectHooks, withTimeout } from 'kit/tool-wrappers';

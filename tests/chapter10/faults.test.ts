@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AgentEvent } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import type { Message } from 'kit/messages';
 import { AnthropicProvider } from 'kit/providers/anthropic';
 import { OpenAIProvider } from 'kit/providers/openai';

@@ -8,7 +8,7 @@ import type { AgentEvent } from 'kit/agent-events';
 import { answerElicitation, type ElicitationParams } from 'kit/mcp/elicitation';
 import { McpServers } from 'kit/mcp/servers';
 import type { AskPermission, PermissionRequest } from 'kit/permissions/gate';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { MockProvider } from 'kit/mock-provider';
 import { assistantText, type Message } from 'kit/messages';
 import { ToolSet } from 'kit/tool';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/client';
 import type { AgentEvent } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import type { StdioServerConfig } from 'kit/mcp/config';

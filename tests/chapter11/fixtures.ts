@@ -16,7 +16,7 @@ import { afterAll } from 'vitest';
 import type { McpServerConfig, StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { McpServers } from 'kit/mcp/servers';
 import { assistantText, assistantToolCalls, type Message, type ToolResultMessage } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';

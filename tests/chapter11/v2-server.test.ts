@@ -9,7 +9,7 @@ import path from 'node:path';
 import { InMemoryTransport, LATEST_PROTOCOL_VERSION, type JSONRPCMessage } from '@modelcontextprotocol/client';
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { McpServers } from 'kit/mcp/servers';
 import { assistantText, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';

@@ -4,7 +4,7 @@ import { sessionFromRecords, SessionRecorder, type SessionRecord } from 'kit/ses
 import { summaryMessage } from 'kit/session/compaction';
 import { agentWith, echoCall } from '../chapter07/fixtures.js';
 import { fileRecords, recordShape, testStore } from './fixtures.js';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { ToolSet } from 'kit/tool';
 import { defineClientTool } from 'kit/client-tools';
 import { MockProvider } from 'kit/mock-provider';

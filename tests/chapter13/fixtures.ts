@@ -1,7 +1,7 @@
 /** Helpers for the chapter 13 tests: tools that read and write, a mode holder, child agents on scripted providers. */
 import { z } from 'zod';
 import type { AgentEvent, PlanDecision } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
 import type { PermissionMode } from 'kit/permissions/evaluate';

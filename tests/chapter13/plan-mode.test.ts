@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent, ApprovePlan } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { MockProvider } from 'kit/mock-provider';
 import { createPermissionGate } from 'kit/permissions/gate';
 import type { PermissionMode } from 'kit/permissions/evaluate';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { AgentEvent } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { MockProvider } from 'kit/mock-provider';
 import { parallelExecutor } from 'kit/parallel-executor';
 import { CHILD_SYSTEM, childTools, createTaskTool, runTask, TASK, type TaskOptions } from 'kit/planning/task';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { TodoItem } from 'kit/agent-events';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { MockProvider } from 'kit/mock-provider';
 import { createPermissionGate } from 'kit/permissions/gate';
 import { TodoList, todoProblems, todoWriteTool } from 'kit/planning/todo-list';

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { SessionCommand } from 'kit/acp/commands';
 import { modelControl, switchableProvider } from 'kit/acp/config-options';
 import { createAcpAgent, type AcpServerOptions, type SessionHandle, type SessionSetup } from 'kit/acp/server';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import type { Message } from 'kit/messages';
 import { MockProvider, type ScriptStep } from 'kit/mock-provider';
 import { createPermissionGate } from 'kit/permissions/gate';

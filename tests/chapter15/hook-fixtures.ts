@@ -12,7 +12,7 @@ import {
   type HookRun,
   type HookRunOptions,
 } from 'kit/capstone/command-hooks';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, assistantToolCalls, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { defineTool, ToolSet } from 'kit/tool';

@@ -10,7 +10,7 @@ import {
   todoLines,
   usageLine,
 } from 'kit/capstone/render';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, assistantToolCalls, userMessage, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { createTaskTool } from 'kit/planning/task';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Hooks } from 'kit/hooks';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import { assistantText, assistantToolCalls, userMessage, type Message } from 'kit/messages';
 import { MockProvider } from 'kit/mock-provider';
 import { resultLine, StreamJsonWriter, type StreamJsonOptions } from 'kit/capstone/stream-json';

@@ -7,7 +7,7 @@ import {
   userLine,
   type StreamJsonOptions,
 } from 'kit/capstone/stream-json';
-import { Agent } from 'kit/loop';
+import { Agent } from 'kit/agent';
 import {
   assistantText,
   assistantToolCalls,

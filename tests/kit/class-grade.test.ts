@@ -305,15 +305,19 @@ describe('pristine copies (scripts/kit/pristine.ts)', () => {
     const src = path.join(dir, 'reach/starter/src');
     mkdirSync(path.join(src, 'tools'), { recursive: true });
     writeFileSync(
-      path.join(src, 'agent.ts'),
+      path.join(src, 'simple-agent.ts'),
       "import { a } from './tools/read.js';\nimport z from 'zod';\nexport * from '../../solution/src/agent.js';\n",
     );
     writeFileSync(
       path.join(src, 'tools/read.ts'),
-      "import { b } from '../agent.js';\nconst m = await import('/etc/x.js');\nconst r = require(`../../../tests/helpers/h.js`);\n",
+      "import { b } from '../simple-agent.js';\nconst m = await import('/etc/x.js');\nconst r = require(`../../../tests/helpers/h.js`);\n",
     );
     expect(reachesOutside(src)).toEqual([
-      { file: 'starter/src/agent.ts', kind: 'reaches outside', detail: 'line 3 imports ../../solution/src/agent.js' },
+      {
+        file: 'starter/src/simple-agent.ts',
+        kind: 'reaches outside',
+        detail: 'line 3 imports ../../solution/src/agent.js',
+      },
       { file: 'starter/src/tools/read.ts', kind: 'reaches outside', detail: 'line 2 imports /etc/x.js' },
       {
         file: 'starter/src/tools/read.ts',

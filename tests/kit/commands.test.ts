@@ -85,7 +85,7 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
   });
 
   it('after an edit inside a stub, runs again only the test files whose last run reached it; a syntax error there still fails every file that loads it', () => {
-    const file = 'starter/src/agent.ts';
+    const file = 'starter/src/simple-agent.ts';
     solveUpTo(copy.root, 3);
     const solved = read(copy.root, file);
     const marker = '// #region chapter 3: SimpleAgent.chat\n';
@@ -114,7 +114,7 @@ describe('progress and list (scripts/kit/progress.ts)', () => {
       expect(singleTurn.length).toBeGreaterThan(3);
       expect(
         singleTurn.every((t) => t.status === 'failed' && t.message.startsWith('this test file could not load')),
-        'single-turn.test.ts loads agent.ts and never reached SimpleAgent.chat, yet it must run again and fail to load',
+        'single-turn.test.ts loads simple-agent.ts and never reached SimpleAgent.chat, yet it must run again and fail to load',
       ).toBe(true);
       write(copy.root, file, solved);
       ({ stdout } = kit(copy.root, ['progress']));
@@ -174,8 +174,8 @@ describe('grade (scripts/kit/grade.ts)', () => {
     // The first test's graded run is of this same copy: reuse it rather than grade again (run alone, grade here).
     if (!existsSync(path.join(copy.root, 'out/grade.json'))) kit(copy.root, ['grade', '--json', 'out/grade.json']);
     const before = JSON.parse(read(copy.root, 'out/grade.json')) as unknown[];
-    const agent = read(copy.root, 'starter/src/agent.ts');
-    write(copy.root, 'starter/src/agent.ts', `${agent}\nexport const broken = ;\n`);
+    const agent = read(copy.root, 'starter/src/simple-agent.ts');
+    write(copy.root, 'starter/src/simple-agent.ts', `${agent}\nexport const broken = ;\n`);
     try {
       const { status, stdout } = kit(copy.root, ['grade', '--json', 'out/broken.json']);
       expect(status, stdout).toBe(0);
@@ -189,11 +189,12 @@ describe('grade (scripts/kit/grade.ts)', () => {
       const broken = entries.filter((e) => e.message.startsWith('this test file could not load'));
       expect(broken.length).toBeGreaterThan(5);
       expect(broken.every((e) => e.status === 'failed')).toBe(true);
-      expect(broken.filter((e) => e.chapter === 3).length, 'the chapter 3 tests that import agent.ts').toBeGreaterThan(
-        5,
-      );
+      expect(
+        broken.filter((e) => e.chapter === 3).length,
+        'the chapter 3 tests that import simple-agent.ts',
+      ).toBeGreaterThan(5);
     } finally {
-      write(copy.root, 'starter/src/agent.ts', agent);
+      write(copy.root, 'starter/src/simple-agent.ts', agent);
     }
   });
 
@@ -251,32 +252,32 @@ describe('reset (scripts/kit/reset.ts)', () => {
 
   it('asks first and changes nothing on "n" or no answer', () => {
     solveUpTo(copy.root, 3);
-    const before = read(copy.root, 'starter/src/agent.ts');
+    const before = read(copy.root, 'starter/src/simple-agent.ts');
     for (const input of ['n\n', '']) {
       const { status, stdout } = kit(copy.root, ['reset', 'chapter3'], input);
       expect(stdout).toContain('Reset them? [y/N]');
       expect(stdout).toContain('Nothing was changed.');
       expect(status).toBe(1);
-      expect(read(copy.root, 'starter/src/agent.ts')).toBe(before);
+      expect(read(copy.root, 'starter/src/simple-agent.ts')).toBe(before);
     }
   });
 
   it('on "y" puts back only that chapter\'s stubs and keeps everything else, edits outside regions included', () => {
     solveUpTo(copy.root, 3);
-    const agent = `// my note\n${read(copy.root, 'starter/src/agent.ts')}`;
-    write(copy.root, 'starter/src/agent.ts', agent);
+    const agent = `// my note\n${read(copy.root, 'starter/src/simple-agent.ts')}`;
+    write(copy.root, 'starter/src/simple-agent.ts', agent);
     const tool = read(copy.root, 'starter/src/tool.ts');
     const { status, stdout } = kit(copy.root, ['reset', 'chapter3'], 'y\n');
     expect(status, stdout).toBe(0);
     expect(stdout).toMatch(/starter\/src\/agent\.ts: singleTurn, SimpleAgent\.run/);
-    const after = read(copy.root, 'starter/src/agent.ts');
+    const after = read(copy.root, 'starter/src/simple-agent.ts');
     expect(after.startsWith('// my note\n')).toBe(true);
     expect(after).toContain("throw new TodoError(3, 'singleTurn');");
     expect(after).toContain("throw new TodoError(3, 'SimpleAgent.chat');");
-    expect(read(copy.root, 'starter/src/execute-tool.ts')).toContain("throw new TodoError(3, 'executeToolCall');");
+    expect(read(copy.root, 'starter/src/safe-call.ts')).toContain("throw new TodoError(3, 'executeToolCall');");
     expect(read(copy.root, 'starter/src/tool.ts'), 'chapter 2 is untouched').toBe(tool);
     // The stub bodies equal the generated starter's.
-    const generated = readFileSync(path.join(copy.root, 'starter/src/execute-tool.ts'), 'utf8');
+    const generated = readFileSync(path.join(copy.root, 'starter/src/safe-call.ts'), 'utf8');
     expect(generated).toContain('// 1. Look the tool up by call.name.');
   });
 

@@ -249,7 +249,7 @@ describe('stub tables (scripts/lib/guide-stub-tables.ts stubTable, checkStubTabl
       '`SimpleAgent.pushResults`',
       '`SimpleAgent.chat`',
     ]);
-    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/agent.ts` | `-t "pushResults"` |');
+    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/simple-agent.ts` | `-t "pushResults"` |');
   });
 
   it('accepts the page that has it, and names a missing table, a missing stub and a wrong order', () => {

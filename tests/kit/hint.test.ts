@@ -21,9 +21,9 @@ describe('hint (scripts/kit/hint.ts)', () => {
   it('gives the nudge, then the approach, then the shape, for the first unfinished stub, and remembers it in .kit/', () => {
     const first = kit(copy.root, ['hint', 'chapter3']);
     expect(first.status, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^Chapter 3 · executeToolCall {2}\(starter\/src\/execute-tool\.ts:\d+\)$/m);
+    expect(first.stdout).toMatch(/^Chapter 3 · executeToolCall {2}\(starter\/src\/safe-call\.ts:\d+\)$/m);
     expect(first.stdout).toContain('Hint 1 of 3: Nudge');
-    expect(first.stdout).toMatch(/Failing: executeToolCall \(src\/execute-tool\.ts\) > /);
+    expect(first.stdout).toMatch(/Failing: executeToolCall \(src\/safe-call\.ts\) > /);
     expect(first.stdout).toContain('again for the approach');
     expect(existsSync(path.join(copy.root, '.kit/hints.json'))).toBe(true);
     expect(kit(copy.root, ['hint', '3']).stdout).toContain('Hint 2 of 3: Approach');
@@ -45,18 +45,18 @@ describe('hint (scripts/kit/hint.ts)', () => {
       path.join(copy.root, 'solution/src'),
       (r) => r.chapter > 2 && `chapter ${r.chapter}: ${r.name}` !== key,
     );
-    write(copy.root, 'starter/src/execute-tool.ts', solved.files.get('execute-tool.ts')!);
+    write(copy.root, 'starter/src/safe-call.ts', solved.files.get('safe-call.ts')!);
     const out = kit(copy.root, ['hint', 'chapter3']).stdout;
     expect(out).toMatch(/Chapter 3 · singleTurn/);
     expect(out).toContain('Hint 1 of 3');
   });
 
   it('a stub with a body whose tests fail is still unfinished', () => {
-    const broken = read(copy.root, 'starter/src/execute-tool.ts').replace(
+    const broken = read(copy.root, 'starter/src/safe-call.ts').replace(
       'const tool = tools.get(call.name);',
       'const tool = tools.get(call.name.toLowerCase() + "x");',
     );
-    write(copy.root, 'starter/src/execute-tool.ts', broken);
+    write(copy.root, 'starter/src/safe-call.ts', broken);
     const out = kit(copy.root, ['hint', 'chapter3']).stdout;
     expect(out).toMatch(/Chapter 3 · executeToolCall/);
     expect(out).toMatch(/Failing: executeToolCall/);
@@ -111,12 +111,10 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
   it('answers in Chinese with --lang zh, with the labels in Chinese and the code as it is', () => {
     const { status, stdout, stderr } = kit(copy.root, ['hint', 'chapter3', '--lang', 'zh']);
     expect(status, stderr).toBe(0);
-    expect(stdout).toMatch(/^第 3 章 · executeToolCall {2}\(starter\/src\/execute-tool\.ts:\d+\)$/m);
+    expect(stdout).toMatch(/^第 3 章 · executeToolCall {2}\(starter\/src\/safe-call\.ts:\d+\)$/m);
     expect(stdout).toContain('提示 1/3：点拨');
     expect(stdout).toContain('有四样东西会让一次工具调用得不到正常结果');
-    expect(stdout, 'test names and messages stay English').toMatch(
-      /未通过：executeToolCall \(src\/execute-tool\.ts\) > /,
-    );
+    expect(stdout, 'test names and messages stay English').toMatch(/未通过：executeToolCall \(src\/safe-call\.ts\) > /);
     expect(stdout).toContain('再运行一次 "npm run hint -- chapter3"，可以看到思路。');
   });
 
@@ -156,7 +154,7 @@ describe('hint and watch point at the stub the failing tests exercised (issue 19
       (r) => r.chapter > 3,
       new Map([[`chapter 3: ${stub}`, body]]),
     ).files;
-    write(copy.root, 'starter/src/agent.ts', files.get('agent.ts')!);
+    write(copy.root, 'starter/src/simple-agent.ts', files.get('simple-agent.ts')!);
   };
 
   // The describe block of these tests is "SimpleAgent.run and chat": its title names run first.
@@ -202,7 +200,7 @@ describe('hint and watch point at the stub the failing tests exercised (issue 19
     const stub = (name: string, chapter = 3): LearnerStub => ({
       chapter,
       name,
-      file: 'starter/src/agent.ts',
+      file: 'starter/src/simple-agent.ts',
       line: 1,
       steps: [],
       body: [],
@@ -211,8 +209,8 @@ describe('hint and watch point at the stub the failing tests exercised (issue 19
     const stubs = [stub('SimpleAgent.run'), stub('SimpleAgent.chat'), stub('ToolSet.add', 2)];
     const test = (name: string, status: 'passed' | 'failed', regions?: string[]): TestOutcome => ({
       chapter: 3,
-      file: 'tests/chapter03/agent.test.ts',
-      suites: ['SimpleAgent.run and chat (src/agent.ts)'],
+      file: 'tests/chapter03/simple-agent.test.ts',
+      suites: ['SimpleAgent.run and chat (src/simple-agent.ts)'],
       name,
       fullName: name,
       status,

@@ -101,9 +101,9 @@ describe('hints.md files (tests/chapterNN/hints.md)', () => {
 
 describe('stub matching (scripts/kit/stubs.ts)', () => {
   it('maps describe titles to stubs', () => {
-    expect(suiteNamesStub('singleTurn (src/agent.ts)', 'singleTurn')).toBe(true);
-    expect(suiteNamesStub('SimpleAgent.run and chat (src/agent.ts)', 'SimpleAgent.chat')).toBe(true);
-    expect(suiteNamesStub('SimpleAgent.run and chat (src/agent.ts)', 'SimpleAgent.pushResults')).toBe(false);
+    expect(suiteNamesStub('singleTurn (src/simple-agent.ts)', 'singleTurn')).toBe(true);
+    expect(suiteNamesStub('SimpleAgent.run and chat (src/simple-agent.ts)', 'SimpleAgent.chat')).toBe(true);
+    expect(suiteNamesStub('SimpleAgent.run and chat (src/simple-agent.ts)', 'SimpleAgent.pushResults')).toBe(false);
     expect(suiteNamesStub('ToolSet (src/tool.ts)', 'ToolSet.get')).toBe(true);
     expect(suiteNamesStub('readTool (src/tools/read.ts)', 'readTool.execute')).toBe(true);
     expect(suiteNamesStub('textOf (src/messages.ts)', 'toolCallsOf')).toBe(false);
@@ -286,9 +286,9 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     dir = mkdtempSync(path.join(tmpdir(), 'kit-regions-'));
     src = path.join(dir, 'starter/src');
     put('tests/setup.ts', '\n');
-    put('tests/chapter03/a.test.ts', "import { run } from 'kit/agent';\n");
+    put('tests/chapter03/a.test.ts', "import { run } from 'kit/simple-agent';\n");
     put('starter/src/helper.ts', 'export const helper = 1;\n');
-    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 2;'));
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -312,22 +312,22 @@ describe('results reused by region (scripts/kit/cache.ts, compiles.ts)', () => {
     const entry = entryFor(print(), [passed(['chapter 3: run'])], []);
     expect(entry.regions, 'the entry stores the reached regions').toEqual({ 'chapter 3: run': expect.any(String) });
     expect(reuseOf(entry, print())).toBe('exact');
-    put('starter/src/agent.ts', agent('return 1;', 'return 3;'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 3;'));
     expect(reuseOf(entry, print()), 'chat changed: the run never reached it').toBe('regions');
-    put('starter/src/agent.ts', agent('return 4;', 'return 2;'));
+    put('starter/src/simple-agent.ts', agent('return 4;', 'return 2;'));
     expect(reuseOf(entry, print()), 'run changed: the run reached it').toBeUndefined();
-    put('starter/src/agent.ts', agent('return 1;', 'return 2;', 'const extra = 1;\n'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 2;', 'const extra = 1;\n'));
     expect(reuseOf(entry, print()), 'a change outside every region').toBeUndefined();
-    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 2;'));
     put('starter/src/helper.ts', 'export const helper = 2;\n');
     expect(reuseOf(entry, print()), 'a file without regions changed').toBeUndefined();
   });
 
   it('counts a region reached outside any test, and never reuses by region a run that was not clean', () => {
     const outsideTests = entryFor(print(), [passed([])], [], ['chapter 3: chat']);
-    put('starter/src/agent.ts', agent('return 1;', 'return 3;'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 3;'));
     expect(reuseOf(outsideTests, print()), 'chat was reached while the file loaded').toBeUndefined();
-    put('starter/src/agent.ts', agent('return 1;', 'return 2;'));
+    put('starter/src/simple-agent.ts', agent('return 1;', 'return 2;'));
     const failedToLoad = entryFor(
       print(),
       [{ ...passed([]), name: 'tests/chapter03/a.test.ts could not load', status: 'failed' }],
@@ -426,7 +426,7 @@ describe('the progress line (scripts/kit/run-tests.ts)', () => {
 describe("watch's screen (scripts/kit/watch.ts)", () => {
   const outcome = (name: string, status: 'passed' | 'failed', message = ''): TestOutcome => ({
     chapter: 3,
-    file: 'tests/chapter03/agent.test.ts',
+    file: 'tests/chapter03/simple-agent.test.ts',
     suites: [],
     name,
     fullName: name,
@@ -449,12 +449,12 @@ describe("watch's screen (scripts/kit/watch.ts)", () => {
   it('every test passing above a type error is not "done": the screen says the code does not type-check', () => {
     const typeErrors = [
       {
-        file: 'starter/src/agent.ts',
+        file: 'starter/src/simple-agent.ts',
         line: 3,
         column: 7,
         code: 'TS2322',
         message: "Type 'string' is not assignable",
-        text: "starter/src/agent.ts:3:7 TS2322 Type 'string' is not assignable",
+        text: "starter/src/simple-agent.ts:3:7 TS2322 Type 'string' is not assignable",
       },
     ];
     const green = stripAnsi(renderChapter(REPO, 3, [outcome('a', 'passed')]));

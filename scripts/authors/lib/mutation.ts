@@ -29,7 +29,7 @@ export const BASELINE_FILE = 'mutation-baseline.json';
 export interface RegionRange {
   chapter: number;
   name: string;
-  /** Path relative to the root, e.g. solution/src/agent.ts. */
+  /** Path relative to the root, e.g. solution/src/simple-agent.ts. */
   file: string;
   /** 1-based lines of the region's code (after the numbered steps, before #endregion). */
   first: number;
@@ -77,7 +77,7 @@ export function chapterRanges(chapter: number, root = ROOT): RegionRange[] {
     .filter((range) => range.last >= range.first);
 }
 
-/** Stryker `mutate` entries for a chapter: `solution/src/agent.ts:31-58`. */
+/** Stryker `mutate` entries for a chapter: `solution/src/simple-agent.ts:31-58`. */
 export function mutateRanges(chapter: number, root = ROOT): string[] {
   return chapterRanges(chapter, root).map((range) => `${range.file}:${range.first}-${range.last}`);
 }

@@ -37,6 +37,7 @@ import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './co
 import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME, type SessionCommand } from './commands.js';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../safe-call.js';
 
 /** What the factory is given to build a session's agent. */
 export interface SessionSetup {
@@ -337,11 +338,7 @@ export class AcpServer {
     try {
       handle = await this.options.openSession(setup);
     } catch (error) {
-      throw new RequestError(
-        -32002,
-        `session ${sessionId} could not be loaded: ${error instanceof Error ? error.message : String(error)}`,
-        { sessionId },
-      );
+      throw new RequestError(-32002, `session ${sessionId} could not be loaded: ${errorText(error)}`, { sessionId });
     }
     if (replay) {
       for (const update of historyUpdates(handle.history, params.cwd))
@@ -813,7 +810,7 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       await handle(() => server.cancel(params)).catch((error) =>
-        process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`),
+        process.stderr.write(`session/cancel: ${errorText(error)}\n`),
       );
     });
   return { app, server };

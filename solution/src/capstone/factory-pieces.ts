@@ -22,6 +22,7 @@ import type { OpenSession, SessionStore } from '../session/store.js';
 import type { Tool } from '../tool.js';
 import { builtinTools } from '../tools/index.js';
 import type { CliOptions } from './flags.js';
+import { errorText } from '../safe-call.js';
 
 /** The kit's defaults, for what neither a flag nor a settings file says. */
 export const DEFAULT_MAX_RETRIES = 4;
@@ -178,7 +179,7 @@ export async function mcpServerList(
       }
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorText(error);
       const message = text.startsWith(`${shown}: `) ? text : `${shown}: ${text}`;
       if (named) throw new McpConfigError(`--mcp-config ${message}`);
       result.problems.push(`${message} (its servers are not started)`);

@@ -16,6 +16,7 @@ import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontex
 import type { ToolProgressEvent } from '../agent-events.js';
 import type { JsonSchema } from '../provider.js';
 import type { Tool, ToolContext } from '../tool.js';
+import { errorText } from '../safe-call.js';
 
 export type { CallToolResult, McpToolInfo };
 
@@ -71,7 +72,7 @@ export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, un
   try {
     validate = new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }).compile(body);
   } catch (error) {
-    broken = error instanceof Error ? error.message : String(error);
+    broken = errorText(error);
   }
   return z.unknown().superRefine((value, ctx) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {

@@ -5,7 +5,7 @@
  * runs without it), `tools()` gives every server's tools as kit Tools, `hooks()` keeps them current when a server
  * says its list changed, and `close()` ends them all.
  */
-import { errorText } from '../execute-tool.js';
+import { errorText } from '../safe-call.js';
 import type { HookContext, Hooks } from '../hooks.js';
 import type { ModelRequest } from '../provider.js';
 import { toolDefinition, type Tool } from '../tool.js';

@@ -9,6 +9,7 @@
  */
 import type { AssistantMessage } from '../messages.js';
 import type { ModelRequest, Provider } from '../provider.js';
+import { errorText } from '../safe-call.js';
 import type { RetryNotice, StreamEvent } from '../stream-events.js';
 import { turnEvents } from '../streaming-agent.js';
 import { classifyError } from './classify.js';
@@ -92,8 +93,6 @@ export interface RetryState {
   model?: string;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 export class RetryingProvider implements Provider {
   readonly name: string;
   readonly imageInput: boolean | undefined;
@@ -130,7 +129,7 @@ export class RetryingProvider implements Provider {
     const { maxAttempts } = this.policy;
     if (state.attempt >= maxAttempts) {
       throw new RetryError(
-        `gave up after ${state.attempt} attempt${state.attempt === 1 ? '' : 's'} (${decision.reason}): ${messageOf(error)}`,
+        `gave up after ${state.attempt} attempt${state.attempt === 1 ? '' : 's'} (${decision.reason}): ${errorText(error)}`,
         state.attempt,
         { cause: error },
       );
@@ -140,7 +139,7 @@ export class RetryingProvider implements Provider {
       const asked = (delay.tooLongMs / 1000).toFixed(1);
       const most = (this.policy.maxWaitMs / 1000).toFixed(1);
       throw new RetryError(
-        `${decision.reason}: the server asked to wait ${asked} s before retrying, more than the policy's maximum of ${most} s; not retried: ${messageOf(error)}`,
+        `${decision.reason}: the server asked to wait ${asked} s before retrying, more than the policy's maximum of ${most} s; not retried: ${errorText(error)}`,
         state.attempt,
         { cause: error },
       );
@@ -208,7 +207,7 @@ export class RetryingProvider implements Provider {
         if (request.signal?.aborted) throw request.signal.reason;
         if (begun) {
           throw new StreamInterruptedError(
-            `the stream was cut after it began, so it is not retried (its events were already handed out): ${messageOf(error)}`,
+            `the stream was cut after it began, so it is not retried (its events were already handed out): ${errorText(error)}`,
             {
               cause: error,
             },

@@ -27,7 +27,8 @@
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Hooks } from '../hooks.js';
-import { isWithin, readConfigFile, UnsafeFileError } from '../safe-file.js';
+import { readConfigFile, UnsafeFileError } from '../safe-file.js';
+import { isInside } from '../workspace.js';
 
 /** The kit's own prompt, for a session working in `cwd`. */
 export function basePrompt(cwd: string): string {
@@ -53,7 +54,7 @@ export function repositoryRoot(cwd: string): string | undefined {
 
 /** Whether `folder` is the home folder or holds it (links followed). */
 export function holdsHome(folder: string, home?: string): boolean {
-  return home !== undefined && isWithin(realOrResolved(folder), realOrResolved(home));
+  return home !== undefined && isInside(realOrResolved(folder), realOrResolved(home));
 }
 
 /**

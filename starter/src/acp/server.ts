@@ -38,6 +38,7 @@ import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './co
 import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME, type SessionCommand } from './commands.js';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { errorText } from '../safe-call.js';
 
 /** What the factory is given to build a session's agent. */
 export interface SessionSetup {
@@ -628,7 +629,7 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
     .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       await handle(() => server.cancel(params)).catch((error) =>
-        process.stderr.write(`session/cancel: ${error instanceof Error ? error.message : String(error)}\n`),
+        process.stderr.write(`session/cancel: ${errorText(error)}\n`),
       );
     });
   return { app, server };

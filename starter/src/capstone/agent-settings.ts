@@ -8,6 +8,7 @@ import { loadSettings, settingsFiles, SettingsError } from '../permissions/setti
 import { isMissing, readConfigFile } from '../safe-file.js';
 import { mergeHookConfigs, parseHookSettings, type HookConfig } from './command-hooks.js';
 import type { AgentSettings, SettingsScope, SettingsSource } from './trust.js';
+import { errorText } from '../safe-call.js';
 
 /**
  * The settings of a workspace: chapter 8's loadSettings for the permissions, and the `hooks` of the same files (in
@@ -29,7 +30,7 @@ export async function loadAgentSettings(cwd: string, home: string): Promise<Agen
       texts.set(file, readConfigFile(file, { roots: [scope === 'user' ? home : cwd] }));
     } catch (error) {
       if (isMissing(error)) continue;
-      throw new SettingsError(error instanceof Error ? error.message : String(error));
+      throw new SettingsError(errorText(error));
     }
   }
   const settings = await loadSettings(cwd, home);

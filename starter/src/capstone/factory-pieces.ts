@@ -22,6 +22,7 @@ import type { OpenSession, SessionStore } from '../session/store.js';
 import type { Tool } from '../tool.js';
 import { builtinTools } from '../tools/index.js';
 import type { CliOptions } from './flags.js';
+import { errorText } from '../safe-call.js';
 
 /** The kit's defaults, for what neither a flag nor a settings file says. */
 export const DEFAULT_MAX_RETRIES = 4;

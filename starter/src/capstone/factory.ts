@@ -15,7 +15,7 @@
 import { TodoError } from '../todo.js';
 import { randomUUID } from 'node:crypto';
 import type { ApprovePlan } from '../agent-events.js';
-import { Agent } from '../loop.js';
+import { Agent } from '../agent.js';
 import { McpServers } from '../mcp/servers.js';
 import type { Message } from '../messages.js';
 import { outputBudget } from '../output-budget.js';

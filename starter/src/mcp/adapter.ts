@@ -17,6 +17,7 @@ import type { CallToolResult, Progress, Tool as McpToolInfo } from '@modelcontex
 import type { ToolProgressEvent } from '../agent-events.js';
 import type { JsonSchema } from '../provider.js';
 import type { Tool, ToolContext } from '../tool.js';
+import { errorText } from '../safe-call.js';
 
 export type { CallToolResult, McpToolInfo };
 

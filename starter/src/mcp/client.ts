@@ -19,7 +19,7 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
-import { errorText } from '../execute-tool.js';
+import { errorText } from '../safe-call.js';
 import type { AskPermission } from '../permissions/gate.js';
 import type { McpCallOptions } from './adapter.js';
 import { SERVER_NAME, type McpServerConfig } from './config.js';

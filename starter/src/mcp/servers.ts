@@ -6,7 +6,7 @@
  * says its list changed, and `close()` ends them all.
  */
 import { TodoError } from '../todo.js';
-import { errorText } from '../execute-tool.js';
+import { errorText } from '../safe-call.js';
 import type { HookContext, Hooks } from '../hooks.js';
 import type { ModelRequest } from '../provider.js';
 import { toolDefinition, type Tool } from '../tool.js';

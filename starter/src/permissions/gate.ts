@@ -119,7 +119,7 @@ export async function stillAsks(
 }
 
 /** Waits for `promise`, but rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function rejectOnAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     if (signal.aborted) return onAbort();
@@ -158,7 +158,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       //    the model should not retry it; outcome 'denied'.
       // 4. ask: the suggested rules (suggestRules) and whether "always" would still ask next time (stillAsks, given,
       //    set only when it would), then await the callback with { call, reason, suggestedRules, stillAsks } and
-      //    ctx.signal, raced against the signal (untilAborted, given: an abort rejects with its reason).
+      //    ctx.signal, raced against the signal (rejectOnAbort, given: an abort rejects with its reason).
       // 5. No callback, or it answered undefined (nobody can answer): a block that says the call needs approval
       //    nobody could give, and how to allow it (--allowedTools, or an allow rule in .claude/settings.json);
       //    outcome 'denied'.

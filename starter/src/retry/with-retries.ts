@@ -10,6 +10,7 @@
 import { TodoError } from '../todo.js';
 import type { AssistantMessage } from '../messages.js';
 import type { ModelRequest, Provider } from '../provider.js';
+import { errorText } from '../safe-call.js';
 import type { RetryNotice, StreamEvent } from '../stream-events.js';
 import { turnEvents } from '../streaming-agent.js';
 import { classifyError } from './classify.js';
@@ -92,8 +93,6 @@ export interface RetryState {
   /** The model the next try asks for, once the fallback is in use. */
   model?: string;
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export class RetryingProvider implements Provider {
   readonly name: string;

@@ -44,6 +44,7 @@ import {
   type Session,
   type SessionRecord,
 } from './session.js';
+import { errorText } from '../safe-call.js';
 
 /** The folder in the home folder that holds the kit's sessions. */
 export const KIT_DIR = '.coding-agent';
@@ -239,7 +240,7 @@ export class SessionStore {
       return { session: sessionFromRecords(records, this.options.prices), warnings };
     } catch (error) {
       if (error instanceof SessionFileError) throw error;
-      throw new SessionFileError(file, undefined, error instanceof Error ? error.message : String(error));
+      throw new SessionFileError(file, undefined, errorText(error));
     }
   }
 

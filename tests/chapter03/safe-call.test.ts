@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
-import { CANCELLED_RESULT, executeToolCall } from 'kit/execute-tool';
+import { CANCELLED_RESULT, executeToolCall } from 'kit/safe-call';
 import type { ToolCall } from 'kit/messages';
 import { defineTool, ToolSet, type ToolContext } from 'kit/tool';
 import { settles } from '../helpers/assert.js';
@@ -42,7 +42,7 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still wa
 const never =
   'executeToolCall must never throw: an unknown tool, bad arguments or a failing tool is an error result, not a throw';
 
-describe('executeToolCall (src/execute-tool.ts)', () => {
+describe('executeToolCall (src/safe-call.ts)', () => {
   test('runs the tool and pairs the result with the call id and tool name', async () => {
     const { tools } = loopTools();
     expect(await settles(executeToolCall(tools, call('echo', { text: 'hi' }), ctx), never)).toEqual({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { TurnLimitError } from 'kit/agent';
+import { TurnLimitError } from 'kit/simple-agent';
 import { drain, finalAnswer, RunStoppedError, type AgentEvent } from 'kit/agent-events';
-import { runSerially, type CallRunner, type Executor } from 'kit/executor';
+import { runSerially, type CallRunner, type Executor } from 'kit/serial-executor';
 import { assistantText, assistantToolCalls, toolResult, type AssistantMessage, type Message } from 'kit/messages';
 import { ToolSet } from 'kit/tool';
 import { MockProvider } from 'kit/mock-provider';
@@ -15,7 +15,7 @@ const toolRound = (): AssistantMessage => ({
   usage: { inputTokens: 10, outputTokens: 5 },
 });
 
-describe('Agent.run (src/loop.ts)', () => {
+describe('Agent.run (src/agent.ts)', () => {
   test('a tool round as events, in this exact order, ending in one done', async () => {
     const { agent } = agentWith([toolRound(), assistantText('Done.', { inputTokens: 20, outputTokens: 3 })]);
     const events = await collect(agent.run(ask('echo hi')));
@@ -262,7 +262,7 @@ describe('Agent.run (src/loop.ts)', () => {
   });
 });
 
-describe('runSerially (src/executor.ts)', () => {
+describe('runSerially (src/serial-executor.ts)', () => {
   test('runs the calls one after another in call order, records each result, and starts none after an abort', async () => {
     const controller = new AbortController();
     const log: string[] = [];

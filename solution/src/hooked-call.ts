@@ -8,7 +8,7 @@
  */
 import type { AgentEvent } from './agent-events.js';
 import { isClientTool } from './client-tools.js';
-import { executeToolCall } from './execute-tool.js';
+import { executeToolCall } from './safe-call.js';
 import { toolResult, type Message, type ToolCall, type ToolResultMessage } from './messages.js';
 import type { ComposedHooks, HookContext } from './hooks.js';
 import type { ToolSet } from './tool.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_MAX_TURNS, SimpleAgent, TurnLimitError } from 'kit/agent';
+import { DEFAULT_MAX_TURNS, SimpleAgent, TurnLimitError } from 'kit/simple-agent';
 import {
   assistantText,
   assistantToolCalls,
@@ -28,7 +28,7 @@ function agentWith(
   return { agent: new SimpleAgent({ provider, tools, cwd: process.cwd(), ...options }), provider, tools, calls };
 }
 
-describe('SimpleAgent.run and chat (src/agent.ts)', () => {
+describe('SimpleAgent.run and chat (src/simple-agent.ts)', () => {
   test('keeps looping through several tool rounds until the model answers', async () => {
     const { agent, provider } = agentWith([
       echoCall('c1', 'a'),
@@ -214,7 +214,7 @@ const callIds = (turn: Message | undefined) =>
 const resultIds = (messages: readonly Message[]) =>
   messages.filter((m): m is ToolResultMessage => m.role === 'tool').map((m) => m.toolCallId);
 
-describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)', () => {
+describe('SimpleAgent.chat and the turn rules (src/simple-agent.ts, src/turn-rules.ts)', () => {
   test('two calls with the same id in one turn both run, and each gets a result of its own', async () => {
     const { agent, calls } = agentWith([
       assistantToolCalls([
@@ -333,7 +333,7 @@ describe('SimpleAgent.chat and the turn rules (src/agent.ts, src/turn-rules.ts)'
   });
 });
 
-describe('SimpleAgent.executeTools and pushResults (src/agent.ts)', () => {
+describe('SimpleAgent.executeTools and pushResults (src/simple-agent.ts)', () => {
   test('executeTools returns one result per call, in call order, without throwing', async () => {
     const { agent } = agentWith([]);
     const results = await settles(

@@ -1,0 +1,155 @@
+/**
+ * Chapter 3: the agentic loop.
+ *
+ * Ask the model; if it wants tools, run them, append the turn and the results to the history, and ask again; stop
+ * when it answers without asking for anything. Everything else an agent does is built around this loop.
+ */
+import { executeToolCall } from './safe-call.js';
+import {
+  textOf,
+  toolCallsOf,
+  userMessage,
+  type AssistantMessage,
+  type Message,
+  type ToolCall,
+  type ToolResultMessage,
+} from './messages.js';
+import type { Provider } from './provider.js';
+import type { ToolContext, ToolSet } from './tool.js';
+import { normalizeTurn } from './turn-rules.js';
+
+/** Model calls allowed in one run before the agent gives up. */
+export const DEFAULT_MAX_TURNS = 20;
+
+/** The model kept asking for tools past the turn limit. The history stays valid: a later run can continue it. */
+export class TurnLimitError extends Error {
+  override name = 'TurnLimitError';
+  constructor(readonly maxTurns: number) {
+    super(`the agent stopped after ${maxTurns} model turns without a final answer (turn limit)`);
+  }
+}
+
+/**
+ * One prompt, at most one round of tools: ask the model; if it asks for tools, run them, send the turn and its
+ * results back, and return the text of the second answer. Otherwise return the text of the first.
+ */
+export async function singleTurn(
+  provider: Provider,
+  tools: ToolSet,
+  prompt: string,
+  ctx: ToolContext,
+): Promise<string> {
+  // #region chapter 3: singleTurn
+  // 1. Start a history with one user message holding the prompt.
+  // 2. Ask the provider: { messages: history, tools: tools.definitions() }.
+  // 3. If the stop reason is not 'tool_use', return the text of that turn.
+  // 4. Otherwise run every tool call with executeToolCall, in the order the model wrote them.
+  // 5. Append the assistant turn, then its results, to the history. The turn must come first: a result must
+  //    follow the call it answers.
+  // 6. Ask the provider again with the longer history and the same tools (every request carries them: the model
+  //    keeps no memory between requests), and return the text of that answer.
+  const messages: Message[] = [userMessage(prompt)];
+  const definitions = tools.definitions();
+  const turn = await provider.complete({ messages, tools: definitions });
+  if (turn.stopReason !== 'tool_use') return textOf(turn);
+  const results: ToolResultMessage[] = [];
+  for (const call of toolCallsOf(turn)) results.push(await executeToolCall(tools, call, ctx));
+  messages.push(turn, ...results);
+  return textOf(await provider.complete({ messages, tools: definitions }));
+  // #endregion
+}
+
+export interface AgentOptions {
+  provider: Provider;
+  tools: ToolSet;
+  /** The workspace the tools work in. */
+  cwd: string;
+  system?: string;
+  /** Model calls allowed in one run (default 20). */
+  maxTurns?: number;
+}
+
+/** The loop, with the history kept by the caller so that a conversation can go on across runs. */
+export class SimpleAgent {
+  readonly provider: Provider;
+  readonly tools: ToolSet;
+  readonly cwd: string;
+  readonly system: string | undefined;
+  readonly maxTurns: number;
+
+  constructor(options: AgentOptions) {
+    this.provider = options.provider;
+    this.tools = options.tools;
+    this.cwd = options.cwd;
+    this.system = options.system;
+    this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  }
+
+  /** Runs one prompt in a fresh conversation and returns the final answer. */
+  async run(prompt: string): Promise<string> {
+    // #region chapter 3: SimpleAgent.run
+    // 1. Make a new history holding one user message with the prompt.
+    // 2. Hand it to this.chat and return what chat returns.
+    return this.chat([userMessage(prompt)]);
+    // #endregion
+  }
+
+  /** Runs every call of one turn, one after another, and returns the results in call order. Never throws. */
+  async executeTools(calls: readonly ToolCall[]): Promise<ToolResultMessage[]> {
+    // #region chapter 3: SimpleAgent.executeTools
+    // 1. For each call, in order, await executeToolCall(this.tools, call, { cwd: this.cwd }).
+    // 2. Return the results in the same order as the calls.
+    const results: ToolResultMessage[] = [];
+    for (const call of calls) results.push(await executeToolCall(this.tools, call, { cwd: this.cwd }));
+    return results;
+    // #endregion
+  }
+
+  /** Appends an assistant turn and then the results of its tool calls to the history. */
+  pushResults(history: Message[], turn: AssistantMessage, results: readonly ToolResultMessage[]): void {
+    // #region chapter 3: SimpleAgent.pushResults
+    // 1. Push the assistant turn first, unchanged.
+    // 2. Then push each result, in order.
+    history.push(turn, ...results);
+    // #endregion
+  }
+
+  /**
+   * Continues a conversation: the history must end with a user message (or with tool results). Appends every
+   * turn and result to `history` in place, and returns the text of the final answer. Each turn keeps the rules of
+   * normalizeTurn before it is appended; a turn cut short (stop reason 'max_tokens') ends the run like an answer,
+   * without running its calls, and stays last in the history with that stop reason for the caller to see.
+   * Rejects with TurnLimitError after `maxTurns` model calls, and with the provider's error if a call fails;
+   * in both cases the history is left valid (never a tool call without its result).
+   */
+  async chat(history: Message[]): Promise<string> {
+    // #region chapter 3: SimpleAgent.chat
+    // 1. Loop at most this.maxTurns times. Each time, ask the provider with
+    //    { system: this.system, messages: history, tools: this.tools.definitions() } (all three on every request).
+    // 2. Pass the turn through normalizeTurn(turn, history) (given, src/turn-rules.ts) and use only the turn it
+    //    returns from then on: it makes the call ids unique, drops the calls of a turn that did not stop for
+    //    'tool_use', and turns a 'tool_use' turn without calls into an answer.
+    // 3. switch on that turn's stop reason:
+    //    - 'tool_use': run its tool calls (this.executeTools), push the turn and the results (this.pushResults),
+    //      and go round again;
+    //    - anything else: push the turn and return its text.
+    // 4. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
+    const tools = this.tools.definitions();
+    for (let turnNumber = 0; turnNumber < this.maxTurns; turnNumber++) {
+      const turn = normalizeTurn(
+        await this.provider.complete({ system: this.system, messages: history, tools }),
+        history,
+      );
+      switch (turn.stopReason) {
+        case 'tool_use':
+          this.pushResults(history, turn, await this.executeTools(toolCallsOf(turn)));
+          break;
+        default:
+          history.push(turn);
+          return textOf(turn);
+      }
+    }
+    throw new TurnLimitError(this.maxTurns);
+    // #endregion
+  }
+}
