@@ -458,8 +458,11 @@ await step('every known-wrong solution is caught by a graded test that points at
     else if (failed.length === 0)
       problems.push(`${where} (${wrong.why}) passes every chapter ${wrong.chapter} test: no test catches this mistake`);
     else if (!failed.some((o) => o.messages.some((m) => wrong.expect.test(m)))) {
+      // Every failing test's every message was tried, so the verdict does not depend on the order files finished in;
+      // each failure is listed, since the one printed first says nothing about which test should have caught it.
+      const seen = failed.map((o) => `\n      ${label(o)}: ${o.messages[0] ?? o.state}`).join('');
       problems.push(
-        `${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; first message: ${failed[0]!.messages[0]}`,
+        `${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; it failed:${seen}`,
       );
     } else caught.push(where);
   }

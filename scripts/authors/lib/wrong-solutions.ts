@@ -46,7 +46,11 @@ export function parseWrongSolution(text: string, chapter: number, file: string):
     slug: path.basename(file, '.txt'),
     file,
     region: field('region'),
-    expect: regex ? new RegExp(regex[1]!, regex[2]) : new RegExp(expectText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    // Without g and y: a RegExp with either keeps a lastIndex between test() calls, so whether a message matched
+    // would depend on the messages tried before it (verify tries every failing test's messages).
+    expect: regex
+      ? new RegExp(regex[1]!, regex[2]!.replace(/[gy]/g, ''))
+      : new RegExp(expectText.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
     why: field('why'),
     body,
   };
