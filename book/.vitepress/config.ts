@@ -15,6 +15,7 @@ import {
   codeKindPlugin,
   mermaidPlugin,
   quizPlugin,
+  tableFramePlugin,
 } from './lib/markdown';
 import { LOCALES, STRINGS } from './lib/i18n';
 import { pageLink, parseSummary } from './lib/summary';
@@ -134,12 +135,13 @@ export default defineConfig({
     config(md) {
       md.use(cjkStrongPlugin);
       md.use(quizPlugin);
-      md.use(mermaidPlugin);
+      md.use(mermaidPlugin, path.resolve(srcDir, '../..'));
       md.use(chapterHeaderPlugin);
       md.use(codeKindPlugin);
       md.use(chapterLinkPlugin, chapters);
       md.use(behindNotePlugin, rewrites);
       md.use(permalinkLabelPlugin);
+      md.use(tableFramePlugin);
     },
   },
   locales: {

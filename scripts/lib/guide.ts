@@ -1,7 +1,8 @@
 /**
  * The guide's own checks, for verify:
  * - checkGuide(): SUMMARY.md and the pages agree; every ```ts check block type-checks against solution/src; every
- *   ```quiz block parses; every ```mermaid block parses with mermaid's own parser; no page speaks in the authors'
+ *   ```quiz block parses; every ```mermaid block parses with mermaid's own parser and has its drawing stored
+ *   (guide-diagrams.ts, `npm run diagrams`); no page speaks in the authors'
  *   voice (AUTHOR_VOICE). The same over each translated edition (book/src/zh: its own SUMMARY.md, its quizzes'
  *   balance counted apart, its header labels and authors' voice in Chinese), and the translations are in step with
  *   the English (guide-locale.ts: front matter, staleness, structure). Returns problems as sentences (empty = fine),
@@ -20,6 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { parseQuiz, type Quiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { diagramError, typeCheckBlocks } from './guide-build.js';
+import { checkDiagramDrawings } from './guide-diagrams.js';
 import { checkTranslations, isStub } from './guide-locale.js';
 import { bookSrc, chapterPage, editionOf, guidePages } from './guide-pages.js';
 import { authorVoice, headerLabels, headerLength, quizBalance } from './guide-prose.js';
@@ -28,6 +30,7 @@ import { type FencedBlock, fencedBlocks, pageError } from './markdown.js';
 import { ROOT } from './paths.js';
 
 export { buildSite, diagramError } from './guide-build.js';
+export { checkDiagramDrawings, diagramDrawings, drawAndStore, guideDiagrams } from './guide-diagrams.js';
 export { type GuideTestCommand, guideTestCommands, shellWords } from './guide-commands.js';
 export { chapterPage, editionOf, guidePages } from './guide-pages.js';
 export {
@@ -115,6 +118,8 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
         `book/src/${page}:${at}: mermaid cannot parse this diagram (the reader would see its source): ${error}`,
       );
   }
+  // Every diagram arrives in the page drawn (lib/diagram-store.ts): its drawing is stored, and no drawing is left over.
+  problems.push(...checkDiagramDrawings(root));
   // Each edition's quizzes are balanced on their own (a Chinese choice's length compares with Chinese choices).
   for (const [edition, list] of quizzes)
     problems.push(...quizBalance(list).map((p) => (edition ? `book/src/${edition}/: ${p}` : p)));

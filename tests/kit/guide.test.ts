@@ -5,13 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
+import { diagramKey } from '../../book/.vitepress/lib/diagram-store.js';
 import {
+  checkDiagramDrawings,
   checkGuide,
   checkStubTable,
   checkStubTables,
   headerLength,
   quizBalance,
   fencedBlocks,
+  guideDiagrams,
   guideTestCommands,
   shellWords,
   stubTable,
@@ -129,6 +132,7 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
   beforeAll(() => {
     copy = copyRepo();
     rmSync(path.join(copy.root, 'book/src'), { recursive: true, force: true });
+    rmSync(path.join(copy.root, 'book/diagrams'), { recursive: true, force: true });
     // The translated hints record English commits; a copy has no git history to read them from (guide-locale.test.ts
     // checks them in a repository of its own).
     for (const chapter of readdirSync(path.join(copy.root, 'tests')).filter((name) => /^chapter\d+$/.test(name)))
@@ -175,6 +179,27 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
         'A random failure from a fixed seed is fine.',
       ].join('\n'),
     );
+    const drawings = guideDiagrams(copy.root);
+    expect(
+      checkDiagramDrawings(copy.root),
+      'a diagram without its drawing (npm run diagrams stores it in book/diagrams)',
+    ).toEqual(
+      drawings.map(
+        (d) =>
+          `book/src/chapter01.md:${d.line}: this diagram has no drawing (book/diagrams/${d.key}.svg): the site would draw it in the reader's browser, late and moving the page (npm run diagrams draws it)`,
+      ),
+    );
+    // Their drawings (what npm run diagrams would store), and one no diagram uses.
+    mkdirSync(path.join(copy.root, 'book/diagrams'), { recursive: true });
+    for (const d of drawings)
+      writeFileSync(path.join(copy.root, 'book/diagrams', `${d.key}.svg`), '<svg viewBox="0 0 10 10"></svg>\n');
+    writeFileSync(path.join(copy.root, 'book/diagrams/0000000000000000.svg'), '<svg viewBox="0 0 10 10"></svg>\n');
+    expect(checkDiagramDrawings(copy.root, { unused: true })).toEqual([
+      'book/diagrams/0000000000000000.svg is the drawing of no diagram of the guide (npm run diagrams deletes it)',
+    ]);
+    expect(checkDiagramDrawings(copy.root), 'a drawing left over is no problem for verify').toEqual([]);
+    rmSync(path.join(copy.root, 'book/diagrams/0000000000000000.svg'));
+    expect(drawings.map((d) => d.key)).toEqual(drawings.map((d) => diagramKey(d.source)));
     expect(await checkGuide(copy.root)).toEqual([]);
     expect(guideTestCommands(copy.root)).toEqual([
       { file: 'book/src/README.md', line: 3, args: ['chapter1'] },

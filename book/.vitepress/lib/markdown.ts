@@ -10,6 +10,7 @@
  * Every string these show is in the page's language (lib/i18n.ts).
  */
 import type { MarkdownRenderer as MarkdownIt } from 'vitepress';
+import { diagramWidth, MIN_SCALE, storedDiagram } from './diagram-store';
 import { englishPath, pageLang, STRINGS, type Lang } from './i18n';
 import { parseQuiz } from './quiz';
 import { pageLink } from './summary';
@@ -101,11 +102,14 @@ export function diagramKind(source: string): string {
 }
 
 /**
- * ```mermaid blocks become `<div class="mermaid">` holding the source as plain text (what a reader sees without
- * JavaScript). The theme (theme/diagrams.ts) draws them once the page is interactive, loading mermaid only then and
- * only on pages that have a diagram.
+ * ```mermaid blocks become `<div class="mermaid">`. With its drawing stored (lib/diagram-store.ts, `npm run
+ * diagrams`), the block holds the SVG, sized from its own width and height, so the page is laid out once, in its final
+ * form: no source shown first, nothing moves when scripts run. Its caption ("click to open full size") takes room only
+ * when the column is too narrow to read the drawing in (CSS, from --open-below: no script decides the layout). Without
+ * a drawing (a diagram just written, in `npm run book`), the block holds the source as plain text and the theme draws
+ * it in the browser (theme/diagrams.ts); verify reports the missing drawing.
  */
-export function mermaidPlugin(md: MarkdownIt): void {
+export function mermaidPlugin(md: MarkdownIt, root?: string): void {
   const fallback: Renderer =
     md.renderer.rules.fence ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
   md.renderer.rules.fence = (tokens, idx, options, env, self) => {
@@ -113,8 +117,34 @@ export function mermaidPlugin(md: MarkdownIt): void {
     const info = token.info.trim().split(/\s+/)[0];
     if (info !== 'mermaid') return fallback(tokens, idx, options, env, self);
     const kind = md.utils.escapeHtml(diagramKind(token.content));
+    const stored = root ? storedDiagram(root, token.content.replace(/\n$/, '')) : undefined;
+    if (stored) {
+      const svg = stored.svg
+        .trim()
+        .replace(/^<svg\b/, `<svg style="width: ${diagramWidth(stored.width, stored.height)}; height: auto"`);
+      // v-html: the SVG's own <style> survives (Vue drops a <style> written in a template), on the server and after
+      // a client-side navigation alike.
+      const html = md.utils.escapeHtml(JSON.stringify(svg));
+      const openBelow = Math.ceil(stored.width * MIN_SCALE);
+      return `<div class="mermaid" data-kind="${kind}" data-drawn="build" style="--open-below: ${openBelow}px"><div class="mermaid-drawing" v-html="${html}"></div><div class="mermaid-caption" aria-hidden="true">${STRINGS[langOfEnv(env)].diagramCaption}</div></div>\n`;
+    }
     return `<div class="mermaid" data-kind="${kind}"><pre class="mermaid-source" v-pre>${md.utils.escapeHtml(token.content)}</pre></div>\n`;
   };
+}
+
+/**
+ * Every table sits in a `<div class="table-frame">`: the table scrolls sideways inside it when it is wider than the
+ * column, and the frame shows that it does (a shadow at the edge that hides more, theme/tables.ts and custom.css).
+ */
+export function tableFramePlugin(md: MarkdownIt): void {
+  const open =
+    md.renderer.rules.table_open ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  const close =
+    md.renderer.rules.table_close ?? ((tokens, idx, options, env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.table_open = (tokens, idx, options, env, self) =>
+    `<div class="table-frame">${open(tokens, idx, options, env, self)}`;
+  md.renderer.rules.table_close = (tokens, idx, options, env, self) =>
+    `${close(tokens, idx, options, env, self)}</div>`;
 }
 
 /** The label a TypeScript block carries on the site, from its info string; undefined for other languages. */

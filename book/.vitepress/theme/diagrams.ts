@@ -1,53 +1,24 @@
 /**
- * Draws the page's ```mermaid blocks (rendered by lib/markdown.ts as `<div class="mermaid">` holding the source).
+ * The page's diagrams once the app answers clicks. Most are drawn before the build (lib/diagram-store.ts, `npm run
+ * diagrams`) and arrive in the page as SVG, already sized by CSS (lib/markdown.ts mermaidPlugin): here they only learn
+ * to open full size when the column shows them too small to read (below MIN_SCALE, labels under 12px): one click,
+ * Enter or Space opens the drawing full size (labels at 16px, scrolling both ways); Escape, the close button or a
+ * click outside the drawing closes it. Nothing here changes the page's layout (the caption's room is CSS's).
  *
- * The page must answer clicks first: mermaid is loaded only once the app has hydrated and the browser is idle, only
- * on a page that has a diagram, and mermaid itself then fetches only the code of the diagram kinds on the page.
- * Diagrams are drawn one at a time, yielding to the browser between them. The built site serves mermaid's own
- * prebuilt ESM files (copied by config.ts buildEnd, MERMAID_DIR) rather than bundling mermaid again: the build is
- * much faster, and mermaid's files already load each diagram kind's code only when a diagram of that kind is drawn.
- *
- * Readable labels: diagrams are drawn at their natural size (labels at the page's 16px) and shrunk to fit the column
- * (and MAX_HEIGHT while labels stay readable). When fitting the column would take the labels below MIN_SCALE (12px),
- * the diagram is still shown whole in the
- * column, as a preview, and opens full size (labels at 16px, scrolling both ways) with one click, Enter or Space;
- * Escape, the close button or a click outside the drawing closes it. Nothing scrolls sideways inside the column.
+ * A diagram without a stored drawing (one just written, while `npm run book` runs; verify reports it) is its source
+ * until drawn here: mermaid is loaded only then, once the app has hydrated and the browser is idle, and fetches only
+ * the code of the diagram kinds on the page. The built site serves mermaid's own prebuilt ESM files (config.ts
+ * buildEnd) for that.
  */
-import type { Mermaid, MermaidConfig } from 'mermaid';
+import type { Mermaid } from 'mermaid';
 import { withBase } from 'vitepress';
+import { DIAGRAM_FONT, diagramConfig, MAX_HEIGHT, MIN_SCALE } from '../lib/diagram-config';
 import { langOf, STRINGS } from '../lib/i18n';
 
 /** The page's language, from <html lang> (VitePress sets it per locale, on every route change). */
 const pageLanguage = () => langOf(document.documentElement.lang);
 
-export const DIAGRAM_FONT =
-  'ui-sans-serif, system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
-/** The smallest scale a diagram is shown at in the column as readable: 16px labels stay at least 12px on screen. */
-export const MIN_SCALE = 0.75;
-/** The tallest a diagram is shown in the column, px, as long as its labels stay readable (MIN_SCALE). */
-export const MAX_HEIGHT = 1000;
-
-export function diagramConfig(dark: boolean): MermaidConfig {
-  return {
-    startOnLoad: false,
-    securityLevel: 'strict',
-    theme: dark ? 'dark' : 'default',
-    // A local font: a label measured before a web font loads would be clipped once it does.
-    fontFamily: DIAGRAM_FONT,
-    themeVariables: { fontFamily: DIAGRAM_FONT, fontSize: '16px' },
-    flowchart: { useMaxWidth: false },
-    state: { useMaxWidth: false },
-    sequence: {
-      useMaxWidth: false,
-      actorFontSize: 16,
-      messageFontSize: 16,
-      noteFontSize: 16,
-      actorFontFamily: DIAGRAM_FONT,
-      messageFontFamily: DIAGRAM_FONT,
-      noteFontFamily: DIAGRAM_FONT,
-    },
-  };
-}
+export { DIAGRAM_FONT, diagramConfig, MAX_HEIGHT, MIN_SCALE };
 
 let mermaid: Promise<Mermaid> | undefined;
 let queue: Promise<void> = Promise.resolve();
@@ -153,8 +124,9 @@ function openFull(block: HTMLElement): void {
 
 async function draw(redraw: boolean): Promise<void> {
   await idle();
+  markOpeners();
   const blocks = [...document.querySelectorAll<HTMLElement>('.vp-doc div.mermaid')].filter(
-    (b) => redraw || !b.dataset.drawn,
+    (b) => b.dataset.drawn !== 'build' && (redraw || !b.dataset.drawn),
   );
   if (!blocks.length) return;
   mermaid ??= (
@@ -185,6 +157,25 @@ async function draw(redraw: boolean): Promise<void> {
       console.error('mermaid could not draw a diagram:', error);
     }
   }
+}
+
+/** Whether a drawing is shown below readable size in the column (its caption says it opens: theme/custom.css). */
+function shrunk(block: HTMLElement): boolean {
+  const svg = block.querySelector<SVGSVGElement>('.mermaid-drawing svg');
+  const natural = svg?.viewBox.baseVal?.width;
+  return !!svg && !!natural && svg.getBoundingClientRect().width / natural < MIN_SCALE - 0.005;
+}
+
+let watching: ResizeObserver | undefined;
+
+/** The drawings that came with the page open full size when they are shown too small to read; again on a resize. */
+export function markOpeners(): void {
+  const blocks = [...document.querySelectorAll<HTMLElement>('.vp-doc div.mermaid[data-drawn="build"]')];
+  const mark = (block: HTMLElement) => (shrunk(block) ? opensFullSize(block) : closesNothing(block));
+  blocks.forEach(mark);
+  watching?.disconnect();
+  watching = new ResizeObserver((entries) => entries.forEach((e) => mark(e.target as HTMLElement)));
+  for (const block of blocks) watching.observe(block);
 }
 
 /** Draws the diagrams not yet drawn (all of them with `redraw`, after a theme change), after any earlier call. */

@@ -3,6 +3,7 @@ import { useData, useRoute, type Theme } from 'vitepress';
 import { onMounted, watch } from 'vue';
 import Quiz from './Quiz.vue';
 import { keepTypedAhead, warmSearch } from './search';
+import { markTables } from './tables';
 import './custom.css';
 
 export default {
@@ -15,18 +16,22 @@ export default {
     // Diagrams are drawn after the page answers clicks (theme/diagrams.ts, loaded only then).
     const draw = (redraw = false) => void import('./diagrams').then((m) => m.drawDiagrams(redraw));
     const route = useRoute();
-    const { isDark } = useData();
+    const { isDark, localeIndex } = useData();
     onMounted(() => {
       // The app has hydrated: the page answers clicks from here (tests/kit/browser-check.ts reads this mark).
       performance.mark('guide:hydrated');
       draw();
+      markTables();
       // The first search after loading finds what the reader typed (theme/search.ts).
       keepTypedAhead();
-      warmSearch();
+      warmSearch(() => localeIndex.value);
     });
     watch(
       () => route.path,
-      () => draw(),
+      () => {
+        draw();
+        markTables();
+      },
       { flush: 'post' },
     );
     watch(isDark, () => draw(true), { flush: 'post' });

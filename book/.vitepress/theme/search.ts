@@ -4,7 +4,8 @@
  * reader opens it. Until then there is no input to type into: a reader who presses `/` and types straight away lost
  * every key, and saw an empty box, "nothing found", for a search that was never run. Two things fix it:
  * - warmSearch(): when the pointer or focus reaches the search button, or the page is idle a few seconds after
- *   hydration, fetch the box's code and the index, so they are there by the time the reader types;
+ *   hydration, fetch the box's code and the page's language's index (only that one: the box searches only it), so
+ *   they are there by the time the reader types;
  * - keepTypedAhead(): the keys typed after the search was asked for (`/`, Ctrl-K or a click on the search button) and
  *   before its input exists are kept, and given to the input when it appears, as if typed into it.
  */
@@ -14,17 +15,16 @@ const BUTTON = '.VPNavBarSearchButton, .DocSearch-Button';
 /** How long after hydration the search is fetched unasked (ms): the first seconds belong to the page's own clicks. */
 const WARM_AFTER_MS = 3000;
 
-export function warmSearch(): void {
+export function warmSearch(localeIndex: () => string): void {
   let started = false;
   const start = () => {
     if (started) return;
     started = true;
     void import('vitepress/dist/client/theme-default/components/VPLocalSearchBox.vue').catch(() => {});
-    // The virtual module VitePress's local search serves: one loader per locale, each fetching that index.
+    // The virtual module VitePress's local search serves: one loader per locale ('root', 'zh'), each fetching that
+    // index. The box loads the reader's locale's (VPLocalSearchBox: localeIndex); so does this, and no other.
     void import('@localSearchIndex')
-      .then((m: { default: Record<string, () => Promise<unknown>> }) =>
-        Promise.all(Object.values(m.default).map((load) => load())),
-      )
+      .then((m: { default: Record<string, () => Promise<unknown>> }) => m.default[localeIndex()]?.())
       .catch(() => {});
   };
   // At once when the reader heads for the search button; otherwise when the page is idle, a few seconds in.
