@@ -7,12 +7,12 @@
  * (client-tools.ts). Later chapters add parts at those seams; none of them adds a branch here.
  */
 import { TurnBuilder } from './accumulate.js';
-import { addUsage, noUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
+import { addUsage, streamedTurnEvents, type AgentEvent } from './agent-events.js';
 import { DEFAULT_MAX_TURNS, type AgentOptions } from './simple-agent.js';
 import { addClientResults } from './client-tools.js';
-import { finishRun, howItEnded, interruptRun, runSignal, type RunState } from './finish-run.js';
+import { endingOf, finishRun, interruptRun, startRun } from './finish-run.js';
 import { runSerially, type Executor } from './serial-executor.js';
-import { composeHooks, isStop, type ComposedHooks, type Hooks } from './hooks.js';
+import { composeHooks, type ComposedHooks, type Hooks } from './hooks.js';
 import { textOf, toolCallsOf, type AssistantMessage, type Message, type ToolResultMessage } from './messages.js';
 import type { ModelRequest, Provider } from './provider.js';
 import { runToolCall, takeEmitted, type RunContext } from './hooked-call.js';
@@ -57,46 +57,31 @@ export class Agent {
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
-    // 1. Make the run's state: the run's own signal, abort and stop (...runSignal(options.signal), given), turn 0,
-    //    the history, tools, hooks, cwd, no pending calls, no emitted events and an emit that adds one to them, no
-    //    model calls, no text, no usage (noUsage()).
+    // 1. Make the run's state with startRun (given): the history, this agent's tools, hooks and cwd, and the
+    //    caller's signal.
     // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
     //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
     // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
     //    a. throw the signal's reason if it is aborted, then yield turn_start;
-    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions } and yield what the
-    //       hooks emitted (takeEmitted(run), given); a stop ends the
-    //       run (finishRun, the hook's stop as the message): reason cancelled, or end_turn when the stop carries an
-    //       answer, which is then the run's text;
+    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }, yield what the
+    //       hooks emitted (takeEmitted(run), given), and throw the signal's reason if it has aborted: a hook's stop
+    //       reaches the loop this way, wherever the hook was called (ctx.stop aborts the run's signal with a RunStop);
     //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
     //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
     //       usage event when it has one; then await this.hooks.afterModelCall(turn, run), yield what the hooks
-    //       emitted, and throw the signal's reason if it has aborted: any hook may have stopped the run (ctx.stop
-    //       aborts the run's signal), and this check, like the others on the signal, is where the loop honours it;
+    //       emitted, and throw the signal's reason if it has aborted, as in b;
     //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
     //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
     //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
     //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
     //       else go round. Anything else: finishRun with end_turn.
     // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
-    // 5. catch: yield* finishRun(run, ...howItEnded(run, error)) (given: a hook's stop ends the run as it asked, another
-    //    abort as cancelled with the reason's text, anything else as error).
+    // 5. catch: endingOf(run.signal, error) (given) says how the run ends: a hook's stop as it asked, another abort
+    //    as cancelled, anything else as error. Its answer, when it has one, is the run's text; then yield* finishRun
+    //    with its reason and message.
     // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
     //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
-    const run: RunState = {
-      ...runSignal(options.signal),
-      turn: 0,
-      history,
-      tools: this.tools,
-      hooks: this.hooks,
-      cwd: this.cwd,
-      pending: [],
-      emitted: [],
-      emit: (event) => void run.emitted.push(event),
-      modelCalls: 0,
-      text: '',
-      usage: noUsage(),
-    };
+    const run = startRun({ history, tools: this.tools, hooks: this.hooks, cwd: this.cwd, signal: options.signal });
     const problem = addClientResults(history, options.clientResults ?? []);
     if (problem) return yield { type: 'done', reason: 'error', turns: 0, text: '', usage: run.usage, message: problem };
     try {
@@ -108,10 +93,7 @@ export class Agent {
           run,
         );
         yield* takeEmitted(run);
-        if (isStop(request)) {
-          if (request.answer !== undefined) run.text = request.answer;
-          return yield* finishRun(run, request.answer === undefined ? 'cancelled' : 'end_turn', request.stop);
-        }
+        run.signal.throwIfAborted();
         run.modelCalls++;
         const turn = normalizeTurn(yield* this.streamTurn({ ...request, signal: run.signal }, run), history);
         history.push(turn);
@@ -151,7 +133,9 @@ export class Agent {
         `the model was still asking for tools after ${this.maxTurns} model calls (turn limit)`,
       );
     } catch (error) {
-      yield* finishRun(run, ...howItEnded(run, error));
+      const ending = endingOf(run.signal, error);
+      if (ending.answer !== undefined) run.text = ending.answer;
+      yield* finishRun(run, ending.reason, ending.message);
     } finally {
       interruptRun(run);
     }

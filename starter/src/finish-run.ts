@@ -12,12 +12,13 @@
  * calls there, so the history is just as valid for the next run.
  */
 import { TodoError } from './todo.js';
-import { type AgentEvent, type DoneReason } from './agent-events.js';
+import { noUsage, type AgentEvent, type DoneReason } from './agent-events.js';
 import { closeOpenCalls } from './client-tools.js';
 import { CANCELLED_RESULT, errorText } from './safe-call.js';
-import { RunStop, type StopRun } from './hooks.js';
-import type { Usage } from './messages.js';
+import { RunStop, type ComposedHooks, type StopRun } from './hooks.js';
+import type { Message, Usage } from './messages.js';
 import { resultEvent, type RunContext } from './hooked-call.js';
+import type { ToolSet } from './tool.js';
 
 /** A run in progress: what the loop, the executor and the hooks share, plus what `done` reports. */
 export interface RunState extends RunContext {
@@ -52,19 +53,55 @@ export function runSignal(caller?: AbortSignal): {
   };
 }
 
+/** What a run is started with; the rest of its state starts empty. */
+export interface RunStart {
+  history: Message[];
+  tools: ToolSet;
+  hooks: ComposedHooks;
+  cwd: string;
+  /** The caller's signal, when there is one (runSignal combines it with the run's own). */
+  signal?: AbortSignal;
+}
+
 /**
- * How a run that threw ends, as finishRun's reason and message. After a hook's stop (the signal's reason is a
- * RunStop): end_turn when the stop carries an answer (which becomes run.text), else cancelled, with the stop as the
- * message. After another abort: cancelled, with the reason's text. Anything else: error, with the error's text.
+ * A new run's state: its own signal (runSignal), turn 0, no calls waiting for the client, no emitted events and an
+ * emit that adds one to them, no model calls yet, no text and no usage.
  */
-export function howItEnded(run: RunState, error: unknown): [DoneReason, string] {
-  if (!run.signal.aborted) return ['error', errorText(error)];
-  const reason: unknown = run.signal.reason;
+export function startRun(start: RunStart): RunState {
+  const { signal, ...parts } = start;
+  const run: RunState = {
+    ...runSignal(signal),
+    ...parts,
+    turn: 0,
+    pending: [],
+    emitted: [],
+    emit: (event) => void run.emitted.push(event),
+    modelCalls: 0,
+    text: '',
+    usage: noUsage(),
+  };
+  return run;
+}
+
+/** How a run ends: finishRun's reason and message, and the answer that becomes the run's text when there is one. */
+export interface Ending {
+  reason: DoneReason;
+  message: string;
+  answer?: string;
+}
+
+/**
+ * How a run that threw ends (it changes nothing). After a hook's stop (the signal's reason is a RunStop): end_turn
+ * with the stop's answer when it carries one, else cancelled, with the stop as the message. After another abort:
+ * cancelled, with the reason's text. Anything else: error, with the error's text.
+ */
+export function endingOf(signal: AbortSignal, error: unknown): Ending {
+  if (!signal.aborted) return { reason: 'error', message: errorText(error) };
+  const reason: unknown = signal.reason;
   if (reason instanceof RunStop && reason.request.answer !== undefined) {
-    run.text = reason.request.answer;
-    return ['end_turn', reason.message];
+    return { reason: 'end_turn', message: reason.message, answer: reason.request.answer };
   }
-  return ['cancelled', errorText(reason)];
+  return { reason: 'cancelled', message: errorText(reason) };
 }
 
 /**

@@ -86,7 +86,7 @@ export interface Hooks {
 
 /** Several sets of hooks as one: every hook is there, and each returns a decision rather than maybe nothing. */
 export interface ComposedHooks {
-  beforeModelCall(request: ModelRequest, ctx: HookContext): Promise<ModelRequest | StopRun>;
+  beforeModelCall(request: ModelRequest, ctx: HookContext): Promise<ModelRequest>;
   afterModelCall(turn: AssistantMessage, ctx: HookContext): Promise<void>;
   onText(text: string, ctx: HookContext): Promise<void>;
   beforeToolCall(call: ToolCall, ctx: HookContext): Promise<ToolDecision>;
@@ -100,8 +100,10 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
 
 /**
  * The hooks of `list` as one set, called in list order (each awaited before the next):
- * - beforeModelCall: each hook gets the request as the hooks before it left it; the first stop ends the chain;
- * - afterModelCall: every hook sees the turn; the first stop a hook returns goes to ctx.stop and ends the chain;
+ * - beforeModelCall: each hook gets the request as the hooks before it left it; the first stop a hook returns goes
+ *   to ctx.stop and ends the chain, and the request is returned as it was then;
+ * - afterModelCall: every hook sees the turn; the first stop a hook returns goes to ctx.stop and ends the chain
+ *   (one way to stop a run: ctx.stop, whichever hook asks, so the loop has one place that honours it);
  * - onText: every hook sees every piece;
  * - beforeToolCall: the first block wins, and later hooks are not asked; a change gives the next hook the call
  *   with the new arguments, and the decision is `change` with the last arguments if any hook changed them,
@@ -114,7 +116,8 @@ export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks
   // #region chapter 7: composeHooks
   // 1. Accept one set of hooks or an array of them (Array.isArray), and return an object with all five methods.
   // 2. beforeModelCall: pass the request through each hook that has one, in order. A returned request replaces it
-  //    for the next hook; a returned { stop } is returned at once; nothing returned keeps it. Return the request.
+  //    for the next hook; a returned { stop } goes to ctx.stop (ctx.stop?.(stop)) and ends the chain; nothing
+  //    returned keeps it. Return the request.
   // 3. onText: await every hook's onText with the piece, in order. afterModelCall: show the turn to each hook in
   //    order; the first stop one returns goes to ctx.stop (ctx.stop?.(stop)), and the hooks after it are not asked.
   // 4. beforeToolCall: ask each hook in order with the call as the earlier hooks changed it. A block is returned at

@@ -63,8 +63,11 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       done.text,
       "Agent.run step 3b: a stop without an answer leaves the run's text as it was ('' before any turn)",
     ).toBe('');
-    expect(provider.requests, 'no model call after a stop').toHaveLength(0);
-    expect(later, 'composeHooks step 2: a stop is returned at once; later hooks are not asked').toEqual([]);
+    expect(
+      { requests: provider.requests.length, turns: done.turns },
+      "Agent.run step 3b: throw the signal's reason after beforeModelCall: no model call is made (or counted in done.turns) after a stop",
+    ).toEqual({ requests: 0, turns: 0 });
+    expect(later, 'composeHooks step 2: the chain ends at a stop; later hooks are not asked').toEqual([]);
     expect(history).toBeValidHistory('after a hook stopped the run');
   });
 

@@ -84,7 +84,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(history));
     expect(
       theDone(events, 'a stop in beforeToolCall'),
-      'any hook may end the run with ctx.stop: done cancelled with its message (howItEnded, given, in Agent.run step 5)',
+      'any hook may end the run with ctx.stop: done cancelled with its message (endingOf, given, in Agent.run step 5)',
     ).toMatchObject({ reason: 'cancelled', message: 'the person left' });
     expect(ran, 'the stopped call and the ones after it never run').toEqual([]);
     expect(provider.requests).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(history));
     expect(
       theDone(events, 'a stop with an answer'),
-      'Agent.run step 5: yield* finishRun(run, ...howItEnded(run, error)): a stop with an answer ends as end_turn, the answer as the text',
+      "Agent.run step 5: the ending's answer is the run's text: a stop with an answer ends as end_turn, the answer as the text",
     ).toMatchObject({ reason: 'end_turn', text: 'Result: a', message: 'first result is the answer' });
     expect(ran, 'the call the hook saw ran; the next did not').toEqual(['echo a']);
     expect(provider.requests, 'the answer needs no further model call').toHaveLength(1);
@@ -129,7 +129,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
   });
 });
 
-describe('composeHooks (src/hooks.ts): afterModelCall', () => {
+describe('composeHooks (src/hooks.ts): a stop, before and after a model call', () => {
   const ctxWith = (stops: StopRun[]): HookContext => ({
     signal: new AbortController().signal,
     turn: 1,
@@ -159,6 +159,30 @@ describe('composeHooks (src/hooks.ts): afterModelCall', () => {
     expect(stops, 'composeHooks step 3: the first stop a hook returns is handed to ctx.stop, as it is').toEqual([
       { stop: 'b stops', answer: 'from b' },
     ]);
+  });
+
+  test('beforeModelCall: the first stop goes to ctx.stop, as it is; the hooks after it are not asked', async () => {
+    const seen: string[] = [];
+    const stops: StopRun[] = [];
+    const request = { system: 'base', messages: [], tools: [] };
+    const composed = composeHooks([
+      { beforeModelCall: (r) => (seen.push('a'), { ...r, system: 'changed' }) },
+      { beforeModelCall: (r) => (seen.push(`b saw ${r.system}`), { stop: 'b stops', answer: 'from b' }) },
+      { beforeModelCall: () => (seen.push('c'), { stop: 'c stops' }) },
+    ]);
+    const out = await composed.beforeModelCall(request, ctxWith(stops));
+    expect(
+      stops,
+      'composeHooks step 2: a stop a beforeModelCall hook returns is handed to ctx.stop, as it is (the one way a hook stops a run)',
+    ).toEqual([{ stop: 'b stops', answer: 'from b' }]);
+    expect(seen, 'composeHooks step 2: the chain ends at the first stop; later hooks are not asked').toEqual([
+      'a',
+      'b saw changed',
+    ]);
+    expect(out, 'composeHooks step 2: after a stop, the request is returned as the hooks before it left it').toEqual({
+      ...request,
+      system: 'changed',
+    });
   });
 
   test('with no stop, nothing is stopped', async () => {
