@@ -624,10 +624,14 @@ async function main(): Promise<number> {
   }
   const version = spawnSync(claude, ['--version'], { encoding: 'utf8', timeout: 30_000 }).stdout?.trim() || 'unknown';
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  const changed = spawnSync('git', ['status', '--porcelain', '--', 'solution', 'scripts/agent.ts', 'scripts/lib'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  })
+  const changed = spawnSync(
+    'git',
+    ['status', '--porcelain', '--', 'solution', 'scripts/agent.ts', 'scripts/agent', 'scripts/lib'],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+    },
+  )
     .stdout.split('\n')
     .filter((line) => line.trim()).length;
   const commit = changed ? `${head} (with ${changed} uncommitted file${changed === 1 ? '' : 's'} of the agent)` : head;
