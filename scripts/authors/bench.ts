@@ -23,7 +23,6 @@ import {
   readFileSync,
   rmSync,
   statSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -31,7 +30,7 @@ import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
 import { chapterDir } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
-import { buildWorkspace } from '../lib/regions.js';
+import { copyKit, solveUpTo } from './lib/kit-copy.js';
 import { guideLines, measureGuide } from '../../tests/kit/browser-check.js';
 
 const USAGE = 'npm run bench [-- --runs=N] [--chapters=1,2,3] [--verify] [--ci] [--no-guide]';
@@ -111,40 +110,6 @@ async function medians(commands: Array<() => Promise<number>>, runs = RUNS): Pro
   return times.map(median);
 }
 
-function copyRepo(): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'kit-bench-'));
-  for (const entry of [
-    'solution',
-    'starter',
-    'tests',
-    'scripts',
-    'vitest.config.ts',
-    'package.json',
-    'package-lock.json',
-    'tsconfig.json',
-    'tsconfig.base.json',
-    'tsconfig.starter.json',
-  ]) {
-    const from = path.join(ROOT, entry);
-    if (existsSync(from))
-      cpSync(from, path.join(root, entry), {
-        recursive: true,
-        filter: (src) => !/[\\/](node_modules|tests[\\/]kit)$/.test(src),
-      });
-  }
-  symlinkSync(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-  return root;
-}
-
-/** starter/src with chapters 1..n solved, as a learner part-way through. */
-function solveUpTo(root: string, n: number): void {
-  const { files } = buildWorkspace(path.join(root, 'solution/src'), (region) => region.chapter > n);
-  for (const [rel, text] of files) {
-    mkdirSync(path.dirname(path.join(root, 'starter/src', rel)), { recursive: true });
-    writeFileSync(path.join(root, 'starter/src', rel), text);
-  }
-}
-
 const node = process.execPath;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -154,7 +119,7 @@ async function main(): Promise<void> {
     `npm run bench: ${RUNS} run(s) per figure, median; ${CORES} cores, Node ${process.version}, load average ${loadBefore.toFixed(2)}`,
   );
   if (loadBefore > CORES * 0.5) console.log(`  (the machine is busy: figures will be slower than on a quiet one)`);
-  const root = copyRepo();
+  const root = copyKit('kit-bench-');
   try {
     const vitest = [path.join(root, 'node_modules/vitest/vitest.mjs'), 'run'];
     const tsx = path.join(root, 'node_modules/tsx/dist/cli.mjs');

@@ -6,11 +6,10 @@
  *   npx tsx scripts/authors/watch-timing.ts [--saves=5] [--chapter=3]
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../lib/paths.js';
-import { buildWorkspace } from '../lib/regions.js';
+import { copyKit, solveUpTo } from './lib/kit-copy.js';
 import { parseScriptArgs } from '../kit/args.js';
 
 export interface WatchTiming {
@@ -30,32 +29,10 @@ export async function measureWatch(
 ): Promise<WatchTiming> {
   const root = options.root ?? ROOT;
   const chapter = options.chapter ?? 3;
-  const copy = mkdtempSync(path.join(tmpdir(), 'kit-watch-timing-'));
+  const copy = copyKit('kit-watch-timing-', root);
   try {
-    for (const entry of [
-      'solution',
-      'starter',
-      'tests',
-      'scripts',
-      'vitest.config.ts',
-      'package.json',
-      'tsconfig.json',
-      'tsconfig.base.json',
-      'tsconfig.starter.json',
-    ]) {
-      if (existsSync(path.join(root, entry)))
-        cpSync(path.join(root, entry), path.join(copy, entry), {
-          recursive: true,
-          filter: (src) => !/[\\/]node_modules$/.test(src) && !/[\\/]tests[\\/]kit$/.test(src),
-        });
-    }
-    symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'), 'dir');
     // Chapters before `chapter` solved, `chapter` stubbed: the learner's position.
-    const { files } = buildWorkspace(path.join(copy, 'solution/src'), (r) => r.chapter >= chapter);
-    for (const [rel, text] of files) {
-      mkdirSync(path.dirname(path.join(copy, 'starter/src', rel)), { recursive: true });
-      writeFileSync(path.join(copy, 'starter/src', rel), text);
-    }
+    solveUpTo(copy, chapter - 1);
     const args = [
       path.join(root, 'node_modules/tsx/dist/cli.mjs'),
       path.join(copy, 'scripts/kit.ts'),
