@@ -32,7 +32,7 @@ export function permissionQuestion(program: Program, display: EventDisplay): Non
   };
 }
 
-/** A key (or line) answering the plan question: y (default mode), a (accept edits), n (keep planning), else undefined. */
+/** A key answering the plan question: y (default mode), a (accept edits), n (keep planning), else undefined. */
 function planKey(line: string): 'default' | 'acceptEdits' | 'keep' | undefined {
   const key = line.trim().toLowerCase();
   if (key === 'y' || key === 'yes') return 'default';
