@@ -1,0 +1,145 @@
+/**
+ * Chapter 5: the conversions between the kit's types and Anthropic's Messages API, pure functions.
+ *
+ * Going out, the kit's history becomes the Messages API's: the system prompt is a top-level field, tool calls are
+ * `tool_use` blocks, and tool results travel in a *user* message, all the results of one turn together. Coming back,
+ * content blocks, the stop reason and the usage become the kit's types again. AnthropicProvider (anthropic.ts) sends
+ * what these make and reads what comes back with them.
+ */
+import { TodoError } from '../todo.js';
+import Anthropic from '@anthropic-ai/sdk';
+import { checkImage } from '../images.js';
+import type { AssistantMessage, ContentBlock, Message, StopReason, Usage } from '../messages.js';
+import type { ModelRequest, ToolChoice, ToolDefinition } from '../provider.js';
+import { addExtras, tokenCount, turnStopReason, unexpectedAnswer } from './turn.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The kit's history as Anthropic messages. User text stays a string; a user message with images becomes content
+ * blocks, each image a base64 `image` block, images first and the text after them (Anthropic's advice: the question
+ * after the picture), an image the API cannot take refused with checkImage. An assistant turn becomes content blocks:
+ * text (empty text is left out: the API refuses it), signed thinking (unsigned thinking is left out: the API
+ * refuses it), and `tool_use` blocks whose `input` is an object. Consecutive tool results become ONE user message
+ * of `tool_result` blocks, in order, each with the `tool_use_id` of its call.
+ */
+export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
+  // #region chapter 5: toAnthropicMessages
+  // 1. Walk the messages in order, building a new array.
+  // 2. user: { role: 'user', content: message.content }. With images (message.images, not empty): content is a list
+  //    instead, each image first, in order, as { type: 'image', source: { type: 'base64', media_type, data } } from
+  //    checkImage(image) (given: it throws for a type, size or data the API refuses; never drop an image), then the
+  //    text as { type: 'text', text } (left out when empty).
+  // 3. assistant: { role: 'assistant', content: [...] } with, for each block in order:
+  //    - text -> { type: 'text', text }, skipped when the text is empty;
+  //    - thinking -> { type: 'thinking', thinking, signature }, skipped when there is no signature;
+  //    - tool_call -> { type: 'tool_use', id, name, input: arguments } (input must be an object: use {} when the
+  //      arguments are not one, for instance a string that failed to parse).
+  // 4. tool: a { type: 'tool_result', tool_use_id: toolCallId, content, is_error: isError } block. If the message
+  //    you added last is a user message made of tool results, push the block into it; otherwise start a new user
+  //    message. Anthropic wants all the results of one turn in a single user message.
+  throw new TodoError(5, 'toAnthropicMessages');
+  // #endregion
+}
+
+/** The kit's tool definitions as Anthropic tools. The input schema is already JSON Schema. */
+export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
+  // #region chapter 5: toAnthropicTools
+  // 1. One { name, description, input_schema } per definition, in order; input_schema is the definition's
+  //    inputSchema as it is (cast it to Anthropic.Tool.InputSchema).
+  throw new TodoError(5, 'toAnthropicTools');
+  // #endregion
+}
+
+/** 'auto' -> auto, 'required' -> any, 'none' -> none, { name } -> that one tool. */
+export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
+  // #region chapter 5: toAnthropicToolChoice
+  // 1. 'auto' -> { type: 'auto' }; 'required' -> { type: 'any' } (Anthropic's word for "some tool");
+  //    'none' -> { type: 'none' }; { name } -> { type: 'tool', name }.
+  throw new TodoError(5, 'toAnthropicToolChoice');
+  // #endregion
+}
+
+/**
+ * The body of one Messages API call. The request's model and maxTokens win over the provider's defaults; `system`
+ * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools. The
+ * request's extras (provider-specific fields) pass through, and never replace a field. Throws for a temperature: the
+ * Messages API this SDK speaks (version 2026-10-21) has none, and a setting dropped in silence would mislead.
+ */
+export function anthropicRequest(
+  request: ModelRequest,
+  defaults: { model: string; maxTokens: number },
+): Anthropic.MessageCreateParamsNonStreaming {
+  // #region chapter 5: anthropicRequest
+  // 1. model: request.model, else defaults.model; max_tokens: request.maxTokens, else defaults.maxTokens (the API
+  //    requires it).
+  // 2. system: request.system, only when it is a non-empty string.
+  // 3. messages: toAnthropicMessages(request.messages).
+  // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
+  //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
+  //    send neither.
+  // 5. A temperature (any number, 0 too) cannot be sent: the Messages API has no such field any more. Throw an
+  //    Error that says so and names what to use instead (extra: { output_config: { effort } }). Last, the extras:
+  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
+  //    the body yourself.
+  throw new TodoError(5, 'anthropicRequest');
+  // #endregion
+}
+
+/**
+ * Chapter 9 (given): `parallelToolCalls: false` as Anthropic's `disable_parallel_tool_use` on the tool choice (an
+ * `auto` choice when none was set). The API takes the flag only on auto, any and tool: with `none` no tool is
+ * called at all, so nothing is added.
+ */
+export function disableParallelToolUse(params: Anthropic.MessageCreateParamsNonStreaming, request: ModelRequest): void {
+  if (request.parallelToolCalls !== false || !params.tools) return;
+  const choice = params.tool_choice ?? { type: 'auto' };
+  if (choice.type === 'none') return;
+  params.tool_choice = { ...choice, disable_parallel_tool_use: true };
+}
+
+/** Anthropic's stop reason in the kit's words. */
+export function anthropicStopReason(reason: string | null | undefined): StopReason {
+  // #region chapter 5: anthropicStopReason
+  // 1. end_turn, tool_use, max_tokens, stop_sequence and refusal keep their names.
+  // 2. model_context_window_exceeded is a kind of max_tokens: the answer was cut.
+  // 3. Anything else (pause_turn, null, a reason added later) ends the turn: end_turn.
+  throw new TodoError(5, 'anthropicStopReason');
+  // #endregion
+}
+
+/** The usage fields Anthropic sends, in a response and in the stream's message_start and message_delta events. */
+export interface AnthropicUsageFields {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+/** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
+export function anthropicUsage(usage: AnthropicUsageFields): Usage {
+  // #region chapter 5: anthropicUsage
+  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens, each through tokenCount() (0 when missing or
+  //    not a number).
+  // 2. cacheReadTokens <- cache_read_input_tokens and cacheWriteTokens <- cache_creation_input_tokens, each only
+  //    when it is a number.
+  throw new TodoError(5, 'anthropicUsage');
+  // #endregion
+}
+
+/**
+ * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls in the
+ * order the model wrote them; other block types are dropped. The stop reason comes from turnStopReason. Throws a
+ * ProviderError when the answer has no content list (an error body sent with status 200, for instance).
+ */
+export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
+  // #region chapter 5: fromAnthropicMessage
+  // 1. If message.content is not an array, throw unexpectedAnswer('anthropic', message, 'content').
+  // 2. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
+  //    signature }; tool_use -> { type: 'tool_call', id, name, arguments: input }. Skip every other type.
+  // 3. The stop reason is turnStopReason(anthropicStopReason(message.stop_reason), whether there is a tool call).
+  // 4. usage: anthropicUsage(message.usage), or of {} when the answer has none.
+  throw new TodoError(5, 'fromAnthropicMessage');
+  // #endregion
+}
