@@ -16,21 +16,13 @@
  * the secrets it must never write (the API keys), and each line is scrubbed before it is written. And nobody else
  * reads it: a session holds every file the model read, so it is written 0600 in folders of 0700, and an existing
  * one is tightened when it is opened again.
+ *
+ * One file's name, reader and writer are in session-file.ts (exported from here too); this file is the store that
+ * finds, lists, opens and forks the sessions of a project.
  */
 import { TodoError } from '../todo.js';
-import { createHash, randomUUID } from 'node:crypto';
-import {
-  chmodSync,
-  closeSync,
-  existsSync,
-  fchmodSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyProblems, type Message } from '../messages.js';
 import { noUsage } from '../agent-events.js';
@@ -45,133 +37,9 @@ import {
   type SessionRecord,
 } from './session.js';
 import { errorText } from '../safe-call.js';
+import { SessionFileError, SessionWriter, parseSessionFile, sessionsDir } from './session-file.js';
 
-/** The folder in the home folder that holds the kit's sessions. */
-export const KIT_DIR = '.coding-agent';
-
-/** A session file's mode: its owner reads and writes it, nobody else (as Claude Code writes its transcripts). */
-export const PRIVATE_FILE = 0o600;
-
-/** The mode of the folders that hold session files: only their owner may list or enter them. */
-export const PRIVATE_FOLDER = 0o700;
-
-/** What replaces a secret in a session file. */
-export const REDACTED = '[REDACTED]';
-
-/** How much of the path a project key keeps before its hash: a folder name may be 255 bytes at most. */
-export const PROJECT_KEY_CHARS = 200;
-
-/**
- * The working folder as a folder name: "/home/me/app" -> "-home-me-app-" and 12 hex digits of its hash. The readable
- * part keeps the first PROJECT_KEY_CHARS characters of a longer path (the hash still tells them apart).
- */
-export function projectKey(cwd: string): string {
-  const resolved = path.resolve(cwd);
-  // The hash keeps apart two folders whose names differ only in punctuation (my.app, my-app).
-  const readable = resolved.replace(/[^A-Za-z0-9]/g, '-').slice(0, PROJECT_KEY_CHARS);
-  return `${readable}-${createHash('sha256').update(resolved).digest('hex').slice(0, 12)}`;
-}
-
-/** The folder holding the sessions of the project in `cwd`. */
-export function sessionsDir(home: string, cwd: string): string {
-  return path.join(home, KIT_DIR, 'sessions', projectKey(cwd));
-}
-
-/** A session file that cannot be read as it is: names the file and, for a bad line, its number (from 1). */
-export class SessionFileError extends Error {
-  override name = 'SessionFileError';
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    reason: string,
-  ) {
-    super(`${file}${line === undefined ? '' : `:${line}`}: ${reason}`);
-  }
-}
-
-/** Another live process is writing this session. */
-export class SessionLockedError extends Error {
-  override name = 'SessionLockedError';
-}
-
-/**
- * The records of a session file's text. Empty lines are skipped. A last line that does not parse (the process was
- * killed while writing it) is skipped with a warning that names the file and line; any other line that does not
- * parse, or that is not an object with a string `type`, throws a SessionFileError naming the file and the line.
- */
-export function parseSessionFile(text: string, file: string): { records: SessionRecord[]; warnings: string[] } {
-  // #region chapter 12: parseSessionFile
-  // 1. Split the text on "\n". Find the last line that is not empty (after trimming): only it may be torn.
-  // 2. For each non-empty line, JSON.parse it. If that fails: on the last non-empty line, push a warning
-  //    "<file>:<n>: the last line is incomplete (the process stopped while writing it); skipped" and go on;
-  //    anywhere else throw new SessionFileError(file, n, 'not valid JSON ...'). Line numbers count from 1.
-  // 3. A parsed value that is not an object with a string `type` is a SessionFileError too (wherever it is).
-  // 4. Return the records in order, and the warnings.
-  throw new TodoError(12, 'parseSessionFile');
-  // #endregion
-}
-
-/** Whether a process with this pid is alive (EPERM: alive, but someone else's). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Appends records to one session file, holding its lock until closed. */
-export class SessionWriter {
-  private constructor(
-    readonly file: string,
-    readonly lockFile: string,
-    private readonly fd: number,
-    private readonly secrets: readonly string[],
-  ) {}
-
-  /**
-   * Opens `file` for appending (creating it and its folder), after taking the lock `<file>.lock`; the file is left
-   * 0600 and its folder 0700 (PRIVATE_FILE, PRIVATE_FOLDER), whatever they were. Throws a
-   * SessionLockedError when a live process holds the lock; a lock left by a process that is gone is taken over.
-   * Secrets shorter than 8 characters are ignored (they would scrub ordinary words).
-   */
-  static open(file: string, secrets: readonly string[] = []): SessionWriter {
-    // #region chapter 12: SessionWriter.open
-    // 1. Make the file's folder (recursive, mode PRIVATE_FOLDER), and chmod it to PRIVATE_FOLDER too: mkdir's mode
-    //    applies only to the folders it creates, and one already there may be open to others (0755). The sessions
-    //    hold everything the model read. The lock is `${file}.lock`.
-    // 2. Create the lock exclusively (openSync(lock, 'wx', PRIVATE_FILE)) and write process.pid into it. If it exists
-    //    (EEXIST): read the pid in it; if that process is alive, throw a SessionLockedError that names the session
-    //    file, the pid, and the lock file to remove if that process is gone; else remove the stale lock and try
-    //    once more.
-    // 3. Open the file for appending ('a', PRIVATE_FILE), then fchmodSync the descriptor to PRIVATE_FILE: open's mode
-    //    applies only to a file it creates, and a session already there (resumed, repaired) may be 0644. Return a
-    //    writer with the secrets of 8 characters or more.
-    throw new TodoError(12, 'SessionWriter.open');
-    // #endregion
-  }
-
-  /**
-   * Appends one record as one line, in one write: the record as JSON, with every secret replaced by REDACTED
-   * (as it appears inside a JSON string), then "\n".
-   */
-  append(record: SessionRecord): void {
-    // #region chapter 12: SessionWriter.append
-    // 1. line = JSON.stringify(record).
-    // 2. For each secret, replace every occurrence of it as JSON writes it inside a string
-    //    (JSON.stringify(secret).slice(1, -1)) with REDACTED.
-    // 3. writeSync(this.fd, line + '\n'): one write, so a crash tears at most this line.
-    throw new TodoError(12, 'SessionWriter.append');
-    // #endregion
-  }
-
-  /** Closes the file and releases the lock. */
-  close(): void {
-    closeSync(this.fd);
-    rmSync(this.lockFile, { force: true });
-  }
-}
+export * from './session-file.js';
 
 /** One line of `list`. */
 export interface SessionSummary {
