@@ -648,6 +648,9 @@ export interface PageFigure {
   width: number;
   /** Layout shift from navigation until the page has settled, with no input (Chromium's layout-shift entries). */
   layoutShift: number;
+  /** The same for a reader who opens the page at its middle heading (`heading`, its id): what moves above it. */
+  layoutShiftAtHeading?: number;
+  heading?: string;
   /** The page's diagrams (as surveyDiagrams reports them). */
   diagrams: Omit<DiagramFigure, 'page' | 'width'>[];
   /** Tables wider than the column that do not show it (no shadow on the edge where more is hidden): cut. */
@@ -748,6 +751,27 @@ export async function surveyPages(
           figure.layoutShift = Math.round((await evaluate('window.__kitShift')) * 10000) / 10000;
           figure.diagrams = await evaluate(DIAGRAM_SURVEY);
           Object.assign(figure, await evaluate(PAGE_SURVEY));
+          // A reader who follows a link to a heading half-way down: whatever above it changes size moves them.
+          const anchor: string | null = await evaluate(
+            `(() => { const h = [...document.querySelectorAll('.vp-doc h2[id]')]; return h.length ? h[Math.floor(h.length / 2)].id : null; })()`,
+          );
+          if (anchor) {
+            await page('Page.navigate', { url: 'about:blank' });
+            await page('Page.navigate', { url: `${baseUrl}/${name}#${encodeURIComponent(anchor)}` });
+            if (
+              !(await waitFor(
+                `performance.getEntriesByName('guide:hydrated').length > 0 && document.readyState === 'complete'`,
+              ))
+            )
+              throw new Error('the page never hydrated');
+            await waitFor(`[...document.querySelectorAll('.vp-doc div.mermaid')].every((b) => b.dataset.drawn)`);
+            await evaluate(
+              `document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))`,
+            );
+            await sleep(300);
+            figure.layoutShiftAtHeading = Math.round((await evaluate('window.__kitShift')) * 10000) / 10000;
+            figure.heading = anchor;
+          }
           // The search, warmed as a reader heading for its button warms it: which indexes come.
           await evaluate(
             `document.querySelector('.VPNavBarSearchButton, .DocSearch-Button')?.dispatchEvent(new PointerEvent('pointerover', { bubbles: true }))`,
@@ -762,6 +786,7 @@ export async function surveyPages(
           );
           const opener = figure.diagrams.find((f) => f.opens);
           if (opener) {
+            await evaluate(DIAGRAM_SURVEY); // defines window.__kitLabelPx in this load of the page
             const at = await evaluate(
               `(() => { const b = document.querySelectorAll('.vp-doc div.mermaid')[${opener.index}]; b.scrollIntoView({ block: 'center' }); const r = b.querySelector('.mermaid-drawing').getBoundingClientRect(); const top = Math.max(r.top, 80), bottom = Math.min(r.bottom, innerHeight); return { x: r.x + r.width / 2, y: (top + bottom) / 2 }; })()`,
             );
@@ -808,6 +833,10 @@ export function pageProblems(f: PageFigure): string[] {
   if (f.error) problems.push(`${where}: ${f.error}`);
   if (f.layoutShift >= LAYOUT_SHIFT_LIMIT)
     problems.push(`${where}: the page moves as it loads (layout shift ${f.layoutShift}, limit ${LAYOUT_SHIFT_LIMIT})`);
+  if ((f.layoutShiftAtHeading ?? 0) >= LAYOUT_SHIFT_LIMIT)
+    problems.push(
+      `${where}: the page moves as it loads for a reader at #${f.heading} (layout shift ${f.layoutShiftAtHeading}, limit ${LAYOUT_SHIFT_LIMIT})`,
+    );
   for (const d of f.diagrams) {
     const which = `${where}, diagram ${d.index + 1} (natural ${d.natural.width}×${d.natural.height}, shown ${d.shown.width}×${d.shown.height} in a ${d.column} px column)`;
     if (d.error) problems.push(`${which}: not drawn`);

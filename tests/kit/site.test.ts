@@ -5,18 +5,22 @@
  * The same for the Chinese edition (book/src/zh, a VitePress locale at /zh/): its header card, its diagrams' labels,
  * the quiz and the notes in Chinese, the language switcher on the same page, a search for a word inside a sentence.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite } from '../../scripts/lib/guide.js';
+import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
+import { buildSite, drawAndStore, guideDiagrams } from '../../scripts/lib/guide.js';
+import { builtPagesFor, pagesToSurvey } from '../../scripts/lib/guide-survey.js';
 import {
   CHINESE_FONT,
   CHROMIUM,
   checkPage,
   checkTypeAhead,
   guidePagesBuilt,
+  INTERACTIVE_TARGET_MS,
+  pageProblems,
   serveDir,
-  surveyDiagrams,
+  surveyPages,
 } from './browser-check.js';
 import { copyRepo, GOOD_QUIZ, KIT_HANG_MS } from './helpers.js';
 
@@ -143,7 +147,10 @@ describe('the site (book/.vitepress)', () => {
       '# Build a coding agent\n\nStart with [chapter 1](chapter01.md).\n',
     );
     writeFileSync(path.join(src, 'chapter01.md'), CHAPTER);
-    writeFileSync(path.join(src, 'chapter02.md'), '# 2. Your first tool\n\nA zebra crossing of tools.\n');
+    writeFileSync(
+      path.join(src, 'chapter02.md'),
+      '# 2. Your first tool\n\nA zebra crossing of tools.\n\n| Tool | Reads |\n|---|---|\n| read | a file |\n',
+    );
     mkdirSync(path.join(src, 'zh'));
     writeFileSync(
       path.join(src, 'zh/SUMMARY.md'),
@@ -158,6 +165,19 @@ describe('the site (book/.vitepress)', () => {
       path.join(src, 'zh/chapter02.md'),
       `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 2. 你的第一个工具 {#_2-your-first-tool}\n\n工具就像一条人行横道上的斑马线，带你安全地走到对面。\n`,
     );
+    // The diagrams drawn before the build (npm run diagrams), but for the state diagram: a diagram without its
+    // drawing is drawn in the browser. Without Chromium, stand-in drawings (the page is then only read as HTML).
+    rmSync(path.join(copy.root, 'book/diagrams'), { recursive: true, force: true });
+    const drawn = guideDiagrams(copy.root).filter((d) => diagramKind(d.source) !== 'stateDiagram-v2');
+    if (CHROMIUM) expect(await drawAndStore(copy.root, drawn)).toEqual([]);
+    else {
+      mkdirSync(path.join(copy.root, 'book/diagrams'));
+      for (const d of drawn)
+        writeFileSync(
+          path.join(copy.root, 'book/diagrams', `${d.key}.svg`),
+          `<svg id="d-${d.key}" viewBox="0 0 1000 400" width="1000" height="400"><text>stand-in</text></svg>\n`,
+        );
+    }
     await buildSite(copy.root);
     dist = path.join(copy.root, 'book/.vitepress/dist');
   }, 300_000);
@@ -229,14 +249,29 @@ describe('the site (book/.vitepress)', () => {
     );
   });
 
-  it('keeps mermaid out of what a page loads to start: diagrams are their source until drawn', () => {
+  it('puts each stored drawing in the page, sized by CSS; a diagram without one is its source until drawn', () => {
     const html = readFileSync(path.join(dist, 'chapter01.html'), 'utf8');
-    expect(html, 'a ```mermaid block is a div.mermaid holding its source (lib/markdown.ts mermaidPlugin)').toMatch(
-      /<div class="mermaid" data-kind="sequenceDiagram"><pre class="mermaid-source"[^>]*>sequenceDiagram\n/,
+    expect(
+      html,
+      "a ```mermaid block with its drawing is the SVG, sized by its own style, with a caption whose room is CSS's (lib/markdown.ts mermaidPlugin)",
+    ).toMatch(
+      /<div class="mermaid" data-kind="sequenceDiagram" data-drawn="build" style="--open-below:\s*\d+px;?"><div class="mermaid-drawing"><svg style="width: min\(100%, \d+px\); height: auto"[^>]* id="d-[0-9a-f]{16}"|<div class="mermaid" data-kind="sequenceDiagram" data-drawn="build" style="--open-below:\s*\d+px;?"><div class="mermaid-drawing"><svg style="width: min\(100%, \d+px\); height: auto" id="d-[0-9a-f]{16}"/,
     );
-    expect(html, 'the source is escaped text, not markup').toContain(
-      '[&quot;run each tool call, in order&lt;br/&gt;(executeToolCall never throws)&quot;]',
+    expect(html.match(/data-drawn="build"/g), 'the flowchart and the sequence diagram are drawn').toHaveLength(2);
+    expect(html, "the caption in the page's language").toContain(
+      '<div class="mermaid-caption" aria-hidden="true">Click to open the diagram full size</div>',
     );
+    expect(readFileSync(path.join(dist, 'zh/chapter01.html'), 'utf8'), 'the Chinese caption').toContain(
+      '<div class="mermaid-caption" aria-hidden="true">点击查看全尺寸图</div>',
+    );
+    expect(html, 'a ```mermaid block without a drawing is a div.mermaid holding its source').toMatch(
+      /<div class="mermaid" data-kind="stateDiagram-v2"><pre class="mermaid-source"[^>]*>stateDiagram-v2\n/,
+    );
+    expect(html, 'the source is escaped text, not markup').toContain('Idle --&gt; Waiting: assistant turn with calls');
+    expect(
+      readFileSync(path.join(dist, 'chapter02.html'), 'utf8'),
+      'a table sits in a frame that shows when it scrolls (lib/markdown.ts tableFramePlugin)',
+    ).toMatch(/<div class="table-frame"><table[^>]*>[\s\S]*?<\/table><\/div>/);
     for (const page of ['chapter01.html', 'chapter02.html']) {
       const boot = bootScripts(dist, page);
       expect(
@@ -283,15 +318,12 @@ describe('the site (book/.vitepress)', () => {
       ]);
       const kindChunks = result.scripts.names.filter((n) => /Diagram|diagram-|-definition/.test(n));
       expect(
-        kindChunks.filter((n) => !/\b(flowDiagram|sequenceDiagram|stateDiagram)/.test(n)),
-        'only the code of the diagram kinds on the page is fetched',
+        kindChunks.filter((n) => !/\bstateDiagram/.test(n)),
+        'mermaid fetches only the code of the one diagram without a stored drawing (the state diagram)',
       ).toEqual([]);
       expect(result.diagrams.clipped, 'no diagram label is cut off').toBe(0);
       expect(result.diagrams.wide, 'no diagram makes the column scroll sideways (theme/diagrams.ts fit)').toBe(0);
-      expect(
-        result.diagrams.opens,
-        'the sequence diagram, too wide to read in the column, opens full size with a click',
-      ).toBeGreaterThan(0);
+      expect(result.diagrams.opens, 'at 1280 px every diagram reads in the column, none needs a click').toBe(0);
       expect(
         result.diagrams.minFontPx!,
         'the smallest diagram label, in screen pixels (theme/diagrams.ts MIN_SCALE)',
@@ -396,70 +428,53 @@ describe('the site (book/.vitepress)', () => {
 });
 
 /**
- * The real book, built, every page with a diagram at a 1280 px window and a 390 px phone: every diagram is drawn, none
- * makes the reading column scroll sideways, none has a label cut off, and each one either reads in the column (labels
- * of at least 12 px) or opens full size with one click (the first such diagram of each page is opened, measured at
- * 16 px labels, and closed again with Escape).
+ * The real book, built, in Chromium at a 1280 px window and a 390 px phone, both languages (scripts/lib/guide-survey.ts):
+ * the pages whose source changed since the last full survey (book/survey.json), or every page when the guide's build
+ * changed since then. Each page keeps issue 46's promises (browser-check.ts pageProblems): every diagram drawn and,
+ * at 1280 px, read in the column without a click (labels of at least 12 px); a preview at 390 px opens full size and
+ * closes with Escape; no label cut off; no table wider than the column without a sign that it scrolls; no code
+ * scrolling sideways at 1280 px; a layout shift under 0.05, at the top and for a reader at the middle heading; only
+ * the page's language's search index fetched. How soon each page answers a click is printed, not checked: on a busy
+ * machine any limit but a hang's is crossed by correct code (npm run survey, on a quiet one, checks 1.5 s).
  */
 describe.skipIf(!CHROMIUM)(
-  'the real guide in Chromium, both languages: every diagram fits or opens full size, at 1280 and 390 px',
+  'the real guide in Chromium, both languages, at 1280 and 390 px: the pages changed since the last full survey',
   () => {
-    let copy: ReturnType<typeof copyRepo>;
+    const todo = pagesToSurvey();
+    let copy: ReturnType<typeof copyRepo> | undefined;
     let dist: string;
     beforeAll(async () => {
+      if (!todo.pages.length) return;
       copy = copyRepo();
       await buildSite(copy.root);
       dist = path.join(copy.root, 'book/.vitepress/dist');
     }, 300_000);
-    afterAll(() => copy.cleanup());
+    afterAll(() => copy?.cleanup());
 
-    it('draws each diagram readably, or as a preview that opens full size', async () => {
-      // Both editions: the English pages and the Chinese ones under zh/ (their labels are measured in a Chinese font).
-      const pages = guidePagesBuilt(dist, (html) => /class="mermaid"/.test(html));
-      const src = path.join(copy.root, 'book/src');
-      const blocks = readdirSync(src, { recursive: true })
-        .map(String)
-        .reduce(
-          (n, f) =>
-            n +
-            (f.endsWith('.md')
-              ? readFileSync(path.join(src, f), 'utf8')
-                  .split('\n')
-                  .filter((l) => l.trim() === '```mermaid').length
-              : 0),
-          0,
-        );
+    it(`keeps every promise on each page surveyed (${todo.why})`, async () => {
+      if (!todo.pages.length) {
+        console.log(`site survey: nothing to survey: ${todo.why}`);
+        return;
+      }
+      const pages = builtPagesFor(guidePagesBuilt(dist), todo.pages);
+      expect(
+        CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')),
+        'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)',
+      ).toBe(true);
       const server = await serveDir(dist);
       try {
-        const figures = await surveyDiagrams(server.url, pages, [1280, 390], { timeoutMs: KIT_HANG_MS });
-        const where = (f: (typeof figures)[number]) =>
-          `${f.page || 'index'} diagram ${f.index + 1} at ${f.width} px (natural ${f.natural.width}×${f.natural.height}, shown ${f.shown.width}×${f.shown.height} in a ${f.column} px column)`;
-        expect(figures.length, 'every ```mermaid block of book/src, at both widths').toBe(blocks * 2);
+        const started = Date.now();
+        const figures = await surveyPages(server.url, pages, [1280, 390], { clicks: true, timeoutMs: KIT_HANG_MS });
+        expect(figures.flatMap(pageProblems), `the pages surveyed: ${pages.join(', ')}`).toEqual([]);
         expect(
-          CHINESE_FONT || !pages.some((p) => p.startsWith('zh/')),
-          'a Chinese font, so Chinese labels are measured as a reader sees them (apt-get install fonts-wqy-microhei; .ci/run installs it)',
-        ).toBe(true);
-        expect(figures.filter((f) => f.error).map(where), 'drawn as SVG, not left as source').toEqual([]);
-        expect(
-          figures.filter((f) => f.scrolls).map(where),
-          'no diagram makes the column scroll sideways (theme/diagrams.ts fit)',
+          figures.filter((f) => f.width === 1280 && f.page && !f.clickMs && /chapter-/.test(f.page)).map((f) => f.page),
+          'every chapter page answers a click on its quiz',
         ).toEqual([]);
-        expect(figures.filter((f) => f.clipped).map(where), 'no label cut off').toEqual([]);
-        expect(
-          figures.filter((f) => !f.opens && (f.minFontPx ?? 0) < 12).map((f) => `${where(f)}: ${f.minFontPx} px`),
-          'labels of at least 12 px where the diagram is read in the column',
-        ).toEqual([]);
-        const opened = figures.filter((f) => f.opened);
-        expect(opened.length, 'the first preview of each page was opened').toBeGreaterThan(0);
-        expect(
-          opened
-            .filter((f) => (f.opened!.minFontPx ?? 0) < 12 || !f.opened!.closed)
-            .map((f) => `${where(f)}: ${JSON.stringify(f.opened)}`),
-          'a preview opens full size with one click (labels of at least 12 px) and closes with Escape',
-        ).toEqual([]);
-        const fits = (w: number) => figures.filter((f) => f.width === w && !f.opens).length;
+        const clicks = figures.flatMap((f) => (f.clickMs !== null ? [`${f.page} ${f.clickMs} ms`] : []));
         console.log(
-          `diagrams read in the column: ${fits(1280)} of ${blocks} at 1280 px, ${fits(390)} of ${blocks} at 390 px; the rest open full size`,
+          `site survey (${todo.why}): ${pages.length} page(s) at 1280 and 390 px in ${Math.round((Date.now() - started) / 1000)} s; ` +
+            `largest layout shift ${Math.max(...figures.map((f) => Math.max(f.layoutShift, f.layoutShiftAtHeading ?? 0)))}; ` +
+            `first click answered (a figure, target ${INTERACTIVE_TARGET_MS} ms on a quiet machine): ${clicks.join(', ') || '-'}`,
         );
       } finally {
         await server.close();
