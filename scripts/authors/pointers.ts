@@ -15,7 +15,7 @@ import { buildWorkspace } from '../lib/regions.js';
 import { loadWrongSolutions } from './lib/wrong-solutions.js';
 import { chaptersWithTests, parseScriptArgs } from '../kit/args.js';
 import { chapterStubs, firstUnfinished } from '../kit/stubs.js';
-import { warmRunner } from '../kit/watch.js';
+import { warmRunner } from '../kit/watch/runners.js';
 
 export interface PointerResult {
   chapter: number;

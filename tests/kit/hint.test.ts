@@ -7,7 +7,7 @@ import { hintText } from '../../scripts/kit/hint.js';
 import { hintLang, parseHints, withoutLang } from '../../scripts/kit/hints.js';
 import { runTests, type TestOutcome } from '../../scripts/kit/run-tests.js';
 import { assignStubs, learnerStubs, type LearnerStub } from '../../scripts/kit/stubs.js';
-import { renderChapter } from '../../scripts/kit/watch.js';
+import { renderChapter } from '../../scripts/kit/watch/screen.js';
 import { copyRepo, kit, read, solveUpTo, write } from './helpers.js';
 
 describe('hint (scripts/kit/hint.ts)', () => {

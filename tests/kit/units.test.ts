@@ -19,7 +19,7 @@ import {
   stripAnsi,
   type TestOutcome,
 } from '../../scripts/kit/run-tests.js';
-import { renderChapter } from '../../scripts/kit/watch.js';
+import { renderChapter } from '../../scripts/kit/watch/screen.js';
 import {
   chapterKey,
   entryFor,

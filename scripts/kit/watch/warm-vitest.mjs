@@ -1,6 +1,6 @@
 /**
  * The warm vitest of `npm run watch`, in a child process of its own (plain Node, no TypeScript loader in front of
- * vitest or its workers: starting vitest under tsx's loader took 2.5 s instead of 0.9 s). watch.ts forks it and talks
+ * vitest or its workers: starting vitest under tsx's loader took 2.5 s instead of 0.9 s). runners.ts forks it and talks
  * over IPC:
  *
  *   → { type: 'run', id, filters }        ← { type: 'result', id, report, duration } | { type: 'error', id, message }
