@@ -34,6 +34,7 @@ const GLOBAL = [
   'vitest.config.ts',
   'package-lock.json',
   'scripts/kit/reporter.ts',
+  'scripts/kit/raw-report.js',
   'scripts/kit/trace.ts',
   'scripts/kit/trace-plugin.ts',
   'tests/setup.ts',

@@ -9,45 +9,14 @@
  *   → { type: 'close' }                    (the process exits)
  *   ← { type: 'ready' } once vitest is up, or { type: 'error', message } if it cannot start.
  *
- * `report` has the shape reporter.ts writes (rawReport there): keep the two in step.
+ * `report` is the one reporter.ts writes (raw-report.js).
  */
 import { Writable } from 'node:stream';
 import path from 'node:path';
+import { rawReport } from '../raw-report.js';
 
 const root = process.cwd();
 const quiet = () => new Writable({ write: (_chunk, _encoding, done) => done() });
-
-const errorInfo = (error) =>
-  error && {
-    message: `${error.name && error.name !== 'Error' && !String(error.message).startsWith(error.name) ? `${error.name}: ` : ''}${error.message ?? ''}`,
-    expected: typeof error.expected === 'string' ? error.expected : undefined,
-    actual: typeof error.actual === 'string' ? error.actual : undefined,
-    diff: error.diff,
-  };
-
-function rawReport(modules, unhandledErrors) {
-  return {
-    modules: modules.map((module) => ({
-      file: module.moduleId,
-      errors: module.errors().map(errorInfo),
-      tests: [...module.children.allTests()].map((test) => {
-        const result = test.result();
-        const titles = [];
-        for (let parent = test.parent; parent.type === 'suite'; parent = parent.parent) titles.unshift(parent.name);
-        return {
-          name: test.name,
-          suites: titles,
-          fullName: test.fullName,
-          state: result.state,
-          line: test.location?.line,
-          regions: test.meta().kitRegions,
-          error: errorInfo(result.errors?.[0]),
-        };
-      }),
-    })),
-    unhandledErrors: unhandledErrors.map(errorInfo),
-  };
-}
 
 let vitest;
 try {
