@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
 import { chaptersWithTests, parseCommandArgs } from './args.js';
-import { filesToRerun, runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
+import { filesToRerun } from './rerun.js';
+import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { formatTypeErrors, typecheckStarter, type TypecheckResult } from './typecheck.js';
 import { dim, green, indent, red, yellow } from './ui.js';
 

@@ -25,7 +25,8 @@ import {
   round1,
   type LearnerGrade,
 } from './grade-formats.js';
-import { rerunNote, runTests, type TestOutcome } from './run-tests.js';
+import { rerunNote } from './rerun.js';
+import { runTests, type TestOutcome } from './run-tests.js';
 import { bold, dim, table } from './ui.js';
 
 export { POINTS_PER_CHAPTER, type ChapterGrade, type GradeEntry } from './grade-formats.js';

@@ -1,5 +1,5 @@
 /**
- * The report the kit reads (RawReport in run-tests.ts, turned into outcomes by toOutcomes): every test's outcome,
+ * The report the kit reads (RawReport in outcomes.ts, turned into outcomes by toOutcomes): every test's outcome,
  * from vitest's finished test modules. Written by the kit's reporter (reporter.ts) for a child vitest, and sent by
  * watch's warm vitest (watch/warm-vitest.mjs) over IPC: one function, so that the two can never drift apart.
  *

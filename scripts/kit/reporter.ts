@@ -8,7 +8,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { rawReport } from './raw-report.js';
 
 export default class KitReporter implements Reporter {
-  /** One mark per finished test file, for the kit's progress line (run-tests.ts, PROGRESS_MARK). */
+  /** One mark per finished test file, for the kit's progress line (progress-line.ts, PROGRESS_MARK). */
   onTestModuleEnd(): void {
     if (process.env.KIT_PROGRESS_LINES) process.stdout.write('\u0000kit:file-done\u0000\n');
   }

@@ -7,7 +7,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { chapterDir } from '../lib/chapters.js';
 import { chaptersWithTests, hasTests } from './args.js';
 import {
@@ -21,27 +20,12 @@ import {
   type CachedChapter,
 } from './cache.js';
 import { compileErrors } from './compiles.js';
-import type { TestOutcome, TestStatus } from './test-outcome.js';
+import { chapterOfFile, stripAnsi, toOutcomes, type RawReport } from './outcomes.js';
+import { PROGRESS_MARK, progressLine, progressText } from './progress-line.js';
+import { filesToRerun, mergeRerun } from './rerun.js';
+import type { RunResult, TestOutcome } from './test-outcome.js';
 
-export type { TestOutcome, TestStatus } from './test-outcome.js';
-
-export interface RunResult {
-  tests: TestOutcome[];
-  /** Errors outside any test (a file that failed to load, an unhandled rejection). Counted as failures. */
-  errors: string[];
-  /** Wall time of the run in ms. */
-  duration: number;
-  /** Chapters whose results were read from the cache instead of run (see cache.ts). */
-  reused?: number[];
-  /** Per test file, the regions its run reached outside any test (while loading, in beforeAll and afterAll). */
-  fileRegions?: Record<string, string[]>;
-  /**
-   * Test files that failed for a reason other than an unfinished stub and were run once more, alone, before their
-   * results were kept (see rerunFailed): `recovered` are those that passed the second time (a failure of the machine,
-   * not of the code; only the second run is kept).
-   */
-  rerun?: { files: string[]; recovered: string[] };
-}
+export type { RunResult, TestOutcome, TestStatus } from './test-outcome.js';
 
 export interface RunOptions {
   root: string;
@@ -71,38 +55,6 @@ export interface RunOptions {
 /** Thrown when vitest itself could not run (not when tests fail). */
 export class KitRunError extends Error {
   override name = 'KitRunError';
-}
-
-/** `text` without terminal escape codes (colours, cursor moves, links): Node's own. */
-export const stripAnsi = (text: string) => stripVTControlCharacters(text);
-
-/** The chapter of a test file path such as tests/chapter03/simple-agent.test.ts, or 0. */
-export function chapterOfFile(file: string): number {
-  const match = /(?:^|[\\/])chapter(\d+)[\\/]/.exec(file);
-  return match ? Number(match[1]) : 0;
-}
-
-export interface RawError {
-  message?: string;
-  expected?: string;
-  actual?: string;
-  diff?: string;
-}
-export interface RawReport {
-  modules: Array<{
-    file: string;
-    errors: RawError[];
-    regions?: string[];
-    tests: Array<{
-      name: string;
-      suites: string[];
-      state: string;
-      line?: number;
-      error?: RawError;
-      regions?: string[];
-    }>;
-  }>;
-  unhandledErrors: Array<RawError & { file?: string }>;
 }
 
 /**
@@ -204,20 +156,6 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
   return { tests, errors, duration: Date.now() - started, reused, ...(rerun ? { rerun } : {}) };
 }
 
-/** A failure that comes from an unfinished stub (its TODO): it is the same on every run, so it is not run again. */
-const isTodo = (test: TestOutcome) => /TODO\(chapter \d+\)/.test(test.message);
-
-/**
- * The test files to run a second time: those with a failure that is not a stub's TODO (and that loaded). A failure
- * the code causes comes back; one a busy machine caused (a test that waited too long) does not.
- */
-export function filesToRerun(tests: readonly TestOutcome[]): string[] {
-  const failing = tests.filter(
-    (test) => test.status === 'failed' && !isTodo(test) && !test.name.endsWith(' could not load'),
-  );
-  return [...new Set(failing.map((test) => test.file))].sort((a, b) => a.localeCompare(b));
-}
-
 /**
  * Runs each file of `first` that failed for a reason other than a TODO once more, alone in its own vitest run (no
  * other file beside it to compete for the machine), and keeps the second run's results for it: a failure is
@@ -230,79 +168,6 @@ async function rerunFailed(options: RunOptions, first: RunResult): Promise<RunRe
   for (const file of files)
     again.set(file, await runVitest({ ...options, files: [file], chapters: undefined, rerun: false, progress: false }));
   return mergeRerun(first, again);
-}
-
-/** `first` with each re-run file's tests and errors replaced by those of its second run. */
-export function mergeRerun(first: RunResult, again: ReadonlyMap<string, RunResult>): RunResult {
-  const files = [...again.keys()];
-  const recovered = files.filter((file) => {
-    const second = again.get(file)!;
-    return (
-      second.tests.some((test) => test.file === file) &&
-      second.tests.every((test) => test.status !== 'failed') &&
-      second.errors.length === 0
-    );
-  });
-  const tests = first.tests.flatMap((test) =>
-    again.has(test.file)
-      ? test === first.tests.find((t) => t.file === test.file)
-        ? again.get(test.file)!.tests
-        : []
-      : [test],
-  );
-  const errors = [
-    ...first.errors.filter((error) => !files.some((file) => error.startsWith(`${file}: `))),
-    ...files.flatMap((file) => again.get(file)!.errors),
-  ];
-  const fileRegions = { ...first.fileRegions };
-  for (const file of files) {
-    const regions = again.get(file)!.fileRegions?.[file];
-    if (regions) fileRegions[file] = regions;
-    else delete fileRegions[file];
-  }
-  return { ...first, tests, errors, fileRegions, rerun: { files, recovered } };
-}
-
-/** The line a grade prints when failed files were run again (empty when none were): what the second run found. */
-export function rerunNote(rerun: RunResult['rerun']): string {
-  if (!rerun?.files.length) return '';
-  const n = rerun.files.length;
-  const still = n - rerun.recovered.length;
-  const what = `A grade runs each failed test file a second time, alone: ${n === 1 ? 'one file was' : `${n} files were`}`;
-  const outcome = !rerun.recovered.length
-    ? ', and the failures came back'
-    : rerun.recovered.length === n
-      ? `, and ${n === 1 ? 'it' : 'all'} passed the second time, which is the run kept`
-      : `; ${rerun.recovered.length} passed the second time (that run is kept), ${still} failed again`;
-  return `${what}${outcome}.`;
-}
-
-const span = (chapters: readonly number[]) => {
-  const parts: string[] = [];
-  for (let i = 0; i < chapters.length; ) {
-    let j = i;
-    while (j + 1 < chapters.length && chapters[j + 1] === chapters[j]! + 1) j++;
-    parts.push(j > i + 1 ? `${chapters[i]}-${chapters[j]}` : chapters.slice(i, j + 1).join(', '));
-    i = j + 1;
-  }
-  return parts.join(', ');
-};
-
-/** The progress line: which chapters run, which were reused, and (on a terminal) how many test files are done. */
-export function progressText(
-  running: readonly number[],
-  reused: readonly number[],
-  done?: number,
-  total?: number,
-): string {
-  const what = running.length
-    ? `Running the tests of chapter${running.length > 1 ? 's' : ''} ${span(running)}`
-    : 'Running the tests';
-  const kept = reused.length
-    ? ` (chapter${reused.length > 1 ? 's' : ''} ${span(reused)} unchanged: results reused)`
-    : '';
-  const count = total ? ` ${done ?? 0}/${total} test files` : '';
-  return `${what}${kept}…${count}`;
 }
 
 async function runVitest(options: RunOptions & { reusedChapters?: number[] }): Promise<RunResult> {
@@ -397,95 +262,6 @@ async function runVitest(options: RunOptions & { reusedChapters?: number[] }): P
     line?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** What the kit's reporter prints after each test file when KIT_PROGRESS_LINES is set. */
-export const PROGRESS_MARK = '\u0000kit:file-done\u0000';
-
-/**
- * A line on stderr that appears once the work has taken a second: kept up to date in place on a terminal, printed
- * once otherwise. `stop` clears it (on a terminal) so the command's own output starts on a clean line.
- */
-export function progressLine(text: () => string, stream: NodeJS.WriteStream = process.stderr) {
-  let shown = false;
-  let stopped = false;
-  const tty = Boolean(stream.isTTY);
-  const draw = () => stream.write(`\r\u001b[2K${text()}`);
-  const timer = setTimeout(() => {
-    if (stopped) return;
-    shown = true;
-    if (tty) draw();
-    else stream.write(`${text()}\n`);
-  }, 1000);
-  return {
-    update() {
-      if (shown && tty && !stopped) draw();
-    },
-    stop() {
-      if (stopped) return;
-      stopped = true;
-      clearTimeout(timer);
-      if (shown && tty) stream.write('\r\u001b[2K');
-    },
-  };
-}
-
-function firstLines(message: string | undefined, max = 12): string {
-  const lines = stripAnsi(message ?? '')
-    .trimEnd()
-    .split('\n');
-  return lines.length > max ? [...lines.slice(0, max), '…'].join('\n') : lines.join('\n');
-}
-
-/** The kit's outcomes from a raw report (reporter.ts); watch calls it with the report of its warm vitest. */
-export function toOutcomes(root: string, raw: RawReport): Omit<RunResult, 'duration'> {
-  const tests: TestOutcome[] = [];
-  const errors: string[] = [];
-  const fileRegions: Record<string, string[]> = {};
-  const modules = [...raw.modules].sort((a, b) => a.file.localeCompare(b.file));
-  for (const module of modules) {
-    const file = path.relative(root, module.file).split(path.sep).join('/');
-    const chapter = chapterOfFile(file);
-    if (module.regions?.length) fileRegions[file] = module.regions;
-    for (const error of module.errors) {
-      const message = firstLines(error.message);
-      errors.push(`${file}: ${message}`);
-      if (module.tests.length === 0) {
-        // The file failed to load: no test in it ran. Count it as one failed entry so it is never invisible.
-        tests.push({
-          chapter,
-          file,
-          suites: [],
-          name: `${file} could not load`,
-          fullName: `${file} could not load`,
-          status: 'failed',
-          message,
-        });
-      }
-    }
-    for (const test of module.tests) {
-      const status: TestStatus = test.state === 'passed' ? 'passed' : test.state === 'failed' ? 'failed' : 'skipped';
-      tests.push({
-        chapter,
-        file,
-        line: test.line,
-        suites: test.suites,
-        name: test.name,
-        fullName: [...test.suites, test.name].join(' > '),
-        status,
-        message: status === 'failed' ? firstLines(test.error?.message) || 'failed' : '',
-        ...(test.error?.expected !== undefined ? { expected: stripAnsi(test.error.expected) } : {}),
-        ...(test.error?.actual !== undefined ? { actual: stripAnsi(test.error.actual) } : {}),
-        ...(test.error?.diff ? { diff: stripAnsi(test.error.diff) } : {}),
-        ...(test.regions ? { regions: test.regions } : {}),
-      });
-    }
-  }
-  for (const error of raw.unhandledErrors) {
-    const file = error.file ? path.relative(root, error.file).split(path.sep).join('/') : undefined;
-    errors.push(`${file ? `${file}: ` : ''}unhandled: ${firstLines(error.message)}`);
-  }
-  return { tests, errors, fileRegions };
 }
 
 export interface ChapterScore {

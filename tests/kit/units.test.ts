@@ -10,15 +10,10 @@ import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck, staleCacheCheck } from '../../scripts/kit/doctor.js';
 import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
-import {
-  filesToRerun,
-  mergeRerun,
-  progressLine,
-  progressText,
-  rerunNote,
-  stripAnsi,
-  type TestOutcome,
-} from '../../scripts/kit/run-tests.js';
+import { stripAnsi } from '../../scripts/kit/outcomes.js';
+import { progressLine, progressText } from '../../scripts/kit/progress-line.js';
+import { filesToRerun, mergeRerun, rerunNote } from '../../scripts/kit/rerun.js';
+import type { TestOutcome } from '../../scripts/kit/run-tests.js';
 import { renderChapter } from '../../scripts/kit/watch/screen.js';
 import {
   chapterKey,

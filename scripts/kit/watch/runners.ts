@@ -5,7 +5,8 @@
 import { fork } from 'node:child_process';
 import path from 'node:path';
 import { chapterDir } from '../../lib/chapters.js';
-import { KitRunError, runTests, toOutcomes, type RawReport, type RunResult } from '../run-tests.js';
+import { toOutcomes, type RawReport } from '../outcomes.js';
+import { KitRunError, runTests, type RunResult } from '../run-tests.js';
 
 /** Runs chapters' tests: in one warm vitest instance, or a child process per run. Runs one at a time. */
 export interface ChapterRunner {
