@@ -48,7 +48,7 @@ function connect(home: string | undefined, factory = testFactory()) {
 const init = (e: ReturnType<typeof connect>) =>
   e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
 
-describe('AcpServer.listSessions (src/acp/server.ts)', () => {
+describe('AcpServer.listSessions (src/acp/session-admin.ts)', () => {
   test("lists a folder's saved sessions with their titles, the one changed last first; without a folder, every project's", async () => {
     const a = tempWorkspace().root;
     const b = tempWorkspace().root;
@@ -136,7 +136,7 @@ describe('AcpServer.listSessions (src/acp/server.ts)', () => {
   });
 });
 
-describe('AcpServer.closeSession (src/acp/server.ts)', () => {
+describe('AcpServer.closeSession (src/acp/session-admin.ts)', () => {
   test('closing a session cancels its running prompt, closes it once, and forgets it', async () => {
     const factory = testFactory({ provider: () => holding(new MockProvider([]), 1) });
     const e = connect(undefined, factory);
@@ -179,7 +179,7 @@ describe('AcpServer.closeSession (src/acp/server.ts)', () => {
   });
 });
 
-describe('AcpServer.deleteSession (src/acp/server.ts)', () => {
+describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
   test('deletes the saved session, and only it; an unknown id is an error that names it', async () => {
     const a = tempWorkspace().root;
     const home = homeWith([

@@ -10,3 +10,4 @@ export * from './saved-sessions.js';
 export * from './config-options.js';
 export * from './commands.js';
 export * from './client-terminal.js';
+export * from './app.js';

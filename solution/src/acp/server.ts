@@ -7,20 +7,19 @@
  * notifications. It builds no agent itself: `openSession` (chapter 15's factory, or a test's) does, given the
  * folder, the client's MCP servers, the system prompt choice, and the callbacks that ask the editor. So what a
  * person meets in the editor is what the terminal does, with another face.
+ *
+ * The session bookkeeping and session/list, close and delete are in session-admin.ts (AcpServer extends
+ * SessionAdmin); the types it is given in session-types.ts; the ACP app that wires a connection to it in app.ts.
  */
+
 import * as acp from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
-import type { AgentEvent, ApprovePlan } from '../agent-events.js';
-import { userMessage, type Message, type Usage } from '../messages.js';
-import type { McpServerConfig } from '../mcp/config.js';
-import type { AskPermission } from '../permissions/gate.js';
-import type { ModeControl } from '../planning/plan-mode.js';
+import type { AgentEvent } from '../agent-events.js';
+import { userMessage } from '../messages.js';
 import type { PermissionMode } from '../permissions/evaluate.js';
-import { costOf, type ModelPrice } from '../session/cost.js';
-import type { Tool } from '../tool.js';
-import { clientEditTool, clientReadTool, clientWriteTool, type ClientFiles } from './client-files.js';
-import { clientBashTool, type ClientTerminal, type ClientTerminals } from './client-terminal.js';
+import { clientEditTool, clientReadTool, clientWriteTool } from './client-files.js';
+import { clientBashTool } from './client-terminal.js';
 import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
 import { promptImages, promptText } from './prompt.js';
 import {
@@ -29,111 +28,28 @@ import {
   resumeFromMeta,
   SESSION_MODES,
   systemPromptFromMeta,
-  type SystemPromptChoice,
 } from './session-setup.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
-import { lockHolder, SESSION_ID, type SavedSessions } from './saved-sessions.js';
-import { CONFIG_IDS, configOptionsOf, raisesMode, type ModelControl } from './config-options.js';
-import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME, type SessionCommand } from './commands.js';
-import { existsSync, rmSync } from 'node:fs';
-import path from 'node:path';
+import { CONFIG_IDS, configOptionsOf, raisesMode } from './config-options.js';
+import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME } from './commands.js';
 import { errorText } from '../safe-call.js';
+import { answerBuiltin } from './builtin-commands.js';
+import { clientFiles, clientTerminals } from './client-access.js';
+import { SessionAdmin } from './session-admin.js';
+import {
+  isAbsolutePath,
+  type Client,
+  type LiveSession,
+  type SessionHandle,
+  type SessionSetup,
+} from './session-types.js';
 
-/** What the factory is given to build a session's agent. */
-export interface SessionSetup {
-  /** The session's id: made by the server for session/new, the client's for load and resume. */
-  sessionId: string;
-  /** True for session/load and session/resume: continue the saved session `sessionId`. */
-  resume: boolean;
-  cwd: string;
-  /** The client's MCP servers, as chapter 11 configures them. */
-  mcpServers: Record<string, McpServerConfig>;
-  /** From `_meta.systemPrompt`. */
-  systemPrompt?: SystemPromptChoice;
-  /** Chapter 8's question, asked in the editor. */
-  ask: AskPermission;
-  /** Chapter 13's plan approval, asked in the editor. */
-  approvePlan: ApprovePlan;
-  /** Tools that take the place of the built-in ones of the same name (the client's files). */
-  tools: Tool[];
-}
+export * from './session-types.js';
+export * from './session-admin.js';
 
-/** What the factory builds: the session's agent and what the server needs around it. */
-export interface SessionHandle {
-  /** The history the agent continues (a loaded session's saved messages; [] for a new one). */
-  history: Message[];
-  /** Chapter 7's Agent, or anything that runs like it (the factory may wrap it to record the session). */
-  run(history: Message[], options: { signal: AbortSignal }): AsyncIterable<AgentEvent>;
-  /** Where the permission mode lives (chapter 8's gate). */
-  modes: ModeControl;
-  /**
-   * What the session has used so far, for the cost in usage_update and the tokens of session_info_update: a loaded
-   * session's at first; the server sets it after each prompt.
-   */
-  usage?: Usage;
-  /** The session's models, when the person may switch them (the model config options). */
-  models?: ModelControl;
-  /**
-   * False when the person has not trusted the session's folder (chapter 15's trust): the mode may not be raised
-   * from the editor there. Left out: the factory has no such rule (a test's), and every mode may be chosen.
-   */
-  trusted?: boolean;
-  /** The session's own slash commands (chapter 15's .claude/commands), besides the server's built-ins. */
-  commands?: SessionCommand[];
-  /** Ends the session: saves it, stops its MCP servers. */
-  close(): Promise<void>;
-}
-
-export interface AcpServerOptions {
-  /** Builds a session's agent; throws when a session to load does not exist. */
-  openSession(setup: SessionSetup): Promise<SessionHandle>;
-  /** Whether sessions can be loaded and resumed (default true). */
-  loadSession?: boolean;
-  /** Chapter 12's saved sessions, for session/list and session/delete (not given: neither is offered). */
-  sessions?: SavedSessions;
-  /**
-   * Whether the sessions' model reads images (the provider's imageInput): advertised in initialize, and an image in a
-   * prompt is refused when it is not true (fail closed).
-   */
-  imageInput?: boolean;
-  /** The agent's name and version, for initialize. */
-  name?: string;
-  version?: string;
-  /** The model's context window in tokens (default 200,000) and its price, for usage_update. */
-  contextWindow?: number;
-  price?: ModelPrice;
-  /** Makes session ids (default: random UUIDs). */
-  newId?: () => string;
-  /**
-   * Turns an error a handler threw into the one the client gets (the kit's CLI turns an unfinished stub into advice
-   * the editor shows). The SDK sends a RequestError as it is and any other error as a bare internal error.
-   */
-  mapError?(error: unknown): unknown;
-}
-
-/** One session as the server keeps it. */
-interface LiveSession {
-  id: string;
-  cwd: string;
-  handle: SessionHandle;
-  /** The running prompt's controller, while one runs. */
-  running?: AbortController;
-  /** The exit_plan_mode calls of the running turn, oldest first (the plan question answers the first). */
-  planCalls: string[];
-}
-
-/** The client as the handlers see it: chapter 14 only sends requests and notifications through it. */
-export type Client = Pick<acp.AgentContext, 'request' | 'notify'>;
-
-export class AcpServer {
+export class AcpServer extends SessionAdmin {
   /** What the client said it can do (initialize). */
   clientCapabilities: acp.ClientCapabilities = {};
-  readonly sessions = new Map<string, LiveSession>();
-  /** The prompts being answered, by session id (createAcpAgent adds each one), so a session can be closed after its run. */
-  private readonly inflight = new Map<string, Set<Promise<unknown>>>();
-  private closing: Promise<void> | undefined;
-
-  constructor(readonly options: AcpServerOptions) {}
 
   /**
    * initialize: the protocol version (PROTOCOL_VERSION), the agent's name and version, its capabilities (loadSession,
@@ -169,60 +85,6 @@ export class AcpServer {
     return { close: {}, ...(this.options.sessions ? { list: {}, delete: {} } : {}) };
   }
 
-  /** The client's files, for the tools of session `sessionId`. */
-  private clientFiles(client: Client, sessionId: string): ClientFiles {
-    return {
-      readTextFile: async (request, signal) =>
-        (
-          await client.request(
-            acp.methods.client.fs.readTextFile,
-            { sessionId, ...request },
-            { cancellationSignal: signal },
-          )
-        ).content,
-      writeTextFile: async (request, signal) => {
-        await client.request(
-          acp.methods.client.fs.writeTextFile,
-          { sessionId, ...request },
-          { cancellationSignal: signal },
-        );
-      },
-    };
-  }
-
-  /**
-   * The client's terminals, for the bash tool of session `sessionId`: `bash -c <command>` started by the client, and
-   * shown in the card of the call that runs it (a tool_call_update whose content is the terminal).
-   */
-  private clientTerminals(client: Client, sessionId: string): ClientTerminals {
-    return {
-      async create({ command, cwd, outputByteLimit, callId }, signal) {
-        const { terminalId } = await client.request(
-          acp.methods.client.terminal.create,
-          { sessionId, command: 'bash', args: ['-c', command], cwd, outputByteLimit },
-          { cancellationSignal: signal },
-        );
-        const ids = { sessionId, terminalId };
-        const terminal: ClientTerminal = {
-          id: terminalId,
-          currentOutput: () => client.request(acp.methods.client.terminal.output, ids),
-          waitForExit: () => client.request(acp.methods.client.terminal.waitForExit, ids),
-          kill: async () => void (await client.request(acp.methods.client.terminal.kill, ids)),
-          release: async () => void (await client.request(acp.methods.client.terminal.release, ids)),
-        };
-        if (callId !== undefined) {
-          const update: acp.SessionUpdate = {
-            sessionUpdate: 'tool_call_update',
-            toolCallId: callId,
-            content: [{ type: 'terminal', terminalId }],
-          };
-          await client.notify(acp.methods.client.session.update, { sessionId, update }).catch(() => {});
-        }
-        return terminal;
-      },
-    };
-  }
-
   /** The setup of a session: everything the factory needs, with the callbacks that reach this client. */
   setupFor(
     sessionId: string,
@@ -233,7 +95,7 @@ export class AcpServer {
     const requestPermission: RequestPermission = (request, signal) =>
       client.request(acp.methods.client.session.requestPermission, request, { cancellationSignal: signal });
     const fs = this.clientCapabilities.fs;
-    const files = this.clientFiles(client, sessionId);
+    const files = clientFiles(client, sessionId);
     return {
       sessionId,
       resume,
@@ -250,7 +112,7 @@ export class AcpServer {
         // An edit reads and writes: through the client only when it offers both (else on the disk, as before).
         ...(fs?.readTextFile && fs?.writeTextFile ? [clientEditTool(files)] : []),
         // Commands in the editor's terminal, when it offers terminals (else in a shell of the agent's own, as before).
-        ...(this.clientCapabilities.terminal ? [clientBashTool(this.clientTerminals(client, sessionId))] : []),
+        ...(this.clientCapabilities.terminal ? [clientBashTool(clientTerminals(client, sessionId))] : []),
       ],
     };
   }
@@ -347,18 +209,6 @@ export class AcpServer {
     this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
     return { modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) };
     // #endregion
-  }
-
-  /** The session `sessionId`, or a -32002 error that names it. */
-  session(sessionId: string): LiveSession {
-    const session = this.sessions.get(sessionId);
-    if (!session)
-      throw new RequestError(
-        -32002,
-        `unknown session ${sessionId}: open one with session/new (or session/load) first`,
-        { sessionId },
-      );
-    return session;
   }
 
   /**
@@ -463,46 +313,8 @@ export class AcpServer {
    * tokens; /mode shows the mode, or switches it with the checks of session/set_mode (an unknown mode, an untrusted
    * folder's raise: the message says why) and a current_mode_update, since the client did not ask through set_mode.
    */
-  async runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
-    const { handle } = session;
-    if (name === 'help') {
-      const lines = availableCommands(handle.commands).map(
-        (command) => `/${command.name}${command.input ? ` ${command.input.hint}` : ''}: ${command.description}`,
-      );
-      return this.say(session.id, client, lines.join('\n'));
-    }
-    if (name === 'usage') {
-      const usage = handle.usage;
-      if (!usage) return this.say(session.id, client, 'Nothing used yet in this session.');
-      const figures = `${usage.inputTokens} input, ${usage.outputTokens} output, ${usage.cacheReadTokens ?? 0} cache read, ${usage.cacheWriteTokens ?? 0} cache write tokens`;
-      const amount = this.options.price && costOf(usage, this.options.price);
-      const cost = amount !== undefined ? ` ($${amount.toFixed(4)})` : '';
-      return this.say(session.id, client, `This session: ${figures}${cost}.`);
-    }
-    const wanted = args.trim();
-    if (!wanted)
-      return this.say(
-        session.id,
-        client,
-        `Mode: ${handle.modes.mode} (modes: ${SESSION_MODES.map((mode) => mode.id).join(', ')})`,
-      );
-    if (!isPermissionMode(wanted))
-      return this.say(
-        session.id,
-        client,
-        `Unknown mode "${wanted}": one of ${SESSION_MODES.map((mode) => mode.id).join(', ')}.`,
-      );
-    try {
-      this.checkModeTrust(session, wanted);
-    } catch (error) {
-      return this.say(session.id, client, (error as Error).message);
-    }
-    handle.modes.setMode(wanted);
-    await client.notify(acp.methods.client.session.update, {
-      sessionId: session.id,
-      update: { sessionUpdate: 'current_mode_update', currentModeId: wanted },
-    });
-    return this.say(session.id, client, `Mode: ${wanted}.`);
+  runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
+    return answerBuiltin(this, session, name, args, client);
   }
 
   /**
@@ -619,199 +431,4 @@ export class AcpServer {
     return { configOptions: this.configOptionsOf(handle) };
     // #endregion
   }
-
-  /** The saved sessions, or methodNotFound for `method` when the server was given none. */
-  private saved(method: string): SavedSessions {
-    if (!this.options.sessions) throw RequestError.methodNotFound(method);
-    return this.options.sessions;
-  }
-
-  /**
-   * session/list: the saved sessions of the folder `cwd` (of every folder when there is none), each with its id, its
-   * folder, its title and when it changed, the one changed last first. One page: there is never a next cursor.
-   */
-  listSessions(params: acp.ListSessionsRequest): acp.ListSessionsResponse {
-    const saved = this.saved(acp.methods.agent.session.list);
-    // #region chapter 14: AcpServer.listSessions
-    // 1. This server answers in one page, so a cursor can only be one it never gave: invalidParams naming it. A cwd
-    //    that is not absolute: invalidParams, as in newSession.
-    // 2. The folders: [params.cwd] when there is one, else saved.projects() (given).
-    // 3. For each folder, each summary of saved.list(folder) that has no problem (a damaged file cannot be opened):
-    //    { sessionId: its id, cwd: the folder, title: its title or null when it is '', updatedAt }.
-    // 4. Return { sessions } in that order.
-    if (params.cursor != null)
-      throw RequestError.invalidParams(
-        undefined,
-        `unknown cursor ${JSON.stringify(params.cursor)}: this agent lists every session in one page`,
-      );
-    if (params.cwd != null && !isAbsolutePath(params.cwd))
-      throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
-    const folders = params.cwd != null ? [params.cwd] : saved.projects();
-    const sessions = folders.flatMap((cwd) =>
-      saved
-        .list(cwd)
-        .filter((summary) => !summary.problem)
-        .map((summary) => ({ sessionId: summary.id, cwd, title: summary.title || null, updatedAt: summary.updatedAt })),
-    );
-    return { sessions };
-    // #endregion
-  }
-
-  /** session/close: ends an open session (its running prompt cancelled and waited for; the session saved). */
-  async closeSession(params: acp.CloseSessionRequest): Promise<acp.CloseSessionResponse> {
-    // #region chapter 14: AcpServer.closeSession
-    // 1. The session (this.session: an unknown id throws -32002).
-    // 2. Forget it first (a prompt for it is refused from now on), then await this.stopSession(it, why) (given).
-    // 3. Return {}.
-    const session = this.session(params.sessionId);
-    this.sessions.delete(session.id);
-    await this.stopSession(session, 'the client closed the session');
-    return {};
-    // #endregion
-  }
-
-  /**
-   * session/delete: removes a saved session's file. The id comes from the client: it is checked before any path is
-   * made of it, and only a file `<id>.jsonl` in one of the saved sessions' folders is removed. A session open here
-   * is closed first; one another process is writing is refused.
-   */
-  async deleteSession(params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> {
-    const saved = this.saved(acp.methods.agent.session.delete);
-    // #region chapter 14: AcpServer.deleteSession
-    // 1. An id that does not match SESSION_ID (given) → RequestError.invalidParams naming it: never make a path of
-    //    it ("../x", "a/b" and "" are not ids).
-    // 2. Its file: the first `<id>.jsonl` (path.join(folder, ...)) that exists, over saved.folders(). None: throw
-    //    new RequestError(-32002, message naming the session, { sessionId }).
-    // 3. Open on this connection: forget it and await this.stopSession(it, why), so its file is closed and unlocked.
-    // 4. lockHolder(file) (given) gives a pid: another process is writing it → RequestError.invalidRequest saying so
-    //    (close it there first). Else remove the file (rmSync) and return {}.
-    const id = params.sessionId;
-    if (typeof id !== 'string' || !SESSION_ID.test(id))
-      throw RequestError.invalidParams(
-        undefined,
-        `${JSON.stringify(id)} is not a session id (letters, digits, "-" and "_" only)`,
-      );
-    const file = saved
-      .folders()
-      .map((folder) => path.join(folder, `${id}.jsonl`))
-      .find((candidate) => existsSync(candidate));
-    if (!file) throw new RequestError(-32002, `no saved session ${id}`, { sessionId: id });
-    const open = this.sessions.get(id);
-    if (open) {
-      this.sessions.delete(id);
-      await this.stopSession(open, 'the client deleted the session');
-    }
-    const pid = lockHolder(file);
-    if (pid !== undefined)
-      throw RequestError.invalidRequest(
-        undefined,
-        `session ${id} is being written by another process (pid ${pid}): close it there first`,
-      );
-    rmSync(file);
-    return {};
-    // #endregion
-  }
-
-  /** Remembers a prompt being answered for `sessionId` until it settles (createAcpAgent calls this). */
-  track<T>(sessionId: string, work: Promise<T>): Promise<T> {
-    const set = this.inflight.get(sessionId) ?? new Set();
-    this.inflight.set(sessionId, set);
-    set.add(work);
-    const forget = () => void set.delete(work);
-    work.then(forget, forget);
-    return work;
-  }
-
-  /** Cancels the session's running prompt (with `why`), waits for its run to end, then closes the handle. */
-  async stopSession(session: LiveSession, why: string): Promise<void> {
-    session.running?.abort(new Error(why));
-    await Promise.allSettled([...(this.inflight.get(session.id) ?? [])]);
-    await session.handle.close().catch(() => {});
-  }
-
-  /** Ends every session: running prompts cancelled and waited for, then each closed (saved). Safe to call twice. */
-  closeAll(): Promise<void> {
-    this.closing ??= (async () => {
-      const sessions = [...this.sessions.values()];
-      this.sessions.clear();
-      await Promise.all(sessions.map((session) => this.stopSession(session, 'the client disconnected')));
-    })();
-    return this.closing;
-  }
-}
-
-/** True for an absolute path on this system. */
-function isAbsolutePath(value: string): boolean {
-  return typeof value === 'string' && (value.startsWith('/') || /^[A-Za-z]:[\\/]/.test(value));
-}
-
-/**
- * The ACP agent app: each method wired to an AcpServer. Serve it over stdio with
- * `app.connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)))`, or connect a test
- * client to it directly. When the connection closes, every session is closed (a running prompt is cancelled and
- * the session saved).
- */
-export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; server: AcpServer } {
-  const server = new AcpServer(options);
-  /** Runs a handler; what it throws (at once or later) goes through options.mapError. */
-  const handle = <T>(work: () => T | Promise<T>): Promise<T> => {
-    const mapped = (error: unknown) => Promise.reject(options.mapError ? options.mapError(error) : error);
-    try {
-      return Promise.resolve(work()).catch(mapped);
-    } catch (error) {
-      return mapped(error);
-    }
-  };
-  /** Once a session is open and its answer sent, tells the client its slash commands. */
-  const announce = <T extends object>(client: Client, sessionId: string | undefined, work: Promise<T>): Promise<T> =>
-    work.then((result) => {
-      const id = sessionId ?? (result as { sessionId?: string }).sessionId;
-      // After the answer: the client learns the session's id from it, so the update must not come first.
-      if (id !== undefined) setImmediate(() => void server.announceCommands(id, client).catch(() => {}));
-      return result;
-    });
-  const app = acp
-    .agent({ name: options.name ?? 'coding-agent' })
-    .onConnect((connection) => void connection.closed.finally(() => server.closeAll()))
-    .onRequest(acp.methods.agent.initialize, ({ params }) => handle(() => server.initialize(params)))
-    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
-      announce(
-        client,
-        undefined,
-        handle(() => server.newSession(params, client)),
-      ),
-    )
-    .onRequest(acp.methods.agent.session.load, ({ params, client }) =>
-      announce(
-        client,
-        params.sessionId,
-        handle(() => server.loadSession(params, client, true)),
-      ),
-    )
-    .onRequest(acp.methods.agent.session.resume, ({ params, client }) =>
-      announce(
-        client,
-        params.sessionId,
-        handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)),
-      ),
-    )
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
-      handle(() =>
-        server.track(
-          params.sessionId,
-          Promise.resolve().then(() => server.prompt(params, client, signal)),
-        ),
-      ),
-    )
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => handle(() => server.setMode(params)))
-    .onRequest(acp.methods.agent.session.setConfigOption, ({ params }) => handle(() => server.setConfigOption(params)))
-    .onRequest(acp.methods.agent.session.list, ({ params }) => handle(() => server.listSessions(params)))
-    .onRequest(acp.methods.agent.session.close, ({ params }) => handle(() => server.closeSession(params)))
-    .onRequest(acp.methods.agent.session.delete, ({ params }) => handle(() => server.deleteSession(params)))
-    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
-      await handle(() => server.cancel(params)).catch((error) =>
-        process.stderr.write(`session/cancel: ${errorText(error)}\n`),
-      );
-    });
-  return { app, server };
 }
