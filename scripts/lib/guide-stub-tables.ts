@@ -1,6 +1,7 @@
 /**
- * The stub table a chapter page opens with: which stubs the chapter has, in the order of its hints, each with its file
- * and a `-t` filter that selects its tests. stubTable writes it (npx tsx scripts/lib/guide.ts --stub-table N), and
+ * The stub table a chapter page opens with: which stubs the chapter has, in the order of its hints, each with its file;
+ * a stub whose tests go by another name than its own has that name's `-t` filter after it (`readTool.execute`
+ * (`-t "readTool"`)): for every other stub, `-t` and its name select its tests. stubTable writes it (npx tsx scripts/lib/guide.ts --stub-table N), and
  * checkStubTable and checkStubTables check the pages' tables against it, for checkGuide (guide.ts).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -10,25 +11,17 @@ import { chapterDir } from './chapters.js';
 import { chapterPage, editionOf } from './guide-pages.js';
 
 /** The header row of a chapter page's stub table (stubTable writes it, checkStubTable reads it). */
-export const STUB_TABLE_HEAD = '| # | Stub | File | Its tests: `npm test -- chapterN` and |';
+export const STUB_TABLE_HEAD = '| # | Stub | File |';
 
 /**
- * The same row on a Chinese page (`--stub-table N --lang zh` writes it). checkStubTable accepts any translation of
- * the header whose cells are `#`, two words and one naming `npm test -- chapterN`: the rows under it are what the kit
- * checks, and they are the English rows, unchanged.
+ * The same row on a Chinese page (`--stub-table N --lang zh` writes it). The rows under it are what the kit checks,
+ * and they are the English rows, unchanged.
  */
-export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 | 它的测试：`npm test -- chapterN` 加上 |';
+export const STUB_TABLE_HEAD_ZH = '| # | 桩 | 文件 |';
 
-/** Whether a line is the header row of chapter N's stub table, on a page of that language. */
-function isStubTableHead(line: string, chapter: number, lang: 'en' | 'zh'): boolean {
-  if (line.trim() === STUB_TABLE_HEAD.replace('chapterN', `chapter${chapter}`)) return true;
-  if (lang !== 'zh') return false;
-  const cells = line
-    .trim()
-    .split('|')
-    .slice(1, -1)
-    .map((c) => c.trim());
-  return cells.length === 4 && cells[0] === '#' && cells[3]!.includes(`\`npm test -- chapter${chapter}\``);
+/** Whether a line is the header row of a stub table, on a page of that language. */
+function isStubTableHead(line: string, _chapter: number, lang: 'en' | 'zh'): boolean {
+  return line.trim() === STUB_TABLE_HEAD || (lang === 'zh' && line.trim() === STUB_TABLE_HEAD_ZH);
 }
 
 /** A chapter's stubs in the order its hints.md teaches them, each with its file and a `-t` filter that selects its tests. */
@@ -78,14 +71,11 @@ export function stubTable(
   lang: 'en' | 'zh' = 'en',
 ): string {
   const all = stubRows(root, chapter).map(
-    (row, i) => `| ${i + 1} | \`${row.name}\` | \`${row.file}\` | \`-t "${row.filter}"\` |`,
+    (row, i) =>
+      `| ${i + 1} | \`${row.name}\`${row.filter === row.name ? '' : ` (\`-t "${row.filter}"\`)`} | \`${row.file}\` |`,
   );
   const chosen = rows ? all.slice(rows.from - 1, rows.to) : all;
-  return [
-    (lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD).replace('chapterN', `chapter${chapter}`),
-    '|---|---|---|---|',
-    ...chosen,
-  ].join('\n');
+  return [lang === 'zh' ? STUB_TABLE_HEAD_ZH : STUB_TABLE_HEAD, '|---|---|---|', ...chosen].join('\n');
 }
 
 /** The stub table of a page: the line of its head (0-based) and the rows under it, or undefined without one. */
@@ -105,7 +95,8 @@ function readStubTable(
   return { head, rows };
 }
 
-const stubOf = (row: string) => row.split('|')[2]!.trim().replace(/`/g, '');
+/** The stub a row names: the first code span of its second cell. */
+const stubOf = (row: string) => /`([^`]+)`/.exec(row.split('|')[2] ?? '')?.[1] ?? '';
 
 /** A chapter page (chapter-NN.md) has a stub table naming exactly its chapter's stubs, in the order of its hints. */
 export function checkStubTable(root: string, page: string, markdown: string): string[] {
@@ -126,7 +117,7 @@ export function checkStubTable(root: string, page: string, markdown: string): st
       `book/src/${page}:${head + 1}: the stub table names ${named.join(', ') || 'nothing'}; chapter ${chapter}'s stubs, in the order of its hints, are ${expected.join(', ')} ${fix}`,
     ];
   }
-  // Same stubs in the same order: each row's file and -t filter as the kit would write them.
+  // Same stubs in the same order: each row's file (and -t filter, where it is not the stub's name) as the kit writes them.
   const want = stubTable(root, chapter).split('\n').slice(2);
   return rows.flatMap((row, i) =>
     row === want[i]
