@@ -68,7 +68,9 @@ export function checkDiagramDrawings(root = ROOT, options: { unused?: boolean } 
       (d) =>
         `book/src/${d.page}:${d.line}: this diagram has no drawing (${DIAGRAM_DIR}/${d.key}.svg): the site would draw it in the reader's browser, late and moving the page (npm run diagrams draws it)`,
     ),
-    ...unused.map((f) => `${DIAGRAM_DIR}/${f} is the drawing of no diagram of the guide (npm run diagrams deletes it)`),
+    ...(options.unused ? unused : []).map(
+      (f) => `${DIAGRAM_DIR}/${f} is the drawing of no diagram of the guide (npm run diagrams deletes it)`,
+    ),
   ];
 }
 
