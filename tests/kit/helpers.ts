@@ -108,24 +108,51 @@ export function startKit(root: string, args: string[]) {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+  /** Called on each chunk of output and once the program has ended: the waits below are ended by these events. */
+  const listeners = new Set<() => void>();
+  let closed = false;
+  const heard = (chunk: Buffer) => {
+    output += chunk;
+    for (const listener of listeners) listener();
+  };
+  child.stdout.on('data', heard);
+  child.stderr.on('data', heard);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('close', (code) => {
+      closed = true;
+      resolve(code);
+      for (const listener of listeners) listener();
+    }),
+  );
   return {
     child,
     output: () => output,
     exited,
-    /** Resolves once the output (from `from` on) matches `pattern`; rejects after `ms`. */
-    async waitFor(pattern: RegExp, from = 0, ms = KIT_HANG_MS): Promise<number> {
-      const start = Date.now();
-      for (;;) {
-        const match = pattern.exec(output.slice(from));
-        if (match) return from + match.index + match[0].length;
-        if (Date.now() - start > ms) throw new Error(`timed out waiting for ${pattern}; output so far:\n${output}`);
-        if (child.exitCode !== null)
-          throw new Error(`kit exited (${child.exitCode}) before ${pattern}; output:\n${output}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    /**
+     * Resolves once the output (from `from` on) matches `pattern`, with the index after the match; rejects when the
+     * program ends first, or after `ms` (a hang).
+     */
+    waitFor(pattern: RegExp, from = 0, ms = KIT_HANG_MS): Promise<number> {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          const match = pattern.exec(output.slice(from));
+          if (match) done(() => resolve(from + match.index + match[0].length));
+          // Once closed, all it wrote is in `output`: the program ended without printing it.
+          else if (closed)
+            done(() => reject(new Error(`kit exited (${child.exitCode}) before ${pattern}; output:\n${output}`)));
+        };
+        const timer = setTimeout(
+          () => done(() => reject(new Error(`timed out waiting for ${pattern}; output so far:\n${output}`))),
+          ms,
+        );
+        const done = (settle: () => void) => {
+          clearTimeout(timer);
+          listeners.delete(check);
+          settle();
+        };
+        listeners.add(check);
+        check();
+      });
     },
     send(text: string) {
       child.stdin.write(text);
