@@ -260,7 +260,7 @@ describe('checkGuide and guideTestCommands (scripts/lib/guide.ts)', () => {
 
 describe('stub tables (scripts/lib/guide-stub-tables.ts stubTable, checkStubTable)', () => {
   const table = stubTable(ROOT, 3);
-  it("lists a chapter's stubs in the order of its hints, with their files and a -t filter that names them", () => {
+  it("lists a chapter's stubs in the order of its hints, with their files, and a -t filter where the stub's name is not one", () => {
     expect(
       table
         .split('\n')
@@ -271,10 +271,14 @@ describe('stub tables (scripts/lib/guide-stub-tables.ts stubTable, checkStubTabl
       '`singleTurn`',
       '`SimpleAgent.run`',
       '`SimpleAgent.executeTools`',
-      '`SimpleAgent.pushResults`',
+      '`SimpleAgent.pushResults` (`-t "pushResults"`)',
       '`SimpleAgent.chat`',
     ]);
-    expect(table).toContain('| 5 | `SimpleAgent.pushResults` | `starter/src/simple-agent.ts` | `-t "pushResults"` |');
+    expect(table.split('\n').slice(0, 2)).toEqual(['| # | Stub | File |', '|---|---|---|']);
+    expect(table, 'a stub whose tests name it has no filter after it').toContain(
+      '| 1 | `executeToolCall` | `starter/src/safe-call.ts` |',
+    );
+    expect(table).toContain('| 5 | `SimpleAgent.pushResults` (`-t "pushResults"`) | `starter/src/simple-agent.ts` |');
   });
 
   it('accepts the page that has it, and names a missing table, a missing stub and a wrong order', () => {
@@ -318,7 +322,7 @@ describe('a chapter read in parts (scripts/lib/guide-stub-tables.ts checkStubTab
   const all = stubTable(ROOT, 15)
     .split('\n')
     .slice(2)
-    .map((row) => row.split('|')[2]!.trim().replace(/`/g, ''));
+    .map((row) => /`([^`]+)`/.exec(row.split('|')[2]!)![1]!);
 
   it("accepts parts whose tables, in order, name each of the chapter's stubs once, numbered as in the whole table", () => {
     expect(all.length).toBeGreaterThan(30);
@@ -354,7 +358,10 @@ describe('a chapter read in parts (scripts/lib/guide-stub-tables.ts checkStubTab
         new RegExp(`^book/src/chapter-15\\.md: chapter 15's parts leave out ${all.slice(30).join(', ')}:`),
       ),
     ]);
-    const filter = checkStubTables(ROOT, pages([1, 8], part(9, all.length).replace(`-t "${all[8]}"`, '-t "nothing"')));
+    const filter = checkStubTables(
+      ROOT,
+      pages([1, 8], part(9, all.length).replace(`\`${all[8]}\` |`, `\`${all[8]}\` (\`-t "nothing"\`) |`)),
+    );
     expect(filter).toEqual([
       expect.stringMatching(
         new RegExp(
