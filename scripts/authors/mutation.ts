@@ -7,8 +7,8 @@
  * Stryker's JSON and HTML report per chapter) and records scores and accepted survivors in mutation-baseline.json.
  *
  * --changed: run only the chapters whose inputs (tests, the solution code they import, helpers: see chapterInputs in
- * scripts/authors/lib/mutation.ts) changed since mutation-baseline.json; take the others from it. A full run of every
- * chapter takes tens of minutes on two cores, a changed chapter one to ten.
+ * scripts/authors/lib/mutation-baseline.ts) changed since mutation-baseline.json; take the others from it. A full
+ * run of every chapter takes tens of minutes on two cores, a changed chapter one to ten.
  * --isolate: reload every module for every mutant (slower; see scripts/mutation.vitest.config.ts).
  * --check: leave mutation-baseline.json alone and exit 1 when a chapter scores below 85% or has a survivor not
  * listed in tests/chapterNN/equivalent-mutants.md (what CI runs, with --changed).
@@ -23,22 +23,24 @@ import type { LogLevel, PartialStrykerOptions } from '@stryker-mutator/api/core'
 import { parseScriptArgs } from '../kit/args.js';
 import { CHAPTERS, parseChapter } from '../lib/chapters.js';
 import {
-  BASELINE_FILE,
-  changeSinceBaseline,
   type ChapterMutation,
   equivalentLine,
-  fromBaseline,
   MIN_MUTATION_SCORE,
   mutateRanges,
   mutationChapters,
   mutationProblems,
-  readBaseline,
   readReport,
   REPORT_DIR,
   summarize,
-  updateBaseline,
   writeReports,
 } from './lib/mutation.js';
+import {
+  BASELINE_FILE,
+  changeSinceBaseline,
+  fromBaseline,
+  readBaseline,
+  updateBaseline,
+} from './lib/mutation-baseline.js';
 import { ROOT } from '../lib/paths.js';
 
 export { mutationProblems, mutationChapters, MIN_MUTATION_SCORE };
