@@ -13,7 +13,9 @@ export default {
   },
   setup() {
     if (import.meta.env.SSR) return;
-    // Diagrams are drawn after the page answers clicks (theme/diagrams.ts, loaded only then).
+    // Diagrams come drawn in the page (lib/diagram-store.ts); once it answers clicks, theme/diagrams.ts (loaded only
+    // then) lets those shown too small open full size, and draws any without a stored drawing. Tables say when they
+    // scroll (theme/tables.ts).
     const draw = (redraw = false) => void import('./diagrams').then((m) => m.drawDiagrams(redraw));
     const route = useRoute();
     const { isDark, localeIndex } = useData();
