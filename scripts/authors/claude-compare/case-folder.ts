@@ -10,14 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import {
-  type Call,
-  type Case,
-  COMMIT_SUBJECT,
-  HOME_SECRET,
-  OUT_SECRET,
-  type SettingsFile,
-} from '../claude-compare-cases.js';
+import { type Call, type Case, COMMIT_SUBJECT, HOME_SECRET, OUT_SECRET, type SettingsFile } from './case.js';
 import { git } from './processes.js';
 import type { Agent } from './outcome.js';
 

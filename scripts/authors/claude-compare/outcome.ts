@@ -1,5 +1,5 @@
 /** What claude-compare finds: each agent's outcome of a case, and the verdict on the pair. */
-import type { Case } from '../claude-compare-cases.js';
+import type { Case } from './case.js';
 
 export type Agent = 'claude' | 'kit';
 export type Verdict = 'agree' | 'kit stricter' | 'kit LOOSER' | 'claude failed' | 'kit failed';

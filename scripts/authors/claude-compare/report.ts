@@ -1,5 +1,5 @@
 /** claude-compare's report: a markdown table of every case, a summary line, and the cases where the kit is looser. */
-import type { Call, Case } from '../claude-compare-cases.js';
+import type { Call, Case } from './case.js';
 import type { Outcome, Row, Verdict } from './outcome.js';
 
 function oneLine(text: string, max: number): string {

@@ -2,7 +2,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from '../../lib/paths.js';
-import type { Case, Effect } from '../claude-compare-cases.js';
+import type { Case, Effect } from './case.js';
 import { located, modeFlags, scripted, setUp } from './case-folder.js';
 import { CLAUDE_TOOLS } from './claude-home.js';
 import type { Agent, Outcome, Row, Verdict } from './outcome.js';
