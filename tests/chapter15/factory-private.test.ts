@@ -27,7 +27,7 @@ function recordingHooks() {
   return { inputs, runHook, settings: noSettings({ hooks }) };
 }
 
-describe('buildAgent (src/capstone/factory.ts): what hooks and the budget are given', () => {
+describe('commandHooksFor and assembleAgent: what hooks and the budget are given (src/capstone/factory-steps.ts)', () => {
   test('a hook reads transcript_path, the session file, and permission_mode, the mode of the gate', async () => {
     const { cwd, home } = workspace();
     const { inputs, runHook, settings } = recordingHooks();
@@ -44,11 +44,11 @@ describe('buildAgent (src/capstone/factory.ts): what hooks and the budget are gi
     await runPrompt(built, 'go');
     expect(
       inputs[0]?.transcript_path,
-      'buildAgent step 5: transcriptPath is the saved session file (store.file of its id)',
+      'commandHooksFor: transcriptPath is the saved session file (store.file of its id)',
     ).toBe(path.join(sessionsDir(home, cwd), 'hook-session.jsonl'));
     expect(
       inputs[0]?.permission_mode,
-      'buildAgent step 5: permissionMode: () => gate.mode, read when the hook runs (the mode changed after building)',
+      'commandHooksFor: permissionMode: () => gate.mode, read when the hook runs (the mode changed after building)',
     ).toBe('bypassPermissions');
   });
 
@@ -64,10 +64,8 @@ describe('buildAgent (src/capstone/factory.ts): what hooks and the budget are gi
       options: { permissionMode: 'bypassPermissions', noSession: true },
     });
     await runPrompt(built, 'go');
-    expect(inputs[0], 'buildAgent step 5: a hook ran').toMatchObject({ permission_mode: 'bypassPermissions' });
-    expect(inputs[0] && 'transcript_path' in inputs[0], 'buildAgent step 5: no session, no transcript_path').toBe(
-      false,
-    );
+    expect(inputs[0], 'commandHooksFor: a hook ran').toMatchObject({ permission_mode: 'bypassPermissions' });
+    expect(inputs[0] && 'transcript_path' in inputs[0], 'commandHooksFor: no session, no transcript_path').toBe(false);
   });
 
   test("the whole output the budget keeps holds none of the environment's secrets", async () => {
@@ -81,13 +79,13 @@ describe('buildAgent (src/capstone/factory.ts): what hooks and the budget are gi
       options: { permissionMode: 'bypassPermissions', outputBudget: 500, noSession: true },
     });
     await runPrompt(built, 'go');
-    expect(resultText(built, 'b1'), 'buildAgent step 9: the result was cut').toContain('.agent/outputs');
+    expect(resultText(built, 'b1'), 'assembleAgent step 2: the result was cut').toContain('.agent/outputs');
     const [kept] = readdirSync(path.join(cwd, OUTPUTS_DIR)).filter((name) => name.endsWith('.txt'));
     const text = readFileSync(path.join(cwd, OUTPUTS_DIR, kept!), 'utf8');
     expect(
       text.includes(TOKEN),
-      "buildAgent step 9: the budget's redact is redactCredentials with secretsOf(env): no key on disk",
+      "assembleAgent step 2: the budget's redact is redactCredentials with secretsOf(env): no key on disk",
     ).toBe(false);
-    expect(text, 'buildAgent step 9: the rest of the output is kept').toContain('token=[REDACTED]');
+    expect(text, 'assembleAgent step 2: the rest of the output is kept').toContain('token=[REDACTED]');
   });
 });

@@ -342,7 +342,7 @@ describe('agentHooks and agentTools (src/capstone/factory-pieces.ts)', () => {
   });
 });
 
-describe('buildAgent (src/capstone/factory.ts)', () => {
+describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factory-steps.ts)', () => {
   test('the system prompt: --system-prompt replaces the base, CLAUDE.md follows, --append-system-prompt and SessionStart come last', async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, { 'CLAUDE.md': 'Use tabs.' });
@@ -366,16 +366,16 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const system = provider.requests[0]?.system ?? '';
     expect(
       system.startsWith('You are Tester.'),
-      `buildAgent step 6: --system-prompt takes the base prompt's place (sent: ${JSON.stringify(system.slice(0, 80))})`,
+      `systemPromptFor: --system-prompt takes the base prompt's place (sent: ${JSON.stringify(system.slice(0, 80))})`,
     ).toBe(true);
-    expect(system, "buildAgent step 6: the project's CLAUDE.md is still in the prompt").toContain('Use tabs.');
+    expect(system, "systemPromptFor: the project's CLAUDE.md is still in the prompt").toContain('Use tabs.');
     expect(
       system.endsWith('Answer briefly.\n\nOn branch main.'),
-      `buildAgent step 6: --append-system-prompt, then the SessionStart text after a blank line (sent: ...${JSON.stringify(system.slice(-60))})`,
+      `systemPromptFor: --append-system-prompt, then the SessionStart text after a blank line (sent: ...${JSON.stringify(system.slice(-60))})`,
     ).toBe(true);
     expect(
       inputs[0],
-      'buildAgent step 5: hooks get the session id; step 6: a new session starts with source "startup"',
+      'commandHooksFor: hooks get the session id; step 6: a new session starts with source "startup"',
     ).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', session_id: built.sessionId });
     expect(built.system, 'buildAgent: the system prompt it built is the one sent').toBe(system);
   });
@@ -398,19 +398,16 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       ask,
       options: { permissionMode: 'default' },
     });
-    expect(
-      built.gate.mode,
-      "buildAgent step 2: --permission-mode default wins over the settings' bypassPermissions",
-    ).toBe('default');
+    expect(built.gate.mode, "gateFor: --permission-mode default wins over the settings' bypassPermissions").toBe(
+      'default',
+    );
     await runPrompt(built, 'go');
     expect(
       asked,
-      'buildAgent step 2: in default mode the gate asks through config.ask about echo (and never about a denied rm)',
+      'gateFor: in default mode the gate asks through config.ask about echo (and never about a denied rm)',
     ).toEqual(['bash']);
-    expect(resultText(built, 'c1'), 'buildAgent step 2: the person said no to echo').toMatch(/reject/i);
-    expect(resultText(built, 'c2'), "buildAgent step 2: the settings' deny rule reached the gate").toMatch(
-      /denied|deny/i,
-    );
+    expect(resultText(built, 'c1'), 'gateFor: the person said no to echo').toMatch(/reject/i);
+    expect(resultText(built, 'c2'), "gateFor: the settings' deny rule reached the gate").toMatch(/denied|deny/i);
   });
 
   test("a PreToolUse command hook that blocks runs before the gate: the person is not asked, the model reads the hook's stderr", async () => {
@@ -439,11 +436,11 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     await runPrompt(built, 'list');
     expect(
       asked,
-      'buildAgent step 9 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about',
+      'assembleAgent step 2 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about',
     ).toEqual([]);
     expect(
       resultText(built, 'c1'),
-      "buildAgent step 5: the settings' PreToolUse hooks are in the agent, and the model reads why",
+      "commandHooksFor: the settings' PreToolUse hooks are in the agent, and the model reads why",
     ).toContain('no shell in this project');
   });
 
@@ -491,19 +488,22 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const events = await runPrompt(retried.built, 'hi');
     expect(
       doneOf(events).reason,
-      'buildAgent step 3: the provider is wrapped with withRetries, so one 529 is tried again',
+      'retryPolicy (buildAgent, given, wraps the provider with it): the provider is wrapped with withRetries, so one 529 is tried again',
     ).toBe('end_turn');
     expect(
       events.some((event) => event.type === 'retry'),
-      'buildAgent step 3: the retry is announced as an event',
+      'retryPolicy (buildAgent, given, wraps the provider with it): the retry is announced as an event',
     ).toBe(true);
     const b = workspace();
     const once = await build([overloaded(), assistantText('never reached')], { ...b, options: { maxRetries: 0 } });
     expect(
       doneOf(await runPrompt(once.built, 'hi')).reason,
-      'buildAgent step 3: retryPolicy of the options (--max-retries 0: one try)',
+      'retryPolicy: the policy of the options (--max-retries 0: one try)',
     ).toBe('error');
-    expect(once.provider.requests, 'buildAgent step 3: with --max-retries 0 the model is asked once').toHaveLength(1);
+    expect(
+      once.provider.requests,
+      'retryPolicy (buildAgent, given, wraps the provider with it): with --max-retries 0 the model is asked once',
+    ).toHaveLength(1);
   });
 
   test('the session: saved under the home folder by default, the history is its messages, and --resume sends them again', async () => {
@@ -514,12 +514,12 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       sessionId: 'chat-1',
       models: { model: 'claude-x' },
     });
-    expect(first.built.sessionId, 'buildAgent step 4: a new session takes config.sessionId').toBe('chat-1');
+    expect(first.built.sessionId, 'savedSessionFor: a new session takes config.sessionId').toBe('chat-1');
     expect(
       first.built.history,
-      "buildAgent step 4: the history is the session's own array, so the recorder sees every message",
+      "savedSessionFor: the history is the session's own array, so the recorder sees every message",
     ).toBe(first.built.session?.session.messages);
-    expect(first.built.session?.session.model, 'buildAgent step 4: the session is priced at the model in use').toBe(
+    expect(first.built.session?.session.model, 'savedSessionFor: the session is priced at the model in use').toBe(
       'claude-x',
     );
     await runPrompt(first.built, 'Capital of France?');
@@ -541,7 +541,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
           ? m.content
           : m.role,
     );
-    expect(sent, 'buildAgent step 4: a resumed session sends the saved conversation first').toEqual([
+    expect(sent, 'savedSessionFor: a resumed session sends the saved conversation first').toEqual([
       'Capital of France?',
       'Paris.',
       'Its population?',
@@ -558,7 +558,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     ).toEqual([]);
     expect(
       first.built.session?.session.system,
-      'buildAgent step 6: the prompt is handed to session.recorder.useSystem, so the session remembers it',
+      'systemPromptFor: the prompt is handed to session.recorder.useSystem, so the session remembers it',
     ).toBe(first.built.system);
     await runPrompt(first.built, 'hi');
     await first.built.close();
@@ -572,7 +572,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const changed = await build([assistantText('ok')], { cwd, home, options: { resume: 'chat-2' } });
     expect(
       changed.built.warnings.filter((w) => w.startsWith('session:')),
-      'buildAgent step 6: the sentence useSystem returns is a warning starting "session: "',
+      'systemPromptFor: the sentence useSystem returns is a warning starting "session: "',
     ).toEqual([expect.stringMatching(/^session: the system prompt has changed/)]);
     await runPrompt(changed.built, 'again');
     expect(changed.provider.requests[0]?.system, 'the session goes on under the current prompt').toContain(
@@ -588,7 +588,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       home,
       options: { noSession: true },
     });
-    expect(built.session, 'buildAgent step 4: no saved session').toBeUndefined();
+    expect(built.session, 'savedSessionFor: no saved session').toBeUndefined();
     await runPrompt(built, 'a');
     await runPrompt(built, 'b');
     expect(
@@ -597,7 +597,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     ).toHaveLength(3);
     expect(
       existsSync(path.join(home, '.coding-agent')),
-      'buildAgent step 4: --no-session writes nothing under the home folder',
+      'savedSessionFor: --no-session writes nothing under the home folder',
     ).toBe(false);
   });
 
@@ -609,7 +609,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     );
     expect(
       doneOf(await runPrompt(built, 'look')).reason,
-      'buildAgent step 10: maxTurns from --max-turns (one turn, then stop)',
+      'assembleAgent step 3: maxTurns from --max-turns (one turn, then stop)',
     ).toBe('turn_limit');
   });
 
@@ -623,11 +623,12 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     await runPrompt(cut.built, 'go');
     expect(
       resultText(cut.built, 'b1').length,
-      'buildAgent step 9: --output-budget 500 keeps the result near 500 characters',
+      'assembleAgent step 2: --output-budget 500 keeps the result near 500 characters',
     ).toBeLessThan(1200);
-    expect(resultText(cut.built, 'b1'), 'buildAgent step 9: the cut result says where the whole output is').toContain(
-      '.agent/outputs',
-    );
+    expect(
+      resultText(cut.built, 'b1'),
+      'assembleAgent step 2: the cut result says where the whole output is',
+    ).toContain('.agent/outputs');
     const b = workspace();
     const whole = await build([bashCall('b1', long), assistantText('ok')], {
       ...b,
@@ -636,7 +637,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     await runPrompt(whole.built, 'go');
     expect(
       resultText(whole.built, 'b1'),
-      'buildAgent step 9: --output-budget 0 adds no budget hook (the whole output)',
+      'assembleAgent step 2: --output-budget 0 adds no budget hook (the whole output)',
     ).toContain('a'.repeat(3000));
   });
 
@@ -659,10 +660,10 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       },
     });
     const events = await runPrompt(built, 'clean');
-    expect(doneOf(events).reason, 'buildAgent step 8: the run with a sub-agent ends normally').toBe('end_turn');
+    expect(doneOf(events).reason, 'assembleAgent step 1: the run with a sub-agent ends normally').toBe('end_turn');
     expect(
       asked,
-      "buildAgent step 8: the task tool is read-only, so the gate does not ask about it (its child's calls meet the gate instead)",
+      "assembleAgent step 1: the task tool is read-only, so the gate does not ask about it (its child's calls meet the gate instead)",
     ).toEqual([]);
     const childBlocks = events.filter(
       (event) =>
@@ -670,7 +671,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     );
     expect(
       childBlocks,
-      "buildAgent step 8: the child is built with the parent's hooks, so --disallowedTools blocks its rm",
+      "assembleAgent step 1: the child is built with the parent's hooks, so --disallowedTools blocks its rm",
     ).toHaveLength(1);
   });
 
@@ -694,19 +695,16 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     await runPrompt(built, 'build');
     expect(
       asked,
-      "buildAgent step 8: the child's bash is not read-only, so the gate asks about it (mark only the task tool read-only)",
+      "assembleAgent step 1: the child's bash is not read-only, so the gate asks about it (mark only the task tool read-only)",
     ).toEqual(['bash']);
   });
 
   test('--subagent-depth 0 leaves the task tool out; without approvePlan a plan is not approved and the model is told why', async () => {
     const { cwd, home } = workspace();
     const none = await build([], { cwd, home, options: { subagentDepth: 0 } });
-    expect(none.built.tools.get('task'), 'buildAgent step 8: no task tool at depth 0').toBeUndefined();
-    expect(none.built.warnings, 'buildAgent step 1: a clean workspace gives no warnings').toEqual([]);
-    expect(
-      none.built.mcp,
-      'buildAgent step 7: no MCP servers configured: none started (mcp is undefined)',
-    ).toBeUndefined();
+    expect(none.built.tools.get('task'), 'assembleAgent step 1: no task tool at depth 0').toBeUndefined();
+    expect(none.built.warnings, 'buildAgent (given): a clean workspace gives no warnings').toEqual([]);
+    expect(none.built.mcp, 'mcpFor: no MCP servers configured: none started (mcp is undefined)').toBeUndefined();
     const b = workspace();
     const { built } = await build(
       [
@@ -715,12 +713,12 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       ],
       { ...b, options: { permissionMode: 'plan' } },
     );
-    expect(built.tools.get('task'), 'buildAgent step 8: a task tool at the default depth').toBeDefined();
+    expect(built.tools.get('task'), 'assembleAgent step 1: a task tool at the default depth').toBeDefined();
     await runPrompt(built, 'plan it');
-    expect(built.gate.mode, 'buildAgent step 8: nobody approved, so the agent stays in plan mode').toBe('plan');
+    expect(built.gate.mode, 'assembleAgent step 1: nobody approved, so the agent stays in plan mode').toBe('plan');
     expect(
       resultText(built, 'p1'),
-      'buildAgent step 8: the model is told nobody can approve, and to give the plan as its answer',
+      'assembleAgent step 1: the model is told nobody can approve, and to give the plan as its answer',
     ).toMatch(/nobody[\s\S]*answer/i);
   });
 
@@ -737,17 +735,13 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
         },
       },
     });
-    expect(built.tools.get('mcp__fake__echo'), "buildAgent step 7: the servers' tools are in the agent").toBeDefined();
-    expect(
-      built.warnings.join('\n'),
-      'buildAgent step 7: a server that failed is a warning `mcp: <name> failed: ...`',
-    ).toMatch(/mcp: broken failed: .*cannot start/);
+    expect(built.tools.get('mcp__fake__echo'), "mcpFor: the servers' tools are in the agent").toBeDefined();
+    expect(built.warnings.join('\n'), 'mcpFor: a server that failed is a warning `mcp: <name> failed: ...`').toMatch(
+      /mcp: broken failed: .*cannot start/,
+    );
     expect(fake.state.current?.server.transport, 'the server is connected while the agent is open').toBeDefined();
     await built.close();
-    expect(
-      fake.state.current?.server.transport,
-      'buildAgent step 7: close() closes the MCP servers it started',
-    ).toBeUndefined();
+    expect(fake.state.current?.server.transport, 'mcpFor: close() closes the MCP servers it started').toBeUndefined();
   });
 
   test("a server's question to the person goes through the same ask as the gate's, on the same call", async () => {
@@ -773,10 +767,10 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       [assistantToolCalls([{ id: 'c1', name: 'mcp__fake__deploy', arguments: {} }]), assistantText('deployed')],
       { cwd, home, ask, mcpServers: { fake: fake.factory } },
     );
-    await within(runPrompt(built, 'deploy it'), 'buildAgent step 7: a server that asks must get an answer');
+    await within(runPrompt(built, 'deploy it'), 'mcpFor: a server that asks must get an answer');
     expect(
       resultText(built, 'c1'),
-      "buildAgent step 7: pass the gate's ask to McpServers.start, so the person can answer the server (without it, every question is declined)",
+      "mcpFor: pass the gate's ask to McpServers.start, so the person can answer the server (without it, every question is declined)",
     ).toBe('deploy: accept');
     expect(
       asked.map((a) => a.id),
@@ -794,7 +788,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       execute: async () => 'from the editor',
     });
     const { built } = await build([], { cwd, home, clientTools: [clientRead] });
-    expect(built.tools.get('read'), 'buildAgent step 8: agentTools with config.clientTools').toBe(clientRead);
+    expect(built.tools.get('read'), 'assembleAgent step 1: agentTools with config.clientTools').toBe(clientRead);
   });
 
   test('when a step fails, what was opened is closed again: the session file is not left locked', async () => {
@@ -803,12 +797,12 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       messageOf(
         await rejection(build([], { cwd, home, sessionId: 'broken-1', options: { mcpConfig: ['missing.json'] } })),
       ),
-      'buildAgent step 7: a missing --mcp-config file is an error',
+      'mcpFor: a missing --mcp-config file is an error',
     ).toMatch(/--mcp-config missing\.json/);
     const store = new SessionStore({ home, cwd });
     expect(
       () => store.resume('broken-1').close(),
-      'buildAgent step 11: the session opened before the failure was closed (its lock released)',
+      'a part that starts something hands its clean-up to life.cleanups (savedSessionFor, mcpFor): the session opened before the failure was closed (its lock released)',
     ).not.toThrow();
   });
 
@@ -818,7 +812,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     await built.close();
     expect(
       messageOf(await rejection(built.close())),
-      'buildAgent step 1: a second close() does nothing (the clean-ups ran once)',
+      'buildAgent (given): a second close() does nothing (the clean-ups ran once)',
     ).toBe('undefined');
   });
 
@@ -851,12 +845,12 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     expect(second.built.resumed, 'buildAgent: --continue goes on with a saved session, so the agent is resumed').toBe(
       true,
     );
-    expect(sources, 'buildAgent step 6: a session that goes on starts with SessionStart source "resume"').toEqual([
+    expect(sources, 'systemPromptFor: a session that goes on starts with SessionStart source "resume"').toEqual([
       'resume',
     ]);
     expect(
       second.built.session?.session.model,
-      'buildAgent step 4: a resumed session is priced at the model in use now',
+      'savedSessionFor: a resumed session is priced at the model in use now',
     ).toBe('new-model');
   });
 
@@ -866,11 +860,9 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const { built } = await build([], { cwd, home, sessionId: 'ed-1', options: { noSession: true } });
     expect(
       built.sessionId,
-      "buildAgent step 4: config.sessionId names the agent's session even when nothing is saved",
+      "savedSessionFor: config.sessionId names the agent's session even when nothing is saved",
     ).toBe('ed-1');
-    expect(built.warnings.join('\n'), "buildAgent step 7: mcpServerList's problems are warnings").toMatch(
-      /not started/,
-    );
+    expect(built.warnings.join('\n'), "mcpFor: mcpServerList's problems are warnings").toMatch(/not started/);
   });
 
   test('--max-parallel: read-only calls overlap by default and run one by one with 1', async () => {
@@ -905,19 +897,19 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
       });
       await within(
         runPrompt(built, 'read'),
-        'buildAgent step 10: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start',
+        'assembleAgent step 3: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start',
       );
       return log;
     };
     const parallel = await order(undefined);
     expect(
       parallel.slice(0, 2).map((line) => line.split(' ')[0]),
-      'buildAgent step 10: the parallel executor runs read-only calls side by side by default: two start before either ends',
+      'assembleAgent step 3: the parallel executor runs read-only calls side by side by default: two start before either ends',
     ).toEqual(['start', 'start']);
     const sequential = await order(1);
     expect(
       sequential,
-      'buildAgent step 10: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts',
+      'assembleAgent step 3: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts',
     ).toEqual(['start f1.txt', 'end f1.txt', 'start f2.txt', 'end f2.txt', 'start f3.txt', 'end f3.txt']);
   });
 
@@ -937,7 +929,7 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     );
     expect(
       inner.map((result) => result.isError),
-      'buildAgent step 8: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too)',
+      'assembleAgent step 1: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too)',
     ).toEqual([false]);
   });
 
@@ -957,8 +949,8 @@ describe('buildAgent (src/capstone/factory.ts)', () => {
     const events = await runPrompt(built, 'one more');
     expect(
       events.some((event) => event.type === 'compaction'),
-      'buildAgent step 9: compactionHook with threshold options.compactAt compacts a long history',
+      'assembleAgent step 2: compactionHook with threshold options.compactAt compacts a long history',
     ).toBe(true);
-    expect(provider.requests[0]?.model, 'buildAgent step 9: compaction asks the small fast model').toBe('small');
+    expect(provider.requests[0]?.model, 'assembleAgent step 2: compaction asks the small fast model').toBe('small');
   });
 });

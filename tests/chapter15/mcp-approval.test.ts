@@ -1,5 +1,5 @@
 /**
- * Chapter 15: which MCP servers start (mcpServerList in src/capstone/factory-pieces.ts, buildAgent step 7 in
+ * Chapter 15: which MCP servers start (mcpServerList in src/capstone/factory-pieces.ts, mcpFor in
  * src/capstone/factory.ts). Everything runs in this process: the project's server is an MCP server over HTTP on
  * 127.0.0.1 (so "it never started" means "it never received a request"), the editor's a linked in-memory pair.
  */
@@ -150,7 +150,7 @@ describe('mcpServerList: approval and skipped servers (src/capstone/factory-piec
   );
 });
 
-describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/factory.ts)", () => {
+describe("mcpFor: the project's .mcp.json servers (src/capstone/factory-steps.ts)", () => {
   test("an untrusted folder's .mcp.json servers never start, and one warning names each of them", async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, {
@@ -162,21 +162,16 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
       requests - before,
       'buildAgent steps 1 and 7: no config.trust is untrusted, so the .mcp.json server must not be contacted at all',
     ).toBe(0);
-    expect(
-      built.tools.get('mcp__web__look'),
-      'buildAgent step 7: an unapproved server has no tools in the agent',
-    ).toBeUndefined();
+    expect(built.tools.get('mcp__web__look'), 'mcpFor: an unapproved server has no tools in the agent').toBeUndefined();
     const lines = built.warnings.filter((line) => /\bweb\b/.test(line) && /\balpha\b/.test(line));
     expect(
       lines,
-      `buildAgent step 7: one warning names the skipped servers, each by its own name (got ${JSON.stringify(built.warnings)})`,
+      `mcpFor: one warning names the skipped servers, each by its own name (got ${JSON.stringify(built.warnings)})`,
     ).toHaveLength(1);
-    expect(lines[0], 'buildAgent step 7: the skipped-servers warning says they need the folder trusted').toMatch(
-      /trust/i,
-    );
+    expect(lines[0], 'mcpFor: the skipped-servers warning says they need the folder trusted').toMatch(/trust/i);
     expect(
       built.warnings.some((line) => /failed/.test(line)),
-      'buildAgent step 7: a skipped server is not started, so it cannot fail either',
+      'mcpFor: a skipped server is not started, so it cannot fail either',
     ).toBe(false);
   });
 
@@ -193,15 +188,15 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
     const web = built.tools.get('mcp__web__look');
     expect(
       web,
-      `buildAgent step 7: approve(name) is mcpServerApproved(name, trust, settings), so a server the person approved starts (warnings: ${JSON.stringify(built.warnings)})`,
+      `mcpFor: approve(name) is mcpServerApproved(name, trust, settings), so a server the person approved starts (warnings: ${JSON.stringify(built.warnings)})`,
     ).toBeDefined();
     expect(
       built.warnings.join('\n'),
-      'buildAgent step 7: nothing was skipped, so there is no skipped-servers warning',
+      'mcpFor: nothing was skipped, so there is no skipped-servers warning',
     ).not.toMatch(/trust/i);
     expect(
       [web?.readOnly, built.tools.get('mcp__editor__peek')?.readOnly],
-      "buildAgent step 7: a server's readOnlyHint is a claim wherever the server was configured (.mcp.json, an editor): its tools are asked about",
+      "mcpFor: a server's readOnlyHint is a claim wherever the server was configured (.mcp.json, an editor): its tools are asked about",
     ).toEqual([false, false]);
   });
 
@@ -219,11 +214,11 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
     const { built } = await build([], { cwd, home, settings, trust: { trusted: true, servers: [] } });
     expect(
       requests - before,
-      "buildAgent step 7 (mcpServerApproved, given): enabledMcpjsonServers and enableAllProjectMcpServers in the folder's .claude/settings.json or settings.local.json approve nothing: the server must not be contacted",
+      "mcpFor (mcpServerApproved, given): enabledMcpjsonServers and enableAllProjectMcpServers in the folder's .claude/settings.json or settings.local.json approve nothing: the server must not be contacted",
     ).toBe(0);
     expect(
       built.warnings.filter((line) => /\bweb\b/.test(line) && /approve/.test(line)),
-      `buildAgent step 7: the skipped server is named in the warning (got ${JSON.stringify(built.warnings)})`,
+      `mcpFor: the skipped server is named in the warning (got ${JSON.stringify(built.warnings)})`,
     ).toHaveLength(1);
   });
 
@@ -235,7 +230,7 @@ describe("buildAgent step 7: the project's .mcp.json servers (src/capstone/facto
     const { built } = await build([], { cwd, home, settings, trust: { trusted: true, servers: [] } });
     expect(
       built.tools.get('mcp__web__look'),
-      `buildAgent step 7 (mcpServerApproved, given): a server the person's own settings approve starts in a trusted folder (warnings: ${JSON.stringify(built.warnings)})`,
+      `mcpFor (mcpServerApproved, given): a server the person's own settings approve starts in a trusted folder (warnings: ${JSON.stringify(built.warnings)})`,
     ).toBeDefined();
   });
 });

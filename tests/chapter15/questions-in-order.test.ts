@@ -170,7 +170,7 @@ const firstPrompt = (request: ModelRequest) => {
   return first && typeof first.content === 'string' ? first.content : JSON.stringify(first?.content ?? '');
 };
 
-describe('buildAgent (src/capstone/factory.ts): two sub-agents asking at once', () => {
+describe('gateFor: two sub-agents asking at once (src/capstone/factory-steps.ts)', () => {
   test('their questions reach the person one at a time, none lost, each answer to its own call', async () => {
     const { cwd, home } = workspace();
     // The parent starts two sub-agents side by side; each wants to run one command that needs asking.
@@ -236,15 +236,15 @@ describe('buildAgent (src/capstone/factory.ts): two sub-agents asking at once', 
       events.filter((e) => e.type === 'subagent' && e.event.type === 'tool_call_requested').length;
     await before(
       arrived.promise,
-      "buildAgent step 2: the sub-agents' commands need asking, so config.ask (through queuedQuestions) is asked",
+      "gateFor: the sub-agents' commands need asking, so config.ask (through queuedQuestions) is asked",
     );
     while (requested() < 2 && !ended) await Promise.race([seen.promise, run]); // both children have asked for their command
     for (let i = 0; i < 5; i++) await flush();
     expect(
       most,
-      'buildAgent step 2: the second sub-agent asked while the first question was open: the gate must ask through queuedQuestions(config) (one question at a time)',
+      'gateFor: the second sub-agent asked while the first question was open: the gate must ask through queuedQuestions(config) (one question at a time)',
     ).toBe(1);
-    expect(questions, 'buildAgent step 2: one question on screen at a time').toHaveLength(1);
+    expect(questions, 'gateFor: one question on screen at a time').toHaveLength(1);
     arrived = deferred<void>();
     const first = questions[0]!;
     first.answer(
@@ -253,11 +253,8 @@ describe('buildAgent (src/capstone/factory.ts): two sub-agents asking at once', 
         : 'reject_once',
     );
     await Promise.race([arrived.promise, run]);
-    expect(
-      questions,
-      'buildAgent step 2: the second question is asked once the first is answered (none lost)',
-    ).toHaveLength(2);
-    expect(most, 'buildAgent step 2: still one question at a time').toBe(1);
+    expect(questions, 'gateFor: the second question is asked once the first is answered (none lost)').toHaveLength(2);
+    expect(most, 'gateFor: still one question at a time').toBe(1);
     const second = questions[1]!;
     second.answer(JSON.stringify(second.request.call.arguments).includes('one.txt') ? 'allow_once' : 'reject_once');
     await run;
@@ -268,13 +265,9 @@ describe('buildAgent (src/capstone/factory.ts): two sub-agents asking at once', 
     ).toBe('end_turn');
     expect(
       questions.map((q) => (q.request.call.arguments as { command: string }).command).sort(),
-      'buildAgent step 2: both sub-agents were asked about, once each',
+      'gateFor: both sub-agents were asked about, once each',
     ).toEqual(['touch one.txt', 'touch two.txt']);
-    expect(existsSync(path.join(cwd, 'one.txt')), 'buildAgent step 2: "yes" went to the call it was given for').toBe(
-      true,
-    );
-    expect(existsSync(path.join(cwd, 'two.txt')), 'buildAgent step 2: "no" went to the call it was given for').toBe(
-      false,
-    );
+    expect(existsSync(path.join(cwd, 'one.txt')), 'gateFor: "yes" went to the call it was given for').toBe(true);
+    expect(existsSync(path.join(cwd, 'two.txt')), 'gateFor: "no" went to the call it was given for').toBe(false);
   });
 });

@@ -14,7 +14,7 @@ const PASSWORD = 'hunter2-database-pw';
 const PAT = 'github_pat_11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyz';
 const ENV = { DATABASE_URL: `postgres://app:${PASSWORD}@db.internal:5432/app`, GITHUB_PAT: PAT, EDITOR: 'vim' };
 
-describe('secrets by value (src/capstone/factory.ts)', () => {
+describe('secrets by value (savedSessionFor and assembleAgent, src/capstone/factory-steps.ts)', () => {
   test("a session file holds neither a URL's password nor a token whose variable is not named like one", async () => {
     const { cwd, home } = workspace();
     const { built } = await build([assistantText(`Connecting with ${ENV.DATABASE_URL} and ${PAT}.`)], {
@@ -28,11 +28,9 @@ describe('secrets by value (src/capstone/factory.ts)', () => {
     const text = readFileSync(path.join(sessionsDir(home, cwd), 'secret-test.jsonl'), 'utf8');
     expect(
       text,
-      "buildAgent step 4: the store's secrets are secretsOf(env): the password of DATABASE_URL must not be written",
+      "savedSessionFor: the store's secrets are secretsOf(env): the password of DATABASE_URL must not be written",
     ).not.toContain(PASSWORD);
-    expect(text, 'buildAgent step 4: a github_pat_ value is a secret whatever its variable is called').not.toContain(
-      PAT,
-    );
+    expect(text, 'savedSessionFor: a github_pat_ value is a secret whatever its variable is called').not.toContain(PAT);
     expect(text, 'the rest of the URL stays readable').toContain('db.internal:5432');
     expect(secretsOf(ENV), 'an ordinary value is not a secret').not.toContain('vim');
     expect(
@@ -59,7 +57,7 @@ describe('secrets by value (src/capstone/factory.ts)', () => {
     const text = readFileSync(path.join(sessionsDir(home, cwd), 'url-secret-test.jsonl'), 'utf8');
     expect(
       text,
-      'buildAgent step 4: secretsOf(env) holds the value of a query parameter named like a credential (api_key)',
+      'savedSessionFor: secretsOf(env) holds the value of a query parameter named like a credential (api_key)',
     ).not.toContain(QUERY_KEY);
     expect(text, 'secretsOf: a signature is a credential too, as written and decoded').not.toContain(SIGNED);
     expect(text, "secretsOf: the gateway's password is a secret").not.toContain('gw-pass-word');

@@ -171,7 +171,7 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
   });
 });
 
-describe('buildAgent and mcpServerList apply the trust decision (src/capstone/factory.ts, factory-pieces.ts)', () => {
+describe('buildAgent, its parts and mcpServerList apply the trust decision (src/capstone/factory-steps.ts, factory-pieces.ts)', () => {
   test("without a trust decision the folder's SessionStart and PreToolUse hooks never run; trusted, they do", async () => {
     const { cwd, home } = workspace();
     writeFiles(cwd, {
@@ -192,24 +192,24 @@ describe('buildAgent and mcpServerList apply the trust decision (src/capstone/fa
     const untrusted = await build([assistantText('ok')], { cwd, home, settings, runHook });
     expect(
       ran,
-      "buildAgent step 1: no config.trust means untrusted: the folder's SessionStart hook must not run",
+      "the parts use the settings buildAgent hands them (those of trustedSettings), never config.settings: no config.trust means untrusted: the folder's SessionStart hook must not run",
     ).toEqual([]);
     expect(
       untrusted.built.gate.mode,
-      "buildAgent step 1: the gate gets the mode of trustedSettings, not the folder's bypassPermissions",
+      "the parts use the settings buildAgent hands them (those of trustedSettings), never config.settings: the gate gets the mode of trustedSettings, not the folder's bypassPermissions",
     ).toBe('default');
     expect(
       untrusted.built.warnings.join('\n'),
-      "buildAgent step 1: trustedSettings' dropped lines are warnings",
+      "the parts use the settings buildAgent hands them (those of trustedSettings), never config.settings: trustedSettings' dropped lines are warnings",
     ).toContain('.claude/settings.json');
     const trusted = await build([assistantText('ok')], { cwd, home, settings, runHook, trust: { trusted: true } });
-    expect(
-      ran,
-      'buildAgent step 5: trusted, the folder\'s SessionStart hook runs (the "*" matcher is accepted)',
-    ).toEqual(['project-start']);
-    expect(trusted.built.gate.mode, 'buildAgent step 1: even trusted, the committed bypassPermissions is ignored').toBe(
-      'default',
+    expect(ran, 'commandHooksFor: trusted, the folder\'s SessionStart hook runs (the "*" matcher is accepted)').toEqual(
+      ['project-start'],
     );
+    expect(
+      trusted.built.gate.mode,
+      'the parts use the settings buildAgent hands them (those of trustedSettings), never config.settings: even trusted, the committed bypassPermissions is ignored',
+    ).toBe('default');
   });
 
   test(".mcp.json servers start only when approved, and an unapproved one never expands the person's variables", async () => {
