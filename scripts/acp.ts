@@ -37,7 +37,7 @@ import {
   type Kit,
   type ProviderKind,
 } from './lib/agent-kit.js';
-import { exitOnceWritten } from './lib/exit.js';
+import { exitOnceWritten, exitWhenStdoutCloses } from './lib/exit.js';
 import { kitVersion } from './lib/kit-version.js';
 import { agentTree } from './lib/learner-tree.js';
 import { note, redactWith } from './acp/notes.js';
@@ -159,10 +159,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+exitWhenStdoutCloses();
 
 const code = await main(process.argv.slice(2));
 exitOnceWritten(code);

@@ -19,7 +19,7 @@
  * out of the agent (scripts/lib/learner-tree.ts); one line under the banner says which.
  */
 import { isTodo, load, sourceTree, todoAdvice } from './lib/agent-kit.js';
-import { exitOnceWritten } from './lib/exit.js';
+import { exitOnceWritten, exitWhenStdoutCloses } from './lib/exit.js';
 import { agentTree } from './lib/learner-tree.js';
 import { interruptHandler } from './lib/line-reader.js';
 import { showBanner } from './agent/banner.js';
@@ -104,10 +104,7 @@ async function capstone(program: Program, prompt: string | undefined): Promise<n
   return 0;
 }
 
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+exitWhenStdoutCloses();
 
 const code = await main(process.argv.slice(2));
 flush();

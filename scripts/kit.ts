@@ -9,6 +9,7 @@
  *   reset chapterN [--yes]                put a chapter's stubs back
  *   doctor                                check the set-up
  */
+import { exitWhenStdoutCloses } from './lib/exit.js';
 import { ROOT } from './lib/paths.js';
 import { UsageError } from './kit/args.js';
 import { KitRunError } from './kit/run-tests.js';
@@ -26,11 +27,7 @@ const commands: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./kit/doctor.js')).doctorCommand,
 };
 
-// Output piped into `head` and closed early is not an error.
-process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-  if (error.code === 'EPIPE') process.exit(0);
-  throw error;
-});
+exitWhenStdoutCloses();
 
 const [name, ...args] = process.argv.slice(2);
 const load = name && Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -10,3 +10,11 @@ export function exitOnceWritten(code: number): void {
   if (process.stdout.writableLength === 0) process.exit(code);
   else process.stdout.once('drain', () => process.exit(code));
 }
+
+/** Output piped into `head` and closed early is not an error: the program ends quietly with 0 (any other fails). */
+export function exitWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
