@@ -25,11 +25,7 @@ type StoredSurvivor = Omit<Survivor, 'reason' | 'original' | 'replacement'> & {
   reason?: string;
 };
 
-export interface BaselineChapter {
-  score: number;
-  mutants: number;
-  killed: number;
-  seconds: number;
+export interface BaselineChapter extends Pick<ChapterMutation, 'score' | 'mutants' | 'killed' | 'seconds'> {
   /** Survivors listed in equivalent-mutants.md when the baseline was made, with their reasons. */
   accepted: StoredSurvivor[];
   /** Survivors not listed (a chapter below the bar). */
