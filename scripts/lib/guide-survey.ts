@@ -11,12 +11,15 @@
  *
  *   npm run survey    builds the site, surveys every page, prints the figures, and when every page keeps its
  *                     promises writes book/survey.json: the build's and each page's hash, with the figures
+ *                     (the first click within 1.5 s is judged only when the machine is quiet: its load average
+ *                     under its cores; the record says which)
  *
  * An author runs it after changing the theme or the build (CI then surveys every page, since the build's hash moved)
  * and now and then after editing pages, so that verify's share stays small.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bookSrc, guidePages } from './guide-pages.js';
@@ -26,8 +29,13 @@ import { ROOT } from './paths.js';
 export const SURVEY_RECORD = 'book/survey.json';
 
 export interface SurveyRecord {
-  /** When it ran (ISO date) and on what (Node, Chromium). */
+  /** When it ran (ISO date). */
   surveyed: string;
+  /** How busy the machine was (load average over 1 minute, at the start and the end, and its cores): the click
+   * times mean something only on a quiet machine. */
+  machine: { loadAtStart: number; loadAtEnd: number; cores: number };
+  /** Whether every first click was answered within INTERACTIVE_TARGET_MS, or why that was not judged. */
+  clickTarget: string;
   /** The hash of what builds the site (buildHash). */
   build: string;
   /** Each page's source hash (book/src path → hash). */
@@ -149,6 +157,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1);
   }
   const started = Date.now();
+  const loadAtStart = Math.round(loadavg()[0]! * 10) / 10;
+  const cores = availableParallelism();
   const build = buildHash(ROOT);
   const pages = pageHashes(ROOT);
   process.stdout.write('building the site … ');
@@ -172,10 +182,20 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     );
   const problems = figures.flatMap(pageProblems);
   const slow = figures.filter((f) => f.clickMs !== null && f.clickMs > INTERACTIVE_TARGET_MS);
-  for (const f of slow)
-    problems.push(
-      `${f.page || 'index'}: answered its first click at ${f.clickMs} ms (target ${INTERACTIVE_TARGET_MS})`,
+  const loadAtEnd = Math.round(loadavg()[0]! * 10) / 10;
+  // The click times are judged only on a quiet machine: on a busy one any target is crossed by a correct page.
+  const busy = Math.max(loadAtStart, loadAtEnd) > cores;
+  const slowLines = slow.map(
+    (f) => `${f.page || 'index'}: answered its first click at ${f.clickMs} ms (target ${INTERACTIVE_TARGET_MS})`,
+  );
+  if (!busy) problems.push(...slowLines);
+  else if (slowLines.length)
+    console.log(
+      `\nnot judged, the machine was busy (load ${loadAtStart} to ${loadAtEnd} on ${cores} cores):\n${slowLines.join('\n')}`,
     );
+  const clickTarget = busy
+    ? `not judged: the machine was busy (load ${loadAtStart} to ${loadAtEnd} on ${cores} cores); ${slow.length} page(s) over ${INTERACTIVE_TARGET_MS} ms`
+    : `every page within ${INTERACTIVE_TARGET_MS} ms`;
   const clicks = figures.filter((f) => f.clickMs !== null).map((f) => f.clickMs!);
   console.log(
     `\nfirst click answered: median ${clicks.sort((a, b) => a - b)[Math.floor(clicks.length / 2)] ?? '-'} ms, slowest ${Math.max(...clicks)} ms (target ${INTERACTIVE_TARGET_MS}); ${Math.round((Date.now() - started) / 1000)} s in all`,
@@ -186,6 +206,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   }
   const record: SurveyRecord = {
     surveyed: new Date().toISOString().slice(0, 10),
+    machine: { loadAtStart, loadAtEnd, cores },
+    clickTarget,
     build,
     pages,
     figures: recordFigures(figures),
