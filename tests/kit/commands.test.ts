@@ -179,7 +179,7 @@ describe('grade (scripts/kit/grade.ts)', () => {
     try {
       const { status, stdout } = kit(copy.root, ['grade', '--json', 'out/broken.json']);
       expect(status, stdout).toBe(0);
-      expect(stdout).toMatch(/problem\(s\) outside tests:\n {2}tests\/chapter03\/agent\.test\.ts/);
+      expect(stdout).toMatch(/problem\(s\) outside tests:\n {2}tests\/chapter03\/simple-agent\.test\.ts/);
       const entries = JSON.parse(read(copy.root, 'out/broken.json')) as Array<{
         chapter: number;
         status: string;
@@ -223,8 +223,8 @@ describe('solution (scripts/kit/solution.ts)', () => {
     expect(status).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/^Warning: \d+ of chapter 3's \d+ tests do not pass yet/);
     expect(stdout).toContain('# singleTurn');
-    expect(stdout).toMatch(/^--- starter\/src\/agent\.ts \(singleTurn, yours\)$/m);
-    expect(stdout).toMatch(/^\+\+\+ solution\/src\/agent\.ts \(singleTurn, reference\)$/m);
+    expect(stdout).toMatch(/^--- starter\/src\/simple-agent\.ts \(singleTurn, yours\)$/m);
+    expect(stdout).toMatch(/^\+\+\+ solution\/src\/simple-agent\.ts \(singleTurn, reference\)$/m);
     expect(stdout).toMatch(/^@@ -\d+,1 \+\d+,\d+ @@$/m);
     expect(stdout).toContain("-  throw new TodoError(3, 'singleTurn');");
     expect(stdout).toContain('+  const messages: Message[] = [userMessage(prompt)];');
@@ -269,7 +269,7 @@ describe('reset (scripts/kit/reset.ts)', () => {
     const tool = read(copy.root, 'starter/src/tool.ts');
     const { status, stdout } = kit(copy.root, ['reset', 'chapter3'], 'y\n');
     expect(status, stdout).toBe(0);
-    expect(stdout).toMatch(/starter\/src\/agent\.ts: singleTurn, SimpleAgent\.run/);
+    expect(stdout).toMatch(/starter\/src\/simple-agent\.ts: singleTurn, SimpleAgent\.run/);
     const after = read(copy.root, 'starter/src/simple-agent.ts');
     expect(after.startsWith('// my note\n')).toBe(true);
     expect(after).toContain("throw new TodoError(3, 'singleTurn');");
