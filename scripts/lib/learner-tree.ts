@@ -75,7 +75,7 @@ export const STAND_INS: Record<(typeof OPTIONAL_CHAPTERS)[number], Record<string
       "const reason = 'chapter 8 (permissions) is not finished, so every call is asked about';",
       'const note: PermissionNote = { outcome: "asked", reason, mode };',
       'const request: PermissionRequest = { call, reason, suggestedRules: [], stillAsks: reason };',
-      'const answer = options.ask && (await untilAborted(options.ask(request, ctx.signal), ctx.signal));',
+      'const answer = options.ask && (await rejectOnAbort(options.ask(request, ctx.signal), ctx.signal));',
       'if (answer === "allow_once" || answer === "allow_always") return { type: "allow", permission: { ...note, answer } };',
       'if (answer === undefined) {',
       '  return {',
