@@ -1,7 +1,8 @@
 /**
  * The guide as a site: buildSite() on a fixture guide (offline), then, where Debian's Chromium is installed, the
  * built page as a reader sees it: header, diagrams, highlighted TypeScript, prev/next, a quiz that answers, search,
- * and how soon it answers a click (mermaid must not stand in the way: it loads after, and only what the page uses).
+ * and how soon it answers a click. Its diagrams are drawn before the build (npm run diagrams), but for one left to the
+ * browser: the page holds the drawings, and mermaid loads after hydration only for that one, and only its kind's code.
  * The same for the Chinese edition (book/src/zh, a VitePress locale at /zh/): its header card, its diagrams' labels,
  * the quiz and the notes in Chinese, the language switcher on the same page, a search for a word inside a sentence.
  */
