@@ -5,11 +5,13 @@
  * runs the real program as a child (agent-process.ts) in a temp workspace with a temp HOME, on the offline provider
  * or against a fake OpenAI or Anthropic API on 127.0.0.1 of its own; nothing reaches the network.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  agentWorkspace,
   anthropicEvent,
+  anthropicStart,
   openaiAnswer,
   openaiToolCall,
   runAgent,
@@ -23,14 +25,7 @@ import { KIT_HANG_MS, REPO } from './helpers.js';
 const tempFolder = tempFolders('kit-agent-capstone-');
 
 /** A workspace with these files (and a HOME of its own, for the sessions). */
-function setup(files: Record<string, string> = {}) {
-  const cwd = tempFolder();
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, rel)), { recursive: true });
-    writeFileSync(path.join(cwd, rel), text);
-  }
-  return { cwd, home: tempFolder() };
-}
+const setup = (files: Record<string, string> = {}) => agentWorkspace(tempFolder, files);
 
 /** `npm run agent -- <args>` in `where`; stdin is closed (empty unless given), so -p never waits for it. */
 function agent(
@@ -47,21 +42,7 @@ const shown = (run: AgentRun) => `exit code ${run.code}\n--- stdout ---\n${run.s
 
 /** An Anthropic turn: optional text, then optional tool calls (id, name, input), with usage. */
 function anthropicTurn(text: string, calls: Array<[id: string, name: string, input: unknown]> = []): string[] {
-  const frames = [
-    anthropicEvent({
-      type: 'message_start',
-      message: {
-        id: 'msg_1',
-        type: 'message',
-        role: 'assistant',
-        model: 'claude-sonnet-4-5',
-        content: [],
-        stop_reason: null,
-        stop_sequence: null,
-        usage: { input_tokens: 100, output_tokens: 1 },
-      },
-    }),
-  ];
+  const frames = [anthropicStart('claude-sonnet-4-5', { input_tokens: 100, output_tokens: 1 })];
   let index = 0;
   if (text) {
     frames.push(

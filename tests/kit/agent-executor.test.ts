@@ -2,34 +2,27 @@
  * `npm run agent` with chapter 9's part (chapter 9, wired by the factory of chapter 15), as a user runs it: a child process pointed
  * at a fake OpenAI-compatible API on 127.0.0.1 that asks for several reads in one turn.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  fakeModelApi,
+  fileModelApi,
   openaiAnswer,
   openaiChunk,
   openaiData,
   runAgent,
   stubbedTree,
   tempFolders,
+  writeFiles,
 } from './agent-process.js';
 
 const tempFolder = tempFolders('kit-agent-exec-');
-
-function folder(files: Record<string, string> = {}): string {
-  const dir = tempFolder();
-  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
-  return dir;
-}
-
+const folder = (files: Record<string, string> = {}) => writeFiles(tempFolder(), files);
 const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
-const api = fakeModelApi();
+const api = fileModelApi();
 const { requests } = api;
-beforeAll(api.start);
-afterAll(api.stop);
 
 const frame = openaiData;
 const chunk = (delta: object, finish: string | null = null) => openaiChunk(delta, finish, 'fake-model');

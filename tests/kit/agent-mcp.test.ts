@@ -7,37 +7,20 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeModelApi, openaiAnswer, openaiChunk, openaiData, runAgent, tempFolders } from './agent-process.js';
+import { describe, expect, it } from 'vitest';
+import { fileModelApi, openaiAnswer, openaiToolCall, runAgent, tempFolders, writeFiles } from './agent-process.js';
 
 const require = createRequire(import.meta.url);
 const binOf = (name: string) =>
   path.join(path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), 'dist/index.js');
 const tempFolder = tempFolders('kit-agent-mcp-');
-
-function folder(files: Record<string, string> = {}): string {
-  const dir = tempFolder();
-  for (const [rel, text] of Object.entries(files)) writeFileSync(path.join(dir, rel), text);
-  return dir;
-}
-
+const folder = (files: Record<string, string> = {}) => writeFiles(tempFolder(), files);
 const agent = (args: string[], cwd: string, env: Record<string, string>) => runAgent(args, { cwd, env });
 
 // A fake OpenAI-compatible API: records each request body and answers with the next scripted stream.
-const api = fakeModelApi();
+const api = fileModelApi();
 const { requests } = api;
-beforeAll(api.start);
-afterAll(api.stop);
-const data = openaiData;
-const chunk = openaiChunk;
-const toolCall = (name: string, args: unknown) => [
-  chunk({
-    role: 'assistant',
-    tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name, arguments: JSON.stringify(args) } }],
-  }),
-  chunk({}, 'tool_calls'),
-  data('[DONE]'),
-];
+const toolCall = openaiToolCall;
 const answer = (text: string) => openaiAnswer(text);
 const env = () => ({ OPENAI_API_KEY: 'dummy', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'm' });
 

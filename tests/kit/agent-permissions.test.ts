@@ -2,14 +2,14 @@
  * `npm run agent` with chapter 8's permission gate (chapter 8, wired by the factory of chapter 15), as a person runs it: a child
  * process in a temp workspace, with the OpenAI provider pointed at a fake API on 127.0.0.1.
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  fakeModelApi,
+  agentWorkspace,
+  fileModelApi,
   openaiAnswer,
-  openaiChunk,
-  openaiData,
+  openaiToolCall,
   runAgent,
   tempFolders,
   type AgentRun,
@@ -19,35 +19,11 @@ import { KIT_HANG_MS } from './helpers.js';
 const tempFolder = tempFolders('kit-agent-perm-');
 
 /** A workspace and an empty HOME beside it (so the person's real ~/.claude/settings.json is never read). */
-function folder(files: Record<string, string> = {}) {
-  const base = tempFolder();
-  const cwd = path.join(base, 'project');
-  const home = path.join(base, 'home');
-  mkdirSync(home);
-  for (const [rel, text] of Object.entries({ 'README.md': 'hi\n', ...files })) {
-    mkdirSync(path.dirname(path.join(cwd, rel)), { recursive: true });
-    writeFileSync(path.join(cwd, rel), text);
-  }
-  return { cwd, home };
-}
+const folder = (files: Record<string, string> = {}) => agentWorkspace(tempFolder, { 'README.md': 'hi\n', ...files });
 
-const api = fakeModelApi();
+const api = fileModelApi();
 const { requests } = api;
-beforeAll(api.start);
-afterAll(api.stop);
-
-const data = openaiData;
-const chunk = openaiChunk;
-const bashCall = (command: string) => [
-  chunk({
-    role: 'assistant',
-    tool_calls: [
-      { index: 0, id: 'call_1', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } },
-    ],
-  }),
-  chunk({}, 'tool_calls'),
-  data('[DONE]'),
-];
+const bashCall = (command: string) => openaiToolCall('bash', { command });
 const answer = (text: string) => openaiAnswer(text);
 
 /**

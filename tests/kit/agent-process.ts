@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { fakeHttpServer, type SseAnswer } from '../helpers/fake-http.js';
 import { REPO } from './helpers.js';
@@ -81,6 +81,23 @@ export function tempFolders(prefix: string): () => string {
   };
 }
 
+/** Writes `files` (paths relative to `dir`; folders made as needed) into `dir`, and returns `dir`. */
+export function writeFiles(dir: string, files: Record<string, string> = {}): string {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+/**
+ * A workspace of fresh temp folders (from `tempFolder`, a `tempFolders` function) with these files, and a HOME of its
+ * own beside it: sessions are saved there, and the person's real ~/.claude is never read.
+ */
+export function agentWorkspace(tempFolder: () => string, files: Record<string, string> = {}) {
+  return { cwd: writeFiles(tempFolder(), files), home: tempFolder() };
+}
+
 /** One OpenAI server-sent event (`data: ...`), a string sent as it is ('[DONE]'). */
 export const openaiData = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
 
@@ -105,11 +122,8 @@ export const openaiAnswer = (text: string, model?: string) => [
 export const anthropicEvent = (data: { type: string; [key: string]: unknown }) =>
   `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`;
 
-/** A whole Anthropic turn that answers with `text`: `usage` as the stream starts, `outputTokens` as it ends. */
-export const anthropicAnswer = (
-  text: string,
-  { model = 'm', usage = { input_tokens: 5, output_tokens: 1 } as object, outputTokens = 3 } = {},
-) => [
+/** The event an Anthropic stream starts with: an empty assistant message of `model`, with `usage`. */
+export const anthropicStart = (model: string, usage: object) =>
   anthropicEvent({
     type: 'message_start',
     message: {
@@ -122,7 +136,14 @@ export const anthropicAnswer = (
       stop_sequence: null,
       usage,
     },
-  }),
+  });
+
+/** A whole Anthropic turn that answers with `text`: `usage` as the stream starts, `outputTokens` as it ends. */
+export const anthropicAnswer = (
+  text: string,
+  { model = 'm', usage = { input_tokens: 5, output_tokens: 1 } as object, outputTokens = 3 } = {},
+) => [
+  anthropicStart(model, usage),
   anthropicEvent({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
   anthropicEvent({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
   anthropicEvent({ type: 'content_block_stop', index: 0 }),
@@ -192,6 +213,14 @@ export function fakeModelApi(otherwise: (body: any) => ApiReply = nothingScripte
   function stop() {
     return server.close();
   }
+  return api;
+}
+
+/** `fakeModelApi` for the whole test file: listening from beforeAll on, closed in afterAll. */
+export function fileModelApi(otherwise?: (body: any) => ApiReply) {
+  const api = fakeModelApi(otherwise);
+  beforeAll(api.start);
+  afterAll(api.stop);
   return api;
 }
 

@@ -4,12 +4,13 @@
  * stand-in or a fake OpenAI-compatible API on 127.0.0.1 (one per test); nothing reaches the network, HOME is a temp
  * folder, and the environment is given in full (nothing of the real one's ANTHROPIC_, OPENAI_, CLAUDE_ or KIT_).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   AGENT,
+  agentWorkspace,
   openaiAnswer,
   openaiChunk,
   openaiData,
@@ -29,14 +30,7 @@ const tempFolder = tempFolders('kit-agent-tty-');
 const tmux = tmuxServer();
 
 /** A workspace with these files, and a HOME of its own. */
-function setup(files: Record<string, string> = {}) {
-  const cwd = tempFolder();
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(cwd, rel)), { recursive: true });
-    writeFileSync(path.join(cwd, rel), text);
-  }
-  return { cwd, home: tempFolder() };
-}
+const setup = (files: Record<string, string> = {}) => agentWorkspace(tempFolder, files);
 
 /** `npm run agent -- <args>` in a new pane, from the repo root like npm, with INIT_CWD the workspace. */
 function agentPane(args: string[], where: { cwd: string; home: string }, env: Record<string, string> = {}): Pane {
