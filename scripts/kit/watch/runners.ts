@@ -8,23 +8,38 @@ import { chapterDir } from '../../lib/chapters.js';
 import { toOutcomes, type RawReport } from '../outcomes.js';
 import { KitRunError, runTests, type RunResult } from '../run-tests.js';
 
+/** One run's outcomes; `cancelled` when it was stopped before it ended (what it holds is then not to be shown). */
+export type ChapterRun = RunResult & { cancelled?: boolean };
+
 /** Runs chapters' tests: in one warm vitest instance, or a child process per run. Runs one at a time. */
 export interface ChapterRunner {
   readonly mode: 'warm' | 'spawn';
-  run(chapters: number[]): Promise<RunResult>;
+  /**
+   * Runs the chapters' tests on the files as they are on disk when the run starts. `signal` stops this run (or drops
+   * it if it has not started): it then resolves with `cancelled`.
+   */
+  run(chapters: number[], options?: { signal?: AbortSignal }): Promise<ChapterRun>;
   /** Files changed on disk: forget their transformed code. */
   invalidate(files: string[]): void;
-  /** Stops the run under way, if any (its promise resolves with what finished). */
-  cancel(): Promise<void>;
+  /** Forget every transformed module: the next run starts from a clean slate. */
+  reset(): void;
   close(): Promise<void>;
 }
 
 export function spawnRunner(root: string): ChapterRunner {
   return {
     mode: 'spawn',
-    run: (chapters) => runTests({ root, chapters, progress: false }),
+    async run(chapters, { signal } = {}) {
+      try {
+        return await runTests({ root, chapters, progress: false, signal });
+      } catch (error) {
+        if (signal?.aborted) return { tests: [], errors: [], duration: 0, cancelled: true };
+        throw error;
+      }
+    },
+    // Each run is a new vitest: nothing is kept between runs.
     invalidate: () => {},
-    cancel: async () => {},
+    reset: () => {},
     close: async () => {},
   };
 }
@@ -49,15 +64,17 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
   child.stderr?.on('data', (chunk) => (stderr = (stderr + chunk).slice(-4000)));
   type Reply =
     | { type: 'ready' }
-    | { type: 'result'; id: number; report: RawReport; duration: number }
+    | { type: 'result'; id: number; report: RawReport; duration: number; cancelled: boolean }
     | { type: 'error'; id?: number; message: string };
-  const waiting = new Map<number, { resolve: (r: RunResult) => void; reject: (e: Error) => void }>();
+  const waiting = new Map<number, { resolve: (r: ChapterRun) => void; reject: (e: Error) => void }>();
   let exited = false;
   await new Promise<void>((resolve, reject) => {
     child.on('message', (reply: Reply) => {
       if (reply.type === 'ready') resolve();
       else if (reply.type === 'result') {
-        waiting.get(reply.id)?.resolve({ ...toOutcomes(root, reply.report), duration: reply.duration });
+        waiting
+          .get(reply.id)
+          ?.resolve({ ...toOutcomes(root, reply.report), duration: reply.duration, cancelled: reply.cancelled });
         waiting.delete(reply.id);
       } else if (reply.id === undefined) reject(new Error(reply.message));
       else {
@@ -82,19 +99,26 @@ export async function warmRunner(root: string, options: { src?: string } = {}): 
   };
   return {
     mode: 'warm',
-    run(chapters) {
+    run(chapters, { signal } = {}) {
       if (exited) return Promise.reject(new KitRunError('the warm vitest has stopped'));
       const id = ++next;
-      return new Promise<RunResult>((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
+      return new Promise<ChapterRun>((resolve, reject) => {
+        const cancel = () => send({ type: 'cancel', id });
+        signal?.addEventListener('abort', cancel, { once: true });
+        const settled = () => signal?.removeEventListener('abort', cancel);
+        waiting.set(id, {
+          resolve: (r) => (settled(), resolve(r)),
+          reject: (e) => (settled(), reject(e)),
+        });
         send({ type: 'run', id, filters: chapters.map(chapterDir) });
+        if (signal?.aborted) cancel();
       });
     },
     invalidate(files) {
       send({ type: 'invalidate', files });
     },
-    async cancel() {
-      send({ type: 'cancel' });
+    reset() {
+      send({ type: 'reset' });
     },
     async close() {
       send({ type: 'close' });

@@ -61,9 +61,12 @@ export class WatchSession {
   private running = false;
   /** A run was asked for while one was under way: run again when it ends. */
   private again = false;
-  /** The type check and the earlier chapters' run after a screen: stopped by the next save. */
+  /** The session's run under way (the chapter's, or the earlier chapters' after it) and the type check: stopped by
+   * the next save or key, whose own run shows the files as they are then. */
   private background: AbortController | undefined;
-  private inBackground = false;
+  /** Why the next run starts, said as it starts: the files saved since the last run began, or a key. */
+  private saved = new Set<string>();
+  private reason: string | undefined;
   private readonly keysLine: string;
 
   constructor(options: WatchOptions, opening: number, runner: ChapterRunner) {
@@ -146,13 +149,25 @@ export class WatchSession {
     }
   }
 
-  /** One run of the chapter and its screen, then, beside it, the type errors and the earlier chapters. */
+  /**
+   * One run of the chapter and its screen, then, beside it, the type errors and the earlier chapters. A save or a
+   * key while it runs stops it and runs again: a screen always shows the files as they were when its run began, with
+   * nothing saved since.
+   */
   private async runOnce(): Promise<void> {
     this.again = false;
     const current = this.chapter;
     const mine = this.generation;
-    const result = await slow(`Running chapter ${current}…`, this.runner.run([current]));
-    if (this.closed) return;
+    this.background = new AbortController();
+    const { signal } = this.background;
+    // Said at once, not after a second: the screen above is about to change.
+    const files = [...this.saved].sort();
+    this.saved.clear();
+    const why = files.length ? ` after saving ${files.join(', ')}` : (this.reason ?? '');
+    this.reason = undefined;
+    if (mine > 0) print(dim(`Running chapter ${current}${why}…`));
+    const result = await this.runner.run([current], { signal });
+    if (this.closed || mine !== this.generation || result.cancelled) return;
     this.results.set(current, result);
     this.hintChapter = focusStub(this.root, current, result.tests)?.chapter ?? current;
     this.screen = {
@@ -164,14 +179,13 @@ export class WatchSession {
     this.show();
     if (this.again) return;
     // A save stops both (interrupt).
-    this.background = new AbortController();
-    const types = typecheckStarter(this.root, { signal: this.background.signal }).then(
+    const types = typecheckStarter(this.root, { signal }).then(
       (r) => {
         if (mine === this.generation && this.screen?.chapter === current) this.showExtras({ typeErrors: r.errors });
       },
       () => undefined,
     );
-    if (!(await this.checkEarlier(current, mine))) return;
+    if (!(await this.checkEarlier(current, mine, signal))) return;
     this.settled = true;
     await types;
   }
@@ -180,12 +194,11 @@ export class WatchSession {
    * Runs the chapters before `current` and shows those that fail now; at start-up, moves to the first of them (an
    * earlier chapter that does not pass yet is where the learner is). False when the run is stale or moved on.
    */
-  private async checkEarlier(current: number, mine: number): Promise<boolean> {
+  private async checkEarlier(current: number, mine: number, signal: AbortSignal): Promise<boolean> {
     const earlier = this.all.filter((n) => n < current);
     if (!earlier.length) return true;
-    this.inBackground = true;
-    const before = await this.runner.run(earlier).finally(() => (this.inBackground = false));
-    if (this.closed || mine !== this.generation || this.chapter !== current) return false;
+    const before = await this.runner.run(earlier, { signal });
+    if (this.closed || mine !== this.generation || this.chapter !== current || before.cancelled) return false;
     const regressions: Regression[] = [];
     for (const n of earlier) {
       const tests = before.tests.filter((t) => t.chapter === n);
@@ -210,12 +223,11 @@ export class WatchSession {
     return true;
   }
 
-  /** A save or a key: what runs in the background after the last screen is stale, stop it. */
+  /** A save or a key: the run under way and what runs after the last screen are stale, stop them. */
   private interrupt(): void {
     this.generation++;
     this.settled = true;
     this.background?.abort();
-    if (this.inBackground) void this.runner.cancel().catch(() => undefined);
   }
 
   /** Re-runs after each burst of saves in starter/src (50 ms of quiet), the changed files forgotten first. */
@@ -231,6 +243,7 @@ export class WatchSession {
         debounce = setTimeout(() => {
           const changed = [...pending];
           pending = new Set();
+          for (const file of changed) this.saved.add(path.relative(src, file).split(path.sep).join('/'));
           this.interrupt();
           this.results.clear();
           this.runner.invalidate(changed.length ? changed : tsFiles(src));
@@ -268,7 +281,11 @@ export class WatchSession {
         await this.showList();
         break;
       case 'r':
+        // From a clean slate: no result kept, no module vitest transformed before.
+        this.interrupt();
         this.results.clear();
+        this.runner.reset();
+        this.reason = ' again, from a clean slate';
         await this.run();
         break;
     }
@@ -280,6 +297,7 @@ export class WatchSession {
     else {
       this.chapter = to;
       this.interrupt();
+      this.reason = '';
       await this.run();
     }
   }
