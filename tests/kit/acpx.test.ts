@@ -13,13 +13,12 @@
  * Each prompt is an `acpx exec` (a one-shot session, which the agent still saves): acpx's persistent prompts go
  * through a background queue owner that it gives a fixed few seconds to start, which a busy machine can miss.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rememberTrust } from '../../solution/src/capstone/trust.js';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, tempFolders } from './agent-process.js';
-import { KIT_RUN_MS, REPO } from './helpers.js';
+import { REPO, runToEnd } from './helpers.js';
 
 const ACPX_DIR = path.join(REPO, '.ci/acpx');
 const ACPX_CLI = path.join(ACPX_DIR, 'node_modules/acpx/dist/cli.js');
@@ -75,37 +74,21 @@ describe.skipIf(skipped !== undefined)(skipped ? `${title}: SKIPPED, ${skipped}`
    * Runs `acpx <args>` in the workspace as a person would, with the fake API's variables and no real key: every
    * process (acpx, npm, the agent) on this Node. Waits for it to end; only a hang reaches KIT_RUN_MS.
    */
-  function acpx(args: string[]): Promise<AcpxRun> {
+  async function acpx(args: string[]): Promise<AcpxRun> {
     const env: NodeJS.ProcessEnv = { ...process.env, HOME: where.home, NO_COLOR: '1' };
     for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT|ACPX)_/.test(name)) delete env[name];
     Object.assign(env, { OPENAI_API_KEY: 'dummy-key', OPENAI_BASE_URL: api.url, OPENAI_MODEL: 'fake-model' });
     env.PATH = [path.dirname(process.execPath), env.PATH].join(path.delimiter);
-    const child = spawn(process.execPath, [ACPX_CLI, ...args], {
-      cwd: where.cwd,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(
-          new Error(`acpx ${args.join(' ')} still running after ${KIT_RUN_MS / 1000} s (a hang); stderr:\n${stderr}`),
-        );
-      }, KIT_RUN_MS);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        const frames = stdout
-          .split('\n')
-          .filter((line) => line.trim() !== '')
-          .map((line) => JSON.parse(line) as Frame);
-        resolve({ code, stdout, stderr, frames });
-      });
-    });
+    const {
+      status: code,
+      stdout,
+      stderr,
+    } = await runToEnd(process.execPath, [ACPX_CLI, ...args], { cwd: where.cwd, env });
+    const frames = stdout
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Frame);
+    return { code, stdout, stderr, frames };
   }
 
   /** `acpx exec <prompt>` with every tool call approved, its session remembered for the list. */

@@ -6,7 +6,7 @@
  * from it (solved; half-done; one that edited a test and vitest.config.ts; one with a broken package.json; one made
  * from a template, so sharing files but no history with the kit).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import {
   chmodSync,
   cpSync,
@@ -33,7 +33,7 @@ import {
   type LearnerGrade,
 } from '../../scripts/kit/grade-formats.js';
 import { compareToBase, findBase, ignoreMatcher, prepareCopy, reachesOutside } from '../../scripts/kit/base-version.js';
-import { copyRepo, REPO, solveUpTo } from './helpers.js';
+import { copyRepo, REPO, runToEnd, solveUpTo } from './helpers.js';
 
 const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 const IDENTITY = {
@@ -61,18 +61,8 @@ function kit(
 ): Promise<{ status: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...extraEnv };
   for (const name of ['KIT_ROOT', 'KIT_SRC', 'KIT_TARGET', 'VITEST_MAX_WORKERS']) delete env[name];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  // A limit as long as the tests' own: a class takes a while on a busy machine.
+  return runToEnd(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], { cwd: root, env, ms: 600_000 });
 }
 
 // ---- The published contracts, written down as schemas of their documented fields ----

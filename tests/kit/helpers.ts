@@ -100,6 +100,41 @@ export function kit(
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * Runs `command <args>` to its end without blocking the worker, and resolves with its exit code and what it printed;
+ * rejects when it cannot start, or when it is still running after `ms` (a hang: it is killed then).
+ */
+export function runToEnd(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; ms?: number },
+): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const { ms = KIT_RUN_MS } = options;
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(
+        new Error(
+          `${path.basename(command)} ${args.join(' ')} still running after ${ms / 1000} s (a hang); stderr:\n${stderr}`,
+        ),
+      );
+    }, ms);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout, stderr });
+    });
+  });
+}
+
 /** Starts `scripts/kit.ts <args>` in the background, for watch. */
 export function startKit(root: string, args: string[]) {
   const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
