@@ -19,6 +19,19 @@ function deferred<T>() {
 /** Lets every promise callback that is already due run (a macrotask: the queue is promises only). */
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Resolves once nothing in this thread waits on the file system any more (three turns of the event loop in a row
+ * without a pending fs request), or as soon as `done()` holds. A busy machine makes fs calls slower, never this
+ * wait wrong: it ends on what the code is doing, not on how long it took.
+ */
+async function settled(done: () => boolean): Promise<void> {
+  for (let calm = 0; calm < 3 && !done(); ) {
+    await flush();
+    const busy = process.getActiveResourcesInfo().some((name) => name.startsWith('FSReq'));
+    calm = busy ? 0 : calm + 1;
+  }
+}
+
 /** A question for the line: records when it is shown, and is answered when the test says so. */
 function question(name: string, shown: string[]) {
   const answer = deferred<string>();
@@ -239,7 +252,9 @@ describe('gateFor: two sub-agents asking at once (src/capstone/factory-steps.ts)
       "gateFor: the sub-agents' commands need asking, so config.ask (through queuedQuestions) is asked",
     );
     while (requested() < 2 && !ended) await Promise.race([seen.promise, run]); // both children have asked for their command
-    for (let i = 0; i < 5; i++) await flush();
+    // The second child now either asked (the gate called config.ask directly) or waits in the queue: let whatever it
+    // still does on the disk (the gate resolves paths) finish before looking.
+    await settled(() => questions.length > 1);
     expect(
       most,
       'gateFor: the second sub-agent asked while the first question was open: the gate must ask through queuedQuestions(config) (one question at a time)',
