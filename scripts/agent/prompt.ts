@@ -60,9 +60,11 @@ export async function runPrompt(
         continue;
       }
     }
-    display.show(done, writer);
     const hit = kit.todoHits[0];
     kit.todoHits.length = 0;
+    // A run that a stub stopped ends with one line, the advice: not the stub's error, then the advice saying it again.
+    const told = hit !== undefined && done.reason === 'error' && format === 'text';
+    display.show(told ? { ...done, reason: 'end_turn', message: undefined } : done, writer);
     if (hit) note(style.red(todoAdvice(hit)));
     return done.reason;
   }
