@@ -152,10 +152,12 @@ export const readTool = defineTool({
     // 3. Open it read-only with O_NONBLOCK (so a FIFO swapped in after the stat cannot block), and check the opened
     //    handle's stat is a regular file too. Close the handle when done, whatever happens.
     // 4. Let readWindow (given) read lines offset..offset+limit-1. Throw for a binary file; an empty file returns
-    //    '(empty file)'; an offset past the end throws, saying how many lines the file has.
+    //    '(empty file)'; an offset past the end throws, saying how many lines the file has in these words: the
+    //    number, then "lines" (`notes.txt has 3 lines; offset 4 is past the end`: the tests look for `3 lines`).
     // 5. Number each line with numberLine, from offset, and join with '\n'.
-    // 6. If lines remain after the window, add a last line saying how many (if they were counted) and the offset to
-    //    read on from, written as the argument is (`offset=N`, so the model can copy it); when the window was capped
+    // 6. If lines remain after the window, add a last line saying how many (if they were counted) as `N more lines`,
+    //    and the offset to read on from, written as the argument is (`offset=N`, so the model can copy it): the
+    //    tests look for both phrases (`(500 more lines; read again with offset=2001)`); when the window was capped
     //    by bytes, the note says that too.
     throw new TodoError(2, 'readTool.execute');
     // #endregion

@@ -1,0 +1,35 @@
+/**
+ * Exact wording only where a step gives it (issue 44, point 6): where a graded test matches a phrase in a stub's
+ * result, the stub's own comment (in starter/src, as the learner reads it) states that phrase.
+ */
+import { describe, expect, it } from 'vitest';
+import { listRegions } from '../../scripts/lib/regions.js';
+import { REPO, read } from './helpers.js';
+
+/** A stub, a test file that matches exact words in its result, and those words as the stub must state them. */
+const CASES = [
+  {
+    stub: 'chapter 2: readTool.execute',
+    test: 'tests/chapter02/read.test.ts',
+    demanded: /\b3 lines\b/,
+    stated: '`3 lines`',
+  },
+  {
+    stub: 'chapter 2: readTool.execute',
+    test: 'tests/chapter02/read.test.ts',
+    demanded: /\b500 more lines\b/,
+    stated: '`N more lines`',
+  },
+];
+
+describe('the stubs state the exact words their tests look for', () => {
+  for (const { stub, test, demanded, stated } of CASES)
+    it(`${stub} states ${stated}`, () => {
+      expect(read(REPO, test), `${test} still looks for ${demanded.source}`).toContain(demanded.source);
+      const region = listRegions(REPO, 'starter').find((r) => `chapter ${r.chapter}: ${r.name}` === stub);
+      expect(region, `${stub} is in starter/src`).toBeDefined();
+      expect(region!.steps.join('\n'), `the stub's comment gives ${stated}, the words the test matches`).toContain(
+        stated,
+      );
+    });
+});
