@@ -11,21 +11,14 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, tempFolders } from './agent-process.js';
-import { KIT_HANG_MS, REPO } from './helpers.js';
+import { changes, REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-acp-methods-');
-
-/** Resolves once `check` holds (polled), or fails with `what` after KIT_HANG_MS (a hang). */
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (const end = Date.now() + KIT_HANG_MS; !check(); ) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** An editor that offers terminals: each terminal/create runs `bash -c` for real, and every request is logged. */
 function terminalEditor() {
   const updates: acp.SessionNotification[] = [];
+  const updated = changes();
   const log: string[] = [];
   const terminals = new Map<
     string,
@@ -34,7 +27,10 @@ function terminalEditor() {
   let count = 0;
   const client = acp
     .client({ name: 'kit-test-editor' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params))
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params);
+      updated.changed();
+    })
     .onRequest(acp.methods.client.session.requestPermission, async () => ({
       outcome: { outcome: 'selected', optionId: 'allow_once' },
     }))
@@ -74,7 +70,7 @@ function terminalEditor() {
       terminals.delete(params.terminalId);
       return {};
     });
-  return { client, updates, log, terminals };
+  return { client, updates, log, terminals, until: updated.until };
 }
 
 const said = (updates: acp.SessionNotification[], from = 0) =>
@@ -152,7 +148,7 @@ describe("npm run acp over stdio: list, config options, slash commands, a bash c
       model: 'fake-model',
       small_fast_model: 'fake-model',
     });
-    await until(
+    await editor.until(
       () => editor.updates.some(({ update }) => update.sessionUpdate === 'available_commands_update'),
       'available_commands_update',
     );

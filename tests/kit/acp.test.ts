@@ -10,7 +10,7 @@ import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeOpenAI, openaiAnswer, openaiToolCall, stubbedTree, tempFolders } from './agent-process.js';
-import { KIT_HANG_MS, REPO } from './helpers.js';
+import { changes, REPO } from './helpers.js';
 
 const tempFolder = tempFolders('kit-acp-');
 
@@ -61,15 +61,19 @@ function startAcp(home: string, env: Record<string, string> = {}) {
 /** The SDK's client, recording every session/update and permission question, answering each with `answer`. */
 function editor(answer: () => string = () => 'allow_once') {
   const updates: acp.SessionNotification[] = [];
+  const updated = changes();
   const questions: acp.RequestPermissionRequest[] = [];
   const client = acp
     .client({ name: 'kit-test' })
-    .onNotification(acp.methods.client.session.update, ({ params }) => void updates.push(params))
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params);
+      updated.changed();
+    })
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => {
       questions.push(params);
       return { outcome: { outcome: 'selected', optionId: answer() } };
     });
-  return { client, updates, questions };
+  return { client, updates, questions, until: updated.until };
 }
 
 const kinds = (updates: acp.SessionNotification[]) => updates.map(({ update }) => update.sessionUpdate);
@@ -92,14 +96,6 @@ function expectOnlyFrames(stdout: string): void {
     expect('method' in message || 'result' in message || 'error' in message, line).toBe(true);
   }
   expect(stdout.endsWith('\n')).toBe(true);
-}
-
-/** Resolves once `check` holds (polled), or fails after `ms`. */
-async function until(check: () => boolean, ms = KIT_HANG_MS): Promise<void> {
-  for (const end = Date.now() + ms; !check(); ) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /**
@@ -355,13 +351,15 @@ describe('npm run acp against an OpenAI-compatible API: permission questions in 
     const prompt = served.connection.agent
       .request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
       .catch(() => undefined);
-    await until(() =>
-      recorded.updates.some(
-        ({ update }) =>
-          update.sessionUpdate === 'tool_call_update' &&
-          update.toolCallId === 'call_sleep' &&
-          update.status === 'in_progress',
-      ),
+    await recorded.until(
+      () =>
+        recorded.updates.some(
+          ({ update }) =>
+            update.sessionUpdate === 'tool_call_update' &&
+            update.toolCallId === 'call_sleep' &&
+            update.status === 'in_progress',
+        ),
+      'the sleep call in progress',
     );
     served.connection.close();
     served.acp.closeStdin();

@@ -135,6 +135,36 @@ export function runToEnd(
   });
 }
 
+/**
+ * Waits that end on events, not on a timer: `until(check, what)` resolves once `check()` holds, looked at again each
+ * time `changed()` is called (by the handler that changes what `check` reads: a notification pushed, say), and fails
+ * with `what` after `ms`, a hang.
+ */
+export function changes() {
+  const waiters = new Set<() => void>();
+  return {
+    changed(): void {
+      for (const waiter of waiters) waiter();
+    },
+    until(check: () => boolean, what: string, ms = KIT_HANG_MS): Promise<void> {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiters.delete(look);
+          reject(new Error(`timed out after ${ms / 1000} s waiting for ${what}`));
+        }, ms);
+        const look = () => {
+          if (!check()) return;
+          clearTimeout(timer);
+          waiters.delete(look);
+          resolve();
+        };
+        waiters.add(look);
+        look();
+      });
+    },
+  };
+}
+
 /** Starts `scripts/kit.ts <args>` in the background, for watch. */
 export function startKit(root: string, args: string[]) {
   const child = spawn(process.execPath, [TSX, path.join(root, 'scripts/kit.ts'), ...args], {
