@@ -1,11 +1,18 @@
 /**
  * npx tsx scripts/authors/pointers.ts [chapterN ...]: checks where the kit points a learner for each known-wrong solution
  * (tests/chapterNN/wrong/*.txt). Each is applied to the solution with every other region solved, the chapter's tests
- * run in one warm vitest, and the stub that hint and watch would name (the chapter's first unfinished stub) is compared
- * with the region the wrong solution edits. Prints every miss and the count; exits 0 (a report, not a gate).
+ * run in one warm vitest, and what watch and hint show (stubs.ts, chapterPointer) is judged against the region the
+ * wrong solution edits:
  *
- * A miss means the failing tests do not say which stub they exercise: name one stub per describe block where you can
- * (`ToolSet.add (src/tool.ts)` rather than `ToolSet (src/tool.ts)`), or add a test that calls the stub directly.
+ * - right: one stub named, the one the mistake is in;
+ * - honest: the failing test exercised several written stubs and nothing tells which is wrong, so the kit lists them,
+ *   the broken one among them, beside what the failure says;
+ * - wrong: one stub named that is not the broken one, or a list without it, or nothing.
+ *
+ * Prints each chapter's counts and every wrong pointer; exits 1 when any pointer is wrong. verify calls pointerGate.
+ *
+ * A wrong or honest pointer means the failing tests do not say which stub they exercise: label the assertion with its
+ * step (`runSerially step 2: ...`, which names the stub), or add a test that calls the stub alone.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,16 +21,39 @@ import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
 import { loadWrongSolutions } from './lib/wrong-solutions.js';
 import { chaptersWithTests, parseScriptArgs } from '../kit/args.js';
-import { chapterStubs, firstUnfinished } from '../kit/stubs.js';
+import { chapterPointer, chapterStubs, learnerStubs, type LearnerStub } from '../kit/stubs.js';
+import type { TestOutcome } from '../kit/test-outcome.js';
 import { warmRunner } from '../kit/watch/runners.js';
+
+export type PointerVerdict = 'right' | 'honest' | 'wrong';
 
 export interface PointerResult {
   chapter: number;
   slug: string;
+  /** The stub the wrong solution breaks. */
   want: string;
+  /** What the kit shows: `name` for one stub, `name, name?` for a list; undefined for nothing. */
   got?: string;
-  /** No graded test failed (verify reports that case). */
+  /** Undefined when no graded test failed (verify reports that case). */
+  verdict?: PointerVerdict;
   uncaught: boolean;
+}
+
+/** Judges what the kit shows for a chapter's run (`tests`) against the stub the mistake is in (`want`, its name). */
+export function judgePointer(
+  chapterStubs: readonly LearnerStub[],
+  allStubs: readonly LearnerStub[],
+  tests: readonly TestOutcome[],
+  want: string,
+): Pick<PointerResult, 'got' | 'verdict'> {
+  const focus = chapterPointer(chapterStubs, allStubs, tests);
+  if (!focus) return {};
+  const { pointer } = focus;
+  if (pointer.kind === 'stub')
+    return { got: pointer.stub.name, verdict: pointer.stub.name === want ? 'right' : 'wrong' };
+  if (pointer.kind === 'none') return { verdict: 'wrong' };
+  const names = pointer.stubs.map((stub) => stub.name);
+  return { got: `${names.join(', ')}?`, verdict: names.includes(want) ? 'honest' : 'wrong' };
 }
 
 export async function checkPointers(
@@ -38,7 +68,10 @@ export async function checkPointers(
   const results: PointerResult[] = [];
   try {
     for (const chapter of chapters) {
-      const stubs = chapterStubs(root, chapter, 'solution').map((stub) => ({ ...stub, todo: false }));
+      // Every stub has a body in the workspace but those of later chapters: none of this chapter's is a TODO.
+      const later = (stub: LearnerStub) => ({ ...stub, todo: stub.chapter > chapter });
+      const stubs = chapterStubs(root, chapter, 'solution').map(later);
+      const all = learnerStubs(root, 'solution').map(later);
       for (const wrong of loadWrongSolutions(root, chapter)) {
         const { files } = buildWorkspace(
           path.join(root, 'solution/src'),
@@ -56,10 +89,10 @@ export async function checkPointers(
         const { tests } = await runner.run([chapter]);
         const want = wrong.region.replace(/^chapter \d+: /, '');
         const uncaught = !tests.some((t) => t.status === 'failed');
-        const got = uncaught ? undefined : firstUnfinished(stubs, tests)?.stub.name;
-        results.push({ chapter, slug: wrong.slug, want, got, uncaught });
-        if (!uncaught && got !== want)
-          log(`chapter ${chapter} ${wrong.slug}: points at ${got ?? 'nothing'}, the mistake is in ${want}`);
+        const judged = uncaught ? {} : judgePointer(stubs, all, tests, want);
+        results.push({ chapter, slug: wrong.slug, want, uncaught, ...judged });
+        if (judged.verdict === 'wrong')
+          log(`chapter ${chapter} ${wrong.slug}: points at ${judged.got ?? 'nothing'}, the mistake is in ${want}`);
       }
     }
   } finally {
@@ -67,6 +100,40 @@ export async function checkPointers(
     rmSync(work, { recursive: true, force: true });
   }
   return results;
+}
+
+/** Each chapter's right, honest and wrong pointers, one line each, and the total. */
+export function pointerSummary(results: readonly PointerResult[]): string[] {
+  const count = (list: readonly PointerResult[], verdict: PointerVerdict) =>
+    list.filter((r) => r.verdict === verdict).length;
+  const line = (label: string, list: readonly PointerResult[]) => {
+    const judged = list.filter((r) => r.verdict).length;
+    const ok = count(list, 'right') + count(list, 'honest');
+    return `${label}: ${count(list, 'right')} right, ${count(list, 'honest')} honest, ${count(list, 'wrong')} wrong of ${judged} (${judged ? Math.floor((100 * ok) / judged) : 100}% right or honest)`;
+  };
+  const chapters = [...new Set(results.map((r) => r.chapter))];
+  return [
+    ...chapters.map((n) =>
+      line(
+        `chapter ${n}`,
+        results.filter((r) => r.chapter === n),
+      ),
+    ),
+    line('all', results),
+  ];
+}
+
+/**
+ * The gate for verify: every known-wrong solution of `chapters` (every chapter with tests by default) is pointed at
+ * rightly or honestly. `ok` false lists each wrong pointer in `misses`; `summary` is pointerSummary's lines.
+ */
+export async function pointerGate(
+  root: string,
+  chapters: number[] = chaptersWithTests(root),
+): Promise<{ ok: boolean; summary: string[]; misses: string[] }> {
+  const misses: string[] = [];
+  const results = await checkPointers(root, chapters, (line) => misses.push(line));
+  return { ok: misses.length === 0, summary: pointerSummary(results), misses };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -80,10 +147,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(2);
   }
   const chapters = asked.length ? (asked as number[]) : chaptersWithTests(ROOT);
-  const results = await checkPointers(ROOT, chapters, (line) => console.log(line));
-  const judged = results.filter((r) => !r.uncaught);
-  console.log(
-    `${judged.filter((r) => r.got === r.want).length} of ${judged.length} known-wrong solutions point at the stub they break (chapters ${chapters.join(', ')}).`,
-  );
-  process.exit(0);
+  const { ok, summary } = await pointerGate(ROOT, chapters).then((gate) => {
+    for (const miss of gate.misses) console.log(miss);
+    return gate;
+  });
+  for (const line of summary) console.log(line);
+  process.exit(ok ? 0 : 1);
 }

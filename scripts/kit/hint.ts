@@ -7,7 +7,7 @@ import { chapterArg, chaptersWithTests, parseCommandArgs } from './args.js';
 import { hintLang, loadHints, nextHint, resetHintState, hintsFile, type HintLang, type StubHints } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
-import { assignStubs, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
+import { chapterPointer, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
 
@@ -56,18 +56,22 @@ export async function hintText(
   }
   const stubs = chapterStubs(root, chapter);
   const tests = known ?? (await runTests({ root, chapters: [chapter] })).tests;
-  const next = firstUnfinished(stubs, tests);
-  if (!next) {
+  // The failure npm run watch shows and where it points (stubs.ts, chapterPointer): a stub of this chapter, or of an
+  // earlier one that this one calls; else, with nothing failing, the first stub still to write.
+  const focus = chapterPointer(stubs, learnerStubs(root), tests);
+  const pointer = focus?.pointer;
+  const stub =
+    pointer?.kind === 'stub'
+      ? pointer.stub
+      : pointer?.kind === 'several'
+        ? pointer.stubs[0]!
+        : firstUnfinished(stubs, tests)?.stub;
+  if (!stub) {
     const failing = tests.filter((t) => t.status === 'failed');
     if (failing.length === 0)
       return `Every stub of chapter ${chapter} is written and its ${tests.length} tests pass. On to chapter ${chapter + 1}!`;
     return `Every stub of chapter ${chapter} has a body, but ${failing.length} test(s) still fail, e.g.\n  ${failing[0]!.fullName}\n  ${failing[0]!.message.split('\n')[0]}`;
   }
-  // The stub its first failing test points at, over every chapter's stubs, as npm run watch shows it (watch.ts
-  // focusStub): the chapter's first unfinished stub unless that failure was traced to another stub (a bug in a
-  // stub written earlier, maybe of an earlier chapter, that this one calls).
-  const pointed = next.failing[0] && assignStubs(tests, learnerStubs(root)).get(next.failing[0]);
-  const stub = pointed ?? next.stub;
   const find = (list: StubHints[]) => list.find((s) => s.stub === stub.name && s.hints.length > 0);
   const section = find(stub.chapter === chapter ? sections : loadHints(root, stub.chapter));
   const where = `${stub.file}:${stub.line}`;
@@ -80,6 +84,14 @@ export async function hintText(
   const shown = nextHint(root, stub.chapter, stub.name, (shownIn === 'en' ? section : translated!).hints)!;
   const total = section.hints.length;
   const lines = [
+    // The failing test exercised several written stubs and nothing tells which is wrong: say so, and which they are.
+    ...(pointer?.kind === 'several'
+      ? [
+          dim(
+            `The failing test exercised ${pointer.stubs.map((s) => s.name).join(', ')}, and its failure does not name one: this hint is for ${stub.name}, the most suspicious. Compare each with the failure below.`,
+          ),
+        ]
+      : []),
     // A chapter with no translation at all, or a stub its translation leaves out: one line says so.
     ...(lang !== shownIn
       ? [dim(LABELS[lang].english(stub.chapter, translation.length ? `${stub.name} ` : undefined))]
@@ -90,8 +102,7 @@ export async function hintText(
     indent(shown.hint.text, '  '),
     '',
   ];
-  if (next.failing[0])
-    lines.push(dim(text.failing(next.failing[0].fullName)), dim(`  ${next.failing[0].message.split('\n')[0]}`), '');
+  if (focus) lines.push(dim(text.failing(focus.test.fullName)), dim(`  ${focus.test.message.split('\n')[0]}`), '');
   lines.push(dim(shown.level < total ? text.again(chapter, shown.level) : text.last(stub.name, stub.chapter)));
   return lines.join('\n');
 }

@@ -137,6 +137,97 @@ export function assignStubs<S extends StubInfo>(
   return result;
 }
 
+/**
+ * Where the kit points a learner for a failing test, without guessing. The stubs it weighs are those the test reached
+ * (its trace) of its own chapter or a later one: an earlier chapter's stubs passed their own chapter's tests (the kit
+ * is done in order, and watch says when an earlier chapter fails now), so they are weighed only when the test reached
+ * no other.
+ * - `stub`: the one stub the failure is about: its message is a TODO of that stub (`todo`); or it is the only stub
+ *   weighed (`only`); or, of those weighed, it is the only one another failure of the same run shows wrong (`shown`:
+ *   a TODO, or the only stub a failing test reached);
+ * - `several`: several written stubs are weighed and nothing tells which is wrong: each of them, the one whose step
+ *   the failure message names first (`named`, when it names exactly one: `runSerially step 2: ...`), then the most
+ *   suspicious (assignStubs' order), for the learner to check against what the failure says;
+ * - `none`: the test reached no stub (it failed before calling any, or its file could not load).
+ */
+export type Pointer<S extends StubInfo = LearnerStub> =
+  | { kind: 'stub'; stub: S; why: 'todo' | 'only' | 'shown' }
+  | { kind: 'several'; stubs: S[]; named?: S }
+  | { kind: 'none' };
+
+/** Each failing test's pointer (see Pointer); `tests` is the whole run. */
+export function pointTests<S extends StubInfo>(
+  tests: readonly TestOutcome[],
+  stubs: readonly S[],
+): Map<TestOutcome, Pointer<S>> {
+  const byKey = new Map(stubs.map((stub) => [keyOf(stub), stub]));
+  const guesses = assignStubs(tests, stubs);
+  const result = new Map<TestOutcome, Pointer<S>>();
+  const undecided: [TestOutcome, S[], S | undefined][] = [];
+  for (const test of tests) {
+    if (test.status !== 'failed') continue;
+    const todo = TODO.exec(test.message);
+    const named = todo && byKey.get(`chapter ${Number(todo[1])}: ${todo[2]}`);
+    if (named) {
+      result.set(test, { kind: 'stub', stub: named, why: 'todo' });
+      continue;
+    }
+    const reached = [...new Set(test.regions ?? [])].flatMap((key) => byKey.get(key) ?? []);
+    const own = reached.filter((stub) => stub.chapter >= test.chapter);
+    const weighed = own.length ? own : reached;
+    if (weighed.length === 0) result.set(test, { kind: 'none' });
+    else if (weighed.length === 1) result.set(test, { kind: 'stub', stub: weighed[0]!, why: 'only' });
+    else {
+      const stepped = weighed.filter((stub) => messageNamesStep(test.message, stub.name));
+      const guess = guesses.get(test);
+      const first = stepped.length === 1 ? stepped[0] : guess && weighed.includes(guess) ? guess : undefined;
+      const ordered = first ? [first, ...weighed.filter((stub) => stub !== first)] : weighed;
+      undecided.push([test, ordered, stepped.length === 1 ? stepped[0] : undefined]);
+    }
+  }
+  // A stub shown wrong by another failure (a TODO, the only stub a failing test reached) explains this one when it is
+  // the only such stub among those weighed here.
+  const shown = new Set([...result.values()].flatMap((p) => (p.kind === 'stub' ? [p.stub] : [])));
+  for (const [test, weighed, named] of undecided) {
+    const known = weighed.filter((stub) => shown.has(stub));
+    result.set(
+      test,
+      known.length === 1
+        ? { kind: 'stub', stub: known[0]!, why: 'shown' }
+        : { kind: 'several', stubs: weighed, ...(named ? { named } : {}) },
+    );
+  }
+  return result;
+}
+
+/**
+ * What watch and hint show for a chapter's run: the failing test to look at and where it points. The test is the
+ * first failing one whose pointer names one stub, the earliest in teaching order (`chapterStubs` first, then the
+ * other chapters' stubs, earlier chapters first); else the failing test with the fewest stubs to check. Undefined
+ * when nothing failed.
+ */
+export function chapterPointer<S extends LearnerStub>(
+  chapterStubs: readonly S[],
+  allStubs: readonly S[],
+  tests: readonly TestOutcome[],
+): { test: TestOutcome; pointer: Pointer<S> } | undefined {
+  const pointers = pointTests(tests, allStubs);
+  const failing = tests.filter((t) => t.status === 'failed');
+  if (failing.length === 0) return undefined;
+  // The chapter's stubs in teaching order, then the others by chapter (an earlier chapter's mistake comes first).
+  const others = [...allStubs].sort((a, b) => a.chapter - b.chapter);
+  const order = [...chapterStubs.map(keyOf), ...others.map(keyOf)];
+  const rank = (pointer: Pointer<S>) =>
+    pointer.kind === 'stub'
+      ? order.indexOf(keyOf(pointer.stub))
+      : pointer.kind === 'several'
+        ? order.length + pointer.stubs.length
+        : 2 * order.length;
+  let best = failing[0]!;
+  for (const test of failing.slice(1)) if (rank(pointers.get(test)!) < rank(pointers.get(best)!)) best = test;
+  return { test: best, pointer: pointers.get(best)! };
+}
+
 /** The stub one failing test points at (see assignStubs); `tests` is the whole run, for the suspicion scores. */
 export function stubOfTest<S extends StubInfo>(
   test: TestOutcome,

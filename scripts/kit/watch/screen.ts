@@ -5,22 +5,39 @@
  */
 import { chaptersWithTests } from '../args.js';
 import type { TestOutcome } from '../run-tests.js';
-import { assignStubs, chapterStubs, firstUnfinished, learnerStubs } from '../stubs.js';
+import { chapterPointer, chapterStubs, learnerStubs, type LearnerStub, type Pointer } from '../stubs.js';
 import { formatTypeErrors, type TypeErrorInfo } from '../typecheck.js';
 import { bar, bold, chapterTitle, cyan, dim, green, indent, red, yellow } from '../ui.js';
 
-/** The failing test to show first: the first one of the first unfinished stub, else the first failing test. */
-function focusTest(root: string, chapter: number, tests: readonly TestOutcome[]): TestOutcome | undefined {
-  const stubs = chapterStubs(root, chapter);
-  return firstUnfinished(stubs, tests)?.failing[0] ?? tests.find((t) => t.status === 'failed');
+/** The failing test to show and where it points (stubs.ts, chapterPointer); undefined when nothing failed. */
+function focus(root: string, chapter: number, tests: readonly TestOutcome[]) {
+  return chapterPointer(chapterStubs(root, chapter), learnerStubs(root), tests);
 }
 
-/** The stub the focused failure points at (an earlier chapter's stub when the test reached its TODO or its bug). */
-export function focusStub(root: string, chapter: number, tests: readonly TestOutcome[]) {
-  const stubs = chapterStubs(root, chapter);
-  const test = focusTest(root, chapter, tests);
-  if (!test) return undefined;
-  return assignStubs(tests, learnerStubs(root)).get(test) ?? firstUnfinished(stubs, tests)?.stub;
+/**
+ * The stub the focused failure points at (an earlier chapter's stub when the test reached its TODO or its bug); when
+ * it cannot tell, the most suspicious of the stubs the test exercised (for the hint key, never shown as "Edit").
+ */
+export function focusStub(root: string, chapter: number, tests: readonly TestOutcome[]): LearnerStub | undefined {
+  const pointer = focus(root, chapter, tests)?.pointer;
+  return pointer?.kind === 'stub' ? pointer.stub : pointer?.kind === 'several' ? pointer.stubs[0] : undefined;
+}
+
+/** The lines that say where to look: one stub to edit, or the stubs the test exercised when nothing tells which. */
+export function pointerLines(pointer: Pointer): string[] {
+  const at = (stub: LearnerStub) =>
+    `${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`;
+  if (pointer.kind === 'stub') return [`${bold('Edit:')} ${at(pointer.stub)}`];
+  if (pointer.kind === 'none') return [];
+  return [
+    `${bold('Check:')} this test exercised ${pointer.stubs.length} stubs you have written, and nothing tells which is wrong.`,
+    dim(
+      pointer.named
+        ? `  Its failure names a step of ${pointer.named.name}: start there, then the others it calls.`
+        : '  Compare each with what the failure says above (most suspicious first):',
+    ),
+    ...pointer.stubs.map((stub) => `  ${at(stub)}`),
+  ];
 }
 
 /** An earlier chapter whose tests fail now. */
@@ -91,9 +108,10 @@ export function renderChapter(
     if (tail) out.push(tail);
     return out.join('\n');
   }
-  const test = focusTest(root, chapter, tests);
+  const focused = focus(root, chapter, tests);
   let hintChapter = chapter;
-  if (test) {
+  if (focused) {
+    const { test } = focused;
     out.push(red(`✗ ${test.fullName}`), dim(`  ${test.file}${test.line ? `:${test.line}` : ''}`), '');
     const message = test.message.split('\n');
     out.push(indent(message.slice(0, 6).join('\n'), '  '));
@@ -108,13 +126,8 @@ export function renderChapter(
       );
     }
     // A TODO (or a bug) in an earlier chapter's stub points at that stub: fix it first.
-    const stub = focusStub(root, chapter, tests);
-    out.push('');
-    if (stub)
-      out.push(
-        `${bold('Edit:')} ${cyan(`${stub.file}:${stub.line}`)}  ${dim(`(#region chapter ${stub.chapter}: ${stub.name})`)}`,
-      );
-    hintChapter = stub?.chapter ?? chapter;
+    out.push('', ...pointerLines(focused.pointer));
+    hintChapter = focusStub(root, chapter, tests)?.chapter ?? chapter;
   } else if (errors.length) {
     out.push(red('✗ A test file could not load:'), indent(errors[0]!, '  '));
   }
