@@ -589,6 +589,17 @@ if (kitFileTimes.length > 0) {
   console.log("\nThe kit's slowest test files (each file's own time; files run side by side):");
   for (const [file, seconds] of kitFileTimes.slice(0, 8)) console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${file}`);
 }
+// Where the workspaces' run waits: a known-wrong solution that hangs holds a worker until a test's limit.
+const workspaceSeconds = new Map<string, number>();
+for (const o of outcomes)
+  if (/^(wrong|unlock)-/.test(o.project))
+    workspaceSeconds.set(o.project, (workspaceSeconds.get(o.project) ?? 0) + (o.ms ?? 0) / 1000);
+const slowWorkspaces = [...workspaceSeconds].sort((a, b) => b[1] - a[1]);
+if (slowWorkspaces.length > 0) {
+  console.log("\nThe slowest unlock and known-wrong workspaces (their tests' times added up; 8 run side by side):");
+  for (const [name, seconds] of slowWorkspaces.slice(0, 8))
+    console.log(`  ${seconds.toFixed(1).padStart(6)} s  ${name}`);
+}
 const perChapter = chapters
   .map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`)
   .join(', ');

@@ -10,6 +10,8 @@ export interface TestOutcome {
   messages: string[];
   /** The chapter regions the test reached, with those its file's run reached outside any test (where traced). */
   regions?: string[];
+  /** How long the test took, in milliseconds (for verify's summary of where the workspaces' run waits). */
+  ms?: number;
 }
 
 export default class VerifyReporter implements Reporter {
@@ -35,6 +37,7 @@ export default class VerifyReporter implements Reporter {
           name: test.fullName,
           state: result.state,
           messages: (result.errors ?? []).map((error) => `${error.name ?? 'Error'}: ${error.message}`),
+          ms: test.diagnostic()?.duration,
           ...(own || outside.length ? { regions: [...new Set([...(own ?? []), ...outside])] } : {}),
         });
       }
