@@ -146,8 +146,9 @@ export function assignStubs<S extends StubInfo>(
  *   weighed (`only`); or, of those weighed, it is the only one another failure of the same run shows wrong (`shown`:
  *   a TODO, or the only stub a failing test reached);
  * - `several`: several written stubs are weighed and nothing tells which is wrong: each of them, the one whose step
- *   the failure message names first (`named`, when it names exactly one: `runSerially step 2: ...`), then the most
- *   suspicious (assignStubs' order), for the learner to check against what the failure says;
+ *   the failure message names first (`named`, when it names exactly one: `runSerially step 2: ...`), else the one
+ *   assignStubs would pick, then the rest from the most suspicious (reached by the most failing tests of the run and
+ *   the fewest passing ones), for the learner to check against what the failure says;
  * - `none`: the test reached no stub (it failed before calling any, or its file could not load).
  */
 export type Pointer<S extends StubInfo = LearnerStub> =
@@ -162,6 +163,19 @@ export function pointTests<S extends StubInfo>(
 ): Map<TestOutcome, Pointer<S>> {
   const byKey = new Map(stubs.map((stub) => [keyOf(stub), stub]));
   const guesses = assignStubs(tests, stubs);
+  // How suspicious each stub is over the whole run: reached by many failing tests and few passing ones (Ochiai).
+  const failingOf = (key: string, status: TestOutcome['status']) =>
+    tests.filter((t) => t.status === status && !TODO.test(t.message) && t.regions?.includes(key)).length;
+  const failedTotal = tests.filter((t) => t.status === 'failed' && !TODO.test(t.message)).length;
+  const suspicion = new Map<S, number>();
+  const suspicionOf = (stub: S) => {
+    if (!suspicion.has(stub)) {
+      const failed = failingOf(keyOf(stub), 'failed');
+      const passed = failingOf(keyOf(stub), 'passed');
+      suspicion.set(stub, failed === 0 ? 0 : failed / Math.sqrt(failedTotal * (failed + passed)));
+    }
+    return suspicion.get(stub)!;
+  };
   const result = new Map<TestOutcome, Pointer<S>>();
   const undecided: [TestOutcome, S[], S | undefined][] = [];
   for (const test of tests) {
@@ -181,7 +195,8 @@ export function pointTests<S extends StubInfo>(
       const stepped = weighed.filter((stub) => messageNamesStep(test.message, stub.name));
       const guess = guesses.get(test);
       const first = stepped.length === 1 ? stepped[0] : guess && weighed.includes(guess) ? guess : undefined;
-      const ordered = first ? [first, ...weighed.filter((stub) => stub !== first)] : weighed;
+      const rest = weighed.filter((stub) => stub !== first).sort((a, b) => suspicionOf(b) - suspicionOf(a));
+      const ordered = first ? [first, ...rest] : rest;
       undecided.push([test, ordered, stepped.length === 1 ? stepped[0] : undefined]);
     }
   }
