@@ -218,6 +218,8 @@ async function main(): Promise<number> {
     if (changedOnly && change !== undefined) process.stdout.write(`(${change}) `);
     results.push(result);
     printResult(result);
+    // Recorded at once: a long run stopped later (a killed process, a session's end) keeps the chapters it finished.
+    if (!check && !result.fromBaseline) updateBaseline([result]);
   }
   const seconds = (performance.now() - started) / 1000;
   writeReports(results);
