@@ -52,21 +52,20 @@ describe('a base URL with credentials (scripts/agent.ts, scripts/acp.ts)', () =>
   });
 });
 
+/** `npm run agent <args>` in a fresh folder with a HOME of its own, stdin closed; it must exit 0. */
+async function printed(args: string[], env: Record<string, string>) {
+  const run = await runAgent(args, { cwd: tempFolder(), home: tempFolder(), env, stdin: '', killAfterMs: 120_000 });
+  expect(run.code, shown(run)).toBe(0);
+  return run;
+}
+
 describe("-p's output for scripts (scripts/agent.ts, chapter 15's StreamJsonWriter)", () => {
   it('--output-format json: permission_denials lists the refused call with its input; modelUsage, stop_reason and uuid are there', async () => {
     const api = await scriptedApi(
       openaiToolCall('write', { path: 'notes.txt', content: 'hello' }, 'call_w'),
       openaiAnswer('I could not write it.'),
     );
-    const cwd = tempFolder();
-    const run = await runAgent(['-p', 'write notes.txt', '--output-format', 'json', '--no-session'], {
-      cwd,
-      home: tempFolder(),
-      env: api.openaiEnv,
-      stdin: '',
-      killAfterMs: 120_000,
-    });
-    expect(run.code, shown(run)).toBe(0);
+    const run = await printed(['-p', 'write notes.txt', '--output-format', 'json', '--no-session'], api.openaiEnv);
     const result = JSON.parse(run.stdout) as Record<string, any>;
     expect(
       result.permission_denials,
@@ -80,15 +79,7 @@ describe("-p's output for scripts (scripts/agent.ts, chapter 15's StreamJsonWrit
 
   it("stream-json: the init line names the MCP servers, the slash commands and the kit's version", async () => {
     const api = await scriptedApi(openaiAnswer('Hello.'));
-    const cwd = tempFolder();
-    const run = await runAgent(['-p', 'hi', '--output-format', 'stream-json', '--no-session'], {
-      cwd,
-      home: tempFolder(),
-      env: api.openaiEnv,
-      stdin: '',
-      killAfterMs: 120_000,
-    });
-    expect(run.code, shown(run)).toBe(0);
+    const run = await printed(['-p', 'hi', '--output-format', 'stream-json', '--no-session'], api.openaiEnv);
     const [init, ...rest] = run.stdout
       .trim()
       .split('\n')
