@@ -236,6 +236,31 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
     openaiChunk({}, 'tool_calls'),
     openaiData('[DONE]'),
   ];
+  /**
+   * The agent in a pane, asked to make two files: two sub-agents each call bash (touch one.txt, touch two.txt) and
+   * then answer `childAnswer`, the model `lastAnswer`. Resolves with the screen of the first question, once both
+   * children have had their command from the model.
+   */
+  async function twoAsking(childAnswer: string, lastAnswer: string) {
+    const where = setup();
+    const api = await scriptedApi(
+      twoTasks(),
+      openaiToolCall('bash', { command: 'touch one.txt' }, 'call_b1'),
+      openaiToolCall('bash', { command: 'touch two.txt' }, 'call_b2'),
+      openaiAnswer(childAnswer),
+      openaiAnswer(childAnswer),
+      openaiAnswer(lastAnswer),
+    );
+    const pane = agentPane([], where, api.openaiEnv);
+    await pane.waitForPrompt('the agent starts', 1, LONG);
+    pane.type('make two files');
+    const first = await pane.waitFor(
+      (screen) => screen.includes('[y]es / [n]o / [a]lways') && api.requests.length >= 3,
+      'the first question, once both sub-agents have asked the model',
+      LONG,
+    );
+    return { where, pane, first };
+  }
   /** The command of the last question on the screen. */
   const lastAsked = (screen: string) =>
     /Allow bash\? .*\n {4}touch (one|two)\.txt/.exec(screen.slice(screen.lastIndexOf('Allow bash?')))?.[1];
@@ -243,24 +268,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
   it(
     'two sub-agents asking at once: one question at a time, in order, each answer to its own call',
     async () => {
-      const where = setup();
-      const api = await scriptedApi(
-        twoTasks(),
-        openaiToolCall('bash', { command: 'touch one.txt' }, 'call_b1'),
-        openaiToolCall('bash', { command: 'touch two.txt' }, 'call_b2'),
-        openaiAnswer('A child is done.'),
-        openaiAnswer('A child is done.'),
-        openaiAnswer('Both children are done.'),
-      );
-      const pane = agentPane([], where, api.openaiEnv);
-      await pane.waitForPrompt('the agent starts', 1, LONG);
-      pane.type('make two files');
-      // Both children have had their command from the model before the first answer is typed.
-      const first = await pane.waitFor(
-        (screen) => screen.includes('[y]es / [n]o / [a]lways') && api.requests.length >= 3,
-        'the first question, once both sub-agents have asked the model',
-        LONG,
-      );
+      const { where, pane, first } = await twoAsking('A child is done.', 'Both children are done.');
       expect(first.split('[y]es / [n]o / [a]lways').length - 1, `one question on screen at a time:\n${first}`).toBe(1);
       const yes = lastAsked(first);
       expect(yes, `the question shows the command:\n${first}`).toBeDefined();
@@ -286,23 +294,7 @@ describe.concurrent('npm run agent in a terminal (tmux)', () => {
   it(
     'Ctrl-D while two sub-agents wait for an answer: both calls are refused, the turn ends, and the program exits with 0 and its summary',
     async () => {
-      const where = setup();
-      const api = await scriptedApi(
-        twoTasks(),
-        openaiToolCall('bash', { command: 'touch one.txt' }, 'call_b1'),
-        openaiToolCall('bash', { command: 'touch two.txt' }, 'call_b2'),
-        openaiAnswer('Nobody answered.'),
-        openaiAnswer('Nobody answered.'),
-        openaiAnswer('Nothing was made.'),
-      );
-      const pane = agentPane([], where, api.openaiEnv);
-      await pane.waitForPrompt('the agent starts', 1, LONG);
-      pane.type('make two files');
-      await pane.waitFor(
-        (screen) => screen.includes('[y]es / [n]o / [a]lways') && api.requests.length >= 3,
-        'the first question, once both sub-agents have asked the model',
-        LONG,
-      );
+      const { where, pane } = await twoAsking('Nobody answered.', 'Nothing was made.');
       pane.press('C-d');
       expect(
         await pane.exitCode(LONG),
