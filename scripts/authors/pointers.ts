@@ -19,7 +19,7 @@ import path from 'node:path';
 import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace } from '../lib/regions.js';
-import { loadWrongSolutions } from './lib/wrong-solutions.js';
+import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
 import { chaptersWithTests, parseScriptArgs } from '../kit/args.js';
 import { chapterPointer, chapterStubs, learnerStubs, type LearnerStub } from '../kit/stubs.js';
 import type { TestOutcome } from '../kit/test-outcome.js';
@@ -133,6 +133,68 @@ export async function pointerGate(
 ): Promise<{ ok: boolean; summary: string[]; misses: string[] }> {
   const misses: string[] = [];
   const results = await checkPointers(root, chapters, (line) => misses.push(line));
+  return { ok: misses.length === 0, summary: pointerSummary(results), misses };
+}
+
+/** One test's outcome as verify's reporter writes it (scripts/authors/lib/verify-reporter.ts). */
+export interface VerifyOutcome {
+  file: string;
+  /** The test's full name, describe blocks first, joined with " > ". */
+  name: string;
+  state: string;
+  messages: string[];
+  regions?: string[];
+}
+
+/**
+ * The gate without a run of its own: judges the known-wrong solutions from the outcomes verify already has (its
+ * known-wrong workspaces' run), one entry per solution. That run holds only the tests that reached the broken region;
+ * the others would pass as in the solution run, so the failures, and with them the verdicts, are the same.
+ */
+export function pointerGateFromOutcomes(
+  root: string,
+  runs: ReadonlyArray<{ wrong: WrongSolution; outcomes: readonly VerifyOutcome[] }>,
+): { ok: boolean; summary: string[]; misses: string[] } {
+  const misses: string[] = [];
+  const results: PointerResult[] = [];
+  const stubsOf = new Map<number, [LearnerStub[], LearnerStub[]]>();
+  for (const { wrong, outcomes } of runs) {
+    const { chapter } = wrong;
+    if (!stubsOf.has(chapter)) {
+      const later = (stub: LearnerStub) => ({ ...stub, todo: stub.chapter > chapter });
+      stubsOf.set(chapter, [
+        chapterStubs(root, chapter, 'solution').map(later),
+        learnerStubs(root, 'solution').map(later),
+      ]);
+    }
+    const [stubs, all] = stubsOf.get(chapter)!;
+    const tests: TestOutcome[] = outcomes.map((o) => {
+      const parts = o.name.split(' > ');
+      return {
+        chapter,
+        file: o.file,
+        suites: parts.slice(0, -1),
+        name: parts.at(-1)!,
+        fullName: o.name,
+        status:
+          o.state === 'passed' || o.state === 'pass'
+            ? 'passed'
+            : o.state === 'failed' || o.state === 'fail'
+              ? 'failed'
+              : 'skipped',
+        message: o.messages.join('\n'),
+        ...(o.regions ? { regions: o.regions } : {}),
+      };
+    });
+    const want = wrong.region.replace(/^chapter \d+: /, '');
+    const uncaught = !tests.some((t) => t.status === 'failed');
+    const judged = uncaught ? {} : judgePointer(stubs, all, tests, want);
+    results.push({ chapter, slug: wrong.slug, want, uncaught, ...judged });
+    if (judged.verdict === 'wrong')
+      misses.push(
+        `${path.relative(root, wrong.file)}: watch and hint point at ${judged.got ?? 'nothing'}, the mistake is in ${want}`,
+      );
+  }
   return { ok: misses.length === 0, summary: pointerSummary(results), misses };
 }
 

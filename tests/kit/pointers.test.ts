@@ -4,11 +4,14 @@
  * scripts/authors/pointers.ts judges it against the stub a known-wrong solution breaks.
  */
 import { describe, expect, it } from 'vitest';
-import { judgePointer, pointerSummary } from '../../scripts/authors/pointers.js';
+import path from 'node:path';
+import { judgePointer, pointerGateFromOutcomes, pointerSummary } from '../../scripts/authors/pointers.js';
+import type { WrongSolution } from '../../scripts/authors/lib/wrong-solutions.js';
 import { stripAnsi } from '../../scripts/kit/outcomes.js';
 import { chapterPointer, pointTests, type LearnerStub } from '../../scripts/kit/stubs.js';
 import type { TestOutcome } from '../../scripts/kit/test-outcome.js';
 import { pointerLines } from '../../scripts/kit/watch/screen.js';
+import { REPO } from './helpers.js';
 
 const stub = (name: string, chapter = 7, todo = false): LearnerStub => ({
   chapter,
@@ -140,6 +143,37 @@ describe('judging pointers (scripts/authors/pointers.ts)', () => {
       'chapter 7: 1 right, 1 honest, 1 wrong of 3 (66% right or honest)',
       'chapter 8: 0 right, 0 honest, 0 wrong of 0 (100% right or honest)',
       'all: 1 right, 1 honest, 1 wrong of 3 (66% right or honest)',
+    ]);
+  });
+
+  it("gates verify's own outcomes: a wrong pointer fails it and is named", () => {
+    const wrong = (slug: string): WrongSolution => ({
+      chapter: 3,
+      slug,
+      file: path.join(REPO, `tests/chapter03/wrong/${slug}.txt`),
+      region: 'chapter 3: executeToolCall',
+      expect: /x/,
+      why: 'a mistake',
+      body: [],
+    });
+    const failing = (regions: string[]) => ({
+      file: 'tests/chapter03/safe-call.test.ts',
+      name: 'executeToolCall (src/safe-call.ts) > an unknown tool becomes an error result',
+      state: 'failed',
+      messages: ['AssertionError: expected 1 to be 2'],
+      regions,
+    });
+    const honest = pointerGateFromOutcomes(REPO, [
+      { wrong: wrong('a'), outcomes: [failing(['chapter 3: executeToolCall', 'chapter 3: singleTurn'])] },
+    ]);
+    expect(honest).toMatchObject({ ok: true, misses: [] });
+    expect(honest.summary.at(-1)).toBe('all: 0 right, 1 honest, 0 wrong of 1 (100% right or honest)');
+    const missed = pointerGateFromOutcomes(REPO, [
+      { wrong: wrong('b'), outcomes: [failing(['chapter 3: singleTurn'])] },
+    ]);
+    expect(missed.ok).toBe(false);
+    expect(missed.misses).toEqual([
+      'tests/chapter03/wrong/b.txt: watch and hint point at singleTurn, the mistake is in executeToolCall',
     ]);
   });
 });
