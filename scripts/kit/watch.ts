@@ -3,8 +3,10 @@
  * starter/ and shows the first failing test, the stub to edit and the hint command; then the type errors of the
  * learner's files, and a line for any earlier chapter that a change broke.
  *
- * One vitest instance stays warm for the whole session (vitest's Node API): a save invalidates the changed modules
- * and re-runs one chapter in that instance, a fraction of a second instead of a new process per save. If vitest
+ * One vitest instance stays warm for the whole session (vitest's Node API): a save re-runs one chapter in that
+ * instance, a fraction of a second instead of a new process per save. Each run tests the files as they are on disk
+ * when it starts (the warm instance compares every file it read with the disk first, so a save the watcher missed
+ * cannot leave old code behind); a save or key during a run stops it, and `r` starts from a clean slate. If vitest
  * cannot start that way (or with --spawn), each run is a child process as before. Saves are seen by fs.watch, or by
  * polling with --poll (and whenever fs.watch fails).
  *
