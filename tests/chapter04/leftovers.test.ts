@@ -15,11 +15,17 @@ const RUN = runTag(3);
  * group's SIGKILL cannot turn a correct solution's quiet result into a note.
  */
 const closeWait = vi.hoisted(() => ({ ms: undefined as number | undefined }));
+/** What runCommand did after the shell exited, in order: 'stopLeftovers' and 'killGroup' (a kill of a negative pid). */
+const steps = vi.hoisted(() => ({ order: [] as string[] }));
 vi.mock(import('kit/tools/processes'), async (importOriginal) => {
   const original = await importOriginal();
   return {
     ...original,
     settlesWithin: (promise: Promise<unknown>, ms: number) => original.settlesWithin(promise, closeWait.ms ?? ms),
+    stopLeftovers: (runId: string) => {
+      steps.order.push('stopLeftovers');
+      return original.stopLeftovers(runId);
+    },
   };
 });
 
@@ -27,8 +33,20 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
   test('a job left in the background does not keep the tool waiting, and the result says it was stopped', async () => {
     const { root } = tempWorkspace();
     const marker = `sleep 300.${RUN}4`;
+    steps.order = [];
+    const kill = process.kill.bind(process);
+    const spy = vi.spyOn(process, 'kill').mockImplementation((pid, signal) => {
+      if (pid < 0) steps.order.push('killGroup');
+      return kill(pid, signal);
+    });
     try {
       const outcome = await within(run(root, `${marker} & echo done`));
+      // Told by the order of the calls, not by whether the job had died yet: a kill of the group first usually leaves
+      // nothing for stopLeftovers to find (and no note), but not always.
+      expect(
+        steps.order.slice(0, 2),
+        'runCommand step 5: once the shell has exited, ask stopLeftovers(runId) first and only then killGroup(): killed first, a background job is gone before anyone can name it in a note',
+      ).toEqual(['stopLeftovers', 'killGroup']);
       expect(
         outcome.status,
         'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running',
@@ -37,6 +55,7 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       expect(stdout, 'everything the command printed is kept').toBe('done\n');
       expect(notes.join('\n'), 'runCommand step 5: a note names each process stopLeftovers stopped').toContain(marker);
     } finally {
+      spy.mockRestore();
       killLeftOver(marker);
     }
   });
@@ -106,12 +125,13 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     try {
       const result = await bash(root, {
         command: `setsid sh -c '${marker}; touch late.txt' >/dev/null 2>&1 & echo ok`,
-        timeout_ms: 3000,
+        timeout_ms: HANG_MS,
       });
       expect(result).toMatch(/^exit code: 0\n--- stdout ---\nok\n/);
-      // The tool's clean-up stops it as the tool returns; looked for (up to 2 s, for a loaded machine) until it is gone.
+      // The tool's clean-up stops it as the tool returns; looked for until it is gone (a killed process may take a
+      // moment to disappear from /proc on a loaded machine), up to a limit only a hang reaches.
       let left = processesRunning(marker);
-      for (let waited = 0; left.length > 0 && waited < 2000; waited += 50) {
+      for (let waited = 0; left.length > 0 && waited < HANG_MS; waited += 50) {
         await sleep(50);
         left = processesRunning(marker);
       }
