@@ -185,6 +185,21 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     });
   });
 
+  test('beforeModelCall called with a context of its own (no ctx.stop): a stop ends the chain, and nothing throws', async () => {
+    const seen: string[] = [];
+    const request = { system: 'base', messages: [], tools: [] };
+    const composed = composeHooks([
+      { beforeModelCall: () => (seen.push('a'), { stop: 'a stops' }) },
+      { beforeModelCall: () => void seen.push('b') },
+    ]);
+    const bare: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
+    expect(
+      await composed.beforeModelCall(request, bare),
+      'composeHooks step 2: ctx.stop is optional (ctx.stop?.(stop)): a hook called outside a run has no run to stop, so the request comes back as it was',
+    ).toEqual(request);
+    expect(seen, 'composeHooks step 2: the chain still ends at the stop').toEqual(['a']);
+  });
+
   test('with no stop, nothing is stopped', async () => {
     const stops: StopRun[] = [];
     const composed = composeHooks([{ afterModelCall: () => undefined }, {}]);
