@@ -139,9 +139,9 @@ export function assignStubs<S extends StubInfo>(
 
 /**
  * Where the kit points a learner for a failing test, without guessing. The stubs it weighs are those the test reached
- * (its trace) of its own chapter or a later one: an earlier chapter's stubs passed their own chapter's tests (the kit
- * is done in order, and watch says when an earlier chapter fails now), so they are weighed only when the test reached
- * no other.
+ * (its trace) of its own chapter or a later one, and those of its chapter whose step the failure message names: an
+ * earlier chapter's stubs passed their own chapter's tests (the kit is done in order, and watch says when an earlier
+ * chapter fails now), so they are weighed only when there is no other.
  * - `stub`: the one stub the failure is about: its message is a TODO of that stub (`todo`); or it is the only stub
  *   weighed (`only`); or, of those weighed, it is the only one another failure of the same run shows wrong (`shown`:
  *   a TODO, or the only stub a failing test reached);
@@ -188,7 +188,12 @@ export function pointTests<S extends StubInfo>(
     }
     const reached = [...new Set(test.regions ?? [])].flatMap((key) => byKey.get(key) ?? []);
     const own = reached.filter((stub) => stub.chapter >= test.chapter);
-    const weighed = own.length ? own : reached;
+    // A stub of the test's chapter whose step the message names is weighed even when the test's own trace misses it
+    // (it ran in the file's beforeAll, say): the failure is about it.
+    const cited = stubs.filter(
+      (stub) => stub.chapter === test.chapter && !own.includes(stub) && messageNamesStep(test.message, stub.name),
+    );
+    const weighed = own.length || cited.length ? [...own, ...cited] : reached;
     if (weighed.length === 0) result.set(test, { kind: 'none' });
     else if (weighed.length === 1) result.set(test, { kind: 'stub', stub: weighed[0]!, why: 'only' });
     else {

@@ -92,6 +92,16 @@ describe('pointers (scripts/kit/stubs.ts)', () => {
     );
   });
 
+  it("weighs a stub of the test's chapter that the message names even where the test's trace missed it", () => {
+    // The stub ran in the file's beforeAll: the test's own trace holds only the other one.
+    const failing = outcome('progress arrives', 'failed', ['chapter 7: composeHooks'], 'runSerially step 4: too late');
+    expect(pointTests([failing], stubs).get(failing)).toMatchObject({
+      kind: 'several',
+      named: runSerially,
+      stubs: [runSerially, composeHooks],
+    });
+  });
+
   it("weighs an earlier chapter's stubs only when the test reached none of its own chapter", () => {
     const viaOwn = outcome('a', 'failed', [
       'chapter 2: ToolSet.add',
