@@ -806,6 +806,23 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     ).not.toThrow();
   });
 
+  test('mcpFor reads the --mcp-config files with config.env: a ${VAR} the environment sets is expanded', async () => {
+    const { cwd, home } = workspace();
+    writeFiles(cwd, { 'with-env.json': { mcpServers: { tool: { command: 'kit-no-such-server-${WHO}' } } } });
+    const outcome = await build([], { cwd, home, env: { WHO: 'me' }, options: { mcpConfig: ['with-env.json'] } }).then(
+      ({ built }) => built.warnings.join('\n'),
+      (error: unknown) => `threw: ${messageOf(error)}`,
+    );
+    expect(
+      outcome,
+      'mcpFor: mcpServerList gets config.env (or {} when there is none), so ${WHO} is expanded, not "not set"',
+    ).not.toMatch(/not set|threw/);
+    expect(
+      outcome,
+      'mcpFor: the server was started (and failed: its command does not exist), a warning says so',
+    ).toMatch(/mcp: tool failed/);
+  });
+
   test('close() runs once however often it is called', async () => {
     const { cwd, home } = workspace();
     const { built } = await build([], { cwd, home });
