@@ -29,6 +29,7 @@ import { parseScriptArgs } from '../kit/args.js';
 import { chapterTestFiles, importClosure } from '../kit/cache.js';
 import { MIN_MUTATION_SCORE } from './lib/mutation.js';
 import { checkMutation } from './mutation.js';
+import { pointerGateFromOutcomes } from './pointers.js';
 import { ROOT } from '../lib/paths.js';
 import { buildWorkspace, listRegions, listSources } from '../lib/regions.js';
 import { runTsc } from '../lib/tsc.js';
@@ -522,6 +523,20 @@ await step('every known-wrong solution is caught by a graded test that points at
   }
   process.stdout.write(`${caught.length} caught … `);
   return problems;
+});
+
+// What watch and hint would say for each known-wrong solution, from the outcomes above (no second run): the stub
+// they name must be the broken one ("Edit:"), or the list of stubs the failing test exercised must hold it ("Check:").
+await step('every known-wrong solution is pointed at rightly or honestly by watch and hint (no wrong "Edit:")', () => {
+  // The workspaces' run is not traced: a test's regions are those the same test reached in the solution run.
+  const traced = new Map(solutionTests().map((o) => [`${o.file} > ${o.name}`, o.regions]));
+  const withRegions = (o: TestOutcome) => ({ ...o, regions: o.regions ?? traced.get(`${o.file} > ${o.name}`) });
+  const gate = pointerGateFromOutcomes(
+    ROOT,
+    projects.filter((p) => p.wrong).map((p) => ({ wrong: p.wrong!, outcomes: byProject(p.name).map(withRegions) })),
+  );
+  process.stdout.write(`${gate.summary.at(-1) ?? ''} … `);
+  return gate.misses;
 });
 
 await step(
