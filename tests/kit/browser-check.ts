@@ -735,29 +735,9 @@ export async function surveyPages(
         };
         figures.push(figure);
         try {
-          await page('Page.navigate', { url: `${baseUrl}/${name}` });
-          if (
-            !(await waitFor(
-              `performance.getEntriesByName('guide:hydrated').length > 0 && document.readyState === 'complete'`,
-            ))
-          )
-            throw new Error('the page never hydrated');
-          // Settled: the diagrams drawn (any without a stored drawing too), the fonts loaded, two frames painted.
-          await waitFor(`[...document.querySelectorAll('.vp-doc div.mermaid')].every((b) => b.dataset.drawn)`);
-          await evaluate(
-            `document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))`,
-          );
-          await sleep(300);
-          figure.layoutShift = Math.round((await evaluate('window.__kitShift')) * 10000) / 10000;
-          figure.diagrams = await evaluate(DIAGRAM_SURVEY);
-          Object.assign(figure, await evaluate(PAGE_SURVEY));
-          // A reader who follows a link to a heading half-way down: whatever above it changes size moves them.
-          const anchor: string | null = await evaluate(
-            `(() => { const h = [...document.querySelectorAll('.vp-doc h2[id]')]; return h.length ? h[Math.floor(h.length / 2)].id : null; })()`,
-          );
-          if (anchor) {
-            await page('Page.navigate', { url: 'about:blank' });
-            await page('Page.navigate', { url: `${baseUrl}/${name}#${encodeURIComponent(anchor)}` });
+          // Settled: hydrated, the diagrams drawn (any without a stored drawing too), the fonts loaded, two frames painted.
+          const settle = async (url: string) => {
+            await page('Page.navigate', { url });
             if (
               !(await waitFor(
                 `performance.getEntriesByName('guide:hydrated').length > 0 && document.readyState === 'complete'`,
@@ -769,6 +749,18 @@ export async function surveyPages(
               `document.fonts.ready.then(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))`,
             );
             await sleep(300);
+          };
+          await settle(`${baseUrl}/${name}`);
+          figure.layoutShift = Math.round((await evaluate('window.__kitShift')) * 10000) / 10000;
+          figure.diagrams = await evaluate(DIAGRAM_SURVEY);
+          Object.assign(figure, await evaluate(PAGE_SURVEY));
+          // A reader who follows a link to a heading half-way down: whatever above it changes size moves them.
+          const anchor: string | null = await evaluate(
+            `(() => { const h = [...document.querySelectorAll('.vp-doc h2[id]')]; return h.length ? h[Math.floor(h.length / 2)].id : null; })()`,
+          );
+          if (anchor) {
+            await page('Page.navigate', { url: 'about:blank' });
+            await settle(`${baseUrl}/${name}#${encodeURIComponent(anchor)}`);
             figure.layoutShiftAtHeading = Math.round((await evaluate('window.__kitShift')) * 10000) / 10000;
             figure.heading = anchor;
           }
