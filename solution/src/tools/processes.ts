@@ -111,19 +111,29 @@ export async function stopLeftovers(runId: string): Promise<string[]> {
   return [...stopped.values()];
 }
 
-/** True if `promise` settles within `ms`, false if it is still pending then. Never rejects; leaves no timer. */
+/** The step of settlesWithin's wait. */
+const WAIT_STEP_MS = 10;
+
+/**
+ * True if `promise` settles within `ms`, false if it is still pending then. Never rejects; leaves no timer. The wait
+ * is counted in turns of the event loop as well as in time (steps of WAIT_STEP_MS): on a busy machine this process
+ * can be kept off the CPU for longer than the whole wait, and one long timer would then fire before the output
+ * already waiting in a pipe had been read, where each short step gives it a turn to be read first.
+ */
 export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([
-      promise.then(
-        () => true,
-        () => true,
-      ),
-      late,
-    ]);
-  } finally {
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  let waited = 0;
+  do {
+    const step = Math.min(WAIT_STEP_MS, ms - waited);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), step)));
+    const done = await Promise.race([settled, late]);
     clearTimeout(timer);
-  }
+    if (done) return true;
+    waited += step;
+  } while (waited < ms);
+  return false;
 }
