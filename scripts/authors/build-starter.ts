@@ -1,11 +1,14 @@
 /**
- * npm run build:starter           writes starter/src from solution/src (every chapter region stubbed)
- * npm run build:starter -- --check   exits 1 if the committed starter differs from what this would write
+ * npm run build:starter                  writes starter/src from solution/src (every chapter region stubbed, in the
+ *                                        contract edition: the contract above each stub, no steps)
+ * npm run build:starter -- --check       exits 1 if the committed starter differs from what this would write
+ * npm run build:starter -- --guided DIR  also writes the whole guided edition (every stub with its steps) to DIR;
+ *                                        a learner gets one chapter's with `npm run reset -- chapterN --guided`
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
-import { buildWorkspace, listSources } from '../lib/regions.js';
+import { buildWorkspace, type Edition, listSources, parseRegions } from '../lib/regions.js';
 import { ROOT } from '../lib/paths.js';
 
 const solutionSrc = path.join(ROOT, 'solution/src');
@@ -16,8 +19,8 @@ const starterSrc = path.join(ROOT, 'starter/src');
  * its known-wrong solutions is, in the starter, one of the many a stub does not use yet (unused imports are allowed
  * there), so the note would only be reported as having no effect.
  */
-function starterFiles(): Map<string, string> {
-  const { files } = buildWorkspace(solutionSrc, () => true);
+export function starterFiles(edition: Edition = 'contract'): Map<string, string> {
+  const { files } = buildWorkspace(solutionSrc, () => true, new Map(), edition);
   for (const [rel, text] of files)
     files.set(rel, text.replace(/^\/\/ biome-ignore lint\/correctness\/noUnusedImports:.*\n/gm, ''));
   return files;
@@ -39,18 +42,43 @@ export function starterDrift(): string[] {
   return problems;
 }
 
-export function writeStarter(): number {
-  const files = starterFiles();
-  rmSync(starterSrc, { recursive: true, force: true });
+/**
+ * Why the guided edition grades as the contract edition does, checked rather than assumed: the two differ only in
+ * comment lines inside regions (esbuild drops comments, so every test sees the same code), and every stub of the
+ * solution has steps to show (else its guided stub would be its contract stub). Empty when both hold.
+ */
+export function editionProblems(): string[] {
+  const contract = starterFiles('contract');
+  const guided = starterFiles('guided');
+  const problems: string[] = [];
+  const code = (text: string) => text.split('\n').filter((line) => !/^\s*\/\//.test(line));
+  for (const [rel, text] of contract) {
+    const other = guided.get(rel);
+    if (other === undefined) problems.push(`${rel}: missing from the guided edition`);
+    else if (code(text).join('\n') !== code(other).join('\n'))
+      problems.push(`${rel}: the guided edition differs from the contract edition in code, not only in comments`);
+    for (const region of parseRegions(readFileSync(path.join(solutionSrc, rel), 'utf8'), rel))
+      if (region.steps.length === 0)
+        problems.push(`${rel}: region "chapter ${region.chapter}: ${region.name}" has no steps for the guided edition`);
+  }
+  return problems;
+}
+
+/** Writes a whole edition of the starter into `dir` (starter/src for the contract edition). */
+export function writeStarter(edition: Edition = 'contract', dir = starterSrc): number {
+  const files = starterFiles(edition);
+  rmSync(dir, { recursive: true, force: true });
   for (const [rel, text] of files) {
-    mkdirSync(path.dirname(path.join(starterSrc, rel)), { recursive: true });
-    writeFileSync(path.join(starterSrc, rel), text);
+    mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    writeFileSync(path.join(dir, rel), text);
   }
   return files.size;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const { values } = parseScriptArgs('npm run build:starter [-- --check]', { options: { check: { type: 'boolean' } } });
+  const { values } = parseScriptArgs('npm run build:starter [-- --check] [-- --guided DIR]', {
+    options: { check: { type: 'boolean' }, guided: { type: 'string' } },
+  });
   if (values.check) {
     const drift = starterDrift();
     if (drift.length) {
@@ -62,5 +90,14 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     console.log('starter/src is in sync with solution/src');
   } else {
     console.log(`wrote ${writeStarter()} files to starter/src`);
+    if (values.guided) {
+      const dir = path.resolve(values.guided);
+      // It is emptied first: never a folder that holds the kit's own sources.
+      if ([solutionSrc, starterSrc, ROOT].some((kept) => kept === dir || kept.startsWith(dir + path.sep))) {
+        console.error(`--guided needs a folder of its own, not ${values.guided}`);
+        process.exit(2);
+      }
+      console.log(`wrote ${writeStarter('guided', dir)} files of the guided edition to ${values.guided}`);
+    }
   }
 }

@@ -22,7 +22,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { starterDrift } from './build-starter.js';
+import { editionProblems, starterDrift } from './build-starter.js';
+import { dictation, dictationLines } from './dictation.js';
 import { chapterDir, parseTestArgs } from '../lib/chapters.js';
 import { buildSite, checkGuide, guideTestCommands } from '../lib/guide.js';
 import { parseScriptArgs } from '../kit/args.js';
@@ -163,6 +164,11 @@ await step('format, lint and import cycles (Biome: npm run lint)', async () => {
 });
 
 await step('starter is generated from the solution (no drift)', () => starterDrift());
+
+// The graded runs below use the contract edition; the guided one grades the same because it differs only in comments.
+await step('the guided edition differs from the contract edition only in comments, and every stub has steps', () =>
+  editionProblems(),
+);
 
 // Each project is a source tree plus the chapters whose tests run against it.
 interface Project {
@@ -619,6 +625,9 @@ const perChapter = chapters
   .map((n) => `chapter ${n}: ${solutionTests().filter((o) => chapterOf(o) === n).length}`)
   .join(', ');
 console.log(`\nGraded tests: ${solutionTests().length} (${perChapter})`);
+// A report, not a gate (npm run dictation): how much of each reference body the stubs' comments spell out.
+console.log('\nHow much the stubs dictate (identifiers and literals of the reference body their comments spell out):');
+for (const line of dictationLines(dictation())) console.log(`  ${line}`);
 
 if (failures.length > 0) {
   console.log(`\nverify: ${failures.length} problem(s) found`);

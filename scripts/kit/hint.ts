@@ -4,14 +4,14 @@
  * stub) with no Chinese hints gets the English ones, after a one-line note. The other messages stay English.
  */
 import { chapterArg, chaptersWithTests, parseCommandArgs } from './args.js';
-import { hintLang, loadHints, nextHint, resetHintState, hintsFile, type HintLang, type StubHints } from './hints.js';
+import { hintLang, hintLevels, hintsFile, nextHint, resetHintState, type HintLang, type StubHints } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
 import { chapterPointer, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
 
-const LEVEL_NAMES = ['a nudge', 'the approach', 'the shape of the code'];
+const LEVEL_NAMES = ['the idea', 'the approach (the steps, one by one)', 'the shape of the code'];
 
 /** What the hint shows around the hint's own text, in each language. */
 const LABELS = {
@@ -30,10 +30,10 @@ const LABELS = {
   zh: {
     chapter: (n: number) => `第 ${n} 章`,
     hint: (level: number, total: number, title: string) => `提示 ${level}/${total}：${title}`,
-    titles: { Nudge: '点拨', Approach: '思路', Shape: '代码骨架' } as Record<string, string>,
+    titles: { Idea: '要点', Nudge: '要点', Approach: '步骤', Shape: '代码骨架' } as Record<string, string>,
     failing: (test: string) => `未通过：${test}`,
     again: (chapter: number, level: number) =>
-      `再运行一次 "npm run hint -- chapter${chapter}"，可以看到${['点拨', '思路', '代码骨架'][level] ?? '下一条提示'}。`,
+      `再运行一次 "npm run hint -- chapter${chapter}"，可以看到${['要点', '步骤（一步一步）', '代码骨架'][level] ?? '下一条提示'}。`,
     last: (stub: string, chapter: number) =>
       `这是 ${stub} 的最后一条提示。"npm run solution -- chapter${chapter}" 可以看参考实现。`,
     english: (chapter: number, stub?: string) => `（${stub ?? `第 ${chapter} 章`}还没有中文提示，下面是英文原文。）`,
@@ -50,7 +50,7 @@ export async function hintText(
   known?: readonly TestOutcome[],
   lang: HintLang = 'en',
 ): Promise<string> {
-  const sections = loadHints(root, chapter);
+  const sections = hintLevels(root, chapter);
   if (sections.length === 0) {
     return `Chapter ${chapter} has no hints yet (${path.relative(root, hintsFile(root, chapter))} is missing).`;
   }
@@ -73,11 +73,11 @@ export async function hintText(
     return `Every stub of chapter ${chapter} has a body, but ${failing.length} test(s) still fail, e.g.\n  ${failing[0]!.fullName}\n  ${failing[0]!.message.split('\n')[0]}`;
   }
   const find = (list: StubHints[]) => list.find((s) => s.stub === stub.name && s.hints.length > 0);
-  const section = find(stub.chapter === chapter ? sections : loadHints(root, stub.chapter));
+  const section = find(stub.chapter === chapter ? sections : hintLevels(root, stub.chapter));
   const where = `${stub.file}:${stub.line}`;
   if (!section || section.hints.length === 0) return `No hints are written for ${stub.name} (${where}) yet.`;
   // The translation's section for the stub, with as many hints as the English (the level remembered is shared).
-  const translation = lang === 'en' ? [] : loadHints(root, stub.chapter, lang);
+  const translation = lang === 'en' ? [] : hintLevels(root, stub.chapter, lang);
   const translated = find(translation);
   const shownIn: HintLang = translated && translated.hints.length === section.hints.length ? lang : 'en';
   const text = LABELS[shownIn];

@@ -1,17 +1,20 @@
 /**
- * Progressive hints, kept with each chapter's tests in tests/chapterNN/hints.md:
+ * Progressive hints, three levels per stub: the idea (why, in a sentence or two), the approach (the stub's numbered
+ * steps) and the shape of the code (a skeleton). The idea and the shape are kept with each chapter's tests in
+ * tests/chapterNN/hints.md; the approach is not written there: it is the steps of the stub's region in solution/src,
+ * the same lines the guided edition shows (`npm run reset -- chapterN --guided`), so the two cannot drift.
  *
  *   # Chapter 3 hints               <- anything before the first `##` is ignored
  *   ## singleTurn                   <- one section per stub, named as in its #region marker, in teaching order
- *   ### Nudge                       <- its hints, mildest first: a nudge, the approach, the shape of the code
+ *   ### Idea                        <- why the code is as it is; never the contract's or the steps' own words
  *   ...markdown...
- *   ### Approach
- *   ### Shape
+ *   ### Shape                       <- a skeleton of the code, with the decisions left as comments
  *
  * Which hint was shown last for each stub is remembered in .kit/hints.json, so each call shows the next one.
  *
- * A translation sits beside it, tests/chapterNN/hints.zh-CN.md for Chinese: the same `##` stubs and `###` hints (the
- * headings Nudge, Approach and Shape may stay English: the kit shows them in the reader's language), and a first line
+ * A translation sits beside it, tests/chapterNN/hints.zh-CN.md for Chinese: the same `##` stubs, each with its Idea,
+ * an Approach (the steps in Chinese, since the code's comments are English) and its Shape (the headings stay
+ * English: the kit shows them in the reader's language), and a first line
  * naming the commit of hints.md it was translated from, `<!-- english: <sha> -->` (verify checks it is in step:
  * scripts/lib/guide-locale.ts).
  */
@@ -19,6 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chapterDir } from '../lib/chapters.js';
+import { listSources, parseRegions } from '../lib/regions.js';
 
 export interface Hint {
   title: string;
@@ -98,6 +102,37 @@ export function parseHints(markdown: string): StubHints[] {
 export function loadHints(root: string, chapter: number, lang: HintLang = 'en'): StubHints[] {
   const file = hintsFile(root, chapter, lang);
   return existsSync(file) ? parseHints(readFileSync(file, 'utf8')) : [];
+}
+
+/** The title of the approach hint: the stub's steps. */
+export const APPROACH = 'Approach';
+
+/** Each stub's numbered steps in solution/src, as markdown (the comment markers gone, the indentation kept). */
+export function stubSteps(root: string, chapter: number): Map<string, string> {
+  const steps = new Map<string, string>();
+  const src = path.join(root, 'solution/src');
+  for (const rel of existsSync(src) ? listSources(src) : [])
+    for (const region of parseRegions(readFileSync(path.join(src, rel), 'utf8'), rel))
+      if (region.chapter === chapter && region.steps.length > 0)
+        steps.set(region.name, region.steps.map((line) => line.replace(/^\s*\/\/ ?/, '')).join('\n'));
+  return steps;
+}
+
+/**
+ * A chapter's hints as npm run hint shows them, level by level: in English, each stub's hints from hints.md with its
+ * steps put in second place as the approach; in another language, its file as written (it carries the steps
+ * translated). An English hints.md that still has an Approach of its own keeps it (shown instead of the steps).
+ */
+export function hintLevels(root: string, chapter: number, lang: HintLang = 'en'): StubHints[] {
+  const sections = loadHints(root, chapter, lang);
+  if (lang !== 'en') return sections;
+  const steps = stubSteps(root, chapter);
+  return sections.map((section) => {
+    const text = steps.get(section.stub);
+    if (!text || section.hints.some((h) => h.title === APPROACH)) return section;
+    const [idea, ...rest] = section.hints;
+    return { ...section, hints: [...(idea ? [idea] : []), { title: APPROACH, text }, ...rest] };
+  });
 }
 
 /** The stub names in the order hints.md lists them. */

@@ -1,8 +1,20 @@
-/** npm run reset -- chapter3 [--yes]: puts one chapter's stubs back in starter/src, leaving everything else alone. */
+/**
+ * npm run reset -- chapter3 [--yes]: puts one chapter's stubs back in starter/src, leaving everything else alone.
+ * npm run reset -- chapter3 --guided: gives the chapter's stubs not yet started their numbered steps (the guided
+ * edition); `--contract` takes them away again. Either way a stub you have started is left as it is.
+ */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { buildWorkspace, listSources, parseRegions, rewriteRegions, todoImportFor } from '../lib/regions.js';
+import {
+  buildWorkspace,
+  type Edition,
+  listSources,
+  parseRegions,
+  rewriteRegions,
+  stubLines,
+  todoImportFor,
+} from '../lib/regions.js';
 import { chapterArg, parseCommandArgs } from './args.js';
 import { bold, dim } from './ui.js';
 
@@ -53,7 +65,58 @@ export function planReset(root: string, chapter: number): ResetPlan {
   return { changes, missing };
 }
 
-export function applyReset(root: string, plan: ResetPlan): void {
+export interface EditionPlan {
+  /** Files (relative to the root) that would change, with the stubs in each. */
+  changes: Array<{ file: string; regions: string[]; text: string }>;
+  /** Stubs left as they are because the learner has started them (their lines are neither edition's stub). */
+  started: string[];
+}
+
+/**
+ * What switching a chapter's stubs to `edition` would write: each stub that is exactly the other edition's stub
+ * (not started) becomes this edition's; anything else is the learner's and stays. Nothing is written here.
+ */
+export function planEdition(root: string, chapter: number, edition: Edition): EditionPlan {
+  const steps = new Map<string, string[]>();
+  for (const rel of listSources(path.join(root, 'solution/src'))) {
+    const text = readFileSync(path.join(root, 'solution/src', rel), 'utf8');
+    for (const region of parseRegions(text, rel))
+      if (region.chapter === chapter) steps.set(`${rel}#${region.name}`, region.steps);
+  }
+  const starterSrc = path.join(root, 'starter/src');
+  const changes: EditionPlan['changes'] = [];
+  const started: string[] = [];
+  for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
+    const source = readFileSync(path.join(starterSrc, rel), 'utf8');
+    const names: string[] = [];
+    const text = rewriteRegions(
+      source,
+      todoImportFor(rel),
+      (region) => {
+        const regionSteps = region.chapter === chapter ? steps.get(`${rel}#${region.name}`) : undefined;
+        if (!regionSteps) return undefined;
+        const wanted = stubLines({ ...region, steps: regionSteps }, edition);
+        const other = stubLines({ ...region, steps: regionSteps }, edition === 'guided' ? 'contract' : 'guided');
+        const current = source
+          .split('\n')
+          .slice(region.start + 1, region.end)
+          .join('\n');
+        if (current === wanted.join('\n')) return undefined;
+        if (current !== other.join('\n')) {
+          started.push(`${rel}: ${region.name}`);
+          return undefined;
+        }
+        names.push(region.name);
+        return wanted;
+      },
+      rel,
+    );
+    if (text !== source) changes.push({ file: `starter/src/${rel}`, regions: names, text });
+  }
+  return { changes, started };
+}
+
+export function applyReset(root: string, plan: Pick<ResetPlan, 'changes'>): void {
   for (const change of plan.changes) writeFileSync(path.join(root, change.file), change.text);
 }
 
@@ -72,12 +135,17 @@ async function confirm(question: string): Promise<boolean> {
 }
 
 export async function resetCommand(root: string, args: string[]): Promise<number> {
-  const { values, positionals } = parseCommandArgs('npm run reset -- chapterN [--yes]', {
+  const { values, positionals } = parseCommandArgs('npm run reset -- chapterN [--yes | --guided | --contract]', {
     args,
     allowPositionals: true,
-    options: { yes: { type: 'boolean', short: 'y' } },
+    options: { yes: { type: 'boolean', short: 'y' }, guided: { type: 'boolean' }, contract: { type: 'boolean' } },
   });
   const chapter = chapterArg(root, positionals, true)!;
+  if (values.guided && values.contract) {
+    console.error('Choose one: --guided (the stubs with their steps) or --contract (without them).');
+    return 2;
+  }
+  if (values.guided || values.contract) return switchEdition(root, chapter, values.guided ? 'guided' : 'contract');
   const plan = planReset(root, chapter);
   for (const name of plan.missing)
     console.log(
@@ -96,5 +164,30 @@ export async function resetCommand(root: string, args: string[]): Promise<number
   }
   applyReset(root, plan);
   console.log(`Reset ${plan.changes.reduce((n, c) => n + c.regions.length, 0)} stub(s) of chapter ${chapter}.`);
+  return 0;
+}
+
+/** `--guided` / `--contract`: no code of the learner is lost, so nothing is asked. */
+function switchEdition(root: string, chapter: number, edition: Edition): number {
+  const plan = planEdition(root, chapter, edition);
+  const count = plan.changes.reduce((n, c) => n + c.regions.length, 0);
+  applyReset(root, plan);
+  for (const change of plan.changes) console.log(`  ${change.file}: ${change.regions.join(', ')}`);
+  console.log(
+    edition === 'guided'
+      ? `${count} stub(s) of chapter ${chapter} now show their steps, numbered, above the TODO.`
+      : `${count} stub(s) of chapter ${chapter} are back to the contract alone (the comment above each).`,
+  );
+  if (plan.started.length > 0)
+    console.log(
+      dim(
+        `Left as they are, since you have started them: ${plan.started.join('; ')}. ` +
+          `"npm run hint -- chapter${chapter}" gives the steps of the stub you are on as its second hint.`,
+      ),
+    );
+  if (edition === 'guided' && count > 0)
+    console.log(
+      dim(`"npm run reset -- chapter${chapter} --contract" takes the steps away again from stubs not started.`),
+    );
   return 0;
 }

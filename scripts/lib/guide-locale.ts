@@ -29,7 +29,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
-import { parseHints } from '../kit/hints.js';
+import { hintLevels, parseHints, type StubHints } from '../kit/hints.js';
 import { fencedBlocks, frontMatter, headings, pageError } from './markdown.js';
 import { ROOT } from './paths.js';
 
@@ -344,14 +344,13 @@ export function checkTranslations(root: string): string[] {
       const text = readFileSync(path.join(root, file), 'utf8');
       problems.push(...checkStaleness(root, file, english, translationHeader(text, 'hints'), 'hints'));
       // The same `##` stubs in the same order, each with as many `###` hints: npm run hint shows them level by level.
-      const shape = (markdown: string) =>
-        parseHints(markdown)
-          .map((h) => `${h.stub} (${h.hints.length})`)
-          .join(', ');
-      const want = existsSync(path.join(root, english)) ? shape(readFileSync(path.join(root, english), 'utf8')) : '';
-      if (shape(text) !== want)
+      // The English approach is the stub's steps in solution/src (hintLevels); the translation writes it out.
+      const shape = (sections: StubHints[]) => sections.map((h) => `${h.stub} (${h.hints.length})`).join(', ');
+      const chapter = Number(/chapter(\d+)/.exec(english)?.[1]);
+      const want = existsSync(path.join(root, english)) ? shape(hintLevels(root, chapter)) : '';
+      if (shape(parseHints(text)) !== want)
         problems.push(
-          `${file}: its ## stubs and ### hints are ${shape(text) || 'none'}; ${english} has ${want || 'none'}: keep the same sections, in the same order, as many hints each`,
+          `${file}: its ## stubs and ### hints are ${shape(parseHints(text)) || 'none'}; ${english} has ${want || 'none'} (with its steps as the approach): keep the same sections, in the same order, as many hints each`,
         );
     }
   }

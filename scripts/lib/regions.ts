@@ -2,12 +2,17 @@
  * Chapter regions: how one solution produces the starter, the progressive-unlock workspaces and the known-wrong
  * solutions. A region wraps the body a chapter asks the learner to write:
  *
- *   // #region chapter 3: singleTurn
- *   // 1. First step ...        <- the numbered steps: kept in both the solution and the starter
- *   ...reference code...        <- replaced in the starter by `throw new TodoError(3, 'singleTurn');`
- *   // #endregion
+ *   /** The contract: what it must do and why. *\/   <- above the function, the same in every edition
+ *   function singleTurn(...) {
+ *     // #region chapter 3: singleTurn
+ *     // 1. First step ...        <- the numbered steps: in the solution and in the guided edition only
+ *     ...reference code...        <- replaced in a stub by `throw new TodoError(3, 'singleTurn');`
+ *     // #endregion
  *
- * The marker lines are the same in both workspaces, so tools can find a learner's body again (hint, reset, diff).
+ * A stub comes in two editions. The contract edition (starter/src, what a learner gets) keeps only the contract
+ * above and one line saying where the steps are; the guided edition (`npm run reset -- chapter3 --guided`) keeps
+ * the steps too. The two differ only in comment lines inside regions, so every test gives the same result on both.
+ * The marker lines are the same in every workspace, so tools can find a learner's body again (hint, reset, diff).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -52,10 +57,21 @@ export function parseRegions(source: string, file = '<source>'): Region[] {
   return regions;
 }
 
-/** The lines a stub has between its markers. */
-export function stubLines(region: Pick<Region, 'chapter' | 'name' | 'indent' | 'steps'>): string[] {
+/** The editions of a stub: the contract alone (the default), or the contract and the numbered steps. */
+export type Edition = 'contract' | 'guided';
+
+/** The one comment line of a contract stub: the contract is above, and the steps are one command away. */
+export function contractLine(region: Pick<Region, 'chapter' | 'indent'>): string {
+  return `${region.indent}// Write it from the contract above. Step by step instead: npm run reset -- chapter${region.chapter} --guided`;
+}
+
+/** The lines a stub has between its markers, in the given edition (a region without steps has only the contract). */
+export function stubLines(
+  region: Pick<Region, 'chapter' | 'name' | 'indent' | 'steps'>,
+  edition: Edition = 'contract',
+): string[] {
   return [
-    ...region.steps,
+    ...(edition === 'guided' && region.steps.length > 0 ? region.steps : [contractLine(region)]),
     `${region.indent}throw new TodoError(${region.chapter}, '${region.name.replace(/'/g, "\\'")}');`,
   ];
 }
@@ -116,13 +132,14 @@ export interface Workspace {
 }
 
 /**
- * The source tree with every region for which `stub(region)` is true replaced by its stub, and the regions named
- * in `patches` replaced by the given inner lines. Everything else is the solution, byte for byte.
+ * The source tree with every region for which `stub(region)` is true replaced by its stub (in `edition`), and the
+ * regions named in `patches` replaced by the given inner lines. Everything else is the solution, byte for byte.
  */
 export function buildWorkspace(
   solutionSrc: string,
   stub: (region: Region) => boolean,
   patches: Map<string, string[]> = new Map(),
+  edition: Edition = 'contract',
 ): Workspace {
   const files = new Map<string, string>();
   for (const rel of listSources(solutionSrc)) {
@@ -135,7 +152,7 @@ export function buildWorkspace(
         (region) => {
           const key = `chapter ${region.chapter}: ${region.name}`;
           if (patches.has(key)) return patches.get(key)!;
-          return stub(region) ? stubLines(region) : undefined;
+          return stub(region) ? stubLines(region, edition) : undefined;
         },
         rel,
       ),

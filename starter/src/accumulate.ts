@@ -41,14 +41,7 @@ export const ARGUMENT_PIECE = 5;
  */
 export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // #region chapter 6: turnToEvents
-  // 1. Walk turn.content with each block's position as its `index`.
-  // 2. A text block: one text_delta per piece of wordPieces(block.text).
-  // 3. A thinking block: one thinking_delta per piece of wordPieces(block.thinking), then a thinking_signature if
-  //    the block has a signature.
-  // 4. A tool call: tool_call_start { id, name }, then one tool_call_delta per piece of its arguments text cut
-  //    with fixedPieces(text, ARGUMENT_PIECE), then tool_call_end. The text is JSON.stringify(block.arguments ?? {}),
-  //    except for arguments that are a string: those are already the text the model wrote.
-  // 5. Last, one finish with the turn's stopReason, and its usage when it has one.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
   throw new TodoError(6, 'turnToEvents');
   // #endregion
 }
@@ -93,16 +86,7 @@ export class TurnBuilder {
   add(event: StreamEvent): void {
     if (event.type === 'retry') return; // chapter 10's notice that a request is tried again: not part of the turn
     // #region chapter 6: TurnBuilder.add
-    // 1. Count the event. After a finish, any further event is a provider bug: throw an Error that says so.
-    // 2. text_delta / thinking_delta: append to the draft at event.index, creating it ('' so far) the first time.
-    //    thinking_signature: append to that thinking draft's signature.
-    // 3. tool_call_start: a new draft { id, name, json: '', ended: false } at event.index.
-    // 4. tool_call_delta: append argumentsDelta to that draft's json. Only concatenate: a piece is not JSON on its
-    //    own (it may end inside a string, an escape or a number).
-    // 5. tool_call_end: the JSON is whole now: parse it with parseArguments and mark the draft ended.
-    // 6. finish: remember stopReason and usage.
-    // 7. A delta, start or end that does not fit the block at its index (another kind of block, or no tool call at
-    //    all) throws an Error naming the index and the kind of block already there.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'TurnBuilder.add');
     // #endregion
   }
@@ -114,14 +98,7 @@ export class TurnBuilder {
    */
   build(): AssistantMessage {
     // #region chapter 6: TurnBuilder.build
-    // 1. No finish event yet: throw a StreamCutError saying the stream ended before its finish event (and after
-    //    how many events).
-    // 2. A tool call draft that never ended: throw a StreamCutError naming its id and name; its arguments may be
-    //    half written. Except when the finish says 'max_tokens': the model was cut off, the turn is whole and says
-    //    so; keep the call with parseArguments of the text that arrived.
-    // 3. Sort the drafts by index and turn each into its content block: text, thinking (with the signature only
-    //    when there is one), tool_call { id, name, arguments }.
-    // 4. Return { role: 'assistant', content, stopReason } plus usage when the finish event had it.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'TurnBuilder.build');
     // #endregion
   }

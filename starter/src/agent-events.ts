@@ -72,9 +72,7 @@ export async function drain(
   onEvent?: (event: AgentEvent) => void,
 ): Promise<DoneEvent> {
   // #region chapter 7: drain
-  // 1. for await each event: hand it to onEvent (when given) and remember it if it is the `done`.
-  // 2. An event that arrives after a `done` is a broken loop: throw an Error that says which event came after it.
-  // 3. After the loop, throw an Error if no `done` came; otherwise return it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'drain');
   // #endregion
 }

@@ -58,30 +58,7 @@ export class Agent {
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
-    // 1. Make the run's state with startRun (given): the history, this agent's tools, hooks and cwd, and the
-    //    caller's signal.
-    // 2. Resume first: addClientResults(history, options.clientResults ?? []). If it reports a problem, yield a done
-    //    of reason error with it as the message and stop, touching nothing else (the history stays paused).
-    // 3. Inside try, loop at most this.maxTurns times, the turn counting from 1. Each time:
-    //    a. throw the signal's reason if it is aborted, then yield turn_start;
-    //    b. ask this.hooks.beforeModelCall with { system, messages: history, tools: definitions }, yield what the
-    //       hooks emitted (takeEmitted(run), given), and throw the signal's reason if it has aborted: a hook's stop
-    //       reaches the loop this way, wherever the hook was called (ctx.stop aborts the run's signal with a RunStop);
-    //    c. stream the (maybe changed) request with the signal (this.streamTurn), count the model call, and pass
-    //       the turn through normalizeTurn(turn, history) (given); push it, keep its text, add its usage and yield a
-    //       usage event when it has one; then await this.hooks.afterModelCall(turn, run), yield what the hooks
-    //       emitted, and throw the signal's reason if it has aborted, as in b;
-    //    d. switch on its stop reason. 'tool_use': yield tool_call_requested for every call, then run them with
-    //       this.executor(calls, (call) => runToolCall(call, run), turn context) where the context is the signal, the
-    //       tools and a record function that pushes a result onto the history; throw the signal's reason if it
-    //       aborted meanwhile; if calls wait for the client (run.pending), yield* finishRun(run, paused_for_client_tool);
-    //       else go round. Anything else: finishRun with end_turn.
-    // 4. After the loop: finishRun with turn_limit and a message that gives the limit.
-    // 5. catch: endingOf(run.signal, error) (given) says how the run ends: a hook's stop as it asked, another abort
-    //    as cancelled, anything else as error. Its answer, when it has one, is the run's text; then yield* finishRun
-    //    with its reason and message.
-    // 6. finally: interruptRun(run). It runs however the run ends, also when the consumer stops reading early: a
-    //    `break` out of a for await calls return() on this generator, which runs only the finally blocks.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
     throw new TodoError(7, 'Agent.run');
     // #endregion
   }
@@ -93,15 +70,7 @@ export class Agent {
    */
   async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
     // #region chapter 7: Agent.streamTurn
-    // 1. for await each event of turnEvents(this.provider, request) (chapter 6, given), and add it to a
-    //    TurnBuilder first.
-    // 2. A non-empty text_delta: await this.hooks.onText(text, run) first. Then, for every event, yield the agent
-    //    event that streamedTurnEvents() (given) makes of it, when it makes one: text and thinking pieces, a tool
-    //    call's start and the pieces of its arguments (so a UI can show the call being written), a retry notice
-    //    (chapter 10), each with the turn number. Make one streamedTurnEvents() per turn, before the loop: it
-    //    remembers each call's id from its start.
-    // 3. After the loop, throw the signal's reason if it has aborted (a stream may end quietly on abort).
-    // 4. Return builder.build().
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
     throw new TodoError(7, 'Agent.streamTurn');
     // #endregion
   }

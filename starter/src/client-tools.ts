@@ -66,12 +66,7 @@ export function closeOpenCalls(history: Message[], content: string): ToolResultM
  */
 export function addClientResults(history: Message[], results: readonly ToolResultMessage[]): string | undefined {
   // #region chapter 7: addClientResults
-  // 1. Find the open calls with openCalls(history) (given).
-  // 2. Check everything before changing anything. A result whose toolCallId is not an open call, a second result
-  //    for the same call, or an open call left without a result: return a sentence that names the ids concerned.
-  // 3. Only then append one result per given result, built with toolResult from the open call (so it carries that
-  //    call's id and name, whatever name the client wrote), with the client's content and isError.
-  // 4. Return undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'addClientResults');
   // #endregion
 }

@@ -114,13 +114,7 @@ export async function* finishRun(
   message?: string,
 ): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 7: finishRun
-  // 1. Unless the reason is paused_for_client_tool, close the open calls with closeOpenCalls(run.history, text)
-  //    (given). After a cancel the text is CANCELLED_RESULT; after anything else, a sentence saying that the run
-  //    stopped before the call's result was recorded (so it may or may not have run), with the reason and message.
-  //    Yield a tool_result event for each result it added (resultEvent, given).
-  // 2. Mark the run ended (run.ended = true: interruptRun then leaves it alone), then yield the done event: reason,
-  //    turns (run.modelCalls), text, usage, the message when there is one, and `pending: run.pending` when the run
-  //    is paused.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'finishRun');
   // #endregion
 }
@@ -136,11 +130,7 @@ export const STOPPED_READING = 'the consumer stopped reading the run before its 
  */
 export function interruptRun(run: RunState): void {
   // #region chapter 7: interruptRun
-  // 1. If run.ended, return: a finished run has nothing open, and a paused run keeps its calls open for the client.
-  // 2. Otherwise abort the run with run.abort(new Error(STOPPED_READING)): a tool still running (a sub-agent, a
-  //    command) gets the signal and stops.
-  // 3. Close every open call of the history with closeOpenCalls(run.history, CANCELLED_RESULT) (given), all of
-  //    them, not only the one the consumer last saw. Yield nothing: this is not a generator, and nobody reads.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'interruptRun');
   // #endregion
 }

@@ -95,18 +95,7 @@ export async function* runToolCall(
   run: RunContext,
 ): AsyncGenerator<AgentEvent, ToolResultMessage | undefined, undefined> {
   // #region chapter 7: runToolCall
-  // 1. Ask run.hooks.beforeToolCall(call, run). Yield what the hooks emitted (takeEmitted, given), then a
-  //    tool_call_decided event with its decision (turn, the call's id and name), before anything runs.
-  // 2. block: the result is an error result holding the hook's message. The tool does not run, and the after hooks
-  //    are not called: nothing ran.
-  // 3. change: from here on the call is the same call (same id and name) with the hook's arguments.
-  // 4. A client-side tool (isClientTool(run.tools.get(name))): push the call onto run.pending and return, with no
-  //    result and no event: the caller answers it.
-  // 5. Otherwise run it with yield* runTool(call, run) (given: executeToolCall, yielding the events the tool emits
-  //    while it runs) and hand the result to run.hooks.afterToolCall(call, result, run); what that returns is the
-  //    result.
-  // 6. Yield what the hooks emitted since step 1, then the result's tool_result event (resultEvent, given), and
-  //    return the result. Do not push it onto the history: the executor records it, in call order.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'runToolCall');
   // #endregion
 }

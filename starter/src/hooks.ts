@@ -114,18 +114,7 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
  */
 export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks {
   // #region chapter 7: composeHooks
-  // 1. Accept one set of hooks or an array of them (Array.isArray), and return an object with all five methods.
-  // 2. beforeModelCall: pass the request through each hook that has one, in order. A returned request replaces it
-  //    for the next hook; a returned { stop } goes to ctx.stop (ctx.stop?.(stop)) and ends the chain; nothing
-  //    returned keeps it. Return the request.
-  // 3. onText: await every hook's onText with the piece, in order. afterModelCall: show the turn to each hook in
-  //    order; the first stop one returns goes to ctx.stop (ctx.stop?.(stop)), and the hooks after it are not asked.
-  // 4. beforeToolCall: ask each hook in order with the call as the earlier hooks changed it. A block is returned at
-  //    once. A change replaces the arguments for the hooks after it. At the end: a change with the last
-  //    arguments if any hook changed them, else the last allow a hook returned as it is (it may say why, as
-  //    chapter 8's permission gate does), else { type: 'allow' }.
-  // 5. afterToolCall: pass the result through each hook, in order, as in step 2. Return it with the call's id and
-  //    name (a hook's result must still answer this call).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'composeHooks');
   // #endregion
 }

@@ -108,9 +108,7 @@ export function toolResult(call: Pick<ToolCall, 'id' | 'name'>, content: string,
 /** All the text blocks of an assistant turn joined in order, without separators. Thinking is not text. */
 export function textOf(message: AssistantMessage): string {
   // #region chapter 1: textOf
-  // 1. Walk message.content in order.
-  // 2. Keep only the blocks whose type is 'text' (thinking and tool calls are not text).
-  // 3. Join their text with no separator and return it ('' when there is none).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter1 --guided
   throw new TodoError(1, 'textOf');
   // #endregion
 }
@@ -118,8 +116,7 @@ export function textOf(message: AssistantMessage): string {
 /** The tool calls of an assistant turn, in the order the model wrote them. */
 export function toolCallsOf(message: AssistantMessage): ToolCall[] {
   // #region chapter 1: toolCallsOf
-  // 1. Keep the blocks whose type is 'tool_call', in their original order.
-  // 2. Return a new array; never hand out message.content itself.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter1 --guided
   throw new TodoError(1, 'toolCallsOf');
   // #endregion
 }
@@ -135,13 +132,7 @@ export function toolCallsOf(message: AssistantMessage): ToolCall[] {
  */
 export function historyProblems(messages: readonly Message[]): string[] {
   // #region chapter 1: historyProblems
-  // 1. If the history is not empty and messages[0] is not a user message, report it.
-  // 2. Keep the set of call ids still waiting for a result (`pending`) and every id seen so far.
-  // 3. On an assistant turn: report any ids still pending (they never got a result), then make its
-  //    tool calls the new pending set, reporting an id that was already used.
-  // 4. On a tool result: if its toolCallId is pending, remove it; otherwise report a result with no call.
-  // 5. On a user message: report any pending ids (a result must come before the next user message).
-  // 6. At the end, report any ids still pending. Name the message index and the id in each sentence.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter1 --guided
   throw new TodoError(1, 'historyProblems');
   // #endregion
 }

@@ -70,13 +70,7 @@ export class MockProvider implements Provider {
 
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 1: MockProvider.complete
-    // 1. If request.signal is already aborted, throw request.signal.reason.
-    // 2. Record a deep copy of the request without its signal (structuredClone), so that later changes to the
-    //    agent's history cannot rewrite what was sent.
-    // 3. If the script is used up, throw a ScriptExhaustedError whose message says how many turns the script had
-    //    and which turn was asked for, counting turns from 1 (a script of 2 turns, asked for a third: "turn 3").
-    // 4. Take the next step. An Error is thrown; a function is called with the request; a turn is returned as a
-    //    deep copy, so the agent cannot change the script by changing what it received.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter1 --guided
     throw new TodoError(1, 'MockProvider.complete');
     // #endregion
   }
@@ -88,13 +82,7 @@ export class MockProvider implements Provider {
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: MockProvider.stream
-    // 1. As in complete(), in the same order: throw request.signal.reason if it is already aborted, record a
-    //    structuredClone of the request without its signal, and throw a ScriptExhaustedError (with the same counts)
-    //    when the script is used up.
-    // 2. Take the next step. If this.streams has events for that position, they are the stream; otherwise an
-    //    Error step is thrown, a function is called with the request, and the stream is turnToEvents(turn).
-    // 3. Yield the events one by one (a structuredClone of each). An Error among them is thrown instead.
-    // 4. Before each event, throw request.signal.reason if the signal has been aborted.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'MockProvider.stream');
     // #endregion
   }

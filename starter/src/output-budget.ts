@@ -127,17 +127,7 @@ export function outputBudget(options: OutputBudgetOptions): Hooks {
   return {
     async afterToolCall(call, result) {
       // #region chapter 9: outputBudget.afterToolCall
-      // 1. A result of at most maxChars characters: change nothing.
-      // 2. Otherwise keep the whole content, scrubbed first by redact (given: options.redact, or the text as it is),
-      //    with the given saveWholeOutput(cwd, call.id, redact(content)): it returns the file's path relative to
-      //    cwd. (It refuses a `.agent` that is a link, keeps the folder out of git, and never replaces a file: the
-      //    model chose the id, and `.agent` may be a link someone else put there.) The file is on disk for anyone
-      //    who reads the folder; the model still gets the head and tail as they are.
-      // 3. Keep the first maxChars - tailChars characters and the last tailChars, and put between them, on lines of
-      //    its own, a note that says how many characters were cut of how many, and the file's path relative to
-      //    cwd with how to read it (the read tool, offset and limit). If writing failed, say so in the note
-      //    instead, with the error's text: the cut still happens.
-      // 4. Return the result with that content (same id, name and isError).
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
       throw new TodoError(9, 'outputBudget.afterToolCall');
       // #endregion
     },

@@ -32,8 +32,7 @@ export interface ParallelOptions {
 /** Whether a call may run beside others: only when its tool is known and only reads. */
 export function runsInParallel(call: ToolCall, tools: ToolSet): boolean {
   // #region chapter 9: runsInParallel
-  // 1. Look the call's tool up in `tools`. Only a tool that exists and is marked readOnly may run beside others:
-  //    a writing tool, and a name the set does not know (it might be anything), run alone.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
   throw new TodoError(9, 'runsInParallel');
   // #endregion
 }
@@ -63,19 +62,7 @@ export async function* runInParallel(
   concurrency: number,
 ): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 9: runInParallel
-  // 1. Keep, per call index: its generator while it runs, the promise of its next step, whether it has finished,
-  //    and its result. Keep the index of the next call to start, the next to record, and the index of the call
-  //    being decided (one at a time: its first tool_call_decided event has not come yet).
-  // 2. A call may start when: nothing is being decided, the signal has not aborted, and either nothing runs, or it
-  //    runs in parallel (runsInParallel), no running call writes, and fewer than `concurrency` run.
-  //    Starting it: make its generator with runCall and ask for its first step (gen.next()), tagged with the index.
-  // 3. Loop: start every call that may start; stop when nothing runs. Otherwise wait for the first step of any
-  //    running call (Promise.race). An event: if it is the tool_call_decided of the call being decided, the next
-  //    call may be decided; ask for that call's next step, then yield the event. A return: the call has finished;
-  //    keep its result and record every finished result from the next index to record on, in order, stopping at
-  //    the first call still running (a call left for the client returns none: nothing to record).
-  // 4. finally (a hook threw, or the consumer stopped): return() every generator still running, without waiting
-  //    for it, and without leaving a rejection unhandled.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
   throw new TodoError(9, 'runInParallel');
   // #endregion
 }

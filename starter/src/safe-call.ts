@@ -56,15 +56,7 @@ export function untilAborted<T>(signal: AbortSignal | undefined, work: () => Pro
  */
 export async function executeToolCall(tools: ToolSet, call: ToolCall, ctx: ToolContext): Promise<ToolResultMessage> {
   // #region chapter 3: executeToolCall
-  // 1. Look the tool up by call.name. If it is missing, return an error result that names the tool the model
-  //    asked for and lists the available tools (tools.names(), comma-separated), so it can pick a real one.
-  // 2. Check call.arguments with tool.input.safeParse. On failure return an error result that names the tool,
-  //    holds z.prettifyError(error) and asks the model to call again with arguments that match the schema.
-  // 3. Run the tool with the parsed data (not the raw arguments) and ctx, inside try/catch, through
-  //    untilAborted(ctx.signal, () => tool.execute(...)). If it gives ABORTED, return an error result with
-  //    CANCELLED_RESULT. Otherwise a normal result with the returned text; a throw is an error result that
-  //    carries the tool's message (errorText gives the message of anything thrown).
-  // 4. Every result is built with toolResult(call, ...) so it carries call.id and call.name.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
   throw new TodoError(3, 'executeToolCall');
   // #endregion
 }

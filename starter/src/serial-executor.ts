@@ -46,10 +46,7 @@ export async function* runSerially(
   turn: TurnContext,
 ): AsyncGenerator<AgentEvent, void, undefined> {
   // #region chapter 7: runSerially
-  // 1. Take the calls in order. Before each one, look at turn.signal: once it has aborted, start no more calls
-  //    (return; the loop closes the calls that did not run).
-  // 2. Otherwise run it with runCall, passing on every event it yields (yield*), and record the result it returns
-  //    with turn.record (a call left for the client returns none), before starting the next call.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter7 --guided
   throw new TodoError(7, 'runSerially');
   // #endregion
 }

@@ -41,14 +41,7 @@ export async function singleTurn(
   ctx: ToolContext,
 ): Promise<string> {
   // #region chapter 3: singleTurn
-  // 1. Start a history with one user message holding the prompt.
-  // 2. Ask the provider: { messages: history, tools: tools.definitions() }.
-  // 3. If the stop reason is not 'tool_use', return the text of that turn.
-  // 4. Otherwise run every tool call with executeToolCall, in the order the model wrote them.
-  // 5. Append the assistant turn, then its results, to the history. The turn must come first: a result must
-  //    follow the call it answers.
-  // 6. Ask the provider again with the longer history and the same tools (every request carries them: the model
-  //    keeps no memory between requests), and return the text of that answer.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
   throw new TodoError(3, 'singleTurn');
   // #endregion
 }
@@ -82,8 +75,7 @@ export class SimpleAgent {
   /** Runs one prompt in a fresh conversation and returns the final answer. */
   async run(prompt: string): Promise<string> {
     // #region chapter 3: SimpleAgent.run
-    // 1. Make a new history holding one user message with the prompt.
-    // 2. Hand it to this.chat and return what chat returns.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
     throw new TodoError(3, 'SimpleAgent.run');
     // #endregion
   }
@@ -91,8 +83,7 @@ export class SimpleAgent {
   /** Runs every call of one turn, one after another, and returns the results in call order. Never throws. */
   async executeTools(calls: readonly ToolCall[]): Promise<ToolResultMessage[]> {
     // #region chapter 3: SimpleAgent.executeTools
-    // 1. For each call, in order, await executeToolCall(this.tools, call, { cwd: this.cwd }).
-    // 2. Return the results in the same order as the calls.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
     throw new TodoError(3, 'SimpleAgent.executeTools');
     // #endregion
   }
@@ -100,8 +91,7 @@ export class SimpleAgent {
   /** Appends an assistant turn and then the results of its tool calls to the history. */
   pushResults(history: Message[], turn: AssistantMessage, results: readonly ToolResultMessage[]): void {
     // #region chapter 3: SimpleAgent.pushResults
-    // 1. Push the assistant turn first, unchanged.
-    // 2. Then push each result, in order.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
     throw new TodoError(3, 'SimpleAgent.pushResults');
     // #endregion
   }
@@ -116,16 +106,7 @@ export class SimpleAgent {
    */
   async chat(history: Message[]): Promise<string> {
     // #region chapter 3: SimpleAgent.chat
-    // 1. Loop at most this.maxTurns times. Each time, ask the provider with
-    //    { system: this.system, messages: history, tools: this.tools.definitions() } (all three on every request).
-    // 2. Pass the turn through normalizeTurn(turn, history) (given, src/turn-rules.ts) and use only the turn it
-    //    returns from then on: it makes the call ids unique, drops the calls of a turn that did not stop for
-    //    'tool_use', and turns a 'tool_use' turn without calls into an answer.
-    // 3. switch on that turn's stop reason:
-    //    - 'tool_use': run its tool calls (this.executeTools), push the turn and the results (this.pushResults),
-    //      and go round again;
-    //    - anything else: push the turn and return its text.
-    // 4. If the loop ends without an answer, throw new TurnLimitError(this.maxTurns).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided
     throw new TodoError(3, 'SimpleAgent.chat');
     // #endregion
   }

@@ -126,13 +126,7 @@ export class StreamingAgent {
    */
   async streamTurn(history: readonly Message[], options: StreamChatOptions = {}): Promise<AssistantMessage> {
     // #region chapter 6: StreamingAgent.streamTurn
-    // 1. Build the request: { system: this.system, messages: history, tools: this.tools.definitions(),
-    //    signal: options.signal }.
-    // 2. for await each event of turnEvents(this.provider, request) (it falls back to complete() for a provider
-    //    that cannot stream): add it to a TurnBuilder first, then hand a non-empty text_delta to options.onText and
-    //    a non-empty thinking_delta to options.onThinking, right away.
-    // 3. After the loop, if the signal was aborted, throw its reason.
-    // 4. Return builder.build(): it throws StreamCutError if the stream ended early.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'StreamingAgent.streamTurn');
     // #endregion
   }
@@ -143,11 +137,7 @@ export class StreamingAgent {
    */
   async executeTools(calls: readonly ToolCall[], options: StreamChatOptions = {}): Promise<ToolResultMessage[]> {
     // #region chapter 6: StreamingAgent.executeTools
-    // 1. For each call, in order, check options.signal first: once it is aborted, the call's result is
-    //    toolResult(call, CANCELLED_RESULT, true) and it does not run (nor is it reported to the handlers).
-    // 2. Otherwise call options.onToolCall before the tool runs, await executeToolCall(this.tools, call,
-    //    { cwd: this.cwd, signal }), then call options.onToolResult with the result and the call.
-    // 3. Return the results in call order: every call has exactly one.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'StreamingAgent.executeTools');
     // #endregion
   }
@@ -161,20 +151,7 @@ export class StreamingAgent {
    */
   async chat(history: Message[], options: StreamChatOptions = {}): Promise<string> {
     // #region chapter 6: StreamingAgent.chat
-    // 1. Make the run's options with guardHandlers(options) (given) and use them, and their signal, everywhere
-    //    below in place of the caller's: a handler that throws then aborts the run instead of throwing out of
-    //    executeTools with results that were never pushed.
-    // 2. Loop at most this.maxTurns times. At the top of every round, throw the signal's reason if it is aborted
-    //    (signal.throwIfAborted()), then get the turn with this.streamTurn and pass it through
-    //    normalizeTurn(turn, history) (given, chapter 3). If streamTurn throws, let it: nothing has been added to
-    //    the history for this turn.
-    // 3. switch on the turn's stop reason:
-    //    - 'tool_use': run its calls with this.executeTools, push the turn and then the results, and go round
-    //      again. (If the signal was aborted meanwhile, the next round's check ends the run, with the history
-    //      valid.)
-    //    - anything else: push the turn and return its text.
-    // 4. If the loop ends without an answer: throw the signal's reason if it was aborted, else
-    //    new TurnLimitError(this.maxTurns).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'StreamingAgent.chat');
     // #endregion
   }

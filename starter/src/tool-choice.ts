@@ -30,11 +30,7 @@ export function toolChoice(options: ToolChoiceOptions): Hooks {
   return {
     beforeModelCall(request, ctx) {
       // #region chapter 9: toolChoice.beforeModelCall
-      // 1. Pick the choice for this model call: options.first when ctx.turn is 1, options.then after that.
-      // 2. A choice { name } that is not among request.tools' names: throw an Error that names the tool and lists
-      //    the tools the request has.
-      // 3. Return a copy of the request with toolChoice set to the picked choice (when one is given) and
-      //    parallelToolCalls set to options.parallel (when it is given). Leave everything else as it was.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
       throw new TodoError(9, 'toolChoice.beforeModelCall');
       // #endregion
     },

@@ -43,13 +43,7 @@ export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
     ...tool,
     async execute(input, ctx) {
       // #region chapter 9: withTimeout
-      // 1. Make an AbortController for this call. Abort it when the run's signal (ctx.signal) aborts, at once if it
-      //    already has, and after `ms` milliseconds (setTimeout) with a ToolTimeoutError(tool.name, ms) as reason.
-      // 2. Run tool.execute(input, { ...ctx, signal: controller.signal }) through untilAborted(controller.signal, ...)
-      //    (chapter 3), so a tool that ignores its signal is not waited for.
-      // 3. ABORTED: throw the controller's reason (the timeout error, or the run's cancel). Otherwise return the
-      //    output.
-      // 4. finally: clear the timer and stop listening to ctx.signal, so nothing fires after the call.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
       throw new TodoError(9, 'withTimeout');
       // #endregion
     },
@@ -68,7 +62,7 @@ export function catchErrors<Input>(
     ...tool,
     async execute(input, ctx) {
       // #region chapter 9: catchErrors
-      // 1. Run the tool; return its output. If it throws, return format(error) instead.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
       throw new TodoError(9, 'catchErrors');
       // #endregion
     },
@@ -109,9 +103,7 @@ export function endRunOnError<Input>(tool: Tool<Input>): { tool: Tool<Input>; ho
     hooks: {
       afterToolCall(call, result) {
         // #region chapter 9: endRunOnError.afterToolCall
-        // 1. The wrapped execute (given) keeps every error the tool threw in `failures`. When this call is of this
-        //    tool, its result is an error, and a failure is waiting, take it out (shift) and throw a
-        //    ToolFailedRunError with the tool's name and that failure. Otherwise change nothing.
+        // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
         throw new TodoError(9, 'endRunOnError.afterToolCall');
         // #endregion
       },
@@ -147,11 +139,7 @@ export function returnDirectHooks(tools: ToolSet): Hooks {
   return {
     beforeModelCall(request) {
       // #region chapter 9: returnDirectHooks.beforeModelCall
-      // 1. Take the tool results at the end of request.messages (trailingResults, given).
-      // 2. Keep those that are not errors and whose tool (tools.get(toolName)) isReturnDirect. A failed call is not
-      //    an answer: the model should see the error and try again.
-      // 3. None: change nothing. Otherwise return { stop, answer } with a stop message that names the tools and the
-      //    outputs, in order, joined by a blank line, as the answer.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter9 --guided
       throw new TodoError(9, 'returnDirectHooks.beforeModelCall');
       // #endregion
     },

@@ -81,10 +81,7 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 export function toolDefinition(tool: Tool): ToolDefinition {
   if (tool.jsonSchema) return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
   // #region chapter 2: toolDefinition
-  // 1. Convert tool.input to JSON Schema with zod's z.toJSONSchema. The model writes the input, so the schema must
-  //    describe what it may send: a field with a default must not be listed as required.
-  // 2. Drop the `$schema` key; providers do not want it.
-  // 3. Return { name, description, inputSchema }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
   throw new TodoError(2, 'toolDefinition');
   // #endregion
 }
@@ -100,8 +97,7 @@ export class ToolSet implements Iterable<Tool> {
   /** Adds a tool. Throws if a tool of that name is already in the set: two tools cannot share a name. */
   add(tool: Tool): this {
     // #region chapter 2: ToolSet.add
-    // 1. If a tool with the same name is already in the set, throw an error that names it, and keep the first tool.
-    // 2. Otherwise store it under its name and return `this` so calls can be chained.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
     throw new TodoError(2, 'ToolSet.add');
     // #endregion
   }
@@ -109,7 +105,7 @@ export class ToolSet implements Iterable<Tool> {
   /** The tool with that exact name, or undefined. */
   get(name: string): Tool | undefined {
     // #region chapter 2: ToolSet.get
-    // 1. Look the name up exactly (no trimming, no case folding) and return the tool or undefined.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
     throw new TodoError(2, 'ToolSet.get');
     // #endregion
   }
@@ -134,7 +130,7 @@ export class ToolSet implements Iterable<Tool> {
   /** The definitions sent to the model, in the order the tools were added. */
   definitions(): ToolDefinition[] {
     // #region chapter 2: ToolSet.definitions
-    // 1. Map every tool, in insertion order, through toolDefinition.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
     throw new TodoError(2, 'ToolSet.definitions');
     // #endregion
   }

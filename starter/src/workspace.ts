@@ -69,11 +69,7 @@ function missing(error: NodeJS.ErrnoException): undefined {
  */
 export async function resolveInWorkspace(root: string, requested: string): Promise<string> {
   // #region chapter 2: resolveInWorkspace
-  // 1. Resolve `requested` against `root` with path.resolve (this also handles absolute paths and `..`).
-  // 2. If the result is not inside root (use isInside), throw PathOutsideWorkspaceError naming the path.
-  // 3. Symlinks: ask realLocation (given) where the resolved path really leads, and check that it is inside the
-  //    real location of the root too (the root itself may be reached through a symlink). Throw the same error if not.
-  // 4. Return the resolved absolute path (not the real one: error messages should show the path the model used).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
   throw new TodoError(2, 'resolveInWorkspace');
   // #endregion
 }

@@ -280,7 +280,7 @@ describe('translations in step with the English (scripts/lib/guide-locale.ts)', 
     );
     try {
       expect(problems()).toEqual([
-        'tests/chapter01/hints.zh-CN.md: its ## stubs and ### hints are singleTurn (2); tests/chapter01/hints.md has singleTurn (1): keep the same sections, in the same order, as many hints each',
+        'tests/chapter01/hints.zh-CN.md: its ## stubs and ### hints are singleTurn (2); tests/chapter01/hints.md has singleTurn (1) (with its steps as the approach): keep the same sections, in the same order, as many hints each',
       ]);
     } finally {
       write('tests/chapter01/hints.zh-CN.md', `${header}## singleTurn\n\n### Nudge\n\n调用一次。\n`);

@@ -113,15 +113,15 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
     const { status, stdout, stderr } = kit(copy.root, ['hint', 'chapter3', '--lang', 'zh']);
     expect(status, stderr).toBe(0);
     expect(stdout).toMatch(/^第 3 章 · executeToolCall {2}\(starter\/src\/safe-call\.ts:\d+\)$/m);
-    expect(stdout).toContain('提示 1/3：点拨');
+    expect(stdout).toContain('提示 1/3：要点');
     expect(stdout).toContain('有四样东西会让一次工具调用得不到正常结果');
     expect(stdout, 'test names and messages stay English').toMatch(/未通过：executeToolCall \(src\/safe-call\.ts\) > /);
-    expect(stdout).toContain('再运行一次 "npm run hint -- chapter3"，可以看到思路。');
+    expect(stdout).toContain('再运行一次 "npm run hint -- chapter3"，可以看到步骤（一步一步）。');
   });
 
   it('answers in Chinese in a Chinese shell (LANG=zh_CN.UTF-8), and in English when asked (--lang en)', () => {
     const zh = kit(copy.root, ['hint', 'chapter3'], '', { LANG: 'zh_CN.UTF-8' });
-    expect(zh.stdout).toContain('提示 2/3：思路');
+    expect(zh.stdout).toContain('提示 2/3：步骤');
     expect(zh.stdout).toContain('`tools.get(call.name)`；找不到时');
     const en = kit(copy.root, ['hint', 'chapter3', '--lang', 'en'], '', { LANG: 'zh_CN.UTF-8' });
     expect(en.stdout).toContain('Hint 3 of 3: Shape');

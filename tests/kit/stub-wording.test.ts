@@ -1,9 +1,9 @@
 /**
- * Exact wording only where a step gives it (issue 44, point 6): where a graded test matches a phrase in a stub's
- * result, the stub's own comment (in starter/src, as the learner reads it) states that phrase.
+ * Exact wording only where the stub gives it (issue 44, point 6): where a graded test matches a phrase in a stub's
+ * result, the stub's contract (its doc comment in starter/src, as the learner reads it) states that phrase.
  */
 import { describe, expect, it } from 'vitest';
-import { listRegions } from '../../scripts/lib/regions.js';
+import { stubContracts } from '../../scripts/lib/contracts.js';
 import { REPO, read } from './helpers.js';
 
 /** A stub, a test file that matches exact words in its result, and those words as the stub must state them. */
@@ -26,10 +26,8 @@ describe('the stubs state the exact words their tests look for', () => {
   for (const { stub, test, demanded, stated } of CASES)
     it(`${stub} states ${stated}`, () => {
       expect(read(REPO, test), `${test} still looks for ${demanded.source}`).toContain(demanded.source);
-      const region = listRegions(REPO, 'starter').find((r) => `chapter ${r.chapter}: ${r.name}` === stub);
-      expect(region, `${stub} is in starter/src`).toBeDefined();
-      expect(region!.steps.join('\n'), `the stub's comment gives ${stated}, the words the test matches`).toContain(
-        stated,
-      );
+      const contract = stubContracts(REPO, 'starter').get(stub);
+      expect(contract, `${stub} is in starter/src`).toBeDefined();
+      expect(contract, `the stub's contract gives ${stated}, the words the test matches`).toContain(stated);
     });
 });

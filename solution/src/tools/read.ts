@@ -142,6 +142,21 @@ export const readTool = defineTool({
     `For long files, read a window with offset and limit (at most ${MAX_READ_BYTES} bytes of text per call).`,
   input,
   readOnly: true,
+  /**
+   * Lines `offset` to `offset + limit - 1` of one regular file inside the workspace, each as numberLine writes it,
+   * one per line. readWindow (given) reads them without loading the whole file.
+   *
+   * - The path goes through resolveInWorkspace (which refuses what is outside), and every message names the file as
+   *   displayPath shows it, relative to the root.
+   * - Refused, with an error that names the file: a path that does not exist, a directory, anything else that is not
+   *   a regular file (a FIFO or a device would block or never end, even one swapped in after you looked), and a
+   *   binary file.
+   * - An empty file reads `(empty file)`. An offset past the end is an error that says how many lines the file has,
+   *   as `3 lines`.
+   * - When lines are left after the window, one last line says how many, as `N more lines` (when they were counted),
+   *   and where to read on, as `offset=N`, so the model can copy it; and says so when the window was capped by bytes.
+   * - The file is closed whatever happens.
+   */
   async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LIMIT }, ctx) {
     // #region chapter 2: readTool.execute
     // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace.

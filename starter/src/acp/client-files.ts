@@ -62,16 +62,7 @@ export function clientReadTool(files: ClientFiles): Tool {
     readOnly: true,
     async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LIMIT }, ctx) {
       // #region chapter 14: clientReadTool.execute
-      // 1. resolveInWorkspace(ctx.cwd, requested): a path outside the workspace throws before the client is asked.
-      // 2. Ask for one line more than the limit: files.readTextFile({ path: absolute, line: offset, limit: limit + 1 },
-      //    ctx.signal). The client sends absolute paths only.
-      // 3. Split the text into lines (a final newline ends the last line; it does not start a new one; \r\n counts as
-      //    one end). No lines: return '(empty file)' when offset is 1, else throw an Error saying there is nothing at
-      //    offset <offset> of <path> (the file is shorter).
-      // 4. Keep what chapter 2's size rules allow: clipWindow(lines, limit) (given). Number those lines from offset
-      //    with numberLine. If the window was capped, or the client sent more lines than the limit, add a last line
-      //    `(more lines; read again with offset=<next>)`, <next> the line after the last one shown; when capped,
-      //    start it with `output capped at <MAX_READ_BYTES> bytes; `.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
       throw new TodoError(14, 'clientReadTool.execute');
       // #endregion
     },
@@ -86,10 +77,7 @@ export function clientWriteTool(files: ClientFiles): Tool {
     input: writeTool.input,
     async execute({ path: requested, content }, ctx) {
       // #region chapter 14: clientWriteTool.execute
-      // 1. resolveInWorkspace(ctx.cwd, requested): a path outside the workspace throws before the client is asked.
-      // 2. await files.writeTextFile({ path: absolute, content }, ctx.signal).
-      // 3. Return what chapter 4's write returns: `Wrote <bytes> bytes (<lines> lines) to <path>` (UTF-8 bytes; ''
-      //    has 0 lines; a final newline starts no new line; the path relative to the workspace).
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
       throw new TodoError(14, 'clientWriteTool.execute');
       // #endregion
     },

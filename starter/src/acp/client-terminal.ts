@@ -92,18 +92,7 @@ export function clientBashTool(terminals: ClientTerminals): Tool {
     input: bashTool.input,
     async execute({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }, ctx) {
       // #region chapter 14: clientBashTool.execute
-      // 1. Cancelled already (ctx.signal aborted): throw an Error saying the command was not run, without asking the
-      //    client for anything.
-      // 2. terminal = await terminals.create({ command, cwd: ctx.cwd, outputByteLimit: BASH_OUTPUT_LIMIT, callId:
-      //    ctx.callId }, ctx.signal).
-      // 3. From here on the terminal is yours to give back: everything after this step goes in a try whose finally
-      //    awaits terminal.release(), whatever happened (a release that fails must not hide the outcome: catch it).
-      // 4. waited = await waitOrStop(terminal.waitForExit(), timeoutMs, ctx.signal) (given). Stopped (timeout or
-      //    abort): await terminal.kill() before reading the output.
-      // 5. text = terminalText(await terminal.currentOutput()) (given: capped, with a note when the client cut it).
-      // 6. Timeout: throw an Error `Command timed out after <ms> ms and was stopped. Output so far:\n<text>`. Abort:
-      //    `Command aborted. Output so far:\n<text>`. Otherwise return exitLine(waited.value) (given), a newline, and
-      //    the text: a non-zero exit code is a normal result.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
       throw new TodoError(14, 'clientBashTool.execute');
       // #endregion
     },

@@ -55,14 +55,7 @@ export function codeBlock(text: string, language = ''): string {
 export function askThroughClient(sessionId: string, cwd: string, requestPermission: RequestPermission): AskPermission {
   return async (request, signal) => {
     // #region chapter 14: askThroughClient
-    // 1. Describe the call as ACP's toolCall: toolCallId = the call's id, title, kind and locations (tool-info.ts),
-    //    status 'pending', rawInput = its arguments, and content: what the person approves, whole (the title is
-    //    clipped to one line): [the toolDiff] for an edit or write; for bash with a string command, the command as
-    //    textContent of a codeBlock (given) with language 'sh'; for anything else, the arguments' JSON (indented by
-    //    two spaces) in a codeBlock with language 'json'.
-    // 2. await requestPermission({ sessionId, toolCall, options: permissionOptions(request) }, signal).
-    // 3. outcome 'selected' with an optionId that is one of PERMISSION_ANSWERS: that answer. Anything else (the
-    //    question was cancelled, an id the server never offered): 'reject_once'. Never allow by default.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'askThroughClient');
     // #endregion
   };

@@ -37,13 +37,7 @@ export function uriLabel(uri: string): string {
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   // #region chapter 14: promptText
-  // 1. Map each block, in order, to its text: text → block.text; resource_link → `[@${name}](${uri})`; resource with
-  //    a `text` field → <context ref="…">\n…\n</context>, the ref being uriLabel(uri); image → '' (promptImages
-  //    takes it); anything else (audio, a resource without text) → throw RequestError.invalidParams(undefined,
-  //    message) naming the block's type and saying that this agent takes text, links, embedded text and images.
-  // 2. Join the pieces with a blank line ("\n\n"), leaving out empty ones.
-  // 3. Nothing left but whitespace (no blocks, or only blank text): throw RequestError.invalidParams saying the prompt
-  //    is empty.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'promptText');
   // #endregion
 }
@@ -56,12 +50,7 @@ export function promptText(blocks: readonly ContentBlock[]): string {
  */
 export function promptImages(blocks: readonly ContentBlock[], imageInput: boolean): ImageBlock[] {
   // #region chapter 14: promptImages
-  // 1. Keep the blocks of type 'image', in order; none: return [].
-  // 2. imageInput false: throw RequestError.invalidParams(undefined, message) saying that this agent's model does not
-  //    read images (and that the agent said so in initialize), so nothing is silently left out.
-  // 3. For each image: no data (an image given only by uri) → invalidParams saying the agent needs the data; else
-  //    { type: 'image', mimeType, data }, and imageProblem(image) (given) that is not undefined → invalidParams with
-  //    that sentence.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'promptImages');
   // #endregion
 }

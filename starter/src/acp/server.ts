@@ -59,12 +59,7 @@ export class AcpServer extends SessionAdmin {
    */
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
     // #region chapter 14: AcpServer.initialize
-    // 1. Keep params.clientCapabilities (or {}) in this.clientCapabilities: newSession reads fs from it.
-    // 2. Return protocolVersion acp.PROTOCOL_VERSION; agentInfo { name, version } (options, defaulting to
-    //    'coding-agent' and '1.0.0'); agentCapabilities: loadSession (options.loadSession, default true),
-    //    promptCapabilities { image: options.imageInput === true (only a model that reads images), audio: false,
-    //    embeddedContext: true }, mcpCapabilities { http: true, sse: false }, and sessionCapabilities: { resume: {} } when sessions can be loaded, with the ones
-    //    this.sessionCapabilities() gives (close, and list and delete when there are saved sessions); authMethods [].
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.initialize');
     // #endregion
   }
@@ -136,13 +131,7 @@ export class AcpServer extends SessionAdmin {
    */
   async newSession(params: acp.NewSessionRequest, client: Client): Promise<acp.NewSessionResponse> {
     // #region chapter 14: AcpServer.newSession
-    // 1. ACP paths are absolute: a cwd that is not (isAbsolutePath, given) → throw RequestError.invalidParams naming it.
-    // 2. resumeFromMeta(params._meta) gives an id: continue that session as session/resume does, and answer with its
-    //    id: { sessionId: it, ...(await this.loadSession({ ...params, sessionId: it }, client, false)) }.
-    // 3. Else a new id (options.newId, or randomUUID). setup = this.setupFor(id, params, client, false): it checks the
-    //    MCP servers and the _meta, and may throw invalidParams; let it.
-    // 4. handle = await this.options.openSession(setup); keep { id, cwd, handle, planCalls: [] } in this.sessions.
-    // 5. Return { sessionId: id, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.newSession');
     // #endregion
   }
@@ -155,17 +144,7 @@ export class AcpServer extends SessionAdmin {
    */
   async loadSession(params: acp.LoadSessionRequest, client: Client, replay: boolean): Promise<acp.LoadSessionResponse> {
     // #region chapter 14: AcpServer.loadSession
-    // 1. Loading is off (options.loadSession === false): throw RequestError.methodNotFound with the method's name.
-    //    A cwd that is not absolute: invalidParams, as in newSession.
-    // 2. If this.sessions has the id already: forget it, and await this.stopSession(it) (given: it cancels the
-    //    running prompt, waits for that run to end, then closes the handle, so the session is saved whole).
-    // 3. setup = setupFor(id, params, client, true) (its invalidParams errors go to the client as they are); then
-    //    handle = await openSession(setup). If openSession throws, throw
-    //    new RequestError(-32002, `session <id> could not be loaded: <its message>`, { sessionId }).
-    // 4. With replay: for each update of historyUpdates(handle.history, cwd), in order, await
-    //    client.notify(acp.methods.client.session.update, { sessionId, update }).
-    // 5. Keep the session (as newSession does) and return { modes: this.modesOf(handle), configOptions:
-    //    this.configOptionsOf(handle) }.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.loadSession');
     // #endregion
   }
@@ -177,24 +156,7 @@ export class AcpServer extends SessionAdmin {
    */
   async prompt(params: acp.PromptRequest, client: Client, signal: AbortSignal): Promise<acp.PromptResponse> {
     // #region chapter 14: AcpServer.prompt
-    // 1. The session (this.session: unknown ids throw). If it has a running prompt, throw RequestError.invalidRequest
-    //    saying a prompt is already running in that session (cancel it or wait).
-    // 2. images = promptImages(params.prompt, options.imageInput === true) and text = promptText(params.prompt) (each
-    //    throws for a bad prompt, before anything changes). Then text = await this.slashCommand(session, text,
-    //    client): undefined means a command was answered here, without the model: return { stopReason: 'end_turn' }.
-    // 3. A new AbortController becomes session.running; when `signal` aborts (now or later), abort it with the
-    //    signal's reason. Push userMessage(text, images) onto the handle's history.
-    // 4. A translator: new UpdateTranslator({ cwd, contextWindow (default 200000), price, usage: handle.usage, title:
-    //    sessionTitle(history) }) (given: the first request, on one line).
-    // 5. for await each event of handle.run(history, { signal: controller.signal }): remember the done event; a
-    //    tool_call_requested for exit_plan_mode → push its callId onto session.planCalls; then for each of
-    //    translator.updates(event): await client.notify(session/update, { sessionId, update }). If a notify fails
-    //    (the client went away), abort the controller and keep reading the events, sending nothing more: the run
-    //    must end, and the history with it.
-    // 6. finally: session.running = undefined and planCalls emptied (a new prompt may start); handle.usage =
-    //    translator.sessionUsage (the next prompt counts on from there).
-    // 7. Return { stopReason: stopReasonOf(done, history) } (no done event at all is a broken loop: throw
-    //    RequestError.internalError saying so).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.prompt');
     // #endregion
   }
@@ -235,14 +197,7 @@ export class AcpServer extends SessionAdmin {
    */
   async slashCommand(session: LiveSession, text: string, client: Client): Promise<string | undefined> {
     // #region chapter 14: AcpServer.slashCommand
-    // 1. Not a command: the text does not start with "/", or its first word after the "/" (up to whitespace) does not
-    //    match COMMAND_NAME (given): "/etc/hosts is wrong" is a sentence. Return the text as it is.
-    // 2. The name is that word; the arguments are the rest of the text, trimmed.
-    // 3. A built-in name (BUILTIN_COMMANDS) first, so a file cannot hide one: await this.runBuiltin(session, name,
-    //    args, client) (given) and return undefined.
-    // 4. A command of session.handle.commands with that name: return its expand(args).
-    // 5. Otherwise: await this.say(session.id, client, message) naming /<name> and saying /help lists the commands,
-    //    and return undefined (an unknown command never reaches the model as a request).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.slashCommand');
     // #endregion
   }
@@ -250,8 +205,7 @@ export class AcpServer extends SessionAdmin {
   /** session/cancel (a notification: no answer, no error): ends the session's running prompt, if any. */
   cancel(params: acp.CancelNotification): void {
     // #region chapter 14: AcpServer.cancel
-    // 1. Abort the running prompt of session params.sessionId with an Error saying the client cancelled it.
-    // 2. No such session, or nothing running: do nothing (a notification has no answer to carry an error).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.cancel');
     // #endregion
   }
@@ -262,11 +216,7 @@ export class AcpServer extends SessionAdmin {
    */
   setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
     // #region chapter 14: AcpServer.setMode
-    // 1. The session (unknown ids throw, through this.session).
-    // 2. A modeId that is not a permission mode (isPermissionMode): throw RequestError.invalidParams naming it and
-    //    the modes there are.
-    // 3. this.checkModeTrust(session, modeId) (given): it throws for a raised mode in an untrusted folder.
-    // 4. handle.modes.setMode(modeId) and return {}. The client asked for it, so no current_mode_update is sent.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.setMode');
     // #endregion
   }
@@ -278,15 +228,7 @@ export class AcpServer extends SessionAdmin {
    */
   setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
     // #region chapter 14: AcpServer.setConfigOption
-    // 1. The session (this.session: unknown ids throw). Every option here is a selector: a value that is not a string
-    //    (a boolean option's) → RequestError.invalidParams saying a string is expected.
-    // 2. configId CONFIG_IDS.mode: the same checks as setMode (an unknown mode is invalid params naming it, then
-    //    this.checkModeTrust), then handle.modes.setMode(value).
-    // 3. CONFIG_IDS.model or CONFIG_IDS.smallFastModel: the session has no handle.models, or the value is not one of
-    //    handle.models.choices → invalidParams naming the value (and the choices). Else handle.models.set('model' or
-    //    'smallFastModel', value).
-    // 4. Any other configId → invalidParams naming it and the ids there are (those of this.configOptionsOf(handle)).
-    // 5. Return { configOptions: this.configOptionsOf(handle) }: every option with its value now.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.setConfigOption');
     // #endregion
   }

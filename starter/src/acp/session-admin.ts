@@ -47,12 +47,7 @@ export class SessionAdmin {
   listSessions(params: acp.ListSessionsRequest): acp.ListSessionsResponse {
     const saved = this.saved(acp.methods.agent.session.list);
     // #region chapter 14: AcpServer.listSessions
-    // 1. This server answers in one page, so a cursor can only be one it never gave: invalidParams naming it. A cwd
-    //    that is not absolute: invalidParams, as in newSession.
-    // 2. The folders: [params.cwd] when there is one, else saved.projects() (given).
-    // 3. For each folder, each summary of saved.list(folder) that has no problem (a damaged file cannot be opened):
-    //    { sessionId: its id, cwd: the folder, title: its title or null when it is '', updatedAt }.
-    // 4. Return { sessions } in that order.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.listSessions');
     // #endregion
   }
@@ -60,9 +55,7 @@ export class SessionAdmin {
   /** session/close: ends an open session (its running prompt cancelled and waited for; the session saved). */
   async closeSession(params: acp.CloseSessionRequest): Promise<acp.CloseSessionResponse> {
     // #region chapter 14: AcpServer.closeSession
-    // 1. The session (this.session: an unknown id throws -32002).
-    // 2. Forget it first (a prompt for it is refused from now on), then await this.stopSession(it, why) (given).
-    // 3. Return {}.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.closeSession');
     // #endregion
   }
@@ -75,13 +68,7 @@ export class SessionAdmin {
   async deleteSession(params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> {
     const saved = this.saved(acp.methods.agent.session.delete);
     // #region chapter 14: AcpServer.deleteSession
-    // 1. An id that does not match SESSION_ID (given) → RequestError.invalidParams naming it: never make a path of
-    //    it ("../x", "a/b" and "" are not ids).
-    // 2. Its file: the first `<id>.jsonl` (path.join(folder, ...)) that exists, over saved.folders(). None: throw
-    //    new RequestError(-32002, message naming the session, { sessionId }).
-    // 3. Open on this connection: forget it and await this.stopSession(it, why), so its file is closed and unlocked.
-    // 4. lockHolder(file) (given) gives a pid: another process is writing it → RequestError.invalidRequest saying so
-    //    (close it there first). Else remove the file (rmSync) and return {}.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.deleteSession');
     // #endregion
   }

@@ -37,12 +37,7 @@ export function isPermissionMode(mode: string): mode is PermissionMode {
  */
 export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string, McpServerConfig> {
   // #region chapter 14: mcpServersFromAcp
-  // 1. For each server: a name SERVER_NAME refuses, or one already seen → throw RequestError.invalidParams(undefined,
-  //    message) that names it and says why.
-  // 2. type 'http' → { type: 'http', url, headers } with headers made a record (name → value).
-  //    type 'sse' → throw invalidParams naming the server: SSE is not supported, use streamable HTTP or stdio.
-  //    no type (stdio) → { type: 'stdio', command, args, env } with env made a record (name → value).
-  // 3. Return them as a record by name, in the order given.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'mcpServersFromAcp');
   // #endregion
 }
@@ -55,13 +50,7 @@ export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string,
  */
 export function systemPromptFromMeta(meta: Record<string, unknown> | null | undefined): SystemPromptChoice | undefined {
   // #region chapter 14: systemPromptFromMeta
-  // 1. No meta, or no systemPrompt key in it (or null): undefined.
-  // 2. A string: { replace: it }.
-  // 3. A plain object (not an array): its `replace` and `append`, each either absent or a string (any other type is
-  //    refused as in step 4). A replace → { replace } (it wins over an append given with it); else an append →
-  //    { append }; neither → refused.
-  // 4. Anything else: throw RequestError.invalidParams(undefined, message) saying _meta.systemPrompt must be a
-  //    string, { replace: string } or { append: string }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'systemPromptFromMeta');
   // #endregion
 }
@@ -73,10 +62,7 @@ export function systemPromptFromMeta(meta: Record<string, unknown> | null | unde
  */
 export function resumeFromMeta(meta: Record<string, unknown> | null | undefined): string | undefined {
   // #region chapter 14: resumeFromMeta
-  // 1. Walk meta → claudeCode → options → resume; stop with undefined at the first step that is not an object (or
-  //    at a resume that is undefined or null). Other keys beside them belong to other agents: leave them alone.
-  // 2. A string that matches SESSION_ID: return it.
-  // 3. Anything else: throw RequestError.invalidParams(undefined, message) that says it must be a session id.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'resumeFromMeta');
   // #endregion
 }

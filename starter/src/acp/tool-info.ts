@@ -44,9 +44,7 @@ export function oneLine(value: string, max = 80): string {
  */
 export function toolKind(name: string): ToolKind {
   // #region chapter 14: toolKind
-  // 1. Map the kit's tool names: read → 'read'; edit, write → 'edit'; bash → 'execute'; glob, grep → 'search';
-  //    web_fetch → 'fetch'; todo_write, task → 'think'; exit_plan_mode → 'switch_mode'.
-  // 2. Any other name (mcp__server__tool, a name the model made up) → 'other'. Match names exactly.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'toolKind');
   // #endregion
 }
@@ -60,16 +58,7 @@ export function toolKind(name: string): ToolKind {
  */
 export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string): string {
   // #region chapter 14: toolTitle
-  // 1. Take the arguments with argsOf (given): the model may send anything, so never assume a field is there.
-  // 2. read / edit / write with a string `path`: `Read <p>`, `Edit <p>`, `Write <p>`, <p> the path relative to cwd
-  //    (absolute when it is outside cwd; '.' for cwd itself).
-  // 3. bash with a string `command`: Run `<command>`, the command on one line and clipped (oneLine, given).
-  // 4. glob with a `pattern`: Find `<pattern>`; grep with a `pattern`: Search for `<pattern>`, plus ` in <p>` when it
-  //    has a `path`.
-  // 5. todo_write: `Update the task list`; exit_plan_mode: `Hand in the plan`; task with a `description`:
-  //    `Sub-agent: <description>` (clipped).
-  // 6. mcp__<server>__<tool>: `<tool> (MCP server <server>)`.
-  // 7. Anything else, or a known tool without the argument its title needs: the tool's name.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'toolTitle');
   // #endregion
 }
@@ -81,10 +70,7 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: strin
  */
 export function toolLocations(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string): ToolCallLocation[] {
   // #region chapter 14: toolLocations
-  // 1. read, edit, write: one location for the string `path`, made absolute against cwd (path.resolve). For read,
-  //    add `line: offset` when offset is a whole number of at least 1. No string path: no location.
-  // 2. glob, grep: one location, the `path` made absolute when given, else cwd itself.
-  // 3. Every other tool: [].
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'toolLocations');
   // #endregion
 }

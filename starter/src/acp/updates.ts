@@ -48,10 +48,7 @@ export function sessionTitle(history: readonly Message[]): string | undefined {
  */
 export function sessionInfo(usage: Usage, title: string | undefined, price?: ModelPrice): SessionUpdate {
   // #region chapter 14: sessionInfo
-  // 1. usage figures: { inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens (0 when absent), totalTokens:
-  //    input + output + cache read + cache write }.
-  // 2. Return { sessionUpdate: 'session_info_update', title: title ?? null, _meta: { usage: figures } }, with
-  //    costUsd: costOf(usage, price) added to _meta when a price is given.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'sessionInfo');
   // #endregion
 }
@@ -103,32 +100,7 @@ export class UpdateTranslator {
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
-    // 1. text_delta / thinking_delta: one agent_message_chunk / agent_thought_chunk with { type: 'text', text } as
-    //    content.
-    // 2. tool_call_start: a call the model has begun writing. Its ACP id is prefix + callId; a call with no id yet
-    //    ('') gets no early card. Otherwise add the id to this.writing and send a tool_call with toolCallId, title
-    //    (the tool's name: there are no arguments yet), kind (toolKind), status 'pending' and content [].
-    //    tool_call_requested: the ACP id is prefix + callId. Remember the call (name, arguments) under that id. Send
-    //    toolCallId, title (toolTitle), kind (toolKind), status 'pending', locations (toolLocations), rawInput (the
-    //    arguments), and content: [the toolDiff] when there is one, else []: as a tool_call_update when the id was in
-    //    this.writing (take it out: the card exists), else as a tool_call.
-    // 3. tool_call_decided: allow → a tool_call_update with the id and status 'in_progress'. change → remember the new
-    //    arguments, and send the update with title, locations and rawInput made from them too (and content [diff]
-    //    when there is one). block → nothing.
-    // 4. tool_result: a tool_call_update with the id, status 'failed' when isError else 'completed', and content
-    //    [textContent(result)], preceded by the remembered call's diff when it succeeded and has one.
-    // 5. todo_list → { sessionUpdate: 'plan', entries } with content, status and priority ('medium' when absent);
-    //    mode_changed → { sessionUpdate: 'current_mode_update', currentModeId: mode }.
-    // 6. usage, at the top level only (prefix ''; a sub-agent's usage reaches the parent as one usage event of the
-    //    task call, so counting the child's own would count it twice): add it to the session's usage; send usage_update with used = contextUsed(this
-    //    turn's usage), size = the context window, and, when a price was given, cost { amount, currency: 'USD' }
-    //    with amount = costOf(session usage, price).
-    // 7. subagent: return this.updates(event.event, prefix + event.callId + '/'), keeping only tool_call and
-    //    tool_call_update updates (a sub-agent's text, plan and mode are its own business).
-    // 8. done: for each id in this.writing that starts with prefix (a call begun but never whole: the stream broke or
-    //    was cancelled), take it out and send a tool_call_update with status 'failed' and content
-    //    [textContent(UNFINISHED_CALL)] (given); then sessionInfo(the session's usage, options.title, options.price).
-    //    Every other event: [].
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'UpdateTranslator.updates');
     // #endregion
   }
@@ -142,11 +114,7 @@ export class UpdateTranslator {
  */
 export function stopReasonOf(done: DoneEvent, history: readonly Message[]): StopReason {
   // #region chapter 14: stopReasonOf
-  // 1. cancelled → 'cancelled'; turn_limit → 'max_turn_requests'.
-  // 2. end_turn: look at the last message of the history. An assistant turn that stopped for 'max_tokens' →
-  //    'max_tokens', for 'refusal' → 'refusal'; otherwise 'end_turn'.
-  // 3. error and paused_for_client_tool: throw RequestError.internalError(undefined, text) where text is the done
-  //    event's message (or its reason when it has none).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'stopReasonOf');
   // #endregion
 }
@@ -161,13 +129,7 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
  */
 export function historyUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
   // #region chapter 14: historyUpdates
-  // 1. First index the results: tool messages by toolCallId.
-  // 2. Then walk the messages in order. user → user_message_chunk with its text, then one user_message_chunk per image
-  //    of message.images, in order, as { type: 'image', mimeType, data }. tool → nothing (shown with its
-  //    call). assistant → for each block in order: thinking → agent_thought_chunk, text → agent_message_chunk (skip
-  //    empty ones), tool_call → a tool_call with id, title, kind, locations, rawInput, and from its result: status
-  //    failed (isError) or completed; content [textContent(result)], after the toolDiff when it completed and has
-  //    one (as it was shown live); no result: status pending, content [].
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'historyUpdates');
   // #endregion
 }

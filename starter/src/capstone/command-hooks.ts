@@ -91,22 +91,7 @@ export async function runHook(
   signal: AbortSignal,
 ): Promise<HookVerdict> {
   // #region chapter 15: runHook
-  // 1. If the signal has already aborted, throw its reason: a cancelled run starts no command.
-  // 2. The input is { session_id: options.sessionId, transcript_path: options.transcriptPath, cwd: options.cwd,
-  //    permission_mode: options.permissionMode() now, hook_event_name: event, ...fields }, transcript_path and
-  //    permission_mode only when those options are given (Claude Code sends both to every hook). Run it with
-  //    options.run (runHookCommand when absent), in options.cwd, with the signal and the hook's time limit in
-  //    milliseconds: hook.timeout is in seconds, DEFAULT_HOOK_TIMEOUT_S when the settings give none.
-  // 3. If the signal aborted while it ran (the runner has killed it), throw the signal's reason: the run is
-  //    cancelled, which is neither a block nor a failure of the hook.
-  // 4. Timed out: report it (options.report, when given: the event, the command and the limit) and return ignored.
-  // 5. Exit code 2: return a block whose message is stderr trimmed, or a sentence naming the event and the command
-  //    when stderr is empty. Stdout is not read.
-  // 6. Any other code but 0 (null too: killed): report the event, the command, the code and stderr trimmed, and return
-  //    ignored. Only 2 blocks: a hook that crashes must not stop the agent.
-  // 7. Exit code 0: the text is stdout trimmed. Text that starts with `{` is meant as JSON: return
-  //    { type: 'ok', text, json } with the parsed object, or, when it does not parse, report that and return
-  //    ignored. Any other text: { type: 'ok', text }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runHook');
   // #endregion
 }
@@ -122,22 +107,7 @@ export async function runPreToolUse(
   signal: AbortSignal,
 ): Promise<ToolDecision | undefined> {
   // #region chapter 15: runPreToolUse
-  // 1. Keep the arguments as the hooks have left them so far (call.arguments at first), whether a hook changed them,
-  //    and whether a hook said allow.
-  // 2. For every group whose matcher selects call.name (hookMatches), every hook of it, in order:
-  //    runHook('PreToolUse', hook, { tool_name: claudeCodeName(call.name), tool_input: hookToolInput(call.name,
-  //    <the arguments so far>, options.cwd), tool_use_id: call.id }, options, signal). Every matching hook runs,
-  //    not only the first. (hookToolInput, given, adds Claude Code's file_path beside a file tool's path.)
-  // 3. A block verdict (exit code 2): return { type: 'block', message } at once; the hooks after it do not run.
-  // 4. An ok verdict with JSON: look at its hookSpecificOutput (when isObject). permissionDecision 'deny': return a
-  //    block with its permissionDecisionReason trimmed (a sentence of your own when that leaves none). An
-  //    updatedInput object replaces the arguments, as kitToolInput(call.name, updatedInput, the tool_input that
-  //    hook was sent) (given: a file_path the hook changed becomes path): the hooks after it get the new ones.
-  //    permissionDecision 'allow': remember it. 'ask': tell options.asked(call.id, its permissionDecisionReason
-  //    trimmed, or a sentence of your own naming the hook), so the person is asked whatever the rules say, and go
-  //    on. Nothing: no opinion. Ignored verdicts change nothing: runHook has reported them.
-  // 5. After the last hook: { type: 'change', arguments } if a hook changed them, else { type: 'allow' } if a hook
-  //    said allow, else undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runPreToolUse');
   // #endregion
 }
@@ -155,15 +125,7 @@ export async function runPostToolUse(
   signal: AbortSignal,
 ): Promise<ToolResultMessage | undefined> {
   // #region chapter 15: runPostToolUse
-  // 1. For every group whose matcher selects call.name, every hook of it, in order: runHook('PostToolUse', hook,
-  //    { tool_name: claudeCodeName(call.name), tool_input: hookToolInput(call.name, call.arguments, options.cwd),
-  //    tool_response: hookToolResponse(call.name, result), tool_use_id: call.id }, options, signal). (Both given:
-  //    Claude Code's file_path beside path; the result's content and isError, and for bash its stdout and stderr.)
-  // 2. Collect the notes for the model: the message of a block verdict (exit code 2), and the `reason` of an ok
-  //    verdict whose JSON has decision 'block', trimmed (a sentence of your own when that leaves no reason).
-  // 3. No notes: return undefined (the result stands). Otherwise return a NEW result with the same fields, whose
-  //    content is the old content followed, for each note, by a blank line and `PostToolUse hook: <note>`. Never
-  //    change the result you were given (the loop may still hold it); the call already ran, so isError stays.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runPostToolUse');
   // #endregion
 }
@@ -179,13 +141,7 @@ export async function runUserPromptSubmit(
   signal: AbortSignal,
 ): Promise<PromptVerdict> {
   // #region chapter 15: runUserPromptSubmit
-  // 1. For every hook of every group, in order (this event has no matcher): runHook('UserPromptSubmit', hook,
-  //    { prompt }, options, signal).
-  // 2. A block verdict (exit code 2): return { blocked: true, reason: its message } at once; later hooks do not run.
-  // 3. An ok verdict with JSON: decision 'block' blocks the same way, with its `reason` trimmed (a sentence of your
-  //    own when that leaves none); a string hookSpecificOutput.additionalContext, trimmed, is context when not empty.
-  //    An ok verdict without JSON: its text, when not empty, is context.
-  // 4. Return { blocked: false }, with `context` (the pieces joined by newlines) only when there is some.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runUserPromptSubmit');
   // #endregion
 }
@@ -206,12 +162,7 @@ export async function runStop(
   signal: AbortSignal,
 ): Promise<StopVerdict> {
   // #region chapter 15: runStop
-  // 1. For every hook of every group, in order (no matcher): runHook('Stop', hook, { stop_hook_active:
-  //    stopHookActive, last_assistant_message: lastAnswer }, options, signal).
-  // 2. A block verdict (exit code 2): return { continue: true, reason: its message } at once.
-  // 3. An ok verdict whose JSON has decision 'block': the same, with its `reason` trimmed (a sentence of your own
-  //    when that leaves none).
-  // 4. After the last hook: { continue: false }, the agent may stop.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runStop');
   // #endregion
 }
@@ -227,12 +178,7 @@ export async function runSessionStart(
   signal: AbortSignal,
 ): Promise<string> {
   // #region chapter 15: runSessionStart
-  // 1. For every group whose matcher selects the source (hookMatches works on any name: `startup|resume`), every
-  //    hook of it, in order: runHook('SessionStart', hook, { source }, options, signal).
-  // 2. An ok verdict with JSON: a string hookSpecificOutput.additionalContext, trimmed, is context; without JSON: its
-  //    text. Either only when not empty. A block verdict cannot stop a session from starting: report its message and
-  //    go on.
-  // 3. Return the pieces joined by a blank line ('' when there are none).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'runSessionStart');
   // #endregion
 }

@@ -110,17 +110,7 @@ export function editDistance(a: string, b: string): number {
  */
 export function parseCommandFile(text: string): CommandFile {
   // #region chapter 15: parseCommandFile
-  // 1. Split the text into lines, at \n or at \r\n (a file written on Windows).
-  // 2. No front matter (the first line, without trailing spaces, is not `---`): the prompt is the whole text, trimmed.
-  // 3. Front matter: it ends at the next line that is `---` (without trailing spaces). None: throw an Error that
-  //    says the front matter opened on line 1 is never closed with a `---` line.
-  // 4. Between the two, a line `key: value` (a key of letters, digits and `-`, starting with a letter; split at the
-  //    first colon) sets that key to the value trimmed, without one pair of surrounding quotes ("..." or '...').
-  //    Skip every other line (blank lines, comments, list items). Only description and argument-hint are used.
-  // 5. The prompt is the lines after the closing `---`, joined with \n and trimmed.
-  // 6. Return the prompt as template, argumentHint when the front matter gave one, and the description from the
-  //    front matter when it is not empty, else the first line of the prompt without its trailing spaces ('' for an
-  //    empty prompt).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'parseCommandFile');
   // #endregion
 }
@@ -132,19 +122,7 @@ export function parseCommandFile(text: string): CommandFile {
  */
 export async function loadCustomCommands(where: { cwd: string; home: string }): Promise<LoadedCommands> {
   // #region chapter 15: loadCustomCommands
-  // 1. Two places, in this order: commandsDir(where.home) with scope 'user', then commandsDir(where.cwd) with
-  //    scope 'project'. The person's come first, so on a name clash the person's own command wins: a repository
-  //    must not replace a command the person wrote with a prompt of its own.
-  // 2. For each, every file of markdownFiles(dir), in that order. The name is the file name without `.md`; the
-  //    namespace is the folders between dir and the file, joined with `:` (a file at the top has none).
-  // 3. A name already taken: leave the file out, unread. When the name was taken in the same scope (the same file
-  //    name in two folders), also add a problem that names this file and says which file is used; a project
-  //    command that a user command hides is simply left out.
-  // 4. Read the file with the given readConfigFile(file, { roots: [the place's own folder: where.home for the
-  //    person, where.cwd for the project] }): a command linked out of the project (to /proc/self/environ, say) or
-  //    that is not a regular file is refused. Then parseCommandFile it. A read that fails or is refused, or a file
-  //    that does not parse, is a problem { file, message: the error's message } and the loading goes on.
-  // 5. Return the commands in the order they were found, and the problems.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'loadCustomCommands');
   // #endregion
 }
@@ -156,15 +134,7 @@ export async function loadCustomCommands(where: { cwd: string; home: string }): 
  */
 export function expandCommand(template: string, args: string): string {
   // #region chapter 15: expandCommand
-  // 1. The arguments are args trimmed. Their words: a phrase in double or single quotes is one word, without its
-  //    quotes (`"fix the bug" high` is two words); otherwise each run of characters that are not whitespace is a word.
-  // 2. Fill in the template in ONE pass, with one regular expression and a replacement function: every `$ARGUMENTS`
-  //    becomes the arguments, every `$1` to `$9` that word ($1 is the first), or nothing when there are fewer words.
-  //    One pass, so that text you put in is never read again (arguments holding `$1` stay as typed), and a function,
-  //    so that `$&` or `$'` in the arguments is not read as a replacement pattern.
-  // 3. A template with no placeholder at all, given arguments: add a blank line and `ARGUMENTS: <the arguments>` at
-  //    the end (as Claude Code does), so that what was typed reaches the model.
-  // 4. Return the prompt.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'expandCommand');
   // #endregion
 }
@@ -179,14 +149,7 @@ export function parseSlashLine(
   builtins: readonly string[],
 ): SlashLine {
   // #region chapter 15: parseSlashLine
-  // 1. Drop the spaces before the `/` and the `/` itself. The name is what follows, up to the first whitespace; the
-  //    arguments are the rest, trimmed ('' when there is nothing after the name).
-  // 2. A built-in name first, even when a custom command has the same name (/clear must always clear):
-  //    { kind: 'builtin', name, args }.
-  // 3. Then a custom command of that name: { kind: 'custom', command, prompt: expandCommand(its template, args) }.
-  // 4. Otherwise { kind: 'unknown', name }, with a suggestion: the first known name, built-ins before custom
-  //    commands, at editDistance 1 from the name (one letter added, dropped or changed). None that close: no
-  //    suggestion.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'parseSlashLine');
   // #endregion
 }

@@ -70,10 +70,7 @@ export interface PermissionSetup {
  */
 export function permissionSetup(options: FactoryOptions, settings: Settings): PermissionSetup {
   // #region chapter 15: permissionSetup
-  // 1. Each entry of options.disallowedTools (missing: none) becomes parseRule(text, 'deny', '--disallowedTools').
-  // 2. Then each entry of options.allowedTools, as parseRule(text, 'allow', '--allowedTools').
-  // 3. Then the settings' rules, as they are. (A rule that cannot be read throws chapter 8's error: let it.)
-  // 4. The mode: the flag when it is given, else the settings' defaultMode, else 'default'.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'permissionSetup');
   // #endregion
 }
@@ -90,11 +87,7 @@ export interface Models {
  */
 export function retryPolicy(options: FactoryOptions, models: Models): RetryPolicy {
   // #region chapter 15: retryPolicy
-  // 1. maxAttempts counts the first try too: the retries (options.maxRetries, DEFAULT_MAX_RETRIES when not given)
-  //    plus one. Zero retries is a real value ("never retry"), not "not given".
-  // 2. maxWaitMs: the seconds of options.maxWait (DEFAULT_MAX_WAIT_S when not given), in milliseconds.
-  // 3. fallbackModel: models.smallFastModel, only when there is one and it is not models.model itself (falling back
-  //    to the same model would change nothing). Leave the key out otherwise.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'retryPolicy');
   // #endregion
 }
@@ -126,19 +119,7 @@ export async function mcpServerList(
   approve: (name: string) => boolean = () => false,
 ): Promise<McpServerList> {
   // #region chapter 15: mcpServerList
-  // 1. The sources, in order: <cwd>/.mcp.json when it exists (shown as ".mcp.json"), then each of `files`
-  //    resolved against cwd (shown as given).
-  // 2. For each: read it with the given readConfigFile (roots: the workspace, and for a --mcp-config file also the
-  //    real folder it is in: a link out of the workspace is refused, a FIFO or /dev/zero never hangs), JSON.parse it.
-  //    For .mcp.json only: keep the entries of mcpServers whose name approve(name) accepts, before anything is
-  //    expanded (an unapproved server never sees ${VAR}s), and add the others' names to `skipped`. Then
-  //    parseMcpConfig(json, env, shown); a stdio server's cwd is path.resolve(cwd, its cwd ?? '.'). Copy its servers
-  //    into the result in that order, a later name replacing an earlier one.
-  // 3. When reading, parsing or checking fails, the message names the file: `<shown>: ` in front, unless it starts
-  //    so already (parseMcpConfig's own messages do). For .mcp.json add `${message} (its servers are not started)`
-  //    to the problems and go on; for a --mcp-config file throw a McpConfigError of `--mcp-config ${message}` (a
-  //    missing file: `<shown>: no such file`). Let a TodoError through as it is.
-  // 4. Last, the servers of `extra`, replacing any of the same name.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'mcpServerList');
   // #endregion
 }
@@ -153,12 +134,7 @@ export function openSavedSession(
   model?: string,
 ): OpenSession | undefined {
   // #region chapter 15: openSavedSession
-  // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
-  //    --resume with --continue ("use --resume ID or --continue, not both").
-  // 2. --resume ID: store.resume(ID).
-  // 3. --continue: store.latest(); none is an Error that says there is no saved session to continue for this
-  //    project (name the store's folder, store.dir); else store.resume of it.
-  // 4. --no-session: undefined. Otherwise store.create(model).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'openSavedSession');
   // #endregion
 }
@@ -185,7 +161,7 @@ export interface HookParts {
  */
 export function agentHooks(parts: HookParts): Hooks[] {
   // #region chapter 15: agentHooks
-  // 1. The order: mcp, commands, gate, plan, budget, compaction. Leave out the parts that are undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'agentHooks');
   // #endregion
 }
@@ -202,9 +178,7 @@ export function agentTools(parts: {
   task?: Tool;
 }): Tool[] {
   // #region chapter 15: agentTools
-  // 1. The built-in tools (builtinTools()), in their order, each swapped for the client's tool of the same name
-  //    when there is one. A client tool no built-in tool is named like is added after them.
-  // 2. Then the MCP tools, then the planning tools, then the task tool when there is one.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'agentTools');
   // #endregion
 }

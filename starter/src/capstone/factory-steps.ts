@@ -58,11 +58,7 @@ export interface GateParts {
  */
 export function gateFor(config: FactoryConfig, settings: AgentSettings): GateParts {
   // #region chapter 15: gateFor
-  // 1. permissionSetup(config.options ?? {}, settings) gives the rules and the mode. queuedQuestions(config) gives
-  //    the ask and approvePlan every agent of this run shares: one person answers, one question at a time.
-  // 2. createPermissionGate with the workspace { root: cwd, home }, those rules and mode, that ask, and mustAsk: the
-  //    reason hookAsks holds for the call's id, taken once (deleted as it is read).
-  // 3. Return the gate, the queued ask and approvePlan, and the hookAsks map.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'gateFor');
   // #endregion
 }
@@ -87,12 +83,7 @@ export interface SessionParts {
  */
 export function savedSessionFor(config: FactoryConfig, life: Lifetime): SessionParts {
   // #region chapter 15: savedSessionFor
-  // 1. The store: new SessionStore({ home, cwd, secrets: secretsOf(config.env ?? {}), and newId giving
-  //    config.sessionId when there is one }).
-  // 2. openSavedSession(store, options, config.models?.model). When it opens one: its close() is a clean-up, its
-  //    warnings are warnings, and when there is a model it becomes the session's model (usage is priced at it).
-  // 3. resumed: --resume or --continue was given. sessionId: the session's id, else config.sessionId, else
-  //    randomUUID().
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'savedSessionFor');
   // #endregion
 }
@@ -109,10 +100,7 @@ export function commandHooksFor(
   gate: GateParts,
 ): { commands: ReturnType<typeof commandHooks>; around: SessionHooks } {
   // #region chapter 15: commandHooksFor
-  // 1. The options for both: cwd, the sessionId, transcriptPath: the saved session's file (saved.store.file of its
-  //    id; left out without a session), permissionMode: () => gate.gate.mode (read when each hook runs), asked:
-  //    keep the reason in gate.hookAsks by call id, and config.runHook and config.report.
-  // 2. Return commands: commandHooks(settings.hooks, those options), and around: sessionHooks(settings.hooks, them).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'commandHooksFor');
   // #endregion
 }
@@ -129,13 +117,7 @@ export async function systemPromptFor(
   life: Lifetime,
 ): Promise<{ system: string; files: string[] }> {
   // #region chapter 15: systemPromptFor
-  // 1. buildSystemPrompt({ cwd, home, replace: options.systemPrompt, append: options.appendSystemPrompt }); its
-  //    warnings are warnings.
-  // 2. The SessionStart hooks: await around.onSessionStart('resume' when saved.resumed, else 'startup'). A text that
-  //    is not empty goes after the prompt, a blank line between.
-  // 3. With a saved session, saved.session.recorder.useSystem(system) (given) records it; a sentence it returns is a
-  //    warning that starts "session: ".
-  // 4. Return the system prompt and the prompt's instruction files.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'systemPromptFor');
   // #endregion
 }
@@ -154,13 +136,7 @@ export async function mcpFor(
   life: Lifetime,
 ): Promise<McpServers | undefined> {
   // #region chapter 15: mcpFor
-  // 1. mcpServerList(cwd, options.mcpConfig ?? [], config.env ?? {}, config.mcpServers, approve), where approve(name)
-  //    is mcpServerApproved(name, trust, settings). Its problems are warnings; its skipped servers are one warning
-  //    that names them and says they need the folder trusted and the person's approval (--trust-workspace, the
-  //    question of npm run agent, or the person's own ~/.claude/settings.json: the folder's settings files never
-  //    approve a server).
-  // 2. No server in the list: undefined. Otherwise McpServers.start(servers, { ask }); its close() is a clean-up,
-  //    and each failure a warning `mcp: <name> failed: <error>`. Return it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'mcpFor');
   // #endregion
 }
@@ -185,21 +161,7 @@ export interface AgentParts {
  */
 export async function assembleAgent(parts: AgentParts): Promise<{ agent: Agent; tools: ToolSet }> {
   // #region chapter 15: assembleAgent
-  // 1. The tools (agentTools): the planning tools are todoWriteTool() and exitPlanModeTool(gate, approve), where
-  //    approve is the gate's approvePlan (plans wait in the same line as questions) or one that answers
-  //    { approved: false, feedback } telling the model nobody can approve a plan here, so give the plan as the
-  //    answer. The task tool, when the sub-agent depth (options, else DEFAULT_SUBAGENT_DEPTH) is above 0:
-  //    createTaskTool with that maxDepth, tools: () => the agent's tools, and makeChild building a child with this
-  //    same recipe: an Agent on the same provider, cwd and executor, the spec's tools, system and maxTurns, and the
-  //    hooks of the parent except compaction (a child's history is short). A task tool is read-only
-  //    ({ ...task, readOnly: true }): every call its child makes meets the gate. That holds for the task tool a
-  //    child gets in its spec.tools too (at --subagent-depth 2 and more): mark it the same way.
-  // 2. The hooks (agentHooks): the MCP servers' hooks(), the command hooks, the gate, planModeHooks(gate), the
-  //    output budget when it is above 0 (options.outputBudget, else DEFAULT_OUTPUT_BUDGET; its redact is
-  //    redactCredentials with the saved parts' secrets, so no key is kept in .agent/outputs), compactionHook with
-  //    the provider, the small fast model, COMPACT_KEEP and threshold options.compactAt ?? DEFAULT_COMPACT_AT.
-  // 3. The agent: new Agent({ provider, tools, cwd, system, maxTurns: options.maxTurns, hooks, executor:
-  //    parallelExecutor({ concurrency: options.maxParallel ?? DEFAULT_MAX_PARALLEL }) }). Return it and its tools.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'assembleAgent');
   // #endregion
 }

@@ -36,13 +36,7 @@ export class UsageError extends Error {
  */
 export function splitRuleList(value: string): string[] {
   // #region chapter 15: splitRuleList
-  // 1. Walk the value one character at a time, counting how deep inside parentheses you are: `(` goes one deeper,
-  //    `)` one back out (never below 0).
-  // 2. Outside parentheses (depth 0), a comma or any whitespace ends the rule so far. Drop empty rules: `Read, Edit`
-  //    is two rules, not three.
-  // 3. Every other character belongs to the rule, and so does a comma or a space inside parentheses:
-  //    `Bash(npm test:*)` stays one rule.
-  // 4. The rule still open at the end counts too.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'splitRuleList');
   // #endregion
 }
@@ -53,14 +47,7 @@ export function splitRuleList(value: string): string[] {
  */
 export function readValue(name: string, takes: OptionValue, raw: string | undefined): string | number {
   // #region chapter 15: readValue
-  // 1. No value (raw is undefined), or one that is empty once trimmed: throw a UsageError that names the option and
-  //    what it takes, `--model needs a value (NAME)` (the placeholder is takes.placeholder).
-  // 2. A choice: a value among takes.choices is returned as it is. Any other is a UsageError that names the option,
-  //    lists every choice and quotes the value given: `--output-format must be one of text, json, stream-json (not "xml")`.
-  // 3. A number: only digits make a whole number (no sign, no point, no spaces, not so big that it stops being exact:
-  //    Number.isSafeInteger), and it must be at least takes.least. Return it as a number. Anything else is a UsageError
-  //    that names the option, says it takes a whole number of at least takes.least, and quotes the value given.
-  // 4. Text: return the value as it is.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'readValue');
   // #endregion
 }
@@ -71,13 +58,7 @@ export function readValue(name: string, takes: OptionValue, raw: string | undefi
  */
 export function checkOptions(options: CliOptions): void {
   // #region chapter 15: checkOptions
-  // 1. --help or --version: return at once, whatever else was given.
-  // 2. --resume with --continue: a UsageError that names both and says to choose one (they pick the session to go
-  //    on with in two different ways).
-  // 3. --no-session with --resume or --continue: a UsageError that names --no-session and the other option (a
-  //    session that is not saved cannot be gone on with).
-  // 4. --output-format json or stream-json without -p/--print: a UsageError that names --output-format, the format
-  //    and -p (an interactive session prints for a person, not for a program).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'checkOptions');
   // #endregion
 }
@@ -89,22 +70,7 @@ export function checkOptions(options: CliOptions): void {
  */
 export function parseFlags(argv: readonly string[]): CliOptions {
   // #region chapter 15: parseFlags
-  // 1. Start from defaultOptions() and an empty list of positional words. The options can be set by key through a
-  //    Record<string, unknown> view of the same object (`const byKey: Record<string, unknown> = options`).
-  // 2. Walk argv with an index. Once a word is exactly `--`, every later word is a positional word, whatever it
-  //    looks like (and the `--` itself is dropped).
-  // 3. A word that starts with `--` and holds a `=` is the option named before the first `=`, with the value after it:
-  //    `--model=sonnet`; `--append-system-prompt=a=b` gives `a=b`.
-  // 4. Any other word that starts with `-`, except `-` alone, is an option: find its spec with findOption (by the
-  //    name as typed, before any `=`). None: a UsageError `unknown option "--nope"` that says --help lists them.
-  // 5. A flag (no spec.value): a value after `=` is a UsageError (`--print takes no value`); otherwise set its key
-  //    to spec.sets ?? true.
-  // 6. An option with a value: the value after `=`, else the next word (whatever it looks like: move the index past
-  //    it), read with readValue(name, spec.value, raw). With spec.repeat, add it to the key's list (with spec.rules,
-  //    each rule of splitRuleList(value) instead); without, set the key (a later one replaces an earlier one).
-  // 7. Every other word is a positional word.
-  // 8. The prompt is the positional words joined by one space (none: leave it unset). Check the whole with
-  //    checkOptions, then return the options.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'parseFlags');
   // #endregion
 }

@@ -70,12 +70,7 @@ export function mergeHookConfigs(configs: readonly HookConfig[]): HookConfig {
 /** True when `matcher` selects `name` (a tool's name, or for SessionStart the source). */
 export function hookMatches(matcher: string | undefined, name: string): boolean {
   // #region chapter 15: hookMatches
-  // 1. No matcher, '' or '*': every name matches.
-  // 2. The names to try: `name` and claudeCodeName(name) (the kit's `bash` is Claude Code's `Bash`).
-  // 3. A matcher of only letters, digits, _ and | (PLAIN_MATCHER) is a list of exact names: split it on | and
-  //    answer whether one of the names is in the list. `Write` is a name, not a regex: it does not match TodoWrite.
-  // 4. Any other matcher is a regex, unanchored as in Claude Code (`mcp__.*`, `^Web`): true when it matches one of
-  //    the names. One that does not compile matches nothing (parseHookSettings refuses it anyway).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'hookMatches');
   // #endregion
 }
@@ -87,18 +82,7 @@ export function hookMatches(matcher: string | undefined, name: string): boolean 
  */
 export function parseHookSettings(value: unknown, source: string): HookConfig {
   // #region chapter 15: parseHookSettings
-  // 1. Start from emptyHookConfig(). The value must be an object (isObject), else throw a SettingsError that names
-  //    the source. No `hooks` key: return the empty config. A `hooks` that is not an object is an error too.
-  // 2. For each event of HOOK_EVENTS that `hooks` has: it must be an array of groups. Every error from here on names
-  //    the source and where: `<source>: hooks.PreToolUse[1]` for a group, `hooks.PreToolUse[1].hooks[0]` for a hook;
-  //    and every error says what is wrong there.
-  // 3. Each group: an object; `matcher` absent or a string, and a matcher that is neither plain (PLAIN_MATCHER) nor
-  //    '*' (Claude Code's documentation writes "*" for every tool; as a regex it does not compile) must compile as a
-  //    RegExp; `hooks` an array.
-  // 4. Each hook: an object with a string `type`. Skip any type but 'command'. A command hook needs a non-empty
-  //    string `command`, and a `timeout` that is absent or a positive number. Keep { type, command } and the timeout
-  //    when there is one; keep the matcher only when there is one.
-  // 5. Push each group (with its command hooks) onto its event's list, and return the config.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'parseHookSettings');
   // #endregion
 }

@@ -33,16 +33,7 @@ export interface QuestionOptions {
  */
 export function questionLines(request: PermissionRequest, options: QuestionOptions): string[] {
   // #region chapter 15: questionLines
-  // 1. The first line: two spaces, `Allow NAME?` painted yellow, a space, `(REASON)` painted dim. Make the name and
-  //    the reason visible (visible) before painting: an MCP server names its own tools, and a reason may quote the
-  //    call.
-  // 2. What the call will do: for bash with a string command, the command; for edit or write with a string path,
-  //    the path (shownPath, given); for anything else, the JSON of the arguments. Make it visible with nothing kept
-  //    (a new line shows as ␊, ESC as ␛), then cut it into pieces of width - 4 characters (wrapText, given; width
-  //    is DEFAULT_WIDTH when not given) and make each piece a line after four spaces. Never clip it: whatever the
-  //    person cannot see, they approve all the same.
-  // 3. Then for an edit or write every line of the change: editDiff of the call's name and arguments with the style,
-  //    max and width both Infinity (no line left out, none cut). It gives undefined for other tools: nothing more.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'questionLines');
   // #endregion
 }
@@ -57,12 +48,7 @@ export type QuestionTurn = <T>(show: () => Promise<T>, signal: AbortSignal) => P
  */
 export function oneAtATime(): QuestionTurn {
   // #region chapter 15: oneAtATime
-  // 1. Remember the question that came last, as a promise (an already resolved one before the first).
-  // 2. Each new question waits for that promise, then becomes the one that came last: the next waits for it. Every
-  //    question waits for the one just before it, not only for the first, so a third waits for the second.
-  // 3. A question that failed (rejected) must not stop the ones after it: the next waits for it to settle, either way.
-  // 4. When its turn comes: if its signal has aborted meanwhile (its run was stopped), reject with the signal's
-  //    reason without showing it. Otherwise call show() and settle as it settles; the caller gets that answer.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'oneAtATime');
   // #endregion
 }

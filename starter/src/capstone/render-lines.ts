@@ -61,14 +61,7 @@ export function styleFor(stream: { isTTY?: boolean }, env: Record<string, string
  */
 export function visible(text: string, keep = ''): string {
   // #region chapter 15: visible
-  // 1. Look at every character; one listed in keep stays as it is.
-  // 2. A C0 control (code 0x00 to 0x1f) becomes the Control Picture at 0x2400 plus its code: ESC (0x1b) is ␛
-  //    (0x241b), a new line ␊, a tab ␉, a carriage return ␍.
-  // 3. DEL (0x7f) becomes ␡ (0x2421).
-  // 4. A C1 control (0x80 to 0x9f: a terminal may read 0x9b as ESC [) or a bidirectional control (0x200e, 0x200f,
-  //    0x202a to 0x202e, 0x2066 to 0x2069: they reorder what is shown) becomes `\u` and its code as four lower-case
-  //    hex digits, `\u009b`.
-  // 5. Everything else stays; the whole text is looked at, not only its start.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'visible');
   // #endregion
 }
@@ -128,13 +121,7 @@ export const MAIN_ARGUMENTS = ['command', 'pattern', 'url', 'path'] as const;
  */
 export function summarizeArguments(args: unknown, cwd: string, max = 60): string {
   // #region chapter 15: summarizeArguments
-  // 1. Arguments that are not a plain object (a string that failed to parse, a list, null): their JSON on one line
-  //    (oneLine, given), clipped to max (clip, given).
-  // 2. The main argument: the first of MAIN_ARGUMENTS (command, pattern, url, path) that is a string. A path is
-  //    shown relative to cwd when it points inside it (as written otherwise); put it on one line and clip it to max.
-  // 3. No main argument: every key as `key: value`, joined with ", " and clipped to max as a whole; a string value
-  //    is its JSON, clipped to 30 characters first; a list is `[N items]` (`[1 item]`); an object is `{…}`; anything
-  //    else is its JSON. An empty object gives ''.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'summarizeArguments');
   // #endregion
 }
@@ -154,13 +141,7 @@ export interface LineOptions {
  */
 export function resultLines(content: string, isError: boolean, options: LineOptions = {}): string[] {
   // #region chapter 15: resultLines
-  // 1. Drop the new lines at the end of content; what is left, split on "\n", is the output ([] when nothing is left).
-  // 2. The first line: `  ⎿ ok`, or `  ⎿ error` for an error, followed by ` (no output)` when the output is empty.
-  // 3. Then at most max (DEFAULT_MAX_LINES) lines of output, each as four spaces and the line made visible (visible,
-  //    keeping tabs: a file's escape codes must not clear the screen), clipped to width (DEFAULT_WIDTH) with clip.
-  // 4. When lines were left out: one more line, `    … +K lines` where K is how many (`… +1 line` for one).
-  // 5. Paint every line after clipping (escape codes take no columns): style.red for an error, style.dim otherwise
-  //    (style: plainStyle when none is given).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'resultLines');
   // #endregion
 }
@@ -172,14 +153,7 @@ export function resultLines(content: string, isError: boolean, options: LineOpti
  */
 export function editDiff(name: string, args: unknown, options: LineOptions = {}): string[] | undefined {
   // #region chapter 15: editDiff
-  // 1. Read the texts from the arguments (a plain object): edit needs string old_string and new_string, write a
-  //    string content. Any other tool, or a text missing or not a string: return undefined.
-  // 2. Each text, with its trailing new lines dropped, is split into lines ('' gives none).
-  // 3. edit: the old lines as `- line` painted red, then the new lines as `+ line` painted green. write: only the
-  //    `+` lines of the content.
-  // 4. Each side shows at most max (DEFAULT_MAX_LINES) lines, then `… +K lines` (dim) when lines were left out.
-  //    Every line is made visible (visible, keeping tabs), indented by four spaces and clipped to width
-  //    (DEFAULT_WIDTH) before it is painted.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'editDiff');
   // #endregion
 }
@@ -190,12 +164,7 @@ export const TODO_MARKS = { pending: '☐', in_progress: '◐', completed: '☒'
 /** The task list, one line per task: `  ☐ Write the test`, `  ◐ Running the tests` (bold), `  ☒ Read the code` (dim). */
 export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle): string[] {
   // #region chapter 15: todoLines
-  // 1. An empty list: one line, `  (no tasks)`, dim.
-  // 2. Otherwise one line per task, in the list's order: two spaces, its mark (TODO_MARKS: ☐ pending,
-  //    ◐ in_progress, ☒ completed), a space and its text.
-  // 3. The text: for the task in progress its activeForm (its content when it has none), bold; for a completed
-  //    task its content, dim; for a pending one its content as it is. Only the text is painted, not the mark, and
-  //    it is made visible first (visible): the model wrote it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'todoLines');
   // #endregion
 }
@@ -203,10 +172,7 @@ export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle)
 /** The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). */
 export function usageLine(usage: Usage, model?: string): string {
   // #region chapter 15: usageLine
-  // 1. `↑ N in · ↓ N out`, each count with thousands separators (toLocaleString('en-US')).
-  // 2. Then ` · N cache read` and ` · N cache write` when the usage has those counts (0 included).
-  // 3. Last ` · ` and the cost: costOf(usage, priceFor(model)) from chapter 12, written with formatCost (`$0.0123`,
-  //    or `cost unknown` for a model without a price: never `$0.0000` for a cost nobody knows).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'usageLine');
   // #endregion
 }

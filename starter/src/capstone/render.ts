@@ -101,24 +101,7 @@ export class Renderer {
    */
   render(event: AgentEvent): string {
     // #region chapter 15: Renderer.render
-    // 1. Collect the text in a string. Whole lines are written like this: nothing for no lines; otherwise "\n" first
-    //    when the cursor is mid-line (!this.atLineStart), then each line followed by "\n"; the cursor is then at a
-    //    line start.
-    // 2. text_delta: the text made visible except its new lines and tabs (visible(text, '\n\t'): the model's escape
-    //    codes must not move the cursor or hide what comes next), no new line added, but a "\n" first when thinking
-    //    was streamed last and the cursor is mid-line. Afterwards the cursor is at a line start only if the text ends with "\n"; remember that
-    //    text was streamed last, and that the screen no longer ends with a call's output (this.current = TOP).
-    // 3. thinking_delta: when this.thinkingTurn is not the event's turn, write the line `✻ Thinking…` (dim) and
-    //    remember the turn. Then stream the thought, made visible as in step 2 and dimmed (a "\n" first when text was streamed last
-    //    and the cursor is mid-line).
-    // 4. usage: add event.usage to this.usage (addUsage, from noUsage()); it writes nothing.
-    // 5. done: the lines: for cancelled `(stopped)` dim; for turn_limit, error and paused_for_client_tool one red
-    //    line `stopped: `, `error: ` or `paused: ` and why: the done's message, or for a pause without one
-    //    `waiting for the client: ` and the names of the pending calls joined by ", " (the reason otherwise); nothing
-    //    for end_turn. Then usageLine (dim) of this.usage, or done.usage when no usage event came, with this.model.
-    //    Then forget the run: its calls, its usage and its thinking turn (the next run counts turns from 1 again),
-    //    and that the screen ended with a call's output (this.current = TOP: it now ends with the usage line).
-    // 6. Any other event: the lines of this.eventLines(event, TOP) (TOP, given, is '': the top agent's scope).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
     throw new TodoError(15, 'Renderer.render');
     // #endregion
   }
@@ -130,19 +113,7 @@ export class Renderer {
    */
   private eventLines(event: AgentEvent, scope: string): string[] {
     // #region chapter 15: Renderer.eventLines
-    // 1. Calls: tool_call_requested, tool_call_decided and tool_result go to this.callLines(event, scope).
-    // 2. todo_list: todoLines of its list (with this.style), under its call (this.under, given: the key of a call
-    //    is scope + callId). plan_proposed: every line of the plan indented by four spaces ('' stays ''), under its
-    //    call, each made visible (keeping tabs). plan_decided, under its call: approved `  ✓ plan approved (mode: M)` green; not approved
-    //    `  ✗ plan not approved: keep planning` yellow, with ` (feedback)` after it when there is feedback.
-    // 3. mode_changed: `  mode: previous → mode`, dim.
-    // 4. retry: `⟳ retrying in S s (attempt A of M): reason`, yellow, S the delay in seconds with one decimal,
-    //    and `, with MODEL` after the attempts when it names a model.
-    // 5. compaction: `(compacted N older messages into a summary: about X → Y tokens)`, dim, N the count and the
-    //    token figures with thousands separators (toLocaleString('en-US')).
-    // 6. subagent: the lines of the inner event at scope + callId + '/', each with two more spaces in front, under
-    //    the task call; when the inner event has no lines, no lines (and no call line).
-    // 7. Anything else (text, thinking, usage, turn_start and done: only the top agent shows those): no lines.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
     throw new TodoError(15, 'Renderer.eventLines');
     // #endregion
   }
@@ -153,22 +124,7 @@ export class Renderer {
     scope: string,
   ): string[] {
     // #region chapter 15: Renderer.callLines
-    // 1. The call's key is scope + callId: ids are unique within one agent only, and a sub-agent's ids may repeat
-    //    its parent's. The call's line is this.headline(call) (given): `● name(summary)`.
-    // 2. tool_call_requested: remember { name, arguments } under the key (this.calls). No lines yet: a hook may
-    //    still block the call or change its arguments.
-    // 3. tool_call_decided (the remembered call, or { name, arguments: undefined } when it was never seen):
-    //    - change: remember it with the decision's arguments, the ones that run; then as allow, with those.
-    //    - allow: the call's line, bold. The screen now ends with this call's output: this.current = key + '/'.
-    //    - block: the call's line in red, then in red `  ⎿ denied: `, `  ⎿ rejected: ` or `  ⎿ blocked: ` (the
-    //      permission note's outcome denied, asked, or no note) and the reason: the note's reason, else the first
-    //      line of the decision's message, made visible and clipped to this.width. The call has ended (this.ended): its result says
-    //      the same thing again. The screen ends with the output of the agent around it: this.current = scope.
-    // 4. tool_result of an ended call: no lines (forget it is ended). Otherwise, under the call (this.under, given;
-    //    pass it the call, so that even a call never seen before gets its line): for an edit or write that
-    //    succeeded, `  ⎿ ok` (dim) and the editDiff of the arguments it ran with; for anything else resultLines.
-    //    Both with this.style, this.maxLines and this.width. Afterwards this.current = scope (the task call around
-    //    this one, or '' at the top).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
     throw new TodoError(15, 'Renderer.callLines');
     // #endregion
   }

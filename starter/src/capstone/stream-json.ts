@@ -127,11 +127,7 @@ export function initLine(info: InitInfo, uuid: string = randomUUID()): InitLine 
 /** One assistant turn as Claude Code writes it: the blocks in the API's shape, in the turn's order. */
 export function assistantLine(message: AssistantMessage, sessionId: string): AssistantLine {
   // #region chapter 15: assistantLine
-  // 1. Each block, in order: text → { type: 'text', text }; thinking → { type: 'thinking', thinking } with its
-  //    signature when it has one; tool_call → { type: 'tool_use', id, name, input: its arguments }.
-  // 2. The message: role 'assistant', that content, stop_reason (the turn's stopReason), and usage in the API's
-  //    names (apiUsage, given) only when the turn has usage.
-  // 3. The line: type 'assistant', the message, parent_tool_use_id null, session_id.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'assistantLine');
   // #endregion
 }
@@ -139,10 +135,7 @@ export function assistantLine(message: AssistantMessage, sessionId: string): Ass
 /** A user line: the results of one turn's calls as tool_result blocks, or a user message's text. */
 export function userLine(content: string | readonly ToolResultMessage[], sessionId: string): UserLine {
   // #region chapter 15: userLine
-  // 1. A string is the content as it is.
-  // 2. Results: one { type: 'tool_result', tool_use_id, content, is_error } block for each, in the order given;
-  //    tool_use_id is the result's own toolCallId (the id of the call it answers).
-  // 3. The line: type 'user', message { role: 'user', content }, parent_tool_use_id null, session_id.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'userLine');
   // #endregion
 }
@@ -166,17 +159,7 @@ export interface ResultInfo {
 /** The last line, from the run's done event. */
 export function resultLine(done: DoneEvent, info: ResultInfo): ResultLine {
   // #region chapter 15: resultLine
-  // 1. The subtype from done.reason: end_turn → success; turn_limit → error_max_turns; cancelled, error and
-  //    paused_for_client_tool → error_during_execution. is_error: true for every subtype but success.
-  // 2. result: done.text; num_turns: done.turns; duration_ms: info.durationMs rounded to a whole number;
-  //    session_id: info.sessionId.
-  // 3. The usage: info.usage when given, else done.usage; written in the API's names (apiUsage, given).
-  // 4. total_cost_usd: costOf(that usage, priceFor(info.model)) (chapter 12), or null when it is undefined: a
-  //    model without a price has an unknown cost, not a cost of 0.
-  // 5. What scripts read beside: stop_reason (info.stopReason, null when absent), modelUsage (modelUsageOf(that
-  //    usage, info.model), given), permission_denials (a copy of info.permissionDenials, [] when absent) and uuid
-  //    (info.uuid, else randomUUID()).
-  // 6. Every subtype but success also has errors: [done.message, or the reason when there is no message].
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'resultLine');
   // #endregion
 }
@@ -267,25 +250,7 @@ export class StreamJsonWriter {
   /** The text to write for `event`: zero or more lines, each a JSON object followed by "\n". */
   write(event: AgentEvent): string {
     // #region chapter 15: StreamJsonWriter.write
-    // 1. Collect line objects; return each as JSON.stringify(line) + "\n", joined ('' for none).
-    // 2. Every event goes to this.track(event) first (given: it keeps the calls' arguments and the blocked calls
-    //    for the result). A usage event: add it to this.usage (addUsage, from noUsage()). Only the top agent's
-    //    usage events come here, and they count what sub-agents spent.
-    // 3. json format: nothing else until done, and then only the result line (step 7).
-    // 4. stream-json: the first call starts with initLine(this.info, this.newId()) (given).
-    // 5. compaction: history.splice(from, count, summary) replaced `count` messages by one. When those were all
-    //    written already (from + count <= this.next), this.next moves back by count - 1. Then a compact_boundary
-    //    line: { type: 'system', subtype: 'compact_boundary', session_id, compact_metadata: { trigger: 'manual' or
-    //    'auto' (event.manual), pre_tokens: event.tokensBefore } }.
-    // 6. Write the messages from this.next on, moving this.next past each one written:
-    //    - an assistant message: assistantLine;
-    //    - a user message: userLine of its text;
-    //    - the tool results that follow an assistant turn: one userLine for all of them, but only once they are all
-    //      there (as many as the turn's calls, toolCallsOf) or at done. Until then stop: a tool_result event comes
-    //      before the executor records its result in the history.
-    // 7. done: write whatever is left (step 6, incomplete results included), then resultLine(event, { sessionId,
-    //    durationMs: this.clock() minus the start, model, usage: this.usage, stopReason: this.stopReason() (given),
-    //    permissionDenials: this.denials, uuid: this.newId() }).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
     throw new TodoError(15, 'StreamJsonWriter.write');
     // #endregion
   }

@@ -150,20 +150,7 @@ export interface TrustedSettings {
  */
 export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust): TrustedSettings {
   // #region chapter 15: trustedSettings
-  // 1. No settings.sources: return the settings as they are, nothing dropped.
-  // 2. Which files may act: a 'user' file always; a 'project' or 'local' file only when trust.trusted (the folder
-  //    wrote them: a clone can carry a settings.local.json too). A file that may not act gives no hooks, and every
-  //    allow rule whose source is that file is left out (its deny and ask rules stay: they only add questions).
-  //    Say so: one line per file, naming it and what was left out (how many hooks, how many allow rules).
-  // 3. The committed project file ('project') never raises the mode and never allows a rule wide in effect,
-  //    trusted or not: its defaultMode when it is one of ESCALATING_MODES, and each allow rule that wideAllowReason
-  //    (given) gives a reason for (a whole tool, or any command: `Bash(env:*)`, `Bash(sh -c:*)`), are left out, each
-  //    with a line that names the file and the mode, or the rule as written and that reason.
-  //    The local file ('local') may choose acceptEdits, but never bypassPermissions: a clone can carry it, and only
-  //    the person's own file (or --permission-mode) may skip every question; that mode is left out with a line too.
-  // 4. defaultMode: the one of the last file (user, project, local) whose mode was kept; none: no defaultMode.
-  //    hooks: mergeHookConfigs of the hooks of the files that may act, in order.
-  // 5. Return { settings: { ...settings, rules, defaultMode, hooks }, dropped }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter15 --guided
   throw new TodoError(15, 'trustedSettings');
   // #endregion
 }

@@ -34,10 +34,7 @@ const VALID_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export function mcpToolName(server: string, tool: string): string {
   // #region chapter 11: mcpToolName
-  // 1. Build `mcp__${server}__${tool}`; if it matches /^[a-zA-Z0-9_-]{1,64}$/, return it as it is.
-  // 2. Else replace every character outside [a-zA-Z0-9_-] with "_" and keep the first 55 characters.
-  // 3. Add "_" and the first 8 hex digits of createHash('sha256').update(`${server}\0${tool}`).digest('hex'): the
-  //    hash of the original names keeps two names that clean up the same ("a.b", "a b") apart.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'mcpToolName');
   // #endregion
 }
@@ -56,14 +53,7 @@ export function offeredSchema(schema: McpToolInfo['inputSchema']): JsonSchema {
  */
 export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, unknown>> {
   // #region chapter 11: jsonSchemaInput
-  // 1. Compile the schema once, here, with new Ajv({ strict: false, allErrors: true, validateFormats: false,
-  //    logger: false }).compile(schema without its `$schema` key). If compiling throws, keep its message instead.
-  // 2. Return z.unknown().superRefine((value, ctx) => ...) that adds a custom issue (ctx.addIssue({ code: 'custom',
-  //    message, path })) when: the value is not a plain object ("arguments must be an object"); the schema did not
-  //    compile ("the server's input schema is invalid: ..."); or the compiled validator rejects the value, one
-  //    issue per error in validate.errors, its message the error's message and its path the error's
-  //    instancePath split on "/" (empty parts dropped).
-  // 3. Cast the result to z.ZodType<Record<string, unknown>>.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'jsonSchemaInput');
   // #endregion
 }
@@ -86,10 +76,7 @@ export function describeSize(base64: string): string {
  */
 export function toolResultText(result: CallToolResult): string {
   // #region chapter 11: toolResultText
-  // 1. Map each block of result.content (it may be missing: treat as []) to its part, as listed above.
-  // 2. If no block is text and result.structuredContent is defined, add JSON.stringify(structuredContent).
-  // 3. Join the parts with "\n"; an empty list gives "(no content)".
-  // 4. If result.isError, throw new Error(text); else return text.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'toolResultText');
   // #endregion
 }
@@ -134,14 +121,7 @@ export interface McpToolSource {
  */
 export function mcpTool(connection: McpToolSource, info: McpToolInfo): Tool<Record<string, unknown>> {
   // #region chapter 11: mcpTool
-  // 1. name: mcpToolName(connection.name, info.name). description: info.description when it is not blank, else
-  //    `${info.name} (from MCP server ${connection.name})`.
-  // 2. jsonSchema: offeredSchema(info.inputSchema); input: jsonSchemaInput of that schema.
-  // 3. readOnly: false, even when info.annotations says readOnlyHint: true. The hint is the server's claim, and a
-  //    read-only tool is allowed unasked in default and plan mode: a server that writes could claim it.
-  // 4. execute(input, ctx): toolResultText(await connection.callTool(info.name, input, options)). The server knows
-  //    its tool by its own name, not the namespaced one. The options: ctx.signal, ctx.callId, and an onProgress
-  //    that hands progressEvent(ctx, progress) (given) to ctx.emit (it may be absent) as each one arrives.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'mcpTool');
   // #endregion
 }

@@ -161,21 +161,7 @@ export class McpConnection {
    */
   async connect(): Promise<void> {
     // #region chapter 11: McpConnection.connect
-    // 1. Throw if the state is `closed` (`MCP server "<name>" is closed`).
-    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS) and a transport
-    //    (this.makeTransport()). Keep both on `this` now, so close() can reach a server that is still starting.
-    // 3. Handlers, by method name: client.setNotificationHandler('notifications/tools/list_changed', ...) sets
-    //    this.toolsChanged = true; client.setRequestHandler('elicitation/create', (request, ctx) => ...) answers
-    //    with answerElicitation(this.name, request.params, this.ask, running, signal), where running and signal
-    //    come from this.questionScope(ctx.mcpReq.signal) (given).
-    // 4. client.onclose: when this client is still this.client and the state is `running`, the state becomes
-    //    `stopped` (the server died). close() sets `closed` first, so it does not count; nor does the late onclose
-    //    of a client a restart has replaced (a stdio server's pipe may close long after its client was closed).
-    // 5. await client.connect(transport, { timeout: this.startupTimeoutMs }). On any error: close the client
-    //    (ignoring its errors), set the state to `stopped` unless it is `closed`, and throw
-    //    `MCP server "<name>" did not start: <the error's text>` plus this.stderrNote().
-    // 6. If the state is `closed` now (close() ran while the start was finishing), close the client (ignoring its
-    //    errors) and throw `MCP server "<name>" is closed`. Else set the state to `running`.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
     throw new TodoError(11, 'McpConnection.connect');
     // #endregion
   }
@@ -214,18 +200,7 @@ export class McpConnection {
    */
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
     // #region chapter 11: McpConnection.callTool
-    // 1. `closed`: throw `MCP server "<name>" is closed`.
-    // 2. Not `running` (new or stopped): if this.restarts is already 1 or more, throw `MCP server "<name>" has
-    //    stopped and was already restarted once; its tools are unavailable`. Else add one to this.restarts and
-    //    await this.connect(); if it throws, throw `MCP server "<name>" has stopped and could not be restarted: ...`.
-    //    (A connection that was never started counts as stopped: connect() it first.)
-    // 3. While the call runs, keep { tool, callId, signal } (from options) in this.running; take it out when the
-    //    call ends, however it ends.
-    // 4. Call this.client.callTool({ name: tool, arguments: args }, { signal, timeout: this.callTimeoutMs,
-    //    onprogress: options.onProgress }) and return its result.
-    // 5. If that throws: the signal's reason when the signal aborted; `MCP server "<name>" stopped while running
-    //    <tool>` (plus stderrNote) when the state is no longer `running`; `MCP server "<name>" did not answer <tool>
-    //    within <ms> ms` for an SdkError with code SdkErrorCode.RequestTimeout; else `MCP server "<name>": <text>`.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
     throw new TodoError(11, 'McpConnection.callTool');
     // #endregion
   }
@@ -236,9 +211,7 @@ export class McpConnection {
    */
   async close(): Promise<void> {
     // #region chapter 11: McpConnection.close
-    // 1. Set the state to `closed` first, so the client's onclose does not take this for a crash.
-    // 2. Take this.client (and forget it), then await its close(): the SDK ends a stdio server's process (stdin
-    //    closed, then SIGTERM, then SIGKILL). Without a client there is nothing to do.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
     throw new TodoError(11, 'McpConnection.close');
     // #endregion
   }

@@ -53,12 +53,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export function expandVars(text: string, env: Record<string, string | undefined>, where: string): string {
   // #region chapter 11: expandVars
-  // 1. Replace every match of /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g (the name, then maybe a default).
-  // 2. The value is env[name] when it is set and not empty; else the default when the reference has one (an empty
-  //    default `${X:-}` counts: it gives "").
-  // 3. With neither, throw a McpConfigError naming `where` and the variable: `${where}: environment variable NAME
-  //    is not set`.
-  // 4. Text without a reference comes back unchanged.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'expandVars');
   // #endregion
 }
@@ -77,14 +72,7 @@ export function parseMcpConfig(
   source = '.mcp.json',
 ): Record<string, McpServerConfig> {
   // #region chapter 11: parseMcpConfig
-  // 1. json must be an object with an object `mcpServers`, else throw `${source}: expected an object with "mcpServers"`.
-  // 2. For each [name, entry]: the name must match SERVER_NAME and the entry be an object, else throw naming the
-  //    server. The field of a message is `${source}: server "name": field`.
-  // 3. type is entry.type ?? 'stdio'. 'http': url (a string, expanded, that new URL() parses with protocol http:
-  //    or https:) and headers (an object of strings, each value expanded; {} when absent).
-  // 4. 'stdio': command (a non-empty string, expanded), args (an array of strings, each expanded; [] when absent),
-  //    env (an object of strings, each value expanded; {} when absent), cwd (a string, expanded) only when given.
-  // 5. Any other type: throw naming the server and "type". Return the servers by name.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'parseMcpConfig');
   // #endregion
 }

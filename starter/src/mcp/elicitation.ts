@@ -97,13 +97,7 @@ export async function answerElicitation(
   signal: AbortSignal,
 ): Promise<ElicitResult> {
   // #region chapter 11: answerElicitation
-  // 1. Work out what a yes would send: yesContent(params) (given). When there is no ask, or that is undefined (a URL
-  //    request, a form that needs typed values), answer { action: 'decline' } without asking anyone.
-  // 2. Ask: await ask(elicitationQuestion(server, params, content, running), signal) (the question is given).
-  // 3. allow_once or allow_always: { action: 'accept', content }, the content the person saw and nothing else.
-  //    reject_once, reject_always, or undefined (nobody could answer): { action: 'decline' }.
-  // 4. If asking throws (the signal aborted: the server withdrew its question or the run was stopped): { action:
-  //    'cancel' }. Never accept because something went wrong.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
   throw new TodoError(11, 'answerElicitation');
   // #endregion
 }

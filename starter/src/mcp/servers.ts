@@ -108,14 +108,7 @@ export class McpServers {
    */
   async refreshTools(request: ModelRequest, ctx: HookContext): Promise<ModelRequest | undefined> {
     // #region chapter 11: McpServers.refreshTools
-    // 1. Without ctx.tools there is nothing to refresh: return undefined.
-    // 2. For each connection of this.connections whose toolsChanged is set and whose state is `running`: clear the
-    //    flag first (a change that arrives while listing sets it again), then list its tools now with toolsOf (if
-    //    that throws, the server offers nothing until its next change).
-    // 3. Take out of ctx.tools every tool whose name starts with toolPrefix(connection.name) (ToolSet.remove), then
-    //    add the new ones; in the request's tools, drop the definitions with that prefix and append the new
-    //    ones' toolDefinition.
-    // 4. Return { ...request, tools } when a server was refreshed, else undefined.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter11 --guided
     throw new TodoError(11, 'McpServers.refreshTools');
     // #endregion
   }

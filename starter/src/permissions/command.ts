@@ -128,14 +128,7 @@ function checkLine(root: Node, found: Found): void {
  */
 export function walk(node: Node, found: Found, depth: number): void {
   // #region chapter 8: walk
-  // 1. Deeper than LIMITS.depth: throw NotUnderstood (a command nested that deep is asked about, not judged).
-  // 2. notUnderstood(node) (given) names what the walk must not judge: throw NotUnderstood with its reason.
-  // 3. A `command` node: push readCommand(node) to found.commands. A `file_redirect` node: push its
-  //    redirectTarget (given) to found.writes when there is one.
-  // 4. INERT_KINDS hold no command: stop here. Any kind that is not a command, a file_redirect or one of the
-  //    CONTAINER_KINDS is unknown: throw NotUnderstood naming the kind. Never skip what you do not know.
-  // 5. Walk every named child (childrenOf, given) one level deeper: the words of a command may hold `$(...)`,
-  //    and those commands run too.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'walk');
   // #endregion
 }
@@ -147,10 +140,7 @@ export function walk(node: Node, found: Found, depth: number): void {
  */
 export function readCommand(node: Node): SimpleCommand {
   // #region chapter 8: readCommand
-  // 1. assignments: the text of each child of type `variable_assignment`.
-  // 2. The name: node.childForFieldName('name'), a command_name node; its value is literal() of its first named
-  //    child. No literal value, or one with *, ? or [ in it: computed, and the name's text stands in the words.
-  // 3. The arguments: node.childrenForFieldName('argument'), each literal() or, when that is undefined, its text.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'readCommand');
   // #endregion
 }
@@ -163,12 +153,7 @@ export function readCommand(node: Node): SimpleCommand {
  */
 export function beyondRule(words: readonly string[]): string | undefined {
   // #region chapter 8: beyondRule
-  // 1. The command is path.basename of the first word. Nothing in RISKY_OPTIONS for it: undefined. An entry that
-  //    says `always`: a reason, whatever the words.
-  // 2. Go through the words after the name. Before a `--`, a word that optionMatches (given) one of the table's
-  //    options is a reason: name the command and the option (say it runs other programs or writes files).
-  // 3. With a script pattern: a word that does not start with `-` (or any word after `--`) that the pattern
-  //    matches is a reason too: name the command and say its program runs other programs or writes files.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'beyondRule');
   // #endregion
 }
@@ -184,15 +169,7 @@ export function beyondRule(words: readonly string[]): string | undefined {
  */
 export function innerCommands(words: readonly string[], depth: number): Found {
   // #region chapter 8: innerCommands
-  // 1. Deeper than LIMITS.depth, or an opaqueCommand (given) reason: throw NotUnderstood.
-  // 2. Views (view: true): the name is path.basename of the first word; when that differs from the word, the
-  //    basename form (the name replaced, the arguments kept). gitSubcommand (given), when it gives one.
-  // 3. Commands it runs: a WRAPPERS name: the words afterWrapper (given), when there are any. `find`: each of
-  //    findCommands (given). A SHELLS name with a shellScript (given; it throws for a shell that reads standard
-  //    input), or `eval`: shellCommands of the script (for eval: the arguments joined by spaces) at depth + 1;
-  //    keep its commands, its writes and its reads.
-  // 4. Every command found in step 2 or 3 is looked through again (innerCommands, depth + 1), and what that
-  //    finds (commands, writes, reads) is added too: `timeout 5 env rm x` runs `rm x`.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'innerCommands');
   // #endregion
 }
@@ -238,12 +215,7 @@ const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
  */
 export function suggestBashRule(command: SimpleCommand): string {
   // #region chapter 8: suggestBashRule
-  // 1. The words as written are the assignments followed by the words; the command starts after the assignments.
-  // 2. If the command is in SUBCOMMANDS and the next word exists and is a plain word (/^[A-Za-z][\w.-]*$/, not an
-  //    option or a path), the prefix runs to that word; one word further when that word is in SCRIPT_RUNNERS and
-  //    the word after it does not start with `-`.
-  // 3. With a prefix, return `Bash(<prefix>:*)`; without one, `Bash(<all the words>)`. Either way the words are
-  //    joined with joinWords and escaped with escapeCommand (both given): text from the call is never a pattern.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'suggestBashRule');
   // #endregion
 }
@@ -257,15 +229,7 @@ export function suggestBashRule(command: SimpleCommand): string {
  */
 export function safetyConcern(words: readonly string[], ws: Workspace): string | undefined {
   // #region chapter 8: safetyConcern
-  // 1. The first word is the command, the rest its arguments.
-  // 2. sudo / su / doas: return a reason that names it.
-  // 3. rm: if any option is recursive (starts with a single `-` and contains r or R, or is --recursive or a
-  //    prefix of it GNU accepts: --rec, --recur), resolve
-  //    each other argument (resolveArg, given). One that is the root itself or not inside it (path.relative
-  //    starts with `..` or is absolute) is a reason.
-  // 4. For WRITERS and sed editing in place (an option that starts with a single `-` and contains i, as -i, -i.bak
-  //    and -Ei do, or --in-place), every argument: one that isProtected (given) is a reason naming it.
-  // 5. Otherwise undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'safetyConcern');
   // #endregion
 }

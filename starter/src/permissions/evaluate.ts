@@ -131,17 +131,7 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
  */
 export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: bashSubjects
-  // 1. shellCommands(command) (given) gives the commands, the writes and the reads. For each command, its inner
-  //    commands (innerCommands(words, 0)) add more of all three, and fileOperands (given) of each command the files
-  //    it takes; a read of a redirection is a file read too. All three throw NotUnderstood: catch it and return [{ tool: 'bash', command, unknown: the
-  //    error's message }]. Anything else is a bug: rethrow it.
-  // 2. For each command: a subject { tool: 'bash', command: joinWords(assignments and words) }, then one with the
-  //    words alone (stripped: true) when there are assignments, and one for each inner command: stripped when it
-  //    is a view, not stripped when it is another command it runs (that one needs an allow of its own).
-  // 3. Every command subject carries concern: safetyConcern(its words) and beyond: beyondRule(its words) when
-  //    there is one, and unknown (saying its name is only known when it runs) when it is computed.
-  // 4. Each file: await pathSubjects({ tool: 'read' or 'write' as its access says, path: resolveArg(path, ws),
-  //    operand: true, searched when it is }). Each redirect write: pathSubjects({ tool: 'write', path, redirect: true }).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'bashSubjects');
   // #endregion
 }
@@ -153,13 +143,7 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
  */
 export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: callSubjects
-  // 1. The arguments may be anything the model sent: read them as a record, and a field as text only when it is
-  //    a string.
-  // 2. bash: bashSubjects of the command ('' when there is none).
-  // 3. A PATH_TOOLS tool: resolve the path (default '.') against ws.root with path.resolve, and return its
-  //    pathSubjects (given); for glob and grep mark it searched: true (they read what is inside).
-  // 4. web_fetch: a subject with the URL's hostname (URL.canParse, then new URL(...)); an invalid URL gives no host.
-  // 5. Anything else: [{ tool: call.name }].
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'callSubjects');
   // #endregion
 }
@@ -217,18 +201,7 @@ export function mcpRuleServer(tool: string): string | undefined {
  */
 export function ruleMatches(rule: Rule, subject: Subject, ws: Workspace): boolean {
   // #region chapter 8: ruleMatches
-  // 1. The name: for a rule starting with `mcp__`, the subject's tool equals the rule's name or, when the rule
-  //    names a whole server (mcpRuleServer, given), starts with that server plus `__`. Otherwise CLAUDE_TOOLS
-  //    lists the subject's tool for the rule's name (only its own keys: Object.hasOwn; ruleTools, given, narrows
-  //    what an allow rule covers). No match: false.
-  // 2. A subject with `unknown`: true for a deny or ask rule, false for an allow rule (whatever the specifier).
-  //    A subject with `beyond`: false for an allow rule.
-  // 3. No specifier: true.
-  // 4. A command subject: commandPattern(specifier) (given) tests the command.
-  // 5. A path subject: globToRegExp(rulePathGlob(specifier)) matches the path or one of its parent folders; or
-  //    the rule is not an allow rule, the subject is searched, and globReachesInto(glob, path).
-  // 6. A host subject: the specifier after `domain:` equals the host, or starts with `*.` and the host ends with
-  //    the rest (with the dot). Anything else: false.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'ruleMatches');
   // #endregion
 }
@@ -264,21 +237,7 @@ export async function evaluate(
   readOnly = READ_ONLY_TOOLS.has(call.name),
 ): Promise<Decision> {
   // #region chapter 8: evaluate
-  // 1. Find the subjects (callSubjects). A helper `first(behavior)` finds the first rule of that behaviour that
-  //    matches any subject (ruleMatches).
-  // 2. Deny rule: { behavior: 'deny', reason naming the rule and its source, rule }.
-  // 3. Plan mode and a tool that is not readOnly: deny, with a reason that says the agent is planning and
-  //    may only read.
-  // 4. In every mode (bypassPermissions too: the person asked to be asked, and a protected file stays protected):
-  //    a bash subject that is unknown while any deny rule for files exists (PATH_RULE_TOOLS: Read, Edit, ...) is
-  //    an ask saying it could reach a file a deny rule protects; then the first subject's concern is an ask with
-  //    that reason; then an ask rule is an ask naming it.
-  // 5. Each subject but the stripped ones and the files a command takes inside the workspace (operand and
-  //    inside) is allowed by the first allow rule that matches it, or by the mode: bypassPermissions, a readOnly
-  //    tool (but never an unknown subject), or acceptEdits for EDIT_TOOLS with `inside`. All allowed (and at
-  //    least one subject): allow, with the first rule used (if any) in the decision and the reason.
-  // 6. Otherwise ask. The reason names the tool and the mode, or, when a subject is unknown, says the call is
-  //    not understood, why (its `unknown`), and that no rule can allow it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'evaluate');
   // #endregion
 }

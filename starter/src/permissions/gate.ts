@@ -149,22 +149,7 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
     sessionRules,
     async beforeToolCall(call, ctx) {
       // #region chapter 8: createPermissionGate.beforeToolCall
-      // 1. evaluate the call with the options' rules followed by the session rules, the current mode, the
-      //    workspace, and whether the tool only reads (READ_ONLY_TOOLS, or ctx.tools says its tool is readOnly).
-      //    Make a note: { outcome, reason, mode } plus the rule (formatRule) and its source if a rule decided.
-      // 2. allow, unless options.mustAsk gives a reason for this call (then it is an ask, with that reason, and step 4
-      //    goes on): { type: 'allow', permission: note with outcome 'allowed' }.
-      // 3. deny: a block whose message says it was denied and why (the reason names the rule or the mode), and that
-      //    the model should not retry it; outcome 'denied'.
-      // 4. ask: the suggested rules (suggestRules) and whether "always" would still ask next time (stillAsks, given,
-      //    set only when it would), then await the callback with { call, reason, suggestedRules, stillAsks } and
-      //    ctx.signal, raced against the signal (rejectOnAbort, given: an abort rejects with its reason).
-      // 5. No callback, or it answered undefined (nobody can answer): a block that says the call needs approval
-      //    nobody could give, and how to allow it (--allowedTools, or an allow rule in .claude/settings.json);
-      //    outcome 'denied'.
-      // 6. allow_always adds each suggested rule as a session 'allow' rule (parseRule, source 'session'),
-      //    reject_always as a 'deny' rule. allow_once / allow_always: allow; anything else: a block saying the
-      //    person rejected the call. Outcome 'asked', with the answer and the rules added.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
       throw new TodoError(8, 'createPermissionGate.beforeToolCall');
       // #endregion
     },

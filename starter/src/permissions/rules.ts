@@ -85,14 +85,7 @@ export function formatRule(rule: Pick<Rule, 'tool' | 'specifier'>): string {
  */
 export function parseRule(text: string, behavior: Behavior, source: string): Rule {
   // #region chapter 8: parseRule
-  // 1. Trim the text. A rule is a name, then optionally `(specifier)` reaching to the very end: match it with
-  //    /^([A-Za-z0-9_*-]+)(?:\((.*)\))?$/s. No match (empty, unbalanced, text after the `)`) is a RuleSyntaxError.
-  // 2. The name must be CLAUDE_TOOLS's own key (Object.hasOwn), or an MCP name: `mcp__<server>`,
-  //    `mcp__<server>__*` or `mcp__<server>__<tool>` (/^mcp__[A-Za-z0-9_-]+(__\*)?$/). Anything else is an error
-  //    that names the tool and the names that are known.
-  // 3. A specifier must not be empty (`Bash()`), an MCP name takes none, and WebFetch's must be `domain:<host>`.
-  // 4. Every error message quotes the rule and names the source. Return { behavior, tool, specifier, source },
-  //    leaving specifier out when there are no parentheses.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'parseRule');
   // #endregion
 }

@@ -56,14 +56,7 @@ export function settingsFiles(root: string, home: string): string[] {
  */
 export async function loadSettings(root: string, home: string): Promise<Settings> {
   // #region chapter 8: loadSettings
-  // 1. For each file of settingsFiles(root, home), in order: read it as UTF-8; a file that does not exist (ENOENT)
-  //    is skipped, any other read error is thrown.
-  // 2. JSON.parse it; a SyntaxError becomes a SettingsError naming the file.
-  // 3. Check it with settingsFileSchema.safeParse; a failure is a SettingsError naming the file, with
-  //    z.prettifyError(error) for where.
-  // 4. Parse every rule of permissions.allow, ask and deny with parseRule(text, behavior, file), and add them to
-  //    the rules. A defaultMode replaces the one of the files before.
-  // 5. Return { rules, defaultMode, files } (files: the ones read).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter8 --guided
   throw new TodoError(8, 'loadSettings');
   // #endregion
 }

@@ -39,11 +39,7 @@ export const PLAN_MODE_NOTE =
  */
 export function planRequest(request: ModelRequest, mode: PermissionMode): ModelRequest {
   // #region chapter 13: planRequest
-  // 1. Not planning (any mode but plan): return a request without exit_plan_mode among its tools, everything else
-  //    as it was.
-  // 2. Planning: return a request whose system prompt is the old one, a blank line, then PLAN_MODE_NOTE (only the
-  //    note when there was no system prompt); tools and messages as they were.
-  // 3. Never change the request you were given (its tools array is the one the next turn starts from): make a new one.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
   throw new TodoError(13, 'planRequest');
   // #endregion
 }
@@ -59,11 +55,7 @@ export function planDecision(
   mode: PermissionMode,
 ): ToolDecision | undefined {
   // #region chapter 13: planDecision
-  // 1. Not planning: return undefined (no opinion; the other hooks decide).
-  // 2. Look the tool up in tools. Not there (or no tools given): undefined.
-  // 3. A read-only tool (exit_plan_mode and todo_write are read-only too): undefined.
-  // 4. Any other tool: block it, with a message that names the tool, says the agent is planning and may only read,
-  //    and says to call exit_plan_mode with the plan when it is ready.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
   throw new TodoError(13, 'planDecision');
   // #endregion
 }
@@ -91,16 +83,7 @@ export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): To
     readOnly: true,
     async execute({ plan }, ctx) {
       // #region chapter 13: exit_plan_mode
-      // 1. Not in plan mode (control.mode): throw an Error that says so and names the mode: there is nothing to leave.
-      // 2. A plan that is empty once trimmed: throw an Error that says the plan is empty and asks for one.
-      // 3. ctx.emit a plan_proposed event (turn and call id from ctx: 0 and '' when absent) with the trimmed plan, then
-      //    ask: await approve(plan, the signal of ctx, or one that never aborts). A cancel while asking rejects; let it.
-      // 4. Approved: note the mode now (the previous one), switch with control.setMode(decision.mode), then emit
-      //    plan_decided (approved, the new mode) and mode_changed (the new mode and the previous one), and return a
-      //    sentence that says the plan was approved, names the new mode and tells the model to carry out the plan.
-      // 5. Not approved: the mode stays plan. Emit plan_decided (not approved, mode plan, the trimmed feedback when
-      //    there is some) and return a sentence that says the plan was not approved and to keep planning; when the
-      //    person gave feedback, the same sentence followed by their feedback.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
       throw new TodoError(13, 'exit_plan_mode');
       // #endregion
     },

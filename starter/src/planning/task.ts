@@ -60,12 +60,7 @@ export const CHILD_SYSTEM =
  */
 export function childTools(options: TaskOptions, depth: number): ToolSet {
   // #region chapter 13: childTools
-  // 1. Start from options.tools() (read now, not when the task tool was made), leaving out the tool named task: the
-  //    parent's task tool belongs to the parent's depth.
-  // 2. With options.readOnly, keep only the read-only tools.
-  // 3. The child is at depth + 1. When its own children would still be within options.maxDepth (default 1), that is
-  //    when depth + 2 <= maxDepth, add a task tool for the child: createTaskTool with the same options and depth + 1.
-  // 4. Return them as a new ToolSet.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
   throw new TodoError(13, 'childTools');
   // #endregion
 }
@@ -81,22 +76,7 @@ export async function runTask(
   ctx: { signal?: AbortSignal; turn?: number; callId?: string; emit?(event: AgentEvent): void },
 ): Promise<string> {
   // #region chapter 13: runTask
-  // 1. The child is at (options.depth ?? 0) + 1. Deeper than options.maxDepth (default 1): throw an Error that
-  //    gives the limit and tells the model to do the work itself. A prompt that is empty once trimmed: throw an
-  //    Error that says the prompt is empty.
-  // 2. Ask options.makeChild for the child: childTools(options, depth of this agent), the system prompt (options.system
-  //    or CHILD_SYSTEM), the turn limit (options.maxTurns or 20) and the child's depth.
-  // 3. Give it a history of its own, made for this task: one user message, the prompt. Never the parent's history,
-  //    and never one shared with an earlier task.
-  // 4. Run it with the parent's signal (ctx.signal). For each event it yields, at once, emit
-  //    { type: 'subagent', turn, callId, event } (turn and call id from ctx: 0 and '' when absent); keep the done
-  //    event, and add up the usage of every `usage` event the child yields at its own level (its model calls, and
-  //    the totals its own task calls reported).
-  // 5. Then, when anything was used, emit one { type: 'usage', turn, usage } with that total: the parent's consumers
-  //    (the session's totals) count the child's tokens this way, once.
-  // 6. end_turn: return the child's text (or a sentence that says it finished without an answer, when the text is
-  //    empty once trimmed). Any other end: throw an Error `task: the sub-agent did not finish (<reason>: <message>)`
-  //    (without ": <message>" when there is none), or `(no done event)` when the child's events ended without one.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
   throw new TodoError(13, 'runTask');
   // #endregion
 }

@@ -43,13 +43,7 @@ export class TodoList {
  */
 export function todoProblems(todos: readonly TodoItem[]): string[] {
   // #region chapter 13: todoProblems
-  // 1. Go through the tasks in order, numbering them from 1. A task whose content is empty once trimmed is a
-  //    problem: "task N has no content".
-  // 2. A task whose trimmed content is the same as an earlier task's, ignoring case, is a problem that names both:
-  //    "task N repeats task M".
-  // 3. At most one task may be in progress. With more, one problem that names every one of them:
-  //    "only one task may be in progress at a time; tasks 2 and 4 are".
-  // 4. Return every problem found (all of them, not only the first): the model fixes them in one go.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
   throw new TodoError(13, 'todoProblems');
   // #endregion
 }
@@ -76,13 +70,7 @@ export function todoWriteTool(list: TodoList = new TodoList()): Tool<{ todos: To
     readOnly: true,
     async execute({ todos }, ctx) {
       // #region chapter 13: todo_write
-      // 1. Check the new list with todoProblems. If it has problems, throw an Error that says the list was not
-      //    changed and gives every problem, joined with "; ": the model reads it as an error result, and the old
-      //    list stays.
-      // 2. Keep the new list (list.set), each task's content and activeForm trimmed.
-      // 3. Tell the run's consumers: ctx.emit a todo_list event with the turn and the call id from ctx (0 and ''
-      //    when absent) and the whole list, as a copy (list.todos), never the objects the list keeps.
-      // 4. Return todoSummary of the list for the model.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
       throw new TodoError(13, 'todo_write');
       // #endregion
     },

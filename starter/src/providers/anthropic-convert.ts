@@ -26,19 +26,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
   // #region chapter 5: toAnthropicMessages
-  // 1. Walk the messages in order, building a new array.
-  // 2. user: { role: 'user', content: message.content }. With images (message.images, not empty): content is a list
-  //    instead, each image first, in order, as { type: 'image', source: { type: 'base64', media_type, data } } from
-  //    checkImage(image) (given: it throws for a type, size or data the API refuses; never drop an image), then the
-  //    text as { type: 'text', text } (left out when empty).
-  // 3. assistant: { role: 'assistant', content: [...] } with, for each block in order:
-  //    - text -> { type: 'text', text }, skipped when the text is empty;
-  //    - thinking -> { type: 'thinking', thinking, signature }, skipped when there is no signature;
-  //    - tool_call -> { type: 'tool_use', id, name, input: arguments } (input must be an object: use {} when the
-  //      arguments are not one, for instance a string that failed to parse).
-  // 4. tool: a { type: 'tool_result', tool_use_id: toolCallId, content, is_error: isError } block. If the message
-  //    you added last is a user message made of tool results, push the block into it; otherwise start a new user
-  //    message. Anthropic wants all the results of one turn in a single user message.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toAnthropicMessages');
   // #endregion
 }
@@ -46,8 +34,7 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
 /** The kit's tool definitions as Anthropic tools. The input schema is already JSON Schema. */
 export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
   // #region chapter 5: toAnthropicTools
-  // 1. One { name, description, input_schema } per definition, in order; input_schema is the definition's
-  //    inputSchema as it is (cast it to Anthropic.Tool.InputSchema).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toAnthropicTools');
   // #endregion
 }
@@ -55,8 +42,7 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.To
 /** 'auto' -> auto, 'required' -> any, 'none' -> none, { name } -> that one tool. */
 export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
   // #region chapter 5: toAnthropicToolChoice
-  // 1. 'auto' -> { type: 'auto' }; 'required' -> { type: 'any' } (Anthropic's word for "some tool");
-  //    'none' -> { type: 'none' }; { name } -> { type: 'tool', name }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toAnthropicToolChoice');
   // #endregion
 }
@@ -72,17 +58,7 @@ export function anthropicRequest(
   defaults: { model: string; maxTokens: number },
 ): Anthropic.MessageCreateParamsNonStreaming {
   // #region chapter 5: anthropicRequest
-  // 1. model: request.model, else defaults.model; max_tokens: request.maxTokens, else defaults.maxTokens (the API
-  //    requires it).
-  // 2. system: request.system, only when it is a non-empty string.
-  // 3. messages: toAnthropicMessages(request.messages).
-  // 4. When there is at least one tool: tools (toAnthropicTools) and, if request.toolChoice is set, tool_choice
-  //    (toAnthropicToolChoice); then disableParallelToolUse(params, request) (given, chapter 9). With no tools,
-  //    send neither.
-  // 5. A temperature (any number, 0 too) cannot be sent: the Messages API has no such field any more. Throw an
-  //    Error that says so and names what to use instead (extra: { output_config: { effort } }). Last, the extras:
-  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
-  //    the body yourself.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'anthropicRequest');
   // #endregion
 }
@@ -102,9 +78,7 @@ export function disableParallelToolUse(params: Anthropic.MessageCreateParamsNonS
 /** Anthropic's stop reason in the kit's words. */
 export function anthropicStopReason(reason: string | null | undefined): StopReason {
   // #region chapter 5: anthropicStopReason
-  // 1. end_turn, tool_use, max_tokens, stop_sequence and refusal keep their names.
-  // 2. model_context_window_exceeded is a kind of max_tokens: the answer was cut.
-  // 3. Anything else (pause_turn, null, a reason added later) ends the turn: end_turn.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'anthropicStopReason');
   // #endregion
 }
@@ -120,10 +94,7 @@ export interface AnthropicUsageFields {
 /** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
 export function anthropicUsage(usage: AnthropicUsageFields): Usage {
   // #region chapter 5: anthropicUsage
-  // 1. inputTokens <- input_tokens, outputTokens <- output_tokens, each through tokenCount() (0 when missing or
-  //    not a number).
-  // 2. cacheReadTokens <- cache_read_input_tokens and cacheWriteTokens <- cache_creation_input_tokens, each only
-  //    when it is a number.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'anthropicUsage');
   // #endregion
 }
@@ -135,11 +106,7 @@ export function anthropicUsage(usage: AnthropicUsageFields): Usage {
  */
 export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
   // #region chapter 5: fromAnthropicMessage
-  // 1. If message.content is not an array, throw unexpectedAnswer('anthropic', message, 'content').
-  // 2. For each content block in order: text -> { type: 'text', text }; thinking -> { type: 'thinking', thinking,
-  //    signature }; tool_use -> { type: 'tool_call', id, name, arguments: input }. Skip every other type.
-  // 3. The stop reason is turnStopReason(anthropicStopReason(message.stop_reason), whether there is a tool call).
-  // 4. usage: anthropicUsage(message.usage), or of {} when the answer has none.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'fromAnthropicMessage');
   // #endregion
 }

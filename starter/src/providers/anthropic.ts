@@ -61,11 +61,7 @@ export class AnthropicProvider implements Provider {
 
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 5: AnthropicProvider.complete
-    // 1. Build the body with anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }).
-    // 2. await this.client.messages.create(body, { signal: request.signal }) and convert the answer with
-    //    fromAnthropicMessage.
-    // 3. If the call throws: when request.signal is aborted, throw request.signal.reason (an abort is not a provider
-    //    failure); otherwise throw toProviderError(this.name, error, [this.secret]).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
     throw new TodoError(5, 'AnthropicProvider.complete');
     // #endregion
   }
@@ -77,20 +73,7 @@ export class AnthropicProvider implements Provider {
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: AnthropicProvider.stream
-    // 1. Call this.client.messages.create({ ...anthropicRequest(...), stream: true }, { signal }) and iterate the
-    //    raw events it returns with for await. Wrap the call AND the loop in try/catch, as in complete().
-    // 2. message_start: remember message.usage. message_delta: remember delta.stop_reason and merge the non-null
-    //    fields of event.usage over the usage you have (output_tokens only arrives here).
-    // 3. content_block_start: give text, thinking and tool_use blocks the next kit index (a Map from Anthropic's
-    //    index to yours, and the block's kind); skip other types. A tool_use yields tool_call_start { id, name };
-    //    a text or thinking block that starts with some text yields it as a delta.
-    // 4. content_block_delta: text_delta -> text_delta, thinking_delta -> thinking_delta, signature_delta ->
-    //    thinking_signature, input_json_delta -> tool_call_delta with partial_json (skip empty pieces).
-    // 5. content_block_stop of a tool_use block: tool_call_end. message_stop: the turn is complete. ping: ignore.
-    // 6. After the loop: if request.signal is aborted, throw its reason (the SDK ends the loop quietly on abort);
-    //    if message_stop never came, throw a ProviderError saying the stream ended early.
-    // 7. Yield one finish: turnStopReason(anthropicStopReason(stop reason), whether any tool call started), with
-    //    anthropicUsage(usage).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'AnthropicProvider.stream');
     // #endregion
   }

@@ -74,15 +74,7 @@ export function pick(option: string | undefined, env: Env, name: string): string
  */
 export function anthropicConfig(options: AnthropicOptions = {}, env: Env = process.env): AnthropicConfig {
   // #region chapter 5: anthropicConfig
-  // 1. The credential is the first of: options.apiKey, options.authToken (kind 'authToken'),
-  //    ANTHROPIC_AUTH_TOKEN (kind 'authToken'), ANTHROPIC_API_KEY; an empty string counts as unset. None at all:
-  //    throw a ProviderConfigError for ANTHROPIC_API_KEY whose message names both variables.
-  // 2. The model is options.model or ANTHROPIC_MODEL (pick() does exactly that); none: a ProviderConfigError
-  //    that names ANTHROPIC_MODEL.
-  // 3. The small fast model is options.smallFastModel, then ANTHROPIC_SMALL_FAST_MODEL, then the model.
-  // 4. The base URL is options.baseURL or ANTHROPIC_BASE_URL (undefined is fine); maxTokens defaults to
-  //    DEFAULT_MAX_TOKENS; fetch is passed through.
-  //    In every step, an option or a variable set to '' counts as unset.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'anthropicConfig');
   // #endregion
 }
@@ -96,15 +88,7 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
  */
 export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env): OpenAIConfig {
   // #region chapter 5: openaiConfig
-  // 1. The key is options.apiKey or OPENAI_API_KEY (use pick()). None: throw a ProviderConfigError for
-  //    OPENAI_API_KEY; say that a local server without keys still needs a dummy value, because the SDK refuses an
-  //    empty key.
-  // 2. The model is options.model or OPENAI_MODEL; none: a ProviderConfigError that names OPENAI_MODEL.
-  // 3. The base URL is options.baseURL or OPENAI_BASE_URL; maxTokens and fetch come from the options only.
-  //    In every step, an option or a variable set to '' counts as unset.
-  // 4. imageInput: options.imageInput when it is set; else OPENAI_IMAGE_INPUT, 'true' or 'false' (any other value:
-  //    a ProviderConfigError naming OPENAI_IMAGE_INPUT and the value); else true only when there is no base URL
-  //    (OpenAI's own API). Another server's model may read no images: never guess yes.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'openaiConfig');
   // #endregion
 }

@@ -83,16 +83,7 @@ export function toProviderError(
   secrets: readonly (string | undefined)[] = [],
 ): ProviderError {
   // #region chapter 5: toProviderError
-  // 1. A ProviderError is returned as it is.
-  // 2. Find the error body: `error.error` when it is an object. The provider's message is body.error.message
-  //    (Anthropic), else body.message (OpenAI), else the error's own message; its type is body.error.type or
-  //    body.type.
-  // 3. With no status (a network failure), add the message of `error.cause` in brackets: "Connection error." alone
-  //    helps nobody.
-  // 4. Copy `error.headers` (a Headers object) into a plain object when there is one.
-  // 5. Remove every secret with redact() from the message and from every header value (a proxy may echo the key
-  //    in a header, and the headers are part of the error), and return a ProviderError with the status, type and
-  //    headers.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toProviderError');
   // #endregion
 }

@@ -34,16 +34,7 @@ export function toOpenAIMessages(
   messages: readonly Message[],
 ): OpenAI.ChatCompletionMessageParam[] {
   // #region chapter 5: toOpenAIMessages
-  // 1. If system is a non-empty string, start with { role: 'system', content: system }.
-  // 2. user: { role: 'user', content }. With images (message.images, not empty): content is a list of parts instead,
-  //    each image first, in order, as { type: 'image_url', image_url: { url } } where url is
-  //    `data:<mimeType>;base64,<data>` of checkImage(image) (given: it throws for a type, size or data the API
-  //    refuses; never drop an image), then { type: 'text', text } (left out when the text is empty).
-  // 3. assistant: { role: 'assistant', content: its text blocks joined }, plus, when it has tool calls,
-  //    tool_calls: [{ id, type: 'function', function: { name, arguments } }] in order, where arguments is
-  //    JSON.stringify(call.arguments), or the string itself when the arguments are a string (JSON that failed to
-  //    parse goes back exactly as the model wrote it). With tool calls and no text, content is null.
-  // 4. tool: { role: 'tool', tool_call_id: toolCallId, content }. OpenAI has no error flag; the text says it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toOpenAIMessages');
   // #endregion
 }
@@ -51,7 +42,7 @@ export function toOpenAIMessages(
 /** The kit's tool definitions as OpenAI function tools. The input schema is already JSON Schema. */
 export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAI.ChatCompletionFunctionTool[] {
   // #region chapter 5: toOpenAITools
-  // 1. One { type: 'function', function: { name, description, parameters: inputSchema } } per definition, in order.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toOpenAITools');
   // #endregion
 }
@@ -59,8 +50,7 @@ export function toOpenAITools(tools: readonly ToolDefinition[]): OpenAI.ChatComp
 /** 'auto', 'required' and 'none' keep their names; { name } -> { type: 'function', function: { name } }. */
 export function toOpenAIToolChoice(choice: ToolChoice): OpenAI.ChatCompletionToolChoiceOption {
   // #region chapter 5: toOpenAIToolChoice
-  // 1. The three strings are OpenAI's own words: return them as they are.
-  // 2. { name } becomes { type: 'function', function: { name } }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'toOpenAIToolChoice');
   // #endregion
 }
@@ -76,14 +66,7 @@ export function openaiRequest(
   defaults: { model: string; maxTokens?: number },
 ): OpenAI.ChatCompletionCreateParamsNonStreaming {
   // #region chapter 5: openaiRequest
-  // 1. model: request.model, else defaults.model; messages: toOpenAIMessages(request.system, request.messages).
-  // 2. max_completion_tokens: request.maxTokens, else defaults.maxTokens; leave it out when both are undefined.
-  // 3. When there is at least one tool: tools (toOpenAITools) and, if request.toolChoice is set, tool_choice
-  //    (toOpenAIToolChoice); then setParallelToolCalls(params, request) (given, chapter 9). With no tools, send
-  //    neither.
-  // 4. temperature: request.temperature whenever it is a number (0 too); none, leave it out. Last, the extras:
-  //    addExtras(params, request.extra) (given), which keeps every field already set, so never spread them over
-  //    the body yourself.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'openaiRequest');
   // #endregion
 }
@@ -110,9 +93,7 @@ export function setParallelToolCalls(
  */
 export function parseToolArguments(text: unknown): unknown {
   // #region chapter 5: parseToolArguments
-  // 1. Not a string: undefined or null is {}; anything else (an object some servers send) is returned as it is.
-  // 2. An empty (or all-whitespace) string is {}.
-  // 3. Otherwise JSON.parse it. If that throws, or the value it gives is itself a string, return the text unchanged.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'parseToolArguments');
   // #endregion
 }
@@ -120,8 +101,7 @@ export function parseToolArguments(text: unknown): unknown {
 /** OpenAI's finish reason in the kit's words. */
 export function openaiStopReason(reason: string | null | undefined): StopReason {
   // #region chapter 5: openaiStopReason
-  // 1. stop -> end_turn; length -> max_tokens; tool_calls and function_call -> tool_use;
-  //    content_filter -> refusal; anything else -> end_turn.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'openaiStopReason');
   // #endregion
 }
@@ -132,10 +112,7 @@ export function openaiStopReason(reason: string | null | undefined): StopReason 
  */
 export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
   // #region chapter 5: openaiUsage
-  // 1. cached = usage.prompt_tokens_details?.cached_tokens (may be missing).
-  // 2. inputTokens = prompt_tokens minus cached (when there is a cached count), never below 0; outputTokens =
-  //    completion_tokens. Read every count through tokenCount(): a compatible server may leave one out.
-  // 3. cacheReadTokens = cached, only when it is a number.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'openaiUsage');
   // #endregion
 }
@@ -148,15 +125,7 @@ export function openaiUsage(usage: OpenAI.CompletionUsage): Usage {
  */
 export function fromOpenAICompletion(completion: OpenAI.ChatCompletion): AssistantMessage {
   // #region chapter 5: fromOpenAICompletion
-  // 1. If completion.choices is not an array, throw unexpectedAnswer('openai', completion, 'choices'). Take
-  //    choices[0]; if there is none, throw new ProviderError('openai', '...no choices...'); if it has no message
-  //    object, throw unexpectedAnswer('openai', choice, 'message').
-  // 2. Blocks, in this order: reasoningOf(message) as { type: 'thinking', thinking } when there is some; the
-  //    content as { type: 'text', text } when it is a non-empty string; each tool call that has a `function` as
-  //    { type: 'tool_call', id, name, arguments: parseToolArguments(function.arguments) } ('' for a missing id
-  //    or name).
-  // 3. The stop reason is turnStopReason(openaiStopReason(finish_reason), whether there is a tool call).
-  // 4. usage: openaiUsage(completion.usage) when the response has usage; otherwise leave it out.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'fromOpenAICompletion');
   // #endregion
 }

@@ -50,11 +50,7 @@ export class OpenAIProvider implements Provider {
 
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 5: OpenAIProvider.complete
-    // 1. Build the body with openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }).
-    // 2. await this.client.chat.completions.create(body, { signal: request.signal }) and convert the answer with
-    //    fromOpenAICompletion.
-    // 3. If the call throws: when request.signal is aborted, throw request.signal.reason; otherwise throw
-    //    toProviderError(this.name, error, [this.secret]).
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
     throw new TodoError(5, 'OpenAIProvider.complete');
     // #endregion
   }
@@ -68,22 +64,7 @@ export class OpenAIProvider implements Provider {
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: OpenAIProvider.stream
-    // 1. Call this.client.chat.completions.create({ ...openaiRequest(...), stream: true,
-    //    stream_options: { include_usage: true } }, { signal }) and iterate the chunks with for await. Wrap the call
-    //    AND the loop in try/catch, as in complete().
-    // 2. A chunk with usage: remember openaiUsage(usage). A chunk with no choices has nothing else.
-    // 3. In choices[0].delta: reasoning (reasoningOf) -> thinking_delta and content -> text_delta, each block
-    //    taking the next kit index the first time it appears.
-    // 4. Each entry of delta.tool_calls belongs to the call its `index` names. Some compatible servers leave
-    //    `index` out: then the call with its `id`, and with neither, the call of the entry before it (the call of
-    //    index 0 when no entry came before). The first time a call appears, give it the next kit index and yield
-    //    tool_call_start with its id and function.name ('' for either one the server leaves out); every
-    //    non-empty function.arguments piece is a tool_call_delta. An entry may come without `function` at all.
-    // 5. When choices[0].finish_reason arrives: remember it, and yield tool_call_end for every tool call, in order.
-    // 6. After the loop: if request.signal is aborted, throw its reason; if no finish reason came, throw a
-    //    ProviderError saying the stream ended early.
-    // 7. Yield one finish: turnStopReason(openaiStopReason(finish reason), whether there was a tool call), with
-    //    the usage.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter6 --guided
     throw new TodoError(6, 'OpenAIProvider.stream');
     // #endregion
   }

@@ -16,11 +16,7 @@ import { ProviderError } from './errors.js';
  */
 export function turnStopReason(reported: StopReason, hasToolCalls: boolean): StopReason {
   // #region chapter 5: turnStopReason
-  // 1. 'max_tokens' and 'refusal' are kept as they are, with or without tool calls: a call written when the output
-  //    was cut may be half written, and must never look runnable.
-  // 2. Otherwise a turn with tool calls stops for 'tool_use', whatever the server said.
-  // 3. A turn without tool calls never stops for 'tool_use' (there is nothing to run): it ends the turn.
-  // 4. Any other reason is kept.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
   throw new TodoError(5, 'turnStopReason');
   // #endregion
 }

@@ -98,17 +98,7 @@ const RETRYABLE_TYPES = ['overloaded_error', 'rate_limit_error', 'api_error', 's
  */
 export function classifyError(error: unknown): RetryDecision {
   // #region chapter 10: classifyError
-  // 1. Read the error's status (a number field), its error type (errorTypeOf), its headers (headersOf) and its
-  //    network code (networkCode). Overloaded means status 529 or the type overloaded_error.
-  // 2. The reason: for a status, statusName(status) and the status in brackets ("rate limited (429)"); else
-  //    "overloaded" for an overloaded_error, the error type itself for another type, "connection failed (CODE)" for a
-  //    network code, "timed out" for APIConnectionTimeoutError, "connection failed"
-  //    for APIConnectionError and a ProviderError with neither status nor type; else "not a provider failure".
-  //    (The OpenAI SDK's errors keep the name "Error": look at error.constructor.name too.)
-  // 3. x-should-retry "true" or "false" decides before anything else (the server knows best).
-  // 4. With a status: retry 408, 409, 429 and every status from 500 up; nothing else.
-  // 5. With no status: retry an overloaded or other retryable type (RETRYABLE_TYPES), a network code, the SDKs'
-  //    connection errors (by name) and a ProviderError with no status and no type (no answer came at all).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
   throw new TodoError(10, 'classifyError');
   // #endregion
 }

@@ -26,12 +26,7 @@ export type Delay = { ms: number } | { tooLongMs: number };
  */
 export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
   // #region chapter 10: serverWaitMs
-  // 1. retry-after-ms: a finite number of 0 or more (Number() of the trimmed text, not an empty string) is the
-  //    answer as it is (Number() ignores spaces around it, but reads '' as 0).
-  // 2. retry-after: first as a number of seconds (finite, 0 or more): times 1000.
-  // 3. Else, unless it is a number after all (a negative one: Date.parse would read "-5" as a year), as an HTTP
-  //    date (Date.parse): the time from `now` until then, never below 0.
-  // 4. Nothing readable: undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
   throw new TodoError(10, 'serverWaitMs');
   // #endregion
 }
@@ -43,8 +38,7 @@ export function serverWaitMs(headers: Record<string, string>, now: number): numb
  */
 export function backoffMs(retry: number, policy: DelayPolicy, random: () => number): number {
   // #region chapter 10: backoffMs
-  // 1. The ceiling: baseDelayMs doubled (retry - 1) times, but never above maxDelayMs.
-  // 2. Equal jitter: half the ceiling, plus random() times the other half.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
   throw new TodoError(10, 'backoffMs');
   // #endregion
 }
@@ -61,10 +55,7 @@ export function retryDelay(
   random: () => number,
 ): Delay {
   // #region chapter 10: retryDelay
-  // 1. Ask serverWaitMs. When the server gave a wait above policy.maxWaitMs: { tooLongMs: that wait } (the caller
-  //    gives up and says so). When it gave one within the maximum: wait exactly that long (no jitter: the server
-  //    said when).
-  // 2. Otherwise the backoff. Round the result up to whole milliseconds.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
   throw new TodoError(10, 'retryDelay');
   // #endregion
 }

@@ -9,10 +9,7 @@ import { TodoError } from '../todo.js';
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   // #region chapter 10: sleep
-  // 1. An aborted signal: reject with signal.reason right away (start no timer).
-  // 2. Otherwise start a timer that resolves, and listen for abort ({ once: true }): on abort clear the timer and
-  //    reject with the reason.
-  // 3. When the timer fires, remove the abort listener (a long-lived signal must not collect them).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
   throw new TodoError(10, 'sleep');
   // #endregion
 }

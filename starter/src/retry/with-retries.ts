@@ -114,16 +114,7 @@ export class RetryingProvider implements Provider {
    */
   nextTry(error: unknown, request: ModelRequest, state: RetryState): RetryNotice {
     // #region chapter 10: RetryingProvider.nextTry
-    // 1. If request.signal has aborted, throw its reason: an abort is not a failure to retry.
-    // 2. classifyError(error); not retryable: throw the error itself, unchanged.
-    // 3. The tries are spent (state.attempt is maxAttempts or more): throw a RetryError "gave up after N attempts"
-    //    ("1 attempt" for one) with the reason and the error's message, and the error as its cause.
-    // 4. retryDelay(state.attempt, headers, policy, now(), random): a wait that is too long: throw a RetryError
-    //    saying the server asked to wait N s, more than the policy's maximum of M s.
-    // 5. Count overloaded failures in a row (any other failure resets the count). With the count at fallbackAfter
-    //    or more, the next tries use the fallback model (state.model; it stays undefined when there is none).
-    // 6. Move state.attempt on by one and return the notice: attempt (the next try's number), maxAttempts,
-    //    delayMs, reason, and model only when the fallback is in use.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
     throw new TodoError(10, 'RetryingProvider.nextTry');
     // #endregion
   }
@@ -131,11 +122,7 @@ export class RetryingProvider implements Provider {
   /** The whole turn, tried again after a retryable failure (nextTry decides), waiting with the policy's sleep. */
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 10: RetryingProvider.complete
-    // 1. Start a RetryState at attempt 1, no overloaded failures, no model.
-    // 2. Loop: call inner.complete with the request (and model: state.model once the fallback is in use) and
-    //    return its answer.
-    // 3. On a failure, ask nextTry (it throws to give up), then wait notice.delayMs with policy.sleep and the
-    //    request's signal, and try again.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
     throw new TodoError(10, 'RetryingProvider.complete');
     // #endregion
   }
@@ -146,13 +133,7 @@ export class RetryingProvider implements Provider {
    */
   async *stream(request: ModelRequest): AsyncGenerator<StreamEvent, void, undefined> {
     // #region chapter 10: RetryingProvider.stream
-    // 1. Start a RetryState as complete does.
-    // 2. Loop: stream the request (with the fallback model when in use) with turnEvents(inner, ...), yielding each
-    //    event; note when a real event (not another wrapper's retry notice) has been handed out. Return at the end.
-    // 3. On a failure after an abort, throw the signal's reason. After a real event: throw a
-    //    StreamInterruptedError saying the stream was cut after it began (so it is not retried), with the error's
-    //    message, and the error as its cause.
-    // 4. Before any real event: ask nextTry, yield its notice, wait with policy.sleep and the signal, try again.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
     throw new TodoError(10, 'RetryingProvider.stream');
     // #endregion
   }

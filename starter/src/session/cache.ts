@@ -47,13 +47,7 @@ export function countBreakpoints(body: unknown): number {
  */
 export function addCacheBreakpoints(body: Body): Body {
   // #region chapter 12: addCacheBreakpoints
-  // 1. copy = structuredClone(body); left = MAX_BREAKPOINTS - countBreakpoints(body).
-  // 2. The last tool, when there are tools and it has no cache_control: add { type: 'ephemeral' } (left--).
-  // 3. The system prompt, when left > 0: a non-empty string becomes [{ type: 'text', text, cache_control }];
-  //    a non-empty array gets cache_control on its last block (unless it has one).
-  // 4. The last message, when left > 0: a non-empty string content becomes [{ type: 'text', text, cache_control }];
-  //    an array gets cache_control on its last block whose type is not thinking or redacted_thinking.
-  // 5. Return the copy.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'addCacheBreakpoints');
   // #endregion
 }

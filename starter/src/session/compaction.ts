@@ -62,11 +62,7 @@ export function estimateTokens(messages: readonly Message[]): number {
  */
 export function contextTokens(request: Pick<ModelRequest, 'system' | 'tools' | 'messages'>): number {
   // #region chapter 12: contextTokens
-  // 1. Find the last assistant message of request.messages that has usage.
-  // 2. Found at index i: inputTokens + cacheReadTokens + cacheWriteTokens + outputTokens of that usage (missing
-  //    cache counts are 0), plus estimateTokens of the messages after i.
-  // 3. Not found: estimateTokens(messages) plus the system prompt's and the tools' JSON length over
-  //    CHARS_PER_TOKEN, rounded up.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'contextTokens');
   // #endregion
 }
@@ -79,10 +75,7 @@ export function contextTokens(request: Pick<ModelRequest, 'system' | 'tools' | '
  */
 export function findCut(messages: readonly Message[], keep: number): number | undefined {
   // #region chapter 12: findCut
-  // 1. Start at messages.length - keep (never below 1: the first request always stays).
-  // 2. While the message there is a tool result, step back one.
-  // 3. If the index is below 3 (the first request plus at least two messages to summarise), return undefined;
-  //    else return it.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'findCut');
   // #endregion
 }
@@ -130,15 +123,7 @@ export interface CompactOptions {
  */
 export async function compact(history: Message[], options: CompactOptions): Promise<CompactionEvent | undefined> {
   // #region chapter 12: compact
-  // 1. cut = findCut(history, options.keep ?? 6); undefined: return undefined, touching nothing.
-  // 2. Ask options.provider.complete once: system SUMMARY_PROMPT, one user message holding "Summarise this part of
-  //    the conversation:" and transcriptOf(history.slice(1, cut)), no tools, model options.model (when given), and
-  //    the signal. The summary is the text of its answer (textOf), trimmed; an empty summary is an Error (never
-  //    replace turns with nothing).
-  // 3. Only now change the history: tokensBefore = estimateTokens(history); history.splice(1, cut - 1,
-  //    summaryMessage(summary)); tokensAfter = estimateTokens(history).
-  // 4. Return { type: 'compaction', turn: 0, from: 1, count: cut - 1, summary, tokensBefore, tokensAfter,
-  //    manual: false }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'compact');
   // #endregion
 }
@@ -156,10 +141,7 @@ export function compactionHook(options: CompactionHookOptions): Hooks {
   return {
     async beforeModelCall(request, ctx) {
       // #region chapter 12: compactionHook
-      // 1. If contextTokens(request) is not above options.threshold, return nothing (no change).
-      // 2. Otherwise compact ctx.history (it is the run's own array: cast it to Message[]) with the options and
-      //    ctx.signal. Nothing compacted: return nothing.
-      // 3. ctx.emit the event with turn = ctx.turn, and return { ...request, messages: the history }.
+      // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
       throw new TodoError(12, 'compactionHook');
       // #endregion
     },

@@ -55,11 +55,7 @@ export const PRICES: PriceTable = {
  */
 export function priceFor(model: string | undefined, table: PriceTable = PRICES): ModelPrice | undefined {
   // #region chapter 12: priceFor
-  // 1. No model: undefined.
-  // 2. An own entry of the table with exactly that id wins (Object.hasOwn). The id is untrusted text and `models`
-  //    a plain object: "constructor" or "toString" must not find what every object inherits.
-  // 3. Otherwise look at every own id of the table (Object.keys) that the model starts with, followed by "-", and
-  //    take the longest ("gpt-4.1-mini-2025-04-14" is gpt-4.1-mini, not gpt-4.1). None: undefined.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'priceFor');
   // #endregion
 }
@@ -67,9 +63,7 @@ export function priceFor(model: string | undefined, table: PriceTable = PRICES):
 /** Dollars for `usage` at `price`; undefined when the price is unknown. Missing cache counts count as 0. */
 export function costOf(usage: Usage, price: ModelPrice | undefined): number | undefined {
   // #region chapter 12: costOf
-  // 1. No price: undefined (unknown, not 0).
-  // 2. Each of the four counts times its price per million: input, output, cache read, cache write (a missing
-  //    cache count is 0). Add them and divide by 1,000,000.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'costOf');
   // #endregion
 }

@@ -67,12 +67,7 @@ export class SessionLockedError extends Error {
  */
 export function parseSessionFile(text: string, file: string): { records: SessionRecord[]; warnings: string[] } {
   // #region chapter 12: parseSessionFile
-  // 1. Split the text on "\n". Find the last line that is not empty (after trimming): only it may be torn.
-  // 2. For each non-empty line, JSON.parse it. If that fails: on the last non-empty line, push a warning
-  //    "<file>:<n>: the last line is incomplete (the process stopped while writing it); skipped" and go on;
-  //    anywhere else throw new SessionFileError(file, n, 'not valid JSON ...'). Line numbers count from 1.
-  // 3. A parsed value that is not an object with a string `type` is a SessionFileError too (wherever it is).
-  // 4. Return the records in order, and the warnings.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'parseSessionFile');
   // #endregion
 }
@@ -104,16 +99,7 @@ export class SessionWriter {
    */
   static open(file: string, secrets: readonly string[] = []): SessionWriter {
     // #region chapter 12: SessionWriter.open
-    // 1. Make the file's folder (recursive, mode PRIVATE_FOLDER), and chmod it to PRIVATE_FOLDER too: mkdir's mode
-    //    applies only to the folders it creates, and one already there may be open to others (0755). The sessions
-    //    hold everything the model read. The lock is `${file}.lock`.
-    // 2. Create the lock exclusively (openSync(lock, 'wx', PRIVATE_FILE)) and write process.pid into it. If it exists
-    //    (EEXIST): read the pid in it; if that process is alive, throw a SessionLockedError that names the session
-    //    file, the pid, and the lock file to remove if that process is gone; else remove the stale lock and try
-    //    once more.
-    // 3. Open the file for appending ('a', PRIVATE_FILE), then fchmodSync the descriptor to PRIVATE_FILE: open's mode
-    //    applies only to a file it creates, and a session already there (resumed, repaired) may be 0644. Return a
-    //    writer with the secrets of 8 characters or more.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
     throw new TodoError(12, 'SessionWriter.open');
     // #endregion
   }
@@ -124,10 +110,7 @@ export class SessionWriter {
    */
   append(record: SessionRecord): void {
     // #region chapter 12: SessionWriter.append
-    // 1. line = JSON.stringify(record).
-    // 2. For each secret, replace every occurrence of it as JSON writes it inside a string
-    //    (JSON.stringify(secret).slice(1, -1)) with REDACTED.
-    // 3. writeSync(this.fd, line + '\n'): one write, so a crash tears at most this line.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
     throw new TodoError(12, 'SessionWriter.append');
     // #endregion
   }

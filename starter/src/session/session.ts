@@ -99,14 +99,7 @@ function addCost(
  */
 export function sessionFromRecords(records: readonly SessionRecord[], prices: PriceTable = PRICES): Session {
   // #region chapter 12: sessionFromRecords
-  // 1. The first record must be a `session` record: else throw an Error saying the file does not start with one.
-  //    Start a newSession from it (its at is the creation time), keeping model and forkedFrom.
-  // 2. Replay every record after it, in order, and set updatedAt to each record's at:
-  //    - message: push the message;
-  //    - usage: add it to the usage (addUsage) and to the cost (its model's price; unknown stays unknown);
-  //    - compaction: messages.splice(from, count, summaryMessage(summary)), as the hook did;
-  //    - status: take its status, and its reason as endReason;
-  //    - system: its text becomes session.system (a later record replaces an earlier one: the prompt changed).
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'sessionFromRecords');
   // #endregion
 }
@@ -149,16 +142,7 @@ export class SessionRecorder {
    */
   record(event: AgentEvent): void {
     // #region chapter 12: SessionRecorder.record
-    // 1. at = this.now().toISOString(); set session.updatedAt to it.
-    // 2. A compaction event comes first: written -= count - 1, then write { ...event, at } (the messages it
-    //    replaced were written earlier; replaying the record shortens them the same way).
-    // 3. Write every message from index `written` to the end of session.messages as { type: 'message', at,
-    //    message }, and move `written` to the end.
-    // 4. turn_start, when the status is not running: status running, written as { type: 'status', at, status }.
-    // 5. usage: session.usage = addUsage(...), the cost through its model's price (unknown stays undefined), and
-    //    write { type: 'usage', at, usage, model }.
-    // 6. done: status paused (paused_for_client_tool) or idle, endReason = reason; write a status record with the
-    //    reason, and the message when there is one.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
     throw new TodoError(12, 'SessionRecorder.record');
     // #endregion
   }

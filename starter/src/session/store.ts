@@ -186,12 +186,7 @@ export class SessionStore {
    */
   list(): SessionSummary[] {
     // #region chapter 12: SessionStore.list
-    // 1. No folder yet: []. Otherwise every file of this.dir that ends in ".jsonl"; its id is the name without it.
-    // 2. For each, this.load(id): id, createdAt, updatedAt, the number of messages, status, and the title: the first
-    //    message's text when it is a user message, on one line, clipped to 60 characters ('' when there is none).
-    //    If loading throws, list it anyway: id, empty times, 0 messages, status idle, title '', problem = the error's
-    //    message.
-    // 3. Sort by updatedAt, newest first; equal times by id.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
     throw new TodoError(12, 'SessionStore.list');
     // #endregion
   }
@@ -203,13 +198,7 @@ export class SessionStore {
    */
   fork(id: string, messages: number): Session {
     // #region chapter 12: SessionStore.fork
-    // 1. Load session `id`. `messages` must be a whole number from 1 to its number of messages: else throw an Error
-    //    that gives the range.
-    // 2. kept = a deep copy (structuredClone) of its first `messages` messages. If historyProblems(kept) finds
-    //    anything (the cut leaves a call without its result), throw an Error that says so, with the problems.
-    // 3. Make the new session (newSession, a new id, the source's cwd and model, forkedFrom { id, messages }) and
-    //    write its file through this.openWith(session, header, kept): the session record, then one message record per
-    //    kept message. Close the writer, and return the session holding the kept messages.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
     throw new TodoError(12, 'SessionStore.fork');
     // #endregion
   }

@@ -82,11 +82,7 @@ function realOrResolved(dir: string): string {
  */
 export function instructionFiles(cwd: string, home?: string): string[] {
   // #region chapter 12: instructionFiles
-  // 1. Start the list with home/.claude/CLAUDE.md when home is given and that file exists.
-  // 2. The folders: from path.resolve(cwd) up to projectRoot(cwd, home) (given: the repository root, or cwd alone
-  //    without one or when the repository holds the home folder) included, then reversed, so the root comes first.
-  //    Never a folder above the root.
-  // 3. In each folder, each name of INSTRUCTION_FILES in order, when it exists and is a file.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'instructionFiles');
   // #endregion
 }
@@ -121,14 +117,7 @@ export function resolveImports(
   chain: readonly string[] = [file],
 ): string {
   // #region chapter 12: resolveImports
-  // 1. Replace every match of /(^|[ \t])@([\w./-]*[./][\w./-]*\w)/gm (keep the space before it; the path ends
-  //    with a letter or digit, so the full stop after "@notes.md." is not part of it).
-  // 2. target = path.resolve(path.dirname(file), the path). Leave the import as written, with a warning that
-  //    names the importing file and the import, when: the target is not an existing file; it is not inside root
-  //    (follow links: realpath); depth + 1 > MAX_IMPORT_DEPTH; or the target is already in `chain` (a cycle).
-  // 3. Otherwise put in its content (trailing whitespace trimmed), itself passed through resolveImports with
-  //    depth + 1 and the chain plus the target. Read it with readConfigFile(target, { roots: [root] }): an
-  //    UnsafeFileError (a FIFO, a device, too big) leaves the import as written, with its message as the warning.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'resolveImports');
   // #endregion
 }
@@ -160,16 +149,7 @@ export interface SystemPrompt {
  */
 export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   // #region chapter 12: buildSystemPrompt
-  // 1. sections = [options.replace ?? basePrompt(cwd)] (replace takes the base's place; it is not added to it).
-  // 2. For each of instructionFiles(cwd, home): read it with readConfigFile(file, { roots }), roots being [home]
-  //    for the home file and [projectRoot(cwd, home)] for the others (a link out of the project is refused).
-  //    An UnsafeFileError is a warning (its message) and the file is left out of the prompt and out of `files`.
-  //    Resolve its imports: root ~/.claude for the home file, and for the others the project root, unless that
-  //    holds the home folder (holdsHome: the agent runs in ~ or above it): then ~/.claude too, so no import of a
-  //    project file reaches ~/.ssh. Skip it when the result
-  //    is blank; else add "# Instructions from <name>\n\n" + the content trimmed, where name is the path relative
-  //    to cwd for project files, the absolute path for the home file.
-  // 3. Add options.append when it is given and not blank. Join the sections with "\n\n".
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter12 --guided
   throw new TodoError(12, 'buildSystemPrompt');
   // #endregion
 }

@@ -64,10 +64,7 @@ export class OutputCap {
   /** Takes the next piece of output. */
   add(chunk: string): void {
     // #region chapter 4: OutputCap.add
-    // 1. The head fills first: move characters from the chunk into it until it holds Math.floor(limit / 2).
-    // 2. The rest of the chunk goes to the end of the tail.
-    // 3. If the tail is now longer than its share (limit minus the head's share), drop characters from its start
-    //    and add how many to `cut`. Do this on every chunk: the tail may never keep more than its share.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'OutputCap.add');
     // #endregion
   }
@@ -86,24 +83,7 @@ export class OutputCap {
  */
 export async function runCommand(command: string, options: RunOptions): Promise<CommandOutcome> {
   // #region chapter 4: runCommand
-  // 1. Give the run an id (randomUUID()) and start it with spawn('bash', ['-c', command], { cwd, detached: true,
-  //    stdio: ['ignore', 'pipe', 'pipe'], env: commandEnvironment(runId) }). `detached: true` makes the shell the
-  //    leader of a new process group, which everything it starts joins; the environment marks every process of
-  //    this run and hides the agent's API keys from the command.
-  // 2. Read stdout and stderr as text (setEncoding('utf8') keeps multi-byte characters whole) into an OutputCap
-  //    each, chunk by chunk as they arrive.
-  // 3. Write killGroup(): process.kill(-child.pid, 'SIGKILL') (a negative pid means the whole group), inside a
-  //    try/catch because the group may already be gone.
-  // 4. Stop the command when options.timeoutMs has passed, or when options.signal fires: remember why in
-  //    `stopped` ('timeout' or 'abort'), then killGroup().
-  // 5. Wait for the shell's 'exit' event (reject with the child's 'error': bash could not start). Then stop what
-  //    the command left running: stopLeftovers(runId) finds every process of this run, in the group or out of it
-  //    (`sleep 100 &`, `setsid …`), and a note names what it stopped. Then killGroup(), for what it cannot find.
-  // 6. Wait for 'close' (all output read), but not forever: something out of reach may still hold the pipes. If
-  //    settlesWithin(closed, BASH_CLOSE_WAIT_MS) is false, destroy both streams and add a note that something out
-  //    of the group still held the output open and may still be running.
-  // 7. Whatever happened, clear the timer and remove the abort listener. Resolve with { exitCode, signal,
-  //    stdout, stderr (the caps as text), stopped, notes }.
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
   throw new TodoError(4, 'runCommand');
   // #endregion
 }
@@ -129,21 +109,7 @@ export const bashTool = defineTool({
   input,
   async execute({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }, ctx) {
     // #region chapter 4: bashTool.execute
-    // 1. If ctx.signal is already aborted, throw an error saying the command was not run because the run was
-    //    cancelled, without starting it.
-    // 2. Run it with runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }).
-    // 3. Build the two labelled sections the model reads, each without its final newline, and `(empty)` when
-    //    nothing was printed; then each of outcome.notes on a line of its own:
-    //        --- stdout ---
-    //        <stdout>
-    //        --- stderr ---
-    //        <stderr>
-    //        <note>
-    // 4. Stopped by the timeout: throw an error that says the command timed out after <ms> ms and was stopped,
-    //    with the sections on the next line. Stopped by the abort signal: an error that says it was aborted, and
-    //    the sections.
-    // 5. Otherwise return `exit code: <code>` (or `exit code: none (killed by <signal>)`), a newline, and the
-    //    sections. A non-zero exit code is a normal result: the model reads it as a person reads a terminal.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'bashTool.execute');
     // #endregion
   },

@@ -48,26 +48,7 @@ export const editTool = defineTool({
   input,
   async execute({ path: requested, old_string: oldString, new_string: newString, replace_all: replaceAll }, ctx) {
     // #region chapter 4: editTool.execute
-    // 1. Resolve the path with resolveInWorkspace and keep displayPath for messages.
-    // 2. Refuse an empty old_string (say it is empty; to create a file the model should use write) and an
-    //    old_string equal to new_string (say they are the same: nothing would change).
-    // 3. stat the file. Missing: throw `File not found: <path>`. A directory: `<path> is a directory, not a file`.
-    //    Anything else that is not a regular file (a FIFO, a device): `<path> is not a regular file`. Larger than
-    //    EDIT_FILE_SIZE_LIMIT: refuse it, and say to use bash (sed) for such files.
-    // 4. Read it as bytes and decode them with utf8Text. Not UTF-8: refuse it (say so) and leave it untouched.
-    // 5. Line endings: if the file uses \r\n and old_string has no \r, the model wrote its quote with \n (read
-    //    shows lines without their ends). Then look for old_string with every \n turned into \r\n, and put in
-    //    new_string with its line ends turned into \r\n too, so the file keeps one kind of line ending.
-    // 6. Count where old_string occurs, overlapping places included (search again from one past each hit with
-    //    indexOf: "aa" occurs twice in "aaa").
-    //    - none: throw an error that says old_string was not found in <path>, and tells the model to read the
-    //      file and copy the exact text, whitespace and indentation included.
-    //    - more than one without replace_all: throw an error that says how many times it occurs in <path>, and
-    //      suggests more surrounding lines or replace_all.
-    // 7. Replace (every occurrence when replace_all, else the single one) and write the file back. Use
-    //    split/join, not String.replace with a string: replace gives `$&`, `$1` and `$$` in new_string a meaning.
-    // 8. Return `Edited <path>: replaced <N> occurrence(s)` (`1 occurrence`, `3 occurrences`), N the replacements
-    //    made.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'editTool.execute');
     // #endregion
   },

@@ -52,20 +52,7 @@ export const globTool = defineTool({
   readOnly: true,
   async execute({ pattern, path: folder = '.' }, ctx) {
     // #region chapter 4: globTool.execute
-    // 1. Resolve the folder with resolveInWorkspace(ctx.cwd, folder). If it is missing or not a directory, throw
-    //    `<folder> is not a directory`.
-    // 2. Refuse a pattern for which patternLeavesFolder is true, before listing anything: the error names the
-    //    pattern and says patterns are relative to the search folder, which the model chooses with path.
-    // 3. Call tinyglobby's glob(pattern, { cwd: base, absolute: true, onlyFiles: true, dot: true,
-    //    followSymbolicLinks: false, ignore: IGNORED_FOLDERS }).
-    // 4. A symlinked folder named in the pattern can still lead out: keep only the results for which
-    //    insideWorkspace(ctx.cwd, file) is true.
-    // 5. Turn each into displayPath(ctx.cwd, file) (relative to the root, not to the folder) and sort them with
-    //    .sort(): on strings it compares code units, as a < b does, so the order does not depend on the machine's
-    //    locale (localeCompare would).
-    // 6. No files: return `No files match "<pattern>"` (add ` in <folder>` when a folder was given).
-    // 7. More than GLOB_LIMIT: keep the first GLOB_LIMIT and add a last line
-    //    `(<N> more files not shown; use a narrower pattern or path)`.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'globTool.execute');
     // #endregion
   },

@@ -49,28 +49,7 @@ export const grepTool = defineTool({
   readOnly: true,
   async execute({ pattern, path: target = '.', glob: fileGlob, ignore_case: ignoreCase }, ctx) {
     // #region chapter 4: grepTool.execute
-    // 1. Compile the pattern with new RegExp(pattern, ignoreCase ? 'i' : ''). If that throws, throw an error that
-    //    says the regular expression is invalid, quotes the pattern and gives the SyntaxError's message. (No 'g'
-    //    flag: a global regex remembers lastIndex between test() calls and skips matches.)
-    // 2. Resolve the target with resolveInWorkspace. A missing target throws `Path not found: <target>`; one that
-    //    is neither a folder nor a regular file throws `<target> is not a regular file` (reading a FIFO would wait
-    //    forever; tinyglobby lists regular files only).
-    // 3. A file is searched alone. For a folder, list files with tinyglobby as the glob tool does, with the glob
-    //    option (default '**/*') as the pattern; a glob without a '/' matches at any depth ('*.ts' -> '**/*.ts').
-    //    Refuse a glob for which patternLeavesFolder is true, as glob does. Keep only files for which
-    //    insideWorkspace(ctx.cwd, file) is true.
-    // 4. Go through the files in the order of their displayPath, sorted with .sort() as in glob (a Map from display
-    //    path to file keeps the pair). Set aside the files over GREP_FILE_SIZE_LIMIT bytes (stat them). Read the
-    //    others as bytes; skip a file when isBinary.
-    // 5. Split the text into lines (\r\n or \n; a final newline does not start another line) and find the
-    //    matches with a RegexSearch made once for the whole grep (regex, grepLimits.timeMs): search.matchingLines
-    //    runs the regex on a worker thread, so a pattern that backtracks for minutes cannot freeze the agent; its
-    //    RegexTimeoutError is the tool's error. Close the search when done, whatever happened.
-    // 6. For each hit, record `<path>:<line number from 1>: <line>`, the line cut to GREP_LINE_LIMIT characters
-    //    with '…' when longer.
-    // 7. No hits: return `No matches for /<pattern>/` (add ` in <target>` when a target was given). More than
-    //    GREP_LIMIT hits: keep the first GREP_LIMIT and add a line `(<N> more matches not shown; narrow the
-    //    pattern, path or glob)`. Files set aside for their size: a last line naming them.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'grepTool.execute');
     // #endregion
   },

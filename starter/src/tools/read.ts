@@ -143,22 +143,24 @@ export const readTool = defineTool({
     `For long files, read a window with offset and limit (at most ${MAX_READ_BYTES} bytes of text per call).`,
   input,
   readOnly: true,
+  /**
+   * Lines `offset` to `offset + limit - 1` of one regular file inside the workspace, each as numberLine writes it,
+   * one per line. readWindow (given) reads them without loading the whole file.
+   *
+   * - The path goes through resolveInWorkspace (which refuses what is outside), and every message names the file as
+   *   displayPath shows it, relative to the root.
+   * - Refused, with an error that names the file: a path that does not exist, a directory, anything else that is not
+   *   a regular file (a FIFO or a device would block or never end, even one swapped in after you looked), and a
+   *   binary file.
+   * - An empty file reads `(empty file)`. An offset past the end is an error that says how many lines the file has,
+   *   as `3 lines`.
+   * - When lines are left after the window, one last line says how many, as `N more lines` (when they were counted),
+   *   and where to read on, as `offset=N`, so the model can copy it; and says so when the window was capped by bytes.
+   * - The file is closed whatever happens.
+   */
   async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LIMIT }, ctx) {
     // #region chapter 2: readTool.execute
-    // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace.
-    //    Use displayPath for the path in every message, so the model sees it relative to the root.
-    // 2. stat it. Throw an error naming the path when it does not exist, when it is a directory, and when it is
-    //    anything else that is not a regular file (a FIFO or a device would block or never end).
-    // 3. Open it read-only with O_NONBLOCK (so a FIFO swapped in after the stat cannot block), and check the opened
-    //    handle's stat is a regular file too. Close the handle when done, whatever happens.
-    // 4. Let readWindow (given) read lines offset..offset+limit-1. Throw for a binary file; an empty file returns
-    //    '(empty file)'; an offset past the end throws, saying how many lines the file has in these words: the
-    //    number, then "lines" (`notes.txt has 3 lines; offset 4 is past the end`: the tests look for `3 lines`).
-    // 5. Number each line with numberLine, from offset, and join with '\n'.
-    // 6. If lines remain after the window, add a last line saying how many (if they were counted) as `N more lines`,
-    //    and the offset to read on from, written as the argument is (`offset=N`, so the model can copy it): the
-    //    tests look for both phrases (`(500 more lines; read again with offset=2001)`); when the window was capped
-    //    by bytes, the note says that too.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter2 --guided
     throw new TodoError(2, 'readTool.execute');
     // #endregion
   },

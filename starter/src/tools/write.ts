@@ -24,15 +24,7 @@ export const writeTool = defineTool({
   input,
   async execute({ path: requested, content }, ctx) {
     // #region chapter 4: writeTool.execute
-    // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace,
-    //    including a symlink that leads out. Keep displayPath(ctx.cwd, absolute) for messages.
-    // 2. If the path exists, it must be a regular file: a directory throws `<path> is a directory, not a file`;
-    //    anything else (a FIFO, a socket, a device) throws `<path> is not a regular file` (writing to a FIFO waits
-    //    for a reader forever).
-    // 3. Create the parent folders with mkdir(path.dirname(absolute), { recursive: true }).
-    // 4. Write the content as UTF-8 (this replaces an existing file).
-    // 5. Return one line: `Wrote <bytes> bytes (<lines> lines) to <path>`. Count bytes with Buffer.byteLength
-    //    (UTF-8, not string length) and lines as read does: '' has 0 lines, a final newline starts no new line.
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
     throw new TodoError(4, 'writeTool.execute');
     // #endregion
   },
