@@ -7,6 +7,7 @@ import { chapterArg, chaptersWithTests, parseCommandArgs } from './args.js';
 import { hintLang, hintLevels, hintsFile, nextHint, resetHintState, type HintLang, type StubHints } from './hints.js';
 import { firstIncomplete } from './progress.js';
 import { runTests, type TestOutcome } from './run-tests.js';
+import { stepNote } from './step-note.js';
 import { chapterPointer, chapterStubs, firstUnfinished, learnerStubs, likelyChapter } from './stubs.js';
 import { bold, cyan, dim, indent } from './ui.js';
 import path from 'node:path';
@@ -102,7 +103,12 @@ export async function hintText(
     indent(shown.hint.text, '  '),
     '',
   ];
-  if (focus) lines.push(dim(text.failing(focus.test.fullName)), dim(`  ${focus.test.message.split('\n')[0]}`), '');
+  if (focus) {
+    lines.push(dim(text.failing(focus.test.fullName)), dim(`  ${focus.test.message.split('\n')[0]}`));
+    // The level shown is the approach: the steps are on screen already.
+    const note = shown.hint.title === 'Approach' ? undefined : stepNote(focus.test.message, stub.chapter);
+    lines.push(...(note ? [dim(`  ${note}`)] : []), '');
+  }
   lines.push(dim(shown.level < total ? text.again(chapter, shown.level) : text.last(stub.name, stub.chapter)));
   return lines.join('\n');
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editionProblems, starterFiles } from '../../scripts/authors/build-starter.js';
 import { hintLevels, stubSteps } from '../../scripts/kit/hints.js';
+import { stepNote } from '../../scripts/kit/step-note.js';
 import { parseRegions } from '../../scripts/lib/regions.js';
 import { copyRepo, kit, read, REPO, write } from './helpers.js';
 
@@ -60,5 +61,14 @@ describe('the contract and the guided edition', () => {
       expect(section.hints.map((h) => h.title)).toEqual(['Idea', 'Approach', 'Shape']);
       expect(approach!.text).toBe(steps.get(section.stub));
     }
+  });
+
+  it('a failure that names a step says where the steps are; one that names none adds nothing', () => {
+    expect(stepNote('executeToolCall step 3: run the tool through untilAborted', 3)).toMatch(
+      /^"step 3" is a step of the guided edition: .*"npm run hint -- chapter3".*"npm run reset -- chapter3 --guided"/,
+    );
+    expect(stepNote('steps 2 and 4: the results follow their calls', 7)).toContain('"step 2"');
+    expect(stepNote("a thrown tool's result starts with Error: (the first step of many)", 3)).toBeUndefined();
+    expect(stepNote('see SimpleAgent.step 2', 3), 'a name ending in .step is not a step').toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@
  * command (or that the chapter passes), then the type errors of the learner's files and the earlier chapters that
  * fail now.
  */
+import { stepNote } from '../step-note.js';
 import { chaptersWithTests } from '../args.js';
 import type { TestOutcome } from '../run-tests.js';
 import { chapterPointer, chapterStubs, learnerStubs, type LearnerStub, type Pointer } from '../stubs.js';
@@ -115,6 +116,8 @@ export function renderChapter(
     out.push(red(`✗ ${test.fullName}`), dim(`  ${test.file}${test.line ? `:${test.line}` : ''}`), '');
     const message = test.message.split('\n');
     out.push(indent(message.slice(0, 6).join('\n'), '  '));
+    const note = stepNote(test.message, focused.pointer.kind === 'stub' ? focused.pointer.stub.chapter : chapter);
+    if (note) out.push(dim(`  ${note}`));
     if (test.expected !== undefined && test.actual !== undefined) {
       const short = (s: string) => (s.split('\n').length > 15 ? `${s.split('\n').slice(0, 15).join('\n')}\n…` : s);
       out.push(
