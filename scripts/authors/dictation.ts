@@ -16,13 +16,15 @@
  *
  * --stubs: one line per stub, highest first, instead of per chapter. A stub with no doc comment above it is named:
  * it has no contract at all.
+ * --hints: each hint (idea, shape) that repeats its stub's contract or steps for REPEAT_WORDS words in a row.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
 import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
-import { docComment, parseSource } from '../lib/contracts.js';
+import { APPROACH, loadHints, stubSteps } from '../kit/hints.js';
+import { docComment, parseSource, stubContracts } from '../lib/contracts.js';
 import { contractLine, listSources, parseRegions } from '../lib/regions.js';
 
 export interface StubDictation {
@@ -154,14 +156,69 @@ export function dictationLines(stubs: readonly StubDictation[]): string[] {
   ];
 }
 
+/** The words of a text, lower case, with code marks and punctuation dropped. */
+const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}_$.]+/gu) ?? [];
+
+/** The longest run of words `a` and `b` share, as text (empty when they share none). */
+export function longestSharedRun(a: string, b: string): string {
+  const x = wordsOf(a);
+  const y = wordsOf(b);
+  let best = 0;
+  let end = 0;
+  let previous = new Array<number>(y.length + 1).fill(0);
+  for (let i = 1; i <= x.length; i++) {
+    const row = new Array<number>(y.length + 1).fill(0);
+    for (let j = 1; j <= y.length; j++)
+      if (x[i - 1] === y[j - 1]) {
+        row[j] = previous[j - 1]! + 1;
+        if (row[j]! > best) [best, end] = [row[j]!, i];
+      }
+    previous = row;
+  }
+  return x.slice(end - best, end).join(' ');
+}
+
+/** A hint repeats its stub when it shares this many words in a row with the contract or the steps. */
+export const REPEAT_WORDS = 8;
+
+/**
+ * Each English hint (idea, shape) that repeats its stub's contract or steps for REPEAT_WORDS words or more, with the
+ * words: a hint must add something at its level, never the stub's own words again.
+ */
+export function repeatingHints(root = ROOT): string[] {
+  const contracts = stubContracts(root, 'solution');
+  const found: string[] = [];
+  for (const chapter of [...new Set(dictation(root).map((s) => s.chapter))]) {
+    const steps = stubSteps(root, chapter);
+    for (const section of loadHints(root, chapter))
+      for (const hint of section.hints) {
+        if (hint.title === APPROACH) continue;
+        for (const [what, text] of [
+          ['contract', contracts.get(`chapter ${chapter}: ${section.stub}`) ?? ''],
+          ['steps', steps.get(section.stub) ?? ''],
+        ] as const) {
+          const run = longestSharedRun(hint.text, text);
+          if (run.split(' ').length >= REPEAT_WORDS)
+            found.push(`chapter ${chapter}: ${section.stub}, ${hint.title} repeats its ${what}: "${run}"`);
+        }
+      }
+  }
+  return found;
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const { values, positionals } = parseScriptArgs('npm run dictation -- [--stubs] [chapterN...]', {
-    options: { stubs: { type: 'boolean' } },
+  const { values, positionals } = parseScriptArgs('npm run dictation -- [--stubs | --hints] [chapterN...]', {
+    options: { stubs: { type: 'boolean' }, hints: { type: 'boolean' } },
     allowPositionals: true,
   });
   const wanted = positionals.map((arg) => parseChapter(arg));
   const stubs = dictation().filter((s) => wanted.length === 0 || wanted.includes(s.chapter));
-  if (values.stubs) {
+  if (values.hints) {
+    for (const line of repeatingHints().filter(
+      (l) => wanted.length === 0 || wanted.includes(Number(/\d+/.exec(l)![0])),
+    ))
+      console.log(line);
+  } else if (values.stubs) {
     for (const s of [...stubs].sort((a, b) => b.contract - a.contract))
       console.log(
         `${pct(s.contract)} contract ${pct(s.guided)} guided  of ${String(s.total).padStart(2)}  chapter ${s.chapter}: ` +

@@ -23,7 +23,7 @@ import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, sta
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { editionProblems, starterDrift } from './build-starter.js';
-import { dictation, dictationLines } from './dictation.js';
+import { dictation, dictationLines, repeatingHints } from './dictation.js';
 import { chapterDir, parseTestArgs } from '../lib/chapters.js';
 import { buildSite, checkGuide, guideTestCommands } from '../lib/guide.js';
 import { parseScriptArgs } from '../kit/args.js';
@@ -628,6 +628,8 @@ console.log(`\nGraded tests: ${solutionTests().length} (${perChapter})`);
 // A report, not a gate (npm run dictation): how much of each reference body the stubs' comments spell out.
 console.log('\nHow much the stubs dictate (identifiers and literals of the reference body their comments spell out):');
 for (const line of dictationLines(dictation())) console.log(`  ${line}`);
+const repeats = repeatingHints();
+console.log(`  hints that repeat their stub's contract or steps (npm run dictation -- --hints): ${repeats.length}`);
 
 if (failures.length > 0) {
   console.log(`\nverify: ${failures.length} problem(s) found`);
