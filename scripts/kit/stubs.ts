@@ -258,16 +258,20 @@ export function stubOfTest<S extends StubInfo>(
 }
 
 /**
- * True when a failure message points at a step of the stub, the way the graded tests label their assertions:
- * `runToolCall step 5: ...` names runToolCall; `executeTools step 1` names StreamingAgent.executeTools (a method may be
- * named without its class); `StreamingAgent.chat step 2` does not name Agent.chat.
+ * True when a failure message points at the stub, the way the graded tests label their assertions:
+ * `runToolCall: …` or `runToolCall guided step 5: …` (and the older `runToolCall step 5: …`) names runToolCall;
+ * `executeTools guided step 1` names StreamingAgent.executeTools (a method may be named without its class, but then
+ * only with its step or at the start of the message); `StreamingAgent.chat step 2` does not name Agent.chat.
  */
 export function messageNamesStep(message: string, stub: string): boolean {
   const member = stub.includes('.') ? stub.slice(stub.lastIndexOf('.') + 1) : undefined;
+  const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return [stub, member].some(
     (name) =>
       name !== undefined &&
-      new RegExp(`(^|[^\\w.])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} steps? \\d`).test(message),
+      (new RegExp(`(^|[^\\w.])${escape(name)} (guided )?steps? \\d`).test(message) ||
+        new RegExp(`^${escape(name)}: `).test(message) ||
+        (name === stub && new RegExp(`(^|[^\\w.])${escape(name)}: `).test(message))),
   );
 }
 

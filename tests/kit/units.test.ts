@@ -113,6 +113,17 @@ describe('stub matching (scripts/kit/stubs.ts)', () => {
     expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'Agent.chat')).toBe(false);
     expect(messageNamesStep('StreamingAgent.chat step 2: the text', 'SimpleAgent.chat')).toBe(false);
     expect(messageNamesStep('the run sent a done event twice', 'finishRun')).toBe(false);
+    expect(messageNamesStep('runToolCall: run the tool with runTool (guided step 5)', 'runToolCall')).toBe(true);
+    expect(messageNamesStep('Agent.run guided step 3b: stream the request', 'Agent.run')).toBe(true);
+    expect(
+      messageNamesStep('composeHooks guided step 3 and Agent.streamTurn guided step 2: x', 'Agent.streamTurn'),
+    ).toBe(true);
+    expect(messageNamesStep('executeTools: the results keep the order of the calls', 'SimpleAgent.executeTools')).toBe(
+      true,
+    );
+    expect(messageNamesStep('the tool did not run: x', 'SimpleAgent.run'), 'a member named mid-sentence, no step').toBe(
+      false,
+    );
   });
 
   it('the first unfinished stub is the first still throwing TodoError or with a failing test', () => {
