@@ -45,7 +45,7 @@ describe('textOf (src/messages.ts)', () => {
   test('is the empty string for a turn with only tool calls', () => {
     expect(
       textOf(assistantToolCalls([{ id: 'c1', name: 'read', arguments: {} }])),
-      'no text blocks: the empty string (step 3)',
+      'no text blocks: the empty string (guided step 3)',
     ).toBe('');
   });
 });
@@ -96,22 +96,23 @@ describe('historyProblems (src/messages.ts)', () => {
   });
 
   test('finds nothing wrong in an empty history', () => {
-    expect(historyProblems([]), 'an empty history has no problems (step 1 applies only when it is not empty)').toEqual(
-      [],
-    );
+    expect(
+      historyProblems([]),
+      'an empty history has no problems (guided step 1 applies only when it is not empty)',
+    ).toEqual([]);
   });
 
   test('reports a history that does not start with a user message', () => {
     const problems = historyProblems([assistantText('hi'), userMessage('hello')]);
     expect(problems, `one problem, about message 0; got ${JSON.stringify(problems)}`).toHaveLength(1);
-    expect(problems[0], 'step 1: the sentence names message 0').toMatch(/message 0/);
+    expect(problems[0], 'the sentence names message 0 (guided step 1)').toMatch(/message 0/);
   });
 
   test('reports a tool call that never got a result, naming its id', () => {
     const problems = historyProblems([userMessage('go'), assistantToolCalls([{ ...call1, arguments: {} }])]);
     expect(
       problems,
-      `step 6: one problem for the call still pending at the end; got ${JSON.stringify(problems)}`,
+      `one problem for the call still pending at the end (guided step 6); got ${JSON.stringify(problems)}`,
     ).toHaveLength(1);
     expect(problems[0], 'the sentence names the id').toContain('call_1');
   });
@@ -123,7 +124,7 @@ describe('historyProblems (src/messages.ts)', () => {
       toolResult(call1, 'ok'),
       toolResult({ id: 'call_9', name: 'read' }, 'stray'),
     ]);
-    expect(problems, `step 4: one problem, the stray result; got ${JSON.stringify(problems)}`).toHaveLength(1);
+    expect(problems, `one problem, the stray result (guided step 4); got ${JSON.stringify(problems)}`).toHaveLength(1);
     expect(problems[0], 'the sentence names the id').toContain('call_9');
     expect(problems[0], 'the sentence names the index of the result').toContain('message 3');
   });
@@ -137,7 +138,7 @@ describe('historyProblems (src/messages.ts)', () => {
     ]);
     expect(
       problems.length,
-      `step 5: a user message ends the wait for results: expected two problems (call_1 unanswered, then a stray result), got ${JSON.stringify(problems)}`,
+      `a user message ends the wait for results: expected two problems (call_1 unanswered, then a stray result) (guided step 5), got ${JSON.stringify(problems)}`,
     ).toBe(2);
     expect(
       problems[0],
@@ -157,7 +158,7 @@ describe('historyProblems (src/messages.ts)', () => {
     ]);
     expect(
       problems.length,
-      `step 3: an assistant turn first reports the calls still pending (call_1), then the late result answers no open call: two problems; got ${JSON.stringify(problems)}`,
+      `an assistant turn first reports the calls still pending (call_1), then the late result answers no open call: two problems (guided step 3); got ${JSON.stringify(problems)}`,
     ).toBe(2);
   });
 
@@ -171,7 +172,7 @@ describe('historyProblems (src/messages.ts)', () => {
     ]);
     expect(
       problems,
-      `step 3: one problem, the reused id, even though the two calls are in different turns; got ${JSON.stringify(problems)}`,
+      `one problem, the reused id, even though the two calls are in different turns (guided step 3); got ${JSON.stringify(problems)}`,
     ).toHaveLength(1);
     expect(problems[0], 'the sentence names the id').toMatch(/call_1/);
   });
@@ -187,7 +188,7 @@ describe('historyProblems (src/messages.ts)', () => {
     ]);
     expect(
       problems.some((p) => /call_1/.test(p) && /message 1\b/.test(p)),
-      `historyProblems step 3: check each call of a turn against the ids seen so far, including the calls before it in the same turn (message 1 uses call_1 twice); got ${JSON.stringify(problems)}`,
+      `historyProblems: check each call of a turn against the ids seen so far, including the calls before it in the same turn (message 1 uses call_1 twice) (guided step 3); got ${JSON.stringify(problems)}`,
     ).toBe(true);
   });
 
@@ -202,7 +203,7 @@ describe('historyProblems (src/messages.ts)', () => {
     const ok = historyProblems(valid);
     expect(
       ok,
-      `historyProblems step 2: keep the ids in a Set (a plain object already "has" constructor and toString); a valid history got ${JSON.stringify(ok)}`,
+      `historyProblems: keep the ids in a Set (a plain object already "has" constructor and toString); a valid history got ${JSON.stringify(ok)} (guided step 2)`,
     ).toEqual([]);
     const stray = historyProblems([
       userMessage('go'),
@@ -211,7 +212,7 @@ describe('historyProblems (src/messages.ts)', () => {
     ]);
     expect(
       stray,
-      `historyProblems step 2: a result for "hasOwnProperty" answers no open call (keep the pending ids in a Set, not an object); got ${JSON.stringify(stray)}`,
+      `historyProblems: a result for "hasOwnProperty" answers no open call (keep the pending ids in a Set, not an object) (guided step 2); got ${JSON.stringify(stray)}`,
     ).toHaveLength(1);
   });
 

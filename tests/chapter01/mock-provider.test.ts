@@ -20,7 +20,7 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     );
     expect(
       await provider.complete(ask(history)),
-      'the second call returns turn 2 (step 4: take the next step)',
+      'the second call returns turn 2: each call takes the next step of the script (guided step 4)',
     ).toEqual(assistantText('second'));
   });
 
@@ -52,7 +52,7 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
   test('does not keep the abort signal in the recorded request', async () => {
     const provider = new MockProvider([assistantText('ok')]);
     await provider.complete(ask([userMessage('hi')], { signal: new AbortController().signal }));
-    expect(provider.requests[0], 'step 2: record the request without its signal').not.toHaveProperty('signal');
+    expect(provider.requests[0], 'record the request without its signal (guided step 2)').not.toHaveProperty('signal');
   });
 
   test('hands out copies: changing a returned turn does not change the script', async () => {
@@ -72,18 +72,21 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
       'a call past the end of the script must fail loudly with ScriptExhaustedError, not return undefined',
     ).toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
-    expect(message, 'step 3: the message says how many turns the script had ("1 turn")').toMatch(/\b1 turn/);
-    expect(message, 'step 3: the message says which turn was asked for, counting from 1 ("turn 2")').toMatch(
+    expect(message, 'the message says how many turns the script had ("1 turn") (guided step 3)').toMatch(/\b1 turn/);
+    expect(message, 'the message says which turn was asked for, counting from 1 ("turn 2") (guided step 3)').toMatch(
       /turn 2\b/,
     );
-    expect(provider.requests, 'step 2 comes before step 3: the request that ran out is still recorded').toHaveLength(2);
+    expect(
+      provider.requests,
+      'the request that ran out of script is still recorded: record first, then look for its turn (guided steps 2 and 3)',
+    ).toHaveLength(2);
   });
 
   test('throws a scripted error, then goes on with the next step', async () => {
     const failure = new Error('503 overloaded');
     const provider = new MockProvider([failure, assistantText('recovered')]);
     expect(
-      await rejection(provider.complete(ask([userMessage('hi')])), 'step 4: an Error step is thrown'),
+      await rejection(provider.complete(ask([userMessage('hi')])), 'an Error step is thrown (guided step 4)'),
       'the scripted Error itself is thrown',
     ).toBe(failure);
     expect(
@@ -98,7 +101,7 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     ]);
     expect(
       await provider.complete(ask([userMessage('ping')])),
-      'step 4: a function step is called with the request',
+      'a function step is called with the request (guided step 4)',
     ).toEqual(assistantText('you said ping'));
   });
 
@@ -117,12 +120,15 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     expect(
       await rejection(
         provider.complete(ask([userMessage('hi')], { signal: controller.signal })),
-        'step 1: an aborted signal must reject',
+        'an aborted signal must reject (guided step 1)',
       ),
-      'step 1: reject with signal.reason itself',
+      'reject with signal.reason itself (guided step 1)',
     ).toBe(reason);
     expect(provider.remaining, 'an aborted call must not use up a scripted turn').toBe(1);
-    expect(provider.requests, 'step 1 comes before step 2: an aborted call is not recorded').toHaveLength(0);
+    expect(
+      provider.requests,
+      'an aborted call is not recorded: the signal is checked before anything else (guided steps 1 and 2)',
+    ).toHaveLength(0);
   });
 
   test('remaining counts the steps not used yet', async () => {
@@ -136,6 +142,6 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
     const provider = new MockProvider([() => built]);
     const got = await provider.complete(ask([userMessage('hi')]));
     expect(got, 'the turn the function built').toEqual(built);
-    expect(got, 'step 4: return a deep copy of the turn, whichever kind of step built it').not.toBe(built);
+    expect(got, 'return a deep copy of the turn, whichever kind of step built it (guided step 4)').not.toBe(built);
   });
 });

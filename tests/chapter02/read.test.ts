@@ -45,11 +45,11 @@ describe('readTool (src/tools/read.ts)', () => {
   test('reads a window with offset and limit, and says how to read on', async () => {
     const { root } = tempWorkspace({ 'n.txt': Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n') });
     const lines = (await read(root, { path: 'n.txt', offset: 3, limit: 2 })).split('\n');
-    expect(lines.slice(0, 2), 'offset counts lines from 1: offset 3, limit 2 shows lines 3 and 4 (step 5)').toEqual([
-      '     3\tline 3',
-      '     4\tline 4',
-    ]);
-    expect(lines, 'one note line after the window (step 6)').toHaveLength(3);
+    expect(
+      lines.slice(0, 2),
+      'offset counts lines from 1: offset 3, limit 2 shows lines 3 and 4 (guided step 5)',
+    ).toEqual(['     3\tline 3', '     4\tline 4']);
+    expect(lines, 'one note line after the window (guided step 6)').toHaveLength(3);
     expect(lines[2], 'the note says how many lines remain (6)').toMatch(/\b6 more lines\b/);
     expect(lines[2], 'the note names the offset to read on from (5)').toMatch(/offset=5\b/);
   });
@@ -57,22 +57,23 @@ describe('readTool (src/tools/read.ts)', () => {
   test('counts a single line left after the window', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
     const lines = (await read(root, { path: 'n.txt', limit: 2 })).split('\n');
-    expect(lines, 'two lines and a note: one line is left (step 6)').toHaveLength(3);
+    expect(lines, 'two lines and a note: one line is left (guided step 6)').toHaveLength(3);
     expect(lines[2], 'the note counts the 1 line left and names offset=3').toMatch(/\b1 more line[^]*offset=3\b/);
     expect(lines[2], 'the window was not capped by bytes: the note says nothing about bytes').not.toMatch(/bytes/);
   });
 
   test('adds no note when the window reaches the end', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
-    expect(await read(root, { path: 'n.txt', offset: 2 }), 'the window reaches the last line: no note (step 6)').toBe(
-      '     2\tb\n     3\tc',
-    );
+    expect(
+      await read(root, { path: 'n.txt', offset: 2 }),
+      'the window reaches the last line: no note (guided step 6)',
+    ).toBe('     2\tb\n     3\tc');
   });
 
   test('adds no note when the window is full and ends exactly at the last line', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc\n' });
     const why =
-      'readTool.execute step 6: the note is for lines that remain after the window, not for a window that is full; this window ends at the last line';
+      'readTool.execute: the note is for lines that remain after the window, not for a window that is full; this window ends at the last line (guided step 6)';
     expect(await read(root, { path: 'n.txt', limit: 3 }), `${why} (limit 3 on a 3-line file)`).toBe(
       '     1\ta\n     2\tb\n     3\tc',
     );
@@ -84,13 +85,13 @@ describe('readTool (src/tools/read.ts)', () => {
   test('reads the last line when the offset is its number; one past it is past the end', async () => {
     const { root } = tempWorkspace({ 'n.txt': 'a\nb\nc' });
     const why =
-      'readTool.execute step 4: offset 3 of a 3-line file is the last line, not past the end (past the end is offset > line count)';
+      'readTool.execute: offset 3 of a 3-line file is the last line, not past the end (past the end is offset > line count) (guided step 4)';
     expect(await settles(read(root, { path: 'n.txt', offset: 3 }), why), why).toBe('     3\tc');
     const error = await rejection(
       read(root, { path: 'n.txt', offset: 4 }),
-      'readTool.execute step 4: offset 4 of a 3-line file is past the end: throw',
+      'readTool.execute: offset 4 of a 3-line file is past the end: throw (guided step 4)',
     );
-    expect(String(error), 'readTool.execute step 4: the message says how many lines the file has (3)').toMatch(
+    expect(String(error), 'readTool.execute: the message says how many lines the file has (3) (guided step 4)').toMatch(
       /\b3 lines\b/,
     );
   });
@@ -107,13 +108,16 @@ describe('readTool (src/tools/read.ts)', () => {
 
   test('says "(empty file)" for an empty file', async () => {
     const { root } = tempWorkspace({ 'empty.txt': '' });
-    const why = "step 4: an empty file returns '(empty file)', not an error about the offset (check it first)";
+    const why = "an empty file returns '(empty file)', not an error about the offset (check it first) (guided step 4)";
     expect(await settles(read(root, { path: 'empty.txt' }), why), why).toBe('(empty file)');
   });
 
   test('throws for a missing file, naming the path the model used', async () => {
     const { root } = tempWorkspace();
-    const error = await rejection(read(root, { path: 'missing.txt' }), 'reading a missing file must throw (step 2)');
+    const error = await rejection(
+      read(root, { path: 'missing.txt' }),
+      'reading a missing file must throw (guided step 2)',
+    );
     expect((error as Error).message, 'the message names the path as the model wrote it (use displayPath)').toContain(
       'missing.txt',
     );
@@ -126,10 +130,10 @@ describe('readTool (src/tools/read.ts)', () => {
     const { root } = tempWorkspace();
     mkdirSync(path.join(root, 'src'));
     const error = await rejection(read(root, { path: 'src' }), 'reading a directory must throw');
-    expect((error as Error).message, 'step 2: the message names the path (src)').toMatch(/^src\b|\bsrc\b/);
+    expect((error as Error).message, 'the message names the path (src) (guided step 2)').toMatch(/^src\b|\bsrc\b/);
     expect(
       (error as Error).message,
-      'step 2: check with stat and say it is a directory (not the raw EISDIR error of a read)',
+      'check with stat and say it is a directory (not the raw EISDIR error of a read) (guided step 2)',
     ).toMatch(/directory/);
     expect((error as Error).message).not.toMatch(/EISDIR/);
   });
@@ -138,7 +142,7 @@ describe('readTool (src/tools/read.ts)', () => {
     const { root } = tempWorkspace({ 'a.txt': 'a\nb\n' });
     const error = await rejection(
       read(root, { path: 'a.txt', offset: 5 }),
-      'an offset past the end must throw (step 4)',
+      'an offset past the end must throw (guided step 4)',
     );
     expect((error as Error).message, 'the message says how many lines the file has (2)').toMatch(/\b2 lines\b/);
   });
@@ -191,11 +195,11 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
         throw (outcome as { error: Error }).error;
       expect(
         outcome.kind,
-        'step 2: a FIFO is not a regular file; refuse it before opening it (opening one waits for a writer)',
+        'a FIFO is not a regular file; refuse it before opening it (opening one waits for a writer) (guided step 2)',
       ).toBe('rejected');
       expect(
         String((outcome as { error: unknown }).error),
-        'step 2: a FIFO is not a regular file: refuse it with an error that names the path',
+        'a FIFO is not a regular file: refuse it with an error that names the path (guided step 2)',
       ).toContain('pipe');
     } finally {
       // Release a read that is stuck opening the FIFO, so the test worker is not left with a blocked thread.
@@ -230,11 +234,13 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
       `at most ${MAX_READ_BYTES} bytes of the file's text (readWindow stops there)`,
     ).toBeLessThanOrEqual(MAX_READ_BYTES);
     expect(shown, 'as many whole lines as fit').toBe(MAX_READ_BYTES / 100);
-    expect(lines.at(-1), 'step 6: the note counts the lines left').toMatch(
+    expect(lines.at(-1), 'the note counts the lines left (guided step 6)').toMatch(
       new RegExp(`\\b${3000 - shown} more lines\\b`),
     );
-    expect(lines.at(-1), 'step 6: the note names the next line to read').toMatch(new RegExp(`offset=${shown + 1}\\b`));
-    expect(lines.at(-1), 'step 6: when the window was capped by bytes, the note says so').toMatch(/bytes/);
+    expect(lines.at(-1), 'the note names the next line to read (guided step 6)').toMatch(
+      new RegExp(`offset=${shown + 1}\\b`),
+    );
+    expect(lines.at(-1), 'when the window was capped by bytes, the note says so (guided step 6)').toMatch(/bytes/);
     const next = (await read(root, { path: 'wide.txt', offset: shown + 1, limit: 1 })).split('\n')[0];
     expect(next, 'reading again from the offset in the note goes on where the window stopped').toBe(
       `${String(shown + 1).padStart(6)}\t${line}`,
@@ -249,7 +255,7 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     );
     const error = await rejection(
       read(root, { path: 'logo.png' }),
-      'step 4: a file with NUL bytes is binary (readWindow says so): throw',
+      'a file with NUL bytes is binary (readWindow says so): throw (guided step 4)',
     );
     expect(String(error), 'the error names the path').toContain('logo.png');
     expect(String(error), 'the error says the file is binary').toMatch(/binary/i);
@@ -266,11 +272,11 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     });
     expect(
       typeof result === 'string' ? result : String(result),
-      'step 4: read through readWindow on the open handle, never the whole file into one string',
+      'read through readWindow on the open handle, never the whole file into one string (guided step 4)',
     ).toMatch(/^ {5}1\tfirst line\n {5}2\tfirst line\n/);
     expect(
       String(result).split('\n').at(-1),
-      'step 6: lines that were not counted: the note says there are more, and where to read on',
+      'lines that were not counted: the note says there are more, and where to read on (guided step 6)',
     ).toMatch(/more lines[^]*offset=3\b/);
     expect(
       String(result).split('\n').at(-1),
@@ -320,11 +326,11 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
     try {
       const error = await rejection(
         read(root, { path: 'agent.sock' }),
-        'a socket is not a regular file: refuse it (step 2)',
+        'a socket is not a regular file: refuse it (guided step 2)',
       );
       expect(
         String(error),
-        'step 2: stat first, and name the path relative to the root (displayPath), not the raw error of open',
+        'stat first, and name the path relative to the root (displayPath), not the raw error of open (guided step 2)',
       ).not.toContain(root);
       expect(String(error), 'the message names the path').toContain('agent.sock');
     } finally {
@@ -344,13 +350,13 @@ describe('readTool (src/tools/read.ts): what a careless model or a hostile works
         }
       }).length;
     await read(root, { path: 'a.txt' });
-    expect(openOn(path.join(root, 'a.txt')), 'step 3: close the handle when done').toBe(0);
+    expect(openOn(path.join(root, 'a.txt')), 'close the handle when done (guided step 3)').toBe(0);
     await read(root, { path: 'blob.bin' }).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
     });
     expect(
       openOn(path.join(root, 'blob.bin')),
-      'step 3: close the handle whatever happens, a refused binary file too (try/finally)',
+      'close the handle whatever happens, a refused binary file too (try/finally) (guided step 3)',
     ).toBe(0);
   });
 });

@@ -39,7 +39,7 @@ describe('toolDefinition (src/tool.ts)', () => {
   });
 
   test('leaves out the $schema key', () => {
-    expect(toolDefinition(search).inputSchema, 'step 2: drop the $schema key').not.toHaveProperty('$schema');
+    expect(toolDefinition(search).inputSchema, 'drop the $schema key (guided step 2)').not.toHaveProperty('$schema');
   });
 });
 
@@ -63,7 +63,7 @@ describe('ToolSet.get (src/tool.ts)', () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
       expect(
         set.get(name),
-        `ToolSet.get step 1: the model sent the tool name "${name}"; no tool has it, so get returns undefined (look it up in the set's Map, not in a plain object, which inherits "${name}")`,
+        `ToolSet.get: the model sent the tool name "${name}"; no tool has it, so get returns undefined (look it up in the set's Map, not in a plain object, which inherits "${name}") (guided step 1)`,
       ).toBeUndefined();
     }
   });
@@ -76,16 +76,17 @@ describe('ToolSet.add (src/tool.ts)', () => {
     const second = named('read');
     expect(() => set.add(second), 'adding a second tool named "read" must throw, naming it').toThrow(/read/);
     expect(set.size, 'still one tool').toBe(1);
-    expect(set.get('read'), 'step 1: check before storing: the first tool stays, the second never replaces it').toBe(
-      first,
-    );
+    expect(
+      set.get('read'),
+      'check before storing: the first tool stays, the second never replaces it (guided step 1)',
+    ).toBe(first);
   });
 
   test('add returns the set, so calls chain', () => {
     const set = new ToolSet();
     expect(
       set.add(named('a')).add(named('b')).names(),
-      'step 2: add returns this, so both tools are in the set',
+      'add returns this, so both tools are in the set (guided step 2)',
     ).toEqual(['a', 'b']);
   });
 });
@@ -108,12 +109,12 @@ describe('ToolSet.definitions (src/tool.ts)', () => {
     set.add(named('write'));
     expect(
       set.definitions().map((d) => d.name),
-      'ToolSet.definitions step 1: map the tools in the set at every call; "write" was added after the first call',
+      'ToolSet.definitions: map the tools in the set at every call; "write" was added after the first call (guided step 1)',
     ).toEqual(['read', 'write']);
     set.remove('read');
     expect(
       set.definitions().map((d) => d.name),
-      'ToolSet.definitions step 1: map the tools in the set at every call; "read" was removed',
+      'ToolSet.definitions: map the tools in the set at every call; "read" was removed (guided step 1)',
     ).toEqual(['write']);
   });
 

@@ -9,7 +9,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
   test('resolves a relative path against the root', async () => {
     const { root } = tempWorkspace({ 'src/a.ts': '' });
     const why =
-      'resolveInWorkspace step 1: resolve the path against the root, path.resolve(root, requested), not against the folder the process runs in';
+      'resolveInWorkspace: resolve the path against the root, path.resolve(root, requested), not against the folder the process runs in (guided step 1)';
     expect(await settles(resolveInWorkspace(root, 'src/a.ts'), why), why).toBe(path.join(root, 'src/a.ts'));
   });
 
@@ -41,8 +41,8 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
       resolveInWorkspace(root, requested),
       'an absolute path outside the root must be refused',
     );
-    expect(error, 'step 2: throw PathOutsideWorkspaceError').toBeInstanceOf(PathOutsideWorkspaceError);
-    expect((error as Error).message, 'step 2: the message names the path').toContain(requested);
+    expect(error, 'throw PathOutsideWorkspaceError (guided step 2)').toBeInstanceOf(PathOutsideWorkspaceError);
+    expect((error as Error).message, 'the message names the path (guided step 2)').toContain(requested);
   });
 
   test('refuses a sibling folder whose name starts like the root', async () => {
@@ -78,7 +78,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     expect(
       await rejection(
         resolveInWorkspace(root, 'innocent.txt'),
-        'innocent.txt is a symlink to a file outside: follow symlinks (step 3, realLocation) before deciding',
+        'innocent.txt is a symlink to a file outside: follow symlinks (realLocation) before deciding (guided step 3)',
       ),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
@@ -112,7 +112,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     symlinkSync(path.join(root, 'real.txt'), path.join(root, 'alias.txt'));
     expect(
       await resolveInWorkspace(root, 'alias.txt'),
-      'step 4: a link that stays inside is accepted, and the path is returned as asked, not the real one',
+      'a link that stays inside is accepted, and the path is returned as asked, not the real one (guided step 4)',
     ).toBe(path.join(root, 'alias.txt'));
   });
 
@@ -135,7 +135,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     expect(
       await rejection(
         resolveInWorkspace(root, 'build/out.js'),
-        'build/ is a link to ../outside/later, a folder that does not exist yet: step 3 must follow it anyway (realLocation)',
+        'build/ is a link to ../outside/later, a folder that does not exist yet: guided step 3 must follow it anyway (realLocation)',
       ),
     ).toBeInstanceOf(PathOutsideWorkspaceError);
   });
@@ -148,7 +148,7 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
         resolveInWorkspace(root, 'current.txt'),
         'current.txt links to drafts/new.txt, which does not exist yet but would be inside: accept it',
       ),
-      'step 4: return the path as asked',
+      'return the path as asked (guided step 4)',
     ).toBe(path.join(root, 'current.txt'));
   });
 
@@ -177,10 +177,10 @@ describe('resolveInWorkspace (src/workspace.ts)', () => {
     test('accepts a file inside, returning it below the root as given', async () => {
       const { link } = linkedRoot({ 'a.txt': 'a' });
       const where =
-        'the root is a link: step 3 must compare against where the root really is (realLocation of the root too)';
+        'the root is a link: guided step 3 must compare against where the root really is (realLocation of the root too)';
       expect(
         await settles(resolveInWorkspace(link, 'a.txt'), where),
-        'step 4: return the resolved path below the root as given, not the real one',
+        'return the resolved path below the root as given, not the real one (guided step 4)',
       ).toBe(path.join(link, 'a.txt'));
       expect(
         await settles(resolveInWorkspace(link, 'new/file.txt'), where),

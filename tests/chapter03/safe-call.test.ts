@@ -119,11 +119,11 @@ describe('executeToolCall (src/safe-call.ts)', () => {
     const result = await within(pending, 500);
     expect(
       result,
-      'step 3: run the tool through untilAborted(ctx.signal, ...): after an abort, executeToolCall must stop waiting for a tool that never settles',
+      'run the tool through untilAborted(ctx.signal, ...): after an abort, executeToolCall must stop waiting for a tool that never settles (guided step 3)',
     ).not.toBe('still waiting');
     expect(
       result,
-      'step 3: when untilAborted gives ABORTED, the result is an error result holding CANCELLED_RESULT, paired with the call',
+      'when untilAborted gives ABORTED, the result is an error result holding CANCELLED_RESULT, paired with the call (guided step 3)',
     ).toEqual({
       role: 'tool',
       toolCallId: 'call_7',
@@ -131,9 +131,10 @@ describe('executeToolCall (src/safe-call.ts)', () => {
       content: CANCELLED_RESULT,
       isError: true,
     });
-    expect(contexts[0]?.signal, 'step 3: the tool still gets ctx (with its signal), so it can stop by itself').toBe(
-      controller.signal,
-    );
+    expect(
+      contexts[0]?.signal,
+      'the tool still gets ctx (with its signal), so it can stop by itself (guided step 3)',
+    ).toBe(controller.signal);
   });
 
   test('does not start a tool once the signal has aborted', async () => {
@@ -146,13 +147,13 @@ describe('executeToolCall (src/safe-call.ts)', () => {
     );
     expect(
       result,
-      'step 3: an aborted signal gives the cancelled result at once (untilAborted does not start the work)',
+      'an aborted signal gives the cancelled result at once (untilAborted does not start the work) (guided step 3)',
     ).toMatchObject({
       toolCallId: 'call_7',
       content: CANCELLED_RESULT,
       isError: true,
     });
-    expect(contexts, 'step 3: a tool must not start after the run was cancelled').toEqual([]);
+    expect(contexts, 'a tool must not start after the run was cancelled (guided step 3)').toEqual([]);
   });
 
   test("with a signal that does not abort, the tool's own result and errors come back as usual", async () => {
@@ -162,12 +163,17 @@ describe('executeToolCall (src/safe-call.ts)', () => {
       executeToolCall(tools, call('slow', { ms: 5, text: 'late but fine' }), { cwd: process.cwd(), signal }),
       never,
     );
-    expect(ok, "step 3: a signal that never aborts changes nothing: the tool's text is the result").toMatchObject({
+    expect(
+      ok,
+      "a signal that never aborts changes nothing: the tool's text is the result (guided step 3)",
+    ).toMatchObject({
       content: 'late but fine',
       isError: false,
     });
     const failed = await settles(executeToolCall(tools, call('fail', {}), { cwd: process.cwd(), signal }), never);
-    expect(failed, "step 3: a throw is still an error result with the tool's message").toMatchObject({ isError: true });
+    expect(failed, "a throw is still an error result with the tool's message (guided step 3)").toMatchObject({
+      isError: true,
+    });
     expect(failed.content).toContain('disk on fire');
   });
 });

@@ -66,10 +66,11 @@ describe('SimpleAgent.run and chat (src/simple-agent.ts)', () => {
     });
     await agent.chat([userMessage('go')]);
     for (const [i, request] of provider.requests.entries()) {
-      expect(request.system, `request ${i + 1} should carry the system prompt (chat step 1: on every request)`).toBe(
-        'You are terse.',
-      );
-      expect(request.tools, `request ${i + 1} should offer the tools (chat step 1: on every request)`).toEqual(
+      expect(
+        request.system,
+        `request ${i + 1} should carry the system prompt (chat guided step 1: on every request)`,
+      ).toBe('You are terse.');
+      expect(request.tools, `request ${i + 1} should offer the tools (chat guided step 1: on every request)`).toEqual(
         tools.definitions(),
       );
     }
@@ -148,7 +149,7 @@ describe('SimpleAgent.run and chat (src/simple-agent.ts)', () => {
     ).toBeGreaterThan(1);
     expect(
       shape(history),
-      'step 3 of SimpleAgent.chat: the round (turn, then its result) and, last, the final answer turn (push it before returning its text)',
+      'guided step 3 of SimpleAgent.chat: the round (turn, then its result) and, last, the final answer turn (push it before returning its text)',
     ).toEqual(['user', 'assistant call echo#c1', 'tool echo#c1', 'assistant text']);
     expect(history).toBeValidHistory('after chat');
   });
@@ -161,7 +162,7 @@ describe('SimpleAgent.run and chat (src/simple-agent.ts)', () => {
     expect(await agent.chat(history)).toBe('Your name is Ada.');
     expect(
       shape(requestOn(provider, 2).messages),
-      'step 3 of SimpleAgent.chat: the answer turn is pushed onto the history too (not only returned as text), so the next chat sends it',
+      'guided step 3 of SimpleAgent.chat: the answer turn is pushed onto the history too (not only returned as text), so the next chat sends it',
     ).toEqual(['user', 'assistant text', 'user']);
   });
 
@@ -208,7 +209,8 @@ describe('SimpleAgent.run and chat (src/simple-agent.ts)', () => {
   });
 });
 
-const NORMALIZE = 'chat step 2: pass every turn through normalizeTurn(turn, history) and use the turn it returns';
+const NORMALIZE =
+  'chat: pass every turn through normalizeTurn(turn, history) and use the turn it returns (guided step 2)';
 const callIds = (turn: Message | undefined) =>
   turn?.role === 'assistant' ? turn.content.flatMap((block) => (block.type === 'tool_call' ? [block.id] : [])) : [];
 const resultIds = (messages: readonly Message[]) =>
@@ -316,12 +318,12 @@ describe('SimpleAgent.chat and the turn rules (src/simple-agent.ts, src/turn-rul
     const history: Message[] = [userMessage('go')];
     expect(
       await settles(agent.chat(history), 'a cut turn ends the run like an answer'),
-      "chat step 3: every stop reason but 'tool_use' (here 'max_tokens') ends the run: push the turn and return its text",
+      "chat: every stop reason but 'tool_use' (here 'max_tokens') ends the run: push the turn and return its text (guided step 3)",
     ).toBe('Let me write the file');
     expect(calls, 'only a tool_use turn runs calls; a cut call must never run').toEqual([]);
     expect(
       provider.requests,
-      "chat step 3: the run ends on a turn that is not 'tool_use'; no second model call",
+      "chat: the run ends on a turn that is not 'tool_use'; no second model call (guided step 3)",
     ).toHaveLength(1);
     expect(history, `${NORMALIZE}: it drops the calls of a turn that is not tool_use`).toBeValidHistory(
       'after a cut turn',
@@ -362,11 +364,11 @@ describe('SimpleAgent.executeTools and pushResults (src/simple-agent.ts)', () =>
     );
     expect(
       calls.map((c) => (c.input as { text: string }).text),
-      'executeTools step 1: await each call before starting the next, so the tools finish in call order',
+      'executeTools: await each call before starting the next, so the tools finish in call order (guided step 1)',
     ).toEqual(['slow one', 'fast one']);
     expect(
       results.map((r) => r.toolCallId),
-      'executeTools step 2: the results keep the order of the calls',
+      'executeTools: the results keep the order of the calls (guided step 2)',
     ).toEqual(['s1', 's2']);
   });
 

@@ -36,7 +36,7 @@ describe('singleTurn (src/simple-agent.ts)', () => {
     await singleTurn(provider, tools, 'go', ctx);
     expect(
       requestOn(provider, 2).tools,
-      'step 6: the second request carries tools.definitions() too; the model keeps nothing between requests, and without them it cannot call again',
+      'the second request carries tools.definitions() too; the model keeps nothing between requests, and without them it cannot call again (guided step 6)',
     ).toEqual(tools.definitions());
   });
 
@@ -83,13 +83,15 @@ describe('singleTurn (src/simple-agent.ts)', () => {
     const answer = await singleTurn(provider, tools, 'go', ctx);
     expect(
       calls,
-      "singleTurn step 3: decide by the stop reason, not by the calls: a 'max_tokens' turn's call must not run",
+      "singleTurn: decide by the stop reason, not by the calls: a 'max_tokens' turn's call must not run (guided step 3)",
     ).toEqual([]);
     expect(
       provider.requests,
-      "singleTurn step 3: a turn whose stop reason is not 'tool_use' is the answer; no second model call",
+      "singleTurn: a turn whose stop reason is not 'tool_use' is the answer; no second model call (guided step 3)",
     ).toHaveLength(1);
-    expect(answer, "singleTurn step 3: return the text of the turn that was not 'tool_use'").toBe('Let me echo');
+    expect(answer, "singleTurn: return the text of the turn that was not 'tool_use' (guided step 3)").toBe(
+      'Let me echo',
+    );
   });
 
   test('runs the calls one at a time: the second starts only after the first has finished', async () => {
@@ -125,16 +127,14 @@ describe('singleTurn (src/simple-agent.ts)', () => {
     for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(
       events,
-      'singleTurn step 4: await each executeToolCall before starting the next (in order, not all at once)',
+      'singleTurn: await each executeToolCall before starting the next (in order, not all at once) (guided step 4)',
     ).toEqual(['start first']);
     finishFirst();
     expect(await running).toBe('done');
-    expect(events, 'singleTurn step 4: the calls run one after another, in the order the model wrote them').toEqual([
-      'start first',
-      'end first',
-      'start second',
-      'end second',
-    ]);
+    expect(
+      events,
+      'singleTurn: the calls run one after another, in the order the model wrote them (guided step 4)',
+    ).toEqual(['start first', 'end first', 'start second', 'end second']);
     expect(requestOn(provider, 2)).toEndWithResultsFor(['g1', 'g2']);
   });
 

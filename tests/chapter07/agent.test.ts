@@ -19,7 +19,10 @@ describe('Agent.run (src/agent.ts)', () => {
   test('a tool round as events, in this exact order, ending in one done', async () => {
     const { agent } = agentWith([toolRound(), assistantText('Done.', { inputTokens: 20, outputTokens: 3 })]);
     const events = await collect(agent.run(ask('echo hi')));
-    expect(events.map(describeEvent), 'the events of Agent.run (steps 3a-3d) and Agent.streamTurn, in order').toEqual([
+    expect(
+      events.map(describeEvent),
+      'the events of Agent.run (guided steps 3a-3d) and Agent.streamTurn, in order',
+    ).toEqual([
       'turn_start 1',
       'text 1 "Let "',
       'text 1 "me "',
@@ -47,7 +50,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const done = theDone(await collect(agent.run(ask('echo hi'))), 'after a tool round');
     expect(
       done,
-      'done (finishRun step 2): reason, turns = model calls made, text of the last turn, usage added up; no message or pending key when there is none',
+      'done (finishRun guided step 2): reason, turns = model calls made, text of the last turn, usage added up; no message or pending key when there is none',
     ).toStrictEqual({
       type: 'done',
       reason: 'end_turn',
@@ -63,7 +66,7 @@ describe('Agent.run (src/agent.ts)', () => {
     await collect(agent.run(history));
     expect(
       requestOn(provider, 1),
-      'step 3b: the request is { system, messages: history, tools: definitions }',
+      'the request is { system, messages: history, tools: definitions } (guided step 3b)',
     ).toMatchObject({
       system: 'Be brief.',
       tools: tools.definitions(),
@@ -99,7 +102,7 @@ describe('Agent.run (src/agent.ts)', () => {
     ]);
     expect(
       second,
-      'Agent.streamTurn step 2: yield each text piece as it arrives, before the stream has finished',
+      'Agent.streamTurn: yield each text piece as it arrives, before the stream has finished (guided step 2)',
     ).toEqual({
       done: false,
       value: { type: 'text_delta', turn: 1, text: 'Hello ' },
@@ -123,7 +126,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const events = await collect(agent.run(ask('hello')));
     expect(
       events.map(describeEvent),
-      'Agent.streamTurn step 2: a non-empty thinking_delta is a thinking event; empty pieces are skipped',
+      'Agent.streamTurn: a non-empty thinking_delta is a thinking event; empty pieces are skipped (guided step 2)',
     ).toEqual(['turn_start 1', 'thinking 1 "Hm."', 'text 1 "Hi"', 'done end_turn']);
   });
 
@@ -140,7 +143,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const events = await collect(agent.run(history));
     expect(
       events.filter((e) => e.type === 'retry'),
-      'Agent.streamTurn step 2: each retry notice becomes a retry event with the turn number and every field of the notice',
+      'Agent.streamTurn: each retry notice becomes a retry event with the turn number and every field of the notice (guided step 2)',
     ).toEqual([
       { type: 'retry', turn: 1, attempt: 2, maxAttempts: 4, delayMs: 1500, reason: 'overloaded (529)' },
       {
@@ -170,7 +173,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const events = await collect(agent.run(ask('hi')));
     expect(
       events.map(describeEvent),
-      'Agent.streamTurn step 1: use turnEvents, which falls back to complete()',
+      'Agent.streamTurn: use turnEvents, which falls back to complete() (guided step 1)',
     ).toEqual(['turn_start 1', 'text 1 "no "', 'text 1 "stream "', 'text 1 "here"', 'done end_turn']);
     expect(theDone(events, 'a plain provider').text).toBe('no stream here');
   });
@@ -180,8 +183,8 @@ describe('Agent.run (src/agent.ts)', () => {
     const history = ask('echo hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a provider failure');
-    expect(done.reason, 'step 5: an error that is not an abort ends the run with reason error').toBe('error');
-    expect(done.message, "step 5: the message is the error's text").toBe('503 overloaded');
+    expect(done.reason, 'an error that is not an abort ends the run with reason error (guided step 5)').toBe('error');
+    expect(done.message, "the message is the error's text (guided step 5)").toBe('503 overloaded');
     expect(history).toBeValidHistory('after a provider failure');
     expect(shape(history), 'the whole first round stays').toEqual([
       'user',
@@ -201,7 +204,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const history = ask('go');
     const done = theDone(await collect(agent.run(history)), 'a cut stream');
     expect(done.reason, "the TurnBuilder's StreamCutError ends the run with reason error").toBe('error');
-    expect(done.message, "step 5: the message is the StreamCutError's text").toMatch(/finish/);
+    expect(done.message, "the message is the StreamCutError's text (guided step 5)").toMatch(/finish/);
     expect(ran, 'a call whose arguments never finished must not run').toEqual([]);
     expect(history).toBeValidHistory('after a cut stream');
     expect(shape(history), 'nothing of the cut turn is added').toEqual(['user']);
@@ -217,7 +220,7 @@ describe('Agent.run (src/agent.ts)', () => {
     const done = theDone(await collect(agent.run(history)), 'a max_tokens turn');
     expect(
       ran,
-      'step 3c: pass every turn through normalizeTurn, which drops the calls of a turn not stopped for tool_use',
+      'pass every turn through normalizeTurn, which drops the calls of a turn not stopped for tool_use (guided step 3c)',
     ).toEqual([]);
     expect(done.reason).toBe('end_turn');
     expect(history).toBeValidHistory('after a max_tokens turn');
@@ -230,9 +233,9 @@ describe('Agent.run (src/agent.ts)', () => {
     const history = ask('never stop');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'at the turn limit');
-    expect(done.reason, 'step 4: after maxTurns rounds the run ends with turn_limit').toBe('turn_limit');
+    expect(done.reason, 'after maxTurns rounds the run ends with turn_limit (guided step 4)').toBe('turn_limit');
     expect(done.turns).toBe(3);
-    expect(done.message, 'step 4: the message gives the limit').toContain('3');
+    expect(done.message, 'the message gives the limit (guided step 4)').toContain('3');
     expect(provider.requests, 'exactly maxTurns model calls').toHaveLength(3);
     expect(history).toBeValidHistory('at the turn limit');
     const again = theDone(await collect(agent.run(history)), 'a later run on the same history');
@@ -252,7 +255,7 @@ describe('Agent.run (src/agent.ts)', () => {
     );
     const history = ask('go');
     const events = await collect(agent.run(history));
-    expect(seen, 'step 3d: run the calls with this.executor, given all the calls of the turn').toEqual(['a,b']);
+    expect(seen, 'run the calls with this.executor, given all the calls of the turn (guided step 3d)').toEqual(['a,b']);
     expect(ran, 'the executor decides the order').toEqual(['echo 2', 'echo 1']);
     expect(events.filter((e) => e.type === 'tool_result').map(describeEvent)).toEqual([
       'result 1 b "2"',
@@ -284,9 +287,9 @@ describe('runSerially (src/serial-executor.ts)', () => {
     );
     expect(
       log,
-      'step 1: one call at a time, in order, each recorded before the next starts; once the signal has aborted, no further call starts',
+      'one call at a time, in order, each recorded before the next starts; once the signal has aborted, no further call starts (guided step 1)',
     ).toEqual(['start a', 'end a', 'record a', 'start b', 'end b', 'record b']);
-    expect(events, 'step 2: every event of runCall is passed on').toHaveLength(2);
+    expect(events, 'every event of runCall is passed on (guided step 2)').toHaveLength(2);
   });
 
   test('records nothing for a call left for the client', async () => {
@@ -305,7 +308,7 @@ describe('runSerially (src/serial-executor.ts)', () => {
     );
     expect(
       recorded,
-      'step 2: record the result runCall returns, in call order; a call left for the client returns none',
+      'record the result runCall returns, in call order; a call left for the client returns none (guided step 2)',
     ).toEqual(['a', 'b']);
   });
 });
@@ -316,9 +319,9 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
     const seen: string[] = [];
     const done = await drain(agent.run(ask('echo hi')), (event) => seen.push(event.type));
     expect(done, 'drain returns the done event').toMatchObject({ type: 'done', reason: 'end_turn', text: 'Done.' });
-    expect(seen[0], 'drain step 1: every event goes to onEvent').toBe('turn_start');
-    expect(seen.at(-1), 'drain step 1: the done event too').toBe('done');
-    expect(seen, 'drain step 1: every event of the run, once').toHaveLength(15);
+    expect(seen[0], 'drain: every event goes to onEvent (guided step 1)').toBe('turn_start');
+    expect(seen.at(-1), 'drain: the done event too (guided step 1)').toBe('done');
+    expect(seen, 'drain: every event of the run, once (guided step 1)').toHaveLength(15);
   });
 
   test('drain refuses a run without a done, or with an event after it', async () => {
@@ -330,12 +333,12 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
       yield { type: 'turn_start', turn: 2 };
     }
     expect(
-      String(await rejection(drain(noDone()), 'drain step 3: a run without done is an error')),
-      'drain step 3',
+      String(await rejection(drain(noDone()), 'drain: a run without done is an error (guided step 3)')),
+      'drain guided step 3',
     ).toMatch(/done/);
     expect(
-      String(await rejection(drain(afterDone()), 'drain step 2: an event after done is an error')),
-      'drain step 2 names the event that came after done',
+      String(await rejection(drain(afterDone()), 'drain: an event after done is an error (guided step 2)')),
+      'drain guided step 2 names the event that came after done',
     ).toMatch(/turn_start/);
   });
 
@@ -353,9 +356,11 @@ describe('drain and finalAnswer (src/agent-events.ts)', () => {
     }
     const error = await rejection(
       drain(twice()),
-      'drain step 2: a second done after the first is an event after done: a broken loop',
+      'drain: a second done after the first is an event after done: a broken loop (guided step 2)',
     );
-    expect(String(error), 'drain step 2: the message names the event that came after done (a done)').toMatch(/done/);
+    expect(String(error), 'drain: the message names the event that came after done (a done) (guided step 2)').toMatch(
+      /done/,
+    );
   });
 
   test('finalAnswer gives the answer, TurnLimitError at the turn limit, RunStoppedError otherwise', async () => {

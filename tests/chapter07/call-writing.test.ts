@@ -29,7 +29,7 @@ describe('Agent.streamTurn (src/agent.ts): tool calls as the model writes them',
     const events = await collect(agent.run(ask('echo a and b')));
     expect(
       events.map(describeEvent).slice(0, 9),
-      "Agent.streamTurn step 2: yield what streamedTurnEvents() makes of each stream event (a call's start and each non-empty argument piece), as it arrives; tool_call_requested comes once the turn is whole",
+      "Agent.streamTurn: yield what streamedTurnEvents() makes of each stream event (a call's start and each non-empty argument piece), as it arrives; tool_call_requested comes once the turn is whole (guided step 2)",
     ).toEqual([
       'turn_start 1',
       'text 1 "Echoing."',
@@ -50,7 +50,7 @@ describe('Agent.streamTurn (src/agent.ts): tool calls as the model writes them',
       writing(events).flatMap((e) => (e.type === 'tool_call_delta' && e.callId === id ? [e.argumentsDelta] : []));
     expect(
       [pieces('c1').join(''), pieces('c2').join('')],
-      "Agent.streamTurn step 2: one streamedTurnEvents() for the whole turn, made before the loop: it learns each call's id from its start; a new one per event knows no id, and the pieces are lost",
+      "Agent.streamTurn: one streamedTurnEvents() for the whole turn, made before the loop: it learns each call's id from its start; a new one per event knows no id, and the pieces are lost (guided step 2)",
     ).toEqual(['{"text":"a"}', '{"text":"b"}']);
     expect(
       writing(events).every((e) => e.turn === 1),
@@ -85,7 +85,7 @@ describe('Agent.streamTurn (src/agent.ts): tool calls as the model writes them',
     release();
     expect(
       stuck,
-      'Agent.streamTurn step 2: yield each piece as it arrives; a loop that holds the events until the stream ends never shows the first piece of a call still being written',
+      'Agent.streamTurn: yield each piece as it arrives; a loop that holds the events until the stream ends never shows the first piece of a call still being written (guided step 2)',
     ).toBe(false);
     expect(seen.slice(1, 4), 'the start, then the pieces in order').toEqual([
       'writing 1 echo#c1',

@@ -12,7 +12,7 @@ function everyCallAnswered(events: readonly AgentEvent[], where: string) {
   const answered = events.flatMap((e) => (e.type === 'tool_result' ? [e.callId] : []));
   expect(
     answered.sort(),
-    `${where}: every tool_call_requested gets exactly one tool_result event (finishRun step 1 yields one for each call it closes)`,
+    `${where}: every tool_call_requested gets exactly one tool_result event (finishRun guided step 1 yields one for each call it closes)`,
   ).toEqual(requested.sort());
 }
 
@@ -23,12 +23,12 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     const { agent, provider } = agentWith([assistantText('never')]);
     const history = ask('hi');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(events.map(describeEvent), 'Agent.run step 3a: check the signal before turn_start').toEqual([
+    expect(events.map(describeEvent), 'Agent.run: check the signal before turn_start (guided step 3a)').toEqual([
       'done cancelled',
     ]);
     expect(
       theDone(events, 'a run aborted before it began'),
-      "step 5: the abort reason's text is the message",
+      "the abort reason's text is the message (guided step 5)",
     ).toMatchObject({ reason: 'cancelled', message: 'user pressed Esc', turns: 0, text: '' });
     expect(provider.requests).toHaveLength(0);
     expect(history).toBeValidHistory('after an abort before the run');
@@ -51,7 +51,7 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     const done = theDone(events, 'an abort mid-stream');
     expect(
       done,
-      'Agent.run step 5: an error after an abort is a cancel, with the abort reason as message',
+      'Agent.run: an error after an abort is a cancel, with the abort reason as message (guided step 5)',
     ).toMatchObject({ reason: 'cancelled', message: 'stop streaming' });
     expect(shape(history), 'the finished round stays; the aborted turn is not added').toEqual([
       'user',
@@ -81,7 +81,7 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     }
     expect(
       theDone(events, 'a quiet abort'),
-      "Agent.streamTurn step 3: after the stream, throw the signal's reason if it aborted",
+      "Agent.streamTurn: after the stream, throw the signal's reason if it aborted (guided step 3)",
     ).toMatchObject({ reason: 'cancelled', message: 'Esc' });
     expect(history).toBeValidHistory('after a quiet abort');
   });
@@ -101,11 +101,11 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(
       theDone(events, 'an abort after the last event'),
-      "Agent.streamTurn step 3: after the loop, throw the signal's reason if it aborted (a check inside the loop never sees an abort that comes after the last event)",
+      "Agent.streamTurn: after the loop, throw the signal's reason if it aborted (a check inside the loop never sees an abort that comes after the last event) (guided step 3)",
     ).toMatchObject({ reason: 'cancelled', message: 'Esc as the stream closed' });
     expect(
       shape(history),
-      'Agent.streamTurn step 3: the turn of a cancelled stream is not added to the history',
+      'Agent.streamTurn: the turn of a cancelled stream is not added to the history (guided step 3)',
     ).toEqual(['user']);
   });
 
@@ -128,7 +128,7 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
       'a tool whose promise never settles must not hold the run once the signal aborts',
     );
     expect(theDone(events, 'an abort mid-tool')).toMatchObject({ reason: 'cancelled', message: 'Ctrl-C' });
-    expect(ran, 'runSerially step 1: no call starts after the abort').toEqual(['echo first', 'stuck']);
+    expect(ran, 'runSerially: no call starts after the abort (guided step 1)').toEqual(['echo first', 'stuck']);
     expect(history, 'the turn, then a result for c1, c2 and c3').toEndWithResultsFor(['c1', 'c2', 'c3']);
     expect(history.slice(-2), 'the interrupted call and the call that never ran both get CANCELLED_RESULT').toEqual([
       { role: 'tool', toolCallId: 'c2', toolName: 'stuck', content: CANCELLED_RESULT, isError: true },
@@ -150,14 +150,14 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     );
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(ran, 'runSerially step 1: no call starts after the abort').toEqual(['echo first']);
+    expect(ran, 'runSerially: no call starts after the abort (guided step 1)').toEqual(['echo first']);
     expect(
       theDone(events, 'an abort in the last allowed turn'),
-      "Agent.run step 3d: after the executor, throw the signal's reason if it aborted (every time, not only before a pause): the run was cancelled, it did not reach its turn limit",
+      "Agent.run: after the executor, throw the signal's reason if it aborted (every time, not only before a pause): the run was cancelled, it did not reach its turn limit (guided step 3d)",
     ).toMatchObject({ reason: 'cancelled', message: 'Esc in the last turn' });
     expect(
       history.at(-1),
-      'the call that never ran gets CANCELLED_RESULT (finishRun step 1, reason cancelled)',
+      'the call that never ran gets CANCELLED_RESULT (finishRun guided step 1, reason cancelled)',
     ).toMatchObject({
       toolCallId: 'c2',
       content: CANCELLED_RESULT,
@@ -183,9 +183,10 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(theDone(events, 'an abort in a hook').reason).toBe('cancelled');
     expect(ran, 'a call whose signal aborted before it ran does not run').toEqual([]);
-    expect(asked, 'runSerially step 1: after the abort no further call starts, so no hook is asked about it').toEqual([
-      'c1',
-    ]);
+    expect(
+      asked,
+      'runSerially: after the abort no further call starts, so no hook is asked about it (guided step 1)',
+    ).toEqual(['c1']);
     expect(history).toBeValidHistory('after an abort in a hook');
     everyCallAnswered(events, 'an abort in a hook');
   });
@@ -216,7 +217,7 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     }
     expect(
       events.map(describeEvent).slice(-2),
-      'Agent.run step 3a: the check at the top of the next round ends the run before turn_start',
+      'Agent.run: the check at the top of the next round ends the run before turn_start (guided step 3a)',
     ).toEqual(['result 1 c1 "x"', 'done cancelled']);
     expect(theDone(events, 'an abort between turns').turns).toBe(1);
     expect(provider.requests).toHaveLength(1);
@@ -243,7 +244,10 @@ describe('cancellation (src/agent.ts, src/serial-executor.ts, src/finish-run.ts)
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
     expect(theDone(events, 'an abort a tool honours')).toMatchObject({ reason: 'cancelled', message: 'bye' });
-    expect(history.at(-1), 'runToolCall step 5: executeToolCall gets { cwd, signal: run.signal }').toMatchObject({
+    expect(
+      history.at(-1),
+      'runToolCall: executeToolCall gets { cwd, signal: run.signal } (guided step 5)',
+    ).toMatchObject({
       toolCallId: 'w1',
       isError: true,
       content: CANCELLED_RESULT,

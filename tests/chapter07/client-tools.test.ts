@@ -29,11 +29,11 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
     const { events, history, ran, provider } = await paused();
     expect(
       historyRuleBreaks(history),
-      "finishRun step 1: a pause leaves exactly the client's call open, nothing else wrong",
+      "finishRun: a pause leaves exactly the client's call open, nothing else wrong (guided step 1)",
     ).toEqual(['call f1 has no result at the end']);
     expect(
       events.filter(notWriting).map(describeEvent).slice(1),
-      'runToolCall step 4: a client-side call is decided but not run, and gets no result event (finishRun step 1 leaves it open)',
+      'runToolCall: a client-side call is decided but not run, and gets no result event (finishRun step 1 leaves it open) (guided step 4)',
     ).toEqual([
       'requested 1 echo#e1 {"text":"saved draft"}',
       'requested 1 show_form#f1 {"title":"New record","fields":["name","email"]}',
@@ -43,7 +43,7 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       'done paused_for_client_tool',
     ]);
     const done = theDone(events, 'a pause');
-    expect(done.pending, 'finishRun step 2: done lists the pending calls').toEqual([
+    expect(done.pending, 'finishRun: done lists the pending calls (guided step 2)').toEqual([
       { type: 'tool_call', ...formCall },
     ]);
     expect(ran, 'the other tool of the same turn still ran').toEqual(['echo saved draft']);
@@ -70,11 +70,11 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
     const sent = requestOn(provider, 2);
     expect(
       sent,
-      "addClientResults step 3: the client's results are appended after the turn, so the next request ends with the turn, the echo result and the client's result",
+      "addClientResults: the client's results are appended after the turn, so the next request ends with the turn, the echo result and the client's result (guided step 3)",
     ).toEndWithResultsFor(['e1', 'f1']);
     expect(
       sent.messages.at(-1),
-      "addClientResults step 3: the client's content and isError, with the call's own id and name",
+      "addClientResults: the client's content and isError, with the call's own id and name (guided step 3)",
     ).toEqual(toolResult({ id: 'f1', name: 'show_form' }, '{"name":"Ada","email":"ada@example.com"}'));
     expect(history).toBeValidHistory('after the resume');
     expect(provider.requests, 'one model call per turn: the resume asks the model once').toHaveLength(2);
@@ -87,13 +87,13 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       await collect(agent.run(history, { clientResults: [toolResult({ id: 'nope', name: 'show_form' }, 'x')] })),
       'a bad resume',
     );
-    expect(done.reason, "Agent.run step 2: a problem with the client's results is done: error").toBe('error');
-    expect(done.message, 'addClientResults step 2: the sentence names the wrong id and the open one').toMatch(
+    expect(done.reason, "Agent.run: a problem with the client's results is done: error (guided step 2)").toBe('error');
+    expect(done.message, 'addClientResults: the sentence names the wrong id and the open one (guided step 2)').toMatch(
       /nope[\s\S]*f1|f1[\s\S]*nope/,
     );
     expect(
       done,
-      'Agent.run step 2: a refused resume is one done of reason error, with nothing else in it',
+      'Agent.run: a refused resume is one done of reason error, with nothing else in it (guided step 2)',
     ).toStrictEqual({
       type: 'done',
       reason: 'error',
@@ -102,7 +102,7 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       usage: { inputTokens: 0, outputTokens: 0 },
       message: done.message,
     });
-    expect(history, 'addClientResults step 2: check everything before changing anything').toEqual(before);
+    expect(history, 'addClientResults: check everything before changing anything (guided step 2)').toEqual(before);
     expect(provider.requests, 'no model call on a refused resume').toHaveLength(1);
     const fixed = theDone(
       await collect(agent.run(history, { clientResults: [toolResult({ id: 'f1', name: 'show_form' }, 'done')] })),
@@ -128,18 +128,19 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       'a resume missing f2',
     );
     expect(missing.reason).toBe('error');
-    expect(missing.message, 'addClientResults step 2: name the call left without a result').toContain('f2');
+    expect(missing.message, 'addClientResults: name the call left without a result (guided step 2)').toContain('f2');
     const wrong = theDone(
       await collect(two.agent.run(history, { clientResults: [toolResult({ id: 'zz', name: 'show_form' }, 'a')] })),
       'a resume for an unknown id',
     );
-    expect(wrong.message, 'addClientResults step 2: name every call still open, each id on its own').toMatch(
+    expect(wrong.message, 'addClientResults: name every call still open, each id on its own (guided step 2)').toMatch(
       /\bf1\b[\s\S]*\bf2\b/,
     );
     const none = theDone(await collect(two.agent.run(history, { clientResults: [] })), 'a resume with no results');
-    expect(none.message, 'addClientResults step 2: name every call left without a result, each id on its own').toMatch(
-      /\bf1\b[\s\S]*\bf2\b/,
-    );
+    expect(
+      none.message,
+      'addClientResults: name every call left without a result, each id on its own (guided step 2)',
+    ).toMatch(/\bf1\b[\s\S]*\bf2\b/);
     const twice = theDone(
       await collect(two.agent.run(history, { clientResults: [toolResult(formCall, 'a'), toolResult(formCall, 'b')] })),
       'a resume answering f1 twice',
@@ -164,11 +165,11 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       );
       expect(
         done.reason,
-        `addClientResults step 2: a result for "${id}" answers no open call (keep the open calls in a Map or Set, not a plain object)`,
+        `addClientResults: a result for "${id}" answers no open call (keep the open calls in a Map or Set, not a plain object) (guided step 2)`,
       ).toBe('error');
-      expect(done.message, `addClientResults step 2: the sentence names the wrong id ${id}`).toContain(id);
+      expect(done.message, `addClientResults: the sentence names the wrong id ${id} (guided step 2)`).toContain(id);
     }
-    expect(history, 'addClientResults step 2: nothing was appended by the refused resumes').toEqual(before);
+    expect(history, 'addClientResults: nothing was appended by the refused resumes (guided step 2)').toEqual(before);
     expect(provider.requests).toHaveLength(1);
   });
 
@@ -192,7 +193,7 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       await collect(agent.run(history, { clientResults: [toolResult({ id: 'x1', name: 'show_form' }, 'x')] })),
       'results for nothing',
     );
-    expect(done.reason, 'addClientResults step 2: x1 is not an open call').toBe('error');
+    expect(done.reason, 'addClientResults: x1 is not an open call (guided step 2)').toBe('error');
     expect(done.message).toContain('x1');
     expect(shape(history)).toEqual(['user']);
     expect(provider.requests).toHaveLength(0);
@@ -223,9 +224,11 @@ describe('client-side tools (src/client-tools.ts, src/hooked-call.ts)', () => {
       await collect(setup.agent.run(history, { signal: controller.signal })),
       'an abort beside a client call',
     );
-    expect(done.reason, 'Agent.run step 3d: check the signal after the executor, before pausing').toBe('cancelled');
+    expect(done.reason, 'Agent.run: check the signal after the executor, before pausing (guided step 3d)').toBe(
+      'cancelled',
+    );
     expect(done.pending, 'a cancelled run has nothing pending').toBeUndefined();
-    expect(history, 'finishRun step 1: the client call is closed too').toBeValidHistory(
+    expect(history, 'finishRun: the client call is closed too (guided step 1)').toBeValidHistory(
       'after an abort beside a client call',
     );
   });

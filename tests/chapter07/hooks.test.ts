@@ -23,9 +23,10 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const history = ask('hello');
     await collect(agent.run(history));
     const sent = requestOn(provider, 1);
-    expect(sent.system, 'Agent.run step 3b/3c: stream the request the hook returned, not the one you built').toBe(
-      'Be brief. Answer in French.',
-    );
+    expect(
+      sent.system,
+      'Agent.run: stream the request the hook returned, not the one you built (guided step 3b/3c)',
+    ).toBe('Be brief. Answer in French.');
     expect(shape(sent.messages), "the hook's extra message was sent").toEqual(['user', 'user']);
     expect(shape(history), 'the hook changed the request, not the conversation').toEqual(['user', 'assistant text']);
   });
@@ -39,10 +40,10 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const quiet: Hooks = { beforeModelCall: () => undefined };
     const { agent, provider } = agentWith([assistantText('ok')], { hooks: [first, quiet, second] });
     await collect(agent.run(ask('x')));
-    expect(order, 'composeHooks step 2: in order, each hook gets the request as the hooks before it left it').toEqual([
-      'first',
-      'second saw A',
-    ]);
+    expect(
+      order,
+      'composeHooks: in order, each hook gets the request as the hooks before it left it (guided step 2)',
+    ).toEqual(['first', 'second saw A']);
     expect(requestOn(provider, 1).system, 'a hook that returns nothing keeps the request').toBe('AB');
   });
 
@@ -57,17 +58,17 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const history = ask('hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a stop from a hook');
-    expect(done.reason, 'Agent.run step 3b: a stop ends the run with reason cancelled').toBe('cancelled');
+    expect(done.reason, 'Agent.run: a stop ends the run with reason cancelled (guided step 3b)').toBe('cancelled');
     expect(done.message, "the hook's reason is the message").toBe('budget used up');
     expect(
       done.text,
-      "Agent.run step 3b: a stop without an answer leaves the run's text as it was ('' before any turn)",
+      "Agent.run: a stop without an answer leaves the run's text as it was ('' before any turn) (guided step 3b)",
     ).toBe('');
     expect(
       { requests: provider.requests.length, turns: done.turns },
-      "Agent.run step 3b: throw the signal's reason after beforeModelCall: no model call is made (or counted in done.turns) after a stop",
+      "Agent.run: throw the signal's reason after beforeModelCall: no model call is made (or counted in done.turns) after a stop (guided step 3b)",
     ).toEqual({ requests: 0, turns: 0 });
-    expect(later, 'composeHooks step 2: the chain ends at a stop; later hooks are not asked').toEqual([]);
+    expect(later, 'composeHooks: the chain ends at a stop; later hooks are not asked (guided step 2)').toEqual([]);
     expect(history).toBeValidHistory('after a hook stopped the run');
   });
 
@@ -81,8 +82,10 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const history = ask('echo hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a stop with an answer');
-    expect(done.reason, 'Agent.run step 3b: a stop that carries an answer ends the run with end_turn').toBe('end_turn');
-    expect(done.text, "Agent.run step 3b: the answer is the run's text").toBe('the tool said so');
+    expect(done.reason, 'Agent.run: a stop that carries an answer ends the run with end_turn (guided step 3b)').toBe(
+      'end_turn',
+    );
+    expect(done.text, "Agent.run: the answer is the run's text (guided step 3b)").toBe('the tool said so');
     expect(done.message, 'the stop is the message').toBe('echo returned directly');
     expect(provider.requests, 'one model call: the stop came before the second').toHaveLength(1);
     expect(history).toBeValidHistory('after a stop with an answer');
@@ -104,7 +107,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const events = await collect(agent.run(ask('echo hi')));
     expect(
       events.filter(notWriting).map((e) => (e.type === 'text_delta' && e.turn === 0 ? `emitted: ${e.text}` : e.type)),
-      'the loop yields what ctx.emit received as soon as the hook returned (Agent.run step 3b, runToolCall steps 1 and 6)',
+      'the loop yields what ctx.emit received as soon as the hook returned (Agent.run guided step 3b, runToolCall guided steps 1 and 6)',
     ).toEqual([
       'turn_start',
       'emitted: model 1',
@@ -150,7 +153,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     release();
     expect(
       timedOut,
-      'runToolCall step 5: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done',
+      'runToolCall: run the tool with runTool (given), which yields what the tool emits while it is still running; awaiting executeToolCall alone holds the events back until the tool is done (guided step 5)',
     ).toBe(false);
     expect(seen, 'runTool gives the tool its call id and turn').toEqual([{ callId: 'r1', turn: 1 }]);
     expect(order.slice(2, 6), "a tool's events come after its decision and before its result").toEqual([
@@ -172,14 +175,10 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       ],
     });
     await collect(agent.run(ask('count'), { signal: controller.signal }));
-    expect(seen, 'composeHooks step 3 and Agent.streamTurn step 2: every hook sees every non-empty piece').toEqual([
-      'a:one ',
-      'b:one ',
-      'a:two ',
-      'b:two ',
-      'a:three',
-      'b:three',
-    ]);
+    expect(
+      seen,
+      'composeHooks guided step 3 and Agent.streamTurn guided step 2: every hook sees every non-empty piece',
+    ).toEqual(['a:one ', 'b:one ', 'a:two ', 'b:two ', 'a:three', 'b:three']);
     controller.abort(new Error('later'));
     expect(
       contexts[0]?.signal.reason,
@@ -204,7 +203,9 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       },
     );
     await collect(agent.run(ask('say hi')));
-    expect(seen, 'Agent.streamTurn step 2: only a non-empty text_delta goes to this.hooks.onText').toEqual(['hi']);
+    expect(seen, 'Agent.streamTurn: only a non-empty text_delta goes to this.hooks.onText (guided step 2)').toEqual([
+      'hi',
+    ]);
   });
 
   test("a blocked call never runs: its result is the hook's message, and the model reads it", async () => {
@@ -218,8 +219,8 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     });
     const history = ask('go');
     const events = await collect(agent.run(history));
-    expect(ran, 'runToolCall step 2: a blocked call must not run').toEqual([]);
-    expect(after, 'runToolCall step 2: nothing ran, so the after hooks are not called').toEqual([]);
+    expect(ran, 'runToolCall: a blocked call must not run (guided step 2)').toEqual([]);
+    expect(after, 'runToolCall: nothing ran, so the after hooks are not called (guided step 2)').toEqual([]);
     expect(events.filter(notWriting).map(describeEvent).slice(1, 4)).toEqual([
       'requested 1 echo#c1 {"text":"rm -rf"}',
       'decided 1 c1 block',
@@ -241,7 +242,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       ],
     });
     await collect(agent.run(ask('go')));
-    expect(asked, 'composeHooks step 4: a block is returned at once').toEqual(['gate']);
+    expect(asked, 'composeHooks: a block is returned at once (guided step 4)').toEqual(['gate']);
     expect(ran, 'the call stays blocked').toEqual([]);
   });
 
@@ -254,7 +255,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     });
     const events = await collect(agent.run(ask('go')));
     for (const e of events) if (e.type === 'tool_call_decided') decided.push(e.decision);
-    expect(ran, "runToolCall step 3: run the call with the hook's arguments").toEqual(['echo quiet']);
+    expect(ran, "runToolCall: run the call with the hook's arguments (guided step 3)").toEqual(['echo quiet']);
     expect(decided, 'the decided event carries the change').toEqual([{ type: 'change', arguments: { text: 'quiet' } }]);
     const turn = requestOn(provider, 2).messages[1];
     expect(turn, 'the history keeps the call the model wrote').toEqual(callsTurn(echoCall('c1', 'loud')));
@@ -284,7 +285,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       ],
     });
     await collect(agent.run(ask('go')));
-    expect(seen, 'composeHooks step 4: a change replaces the arguments for the hooks after it').toEqual([
+    expect(seen, 'composeHooks: a change replaces the arguments for the hooks after it (guided step 4)').toEqual([
       { text: 'ab' },
     ]);
     expect(ran, 'the last change is what runs').toEqual(['echo abc']);
@@ -307,7 +308,7 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const decided = events.filter((e) => e.type === 'tool_call_decided').map((e) => e.decision);
     expect(
       decided,
-      'composeHooks step 4: with no change, the decision is the last allow a hook returned, as it was (a plain allow when no hook said anything)',
+      'composeHooks: with no change, the decision is the last allow a hook returned, as it was (a plain allow when no hook said anything) (guided step 4)',
     ).toEqual([said, { type: 'allow' }]);
   });
 
@@ -325,14 +326,14 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
     const events = await collect(agent.run(history));
     expect(
       events.find((e) => e.type === 'tool_result'),
-      'runToolCall step 5: what afterToolCall returns is the result; the event carries it',
+      'runToolCall: what afterToolCall returns is the result; the event carries it (guided step 5)',
     ).toMatchObject({
       callId: 'c1',
       content: '[redacted]-token',
     });
     expect(
       requestOn(provider, 2).messages.at(-1),
-      'runToolCall step 6: the history gets the result the after hooks returned, still answering c1',
+      'runToolCall: the history gets the result the after hooks returned, still answering c1 (guided step 6)',
     ).toEqual(toolResult({ id: 'c1', name: 'echo' }, '[redacted]-token'));
     expect(history).toBeValidHistory('after the after hooks');
   });
@@ -359,11 +360,11 @@ describe('hooks in the loop (src/hooks.ts, src/hooked-call.ts)', () => {
       'after turn 1 signal 2',
       'model turn 2 signal 3',
     ]);
-    expect(signals.size, 'Agent.run step 1: one signal for the whole run (runSignal, given)').toBe(1);
+    expect(signals.size, 'Agent.run: one signal for the whole run (runSignal, given) (guided step 1)').toBe(1);
     controller.abort(new Error('caller gave up'));
     expect(
       [...signals].map((s) => s.aborted && (s.reason as Error).message),
-      "Agent.run step 1: the run's signal follows options.signal (runSignal(options.signal))",
+      "Agent.run: the run's signal follows options.signal (runSignal(options.signal)) (guided step 1)",
     ).toEqual(['caller gave up']);
   });
 });
@@ -376,7 +377,10 @@ describe('a hook that throws (src/agent.ts, src/finish-run.ts)', () => {
     const history = ask('hi');
     const events = await collect(agent.run(history));
     const done = theDone(events, 'a throwing beforeModelCall hook');
-    expect(done, 'Agent.run step 5: a hook that throws ends the run with reason error and its message').toMatchObject({
+    expect(
+      done,
+      'Agent.run: a hook that throws ends the run with reason error and its message (guided step 5)',
+    ).toMatchObject({
       reason: 'error',
       message: 'hook broke',
     });
@@ -401,7 +405,7 @@ describe('a hook that throws (src/agent.ts, src/finish-run.ts)', () => {
     expect(done.reason).toBe('error');
     expect(done.message).toBe('permission store unreadable');
     expect(ran, 'the call before ran; the others did not').toEqual(['echo one']);
-    expect(history, 'finishRun step 1: every open call gets a result before done').toBeValidHistory(
+    expect(history, 'finishRun: every open call gets a result before done (guided step 1)').toBeValidHistory(
       'after a throwing beforeToolCall hook',
     );
     expect(history.at(-3), 'the result of the call that ran is kept').toMatchObject({
@@ -416,7 +420,7 @@ describe('a hook that throws (src/agent.ts, src/finish-run.ts)', () => {
     expect((history.at(-1) as { content: string }).content).toContain('permission store unreadable');
     expect(
       events.filter((e) => e.type === 'tool_result').map((e) => (e as { callId: string }).callId),
-      'finishRun step 1: a tool_result event for every call it closed',
+      'finishRun: a tool_result event for every call it closed (guided step 1)',
     ).toEqual(['c1', 'c2', 'c3']);
     expect(provider.requests).toHaveLength(1);
   });
@@ -463,9 +467,9 @@ describe('composeHooks (src/hooks.ts)', () => {
     const decision = await gates.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx);
     expect(
       asked,
-      'composeHooks step 4: an allow is not final; every later hook is still asked (only a block returns at once)',
+      'composeHooks: an allow is not final; every later hook is still asked (only a block returns at once) (guided step 4)',
     ).toEqual(['first', 'second']);
-    expect(decision, 'composeHooks step 4: the second hook blocks, so the call is blocked').toEqual({
+    expect(decision, 'composeHooks: the second hook blocks, so the call is blocked (guided step 4)').toEqual({
       type: 'block',
       message: 'not here',
     });
@@ -479,10 +483,12 @@ describe('composeHooks (src/hooks.ts)', () => {
       { beforeToolCall: (call) => (seen.push(call.arguments), { type: 'allow' }) },
     ]);
     const decision = await hooks.beforeToolCall(echoCall('c1', 'loud') as ToolCall, ctx);
-    expect(seen, 'composeHooks step 4: the second hook sees the changed arguments').toEqual([{ text: 'quiet' }]);
+    expect(seen, 'composeHooks: the second hook sees the changed arguments (guided step 4)').toEqual([
+      { text: 'quiet' },
+    ]);
     expect(
       decision,
-      'composeHooks step 4: when any hook changed the arguments, the decision is a change with the last arguments, even if a later hook allowed',
+      'composeHooks: when any hook changed the arguments, the decision is a change with the last arguments, even if a later hook allowed (guided step 4)',
     ).toEqual({
       type: 'change',
       arguments: { text: 'quiet' },
@@ -492,16 +498,17 @@ describe('composeHooks (src/hooks.ts)', () => {
     const none = composeHooks([]);
     const ctx: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => undefined };
     const request = { messages: [userMessage('x')], tools: [] };
-    expect(await none.beforeModelCall(request, ctx), 'composeHooks step 2: no hooks, the same request').toEqual(
-      request,
-    );
-    expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'step 4: no hooks, allow').toEqual({
+    expect(
+      await none.beforeModelCall(request, ctx),
+      'composeHooks: no hooks, the same request (guided step 2)',
+    ).toEqual(request);
+    expect(await none.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx), 'no hooks, allow (guided step 4)').toEqual({
       type: 'allow',
     });
     const result = toolResult({ id: 'c1', name: 'echo' }, 'x');
     expect(
       await none.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx),
-      'step 5',
+      'guided step 5',
     ).toEqual(result);
     const chained = composeHooks([
       { afterToolCall: (_c, r) => ({ ...r, content: `${r.content}+a` }) },
@@ -510,12 +517,12 @@ describe('composeHooks (src/hooks.ts)', () => {
     ]);
     expect(
       await chained.afterToolCall({ type: 'tool_call', id: 'c1', name: 'echo', arguments: {} }, result, ctx),
-      "composeHooks step 5: each after hook gets the result the one before it returned, and the result keeps the call's id and name",
+      "composeHooks: each after hook gets the result the one before it returned, and the result keeps the call's id and name (guided step 5)",
     ).toEqual(toolResult({ id: 'c1', name: 'echo' }, 'x+a+b'));
     const single = composeHooks({ beforeToolCall: () => ({ type: 'block', message: 'm' }) });
     expect(
       await single.beforeToolCall(echoCall('c1', 'x') as ToolCall, ctx),
-      'step 1: one set of hooks, not in an array, works too',
+      'one set of hooks, not in an array, works too (guided step 1)',
     ).toEqual({ type: 'block', message: 'm' });
   });
 });

@@ -13,7 +13,7 @@ import { requestOn, shape } from '../helpers/transcript.js';
 import { within } from '../helpers/wait.js';
 import { agentWith, ask, callsTurn, collect, echoCall } from './fixtures.js';
 
-const where = 'interruptRun (called from Agent.run step 6, the finally)';
+const where = 'interruptRun (called from Agent.run guided step 6, the finally)';
 
 /** Reads a run until `stopAt` says so, then breaks out of the for await, as a consumer that has seen enough does. */
 async function readUntil(
@@ -73,11 +73,11 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     expect(seen.at(-1)?.type, 'the consumer broke out at the first tool_call_requested').toBe('tool_call_requested');
     expect(
       historyRuleBreaks(history),
-      `${where} step 3: after a break the history is valid; every open call, c1 and c2, gets a result`,
+      `${where} guided step 3: after a break the history is valid; every open call, c1 and c2, gets a result`,
     ).toEqual([]);
     expect(
       history.slice(2),
-      `${where} step 3: closeOpenCalls(run.history, CANCELLED_RESULT) gives both calls the cancelled result, in call order`,
+      `${where} guided step 3: closeOpenCalls(run.history, CANCELLED_RESULT) gives both calls the cancelled result, in call order`,
     ).toEqual([
       toolResult(echoCall('c1', 'one'), CANCELLED_RESULT, true),
       toolResult(echoCall('c2', 'two'), CANCELLED_RESULT, true),
@@ -95,7 +95,7 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     ]);
     expect(
       [...anthropicPairingProblems(sent), ...openaiPairingProblems(sent)],
-      `${where} step 3: the history sent after a break must be valid for Anthropic and OpenAI: every tool_use paired with its result by id`,
+      `${where} guided step 3: the history sent after a break must be valid for Anthropic and OpenAI: every tool_use paired with its result by id`,
     ).toEqual([]);
   });
 
@@ -110,11 +110,11 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     await iterator.return(undefined);
     expect(
       historyRuleBreaks(history),
-      `${where} step 3: return() runs the finally too; the history must be valid after it`,
+      `${where} guided step 3: return() runs the finally too; the history must be valid after it`,
     ).toEqual([]);
     expect(
       history.filter((m) => m.role === 'tool').map((m) => m.role === 'tool' && `${m.toolCallId}: ${m.content}`),
-      `${where} step 3: both calls were left without a recorded result, so both get CANCELLED_RESULT`,
+      `${where} guided step 3: both calls were left without a recorded result, so both get CANCELLED_RESULT`,
     ).toEqual([`c1: ${CANCELLED_RESULT}`, `c2: ${CANCELLED_RESULT}`]);
     expect(ran, 'c1 was decided but had not run when the consumer stopped; nothing runs after that').toEqual([]);
   });
@@ -140,11 +140,11 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     await readUntil(agent.run(history), (e) => e.type === 'text_delta' && e.turn === 0);
     const reason = await within(
       sawAbort,
-      `${where} step 2: after a break, abort the run with run.abort(...) so a tool still at work is told to stop; the tool never saw its signal abort`,
+      `${where} guided step 2: after a break, abort the run with run.abort(...) so a tool still at work is told to stop; the tool never saw its signal abort`,
     );
     expect(
       String((reason as Error | undefined)?.message),
-      `${where} step 2: the abort reason is new Error(STOPPED_READING)`,
+      `${where} guided step 2: the abort reason is new Error(STOPPED_READING)`,
     ).toBe(STOPPED_READING);
     expect(history).toBeValidHistory('after a break while a tool ran');
   });
@@ -155,7 +155,7 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     await readUntil(agent.run(ask('go'), { signal: controller.signal }), (e) => e.type === 'tool_call_requested');
     expect(
       controller.signal.aborted,
-      "Agent.run step 1: the run aborts its own signal (runSignal, given), never the caller's, which may serve other runs",
+      "Agent.run: the run aborts its own signal (runSignal, given), never the caller's, which may serve other runs (guided step 1)",
     ).toBe(false);
   });
 
@@ -169,7 +169,7 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     expect(seen.at(-1), 'the run paused').toMatchObject({ type: 'done', reason: 'paused_for_client_tool' });
     expect(
       historyRuleBreaks(history),
-      `${where} step 1 and finishRun step 2: a run that yielded done has ended (run.ended); a paused run's call stays open for the client`,
+      `${where} guided step 1 and finishRun guided step 2: a run that yielded done has ended (run.ended); a paused run's call stays open for the client`,
     ).toEqual(['call f1 has no result at the end']);
     const resumed = await collect(
       agent.run(history, { clientResults: [toolResult({ id: 'f1', name: 'show_form' }, '{}')] }),
@@ -185,7 +185,10 @@ describe('interruptRun (src/finish-run.ts): a consumer that stops reading early'
     const finished = agentWith([assistantText('All done.')]);
     const history = ask('hi');
     await readUntil(finished.agent.run(history), (e) => e.type === 'done');
-    expect(shape(history), `${where} step 1: after done there is nothing to close`).toEqual(['user', 'assistant text']);
+    expect(shape(history), `${where} guided step 1: after done there is nothing to close`).toEqual([
+      'user',
+      'assistant text',
+    ]);
 
     const streaming = agentWith([assistantText('a long answer that goes on'), assistantText('second')]);
     const cut = ask('talk');

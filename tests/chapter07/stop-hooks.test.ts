@@ -25,7 +25,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     );
     expect(
       seen,
-      'Agent.run step 3c: after pushing each turn (an answer as well as a tool round) and its usage event, await this.hooks.afterModelCall(turn, run); then the switch',
+      'Agent.run: after pushing each turn (an answer as well as a tool round) and its usage event, await this.hooks.afterModelCall(turn, run); then the switch (guided step 3c)',
     ).toEqual([
       'turn_start 1',
       'usage 1 in=3 out=2',
@@ -52,7 +52,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(history));
     expect(
       theDone(events, 'a stop after the model call'),
-      "Agent.run step 3c and step 5: the hook's stop ends the run as cancelled, the stop as the message",
+      "Agent.run guided step 3c and guided step 5: the hook's stop ends the run as cancelled, the stop as the message",
     ).toMatchObject({ reason: 'cancelled', message: 'tool budget spent', turns: 1 });
     expect(ran, 'a stopped run starts no call').toEqual([]);
     expect(provider.requests, 'no model call after the stop').toHaveLength(1);
@@ -69,7 +69,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(ask('tell me')));
     expect(
       theDone(events, 'a stop on the last turn'),
-      "Agent.run step 3c: throw the signal's reason after afterModelCall, before the switch, so a stop on a turn without calls is honoured too (not only a stop before a model call)",
+      "Agent.run: throw the signal's reason after afterModelCall, before the switch, so a stop on a turn without calls is honoured too (not only a stop before a model call) (guided step 3c)",
     ).toMatchObject({ reason: 'cancelled', message: 'answer held back: it holds a secret' });
   });
 
@@ -84,7 +84,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(history));
     expect(
       theDone(events, 'a stop in beforeToolCall'),
-      'any hook may end the run with ctx.stop: done cancelled with its message (endingOf, given, in Agent.run step 5)',
+      'any hook may end the run with ctx.stop: done cancelled with its message (endingOf, given, in Agent.run guided step 5)',
     ).toMatchObject({ reason: 'cancelled', message: 'the person left' });
     expect(ran, 'the stopped call and the ones after it never run').toEqual([]);
     expect(provider.requests).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('Agent.run (src/agent.ts): afterModelCall, and any hook that stops the 
     const events = await collect(agent.run(history));
     expect(
       theDone(events, 'a stop with an answer'),
-      "Agent.run step 5: the ending's answer is the run's text: a stop with an answer ends as end_turn, the answer as the text",
+      "Agent.run: the ending's answer is the run's text: a stop with an answer ends as end_turn, the answer as the text (guided step 5)",
     ).toMatchObject({ reason: 'end_turn', text: 'Result: a', message: 'first result is the answer' });
     expect(ran, 'the call the hook saw ran; the next did not').toEqual(['echo a']);
     expect(provider.requests, 'the answer needs no further model call').toHaveLength(1);
@@ -149,16 +149,17 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     ]);
     expect(
       typeof composed.afterModelCall,
-      'composeHooks steps 1 and 3: the composed hooks have an afterModelCall',
+      'composeHooks: the composed hooks have an afterModelCall (guided steps 1 and 3)',
     ).toBe('function');
     await composed.afterModelCall(turn, ctxWith(stops));
     expect(
       seen,
-      'composeHooks step 3: afterModelCall asks each hook in order with the turn, and none after the first stop',
+      'composeHooks: afterModelCall asks each hook in order with the turn, and none after the first stop (guided step 3)',
     ).toEqual(['a true', 'b']);
-    expect(stops, 'composeHooks step 3: the first stop a hook returns is handed to ctx.stop, as it is').toEqual([
-      { stop: 'b stops', answer: 'from b' },
-    ]);
+    expect(
+      stops,
+      'composeHooks: the first stop a hook returns is handed to ctx.stop, as it is (guided step 3)',
+    ).toEqual([{ stop: 'b stops', answer: 'from b' }]);
   });
 
   test('beforeModelCall: the first stop goes to ctx.stop, as it is; the hooks after it are not asked', async () => {
@@ -173,13 +174,16 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     const out = await composed.beforeModelCall(request, ctxWith(stops));
     expect(
       stops,
-      'composeHooks step 2: a stop a beforeModelCall hook returns is handed to ctx.stop, as it is (the one way a hook stops a run)',
+      'composeHooks: a stop a beforeModelCall hook returns is handed to ctx.stop, as it is (the one way a hook stops a run) (guided step 2)',
     ).toEqual([{ stop: 'b stops', answer: 'from b' }]);
-    expect(seen, 'composeHooks step 2: the chain ends at the first stop; later hooks are not asked').toEqual([
+    expect(seen, 'composeHooks: the chain ends at the first stop; later hooks are not asked (guided step 2)').toEqual([
       'a',
       'b saw changed',
     ]);
-    expect(out, 'composeHooks step 2: after a stop, the request is returned as the hooks before it left it').toEqual({
+    expect(
+      out,
+      'composeHooks: after a stop, the request is returned as the hooks before it left it (guided step 2)',
+    ).toEqual({
       ...request,
       system: 'changed',
     });
@@ -195,9 +199,9 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     const bare: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
     expect(
       await composed.beforeModelCall(request, bare),
-      'composeHooks step 2: ctx.stop is optional (ctx.stop?.(stop)): a hook called outside a run has no run to stop, so the request comes back as it was',
+      'composeHooks: ctx.stop is optional (ctx.stop?.(stop)): a hook called outside a run has no run to stop, so the request comes back as it was (guided step 2)',
     ).toEqual(request);
-    expect(seen, 'composeHooks step 2: the chain still ends at the stop').toEqual(['a']);
+    expect(seen, 'composeHooks: the chain still ends at the stop (guided step 2)').toEqual(['a']);
   });
 
   test('with no stop, nothing is stopped', async () => {
@@ -205,11 +209,11 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     const composed = composeHooks([{ afterModelCall: () => undefined }, {}]);
     expect(
       typeof composed.afterModelCall,
-      'composeHooks steps 1 and 3: the composed hooks have an afterModelCall',
+      'composeHooks: the composed hooks have an afterModelCall (guided steps 1 and 3)',
     ).toBe('function');
     await composed.afterModelCall(assistantText('hi'), ctxWith(stops));
     await composeHooks().afterModelCall(assistantText('hi'), ctxWith(stops));
-    expect(stops, 'composeHooks step 3: nothing returned means no stop').toEqual([]);
+    expect(stops, 'composeHooks: nothing returned means no stop (guided step 3)').toEqual([]);
   });
 
   test("a context of its own without stop: a hook's stop has nowhere to go, and the composed hook does not throw", async () => {
@@ -221,8 +225,8 @@ describe('composeHooks (src/hooks.ts): a stop, before and after a model call', (
     const bare: HookContext = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {} };
     await expect(
       composed.afterModelCall(assistantText('hi'), bare),
-      'composeHooks step 3: ctx.stop is optional (HookContext), so hand the stop over with ctx.stop?.(stop)',
+      'composeHooks: ctx.stop is optional (HookContext), so hand the stop over with ctx.stop?.(stop) (guided step 3)',
     ).resolves.toBeUndefined();
-    expect(seen, 'composeHooks step 3: the chain still ends at the first stop').toEqual([]);
+    expect(seen, 'composeHooks: the chain still ends at the first stop (guided step 3)').toEqual([]);
   });
 });
