@@ -35,9 +35,18 @@ export function fixedPieces(text: string, size: number): string[] {
 export const ARGUMENT_PIECE = 5;
 
 /**
- * The events a provider would send for `turn`: each block in order, with `index` its position in turn.content;
- * text and thinking word by word, arguments as JSON in pieces of ARGUMENT_PIECE code units; one `finish` last.
- * Arguments that are a string are the text the model wrote (see parseArguments) and are sent as they are.
+ * What a provider would stream for `turn`, as a StreamEvent list (stream-events.ts): it lets the MockProvider and
+ * the offline provider stream a turn they already have. The TurnBuilder must give back exactly `turn` from them
+ * (`accumulate(turnToEvents(turn))` is a round trip, an empty text block included).
+ *
+ * - Every event of a block carries that block's position in the turn as its `index`.
+ * - Text and thinking are cut with wordPieces (given), one delta per piece; a thinking block that has a signature
+ *   adds one `thinking_signature` after its deltas, and one without a signature sends none.
+ * - A tool call is its start, its arguments' text cut with fixedPieces into pieces of ARGUMENT_PIECE code units,
+ *   then its end. The text is the arguments' JSON (`{}` when there are none), except that arguments that are a
+ *   string already are the text the model wrote (see parseArguments): they go out unchanged, never stringified a
+ *   second time.
+ * - Exactly one `finish` comes last, with the turn's stop reason, and its usage only when the turn has one.
  */
 export function turnToEvents(turn: AssistantMessage): StreamEvent[] {
   // #region chapter 6: turnToEvents
@@ -80,8 +89,21 @@ export class TurnBuilder {
   private count = 0;
 
   /**
-   * Adds one event. Throws an Error (a provider bug, not a cut) for an event after `finish`, a tool-call delta or
-   * end with no start, or an event whose kind does not match the block already at its index.
+   * Files one event under the block its `index` names: events of different blocks may interleave (parallel calls
+   * do), so the index is the only thing that says where a piece belongs, never "the block started last".
+   *
+   * - Text and thinking arrive only as deltas, joined in order; the first one for an index creates its block.
+   *   Signature pieces are joined onto their thinking block the same way (a provider may send one in pieces).
+   * - A tool call's argument pieces are only joined, never parsed one by one: a piece may end inside a string, an
+   *   escape, a number or a two-unit character. The JSON is whole at the call's end, and parsed then with
+   *   parseArguments (given), which never throws: no text at all is `{}`, invalid JSON and a JSON string stay the
+   *   raw text.
+   * - `finish` records the stop reason and usage for build.
+   * - A provider bug (not a cut stream) throws a plain Error: any event after `finish` (the message says it came
+   *   after the finish), and a delta, start or end that does not fit what is at its index: argument pieces or an
+   *   end for a call never started or already ended, a second start for an index that holds a block, ended or not,
+   *   an event of another kind than the block there. That message names the index and the kind of block already
+   *   there (`a text block`), so the bug can be found.
    */
   add(event: StreamEvent): void {
     if (event.type === 'retry') return; // chapter 10's notice that a request is tried again: not part of the turn
@@ -92,9 +114,19 @@ export class TurnBuilder {
   }
 
   /**
-   * The finished turn: blocks in index order, stop reason and usage from `finish`. Throws StreamCutError when no
-   * `finish` arrived, or a tool call never ended in a turn that was not cut at the token limit. A turn that was
-   * ('max_tokens') keeps such a call as it was written, not runnable: the agent runs no call of that turn.
+   * The turn, once the stream is over: exactly the AssistantMessage complete() would have returned, its blocks in
+   * index order (not in order of arrival), the stop reason from `finish`, usage only when `finish` had it, and
+   * thinking's signature only when one arrived (no field set to undefined).
+   *
+   * What is not whole must never reach the agent as one turn: it throws StreamCutError (given)
+   * - when no `finish` arrived: the message says the finish event is missing and how many events came before the
+   *   cut;
+   * - when calls were started and never came to their end: their arguments may be half written. The message names
+   *   the call by its id.
+   *
+   * One exception: in turns whose finish says `max_tokens`, the model was cut off at the token limit, the stream
+   * did finish, and the turn says so. Unended calls are kept, with parseArguments of the text that arrived (no
+   * text at all is `{}`); the agent runs no call of such turns.
    */
   build(): AssistantMessage {
     // #region chapter 6: TurnBuilder.build

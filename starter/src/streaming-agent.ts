@@ -120,9 +120,18 @@ export class StreamingAgent {
   }
 
   /**
-   * One model call, streamed: hands each text and thinking piece to the handlers as it arrives and returns the
-   * whole turn. Does not touch the history. Rejects with whatever the stream throws, with StreamCutError when the
-   * stream stops early, and with the signal's reason when it is aborted.
+   * One model call, streamed: the whole turn it returns is what a TurnBuilder (given) rebuilds from everything the
+   * stream yields, while each text and thinking piece reaches `onText` / `onThinking` the moment it arrives, with
+   * the stream still running (showing it after the loop defeats the point of streaming; a test checks). An empty
+   * piece is never handed on; thinking never goes to `onText`. It never touches the history.
+   *
+   * - What is sent is SimpleAgent's request (chapter 3) for `history`, with the signal in it: only the provider's
+   *   client can close its connection on a cancel.
+   * - turnEvents (given) gives the stream: it falls back to complete() for a model that cannot stream.
+   * - Rejects with whatever the stream throws, with StreamCutError when it stopped early, and with the signal's
+   *   reason when it aborts, even when the stream just ended quietly (the SDKs end it without an error on abort):
+   *   a cancel is reported as a cancel, never as a cut.
+   * - Works without options (no signal, no handlers): every handler is optional.
    */
   async streamTurn(history: readonly Message[], options: StreamChatOptions = {}): Promise<AssistantMessage> {
     // #region chapter 6: StreamingAgent.streamTurn
@@ -132,8 +141,15 @@ export class StreamingAgent {
   }
 
   /**
-   * Runs the calls of one finished turn in order and returns one result per call, in call order. Never throws.
-   * After an abort, the calls not yet started get an error result (CANCELLED_RESULT) instead of running.
+   * Runs the calls of one finished turn one after the other, with executeToolCall (chapter 3), and returns one
+   * result for each of them, in the calls' order: the next request is invalid without them. Never throws, and works
+   * without options.
+   *
+   * - `onToolCall` hears of each one before it runs, `onToolResult` gets what it gave (and the call it answers)
+   *   right after.
+   * - The tool gets the signal in its context. Once the signal aborts (checked before each of the calls: a tool
+   *   may be what aborts it), the calls left do not run and are not reported to the handlers; each gets the error
+   *   result CANCELLED_RESULT. executeToolCall already gives a tool that hangs past an abort that text.
    */
   async executeTools(calls: readonly ToolCall[], options: StreamChatOptions = {}): Promise<ToolResultMessage[]> {
     // #region chapter 6: StreamingAgent.executeTools
@@ -143,11 +159,22 @@ export class StreamingAgent {
   }
 
   /**
-   * Continues a conversation like SimpleAgent.chat, streaming each turn. Appends whole turns and their results to
-   * `history` in place and returns the final text. Rejects with TurnLimitError, with the stream's error (a cut
-   * stream: StreamCutError or the provider's error), with the signal's reason, or with the error of a handler that
-   * threw; in every case the history stays valid: a turn that did not finish is never added, every added call has
-   * its result, and each turn keeps the rules of normalizeTurn.
+   * Continues a conversation like SimpleAgent.chat (chapter 3's bounded loop, at most `maxTurns` model calls),
+   * with turns from streamTurn. Appends whole turns and their results to `history` in place and returns the text
+   * of the answer: the first reply whose stop reason asks for no tools (`max_tokens` included), whose calls never
+   * run.
+   *
+   * - Every streamed reply goes through normalizeTurn (chapter 3) before anything looks at it, as in SimpleAgent.
+   * - It uses guardHandlers(options) (given) and the options it returns, their abort included, everywhere in
+   *   place of the caller's: a handler that throws aborts the loop instead of throwing out of the middle of a
+   *   round, so the tools that ran keep their results and a retry never runs a side effect twice.
+   * - No model call starts after an abort: it is checked at the start of every round, even when the provider
+   *   ignores it.
+   * - Rejects with the stream's error (a cut stream: StreamCutError or the provider's error), with the abort's
+   *   reason (the caller's, or the error of a handler that threw), or with TurnLimitError when the turns run out;
+   *   a cancel during the last allowed round's tools rejects with the cancel, not TurnLimitError.
+   * - In every case the history stays valid: a reply is added only whole, together with every result of its
+   *   calls; nothing of a reply that did not finish is ever added.
    */
   async chat(history: Message[], options: StreamChatOptions = {}): Promise<string> {
     // #region chapter 6: StreamingAgent.chat

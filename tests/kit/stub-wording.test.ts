@@ -20,6 +20,18 @@ const CASES = [
     demanded: /\b500 more lines\b/,
     stated: '`N more lines`',
   },
+  {
+    stub: 'chapter 6: MockProvider.stream',
+    test: 'tests/chapter06/mock-stream.test.ts',
+    demanded: /\b1 turn/,
+    stated: '`1 turn`',
+  },
+  {
+    stub: 'chapter 6: MockProvider.stream',
+    test: 'tests/chapter06/mock-stream.test.ts',
+    demanded: /turn 2\b/,
+    stated: '`turn 2`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

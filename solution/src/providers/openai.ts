@@ -67,11 +67,28 @@ export class OpenAIProvider implements Provider {
   }
 
   /**
-   * The same turn as events (chapter 6), from the SDK's chunk stream. Text, reasoning and each tool call (told
-   * apart by `index`, or by `id` when a compatible server leaves `index` out) get kit indices in the order they
-   * first appear. OpenAI marks no end of a tool call: they all
-   * end when the finish reason arrives. Usage comes in a last chunk with no choices. Rejects with a ProviderError
-   * when the stream ends before a finish reason, and with the abort reason when request.signal aborts.
+   * The turn chapter 5's provider returns, as the kit's StreamEvent list (stream-events.ts), translated
+   * from the SDK's chunk stream: chapter 5's request, asked for as a stream with the usage included
+   * (a stream carries none unless asked: `stream_options: { include_usage: true }`). Chat Completions has no
+   * block starts or ends: text, reasoning (reasoningOf, given) and tool calls come as pieces, one part after another.
+   *
+   * - Text, thinking and each tool call get the kit's indices in the order they first appear, reasoning before
+   *   text within one part (as in chapter 5).
+   * - Tool-call pieces belong to the calls their `index` names, even when pieces of parallel calls interleave. Some
+   *   compatible servers leave `index` out: then the one with the same `id`; with neither, the one of the piece
+   *   before it (the first of them when nothing came before, so a later piece with index 0 continues it).
+   * - Each of them starts exactly once, with its id and its name (`''` for what the server leaves out; a piece
+   *   may come with neither a name nor arguments), and each non-empty piece of its arguments goes on as it is.
+   * - Nothing marks the end of calls but the finish reason: when the first one arrives, all of them end, in
+   *   order, once (a server may send it again later; the first one counts). One `finish` comes last, with the stop
+   *   reason decided as in chapter 5 (openaiStopReason, then turnStopReason with whether there were calls:
+   *   `stop` after calls still means `tool_use`, `length` is `max_tokens`) and the usage, which may come last, in a
+   *   part with no choices.
+   * - Failures surface while the stream is read too: every one is a ProviderError through toProviderError, as in
+   *   chapter 5 (the server's own words kept, the credentials scrubbed). A stream that closes before any finish reason is a
+   *   ProviderError saying the stream ended early, and never yields a finish.
+   * - A signal that aborts rejects with its reason, never a ProviderError, even when the stream ends quietly; the
+   *   signal goes to the SDK so that it closes the connection.
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: OpenAIProvider.stream

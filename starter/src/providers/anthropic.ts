@@ -67,9 +67,26 @@ export class AnthropicProvider implements Provider {
   }
 
   /**
-   * The same turn as events (chapter 6), from the SDK's raw stream. Anthropic numbers its content blocks; the kit's
-   * `index` counts only the blocks the finished turn keeps. Rejects with a ProviderError on an `error` event or when
-   * the stream ends before `message_stop`, and with the abort reason when request.signal aborts.
+   * The turn chapter 5's provider returns, as the kit's StreamEvent list (stream-events.ts), translated from the
+   * SDK's raw stream: sent with `stream: true` on top of chapter 5's request, the SDK resolves to an async iterable
+   * of Anthropic's stream events, already parsed (its type, RawMessageStreamEvent, lists them). Each becomes the
+   * kit's counterpart, or nothing.
+   *
+   * - The kit's `index` counts only the blocks its finished turn keeps (text, thinking, tool calls): block types the
+   *   kit drops (such as `redacted_thinking`) take no index, and their deltas yield nothing; nor do delta types the
+   *   kit does not know, nor empty JSON pieces. Blocks whose start already carries text yield it before their
+   *   deltas.
+   * - Usage arrives at the start and is updated near the end, where fields that did not change come as `null`:
+   *   they keep what they were. anthropicUsage converts it.
+   * - One `finish`, last, once `message_stop` has arrived, its stop reason decided as in chapter 5
+   *   (anthropicStopReason, then turnStopReason with whether a tool call started), so a cut call is `max_tokens`,
+   *   never `tool_use`.
+   * - Failures surface while the stream is read too, not only when it is asked for (a failure the server reports
+   *   inside the stream, a dropped connection): every one is a ProviderError through toProviderError as in chapter 5
+   *   (the server's type and text kept, the key scrubbed). A stream that ends without `message_stop`, even on a
+   *   clean close, is a ProviderError saying the stream ended early, and never yields a finish.
+   * - A signal that aborts rejects with its reason, never a ProviderError, even when the SDK ends the stream
+   *   quietly on abort; the signal goes to the SDK so that it closes the connection.
    */
   async *stream(request: ModelRequest): AsyncIterable<StreamEvent> {
     // #region chapter 6: AnthropicProvider.stream
