@@ -54,8 +54,14 @@ export const CHILD_SYSTEM =
   'last answer is the only thing it will see.';
 
 /**
- * The tools a child of an agent at `depth` gets: the parent's tools without `task`, only the read-only ones when
- * options.readOnly, and a task tool of its own, one level deeper, when a grandchild would still be within maxDepth.
+ * What a child of an agent at `depth` may use, as a new set made from options.tools() when the task starts (one
+ * added later, an MCP server's, is included).
+ *
+ * - Never the parent's own `task`: it belongs to the parent's depth.
+ * - With options.readOnly, only the read-only ones.
+ * - A `task` of the child's own (createTaskTool with the same options, one level deeper) only when the child's own
+ *   children would still be within the depth limit (1 by default: children do not delegate). One level deeper each
+ *   time is what makes agents that always delegate stop at the limit.
  */
 export function childTools(options: TaskOptions, depth: number): ToolSet {
   // #region chapter 13: childTools
@@ -73,9 +79,26 @@ export function childTools(options: TaskOptions, depth: number): ToolSet {
 }
 
 /**
- * Runs one task: a child from options.makeChild on a fresh history, its events emitted as `subagent` events as they
- * come, then one `usage` event with everything the child used (its grandchildren included), and the child's answer
- * as the result. A child that does not end with an answer is a failure the model reads.
+ * Runs one task in a sub-agent and returns its answer: of all the sub-agent did, only that reaches the parent's
+ * conversation.
+ *
+ * - Refused with an error result the model reads, before any sub-agent is made: one that would be deeper than the
+ *   limit the options set, with words that give the limit and tell the model to do the work itself; and a prompt
+ *   that is `empty` once trimmed.
+ * - The sub-agent comes from options.makeChild, asked for a ChildSpec: what childTools gives, and the prompt, turn
+ *   limit and the rest the options say (TaskOptions has the defaults). It gets ctx's abort signal, so a cancel of the
+ *   parent reaches it, and a conversation of its own that holds only the prompt: never the parent's, never an
+ *   earlier task's.
+ * - Each of its events reaches the parent's consumers at once, while it works, wrapped in a `subagent` event
+ *   (agent-events.ts) with the turn and the call id of ctx (0 and '' when it has none; a ctx that cannot tell anyone
+ *   is fine). A grandchild's events thus arrive wrapped twice, under each call id.
+ * - What it spent is counted once, in the parent's session: after its events, one `usage` event with the sum of the
+ *   usage events it yielded (its model calls and what its own tasks reported; addUsage is given), none when it spent
+ *   nothing.
+ * - It answered only when its done event says end_turn: the result is its answer, or a sentence saying it gave none
+ *   when the answer is blank. Any other end is a failure, even after some writing: an error
+ *   `task: the sub-agent did not finish (turn_limit: what went wrong)`, the cause its done event gives and, after a
+ *   colon, the explanation it came with when there is one; `(no done event)` when its events end without one.
  */
 export async function runTask(
   options: TaskOptions,

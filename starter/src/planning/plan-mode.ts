@@ -34,8 +34,12 @@ export const PLAN_MODE_NOTE =
   'the files, how you will check the result). The person approves it or asks you to keep planning.';
 
 /**
- * The request as plan mode wants it. While planning: PLAN_MODE_NOTE after the system prompt. Otherwise:
- * exit_plan_mode is not offered (there is no plan mode to leave). Never changes the request it is given.
+ * The request as plan mode wants it, made before every model call (planModeHooks' beforeModelCall), in every mode.
+ *
+ * - While planning (mode `plan`) the model is told so: PLAN_MODE_NOTE follows the system prompt after a blank line,
+ *   or stands alone when there is no system prompt. Everything else stays as it is.
+ * - In any other mode, exit_plan_mode is not offered (there is no plan mode to leave); nothing else changes.
+ * - Never changes the request it is given (its messages are the run's history): the result is a new request.
  */
 export function planRequest(request: ModelRequest, mode: PermissionMode): ModelRequest {
   // #region chapter 13: planRequest
@@ -45,9 +49,16 @@ export function planRequest(request: ModelRequest, mode: PermissionMode): ModelR
 }
 
 /**
- * What plan mode says about a call: nothing outside plan mode; while planning, a block for every tool that is not
- * read-only (the model reads why), nothing for read-only tools and for tools the set does not have (the loop reports
- * an unknown tool itself).
+ * What plan mode says about a call before it runs (planModeHooks' beforeToolCall): a chapter 7 ToolDecision, or
+ * undefined for no opinion (the other hooks and the gate decide).
+ *
+ * - When the agent is not planning: no opinion, whatever the call.
+ * - While planning, a call of any tool of the set that is not read-only is blocked, with words the model reads
+ *   instead of a result: they say which tool was called, say the agent is planning and may only read and search, and
+ *   tell it to call exit_plan_mode with the plan when it is ready (the tests look for the tool, `plan` and
+ *   `exit_plan_mode`).
+ * - No opinion about a read-only tool (exit_plan_mode and todo_write are read-only too, so they run while planning),
+ *   nor about one the set does not have, or when there is no set: the loop reports an unknown tool itself.
  */
 export function planDecision(
   call: ToolCall,
@@ -81,6 +92,24 @@ export function exitPlanModeTool(control: ModeControl, approve: ApprovePlan): To
       'or asks you to keep planning. Write the plan in Markdown: the steps, the files you will change, how you will check the result.',
     input: z.object({ plan: z.string().describe('The plan, in Markdown') }),
     readOnly: true,
+    /**
+     * Hands the plan to the person and does what they chose; the result is what the model reads next.
+     *
+     * - Refused with an error result the model reads, before anyone is asked or told anything: when the agent is not
+     *   planning, with words that name the mode it is in (there is nothing to leave); and a plan that is blank, with
+     *   words that say the plan is `empty`.
+     * - The run's consumers get the trimmed plan as a `plan_proposed` event while the person is still being asked
+     *   (an editor shows it beside the question), and the answer as `plan_decided` (the shapes: agent-events.ts),
+     *   with the turn and the call id of ctx (0 and '' when it has none; a ctx that cannot tell anyone is fine).
+     * - The question is `approve` (given), passed ctx's cancellation or one that never fires. A cancel while the
+     *   person is asked rejects: let it, the mode stays as it was and the loop ends the run cancelled.
+     * - Approved: the mode becomes the one the person chose (through the ModeControl given, which may be chapter 8's
+     *   gate itself), told after plan_decided as `mode_changed` with the mode before. The result says the plan was
+     *   `approved`, names the new mode and tells the model to carry the plan out.
+     * - Not approved: the mode stays plan and no mode_changed is sent; plan_decided carries the person's trimmed
+     *   feedback only when there is some. The result tells the model to `keep planning`, and with feedback it is that
+     *   same sentence followed by the feedback.
+     */
     async execute({ plan }, ctx) {
       // #region chapter 13: exit_plan_mode
       // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided

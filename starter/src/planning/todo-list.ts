@@ -39,7 +39,14 @@ export class TodoList {
 
 /**
  * What is wrong with a list the model wrote, one sentence per problem, tasks numbered from 1 as the model sees them
- * (none: the list is fine; an empty list is fine too, it clears the list).
+ * (none: the list is fine; an empty list is fine too, it clears the list). Every problem is reported, not only the
+ * first: the model fixes them in one go. The tests match these sentences:
+ *
+ * - A task whose content is empty once trimmed: `task N has no content`.
+ * - A task with the same content as an earlier one (trimmed, ignoring case): `task N repeats task M`, M the first
+ *   task that had it. A content is only text: tasks called "Constructor", "toString" or "__proto__" are ordinary.
+ * - More than one task in progress is ONE problem that names each of them:
+ *   `only one task may be in progress at a time; tasks 2 and 4 are` (`tasks 1, 2 and 4 are` for three).
  */
 export function todoProblems(todos: readonly TodoItem[]): string[] {
   // #region chapter 13: todoProblems
@@ -68,6 +75,20 @@ export function todoWriteTool(list: TodoList = new TodoList()): Tool<{ todos: To
       'Keep exactly one task in progress while you work, and mark a task completed as soon as it is done. Use it for work of three steps or more.',
     input: z.object({ todos: z.array(todoItem).describe('The whole list, in order') }),
     readOnly: true,
+    /**
+     * Replaces all the tasks with those the model wrote, tells the run's consumers, and sums them up for the model.
+     *
+     * - New tasks that todoProblems finds fault with are refused as a whole, with an error result the model reads:
+     *   it says the tasks were `not changed` and gives every problem, separated by `; `. Nothing else happens: the
+     *   old tasks stay and no event is sent.
+     * - What is kept has each task's content and activeForm trimmed (an absent activeForm stays absent); nothing of
+     *   the old tasks is merged in.
+     * - Before the result, the consumers get all the new tasks as a `todo_list` event (agent-events.ts), with the
+     *   turn and the call id of ctx (0 and '' when it has none; a ctx that cannot tell anyone is fine). The event
+     *   holds copies, as TodoList hands them out: a consumer that changes it changes neither what is kept nor a
+     *   later event.
+     * - The result is todoSummary of what was kept (given).
+     */
     async execute({ todos }, ctx) {
       // #region chapter 13: todo_write
       // Write it from the contract above. Step by step instead: npm run reset -- chapter13 --guided
