@@ -125,6 +125,21 @@ export function outputBudget(options: OutputBudgetOptions): Hooks {
   const tailChars = Math.min(options.tailChars ?? Math.floor(maxChars / 4), maxChars);
   const redact = options.redact ?? ((text: string) => text);
   return {
+    /**
+     * Keeps one result within the budget. A result of at most `maxChars` characters is left exactly as it is, and
+     * nothing is written. A longer one becomes its first `maxChars - tailChars` characters, a note on a line of its
+     * own, and its last `tailChars` (none when tailChars is 0: the text then ends with the note's line). The result
+     * keeps its id, name and isError: an error result is cut too, and stays an error.
+     *
+     * - The whole text is kept first with saveWholeOutput (given), scrubbed by `redact` (given): a credential must
+     *   not be written to disk, while the head and tail the model reads are as they were. saveWholeOutput checks
+     *   the folder (real folders only, ignored by git) and never replaces a file; use the path it returns.
+     * - The note, between `[...` and `...]`, says how many characters were cut, then of how many, and names the
+     *   kept file by its path relative to the workspace, telling the model to read it with the read tool (offset
+     *   and limit).
+     * - When keeping fails, the cut still happens, and the note names no file: it says the whole output
+     *   `could not be kept`, with the error's text (which says why).
+     */
     async afterToolCall(call, result) {
       // #region chapter 9: outputBudget.afterToolCall
       // 1. A result of at most maxChars characters: change nothing.

@@ -21,9 +21,15 @@ export interface ToolChoiceOptions {
 }
 
 /**
- * A before-model-call hook that sets the tool choice: `first` on turn 1, `then` on every later turn, and the
- * parallel switch on every turn. A named choice must name one of the request's tools: otherwise the hook throws an
- * Error that names it and lists the tools (the run ends with reason error; the API would refuse the request).
+ * A before-model-call hook that applies ToolChoiceOptions, each option on the model calls its comment names; the
+ * turn number in the hook's context counts from 1 in every run, so each run starts over.
+ *
+ * - It returns a copy of the request and never changes the one it was given; everything else is kept as it was, and
+ *   an option not given adds no key at all (no `toolChoice: undefined`), so the provider's default stands.
+ * - A choice that names a tool must name one the request has: otherwise the hook throws an error that says that
+ *   name, and after it lists the request's tools (the run ends with reason error; the API would refuse the
+ *   request). Compare with the names the request lists: `toString` or `__proto__`, which every plain record
+ *   inherits, is not one of them.
  */
 export function toolChoice(options: ToolChoiceOptions): Hooks {
   return {

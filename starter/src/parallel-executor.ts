@@ -50,10 +50,24 @@ export function parallelExecutor(options: ParallelOptions = {}): Executor {
 type Step = { index: number; step: IteratorResult<AgentEvent, ToolResultMessage | undefined> };
 
 /**
- * Runs `calls` with `runCall` under the rules at the top of this file, at most `concurrency` at once. Yields every
- * event as it comes and records every result (turn.record) in call order. Once turn.signal has aborted it starts
- * no more calls; the running ones end with their cancelled result. When a call throws (a hook failed), the other
- * running calls are closed (return()) and the error goes on to the loop.
+ * Runs `calls` with `runCall` under the rules at the top of this file, at most `concurrency` at once. Each call is a
+ * generator (CallRunner): it only moves on when it is asked for its next step, so the executor keeps asking every
+ * running call at once and takes whichever step comes first.
+ *
+ * - Starting: a read-only call (runsInParallel) starts beside other reads while fewer than `concurrency` run, and a
+ *   slot freed by a finished call is filled at once (a limit, not batches). Any other call starts only when nothing
+ *   runs, and nothing starts while it runs.
+ * - Deciding: one call at a time. After a call starts, the next may start only when that call has yielded its
+ *   `tool_call_decided` event (an event its hooks emit before that does not count), or has returned without one.
+ *   Otherwise two permission prompts would be open at once.
+ * - Events are yielded as they come, whichever call they come from.
+ * - Results are recorded (turn.record) in call order: a finished result as soon as every call before it has
+ *   finished, whatever order they finished in. A call left for the client returns none: nothing to record, and
+ *   recording goes on past it.
+ * - turn.signal is looked at before every start: once it has aborted no call starts; the running ones end with
+ *   their cancelled result and are recorded, and the executor ends when nothing runs. No calls: no events.
+ * - When a call throws (a hook failed), or the consumer stops reading, every call still running is closed
+ *   (return()), without waiting for it and without leaving a rejection unhandled, and the error goes on to the loop.
  */
 export async function* runInParallel(
   calls: readonly ToolCall[],

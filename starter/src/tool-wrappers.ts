@@ -30,9 +30,17 @@ export class ToolTimeoutError extends Error {
 }
 
 /**
- * `tool` with a time limit: `execute` gets a signal that fires after `ms` milliseconds (or when the run's own signal
- * fires), and at the limit the call fails with a ToolTimeoutError at once, whether or not the tool stops. A result
- * the tool gives after that is dropped. Throws a RangeError (at set-up) unless `ms` is a positive finite number.
+ * `tool` with a time limit. Throws a RangeError (at set-up) unless `ms` is a positive finite number.
+ *
+ * - The tool runs with a signal of its own. It fires after `ms` milliseconds with a ToolTimeoutError(tool.name, ms)
+ *   as its reason, and it fires when the run's signal (`ctx.signal`) does: at once when that has already fired.
+ * - At the limit the call fails with that ToolTimeoutError at once, whether or not the tool stops: a tool may ignore
+ *   its signal, so the call must not wait for it (untilAborted, chapter 3, races a call against a signal). A result
+ *   the tool gives later is dropped: it never lands in the history.
+ * - A run cancelled during the call fails it with the run's own reason, not a timeout. A tool that throws in time
+ *   fails with its own error; a tool that answers in time gives its output as it is.
+ * - However the call ends (output, error, timeout, cancel), it leaves nothing behind: no timer that fires later, no
+ *   listener on the run's signal (one per call would pile up over a long run).
  */
 export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
   if (!Number.isFinite(ms) || ms <= 0)
@@ -52,7 +60,8 @@ export function withTimeout<Input>(tool: Tool<Input>, ms: number): Tool<Input> {
 
 /**
  * `tool` whose failures are answers: an error it throws becomes its output, `format(error)` (by default the tool's
- * name and the error's message), and the result is not marked as an error.
+ * name and the error's message), and the result is not marked as an error. That holds for a tool whose `execute`
+ * throws at once, before it returns a promise, as well. A tool that works gives its output as it is.
  */
 export function catchErrors<Input>(
   tool: Tool<Input>,
@@ -82,9 +91,14 @@ export class ToolFailedRunError extends Error {
 
 /**
  * `tool` whose failure ends the run: returns the wrapped tool and the hooks to give the agent. When the tool throws,
- * the call's result is the usual error result, and then the after-tool-call hook throws a ToolFailedRunError, so
- * the run ends with reason error and that message, and the model is not asked again. A call the model got wrong
- * (arguments that fail the schema) does not end the run: the tool never ran.
+ * the call's result is the usual error result, and then the after-tool-call hook throws a ToolFailedRunError (the
+ * tool's name and what it threw), so the run ends with reason error and that message, and the model is not asked
+ * again.
+ *
+ * The wrapped `execute` (given) keeps each error the tool threw in `failures`; the hook looks there, because an error
+ * result alone does not say the tool ran. So a call the model got wrong (arguments that fail the schema) ends
+ * nothing: the tool never ran. Neither does another tool's error, nor a result that is not an error. Each failure
+ * ends the run once: used, it is gone.
  */
 export function endRunOnError<Input>(tool: Tool<Input>): { tool: Tool<Input>; hooks: Hooks } {
   const failures: unknown[] = [];
@@ -133,7 +147,12 @@ export function trailingResults(messages: readonly { role: string }[]): ToolResu
 /**
  * The hook that makes returnDirect work: before a model call, when the results the last turn produced include a
  * result of a returnDirect tool of `tools` that is not an error, the run stops there with that output as its
- * answer (end_turn, no model call). Several such results: their outputs, in call order, joined by a blank line.
+ * answer (end_turn, no model call), and a stop message that names the tools. Several such results: their outputs,
+ * in call order, joined by a blank line; ordinary results beside them are left out.
+ *
+ * - A failed call of such a tool is not an answer: the model should see the error and try again.
+ * - Only the results at the very end of the request's messages count (trailingResults, given): an answer from an
+ *   earlier turn must not end a new run, and a history that ends with the user's message changes nothing.
  */
 export function returnDirectHooks(tools: ToolSet): Hooks {
   return {

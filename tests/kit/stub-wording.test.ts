@@ -32,6 +32,18 @@ const CASES = [
     demanded: /turn 2\b/,
     stated: '`turn 2`',
   },
+  {
+    stub: 'chapter 9: outputBudget.afterToolCall',
+    test: 'tests/chapter09/output-budget.test.ts',
+    demanded: /could not be kept/,
+    stated: '`could not be kept`',
+  },
+  {
+    stub: 'chapter 9: outputBudget.afterToolCall',
+    test: 'tests/chapter09/output-budget.test.ts',
+    demanded: /...]/,
+    stated: '`...]`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {
