@@ -80,8 +80,9 @@ export class MockProvider implements Provider {
     const { signal: _signal, ...rest } = request;
     this.requests.push(structuredClone(rest));
     if (this.next >= this.script.length) {
+      const had = this.script.length === 1 ? '1 turn' : `${this.script.length} turns`;
       throw new ScriptExhaustedError(
-        `MockProvider: the script has ${this.script.length} turn(s) but the agent asked for turn ${this.next + 1}. ` +
+        `MockProvider: the script has ${had} but the agent asked for turn ${this.next + 1}. ` +
           `Does the loop stop when the stop reason is not 'tool_use'?`,
       );
     }
@@ -121,8 +122,9 @@ export class MockProvider implements Provider {
     const { signal: _signal, ...rest } = request;
     this.requests.push(structuredClone(rest));
     if (this.next >= this.script.length) {
+      const had = this.script.length === 1 ? '1 turn' : `${this.script.length} turns`;
       throw new ScriptExhaustedError(
-        `MockProvider: the script has ${this.script.length} turn(s) but the agent asked for turn ${this.next + 1}. ` +
+        `MockProvider: the script has ${had} but the agent asked for turn ${this.next + 1}. ` +
           `Does the loop stop when the stop reason is not 'tool_use'?`,
       );
     }
