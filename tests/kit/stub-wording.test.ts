@@ -44,6 +44,48 @@ const CASES = [
     demanded: /...]/,
     stated: '`...]`',
   },
+  {
+    stub: 'chapter 10: classifyError',
+    test: 'tests/chapter10/classify.test.ts',
+    demanded: /rate limited/,
+    stated: '`rate limited (429)`',
+  },
+  {
+    stub: 'chapter 10: classifyError',
+    test: 'tests/chapter10/classify.test.ts',
+    demanded: /not a provider failure/,
+    stated: '`not a provider failure`',
+  },
+  {
+    stub: 'chapter 10: classifyError',
+    test: 'tests/chapter10/classify.test.ts',
+    demanded: /timed out/,
+    stated: '`timed out`',
+  },
+  {
+    stub: 'chapter 10: classifyError',
+    test: 'tests/chapter10/classify.test.ts',
+    demanded: /connection failed/,
+    stated: '`connection failed (ECONNRESET)`',
+  },
+  {
+    stub: 'chapter 10: RetryingProvider.nextTry',
+    test: 'tests/chapter10/with-retries.test.ts',
+    demanded: /gave up after 3 attempts/,
+    stated: '`gave up after 3 attempts',
+  },
+  {
+    stub: 'chapter 10: RetryingProvider.nextTry',
+    test: 'tests/chapter10/with-retries.test.ts',
+    demanded: /gave up after 1 attempt/,
+    stated: '`1 attempt`',
+  },
+  {
+    stub: 'chapter 10: RetryingProvider.nextTry',
+    test: 'tests/chapter10/with-retries.test.ts',
+    demanded: /the server asked to wait/,
+    stated: 'the server asked to wait 3600.0 s before retrying',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

@@ -90,11 +90,22 @@ function errorTypeOf(error: unknown): string | undefined {
 const RETRYABLE_TYPES = ['overloaded_error', 'rate_limit_error', 'api_error', 'server_error'];
 
 /**
- * Whether a failed provider call is worth another try, and why. Retries 408, 409, 429, 5xx (529 and
- * `overloaded_error` are "overloaded"), a provider error type that means the same inside a stream, connection
- * failures (by code along the cause chain, the SDKs' APIConnectionError and APIConnectionTimeoutError, and a
- * ProviderError that got no answer at all); `x-should-retry: true|false` wins over all of those. Anything else is
- * not retried: 400, 401, 403, 404, 413, 422, an invalid request, and errors that are not provider failures.
+ * Whether a failed provider call is worth another try, and why, as a RetryDecision. Anything may be passed (a bug, a
+ * string, undefined): it never throws. The four helpers above read what a failure carries: its HTTP answer, its
+ * provider's error type (a stream's error event has one and no HTTP answer), its headers and a network failure
+ * along its cause chain. A `status: '503'` (a string) is no HTTP answer.
+ *
+ * - Retried: HTTP 408, 409, 429 and all from 500 up, and nothing else with an HTTP answer; without one, a type of
+ *   RETRYABLE_TYPES, a network failure, the SDKs' APIConnectionError and APIConnectionTimeoutError (the OpenAI
+ *   SDK's are told apart only by their class), and a ProviderError with neither an HTTP answer nor a type (no
+ *   answer came at all). Nothing else.
+ * - The `x-should-retry` header, when it says true or false, wins over all of that, both ways; another value is
+ *   ignored.
+ * - Overloaded: HTTP 529, or the type overloaded_error (a 429 is not).
+ * - Why, the first that applies: the HTTP answer in words and in brackets, as `rate limited (429)`; `overloaded`
+ *   for an overloaded type, another type as it is; a network failure as `connection failed (ECONNRESET)`;
+ *   `timed out` for the SDKs' time-out; `connection failed` for the rest that is retried; else
+ *   `not a provider failure`.
  */
 export function classifyError(error: unknown): RetryDecision {
   // #region chapter 10: classifyError

@@ -21,8 +21,11 @@ export type Delay = { ms: number } | { tooLongMs: number };
 
 /**
  * The wait the server asked for, in milliseconds, or undefined when it asked for none (or nothing readable):
- * `retry-after-ms` (milliseconds, may have a fraction), else `retry-after` as seconds or as an HTTP date (a date in
- * the past means no wait: 0). Negative numbers and garbage count as no answer.
+ * `retry-after-ms` (milliseconds, may have a fraction), else `retry-after` as seconds (a fraction too) or as an HTTP
+ * date, the time from `now` until then (a date in the past means no wait: 0, never negative).
+ *
+ * Spaces around a number are ignored, and 0 is an answer ("now"); an empty or blank value, a negative number and
+ * garbage count as no answer. "-5" is no answer either, although JavaScript's date parser reads it as a year.
  */
 export function serverWaitMs(headers: Record<string, string>, now: number): number | undefined {
   // #region chapter 10: serverWaitMs
@@ -32,9 +35,11 @@ export function serverWaitMs(headers: Record<string, string>, now: number): numb
 }
 
 /**
- * Exponential backoff with equal jitter before retry number `retry` (1 for the first retry): the ceiling is
- * baseDelayMs * 2^(retry-1), capped at maxDelayMs; the wait is half the ceiling plus a random part of the other half,
- * so it is always between ceiling/2 and the ceiling, never above maxDelayMs. `random` returns a number in [0, 1).
+ * Exponential backoff with equal jitter before retry number `retry` (1 for the first retry): the ceiling starts at
+ * the policy's base and doubles with each retry, up to its cap; the wait is half the ceiling plus a random part of
+ * the other half, so it is always between ceiling/2 and the ceiling. The cap applies to the ceiling, before the
+ * jitter: capping the wait instead would make every retry past the cap wait the same, and all clients retry in
+ * step. `random` returns a number in [0, 1).
  */
 export function backoffMs(retry: number, policy: DelayPolicy, random: () => number): number {
   // #region chapter 10: backoffMs
@@ -44,8 +49,10 @@ export function backoffMs(retry: number, policy: DelayPolicy, random: () => numb
 }
 
 /**
- * The wait before retry number `retry`: the server's wait when it gave one (tooLongMs when above maxWaitMs), else
- * the backoff. Rounded to whole milliseconds.
+ * The wait before retry number `retry`. The server's wait when it gave one, exactly as asked: no jitter, not
+ * stretched or capped by the backoff's limits, and 0 (a date in the past) means now. Above the policy's longest
+ * server wait it is not waited at all: the Delay says how long the server asked (exactly the longest is still
+ * waited). With no server wait, the backoff. Rounded up to whole milliseconds.
  */
 export function retryDelay(
   retry: number,

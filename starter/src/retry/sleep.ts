@@ -4,8 +4,10 @@
 import { TodoError } from '../todo.js';
 
 /**
- * Resolves after `ms` milliseconds. When `signal` aborts (or has aborted already) it rejects at once with the
- * signal's reason, and leaves no timer and no listener behind.
+ * Resolves after `ms` milliseconds. A cancel through `signal`, during the wait, rejects at once with the signal's
+ * reason; a signal cancelled before the call rejects the same way and schedules nothing. However it ends, it leaves
+ * nothing behind: nothing scheduled, and no listener on the signal (a long-lived signal must not collect one per
+ * wait). Without a signal it just waits.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   // #region chapter 10: sleep

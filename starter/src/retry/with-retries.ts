@@ -109,8 +109,21 @@ export class RetryingProvider implements Provider {
   }
 
   /**
-   * After try `state.attempt` failed with `error`: the notice for the next try (and `state` moved on to it), or a
-   * throw to give up. Never retries an abort.
+   * After try `state.attempt` failed with `error`: the RetryNotice for the next try, with `state` moved on to it, or
+   * a throw to give up. complete and stream both ask it, so every rule about giving up lives here.
+   *
+   * - Never retries a cancel: once the request has been cancelled, the cancel's reason is thrown, whatever the
+   *   failure was (an SDK's own abort error is not retryable, but the person's reason must come out).
+   * - A failure that classifyError does not retry is thrown unchanged.
+   * - `maxAttempts` counts the first try (1: never retry). Spent, it gives up with a RetryError (the tries made, the
+   *   failure as its cause) whose message reads `gave up after 3 attempts (<why>): <errorText of the failure>`,
+   *   with `1 attempt` for one.
+   * - The wait is retryDelay's. A server that asks for longer than the policy allows is not waited for: a
+   *   RetryError, the failure as its cause, reading `<why>: the server asked to wait 3600.0 s before retrying,
+   *   more than the policy's maximum of 10.0 s; not retried: <errorText of the failure>` (seconds, one decimal).
+   * - After `fallbackAfter` failures in a row that were an overloaded model (any other failure starts the count
+   *   again), the next tries ask for the fallback, and their notices name it; a notice has no key for it before
+   *   that, or when the policy has none.
    */
   nextTry(error: unknown, request: ModelRequest, state: RetryState): RetryNotice {
     // #region chapter 10: RetryingProvider.nextTry
@@ -119,7 +132,12 @@ export class RetryingProvider implements Provider {
     // #endregion
   }
 
-  /** The whole turn, tried again after a retryable failure (nextTry decides), waiting with the policy's sleep. */
+  /**
+   * The whole turn, tried again after a retryable failure: nextTry decides whether, and how long to wait first. The
+   * wait is the policy's sleep, given the request's cancel, so a cancel during it ends the call with the cancel's
+   * reason and no further try. Each try sends the request as it was, asking for the fallback once nextTry has
+   * switched to it; the answer of the try that worked is returned.
+   */
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 10: RetryingProvider.complete
     // Write it from the contract above. Step by step instead: npm run reset -- chapter10 --guided
@@ -128,8 +146,17 @@ export class RetryingProvider implements Provider {
   }
 
   /**
-   * The turn as events, retried only before its first event, with a retry notice before each wait. A provider with
-   * no stream of its own is streamed from its complete (turnEvents).
+   * The turn as events, retried only before its first real event: what was handed out cannot be taken back. Each
+   * try goes through turnEvents (given), so a provider with no stream of its own is streamed from its complete and
+   * retried the same way; once nextTry has switched to the fallback, the tries ask for that model.
+   *
+   * - Before each wait it yields nextTry's notice (the loop passes it on as a `retry` event), then waits as
+   *   complete does.
+   * - Every event but a retry notice is real: a notice from a wrapper further in is passed on, and the try has not
+   *   started for it.
+   * - A failure after a real event is final: a StreamInterruptedError, the failure as its cause, whose message says
+   *   the stream was cut after it started, so it is not retried, and carries the failure's own text.
+   * - A failure once the request has been cancelled throws the cancel's reason, even after events.
    */
   async *stream(request: ModelRequest): AsyncGenerator<StreamEvent, void, undefined> {
     // #region chapter 10: RetryingProvider.stream
