@@ -63,8 +63,9 @@ export function addUsage(total: Usage, more: Usage | undefined): Usage {
 }
 
 /**
- * Reads a run to its end and returns its `done` event, handing every event (done included) to `onEvent` first.
- * Throws an Error when the events end without a `done`, or when anything follows it: either is a broken loop.
+ * Reads a run to its end and returns its `done` event, handing every event (done included) to `onEvent` first,
+ * in order. Throws when the events end without a `done`, or when anything follows it (a second `done` too):
+ * either is a broken loop, and the message names the kind of event that came after it.
  */
 export async function drain(
   events: AsyncIterable<AgentEvent>,

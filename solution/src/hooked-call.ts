@@ -85,9 +85,22 @@ export async function* runTool(
 }
 
 /**
- * Runs one call of the current turn: yields its tool_call_decided and tool_result events and returns its result
- * (the executor records it), or adds the call to run.pending and returns undefined when a client answers it.
- * Never throws, except what a hook throws.
+ * Runs one call of the current round as the beforeToolCall hook decides (ToolDecision), and tells each step as an
+ * event: returns what answers it (the executor records that, in call order: this never touches the history), or
+ * puts the call in `run.pending` and returns undefined when a client answers it. Never throws, except what a hook
+ * throws.
+ *
+ * - The verdict comes first, and a `tool_call_decided` event carrying it is yielded before anything runs; the
+ *   events the hook emitted (takeEmitted, given) come just before it, and those emitted later just before the
+ *   call's `tool_result` event (resultEvent, given).
+ * - A blocked call never runs: its outcome is an error result holding the words the hook gave, and afterToolCall
+ *   is not asked (nothing ran).
+ * - A changed call runs as the hook rewrote it, still the same call; the model's call in the history stays as it
+ *   wrote it.
+ * - A client-side tool (isClientTool) is not run here: the call waits in `run.pending`, with no outcome and no
+ *   event.
+ * - Otherwise runTool (given) runs it, passing on the events the tool emits while it runs, and what afterToolCall
+ *   makes of that is the outcome.
  */
 export async function* runToolCall(
   call: ToolCall,

@@ -38,7 +38,13 @@ export type Executor = (
   turn: TurnContext,
 ) => AsyncGenerator<AgentEvent, void, undefined>;
 
-/** The executor of chapter 7: one call at a time, in call order. */
+/**
+ * The Executor of chapter 7: the turn's calls one at a time with runCall, in the order the model wrote them, each
+ * finished and recorded with `turn.record` before the next starts, every event runCall yields passed on as it
+ * happens. One left for the client gives nothing back: nothing is recorded for it. Once `turn.signal` has fired
+ * (looked at before each of the calls), no further one starts: the loop closes those that did not run. Throws
+ * only what runCall throws.
+ */
 export async function* runSerially(
   calls: readonly ToolCall[],
   runCall: CallRunner,

@@ -51,10 +51,34 @@ export class Agent {
   }
 
   /**
-   * Continues the conversation in `history` (appending to it in place) and yields the run's events, ending with
-   * exactly one `done`. Never throws: failures, cancels and the turn limit are `done` reasons, and the history is
-   * valid afterwards (except for the calls a `paused_for_client_tool` run leaves open), also when the consumer
-   * stops reading early (`break`, `return()`): the calls it left open get a cancelled result then.
+   * Chapter 6's loop as an async iterable of agent events (AgentEvent, agent-event-types.ts): continues the
+   * conversation in `history` (appending to it in place) and yields the run's events, ending with exactly one
+   * `done`. Never throws: a provider failure, a cut stream, a hook that throws, a cancel and the turn limit all
+   * become `done` reasons (DoneReason), and the history is valid afterwards, every tool call answered, except those
+   * a `paused_for_client_tool` run leaves open on purpose. The given parts do the detail: startRun makes the run's
+   * state (with its own signal), finishRun ends it, interruptRun cleans up, runToolCall runs one tool call.
+   *
+   * - A resume comes first: the client's results (`options.clientResults`) go through addClientResults; if it
+   *   refuses them, the run ends at once with `done` of reason `error` and its sentence, with no model call and
+   *   nothing else touched (the history stays paused).
+   * - At most `maxTurns` model calls, counted from 1 as the turn. Each round announces itself with `turn_start`;
+   *   what would be sent (chapter 3's prompt, history and tool list) goes through the beforeModelCall hook, and what
+   *   it gives back is what streamTurn sends, with the run's signal. The turn, through normalizeTurn, enters the
+   *   history; its usage is added up (addUsage) and reported with a `usage` event; then the afterModelCall hook sees
+   *   it, before any of its tool calls is requested.
+   * - A `tool_use` turn: a `tool_call_requested` event for each tool call first, then they go to `this.executor`,
+   *   which runs each with runToolCall and records what they give onto the history in their order. Tool calls left
+   *   waiting for the client (`run.pending`) end the run as `paused_for_client_tool`; otherwise the next round. Any
+   *   other stop reason ends the run as `end_turn`, answered by that turn.
+   * - Events a hook emits (ctx.emit) are yielded right after it returned (takeEmitted).
+   * - A stop or an abort is honoured wherever it happens: no round starts, no model call is made and no further
+   *   tool runs once the run's signal has aborted: at the start of a round, after each model-call hook (a hook's
+   *   ctx.stop aborts that signal with a RunStop), after the tools.
+   * - However it ends, endingOf (given) says from what was thrown how: a hook's stop as it asked (its answer, when
+   *   it gives one, becomes the run's final words), another abort as `cancelled`, anything else as `error`. The turn
+   *   limit is `turn_limit`, saying what the limit was.
+   * - The clean-up runs however the run ends, also when the consumer stops reading early (`break`, `return()`,
+   *   which run only the generator's `finally`): the tool calls it left open get a cancelled result then.
    */
   async *run(history: Message[], options: AgentRunOptions = {}): AsyncGenerator<AgentEvent, void, undefined> {
     // #region chapter 7: Agent.run
@@ -64,9 +88,16 @@ export class Agent {
   }
 
   /**
-   * One model call, streamed: yields an agent event for every piece as it arrives (text after the onText hooks saw
-   * it, thinking, a tool call's start and its argument pieces, a retry notice) and returns the whole turn. Throws what the stream throws, the signal's reason
-   * after an abort, and StreamCutError for a stream that stopped early. Does not touch the history.
+   * One model call, streamed, as chapter 6's streamTurn was: the whole turn it returns is what a TurnBuilder
+   * rebuilds from all that turnEvents (given) yields, while the agent event for each piece is yielded as it arrives,
+   * with the turn number: text and thinking, a call's start and its argument pieces (so a UI can show the call
+   * being written), a retry notice (chapter 10). streamedTurnEvents (given) makes those, one per turn: it
+   * remembers each call's id from its start.
+   *
+   * - A piece of text reaches the onText hook, awaited, before its agent event is yielded; an empty piece
+   *   reaches neither.
+   * - Throws what the stream throws, StreamCutError for a stream that stopped early, and the run's abort reason
+   *   after an abort, even when the stream ended quietly. Never touches the history.
    */
   async *streamTurn(request: ModelRequest, run: RunContext): AsyncGenerator<AgentEvent, AssistantMessage, undefined> {
     // #region chapter 7: Agent.streamTurn

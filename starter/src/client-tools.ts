@@ -60,9 +60,17 @@ export function closeOpenCalls(history: Message[], content: string): ToolResultM
 }
 
 /**
- * Resumes a paused history with the client's results: one for every open call, in any order. Returns undefined
- * when they were appended (or when nothing was open and nothing was given), or a sentence saying what is wrong, in
- * which case the history is left exactly as it was: still paused, ready for a correct resume.
+ * Resumes a paused history with the client's results: exactly one for every open call (openCalls, given), in any
+ * order. Returns undefined when they were appended (or when nothing was open and nothing was given), or a sentence
+ * saying what is wrong; everything is checked before anything changes, so the history is then left exactly as it
+ * was: still paused, ready for a correct resume.
+ *
+ * - Refused, each with a sentence that names the ids concerned, every id on its own: a result whose id answers no
+ *   open call (the sentence names it and the calls that are waiting; results given when none waits are refused
+ *   too, and an id such as `constructor` or `toString` answers nothing), a second result for the same call, and an
+ *   open call left without one (running a paused history with no results is refused this way).
+ * - What is appended is built from the open call it answers, so it carries that call's id and tool name whatever
+ *   name the client wrote, with the client's content and error flag.
  */
 export function addClientResults(history: Message[], results: readonly ToolResultMessage[]): string | undefined {
   // #region chapter 7: addClientResults

@@ -105,8 +105,16 @@ export function endingOf(signal: AbortSignal, error: unknown): Ending {
 }
 
 /**
- * Ends a run: closes the calls the history left open (but not those a pause waits for) with an error result and
- * yields a tool_result event for each, then yields the one `done` event.
+ * Ends a run, whatever ended it, so that what it leaves can be sent to a model again: gives every call left open
+ * an error result (closeOpenCalls, given) and yields a `tool_result` event for each (resultEvent, given), then
+ * yields the one `done` event (DoneEvent) and marks the run as over, so interruptRun leaves it alone.
+ *
+ * - A pause is the exception: its calls stay open for the client, and its `done` lists them.
+ * - After a cancel a closed call reads CANCELLED_RESULT. After anything else it reads as a sentence saying the
+ *   run stopped before the call's result was recorded, so it may or may not have run (the model must not assume
+ *   either), with the reason and the message.
+ * - `done` reports the run's model calls, its final words and what it used, and the message only when there is
+ *   one (no field set to undefined).
  */
 export async function* finishRun(
   run: RunState,
@@ -123,10 +131,11 @@ export async function* finishRun(
 export const STOPPED_READING = 'the consumer stopped reading the run before its done event';
 
 /**
- * Called from the loop's `finally`, however the run ended. After `done` it does nothing. Before `done` (the consumer
- * broke out, or called return() on the iterator) it aborts the run's signal, so a tool, a hook or a sub-agent still
- * at work stops, and gives every open call a cancelled result, so the next run sends a valid history. Yields
- * nothing: nobody reads any more.
+ * Called from the loop's `finally`, however the run finished. After `done` it does nothing (a paused run keeps
+ * its calls open for the client). Before `done` (the consumer broke out, or called return() on the iterator) it aborts
+ * the run's own signal with STOPPED_READING, so a tool, a hook or a sub-agent still at work stops (the caller's
+ * signal is left alone), and gives every open call a cancelled result, all of them, not only the one the consumer
+ * last saw, so the next run sends a valid conversation. Yields nothing: nobody reads any more.
  */
 export function interruptRun(run: RunState): void {
   // #region chapter 7: interruptRun

@@ -99,18 +99,23 @@ export function isStop(value: ModelRequest | StopRun): value is StopRun {
 }
 
 /**
- * The hooks of `list` as one set, called in list order (each awaited before the next):
- * - beforeModelCall: each hook gets the request as the hooks before it left it; the first stop a hook returns goes
- *   to ctx.stop and ends the chain, and the request is returned as it was then;
- * - afterModelCall: every hook sees the turn; the first stop a hook returns goes to ctx.stop and ends the chain
- *   (one way to stop a run: ctx.stop, whichever hook asks, so the loop has one place that honours it);
- * - onText: every hook sees every piece;
- * - beforeToolCall: the first block wins, and later hooks are not asked; a change gives the next hook the call
- *   with the new arguments, and the decision is `change` with the last arguments if any hook changed them,
- *   otherwise the last `allow` a hook returned (with whatever it says), or a plain `allow`;
- * - afterToolCall: each hook gets the result as the hooks before it left it; the result keeps the call's id and
- *   name whatever a hook returns.
- * An error thrown by a hook is not caught here.
+ * Several sets of hooks (one set, or an array of them) as one ComposedHooks, so that the loop has one thing to call
+ * at each of its five points and one place where a stop is honoured. Each hook of each set is called in the order
+ * of the sets, each awaited before the next; a set without that hook is passed over. An error a hook throws is not
+ * caught here (the loop ends the run with it).
+ *
+ * - Whatever a hook may pass on (what is sent to the model, what a tool gave) goes down the chain: each hook gets
+ *   it as the ones before it left it, and returning nothing keeps it. afterToolCall's outcome still answers the
+ *   same call: it carries this call's id and tool name, whatever a hook returned.
+ * - A stop from a beforeModelCall or afterModelCall hook goes to ctx.stop, the one way to end a run from any
+ *   hook, and ends the chain: the hooks after it are not asked, and beforeModelCall returns what it held
+ *   then. A context of its own may have no ctx.stop: then the stop goes nowhere, and nothing throws.
+ * - onText: every hook sees every piece.
+ * - beforeToolCall decides (ToolDecision): the first `block` wins at once and later hooks are not asked; a
+ *   `change` gives the later hooks the call with its new arguments, and the outcome is then a `change` with the
+ *   last arguments set, even when a later hook allows; otherwise the last `allow` a hook returned, as it wrote it
+ *   (it may say why, as chapter 8's gate does), or a plain `allow` when none spoke. An allow never undoes a block
+ *   nor stops a later hook from blocking.
  */
 export function composeHooks(list: Hooks | readonly Hooks[] = []): ComposedHooks {
   // #region chapter 7: composeHooks

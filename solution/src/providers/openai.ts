@@ -85,8 +85,8 @@ export class OpenAIProvider implements Provider {
    *   `stop` after calls still means `tool_use`, `length` is `max_tokens`) and the usage, which may come last, in a
    *   part with no choices.
    * - Failures surface while the stream is read too: every one is a ProviderError through toProviderError, as in
-   *   chapter 5 (the server's own words kept, the credentials scrubbed). A stream that closes before any finish reason is a
-   *   ProviderError saying the stream ended early, and never yields a finish.
+   *   chapter 5 (the server's own words kept, the credentials scrubbed). A stream that closes before any finish
+   *   reason is a ProviderError saying the stream ended early, and never yields a finish.
    * - A signal that aborts rejects with its reason, never a ProviderError, even when the stream ends quietly; the
    *   signal goes to the SDK so that it closes the connection.
    */
