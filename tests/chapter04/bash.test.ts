@@ -25,11 +25,11 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
     const { root } = tempWorkspace();
     expect(
       await bash(root, { command: 'printf abc; printf xyz >&2' }),
-      'bashTool.execute step 3: printf prints no final newline, so there is nothing to take off: "abc" and "xyz" stay whole (remove a final \\n only when there is one)',
+      'bashTool.execute: printf prints no final newline, so there is nothing to take off: "abc" and "xyz" stay whole (remove a final \\n only when there is one) (guided step 3)',
     ).toBe('exit code: 0\n--- stdout ---\nabc\n--- stderr ---\nxyz');
     expect(
       await bash(root, { command: "printf 'a\\n\\n'" }),
-      'bashTool.execute step 3: the command printed "a", an empty line and a final newline: take off the final newline only, the empty line stays',
+      'bashTool.execute: the command printed "a", an empty line and a final newline: take off the final newline only, the empty line stays (guided step 3)',
     ).toBe('exit code: 0\n--- stdout ---\na\n\n--- stderr ---\n(empty)');
   });
 
@@ -106,10 +106,13 @@ describe('bashTool.execute (src/tools/bash.ts)', () => {
       if (outcome.status === 'rejected') throw outcome.error;
       expect(
         outcome.status,
-        'runCommand step 5: the command left a job running that holds the pipes open: stop it',
+        'runCommand: the command left a job running that holds the pipes open: stop it (guided step 5)',
       ).toBe('resolved');
       const result = (outcome as { value: string }).value;
-      expect(result, 'step 3: the sections come first, then each of outcome.notes on a line of its own').toMatch(
+      expect(
+        result,
+        'the sections come first, then each of outcome.notes on a line of its own (guided step 3)',
+      ).toMatch(
         new RegExp(
           `^exit code: 0\\n--- stdout ---\\ndone\\n--- stderr ---\\n\\(empty\\)\\n[^\\n]*${marker.replace('.', '\\.')}[^\\n]*$`,
         ),
@@ -143,7 +146,7 @@ describe('OutputCap (src/tools/bash.ts)', () => {
   test('keeps half the limit from the start and the rest from the end, and counts what it dropped', () => {
     expect(
       fed(4, ['abcdefghij']).toString(),
-      'step 1 and 3: the first floor(limit / 2), the note, the last limit - that',
+      'the first floor(limit / 2), the note, the last limit - that (guided step 1 and 3)',
     ).toBe('ab\n[... 6 characters cut ...]\nij');
     expect(fed(5, ['abc', 'defg', 'hij']).toString(), 'odd limit: the head gets floor(5 / 2) = 2, the tail 3').toBe(
       'ab\n[... 5 characters cut ...]\nhij',
@@ -156,18 +159,18 @@ describe('OutputCap (src/tools/bash.ts)', () => {
       cap.add(`${String(i).padStart(9, '0')}\n`);
       expect(
         cap.head.length + cap.tail.length,
-        `step 3: after chunk ${i} the cap holds more than its limit; trim the tail on every add`,
+        `after chunk ${i} the cap holds more than its limit; trim the tail on every add (guided step 3)`,
       ).toBeLessThanOrEqual(100);
     }
-    expect(cap.head, 'step 1: the head is the first 50 characters seen').toBe(
+    expect(cap.head, 'the head is the first 50 characters seen (guided step 1)').toBe(
       '000000000\n000000001\n000000002\n000000003\n000000004\n',
     );
-    expect(cap.tail, 'step 2: the tail is the last 50 characters seen').toBe(
+    expect(cap.tail, 'the tail is the last 50 characters seen (guided step 2)').toBe(
       '000000995\n000000996\n000000997\n000000998\n000000999\n',
     );
     expect(
       cap.cut,
-      'OutputCap.add step 3: cut counts every character dropped between them, over all chunks (add what each chunk drops)',
+      'OutputCap.add: cut counts every character dropped between them, over all chunks (add what each chunk drops) (guided step 3)',
     ).toBe(10_000 - 100);
   });
 
@@ -175,7 +178,7 @@ describe('OutputCap (src/tools/bash.ts)', () => {
     const cap = fed(6, ['ab', 'cdefg']);
     expect(
       [cap.head, cap.tail, cap.cut],
-      'step 1 and 2: "ab" + "c" fill the head of 3; "defg" goes to the tail of 3, dropping "d"',
+      '"ab" + "c" fill the head of 3; "defg" goes to the tail of 3, dropping "d" (guided step 1 and 2)',
     ).toEqual(['abc', 'efg', 1]);
   });
 });

@@ -60,7 +60,7 @@ describe('editTool (src/tools/edit.ts)', () => {
       edit(root, { path: 'math.js', old_string: '(a, b)', new_string: '(x, y)' }),
       'old_string occurs twice: without replace_all, edit must refuse rather than pick one',
     );
-    expect(String(error), 'step 6: say how many times it occurs').toMatch(/\b2\b|twice/);
+    expect(String(error), 'say how many times it occurs (guided step 6)').toMatch(/\b2\b|twice/);
     expect(String(error), 'suggest more context or replace_all').toMatch(/replace_all/);
     expect(contentOf(root, 'math.js'), 'an ambiguous edit must change nothing').toBe(SOURCE);
   });
@@ -106,9 +106,9 @@ describe('editTool (src/tools/edit.ts)', () => {
       );
       expect(
         (error as Error).message,
-        "step 2: check old_string === '' before counting: the error must say old_string is empty",
+        "check old_string === '' before counting: the error must say old_string is empty (guided step 2)",
       ).toMatch(/empty/);
-      expect((error as Error).message, 'step 2: refuse the empty quote before reading or counting').not.toMatch(
+      expect((error as Error).message, 'refuse the empty quote before reading or counting (guided step 2)').not.toMatch(
         /not found|occurs|times/,
       );
       expect((error as Error).message, 'to create a file, the model should use write: say so').toMatch(/\bwrite\b/);
@@ -158,7 +158,7 @@ describe('editTool (src/tools/edit.ts)', () => {
     );
     expect(
       (dangling as Error).name,
-      'step 1: a dangling link that leads out is refused as outside, not "not found"',
+      'a dangling link that leads out is refused as outside, not "not found" (guided step 1)',
     ).toBe('PathOutsideWorkspaceError');
     expect(existsSync(path.join(outside, 'planted.txt'))).toBe(false);
   });
@@ -167,30 +167,31 @@ describe('editTool (src/tools/edit.ts)', () => {
     const { root } = tempWorkspace({ 'win.txt': 'first\r\nsecond\r\nthird\r\n' });
     const summary = await settles(
       edit(root, { path: 'win.txt', old_string: 'first\nsecond', new_string: 'one\ntwo\nthree' }),
-      'step 5: the file uses \\r\\n and the quote has no \\r; look for it with every \\n turned into \\r\\n',
+      'the file uses \\r\\n and the quote has no \\r; look for it with every \\n turned into \\r\\n (guided step 5)',
     );
-    expect(summary, 'step 5: the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n').toBe(
+    expect(summary, 'the file uses \\r\\n, so look for the quote with \\n turned into \\r\\n (guided step 5)').toBe(
       'Edited win.txt: replaced 1 occurrence',
     );
     expect(
       contentOf(root, 'win.txt'),
-      'step 5: the new lines get \\r\\n too, so the file keeps one kind of line ending',
+      'the new lines get \\r\\n too, so the file keeps one kind of line ending (guided step 5)',
     ).toBe('one\r\ntwo\r\nthree\r\nthird\r\n');
     await edit(root, { path: 'win.txt', old_string: 'two\r\nthree', new_string: '2\r\n3' });
     expect(
       contentOf(root, 'win.txt'),
-      'step 5: a quote that already has \\r\\n is used as it is, and \\r\\n is not doubled',
+      'a quote that already has \\r\\n is used as it is, and \\r\\n is not doubled (guided step 5)',
     ).toBe('one\r\n2\r\n3\r\nthird\r\n');
     await edit(root, { path: 'win.txt', old_string: 'one', new_string: 'uno\r\ndos' });
     expect(
       contentOf(root, 'win.txt'),
-      'step 5: a new_string with \\r\\n keeps it as it is, even when the quote has no line end',
+      'a new_string with \\r\\n keeps it as it is, even when the quote has no line end (guided step 5)',
     ).toBe('uno\r\ndos\r\n2\r\n3\r\nthird\r\n');
     writeFileSync(path.join(root, 'unix.txt'), 'first\nsecond\n');
     await edit(root, { path: 'unix.txt', old_string: 'first\nsecond', new_string: 'one\ntwo' });
-    expect(contentOf(root, 'unix.txt'), 'step 5: only a file that uses \\r\\n gets \\r\\n; this one keeps \\n').toBe(
-      'one\ntwo\n',
-    );
+    expect(
+      contentOf(root, 'unix.txt'),
+      'only a file that uses \\r\\n gets \\r\\n; this one keeps \\n (guided step 5)',
+    ).toBe('one\ntwo\n');
   });
 
   test('a one-line quote in a Windows file: new lines in new_string get \\r\\n too', async () => {
@@ -198,7 +199,7 @@ describe('editTool (src/tools/edit.ts)', () => {
     await edit(root, { path: 'win.txt', old_string: 'alpha', new_string: 'one\ntwo' });
     expect(
       contentOf(root, 'win.txt'),
-      'editTool.execute step 5: the file uses \\r\\n and the quote has no \\r: turn the line ends of new_string into \\r\\n even when old_string is a single line',
+      'editTool.execute: the file uses \\r\\n and the quote has no \\r: turn the line ends of new_string into \\r\\n even when old_string is a single line (guided step 5)',
     ).toBe('one\r\ntwo\r\nbeta\r\n');
   });
 
@@ -206,16 +207,16 @@ describe('editTool (src/tools/edit.ts)', () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n\n\ny\n' });
     const error = await rejection(
       edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n' }),
-      'step 6: "\\n\\n" occurs twice in "x\\n\\n\\ny" (at 1 and at 2): the quote is ambiguous, refuse it',
+      '"\\n\\n" occurs twice in "x\\n\\n\\ny" (at 1 and at 2): the quote is ambiguous, refuse it (guided step 6)',
     );
     expect(
       String(error),
-      'step 6: count overlapping places too (indexOf from one past each hit), not only what split finds',
+      'count overlapping places too (indexOf from one past each hit), not only what split finds (guided step 6)',
     ).toMatch(/\b2\b|twice/);
     expect(contentOf(root, 'a.txt')).toBe('x\n\n\ny\n');
     expect(
       await edit(root, { path: 'a.txt', old_string: '\n\n', new_string: '\n', replace_all: true }),
-      'step 8: N is the replacements made',
+      'N is the replacements made (guided step 8)',
     ).toBe('Edited a.txt: replaced 1 occurrence');
   });
 
@@ -225,19 +226,19 @@ describe('editTool (src/tools/edit.ts)', () => {
     writeFileSync(path.join(root, 'old.js'), latin1);
     const error = await rejection(
       edit(root, { path: 'old.js', old_string: '= 1', new_string: '= 2' }),
-      'step 4: utf8Text gives undefined: refuse',
+      'utf8Text gives undefined: refuse (guided step 4)',
     );
-    expect(String(error), 'step 4: say the file is not UTF-8').toMatch(/UTF-8/);
+    expect(String(error), 'say the file is not UTF-8 (guided step 4)').toMatch(/UTF-8/);
     expect(
       readFileSync(path.join(root, 'old.js')).equals(latin1),
-      'step 4: writing it back as UTF-8 would have changed the é',
+      'writing it back as UTF-8 would have changed the é (guided step 4)',
     ).toBe(true);
   });
 
   test('keeps a byte order mark', async () => {
     const { root } = tempWorkspace({ 'bom.txt': '\uFEFFhello\n' });
     await edit(root, { path: 'bom.txt', old_string: 'hello', new_string: 'bye' });
-    expect(contentOf(root, 'bom.txt'), 'step 4: decode with utf8Text, which keeps the BOM').toBe('\uFEFFbye\n');
+    expect(contentOf(root, 'bom.txt'), 'decode with utf8Text, which keeps the BOM (guided step 4)').toBe('\uFEFFbye\n');
   });
 
   test('refuses a FIFO at once instead of waiting to read it', async () => {
@@ -256,7 +257,7 @@ describe('editTool (src/tools/edit.ts)', () => {
     if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
     expect(
       outcome,
-      'step 3: a FIFO is not a regular file (isFile() is false): refuse it before reading, which waits for a writer forever',
+      'a FIFO is not a regular file (isFile() is false): refuse it before reading, which waits for a writer forever (guided step 3)',
     ).toMatch(/pipe is not a regular file/);
   });
 
@@ -268,13 +269,13 @@ describe('editTool (src/tools/edit.ts)', () => {
     writeFileSync(path.join(root, 'fits.log'), `needle\n${'x'.repeat(EDIT_FILE_SIZE_LIMIT - 7)}`);
     expect(
       await edit(root, { path: 'fits.log', old_string: 'needle', new_string: 'pin' }),
-      'step 3: a file of exactly EDIT_FILE_SIZE_LIMIT bytes may be edited',
+      'a file of exactly EDIT_FILE_SIZE_LIMIT bytes may be edited (guided step 3)',
     ).toBe('Edited fits.log: replaced 1 occurrence');
     const error = await rejection(
       edit(root, { path: 'big.log', old_string: 'needle', new_string: 'pin' }),
-      'step 3: the file is over EDIT_FILE_SIZE_LIMIT',
+      'the file is over EDIT_FILE_SIZE_LIMIT (guided step 3)',
     );
-    expect(String(error), 'step 3: suggest bash (sed) for such files').toMatch(/bash/);
+    expect(String(error), 'suggest bash (sed) for such files (guided step 3)').toMatch(/bash/);
     expect(readFileSync(path.join(root, 'big.log'), 'utf8').startsWith('needle\n'), 'the file is unchanged').toBe(true);
   });
 

@@ -28,7 +28,7 @@ describe('globTool (src/tools/glob.ts)', () => {
     const { root } = tempWorkspace({ 'a.ts': '', 'src/b.ts': '', 'src/lib/c.ts': '' });
     expect(
       await glob(root, { pattern: '**/*.ts', path: 'src' }),
-      'globTool.execute step 5: displayPath(ctx.cwd, file), relative to the root, not to the search folder: paths the model can hand straight to read: src/b.ts, not b.ts',
+      'globTool.execute: displayPath(ctx.cwd, file), relative to the root, not to the search folder: paths the model can hand straight to read: src/b.ts, not b.ts (guided step 5)',
     ).toBe('src/b.ts\nsrc/lib/c.ts');
   });
 
@@ -107,10 +107,10 @@ describe('globTool (src/tools/glob.ts)', () => {
     ]) {
       const error = await rejection(
         glob(root, { pattern }),
-        `step 2: patternLeavesFolder("${pattern}") is true: refuse it (tinyglobby would walk outside first; "/**" walks the whole disk)`,
+        `patternLeavesFolder("${pattern}") is true: refuse it (tinyglobby would walk outside first; "/**" walks the whole disk) (guided step 2)`,
       );
-      expect(String(error), 'step 2: the error names the pattern').toContain(pattern);
-      expect(String(error), 'step 2: the error says to choose the folder with path').toMatch(/\bpath\b/);
+      expect(String(error), 'the error names the pattern (guided step 2)').toContain(pattern);
+      expect(String(error), 'the error says to choose the folder with path (guided step 2)').toMatch(/\bpath\b/);
     }
     expect(
       await glob(root, { pattern: 'src/..b.txt' }),

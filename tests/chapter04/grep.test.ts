@@ -76,11 +76,13 @@ describe('grepTool (src/tools/grep.ts)', () => {
     const { root } = tempWorkspace({ 'a.txt': 'x\n' });
     const error = await rejection(
       grep(root, { pattern: 'foo(' }),
-      'step 1: new RegExp throws on "foo(": turn that into a clear error',
+      'new RegExp throws on "foo(": turn that into a clear error (guided step 1)',
     );
-    expect(String(error), 'step 1: say the regular expression is invalid').toMatch(/invalid regular expression/i);
-    expect(String(error), 'step 1: quote the pattern the model sent').toContain('foo(');
-    expect(String(error), "step 1: pass on the SyntaxError's message, which says what is wrong").toMatch(
+    expect(String(error), 'say the regular expression is invalid (guided step 1)').toMatch(
+      /invalid regular expression/i,
+    );
+    expect(String(error), 'quote the pattern the model sent (guided step 1)').toContain('foo(');
+    expect(String(error), "pass on the SyntaxError's message, which says what is wrong (guided step 1)").toMatch(
       /Unterminated group/,
     );
   });
@@ -164,13 +166,13 @@ describe('grepTool (src/tools/grep.ts)', () => {
       'c.txt': 'hit\n'.repeat(30),
     });
     const lines = (await grep(root, { pattern: 'hit' })).split('\n');
-    expect(lines, `grepTool.execute step 7: the first ${GREP_LIMIT} matches, then the note`).toHaveLength(
+    expect(lines, `grepTool.execute: the first ${GREP_LIMIT} matches, then the note (guided step 7)`).toHaveLength(
       GREP_LIMIT + 1,
     );
     expect(lines[GREP_LIMIT - 1], 'the 100th match is line 40 of b.txt').toBe('b.txt:40: hit');
     expect(
       lines.at(-1),
-      `grepTool.execute step 7: 150 matches in three files: search every file, then keep the first ${GREP_LIMIT} and count the other 50 (c.txt's 30 too)`,
+      `grepTool.execute: 150 matches in three files: search every file, then keep the first ${GREP_LIMIT} and count the other 50 (c.txt's 30 too) (guided step 7)`,
     ).toMatch(/^\(50 more matches not shown/);
   });
 
@@ -243,7 +245,7 @@ describe('grepTool (src/tools/grep.ts)', () => {
     try {
       const error = await rejection(
         grep(root, { pattern: '^(a+)+$' }),
-        "step 5: match with a RegexSearch (regex, grepLimits.timeMs); past the limit its RegexTimeoutError is the tool's error",
+        "match with a RegexSearch (regex, grepLimits.timeMs); past the limit its RegexTimeoutError is the tool's error (guided step 5)",
       );
       blocking = onThisThread();
       expect(String(error), 'the error explains the time limit, so the model can simplify the pattern').toMatch(
@@ -255,22 +257,24 @@ describe('grepTool (src/tools/grep.ts)', () => {
     }
     expect(
       blocking,
-      'step 5: the event loop was blocked; run the regex through search.matchingLines, never regex.test on this thread',
+      'the event loop was blocked; run the regex through search.matchingLines, never regex.test on this thread (guided step 5)',
     ).toBe(0);
     // The search's time limit is a timer on this thread, due after the ticker's first tick: a free loop ticks first.
     expect(ticks, 'timers kept running while the pattern was being tried').toBeGreaterThan(0);
-    expect(RegexSearch.running, 'step 5: close the search in a finally, or its worker thread stays alive').toBe(0);
+    expect(RegexSearch.running, 'close the search in a finally, or its worker thread stays alive (guided step 5)').toBe(
+      0,
+    );
   });
 
   test('a final newline does not start another line, and \\r\\n ends a line as \\n does', async () => {
     const { root } = tempWorkspace({ 'unix.txt': 'one\n\ntwo\n', 'windows.txt': 'one\r\n\r\ntwo\r\n' });
     expect(
       await grep(root, { pattern: '^one$' }),
-      'step 5: a \\r left at the end of a line would make $ fail on Windows line endings',
+      'a \\r left at the end of a line would make $ fail on Windows line endings (guided step 5)',
     ).toBe('unix.txt:1: one\nwindows.txt:1: one');
     expect(
       await grep(root, { pattern: '^$' }),
-      'step 5: only line 2 is empty; the text after the final newline is not a line (split on /\\r?\\n/ after dropping one final newline)',
+      'only line 2 is empty; the text after the final newline is not a line (split on /\\r?\\n/ after dropping one final newline) (guided step 5)',
     ).toBe('unix.txt:2: \nwindows.txt:2: ');
   });
 
@@ -282,11 +286,12 @@ describe('grepTool (src/tools/grep.ts)', () => {
     if (outcome.status === 'still running') closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
     expect(
       outcome.status,
-      'step 2: a FIFO is neither a folder nor a regular file; reading it waits for a writer forever',
+      'a FIFO is neither a folder nor a regular file; reading it waits for a writer forever (guided step 2)',
     ).toBe('rejected');
-    expect(String((outcome as { error?: unknown }).error), 'step 2: say the path is not a regular file').toMatch(
-      /pipe is not a regular file/,
-    );
+    expect(
+      String((outcome as { error?: unknown }).error),
+      'say the path is not a regular file (guided step 2)',
+    ).toMatch(/pipe is not a regular file/);
   });
 
   test('skips a file over the size limit and names it in a last line', async () => {
@@ -298,21 +303,21 @@ describe('grepTool (src/tools/grep.ts)', () => {
     const found = (await grep(root, { pattern: 'needle' })).split('\n');
     expect(
       found.slice(0, 2),
-      'step 4: files up to GREP_FILE_SIZE_LIMIT bytes are searched (fits.log is exactly at it)',
+      'files up to GREP_FILE_SIZE_LIMIT bytes are searched (fits.log is exactly at it) (guided step 4)',
     ).toEqual(['a.txt:1: needle', 'fits.log:1: needle']);
     expect(
       found,
-      'step 4: big.log is over GREP_FILE_SIZE_LIMIT, so it is not read: its needle is not a hit',
+      'big.log is over GREP_FILE_SIZE_LIMIT, so it is not read: its needle is not a hit (guided step 4)',
     ).toHaveLength(3);
-    expect(found[2], 'step 7: a last line names the files not searched').toContain('big.log');
-    expect(found[2], 'step 7: only the files over the limit').not.toContain('fits.log');
+    expect(found[2], 'a last line names the files not searched (guided step 7)').toContain('big.log');
+    expect(found[2], 'only the files over the limit (guided step 7)').not.toContain('fits.log');
     // Without fits.log: a second pass over 10 MB adds nothing to this check, and costs much on a loaded machine.
     const small = tempWorkspace({ 'a.txt': 'needle\n' }).root;
     writeFileSync(path.join(small, 'big.log'), 'needle\n');
     truncateSync(path.join(small, 'big.log'), GREP_FILE_SIZE_LIMIT + 8);
     const none = (await grep(small, { pattern: 'nothing' })).split('\n');
     expect(none[0]).toBe('No matches for /nothing/');
-    expect(none[1] ?? '', 'step 7: the note comes even when nothing matched').toContain('big.log');
+    expect(none[1] ?? '', 'the note comes even when nothing matched (guided step 7)').toContain('big.log');
   });
 
   test('refuses a glob that leaves the search folder, before listing anything', async () => {
@@ -320,9 +325,9 @@ describe('grepTool (src/tools/grep.ts)', () => {
     for (const fileGlob of ['../outside/*', `${outside}/*.txt`]) {
       const error = await rejection(
         grep(root, { pattern: 'secret', glob: fileGlob }),
-        `step 3: patternLeavesFolder("${fileGlob}") is true: refuse it`,
+        `patternLeavesFolder("${fileGlob}") is true: refuse it (guided step 3)`,
       );
-      expect(String(error), 'step 3: the error names the glob').toContain(fileGlob);
+      expect(String(error), 'the error names the glob (guided step 3)').toContain(fileGlob);
       expect(String(error)).not.toContain('top secret');
     }
   });
@@ -332,7 +337,7 @@ describe('grepTool (src/tools/grep.ts)', () => {
     await grep(root, { pattern: 'x' });
     expect(
       RegexSearch.running,
-      'step 5: close the search when done (in a finally), or its worker thread stays alive',
+      'close the search when done (in a finally), or its worker thread stays alive (guided step 5)',
     ).toBe(0);
     expect(grepTool.name).toBe('grep');
     expect(grepTool.readOnly).toBe(true);

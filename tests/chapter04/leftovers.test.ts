@@ -42,18 +42,20 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       // stopLeftovers, asked first, always finds it.
       expect(
         kills[0],
-        'runCommand step 5: once the shell has exited, ask stopLeftovers(runId) first and only then killGroup(): killed first, a background job is gone before anyone can name it in a note',
+        'runCommand: once the shell has exited, ask stopLeftovers(runId) first and only then killGroup(): killed first, a background job is gone before anyone can name it in a note (guided step 5)',
       ).toBe('one process');
-      expect(kills, 'runCommand step 5: killGroup() after stopLeftovers, for what it cannot find').toContain(
+      expect(kills, 'runCommand: killGroup() after stopLeftovers, for what it cannot find (guided step 5)').toContain(
         'the group',
       );
       expect(
         outcome.status,
-        'runCommand step 5: the shell exited but its background job holds the pipes open: stop what the command left running',
+        'runCommand: the shell exited but its background job holds the pipes open: stop what the command left running (guided step 5)',
       ).toBe('resolved');
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout, 'everything the command printed is kept').toBe('done\n');
-      expect(notes.join('\n'), 'runCommand step 5: a note names each process stopLeftovers stopped').toContain(marker);
+      expect(notes.join('\n'), 'runCommand: a note names each process stopLeftovers stopped (guided step 5)').toContain(
+        marker,
+      );
     } finally {
       spy.mockRestore();
       killLeftOver(marker);
@@ -69,13 +71,13 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       const outcome = await within(run(root, `env -i /bin/${marker} & sleep 0.1; echo done`));
       expect(
         outcome.status,
-        'runCommand step 5: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it',
+        'runCommand: stopLeftovers cannot see a process without its environment; killGroup() after it must still end it (guided step 5)',
       ).toBe('resolved');
       const { stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect(stdout).toBe('done\n');
       expect(
         notes,
-        'runCommand step 5 and 6: killGroup() after stopLeftovers closes the pipes, so there is nothing to note (killGroup must come before the wait for close)',
+        'runCommand: killGroup() after stopLeftovers closes the pipes, so there is nothing to note (killGroup must come before the wait for close) (guided step 5 and 6)',
       ).toEqual([]);
       expect(processesRunning(marker), 'the background job must not outlive the tool').toEqual([]);
     } finally {
@@ -101,19 +103,22 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       const outcome = await within(run(root, `setsid ${marker} & sleep 0.2; echo started`));
       expect(
         outcome.status,
-        'runCommand step 5: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it',
+        'runCommand: `setsid` moved a child out of the group and it holds the pipes; after the shell exits, stopLeftovers(runId) must stop it (guided step 5)',
       ).toBe('resolved');
       const { exitCode, stdout, stopped, notes } = (outcome as { value: CommandOutcome }).value;
       expect(
         notes.join('\n'),
-        'runCommand step 5: a note names what stopLeftovers stopped, by its command line',
+        'runCommand: a note names what stopLeftovers stopped, by its command line (guided step 5)',
       ).toContain(marker);
       expect([exitCode, stdout, stopped], 'the command itself ended normally, before its timeout').toEqual([
         0,
         'started\n',
         undefined,
       ]);
-      expect(processesRunning(marker), 'runCommand step 5: the detached process must not outlive the tool').toEqual([]);
+      expect(
+        processesRunning(marker),
+        'runCommand: the detached process must not outlive the tool (guided step 5)',
+      ).toEqual([]);
     } finally {
       killLeftOver(marker);
     }
@@ -137,7 +142,7 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       }
       expect(
         left,
-        'runCommand step 5: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit',
+        'runCommand: a child outside the group, with no pipes to hold, kept running after the tool returned; call stopLeftovers(runId) after every exit (guided step 5)',
       ).toEqual([]);
       expect(existsSync(path.join(root, 'late.txt'))).toBe(false);
     } finally {
@@ -152,14 +157,16 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       const outcome = await within(run(root, `setsid ${marker} & echo begun; sleep 300`, 300));
       expect(
         outcome.status,
-        'runCommand step 4 to 6: the command must time out, and the detached child must not keep it waiting',
+        'runCommand guided step 4 to 6: the command must time out, and the detached child must not keep it waiting',
       ).toBe('resolved');
       const { stopped, stdout, notes } = (outcome as { value: CommandOutcome }).value;
-      expect([stopped, stdout], 'runCommand step 4: stopped by the timeout, with what it printed').toEqual([
+      expect([stopped, stdout], 'runCommand: stopped by the timeout, with what it printed (guided step 4)').toEqual([
         'timeout',
         'begun\n',
       ]);
-      expect(notes.join('\n'), 'runCommand step 5: the note names what stopLeftovers stopped').toContain(marker);
+      expect(notes.join('\n'), 'runCommand: the note names what stopLeftovers stopped (guided step 5)').toContain(
+        marker,
+      );
     } finally {
       killLeftOver(marker);
     }
@@ -173,13 +180,13 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
       const outcome = await within(run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
       expect(
         outcome.status,
-        'runCommand step 6: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams',
+        'runCommand: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams (guided step 6)',
       ).toBe('resolved');
       const { exitCode, stdout, notes } = (outcome as { value: CommandOutcome }).value;
       expect([exitCode, stdout], 'what was printed before is kept').toEqual([0, 'done\n']);
       const note = notes.at(-1) ?? '';
-      expect(note, 'runCommand step 6: a note that something still held the output open').toMatch(/output/);
-      expect(note, 'runCommand step 6: the note says it may still be running').toMatch(/may still be running/);
+      expect(note, 'runCommand: a note that something still held the output open (guided step 6)').toMatch(/output/);
+      expect(note, 'runCommand: the note says it may still be running (guided step 6)').toMatch(/may still be running/);
     } finally {
       killLeftOver(marker);
     }

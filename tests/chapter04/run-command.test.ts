@@ -53,7 +53,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const running = bash(root, { command: 'echo begun; touch printed; sleep 300' }, controller.signal);
     await waitUntil(
       () => existsSync(path.join(root, 'printed')),
-      'runCommand step 1: the command must start (spawn bash with the command)',
+      'runCommand: the command must start (spawn bash with the command) (guided step 1)',
       HANG_MS,
       running,
     );
@@ -92,7 +92,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     for (let i = 0; i < 3; i++) await bash(root, { command: 'true' }, controller.signal);
     expect(
       getEventListeners(controller.signal, 'abort'),
-      "runCommand step 7: the run's signal outlives each command: once it has ended, removeEventListener('abort', onAbort) and clear the timer",
+      "runCommand: the run's signal outlives each command: once it has ended, removeEventListener('abort', onAbort) and clear the timer (guided step 7)",
     ).toHaveLength(0);
     await rejection(
       bash(path.join(root, 'missing'), { command: 'true' }, controller.signal),
@@ -100,7 +100,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     );
     expect(
       getEventListeners(controller.signal, 'abort'),
-      'runCommand step 7: when bash cannot start, the listener must be removed too (clean up in a finally, on every path)',
+      'runCommand: when bash cannot start, the listener must be removed too (clean up in a finally, on every path) (guided step 7)',
     ).toHaveLength(0);
   });
 
@@ -111,7 +111,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     expect(error, 'the timeout error says so').toMatch(/timed out after 400 ms/);
     expect(
       error.length,
-      `runCommand step 2: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept`,
+      `runCommand: stdout goes through an OutputCap as it arrives, so at most ${BASH_OUTPUT_LIMIT} characters are kept (guided step 2)`,
     ).toBeLessThan(BASH_OUTPUT_LIMIT + 500);
     expect(error, 'the OutputCap note says how much was cut').toMatch(/\[\.\.\. \d+ characters cut \.\.\.\]/);
   });
@@ -120,7 +120,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const add = vi.spyOn(OutputCap.prototype, 'add');
     const step =
-      "runCommand step 2: call add() on each stream's OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory";
+      "runCommand: call add() on each stream's OutputCap in the data listener, chunk by chunk; a string of all the output may not fit in memory (guided step 2)";
     // The command prints a word, then waits until the test has seen add() called with it: the pieces arrive one by
     // one however slow the machine, and a tool that adds only at the end never sees the first word while it runs.
     const gate = (file: string) => `while [ ! -e ${file} ]; do sleep 0.01; done`;
@@ -158,7 +158,7 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const { root } = tempWorkspace();
     const add = vi.spyOn(OutputCap.prototype, 'add');
     const step =
-      "runCommand step 2: read each stream as text with setEncoding('utf8'), which holds back the first bytes of a character until the rest arrive; chunk.toString() on each chunk alone turns a split character into two \ufffd";
+      "runCommand: read each stream as text with setEncoding('utf8'), which holds back the first bytes of a character until the rest arrive; chunk.toString() on each chunk alone turns a split character into two \ufffd (guided step 2)";
     // Each stream prints a word and the first byte of "€" (e2 82 ac), then waits until the tool has seen both words:
     // the rest of the character can only come in a later chunk, however fast or slow the machine.
     const seen = (word: string) => () => add.mock.calls.some(([chunk]) => String(chunk).includes(word));
@@ -189,11 +189,11 @@ describe('runCommand (src/tools/bash.ts), through the bash tool', () => {
     const result = await bash(root, { command: 'env' });
     expect(
       result,
-      'runCommand step 1: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_*',
+      'runCommand: spawn with env: commandEnvironment(runId), which leaves out ANTHROPIC_* and OPENAI_* (guided step 1)',
     ).not.toMatch(/test-secret/);
     expect(
       result,
-      "runCommand step 1: every other variable is still passed on (PATH, HOME, the user's own settings)",
+      "runCommand: every other variable is still passed on (PATH, HOME, the user's own settings) (guided step 1)",
     ).toContain('KIT_TEST_SETTING=kept');
   });
 });

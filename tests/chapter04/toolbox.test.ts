@@ -107,11 +107,13 @@ describe('builtinTools (src/tools/index.ts)', () => {
         'I will use simpler patterns',
       );
       const results = resultsSent(provider);
-      expect(results.get('c1')?.isError, 'grep step 5: the RegexTimeoutError becomes an error result').toBe(true);
+      expect(results.get('c1')?.isError, 'grep: the RegexTimeoutError becomes an error result (guided step 5)').toBe(
+        true,
+      );
       expect(results.get('c1')?.content, 'the model reads why, and what to do instead').toMatch(
         /took longer than 150 ms.*[Ss]implify/s,
       );
-      expect(results.get('c2')?.isError, 'glob step 2: the pattern is refused').toBe(true);
+      expect(results.get('c2')?.isError, 'glob: the pattern is refused (guided step 2)').toBe(true);
       expect(requestOn(provider, 3).messages).toBeValidHistory('after a grep that timed out and a refused glob');
     } finally {
       grepLimits.timeMs = saved;

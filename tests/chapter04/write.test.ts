@@ -27,7 +27,7 @@ describe('writeTool (src/tools/write.ts)', () => {
     ).toBe('buy milk\ncall Bob\n');
     expect(
       summary,
-      'writeTool.execute step 5: one line: bytes, lines (counted as read counts them: the final newline starts no new line, so 2), and the path relative to the workspace root',
+      'writeTool.execute: one line: bytes, lines (counted as read counts them: the final newline starts no new line, so 2), and the path relative to the workspace root (guided step 5)',
     ).toBe('Wrote 18 bytes (2 lines) to notes/2024/todo.txt');
   });
 
@@ -94,12 +94,12 @@ describe('writeTool (src/tools/write.ts)', () => {
     symlinkSync(path.join(outside, 'later'), path.join(root, 'cache'));
     const error = await rejection(
       write(root, { path: 'notes.txt', content: 'pwned' }),
-      'step 1: notes.txt links to a file outside that does not exist yet',
+      'notes.txt links to a file outside that does not exist yet (guided step 1)',
     );
-    expect((error as Error).name, 'step 1: resolveInWorkspace refuses it').toBe('PathOutsideWorkspaceError');
+    expect((error as Error).name, 'resolveInWorkspace refuses it (guided step 1)').toBe('PathOutsideWorkspaceError');
     await rejection(
       write(root, { path: 'cache/x.txt', content: 'pwned' }),
-      'step 1: cache/ links to a folder outside that does not exist yet',
+      'cache/ links to a folder outside that does not exist yet (guided step 1)',
     );
     expect(existsSync(path.join(outside, 'planted.txt')), 'nothing may be created outside').toBe(false);
     expect(
@@ -138,7 +138,7 @@ describe('writeTool (src/tools/write.ts)', () => {
     if (outcome === 'still waiting') closeSync(openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK));
     expect(
       outcome,
-      'step 2: an existing path that is not a regular file (isFile() is false) must be refused before writing',
+      'an existing path that is not a regular file (isFile() is false) must be refused before writing (guided step 2)',
     ).toMatch(/pipe is not a regular file/);
   });
 

@@ -33,9 +33,11 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const { out, cwd } = await budget('x'.repeat(100), { maxChars: 100 });
     expect(
       out.content,
-      'outputBudget.afterToolCall step 1: 100 characters fit a budget of 100 (only a result longer than maxChars is cut)',
+      'outputBudget.afterToolCall: 100 characters fit a budget of 100 (only a result longer than maxChars is cut) (guided step 1)',
     ).toBe('x'.repeat(100));
-    expect(existsSync(path.join(cwd, OUTPUTS_DIR)), 'outputBudget step 1: nothing to keep, no file').toBe(false);
+    expect(existsSync(path.join(cwd, OUTPUTS_DIR)), 'outputBudget: nothing to keep, no file (guided step 1)').toBe(
+      false,
+    );
     for (const bad of [0, -10, 2.5]) {
       expect(() => outputBudget({ cwd: '.', maxChars: bad }), `outputBudget({ maxChars: ${bad} }) must throw`).toThrow(
         RangeError,
@@ -48,17 +50,20 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const { out } = await budget(text, { maxChars: 400, tailChars: 100 });
     expect(
       out.content.startsWith(text.slice(0, 300)),
-      'outputBudget step 3: the first maxChars - tailChars characters are kept',
+      'outputBudget: the first maxChars - tailChars characters are kept (guided step 3)',
     ).toBe(true);
-    expect(out.content.endsWith(text.slice(-100)), 'outputBudget step 3: the last tailChars characters are kept').toBe(
-      true,
-    );
+    expect(
+      out.content.endsWith(text.slice(-100)),
+      'outputBudget: the last tailChars characters are kept (guided step 3)',
+    ).toBe(true);
     const note = out.content.slice(300, -100);
-    expect(note, 'outputBudget step 3: the note says how many characters were cut, of how many').toMatch(
+    expect(note, 'outputBudget: the note says how many characters were cut, of how many (guided step 3)').toMatch(
       new RegExp(`${text.length - 400}\\D.*${text.length}`),
     );
-    expect(out.content.length, 'outputBudget step 3: head + note + tail, the note short').toBeLessThan(400 + 300);
-    expect(out, 'outputBudget step 4: same id, name and isError').toMatchObject({
+    expect(out.content.length, 'outputBudget: head + note + tail, the note short (guided step 3)').toBeLessThan(
+      400 + 300,
+    );
+    expect(out, 'outputBudget: same id, name and isError (guided step 4)').toMatchObject({
       toolCallId: 'call_1',
       toolName: 'bash',
       isError: false,
@@ -81,12 +86,13 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
   test('tailChars 0 keeps only the head, and the note ends the text', async () => {
     const text = log(300);
     const { out } = await budget(text, { maxChars: 120, tailChars: 0 });
-    expect(out.content.startsWith(text.slice(0, 120)), 'outputBudget step 3: all of the budget goes to the head').toBe(
-      true,
-    );
+    expect(
+      out.content.startsWith(text.slice(0, 120)),
+      'outputBudget: all of the budget goes to the head (guided step 3)',
+    ).toBe(true);
     expect(
       out.content.endsWith('...]\n'),
-      'outputBudget step 3: with tailChars 0 nothing follows the note (content.slice(-0) would be the whole text)',
+      'outputBudget: with tailChars 0 nothing follows the note (content.slice(-0) would be the whole text) (guided step 3)',
     ).toBe(true);
     expect(out.content.length, 'outputBudget: head and note only').toBeLessThan(120 + 250);
   });
@@ -95,11 +101,14 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const text = log(800);
     const { out, cwd } = await budget(text, { maxChars: 300 }, 'toolu_01ABC');
     const file = path.join(cwd, OUTPUTS_DIR, 'toolu_01ABC.txt');
-    expect(existsSync(file), 'outputBudget step 2: the whole output goes to .agent/outputs/<call id>.txt').toBe(true);
-    expect(readFileSync(file, 'utf8'), 'outputBudget step 2: the file holds the whole text, uncut').toBe(text);
+    expect(
+      existsSync(file),
+      'outputBudget: the whole output goes to .agent/outputs/<call id>.txt (guided step 2)',
+    ).toBe(true);
+    expect(readFileSync(file, 'utf8'), 'outputBudget: the file holds the whole text, uncut (guided step 2)').toBe(text);
     expect(
       out.content,
-      "outputBudget step 3: the note gives the file's path relative to the workspace and says to use the read tool",
+      "outputBudget: the note gives the file's path relative to the workspace and says to use the read tool (guided step 3)",
     ).toMatch(/\.agent\/outputs\/toolu_01ABC\.txt.*read/);
   });
 
@@ -118,7 +127,7 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const files = readdirSync(path.join(cwd, OUTPUTS_DIR)).filter((name) => name !== '.gitignore');
     expect(
       files.length,
-      'outputBudget step 2: the model chose the id; outputFileName must keep it one plain file name',
+      'outputBudget: the model chose the id; outputFileName must keep it one plain file name (guided step 2)',
     ).toBe(1);
     expect(files[0], 'outputBudget: no path separators in the name').not.toMatch(/[/\\]/);
     expect(existsSync(path.join(cwd, '..', 'etc')), 'outputBudget: nothing written outside the workspace').toBe(false);
@@ -128,8 +137,10 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
     const { root } = tempWorkspace();
     writeFileSync(path.join(root, '.agent'), 'a file where the folder should be');
     const { out } = await budget(log(300), { maxChars: 100, cwd: root });
-    expect(out.content.length, 'outputBudget step 3: the cut happens even when writing failed').toBeLessThan(400);
-    expect(out.content, 'outputBudget step 3: say the whole output could not be kept, and why').toMatch(
+    expect(out.content.length, 'outputBudget: the cut happens even when writing failed (guided step 3)').toBeLessThan(
+      400,
+    );
+    expect(out.content, 'outputBudget: say the whole output could not be kept, and why (guided step 3)').toMatch(
       /could not be kept/,
     );
     expect(out.content, 'outputBudget: do not name a file that does not exist').not.toMatch(/read it with/);
@@ -137,7 +148,10 @@ describe('outputBudget.afterToolCall (src/output-budget.ts)', () => {
 
   test('an error result is cut too, and stays an error', async () => {
     const { out } = await budget(`Error: ${log(300)}`, { maxChars: 100 }, 'e1', true);
-    expect([out.isError, out.content.length < 400], 'outputBudget step 4: isError is kept').toEqual([true, true]);
+    expect([out.isError, out.content.length < 400], 'outputBudget: isError is kept (guided step 4)').toEqual([
+      true,
+      true,
+    ]);
   });
 
   test('in a run, the model is sent the cut output and the history stays valid', async () => {

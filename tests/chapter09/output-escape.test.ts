@@ -30,10 +30,10 @@ describe('outputBudget keeps its files inside the workspace (src/output-budget.t
     const content = await cut(root, 'call_1', 'y'.repeat(5000));
     expect(
       readdirSync(outside),
-      'outputBudget step 2: use saveWholeOutput, which checks the folder like the write tool: nothing may be created through the link',
+      'outputBudget: use saveWholeOutput, which checks the folder like the write tool: nothing may be created through the link (guided step 2)',
     ).toEqual([]);
-    expect(content.length, 'outputBudget step 3: the cut still happens').toBeLessThan(1000);
-    expect(content, 'outputBudget step 3: the note says the whole output could not be kept').toMatch(
+    expect(content.length, 'outputBudget: the cut still happens (guided step 3)').toBeLessThan(1000);
+    expect(content, 'outputBudget: the note says the whole output could not be kept (guided step 3)').toMatch(
       /could not be kept/,
     );
   });
@@ -45,16 +45,16 @@ describe('outputBudget keeps its files inside the workspace (src/output-budget.t
     const content = await cut(root, 'notes', 'z'.repeat(5000));
     expect(
       readFileSync(path.join(root, OUTPUTS_DIR, 'notes.txt'), 'utf8'),
-      'outputBudget step 2: an existing file named like the id is not replaced (saveWholeOutput picks a free name)',
+      'outputBudget: an existing file named like the id is not replaced (saveWholeOutput picks a free name) (guided step 2)',
     ).toBe('KEEP ME');
     const named = /(\.agent\/outputs\/[\w.-]+)/.exec(content)?.[1];
     expect(
       named,
-      `outputBudget step 3: the note names the file saveWholeOutput returned (got: ${content.slice(100, 300)})`,
+      `outputBudget: the note names the file saveWholeOutput returned (got: ${content.slice(100, 300)}) (guided step 3)`,
     ).toBe(`${OUTPUTS_DIR}/notes-2.txt`);
     expect(
       existsSync(path.join(root, named!)) && readFileSync(path.join(root, named!), 'utf8'),
-      'outputBudget step 2: the whole output is in the file the note names',
+      'outputBudget: the whole output is in the file the note names (guided step 2)',
     ).toBe('z'.repeat(5000));
   });
 });

@@ -36,7 +36,9 @@ describe('outputBudget keeps its files private (src/output-budget.ts)', () => {
     const { root } = tempWorkspace({ 'README.md': 'hello\n' });
     git(root, 'init', '-q');
     const content = await cut(root, `${'x'.repeat(3000)}\n`);
-    expect(content, 'outputBudget step 3: the note names the kept file').toMatch(/\.agent\/outputs\/call_1\.txt/);
+    expect(content, 'outputBudget: the note names the kept file (guided step 3)').toMatch(
+      /\.agent\/outputs\/call_1\.txt/,
+    );
     git(root, 'add', '-A');
     const staged = git(root, 'diff', '--cached', '--name-only').trim().split('\n');
     expect(
@@ -54,7 +56,7 @@ describe('outputBudget keeps its files private (src/output-budget.ts)', () => {
       readdirSync(path.join(root, 'src')),
       'saveWholeOutput: a .agent that is a link is refused wherever it leads (here into src/)',
     ).toEqual(['main.ts']);
-    expect(content, 'outputBudget step 3: the note says the whole output could not be kept').toMatch(
+    expect(content, 'outputBudget: the note says the whole output could not be kept (guided step 3)').toMatch(
       /could not be kept/,
     );
   });
@@ -76,7 +78,7 @@ describe('outputBudget keeps its files private (src/output-budget.ts)', () => {
       readFileSync(path.join(second.outside, 'secret.txt'), 'utf8'),
       'saveWholeOutput: nothing is written through a .gitignore that is a link',
     ).toBe('top secret\n');
-    expect(content, 'outputBudget step 3: the note says the whole output could not be kept').toMatch(
+    expect(content, 'outputBudget: the note says the whole output could not be kept (guided step 3)').toMatch(
       /could not be kept/,
     );
     expect(readdirSync(outside)).toEqual(['secret.txt']);
@@ -89,12 +91,15 @@ describe('outputBudget keeps its files private (src/output-budget.ts)', () => {
     const kept = readFileSync(path.join(root, OUTPUTS_DIR, 'call_1.txt'), 'utf8');
     expect(
       kept.includes(SECRET),
-      'outputBudget step 2: keep redact(content), not the content itself: a credential must not be written to disk',
+      'outputBudget: keep redact(content), not the content itself: a credential must not be written to disk (guided step 2)',
     ).toBe(false);
-    expect(kept, 'outputBudget step 2: the rest of the text is kept whole').toBe(text.split(SECRET).join('[REDACTED]'));
-    expect(content.startsWith(text.slice(0, 75)), 'outputBudget step 3: the head the model reads is not scrubbed').toBe(
-      true,
+    expect(kept, 'outputBudget: the rest of the text is kept whole (guided step 2)').toBe(
+      text.split(SECRET).join('[REDACTED]'),
     );
+    expect(
+      content.startsWith(text.slice(0, 75)),
+      'outputBudget: the head the model reads is not scrubbed (guided step 3)',
+    ).toBe(true);
   });
 
   test('the kept file is readable by its owner only, in folders only its owner can open', async () => {
@@ -114,7 +119,7 @@ describe('outputBudget keeps its files private (src/output-budget.ts)', () => {
     expect(readdirSync(path.join(root, OUTPUTS_DIR)), 'saveWholeOutput: no output next to that .gitignore').toEqual([
       '.gitignore',
     ]);
-    expect(content, 'outputBudget step 3: the note says the whole output could not be kept, and why').toMatch(
+    expect(content, 'outputBudget: the note says the whole output could not be kept, and why (guided step 3)').toMatch(
       /could not be kept.*ignore/,
     );
   });

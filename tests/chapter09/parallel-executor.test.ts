@@ -36,7 +36,7 @@ describe('runsInParallel (src/parallel-executor.ts)', () => {
   test('a tool the set does not know runs alone: it might be anything', () => {
     expect(
       runsInParallel(call('a', 'mystery'), flaggedTools()),
-      'runsInParallel step 1: an unknown name is not known to only read',
+      'runsInParallel: an unknown name is not known to only read (guided step 1)',
     ).toBe(false);
   });
 });
@@ -76,7 +76,10 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner();
     const run = runExecutor(limit(4), [call('a'), call('b', 'grep')], runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: a read may start while another read runs').toEqual(['a', 'b']);
+    expect(runner.started(), 'runInParallel: a read may start while another read runs (guided step 2)').toEqual([
+      'a',
+      'b',
+    ]);
     runner.finish('b');
     runner.finish('a');
     await run.done;
@@ -102,7 +105,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
       await run.done;
       expect(
         run.ids(),
-        `runInParallel step 3: the calls finished in the order ${order.join(', ')}, but results go into the history in call order`,
+        `runInParallel: the calls finished in the order ${order.join(', ')}, but results go into the history in call order (guided step 3)`,
       ).toEqual(['a', 'b', 'c']);
       expect(
         run.recorded.map((r) => r.content),
@@ -119,13 +122,13 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       run.ids(),
-      'runInParallel step 3: b finished first, but a is still running: nothing may be recorded yet',
+      'runInParallel: b finished first, but a is still running: nothing may be recorded yet (guided step 3)',
     ).toEqual([]);
     runner.finish('a');
     await flush();
     expect(
       run.ids(),
-      'runInParallel step 3: once a finishes, a and then b are recorded at once, without waiting for c',
+      'runInParallel: once a finishes, a and then b are recorded at once, without waiting for c (guided step 3)',
     ).toEqual(['a', 'b']);
     runner.finish('c');
     await run.done;
@@ -140,7 +143,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       eventLines(run.events),
-      'runInParallel step 3: b finished while a still runs; its tool_result must be yielded now, not after a',
+      'runInParallel: b finished while a still runs; its tool_result must be yielded now, not after a (guided step 3)',
     ).toEqual(['decided a', 'decided b', 'result b']);
     runner.finish('a');
     await run.done;
@@ -157,13 +160,13 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const calls = [call('r1'), call('r2', 'grep'), call('w', 'write'), call('r3'), call('r4')];
     const run = runExecutor(limit(4), calls, runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: r1 and r2 run together; the write must wait for them').toEqual([
-      'r1',
-      'r2',
-    ]);
+    expect(
+      runner.started(),
+      'runInParallel: r1 and r2 run together; the write must wait for them (guided step 2)',
+    ).toEqual(['r1', 'r2']);
     runner.finish('r1');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: r2 is still running, so the write still waits').toEqual([
+    expect(runner.started(), 'runInParallel: r2 is still running, so the write still waits (guided step 2)').toEqual([
       'r1',
       'r2',
     ]);
@@ -171,15 +174,15 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.started(),
-      'runInParallel step 2: the write starts once the reads before it have finished, and alone',
+      'runInParallel: the write starts once the reads before it have finished, and alone (guided step 2)',
     ).toEqual(['r1', 'r2', 'w']);
     expect(
       runner.log.includes('decide r3'),
-      'runInParallel step 2: r3 must not even be asked for while the write runs',
+      'runInParallel: r3 must not even be asked for while the write runs (guided step 2)',
     ).toBe(false);
     runner.finish('w');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: after the write, r3 and r4 run together').toEqual([
+    expect(runner.started(), 'runInParallel: after the write, r3 and r4 run together (guided step 2)').toEqual([
       'r1',
       'r2',
       'w',
@@ -196,10 +199,12 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner();
     const run = runExecutor(limit(4), [call('w1', 'write'), call('w2', 'edit'), call('r')], runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: a write runs alone; the next call waits for it').toEqual(['w1']);
+    expect(runner.started(), 'runInParallel: a write runs alone; the next call waits for it (guided step 2)').toEqual([
+      'w1',
+    ]);
     runner.finish('w1');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: the second write runs alone too').toEqual(['w1', 'w2']);
+    expect(runner.started(), 'runInParallel: the second write runs alone too (guided step 2)').toEqual(['w1', 'w2']);
     runner.finish('w2');
     await flush();
     runner.finish('r');
@@ -211,12 +216,13 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     const runner = controlledRunner();
     const run = runExecutor(limit(4), [call('a'), call('x', 'mystery'), call('b')], runner.runCall);
     await flush();
-    expect(runner.started(), 'runInParallel step 2: a tool the set does not know waits for the read before it').toEqual(
-      ['a'],
-    );
+    expect(
+      runner.started(),
+      'runInParallel: a tool the set does not know waits for the read before it (guided step 2)',
+    ).toEqual(['a']);
     runner.finish('a');
     await flush();
-    expect(runner.started(), 'runInParallel step 2: and the read after it waits for it').toEqual(['a', 'x']);
+    expect(runner.started(), 'runInParallel: and the read after it waits for it (guided step 2)').toEqual(['a', 'x']);
     runner.finish('x');
     await flush();
     runner.finish('b');
@@ -236,7 +242,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
       await flush();
       expect(
         runner.started().length,
-        `runInParallel step 2: with a limit of ${n}, exactly ${n} reads start at first`,
+        `runInParallel: with a limit of ${n}, exactly ${n} reads start at first (guided step 2)`,
       ).toBe(n);
       for (const id of ids) {
         runner.finish(id);
@@ -245,7 +251,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
       await run.done;
       expect(
         runner.state.maxRunning,
-        `runInParallel step 2: with a limit of ${n}, at most ${n} calls may run at once (measured)`,
+        `runInParallel: with a limit of ${n}, at most ${n} calls may run at once (measured) (guided step 2)`,
       ).toBe(n);
       expect(run.ids(), 'runInParallel: every call recorded once, in call order').toEqual(ids);
     }
@@ -259,7 +265,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.started(),
-      'runInParallel step 3: b finished, so c may start while a still runs (a limit, not batches of two)',
+      'runInParallel: b finished, so c may start while a still runs (a limit, not batches of two) (guided step 3)',
     ).toEqual(['a', 'b', 'c']);
     runner.finish('a');
     runner.finish('c');
@@ -272,11 +278,11 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.log,
-      'runInParallel step 1: b may not be asked for while a is being decided (two permission prompts at once)',
+      'runInParallel: b may not be asked for while a is being decided (two permission prompts at once) (guided step 1)',
     ).toEqual(['decide a']);
     runner.decide('a');
     await flush();
-    expect(runner.log, 'runInParallel step 3: once a is decided it runs, and b is asked for next').toEqual([
+    expect(runner.log, 'runInParallel: once a is decided it runs, and b is asked for next (guided step 3)').toEqual([
       'decide a',
       'start a',
       'decide b',
@@ -311,7 +317,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.log,
-      "runInParallel step 3: a finished while b is still being decided; c must wait for b's decision, not for a",
+      "runInParallel: a finished while b is still being decided; c must wait for b's decision, not for a (guided step 3)",
     ).toEqual(['decide a', 'start a', 'decide b', 'end a']);
     runner.decide('b');
     runner.decide('c');
@@ -332,7 +338,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     ).toEqual(['turn_start']);
     expect(
       runner.log,
-      'runInParallel step 3: only the tool_call_decided event of the call being decided lets the next call be asked',
+      'runInParallel: only the tool_call_decided event of the call being decided lets the next call be asked (guided step 3)',
     ).toEqual(['decide a']);
     runner.decide('a');
     runner.decide('b');
@@ -349,9 +355,10 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     };
     const run = runExecutor(limit(4), [call('q'), call('b')], (c) => (c.id === 'q' ? quiet(c) : runner.runCall(c)));
     await flush();
-    expect(runner.started(), 'runInParallel step 3: a call that has returned is no longer being decided').toEqual([
-      'b',
-    ]);
+    expect(
+      runner.started(),
+      'runInParallel: a call that has returned is no longer being decided (guided step 3)',
+    ).toEqual(['b']);
     runner.finish('b');
     await run.done;
     expect(run.ids(), 'runInParallel: both recorded, in call order').toEqual(['q', 'b']);
@@ -366,7 +373,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.started(),
-      'runInParallel step 2: with a concurrency of 2, only a and b start (fewer than `concurrency` must run for the next to start)',
+      'runInParallel: with a concurrency of 2, only a and b start (fewer than `concurrency` must run for the next to start) (guided step 2)',
     ).toEqual(['a', 'b']);
     controller.abort(new Error('stop'));
     runner.finish('a');
@@ -374,15 +381,15 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.log.filter((entry) => entry.startsWith('decide')),
-      'runInParallel step 2: the signal aborted while a and b ran: look at it before every start, not once before the first call, so c and d are never asked for',
+      'runInParallel: the signal aborted while a and b ran: look at it before every start, not once before the first call, so c and d are never asked for (guided step 2)',
     ).toEqual(['decide a', 'decide b']);
     await settledSoon(
       run.done,
-      'runInParallel step 3: once a and b have ended and the signal has aborted, nothing runs, so the executor must end',
+      'runInParallel: once a and b have ended and the signal has aborted, nothing runs, so the executor must end (guided step 3)',
     );
     expect(
       runner.started(),
-      'runInParallel step 2: once the signal has aborted, no call may start (the loop closes c and d)',
+      'runInParallel: once the signal has aborted, no call may start (the loop closes c and d) (guided step 2)',
     ).toEqual(['a', 'b']);
     expect(run.ids(), 'runInParallel: the calls that ran are recorded; the ones that never started are not').toEqual([
       'a',
@@ -396,7 +403,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     controller.abort();
     const run = runExecutor(limit(2), [call('a'), call('b')], runner.runCall, { signal: controller.signal });
     await run.done;
-    expect(runner.log, 'runInParallel step 2: an aborted signal starts nothing').toEqual([]);
+    expect(runner.log, 'runInParallel: an aborted signal starts nothing (guided step 2)').toEqual([]);
     expect(run.events, 'runInParallel: no events').toEqual([]);
   });
 
@@ -413,7 +420,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.log.filter((line) => line.startsWith('closed')).sort(),
-      'runInParallel step 4: the calls still running (a, c) must be closed with return(), not left dangling',
+      'runInParallel: the calls still running (a, c) must be closed with return(), not left dangling (guided step 4)',
     ).toEqual(['closed a', 'closed b', 'closed c']);
   });
 
@@ -440,7 +447,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await flush();
     expect(
       runner.log.filter((line) => line.startsWith('closed')).sort(),
-      'runInParallel step 4: when the executor is closed, its running calls are closed too (return() in finally)',
+      'runInParallel: when the executor is closed, its running calls are closed too (return() in finally) (guided step 4)',
     ).toEqual(['closed a', 'closed b']);
   });
 
@@ -465,7 +472,7 @@ describe('runInParallel (src/parallel-executor.ts)', () => {
     await run.done;
     expect(
       run.ids(),
-      'runInParallel step 3: a call that returns no result is skipped, and recording goes on past it',
+      'runInParallel: a call that returns no result is skipped, and recording goes on past it (guided step 3)',
     ).toEqual(['a', 'b']);
   });
 
@@ -556,7 +563,7 @@ describe('parallelExecutor in the Agent (src/parallel-executor.ts)', () => {
     controller.abort(new Error('person pressed Esc'));
     const events = await running;
     expect(theDone(events, 'abort mid-batch').reason, 'the run ends as cancelled').toBe('cancelled');
-    expect(seen, 'runInParallel step 2: with a limit of 2, the third call never started').toEqual(['a', 'b']);
+    expect(seen, 'runInParallel: with a limit of 2, the third call never started (guided step 2)').toEqual(['a', 'b']);
     expect(
       history.filter((m) => m.role === 'tool').map((m) => m.content),
       'every call has a result: the two running ones cancelled, the third closed by the loop',

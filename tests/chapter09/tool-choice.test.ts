@@ -35,11 +35,12 @@ function chosen(options: ToolChoiceOptions, turn: number, request = baseRequest(
 describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
   test('first on the first model call, then on every later one', () => {
     const options: ToolChoiceOptions = { first: 'required', then: 'auto' };
-    expect(chosen(options, 1).toolChoice, 'toolChoice step 1: turn 1 gets options.first').toBe('required');
-    expect(chosen(options, 2).toolChoice, 'toolChoice step 1: turn 2 gets options.then').toBe('auto');
-    expect(chosen(options, 7).toolChoice, 'toolChoice step 1: every turn after the first gets options.then').toBe(
-      'auto',
-    );
+    expect(chosen(options, 1).toolChoice, 'toolChoice: turn 1 gets options.first (guided step 1)').toBe('required');
+    expect(chosen(options, 2).toolChoice, 'toolChoice: turn 2 gets options.then (guided step 1)').toBe('auto');
+    expect(
+      chosen(options, 7).toolChoice,
+      'toolChoice: every turn after the first gets options.then (guided step 1)',
+    ).toBe('auto');
   });
 
   test('keeps the rest of the request, and adds nothing that was not asked for', () => {
@@ -47,39 +48,42 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     const out = chosen({ then: 'none' }, 1, request);
     expect(
       out,
-      'toolChoice step 3: with no choice for this turn and no parallel switch, the request is unchanged (no toolChoice key)',
+      'toolChoice: with no choice for this turn and no parallel switch, the request is unchanged (no toolChoice key) (guided step 3)',
     ).toEqual(request);
     expect(
       'toolChoice' in out || 'parallelToolCalls' in out,
-      'toolChoice step 3: leave both fields out when they are not given',
+      'toolChoice: leave both fields out when they are not given (guided step 3)',
     ).toBe(false);
     const named = chosen({ first: { name: 'read' }, parallel: false }, 1, request);
     expect(
       named,
-      'toolChoice step 3: a copy with the choice and the switch; system, messages, tools and maxTokens as they were',
+      'toolChoice: a copy with the choice and the switch; system, messages, tools and maxTokens as they were (guided step 3)',
     ).toEqual({ ...request, toolChoice: { name: 'read' }, parallelToolCalls: false });
     expect(
       request.toolChoice,
-      'toolChoice step 3: return a copy, do not change the request you were given',
+      'toolChoice: return a copy, do not change the request you were given (guided step 3)',
     ).toBeUndefined();
   });
 
   test('the parallel switch is set on every turn, true as well as false', () => {
-    expect(chosen({ parallel: false }, 1).parallelToolCalls, 'toolChoice step 3: parallel false on turn 1').toBe(false);
+    expect(
+      chosen({ parallel: false }, 1).parallelToolCalls,
+      'toolChoice: parallel false on turn 1 (guided step 3)',
+    ).toBe(false);
     expect(
       chosen({ parallel: false }, 3).parallelToolCalls,
-      'toolChoice step 3: parallel false on later turns too',
+      'toolChoice: parallel false on later turns too (guided step 3)',
     ).toBe(false);
     expect(
       chosen({ parallel: true }, 2).parallelToolCalls,
-      'toolChoice step 3: parallel true is passed on as well',
+      'toolChoice: parallel true is passed on as well (guided step 3)',
     ).toBe(true);
   });
 
   test('a named tool that the request does not have is refused with a message that names it and lists the tools', () => {
     expect(
       () => chosen({ first: { name: 'delete_everything' } }, 1),
-      "toolChoice step 2: throw an Error naming the unknown tool and listing the request's tools",
+      "toolChoice: throw an Error naming the unknown tool and listing the request's tools (guided step 2)",
     ).toThrow(/delete_everything.*read/);
   });
 
@@ -87,7 +91,7 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty']) {
       expect(
         () => chosen({ first: { name } }, 1),
-        `toolChoice.beforeModelCall step 2: no tool of the request is named "${name}": compare with the names of request.tools, not with the keys of a plain object (which inherits "${name}")`,
+        `toolChoice.beforeModelCall: no tool of the request is named "${name}": compare with the names of request.tools, not with the keys of a plain object (which inherits "${name}") (guided step 2)`,
       ).toThrow(name);
     }
   });
@@ -106,7 +110,7 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     await collect(agent.run(history));
     expect(
       provider.requests.map((r) => r.toolChoice),
-      'toolChoice step 1: the turn counts from 1 in each run, so each run starts with required',
+      'toolChoice: the turn counts from 1 in each run, so each run starts with required (guided step 1)',
     ).toEqual(['required', 'auto', 'required', 'auto']);
   });
 
@@ -114,10 +118,11 @@ describe('toolChoice.beforeModelCall (src/tool-choice.ts)', () => {
     const { agent, provider } = agentWith([assistantText('never')], { hooks: toolChoice({ first: { name: 'nope' } }) });
     const history: Message[] = ask('go');
     const done = theDone(await collect(agent.run(history)), 'toolChoice');
-    expect(done.reason, 'toolChoice step 2: the hook throws, so the run ends with error before any model call').toBe(
-      'error',
-    );
-    expect(done.message, 'toolChoice step 2: the message names the tool').toMatch(/nope/);
+    expect(
+      done.reason,
+      'toolChoice: the hook throws, so the run ends with error before any model call (guided step 2)',
+    ).toBe('error');
+    expect(done.message, 'toolChoice: the message names the tool (guided step 2)').toMatch(/nope/);
     expect(provider.requests.length, 'toolChoice: the model is never called with a choice it would refuse').toBe(0);
     expect(history).toBeValidHistory('after a refused tool choice');
   });

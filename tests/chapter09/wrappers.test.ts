@@ -27,16 +27,16 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
       () => (settled = true),
     );
     await flush(1);
-    expect(settled, 'withTimeout step 1: 1 ms before the limit the call must still be running').toBe(false);
+    expect(settled, 'withTimeout: 1 ms before the limit the call must still be running (guided step 1)').toBe(false);
     await vi.advanceTimersByTimeAsync(1);
     const result = await settledSoon(
       pending,
-      'withTimeout step 2: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it)',
+      'withTimeout: at the limit the call ends, although this tool ignores its signal and never finishes (run it through untilAborted, do not just await it) (guided step 2)',
     );
-    expect(result.isError, 'withTimeout step 3: a call that timed out is an error result').toBe(true);
+    expect(result.isError, 'withTimeout: a call that timed out is an error result (guided step 3)').toBe(true);
     expect(
       result.content,
-      'withTimeout step 3: the result says the tool timed out, and after how many ms (ToolTimeoutError)',
+      'withTimeout: the result says the tool timed out, and after how many ms (ToolTimeoutError) (guided step 3)',
     ).toMatch(/slow timed out after 250 ms/);
   });
 
@@ -46,20 +46,20 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     const pending = executeToolCall(new ToolSet([withTimeout(tool, 100)]), timeoutCall, { cwd: process.cwd() });
     pending.catch(() => undefined); // if it rejects (a stub's TodoError), the test reports it, not an unhandled rejection
     await vi.advanceTimersByTimeAsync(0);
-    expect(signals.length, 'withTimeout step 2: the tool must get a signal in its context').toBe(1);
+    expect(signals.length, 'withTimeout: the tool must get a signal in its context (guided step 2)').toBe(1);
     expect(signals[0]!.aborted, 'withTimeout: before the limit the signal has not fired').toBe(false);
     await vi.advanceTimersByTimeAsync(100);
     await settledSoon(
       pending,
-      'withTimeout step 2: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it)',
+      'withTimeout: at the limit the call ends, although this tool never finishes (run it through untilAborted, do not just await it) (guided step 2)',
     );
     expect(
       signals[0]!.aborted,
-      "withTimeout step 1: at the limit the tool's signal must fire, so it can stop its work",
+      "withTimeout: at the limit the tool's signal must fire, so it can stop its work (guided step 1)",
     ).toBe(true);
     expect(
       String(signals[0]!.reason?.message),
-      "withTimeout step 1: the signal's reason is the ToolTimeoutError",
+      "withTimeout: the signal's reason is the ToolTimeoutError (guided step 1)",
     ).toMatch(/timed out after 100 ms/);
   });
 
@@ -81,7 +81,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     const results = history.filter((m) => m.role === 'tool');
     expect(
       results.map((m) => m.content).join(' | '),
-      'withTimeout step 2: the late output must not replace the timeout result (untilAborted)',
+      'withTimeout: the late output must not replace the timeout result (untilAborted) (guided step 2)',
     ).not.toMatch(/LATE RESULT/);
     expect(results[0]!.content, 'withTimeout: the history holds the timeout result').toMatch(/timed out after 50 ms/);
     expect(
@@ -99,11 +99,14 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await vi.advanceTimersByTimeAsync(10);
     gates[0]!.resolve('fine');
     const result = await pending;
-    expect(result, 'withTimeout step 3: a tool that finishes in time returns its output').toMatchObject({
+    expect(result, 'withTimeout: a tool that finishes in time returns its output (guided step 3)').toMatchObject({
       content: 'fine',
       isError: false,
     });
-    expect(vi.getTimerCount(), 'withTimeout step 4: clear the timer in finally, or it fires later for nothing').toBe(0);
+    expect(
+      vi.getTimerCount(),
+      'withTimeout: clear the timer in finally, or it fires later for nothing (guided step 4)',
+    ).toBe(0);
   });
 
   test('a tool that throws in time fails with its own error, not a timeout', async () => {
@@ -120,7 +123,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
       { type: 'tool_call' as const, id: 'b', name: 'boom', arguments: {} },
       { cwd: process.cwd() },
     );
-    expect(result.content, "withTimeout step 3: the tool's own error goes through").toMatch(/disk full/);
+    expect(result.content, "withTimeout: the tool's own error goes through (guided step 3)").toMatch(/disk full/);
   });
 
   test("the run's cancel reaches the tool through the wrapper", async () => {
@@ -136,7 +139,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await pending;
     expect(
       signals[0]!.aborted,
-      "withTimeout step 1: when the run's signal aborts, the tool's own signal must abort too",
+      "withTimeout: when the run's signal aborts, the tool's own signal must abort too (guided step 1)",
     ).toBe(true);
   });
 
@@ -154,18 +157,18 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     const error = await withTimeout(failing, 1000)
       .execute({}, { cwd: process.cwd(), signal: controller.signal })
       .then(
-        () => expect.fail('withTimeout step 3: the tool threw "disk full"; the call must throw it too'),
+        () => expect.fail('withTimeout: the tool threw "disk full"; the call must throw it too (guided step 3)'),
         (thrown: unknown) => thrown,
       );
     if (error instanceof Error && error.name === 'TodoError') throw error;
-    expect(String(error), "withTimeout step 3: the tool's own error goes through").toMatch(/disk full/);
+    expect(String(error), "withTimeout: the tool's own error goes through (guided step 3)").toMatch(/disk full/);
     expect(
       vi.getTimerCount(),
-      'withTimeout step 4: clear the timer in finally, so that it is cleared when the tool throws too',
+      'withTimeout: clear the timer in finally, so that it is cleared when the tool throws too (guided step 4)',
     ).toBe(0);
     expect(
       getEventListeners(controller.signal, 'abort').length,
-      "withTimeout step 4: stop listening to the run's signal in finally, so that a tool that throws leaves no listener either",
+      "withTimeout: stop listening to the run's signal in finally, so that a tool that throws leaves no listener either (guided step 4)",
     ).toBe(0);
   });
 
@@ -179,15 +182,15 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     controller.abort(reason);
     const error = await settledSoon(
       pending.then(
-        () => expect.fail('withTimeout step 3: the run was cancelled while the tool ran; the call must throw'),
+        () => expect.fail('withTimeout: the run was cancelled while the tool ran; the call must throw (guided step 3)'),
         (thrown: unknown) => thrown,
       ),
-      'withTimeout step 2: when the run is cancelled the call ends at once (untilAborted)',
+      'withTimeout: when the run is cancelled the call ends at once (untilAborted) (guided step 2)',
     );
     if (error instanceof Error && error.name === 'TodoError') throw error;
     expect(
       error,
-      "withTimeout step 3: ABORTED: throw the controller's reason, which is the run's own reason when the run was cancelled (not a ToolTimeoutError)",
+      "withTimeout: ABORTED: throw the controller's reason, which is the run's own reason when the run was cancelled (not a ToolTimeoutError) (guided step 3)",
     ).toBe(reason);
   });
 
@@ -202,7 +205,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     await withTimeout(quick, 1000).execute({}, { cwd: process.cwd(), signal: controller.signal });
     expect(
       getEventListeners(controller.signal, 'abort').length,
-      "withTimeout step 4: remove the abort listener in finally, or every call leaves one on the run's signal",
+      "withTimeout: remove the abort listener in finally, or every call leaves one on the run's signal (guided step 4)",
     ).toBe(0);
   });
 
@@ -224,7 +227,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
       .catch(() => {});
     expect(
       seen.every(Boolean),
-      "withTimeout step 1: if the run's signal has already aborted, abort the tool's at once",
+      "withTimeout: if the run's signal has already aborted, abort the tool's at once (guided step 1)",
     ).toBe(true);
   });
 
@@ -239,7 +242,7 @@ describe('withTimeout (src/tool-wrappers.ts)', () => {
     const wrapped = withTimeout(tool, 1000);
     expect(
       await wrapped.execute({}, { cwd: process.cwd() }),
-      'withTimeout step 3: the output of a tool that answers in time',
+      'withTimeout: the output of a tool that answers in time (guided step 3)',
     ).toBe('quick answer');
     expect(
       [wrapped.name, wrapped.description, wrapped.input, wrapped.readOnly],
@@ -269,7 +272,7 @@ describe('catchErrors (src/tool-wrappers.ts)', () => {
     );
     expect(
       result,
-      'catchErrors step 1: the error is the answer: an ordinary result naming the tool and the message',
+      'catchErrors: the error is the answer: an ordinary result naming the tool and the message (guided step 1)',
     ).toMatchObject({ content: 'tests failed: 3 tests failed', isError: false });
   });
 
@@ -288,17 +291,18 @@ describe('catchErrors (src/tool-wrappers.ts)', () => {
       .catch((error: unknown) => {
         if (error instanceof Error && error.name === 'TodoError') throw error;
         return expect.fail(
-          `catchErrors step 1: the tool threw at once (its execute is not async); catch that as well, with try around an awaited call, not .catch() on the promise; it threw ${String(error)}`,
+          `catchErrors: the tool threw at once (its execute is not async); catch that as well, with try around an awaited call, not .catch() on the promise; it threw ${String(error)} (guided step 1)`,
         );
       });
-    expect(output, 'catchErrors step 1: the output is format(error)').toBe('eager failed: no config file');
+    expect(output, 'catchErrors: the output is format(error) (guided step 1)').toBe('eager failed: no config file');
   });
 
   test('a custom format decides the text; a tool that works is left alone', async () => {
     const wrapped = catchErrors(failing, (error) => `FAILED: ${(error as Error).message}`);
-    expect(await wrapped.execute({}, { cwd: process.cwd() }), 'catchErrors step 1: the output is format(error)').toBe(
-      'FAILED: 3 tests failed',
-    );
+    expect(
+      await wrapped.execute({}, { cwd: process.cwd() }),
+      'catchErrors: the output is format(error) (guided step 1)',
+    ).toBe('FAILED: 3 tests failed');
     const fine = defineTool({
       name: 'ok',
       description: 'works',
@@ -333,10 +337,13 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     );
     const history: Message[] = ask('ship it');
     const done = theDone(await collect(agent.run(history)), 'endRunOnError');
-    expect(done.reason, 'endRunOnError step 1: the after hook throws, so the run ends with reason error').toBe('error');
-    expect(done.message, 'endRunOnError step 1: the message names the tool and its error (ToolFailedRunError)').toMatch(
-      /deploy failed.*migration failed/,
+    expect(done.reason, 'endRunOnError: the after hook throws, so the run ends with reason error (guided step 1)').toBe(
+      'error',
     );
+    expect(
+      done.message,
+      'endRunOnError: the message names the tool and its error (ToolFailedRunError) (guided step 1)',
+    ).toMatch(/deploy failed.*migration failed/);
     expect(provider.requests.length, 'endRunOnError: the model must not be called after the failure').toBe(1);
     expect(history).toBeValidHistory('after a tool whose failure ends the run');
   });
@@ -353,7 +360,7 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     const done = theDone(await collect(agent.run(ask('ship it'))), 'endRunOnError');
     expect(
       done.reason,
-      'endRunOnError step 1: only a failure the tool threw ends the run; a schema error goes back to the model',
+      'endRunOnError: only a failure the tool threw ends the run; a schema error goes back to the model (guided step 1)',
     ).toBe('end_turn');
     expect(provider.requests.length, 'endRunOnError: the model was asked again').toBe(2);
   });
@@ -367,15 +374,15 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     const mine = { type: 'tool_call' as const, id: 'd1', name: 'deploy', arguments: {} };
     expect(
       await after(other, toolResult(other, 'Error: bad pattern', true), hookCtx),
-      "endRunOnError step 1: another tool's error is not this tool's failure",
+      "endRunOnError: another tool's error is not this tool's failure (guided step 1)",
     ).toBeUndefined();
     expect(
       await after(mine, toolResult(mine, 'fine after all'), hookCtx),
-      'endRunOnError step 1: a result that is not an error ends nothing',
+      'endRunOnError: a result that is not an error ends nothing (guided step 1)',
     ).toBeUndefined();
     expect(
       () => after(mine, toolResult(mine, 'Error: migration failed', true), hookCtx),
-      "endRunOnError step 1: this tool's error result with a failure waiting: throw",
+      "endRunOnError: this tool's error result with a failure waiting: throw (guided step 1)",
     ).toThrow(/deploy failed/);
     const again = await Promise.resolve()
       .then(() => after(mine, toolResult(mine, 'Error: again', true), hookCtx))
@@ -385,7 +392,7 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
       );
     expect(
       again,
-      'endRunOnError.afterToolCall step 1: take the failure out (shift) when you throw for it; no failure is waiting now, so this error result ends nothing',
+      'endRunOnError.afterToolCall: take the failure out (shift) when you throw for it; no failure is waiting now, so this error result ends nothing (guided step 1)',
     ).toBeUndefined();
   });
 
@@ -397,7 +404,7 @@ describe('endRunOnError.afterToolCall (src/tool-wrappers.ts)', () => {
     );
     expect(
       theDone(await collect(agent.run(ask('go'))), 'endRunOnError').reason,
-      'endRunOnError step 1: only calls of the wrapped tool may end the run',
+      'endRunOnError: only calls of the wrapped tool may end the run (guided step 1)',
     ).toBe('end_turn');
     expect(provider.requests.length, "endRunOnError: the model reads the other tool's error and goes on").toBe(2);
   });
@@ -429,8 +436,10 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
       provider.requests.length,
       'returnDirectHooks: the model must not be called after a returnDirect tool answered',
     ).toBe(1);
-    expect(done.reason, 'returnDirectHooks step 3: a stop with an answer ends the run as end_turn').toBe('end_turn');
-    expect(done.text, "returnDirectHooks step 3: the answer is the tool's output").toBe('answer to life');
+    expect(done.reason, 'returnDirectHooks: a stop with an answer ends the run as end_turn (guided step 3)').toBe(
+      'end_turn',
+    );
+    expect(done.text, "returnDirectHooks: the answer is the tool's output (guided step 3)").toBe('answer to life');
     expect(history).toBeValidHistory('after a returnDirect answer');
   });
 
@@ -442,9 +451,9 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
     const events = await collect(agent.run(ask('q')));
     expect(
       theDone(events, 'returnDirect').text,
-      'returnDirectHooks step 2: an error result goes back to the model',
+      'returnDirectHooks: an error result goes back to the model (guided step 2)',
     ).toBe('sorry');
-    expect(provider.requests.length, 'returnDirectHooks step 2: the model is asked again').toBe(2);
+    expect(provider.requests.length, 'returnDirectHooks: the model is asked again (guided step 2)').toBe(2);
   });
 
   test('results of ordinary tools do not stop the run', async () => {
@@ -455,7 +464,7 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
     const events = await collect(agent.run(ask('q')));
     expect(
       theDone(events, 'returnDirect').text,
-      'returnDirectHooks step 2: only tools marked with returnDirect answer directly',
+      'returnDirectHooks: only tools marked with returnDirect answer directly (guided step 2)',
     ).toBe('model answer');
     expect(provider.requests.length, 'returnDirectHooks: an ordinary result goes back to the model').toBe(2);
   });
@@ -478,10 +487,11 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
       { messages, tools: [] },
       { signal: new AbortController().signal, turn: 2, history: messages, emit: () => {} },
     ) as { stop: string; answer: string };
-    expect(out?.answer, 'returnDirectHooks step 3: the direct outputs, in call order, joined by a blank line').toBe(
-      'first\n\nsecond',
-    );
-    expect(out?.stop, 'returnDirectHooks step 3: the stop message names the tool').toMatch(/lookup/);
+    expect(
+      out?.answer,
+      'returnDirectHooks: the direct outputs, in call order, joined by a blank line (guided step 3)',
+    ).toBe('first\n\nsecond');
+    expect(out?.stop, 'returnDirectHooks: the stop message names the tool (guided step 3)').toMatch(/lookup/);
   });
 
   test("a history that ends with the user's message changes nothing", () => {
@@ -499,7 +509,7 @@ describe('returnDirectHooks.beforeModelCall (src/tool-wrappers.ts)', () => {
     );
     expect(
       out,
-      'returnDirectHooks step 1: only the results at the very end count; an older answer does not end a new run',
+      'returnDirectHooks: only the results at the very end count; an older answer does not end a new run (guided step 1)',
     ).toBeUndefined();
   });
 });

@@ -26,10 +26,13 @@ describe('classifyError (src/retry/classify.ts)', () => {
     [529, 'overloaded (529)'],
   ])('status %i is retried, with the reason %j', (status, reason) => {
     const decision = classifyError(api(status));
-    expect(decision.retry, `classifyError step 4: status ${status} may pass if the same request is sent again`).toBe(
-      true,
+    expect(
+      decision.retry,
+      `classifyError: status ${status} may pass if the same request is sent again (guided step 4)`,
+    ).toBe(true);
+    expect(decision.reason, 'classifyError: the reason names the status in words and in brackets (guided step 2)').toBe(
+      reason,
     );
-    expect(decision.reason, 'classifyError step 2: the reason names the status in words and in brackets').toBe(reason);
   });
 
   test.each([
@@ -44,39 +47,41 @@ describe('classifyError (src/retry/classify.ts)', () => {
     const decision = classifyError(api(status, 'invalid_request_error'));
     expect(
       decision.retry,
-      `classifyError step 4: status ${status} is the request's fault; sending it again cannot help`,
+      `classifyError: status ${status} is the request's fault; sending it again cannot help (guided step 4)`,
     ).toBe(false);
-    expect(decision.reason, 'classifyError step 2: the reason names the status').toBe(reason);
+    expect(decision.reason, 'classifyError: the reason names the status (guided step 2)').toBe(reason);
   });
 
   test('overloaded: 529, and overloaded_error inside a stream (no status), count as overloaded; 429 does not', () => {
-    expect(classifyError(api(529)), 'classifyError step 1: 529 is overloaded').toMatchObject({
+    expect(classifyError(api(529)), 'classifyError: 529 is overloaded (guided step 1)').toMatchObject({
       retry: true,
       overloaded: true,
     });
     const inStream = new ProviderError('anthropic', 'Overloaded', { errorType: 'overloaded_error' });
     expect(
       classifyError(inStream),
-      'classifyError steps 1, 2, 5: an overloaded_error event before any content (no status) is retried as "overloaded"',
+      'classifyError: an overloaded_error event before any content (no status) is retried as "overloaded" (guided steps 1, 2, 5)',
     ).toEqual({
       retry: true,
       reason: 'overloaded',
       overloaded: true,
       headers: {},
     });
-    expect(classifyError(api(429)).overloaded, 'classifyError step 1: a rate limit is not an overloaded model').toBe(
-      false,
-    );
-    expect(classifyError(api(500)).overloaded, 'classifyError step 1: a plain 500 is not an overloaded model').toBe(
-      false,
-    );
+    expect(
+      classifyError(api(429)).overloaded,
+      'classifyError: a rate limit is not an overloaded model (guided step 1)',
+    ).toBe(false);
+    expect(
+      classifyError(api(500)).overloaded,
+      'classifyError: a plain 500 is not an overloaded model (guided step 1)',
+    ).toBe(false);
   });
 
   test('error types with no status: retryable types are retried, an invalid request is not', () => {
     for (const type of ['rate_limit_error', 'api_error', 'server_error']) {
       expect(
         classifyError(new ProviderError('anthropic', 'x', { errorType: type })),
-        `classifyError step 5: a ${type} event is retried, and the type is the reason`,
+        `classifyError: a ${type} event is retried, and the type is the reason (guided step 5)`,
       ).toMatchObject({
         retry: true,
         reason: type,
@@ -86,7 +91,7 @@ describe('classifyError (src/retry/classify.ts)', () => {
     for (const type of ['invalid_request_error', 'authentication_error', 'permission_error']) {
       expect(
         classifyError(new ProviderError('anthropic', 'x', { errorType: type })).retry,
-        `classifyError step 5: a ${type} is never retried`,
+        `classifyError: a ${type} is never retried (guided step 5)`,
       ).toBe(false);
     }
   });
@@ -94,19 +99,19 @@ describe('classifyError (src/retry/classify.ts)', () => {
   test('x-should-retry wins over the status, both ways', () => {
     expect(
       classifyError(api(400, undefined, { 'x-should-retry': 'true' })).retry,
-      'classifyError step 3: x-should-retry: true retries even a 400',
+      'classifyError: x-should-retry: true retries even a 400 (guided step 3)',
     ).toBe(true);
     expect(
       classifyError(api(529, undefined, { 'x-should-retry': 'false' })).retry,
-      'classifyError step 3: x-should-retry: false stops even a 529',
+      'classifyError: x-should-retry: false stops even a 529 (guided step 3)',
     ).toBe(false);
     expect(
       classifyError(api(500, undefined, { 'x-should-retry': 'maybe' })).retry,
-      'classifyError step 3: any other value is ignored, the status decides',
+      'classifyError: any other value is ignored, the status decides (guided step 3)',
     ).toBe(true);
     expect(
       classifyError(api(400, undefined, { 'x-should-retry': 'maybe' })).retry,
-      'classifyError step 3: any other value is ignored, the status decides',
+      'classifyError: any other value is ignored, the status decides (guided step 3)',
     ).toBe(false);
   });
 
@@ -120,7 +125,7 @@ describe('classifyError (src/retry/classify.ts)', () => {
     const decision = classifyError(sdk);
     expect(
       decision,
-      'classifyError step 1 (headersOf): an SDK APIError keeps its Headers object; its type comes from the body',
+      'classifyError guided step 1 (headersOf): an SDK APIError keeps its Headers object; its type comes from the body',
     ).toMatchObject({
       retry: true,
       reason: 'rate limited (429)',
@@ -137,7 +142,7 @@ describe('classifyError (src/retry/classify.ts)', () => {
     (code) => {
       expect(
         classifyError(fetchFailed(code)),
-        `classifyError steps 2 and 5: ${code} two levels down (fetch failed -> socket error) is a connection failure`,
+        `classifyError: ${code} two levels down (fetch failed -> socket error) is a connection failure (guided steps 2 and 5)`,
       ).toEqual({
         retry: true,
         reason: `connection failed (${code})`,
@@ -154,29 +159,29 @@ describe('classifyError (src/retry/classify.ts)', () => {
   test("the SDKs' connection errors are retried, a timeout says so; a ProviderError with no answer at all too", () => {
     expect(
       classifyError(new Anthropic.APIConnectionError({ message: undefined })),
-      'classifyError step 5: Anthropic APIConnectionError',
+      'classifyError: Anthropic APIConnectionError (guided step 5)',
     ).toMatchObject({
       retry: true,
       reason: 'connection failed',
     });
     expect(
       classifyError(new OpenAI.APIConnectionError({ message: undefined })),
-      'classifyError step 5: OpenAI APIConnectionError (its name is "Error": read constructor.name)',
+      'classifyError: OpenAI APIConnectionError (its name is "Error": read constructor.name) (guided step 5)',
     ).toMatchObject({
       retry: true,
       reason: 'connection failed',
     });
     expect(
       classifyError(new Anthropic.APIConnectionTimeoutError()),
-      'classifyError step 2: a timeout reads "timed out"',
+      'classifyError: a timeout reads "timed out" (guided step 2)',
     ).toMatchObject({ retry: true, reason: 'timed out' });
     expect(
       classifyError(new OpenAI.APIConnectionTimeoutError()),
-      "classifyError step 2: OpenAI's timeout too",
+      "classifyError: OpenAI's timeout too (guided step 2)",
     ).toMatchObject({ retry: true, reason: 'timed out' });
     expect(
       classifyError(new ProviderError('openai', 'Connection error. (fetch failed)')),
-      'classifyError step 5: a ProviderError with neither status nor type got no answer: retry',
+      'classifyError: a ProviderError with neither status nor type got no answer: retry (guided step 5)',
     ).toMatchObject({
       retry: true,
       reason: 'connection failed',
@@ -193,7 +198,7 @@ describe('classifyError (src/retry/classify.ts)', () => {
     ]) {
       expect(
         classifyError(error),
-        `classifyError steps 1 and 5: ${String(error)} is not a provider failure (a status must be a number)`,
+        `classifyError: ${String(error)} is not a provider failure (a status must be a number) (guided steps 1 and 5)`,
       ).toEqual({
         retry: false,
         reason: 'not a provider failure',

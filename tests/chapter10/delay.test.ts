@@ -21,30 +21,34 @@ describe('serverWaitMs (src/retry/delay.ts)', () => {
   test('retry-after-ms first, then retry-after in seconds (fractions kept)', () => {
     expect(
       serverWaitMs({ 'retry-after-ms': '1500', 'retry-after': '9' }, NOW),
-      'serverWaitMs step 1: retry-after-ms wins over retry-after',
+      'serverWaitMs: retry-after-ms wins over retry-after (guided step 1)',
     ).toBe(1500);
     expect(
       serverWaitMs({ 'retry-after-ms': '12.5' }, NOW),
-      'serverWaitMs step 1: milliseconds may have a fraction',
+      'serverWaitMs: milliseconds may have a fraction (guided step 1)',
     ).toBe(12.5);
-    expect(serverWaitMs({ 'retry-after': '3' }, NOW), 'serverWaitMs step 2: retry-after in seconds, times 1000').toBe(
-      3000,
-    );
+    expect(
+      serverWaitMs({ 'retry-after': '3' }, NOW),
+      'serverWaitMs: retry-after in seconds, times 1000 (guided step 2)',
+    ).toBe(3000);
     expect(
       serverWaitMs({ 'retry-after': ' 0.25 ' }, NOW),
-      'serverWaitMs step 2: a fraction of a second, spaces trimmed',
+      'serverWaitMs: a fraction of a second, spaces trimmed (guided step 2)',
     ).toBe(250);
-    expect(serverWaitMs({ 'retry-after': '0' }, NOW), 'serverWaitMs step 2: 0 means "now", not "no answer"').toBe(0);
+    expect(
+      serverWaitMs({ 'retry-after': '0' }, NOW),
+      'serverWaitMs: 0 means "now", not "no answer" (guided step 2)',
+    ).toBe(0);
   });
 
   test('retry-after as an HTTP date: the time until then; a date in the past means no wait', () => {
     expect(
       serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 12:00:07 GMT' }, NOW),
-      'serverWaitMs step 3: 7 s after now',
+      'serverWaitMs: 7 s after now (guided step 3)',
     ).toBe(7000);
     expect(
       serverWaitMs({ 'retry-after': 'Mon, 23 Nov 2026 11:59:00 GMT' }, NOW),
-      'serverWaitMs step 3: a date in the past is 0, never negative',
+      'serverWaitMs: a date in the past is 0, never negative (guided step 3)',
     ).toBe(0);
   });
 
@@ -62,7 +66,7 @@ describe('serverWaitMs (src/retry/delay.ts)', () => {
     ]) {
       expect(
         serverWaitMs(headers, NOW),
-        `serverWaitMs step 4: ${JSON.stringify(headers)} is no answer`,
+        `serverWaitMs: ${JSON.stringify(headers)} is no answer (guided step 4)`,
       ).toBeUndefined();
     }
     expect(
@@ -78,11 +82,11 @@ describe('backoffMs (src/retry/delay.ts)', () => {
     const lows = [1, 2, 3, 4, 5].map((retry) => backoffMs(retry, policy, () => 0));
     expect(
       lows,
-      'backoffMs steps 1-2: ceilings 500, 1000, 2000, 4000, 8000; equal jitter starts at half of each',
+      'backoffMs: ceilings 500, 1000, 2000, 4000, 8000; equal jitter starts at half of each (guided steps 1-2)',
     ).toEqual([250, 500, 1000, 2000, 4000]);
     expect(
       backoffMs(2, policy, () => 0.5),
-      'backoffMs step 2: half the ceiling plus random() times the other half',
+      'backoffMs: half the ceiling plus random() times the other half (guided step 2)',
     ).toBe(750);
   });
 
@@ -103,7 +107,7 @@ describe('backoffMs (src/retry/delay.ts)', () => {
     }
     expect(
       backoffMs(10, policy, () => 0.999999),
-      'backoffMs step 1: the ceiling of retry 10 is the cap',
+      'backoffMs: the ceiling of retry 10 is the cap (guided step 1)',
     ).toBeCloseTo(8000, 1);
   });
 
@@ -112,18 +116,18 @@ describe('backoffMs (src/retry/delay.ts)', () => {
     const waits = Array.from({ length: 200 }, () => backoffMs(3, policy, random));
     expect(
       Math.min(...waits),
-      'backoffMs step 2: with random near 0 the wait is near half the ceiling (1000)',
+      'backoffMs: with random near 0 the wait is near half the ceiling (1000) (guided step 2)',
     ).toBeLessThan(1100);
     expect(
       Math.max(...waits),
-      'backoffMs step 2: with random near 1 the wait is near the ceiling (2000)',
+      'backoffMs: with random near 1 the wait is near the ceiling (2000) (guided step 2)',
     ).toBeGreaterThan(1900);
-    expect(new Set(waits).size, 'backoffMs step 2: the wait depends on random()').toBeGreaterThan(150);
+    expect(new Set(waits).size, 'backoffMs: the wait depends on random() (guided step 2)').toBeGreaterThan(150);
   });
 
   test('past the cap the jitter still spreads: maxDelayMs caps the ceiling, before the random part', () => {
     const step =
-      'backoffMs step 1: cap the ceiling (baseDelayMs doubled, at most maxDelayMs) before the jitter, not the wait after it; otherwise every retry past the cap waits exactly maxDelayMs and all clients retry in step';
+      'backoffMs: cap the ceiling (baseDelayMs doubled, at most maxDelayMs) before the jitter, not the wait after it; otherwise every retry past the cap waits exactly maxDelayMs and all clients retry in step (guided step 1)';
     expect(
       backoffMs(10, policy, () => 0),
       `${step}: retry 10 with random 0 waits half the capped ceiling (4000)`,
@@ -138,38 +142,38 @@ describe('retryDelay (src/retry/delay.ts)', () => {
   test("the server's wait wins over the backoff, exactly (no jitter); without one, the backoff rounded up", () => {
     expect(
       retryDelay(1, { 'retry-after': '20' }, policy, NOW, () => 0.5),
-      'retryDelay step 1: retry-after 20 s is waited as it is, even above maxDelayMs',
+      'retryDelay: retry-after 20 s is waited as it is, even above maxDelayMs (guided step 1)',
     ).toEqual({ ms: 20_000 });
     expect(
       retryDelay(4, { 'retry-after-ms': '10' }, policy, NOW, () => 0.5),
-      'retryDelay step 1: a short server wait is not stretched by the backoff',
+      'retryDelay: a short server wait is not stretched by the backoff (guided step 1)',
     ).toEqual({ ms: 10 });
     expect(
       retryDelay(2, {}, policy, NOW, () => 0.3),
-      'retryDelay step 2: no server wait: backoffMs(2) = 500 + 0.3 * 500',
+      'retryDelay: no server wait: backoffMs(2) = 500 + 0.3 * 500 (guided step 2)',
     ).toEqual({ ms: 650 });
     expect(
       retryDelay(1, {}, policy, NOW, () => 0.0001),
-      'retryDelay step 2: rounded up to whole milliseconds',
+      'retryDelay: rounded up to whole milliseconds (guided step 2)',
     ).toEqual({ ms: 251 });
     expect(
       retryDelay(1, { 'retry-after': 'Mon, 23 Nov 2026 11:00:00 GMT' }, policy, NOW, () => 0.5),
-      'retryDelay step 1: a server wait of 0 (a date in the past) is an answer: retry now, not after the backoff (?? keeps 0, || does not)',
+      'retryDelay: a server wait of 0 (a date in the past) is an answer: retry now, not after the backoff (?? keeps 0, || does not) (guided step 1)',
     ).toEqual({ ms: 0 });
   });
 
   test('a wait above the maximum is not waited for: tooLongMs says how long the server asked', () => {
     expect(
       retryDelay(1, { 'retry-after': '3600' }, policy, NOW, () => 0),
-      'retryDelay step 1: an hour is more than maxWaitMs (60 s)',
+      'retryDelay: an hour is more than maxWaitMs (60 s) (guided step 1)',
     ).toEqual({ tooLongMs: 3_600_000 });
     expect(
       retryDelay(1, { 'retry-after': '60' }, policy, NOW, () => 0),
-      'retryDelay step 1: exactly the maximum is still waited',
+      'retryDelay: exactly the maximum is still waited (guided step 1)',
     ).toEqual({ ms: 60_000 });
     expect(
       retryDelay(1, { 'retry-after-ms': '60001' }, policy, NOW, () => 0),
-      'retryDelay step 1: one millisecond more is too long',
+      'retryDelay: one millisecond more is too long (guided step 1)',
     ).toEqual({ tooLongMs: 60_001 });
   });
 });
@@ -190,10 +194,12 @@ describe('sleep (src/retry/sleep.ts)', () => {
     )) as typeof remove;
     const started = performance.now();
     await sleep(20, signal);
-    expect(performance.now() - started, 'sleep step 2: it waits the time it was given').toBeGreaterThanOrEqual(15);
-    expect(added.length, 'sleep step 2: it listens for an abort, once').toBe(1);
-    expect(added[0]![0], 'sleep step 2: the listener is for the abort event').toBe('abort');
-    expect(removed, 'sleep step 3: when the timer fires, remove that same abort listener').toEqual(added);
+    expect(performance.now() - started, 'sleep: it waits the time it was given (guided step 2)').toBeGreaterThanOrEqual(
+      15,
+    );
+    expect(added.length, 'sleep: it listens for an abort, once (guided step 2)').toBe(1);
+    expect(added[0]![0], 'sleep: the listener is for the abort event (guided step 2)').toBe('abort');
+    expect(removed, 'sleep: when the timer fires, remove that same abort listener (guided step 3)').toEqual(added);
   });
 
   test("an abort during the wait ends it at once with the signal's reason, and clears its timer", async () => {
@@ -226,11 +232,12 @@ describe('sleep (src/retry/sleep.ts)', () => {
         new Promise((resolve) => timers.set(() => resolve('still waiting 500 ms after the abort'), 500)),
       ]);
       if (outcome instanceof Error && outcome.name === 'TodoError') throw outcome;
-      expect(outcome, "sleep step 2: an abort must end the wait at once and reject with the signal's reason").toBe(
-        reason,
-      );
-      expect(started.length, 'sleep step 2: one timer for the wait').toBe(1);
-      expect(cleared, 'sleep step 2: on abort, clear the timer (no timer left behind)').toContain(started[0]);
+      expect(
+        outcome,
+        "sleep: an abort must end the wait at once and reject with the signal's reason (guided step 2)",
+      ).toBe(reason);
+      expect(started.length, 'sleep: one timer for the wait (guided step 2)').toBe(1);
+      expect(cleared, 'sleep: on abort, clear the timer (no timer left behind) (guided step 2)').toContain(started[0]);
     } finally {
       globalThis.clearTimeout = timers.clear;
     }
@@ -245,12 +252,15 @@ describe('sleep (src/retry/sleep.ts)', () => {
       started++, timers(...args)
     )) as typeof setTimeout;
     try {
-      const error = await rejection(sleep(60_000, controller.signal), 'sleep step 1: an aborted signal rejects');
-      expect((error as Error).message, "sleep step 1: with the signal's reason").toBe('too late');
+      const error = await rejection(
+        sleep(60_000, controller.signal),
+        'sleep: an aborted signal rejects (guided step 1)',
+      );
+      expect((error as Error).message, "sleep: with the signal's reason (guided step 1)").toBe('too late');
     } finally {
       globalThis.setTimeout = timers;
     }
-    expect(started, 'sleep step 1: no timer for a wait that cannot happen').toBe(0);
+    expect(started, 'sleep: no timer for a wait that cannot happen (guided step 1)').toBe(0);
   });
 
   test('without a signal it just waits', async () => {

@@ -7,15 +7,15 @@ import { expect } from 'vitest';
  */
 export function expectCutMessage(message: string | undefined, where: string, cause?: string): void {
   const text = message ?? '';
-  expect(text, `${where}: stream step 3: the message says the stream was cut after it had begun`).toMatch(
+  expect(text, `${where}: stream guided step 3: the message says the stream was cut after it had begun`).toMatch(
     /\b(began|begun|started|already|after)\b/i,
   );
-  expect(text, `${where}: stream step 3: the message says it is not retried`).toMatch(/retr(y|ied|ies|ying)/i);
+  expect(text, `${where}: stream guided step 3: the message says it is not retried`).toMatch(/retr(y|ied|ies|ying)/i);
   if (cause !== undefined) {
-    expect(text, `${where}: stream step 3: the message carries the cause's own message`).toContain(cause);
+    expect(text, `${where}: stream guided step 3: the message carries the cause's own message`).toContain(cause);
     expect(
       text.replace(cause, ''),
-      `${where}: stream step 3: more than the cause's message: say what happened`,
+      `${where}: stream guided step 3: more than the cause's message: say what happened`,
     ).toMatch(/[a-z]{3,}/i);
   }
 }

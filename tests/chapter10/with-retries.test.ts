@@ -97,15 +97,15 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     const { policy, slept } = fakeTime();
     const answer = await settles(
       withRetries(provider, policy).complete(request()),
-      'RetryingProvider.complete step 3: a 529 and a 429 are retried, so the call must end with the answer; a failure must reach the catch (await inner.complete inside try: a promise returned without await rejects after the catch was left)',
+      'RetryingProvider.complete: a 529 and a 429 are retried, so the call must end with the answer; a failure must reach the catch (await inner.complete inside try: a promise returned without await rejects after the catch was left) (guided step 3)',
     );
-    expect(answer, 'RetryingProvider.complete step 2: the answer of the try that worked').toEqual(
+    expect(answer, 'RetryingProvider.complete: the answer of the try that worked (guided step 2)').toEqual(
       assistantText('done'),
     );
-    expect(requests.length, 'RetryingProvider.complete step 3: a retryable failure is tried again').toBe(3);
+    expect(requests.length, 'RetryingProvider.complete: a retryable failure is tried again (guided step 3)').toBe(3);
     expect(
       slept,
-      'RetryingProvider.complete step 3: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order',
+      'RetryingProvider.complete: waits of backoffMs(1) = 75 and backoffMs(2) = 150 with random 0.5, in order (guided step 3)',
     ).toEqual([75, 150]);
     expect(withRetries(provider).name, "the wrapper keeps the inner provider's name").toBe('fake');
   });
@@ -120,13 +120,15 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     expect(requests.length, 'two tries').toBe(2);
     expect(
       requests[0],
-      'RetryingProvider.complete step 2: the request itself, untouched while no fallback is in use',
+      'RetryingProvider.complete: the request itself, untouched while no fallback is in use (guided step 2)',
     ).toBe(asked);
     expect(
       requests[1],
-      'RetryingProvider.complete step 2: the same request on the retry (no model: undefined added)',
+      'RetryingProvider.complete: the same request on the retry (no model: undefined added) (guided step 2)',
     ).toBe(asked);
-    expect(seen, "RetryingProvider.complete step 3: the sleep gets the request's signal").toEqual([controller.signal]);
+    expect(seen, "RetryingProvider.complete: the sleep gets the request's signal (guided step 3)").toEqual([
+      controller.signal,
+    ]);
   });
 
   test("an abort during the wait ends it with the signal's reason; no further call", async () => {
@@ -141,11 +143,12 @@ describe('RetryingProvider.complete (src/retry/with-retries.ts)', () => {
     });
     const error = await rejection(
       withRetries(provider, policy).complete(request({ signal: controller.signal })),
-      "RetryingProvider.complete step 3: await the wait (policy.sleep with the request's signal): an abort during it ends the retries",
+      "RetryingProvider.complete: await the wait (policy.sleep with the request's signal): an abort during it ends the retries (guided step 3)",
     );
-    expect(error, "RetryingProvider.complete step 3: the sleep's rejection (the signal's reason) ends it").toBe(
-      stopped,
-    );
+    expect(
+      error,
+      "RetryingProvider.complete: the sleep's rejection (the signal's reason) ends it (guided step 3)",
+    ).toBe(stopped);
     expect(requests.length, 'no try after an abort').toBe(1);
   });
 });
@@ -156,9 +159,13 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider, requests } = scripted([error, assistantText('never')]);
     const { policy, slept } = fakeTime();
     const thrown = await rejection(withRetries(provider, policy).complete(request()), 'a 400 must reject');
-    expect(thrown, 'RetryingProvider.nextTry step 2: a failure that is not retryable is thrown as it is').toBe(error);
-    expect(requests.length, 'RetryingProvider.nextTry step 2: a bad request is sent once, never again').toBe(1);
-    expect(slept, 'RetryingProvider.nextTry step 2: no wait before giving up').toEqual([]);
+    expect(thrown, 'RetryingProvider.nextTry: a failure that is not retryable is thrown as it is (guided step 2)').toBe(
+      error,
+    );
+    expect(requests.length, 'RetryingProvider.nextTry: a bad request is sent once, never again (guided step 2)').toBe(
+      1,
+    );
+    expect(slept, 'RetryingProvider.nextTry: no wait before giving up (guided step 2)').toEqual([]);
   });
 
   test('attempts are counted with the first try: maxAttempts 3 is three calls, then a RetryError that says so', async () => {
@@ -168,16 +175,20 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const error = await rejection(withRetries(provider, policy).complete(request()), 'the retries are spent');
     expect(
       requests.length,
-      'RetryingProvider.nextTry step 3: maxAttempts counts the first try: 3 means three calls in all',
+      'RetryingProvider.nextTry: maxAttempts counts the first try: 3 means three calls in all (guided step 3)',
     ).toBe(3);
-    expect(slept.length, 'RetryingProvider.nextTry step 3: two waits between three tries').toBe(2);
-    expect(error, 'RetryingProvider.nextTry step 3: a RetryError once the tries are spent').toBeInstanceOf(RetryError);
+    expect(slept.length, 'RetryingProvider.nextTry: two waits between three tries (guided step 3)').toBe(2);
+    expect(error, 'RetryingProvider.nextTry: a RetryError once the tries are spent (guided step 3)').toBeInstanceOf(
+      RetryError,
+    );
     expect(
       (error as RetryError).message,
-      'RetryingProvider.nextTry step 3: the message says how many tries, why, and the last error',
+      'RetryingProvider.nextTry: the message says how many tries, why, and the last error (guided step 3)',
     ).toBe('gave up after 3 attempts (overloaded (529)): anthropic API error 529 (overloaded_error): Overloaded');
-    expect((error as RetryError).attempts, 'RetryingProvider.nextTry step 3: attempts').toBe(3);
-    expect((error as RetryError).cause, 'RetryingProvider.nextTry step 3: the last error is the cause').toBe(last);
+    expect((error as RetryError).attempts, 'RetryingProvider.nextTry: attempts (guided step 3)').toBe(3);
+    expect((error as RetryError).cause, 'RetryingProvider.nextTry: the last error is the cause (guided step 3)').toBe(
+      last,
+    );
   });
 
   test('maxAttempts 1 never retries', async () => {
@@ -186,8 +197,11 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
       withRetries(provider, fakeTime({ maxAttempts: 1 }).policy).complete(request()),
       'one try only',
     );
-    expect(requests.length, 'RetryingProvider.nextTry step 3: maxAttempts 1 is the first try and no other').toBe(1);
-    expect((error as Error).message, 'RetryingProvider.nextTry step 3').toMatch(
+    expect(
+      requests.length,
+      'RetryingProvider.nextTry: maxAttempts 1 is the first try and no other (guided step 3)',
+    ).toBe(1);
+    expect((error as Error).message, 'RetryingProvider.nextTry guided step 3').toMatch(
       /^gave up after 1 attempt \(overloaded \(529\)\)/,
     );
   });
@@ -196,9 +210,10 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     const { provider } = scripted([rateLimited({ 'retry-after': '2' }), assistantText('ok')]);
     const { policy, slept } = fakeTime();
     await withRetries(provider, policy).complete(request());
-    expect(slept, 'RetryingProvider.nextTry step 4: retry-after: 2 is a wait of 2000 ms, not the backoff').toEqual([
-      2000,
-    ]);
+    expect(
+      slept,
+      'RetryingProvider.nextTry: retry-after: 2 is a wait of 2000 ms, not the backoff (guided step 4)',
+    ).toEqual([2000]);
 
     const tooLongError = rateLimited({ 'retry-after': '3600' });
     const tooLong = { ...scripted([tooLongError, assistantText('never')]), errors: [tooLongError] };
@@ -207,15 +222,15 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
       withRetries(tooLong.provider, late.policy).complete(request()),
       'an hour is too long',
     );
-    expect(tooLong.requests.length, 'RetryingProvider.nextTry step 4: no second try').toBe(1);
-    expect(late.slept, 'RetryingProvider.nextTry step 4: no wait at all').toEqual([]);
+    expect(tooLong.requests.length, 'RetryingProvider.nextTry: no second try (guided step 4)').toBe(1);
+    expect(late.slept, 'RetryingProvider.nextTry: no wait at all (guided step 4)').toEqual([]);
     expect(
       [error instanceof RetryError, (error as Error).cause],
-      "RetryingProvider.nextTry step 4: a RetryError with the server's error as its cause",
+      "RetryingProvider.nextTry: a RetryError with the server's error as its cause (guided step 4)",
     ).toEqual([true, tooLong.errors[0]]);
     expect(
       (error as Error).message,
-      'RetryingProvider.nextTry step 4: the error says how long the server asked and the maximum',
+      'RetryingProvider.nextTry: the error says how long the server asked and the maximum (guided step 4)',
     ).toBe(
       "rate limited (429): the server asked to wait 3600.0 s before retrying, more than the policy's maximum of 10.0 s; not retried: anthropic API error 429 (rate_limit_error): slow down",
     );
@@ -232,9 +247,12 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     );
     expect(
       (error as Error).message,
-      "RetryingProvider.nextTry step 1: an aborted request throws the signal's reason, never retries",
+      "RetryingProvider.nextTry: an aborted request throws the signal's reason, never retries (guided step 1)",
     ).toBe('cancelled');
-    expect([requests.length, slept.length], 'RetryingProvider.nextTry step 1: no wait, no second call').toEqual([1, 0]);
+    expect(
+      [requests.length, slept.length],
+      'RetryingProvider.nextTry: no wait, no second call (guided step 1)',
+    ).toEqual([1, 0]);
   });
 
   test("an aborted request throws the signal's reason even when its error is not retryable (the SDK's own abort error)", async () => {
@@ -248,9 +266,9 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     );
     expect(
       (error as Error).message,
-      "RetryingProvider.nextTry step 1: look at the signal before classifying the error: an aborted request throws the signal's reason, whatever the error (here one classifyError does not retry)",
+      "RetryingProvider.nextTry: look at the signal before classifying the error: an aborted request throws the signal's reason, whatever the error (here one classifyError does not retry) (guided step 1)",
     ).toBe('cancelled');
-    expect(requests.length, 'RetryingProvider.nextTry step 1: no second call').toBe(1);
+    expect(requests.length, 'RetryingProvider.nextTry: no second call (guided step 1)').toBe(1);
   });
 
   test('fallback: after fallbackAfter overloaded failures in a row, the next tries ask for the small fast model', async () => {
@@ -259,7 +277,7 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     await withRetries(provider, policy).complete(request({ model: 'big' }));
     expect(
       requests.map((r) => r.model),
-      'RetryingProvider.nextTry step 5 and complete step 2: two overloaded in a row, then model: small-fast',
+      'RetryingProvider.nextTry guided step 5 and complete guided step 2: two overloaded in a row, then model: small-fast',
     ).toEqual(['big', 'big', 'small-fast']);
   });
 
@@ -275,7 +293,7 @@ describe('RetryingProvider.nextTry (src/retry/with-retries.ts), through complete
     await withRetries(provider, policy).complete(request());
     expect(
       requests.map((r) => r.model ?? 'default'),
-      'RetryingProvider.nextTry step 5: the 429 resets the count, so only the last try uses the fallback',
+      'RetryingProvider.nextTry: the 429 resets the count, so only the last try uses the fallback (guided step 5)',
     ).toEqual(['default', 'default', 'default', 'default', 'small-fast']);
   });
 });
@@ -289,17 +307,19 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     expect(error, 'RetryingProvider.stream: it ends normally').toBeUndefined();
     expect(
       out,
-      'RetryingProvider.stream step 4: a retry notice (next attempt, maxAttempts, delay, reason; no model field without a fallback) before each wait, then the turn',
+      'RetryingProvider.stream: a retry notice (next attempt, maxAttempts, delay, reason; no model field without a fallback) before each wait, then the turn (guided step 4)',
     ).toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 4, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 4, delayMs: 150, reason: 'connection failed (UND_ERR_SOCKET)' },
       ...hello,
     ]);
-    expect(slept, 'RetryingProvider.stream step 4: it waits the delay each notice announced').toEqual([75, 150]);
+    expect(slept, 'RetryingProvider.stream: it waits the delay each notice announced (guided step 4)').toEqual([
+      75, 150,
+    ]);
     expect(requests.length, 'three tries').toBe(3);
     expect(
       requests.every((r) => r === asked),
-      'RetryingProvider.stream step 2: the request itself on every try while no fallback is in use',
+      'RetryingProvider.stream: the request itself on every try while no fallback is in use (guided step 2)',
     ).toBe(true);
   });
 
@@ -310,19 +330,24 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { events: out, error } = await events(withRetries(provider, policy).stream(request()));
     expect(
       out,
-      'RetryingProvider.stream step 2: the event already handed out stays handed out, nothing is added',
+      'RetryingProvider.stream: the event already handed out stays handed out, nothing is added (guided step 2)',
     ).toEqual([{ type: 'text_delta', index: 0, text: 'Hel' }]);
-    expect(requests.length, 'RetryingProvider.stream step 3: a stream that has begun is never tried again').toBe(1);
-    expect(slept, 'RetryingProvider.stream step 3: no wait').toEqual([]);
-    expect(error, 'RetryingProvider.stream step 3: a StreamInterruptedError').toBeInstanceOf(StreamInterruptedError);
+    expect(
+      requests.length,
+      'RetryingProvider.stream: a stream that has begun is never tried again (guided step 3)',
+    ).toBe(1);
+    expect(slept, 'RetryingProvider.stream: no wait (guided step 3)').toEqual([]);
+    expect(error, 'RetryingProvider.stream: a StreamInterruptedError (guided step 3)').toBeInstanceOf(
+      StreamInterruptedError,
+    );
     expectCutMessage((error as Error).message, 'a stream cut after its text', 'fetch failed');
-    expect((error as Error).cause, 'RetryingProvider.stream step 3: the failure is the cause').toBe(cause);
+    expect((error as Error).cause, 'RetryingProvider.stream: the failure is the cause (guided step 3)').toBe(cause);
   });
 
   test("a tool call start counts as begun too; another wrapper's retry notice does not", async () => {
     const begun = scripted([[{ type: 'tool_call_start', index: 0, id: 'c1', name: 'echo' }, overloaded()], hello]);
     const first = await events(withRetries(begun.provider, fakeTime().policy).stream(request()));
-    expect(first.error, 'RetryingProvider.stream step 3: a tool call start is a real event').toBeInstanceOf(
+    expect(first.error, 'RetryingProvider.stream: a tool call start is a real event (guided step 3)').toBeInstanceOf(
       StreamInterruptedError,
     );
     const notice: StreamEvent = { type: 'retry', attempt: 2, maxAttempts: 2, delayMs: 1, reason: 'inner' };
@@ -330,11 +355,11 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const second = await events(withRetries(inner.provider, fakeTime().policy).stream(request()));
     expect(
       second.error,
-      'RetryingProvider.stream step 2: a retry notice from an inner wrapper is not part of the turn: still retried',
+      'RetryingProvider.stream: a retry notice from an inner wrapper is not part of the turn: still retried (guided step 2)',
     ).toBeUndefined();
     expect(
       second.events.map((e) => e.type),
-      'RetryingProvider.stream step 2: the inner notice is passed on, then ours, then the turn',
+      'RetryingProvider.stream: the inner notice is passed on, then ours, then the turn (guided step 2)',
     ).toEqual(['retry', 'retry', 'text_delta', 'text_delta', 'finish']);
   });
 
@@ -344,11 +369,13 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const first = await events(withRetries(bad.provider, fakeTime().policy).stream(request()));
     expect(
       [first.error, first.events, bad.requests.length],
-      'RetryingProvider.nextTry step 2: not retried, no notice, one call',
+      'RetryingProvider.nextTry: not retried, no notice, one call (guided step 2)',
     ).toEqual([error, [], 1]);
     const spent = scripted([[overloaded()], [overloaded()], hello]);
     const second = await events(withRetries(spent.provider, fakeTime({ maxAttempts: 2 }).policy).stream(request()));
-    expect(second.error, 'RetryingProvider.nextTry step 3: maxAttempts 2 is two tries').toBeInstanceOf(RetryError);
+    expect(second.error, 'RetryingProvider.nextTry: maxAttempts 2 is two tries (guided step 3)').toBeInstanceOf(
+      RetryError,
+    );
     expect(second.events.length, 'one notice: before try 2').toBe(1);
     expect(spent.requests.length, 'two tries').toBe(2);
   });
@@ -359,14 +386,14 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { events: out } = await events(withRetries(provider, policy).stream(request()));
     expect(
       out.filter((e) => e.type === 'retry'),
-      'RetryingProvider.nextTry step 6: model only once the fallback is in use',
+      'RetryingProvider.nextTry: model only once the fallback is in use (guided step 6)',
     ).toStrictEqual([
       { type: 'retry', attempt: 2, maxAttempts: 5, delayMs: 75, reason: 'overloaded (529)' },
       { type: 'retry', attempt: 3, maxAttempts: 5, delayMs: 150, reason: 'overloaded (529)', model: 'small-fast' },
     ]);
     expect(
       requests.map((r) => r.model),
-      'RetryingProvider.stream step 2: the third try asks for the fallback model',
+      'RetryingProvider.stream: the third try asks for the fallback model (guided step 2)',
     ).toEqual([undefined, undefined, 'small-fast']);
   });
 
@@ -384,7 +411,7 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     );
     expect(
       (error as Error).message,
-      'RetryingProvider.stream step 4: the wait gets the signal; its rejection ends the stream',
+      'RetryingProvider.stream: the wait gets the signal; its rejection ends the stream (guided step 4)',
     ).toBe('stopped');
     expect([out.length, requests.length], 'the notice was handed out, no second try').toEqual([1, 1]);
   });
@@ -405,7 +432,7 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     }
     expect(
       (error as Error).message,
-      "RetryingProvider.stream step 3: an abort comes out as the signal's reason, not as a cut stream",
+      "RetryingProvider.stream: an abort comes out as the signal's reason, not as a cut stream (guided step 3)",
     ).toBe('user stop');
   });
 
@@ -414,7 +441,7 @@ describe('RetryingProvider.stream (src/retry/with-retries.ts)', () => {
     const { events: out } = await events(withRetries(provider, fakeTime().policy).stream(request()));
     expect(
       out.map((e) => e.type),
-      'RetryingProvider.stream step 2: turnEvents(inner, ...) falls back to complete',
+      'RetryingProvider.stream: turnEvents(inner, ...) falls back to complete (guided step 2)',
     ).toEqual(['retry', 'text_delta', 'finish']);
     expect(requests.length, 'two tries').toBe(2);
   });

@@ -30,15 +30,15 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     const cached = addCacheBreakpoints(original);
     expect(
       where(cached),
-      'addCacheBreakpoints steps 2-4: three breakpoints, on the last tool, the system prompt, the last message',
+      'addCacheBreakpoints: three breakpoints, on the last tool, the system prompt, the last message (guided steps 2-4)',
     ).toEqual(['messages[4].content[0]', 'system[0]', 'tools[1]']);
     expect(
       cached.system,
-      'addCacheBreakpoints step 3: a string system prompt becomes one text block with cache_control',
+      'addCacheBreakpoints: a string system prompt becomes one text block with cache_control (guided step 3)',
     ).toEqual([{ type: 'text', text: 'You are a coding agent.', cache_control: EPHEMERAL }]);
     expect(
       (cached.messages[4]!.content as Anthropic.ToolResultBlockParam[])[0],
-      'addCacheBreakpoints step 4: the last block keeps what it was, plus cache_control',
+      'addCacheBreakpoints: the last block keeps what it was, plus cache_control (guided step 4)',
     ).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_C',
@@ -46,7 +46,9 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
       is_error: false,
       cache_control: EPHEMERAL,
     });
-    expect(original, 'addCacheBreakpoints step 1: work on a copy; the body given is not changed').toEqual(copy);
+    expect(original, 'addCacheBreakpoints: work on a copy; the body given is not changed (guided step 1)').toEqual(
+      copy,
+    );
   });
 
   test(`never more than ${MAX_BREAKPOINTS} in all, counting those the body already had`, () => {
@@ -60,11 +62,11 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     const cached = addCacheBreakpoints(given);
     expect(
       countBreakpoints(cached),
-      `addCacheBreakpoints step 1: 3 already set, so only one more (${MAX_BREAKPOINTS} at most)`,
+      `addCacheBreakpoints: 3 already set, so only one more (${MAX_BREAKPOINTS} at most) (guided step 1)`,
     ).toBe(MAX_BREAKPOINTS);
     expect(
       where(cached),
-      'addCacheBreakpoints steps 2-3: the last tool had one already; the last system block gets the fourth; none left for the message',
+      'addCacheBreakpoints: the last tool had one already; the last system block gets the fourth; none left for the message (guided steps 2-3)',
     ).toEqual(['system[0]', 'system[1]', 'tools[0]', 'tools[1]']);
   });
 
@@ -72,10 +74,10 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     const plain = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hello' }] });
     expect(
       plain.messages[0]!.content,
-      'addCacheBreakpoints step 4: a string content becomes one text block with cache_control',
+      'addCacheBreakpoints: a string content becomes one text block with cache_control (guided step 4)',
     ).toEqual([{ type: 'text', text: 'hello', cache_control: EPHEMERAL }]);
-    expect(plain.system, 'addCacheBreakpoints step 3: no system prompt, none added').toBeUndefined();
-    expect(plain.tools, 'addCacheBreakpoints step 2: no tools, none added').toBeUndefined();
+    expect(plain.system, 'addCacheBreakpoints: no system prompt, none added (guided step 3)').toBeUndefined();
+    expect(plain.tools, 'addCacheBreakpoints: no tools, none added (guided step 2)').toBeUndefined();
     const thinking = addCacheBreakpoints({
       model: 'm',
       max_tokens: 10,
@@ -92,9 +94,9 @@ describe('addCacheBreakpoints (src/session/cache.ts)', () => {
     });
     expect(
       where(thinking),
-      'addCacheBreakpoints step 4: the last block that is not thinking; step 3: an empty system prompt gets nothing',
+      'addCacheBreakpoints: the last block that is not thinking; step 3: an empty system prompt gets nothing (guided step 4)',
     ).toEqual(['messages[0].content[0]']);
-    expect(thinking.system, 'addCacheBreakpoints step 3: an empty system prompt stays as it was').toBe('');
+    expect(thinking.system, 'addCacheBreakpoints: an empty system prompt stays as it was (guided step 3)').toBe('');
   });
 });
 
@@ -119,15 +121,15 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
   test('the marks a body already has count: 4 leave none, 2 leave the tool and the system prompt, 3 only the tool', () => {
     expect(
       where(addCacheBreakpoints(withMarks(4))),
-      'addCacheBreakpoints step 1: four already set: nothing more',
+      'addCacheBreakpoints: four already set: nothing more (guided step 1)',
     ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'messages[0].content[3]']);
     expect(
       where(addCacheBreakpoints(withMarks(3))),
-      'addCacheBreakpoints steps 1-2: one left: the last tool takes it',
+      'addCacheBreakpoints: one left: the last tool takes it (guided steps 1-2)',
     ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
     expect(
       where(addCacheBreakpoints(withMarks(2))),
-      'addCacheBreakpoints steps 2-3: two left: the tool and the LAST system block; none for the last message',
+      'addCacheBreakpoints: two left: the tool and the LAST system block; none for the last message (guided steps 2-3)',
     ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[2]', 'tools[0]']);
     expect(
       where(addCacheBreakpoints(withMarks(0))),
@@ -139,15 +141,15 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     const stringSystem = (n: number): Anthropic.MessageCreateParams => ({ ...withMarks(n), system: 'be brief' });
     expect(
       where(addCacheBreakpoints(stringSystem(3))),
-      'addCacheBreakpoints step 3: none left after the tool: the string system prompt stays a string',
+      'addCacheBreakpoints: none left after the tool: the string system prompt stays a string (guided step 3)',
     ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'messages[0].content[2]', 'tools[0]']);
     expect(
       addCacheBreakpoints(stringSystem(3)).system,
-      'addCacheBreakpoints step 3: no breakpoint left, no change',
+      'addCacheBreakpoints: no breakpoint left, no change (guided step 3)',
     ).toBe('be brief');
     expect(
       where(addCacheBreakpoints(stringSystem(2))),
-      'addCacheBreakpoints steps 2-4: two left: the tool and the system prompt take them, none for the last message',
+      'addCacheBreakpoints: two left: the tool and the system prompt take them, none for the last message (guided steps 2-4)',
     ).toEqual(['messages[0].content[0]', 'messages[0].content[1]', 'system[0]', 'tools[0]']);
     const lastMarked: Anthropic.MessageCreateParams = {
       ...withMarks(0),
@@ -155,7 +157,7 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     };
     expect(
       where(addCacheBreakpoints(lastMarked)),
-      'addCacheBreakpoints step 3: the LAST system block already has one: leave the system prompt alone (not block [1])',
+      'addCacheBreakpoints: the LAST system block already has one: leave the system prompt alone (not block [1]) (guided step 3)',
     ).toEqual(['messages[2].content[0]', 'system[2]', 'tools[0]']);
     const tight: Anthropic.MessageCreateParams = {
       ...withMarks(1),
@@ -163,7 +165,7 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     };
     expect(
       where(addCacheBreakpoints(tight)),
-      'addCacheBreakpoints step 3: two set (one on the last system block), two left: the tool and the last message, none spent on the system prompt again',
+      'addCacheBreakpoints: two set (one on the last system block), two left: the tool and the last message, none spent on the system prompt again (guided step 3)',
     ).toEqual(['messages[0].content[0]', 'messages[2].content[0]', 'system[2]', 'tools[0]']);
   });
 
@@ -180,10 +182,13 @@ describe('addCacheBreakpoints (src/session/cache.ts): the limit and odd bodies',
     const cached = addCacheBreakpoints(body);
     expect(
       cached,
-      'addCacheBreakpoints steps 3-4: an empty system array and a turn of thinking only carry no breakpoint',
+      'addCacheBreakpoints: an empty system array and a turn of thinking only carry no breakpoint (guided steps 3-4)',
     ).toEqual(body);
     const empty = addCacheBreakpoints({ model: 'm', max_tokens: 10, messages: [{ role: 'user', content: '' }] });
-    expect(empty.messages[0]!.content, 'addCacheBreakpoints step 4: an empty string content stays as it is').toBe('');
+    expect(
+      empty.messages[0]!.content,
+      'addCacheBreakpoints: an empty string content stays as it is (guided step 4)',
+    ).toBe('');
   });
 });
 

@@ -30,15 +30,15 @@ describe('findCut (src/session/compaction.ts)', () => {
       const after = [history[0]!, summaryMessage('s'), ...history.slice(cut)];
       expect(
         historyRuleBreaks(after),
-        `findCut steps 1-2: with keep = ${keep} the cut is ${cut}, and replacing 1..${cut - 1} by a summary must leave a valid history`,
+        `findCut: with keep = ${keep} the cut is ${cut}, and replacing 1..${cut - 1} by a summary must leave a valid history (guided steps 1-2)`,
       ).toEqual([]);
       expect(
         history[cut]!.role,
-        `findCut step 2: the kept tail starts at a turn, never at a tool result (keep = ${keep})`,
+        `findCut: the kept tail starts at a turn, never at a tool result (keep = ${keep}) (guided step 2)`,
       ).not.toBe('tool');
       expect(
         history.length - cut >= Math.min(keep, history.length - 1),
-        `findCut step 1: at least the last ${keep} messages stay`,
+        `findCut: at least the last ${keep} messages stay (guided step 1)`,
       ).toBe(true);
     }
   });
@@ -56,24 +56,24 @@ describe('findCut (src/session/compaction.ts)', () => {
     const history = longHistory(2);
     expect(
       findCut(history, 0),
-      'findCut step 1: keep 0 starts past the end (messages.length); there is no message there to step back over',
+      'findCut: keep 0 starts past the end (messages.length); there is no message there to step back over (guided step 1)',
     ).toBe(history.length);
   });
 
   test('too little to summarise: undefined', () => {
     const history = longHistory(3);
-    expect(findCut(history, 9), 'findCut step 3: a cut at [1] would summarise nothing').toBeUndefined();
+    expect(findCut(history, 9), 'findCut: a cut at [1] would summarise nothing (guided step 3)').toBeUndefined();
     expect(
       findCut(history.slice(0, 4), 1),
-      'findCut step 3: [0] user, [1] turn, [2] [3] results: keeping 1 steps back to [1]: nothing to summarise',
+      'findCut: [0] user, [1] turn, [2] [3] results: keeping 1 steps back to [1]: nothing to summarise (guided step 3)',
     ).toBeUndefined();
     expect(
       findCut(history, 8),
-      'findCut step 3: the cut at 3 would summarise two messages, but [3] is a result: back to [1]: undefined',
+      'findCut: the cut at 3 would summarise two messages, but [3] is a result: back to [1]: undefined (guided step 3)',
     ).toBeUndefined();
     expect(
       findCut([userMessage('a'), assistantText('b'), userMessage('c'), assistantText('d')], 1),
-      'findCut step 3: a cut at [3] summarises [1] and [2]',
+      'findCut: a cut at [3] summarises [1] and [2] (guided step 3)',
     ).toBe(3);
   });
 });
@@ -83,41 +83,44 @@ describe('compact (src/session/compaction.ts)', () => {
     const history = longHistory(4);
     const small = summarizer();
     await compact(history, { provider: small, model: 'claude-haiku-4-5', keep: 4 });
-    expect(small.requests.length, 'compact step 2: exactly one request to the small model').toBe(1);
+    expect(small.requests.length, 'compact: exactly one request to the small model (guided step 2)').toBe(1);
     const request = small.requests[0]!;
-    expect(request.system, 'compact step 2: the system prompt is SUMMARY_PROMPT').toBe(SUMMARY_PROMPT);
+    expect(request.system, 'compact: the system prompt is SUMMARY_PROMPT (guided step 2)').toBe(SUMMARY_PROMPT);
     expect(SUMMARY_PROMPT, 'SUMMARY_PROMPT says what to keep').toMatch(/files[\s\S]*decisions[\s\S]*open tasks/i);
-    expect(request.model, 'compact step 2: the request names the small model').toBe('claude-haiku-4-5');
-    expect(request.tools, 'compact step 2: no tools (the summary must not call any)').toEqual([]);
-    expect(request.messages.length, 'compact step 2: one user message holding the transcript').toBe(1);
+    expect(request.model, 'compact: the request names the small model (guided step 2)').toBe('claude-haiku-4-5');
+    expect(request.tools, 'compact: no tools (the summary must not call any) (guided step 2)').toEqual([]);
+    expect(request.messages.length, 'compact: one user message holding the transcript (guided step 2)').toBe(1);
     const text = (request.messages[0] as { content: string }).content;
-    expect(text, 'compact step 2: the transcript holds the summarised turns (round 1 is in the middle)').toContain(
-      'Round 1.',
-    );
-    expect(text, 'compact step 2: ...their tool results too').toContain('match 1');
-    expect(text, 'compact step 2: the kept tail (round 4, the last 4 messages) is not summarised').not.toContain(
-      'Round 4.',
-    );
-    expect(text, 'compact step 2: the first request stays as it is, so it is not in the transcript').not.toContain(
-      'Fix the failing tests',
-    );
+    expect(
+      text,
+      'compact: the transcript holds the summarised turns (round 1 is in the middle) (guided step 2)',
+    ).toContain('Round 1.');
+    expect(text, 'compact: ...their tool results too (guided step 2)').toContain('match 1');
+    expect(
+      text,
+      'compact: the kept tail (round 4, the last 4 messages) is not summarised (guided step 2)',
+    ).not.toContain('Round 4.');
+    expect(
+      text,
+      'compact: the first request stays as it is, so it is not in the transcript (guided step 2)',
+    ).not.toContain('Fix the failing tests');
   });
 
   test('the first request and the last turns stay; the middle becomes one summary message; the event says so', async () => {
     const history = longHistory(4);
     const original = structuredClone(history);
     const event = await compact(history, { provider: summarizer('the summary'), keep: 4 });
-    expect(history[0], 'compact step 3: the first request is kept').toEqual(original[0]);
+    expect(history[0], 'compact: the first request is kept (guided step 3)').toEqual(original[0]);
     expect(
       history[1],
-      'compact step 3: the summary message comes right after it, starting with SUMMARY_HEADER',
+      'compact: the summary message comes right after it, starting with SUMMARY_HEADER (guided step 3)',
     ).toEqual(summaryMessage('the summary'));
     expect((history[1] as { content: string }).content.startsWith(SUMMARY_HEADER), 'summaryMessage').toBe(true);
-    expect(history.slice(2), 'compact step 3: the last turns are kept unchanged (the cut is at [10])').toEqual(
+    expect(history.slice(2), 'compact: the last turns are kept unchanged (the cut is at [10]) (guided step 3)').toEqual(
       original.slice(10),
     );
     expect(history).toBeValidHistory('after compact');
-    expect(event, 'compact step 4: the event gives from, count, the summary, manual false').toMatchObject({
+    expect(event, 'compact: the event gives from, count, the summary, manual false (guided step 4)').toMatchObject({
       type: 'compaction',
       turn: 0,
       from: 1,
@@ -125,10 +128,13 @@ describe('compact (src/session/compaction.ts)', () => {
       summary: 'the summary',
       manual: false,
     });
-    expect(event!.tokensBefore, 'compact step 3: tokensBefore is estimateTokens of the whole history before').toBe(
-      estimateTokens(original),
+    expect(
+      event!.tokensBefore,
+      'compact: tokensBefore is estimateTokens of the whole history before (guided step 3)',
+    ).toBe(estimateTokens(original));
+    expect(event!.tokensAfter, 'compact: tokensAfter is estimateTokens after (guided step 3)').toBe(
+      estimateTokens(history),
     );
-    expect(event!.tokensAfter, 'compact step 3: tokensAfter is estimateTokens after').toBe(estimateTokens(history));
   });
 
   test('the summary is the text of the answer only, and the signal goes with the request', async () => {
@@ -153,11 +159,12 @@ describe('compact (src/session/compaction.ts)', () => {
     const event = await compact(history, { provider, keep: 4, signal: controller.signal });
     expect(
       event!.summary,
-      'compact step 2: the text blocks joined without separators (textOf), trimmed; thinking is not summary',
+      'compact: the text blocks joined without separators (textOf), trimmed; thinking is not summary (guided step 2)',
     ).toBe('Part one, part two.');
-    expect(seen[0], 'compact step 2: the signal is passed to the small model, so Ctrl-C stops the summary').toBe(
-      controller.signal,
-    );
+    expect(
+      seen[0],
+      'compact: the signal is passed to the small model, so Ctrl-C stops the summary (guided step 2)',
+    ).toBe(controller.signal);
   });
 
   test('an empty summary or a failing small model changes nothing', async () => {
@@ -165,10 +172,10 @@ describe('compact (src/session/compaction.ts)', () => {
     const before = structuredClone(history);
     const empty = await rejection(
       compact(history, { provider: summarizer('   '), keep: 4 }),
-      'compact step 2: an empty summary must be an error, not turns replaced by nothing',
+      'compact: an empty summary must be an error, not turns replaced by nothing (guided step 2)',
     );
-    expect(String(empty), 'compact step 2: the error says the summary was empty').toMatch(/no text/);
-    expect(history, 'compact step 3: the history is only changed after a summary came back').toEqual(before);
+    expect(String(empty), 'compact: the error says the summary was empty (guided step 2)').toMatch(/no text/);
+    expect(history, 'compact: the history is only changed after a summary came back (guided step 3)').toEqual(before);
     await rejection(
       compact(history, { provider: new MockProvider([new Error('overloaded')]), keep: 4 }),
       'compact: the small model failing is an error',
@@ -178,7 +185,7 @@ describe('compact (src/session/compaction.ts)', () => {
     const short = longHistory(1);
     expect(
       await compact(short, { provider: summarizer(), keep: 4 }),
-      'compact step 1: nothing to compact gives undefined',
+      'compact: nothing to compact gives undefined (guided step 1)',
     ).toBeUndefined();
   });
 });
@@ -196,24 +203,24 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     ];
     expect(
       contextTokens({ messages, tools: [] }),
-      'contextTokens step 2: 1000 + 3000 + 200 + 50 reported, plus the estimate of the result after it',
+      'contextTokens: 1000 + 3000 + 200 + 50 reported, plus the estimate of the result after it (guided step 2)',
     ).toBe(4250 + estimateTokens(after));
     const later: Message[] = [...messages, { ...assistantText('ok'), usage: { inputTokens: 7, outputTokens: 1 } }];
     expect(
       contextTokens({ messages: later, tools: [] }),
-      'contextTokens step 1: the LAST assistant turn with usage counts (7 + 1, and nothing after it)',
+      'contextTokens: the LAST assistant turn with usage counts (7 + 1, and nothing after it) (guided step 1)',
     ).toBe(8 + estimateTokens([]));
   });
 
   test('a usage on the very first message counts too; no system prompt counts as empty', () => {
     const only: Message[] = [{ ...assistantText('x'), usage: { inputTokens: 40, outputTokens: 2 } }];
-    expect(contextTokens({ messages: only, tools: [] }), 'contextTokens step 1: search down to index 0').toBe(
+    expect(contextTokens({ messages: only, tools: [] }), 'contextTokens: search down to index 0 (guided step 1)').toBe(
       42 + estimateTokens([]),
     );
     const messages = [userMessage('a'.repeat(40))];
     expect(
       contextTokens({ messages, tools: [] }),
-      'contextTokens step 3: no system prompt adds nothing but the tools ("[]")',
+      'contextTokens: no system prompt adds nothing but the tools ("[]") (guided step 3)',
     ).toBe(estimateTokens(messages) + 1);
   });
 
@@ -223,7 +230,7 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     const withImage = [userMessage('What is this?', [image])];
     expect(
       contextTokens({ messages: withImage, tools: [] }),
-      `contextTokens step 3: estimateTokens (given) counts a picture as ${IMAGE_TOKEN_ESTIMATE} tokens; 400,000 characters of base64 over 4 would be 100,000 and compact at once`,
+      `contextTokens: estimateTokens (given) counts a picture as ${IMAGE_TOKEN_ESTIMATE} tokens; 400,000 characters of base64 over 4 would be 100,000 and compact at once (guided step 3)`,
     ).toBe(contextTokens({ messages: words, tools: [] }) + IMAGE_TOKEN_ESTIMATE);
     const reported: Message[] = [
       userMessage('hi'),
@@ -232,7 +239,7 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     ];
     expect(
       contextTokens({ messages: reported, tools: [] }),
-      'contextTokens step 2: the picture after the reported turn is estimated the same way',
+      'contextTokens: the picture after the reported turn is estimated the same way (guided step 2)',
     ).toBe(12 + estimateTokens(words) + IMAGE_TOKEN_ESTIMATE);
   });
 
@@ -240,7 +247,7 @@ describe('contextTokens (src/session/compaction.ts)', () => {
     const messages = [userMessage('a'.repeat(400))];
     const tools = [{ name: 'read', description: 'Read a file', inputSchema: { type: 'object' } }];
     const system = 's'.repeat(80);
-    expect(contextTokens({ messages, tools, system }), 'contextTokens step 3').toBe(
+    expect(contextTokens({ messages, tools, system }), 'contextTokens guided step 3').toBe(
       estimateTokens(messages) + Math.ceil((80 + JSON.stringify(tools).length) / 4),
     );
   });
@@ -264,27 +271,29 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     expect(provider.requests.length, 'the run went on after compacting').toBe(2);
     expect(
       provider.requests[0]!.messages.length,
-      'compactionHook step 1: under the threshold at first (no usage, small estimate): no compaction',
+      'compactionHook: under the threshold at first (no usage, small estimate): no compaction (guided step 1)',
     ).toBe(15);
     expect(
       small.requests.length,
       'compactionHook: 90k reported tokens passed the 50k threshold before the second call: one summary',
     ).toBe(1);
     const compaction = events.find((e) => e.type === 'compaction');
-    expect(compaction, 'compactionHook step 3: ctx.emit the compaction event with the turn').toMatchObject({
+    expect(compaction, 'compactionHook: ctx.emit the compaction event with the turn (guided step 3)').toMatchObject({
       type: 'compaction',
       turn: 2,
       from: 1,
     });
     const second = provider.requests[1]!.messages;
-    expect(second[1], 'compactionHook step 3: the second request carries the summary').toEqual(
+    expect(second[1], 'compactionHook: the second request carries the summary (guided step 3)').toEqual(
       summaryMessage('earlier: echoed things'),
     );
     expect(second.length, 'compactionHook: the second request is the short history').toBeLessThan(10);
-    expect(history, 'compactionHook step 2: the run history itself is compacted').toBeValidHistory(
+    expect(history, 'compactionHook: the run history itself is compacted (guided step 2)').toBeValidHistory(
       'after a compacted run',
     );
-    expect(history.length, 'compactionHook step 2: the caller’s history is the short one').toBe(second.length + 1);
+    expect(history.length, 'compactionHook: the caller’s history is the short one (guided step 2)').toBe(
+      second.length + 1,
+    );
   });
 
   test('exactly at the threshold, or with nothing to compact, the hook changes nothing and emits nothing', async () => {
@@ -296,14 +305,14 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     const atThreshold = compactionHook({ provider: small, threshold: contextTokens(request), keep: 4 });
     expect(
       await atThreshold.beforeModelCall!(request, ctx as never),
-      'compactionHook step 1: compact only ABOVE the threshold',
+      'compactionHook: compact only ABOVE the threshold (guided step 1)',
     ).toBeUndefined();
     const nothing = compactionHook({ provider: small, threshold: 0, keep: 100 });
     expect(
       await nothing.beforeModelCall!(request, ctx as never),
-      'compactionHook step 2: compact found nothing to do: return nothing',
+      'compactionHook: compact found nothing to do: return nothing (guided step 2)',
     ).toBeUndefined();
-    expect(emitted, 'compactionHook step 2: no compaction, no event').toEqual([]);
+    expect(emitted, 'compactionHook: no compaction, no event (guided step 2)').toEqual([]);
     expect(small.requests.length, 'no summary was asked for').toBe(0);
   });
 
@@ -315,8 +324,8 @@ describe('compactionHook (src/session/compaction.ts)', () => {
     const history = longHistory(4);
     history.push(userMessage('hi'));
     for await (const _ of agent.run(history)) void _;
-    expect(small.requests.length, 'compactionHook step 1: not above the threshold: no summary').toBe(0);
-    expect(provider.requests[0]!.messages.length, 'compactionHook step 1: the request unchanged').toBe(15);
+    expect(small.requests.length, 'compactionHook: not above the threshold: no summary (guided step 1)').toBe(0);
+    expect(provider.requests[0]!.messages.length, 'compactionHook: the request unchanged (guided step 1)').toBe(15);
   });
 });
 
@@ -347,11 +356,11 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     const shape = recordShape(fileRecords(store.file('s1')));
     expect(
       shape.filter((s) => s.startsWith('compaction')),
-      'SessionRecorder.record step 2: the compaction is a record of the file',
+      'SessionRecorder.record: the compaction is a record of the file (guided step 2)',
     ).toEqual(['compaction 1+12']);
     expect(
       store.load('s1').session.messages,
-      'SessionRecorder.record step 2 and sessionFromRecords: replaying the file gives the compacted history, message for message',
+      'SessionRecorder.record guided step 2 and sessionFromRecords: replaying the file gives the compacted history, message for message',
     ).toEqual(live);
   });
 });

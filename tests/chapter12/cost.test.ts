@@ -13,8 +13,13 @@ const table: PriceTable = {
 
 describe('priceFor (src/session/cost.ts)', () => {
   test('an exact model id gets its own entry', () => {
-    expect(priceFor('big-1-mini', table), 'priceFor step 2: an exact entry wins').toEqual(table.models['big-1-mini']);
-    expect(priceFor('claude-sonnet-4-5', PRICES), 'priceFor: the kit table prices claude-sonnet-4-5 (step 2)').toEqual({
+    expect(priceFor('big-1-mini', table), 'priceFor: an exact entry wins (guided step 2)').toEqual(
+      table.models['big-1-mini'],
+    );
+    expect(
+      priceFor('claude-sonnet-4-5', PRICES),
+      'priceFor: the kit table prices claude-sonnet-4-5 (guided step 2)',
+    ).toEqual({
       input: 3,
       output: 15,
       cacheRead: 0.3,
@@ -23,12 +28,12 @@ describe('priceFor (src/session/cost.ts)', () => {
   });
 
   test('a dated id is priced as the longest id it starts with, followed by "-"', () => {
-    expect(priceFor('big-1-20260101', table), 'priceFor step 3: "big-1-20260101" is big-1').toEqual(
+    expect(priceFor('big-1-20260101', table), 'priceFor: "big-1-20260101" is big-1 (guided step 3)').toEqual(
       table.models['big-1'],
     );
     expect(
       priceFor('big-1-mini-20260101', table),
-      'priceFor step 3: take the LONGEST matching id ("big-1-mini-…" is big-1-mini, not big-1)',
+      'priceFor: take the LONGEST matching id ("big-1-mini-…" is big-1-mini, not big-1) (guided step 3)',
     ).toEqual(table.models['big-1-mini']);
     const reversed: PriceTable = {
       ...table,
@@ -36,7 +41,7 @@ describe('priceFor (src/session/cost.ts)', () => {
     };
     expect(
       priceFor('big-1-mini-20260101', reversed),
-      'priceFor step 3: the longest id wins whatever order the table lists them in',
+      'priceFor: the longest id wins whatever order the table lists them in (guided step 3)',
     ).toEqual(table.models['big-1-mini']);
     expect(
       priceFor('claude-haiku-4-5-20251001'),
@@ -47,11 +52,14 @@ describe('priceFor (src/session/cost.ts)', () => {
   test('an unknown model, or none, has no price (never a guess)', () => {
     expect(
       priceFor('big-10', table),
-      'priceFor step 3: "big-10" only starts with "big-1" without a "-" after it: unknown',
+      'priceFor: "big-10" only starts with "big-1" without a "-" after it: unknown (guided step 3)',
     ).toBeUndefined();
-    expect(priceFor('llama-3', table), 'priceFor step 3: a model the table does not know: undefined').toBeUndefined();
-    expect(priceFor(undefined, table), 'priceFor step 1: no model, no price').toBeUndefined();
-    expect(priceFor('', table), 'priceFor step 1: an empty model name, no price').toBeUndefined();
+    expect(
+      priceFor('llama-3', table),
+      'priceFor: a model the table does not know: undefined (guided step 3)',
+    ).toBeUndefined();
+    expect(priceFor(undefined, table), 'priceFor: no model, no price (guided step 1)').toBeUndefined();
+    expect(priceFor('', table), 'priceFor: an empty model name, no price (guided step 1)').toBeUndefined();
   });
 
   // A model id is untrusted text (the provider's response, a settings file), and `models` is a plain object.
@@ -61,21 +69,21 @@ describe('priceFor (src/session/cost.ts)', () => {
     for (const model of inherited) {
       expect(
         priceFor(model, table),
-        `priceFor step 2: "${model}" is not an own entry of the table (Object.hasOwn), so it has no price`,
+        `priceFor: "${model}" is not an own entry of the table (Object.hasOwn), so it has no price (guided step 2)`,
       ).toBeUndefined();
       expect(
         priceFor(model),
-        `priceFor step 2: "${model}" is not an own entry of PRICES (Object.hasOwn), so it has no price`,
+        `priceFor: "${model}" is not an own entry of PRICES (Object.hasOwn), so it has no price (guided step 2)`,
       ).toBeUndefined();
       expect(
         priceFor(`${model}-2025`, table),
-        `priceFor step 3: "${model}-2025" starts with no own id of the table followed by "-": undefined`,
+        `priceFor: "${model}-2025" starts with no own id of the table followed by "-": undefined (guided step 3)`,
       ).toBeUndefined();
     }
     const usage = { inputTokens: 1000, outputTokens: 100 };
     expect(
       costOf(usage, priceFor('constructor', table)),
-      'priceFor step 2: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price)',
+      'priceFor: a usage for model "constructor" has an unknown cost (undefined), not NaN (only an own entry of the table is a price) (guided step 2)',
     ).toBeUndefined();
     // The given formatCost is a second line: a cost that is not a finite number is written as unknown, never "$NaN".
     expect(formatCost(Number.NaN), 'formatCost (given, session/cost.ts) writes NaN as "cost unknown"').toBe(
@@ -90,7 +98,7 @@ describe('priceFor (src/session/cost.ts)', () => {
     );
     expect(
       session.cost,
-      'priceFor step 3: a session whose model is "toString-x" has an unknown cost (undefined), not NaN',
+      'priceFor: a session whose model is "toString-x" has an unknown cost (undefined), not NaN (guided step 3)',
     ).toBeUndefined();
   });
 
@@ -107,19 +115,19 @@ describe('priceFor (src/session/cost.ts)', () => {
     expect(Object.hasOwn(own.models, 'toString'), 'the test table has its own toString entry').toBe(true);
     expect(
       priceFor('toString', own),
-      'priceFor step 2: the table\'s own "toString" entry is a price like any other',
+      'priceFor: the table\'s own "toString" entry is a price like any other (guided step 2)',
     ).toEqual(table.models['big-1']);
     expect(
       priceFor('constructor', own),
-      'priceFor step 2: the table\'s own "constructor" entry is a price like any other',
+      'priceFor: the table\'s own "constructor" entry is a price like any other (guided step 2)',
     ).toEqual(table.models['big-1-mini']);
     expect(
       priceFor('llama-3', own),
-      'priceFor step 3: no id matched, so no price, even in a table with an entry named "undefined" (never look up table.models[best] while best is undefined)',
+      'priceFor: no id matched, so no price, even in a table with an entry named "undefined" (never look up table.models[best] while best is undefined) (guided step 3)',
     ).toBeUndefined();
     expect(
       priceFor('toString-20260101', own),
-      'priceFor step 3: "toString-20260101" is the table\'s own "toString" entry',
+      'priceFor: "toString-20260101" is the table\'s own "toString" entry (guided step 3)',
     ).toEqual(table.models['big-1']);
   });
 });
@@ -130,11 +138,11 @@ describe('costOf (src/session/cost.ts)', () => {
   test('input and output tokens at their prices per million', () => {
     expect(
       costOf({ inputTokens: 1_000_000, outputTokens: 0 }, price),
-      'costOf step 2: a million input tokens cost the input price',
+      'costOf: a million input tokens cost the input price (guided step 2)',
     ).toBe(10);
     expect(
       costOf({ inputTokens: 200_000, outputTokens: 100_000 }, price),
-      'costOf step 2: 0.2M in at $10 + 0.1M out at $50 = $7',
+      'costOf: 0.2M in at $10 + 0.1M out at $50 = $7 (guided step 2)',
     ).toBeCloseTo(7, 10);
   });
 
@@ -143,25 +151,28 @@ describe('costOf (src/session/cost.ts)', () => {
     const write = costOf({ inputTokens: 0, outputTokens: 0, cacheWriteTokens: 1_000_000 }, price);
     expect(
       read,
-      'costOf step 2: a million cache-read tokens cost the cacheRead price ($1 here), not nothing and not the input price',
+      'costOf: a million cache-read tokens cost the cacheRead price ($1 here), not nothing and not the input price (guided step 2)',
     ).toBeCloseTo(1, 10);
-    expect(write, 'costOf step 2: a million cache-write tokens cost the cacheWrite price ($12.50 here)').toBeCloseTo(
-      12.5,
-      10,
-    );
+    expect(
+      write,
+      'costOf: a million cache-write tokens cost the cacheWrite price ($12.50 here) (guided step 2)',
+    ).toBeCloseTo(12.5, 10);
     const all = costOf(
       { inputTokens: 100_000, outputTokens: 10_000, cacheReadTokens: 2_000_000, cacheWriteTokens: 40_000 },
       price,
     );
     expect(
       all,
-      'costOf step 2: 0.1M in ($1) + 0.01M out ($0.50) + 2M cache read ($2) + 0.04M cache write ($0.50) = $4',
+      'costOf: 0.1M in ($1) + 0.01M out ($0.50) + 2M cache read ($2) + 0.04M cache write ($0.50) = $4 (guided step 2)',
     ).toBeCloseTo(4, 10);
   });
 
   test('an unknown price gives an unknown cost, not zero, and says so', () => {
     const cost = costOf({ inputTokens: 5000, outputTokens: 100 }, undefined);
-    expect(cost, 'costOf step 1: no price means the cost is unknown (undefined); $0 would be a lie').toBeUndefined();
+    expect(
+      cost,
+      'costOf: no price means the cost is unknown (undefined); $0 would be a lie (guided step 1)',
+    ).toBeUndefined();
     expect(formatCost(cost), 'formatCost of an unknown cost').toBe('cost unknown');
     expect(
       costOf({ inputTokens: 0, outputTokens: 0 }, price),

@@ -38,7 +38,7 @@ describe('instructionFiles (src/session/system-prompt.ts): a repository that hol
     const { home, app } = homeRepository();
     expect(
       instructionFiles(app, home),
-      "instructionFiles step 2: the folders go up to projectRoot(cwd, home) (given), which is cwd when the repository holds the home folder: ~/CLAUDE.md is the dotfiles repository's, not this project's",
+      "instructionFiles: the folders go up to projectRoot(cwd, home) (given), which is cwd when the repository holds the home folder: ~/CLAUDE.md is the dotfiles repository's, not this project's (guided step 2)",
     ).toEqual([path.join(app, 'CLAUDE.md')]);
   });
 });
@@ -49,16 +49,16 @@ describe('buildSystemPrompt (src/session/system-prompt.ts): imports never reach 
     const prompt = buildSystemPrompt({ cwd: app, home });
     expect(
       prompt.text,
-      'buildSystemPrompt step 2: imports stay inside the project (projectRoot: cwd here), so no key of ~/.ssh reaches the prompt',
+      'buildSystemPrompt: imports stay inside the project (projectRoot: cwd here), so no key of ~/.ssh reaches the prompt (guided step 2)',
     ).not.toContain('home-secret');
-    expect(prompt.text, 'buildSystemPrompt step 2: an import inside the project is still followed').toContain(
+    expect(prompt.text, 'buildSystemPrompt: an import inside the project is still followed (guided step 2)').toContain(
       'the project notes',
     );
     expect(
       prompt.warnings.join('\n'),
-      'buildSystemPrompt step 2: the import left out is a warning that names it',
+      'buildSystemPrompt: the import left out is a warning that names it (guided step 2)',
     ).toContain('@../../.ssh/id_rsa');
-    expect(prompt.text, 'buildSystemPrompt step 2: ~/CLAUDE.md is not read as a project file').not.toContain(
+    expect(prompt.text, 'buildSystemPrompt: ~/CLAUDE.md is not read as a project file (guided step 2)').not.toContain(
       'the dotfiles notes',
     );
   });
@@ -69,10 +69,11 @@ describe('buildSystemPrompt (src/session/system-prompt.ts): imports never reach 
     const prompt = buildSystemPrompt({ cwd: home, home });
     expect(
       prompt.text,
-      'buildSystemPrompt step 2: a project root that holds the home folder resolves imports inside ~/.claude only, so ~/.ssh/id_rsa is not imported',
+      'buildSystemPrompt: a project root that holds the home folder resolves imports inside ~/.claude only, so ~/.ssh/id_rsa is not imported (guided step 2)',
     ).not.toContain('home-secret');
-    expect(prompt.text, "buildSystemPrompt step 2: the person's own ~/.claude files may still be imported").toContain(
-      'my own rules',
-    );
+    expect(
+      prompt.text,
+      "buildSystemPrompt: the person's own ~/.claude files may still be imported (guided step 2)",
+    ).toContain('my own rules');
   });
 });

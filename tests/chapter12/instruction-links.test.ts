@@ -26,16 +26,16 @@ describe('buildSystemPrompt reads only instruction files inside the repository (
     const prompt = buildSystemPrompt({ cwd: project, home });
     expect(
       prompt.text,
-      'buildSystemPrompt step 2: a CLAUDE.md whose real location is outside the repository must not reach the prompt (read it with readConfigFile and the repository as its root)',
+      'buildSystemPrompt: a CLAUDE.md whose real location is outside the repository must not reach the prompt (read it with readConfigFile and the repository as its root) (guided step 2)',
     ).not.toContain('ghp_outside_the_repository');
-    expect(prompt.text, 'buildSystemPrompt step 2: the other instruction files are still read').toContain(
+    expect(prompt.text, 'buildSystemPrompt: the other instruction files are still read (guided step 2)').toContain(
       "the project's own notes",
     );
     expect(
       prompt.warnings.join('\n'),
-      'buildSystemPrompt step 2: the refusal is a warning that names the file',
+      'buildSystemPrompt: the refusal is a warning that names the file (guided step 2)',
     ).toContain(path.join(project, 'CLAUDE.md'));
-    expect(prompt.files, 'buildSystemPrompt step 2: a refused file is not among the files read').toEqual([
+    expect(prompt.files, 'buildSystemPrompt: a refused file is not among the files read (guided step 2)').toEqual([
       path.join(project, 'AGENTS.md'),
     ]);
   });
@@ -44,10 +44,13 @@ describe('buildSystemPrompt reads only instruction files inside the repository (
     const { home, project } = tempHome();
     symlinkSync('/proc/self/environ', path.join(project, 'CLAUDE.md'));
     const prompt = buildSystemPrompt({ cwd: project, home });
-    expect(prompt.text, 'buildSystemPrompt step 2: the environment (PATH=...) must not reach the prompt').not.toMatch(
-      /PATH=/,
+    expect(
+      prompt.text,
+      'buildSystemPrompt: the environment (PATH=...) must not reach the prompt (guided step 2)',
+    ).not.toMatch(/PATH=/);
+    expect(prompt.warnings.length, 'buildSystemPrompt: the refused file is a warning (guided step 2)').toBeGreaterThan(
+      0,
     );
-    expect(prompt.warnings.length, 'buildSystemPrompt step 2: the refused file is a warning').toBeGreaterThan(0);
   });
 
   test("the person's ~/.claude/CLAUDE.md may link elsewhere in their home (dotfiles); a project file may not link into it", () => {
@@ -59,11 +62,11 @@ describe('buildSystemPrompt reads only instruction files inside the repository (
     const prompt = buildSystemPrompt({ cwd: project, home });
     expect(
       prompt.text,
-      "buildSystemPrompt step 2: the home file's root is the home folder: a dotfiles link is the person's own",
+      "buildSystemPrompt: the home file's root is the home folder: a dotfiles link is the person's own (guided step 2)",
     ).toContain('my own rules');
     expect(
       prompt.text,
-      "buildSystemPrompt step 2: a project file's root is the repository, not the home folder",
+      "buildSystemPrompt: a project file's root is the repository, not the home folder (guided step 2)",
     ).not.toContain('PRIVATE HOME FILE');
   });
 
@@ -76,12 +79,12 @@ describe('buildSystemPrompt reads only instruction files inside the repository (
     const prompt = buildSystemPrompt({ cwd: project, home });
     expect(
       prompt.text,
-      'resolveImports step 3: an import readConfigFile refuses (too big) is not put in',
+      'resolveImports: an import readConfigFile refuses (too big) is not put in (guided step 3)',
     ).not.toContain('END-OF-HUGE');
-    expect(prompt.text, 'resolveImports step 3: the refused import stays as written').toContain(
+    expect(prompt.text, 'resolveImports: the refused import stays as written (guided step 3)').toContain(
       'Read @docs/huge.md first.',
     );
-    expect(prompt.warnings.join('\n'), 'resolveImports step 3: the warning names the import').toMatch(
+    expect(prompt.warnings.join('\n'), 'resolveImports: the warning names the import (guided step 3)').toMatch(
       /@docs\/huge\.md was not imported/,
     );
   });

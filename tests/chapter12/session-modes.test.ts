@@ -18,12 +18,16 @@ describe('SessionWriter.open keeps sessions private (src/session/store.ts)', () 
     const open = store.create();
     const file = store.file(open.session.id);
     try {
-      expect(mode(file), 'SessionWriter.open step 3: open the file with mode 0o600 (PRIVATE_FILE)').toBe('600');
-      expect(mode(`${file}.lock`), 'SessionWriter.open step 2: the lock is created 0600 too').toBe('600');
-      expect(mode(sessionsDir(home, project)), 'SessionWriter.open step 1: the project folder is 0700').toBe('700');
+      expect(mode(file), 'SessionWriter.open: open the file with mode 0o600 (PRIVATE_FILE) (guided step 3)').toBe(
+        '600',
+      );
+      expect(mode(`${file}.lock`), 'SessionWriter.open: the lock is created 0600 too (guided step 2)').toBe('600');
+      expect(mode(sessionsDir(home, project)), 'SessionWriter.open: the project folder is 0700 (guided step 1)').toBe(
+        '700',
+      );
       expect(
         mode(path.dirname(sessionsDir(home, project))),
-        'SessionWriter.open step 1: mkdir with mode 0o700 makes every folder it creates 0700, the sessions folder too',
+        'SessionWriter.open: mkdir with mode 0o700 makes every folder it creates 0700, the sessions folder too (guided step 1)',
       ).toBe('700');
     } finally {
       open.close();
@@ -42,11 +46,11 @@ describe('SessionWriter.open keeps sessions private (src/session/store.ts)', () 
     try {
       expect(
         mode(file),
-        "SessionWriter.open step 3: open's mode applies only to a new file: fchmod the one already there to 0600",
+        "SessionWriter.open: open's mode applies only to a new file: fchmod the one already there to 0600 (guided step 3)",
       ).toBe('600');
       expect(
         mode(path.dirname(file)),
-        "SessionWriter.open step 1: mkdir's mode applies only to new folders: chmod the session folder to 0700",
+        "SessionWriter.open: mkdir's mode applies only to new folders: chmod the session folder to 0700 (guided step 1)",
       ).toBe('700');
     } finally {
       again.close();

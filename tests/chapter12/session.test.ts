@@ -36,7 +36,7 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     await runRecorded(open.recorder, agent, 'echo hi');
     expect(
       recordShape(fileRecords(store.file('s1'))),
-      'SessionRecorder.record: the records of one tool round, in order (steps 3-6)',
+      'SessionRecorder.record: the records of one tool round, in order (guided steps 3-6)',
     ).toEqual([
       'session s1',
       'message user',
@@ -51,9 +51,12 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     const records = fileRecords(store.file('s1'));
     expect(
       records[4],
-      'SessionRecorder.record step 5: a usage record holds the usage and the session model',
+      'SessionRecorder.record: a usage record holds the usage and the session model (guided step 5)',
     ).toMatchObject({ usage: { inputTokens: 100, outputTokens: 10 }, model: 'claude-sonnet-4-5' });
-    expect(open.recorder.written, 'SessionRecorder.record step 3: written counts the messages in the file').toBe(4);
+    expect(
+      open.recorder.written,
+      'SessionRecorder.record: written counts the messages in the file (guided step 3)',
+    ).toBe(4);
   });
 
   test('usage totals and cost add up every model call, cache tokens included; status and times follow the run', async () => {
@@ -65,7 +68,10 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     ]);
     await runRecorded(open.recorder, agent, 'echo hi');
     const session = open.session;
-    expect(session.usage, 'SessionRecorder.record step 5: the totals add every usage event, field by field').toEqual({
+    expect(
+      session.usage,
+      'SessionRecorder.record: the totals add every usage event, field by field (guided step 5)',
+    ).toEqual({
       inputTokens: 1200,
       outputTokens: 150,
       cacheReadTokens: 10_000,
@@ -74,14 +80,16 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     // sonnet 4.5: $3 in, $15 out, $0.30 cache read, $3.75 cache write per million
     expect(
       session.cost,
-      'SessionRecorder.record step 5: 1200 in ($0.0036) + 150 out ($0.00225) + 10k cache read ($0.003) + 10k cache write ($0.0375)',
+      'SessionRecorder.record: 1200 in ($0.0036) + 150 out ($0.00225) + 10k cache read ($0.003) + 10k cache write ($0.0375) (guided step 5)',
     ).toBeCloseTo(0.04635, 10);
-    expect(session.status, 'SessionRecorder.record step 6: after end_turn the session is idle').toBe('idle');
-    expect(session.endReason, 'SessionRecorder.record step 6: the reason of the last run').toBe('end_turn');
-    expect(session.updatedAt, 'SessionRecorder.record step 1: updatedAt is the time of the last record').toBe(
+    expect(session.status, 'SessionRecorder.record: after end_turn the session is idle (guided step 6)').toBe('idle');
+    expect(session.endReason, 'SessionRecorder.record: the reason of the last run (guided step 6)').toBe('end_turn');
+    expect(session.updatedAt, 'SessionRecorder.record: updatedAt is the time of the last record (guided step 1)').toBe(
       fileRecords(store.file('s1')).at(-1).at,
     );
-    expect(session.updatedAt > session.createdAt, 'SessionRecorder.record step 1: updatedAt moves on').toBe(true);
+    expect(session.updatedAt > session.createdAt, 'SessionRecorder.record: updatedAt moves on (guided step 1)').toBe(
+      true,
+    );
   });
 
   test('an unknown model makes the cost unknown, not zero', async () => {
@@ -89,13 +97,13 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     const open = store.create('my-local-llama');
     const { agent } = agentWith([withUsage(assistantText('Hi.'), 10, 2)]);
     await runRecorded(open.recorder, agent, 'hi');
-    expect(open.session.usage, 'SessionRecorder.record step 5: the tokens are still counted').toEqual({
+    expect(open.session.usage, 'SessionRecorder.record: the tokens are still counted (guided step 5)').toEqual({
       inputTokens: 10,
       outputTokens: 2,
     });
     expect(
       open.session.cost,
-      'SessionRecorder.record step 5: no price for the model: the cost is undefined (unknown)',
+      'SessionRecorder.record: no price for the model: the cost is undefined (unknown) (guided step 5)',
     ).toBeUndefined();
   });
 
@@ -111,12 +119,12 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     });
     expect(
       open.session.status,
-      'SessionRecorder.record step 6: done without a turn_start still ends the run: idle',
+      'SessionRecorder.record: done without a turn_start still ends the run: idle (guided step 6)',
     ).toBe('idle');
-    expect(open.session.endReason, 'SessionRecorder.record step 6: the reason').toBe('error');
+    expect(open.session.endReason, 'SessionRecorder.record: the reason (guided step 6)').toBe('error');
     expect(
       fileRecords(open.writer.file).slice(1),
-      'SessionRecorder.record steps 4 and 6: only the status record, with the message (no running status: there was no turn_start)',
+      'SessionRecorder.record: only the status record, with the message (no running status: there was no turn_start) (guided steps 4 and 6)',
     ).toEqual([
       { type: 'status', at: open.session.updatedAt, status: 'idle', reason: 'error', message: 'no open call c7' },
     ]);
@@ -136,12 +144,12 @@ describe('SessionRecorder.record (src/session/session.ts)', () => {
     ]);
     const agent = new Agent({ provider, tools: new ToolSet([ask]), cwd: process.cwd() });
     await runRecorded(open.recorder, agent, 'help');
-    expect(open.session.status, 'SessionRecorder.record step 6: paused_for_client_tool -> status paused').toBe(
+    expect(open.session.status, 'SessionRecorder.record: paused_for_client_tool -> status paused (guided step 6)').toBe(
       'paused',
     );
     expect(
       fileRecords(store.file('s1')).at(-1),
-      'SessionRecorder.record step 6: the status record carries the reason',
+      'SessionRecorder.record: the status record carries the reason (guided step 6)',
     ).toMatchObject({ type: 'status', status: 'paused', reason: 'paused_for_client_tool' });
   });
 });
@@ -161,17 +169,19 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
     const resumed = store.resume('s1');
     expect(
       resumed.session.messages,
-      'sessionFromRecords step 2: every message of the file, in order, the last turn included',
+      'sessionFromRecords: every message of the file, in order, the last turn included (guided step 2)',
     ).toEqual(saved.messages);
-    expect(resumed.session.usage, 'sessionFromRecords step 2: the usage records add up again').toEqual(saved.usage);
+    expect(resumed.session.usage, 'sessionFromRecords: the usage records add up again (guided step 2)').toEqual(
+      saved.usage,
+    );
     expect(
       resumed.session.cost,
-      'sessionFromRecords step 2: the cost is priced again from the usage records',
+      'sessionFromRecords: the cost is priced again from the usage records (guided step 2)',
     ).toBeCloseTo(saved.cost!, 12);
-    expect(resumed.session.model, 'sessionFromRecords step 1: the model of the session record').toBe(
+    expect(resumed.session.model, 'sessionFromRecords: the model of the session record (guided step 1)').toBe(
       'claude-sonnet-4-5',
     );
-    expect(resumed.session.createdAt, 'sessionFromRecords step 1: createdAt is the session record time').toBe(
+    expect(resumed.session.createdAt, 'sessionFromRecords: createdAt is the session record time (guided step 1)').toBe(
       saved.createdAt,
     );
 
@@ -208,11 +218,11 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
     const session = sessionFromRecords(records);
     expect(
       session.messages,
-      'sessionFromRecords step 2: compaction -> messages.splice(from, count, summaryMessage(summary))',
+      'sessionFromRecords: compaction -> messages.splice(from, count, summaryMessage(summary)) (guided step 2)',
     ).toEqual([userMessage('a'), summaryMessage('b and c happened'), userMessage('d')]);
-    expect(session.status, 'sessionFromRecords step 2: a status record sets the status').toBe('paused');
-    expect(session.endReason, 'sessionFromRecords step 2: and its reason').toBe('paused_for_client_tool');
-    expect(session.updatedAt, 'sessionFromRecords step 2: updatedAt is the last record time').toBe(at(7));
+    expect(session.status, 'sessionFromRecords: a status record sets the status (guided step 2)').toBe('paused');
+    expect(session.endReason, 'sessionFromRecords: and its reason (guided step 2)').toBe('paused_for_client_tool');
+    expect(session.updatedAt, 'sessionFromRecords: updatedAt is the last record time (guided step 2)').toBe(at(7));
   });
 
   test('a file that does not start with a session record is refused, and says what it starts with', () => {
@@ -227,11 +237,11 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
     };
     expect(
       failure([{ type: 'message', at: 'x', message: userMessage('hi') }]),
-      'sessionFromRecords step 1: names the record it found instead',
+      'sessionFromRecords: names the record it found instead (guided step 1)',
     ).toMatch(/session record.*a message record/);
     expect(
       failure([]),
-      'sessionFromRecords step 1: an empty file has no session record (an Error, not a TypeError)',
+      'sessionFromRecords: an empty file has no session record (an Error, not a TypeError) (guided step 1)',
     ).toMatch(/^Error: .*session record.*nothing/);
   });
 
@@ -244,14 +254,14 @@ describe('sessionFromRecords (src/session/session.ts)', () => {
       cwd: '/w',
       forkedFrom: { id: 'o', messages: 2 },
     };
-    expect(sessionFromRecords([header]).forkedFrom, 'sessionFromRecords step 1: keep forkedFrom').toEqual({
+    expect(sessionFromRecords([header]).forkedFrom, 'sessionFromRecords: keep forkedFrom (guided step 1)').toEqual({
       id: 'o',
       messages: 2,
     });
     const { forkedFrom: _, ...plain } = header;
     expect(
       'forkedFrom' in sessionFromRecords([plain as SessionRecord]),
-      'sessionFromRecords step 1: no forkedFrom field for a session that is not a fork',
+      'sessionFromRecords: no forkedFrom field for a session that is not a fork (guided step 1)',
     ).toBe(false);
   });
 });

@@ -41,9 +41,9 @@ describe('parseSessionFile (src/session/store.ts)', () => {
     const { records, warnings } = parseSessionFile(text, '/x/s1.jsonl');
     expect(
       records.map((r) => r.type),
-      'parseSessionFile step 2: one record per line, in file order',
+      'parseSessionFile: one record per line, in file order (guided step 2)',
     ).toEqual(['session', 'message', 'usage', 'message']);
-    expect(records[3], 'parseSessionFile step 4: each record is the parsed line').toEqual(msg('two'));
+    expect(records[3], 'parseSessionFile: each record is the parsed line (guided step 4)').toEqual(msg('two'));
     expect(warnings, 'parseSessionFile: a whole file gives no warning (the final "\\n" is not a torn line)').toEqual(
       [],
     );
@@ -58,73 +58,75 @@ describe('parseSessionFile (src/session/store.ts)', () => {
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
       return expect.fail(
-        `parseSessionFile step 2: a torn LAST line (a crash while writing it) must be skipped with a warning, not fail the whole load; it threw ${String(error)}`,
+        `parseSessionFile: a torn LAST line (a crash while writing it) must be skipped with a warning, not fail the whole load; it threw ${String(error)} (guided step 2)`,
       );
     }
     const { records, warnings } = parsed;
     expect(
       records.map((r) => r.type),
-      'parseSessionFile step 2: only the torn last line is skipped',
+      'parseSessionFile: only the torn last line is skipped (guided step 2)',
     ).toEqual(['session', 'message']);
-    expect(warnings.length, 'parseSessionFile step 2: one warning for the torn line').toBe(1);
-    expect(warnings[0], 'parseSessionFile step 2: the warning names the file and the line number (from 1)').toContain(
-      '/x/s1.jsonl:3',
-    );
+    expect(warnings.length, 'parseSessionFile: one warning for the torn line (guided step 2)').toBe(1);
+    expect(
+      warnings[0],
+      'parseSessionFile: the warning names the file and the line number (from 1) (guided step 2)',
+    ).toContain('/x/s1.jsonl:3');
   });
 
   test('a corrupt line in the middle is an error naming the file and line, never skipped', () => {
     const text = lines(header, msg('one')) + 'garbage that is not json\n' + lines(msg('two'));
     const error = thrown(() => parseSessionFile(text, '/x/s1.jsonl'));
-    expect(error, 'parseSessionFile step 2: a bad line that is not the last throws a SessionFileError').toBeInstanceOf(
-      SessionFileError,
-    );
+    expect(
+      error,
+      'parseSessionFile: a bad line that is not the last throws a SessionFileError (guided step 2)',
+    ).toBeInstanceOf(SessionFileError);
     expect(
       (error as Error).message,
-      'parseSessionFile step 2: the error names the file and the line ("/x/s1.jsonl:3")',
+      'parseSessionFile: the error names the file and the line ("/x/s1.jsonl:3") (guided step 2)',
     ).toContain('/x/s1.jsonl:3');
-    expect((error as SessionFileError).line, 'parseSessionFile step 2: lines count from 1').toBe(3);
+    expect((error as SessionFileError).line, 'parseSessionFile: lines count from 1 (guided step 2)').toBe(3);
   });
 
   test('the torn line is the last one that is not blank, even before trailing blank lines; an empty file is no records', () => {
     const { records, warnings } = parseSessionFile(lines(header) + '{"type":"mess\n  \n\n', 'f.jsonl');
     expect(
       records.length,
-      'parseSessionFile step 1: blank lines after the torn line do not make it a middle line',
+      'parseSessionFile: blank lines after the torn line do not make it a middle line (guided step 1)',
     ).toBe(1);
-    expect(warnings, 'parseSessionFile step 2: the warning names line 2').toEqual([
+    expect(warnings, 'parseSessionFile: the warning names line 2 (guided step 2)').toEqual([
       'f.jsonl:2: the last line is incomplete (the process stopped while writing it); skipped',
     ]);
     expect(parseSessionFile('', 'f.jsonl'), 'parseSessionFile: an empty text').toEqual({ records: [], warnings: [] });
     expect(
       parseSessionFile(lines(header) + '   \n' + lines(msg('a')), 'f.jsonl').records.length,
-      'parseSessionFile step 2: a line of spaces in the middle is blank, not corrupt',
+      'parseSessionFile: a line of spaces in the middle is blank, not corrupt (guided step 2)',
     ).toBe(2);
   });
 
   test('blank lines are skipped, and a line that is not a record is an error even at the end', () => {
     const { records } = parseSessionFile(lines(header) + '\n\n' + lines(msg('one')) + '\n', 'f');
-    expect(records.length, 'parseSessionFile step 2: blank lines are not records and not torn').toBe(2);
+    expect(records.length, 'parseSessionFile: blank lines are not records and not torn (guided step 2)').toBe(2);
     const error = thrown(() => parseSessionFile(lines(header, { no: 'type' }), 'f.jsonl'));
     expect(
       error,
-      'parseSessionFile step 3: valid JSON that is not an object with a string type is a SessionFileError',
+      'parseSessionFile: valid JSON that is not an object with a string type is a SessionFileError (guided step 3)',
     ).toBeInstanceOf(SessionFileError);
-    expect((error as Error).message, 'parseSessionFile step 3: names the line').toContain('f.jsonl:2');
+    expect((error as Error).message, 'parseSessionFile: names the line (guided step 3)').toContain('f.jsonl:2');
     expect(
       thrown(() => parseSessionFile(lines(header, 42), 'f.jsonl')),
-      'parseSessionFile step 3: a number is not a record',
+      'parseSessionFile: a number is not a record (guided step 3)',
     ).toBeInstanceOf(SessionFileError);
     const nothing = thrown(() => parseSessionFile(lines(header, null), 'f.jsonl'));
     expect(
       nothing,
-      'parseSessionFile step 3: null is not a record (a SessionFileError, not a TypeError)',
+      'parseSessionFile: null is not a record (a SessionFileError, not a TypeError) (guided step 3)',
     ).toBeInstanceOf(SessionFileError);
-    expect(String(nothing), 'parseSessionFile step 3: says it is not a session record').toContain(
+    expect(String(nothing), 'parseSessionFile: says it is not a session record (guided step 3)').toContain(
       'not a session record',
     );
     expect(
       String(thrown(() => parseSessionFile(lines(header) + 'oops\n' + lines(msg('x')), 'f.jsonl'))),
-      'parseSessionFile step 2: says the line is not valid JSON',
+      'parseSessionFile: says the line is not valid JSON (guided step 2)',
     ).toContain('not valid JSON');
   });
 });
@@ -136,15 +138,16 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     const first = SessionWriter.open(file);
     const error = thrown(
       () => SessionWriter.open(file),
-      'SessionWriter.open step 2: a second writer while the first holds the lock must be refused (SessionLockedError), but it opened',
+      'SessionWriter.open: a second writer while the first holds the lock must be refused (SessionLockedError), but it opened (guided step 2)',
     );
     expect(
       error,
-      'SessionWriter.open step 2: the lock is taken, and its process (this one) is alive: SessionLockedError',
+      'SessionWriter.open: the lock is taken, and its process (this one) is alive: SessionLockedError (guided step 2)',
     ).toBeInstanceOf(SessionLockedError);
-    expect((error as Error).message, 'SessionWriter.open step 2: the error names the pid holding the lock').toContain(
-      String(process.pid),
-    );
+    expect(
+      (error as Error).message,
+      'SessionWriter.open: the error names the pid holding the lock (guided step 2)',
+    ).toContain(String(process.pid));
     first.append(header);
     first.close();
     const second = SessionWriter.open(file);
@@ -152,7 +155,7 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     second.close();
     expect(
       recordShape(fileRecords(file)),
-      'SessionWriter.open step 3: the file is opened for appending, never truncated',
+      'SessionWriter.open: the file is opened for appending, never truncated (guided step 3)',
     ).toEqual(['session s1', 'message user']);
   });
 
@@ -165,7 +168,7 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
       const writer = SessionWriter.open(file);
       expect(
         readFileSync(`${file}.lock`, 'utf8'),
-        `SessionWriter.open step 2: a lock holding "${content}" names no live process: taken over`,
+        `SessionWriter.open: a lock holding "${content}" names no live process: taken over (guided step 2)`,
       ).toBe(String(process.pid));
       writer.close();
     }
@@ -182,7 +185,7 @@ describe('SessionWriter.open (src/session/store.ts)', () => {
     writer.close();
     expect(
       fileRecords(file).length,
-      'SessionWriter.open step 2: a stale lock (dead pid) is removed and the lock taken again',
+      'SessionWriter.open: a stale lock (dead pid) is removed and the lock taken again (guided step 2)',
     ).toBe(1);
     expect(existsSync(`${file}.lock`), 'SessionWriter.close removes the lock').toBe(false);
   });
@@ -205,19 +208,19 @@ describe('SessionWriter.append (src/session/store.ts)', () => {
     const text = readFileSync(file, 'utf8');
     expect(
       text.includes(key),
-      'SessionWriter.append step 2: the planted key must not appear anywhere in the session file',
+      'SessionWriter.append: the planted key must not appear anywhere in the session file (guided step 2)',
     ).toBe(false);
     expect(
       text.split(REDACTED).length - 1,
-      `SessionWriter.append step 2: each occurrence becomes ${REDACTED} (a secret of exactly 8 characters too)`,
+      `SessionWriter.append: each occurrence becomes ${REDACTED} (a secret of exactly 8 characters too) (guided step 2)`,
     ).toBe(3);
     expect(
       text.includes('short'),
-      'SessionWriter.open step 3: secrets under 8 characters are not scrubbed (they would eat ordinary words)',
+      'SessionWriter.open: secrets under 8 characters are not scrubbed (they would eat ordinary words) (guided step 3)',
     ).toBe(true);
     expect(
       text.endsWith('\n') && text.split('\n').length === 4,
-      'SessionWriter.append step 3: one line per record, each ending in "\\n"',
+      'SessionWriter.append: one line per record, each ending in "\\n" (guided step 3)',
     ).toBe(true);
     expect(fileRecords(file)[2].message.content, 'SessionWriter.append: the scrubbed line is still valid JSON').toBe(
       `ANTHROPIC_API_KEY=${REDACTED}\nPATH=/bin`,
@@ -228,7 +231,7 @@ describe('SessionWriter.append (src/session/store.ts)', () => {
 describe('SessionStore.list (src/session/store.ts)', () => {
   test('sessions of the project, the one changed last first, with titles; none yet is an empty list', () => {
     const { store } = testStore();
-    expect(store.list(), 'SessionStore.list step 1: no sessions folder yet: []').toEqual([]);
+    expect(store.list(), 'SessionStore.list: no sessions folder yet: [] (guided step 1)').toEqual([]);
     const a = store.create('m');
     a.session.messages.push(userMessage('first   task\nwith two lines'), assistantText('ok'));
     a.recorder.record({
@@ -247,13 +250,15 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     const list = store.list();
     expect(
       list.map((s) => s.id),
-      'SessionStore.list step 3: newest updatedAt first (s1 was written last)',
+      'SessionStore.list: newest updatedAt first (s1 was written last) (guided step 3)',
     ).toEqual(['s1', 's2']);
-    expect(list[0]!.title, 'SessionStore.list step 2: the title is the first user message on one line').toBe(
+    expect(list[0]!.title, 'SessionStore.list: the title is the first user message on one line (guided step 2)').toBe(
       'first task with two lines',
     );
-    expect(list[1]!.title, 'SessionStore.list step 2: the title is clipped to 60 characters').toBe('x'.repeat(60));
-    expect(list[0]!.messages, 'SessionStore.list step 2: the number of messages').toBe(2);
+    expect(list[1]!.title, 'SessionStore.list: the title is clipped to 60 characters (guided step 2)').toBe(
+      'x'.repeat(60),
+    );
+    expect(list[0]!.messages, 'SessionStore.list: the number of messages (guided step 2)').toBe(2);
     expect(store.latest(), 'SessionStore.latest (for --continue) is the first of the list').toBe('s1');
   });
 
@@ -276,17 +281,20 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     open.close();
     expect(
       list.map((s) => s.id),
-      'SessionStore.list step 3: b and d changed last (same time: by id), then a, then c',
+      'SessionStore.list: b and d changed last (same time: by id), then a, then c (guided step 3)',
     ).toEqual(['b', 'd', 'a', 'c']);
     expect(
       store
         .list()
         .map((s) => s.id)
         .sort(),
-      'SessionStore.list step 1: only the .jsonl files (not the lock, not notes.txt)',
+      'SessionStore.list: only the .jsonl files (not the lock, not notes.txt) (guided step 1)',
     ).toEqual(['a', 'b', 'c', 'd', 's1', 's2']);
-    expect(list[0]!.title, 'SessionStore.list step 2: the title on one line, trimmed').toBe('spaced title');
-    expect(store.list().find((s) => s.id === 's1')!.title, 'SessionStore.list step 2: no messages, no title').toBe('');
+    expect(list[0]!.title, 'SessionStore.list: the title on one line, trimmed (guided step 2)').toBe('spaced title');
+    expect(
+      store.list().find((s) => s.id === 's1')!.title,
+      'SessionStore.list: no messages, no title (guided step 2)',
+    ).toBe('');
   });
 
   test('a damaged session is listed with its problem, never left out', () => {
@@ -298,14 +306,17 @@ describe('SessionStore.list (src/session/store.ts)', () => {
     const list = store.list();
     expect(
       list.map((s) => s.id).sort(),
-      'SessionStore.list step 2: every .jsonl file is listed, damaged or not',
+      'SessionStore.list: every .jsonl file is listed, damaged or not (guided step 2)',
     ).toEqual(['s1', 's2']);
     const bad = list.find((s) => s.id === 's2')!;
     expect(
       bad.problem,
-      'SessionStore.list step 2: the damaged one carries the error, which names file and line',
+      'SessionStore.list: the damaged one carries the error, which names file and line (guided step 2)',
     ).toContain('s2.jsonl:2');
-    expect(bad, 'SessionStore.list step 2: a damaged session: empty times, 0 messages, idle, no title').toEqual({
+    expect(
+      bad,
+      'SessionStore.list: a damaged session: empty times, 0 messages, idle, no title (guided step 2)',
+    ).toEqual({
       id: 's2',
       createdAt: '',
       updatedAt: '',
@@ -341,27 +352,34 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
     const { store, home, project } = saved();
     const before = readFileSync(store.file('s1'), 'utf8');
     const fork = store.fork('s1', 5);
-    expect(fork.id, 'SessionStore.fork step 3: a new id').toBe('s2');
+    expect(fork.id, 'SessionStore.fork: a new id (guided step 3)').toBe('s2');
     expect(
       fork.messages.map((m) => m.role),
-      'SessionStore.fork step 2: the first 5 messages',
+      'SessionStore.fork: the first 5 messages (guided step 2)',
     ).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
-    expect(fork.forkedFrom, 'SessionStore.fork step 3: forkedFrom names the source and the cut').toEqual({
+    expect(fork.forkedFrom, 'SessionStore.fork: forkedFrom names the source and the cut (guided step 3)').toEqual({
       id: 's1',
       messages: 5,
     });
-    expect(fork.model, 'SessionStore.fork step 3: the fork keeps the model').toBe('m');
+    expect(fork.model, 'SessionStore.fork: the fork keeps the model (guided step 3)').toBe('m');
     const loaded = store.load('s2').session;
     expect(
       loaded.messages,
-      'SessionStore.fork step 3: the fork is on disk: loading it gives the kept messages',
+      'SessionStore.fork: the fork is on disk: loading it gives the kept messages (guided step 3)',
     ).toEqual(fork.messages);
-    expect(loaded.forkedFrom, 'SessionStore.fork step 3: forkedFrom is in the file').toEqual({ id: 's1', messages: 5 });
-    expect(loaded.model, "SessionStore.fork step 3: the model is in the file's session record").toBe('m');
-    expect(store.fork('s1', 1).messages, 'SessionStore.fork step 1: keeping only the first message is allowed').toEqual(
-      [userMessage('read a.txt')],
-    );
-    expect(store.fork('s1', 7).messages.length, 'SessionStore.fork step 1: keeping every message is allowed').toBe(7);
+    expect(loaded.forkedFrom, 'SessionStore.fork: forkedFrom is in the file (guided step 3)').toEqual({
+      id: 's1',
+      messages: 5,
+    });
+    expect(loaded.model, "SessionStore.fork: the model is in the file's session record (guided step 3)").toBe('m');
+    expect(
+      store.fork('s1', 1).messages,
+      'SessionStore.fork: keeping only the first message is allowed (guided step 1)',
+    ).toEqual([userMessage('read a.txt')]);
+    expect(
+      store.fork('s1', 7).messages.length,
+      'SessionStore.fork: keeping every message is allowed (guided step 1)',
+    ).toBe(7);
     expect(readFileSync(store.file('s1'), 'utf8'), 'SessionStore.fork: the original file is not changed').toBe(before);
     expect(path.dirname(store.file('s2')), `the sessions live in $HOME/${KIT_DIR}/sessions/<project key>`).toBe(
       path.join(home, KIT_DIR, 'sessions', projectKey(project)),
@@ -373,19 +391,20 @@ describe('SessionStore.fork (src/session/store.ts)', () => {
     const error = thrown(() => store.fork('s1', 3));
     expect(
       String(error),
-      "SessionStore.fork step 2: keeping c1 and its result but not c2's would make an invalid history; the error gives the problems",
+      "SessionStore.fork: keeping c1 and its result but not c2's would make an invalid history; the error gives the problems (guided step 2)",
     ).toMatch(/split[^;]*c2/);
     expect(
       String(thrown(() => store.fork('s1', 2))),
-      'SessionStore.fork step 2: every problem, joined with "; "',
+      'SessionStore.fork: every problem, joined with "; " (guided step 2)',
     ).toMatch(/c1.*; .*c2/);
     expect(
       thrown(() => store.fork('s1', 8)),
-      'SessionStore.fork step 1: more messages than the session has',
+      'SessionStore.fork: more messages than the session has (guided step 1)',
     ).toBeInstanceOf(Error);
-    expect(String(thrown(() => store.fork('s1', 0))), 'SessionStore.fork step 1: the error gives the range').toContain(
-      '1 to 7',
-    );
+    expect(
+      String(thrown(() => store.fork('s1', 0))),
+      'SessionStore.fork: the error gives the range (guided step 1)',
+    ).toContain('1 to 7');
     expect(
       readdirSync(store.dir).filter((f) => f.endsWith('.jsonl')),
       'SessionStore.fork: a refused fork writes nothing',

@@ -23,10 +23,10 @@ describe('sessionFromRecords (src/session/session.ts): the system prompt', () =>
     ]);
     expect(
       session.system,
-      "sessionFromRecords step 2: a system record's text becomes session.system, and the last one wins (the prompt the session last ran under)",
+      "sessionFromRecords: a system record's text becomes session.system, and the last one wins (the prompt the session last ran under) (guided step 2)",
     ).toBe('Use spaces.');
     expect(session.messages, 'the messages are replayed as before').toHaveLength(2);
-    expect(session.updatedAt, 'step 2: every record moves updatedAt').toBe(at(4));
+    expect(session.updatedAt, 'every record moves updatedAt (guided step 2)').toBe(at(4));
   });
 
   test('a session without a system record has no prompt yet', () => {
@@ -47,9 +47,10 @@ describe('SessionStore.resume and SessionRecorder.useSystem (src/session/store.t
     ).toBeUndefined();
     open.close();
     const again = store.resume('s1');
-    expect(again.session.system, 'sessionFromRecords step 2: the resumed session knows the prompt it ran under').toBe(
-      'Use tabs.',
-    );
+    expect(
+      again.session.system,
+      'sessionFromRecords: the resumed session knows the prompt it ran under (guided step 2)',
+    ).toBe('Use tabs.');
     expect(again.recorder.useSystem('Use tabs.'), 'the same prompt: nothing to say').toBeUndefined();
     again.close();
     expect(
@@ -69,13 +70,13 @@ describe('SessionStore.resume and SessionRecorder.useSystem (src/session/store.t
     const note = again.recorder.useSystem('Use spaces.');
     expect(
       note,
-      'a resumed session whose prompt changed says so (useSystem compares with session.system, which sessionFromRecords step 2 replays)',
+      'a resumed session whose prompt changed says so (useSystem compares with session.system, which sessionFromRecords guided step 2 replays)',
     ).toMatch(/system prompt has changed/);
     expect(again.session.system, 'it goes on under the current prompt').toBe('Use spaces.');
     again.close();
     expect(
       store.load('s1').session.system,
-      'sessionFromRecords step 2: the last system record wins when the session is read again',
+      'sessionFromRecords: the last system record wins when the session is read again (guided step 2)',
     ).toBe('Use spaces.');
     expect(
       fileRecords(store.file('s1'))

@@ -34,7 +34,7 @@ function project() {
 describe('instructionFiles (src/session/system-prompt.ts)', () => {
   test('home first, then from the repository root down to the working folder, CLAUDE.md before AGENTS.md', () => {
     const { home, root, cwd } = project();
-    expect(instructionFiles(cwd, home), 'instructionFiles: the documented order (steps 1-3)').toEqual([
+    expect(instructionFiles(cwd, home), 'instructionFiles: the documented order (guided steps 1-3)').toEqual([
       path.join(home, '.claude/CLAUDE.md'),
       path.join(root, 'CLAUDE.md'),
       path.join(root, 'AGENTS.md'),
@@ -48,18 +48,18 @@ describe('instructionFiles (src/session/system-prompt.ts)', () => {
     const files = instructionFiles(cwd);
     expect(
       files.some((f) => !f.startsWith(root + path.sep)),
-      `instructionFiles step 2: never a folder above the root (${path.join(base, 'work/CLAUDE.md')} is someone else's)`,
+      `instructionFiles: never a folder above the root (${path.join(base, 'work/CLAUDE.md')} is someone else's) (guided step 2)`,
     ).toBe(false);
-    expect(files.length, 'instructionFiles step 1: no home given, no home file').toBe(4);
+    expect(files.length, 'instructionFiles: no home given, no home file (guided step 1)').toBe(4);
     const { home: emptyHome } = tempHome();
     expect(
       instructionFiles(cwd, emptyHome).length,
-      'instructionFiles step 1: a home without .claude/CLAUDE.md adds nothing',
+      'instructionFiles: a home without .claude/CLAUDE.md adds nothing (guided step 1)',
     ).toBe(4);
     write(base, { 'loose/sub/CLAUDE.md': 'sub', 'loose/CLAUDE.md': 'parent, no repository' });
     expect(
       instructionFiles(path.join(base, 'loose/sub')),
-      'instructionFiles step 2: no .git anywhere up: only the working folder',
+      'instructionFiles: no .git anywhere up: only the working folder (guided step 2)',
     ).toEqual([path.join(base, 'loose/sub/CLAUDE.md')]);
   });
 });
@@ -81,7 +81,7 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     );
     expect(
       text,
-      'resolveImports steps 1-3: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay; the full stop after @ports.json is not part of the path',
+      'resolveImports: the import is inlined (trailing space trimmed), its own import too; an e-mail address and "@team" stay; the full stop after @ports.json is not part of the path (guided steps 1-3)',
     ).toBe('Style:\nUse tabs.\nSee camelCase.\nMail me@example.com or ask @team. Ports: {"web": 8080}.');
     expect(warnings, 'resolveImports: nothing refused here').toEqual([]);
   });
@@ -96,19 +96,20 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     const text = resolveImports('x @../../secret.md y @link.md z @nope.md w @a.md', file, root, warnings);
     expect(
       text.includes('TOP SECRET'),
-      'resolveImports step 2: a file outside the root is never read, not even through a link (realpath)',
+      'resolveImports: a file outside the root is never read, not even through a link (realpath) (guided step 2)',
     ).toBe(false);
-    expect(text, 'resolveImports step 2: refused imports stay as written; the cycle stops at the second visit').toBe(
-      'x @../../secret.md y @link.md z @nope.md w A then B then @a.md',
-    );
+    expect(
+      text,
+      'resolveImports: refused imports stay as written; the cycle stops at the second visit (guided step 2)',
+    ).toBe('x @../../secret.md y @link.md z @nope.md w A then B then @a.md');
     expect(
       warnings.length,
-      'resolveImports step 2: one warning per refused import (outside, link outside, missing, cycle)',
+      'resolveImports: one warning per refused import (outside, link outside, missing, cycle) (guided step 2)',
     ).toBe(4);
-    expect(warnings.join('\n'), 'resolveImports step 2: the warnings name the import').toContain('@nope.md');
+    expect(warnings.join('\n'), 'resolveImports: the warnings name the import (guided step 2)').toContain('@nope.md');
     expect(
       warnings.map((w) => w.replace(/^.*was not imported: /, '').replace(base, 'BASE')),
-      'resolveImports step 2: each warning says why',
+      'resolveImports: each warning says why (guided step 2)',
     ).toEqual([
       `it is outside BASE/work/app`,
       `it is outside BASE/work/app`,
@@ -126,10 +127,12 @@ describe('resolveImports (src/session/system-prompt.ts)', () => {
     const text = resolveImports('@d1.md', path.join(root, 'CLAUDE.md'), root, warnings);
     expect(
       text,
-      'resolveImports step 2: depth + 1 > MAX_IMPORT_DEPTH stops (5 files inlined, the 6th import left)',
+      'resolveImports: depth + 1 > MAX_IMPORT_DEPTH stops (5 files inlined, the 6th import left) (guided step 2)',
     ).toBe('1 2 3 4 5 @d6.md');
     expect(warnings.length, 'resolveImports: a warning for the import past the depth').toBe(1);
-    expect(warnings[0], 'resolveImports step 2: the warning says why').toContain(`at most ${MAX_IMPORT_DEPTH} deep`);
+    expect(warnings[0], 'resolveImports: the warning says why (guided step 2)').toContain(
+      `at most ${MAX_IMPORT_DEPTH} deep`,
+    );
   });
 });
 
@@ -137,7 +140,7 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
   test('the base prompt, then each instruction file as a section, then the appended text', () => {
     const { home, cwd } = project();
     const { text, files } = buildSystemPrompt({ cwd, home, append: 'Answer in French.' });
-    expect(text, 'buildSystemPrompt steps 1-3').toBe(
+    expect(text, 'buildSystemPrompt guided steps 1-3').toBe(
       [
         basePrompt(cwd),
         `# Instructions from ${path.join(home, '.claude/CLAUDE.md')}\n\nhome claude`,
@@ -157,14 +160,16 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
     const { text } = buildSystemPrompt({ cwd, replace: 'You are a reviewer. Never edit files.' });
     expect(
       text.startsWith('You are a reviewer. Never edit files.\n\n# Instructions from ../CLAUDE.md'),
-      'buildSystemPrompt step 1: the replacement comes first, then the files',
+      'buildSystemPrompt: the replacement comes first, then the files (guided step 1)',
     ).toBe(true);
-    expect(text.includes(basePrompt(cwd)), 'buildSystemPrompt step 1: with replace, the base prompt is gone').toBe(
-      false,
-    );
-    expect(text.endsWith('pkg agents'), 'buildSystemPrompt step 3: no append given, nothing after the last file').toBe(
-      true,
-    );
+    expect(
+      text.includes(basePrompt(cwd)),
+      'buildSystemPrompt: with replace, the base prompt is gone (guided step 1)',
+    ).toBe(false);
+    expect(
+      text.endsWith('pkg agents'),
+      'buildSystemPrompt: no append given, nothing after the last file (guided step 3)',
+    ).toBe(true);
   });
 
   test('a file in a sub-folder may import from anywhere in the repository, not only below the working folder', () => {
@@ -173,7 +178,7 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
     const { text, warnings } = buildSystemPrompt({ cwd });
     expect(
       text,
-      'buildSystemPrompt step 2: the root for imports is the repository root (repositoryRoot(cwd) ?? cwd)',
+      'buildSystemPrompt: the root for imports is the repository root (repositoryRoot(cwd) ?? cwd) (guided step 2)',
     ).toContain('# Instructions from CLAUDE.md\n\npkg: shared rules');
     expect(warnings, 'nothing refused').toEqual([]);
   });
@@ -185,7 +190,7 @@ describe('buildSystemPrompt (src/session/system-prompt.ts)', () => {
     const { text, warnings } = buildSystemPrompt({ cwd: root, append: '   ' });
     expect(
       text,
-      'buildSystemPrompt step 2: imports resolved; the blank AGENTS.md and the blank append add nothing',
+      'buildSystemPrompt: imports resolved; the blank AGENTS.md and the blank append add nothing (guided step 2)',
     ).toBe(`${basePrompt(root)}\n\n# Instructions from CLAUDE.md\n\nRead the guide`);
     expect(warnings, 'buildSystemPrompt: no warnings').toEqual([]);
   });

@@ -70,18 +70,19 @@ describe('planRequest (src/planning/plan-mode.ts)', () => {
     const before = request('Be brief.');
     const copy = structuredClone(before);
     const out = planRequest(before, 'plan');
-    expect(out.system, 'planRequest step 2: old system prompt, a blank line, then PLAN_MODE_NOTE').toBe(
+    expect(out.system, 'planRequest: old system prompt, a blank line, then PLAN_MODE_NOTE (guided step 2)').toBe(
       `Be brief.\n\n${PLAN_MODE_NOTE}`,
     );
     expect(
       out.tools.map((t) => t.name),
-      'planRequest step 2: while planning every tool is still offered (the refusal comes at the call)',
+      'planRequest: while planning every tool is still offered (the refusal comes at the call) (guided step 2)',
     ).toEqual(definitions().map((t) => t.name));
     expect(out.messages, 'messages as they were').toEqual(before.messages);
-    expect(before, 'planRequest step 3: make a new request; never change the one given').toEqual(copy);
-    expect(planRequest(request(), 'plan').system, 'planRequest step 2: with no system prompt, only the note').toBe(
-      PLAN_MODE_NOTE,
-    );
+    expect(before, 'planRequest: make a new request; never change the one given (guided step 3)').toEqual(copy);
+    expect(
+      planRequest(request(), 'plan').system,
+      'planRequest: with no system prompt, only the note (guided step 2)',
+    ).toBe(PLAN_MODE_NOTE);
   });
 
   test('outside plan mode, exit_plan_mode is not offered, and nothing else changes', () => {
@@ -90,10 +91,10 @@ describe('planRequest (src/planning/plan-mode.ts)', () => {
       const out = planRequest(before, mode);
       expect(
         out.tools.map((t) => t.name),
-        `planRequest step 1 (${mode}): every tool but exit_plan_mode`,
+        `planRequest guided step 1 (${mode}): every tool but exit_plan_mode`,
       ).toEqual(['read', 'grep', 'write', 'edit', 'bash']);
-      expect(out.system, `planRequest step 1 (${mode}): no plan note outside plan mode`).toBe('Be brief.');
-      expect(before.tools, 'planRequest step 3: the request given keeps its tools').toHaveLength(6);
+      expect(out.system, `planRequest guided step 1 (${mode}): no plan note outside plan mode`).toBe('Be brief.');
+      expect(before.tools, 'planRequest: the request given keeps its tools (guided step 3)').toHaveLength(6);
     }
   });
 });
@@ -103,13 +104,14 @@ describe('planDecision (src/planning/plan-mode.ts)', () => {
     const tools = new ToolSet(fakeTools().tools);
     for (const name of ['write', 'edit', 'bash']) {
       const decision = planDecision(toolCall('c1', name), tools, 'plan');
-      expect(decision?.type, `planDecision step 4: ${name} is not read-only, so it is blocked while planning`).toBe(
-        'block',
-      );
+      expect(
+        decision?.type,
+        `planDecision: ${name} is not read-only, so it is blocked while planning (guided step 4)`,
+      ).toBe('block');
       const message = decision?.type === 'block' ? decision.message : '';
-      expect(message, 'planDecision step 4: the message names the tool').toContain(name);
-      expect(message, 'planDecision step 4: and says the agent is planning').toMatch(/plan/i);
-      expect(message, 'planDecision step 4: and points at exit_plan_mode').toContain(EXIT_PLAN_MODE);
+      expect(message, 'planDecision: the message names the tool (guided step 4)').toContain(name);
+      expect(message, 'planDecision: and says the agent is planning (guided step 4)').toMatch(/plan/i);
+      expect(message, 'planDecision: and points at exit_plan_mode (guided step 4)').toContain(EXIT_PLAN_MODE);
     }
   });
 
@@ -117,21 +119,21 @@ describe('planDecision (src/planning/plan-mode.ts)', () => {
     const tools = new ToolSet(fakeTools().tools);
     expect(
       planDecision(toolCall('c1', 'read'), tools, 'plan'),
-      'planDecision step 3: read-only tools run while planning',
+      'planDecision: read-only tools run while planning (guided step 3)',
     ).toBeUndefined();
-    expect(planDecision(toolCall('c1', 'grep'), tools, 'plan'), 'planDecision step 3').toBeUndefined();
+    expect(planDecision(toolCall('c1', 'grep'), tools, 'plan'), 'planDecision guided step 3').toBeUndefined();
     expect(
       planDecision(toolCall('c1', 'nope'), tools, 'plan'),
-      'planDecision step 2: an unknown tool is left to the loop',
+      'planDecision: an unknown tool is left to the loop (guided step 2)',
     ).toBeUndefined();
     expect(
       planDecision(toolCall('c1', 'bash'), undefined, 'plan'),
-      'planDecision step 2: no tools given: no opinion',
+      'planDecision: no tools given: no opinion (guided step 2)',
     ).toBeUndefined();
     for (const mode of ['default', 'acceptEdits', 'bypassPermissions'] as PermissionMode[]) {
       expect(
         planDecision(toolCall('c1', 'bash'), tools, mode),
-        `planDecision step 1: outside plan mode (${mode}) plan mode says nothing`,
+        `planDecision: outside plan mode (${mode}) plan mode says nothing (guided step 1)`,
       ).toBeUndefined();
     }
   });
@@ -185,13 +187,15 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approve,
     );
     const events = await collect(agent.run(ask('fix it')));
-    expect(plans, 'exit_plan_mode step 3: the person is shown the trimmed plan').toEqual([
+    expect(plans, 'exit_plan_mode: the person is shown the trimmed plan (guided step 3)').toEqual([
       '1. Fix parse()\n2. Run the tests',
     ]);
-    expect(switches, 'exit_plan_mode step 4: control.setMode with the mode the person chose').toEqual(['acceptEdits']);
+    expect(switches, 'exit_plan_mode: control.setMode with the mode the person chose (guided step 4)').toEqual([
+      'acceptEdits',
+    ]);
     expect(
       names(events).slice(2, 7),
-      'exit_plan_mode steps 3-4: plan_proposed, then plan_decided and mode_changed, before the result',
+      'exit_plan_mode: plan_proposed, then plan_decided and mode_changed, before the result (guided steps 3-4)',
     ).toEqual(['tool_call_decided p1', 'plan_proposed', 'plan_decided', 'mode_changed', 'tool_result p1']);
     expect(ofType(events, 'plan_proposed')[0], 'plan_proposed carries turn, call id and the plan').toEqual({
       type: 'plan_proposed',
@@ -206,7 +210,10 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approved: true,
       mode: 'acceptEdits',
     });
-    expect(ofType(events, 'mode_changed')[0], 'exit_plan_mode step 4: previous is the mode BEFORE setMode').toEqual({
+    expect(
+      ofType(events, 'mode_changed')[0],
+      'exit_plan_mode: previous is the mode BEFORE setMode (guided step 4)',
+    ).toEqual({
       type: 'mode_changed',
       turn: 1,
       mode: 'acceptEdits',
@@ -216,7 +223,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     expect(result.isError, 'an approval is not an error').toBe(false);
     expect(
       result.content,
-      'exit_plan_mode step 4: the model reads that the plan was approved, and the new mode',
+      'exit_plan_mode: the model reads that the plan was approved, and the new mode (guided step 4)',
     ).toMatch(/approved[\s\S]*acceptEdits/);
     expect(ran, 'after the approval, the writing call of the next turn runs').toEqual(['write a.ts']);
     expect(requestOn(provider, 2).system, 'after the approval the plan note is gone').not.toContain(PLAN_MODE_NOTE);
@@ -234,7 +241,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approver({ approved: true, mode: 'default' }).approve,
     );
     const events = await collect(agent.run(ask('go')));
-    expect(control.mode, 'exit_plan_mode step 4').toBe('default');
+    expect(control.mode, 'exit_plan_mode guided step 4').toBe('default');
     expect(ofType(events, 'mode_changed')[0]?.mode).toBe('default');
   });
 
@@ -250,11 +257,11 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approver({ approved: false, feedback: ' Keep the config files. ' }).approve,
     );
     const events = await collect(agent.run(ask('go')));
-    expect(switches, 'exit_plan_mode step 5: not approved, so no setMode').toEqual([]);
+    expect(switches, 'exit_plan_mode: not approved, so no setMode (guided step 5)').toEqual([]);
     expect(control.mode).toBe('plan');
     expect(
       ofType(events, 'plan_decided')[0],
-      'exit_plan_mode step 5: plan_decided, not approved, mode plan, the feedback trimmed',
+      'exit_plan_mode: plan_decided, not approved, mode plan, the feedback trimmed (guided step 5)',
     ).toEqual({
       type: 'plan_decided',
       turn: 1,
@@ -265,10 +272,12 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     });
     expect(ofType(events, 'mode_changed'), 'no mode_changed: the mode did not change').toEqual([]);
     const result = toolResults(requestOn(provider, 2))[0]!;
-    expect(result.content, 'exit_plan_mode step 5: the model reads that it must keep planning').toMatch(
+    expect(result.content, 'exit_plan_mode: the model reads that it must keep planning (guided step 5)').toMatch(
       /keep planning/i,
     );
-    expect(result.content, "exit_plan_mode step 5: and the person's feedback").toContain('Keep the config files.');
+    expect(result.content, "exit_plan_mode: and the person's feedback (guided step 5)").toContain(
+      'Keep the config files.',
+    );
     expect(ran, 'still planning: bash does not run').toEqual([]);
   });
 
@@ -280,7 +289,10 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approver({ approved: false }).approve,
     );
     const events = await collect(agent.run(ask('go')));
-    expect(ofType(events, 'plan_decided')[0], 'exit_plan_mode step 5: feedback only when there is some').toEqual({
+    expect(
+      ofType(events, 'plan_decided')[0],
+      'exit_plan_mode: feedback only when there is some (guided step 5)',
+    ).toEqual({
       type: 'plan_decided',
       turn: 1,
       callId: 'p1',
@@ -312,7 +324,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     }
     expect(
       ofType(events, 'plan_decided')[0]?.approved,
-      'exit_plan_mode step 3: emit plan_proposed BEFORE awaiting approve (the consumer never saw the plan while the person was asked)',
+      'exit_plan_mode: emit plan_proposed BEFORE awaiting approve (the consumer never saw the plan while the person was asked) (guided step 3)',
     ).toBe(true);
   });
 
@@ -326,8 +338,8 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     );
     const events = await collect(agent.run(ask('go')));
     const result = toolResults(requestOn(provider, 2))[0]!;
-    expect(result.isError, 'exit_plan_mode step 1: not planning is an error').toBe(true);
-    expect(result.content, 'exit_plan_mode step 1: the error names the mode').toContain('default');
+    expect(result.isError, 'exit_plan_mode: not planning is an error (guided step 1)').toBe(true);
+    expect(result.content, 'exit_plan_mode: the error names the mode (guided step 1)').toContain('default');
     expect(plans, 'nobody is asked').toEqual([]);
     expect(ofType(events, 'plan_proposed'), 'no plan_proposed').toEqual([]);
   });
@@ -341,7 +353,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
       approve,
     );
     const events = await collect(agent.run(ask('go')));
-    expect(toolResults(requestOn(provider, 2))[0]!.isError, 'exit_plan_mode step 2').toBe(true);
+    expect(toolResults(requestOn(provider, 2))[0]!.isError, 'exit_plan_mode guided step 2').toBe(true);
     expect(plans).toEqual([]);
     expect(ofType(events, 'plan_proposed')).toEqual([]);
     expect(control.mode).toBe('plan');
@@ -364,7 +376,9 @@ describe('exit_plan_mode (src/planning/plan-mode.ts)', () => {
     );
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(signalSeen?.aborted, "exit_plan_mode step 3: approve gets the run's signal (ctx.signal)").toBe(true);
+    expect(signalSeen?.aborted, "exit_plan_mode: approve gets the run's signal (ctx.signal) (guided step 3)").toBe(
+      true,
+    );
     expect(events.at(-1), 'the run ends cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(switches, 'no mode change').toEqual([]);
     expect(history).toBeValidHistory('after a cancel while asking about a plan');
@@ -410,7 +424,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts) outside a loop', () => {
     );
     expect(
       seen.map((e) => [e.type, 'turn' in e ? e.turn : '-', 'callId' in e ? e.callId : '-']),
-      "exit_plan_mode step 3: turn 0 and call id '' when absent",
+      "exit_plan_mode: turn 0 and call id '' when absent (guided step 3)",
     ).toEqual([
       ['plan_proposed', 0, ''],
       ['plan_decided', 0, ''],
@@ -424,10 +438,10 @@ describe('exit_plan_mode (src/planning/plan-mode.ts) outside a loop', () => {
       modeHolder('plan').control,
       approver({ approved: false, feedback: 'Smaller steps.' }).approve,
     ).execute({ plan: 'p' }, { cwd: process.cwd() });
-    expect(bare, 'exit_plan_mode step 5: no emit needed either').toMatch(/keep planning/i);
+    expect(bare, 'exit_plan_mode: no emit needed either (guided step 5)').toMatch(/keep planning/i);
     expect(
       told.startsWith(bare) && told.endsWith('Smaller steps.'),
-      `exit_plan_mode step 5: with feedback, the same sentence followed by the feedback (got "${bare}" and "${told}")`,
+      `exit_plan_mode: with feedback, the same sentence followed by the feedback (got "${bare}" and "${told}") (guided step 5)`,
     ).toBe(true);
   });
 
@@ -436,7 +450,7 @@ describe('exit_plan_mode (src/planning/plan-mode.ts) outside a loop', () => {
     const tool = exitPlanModeTool(control, approver({ approved: true, mode: 'default' }).approve);
     await expect(
       tool.execute({ plan: '  ' }, { cwd: process.cwd() }),
-      'exit_plan_mode step 2: the error says the plan is empty',
+      'exit_plan_mode: the error says the plan is empty (guided step 2)',
     ).rejects.toThrow(/empty/);
   });
 });

@@ -39,7 +39,7 @@ function boundedChildren(make: TaskOptions['makeChild']): TaskOptions['makeChild
   let made = 0;
   return (spec) => {
     if (++made > 5)
-      throw new Error('more than 5 children: the recursion is not bounded (childTools step 3: depth + 1)');
+      throw new Error('more than 5 children: the recursion is not bounded (childTools guided step 3: depth + 1)');
     return make(spec);
   };
 }
@@ -64,19 +64,24 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     const first = requestOn(children.providers[0]!, 1);
     expect(
       shape(first.messages),
-      "runTask step 3: the child's history is one user message, its prompt (never the parent's)",
+      "runTask: the child's history is one user message, its prompt (never the parent's) (guided step 3)",
     ).toEqual(['user']);
-    expect(first.messages[0], 'runTask step 3: the prompt as the model wrote it').toEqual({
+    expect(first.messages[0], 'runTask: the prompt as the model wrote it (guided step 3)').toEqual({
       role: 'user',
       content: 'Find the callers of parseConfig',
     });
-    expect(first.system, "runTask step 2: the child's system prompt is CHILD_SYSTEM by default").toBe(CHILD_SYSTEM);
+    expect(first.system, "runTask: the child's system prompt is CHILD_SYSTEM by default (guided step 2)").toBe(
+      CHILD_SYSTEM,
+    );
     expect(shape(requestOn(provider, 2).messages), "the parent's next request holds its own turns only").toEqual([
       'user',
       'assistant call task#t1',
       'tool task#t1',
     ]);
-    expect(toolResults(requestOn(provider, 2))[0], "runTask step 6: the result is the child's answer").toMatchObject({
+    expect(
+      toolResults(requestOn(provider, 2))[0],
+      "runTask: the result is the child's answer (guided step 6)",
+    ).toMatchObject({
       content: 'parseConfig is called in a.ts:3',
       isError: false,
     });
@@ -92,7 +97,7 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     await collect(agent.run(ask('two jobs')));
     expect(
       children.providers.map((p) => shape(requestOn(p, 1).messages)),
-      'runTask step 3: a history made for each task, never one shared by all tasks',
+      'runTask: a history made for each task, never one shared by all tasks (guided step 3)',
     ).toEqual([['user'], ['user']]);
     expect(requestOn(children.providers[1]!, 1).messages[0]).toEqual({ role: 'user', content: 'second job' });
   });
@@ -107,7 +112,7 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     await collect(agent.run(ask('go')));
     expect(
       children.specs[0],
-      "runTask step 2: system, maxTurns and the child's depth (1 under the top agent)",
+      "runTask: system, maxTurns and the child's depth (1 under the top agent) (guided step 2)",
     ).toMatchObject({ system: 'You are an explorer.', maxTurns: 7, depth: 1 });
     expect(requestOn(children.providers[0]!, 1).system).toBe('You are an explorer.');
   });
@@ -123,9 +128,9 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
     const history = ask('go');
     const events = await collect(agent.run(history));
     const result = toolResults(requestOn(provider, 2))[0]!;
-    expect(result.isError, 'runTask step 6: any end but end_turn is a failure').toBe(true);
-    expect(result.content, "runTask step 6: the error gives the child's reason").toContain('turn_limit');
-    expect(result.content, "runTask step 6: and the child's message").toContain('after 2 model calls');
+    expect(result.isError, 'runTask: any end but end_turn is a failure (guided step 6)').toBe(true);
+    expect(result.content, "runTask: the error gives the child's reason (guided step 6)").toContain('turn_limit');
+    expect(result.content, "runTask: and the child's message (guided step 6)").toContain('after 2 model calls');
     expect(events.at(-1), 'the parent still answers').toMatchObject({ type: 'done', reason: 'end_turn' });
     expect(history).toBeValidHistory('after a failed task');
   });
@@ -136,10 +141,10 @@ describe('runTask (src/planning/task.ts): a child with a history of its own', ()
       makeChild: children.makeChild,
     });
     await collect(agent.run(ask('go')));
-    expect(toolResults(requestOn(provider, 2))[0]!.isError, 'runTask step 1').toBe(true);
+    expect(toolResults(requestOn(provider, 2))[0]!.isError, 'runTask guided step 1').toBe(true);
     expect(
       toolResults(requestOn(provider, 2))[0]!.content,
-      'runTask step 1: the error says the prompt is empty',
+      'runTask: the error says the prompt is empty (guided step 1)',
     ).toMatch(/empty/);
     expect(children.specs, 'no child for an empty prompt').toEqual([]);
   });
@@ -154,7 +159,7 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     await collect(agent.run(ask('go')));
     expect(
       requestOn(children.providers[0]!, 1).tools.map((t) => t.name),
-      'childTools step 1: every tool but task',
+      'childTools: every tool but task (guided step 1)',
     ).toEqual(['read', 'grep', 'write', 'edit', 'bash']);
     const readOnly = parentWith([callsTurn(taskCall('t1', 'job')), assistantText('ok')], {
       makeChild: children.makeChild,
@@ -163,7 +168,7 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     await collect(readOnly.agent.run(ask('go')));
     expect(
       requestOn(children.providers[1]!, 1).tools.map((t) => t.name),
-      'childTools step 2: readOnly keeps only read-only tools',
+      'childTools: readOnly keeps only read-only tools (guided step 2)',
     ).toEqual(['read', 'grep']);
     expect(readOnly.tools.get(TASK)?.readOnly, 'a read-only task tool is read-only itself').toBe(true);
   });
@@ -178,7 +183,7 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     };
     expect(childTools(options, 0).names()).toEqual(['read']);
     list.push(fakeTools().tools[1]!);
-    expect(childTools(options, 0).names(), 'childTools step 1: call options.tools() each time').toEqual([
+    expect(childTools(options, 0).names(), 'childTools: call options.tools() each time (guided step 1)').toEqual([
       'read',
       'grep',
     ]);
@@ -194,15 +199,15 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     };
     expect(
       childTools(options, 0).names(),
-      'childTools step 3: a child at depth 1 may still have children when maxDepth is 2',
+      'childTools: a child at depth 1 may still have children when maxDepth is 2 (guided step 3)',
     ).toContain(TASK);
     expect(
       childTools(options, 1).names(),
-      'childTools step 3: a child at depth 2 (the limit) gets no task tool',
+      'childTools: a child at depth 2 (the limit) gets no task tool (guided step 3)',
     ).not.toContain(TASK);
     expect(
       childTools({ ...options, maxDepth: undefined }, 0).names(),
-      'childTools step 3: maxDepth 1 by default: children have no task tool',
+      'childTools: maxDepth 1 by default: children have no task tool (guided step 3)',
     ).not.toContain(TASK);
   });
 
@@ -215,8 +220,8 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     });
     await collect(agent.run(ask('go')));
     const result = toolResults(requestOn(provider, 2))[0]!;
-    expect(result.isError, 'runTask step 1: a child at depth 2 is deeper than maxDepth 1').toBe(true);
-    expect(result.content, 'runTask step 1: the error gives the limit').toContain('1');
+    expect(result.isError, 'runTask: a child at depth 2 is deeper than maxDepth 1 (guided step 1)').toBe(true);
+    expect(result.content, 'runTask: the error gives the limit (guided step 1)').toContain('1');
     expect(children.specs).toEqual([]);
   });
 
@@ -229,7 +234,7 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     const specs: number[] = [];
     const makeChild: TaskOptions['makeChild'] = (spec) => {
       if (specs.length >= 5)
-        throw new Error('more than 5 children: the recursion is not bounded (childTools step 3: depth + 1)');
+        throw new Error('more than 5 children: the recursion is not bounded (childTools guided step 3: depth + 1)');
       specs.push(spec.depth);
       return new Agent({
         provider: new MockProvider([delegating, delegating]),
@@ -240,9 +245,10 @@ describe('childTools (src/planning/task.ts): what a child may use, and the depth
     };
     const { agent } = parentWith([delegating, delegating], { makeChild, maxDepth: 2 });
     const events = await collect(agent.run(ask('go')));
-    expect(specs, "childTools step 3: the child's own task tool is one level deeper, so depth 2 has none").toEqual([
-      1, 2,
-    ]);
+    expect(
+      specs,
+      "childTools: the child's own task tool is one level deeper, so depth 2 has none (guided step 3)",
+    ).toEqual([1, 2]);
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'end_turn' });
   });
 });
@@ -257,9 +263,12 @@ describe("runTask (src/planning/task.ts): a child's events, usage and signal rea
     const nested = ofType(events, 'subagent');
     expect(
       nested.every((e) => e.callId === 't1' && e.turn === 1),
-      'runTask step 4: each wraps the event with the parent call id and turn',
+      'runTask: each wraps the event with the parent call id and turn (guided step 4)',
     ).toBe(true);
-    expect(names(nested.map((e) => e.event)), 'runTask step 4: every event of the child, in order, unchanged').toEqual([
+    expect(
+      names(nested.map((e) => e.event)),
+      'runTask: every event of the child, in order, unchanged (guided step 4)',
+    ).toEqual([
       'turn_start',
       'tool_call_requested',
       'tool_call_decided k1',
@@ -268,7 +277,7 @@ describe("runTask (src/planning/task.ts): a child's events, usage and signal rea
       'text_delta',
       'done',
     ]);
-    expect(ofType(events, 'usage'), 'runTask step 5: no usage event when the child used nothing').toEqual([]);
+    expect(ofType(events, 'usage'), 'runTask: no usage event when the child used nothing (guided step 5)').toEqual([]);
     const all = names(events);
     expect(all.indexOf('tool_result t1'), "all of them before the task call's result").toBeGreaterThan(
       all.lastIndexOf('subagent(t1) done'),
@@ -312,7 +321,7 @@ describe("runTask (src/planning/task.ts): a child's events, usage and signal rea
     release();
     expect(
       timedOut,
-      'runTask step 4: emit each event as the child yields it (collecting them and emitting at the end holds the child up)',
+      'runTask: emit each event as the child yields it (collecting them and emitting at the end holds the child up) (guided step 4)',
     ).toBe(false);
   });
 
@@ -339,12 +348,12 @@ describe("runTask (src/planning/task.ts): a child's events, usage and signal rea
     // parent 1000+2000 in; child 10 + 100 (its answer after the grandchild) in; grandchild 100 in.
     expect(
       session.usage,
-      "runTask step 5: one usage event with everything the child used, counted by the session like the parent's own",
+      "runTask: one usage event with everything the child used, counted by the session like the parent's own (guided step 5)",
     ).toEqual({ inputTokens: 3210, outputTokens: 321 });
     const topUsage = ofType(events, 'usage');
     expect(
       topUsage.map((e) => e.usage.inputTokens),
-      'runTask step 5: one usage event per task, after its subagent events',
+      'runTask: one usage event per task, after its subagent events (guided step 5)',
     ).toEqual([1000, 210, 2000]);
   });
 
@@ -363,7 +372,9 @@ describe("runTask (src/planning/task.ts): a child's events, usage and signal rea
     });
     const history = ask('go');
     const events = await collect(agent.run(history, { signal: controller.signal }));
-    expect(childSignal?.aborted, "runTask step 4: run the child with the parent's signal (ctx.signal)").toBe(true);
+    expect(childSignal?.aborted, "runTask: run the child with the parent's signal (ctx.signal) (guided step 4)").toBe(
+      true,
+    );
     expect(events.at(-1)).toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(history).toBeValidHistory('after a cancel during a task');
   });
@@ -409,19 +420,19 @@ describe('runTask (src/planning/task.ts) at its edges', () => {
       { description: 'd', prompt: 'p' },
       { emit: (event) => void seen.push(event) },
     );
-    expect(seen[0], "runTask step 4: turn 0 and call id '' when absent").toMatchObject({
+    expect(seen[0], "runTask: turn 0 and call id '' when absent (guided step 4)").toMatchObject({
       type: 'subagent',
       turn: 0,
       callId: '',
     });
-    expect(seen.at(-1), 'runTask step 5').toEqual({ type: 'usage', turn: 0, usage: usage(5, 1) });
+    expect(seen.at(-1), 'runTask guided step 5').toEqual({ type: 'usage', turn: 0, usage: usage(5, 1) });
   });
 
   test('a child that answers with nothing but spaces: the result says it gave no answer', async () => {
     const children = childFactory([[assistantText('   ')]]);
     await expect(
       runTask({ ...bare, makeChild: children.makeChild }, { description: 'd', prompt: 'p' }, {}),
-      'runTask step 6: an empty answer (once trimmed) is a sentence that says so',
+      'runTask: an empty answer (once trimmed) is a sentence that says so (guided step 6)',
     ).resolves.toMatch(/\banswer\b/);
   });
 
@@ -441,16 +452,16 @@ describe('runTask (src/planning/task.ts) at its edges', () => {
     );
     expect(
       error,
-      "runTask step 6: decide by the done's reason: only end_turn is an answer; a child stopped at its turn limit failed, whatever text it wrote last",
+      "runTask: decide by the done's reason: only end_turn is an answer; a child stopped at its turn limit failed, whatever text it wrote last (guided step 6)",
     ).toBeInstanceOf(Error);
-    expect(String(error), 'runTask step 6: the error gives the reason').toContain('turn_limit');
+    expect(String(error), 'runTask: the error gives the reason (guided step 6)').toContain('turn_limit');
   });
 
   test('a child whose events end without a done is a failure that says so', async () => {
     const silent = { run: async function* () {} };
     await expect(
       runTask({ ...bare, makeChild: () => silent }, { description: 'd', prompt: 'p' }, {}),
-      'runTask step 6: no done event is not an answer',
+      'runTask: no done event is not an answer (guided step 6)',
     ).rejects.toThrow('task: the sub-agent did not finish (no done event)');
   });
 });

@@ -36,25 +36,25 @@ describe('todoProblems (src/planning/todo-list.ts)', () => {
   test('a task with no content is named by its number, counting from 1', () => {
     expect(
       todoProblems([task('Read'), task('   '), task('')]),
-      'todoProblems step 1: "task N has no content", for every empty task',
+      'todoProblems: "task N has no content", for every empty task (guided step 1)',
     ).toEqual(['task 2 has no content', 'task 3 has no content']);
   });
 
   test('a task written twice (ignoring case and spaces around it) names both tasks', () => {
     expect(
       todoProblems([task('Run the tests'), task('Fix it'), task('  run THE tests ')]),
-      'todoProblems step 2: "task N repeats task M", compared trimmed and ignoring case',
+      'todoProblems: "task N repeats task M", compared trimmed and ignoring case (guided step 2)',
     ).toEqual(['task 3 repeats task 1']);
   });
 
   test('more than one task in progress is one problem that names every one of them', () => {
     expect(
       todoProblems([task('a', 'in_progress'), task('b'), task('c', 'in_progress')]),
-      'todoProblems step 3',
+      'todoProblems guided step 3',
     ).toEqual(['only one task may be in progress at a time; tasks 1 and 3 are']);
     expect(
       todoProblems([task('a', 'in_progress'), task('b', 'in_progress'), task('c', 'in_progress')]),
-      'todoProblems step 3: three in progress',
+      'todoProblems: three in progress (guided step 3)',
     ).toEqual(['only one task may be in progress at a time; tasks 1, 2 and 3 are']);
     expect(todoProblems([task('a', 'in_progress'), task('b', 'completed')]), 'one in progress is fine').toEqual([]);
   });
@@ -62,17 +62,17 @@ describe('todoProblems (src/planning/todo-list.ts)', () => {
   test('tasks named like Object.prototype\'s members ("Constructor", "toString", "__proto__") are ordinary tasks', () => {
     expect(
       todoProblems([task('Constructor'), task('toString'), task('__proto__'), task('hasOwnProperty')]),
-      'todoProblems step 2: keep the tasks seen in a Map or Set (a plain object already "has" constructor and toString)',
+      'todoProblems: keep the tasks seen in a Map or Set (a plain object already "has" constructor and toString) (guided step 2)',
     ).toEqual([]);
     expect(
       todoProblems([task('toString'), task('TOSTRING')]),
-      'todoProblems step 2: a real repeat is still found',
+      'todoProblems: a real repeat is still found (guided step 2)',
     ).toEqual(['task 2 repeats task 1']);
   });
 
   test('every problem is reported at once, not only the first', () => {
     const problems = todoProblems([task('x', 'in_progress'), task(''), task('X', 'in_progress')]);
-    expect(problems, 'todoProblems step 4: return all of them, so the model fixes them in one go').toEqual([
+    expect(problems, 'todoProblems: return all of them, so the model fixes them in one go (guided step 4)').toEqual([
       'task 2 has no content',
       'task 3 repeats task 1',
       'only one task may be in progress at a time; tasks 1 and 3 are',
@@ -91,19 +91,19 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
     const events = await collect(agent.run(ask('fix it')));
     expect(
       names(events).slice(2, 5),
-      'todo_write step 3: the todo_list event comes while the tool runs, before its result',
+      'todo_write: the todo_list event comes while the tool runs, before its result (guided step 3)',
     ).toEqual(['tool_call_decided t1', 'todo_list', 'tool_result t1']);
     const [event] = ofType(events, 'todo_list');
-    expect(event, 'todo_write step 3: the event carries the turn, the call id and the whole list').toEqual({
+    expect(event, 'todo_write: the event carries the turn, the call id and the whole list (guided step 3)').toEqual({
       type: 'todo_list',
       turn: 1,
       callId: 't1',
       todos,
     });
-    expect(list.todos, 'todo_write step 2: the list keeps what the model wrote').toEqual(todos);
+    expect(list.todos, 'todo_write: the list keeps what the model wrote (guided step 2)').toEqual(todos);
     const result = requestOn(provider, 2).messages[2] as { content: string; isError: boolean };
     expect(result.isError, 'a good list is not an error').toBe(false);
-    expect(result.content, 'todo_write step 4: the result is todoSummary of the list').toBe(
+    expect(result.content, 'todo_write: the result is todoSummary of the list (guided step 4)').toBe(
       'Task list saved: 3 tasks (1 completed, 1 in progress, 1 pending). Now: Fix the bug.',
     );
   });
@@ -115,7 +115,9 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
       ofType(events, 'todo_list').map((e) => e.todos.map((t) => t.content)),
       'one event per accepted write, each with the whole list',
     ).toEqual([['a', 'b'], ['c']]);
-    expect(list.todos, 'todo_write step 2: the list is the last one written').toEqual([task('c', 'in_progress')]);
+    expect(list.todos, 'todo_write: the list is the last one written (guided step 2)').toEqual([
+      task('c', 'in_progress'),
+    ]);
   });
 
   test('a bad list is an error the model reads, with every problem; the old list stays and no event is sent', async () => {
@@ -125,13 +127,16 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
     const history = ask('go');
     const events = await collect(agent.run(history));
     const result = requestOn(provider, 2).messages[2] as { content: string; isError: boolean };
-    expect(result.isError, 'todo_write step 1: a list with problems is refused (throw)').toBe(true);
-    expect(result.content, 'todo_write step 1: the error says the list was not changed').toMatch(/not changed/);
-    expect(result.content, 'todo_write step 1: and gives every problem').toContain('task 2 has no content');
-    expect(result.content, 'todo_write step 1: and gives every problem').toContain('tasks 1 and 3 are');
-    expect(list.todos, 'todo_write step 1 comes before step 2: a refused list changes nothing').toEqual([
-      task('keep me', 'in_progress'),
-    ]);
+    expect(result.isError, 'todo_write: a list with problems is refused (throw) (guided step 1)').toBe(true);
+    expect(result.content, 'todo_write: the error says the list was not changed (guided step 1)').toMatch(
+      /not changed/,
+    );
+    expect(result.content, 'todo_write: and gives every problem (guided step 1)').toContain('task 2 has no content');
+    expect(result.content, 'todo_write: and gives every problem (guided step 1)').toContain('tasks 1 and 3 are');
+    expect(
+      list.todos,
+      'todo_write: a refused list changes nothing: check the whole list before keeping any of it (guided steps 1 and 2)',
+    ).toEqual([task('keep me', 'in_progress')]);
     expect(ofType(events, 'todo_list'), 'no todo_list event for a refused list').toEqual([]);
     expect(history).toBeValidHistory('after a refused list');
   });
@@ -141,7 +146,7 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
       [task('  Run the tests  ', 'in_progress', { activeForm: ' Running the tests\n' })],
     ]);
     await collect(agent.run(ask('go')));
-    expect(list.todos, 'todo_write step 2: trim content and activeForm').toEqual([
+    expect(list.todos, 'todo_write: trim content and activeForm (guided step 2)').toEqual([
       task('Run the tests', 'in_progress', { activeForm: 'Running the tests' }),
     ]);
   });
@@ -161,7 +166,7 @@ describe('todo_write (src/planning/todo-list.ts)', () => {
     }
     expect(
       list.todos,
-      'todo_write step 3: emit list.todos (a copy), not the array or the objects the list keeps',
+      'todo_write: emit list.todos (a copy), not the array or the objects the list keeps (guided step 3)',
     ).toEqual([task('a', 'in_progress')]);
   });
 
@@ -200,11 +205,11 @@ describe('todo_write (src/planning/todo-list.ts) outside a loop', () => {
     const tool = todoWriteTool(list);
     await expect(
       tool.execute({ todos: [task('a', 'in_progress')] }, { cwd: process.cwd() }),
-      'todo_write step 3: ctx.emit may be absent (ctx.emit?.(...))',
+      'todo_write: ctx.emit may be absent (ctx.emit?.(...)) (guided step 3)',
     ).resolves.toBe('Task list saved: 1 task (0 completed, 1 in progress, 0 pending). Now: a.');
     const seen: unknown[] = [];
     await tool.execute({ todos: [task('b')] }, { cwd: process.cwd(), emit: (event) => void seen.push(event) });
-    expect(seen, "todo_write step 3: turn 0 and call id '' when the context has none").toEqual([
+    expect(seen, "todo_write: turn 0 and call id '' when the context has none (guided step 3)").toEqual([
       { type: 'todo_list', turn: 0, callId: '', todos: [task('b')] },
     ]);
   });
@@ -213,7 +218,7 @@ describe('todo_write (src/planning/todo-list.ts) outside a loop', () => {
     const tool = todoWriteTool(new TodoList());
     await expect(
       tool.execute({ todos: [task(''), task('x', 'in_progress'), task('y', 'in_progress')] }, { cwd: process.cwd() }),
-      'todo_write step 1: every problem, joined with "; "',
+      'todo_write: every problem, joined with "; " (guided step 1)',
     ).rejects.toThrow('task 1 has no content; only one task may be in progress at a time; tasks 2 and 3 are');
   });
 });

@@ -68,10 +68,10 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     const { e, factory } = connect({ script: [assistantText('Looks good.')] });
     const { sessionId } = await e.open(tempWorkspace().root);
     const answer = await e.prompt(sessionId, '/review   42 ');
-    expect(answer.stopReason, 'AcpServer.slashCommand step 4: the command runs as a prompt').toBe('end_turn');
+    expect(answer.stopReason, 'AcpServer.slashCommand: the command runs as a prompt (guided step 4)').toBe('end_turn');
     expect(
       requests(factory)[0]!.messages[0],
-      'AcpServer.slashCommand steps 2 and 4: expand(the arguments, trimmed) is the user message',
+      'AcpServer.slashCommand: expand(the arguments, trimmed) is the user message (guided steps 2 and 4)',
     ).toEqual(userMessage('Review pull request 42 carefully.'));
   });
 
@@ -79,20 +79,24 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     // A model is there to answer, so a server that sends the command on is caught by what it sent, not by a failure.
     const { e, factory } = connect({ script: [assistantText('I sent them.')] });
     const { sessionId } = await e.open(tempWorkspace().root);
-    const answer = await settles(e.prompt(sessionId, '/help'), 'AcpServer.slashCommand step 3: /help must be answered');
-    expect(answer.stopReason, 'AcpServer.prompt step 2: a command answered here ends the prompt with end_turn').toBe(
-      'end_turn',
+    const answer = await settles(
+      e.prompt(sessionId, '/help'),
+      'AcpServer.slashCommand: /help must be answered (guided step 3)',
     );
     expect(
+      answer.stopReason,
+      'AcpServer.prompt: a command answered here ends the prompt with end_turn (guided step 2)',
+    ).toBe('end_turn');
+    expect(
       requests(factory),
-      'AcpServer.slashCommand step 3: a built-in never reaches the model (nor does a custom "help" run)',
+      'AcpServer.slashCommand: a built-in never reaches the model (nor does a custom "help" run) (guided step 3)',
     ).toEqual([]);
-    expect(said(e, sessionId), 'AcpServer.slashCommand step 3: runBuiltin lists the commands').toContain(
+    expect(said(e, sessionId), 'AcpServer.slashCommand: runBuiltin lists the commands (guided step 3)').toContain(
       '/review [pr-number]: Review a pull request',
     );
     expect(
       e.server.sessions.get(sessionId)!.handle.history,
-      'AcpServer.prompt step 2: nothing is added to the history for a built-in',
+      'AcpServer.prompt: nothing is added to the history for a built-in (guided step 2)',
     ).toEqual([]);
   });
 
@@ -102,7 +106,7 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     await e.prompt(sessionId, '/mode plan');
     expect(
       e.server.sessions.get(sessionId)!.handle.modes.mode,
-      'AcpServer.slashCommand step 3: /mode plan switches the gate',
+      'AcpServer.slashCommand: /mode plan switches the gate (guided step 3)',
     ).toBe('plan');
     expect(
       brief(e.of(sessionId)).filter((line) => line.startsWith('mode')),
@@ -120,13 +124,17 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     const { e, factory } = connect({ script: [assistantText('I guess you meant review.')] });
     const { sessionId } = await e.open(tempWorkspace().root);
     const answer = await e.prompt(sessionId, '/reveiw 42');
-    expect(answer.stopReason, 'AcpServer.slashCommand step 5: an unknown command is answered (end_turn)').toBe(
+    expect(answer.stopReason, 'AcpServer.slashCommand: an unknown command is answered (end_turn) (guided step 5)').toBe(
       'end_turn',
     );
-    expect(requests(factory), 'AcpServer.slashCommand step 5: an unknown command never reaches the model').toEqual([]);
-    expect(said(e, sessionId), 'AcpServer.slashCommand step 5: the message names the command and /help').toMatch(
-      /\/reveiw[\s\S]*\/help/,
-    );
+    expect(
+      requests(factory),
+      'AcpServer.slashCommand: an unknown command never reaches the model (guided step 5)',
+    ).toEqual([]);
+    expect(
+      said(e, sessionId),
+      'AcpServer.slashCommand: the message names the command and /help (guided step 5)',
+    ).toMatch(/\/reveiw[\s\S]*\/help/);
   });
 
   test('a session without commands of its own (no handle.commands) still answers built-ins and unknown commands', async () => {
@@ -137,16 +145,20 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     expect(e.server.sessions.get(sessionId)!.handle.commands, 'the test session has no commands').toBeUndefined();
     const answer = await settles(
       e.prompt(sessionId, '/review 42'),
-      'AcpServer.slashCommand step 4: a handle without commands (they are optional) must not break the prompt',
+      'AcpServer.slashCommand: a handle without commands (they are optional) must not break the prompt (guided step 4)',
     );
     expect(
       answer.stopReason,
-      'AcpServer.slashCommand step 5: with no commands of its own, /review is unknown: answered here (end_turn)',
+      'AcpServer.slashCommand: with no commands of its own, /review is unknown: answered here (end_turn) (guided step 5)',
     ).toBe('end_turn');
-    expect(requests(factory), 'AcpServer.slashCommand step 5: an unknown command never reaches the model').toEqual([]);
-    expect(said(e, sessionId), 'AcpServer.slashCommand step 5: the message names the command and /help').toMatch(
-      /\/review[\s\S]*\/help/,
-    );
+    expect(
+      requests(factory),
+      'AcpServer.slashCommand: an unknown command never reaches the model (guided step 5)',
+    ).toEqual([]);
+    expect(
+      said(e, sessionId),
+      'AcpServer.slashCommand: the message names the command and /help (guided step 5)',
+    ).toMatch(/\/review[\s\S]*\/help/);
   });
 
   test('text that only starts with a slash (a path) is a request for the model, as typed', async () => {
@@ -156,7 +168,7 @@ describe('AcpServer.slashCommand (src/acp/server.ts)', () => {
     await e.prompt(sessionId, 'please /review this');
     expect(
       requests(factory).map((request) => request.messages.at(-1)),
-      'AcpServer.slashCommand step 1: a first word that is not a command name, or no slash first, is text',
+      'AcpServer.slashCommand: a first word that is not a command name, or no slash first, is text (guided step 1)',
     ).toEqual([userMessage('/etc/hosts has a wrong line'), userMessage('please /review this')]);
   });
 

@@ -34,10 +34,13 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const session = await e.open(tempWorkspace().root);
     expect(
       values(session.configOptions),
-      'AcpServer.newSession step 5: configOptions (this.configOptionsOf(handle)) with the current values',
+      'AcpServer.newSession: configOptions (this.configOptionsOf(handle)) with the current values (guided step 5)',
     ).toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
     const model = session.configOptions!.find((option) => option.id === 'model')!;
-    expect(model, 'AcpServer.newSession step 5: the model option is a select of the category model').toMatchObject({
+    expect(
+      model,
+      'AcpServer.newSession: the model option is a select of the category model (guided step 5)',
+    ).toMatchObject({
       type: 'select',
       category: 'model',
     });
@@ -50,12 +53,13 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const loaded = await e.agent.request(acp.methods.agent.session.load, { sessionId: 'old', cwd, mcpServers: [] });
     expect(
       values(loaded.configOptions),
-      'AcpServer.loadSession step 5: configOptions as newSession gives them',
+      'AcpServer.loadSession: configOptions as newSession gives them (guided step 5)',
     ).toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
     const resumed = await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old', cwd });
-    expect(values(resumed.configOptions), 'AcpServer.loadSession step 5: session/resume answers with them too').toEqual(
-      ['mode=default', 'model=big-1', 'small_fast_model=small-1'],
-    );
+    expect(
+      values(resumed.configOptions),
+      'AcpServer.loadSession: session/resume answers with them too (guided step 5)',
+    ).toEqual(['mode=default', 'model=big-1', 'small_fast_model=small-1']);
   });
 
   test("picking a model answers with every option's value, and the next prompt is sent to that model", async () => {
@@ -67,21 +71,20 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
       setOption(e, sessionId, 'model', 'big-2'),
       'AcpServer.setConfigOption: a known model must be accepted',
     );
-    expect(values(answer.configOptions), 'AcpServer.setConfigOption step 5: every option with its value now').toEqual([
-      'mode=default',
-      'model=big-2',
-      'small_fast_model=small-1',
-    ]);
+    expect(
+      values(answer.configOptions),
+      'AcpServer.setConfigOption: every option with its value now (guided step 5)',
+    ).toEqual(['mode=default', 'model=big-2', 'small_fast_model=small-1']);
     const small = await setOption(e, sessionId, 'small_fast_model', 'small-2');
     expect(
       values(small.configOptions),
-      'AcpServer.setConfigOption step 3: the small fast model is its own option',
+      'AcpServer.setConfigOption: the small fast model is its own option (guided step 3)',
     ).toEqual(['mode=default', 'model=big-2', 'small_fast_model=small-2']);
     await e.prompt(sessionId, 'Second');
     const requests = (factory.providers[0] as MockProvider).requests;
     expect(
       requests.map((request) => request.model),
-      'AcpServer.setConfigOption step 3: handle.models.set(...) switches the model the session sends',
+      'AcpServer.setConfigOption: handle.models.set(...) switches the model the session sends (guided step 3)',
     ).toEqual(['big-1', 'big-2']);
   });
 
@@ -89,12 +92,13 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const e = connect(testFactory({ models: MODELS }));
     const { sessionId } = await e.open(tempWorkspace().root);
     const answer = await setOption(e, sessionId, 'mode', 'plan');
-    expect(values(answer.configOptions)[0], 'AcpServer.setConfigOption step 2: the mode option now says plan').toBe(
-      'mode=plan',
-    );
+    expect(
+      values(answer.configOptions)[0],
+      'AcpServer.setConfigOption: the mode option now says plan (guided step 2)',
+    ).toBe('mode=plan');
     expect(
       e.server.sessions.get(sessionId)!.handle.modes.mode,
-      "AcpServer.setConfigOption step 2: handle.modes.setMode: the gate's mode",
+      "AcpServer.setConfigOption: handle.modes.setMode: the gate's mode (guided step 2)",
     ).toBe('plan');
     expect(
       brief(e.of(sessionId)),
@@ -106,15 +110,15 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const e = connect(testFactory({ models: MODELS }));
     const { sessionId } = await e.open(tempWorkspace().root);
     const cases: Array<[string, unknown, string]> = [
-      ['temperature', '0.2', 'AcpServer.setConfigOption step 4: an option there is not'],
-      ['model', 'gpt-unknown', 'AcpServer.setConfigOption step 3: a model that is not one of the choices'],
+      ['temperature', '0.2', 'AcpServer.setConfigOption: an option there is not (guided step 4)'],
+      ['model', 'gpt-unknown', 'AcpServer.setConfigOption: a model that is not one of the choices (guided step 3)'],
       [
         'small_fast_model',
         'mode',
-        'AcpServer.setConfigOption step 3: a small fast model that is not one of the choices',
+        'AcpServer.setConfigOption: a small fast model that is not one of the choices (guided step 3)',
       ],
-      ['mode', 'yolo', 'AcpServer.setConfigOption step 2: a mode there is not'],
-      ['mode', true, 'AcpServer.setConfigOption step 1: a boolean value'],
+      ['mode', 'yolo', 'AcpServer.setConfigOption: a mode there is not (guided step 2)'],
+      ['mode', true, 'AcpServer.setConfigOption: a boolean value (guided step 1)'],
     ];
     for (const [configId, value, where] of cases) {
       const params =
@@ -152,22 +156,28 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
         '0.2',
         'temperature',
         ids,
-        'step 4: an unknown option names it and the ids there are (those of this.configOptionsOf(handle))',
+        'an unknown option names it and the ids there are (those of this.configOptionsOf(handle)) (guided step 4)',
       ],
-      ['mode', 'yolo', 'yolo', modes, 'step 2: an unknown mode names it and the modes there are, as setMode does'],
+      [
+        'mode',
+        'yolo',
+        'yolo',
+        modes,
+        'an unknown mode names it and the modes there are, as setMode does (guided step 2)',
+      ],
       [
         'model',
         'gpt-unknown',
         'gpt-unknown',
         handle.models!.choices,
-        'step 3: an unknown model names it and the choices (handle.models.choices)',
+        'an unknown model names it and the choices (handle.models.choices) (guided step 3)',
       ],
       [
         'small_fast_model',
         'tiny-unknown',
         'tiny-unknown',
         handle.models!.choices,
-        'step 3: an unknown small fast model names it and the choices (handle.models.choices)',
+        'an unknown small fast model names it and the choices (handle.models.choices) (guided step 3)',
       ],
     ];
     for (const [configId, value, named, listed, where] of cases) {
@@ -185,11 +195,11 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     }
     const modelAsOption = await errorOf(
       setOption(e, sessionId, 'temperature', 'big-2'),
-      'AcpServer.setConfigOption step 4: an option there is not must be refused, even when the value is one of the models',
+      'AcpServer.setConfigOption: an option there is not must be refused, even when the value is one of the models (guided step 4)',
     );
     expect(
       modelAsOption.code,
-      'AcpServer.setConfigOption step 3: only model and small_fast_model take a model; any other id is step 4: invalid params (-32602)',
+      'AcpServer.setConfigOption: only model and small_fast_model take a model; any other id is step 4: invalid params (-32602) (guided step 3)',
     ).toBe(-32602);
     for (const configId of ['mode', 'model', 'temperature']) {
       const error = await errorOf(
@@ -199,15 +209,15 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
           type: 'boolean',
           value: true,
         }),
-        `AcpServer.setConfigOption step 1: the boolean value true for ${configId} must be refused`,
+        `AcpServer.setConfigOption: the boolean value true for ${configId} must be refused (guided step 1)`,
       );
       expect(
         error.code,
-        `AcpServer.setConfigOption step 1: the boolean value for ${configId} is invalid params (-32602)`,
+        `AcpServer.setConfigOption: the boolean value for ${configId} is invalid params (-32602) (guided step 1)`,
       ).toBe(-32602);
       expect(
         error.message,
-        `AcpServer.setConfigOption step 1: a value that is not a string is refused first, for any option (${configId} here), with a message saying a string is expected`,
+        `AcpServer.setConfigOption: a value that is not a string is refused first, for any option (${configId} here), with a message saying a string is expected (guided step 1)`,
       ).toMatch(/string/i);
     }
     expect(
@@ -222,9 +232,9 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     expect(values(session.configOptions), 'configOptionsOf: no handle.models, only the mode').toEqual(['mode=default']);
     const error = await errorOf(
       setOption(e, session.sessionId, 'model', 'big-1'),
-      'AcpServer.setConfigOption step 3: without handle.models, model must be refused',
+      'AcpServer.setConfigOption: without handle.models, model must be refused (guided step 3)',
     );
-    expect(error.code, 'AcpServer.setConfigOption step 3: invalid params (-32602)').toBe(-32602);
+    expect(error.code, 'AcpServer.setConfigOption: invalid params (-32602) (guided step 3)').toBe(-32602);
   });
 
   test("an untrusted folder's mode is not raised, through the option or session/set_mode; plan still may be chosen", async () => {
@@ -233,17 +243,17 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     for (const mode of ['bypassPermissions', 'acceptEdits']) {
       const viaOption = await errorOf(
         setOption(e, sessionId, 'mode', mode),
-        `AcpServer.setConfigOption step 2: ${mode} in an untrusted folder must be refused (checkModeTrust)`,
+        `AcpServer.setConfigOption: ${mode} in an untrusted folder must be refused (checkModeTrust) (guided step 2)`,
       );
       expect(
         viaOption,
-        `AcpServer.setConfigOption step 2: ${mode} is refused as an invalid request that says the folder is not trusted`,
+        `AcpServer.setConfigOption: ${mode} is refused as an invalid request that says the folder is not trusted (guided step 2)`,
       ).toMatchObject({ code: -32600, message: expect.stringContaining('not trusted') });
       const viaMode = await errorOf(
         e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: mode }),
-        `AcpServer.setMode step 3: ${mode} in an untrusted folder must be refused (checkModeTrust)`,
+        `AcpServer.setMode: ${mode} in an untrusted folder must be refused (checkModeTrust) (guided step 3)`,
       );
-      expect(viaMode.code, `AcpServer.setMode step 3: ${mode} is an invalid request (-32600)`).toBe(-32600);
+      expect(viaMode.code, `AcpServer.setMode: ${mode} is an invalid request (-32600) (guided step 3)`).toBe(-32600);
     }
     expect(
       e.server.sessions.get(sessionId)!.handle.modes.mode,
@@ -252,7 +262,7 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const plan = await setOption(e, sessionId, 'mode', 'plan');
     expect(
       values(plan.configOptions),
-      'AcpServer.setConfigOption step 2: plan raises nothing, so it may be chosen',
+      'AcpServer.setConfigOption: plan raises nothing, so it may be chosen (guided step 2)',
     ).toEqual(['mode=plan']);
   });
 
@@ -261,14 +271,15 @@ describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(tempWorkspace().root);
     await settles(
       setOption(e, sessionId, 'mode', 'bypassPermissions'),
-      'AcpServer.setConfigOption step 2: a trusted folder may raise the mode',
+      'AcpServer.setConfigOption: a trusted folder may raise the mode (guided step 2)',
     );
     await settles(
       e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'acceptEdits' }),
       'AcpServer.setMode: a trusted folder may raise the mode',
     );
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: the mode is set').toBe(
-      'acceptEdits',
-    );
+    expect(
+      e.server.sessions.get(sessionId)!.handle.modes.mode,
+      'AcpServer.setMode: the mode is set (guided step 4)',
+    ).toBe('acceptEdits');
   });
 });

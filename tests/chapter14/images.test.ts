@@ -42,23 +42,24 @@ describe('promptImages (src/acp/prompt.ts)', () => {
     ];
     expect(
       promptImages(blocks, true),
-      'promptImages steps 1 and 3: each image block as { type: "image", mimeType, data }, in the order given',
+      'promptImages: each image block as { type: "image", mimeType, data }, in the order given (guided steps 1 and 3)',
     ).toEqual([asImage(PNG), asImage(JPEG)]);
     expect(
       promptImages([{ type: 'text', text: 'hi' }], false),
-      'promptImages step 1: a prompt without images has none, whatever the model reads',
+      'promptImages: a prompt without images has none, whatever the model reads (guided step 1)',
     ).toEqual([]);
   });
 
   test('an image for a model that reads none is refused as invalid params that say so, never dropped', async () => {
     const error = await fails(
       () => promptImages([{ type: 'text', text: 'What is this?' }, PNG], false),
-      'promptImages step 2: an image for a model that reads no images must be refused, not dropped',
+      'promptImages: an image for a model that reads no images must be refused, not dropped (guided step 2)',
     );
-    expect(error, 'promptImages step 2: RequestError.invalidParams (-32602)').toMatchObject({ code: -32602 });
-    expect(error.message, "promptImages step 2: the message says the agent's model does not read images").toMatch(
-      /not read images/,
-    );
+    expect(error, 'promptImages: RequestError.invalidParams (-32602) (guided step 2)').toMatchObject({ code: -32602 });
+    expect(
+      error.message,
+      "promptImages: the message says the agent's model does not read images (guided step 2)",
+    ).toMatch(/not read images/);
   });
 
   test('an image the APIs cannot take is refused as invalid params that say what is wrong', async () => {
@@ -82,13 +83,16 @@ describe('promptImages (src/acp/prompt.ts)', () => {
       ],
     ];
     for (const [what, block, says] of cases) {
-      const error = await fails(() => promptImages([PNG, block], true), `promptImages step 3: ${what} must be refused`);
-      expect(error, `promptImages step 3: ${what} → RequestError.invalidParams (-32602)`).toMatchObject({
+      const error = await fails(
+        () => promptImages([PNG, block], true),
+        `promptImages: ${what} must be refused (guided step 3)`,
+      );
+      expect(error, `promptImages: ${what} → RequestError.invalidParams (-32602) (guided step 3)`).toMatchObject({
         code: -32602,
       });
       expect(
         error.message,
-        `promptImages step 3: the message says what is wrong with ${what} (imageProblem's sentence)`,
+        `promptImages: the message says what is wrong with ${what} (imageProblem's sentence) (guided step 3)`,
       ).toMatch(says);
     }
   });
@@ -105,7 +109,7 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
       const init = await e.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION });
       expect(
         init.agentCapabilities?.promptCapabilities,
-        `AcpServer.initialize step 2: options.imageInput ${imageInput} → image: ${image} (fail closed: not said is no)`,
+        `AcpServer.initialize: options.imageInput ${imageInput} → image: ${image} (fail closed: not said is no) (guided step 2)`,
       ).toMatchObject({ image, audio: false, embeddedContext: true });
     }
   });
@@ -121,10 +125,10 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
     expect(answer.stopReason, 'AcpServer.prompt: the run ends normally').toBe('end_turn');
     expect(
       sent(0),
-      'AcpServer.prompt steps 2-3: the user message is userMessage(text, images), the images from promptImages',
+      'AcpServer.prompt: the user message is userMessage(text, images), the images from promptImages (guided steps 2-3)',
     ).toEqual([userMessage('What is this?', [asImage(PNG)])]);
     await e.prompt(sessionId, 'And its colour?');
-    expect(sent(1)[0], 'AcpServer.prompt step 3: the picture stays with its message in the history').toEqual(
+    expect(sent(1)[0], 'AcpServer.prompt: the picture stays with its message in the history (guided step 3)').toEqual(
       userMessage('What is this?', [asImage(PNG)]),
     );
   });
@@ -138,17 +142,19 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
         sessionId,
         prompt: [{ type: 'text', text: 'What is this?' }, PNG],
       }),
-      'AcpServer.prompt step 2: an image for a model that reads none must be refused, not dropped',
+      'AcpServer.prompt: an image for a model that reads none must be refused, not dropped (guided step 2)',
     )) as { code?: number; message?: string };
-    expect(refused.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params, -32602)').toBe(-32602);
+    expect(refused.code, 'AcpServer.prompt: promptImages refuses it (invalid params, -32602) (guided step 2)').toBe(
+      -32602,
+    );
     expect(refused.message, "the editor is told the agent's model does not read images").toMatch(/not read images/);
     expect(
       (factory.providers[0] as MockProvider).requests,
-      'AcpServer.prompt step 2: nothing reaches the model',
+      'AcpServer.prompt: nothing reaches the model (guided step 2)',
     ).toHaveLength(0);
     expect(
       e.server.sessions.get(sessionId)?.handle.history,
-      'AcpServer.prompt step 2: check the images before the history changes',
+      'AcpServer.prompt: check the images before the history changes (guided step 2)',
     ).toEqual([]);
     expect((await e.prompt(sessionId, 'Hi')).stopReason, 'the session still works').toBe('end_turn');
     expect(sent(0), 'the next prompt is sent alone').toEqual([userMessage('Hi')]);
@@ -166,9 +172,9 @@ describe('images through the server (AcpServer.initialize and AcpServer.prompt, 
           { type: 'image', data: PNG.data, mimeType: 'image/tiff' },
         ],
       }),
-      'AcpServer.prompt step 2: an image the APIs cannot take must be refused',
+      'AcpServer.prompt: an image the APIs cannot take must be refused (guided step 2)',
     )) as { code?: number; message?: string };
-    expect(refused.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params)').toBe(-32602);
+    expect(refused.code, 'AcpServer.prompt: promptImages refuses it (invalid params) (guided step 2)').toBe(-32602);
     expect(refused.message, 'the editor is told which type').toMatch(/image\/tiff/);
     expect((factory.providers[0] as MockProvider).requests, 'nothing reaches the model').toHaveLength(0);
     expect(e.server.sessions.get(sessionId)?.handle.history, 'the history is unchanged').toEqual([]);

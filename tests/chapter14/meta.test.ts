@@ -19,23 +19,23 @@ describe('systemPromptFromMeta: replace and append (src/acp/session-setup.ts)', 
   test('{ replace } replaces; with both, replace wins; { append } alone adds', () => {
     expect(
       systemPromptFromMeta({ systemPrompt: { replace: 'You are terse.' } }),
-      'systemPromptFromMeta step 3: { replace } → { replace }',
+      'systemPromptFromMeta: { replace } → { replace } (guided step 3)',
     ).toEqual({ replace: 'You are terse.' });
     expect(
       systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.', replace: 'Only this.' } }),
-      'systemPromptFromMeta step 3: with append and replace, replace wins',
+      'systemPromptFromMeta: with append and replace, replace wins (guided step 3)',
     ).toEqual({ replace: 'Only this.' });
     expect(
       systemPromptFromMeta({ systemPrompt: { replace: 'Only this.', append: 'Use tabs.' } }),
-      'systemPromptFromMeta step 3: whatever the order of the keys',
+      'systemPromptFromMeta: whatever the order of the keys (guided step 3)',
     ).toEqual({ replace: 'Only this.' });
     expect(
       systemPromptFromMeta({ systemPrompt: { replace: '' } }),
-      'systemPromptFromMeta step 3: an empty replace still replaces',
+      'systemPromptFromMeta: an empty replace still replaces (guided step 3)',
     ).toEqual({ replace: '' });
     expect(
       systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.', other: 1 } }),
-      'systemPromptFromMeta step 3: other keys are not ours',
+      'systemPromptFromMeta: other keys are not ours (guided step 3)',
     ).toEqual({ append: 'Use tabs.' });
   });
 
@@ -49,12 +49,14 @@ describe('systemPromptFromMeta: replace and append (src/acp/session-setup.ts)', 
     ]) {
       const error = await fails(
         () => systemPromptFromMeta({ systemPrompt: value }),
-        `systemPromptFromMeta step 3: ${JSON.stringify(value)} must be refused`,
+        `systemPromptFromMeta: ${JSON.stringify(value)} must be refused (guided step 3)`,
       );
-      expect(error, `systemPromptFromMeta step 4: ${JSON.stringify(value)} is invalid params`).toMatchObject({
+      expect(error, `systemPromptFromMeta: ${JSON.stringify(value)} is invalid params (guided step 4)`).toMatchObject({
         code: -32602,
       });
-      expect(error.message, 'systemPromptFromMeta step 4: the message shows the accepted shapes').toMatch(/replace/);
+      expect(error.message, 'systemPromptFromMeta: the message shows the accepted shapes (guided step 4)').toMatch(
+        /replace/,
+      );
     }
   });
 });
@@ -63,7 +65,7 @@ describe('resumeFromMeta (src/acp/session-setup.ts)', () => {
   test('reads _meta.claudeCode.options.resume, and nothing when any part of the path is missing', () => {
     expect(
       resumeFromMeta({ claudeCode: { options: { resume: 'abc-123_X', model: 'other' } } }),
-      'resumeFromMeta step 2: the id',
+      'resumeFromMeta: the id (guided step 2)',
     ).toBe('abc-123_X');
     for (const meta of [
       undefined,
@@ -79,7 +81,7 @@ describe('resumeFromMeta (src/acp/session-setup.ts)', () => {
     ]) {
       expect(
         resumeFromMeta(meta as never),
-        `resumeFromMeta step 1: ${JSON.stringify(meta)} → undefined`,
+        `resumeFromMeta: ${JSON.stringify(meta)} → undefined (guided step 1)`,
       ).toBeUndefined();
     }
   });
@@ -88,12 +90,12 @@ describe('resumeFromMeta (src/acp/session-setup.ts)', () => {
     for (const resume of ['../../etc/passwd', 'a/b', '', 42, { id: 'x' }]) {
       const error = await fails(
         () => resumeFromMeta({ claudeCode: { options: { resume } } }),
-        `resumeFromMeta step 3: ${JSON.stringify(resume)} must be refused`,
+        `resumeFromMeta: ${JSON.stringify(resume)} must be refused (guided step 3)`,
       );
-      expect(error, `resumeFromMeta step 3: ${JSON.stringify(resume)} is invalid params`).toMatchObject({
+      expect(error, `resumeFromMeta: ${JSON.stringify(resume)} is invalid params (guided step 3)`).toMatchObject({
         code: -32602,
       });
-      expect(error.message, `resumeFromMeta step 3: the message says the resume must be a session id`).toMatch(
+      expect(error.message, `resumeFromMeta: the message says the resume must be a session id (guided step 3)`).toMatch(
         /session ?id/i,
       );
     }
@@ -112,21 +114,23 @@ describe('AcpServer.newSession: resume through _meta (src/acp/server.ts)', () =>
     const session = await e.open(root, {
       _meta: { claudeCode: { options: { resume: 'old-1' } }, systemPrompt: { append: 'Be brief.' } },
     });
-    expect(session.sessionId, 'AcpServer.newSession step 2: the answer names the resumed session').toBe('old-1');
+    expect(session.sessionId, 'AcpServer.newSession: the answer names the resumed session (guided step 2)').toBe(
+      'old-1',
+    );
     expect(
       session.configOptions?.length,
-      'AcpServer.newSession step 2: with the modes and config options, as session/resume answers',
+      'AcpServer.newSession: with the modes and config options, as session/resume answers (guided step 2)',
     ).toBeGreaterThan(0);
     expect(
       factory.setups.map((setup) => [setup.sessionId, setup.resume, setup.systemPrompt]),
-      'AcpServer.newSession step 2: the factory resumes old-1 (loadSession with replay false), with the _meta system prompt',
+      'AcpServer.newSession: the factory resumes old-1 (loadSession with replay false), with the _meta system prompt (guided step 2)',
     ).toEqual([['old-1', true, { append: 'Be brief.' }]]);
-    expect(e.of('old-1'), 'AcpServer.newSession step 2: resume, not load: nothing is replayed').toEqual([]);
+    expect(e.of('old-1'), 'AcpServer.newSession: resume, not load: nothing is replayed (guided step 2)').toEqual([]);
     await e.prompt('old-1', 'Continue');
     const request = (factory.providers[0] as MockProvider).requests[0]!;
     expect(
       shape(request.messages as Message[]),
-      'AcpServer.newSession step 2: the prompt continues the saved history',
+      'AcpServer.newSession: the prompt continues the saved history (guided step 2)',
     ).toEqual(['user', 'assistant text', 'user']);
   });
 
@@ -143,9 +147,9 @@ describe('AcpServer.newSession: resume through _meta (src/acp/server.ts)', () =>
           mcpServers: [],
           _meta: { claudeCode: { options: { resume: 'gone' } } },
         }),
-      'AcpServer.newSession step 2: a saved session that is not there must fail',
+      'AcpServer.newSession: a saved session that is not there must fail (guided step 2)',
     );
-    expect(missing, 'AcpServer.newSession step 2: as session/resume: -32002 naming it').toMatchObject({
+    expect(missing, 'AcpServer.newSession: as session/resume: -32002 naming it (guided step 2)').toMatchObject({
       code: -32002,
       message: expect.stringContaining('gone'),
     });
@@ -156,9 +160,9 @@ describe('AcpServer.newSession: resume through _meta (src/acp/server.ts)', () =>
           mcpServers: [],
           _meta: { claudeCode: { options: { resume: '../x' } } },
         }),
-      'AcpServer.newSession step 2: a resume that is not an id must fail',
+      'AcpServer.newSession: a resume that is not an id must fail (guided step 2)',
     );
-    expect(bad.code, 'AcpServer.newSession step 2: resumeFromMeta refuses it: invalid params').toBe(-32602);
+    expect(bad.code, 'AcpServer.newSession: resumeFromMeta refuses it: invalid params (guided step 2)').toBe(-32602);
     expect(
       factory.setups.map((setup) => setup.sessionId),
       'AcpServer.newSession: only the missing session was looked for; no new session was made',

@@ -69,16 +69,19 @@ describe('AcpServer.listSessions (src/acp/session-admin.ts)', () => {
     );
     expect(
       mine.sessions,
-      'AcpServer.listSessions steps 2-3: the sessions of that folder only, newest first, with id, folder, title (one line) and updatedAt',
+      'AcpServer.listSessions: the sessions of that folder only, newest first, with id, folder, title (one line) and updatedAt (guided steps 2-3)',
     ).toEqual([
       { sessionId: 'new', cwd: a, title: 'Add a README', updatedAt: '2026-01-01T10:05:00.000Z' },
       { sessionId: 'old', cwd: a, title: 'Fix the login bug', updatedAt: '2026-01-01T10:01:00.000Z' },
     ]);
-    expect(mine.nextCursor ?? undefined, 'AcpServer.listSessions step 4: one page, no next cursor').toBeUndefined();
+    expect(
+      mine.nextCursor ?? undefined,
+      'AcpServer.listSessions: one page, no next cursor (guided step 4)',
+    ).toBeUndefined();
     const all = await e.agent.request(acp.methods.agent.session.list, {});
     expect(
       all.sessions.map((s) => `${s.cwd === a ? 'a' : s.cwd === b ? 'b' : s.cwd}:${s.sessionId}`).sort(),
-      'AcpServer.listSessions step 2: without a cwd, the sessions of every project (saved.projects())',
+      'AcpServer.listSessions: without a cwd, the sessions of every project (saved.projects()) (guided step 2)',
     ).toEqual(['a:new', 'a:old', 'b:other']);
   });
 
@@ -93,7 +96,7 @@ describe('AcpServer.listSessions (src/acp/session-admin.ts)', () => {
     const { sessions } = await e.agent.request(acp.methods.agent.session.list, { cwd: a });
     expect(
       sessions.map((s) => [s.sessionId, s.title]).sort(),
-      "AcpServer.listSessions step 3: '' becomes a null title; a summary with a problem is not listed",
+      "AcpServer.listSessions: '' becomes a null title; a summary with a problem is not listed (guided step 3)",
     ).toEqual([
       ['blank', null],
       ['good', 'Hello'],
@@ -108,17 +111,18 @@ describe('AcpServer.listSessions (src/acp/session-admin.ts)', () => {
     await init(e);
     const cursor = await errorOf(
       e.agent.request(acp.methods.agent.session.list, { cursor: 'page-2' }),
-      'AcpServer.listSessions step 1: a cursor must be refused',
+      'AcpServer.listSessions: a cursor must be refused (guided step 1)',
     );
-    expect(cursor.code, 'AcpServer.listSessions step 1: invalid params (-32602) for a cursor').toBe(-32602);
-    expect(cursor.message, 'AcpServer.listSessions step 1: the message names the cursor it never gave').toContain(
-      'page-2',
-    );
+    expect(cursor.code, 'AcpServer.listSessions: invalid params (-32602) for a cursor (guided step 1)').toBe(-32602);
+    expect(
+      cursor.message,
+      'AcpServer.listSessions: the message names the cursor it never gave (guided step 1)',
+    ).toContain('page-2');
     const relative = await errorOf(
       e.agent.request(acp.methods.agent.session.list, { cwd: 'project' }),
-      'AcpServer.listSessions step 1: a relative cwd must be refused',
+      'AcpServer.listSessions: a relative cwd must be refused (guided step 1)',
     );
-    expect(relative, 'AcpServer.listSessions step 1: invalid params naming the folder').toMatchObject({
+    expect(relative, 'AcpServer.listSessions: invalid params naming the folder (guided step 1)').toMatchObject({
       code: -32602,
       message: expect.stringContaining('project'),
     });
@@ -148,17 +152,20 @@ describe('AcpServer.closeSession (src/acp/session-admin.ts)', () => {
       e.agent.request(acp.methods.agent.session.close, { sessionId }),
       'AcpServer.closeSession: session/close must answer',
     );
-    const answer = await within(running, 'AcpServer.closeSession step 2: the running prompt must end');
-    expect(answer.stopReason, 'AcpServer.closeSession step 2: the running prompt ends cancelled (stopSession)').toBe(
-      'cancelled',
-    );
+    const answer = await within(running, 'AcpServer.closeSession: the running prompt must end (guided step 2)');
+    expect(
+      answer.stopReason,
+      'AcpServer.closeSession: the running prompt ends cancelled (stopSession) (guided step 2)',
+    ).toBe('cancelled');
     expect(
       factory.closed.map((c) => c.id),
-      'AcpServer.closeSession step 2: the handle is closed once',
+      'AcpServer.closeSession: the handle is closed once (guided step 2)',
     ).toEqual([sessionId]);
-    expect(e.server.sessions.has(sessionId), 'AcpServer.closeSession step 2: the session is forgotten').toBe(false);
+    expect(e.server.sessions.has(sessionId), 'AcpServer.closeSession: the session is forgotten (guided step 2)').toBe(
+      false,
+    );
     const after = await errorOf(e.prompt(sessionId, 'Again'), 'a prompt to a closed session must fail');
-    expect(after.code, 'AcpServer.closeSession step 2: a closed session is unknown (-32002)').toBe(-32002);
+    expect(after.code, 'AcpServer.closeSession: a closed session is unknown (-32002) (guided step 2)').toBe(-32002);
   });
 
   test('closing an unknown session is -32002 naming it (which the SDK client takes as "already closed")', async () => {
@@ -166,15 +173,15 @@ describe('AcpServer.closeSession (src/acp/session-admin.ts)', () => {
     await init(e);
     const error = await errorOf(
       e.server.closeSession({ sessionId: 'nope' }),
-      'AcpServer.closeSession step 1: an unknown session must be refused',
+      'AcpServer.closeSession: an unknown session must be refused (guided step 1)',
     );
-    expect(error, 'AcpServer.closeSession step 1: -32002 naming the session').toMatchObject({
+    expect(error, 'AcpServer.closeSession: -32002 naming the session (guided step 1)').toMatchObject({
       code: -32002,
       message: expect.stringContaining('nope'),
     });
     await settles(
       e.agent.request(acp.methods.agent.session.close, { sessionId: 'nope' }),
-      'AcpServer.closeSession step 1: over the wire, -32002 is what ACP asks for, and the client treats it as done',
+      'AcpServer.closeSession: over the wire, -32002 is what ACP asks for, and the client treats it as done (guided step 1)',
     );
   });
 });
@@ -194,7 +201,7 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     );
     expect(
       [existsSync(fileOf(home, a, 'drop')), existsSync(fileOf(home, a, 'keep'))],
-      'AcpServer.deleteSession step 4: its file is removed, the other stays',
+      'AcpServer.deleteSession: its file is removed, the other stays (guided step 4)',
     ).toEqual([false, true]);
     const { sessions } = await e.agent.request(acp.methods.agent.session.list, { cwd: a });
     expect(
@@ -203,15 +210,15 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     ).toEqual(['keep']);
     const unknown = await errorOf(
       e.server.deleteSession({ sessionId: 'drop' }),
-      'AcpServer.deleteSession step 2: a session with no file must be refused',
+      'AcpServer.deleteSession: a session with no file must be refused (guided step 2)',
     );
-    expect(unknown, 'AcpServer.deleteSession step 2: -32002 naming the session').toMatchObject({
+    expect(unknown, 'AcpServer.deleteSession: -32002 naming the session (guided step 2)').toMatchObject({
       code: -32002,
       message: expect.stringContaining('drop'),
     });
     expect(
       unknown,
-      "AcpServer.deleteSession step 2: the error's data is { sessionId } (new RequestError(-32002, message, { sessionId }))",
+      "AcpServer.deleteSession: the error's data is { sessionId } (new RequestError(-32002, message, { sessionId })) (guided step 2)",
     ).toMatchObject({ data: { sessionId: 'drop' } });
   });
 
@@ -228,15 +235,16 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     for (const id of ['../victim', '../../../docs/notes', 'a/../../victim', '', '.', 'mine.jsonl']) {
       const error = await errorOf(
         e.agent.request(acp.methods.agent.session.delete, { sessionId: id }),
-        `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} must be refused`,
+        `AcpServer.deleteSession: the id ${JSON.stringify(id)} must be refused (guided step 1)`,
       );
       expect(
         error.code,
-        `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id: invalid params (-32602), checked with SESSION_ID before any path is made`,
+        `AcpServer.deleteSession: ${JSON.stringify(id)} is not a session id: invalid params (-32602), checked with SESSION_ID before any path is made (guided step 1)`,
       ).toBe(-32602);
-      expect(error.message, `AcpServer.deleteSession step 1: the message names the id ${JSON.stringify(id)}`).toContain(
-        id === '' ? '""' : id,
-      );
+      expect(
+        error.message,
+        `AcpServer.deleteSession: the message names the id ${JSON.stringify(id)} (guided step 1)`,
+      ).toContain(id === '' ? '""' : id);
     }
     expect(
       [
@@ -244,7 +252,7 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
         existsSync(path.join(home, 'docs', 'notes.jsonl')),
         existsSync(fileOf(home, a, 'mine')),
       ],
-      'AcpServer.deleteSession step 1: nothing outside the sessions is removed, nor any session',
+      'AcpServer.deleteSession: nothing outside the sessions is removed, nor any session (guided step 1)',
     ).toEqual([true, true, true]);
   });
 
@@ -260,16 +268,16 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     for (const id of [['mine'], 42]) {
       const error = await errorOf(
         e.server.deleteSession({ sessionId: id as never }),
-        `AcpServer.deleteSession step 1: the id ${JSON.stringify(id)} (not a string) must be refused`,
+        `AcpServer.deleteSession: the id ${JSON.stringify(id)} (not a string) must be refused (guided step 1)`,
       );
       expect(
         error.code,
-        `AcpServer.deleteSession step 1: ${JSON.stringify(id)} is not a session id (a string matching SESSION_ID): invalid params (-32602)`,
+        `AcpServer.deleteSession: ${JSON.stringify(id)} is not a session id (a string matching SESSION_ID): invalid params (-32602) (guided step 1)`,
       ).toBe(-32602);
     }
     expect(
       [existsSync(fileOf(home, a, 'mine')), existsSync(fileOf(home, a, '42'))],
-      'AcpServer.deleteSession step 1: no saved session is removed for an id that is not a string',
+      'AcpServer.deleteSession: no saved session is removed for an id that is not a string (guided step 1)',
     ).toEqual([true, true]);
   });
 
@@ -294,10 +302,14 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     );
     expect(
       fileAtClose,
-      'AcpServer.deleteSession step 3: the open session is closed once, while its file still exists (close first, then remove)',
+      'AcpServer.deleteSession: the open session is closed once, while its file still exists (close first, then remove) (guided step 3)',
     ).toEqual([true]);
-    expect(existsSync(fileOf(home, a, 's1')), 'AcpServer.deleteSession step 4: then its file is removed').toBe(false);
-    expect(e.server.sessions.has(sessionId), 'AcpServer.deleteSession step 3: the session is forgotten').toBe(false);
+    expect(existsSync(fileOf(home, a, 's1')), 'AcpServer.deleteSession: then its file is removed (guided step 4)').toBe(
+      false,
+    );
+    expect(e.server.sessions.has(sessionId), 'AcpServer.deleteSession: the session is forgotten (guided step 3)').toBe(
+      false,
+    );
   });
 
   test('a session another live process is writing is refused, and its file stays', async () => {
@@ -308,12 +320,14 @@ describe('AcpServer.deleteSession (src/acp/session-admin.ts)', () => {
     await init(e);
     const error = await errorOf(
       e.agent.request(acp.methods.agent.session.delete, { sessionId: 'busy' }),
-      'AcpServer.deleteSession step 4: a locked session must be refused',
+      'AcpServer.deleteSession: a locked session must be refused (guided step 4)',
     );
-    expect(error, 'AcpServer.deleteSession step 4: invalid request (-32600) naming the session').toMatchObject({
-      code: -32600,
-      message: expect.stringContaining('busy'),
-    });
-    expect(existsSync(fileOf(home, a, 'busy')), 'AcpServer.deleteSession step 4: the file stays').toBe(true);
+    expect(error, 'AcpServer.deleteSession: invalid request (-32600) naming the session (guided step 4)').toMatchObject(
+      {
+        code: -32600,
+        message: expect.stringContaining('busy'),
+      },
+    );
+    expect(existsSync(fileOf(home, a, 'busy')), 'AcpServer.deleteSession: the file stays (guided step 4)').toBe(true);
   });
 });

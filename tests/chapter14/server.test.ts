@@ -44,15 +44,18 @@ describe('AcpServer.initialize (src/acp/server.ts)', () => {
       protocolVersion: acp.PROTOCOL_VERSION,
       clientCapabilities: { fs: { readTextFile: true } },
     });
-    expect(init.protocolVersion, 'AcpServer.initialize step 2: PROTOCOL_VERSION').toBe(acp.PROTOCOL_VERSION);
-    expect(init.agentInfo, 'AcpServer.initialize step 2: agentInfo with the default name and version').toMatchObject({
+    expect(init.protocolVersion, 'AcpServer.initialize: PROTOCOL_VERSION (guided step 2)').toBe(acp.PROTOCOL_VERSION);
+    expect(
+      init.agentInfo,
+      'AcpServer.initialize: agentInfo with the default name and version (guided step 2)',
+    ).toMatchObject({
       name: 'coding-agent',
       version: '1.0.0',
     });
-    expect(init.authMethods, 'AcpServer.initialize step 2: no auth methods').toEqual([]);
+    expect(init.authMethods, 'AcpServer.initialize: no auth methods (guided step 2)').toEqual([]);
     expect(
       init.agentCapabilities,
-      'AcpServer.initialize step 2: loadSession, prompts with embedded context but no audio (and no images: options.imageInput is not set), MCP over http, resume',
+      'AcpServer.initialize: loadSession, prompts with embedded context but no audio (and no images: options.imageInput is not set), MCP over http, resume (guided step 2)',
     ).toMatchObject({
       loadSession: true,
       promptCapabilities: { image: false, audio: false, embeddedContext: true },
@@ -61,27 +64,29 @@ describe('AcpServer.initialize (src/acp/server.ts)', () => {
     });
     expect(
       e.server.clientCapabilities,
-      "AcpServer.initialize step 1: the client's capabilities are kept",
+      "AcpServer.initialize: the client's capabilities are kept (guided step 1)",
     ).toMatchObject({ fs: { readTextFile: true } });
   });
 
   test('a server that cannot load sessions says so, and refuses session/load', async () => {
     const e = connect(testFactory(), {}, { loadSession: false, name: 'mine', version: '2.0.0' });
     const init = await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
-    expect(init.agentCapabilities?.loadSession, 'AcpServer.initialize step 2: options.loadSession false').toBe(false);
+    expect(init.agentCapabilities?.loadSession, 'AcpServer.initialize: options.loadSession false (guided step 2)').toBe(
+      false,
+    );
     expect(
       init.agentCapabilities?.sessionCapabilities?.resume ?? undefined,
-      'AcpServer.initialize step 2: no resume either',
+      'AcpServer.initialize: no resume either (guided step 2)',
     ).toBeUndefined();
-    expect(init.agentInfo, 'AcpServer.initialize step 2: name and version from the options').toMatchObject({
+    expect(init.agentInfo, 'AcpServer.initialize: name and version from the options (guided step 2)').toMatchObject({
       name: 'mine',
       version: '2.0.0',
     });
     const error = await errorOf(
       e.agent.request(acp.methods.agent.session.load, { sessionId: 's9', cwd: '/tmp', mcpServers: [] }),
-      'AcpServer.loadSession step 1: loading is off, so session/load must fail',
+      'AcpServer.loadSession: loading is off, so session/load must fail (guided step 1)',
     );
-    expect(error.code, 'AcpServer.loadSession step 1: method not found (-32601)').toBe(-32601);
+    expect(error.code, 'AcpServer.loadSession: method not found (-32601) (guided step 1)').toBe(-32601);
   });
 });
 
@@ -94,14 +99,17 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
       mcpServers: [{ name: 'tools', command: 'node', args: ['x.js'], env: [] }],
       _meta: { systemPrompt: { append: 'Use tabs.' } },
     });
-    expect(session.sessionId, 'AcpServer.newSession step 3: the id from options.newId').toBe('s1');
-    expect(session.modes?.currentModeId, "AcpServer.newSession step 5: the gate's mode").toBe('default');
+    expect(session.sessionId, 'AcpServer.newSession: the id from options.newId (guided step 3)').toBe('s1');
+    expect(session.modes?.currentModeId, "AcpServer.newSession: the gate's mode (guided step 5)").toBe('default');
     expect(
       session.modes?.availableModes.map((m) => m.id),
-      'AcpServer.newSession step 5: the four modes',
+      'AcpServer.newSession: the four modes (guided step 5)',
     ).toEqual(['default', 'acceptEdits', 'plan', 'bypassPermissions']);
-    expect(factory.setups, 'AcpServer.newSession step 4: the factory is called once').toHaveLength(1);
-    expect(factory.setups[0], 'AcpServer.newSession step 3: setupFor(id, params, client, false)').toMatchObject({
+    expect(factory.setups, 'AcpServer.newSession: the factory is called once (guided step 4)').toHaveLength(1);
+    expect(
+      factory.setups[0],
+      'AcpServer.newSession: setupFor(id, params, client, false) (guided step 3)',
+    ).toMatchObject({
       sessionId: 's1',
       resume: false,
       cwd: root,
@@ -109,7 +117,7 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
       systemPrompt: { append: 'Use tabs.' },
     });
     const second = await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] });
-    expect(second.sessionId, 'AcpServer.newSession step 3: every session a new id').toBe('s2');
+    expect(second.sessionId, 'AcpServer.newSession: every session a new id (guided step 3)').toBe('s2');
   });
 
   test('a relative folder, a bad server or a bad _meta is refused, and no session is made', async () => {
@@ -119,15 +127,15 @@ describe('AcpServer.newSession (src/acp/server.ts)', () => {
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     const relative = await errorOf(
       e.agent.request(acp.methods.agent.session.new, { cwd: 'project', mcpServers: [] }),
-      'AcpServer.newSession step 1: a relative cwd must be refused',
+      'AcpServer.newSession: a relative cwd must be refused (guided step 1)',
     );
-    expect(relative, 'AcpServer.newSession step 1: invalid params, naming the folder').toMatchObject({
+    expect(relative, 'AcpServer.newSession: invalid params, naming the folder (guided step 1)').toMatchObject({
       code: -32602,
       message: expect.stringContaining('project'),
     });
     await errorOf(
       e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [], _meta: { systemPrompt: 7 } }),
-      'AcpServer.newSession step 3: a bad _meta.systemPrompt must be refused',
+      'AcpServer.newSession: a bad _meta.systemPrompt must be refused (guided step 3)',
     );
     expect(factory.setups, 'AcpServer.newSession: nothing is built for a refused session').toHaveLength(0);
     expect(e.server.sessions.size, 'AcpServer.newSession: nothing is kept for a refused session').toBe(0);
@@ -141,10 +149,10 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const e = connect(factory);
     const { sessionId } = await e.open(root);
     const response = await e.prompt(sessionId, 'what is in a.txt?');
-    expect(response.stopReason, 'AcpServer.prompt step 7').toBe('end_turn');
+    expect(response.stopReason, 'AcpServer.prompt guided step 7').toBe('end_turn');
     expect(
       brief(e.of(sessionId)),
-      'AcpServer.prompt step 5: every event, translated, in the order the run yields them',
+      'AcpServer.prompt: every event, translated, in the order the run yields them (guided step 5)',
     ).toEqual([
       'agent_message "Reading."',
       'tool_call c1 read pending',
@@ -157,15 +165,15 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     ]);
     expect(
       e.of(sessionId)[1],
-      'UpdateTranslator.updates step 2: the card shown while the model writes the call has its name, no arguments yet',
+      'UpdateTranslator.updates: the card shown while the model writes the call has its name, no arguments yet (guided step 2)',
     ).toMatchObject({ title: 'read', content: [] });
     expect(
       e.of(sessionId)[1],
-      'UpdateTranslator.updates step 2: no rawInput before the arguments are whole',
+      'UpdateTranslator.updates: no rawInput before the arguments are whole (guided step 2)',
     ).not.toHaveProperty('rawInput');
     expect(
       e.of(sessionId)[2],
-      'UpdateTranslator.updates step 2: the whole call fills in the card shown early',
+      'UpdateTranslator.updates: the whole call fills in the card shown early (guided step 2)',
     ).toMatchObject({ rawInput: { path: 'a.txt' }, locations: [{ path: expect.stringContaining('a.txt') }] });
     expect(e.of(sessionId)[4], 'the completed card holds the file as read returned it').toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: '     1\thello' } }],
@@ -173,11 +181,11 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const provider = factory.providers[0] as MockProvider;
     expect(
       shape(provider.requests[1]!.messages as Message[]),
-      'AcpServer.prompt step 3: the prompt is the user message, and the session keeps the whole round',
+      'AcpServer.prompt: the prompt is the user message, and the session keeps the whole round (guided step 3)',
     ).toEqual(['user', 'assistant text + call read#c1', 'tool read#c1']);
     expect(
       provider.requests[0]!.messages[0],
-      'AcpServer.prompt step 2: the text of the prompt, as promptText makes it',
+      'AcpServer.prompt: the text of the prompt, as promptText makes it (guided step 2)',
     ).toEqual(userMessage('what is in a.txt?'));
   });
 
@@ -195,12 +203,12 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     });
     await e.prompt(sessionId, 'and again');
     const provider = factory.providers[0] as MockProvider;
-    expect(provider.requests[0]!.messages, 'AcpServer.prompt step 2: promptText of the blocks').toEqual([
+    expect(provider.requests[0]!.messages, 'AcpServer.prompt: promptText of the blocks (guided step 2)').toEqual([
       userMessage('see\n\n[@a.ts](file:///w/a.ts)'),
     ]);
     expect(
       shape(provider.requests[1]!.messages as Message[]),
-      "AcpServer.prompt step 3: the session's history grows across prompts",
+      "AcpServer.prompt: the session's history grows across prompts (guided step 3)",
     ).toEqual(['user', 'assistant text', 'user']);
   });
 
@@ -211,9 +219,9 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const unknown = await errorOf(
       e.prompt('no-such-session', 'hi'),
-      'AcpServer.prompt step 1: an unknown session id must be an error',
+      'AcpServer.prompt: an unknown session id must be an error (guided step 1)',
     );
-    expect(unknown, 'AcpServer.prompt step 1: resource not found (-32002), naming the session').toMatchObject({
+    expect(unknown, 'AcpServer.prompt: resource not found (-32002), naming the session (guided step 1)').toMatchObject({
       code: -32002,
     });
     expect(JSON.stringify(unknown), 'the error names the session id').toContain('no-such-session');
@@ -225,16 +233,17 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
           { type: 'image', data: 'AAAA', mimeType: 'image/png' },
         ],
       }),
-      'AcpServer.prompt step 2: an image to a model that reads none must be refused',
+      'AcpServer.prompt: an image to a model that reads none must be refused (guided step 2)',
     );
-    expect(image.code, 'AcpServer.prompt step 2: promptImages refuses it (invalid params)').toBe(-32602);
+    expect(image.code, 'AcpServer.prompt: promptImages refuses it (invalid params) (guided step 2)').toBe(-32602);
     expect(
       e.server.sessions.get(sessionId)?.handle.history,
-      'AcpServer.prompt step 2: a refused prompt adds nothing to the history',
+      'AcpServer.prompt: a refused prompt adds nothing to the history (guided step 2)',
     ).toEqual([]);
-    expect((await e.prompt(sessionId, 'hi')).stopReason, 'AcpServer.prompt step 6: the session still works').toBe(
-      'end_turn',
-    );
+    expect(
+      (await e.prompt(sessionId, 'hi')).stopReason,
+      'AcpServer.prompt: the session still works (guided step 6)',
+    ).toBe('end_turn');
   });
 
   test('a second prompt while one runs is refused; the first one is not disturbed', async () => {
@@ -247,25 +256,25 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     await until(() => e.of(sessionId).length > 0, 'the first prompt should send its first chunk');
     const second = await errorOf(
       e.prompt(sessionId, 'impatient'),
-      'AcpServer.prompt step 1: a prompt while one runs must be refused',
+      'AcpServer.prompt: a prompt while one runs must be refused (guided step 1)',
     );
-    expect(second.code, 'AcpServer.prompt step 1: invalid request (-32600)').toBe(-32600);
-    expect(second.message, 'AcpServer.prompt step 1: the message says a prompt is already running').toMatch(
+    expect(second.code, 'AcpServer.prompt: invalid request (-32600) (guided step 1)').toBe(-32600);
+    expect(second.message, 'AcpServer.prompt: the message says a prompt is already running (guided step 1)').toMatch(
       /already running/,
     );
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect(
       (await first).stopReason,
-      'stopReasonOf step 1: the first prompt ends as cancelled, not broken by the second',
+      'stopReasonOf: the first prompt ends as cancelled, not broken by the second (guided step 1)',
     ).toBe('cancelled');
     const history = e.server.sessions.get(sessionId)!.handle.history;
     expect(
       history.filter((m) => m.role === 'user'),
-      'AcpServer.prompt step 1: the refused prompt never reached the history',
+      'AcpServer.prompt: the refused prompt never reached the history (guided step 1)',
     ).toHaveLength(1);
     expect(
       (await e.prompt(sessionId, 'now')).stopReason,
-      'AcpServer.prompt step 6: after the run ends, a new prompt may start',
+      'AcpServer.prompt: after the run ends, a new prompt may start (guided step 6)',
     ).toBe('end_turn');
   });
 
@@ -276,13 +285,14 @@ describe('AcpServer.prompt (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const error = await errorOf(
       e.prompt(sessionId, 'hi'),
-      'AcpServer.prompt step 7: a run that ends with error must fail the prompt',
+      'AcpServer.prompt: a run that ends with error must fail the prompt (guided step 7)',
     );
-    expect(error.message, 'stopReasonOf step 3: the reason reaches the editor').toContain('529 overloaded');
+    expect(error.message, 'stopReasonOf: the reason reaches the editor (guided step 3)').toContain('529 overloaded');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a failed run');
-    expect((await e.prompt(sessionId, 'again')).stopReason, 'AcpServer.prompt step 6: the next prompt works').toBe(
-      'end_turn',
-    );
+    expect(
+      (await e.prompt(sessionId, 'again')).stopReason,
+      'AcpServer.prompt: the next prompt works (guided step 6)',
+    ).toBe('end_turn');
   });
 
   test('nothing but the protocol reaches stdout while a prompt runs (an editor reads stdout as JSON-RPC)', async () => {
@@ -328,16 +338,16 @@ describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
     );
     expect(
       outcome,
-      "AcpServer.prompt step 3: the request's signal aborts the run (it answers cancelled, or the SDK reports the request cancelled)",
+      "AcpServer.prompt: the request's signal aborts the run (it answers cancelled, or the SDK reports the request cancelled) (guided step 3)",
     ).toMatch(/^(cancelled|error -32800)$/);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a withdrawn prompt');
     expect(
       e.server.sessions.get(sessionId)!.running,
-      'AcpServer.prompt step 6: nothing is left running',
+      'AcpServer.prompt: nothing is left running (guided step 6)',
     ).toBeUndefined();
     expect(
       (await e.prompt(sessionId, 'again')).stopReason,
-      'AcpServer.prompt step 6: the session takes the next prompt',
+      'AcpServer.prompt: the session takes the next prompt (guided step 6)',
     ).toBe('end_turn');
   });
 
@@ -354,13 +364,16 @@ describe('AcpServer.prompt: the request itself (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const error = await errorOf(
       e.prompt(sessionId, 'hi'),
-      'AcpServer.prompt step 7: no done event must fail the prompt',
+      'AcpServer.prompt: no done event must fail the prompt (guided step 7)',
     );
-    expect(error, 'AcpServer.prompt step 7: internal error (-32603) saying so').toMatchObject({
+    expect(error, 'AcpServer.prompt: internal error (-32603) saying so (guided step 7)').toMatchObject({
       code: -32603,
       message: expect.stringMatching(/done/),
     });
-    expect(e.server.sessions.get(sessionId)!.running, 'AcpServer.prompt step 6: not left running').toBeUndefined();
+    expect(
+      e.server.sessions.get(sessionId)!.running,
+      'AcpServer.prompt: not left running (guided step 6)',
+    ).toBeUndefined();
   });
 });
 
@@ -384,14 +397,15 @@ describe('AcpServer.prompt with a client that cannot be reached (src/acp/server.
     // The tool waits until it is cancelled: a run that a failed notify does not stop never ends.
     const response = await within(
       e.server.prompt({ sessionId, prompt: [{ type: 'text', text: 'go' }] }, gone, new AbortController().signal),
-      'AcpServer.prompt step 5: the run stops at once when a notify fails, not after the tool',
-    );
-    expect(response.stopReason, 'AcpServer.prompt step 5: a failed notify aborts the run (it ends cancelled)').toBe(
-      'cancelled',
+      'AcpServer.prompt: the run stops at once when a notify fails, not after the tool (guided step 5)',
     );
     expect(
+      response.stopReason,
+      'AcpServer.prompt: a failed notify aborts the run (it ends cancelled) (guided step 5)',
+    ).toBe('cancelled');
+    expect(
       sent,
-      "AcpServer.prompt step 5: after the first failed notify, nothing more is sent (not even the cancelled call's card)",
+      "AcpServer.prompt: after the first failed notify, nothing more is sent (not even the cancelled call's card) (guided step 5)",
     ).toBe(2);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after the client went away');
   });
@@ -412,12 +426,12 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect(
       (await settles(running, 'AcpServer.cancel: a cancelled prompt answers, it does not fail')).stopReason,
-      'stopReasonOf step 1: a cancelled prompt answers cancelled',
+      'stopReasonOf: a cancelled prompt answers cancelled (guided step 1)',
     ).toBe('cancelled');
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-stream');
     expect(
       (await e.prompt(sessionId, 'again')).stopReason,
-      'AcpServer.prompt step 6: the session is usable after a cancel',
+      'AcpServer.prompt: the session is usable after a cancel (guided step 6)',
     ).toBe('end_turn');
     const errors: string[] = [];
     const spy = vi
@@ -432,11 +446,11 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     }
     expect(
       errors.join(''),
-      'AcpServer.cancel step 2: no session, or nothing running: do nothing (no error either)',
+      'AcpServer.cancel: no session, or nothing running: do nothing (no error either) (guided step 2)',
     ).toBe('');
     expect(
       (await e.agent.request(acp.methods.agent.session.new, { cwd: root, mcpServers: [] })).sessionId,
-      'AcpServer.cancel step 2: a cancel with nothing running (or no session) is ignored, the connection fine',
+      'AcpServer.cancel: a cancel with nothing running (or no session) is ignored, the connection fine (guided step 2)',
     ).toBe('s2');
   });
 
@@ -453,14 +467,14 @@ describe('AcpServer.cancel (src/acp/server.ts)', () => {
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     // The tool waits until it is cancelled: only a cancel that stops it ends the prompt.
     expect(
-      (await within(running, 'AcpServer.cancel step 1: abort the run, which stops the tool')).stopReason,
-      'stopReasonOf step 1: a prompt cancelled mid-tool answers cancelled',
+      (await within(running, 'AcpServer.cancel: abort the run, which stops the tool (guided step 1)')).stopReason,
+      'stopReasonOf: a prompt cancelled mid-tool answers cancelled (guided step 1)',
     ).toBe('cancelled');
     const cards = e.of(sessionId).filter((update) => update.sessionUpdate === 'tool_call_update');
     expect(brief(cards).at(-1), "the tool's card ends failed").toBe('tool_call_update w1 failed');
     expect(
       JSON.stringify(cards.at(-1)),
-      'AcpServer.cancel step 1: abort with an Error saying the client cancelled it (the card shows why)',
+      'AcpServer.cancel: abort with an Error saying the client cancelled it (the card shows why) (guided step 1)',
     ).toMatch(/cancel/i);
     historyOk(e.server.sessions.get(sessionId)!.handle.history, 'after a cancel mid-tool');
   });
@@ -482,13 +496,13 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
       const { sessionId } = await e.open(root);
       await e.prompt(sessionId, 'make a file');
       expect(e.questions, `askThroughClient: one question for the bash call (${answer})`).toHaveLength(1);
-      expect(e.questions[0], 'askThroughClient step 1: the question carries the call').toMatchObject({
+      expect(e.questions[0], 'askThroughClient: the question carries the call (guided step 1)').toMatchObject({
         sessionId,
         toolCall: { toolCallId: 'b1', kind: 'execute', title: 'Run `touch made.txt`' },
       });
       expect(
         existsSync(path.join(root, 'made.txt')),
-        `askThroughClient step 3: ${answer} → the command ${runs ? 'runs' : 'must not run'}`,
+        `askThroughClient: ${answer} → the command ${runs ? 'runs' : 'must not run'} (guided step 3)`,
       ).toBe(runs);
       expect(
         brief(e.of(sessionId))
@@ -507,14 +521,14 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     await e.prompt(sessionId, 'twice');
     expect(
       e.questions.map((q) => q.toolCall.toolCallId),
-      'askThroughClient step 3: allow_always → the gate adds a rule, so the second call is not asked about',
+      'askThroughClient: allow_always → the gate adds a rule, so the second call is not asked about (guided step 3)',
     ).toEqual(['b1']);
     const cancelled = connect(testFactory({ script: bashRound('touch no.txt') }), { permission: 'cancelled' });
     const other = await cancelled.open(root);
     await cancelled.prompt(other.sessionId, 'go');
     expect(
       existsSync(path.join(root, 'no.txt')),
-      'askThroughClient step 3: a cancelled question must not run the command',
+      'askThroughClient: a cancelled question must not run the command (guided step 3)',
     ).toBe(false);
   });
 
@@ -533,7 +547,7 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     await e.prompt(sessionId, 'plan it');
     expect(
       e.questions[0]?.toolCall,
-      'AcpServer.prompt step 5: the plan question is about the exit_plan_mode call (its id from the events)',
+      'AcpServer.prompt: the plan question is about the exit_plan_mode call (its id from the events) (guided step 5)',
     ).toMatchObject({ toolCallId: 'p1' });
     expect(
       e.questions[0]?.options.map((o) => o.optionId),
@@ -541,7 +555,7 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     ).toEqual(['acceptEdits', 'default', 'plan']);
     expect(
       brief(e.of(sessionId)),
-      'UpdateTranslator.updates step 5: mode_changed → current_mode_update, sent to the editor',
+      'UpdateTranslator.updates: mode_changed → current_mode_update, sent to the editor (guided step 5)',
     ).toContain('mode acceptEdits');
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the session is now in acceptEdits').toBe(
       'acceptEdits',
@@ -563,7 +577,7 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
     await e.prompt(sessionId, 'plan it');
     expect(
       e.questions.map((q) => q.toolCall.toolCallId),
-      'AcpServer.prompt step 5: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call',
+      'AcpServer.prompt: push the callId of each tool_call_requested for exit_plan_mode, once (not of its early tool_call_start too), so the second question is about the second call (guided step 5)',
     ).toEqual(['p1', 'p2']);
     expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'the second plan was approved').toBe('acceptEdits');
   });
@@ -583,15 +597,16 @@ describe('AcpServer.setMode (src/acp/server.ts)', () => {
     );
     const { sessionId } = await e.open(root);
     await e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'bypassPermissions' });
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 4: handle.modes.setMode').toBe(
-      'bypassPermissions',
-    );
+    expect(
+      e.server.sessions.get(sessionId)!.handle.modes.mode,
+      'AcpServer.setMode: handle.modes.setMode (guided step 4)',
+    ).toBe('bypassPermissions');
     await e.prompt(sessionId, 'go');
-    expect(e.questions, 'AcpServer.setMode step 4: in bypassPermissions nothing is asked').toEqual([]);
+    expect(e.questions, 'AcpServer.setMode: in bypassPermissions nothing is asked (guided step 4)').toEqual([]);
     expect(existsSync(path.join(root, 'yes.txt')), 'AcpServer.setMode: the command ran').toBe(true);
     expect(
       brief(e.of(sessionId)).filter((line) => line.startsWith('mode')),
-      'AcpServer.setMode step 4: the client asked for it, so no current_mode_update',
+      'AcpServer.setMode: the client asked for it, so no current_mode_update (guided step 4)',
     ).toEqual([]);
   });
 
@@ -601,23 +616,24 @@ describe('AcpServer.setMode (src/acp/server.ts)', () => {
     const { sessionId } = await e.open(root);
     const bad = await errorOf(
       e.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'yolo' }),
-      'AcpServer.setMode step 2: an unknown mode must be refused',
+      'AcpServer.setMode: an unknown mode must be refused (guided step 2)',
     );
-    expect(bad, 'AcpServer.setMode step 2: invalid params naming the mode').toMatchObject({
+    expect(bad, 'AcpServer.setMode: invalid params naming the mode (guided step 2)').toMatchObject({
       code: -32602,
       message: expect.stringContaining('yolo'),
     });
-    expect(bad.message, 'AcpServer.setMode step 2: and the modes there are').toContain(
+    expect(bad.message, 'AcpServer.setMode: and the modes there are (guided step 2)').toContain(
       'default, acceptEdits, plan, bypassPermissions',
     );
-    expect(e.server.sessions.get(sessionId)!.handle.modes.mode, 'AcpServer.setMode step 2: the mode is unchanged').toBe(
-      'default',
-    );
+    expect(
+      e.server.sessions.get(sessionId)!.handle.modes.mode,
+      'AcpServer.setMode: the mode is unchanged (guided step 2)',
+    ).toBe('default');
     const unknown = await errorOf(
       e.agent.request(acp.methods.agent.session.setMode, { sessionId: 'zz', modeId: 'plan' }),
-      'AcpServer.setMode step 1: an unknown session must be refused',
+      'AcpServer.setMode: an unknown session must be refused (guided step 1)',
     );
-    expect(unknown.code, 'AcpServer.setMode step 1: -32002').toBe(-32002);
+    expect(unknown.code, 'AcpServer.setMode: -32002 (guided step 1)').toBe(-32002);
   });
 });
 
@@ -662,15 +678,18 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
       cwd: root,
       mcpServers: [],
     });
-    expect(response.modes?.currentModeId, 'AcpServer.loadSession step 5: the modes').toBe('default');
-    expect(factory.setups[0], 'AcpServer.loadSession step 3: the factory is asked to resume that id').toMatchObject({
+    expect(response.modes?.currentModeId, 'AcpServer.loadSession: the modes (guided step 5)').toBe('default');
+    expect(
+      factory.setups[0],
+      'AcpServer.loadSession: the factory is asked to resume that id (guided step 3)',
+    ).toMatchObject({
       sessionId: 'old-1',
       resume: true,
       cwd: root,
     });
     expect(
       brief(e.of('old-1')),
-      'AcpServer.loadSession step 4: the history as updates, in order, all sent before the answer',
+      'AcpServer.loadSession: the history as updates, in order, all sent before the answer (guided step 4)',
     ).toEqual([
       'user_message "read a.txt"',
       'agent_message "Looking."',
@@ -681,7 +700,7 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     const provider = factory.providers[0] as MockProvider;
     expect(
       shape(provider.requests[0]!.messages as Message[]),
-      'AcpServer.loadSession step 5: the prompt continues the loaded history',
+      'AcpServer.loadSession: the prompt continues the loaded history (guided step 5)',
     ).toEqual(['user', 'assistant text + call read#r1', 'tool read#r1', 'assistant text', 'user']);
   });
 
@@ -691,27 +710,29 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     const e = connect(factory);
     await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
     await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old-2', cwd: root });
-    expect(e.of('old-2'), 'AcpServer.loadSession step 4: resume (replay false) sends no updates').toEqual([]);
-    expect(e.server.sessions.has('old-2'), 'AcpServer.loadSession step 5: the resumed session is kept').toBe(true);
+    expect(e.of('old-2'), 'AcpServer.loadSession: resume (replay false) sends no updates (guided step 4)').toEqual([]);
+    expect(e.server.sessions.has('old-2'), 'AcpServer.loadSession: the resumed session is kept (guided step 5)').toBe(
+      true,
+    );
     const missing = await errorOf(
       e.agent.request(acp.methods.agent.session.load, { sessionId: 'gone', cwd: root, mcpServers: [] }),
-      'AcpServer.loadSession step 3: an id the factory cannot load must be an error',
+      'AcpServer.loadSession: an id the factory cannot load must be an error (guided step 3)',
     );
-    expect(missing, 'AcpServer.loadSession step 3: -32002 with the id and why').toMatchObject({
+    expect(missing, 'AcpServer.loadSession: -32002 with the id and why (guided step 3)').toMatchObject({
       code: -32002,
       message: expect.stringContaining('gone'),
     });
-    expect(missing.message, "AcpServer.loadSession step 3: the factory's reason is in the message").toContain(
+    expect(missing.message, "AcpServer.loadSession: the factory's reason is in the message (guided step 3)").toContain(
       'no saved session',
     );
-    expect((missing as { data?: unknown }).data, 'AcpServer.loadSession step 3: data { sessionId }').toEqual({
+    expect((missing as { data?: unknown }).data, 'AcpServer.loadSession: data { sessionId } (guided step 3)').toEqual({
       sessionId: 'gone',
     });
     const relative = await errorOf(
       e.agent.request(acp.methods.agent.session.load, { sessionId: 'old-2', cwd: 'here', mcpServers: [] }),
-      'AcpServer.loadSession step 1: a relative cwd must be refused',
+      'AcpServer.loadSession: a relative cwd must be refused (guided step 1)',
     );
-    expect(relative, 'AcpServer.loadSession step 1: invalid params naming the folder').toMatchObject({
+    expect(relative, 'AcpServer.loadSession: invalid params naming the folder (guided step 1)').toMatchObject({
       code: -32602,
       message: expect.stringContaining('here'),
     });
@@ -729,15 +750,15 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     await e.agent.request(acp.methods.agent.session.resume, { sessionId: 'old-3', cwd: root });
     expect(
       (await running).stopReason,
-      "AcpServer.loadSession step 2: the open session's running prompt is cancelled",
+      "AcpServer.loadSession: the open session's running prompt is cancelled (guided step 2)",
     ).toBe('cancelled');
     expect(
       factory.closed.map((c) => c.id),
-      'AcpServer.loadSession step 2: and the open session closed (saved) before it is opened again',
+      'AcpServer.loadSession: and the open session closed (saved) before it is opened again (guided step 2)',
     ).toEqual(['old-3']);
     expect(
       factory.setups.filter((s) => s.sessionId === 'old-3'),
-      'AcpServer.loadSession step 3: then opened again',
+      'AcpServer.loadSession: then opened again (guided step 3)',
     ).toHaveLength(2);
   });
 
@@ -755,7 +776,7 @@ describe('AcpServer.loadSession (src/acp/server.ts)', () => {
     await e.prompt('old-4', 'plan');
     expect(
       e.questions.map((q) => q.toolCall.toolCallId),
-      'AcpServer.loadSession step 5: kept as newSession keeps it (planCalls starts empty)',
+      'AcpServer.loadSession: kept as newSession keeps it (planCalls starts empty) (guided step 5)',
     ).toEqual(['p7']);
   });
 });
@@ -815,7 +836,7 @@ describe('a client that goes away (createAcpAgent)', () => {
     expect(factory.closed[0]!.id, 'the session that was open').toBe(sessionId);
     expect(
       shape(factory.closed[0]!.history),
-      'AcpServer.prompt step 5: the run ended (cancelled), its prompt kept',
+      'AcpServer.prompt: the run ended (cancelled), its prompt kept (guided step 5)',
     ).toEqual(['user']);
     historyOk(factory.closed[0]!.history, 'after a disconnect');
   });

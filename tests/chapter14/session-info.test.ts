@@ -26,7 +26,7 @@ describe('sessionInfo (src/acp/updates.ts)', () => {
       { inputTokens: 1000, outputTokens: 200, cacheReadTokens: 30, cacheWriteTokens: 4 },
       'Fix the bug',
     ) as Info;
-    expect(info, 'sessionInfo step 2: a session_info_update with the title and _meta.usage').toEqual({
+    expect(info, 'sessionInfo: a session_info_update with the title and _meta.usage (guided step 2)').toEqual({
       sessionUpdate: 'session_info_update',
       title: 'Fix the bug',
       _meta: {
@@ -37,17 +37,17 @@ describe('sessionInfo (src/acp/updates.ts)', () => {
 
   test('no title is null; missing cache columns are 0; the cost is there only with a price', () => {
     const bare = sessionInfo({ inputTokens: 5, outputTokens: 7 }, undefined) as Info;
-    expect(bare.title, 'sessionInfo step 2: no title → null').toBeNull();
+    expect(bare.title, 'sessionInfo: no title → null (guided step 2)').toBeNull();
     expect(
       bare._meta,
-      'sessionInfo step 1: absent cache columns are 0, the total adds what there is; no price, no costUsd',
+      'sessionInfo: absent cache columns are 0, the total adds what there is; no price, no costUsd (guided step 1)',
     ).toEqual({ usage: { inputTokens: 5, outputTokens: 7, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 12 } });
     const priced = sessionInfo(
       { inputTokens: 1_000_000, outputTokens: 100_000, cacheReadTokens: 0, cacheWriteTokens: 0 },
       'x',
       PRICE,
     ) as Info;
-    expect(priced._meta?.costUsd, 'sessionInfo step 2: costUsd = costOf(usage, price)').toBeCloseTo(4.5, 6);
+    expect(priced._meta?.costUsd, 'sessionInfo: costUsd = costOf(usage, price) (guided step 2)').toBeCloseTo(4.5, 6);
   });
 });
 
@@ -67,13 +67,13 @@ describe('UpdateTranslator.updates: done (src/acp/updates.ts)', () => {
     } as AgentEvent);
     expect(
       t.updates({ type: 'subagent', callId: 'task1', event: done } as AgentEvent),
-      "UpdateTranslator.updates step 7: a sub-agent's done is its own business",
+      "UpdateTranslator.updates: a sub-agent's done is its own business (guided step 7)",
     ).toEqual([]);
     const [info, ...rest] = t.updates(done) as Info[];
-    expect(rest, 'UpdateTranslator.updates step 8: done → exactly one update').toEqual([]);
+    expect(rest, 'UpdateTranslator.updates: done → exactly one update (guided step 8)').toEqual([]);
     expect(
       info,
-      'UpdateTranslator.updates step 8: done → sessionInfo(the session usage: before + every usage event, options.title)',
+      'UpdateTranslator.updates: done → sessionInfo(the session usage: before + every usage event, options.title) (guided step 8)',
     ).toMatchObject({
       sessionUpdate: 'session_info_update',
       title: 'Hello there',
@@ -113,11 +113,11 @@ describe('AcpServer.prompt: session_info_update (src/acp/server.ts)', () => {
     const second = e.of(sessionId).at(-1) as Info;
     expect(
       second.title,
-      'AcpServer.prompt step 4: the title stays the first request (sessionTitle of the history)',
+      'AcpServer.prompt: the title stays the first request (sessionTitle of the history) (guided step 4)',
     ).toBe('Find the markdown files');
     expect(
       second._meta?.usage,
-      'AcpServer.prompt step 6: handle.usage = translator.sessionUsage, so the second prompt counts on from the first',
+      'AcpServer.prompt: handle.usage = translator.sessionUsage, so the second prompt counts on from the first (guided step 6)',
     ).toMatchObject({ inputTokens: 520, outputTokens: 35, totalTokens: 555 });
     expect(second._meta?.costUsd, 'AcpServer.prompt: with a price, the cost of the whole session').toBeCloseTo(
       (520 * 3 + 35 * 15) / 1e6,

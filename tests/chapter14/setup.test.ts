@@ -24,13 +24,13 @@ describe('promptText (src/acp/prompt.ts)', () => {
     ]);
     expect(
       text,
-      'promptText steps 1-2: the pieces in order, joined by a blank line, empty ones (and images, which promptImages takes) left out',
+      'promptText: the pieces in order, joined by a blank line, empty ones (and images, which promptImages takes) left out (guided steps 1-2)',
     ).toBe(
       `Why does this fail?\n\n[@app.ts](${pathToFileURL(file).href})\n\n<context ref="${file}">\nexport const x = 1;\n</context>\n\nBe brief.`,
     );
     expect(
       promptText([{ type: 'resource', resource: { uri: 'zed://untitled-1', text: 'draft' } }]),
-      'promptText step 1: a URI that is not a file stays as it is',
+      'promptText: a URI that is not a file stays as it is (guided step 1)',
     ).toBe('<context ref="zed://untitled-1">\ndraft\n</context>');
   });
 
@@ -55,7 +55,7 @@ describe('promptText (src/acp/prompt.ts)', () => {
       );
       expect(
         error,
-        `promptText steps 1 and 3: ${JSON.stringify(blocks).slice(0, 60)} → RequestError.invalidParams (-32602)`,
+        `promptText: ${JSON.stringify(blocks).slice(0, 60)} → RequestError.invalidParams (-32602) (guided steps 1 and 3)`,
       ).toMatchObject({ code: -32602 });
       expect(
         (error as Error).message,
@@ -85,12 +85,12 @@ describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
       },
       { type: 'stdio', name: 'typed', command: 'npx', args: ['srv'], env: [] } as never,
     ]);
-    expect(servers, 'mcpServersFromAcp step 2').toEqual({
+    expect(servers, 'mcpServersFromAcp guided step 2').toEqual({
       everything: { type: 'stdio', command: 'node', args: ['server.js', 'stdio'], env: { DEBUG: '1', TOKEN: 'x' } },
       docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer t' } },
       typed: { type: 'stdio', command: 'npx', args: ['srv'], env: {} },
     });
-    expect(Object.keys(servers), 'mcpServersFromAcp step 3: in the order given').toEqual([
+    expect(Object.keys(servers), 'mcpServersFromAcp: in the order given (guided step 3)').toEqual([
       'everything',
       'docs',
       'typed',
@@ -111,30 +111,36 @@ describe('mcpServersFromAcp (src/acp/session-setup.ts)', () => {
         () => mcpServersFromAcp(list as never),
         `mcpServersFromAcp must refuse ${JSON.stringify(list)}`,
       );
-      expect(error, 'mcpServersFromAcp steps 1-2: RequestError.invalidParams (-32602)').toMatchObject({ code: -32602 });
-      expect((error as Error).message, `mcpServersFromAcp steps 1-2: the message names the server ${name}`).toContain(
-        name,
-      );
+      expect(error, 'mcpServersFromAcp: RequestError.invalidParams (-32602) (guided steps 1-2)').toMatchObject({
+        code: -32602,
+      });
+      expect(
+        (error as Error).message,
+        `mcpServersFromAcp: the message names the server ${name} (guided steps 1-2)`,
+      ).toContain(name);
     }
   });
 });
 
 describe('systemPromptFromMeta (src/acp/session-setup.ts)', () => {
   test('a string replaces, { append } adds, nothing is nothing', () => {
-    expect(systemPromptFromMeta({ systemPrompt: 'You are terse.' }), 'systemPromptFromMeta step 2').toEqual({
+    expect(systemPromptFromMeta({ systemPrompt: 'You are terse.' }), 'systemPromptFromMeta guided step 2').toEqual({
       replace: 'You are terse.',
     });
-    expect(systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.' } }), 'systemPromptFromMeta step 2').toEqual({
+    expect(
+      systemPromptFromMeta({ systemPrompt: { append: 'Use tabs.' } }),
+      'systemPromptFromMeta guided step 2',
+    ).toEqual({
       append: 'Use tabs.',
     });
     expect(
       systemPromptFromMeta({ systemPrompt: '' }),
-      'systemPromptFromMeta step 2: an empty string still replaces',
+      'systemPromptFromMeta: an empty string still replaces (guided step 2)',
     ).toEqual({ replace: '' });
     for (const meta of [undefined, null, {}, { other: 1 }, { systemPrompt: null }]) {
       expect(
         systemPromptFromMeta(meta as never),
-        `systemPromptFromMeta step 1: ${JSON.stringify(meta)} → undefined`,
+        `systemPromptFromMeta: ${JSON.stringify(meta)} → undefined (guided step 1)`,
       ).toBeUndefined();
     }
   });
@@ -145,8 +151,8 @@ describe('systemPromptFromMeta (src/acp/session-setup.ts)', () => {
         () => systemPromptFromMeta({ systemPrompt: value }),
         `systemPromptFromMeta must refuse ${JSON.stringify(value)}`,
       );
-      expect(error, 'systemPromptFromMeta step 3: invalidParams').toMatchObject({ code: -32602 });
-      expect((error as Error).message, 'systemPromptFromMeta step 3: says what is accepted').toMatch(/append/);
+      expect(error, 'systemPromptFromMeta: invalidParams (guided step 3)').toMatchObject({ code: -32602 });
+      expect((error as Error).message, 'systemPromptFromMeta: says what is accepted (guided step 3)').toMatch(/append/);
     }
   });
 });
@@ -167,11 +173,14 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
     );
     expect(
       sent[0]?.toolCall.content,
-      'askThroughClient step 1: a command is no diff: its content is the command in a codeBlock',
+      'askThroughClient: a command is no diff: its content is the command in a codeBlock (guided step 1)',
     ).toEqual([{ type: 'content', content: { type: 'text', text: '```sh\nnpm test\n```' } }]);
-    expect(sent, 'askThroughClient step 2: one request_permission per question').toHaveLength(1);
-    expect(sent[0]!.sessionId, 'askThroughClient step 2: for this session').toBe('sess-1');
-    expect(sent[0]!.toolCall, 'askThroughClient step 1: the call id, title, kind, pending, raw input').toMatchObject({
+    expect(sent, 'askThroughClient: one request_permission per question (guided step 2)').toHaveLength(1);
+    expect(sent[0]!.sessionId, 'askThroughClient: for this session (guided step 2)').toBe('sess-1');
+    expect(
+      sent[0]!.toolCall,
+      'askThroughClient: the call id, title, kind, pending, raw input (guided step 1)',
+    ).toMatchObject({
       toolCallId: 'call_9',
       title: 'Run `npm test`',
       kind: 'execute',
@@ -180,7 +189,7 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
     });
     expect(
       sent[0]!.options.map((o) => `${o.optionId}/${o.kind}`),
-      'askThroughClient step 2: permissionOptions, ids equal to kinds',
+      'askThroughClient: permissionOptions, ids equal to kinds (guided step 2)',
     ).toEqual([
       'allow_once/allow_once',
       'allow_always/allow_always',
@@ -195,18 +204,18 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
       const { fn } = ask({ outcome: 'selected', optionId: answer });
       expect(
         await fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
-        `askThroughClient step 3: ${answer} picked → ${answer}`,
+        `askThroughClient: ${answer} picked → ${answer} (guided step 3)`,
       ).toBe(answer);
     }
     const cancelled = ask({ outcome: 'cancelled' });
     expect(
       await cancelled.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
-      'askThroughClient step 3: cancelled → reject_once',
+      'askThroughClient: cancelled → reject_once (guided step 3)',
     ).toBe('reject_once');
     const unknown = ask({ outcome: 'selected', optionId: 'allow_forever' });
     expect(
       await unknown.fn({ call, reason: 'r', suggestedRules: [] }, new AbortController().signal),
-      'askThroughClient step 3: an id never offered → reject_once, never allow',
+      'askThroughClient: an id never offered → reject_once, never allow (guided step 3)',
     ).toBe('reject_once');
   });
 
@@ -234,12 +243,13 @@ describe('askThroughClient (src/acp/permission.ts)', () => {
       },
       controller.signal,
     );
-    expect(sent[0]!.toolCall.content, 'askThroughClient step 1: content [diff] for an edit').toEqual([
+    expect(sent[0]!.toolCall.content, 'askThroughClient: content [diff] for an edit (guided step 1)').toEqual([
       { type: 'diff', path: path.resolve('/w/a.ts'), oldText: 'a', newText: 'b' },
     ]);
-    expect(signals[0], 'askThroughClient step 2: pass the signal, so a cancelled run withdraws the question').toBe(
-      controller.signal,
-    );
+    expect(
+      signals[0],
+      'askThroughClient: pass the signal, so a cancelled run withdraws the question (guided step 2)',
+    ).toBe(controller.signal);
   });
 });
 
@@ -268,18 +278,18 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     const tool = clientReadTool(client);
     expect(
       await tool.execute({ path: 'src/a.ts', offset: 2, limit: 2 }, { cwd: root }),
-      'clientReadTool.execute step 4: lines 2-3 numbered, then where to read on',
+      'clientReadTool.execute: lines 2-3 numbered, then where to read on (guided step 4)',
     ).toBe('     2\ttwo\n     3\tthree\n(more lines; read again with offset=4)');
-    expect(asked, 'clientReadTool.execute step 2: the absolute path, from offset, limit + 1 lines').toEqual([
+    expect(asked, 'clientReadTool.execute: the absolute path, from offset, limit + 1 lines (guided step 2)').toEqual([
       `read ${file} 2 3`,
     ]);
     expect(
       await tool.execute({ path: 'src/a.ts', offset: 3, limit: 10 }, { cwd: root }),
-      'clientReadTool.execute steps 3-4: the last lines, no note (a final newline starts no line)',
+      'clientReadTool.execute: the last lines, no note (a final newline starts no line) (guided steps 3-4)',
     ).toBe('     3\tthree\n     4\tfour');
     expect(
       await tool.execute({ path: 'src/a.ts', offset: 3, limit: 2 }, { cwd: root }),
-      'clientReadTool.execute step 4: exactly `limit` lines came back, so nothing follows: no note',
+      'clientReadTool.execute: exactly `limit` lines came back, so nothing follows: no note (guided step 4)',
     ).toBe('     3\tthree\n     4\tfour');
   });
 
@@ -291,32 +301,32 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     });
     expect(
       await clientReadTool(client).execute({ path: 'empty.txt' }, { cwd: root }),
-      'clientReadTool.execute step 3',
+      'clientReadTool.execute guided step 3',
     ).toBe('(empty file)');
     const past = await rejection(
       clientReadTool(client).execute({ path: 'empty.txt', offset: 5 }, { cwd: root }),
-      'clientReadTool.execute step 3: an offset past the end throws',
+      'clientReadTool.execute: an offset past the end throws (guided step 3)',
     );
     expect(
       String((past as Error).message),
-      'clientReadTool.execute step 3: the message gives the offset and the file',
+      'clientReadTool.execute: the message gives the offset and the file (guided step 3)',
     ).toMatch(/5.*empty\.txt/);
     asked.length = 0;
     await rejection(
       clientReadTool(client).execute({ path: '../outside/secret.txt' }, { cwd: root }),
-      'clientReadTool.execute step 1: a path outside the workspace must throw',
+      'clientReadTool.execute: a path outside the workspace must throw (guided step 1)',
     );
     expect(
       asked,
-      'clientReadTool.execute step 1: the client is never asked to read a path outside the workspace',
+      'clientReadTool.execute: the client is never asked to read a path outside the workspace (guided step 1)',
     ).toEqual([]);
     await rejection(
       clientWriteTool(client).execute({ path: path.join(outside, 'x.txt'), content: 'x' }, { cwd: root }),
-      'clientWriteTool.execute step 1: a path outside the workspace must throw',
+      'clientWriteTool.execute: a path outside the workspace must throw (guided step 1)',
     );
     expect(
       asked,
-      'clientWriteTool.execute step 1: the client is never asked to write a path outside the workspace',
+      'clientWriteTool.execute: the client is never asked to write a path outside the workspace (guided step 1)',
     ).toEqual([]);
   });
 
@@ -329,7 +339,7 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     });
     const out = await clientReadTool(client).execute({ path: 'big.txt' }, { cwd: root });
     const shown = out.split('\n');
-    expect(shown[0], 'clientReadTool.execute step 4: clipWindow cuts a long line and says so').toMatch(
+    expect(shown[0], 'clientReadTool.execute: clipWindow cuts a long line and says so (guided step 4)').toMatch(
       /^ {5}1\ty{2000} \[line cut after 2000 bytes\]$/,
     );
     const text = shown
@@ -338,12 +348,15 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
       .join('\n');
     expect(
       Buffer.byteLength(text),
-      "clientReadTool.execute step 4: at most MAX_READ_BYTES (50,000) of the file's text",
+      "clientReadTool.execute: at most MAX_READ_BYTES (50,000) of the file's text (guided step 4)",
     ).toBeLessThanOrEqual(50_000);
-    expect(Buffer.byteLength(text), 'clientReadTool.execute step 4: and as much of it as fits').toBeGreaterThan(49_000);
+    expect(
+      Buffer.byteLength(text),
+      'clientReadTool.execute: and as much of it as fits (guided step 4)',
+    ).toBeGreaterThan(49_000);
     const last = shown.at(-1)!;
     const next = shown.length; // lines 1..length-1 shown, so the next is `length`
-    expect(last, 'clientReadTool.execute step 4: a capped window says so, and where to read on').toBe(
+    expect(last, 'clientReadTool.execute: a capped window says so, and where to read on (guided step 4)').toBe(
       `(output capped at 50000 bytes; more lines; read again with offset=${next})`,
     );
   });
@@ -352,22 +365,23 @@ describe('clientReadTool / clientWriteTool (src/acp/client-files.ts)', () => {
     const { root } = tempWorkspace();
     const { client, files, asked } = clientFiles({});
     const out = await clientWriteTool(client).execute({ path: 'docs/é.md', content: 'héllo\nworld\n' }, { cwd: root });
-    expect(asked, 'clientWriteTool.execute step 2: one write, the absolute path').toEqual([
+    expect(asked, 'clientWriteTool.execute: one write, the absolute path (guided step 2)').toEqual([
       `write ${path.join(root, 'docs/é.md')}`,
     ]);
-    expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute step 2: the content unchanged').toBe(
+    expect(files[path.join(root, 'docs/é.md')], 'clientWriteTool.execute: the content unchanged (guided step 2)').toBe(
       'héllo\nworld\n',
     );
-    expect(out, 'clientWriteTool.execute step 3: UTF-8 bytes, lines as read counts them, the path relative').toBe(
-      'Wrote 13 bytes (2 lines) to docs/é.md',
-    );
+    expect(
+      out,
+      'clientWriteTool.execute: UTF-8 bytes, lines as read counts them, the path relative (guided step 3)',
+    ).toBe('Wrote 13 bytes (2 lines) to docs/é.md');
     expect(
       await clientWriteTool(client).execute({ path: 'e.txt', content: '' }, { cwd: root }),
-      "clientWriteTool.execute step 3: '' has 0 lines",
+      "clientWriteTool.execute: '' has 0 lines (guided step 3)",
     ).toBe('Wrote 0 bytes (0 lines) to e.txt');
     expect(
       await clientWriteTool(client).execute({ path: 'f.txt', content: 'a\nb' }, { cwd: root }),
-      'clientWriteTool.execute step 3: no final newline, still 2 lines',
+      'clientWriteTool.execute: no final newline, still 2 lines (guided step 3)',
     ).toBe('Wrote 3 bytes (2 lines) to f.txt');
   });
 });

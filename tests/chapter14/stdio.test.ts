@@ -136,7 +136,7 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))(
     });
 
     // Each test first calls a chapter 14 stub in this process, so an unfinished chapter fails with its TODO.
-    const ready = () => expect(systemPromptFromMeta(undefined), 'systemPromptFromMeta step 1').toBeUndefined();
+    const ready = () => expect(systemPromptFromMeta(undefined), 'systemPromptFromMeta guided step 1').toBeUndefined();
 
     test('an editor can start it, open a session and run a prompt to end_turn on the offline provider', async () => {
       ready();
@@ -162,7 +162,7 @@ describe.skipIf(Boolean(process.env.KIT_MUTATION_CHAPTER))(
         .map((u) => ('title' in u ? u.title : undefined));
       expect(
         titles,
-        'UpdateTranslator.updates: that card is titled "Read README.md" once the call is whole (step 2)',
+        'UpdateTranslator.updates: that card is titled "Read README.md" once the call is whole (guided step 2)',
       ).toContain('Read README.md');
       expect(
         kinds.some((u) => u.sessionUpdate === 'tool_call_update' && u.status === 'completed'),

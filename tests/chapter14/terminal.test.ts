@@ -46,7 +46,7 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     await e.prompt(sessionId, 'run the tests');
     expect(
       e.terminalLog,
-      'clientBashTool.execute steps 2-5: create (bash -c, the workspace, the output limit), wait, output, then release',
+      'clientBashTool.execute: create (bash -c, the workspace, the output limit), wait, output, then release (guided steps 2-5)',
     ).toEqual([
       `create t1 bash -c npm test in ${root} limit ${BASH_OUTPUT_LIMIT}`,
       'wait t1',
@@ -62,11 +62,11 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
       );
     expect(
       card,
-      "clientBashTool.execute step 2: callId: ctx.callId, so the terminal is shown in call c1's card",
+      "clientBashTool.execute: callId: ctx.callId, so the terminal is shown in call c1's card (guided step 2)",
     ).toMatchObject({ toolCallId: 'c1', content: [{ type: 'terminal', terminalId: 't1' }] });
     expect(
       resultOf(historyOf(e, sessionId)),
-      'clientBashTool.execute step 6: exit code, then the output (terminalText)',
+      'clientBashTool.execute: exit code, then the output (terminalText) (guided step 6)',
     ).toMatchObject({ isError: false, content: 'exit code: 0\n--- output ---\nok 3 tests' });
   });
 
@@ -76,9 +76,9 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     await e.prompt(sessionId, 'go');
     expect(
       resultOf(historyOf(e, sessionId)),
-      'clientBashTool.execute step 6: a non-zero exit code is a result, not an error',
+      'clientBashTool.execute: a non-zero exit code is a result, not an error (guided step 6)',
     ).toMatchObject({ isError: false, content: 'exit code: 1\n--- output ---\nboom' });
-    expect(e.openTerminals(), 'clientBashTool.execute step 3: released').toEqual([]);
+    expect(e.openTerminals(), 'clientBashTool.execute: released (guided step 3)').toEqual([]);
   });
 
   test('when the editor fails to give the output, the call fails and the terminal is still released', async () => {
@@ -89,10 +89,13 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
       resultOf(historyOf(e, sessionId))?.isError,
       'clientBashTool.execute: a request that fails fails the call',
     ).toBe(true);
-    expect(e.terminalLog.at(-1), 'clientBashTool.execute step 3: release in a finally: on the error path too').toBe(
-      'release t1',
+    expect(
+      e.terminalLog.at(-1),
+      'clientBashTool.execute: release in a finally: on the error path too (guided step 3)',
+    ).toBe('release t1');
+    expect(e.openTerminals(), 'clientBashTool.execute: no terminal is left with the editor (guided step 3)').toEqual(
+      [],
     );
-    expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
   });
 
   test('a command that outlives its time limit is killed, read, released, and the call says it timed out', async () => {
@@ -101,13 +104,13 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     await e.prompt(sessionId, 'go');
     expect(
       e.terminalLog,
-      'clientBashTool.execute step 4: stopped by the time limit: kill, then read the output, then release',
+      'clientBashTool.execute: stopped by the time limit: kill, then read the output, then release (guided step 4)',
     ).toEqual([expect.stringMatching(/^create t1/), 'wait t1', 'kill t1', 'output t1', 'release t1']);
     const result = resultOf(historyOf(e, sessionId));
-    expect(result?.isError, 'clientBashTool.execute step 6: a timeout is an error result').toBe(true);
+    expect(result?.isError, 'clientBashTool.execute: a timeout is an error result (guided step 6)').toBe(true);
     expect(
       result?.content,
-      'clientBashTool.execute step 6: it says it timed out after the limit, with the output so far',
+      'clientBashTool.execute: it says it timed out after the limit, with the output so far (guided step 6)',
     ).toMatch(/timed out after 20 ms[\s\S]*started/);
   });
 
@@ -117,15 +120,18 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const running = e.prompt(sessionId, 'go');
     await until(() => e.terminalLog.includes('wait t1'), 'the command should be running in the terminal');
     await e.agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    const answer = await within(running, 'clientBashTool.execute step 4: a cancel must stop the wait');
+    const answer = await within(running, 'clientBashTool.execute: a cancel must stop the wait (guided step 4)');
     expect(answer.stopReason, 'the prompt answers cancelled').toBe('cancelled');
-    expect(e.terminalLog.slice(1), 'clientBashTool.execute steps 3-4: aborted: kill, then release').toEqual(
+    expect(e.terminalLog.slice(1), 'clientBashTool.execute: aborted: kill, then release (guided steps 3-4)').toEqual(
       expect.arrayContaining(['kill t1', 'release t1']),
     );
-    expect(e.terminalLog.indexOf('kill t1'), 'clientBashTool.execute step 4: kill before release').toBeLessThan(
-      e.terminalLog.indexOf('release t1'),
+    expect(
+      e.terminalLog.indexOf('kill t1'),
+      'clientBashTool.execute: kill before release (guided step 4)',
+    ).toBeLessThan(e.terminalLog.indexOf('release t1'));
+    expect(e.openTerminals(), 'clientBashTool.execute: no terminal is left with the editor (guided step 3)').toEqual(
+      [],
     );
-    expect(e.openTerminals(), 'clientBashTool.execute step 3: no terminal is left with the editor').toEqual([]);
   });
 
   test("output beyond the cap is cut for the model even when the editor sends it all, and the editor's own cut is said", async () => {
@@ -133,9 +139,10 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     const { sessionId } = await e.open(tempWorkspace().root);
     await e.prompt(sessionId, 'go');
     const content = resultOf(historyOf(e, sessionId))!.content;
-    expect(content.length, 'clientBashTool.execute step 5: terminalText caps what the model reads').toBeLessThan(
-      BASH_OUTPUT_LIMIT + 500,
-    );
+    expect(
+      content.length,
+      'clientBashTool.execute: terminalText caps what the model reads (guided step 5)',
+    ).toBeLessThan(BASH_OUTPUT_LIMIT + 500);
     expect(content, 'terminalText: the middle is cut, and the note says the terminal kept only the end').toMatch(
       /characters cut[\s\S]*the terminal kept only the last/,
     );
@@ -173,13 +180,13 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     );
     const error = (await rejection(
       tool.execute({ command: 'npm run watch' }, { cwd: '/w', callId: 'c1', signal: controller.signal }),
-      'clientBashTool.execute step 6: a cancelled command must throw',
+      'clientBashTool.execute: a cancelled command must throw (guided step 6)',
     )) as Error;
     expect(
       error.message,
-      'clientBashTool.execute step 6: stopped by the signal, not the time limit: `Command aborted. Output so far:\n<text>`',
+      'clientBashTool.execute: stopped by the signal, not the time limit: `Command aborted. Output so far:\n<text>` (guided step 6)',
     ).toBe('Command aborted. Output so far:\n--- output ---\nwatching');
-    expect(log, 'clientBashTool.execute steps 3-4: aborted: kill, read the output, then release').toEqual([
+    expect(log, 'clientBashTool.execute: aborted: kill, read the output, then release (guided steps 3-4)').toEqual([
       'wait',
       'kill',
       'output',
@@ -197,9 +204,9 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
     );
     const output = await settles(
       tool.execute({ command: 'echo hi' }, { cwd: '/w', callId: 'c1' }),
-      'clientBashTool.execute step 1: no signal means nothing can cancel the run, so the command must run (check ctx.signal?.aborted)',
+      'clientBashTool.execute: no signal means nothing can cancel the run, so the command must run (check ctx.signal?.aborted) (guided step 1)',
     );
-    expect(output, 'clientBashTool.execute step 6: exit line, then the output').toBe(
+    expect(output, 'clientBashTool.execute: exit line, then the output (guided step 6)').toBe(
       'exit code: 0\n--- output ---\nhi',
     );
   });
@@ -216,7 +223,9 @@ describe('clientBashTool.execute (src/acp/client-terminal.ts)', () => {
       () => undefined,
       (failure: unknown) => failure as Error,
     );
-    expect(error?.message, 'clientBashTool.execute step 1: an Error saying the command was not run').toMatch(/not run/);
-    expect(asked, 'clientBashTool.execute step 1: no terminal is created for a cancelled run').toEqual([]);
+    expect(error?.message, 'clientBashTool.execute: an Error saying the command was not run (guided step 1)').toMatch(
+      /not run/,
+    );
+    expect(asked, 'clientBashTool.execute: no terminal is created for a cancelled run (guided step 1)').toEqual([]);
   });
 });

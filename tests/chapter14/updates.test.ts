@@ -47,23 +47,23 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const t = translator();
     expect(
       t.updates({ type: 'text_delta', turn: 1, text: 'Hello' }),
-      'UpdateTranslator.updates step 1: text_delta → agent_message_chunk',
+      'UpdateTranslator.updates: text_delta → agent_message_chunk (guided step 1)',
     ).toEqual([{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hello' } }]);
     expect(
       t.updates({ type: 'thinking_delta', turn: 1, thinking: 'Hmm' }),
-      'UpdateTranslator.updates step 1: thinking_delta → agent_thought_chunk',
+      'UpdateTranslator.updates: thinking_delta → agent_thought_chunk (guided step 1)',
     ).toEqual([{ sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'Hmm' } }]);
     for (const event of [
       { type: 'turn_start', turn: 1 },
       { type: 'plan_proposed', turn: 1, callId: 'c', plan: 'p' },
     ] as AgentEvent[]) {
-      expect(t.updates(event), `UpdateTranslator.updates step 7: ${event.type} → no update`).toEqual([]);
+      expect(t.updates(event), `UpdateTranslator.updates: ${event.type} → no update (guided step 7)`).toEqual([]);
     }
   });
 
   test('a requested call becomes a pending tool_call card with its id, title, kind, locations and raw input', () => {
     const updates = translator().updates(requested('call_7', 'read', { path: 'src/app.ts', offset: 10 }));
-    expect(updates, 'UpdateTranslator.updates step 2: one tool_call, everything the card needs').toEqual([
+    expect(updates, 'UpdateTranslator.updates: one tool_call, everything the card needs (guided step 2)').toEqual([
       {
         sessionUpdate: 'tool_call',
         toolCallId: 'call_7',
@@ -82,13 +82,13 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const early = t.updates(start('a1', 'read'));
     expect(
       early,
-      'UpdateTranslator.updates step 2: tool_call_start → one pending tool_call named after the tool, no arguments or content yet',
+      'UpdateTranslator.updates: tool_call_start → one pending tool_call named after the tool, no arguments or content yet (guided step 2)',
     ).toEqual([
       { sessionUpdate: 'tool_call', toolCallId: 'a1', title: 'read', kind: 'read', status: 'pending', content: [] },
     ]);
     expect(
       t.updates(delta('a1', '{"path":')),
-      'UpdateTranslator.updates step 2: a piece of the arguments is not shown (it is not JSON yet)',
+      'UpdateTranslator.updates: a piece of the arguments is not shown (it is not JSON yet) (guided step 2)',
     ).toEqual([]);
     const seen = [
       ...t.updates(start('b2', 'bash')),
@@ -100,7 +100,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ];
     expect(
       seen.map(line),
-      'UpdateTranslator.updates steps 2 and 8: each card shown early is filled in by a tool_call_update of its own id; a call with no early card still gets a tool_call; nothing is closed as unfinished',
+      'UpdateTranslator.updates: each card shown early is filled in by a tool_call_update of its own id; a call with no early card still gets a tool_call; nothing is closed as unfinished (guided steps 2 and 8)',
     ).toEqual([
       'tool_call b2 pending',
       'tool_call_update a1 pending',
@@ -111,7 +111,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ]);
     expect(
       seen[1],
-      'UpdateTranslator.updates step 2: the whole call brings the title, kind, locations and raw input the early card lacked',
+      'UpdateTranslator.updates: the whole call brings the title, kind, locations and raw input the early card lacked (guided step 2)',
     ).toEqual({
       sessionUpdate: 'tool_call_update',
       toolCallId: 'a1',
@@ -128,7 +128,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const t = translator();
     expect(
       t.updates(start('', 'read')),
-      'UpdateTranslator.updates step 2: a call with no id yet gets no early card',
+      'UpdateTranslator.updates: a call with no id yet gets no early card (guided step 2)',
     ).toEqual([]);
     t.updates(start('x1', 'edit'));
     t.updates(start('y2', 'bash'));
@@ -136,14 +136,17 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const end = t.updates(done('cancelled', 'stopped'));
     expect(
       end.map(line),
-      'UpdateTranslator.updates step 8: every card begun and never whole is closed as failed, then the session info comes last',
+      'UpdateTranslator.updates: every card begun and never whole is closed as failed, then the session info comes last (guided step 8)',
     ).toEqual(['tool_call_update x1 failed', 'tool_call_update y2 failed', 'session_info_update']);
-    expect(end[0], 'UpdateTranslator.updates step 8: the closed card says why (UNFINISHED_CALL)').toMatchObject({
+    expect(
+      end[0],
+      'UpdateTranslator.updates: the closed card says why (UNFINISHED_CALL) (guided step 8)',
+    ).toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: UNFINISHED_CALL } }],
     });
     expect(
       t.updates(done('end_turn')).map(line),
-      'UpdateTranslator.updates step 8: a card is closed once; the next run end closes nothing',
+      'UpdateTranslator.updates: a card is closed once; the next run end closes nothing (guided step 8)',
     ).toEqual(['session_info_update']);
   });
 
@@ -159,7 +162,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ];
     expect(
       seen.map(line),
-      "UpdateTranslator.updates steps 2 and 8: ids '<task call>/<child call>'; the sub-agent's end closes its unfinished card and nothing of the parent's (and sends no session info of its own)",
+      "UpdateTranslator.updates: ids '<task call>/<child call>'; the sub-agent's end closes its unfinished card and nothing of the parent's (and sends no session info of its own) (guided steps 2 and 8)",
     ).toEqual([
       'tool_call p1 pending',
       'tool_call task1/c1 pending',
@@ -169,7 +172,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ]);
     expect(
       t.updates(requested('p1', 'read', { path: 'a' })).map(line),
-      "UpdateTranslator.updates step 8: the parent's early card is still open, so its whole call fills it in",
+      "UpdateTranslator.updates: the parent's early card is still open, so its whole call fills it in (guided step 8)",
     ).toEqual(['tool_call_update p1 pending']);
   });
 
@@ -191,7 +194,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ];
     expect(
       seen.map((u) => `${u.sessionUpdate} ${'toolCallId' in u ? u.toolCallId : '?'} ${'status' in u ? u.status : ''}`),
-      'UpdateTranslator.updates steps 2-4: pending, in_progress when allowed, nothing when blocked, then failed / completed, each with its own call id',
+      'UpdateTranslator.updates: pending, in_progress when allowed, nothing when blocked, then failed / completed, each with its own call id (guided steps 2-4)',
     ).toEqual([
       'tool_call a1 pending',
       'tool_call b2 pending',
@@ -199,15 +202,18 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
       'tool_call_update b2 failed',
       'tool_call_update a1 completed',
     ]);
-    expect(seen[2], 'UpdateTranslator.updates step 3: allow → exactly { tool_call_update, id, in_progress }').toEqual({
+    expect(
+      seen[2],
+      'UpdateTranslator.updates: allow → exactly { tool_call_update, id, in_progress } (guided step 3)',
+    ).toEqual({
       sessionUpdate: 'tool_call_update',
       toolCallId: 'a1',
       status: 'in_progress',
     });
-    expect(seen.at(-1), 'UpdateTranslator.updates step 4: the result text as content').toMatchObject({
+    expect(seen.at(-1), 'UpdateTranslator.updates: the result text as content (guided step 4)').toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: '1\thello' } }],
     });
-    expect(seen.at(-2), 'UpdateTranslator.updates step 4: a failed call shows its error text').toMatchObject({
+    expect(seen.at(-2), 'UpdateTranslator.updates: a failed call shows its error text (guided step 4)').toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: 'Permission denied' } }],
     });
   });
@@ -218,11 +224,11 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     const diff = { type: 'diff', path: path.join(cwd, 'src/a.ts'), oldText: 'let x = 1;', newText: 'const x = 1;' };
     expect(
       t.updates(requested('e1', 'edit', args))[0],
-      'UpdateTranslator.updates step 2: content [diff] for an edit',
+      'UpdateTranslator.updates: content [diff] for an edit (guided step 2)',
     ).toMatchObject({ kind: 'edit', title: 'Edit src/a.ts', content: [diff] });
     expect(
       t.updates(result('e1', 'edit', 'Edited src/a.ts: replaced 1 occurrence'))[0],
-      'UpdateTranslator.updates step 4: the diff first, then the result text',
+      'UpdateTranslator.updates: the diff first, then the result text (guided step 4)',
     ).toMatchObject({
       status: 'completed',
       content: [diff, { type: 'content', content: { type: 'text', text: 'Edited src/a.ts: replaced 1 occurrence' } }],
@@ -230,7 +236,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     t.updates(requested('e2', 'edit', args));
     expect(
       t.updates(result('e2', 'edit', 'old_string was not found', true))[0],
-      'UpdateTranslator.updates step 4: a failed edit shows no diff, only why',
+      'UpdateTranslator.updates: a failed edit shows no diff, only why (guided step 4)',
     ).toMatchObject({ status: 'failed', content: [{ type: 'content' }] });
     expect(
       (t.updates(result('e2', 'edit', 'x', true))[0] as { content: unknown[] }).content,
@@ -238,7 +244,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ).toHaveLength(1);
     expect(
       t.updates(requested('w1', 'write', { path: 'n.md', content: '# Notes\n' }))[0],
-      'UpdateTranslator.updates step 2: a write → diff with no old text',
+      'UpdateTranslator.updates: a write → diff with no old text (guided step 2)',
     ).toMatchObject({ content: [{ type: 'diff', path: path.join(cwd, 'n.md'), oldText: null, newText: '# Notes\n' }] });
   });
 
@@ -255,7 +261,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     });
     expect(
       update,
-      'UpdateTranslator.updates step 3: change → in_progress with the new title, locations, rawInput and diff',
+      'UpdateTranslator.updates: change → in_progress with the new title, locations, rawInput and diff (guided step 3)',
     ).toMatchObject({
       sessionUpdate: 'tool_call_update',
       toolCallId: 'c1',
@@ -267,7 +273,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     });
     expect(
       t.updates(result('c1', 'edit', 'Edited b.ts'))[0],
-      'UpdateTranslator.updates step 3: remember the new arguments; the finished card keeps the diff of the call that ran',
+      'UpdateTranslator.updates: remember the new arguments; the finished card keeps the diff of the call that ran (guided step 3)',
     ).toMatchObject({
       content: [{ type: 'diff', path: path.join(cwd, 'b.ts'), newText: 'c' }, { type: 'content' }],
     });
@@ -281,7 +287,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ];
     expect(
       t.updates({ type: 'todo_list', turn: 1, callId: 't1', todos }),
-      'UpdateTranslator.updates step 5: todo_list → plan; priority medium when the item has none',
+      'UpdateTranslator.updates: todo_list → plan; priority medium when the item has none (guided step 5)',
     ).toEqual([
       {
         sessionUpdate: 'plan',
@@ -293,7 +299,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ]);
     expect(
       t.updates({ type: 'mode_changed', turn: 1, mode: 'acceptEdits', previous: 'plan' }),
-      'UpdateTranslator.updates step 5: mode_changed → current_mode_update',
+      'UpdateTranslator.updates: mode_changed → current_mode_update (guided step 5)',
     ).toEqual([{ sessionUpdate: 'current_mode_update', currentModeId: 'acceptEdits' }]);
   });
 
@@ -306,21 +312,21 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     });
     expect(
       first,
-      'UpdateTranslator.updates step 6: used = input + cache read + cache write + output of this turn',
+      'UpdateTranslator.updates: used = input + cache read + cache write + output of this turn (guided step 6)',
     ).toMatchObject([{ sessionUpdate: 'usage_update', used: 6300, size: 200_000 }]);
     const cost1 = 3 + (1000 * 3 + 200 * 15 + 5000 * 0.3 + 100 * 3.75) / 1e6;
     expect(
       (first[0] as { cost?: { amount: number; currency: string } }).cost,
-      'UpdateTranslator.updates step 6: the cost of everything the session used, the usage it started with included, in USD',
+      'UpdateTranslator.updates: the cost of everything the session used, the usage it started with included, in USD (guided step 6)',
     ).toEqual({ amount: expect.closeTo(cost1, 9), currency: 'USD' });
     const second = t.updates({ type: 'usage', turn: 2, usage: { inputTokens: 2000, outputTokens: 0 } });
     expect(
       second[0],
-      'UpdateTranslator.updates step 6: used is this turn only; the cost keeps adding up',
+      'UpdateTranslator.updates: used is this turn only; the cost keeps adding up (guided step 6)',
     ).toMatchObject({ used: 2000, cost: { amount: expect.closeTo(cost1 + 0.006, 9) } });
     expect(
       translator().updates({ type: 'usage', turn: 1, usage: { inputTokens: 5, outputTokens: 5 } })[0],
-      'UpdateTranslator.updates step 6: no price → no cost field (unknown is not 0)',
+      'UpdateTranslator.updates: no price → no cost field (unknown is not 0) (guided step 6)',
     ).not.toHaveProperty('cost');
     const nested = translator({ price });
     expect(
@@ -330,11 +336,11 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
         callId: 't1',
         event: { type: 'usage', turn: 1, usage: { inputTokens: 1_000_000, outputTokens: 0 } },
       }),
-      "UpdateTranslator.updates step 6: a sub-agent's usage sends nothing",
+      "UpdateTranslator.updates: a sub-agent's usage sends nothing (guided step 6)",
     ).toEqual([]);
     expect(
       nested.updates({ type: 'usage', turn: 1, usage: { inputTokens: 1000, outputTokens: 0 } })[0],
-      "UpdateTranslator.updates step 6: and is not added to the session's usage (the task call's own usage event counts it)",
+      "UpdateTranslator.updates: and is not added to the session's usage (the task call's own usage event counts it) (guided step 6)",
     ).toMatchObject({ cost: { amount: expect.closeTo(0.003, 9) } });
   });
 
@@ -363,7 +369,7 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
     ];
     expect(
       updates.map((u) => `${u.sessionUpdate} ${'toolCallId' in u ? u.toolCallId : ''}`),
-      'UpdateTranslator.updates step 7: only tool updates, ids "<task call>/<child call>", a grandchild\'s "task1/task2/c1"',
+      'UpdateTranslator.updates: only tool updates, ids "<task call>/<child call>", a grandchild\'s "task1/task2/c1" (guided step 7)',
     ).toEqual([
       'tool_call task1/c1',
       'tool_call_update task1/c1',
@@ -380,14 +386,15 @@ describe('UpdateTranslator.updates (src/acp/updates.ts)', () => {
 describe('stopReasonOf (src/acp/updates.ts)', () => {
   const answered: Message[] = [userMessage('hi'), assistantText('hello')];
   test('each way a run ends maps to its stop reason', () => {
-    expect(stopReasonOf(done('end_turn'), answered), 'stopReasonOf step 2').toBe('end_turn');
+    expect(stopReasonOf(done('end_turn'), answered), 'stopReasonOf guided step 2').toBe('end_turn');
     expect(
       stopReasonOf(done('cancelled', 'cancelled by the client'), answered),
-      'stopReasonOf step 1: a cancelled run answers cancelled, whatever the history ends with',
+      'stopReasonOf: a cancelled run answers cancelled, whatever the history ends with (guided step 1)',
     ).toBe('cancelled');
-    expect(stopReasonOf(done('turn_limit'), answered), 'stopReasonOf step 1: turn_limit → max_turn_requests').toBe(
-      'max_turn_requests',
-    );
+    expect(
+      stopReasonOf(done('turn_limit'), answered),
+      'stopReasonOf: turn_limit → max_turn_requests (guided step 1)',
+    ).toBe('max_turn_requests');
   });
 
   test('an answer cut at max_tokens, or a refusal, says so', () => {
@@ -398,44 +405,51 @@ describe('stopReasonOf (src/acp/updates.ts)', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'Once upon' }], stopReason: 'max_tokens' },
     ];
     const refused: Message[] = [userMessage('hi'), { role: 'assistant', content: [], stopReason: 'refusal' }];
-    expect(stopReasonOf(done('end_turn'), cut), 'stopReasonOf step 2: the last turn stopped for max_tokens').toBe(
-      'max_tokens',
+    expect(
+      stopReasonOf(done('end_turn'), cut),
+      'stopReasonOf: the last turn stopped for max_tokens (guided step 2)',
+    ).toBe('max_tokens');
+    expect(
+      stopReasonOf(done('end_turn'), refused),
+      'stopReasonOf: the last turn stopped for refusal (guided step 2)',
+    ).toBe('refusal');
+    expect(stopReasonOf(done('cancelled'), cut), 'stopReasonOf: cancelled comes first (guided step 1)').toBe(
+      'cancelled',
     );
-    expect(stopReasonOf(done('end_turn'), refused), 'stopReasonOf step 2: the last turn stopped for refusal').toBe(
-      'refusal',
-    );
-    expect(stopReasonOf(done('cancelled'), cut), 'stopReasonOf step 1: cancelled comes first').toBe('cancelled');
     const stopped: Message[] = [
       userMessage('hi'),
       { role: 'assistant', content: [{ type: 'text', text: 'x' }], stopReason: 'stop_sequence' },
     ];
     expect(
       stopReasonOf(done('end_turn'), stopped),
-      'stopReasonOf step 2: any other stop reason of the last turn (stop_sequence) is end_turn',
+      'stopReasonOf: any other stop reason of the last turn (stop_sequence) is end_turn (guided step 2)',
     ).toBe('end_turn');
     expect(
       stopReasonOf(done('end_turn'), [userMessage('hi')]),
-      'stopReasonOf step 2: a history that ends with a user message → end_turn',
+      'stopReasonOf: a history that ends with a user message → end_turn (guided step 2)',
     ).toBe('end_turn');
-    expect(stopReasonOf(done('end_turn'), []), 'stopReasonOf step 2: an empty history → end_turn (never throw)').toBe(
-      'end_turn',
-    );
+    expect(
+      stopReasonOf(done('end_turn'), []),
+      'stopReasonOf: an empty history → end_turn (never throw) (guided step 2)',
+    ).toBe('end_turn');
   });
 
   test('a failed run is a JSON-RPC error with the reason, not a stop reason', async () => {
     const error = await rejection(
       Promise.resolve().then(() => stopReasonOf(done('error', 'the API answered 500'), answered)),
-      'stopReasonOf step 3: an error run must throw',
+      'stopReasonOf: an error run must throw (guided step 3)',
     );
-    expect(error, 'stopReasonOf step 3: a RequestError (internal error, code -32603)').toMatchObject({ code: -32603 });
-    expect((error as Error).message, 'stopReasonOf step 3: the message says why the run failed').toContain(
+    expect(error, 'stopReasonOf: a RequestError (internal error, code -32603) (guided step 3)').toMatchObject({
+      code: -32603,
+    });
+    expect((error as Error).message, 'stopReasonOf: the message says why the run failed (guided step 3)').toContain(
       'the API answered 500',
     );
     const paused = await rejection(
       Promise.resolve().then(() => stopReasonOf(done('paused_for_client_tool'), answered)),
-      'stopReasonOf step 3: a paused run must throw',
+      'stopReasonOf: a paused run must throw (guided step 3)',
     );
-    expect((paused as Error).message, 'stopReasonOf step 3: no message → the reason').toContain(
+    expect((paused as Error).message, 'stopReasonOf: no message → the reason (guided step 3)').toContain(
       'paused_for_client_tool',
     );
   });
@@ -465,7 +479,7 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     const updates = historyUpdates(history, cwd);
     expect(
       updates.map((u) => `${u.sessionUpdate}${'toolCallId' in u ? ` ${u.toolCallId} ${u.status}` : ''}`),
-      "historyUpdates step 2: user, thought, message, each call once (in the turn's order, with its own result), message, user; empty text skipped",
+      "historyUpdates: user, thought, message, each call once (in the turn's order, with its own result), message, user; empty text skipped (guided step 2)",
     ).toEqual([
       'user_message_chunk',
       'agent_thought_chunk',
@@ -475,27 +489,28 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
       'agent_message_chunk',
       'user_message_chunk',
     ]);
-    expect(updates[3], 'historyUpdates step 2: a finished call has its title, kind, location and result').toMatchObject(
-      {
-        title: 'Read a.ts',
-        kind: 'read',
-        locations: [{ path: path.join(cwd, 'a.ts') }],
-        rawInput: { path: 'a.ts' },
-        content: [{ type: 'content', content: { type: 'text', text: '1\tconst a = 1;' } }],
-      },
-    );
-    expect(updates[4], "historyUpdates step 1: b1 gets b1's result, found by its id").toMatchObject({
+    expect(
+      updates[3],
+      'historyUpdates: a finished call has its title, kind, location and result (guided step 2)',
+    ).toMatchObject({
+      title: 'Read a.ts',
+      kind: 'read',
+      locations: [{ path: path.join(cwd, 'a.ts') }],
+      rawInput: { path: 'a.ts' },
+      content: [{ type: 'content', content: { type: 'text', text: '1\tconst a = 1;' } }],
+    });
+    expect(updates[4], "historyUpdates: b1 gets b1's result, found by its id (guided step 1)").toMatchObject({
       content: [{ type: 'content', content: { type: 'text', text: 'exit code 1' } }],
     });
-    expect(updates[0], 'historyUpdates step 2: the user text').toEqual({
+    expect(updates[0], 'historyUpdates: the user text (guided step 2)').toEqual({
       sessionUpdate: 'user_message_chunk',
       content: { type: 'text', text: 'fix it' },
     });
-    expect(updates[1], 'historyUpdates step 2: the thinking (empty thinking skipped)').toEqual({
+    expect(updates[1], 'historyUpdates: the thinking (empty thinking skipped) (guided step 2)').toEqual({
       sessionUpdate: 'agent_thought_chunk',
       content: { type: 'text', text: 'look first' },
     });
-    expect(updates[2], 'historyUpdates step 2: the text').toEqual({
+    expect(updates[2], 'historyUpdates: the text (guided step 2)').toEqual({
       sessionUpdate: 'agent_message_chunk',
       content: { type: 'text', text: 'Reading.' },
     });
@@ -508,7 +523,10 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
       assistantToolCalls([edit]),
       toolResult(edit, 'Edited a.ts: replaced 1 occurrence'),
     ];
-    expect(historyUpdates(history, cwd).at(-1), 'historyUpdates step 2: the diff, then the result text').toMatchObject({
+    expect(
+      historyUpdates(history, cwd).at(-1),
+      'historyUpdates: the diff, then the result text (guided step 2)',
+    ).toMatchObject({
       status: 'completed',
       content: [{ type: 'diff', path: path.join(cwd, 'a.ts'), oldText: 'let', newText: 'const' }, { type: 'content' }],
     });
@@ -519,7 +537,7 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     ];
     expect(
       (historyUpdates(failed, cwd).at(-1) as { content: unknown[] }).content,
-      'historyUpdates step 2: a failed edit shows only why',
+      'historyUpdates: a failed edit shows only why (guided step 2)',
     ).toHaveLength(1);
   });
 
@@ -529,7 +547,7 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
     const updates = historyUpdates([userMessage('which one?', [png, jpeg]), assistantText('The first.')], cwd);
     expect(
       updates,
-      'historyUpdates step 2: the user text, then one user_message_chunk per image, then the answer',
+      'historyUpdates: the user text, then one user_message_chunk per image, then the answer (guided step 2)',
     ).toEqual([
       { sessionUpdate: 'user_message_chunk', content: { type: 'text', text: 'which one?' } },
       { sessionUpdate: 'user_message_chunk', content: { type: 'image', mimeType: 'image/png', data: png.data } },
@@ -543,7 +561,7 @@ describe('historyUpdates (src/acp/updates.ts)', () => {
       [userMessage('go'), assistantToolCalls([{ id: 'x1', name: 'bash', arguments: { command: 'sleep 9' } }])],
       cwd,
     );
-    expect(updates.at(-1), 'historyUpdates step 2: no result → status pending, no content').toMatchObject({
+    expect(updates.at(-1), 'historyUpdates: no result → status pending, no content (guided step 2)').toMatchObject({
       sessionUpdate: 'tool_call',
       toolCallId: 'x1',
       status: 'pending',

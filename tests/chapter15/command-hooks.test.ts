@@ -83,48 +83,61 @@ function thrown(fn: () => unknown): unknown {
 describe('hookMatches (src/capstone/hook-settings.ts)', () => {
   test('no matcher, an empty one and * select every tool', () => {
     for (const name of ['bash', 'todo_write', 'mcp__files__read']) {
-      expect(hookMatches(undefined, name), `hookMatches step 1: no matcher selects ${name}`).toBe(true);
-      expect(hookMatches('', name), `hookMatches step 1: '' selects ${name}`).toBe(true);
-      expect(hookMatches('*', name), `hookMatches step 1: '*' selects ${name}`).toBe(true);
+      expect(hookMatches(undefined, name), `hookMatches: no matcher selects ${name} (guided step 1)`).toBe(true);
+      expect(hookMatches('', name), `hookMatches: '' selects ${name} (guided step 1)`).toBe(true);
+      expect(hookMatches('*', name), `hookMatches: '*' selects ${name} (guided step 1)`).toBe(true);
     }
   });
 
   test('a plain matcher is a list of exact names, tried as the kit names the tool and as Claude Code does', () => {
-    expect(hookMatches('Bash', 'bash'), "hookMatches step 2: Claude Code's name Bash selects the kit's bash").toBe(
-      true,
-    );
-    expect(hookMatches('bash', 'bash'), "hookMatches step 2: the kit's own name selects it too").toBe(true);
-    expect(hookMatches('Edit|Write', 'write'), 'hookMatches step 3: Edit|Write selects write').toBe(true);
-    expect(hookMatches('Edit|Write', 'edit'), 'hookMatches step 3: Edit|Write selects edit').toBe(true);
-    expect(hookMatches('Edit|Write', 'read'), 'hookMatches step 3: Edit|Write does not select read').toBe(false);
     expect(
-      hookMatches('Write', 'todo_write'),
-      'hookMatches step 3: Write is an exact name, so it does not select TodoWrite',
-    ).toBe(false);
-    expect(hookMatches('Edit|Write', 'todo_write'), 'hookMatches step 3: nor does Edit|Write').toBe(false);
-    expect(hookMatches('TodoWrite', 'todo_write'), 'hookMatches step 3: TodoWrite selects todo_write').toBe(true);
-    expect(hookMatches('Bas', 'bash'), 'hookMatches step 3: a plain matcher is not a prefix').toBe(false);
-    expect(hookMatches('Read', 'bash'), 'hookMatches step 3: Read does not select bash').toBe(false);
-  });
-
-  test('any other matcher is an unanchored regex, tried on both names; one that does not compile selects nothing', () => {
-    expect(hookMatches('mcp__.*', 'mcp__files__read'), 'hookMatches step 4: mcp__.* selects every MCP tool').toBe(true);
-    expect(
-      hookMatches('mcp__github__.*', 'mcp__files__read'),
-      "hookMatches step 4: another server's tools are not selected",
-    ).toBe(false);
-    expect(
-      hookMatches('^Web', 'web_fetch'),
-      "hookMatches step 4: ^Web selects web_fetch by Claude Code's name WebFetch",
+      hookMatches('Bash', 'bash'),
+      "hookMatches: Claude Code's name Bash selects the kit's bash (guided step 2)",
     ).toBe(true);
-    expect(hookMatches('_fetch$', 'web_fetch'), "hookMatches step 4: and a regex may use the kit's name").toBe(true);
-    expect(hookMatches('Notebook.*', 'edit'), 'hookMatches step 4: Notebook.* does not select edit').toBe(false);
-    expect(hookMatches('ash.', 'bash'), 'hookMatches step 4: a regex that matches neither name selects nothing').toBe(
+    expect(hookMatches('bash', 'bash'), "hookMatches: the kit's own name selects it too (guided step 2)").toBe(true);
+    expect(hookMatches('Edit|Write', 'write'), 'hookMatches: Edit|Write selects write (guided step 3)').toBe(true);
+    expect(hookMatches('Edit|Write', 'edit'), 'hookMatches: Edit|Write selects edit (guided step 3)').toBe(true);
+    expect(hookMatches('Edit|Write', 'read'), 'hookMatches: Edit|Write does not select read (guided step 3)').toBe(
       false,
     );
     expect(
+      hookMatches('Write', 'todo_write'),
+      'hookMatches: Write is an exact name, so it does not select TodoWrite (guided step 3)',
+    ).toBe(false);
+    expect(hookMatches('Edit|Write', 'todo_write'), 'hookMatches: nor does Edit|Write (guided step 3)').toBe(false);
+    expect(hookMatches('TodoWrite', 'todo_write'), 'hookMatches: TodoWrite selects todo_write (guided step 3)').toBe(
+      true,
+    );
+    expect(hookMatches('Bas', 'bash'), 'hookMatches: a plain matcher is not a prefix (guided step 3)').toBe(false);
+    expect(hookMatches('Read', 'bash'), 'hookMatches: Read does not select bash (guided step 3)').toBe(false);
+  });
+
+  test('any other matcher is an unanchored regex, tried on both names; one that does not compile selects nothing', () => {
+    expect(
+      hookMatches('mcp__.*', 'mcp__files__read'),
+      'hookMatches: mcp__.* selects every MCP tool (guided step 4)',
+    ).toBe(true);
+    expect(
+      hookMatches('mcp__github__.*', 'mcp__files__read'),
+      "hookMatches: another server's tools are not selected (guided step 4)",
+    ).toBe(false);
+    expect(
+      hookMatches('^Web', 'web_fetch'),
+      "hookMatches: ^Web selects web_fetch by Claude Code's name WebFetch (guided step 4)",
+    ).toBe(true);
+    expect(hookMatches('_fetch$', 'web_fetch'), "hookMatches: and a regex may use the kit's name (guided step 4)").toBe(
+      true,
+    );
+    expect(hookMatches('Notebook.*', 'edit'), 'hookMatches: Notebook.* does not select edit (guided step 4)').toBe(
+      false,
+    );
+    expect(
+      hookMatches('ash.', 'bash'),
+      'hookMatches: a regex that matches neither name selects nothing (guided step 4)',
+    ).toBe(false);
+    expect(
       hookMatches('(', 'bash'),
-      'hookMatches step 4: a regex that does not compile selects nothing, without throwing',
+      'hookMatches: a regex that does not compile selects nothing, without throwing (guided step 4)',
     ).toBe(false);
   });
 });
@@ -150,7 +163,7 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
     };
     expect(
       parseHookSettings(settings, '/p/.claude/settings.json'),
-      'parseHookSettings steps 2-5: each group under its event; only command hooks; other events left out; no matcher or timeout key when the file gives none',
+      'parseHookSettings: each group under its event; only command hooks; other events left out; no matcher or timeout key when the file gives none (guided steps 2-5)',
     ).toStrictEqual({
       PreToolUse: [
         { matcher: 'Bash|Edit', hooks: [{ type: 'command', command: 'guard.sh', timeout: 5 }] },
@@ -164,69 +177,69 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
     const none = { PreToolUse: [], PostToolUse: [], UserPromptSubmit: [], Stop: [], SessionStart: [] };
     expect(
       parseHookSettings({ permissions: { deny: [] } }, 'settings.json'),
-      'parseHookSettings step 1: a file without hooks has none',
+      'parseHookSettings: a file without hooks has none (guided step 1)',
     ).toEqual(none);
   });
 
   test('a file of the wrong shape is a SettingsError naming the file, the event and the index', () => {
     const source = '/p/.claude/settings.local.json';
     const cases: Array<[unknown, RegExp, string]> = [
-      ['not an object', /object/, 'parseHookSettings step 1: the settings must be an object'],
-      [{ hooks: [] }, /hooks/, 'parseHookSettings step 1: hooks must be an object'],
+      ['not an object', /object/, 'parseHookSettings: the settings must be an object (guided step 1)'],
+      [{ hooks: [] }, /hooks/, 'parseHookSettings: hooks must be an object (guided step 1)'],
       [
         { hooks: { PreToolUse: { matcher: 'Bash' } } },
         /hooks\.PreToolUse/,
-        'parseHookSettings step 2: an event holds an array of groups',
+        'parseHookSettings: an event holds an array of groups (guided step 2)',
       ],
       [
         { hooks: { PostToolUse: [{ hooks: [] }, { matcher: 'Edit(', hooks: [] }] } },
         /hooks\.PostToolUse\[1\]\.matcher/,
-        'parseHookSettings step 3: a matcher that is not a valid regex, at its index',
+        'parseHookSettings: a matcher that is not a valid regex, at its index (guided step 3)',
       ],
       [
         { hooks: { Stop: [{ matcher: 3, hooks: [] }] } },
         /hooks\.Stop\[0\]\.matcher/,
-        'parseHookSettings step 3: a matcher must be a string',
+        'parseHookSettings: a matcher must be a string (guided step 3)',
       ],
       [
         { hooks: { SessionStart: [{}, {}] } },
         /hooks\.SessionStart\[0\]\.hooks/,
-        'parseHookSettings step 3: a group needs a hooks array',
+        'parseHookSettings: a group needs a hooks array (guided step 3)',
       ],
       [
         { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'a' }, { type: 'command' }] }] } },
         /hooks\.UserPromptSubmit\[0\]\.hooks\[1\]\.command/,
-        'parseHookSettings step 4: a command hook needs a command',
+        'parseHookSettings: a command hook needs a command (guided step 4)',
       ],
       [
         { hooks: { PreToolUse: [{ hooks: [{ type: 'command', command: 'a', timeout: -1 }] }] } },
         /hooks\.PreToolUse\[0\]\.hooks\[0\]\.timeout/,
-        'parseHookSettings step 4: a timeout must be a positive number',
+        'parseHookSettings: a timeout must be a positive number (guided step 4)',
       ],
       [
         { hooks: { PreToolUse: [{ hooks: [{ command: 'a' }] }] } },
         /hooks\.PreToolUse\[0\]\.hooks\[0\]/,
-        'parseHookSettings step 4: a hook needs a type',
+        'parseHookSettings: a hook needs a type (guided step 4)',
       ],
       [
         { hooks: { PreToolUse: [{ hooks: [] }, null] } },
         /hooks\.PreToolUse\[1\]/,
-        'parseHookSettings step 3: a group must be an object',
+        'parseHookSettings: a group must be an object (guided step 3)',
       ],
       [
         { hooks: { Stop: [{ hooks: [{ type: 'command', command: '   ' }] }] } },
         /hooks\.Stop\[0\]\.hooks\[0\]\.command/,
-        'parseHookSettings step 4: a command of only spaces is empty',
+        'parseHookSettings: a command of only spaces is empty (guided step 4)',
       ],
       [
         { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: 0 }] }] } },
         /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/,
-        'parseHookSettings step 4: a timeout of 0 is not positive',
+        'parseHookSettings: a timeout of 0 is not positive (guided step 4)',
       ],
       [
         { hooks: { Stop: [{ hooks: [{ type: 'command', command: 'a', timeout: '5' }] }] } },
         /hooks\.Stop\[0\]\.hooks\[0\]\.timeout/,
-        'parseHookSettings step 4: a timeout must be a number, not a string',
+        'parseHookSettings: a timeout must be a number, not a string (guided step 4)',
       ],
     ];
     for (const [value, where, label] of cases) {
@@ -235,7 +248,9 @@ describe('parseHookSettings (src/capstone/hook-settings.ts)', () => {
       expect((error as Error).message, `${label}: the message names the file`).toContain(source);
       expect((error as Error).message, `${label}: the message says where`).toMatch(where);
       const rest = (error as Error).message.replace(source, '').replace(where, '');
-      expect(rest, `${label}: the message also says what is wrong there (step 2), not only where`).toMatch(/[a-z]{3}/i);
+      expect(rest, `${label}: the message also says what is wrong there (guided step 2), not only where`).toMatch(
+        /[a-z]{3}/i,
+      );
     }
   });
 });
@@ -251,14 +266,17 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       options,
       never(),
     );
-    expect(readJson(root, 'in.json'), 'runHook step 2: session_id, cwd and hook_event_name, then the fields').toEqual({
+    expect(
+      readJson(root, 'in.json'),
+      'runHook: session_id, cwd and hook_event_name, then the fields (guided step 2)',
+    ).toEqual({
       session_id: 'session-15',
       cwd: root,
       hook_event_name: 'PreToolUse',
       tool_name: 'Bash',
       tool_input: { command: 'ls' },
     });
-    expect(verdict, 'runHook step 7: exit code 0 with text is ok, the text trimmed').toEqual({
+    expect(verdict, 'runHook: exit code 0 with text is ok, the text trimmed (guided step 7)').toEqual({
       type: 'ok',
       text: 'all good',
     });
@@ -275,35 +293,40 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       options,
       never(),
     );
-    expect(verdict, 'runHook step 5: exit code 2 is a block with stderr trimmed, whatever stdout says').toEqual({
+    expect(
+      verdict,
+      'runHook: exit code 2 is a block with stderr trimmed, whatever stdout says (guided step 5)',
+    ).toEqual({
       type: 'block',
       message: 'no rm -rf here',
     });
     const silent = await runHook('Stop', cmd('exit 2'), {}, options, never());
-    expect(silent.type, 'runHook step 5: exit code 2 blocks even without stderr').toBe('block');
+    expect(silent.type, 'runHook: exit code 2 blocks even without stderr (guided step 5)').toBe('block');
     const message = silent.type === 'block' ? silent.message : '';
-    expect(message, 'runHook step 5: with no stderr, a sentence that names the event').toContain('Stop');
-    expect(message, 'runHook step 5: and the command').toContain('exit 2');
+    expect(message, 'runHook: with no stderr, a sentence that names the event (guided step 5)').toContain('Stop');
+    expect(message, 'runHook: and the command (guided step 5)').toContain('exit 2');
   });
 
   test('any other non-zero exit code is reported with its code and stderr, and blocks nothing', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
     const one = await runHook('PreToolUse', cmd('echo "jq: command not found" >&2; exit 1'), {}, options, never());
-    expect(one, 'runHook step 6: exit code 1 is a failure of the hook, not a block').toEqual({ type: 'ignored' });
-    expect(reports[0], 'runHook step 6: the report names the event').toContain('PreToolUse');
-    expect(reports[0], 'runHook step 6: the report gives the exit code').toMatch(/\b1\b/);
-    expect(reports[0], 'runHook step 6: the report gives stderr').toContain('jq: command not found');
+    expect(one, 'runHook: exit code 1 is a failure of the hook, not a block (guided step 6)').toEqual({
+      type: 'ignored',
+    });
+    expect(reports[0], 'runHook: the report names the event (guided step 6)').toContain('PreToolUse');
+    expect(reports[0], 'runHook: the report gives the exit code (guided step 6)').toMatch(/\b1\b/);
+    expect(reports[0], 'runHook: the report gives stderr (guided step 6)').toContain('jq: command not found');
     expect(
       await runHook('PostToolUse', cmd('exit 3'), {}, options, never()),
-      'runHook step 6: exit code 3 is ignored too',
+      'runHook: exit code 3 is ignored too (guided step 6)',
     ).toEqual({ type: 'ignored' });
     const { run } = fakeRunner({ exitCode: null, stderr: 'killed' });
     expect(
       await runHook('Stop', cmd('x'), {}, { ...options, run }, never()),
-      'runHook step 6: no exit code (killed) is ignored',
+      'runHook: no exit code (killed) is ignored (guided step 6)',
     ).toEqual({ type: 'ignored' });
-    expect(reports, 'runHook step 6: each failure reported once').toHaveLength(3);
+    expect(reports, 'runHook: each failure reported once (guided step 6)').toHaveLength(3);
   });
 
   test('a failed hook is reported with the event, the command, its code (or that it had none) and stderr trimmed', async () => {
@@ -316,12 +339,12 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       { ...options, run: scripted({ 'check.sh': { exitCode: 1, stderr: '  jq: command not found\n' } }) },
       never(),
     );
-    expect(one, 'runHook step 6: exit code 1 is ignored').toEqual({ type: 'ignored' });
-    expect(reports[0], 'runHook step 6: the report names the event').toContain('PreToolUse');
-    expect(reports[0], 'runHook step 6: the report names the command').toContain('check.sh');
-    expect(reports[0], 'runHook step 6: the report gives the exit code, 1').toMatch(/\b1\b/);
-    expect(reports[0], 'runHook step 6: the report gives stderr').toContain('jq: command not found');
-    expect(reports[0], 'runHook step 6: stderr trimmed (the report is one line)').not.toMatch(/\n/);
+    expect(one, 'runHook: exit code 1 is ignored (guided step 6)').toEqual({ type: 'ignored' });
+    expect(reports[0], 'runHook: the report names the event (guided step 6)').toContain('PreToolUse');
+    expect(reports[0], 'runHook: the report names the command (guided step 6)').toContain('check.sh');
+    expect(reports[0], 'runHook: the report gives the exit code, 1 (guided step 6)').toMatch(/\b1\b/);
+    expect(reports[0], 'runHook: the report gives stderr (guided step 6)').toContain('jq: command not found');
+    expect(reports[0], 'runHook: stderr trimmed (the report is one line) (guided step 6)').not.toMatch(/\n/);
     await runHook(
       'Stop',
       cmd('check.sh'),
@@ -331,7 +354,7 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     );
     expect(
       reports[1],
-      'runHook step 6: a hook with no exit code (null) is reported as killed or as having none',
+      'runHook: a hook with no exit code (null) is reported as killed or as having none (guided step 6)',
     ).toMatch(/null|none|no exit code|kill|signal/i);
   });
 
@@ -366,15 +389,17 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
       hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'no' },
     };
     const verdict = await runHook('PreToolUse', cmd(printJson(answer)), {}, options, never());
-    expect(verdict, 'runHook step 7: exit code 0 with a JSON object is ok, with the object as json').toEqual({
+    expect(verdict, 'runHook: exit code 0 with a JSON object is ok, with the object as json (guided step 7)').toEqual({
       type: 'ok',
       text: JSON.stringify(answer),
       json: answer,
     });
-    expect(reports, 'runHook step 7: nothing to report').toEqual([]);
+    expect(reports, 'runHook: nothing to report (guided step 7)').toEqual([]);
     const broken = await runHook('PreToolUse', cmd(`echo '{"hookSpecificOutput": '`), {}, options, never());
-    expect(broken, 'runHook step 7: a broken object is ignored, not taken as text').toEqual({ type: 'ignored' });
-    expect(reports.join('\n'), 'runHook step 7: and reported as JSON that does not parse').toMatch(/JSON/);
+    expect(broken, 'runHook: a broken object is ignored, not taken as text (guided step 7)').toEqual({
+      type: 'ignored',
+    });
+    expect(reports.join('\n'), 'runHook: and reported as JSON that does not parse (guided step 7)').toMatch(/JSON/);
   });
 
   test("the hook's timeout (seconds) is its time limit in milliseconds, 60 s when it has none; the run gets the cwd and the signal", async () => {
@@ -386,11 +411,11 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     await runHook('PreToolUse', cmd('check.sh'), {}, options, signal);
     expect(
       calls.map((c) => c.options.timeoutMs),
-      'runHook step 2: timeout 5 is 5000 ms; none is DEFAULT_HOOK_TIMEOUT_S (60) seconds',
+      'runHook: timeout 5 is 5000 ms; none is DEFAULT_HOOK_TIMEOUT_S (60) seconds (guided step 2)',
     ).toEqual([5000, 60_000]);
-    expect(calls[0]!.options.cwd, 'runHook step 2: the command runs in options.cwd').toBe(root);
-    expect(calls[0]!.options.signal, "runHook step 2: the run's signal goes to the runner").toBe(signal);
-    expect(calls[0]!.command, 'runHook step 2: the command as written').toBe('check.sh');
+    expect(calls[0]!.options.cwd, 'runHook: the command runs in options.cwd (guided step 2)').toBe(root);
+    expect(calls[0]!.options.signal, "runHook: the run's signal goes to the runner (guided step 2)").toBe(signal);
+    expect(calls[0]!.command, 'runHook: the command as written (guided step 2)').toBe('check.sh');
   });
 
   test('a hook that runs past its time limit is killed with what it started, reported, and ignored', async () => {
@@ -413,10 +438,10 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     clearTimeout(late);
     expect(
       controller.signal.aborted,
-      'runHook step 2: a hook with timeout 0.2 (seconds) is stopped by its own time limit, after about 200 ms',
+      'runHook: a hook with timeout 0.2 (seconds) is stopped by its own time limit, after about 200 ms (guided step 2)',
     ).toBe(false);
-    expect(verdict, 'runHook step 4: a timed-out hook is ignored').toEqual({ type: 'ignored' });
-    expect(reports.join('\n'), 'runHook step 4: and reported as timed out').toMatch(/timed out/);
+    expect(verdict, 'runHook: a timed-out hook is ignored (guided step 4)').toEqual({ type: 'ignored' });
+    expect(reports.join('\n'), 'runHook: and reported as timed out (guided step 4)').toMatch(/timed out/);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the sleep the hook started (pid ${pid}) is killed with it`).toBe(true);
   });
@@ -436,13 +461,13 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
         () => undefined,
         () => undefined,
       ),
-      'runHook step 3: at once, not when the hook would have ended',
+      'runHook: at once, not when the hook would have ended (guided step 3)',
     );
     const error = await rejection(
       running,
-      "runHook step 3: an abort while the hook runs rejects with the signal's reason",
+      "runHook: an abort while the hook runs rejects with the signal's reason (guided step 3)",
     );
-    expect(error, "runHook step 3: the rejection is the signal's reason itself").toBe(reason);
+    expect(error, "runHook: the rejection is the signal's reason itself (guided step 3)").toBe(reason);
     const pid = sleeperPid(root);
     expect(await eventually(() => !alive(pid)), `the sleep the hook started (pid ${pid}) is killed`).toBe(true);
 
@@ -451,11 +476,11 @@ describe('runHook (src/capstone/command-hooks.ts)', () => {
     expect(
       await rejection(
         runHook('Stop', cmd('x'), {}, { ...options, run }, aborted),
-        'runHook step 1: an aborted signal rejects',
+        'runHook: an aborted signal rejects (guided step 1)',
       ),
-      "runHook step 1: with the signal's reason",
+      "runHook: with the signal's reason (guided step 1)",
     ).toBe(reason);
-    expect(calls, 'runHook step 1: and nothing runs').toEqual([]);
+    expect(calls, 'runHook: and nothing runs (guided step 1)').toEqual([]);
   });
 });
 
@@ -470,15 +495,16 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     const { agent, provider, ran } = bashAgent(root, hooks);
     const history = ask('clean up');
     await collect(agent.run(history));
-    expect(ran, 'runPreToolUse step 3: a blocked call never runs').toEqual([]);
+    expect(ran, 'runPreToolUse: a blocked call never runs (guided step 3)').toEqual([]);
     const [result] = toolResults(requestOn(provider, 2));
-    expect(result?.content, "runPreToolUse step 3: the model reads the hook's stderr as the call's result").toBe(
-      'rm -rf is not allowed here',
-    );
-    expect(result?.isError, 'runPreToolUse step 3: as an error result').toBe(true);
+    expect(
+      result?.content,
+      "runPreToolUse: the model reads the hook's stderr as the call's result (guided step 3)",
+    ).toBe('rm -rf is not allowed here');
+    expect(result?.isError, 'runPreToolUse: as an error result (guided step 3)').toBe(true);
     expect(
       readJson(root, 'in.json'),
-      "runPreToolUse step 2: the hook reads the event, Claude Code's tool name, the input and the call's id",
+      "runPreToolUse: the hook reads the event, Claude Code's tool name, the input and the call's id (guided step 2)",
     ).toEqual({
       session_id: 'session-15',
       cwd: root,
@@ -503,21 +529,21 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
         options,
         never(),
       ),
-      'runPreToolUse step 4: deny blocks with permissionDecisionReason',
+      'runPreToolUse: deny blocks with permissionDecisionReason (guided step 4)',
     ).toEqual({ type: 'block', message: 'not on Fridays' });
     const bare = await runPreToolUse(answer({ permissionDecision: 'deny' }), bashCall(), options, never());
-    expect(bare?.type, 'runPreToolUse step 4: deny without a reason still blocks').toBe('block');
+    expect(bare?.type, 'runPreToolUse: deny without a reason still blocks (guided step 4)').toBe('block');
     expect(
       bare?.type === 'block' && bare.message.trim().length > 0,
-      'runPreToolUse step 4: with a sentence of your own',
+      'runPreToolUse: with a sentence of your own (guided step 4)',
     ).toBe(true);
     expect(
       await runPreToolUse(answer({ permissionDecision: 'allow' }), bashCall(), options, never()),
-      'runPreToolUse step 5: allow is { type: allow }',
+      'runPreToolUse: allow is { type: allow } (guided step 5)',
     ).toEqual({ type: 'allow' });
     expect(
       await runPreToolUse(answer({ permissionDecision: 'ask' }), bashCall(), options, never()),
-      'runPreToolUse step 4: without options.asked (no gate to tell), an ask is still no decision, and no error',
+      'runPreToolUse: without options.asked (no gate to tell), an ask is still no decision, and no error (guided step 4)',
     ).toBeUndefined();
     const asks: Array<[string, string]> = [];
     const asking = { ...options, asked: (id: string, reason: string) => asks.push([id, reason]) };
@@ -528,25 +554,25 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
         asking,
         never(),
       ),
-      'runPreToolUse step 5: ask is no decision of the hook itself (the gate asks)',
+      'runPreToolUse: ask is no decision of the hook itself (the gate asks) (guided step 5)',
     ).toBeUndefined();
     await runPreToolUse(answer({ permissionDecision: 'allow' }), { ...bashCall(), id: 'c-allow' }, asking, never());
     await runPreToolUse(answer({ permissionDecision: 'ask' }), { ...bashCall(), id: 'c-bare' }, asking, never());
-    expect(asks[0], 'runPreToolUse step 4: ask tells options.asked the call id and the reason, trimmed').toEqual([
-      'c-ask',
-      'check the branch',
-    ]);
+    expect(
+      asks[0],
+      'runPreToolUse: ask tells options.asked the call id and the reason, trimmed (guided step 4)',
+    ).toEqual(['c-ask', 'check the branch']);
     expect(
       asks.map(([id]) => id),
-      'runPreToolUse step 4: only an ask is told (an allow is not a question)',
+      'runPreToolUse: only an ask is told (an allow is not a question) (guided step 4)',
     ).toEqual(['c-ask', 'c-bare']);
     expect(
       asks[1]?.[0] === 'c-bare' && (asks[1]?.[1] ?? '').trim().length > 0,
-      'runPreToolUse step 4: an ask without a reason is told with a sentence of your own',
+      'runPreToolUse: an ask without a reason is told with a sentence of your own (guided step 4)',
     ).toBe(true);
     expect(
       await runPreToolUse([group('Bash', cmd('echo "checked"'))], bashCall(), options, never()),
-      'runPreToolUse step 5: plain output is no opinion',
+      'runPreToolUse: plain output is no opinion (guided step 5)',
     ).toBeUndefined();
   });
 
@@ -563,7 +589,7 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     );
     expect(
       await runPreToolUse([group('Bash', allowing), group('Bash', denying)], bashCall(), options, never()),
-      'runPreToolUse steps 2-4: every matching hook runs; an allow is remembered, not returned at once, so the block of a later hook wins',
+      'runPreToolUse: every matching hook runs; an allow is remembered, not returned at once, so the block of a later hook wins (guided steps 2-4)',
     ).toEqual({ type: 'block', message: 'no' });
   });
 
@@ -580,11 +606,11 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     });
     const { options } = hookOptions(root, { run });
     const decision = await runPreToolUse([group('Bash', cmd('deny'))], bashCall(), options, never());
-    expect(decision?.type, 'runPreToolUse step 4: deny with a blank reason still blocks').toBe('block');
+    expect(decision?.type, 'runPreToolUse: deny with a blank reason still blocks (guided step 4)').toBe('block');
     const message = decision?.type === 'block' ? decision.message : '';
     expect(
       message,
-      'runPreToolUse step 4: a reason that is blank once trimmed is none: the model reads a sentence of your own',
+      'runPreToolUse: a reason that is blank once trimmed is none: the model reads a sentence of your own (guided step 4)',
     ).toMatch(/\w/);
   });
 
@@ -601,19 +627,21 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     );
     const { agent, ran } = bashAgent(root, hooks);
     const events = await collect(agent.run(ask('clean up')));
-    expect(ran, 'runPreToolUse step 4: the tool runs with the updatedInput').toEqual(['rm -rf build --dry-run']);
+    expect(ran, 'runPreToolUse: the tool runs with the updatedInput (guided step 4)').toEqual([
+      'rm -rf build --dry-run',
+    ]);
     expect(
       readJson(root, 'first.json')?.tool_input,
-      'runPreToolUse step 2: the first hook sees the input as the model wrote it',
+      'runPreToolUse: the first hook sees the input as the model wrote it (guided step 2)',
     ).toEqual({ command: 'rm -rf build' });
     expect(
       readJson(root, 'second.json')?.tool_input,
-      'runPreToolUse step 4: the hook after it sees the changed input',
+      'runPreToolUse: the hook after it sees the changed input (guided step 4)',
     ).toEqual(dryRun);
     const decided = events.find((event) => event.type === 'tool_call_decided');
     expect(
       decided && 'decision' in decided ? decided.decision : undefined,
-      'runPreToolUse step 5: the decision is a change with the new arguments',
+      'runPreToolUse: the decision is a change with the new arguments (guided step 5)',
     ).toEqual({ type: 'change', arguments: dryRun });
   });
 
@@ -631,9 +659,9 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     const decision = await runPreToolUse(groups, bashCall(), options, never());
     expect(
       readFileSync(path.join(root, 'order.txt'), 'utf8').split('\n').filter(Boolean),
-      'runPreToolUse step 2: every hook of every matching group, in order, and no other',
+      'runPreToolUse: every hook of every matching group, in order, and no other (guided step 2)',
     ).toEqual(['one', 'two', 'three', 'four']);
-    expect(decision, 'runPreToolUse step 5: hooks that only print have no opinion').toBeUndefined();
+    expect(decision, 'runPreToolUse: hooks that only print have no opinion (guided step 5)').toBeUndefined();
   });
 
   test('a hook that fails with another code, or prints broken JSON, is reported and the call goes on', async () => {
@@ -645,12 +673,14 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     );
     const { agent, provider, ran } = bashAgent(root, hooks);
     await collect(agent.run(ask('clean up')));
-    expect(ran, 'runPreToolUse step 4: ignored verdicts change nothing: the call runs').toEqual(['rm -rf build']);
+    expect(ran, 'runPreToolUse: ignored verdicts change nothing: the call runs (guided step 4)').toEqual([
+      'rm -rf build',
+    ]);
     expect(
       toolResults(requestOn(provider, 2))[0]?.isError,
-      "runPreToolUse step 4: and its result is the tool's own",
+      "runPreToolUse: and its result is the tool's own (guided step 4)",
     ).toBe(false);
-    expect(reports, 'runHook steps 6-7: both failures are reported').toHaveLength(2);
+    expect(reports, 'runHook: both failures are reported (guided steps 6-7)').toHaveLength(2);
   });
 
   test('an abort while a PreToolUse hook runs ends the run as cancelled at once, with the hook killed', async () => {
@@ -667,10 +697,10 @@ describe('runPreToolUse (src/capstone/command-hooks.ts)', () => {
     await eventually(() => existsSync(path.join(root, 'sleep.pid')) || settled.done);
     controller.abort(new Error('cancelled by the person'));
     // The hook sleeps far longer than the test waits: only a run whose signal reaches the hook ends.
-    const done = (await within(events, 'runPreToolUse step 2: at once, not after the hook')).at(-1);
+    const done = (await within(events, 'runPreToolUse: at once, not after the hook (guided step 2)')).at(-1);
     expect(
       done?.type === 'done' && done.reason,
-      "runPreToolUse step 2: the hook gets the run's signal, so the run ends as cancelled",
+      "runPreToolUse: the hook gets the run's signal, so the run ends as cancelled (guided step 2)",
     ).toBe('cancelled');
     expect(ran, 'the call did not run').toEqual([]);
     const pid = sleeperPid(root);
@@ -691,13 +721,14 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
     await collect(agent.run(ask('clean up')));
     expect(ran, 'PostToolUse runs after the call: it ran').toEqual(['rm -rf build']);
     const [result] = toolResults(requestOn(provider, 2));
-    expect(result?.content, "runPostToolUse step 3: the tool's output, a blank line, then the hook's note").toBe(
-      'ran: rm -rf build\n\nPostToolUse hook: lint: 3 warnings',
-    );
-    expect(result?.isError, 'runPostToolUse step 3: the call ran, so it is not an error').toBe(false);
+    expect(
+      result?.content,
+      "runPostToolUse: the tool's output, a blank line, then the hook's note (guided step 3)",
+    ).toBe('ran: rm -rf build\n\nPostToolUse hook: lint: 3 warnings');
+    expect(result?.isError, 'runPostToolUse: the call ran, so it is not an error (guided step 3)').toBe(false);
     expect(
       readJson(root, 'post.json'),
-      'runPostToolUse step 1: the hook reads the call and the result as tool_response',
+      'runPostToolUse: the hook reads the call and the result as tool_response (guided step 1)',
     ).toEqual({
       session_id: 'session-15',
       cwd: root,
@@ -719,21 +750,26 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
       group('*', cmd(printJson({ decision: 'block', reason: 'the tests fail now' }))),
     ];
     const changed = await runPostToolUse(groups, bashCall(), given, options, never());
-    expect(changed?.content, 'runPostToolUse step 2: each note in hook order, the JSON reason too').toBe(
+    expect(changed?.content, 'runPostToolUse: each note in hook order, the JSON reason too (guided step 2)').toBe(
       'exit code: 1\n\nPostToolUse hook: first note\n\nPostToolUse hook: the tests fail now',
     );
-    expect(changed && { ...changed, content: '' }, 'runPostToolUse step 3: the same id, name and isError').toEqual({
+    expect(
+      changed && { ...changed, content: '' },
+      'runPostToolUse: the same id, name and isError (guided step 3)',
+    ).toEqual({
       ...before,
       content: '',
     });
-    expect(given, 'runPostToolUse step 3: never change the result you were given: return a new one').toEqual(before);
+    expect(given, 'runPostToolUse: never change the result you were given: return a new one (guided step 3)').toEqual(
+      before,
+    );
     expect(
       await runPostToolUse([group('*', cmd('echo "all fine"'))], bashCall(), given, options, never()),
-      'runPostToolUse step 3: no notes: undefined',
+      'runPostToolUse: no notes: undefined (guided step 3)',
     ).toBeUndefined();
     expect(
       await runPostToolUse([group('Write', cmd('exit 2'))], bashCall(), given, options, never()),
-      'runPostToolUse step 1: a hook for Write does not run after bash',
+      'runPostToolUse: a hook for Write does not run after bash (guided step 1)',
     ).toBeUndefined();
   });
 
@@ -751,12 +787,12 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
     ] as const) {
       const changed = await runPostToolUse([group('*', cmd(command))], bashCall(), given, options, never());
       const content = typeof changed?.content === 'string' ? changed.content : '';
-      expect(content, `runPostToolUse step 3: decision block with ${what} adds a note`).toMatch(
+      expect(content, `runPostToolUse: decision block with ${what} adds a note (guided step 3)`).toMatch(
         /^exit code: 0\n\nPostToolUse hook: /,
       );
       expect(
         content.replace(/^exit code: 0\n\nPostToolUse hook: /, ''),
-        `runPostToolUse step 2: with ${what}, the note is a sentence of your own`,
+        `runPostToolUse: with ${what}, the note is a sentence of your own (guided step 2)`,
       ).toMatch(/\w/);
     }
   });
@@ -770,17 +806,21 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
       group(undefined, cmd('cat > prompt.json; echo "no API keys in prompts" >&2; exit 2'), cmd('touch later')),
     ];
     const verdict = await runUserPromptSubmit(groups, 'use sk-123 to deploy', options, never());
-    expect(verdict, 'runUserPromptSubmit step 2: blocked, with stderr as the reason').toEqual({
+    expect(verdict, 'runUserPromptSubmit: blocked, with stderr as the reason (guided step 2)').toEqual({
       blocked: true,
       reason: 'no API keys in prompts',
     });
-    expect(readJson(root, 'prompt.json'), 'runUserPromptSubmit step 1: the hook reads the prompt').toMatchObject({
+    expect(
+      readJson(root, 'prompt.json'),
+      'runUserPromptSubmit: the hook reads the prompt (guided step 1)',
+    ).toMatchObject({
       hook_event_name: 'UserPromptSubmit',
       prompt: 'use sk-123 to deploy',
     });
-    expect(existsSync(path.join(root, 'later')), 'runUserPromptSubmit step 2: the hooks after a block do not run').toBe(
-      false,
-    );
+    expect(
+      existsSync(path.join(root, 'later')),
+      'runUserPromptSubmit: the hooks after a block do not run (guided step 2)',
+    ).toBe(false);
   });
 
   test('stdout is context for the model; JSON may add context or refuse; quiet hooks add nothing', async () => {
@@ -797,11 +837,11 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
     ];
     expect(
       await runUserPromptSubmit(groups, 'hi', options, never()),
-      'runUserPromptSubmit step 3: plain stdout and additionalContext, joined by a newline (every group runs: this event has no matcher)',
+      'runUserPromptSubmit: plain stdout and additionalContext, joined by a newline (every group runs: this event has no matcher) (guided step 3)',
     ).toEqual({ blocked: false, context: 'branch: main\ntoday is Friday' });
     expect(
       await runUserPromptSubmit([group(undefined, cmd('true'))], 'hi', options, never()),
-      'runUserPromptSubmit step 4: no context key when there is none',
+      'runUserPromptSubmit: no context key when there is none (guided step 4)',
     ).toEqual({ blocked: false });
     expect(
       await runUserPromptSubmit(
@@ -810,7 +850,7 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
         options,
         never(),
       ),
-      'runUserPromptSubmit step 3: decision block refuses with its reason',
+      'runUserPromptSubmit: decision block refuses with its reason (guided step 3)',
     ).toEqual({ blocked: true, reason: 'ask in English' });
   });
 
@@ -832,19 +872,22 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
       ['blank', 'a reason of only spaces'],
     ] as const) {
       const verdict = await runUserPromptSubmit([group(undefined, cmd(command))], 'hi', options, never());
-      expect(verdict.blocked, `runUserPromptSubmit step 3: decision block with ${what} refuses the prompt`).toBe(true);
+      expect(
+        verdict.blocked,
+        `runUserPromptSubmit: decision block with ${what} refuses the prompt (guided step 3)`,
+      ).toBe(true);
       expect(
         verdict.blocked ? verdict.reason : '',
-        `runUserPromptSubmit step 3: with ${what}, the reason is a sentence of your own`,
+        `runUserPromptSubmit: with ${what}, the reason is a sentence of your own (guided step 3)`,
       ).toMatch(/\w/);
     }
     expect(
       await runUserPromptSubmit([group(undefined, cmd('quiet'), cmd('other'), cmd('spaces'))], 'hi', options, never()),
-      'runUserPromptSubmit steps 3-4: JSON without additionalContext, or with a blank one, adds no context',
+      'runUserPromptSubmit: JSON without additionalContext, or with a blank one, adds no context (guided steps 3-4)',
     ).toEqual({ blocked: false });
     expect(
       await runUserPromptSubmit([group(undefined, cmd('padded'))], 'hi', options, never()),
-      'runUserPromptSubmit step 3: additionalContext trimmed',
+      'runUserPromptSubmit: additionalContext trimmed (guided step 3)',
     ).toEqual({ blocked: false, context: 'today is Friday' });
   });
 });
@@ -860,13 +903,13 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
       options,
       never(),
     );
-    expect(viaExit, 'runStop step 2: exit code 2 continues, with stderr as the reason').toEqual({
+    expect(viaExit, 'runStop: exit code 2 continues, with stderr as the reason (guided step 2)').toEqual({
       continue: true,
       reason: 'the tests still fail',
     });
     expect(
       readJson(root, 'stop.json'),
-      'runStop step 1: the hook reads stop_hook_active and the last answer',
+      'runStop: the hook reads stop_hook_active and the last answer (guided step 1)',
     ).toMatchObject({ hook_event_name: 'Stop', stop_hook_active: false, last_assistant_message: 'All done.' });
     const hooks = sessionHooks(
       config({
@@ -878,14 +921,15 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
     );
     expect(
       await hooks.onStop('Fixed it.', { stopHookActive: true }),
-      'runStop step 3: decision block continues with its reason',
+      'runStop: decision block continues with its reason (guided step 3)',
     ).toEqual({ continue: true, reason: 'run npm test first' });
-    expect(readJson(root, 'again.json')?.stop_hook_active, 'runStop step 1: stop_hook_active as the caller says').toBe(
-      true,
-    );
+    expect(
+      readJson(root, 'again.json')?.stop_hook_active,
+      'runStop: stop_hook_active as the caller says (guided step 1)',
+    ).toBe(true);
     expect(
       await runStop([group(undefined, cmd('echo "looks done"'), cmd('exit 1'))], 'ok', false, options, never()),
-      'runStop step 4: plain output and a failed hook let it stop',
+      'runStop: plain output and a failed hook let it stop (guided step 4)',
     ).toEqual({ continue: false });
     expect(reports, 'the failed hook was reported').toHaveLength(1);
   });
@@ -902,10 +946,10 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
       ['blank', 'a reason of only spaces'],
     ] as const) {
       const verdict = await runStop([group(undefined, cmd(command))], 'All done.', false, options, never());
-      expect(verdict.continue, `runStop step 3: decision block with ${what} asks to go on`).toBe(true);
+      expect(verdict.continue, `runStop: decision block with ${what} asks to go on (guided step 3)`).toBe(true);
       expect(
         verdict.continue ? verdict.reason : '',
-        `runStop step 3: with ${what}, the reason is a sentence of your own`,
+        `runStop: with ${what}, the reason is a sentence of your own (guided step 3)`,
       ).toMatch(/\w/);
     }
   });
@@ -926,23 +970,26 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     ];
     expect(
       await runSessionStart(groups, 'startup', options, never()),
-      'runSessionStart steps 1-3: the startup hooks, plain and JSON context, joined by a blank line',
+      'runSessionStart: the startup hooks, plain and JSON context, joined by a blank line (guided steps 1-3)',
     ).toBe('Project rules: be brief.\n\nOn branch main.');
-    expect(readJson(root, 'start.json'), 'runSessionStart step 1: the hook reads the source').toMatchObject({
+    expect(readJson(root, 'start.json'), 'runSessionStart: the hook reads the source (guided step 1)').toMatchObject({
       hook_event_name: 'SessionStart',
       source: 'startup',
     });
-    expect(reports.join('\n'), 'runSessionStart step 2: exit code 2 cannot stop a session: it is reported').toContain(
-      'cannot block',
+    expect(
+      reports.join('\n'),
+      'runSessionStart: exit code 2 cannot stop a session: it is reported (guided step 2)',
+    ).toContain('cannot block');
+    expect(reports, 'runSessionStart: only the hook that exited with code 2 is reported (guided step 2)').toHaveLength(
+      1,
     );
-    expect(reports, 'runSessionStart step 2: only the hook that exited with code 2 is reported').toHaveLength(1);
     expect(
       await sessionHooks(config({ SessionStart: groups.slice(1, 3) }), options).onSessionStart('resume'),
-      'runSessionStart step 1: on resume, the resume hooks',
+      'runSessionStart: on resume, the resume hooks (guided step 1)',
     ).toBe('Welcome back.\n\nOn branch main.');
     expect(
       await runSessionStart([], 'clear', options, never()),
-      "runSessionStart step 3: '' when no hook says anything",
+      "runSessionStart: '' when no hook says anything (guided step 3)",
     ).toBe('');
   });
 
@@ -973,7 +1020,7 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     ];
     expect(
       await runSessionStart(groups, 'startup', options, never()),
-      'runSessionStart step 2: additionalContext trimmed; no piece for JSON without it, a blank one, or no output',
+      'runSessionStart: additionalContext trimmed; no piece for JSON without it, a blank one, or no output (guided step 2)',
     ).toBe('On branch main.\n\nBe brief.');
     const unreported: CommandHookOptions = { cwd: root, sessionId: 'session-15', run };
     const text = await runSessionStart(
@@ -987,7 +1034,7 @@ describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
     });
     expect(
       text,
-      'runSessionStart step 2: with no options.report, exit code 2 is reported to no one and the session starts',
+      'runSessionStart: with no options.report, exit code 2 is reported to no one and the session starts (guided step 2)',
     ).toBe('Be brief.');
   });
 });

@@ -70,38 +70,38 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
       '',
     ].join('\n');
     const parsed = parseCommandFile(file);
-    expect(parsed.description, 'parseCommandFile step 4: split at the FIRST colon; the value trimmed').toBe(
+    expect(parsed.description, 'parseCommandFile: split at the FIRST colon; the value trimmed (guided step 4)').toBe(
       'Review a pull request: bugs first',
     );
-    expect(parsed.argumentHint, 'parseCommandFile step 4: one pair of surrounding quotes removed').toBe(
+    expect(parsed.argumentHint, 'parseCommandFile: one pair of surrounding quotes removed (guided step 4)').toBe(
       '[pr-number] [priority]',
     );
     expect(
       parsed.template,
-      'parseCommandFile step 5: the lines after the closing ---, trimmed; a later --- is part of the prompt',
+      'parseCommandFile: the lines after the closing ---, trimmed; a later --- is part of the prompt (guided step 5)',
     ).toBe('Review PR #$1 with priority $2.\n---\nFocus on security.');
     expect(
       Object.keys(parsed).sort(),
-      'parseCommandFile step 6: description, argumentHint and template, nothing else',
+      'parseCommandFile: description, argumentHint and template, nothing else (guided step 6)',
     ).toEqual(['argumentHint', 'description', 'template']);
     expect(
       parseCommandFile('---\ndescription: "Say hi"\n---\nHi').description,
-      'parseCommandFile step 4: double quotes removed too',
+      'parseCommandFile: double quotes removed too (guided step 4)',
     ).toBe('Say hi');
     expect(
       parseCommandFile('---\ndescription: Say "hi"\n---\nHi').description,
-      'parseCommandFile step 4: quotes only at the end are kept',
+      'parseCommandFile: quotes only at the end are kept (guided step 4)',
     ).toBe('Say "hi"');
     expect(
       parseCommandFile('---\ndescription: "Say" hi\n---\nHi').description,
-      'parseCommandFile step 4: quotes only at the start are kept',
+      'parseCommandFile: quotes only at the start are kept (guided step 4)',
     ).toBe('"Say" hi');
     const keyed = parseCommandFile(
       '---\ndescription: Release notes\n---\nWrite the notes.\ndescription: one line per change\nargument-hint: none',
     );
     expect(
       keyed,
-      'parseCommandFile step 4: only the lines between the two --- are front matter; `key: value` lines of the prompt stay in the prompt',
+      'parseCommandFile: only the lines between the two --- are front matter; `key: value` lines of the prompt stay in the prompt (guided step 4)',
     ).toEqual({
       description: 'Release notes',
       template: 'Write the notes.\ndescription: one line per change\nargument-hint: none',
@@ -110,32 +110,39 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
 
   test('without front matter the whole text is the prompt, and its first line is the description', () => {
     const parsed = parseCommandFile('\n\n  Explain $ARGUMENTS in three levels.  \nThen give an example.\n\n');
-    expect(parsed.template, 'parseCommandFile step 2: the whole text, trimmed').toBe(
+    expect(parsed.template, 'parseCommandFile: the whole text, trimmed (guided step 2)').toBe(
       'Explain $ARGUMENTS in three levels.  \nThen give an example.',
     );
     expect(
       parsed.description,
-      'parseCommandFile step 6: no description: the first line of the prompt that is not blank',
+      'parseCommandFile: no description: the first line of the prompt that is not blank (guided step 6)',
     ).toBe('Explain $ARGUMENTS in three levels.');
-    expect('argumentHint' in parsed, 'parseCommandFile step 6: no argument-hint given, no argumentHint key').toBe(
-      false,
-    );
+    expect(
+      'argumentHint' in parsed,
+      'parseCommandFile: no argument-hint given, no argumentHint key (guided step 6)',
+    ).toBe(false);
     expect(
       parseCommandFile('---\nargument-hint: [file]\ndescription:\n---\n\nFix $1\n').description,
-      'parseCommandFile step 6: an empty description falls back to the first line',
+      'parseCommandFile: an empty description falls back to the first line (guided step 6)',
     ).toBe('Fix $1');
     expect(
       parseCommandFile('Intro\n---\nmore').template,
-      'parseCommandFile step 2: --- on a later line is not front matter',
+      'parseCommandFile: --- on a later line is not front matter (guided step 2)',
     ).toBe('Intro\n---\nmore');
-    expect(parseCommandFile('').description, "parseCommandFile step 6: an empty file has the description ''").toBe('');
+    expect(
+      parseCommandFile('').description,
+      "parseCommandFile: an empty file has the description '' (guided step 6)",
+    ).toBe('');
   });
 
   test('Windows line ends and trailing spaces on the --- lines are read the same', () => {
     const parsed = parseCommandFile(
       '--- \r\ndescription: Commit\r\nargument-hint: [message]\r\n---\t\r\nCommit with message: $ARGUMENTS\r\n',
     );
-    expect(parsed, 'parseCommandFile steps 1-3: \\r dropped, --- lines compared without trailing spaces').toEqual({
+    expect(
+      parsed,
+      'parseCommandFile: \\r dropped, --- lines compared without trailing spaces (guided steps 1-3)',
+    ).toEqual({
       description: 'Commit',
       argumentHint: '[message]',
       template: 'Commit with message: $ARGUMENTS',
@@ -145,12 +152,13 @@ describe('parseCommandFile (src/capstone/custom-commands.ts)', () => {
   test('front matter that is never closed is an error that says so', () => {
     const error = thrown(
       () => parseCommandFile('---\ndescription: Deploy\nDeploy to $1\n'),
-      'parseCommandFile step 3: an unclosed front matter must throw',
+      'parseCommandFile: an unclosed front matter must throw (guided step 3)',
     );
-    expect(error.message, 'parseCommandFile step 3: the message says the front matter is never closed').toMatch(
-      /front matter/,
-    );
-    expect(error.message, 'parseCommandFile step 3: and what would close it').toContain('---');
+    expect(
+      error.message,
+      'parseCommandFile: the message says the front matter is never closed (guided step 3)',
+    ).toMatch(/front matter/);
+    expect(error.message, 'parseCommandFile: and what would close it (guided step 3)').toContain('---');
   });
 });
 
@@ -168,7 +176,7 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     expect(problems, 'loadCustomCommands: two good files, no problems').toEqual([]);
     expect(
       commands,
-      'loadCustomCommands steps 1-5: the user command, then the project command; only .md files',
+      'loadCustomCommands: the user command, then the project command; only .md files (guided steps 1-5)',
     ).toEqual([
       {
         name: 'explain',
@@ -197,15 +205,16 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const seen = commands.map((c) => `${c.name} ${commandLabel(c)}`);
     expect(
       seen,
-      'loadCustomCommands step 2: the name is the file name; the folders, joined with :, are the namespace',
+      'loadCustomCommands: the name is the file name; the folders, joined with :, are the namespace (guided step 2)',
     ).toEqual(['wip user:git', 'component project:frontend', 'field project:web:forms']);
-    expect(commands[1]!.file, 'loadCustomCommands step 2: the file is the full path').toBe(
+    expect(commands[1]!.file, 'loadCustomCommands: the file is the full path (guided step 2)').toBe(
       path.join(where.projectDir, 'frontend', 'component.md'),
     );
     const top = await load(folders({ 'a.md': 'A' }));
-    expect('namespace' in top.commands[0]!, 'loadCustomCommands step 2: a file at the top has no namespace').toBe(
-      false,
-    );
+    expect(
+      'namespace' in top.commands[0]!,
+      'loadCustomCommands: a file at the top has no namespace (guided step 2)',
+    ).toBe(false);
   });
 
   test("on a name clash the person's own command wins over the repository's; the project's other commands stay", async () => {
@@ -213,11 +222,12 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const { commands, problems } = await load(where);
     expect(
       commands.map((c) => `${c.name} ${c.scope} ${c.template}`),
-      "loadCustomCommands steps 1 and 3: the person's commands first, so /review is the person's own (a cloned .claude/commands/review.md must not replace it); the project's /lint stays",
+      "loadCustomCommands: the person's commands first, so /review is the person's own (a cloned .claude/commands/review.md must not replace it); the project's /lint stays (guided steps 1 and 3)",
     ).toEqual(['review user My review', 'lint project Lint']);
-    expect(problems, 'loadCustomCommands step 3: a project command hidden by a user command is not a problem').toEqual(
-      [],
-    );
+    expect(
+      problems,
+      'loadCustomCommands: a project command hidden by a user command is not a problem (guided step 3)',
+    ).toEqual([]);
   });
 
   test('the same name twice in one scope: the first found is used, the other is reported', async () => {
@@ -225,13 +235,13 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const { commands, problems } = await load(where);
     expect(
       commands.map((c) => c.template),
-      'loadCustomCommands step 2: the top file comes first (markdownFiles order) and is used',
+      'loadCustomCommands: the top file comes first (markdownFiles order) and is used (guided step 2)',
     ).toEqual(['Top']);
     expect(
       problems.map((p) => p.file),
-      'loadCustomCommands step 3: one problem for each file left out, naming it',
+      'loadCustomCommands: one problem for each file left out, naming it (guided step 3)',
     ).toEqual([path.join(where.projectDir, 'a', 'component.md'), path.join(where.projectDir, 'b', 'component.md')]);
-    expect(problems[0]!.message, 'loadCustomCommands step 3: the problem says which file is used').toContain(
+    expect(problems[0]!.message, 'loadCustomCommands: the problem says which file is used (guided step 3)').toContain(
       path.join(where.projectDir, 'component.md'),
     );
   });
@@ -245,21 +255,23 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const { commands, problems } = await load(where);
     expect(
       commands.map((c) => c.name),
-      'loadCustomCommands step 4: the good files of both places still load',
+      'loadCustomCommands: the good files of both places still load (guided step 4)',
     ).toEqual(['fine', 'good']);
     const byFile = Object.fromEntries(problems.map((p) => [path.basename(p.file), p.message]));
     expect(
       Object.keys(byFile).sort(),
-      'loadCustomCommands step 4: a problem for the unreadable file and for the unclosed one',
+      'loadCustomCommands: a problem for the unreadable file and for the unclosed one (guided step 4)',
     ).toEqual(['gone.md', 'open.md']);
     const unclosed = thrown(
       () => parseCommandFile('---\ndescription: never closed\nDo it'),
-      'parseCommandFile step 3: an unclosed front matter must throw',
+      'parseCommandFile: an unclosed front matter must throw (guided step 3)',
     );
-    expect(byFile['open.md'], "loadCustomCommands step 4: the problem's message is the error's message").toBe(
+    expect(byFile['open.md'], "loadCustomCommands: the problem's message is the error's message (guided step 4)").toBe(
       unclosed.message,
     );
-    expect(byFile['gone.md'], "loadCustomCommands step 4: the read error's message").toMatch(/ENOENT|no such file/);
+    expect(byFile['gone.md'], "loadCustomCommands: the read error's message (guided step 4)").toMatch(
+      /ENOENT|no such file/,
+    );
   });
 
   test("a project command linked out of the project, or that is not a regular file, is refused: its target's text never becomes a prompt", async () => {
@@ -270,15 +282,15 @@ describe('loadCustomCommands (src/capstone/custom-commands.ts)', () => {
     const { commands, problems } = await load(where);
     expect(
       commands.map((c) => c.name),
-      'loadCustomCommands step 4: only the regular file inside the project loads; read each file with readConfigFile and the place as its root',
+      'loadCustomCommands: only the regular file inside the project loads; read each file with readConfigFile and the place as its root (guided step 4)',
     ).toEqual(['fine']);
     expect(
       commands.some((c) => c.template.includes('top secret')),
-      "loadCustomCommands step 4: the linked file's text (outside the project) must never be read into a command",
+      "loadCustomCommands: the linked file's text (outside the project) must never be read into a command (guided step 4)",
     ).toBe(false);
     expect(
       problems.map((p) => path.basename(p.file)),
-      'loadCustomCommands step 4: the refused link is a problem naming it',
+      'loadCustomCommands: the refused link is a problem naming it (guided step 4)',
     ).toContain('leak.md');
   });
 
@@ -298,58 +310,63 @@ describe('expandCommand (src/capstone/custom-commands.ts)', () => {
   test('$ARGUMENTS is everything typed, trimmed, at every place it appears', () => {
     expect(
       expandCommand('Fix issue #$ARGUMENTS. Then close $ARGUMENTS.', '  123 high-priority '),
-      'expandCommand step 2: every $ARGUMENTS, not only the first',
+      'expandCommand: every $ARGUMENTS, not only the first (guided step 2)',
     ).toBe('Fix issue #123 high-priority. Then close 123 high-priority.');
-    expect(expandCommand('Look at $ARGUMENTS', ''), 'expandCommand step 2: no arguments: an empty string').toBe(
-      'Look at ',
-    );
+    expect(
+      expandCommand('Look at $ARGUMENTS', ''),
+      'expandCommand: no arguments: an empty string (guided step 2)',
+    ).toBe('Look at ');
   });
 
   test('$1 to $9 are the words; a quoted phrase is one word without its quotes; a missing word is empty', () => {
     const template = 'Review PR #$1 with priority $2 and assign to $3.';
-    expect(expandCommand(template, '456 high alice'), 'expandCommand step 2: $1 is the first word').toBe(
+    expect(expandCommand(template, '456 high alice'), 'expandCommand: $1 is the first word (guided step 2)').toBe(
       'Review PR #456 with priority high and assign to alice.',
     );
     expect(
       expandCommand(template, '"fix the login bug" \'very high\' bob'),
-      'expandCommand step 1: a phrase in double or single quotes is one word',
+      'expandCommand: a phrase in double or single quotes is one word (guided step 1)',
     ).toBe('Review PR #fix the login bug with priority very high and assign to bob.');
-    expect(expandCommand(template, '456'), 'expandCommand step 2: fewer words than places: the others are empty').toBe(
-      'Review PR #456 with priority  and assign to .',
+    expect(
+      expandCommand(template, '456'),
+      'expandCommand: fewer words than places: the others are empty (guided step 2)',
+    ).toBe('Review PR #456 with priority  and assign to .');
+    expect(expandCommand('$9|$1$2', 'a b c d e f g h i j'), 'expandCommand: $9 is the ninth word (guided step 2)').toBe(
+      'i|ab',
     );
-    expect(expandCommand('$9|$1$2', 'a b c d e f g h i j'), 'expandCommand step 2: $9 is the ninth word').toBe('i|ab');
-    expect(expandCommand('[$10]', 'a b'), 'expandCommand step 2: $10 is $1 then a 0').toBe('[a0]');
+    expect(expandCommand('[$10]', 'a b'), 'expandCommand: $10 is $1 then a 0 (guided step 2)').toBe('[a0]');
     expect(
       expandCommand('$1 / $ARGUMENTS', '"a b"  c'),
-      'expandCommand step 1: $ARGUMENTS keeps the quotes as typed',
+      'expandCommand: $ARGUMENTS keeps the quotes as typed (guided step 1)',
     ).toBe('a b / "a b"  c');
   });
 
   test('what is put in is never read again: $1 or $& in the arguments stay as typed', () => {
     expect(
       expandCommand('Say: $ARGUMENTS (first: $1)', 'pay $1 now'),
-      'expandCommand step 2: one pass; the $1 inside the arguments is not filled in',
+      'expandCommand: one pass; the $1 inside the arguments is not filled in (guided step 2)',
     ).toBe('Say: pay $1 now (first: pay)');
     expect(
       expandCommand('<$ARGUMENTS>', "$& and $' and $$"),
-      'expandCommand step 2: a replacement function, so $& is not the match',
+      'expandCommand: a replacement function, so $& is not the match (guided step 2)',
     ).toBe("<$& and $' and $$>");
-    expect(expandCommand('$1', '$ARGUMENTS'), 'expandCommand step 2: a word that is $ARGUMENTS stays as typed').toBe(
-      '$ARGUMENTS',
-    );
+    expect(
+      expandCommand('$1', '$ARGUMENTS'),
+      'expandCommand: a word that is $ARGUMENTS stays as typed (guided step 2)',
+    ).toBe('$ARGUMENTS');
   });
 
   test('arguments for a template with no placeholder are added at the end', () => {
     expect(
       expandCommand('Run the tests and fix what fails.', ' only unit '),
-      'expandCommand step 3: a blank line, then ARGUMENTS: and the arguments',
+      'expandCommand: a blank line, then ARGUMENTS: and the arguments (guided step 3)',
     ).toBe('Run the tests and fix what fails.\n\nARGUMENTS: only unit');
-    expect(expandCommand('Run the tests.', '   '), 'expandCommand step 3: no arguments, nothing added').toBe(
+    expect(expandCommand('Run the tests.', '   '), 'expandCommand: no arguments, nothing added (guided step 3)').toBe(
       'Run the tests.',
     );
     expect(
       expandCommand('Check $2 only.', 'a b'),
-      'expandCommand step 3: a template with $2 has a placeholder: nothing added',
+      'expandCommand: a template with $2 has a placeholder: nothing added (guided step 3)',
     ).toBe('Check b only.');
   });
 });
@@ -365,34 +382,34 @@ describe('parseSlashLine (src/capstone/custom-commands.ts)', () => {
   test('a built-in command, with its arguments trimmed', () => {
     expect(
       parseSlashLine('/compact  keep the plan  ', commands, builtins),
-      'parseSlashLine steps 1-2: the name up to the first space, the rest trimmed',
+      'parseSlashLine: the name up to the first space, the rest trimmed (guided steps 1-2)',
     ).toEqual({ kind: 'builtin', name: 'compact', args: 'keep the plan' });
-    expect(parseSlashLine('  /help', commands, builtins), "parseSlashLine step 1: no arguments: ''").toEqual({
+    expect(parseSlashLine('  /help', commands, builtins), "parseSlashLine: no arguments: '' (guided step 1)").toEqual({
       kind: 'builtin',
       name: 'help',
       args: '',
     });
     expect(
       parseSlashLine('/mode\tplan', commands, builtins),
-      'parseSlashLine step 1: a tab also ends the name',
+      'parseSlashLine: a tab also ends the name (guided step 1)',
     ).toEqual({ kind: 'builtin', name: 'mode', args: 'plan' });
   });
 
   test('a built-in wins over a custom command of the same name', () => {
     expect(
       parseSlashLine('/clear', commands, builtins),
-      'parseSlashLine step 2: /clear is the built-in, though a custom /clear exists',
+      'parseSlashLine: /clear is the built-in, though a custom /clear exists (guided step 2)',
     ).toEqual({ kind: 'builtin', name: 'clear', args: '' });
   });
 
   test('a custom command comes back with its prompt filled in', () => {
     const line = parseSlashLine('/deploy staging "eu west"', commands, builtins);
-    expect(line, 'parseSlashLine step 3: the command and expandCommand(template, args)').toEqual({
+    expect(line, 'parseSlashLine: the command and expandCommand(template, args) (guided step 3)').toEqual({
       kind: 'custom',
       command: commands[2],
       prompt: 'Deploy staging to eu west',
     });
-    expect(parseSlashLine('/review', commands, builtins), 'parseSlashLine step 3: no arguments').toEqual({
+    expect(parseSlashLine('/review', commands, builtins), 'parseSlashLine: no arguments (guided step 3)').toEqual({
       kind: 'custom',
       command: commands[0],
       prompt: 'Review ',
@@ -402,30 +419,32 @@ describe('parseSlashLine (src/capstone/custom-commands.ts)', () => {
   test('an unknown name suggests a known one a single edit away, and nothing further', () => {
     expect(
       parseSlashLine('/compct now', commands, builtins),
-      'parseSlashLine step 4: one letter dropped from compact',
+      'parseSlashLine: one letter dropped from compact (guided step 4)',
     ).toEqual({ kind: 'unknown', name: 'compct', suggestion: 'compact' });
     expect(
       parseSlashLine('/reviews', commands, builtins),
-      'parseSlashLine step 4: one letter added to a custom command',
+      'parseSlashLine: one letter added to a custom command (guided step 4)',
     ).toEqual({ kind: 'unknown', name: 'reviews', suggestion: 'review' });
     expect(
       parseSlashLine('/modes', commands, builtins),
-      'parseSlashLine step 4: one letter added to a built-in',
+      'parseSlashLine: one letter added to a built-in (guided step 4)',
     ).toEqual({ kind: 'unknown', name: 'modes', suggestion: 'mode' });
-    expect(parseSlashLine('/deplay', commands, builtins), 'parseSlashLine step 4: one letter changed').toEqual({
-      kind: 'unknown',
-      name: 'deplay',
-      suggestion: 'deploy',
-    });
+    expect(parseSlashLine('/deplay', commands, builtins), 'parseSlashLine: one letter changed (guided step 4)').toEqual(
+      {
+        kind: 'unknown',
+        name: 'deplay',
+        suggestion: 'deploy',
+      },
+    );
     const far = parseSlashLine('/cmpct', commands, builtins);
-    expect(far, 'parseSlashLine step 4: two edits away: unknown, with no suggestion').toEqual({
+    expect(far, 'parseSlashLine: two edits away: unknown, with no suggestion (guided step 4)').toEqual({
       kind: 'unknown',
       name: 'cmpct',
     });
-    expect('suggestion' in far, 'parseSlashLine step 4: no suggestion key at all').toBe(false);
+    expect('suggestion' in far, 'parseSlashLine: no suggestion key at all (guided step 4)').toBe(false);
     expect(
       parseSlashLine('/Help', commands, builtins),
-      'parseSlashLine step 2: names are matched exactly (Help is one edit from help)',
+      'parseSlashLine: names are matched exactly (Help is one edit from help) (guided step 2)',
     ).toEqual({ kind: 'unknown', name: 'Help', suggestion: 'help' });
   });
 
@@ -433,7 +452,7 @@ describe('parseSlashLine (src/capstone/custom-commands.ts)', () => {
     const close = [command('mods', 'Mods')];
     expect(
       parseSlashLine('/mod', close, builtins),
-      'parseSlashLine step 4: mode (built-in) and mods (custom) are both one edit away: the built-in first',
+      'parseSlashLine: mode (built-in) and mods (custom) are both one edit away: the built-in first (guided step 4)',
     ).toEqual({ kind: 'unknown', name: 'mod', suggestion: 'mode' });
   });
 });

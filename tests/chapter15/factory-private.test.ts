@@ -79,13 +79,13 @@ describe('commandHooksFor and assembleAgent: what hooks and the budget are given
       options: { permissionMode: 'bypassPermissions', outputBudget: 500, noSession: true },
     });
     await runPrompt(built, 'go');
-    expect(resultText(built, 'b1'), 'assembleAgent step 2: the result was cut').toContain('.agent/outputs');
+    expect(resultText(built, 'b1'), 'assembleAgent: the result was cut (guided step 2)').toContain('.agent/outputs');
     const [kept] = readdirSync(path.join(cwd, OUTPUTS_DIR)).filter((name) => name.endsWith('.txt'));
     const text = readFileSync(path.join(cwd, OUTPUTS_DIR, kept!), 'utf8');
     expect(
       text.includes(TOKEN),
-      "assembleAgent step 2: the budget's redact is redactCredentials with secretsOf(env): no key on disk",
+      "assembleAgent: the budget's redact is redactCredentials with secretsOf(env): no key on disk (guided step 2)",
     ).toBe(false);
-    expect(text, 'assembleAgent step 2: the rest of the output is kept').toContain('token=[REDACTED]');
+    expect(text, 'assembleAgent: the rest of the output is kept (guided step 2)').toContain('token=[REDACTED]');
   });
 });

@@ -62,7 +62,7 @@ describe('permissionSetup (src/capstone/factory-pieces.ts)', () => {
     );
     expect(
       rulesText(setup.rules),
-      "permissionSetup steps 1-3: --disallowedTools as deny rules, then --allowedTools as allow rules, then the settings' rules as they are",
+      "permissionSetup: --disallowedTools as deny rules, then --allowedTools as allow rules, then the settings' rules as they are (guided steps 1-3)",
     ).toEqual([
       'deny Bash(rm:*) from --disallowedTools',
       'deny WebFetch from --disallowedTools',
@@ -71,7 +71,7 @@ describe('permissionSetup (src/capstone/factory-pieces.ts)', () => {
     ]);
     expect(
       rulesText(permissionSetup({}, settings).rules),
-      'permissionSetup steps 1-2: no flags given means no rules from flags (the lists may be missing)',
+      'permissionSetup: no flags given means no rules from flags (the lists may be missing) (guided steps 1-2)',
     ).toEqual(['ask Bash(git push:*) from /p/.claude/settings.json']);
   });
 
@@ -79,13 +79,15 @@ describe('permissionSetup (src/capstone/factory-pieces.ts)', () => {
     const planned = noSettings({ defaultMode: 'plan' });
     expect(
       permissionSetup({ permissionMode: 'acceptEdits' }, planned).mode,
-      "permissionSetup step 4: --permission-mode wins over the settings' defaultMode",
+      "permissionSetup: --permission-mode wins over the settings' defaultMode (guided step 4)",
     ).toBe('acceptEdits');
     expect(
       permissionSetup({}, planned).mode,
-      "permissionSetup step 4: without the flag, the settings' defaultMode",
+      "permissionSetup: without the flag, the settings' defaultMode (guided step 4)",
     ).toBe('plan');
-    expect(permissionSetup({}, noSettings()).mode, 'permissionSetup step 4: neither given: default').toBe('default');
+    expect(permissionSetup({}, noSettings()).mode, 'permissionSetup: neither given: default (guided step 4)').toBe(
+      'default',
+    );
   });
 });
 
@@ -93,39 +95,43 @@ describe('retryPolicy (src/capstone/factory-pieces.ts)', () => {
   test('--max-retries N is N tries after the first, and 0 means never retry (not "use the default")', () => {
     expect(
       retryPolicy({}, {}).maxAttempts,
-      `retryPolicy step 1: no flag: ${DEFAULT_MAX_RETRIES} retries, so ${DEFAULT_MAX_RETRIES + 1} tries in all`,
+      `retryPolicy: no flag: ${DEFAULT_MAX_RETRIES} retries, so ${DEFAULT_MAX_RETRIES + 1} tries in all (guided step 1)`,
     ).toBe(DEFAULT_MAX_RETRIES + 1);
     expect(
       retryPolicy({ maxRetries: 2 }, {}).maxAttempts,
-      'retryPolicy step 1: maxAttempts counts the first try too (2 retries: 3 tries)',
+      'retryPolicy: maxAttempts counts the first try too (2 retries: 3 tries) (guided step 1)',
     ).toBe(3);
     expect(
       retryPolicy({ maxRetries: 0 }, {}).maxAttempts,
-      'retryPolicy step 1: --max-retries 0 is one try, never a retry (0 is a value, not "not given": use ??, not ||)',
+      'retryPolicy: --max-retries 0 is one try, never a retry (0 is a value, not "not given": use ??, not ||) (guided step 1)',
     ).toBe(1);
   });
 
   test('--max-wait is seconds, the policy milliseconds; 0 is a value too', () => {
-    expect(retryPolicy({}, {}).maxWaitMs, 'retryPolicy step 2: the default wait, 60 s, in milliseconds').toBe(60_000);
-    expect(retryPolicy({ maxWait: 5 }, {}).maxWaitMs, 'retryPolicy step 2: --max-wait 5 is 5000 ms').toBe(5000);
+    expect(retryPolicy({}, {}).maxWaitMs, 'retryPolicy: the default wait, 60 s, in milliseconds (guided step 2)').toBe(
+      60_000,
+    );
+    expect(retryPolicy({ maxWait: 5 }, {}).maxWaitMs, 'retryPolicy: --max-wait 5 is 5000 ms (guided step 2)').toBe(
+      5000,
+    );
     expect(
       retryPolicy({ maxWait: 0 }, {}).maxWaitMs,
-      'retryPolicy step 2: --max-wait 0 means never wait for a retry-after (0 ms), not the default',
+      'retryPolicy: --max-wait 0 means never wait for a retry-after (0 ms), not the default (guided step 2)',
     ).toBe(0);
   });
 
   test('the small fast model is the fallback only when it is another model', () => {
     expect(
       retryPolicy({}, { model: 'big', smallFastModel: 'small' }).fallbackModel,
-      'retryPolicy step 3: the small fast model',
+      'retryPolicy: the small fast model (guided step 3)',
     ).toBe('small');
     expect(
       retryPolicy({}, { model: 'same', smallFastModel: 'same' }),
-      'retryPolicy step 3: no fallbackModel key when it is the model itself',
+      'retryPolicy: no fallbackModel key when it is the model itself (guided step 3)',
     ).not.toHaveProperty('fallbackModel');
     expect(
       retryPolicy({}, { model: 'big' }),
-      'retryPolicy step 3: no fallbackModel key without a small fast model',
+      'retryPolicy: no fallbackModel key without a small fast model (guided step 3)',
     ).not.toHaveProperty('fallbackModel');
   });
 });
@@ -151,11 +157,11 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
     ).catch((error: unknown) => {
       if (error instanceof Error && error.name === 'TodoError') throw error;
       return expect.fail(
-        `mcpServerList step 1: a --mcp-config path is relative to cwd (${cwd}), not to the process's folder (${elsewhere}): ${messageOf(error)}`,
+        `mcpServerList: a --mcp-config path is relative to cwd (${cwd}), not to the process's folder (${elsewhere}): ${messageOf(error)} (guided step 1)`,
       );
     });
     expect(list.problems, 'mcpServerList: good files have no problems').toEqual([]);
-    expect(Object.keys(list.servers).sort(), 'mcpServerList steps 1-4: every server of every source').toEqual([
+    expect(Object.keys(list.servers).sort(), 'mcpServerList: every server of every source (guided steps 1-4)').toEqual([
       'extra',
       'fromEditor',
       'local',
@@ -163,21 +169,24 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
     ]);
     expect(
       list.servers.shared,
-      'mcpServerList step 2: a --mcp-config file comes after .mcp.json, so its "shared" replaces the project\'s',
+      'mcpServerList: a --mcp-config file comes after .mcp.json, so its "shared" replaces the project\'s (guided step 2)',
     ).toMatchObject({ command: 'from-flag' });
     expect(
       list.servers.local,
-      "mcpServerList step 4: the extra servers come last and replace a file's server of the same name",
+      "mcpServerList: the extra servers come last and replace a file's server of the same name (guided step 4)",
     ).toMatchObject({ command: 'editor-local' });
     expect(
       list.servers.extra,
-      'mcpServerList step 2: parseMcpConfig with the env given (${WHO} expanded)',
+      'mcpServerList: parseMcpConfig with the env given (${WHO} expanded) (guided step 2)',
     ).toMatchObject({ command: 'extra', args: ['me'] });
   });
 
   test('no .mcp.json and no files: no servers and no problems', async () => {
     const { cwd } = workspace();
-    expect(await mcpServerList(cwd, [], {}), 'mcpServerList step 1: a workspace without .mcp.json is fine').toEqual({
+    expect(
+      await mcpServerList(cwd, [], {}),
+      'mcpServerList: a workspace without .mcp.json is fine (guided step 1)',
+    ).toEqual({
       servers: {},
       problems: [],
     });
@@ -191,33 +200,36 @@ describe('mcpServerList (src/capstone/factory-pieces.ts)', () => {
       'bad.json': { mcpServers: { 'bad name!': { command: 'x' } } },
     });
     const list = await rejection(mcpServerList(cwd, ['good.json'], {})).then((error) => {
-      expect(error, 'mcpServerList step 3: a broken .mcp.json is a problem in the list, not an error').toBeUndefined();
+      expect(
+        error,
+        'mcpServerList: a broken .mcp.json is a problem in the list, not an error (guided step 3)',
+      ).toBeUndefined();
       return mcpServerList(cwd, ['good.json'], {});
     });
     expect(
       Object.keys(list.servers),
-      'mcpServerList step 3: a broken .mcp.json does not stop the --mcp-config files',
+      'mcpServerList: a broken .mcp.json does not stop the --mcp-config files (guided step 3)',
     ).toEqual(['good']);
-    expect(list.problems, 'mcpServerList step 3: one problem for the broken .mcp.json').toHaveLength(1);
-    expect(list.problems[0], 'mcpServerList step 3: the problem says its servers are not started').toMatch(
+    expect(list.problems, 'mcpServerList: one problem for the broken .mcp.json (guided step 3)').toHaveLength(1);
+    expect(list.problems[0], 'mcpServerList: the problem says its servers are not started (guided step 3)').toMatch(
       /not started/,
     );
     expect(
       list.problems[0],
-      'mcpServerList step 3: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error',
+      'mcpServerList: the problem starts with the file it is about (".mcp.json: "), even for a JSON syntax error (guided step 3)',
     ).toMatch(/^\.mcp\.json: /);
     expect(
       messageOf(await rejection(mcpServerList(cwd, ['nowhere.json'], {}))),
-      'mcpServerList step 3: a --mcp-config file that does not exist is an error that names the option and the file',
+      'mcpServerList: a --mcp-config file that does not exist is an error that names the option and the file (guided step 3)',
     ).toMatch(/--mcp-config nowhere\.json: no such file/);
     const refused = messageOf(await rejection(mcpServerList(cwd, ['bad.json'], {})));
     expect(
       refused,
-      'mcpServerList step 3: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file',
+      'mcpServerList: a --mcp-config file parseMcpConfig refuses is an error that starts with the option and the file (guided step 3)',
     ).toMatch(/^--mcp-config bad\.json: /);
     expect(
       refused,
-      "mcpServerList step 3: parseMcpConfig's message starts with the file already: do not name it twice",
+      "mcpServerList: parseMcpConfig's message starts with the file already: do not name it twice (guided step 3)",
     ).not.toMatch(/bad\.json: bad\.json/);
   });
 });
@@ -232,17 +244,17 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
   test('no options: a new session for the model; --no-session: none, and no file is written', () => {
     const { store } = storeIn();
     const open = openSavedSession(store, {}, 'model-x');
-    expect(open?.session.id, 'openSavedSession step 4: a new session').toBe('s1');
-    expect(open?.session.model, 'openSavedSession step 4: store.create(model)').toBe('model-x');
+    expect(open?.session.id, 'openSavedSession: a new session (guided step 4)').toBe('s1');
+    expect(open?.session.model, 'openSavedSession: store.create(model) (guided step 4)').toBe('model-x');
     open?.close();
     const none = storeIn();
     expect(
       openSavedSession(none.store, { noSession: true }),
-      'openSavedSession step 4: --no-session gives no session',
+      'openSavedSession: --no-session gives no session (guided step 4)',
     ).toBeUndefined();
     expect(
       existsSync(none.store.dir) ? readdirSync(none.store.dir) : [],
-      'openSavedSession step 4: --no-session writes no session file',
+      'openSavedSession: --no-session writes no session file (guided step 4)',
     ).toEqual([]);
   });
 
@@ -259,20 +271,20 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     });
     first.close();
     const resumed = openSavedSession(store, { resume: 's1' });
-    expect(resumed?.session.id, 'openSavedSession step 2: --resume s1 opens s1').toBe('s1');
+    expect(resumed?.session.id, 'openSavedSession: --resume s1 opens s1 (guided step 2)').toBe('s1');
     resumed?.close();
     const continued = openSavedSession(store, { continue: true });
-    expect(continued?.session.id, 'openSavedSession step 3: --continue opens the latest session').toBe('s1');
+    expect(continued?.session.id, 'openSavedSession: --continue opens the latest session (guided step 3)').toBe('s1');
     continued?.close();
     const empty = storeIn();
     const nothing = messageOf(thrown(() => openSavedSession(empty.store, { continue: true })));
     expect(
       nothing,
-      'openSavedSession step 3: --continue without any saved session is an error naming the folder',
+      'openSavedSession: --continue without any saved session is an error naming the folder (guided step 3)',
     ).toContain(empty.store.dir);
     expect(
       nothing,
-      'openSavedSession step 3: the error says there is no saved session to continue (check store.latest() before resuming)',
+      'openSavedSession: the error says there is no saved session to continue (check store.latest() before resuming) (guided step 3)',
     ).toMatch(/no saved session to continue/);
   });
 
@@ -280,19 +292,20 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     const { store } = storeIn();
     expect(
       messageOf(thrown(() => openSavedSession(store, { noSession: true, continue: true }))),
-      'openSavedSession step 1: --no-session with --continue is an error naming --no-session',
+      'openSavedSession: --no-session with --continue is an error naming --no-session (guided step 1)',
     ).toMatch(/--no-session/);
     expect(
       messageOf(thrown(() => openSavedSession(store, { noSession: true, resume: 's1' }))),
-      'openSavedSession step 1: --no-session with --resume is an error naming --no-session',
+      'openSavedSession: --no-session with --resume is an error naming --no-session (guided step 1)',
     ).toMatch(/--no-session/);
     expect(
       messageOf(thrown(() => openSavedSession(store, { resume: 's1', continue: true }))),
-      'openSavedSession step 1: --resume with --continue is an error naming both',
+      'openSavedSession: --resume with --continue is an error naming both (guided step 1)',
     ).toMatch(/--resume.*--continue|--continue.*--resume/);
-    expect(existsSync(store.dir) ? readdirSync(store.dir) : [], 'openSavedSession step 1: nothing was created').toEqual(
-      [],
-    );
+    expect(
+      existsSync(store.dir) ? readdirSync(store.dir) : [],
+      'openSavedSession: nothing was created (guided step 1)',
+    ).toEqual([]);
   });
 });
 
@@ -312,11 +325,11 @@ describe('agentHooks and agentTools (src/capstone/factory-pieces.ts)', () => {
     } satisfies HookParts;
     expect(
       agentHooks(parts).map(nameOf),
-      'agentHooks step 1: a command hook runs before the gate (a block spares a question), the budget and compaction last',
+      'agentHooks: a command hook runs before the gate (a block spares a question), the budget and compaction last (guided step 1)',
     ).toEqual(['mcp', 'commands', 'gate', 'plan', 'budget', 'compaction']);
     expect(
       agentHooks({ gate: parts.gate, plan: parts.plan }).map(nameOf),
-      'agentHooks step 1: parts that are undefined are left out, not passed as undefined',
+      'agentHooks: parts that are undefined are left out, not passed as undefined (guided step 1)',
     ).toEqual(['gate', 'plan']);
   });
 
@@ -332,12 +345,12 @@ describe('agentHooks and agentTools (src/capstone/factory-pieces.ts)', () => {
     });
     expect(
       tools.map((t) => t.name),
-      'agentTools steps 1-2: built-ins, a client tool with a new name after them, then MCP, planning, task',
+      'agentTools: built-ins, a client tool with a new name after them, then MCP, planning, task (guided steps 1-2)',
     ).toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash', 'terminal', 'mcp__s__t', 'todo_write', 'task']);
-    expect(tools[0], "agentTools step 1: the client's read replaces the built-in read").toBe(clientRead);
+    expect(tools[0], "agentTools: the client's read replaces the built-in read (guided step 1)").toBe(clientRead);
     expect(
       agentTools({ planning: [] }).map((t) => t.name),
-      'agentTools step 2: no task tool when none is given',
+      'agentTools: no task tool when none is given (guided step 2)',
     ).toEqual(['read', 'glob', 'grep', 'write', 'edit', 'bash']);
   });
 });
@@ -375,7 +388,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     ).toBe(true);
     expect(
       inputs[0],
-      'commandHooksFor: hooks get the session id; step 6: a new session starts with source "startup"',
+      'commandHooksFor: hooks get the session id; guided step 6: a new session starts with source "startup"',
     ).toMatchObject({ hook_event_name: 'SessionStart', source: 'startup', session_id: built.sessionId });
     expect(built.system, 'buildAgent: the system prompt it built is the one sent').toBe(system);
   });
@@ -436,7 +449,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     await runPrompt(built, 'list');
     expect(
       asked,
-      'assembleAgent step 2 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about',
+      'assembleAgent guided step 2 (agentHooks): the command hooks come before the gate, so a blocked call is never asked about',
     ).toEqual([]);
     expect(
       resultText(built, 'c1'),
@@ -477,7 +490,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     await runPrompt(built, 'list');
     expect(
       asked,
-      "buildAgent steps 2 and 5: the hook's ask reaches the gate's mustAsk, so the person is asked, with the hook's reason, though Bash(ls:*) allows ls",
+      "buildAgent: the hook's ask reaches the gate's mustAsk, so the person is asked, with the hook's reason, though Bash(ls:*) allows ls (guided steps 2 and 5)",
     ).toEqual(['ls is fine, but ask']);
     expect(resultText(built, 'c1'), 'the person said no, so ls did not run').toMatch(/reject/i);
   });
@@ -609,7 +622,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     );
     expect(
       doneOf(await runPrompt(built, 'look')).reason,
-      'assembleAgent step 3: maxTurns from --max-turns (one turn, then stop)',
+      'assembleAgent: maxTurns from --max-turns (one turn, then stop) (guided step 3)',
     ).toBe('turn_limit');
   });
 
@@ -623,11 +636,11 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     await runPrompt(cut.built, 'go');
     expect(
       resultText(cut.built, 'b1').length,
-      'assembleAgent step 2: --output-budget 500 keeps the result near 500 characters',
+      'assembleAgent: --output-budget 500 keeps the result near 500 characters (guided step 2)',
     ).toBeLessThan(1200);
     expect(
       resultText(cut.built, 'b1'),
-      'assembleAgent step 2: the cut result says where the whole output is',
+      'assembleAgent: the cut result says where the whole output is (guided step 2)',
     ).toContain('.agent/outputs');
     const b = workspace();
     const whole = await build([bashCall('b1', long), assistantText('ok')], {
@@ -637,7 +650,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     await runPrompt(whole.built, 'go');
     expect(
       resultText(whole.built, 'b1'),
-      'assembleAgent step 2: --output-budget 0 adds no budget hook (the whole output)',
+      'assembleAgent: --output-budget 0 adds no budget hook (the whole output) (guided step 2)',
     ).toContain('a'.repeat(3000));
   });
 
@@ -660,10 +673,12 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
       },
     });
     const events = await runPrompt(built, 'clean');
-    expect(doneOf(events).reason, 'assembleAgent step 1: the run with a sub-agent ends normally').toBe('end_turn');
+    expect(doneOf(events).reason, 'assembleAgent: the run with a sub-agent ends normally (guided step 1)').toBe(
+      'end_turn',
+    );
     expect(
       asked,
-      "assembleAgent step 1: the task tool is read-only, so the gate does not ask about it (its child's calls meet the gate instead)",
+      "assembleAgent: the task tool is read-only, so the gate does not ask about it (its child's calls meet the gate instead) (guided step 1)",
     ).toEqual([]);
     const childBlocks = events.filter(
       (event) =>
@@ -671,7 +686,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     );
     expect(
       childBlocks,
-      "assembleAgent step 1: the child is built with the parent's hooks, so --disallowedTools blocks its rm",
+      "assembleAgent: the child is built with the parent's hooks, so --disallowedTools blocks its rm (guided step 1)",
     ).toHaveLength(1);
   });
 
@@ -695,14 +710,14 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     await runPrompt(built, 'build');
     expect(
       asked,
-      "assembleAgent step 1: the child's bash is not read-only, so the gate asks about it (mark only the task tool read-only)",
+      "assembleAgent: the child's bash is not read-only, so the gate asks about it (mark only the task tool read-only) (guided step 1)",
     ).toEqual(['bash']);
   });
 
   test('--subagent-depth 0 leaves the task tool out; without approvePlan a plan is not approved and the model is told why', async () => {
     const { cwd, home } = workspace();
     const none = await build([], { cwd, home, options: { subagentDepth: 0 } });
-    expect(none.built.tools.get('task'), 'assembleAgent step 1: no task tool at depth 0').toBeUndefined();
+    expect(none.built.tools.get('task'), 'assembleAgent: no task tool at depth 0 (guided step 1)').toBeUndefined();
     expect(none.built.warnings, 'buildAgent (given): a clean workspace gives no warnings').toEqual([]);
     expect(none.built.mcp, 'mcpFor: no MCP servers configured: none started (mcp is undefined)').toBeUndefined();
     const b = workspace();
@@ -713,12 +728,14 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
       ],
       { ...b, options: { permissionMode: 'plan' } },
     );
-    expect(built.tools.get('task'), 'assembleAgent step 1: a task tool at the default depth').toBeDefined();
+    expect(built.tools.get('task'), 'assembleAgent: a task tool at the default depth (guided step 1)').toBeDefined();
     await runPrompt(built, 'plan it');
-    expect(built.gate.mode, 'assembleAgent step 1: nobody approved, so the agent stays in plan mode').toBe('plan');
+    expect(built.gate.mode, 'assembleAgent: nobody approved, so the agent stays in plan mode (guided step 1)').toBe(
+      'plan',
+    );
     expect(
       resultText(built, 'p1'),
-      'assembleAgent step 1: the model is told nobody can approve, and to give the plan as its answer',
+      'assembleAgent: the model is told nobody can approve, and to give the plan as its answer (guided step 1)',
     ).toMatch(/nobody[\s\S]*answer/i);
   });
 
@@ -788,7 +805,9 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
       execute: async () => 'from the editor',
     });
     const { built } = await build([], { cwd, home, clientTools: [clientRead] });
-    expect(built.tools.get('read'), 'assembleAgent step 1: agentTools with config.clientTools').toBe(clientRead);
+    expect(built.tools.get('read'), 'assembleAgent: agentTools with config.clientTools (guided step 1)').toBe(
+      clientRead,
+    );
   });
 
   test('when a step fails, what was opened is closed again: the session file is not left locked', async () => {
@@ -914,19 +933,19 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
       });
       await within(
         runPrompt(built, 'read'),
-        'assembleAgent step 3: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start',
+        'assembleAgent: the parallel executor runs read-only calls side by side by default; here each read waits for a second one to start (guided step 3)',
       );
       return log;
     };
     const parallel = await order(undefined);
     expect(
       parallel.slice(0, 2).map((line) => line.split(' ')[0]),
-      'assembleAgent step 3: the parallel executor runs read-only calls side by side by default: two start before either ends',
+      'assembleAgent: the parallel executor runs read-only calls side by side by default: two start before either ends (guided step 3)',
     ).toEqual(['start', 'start']);
     const sequential = await order(1);
     expect(
       sequential,
-      'assembleAgent step 3: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts',
+      'assembleAgent: parallelExecutor({ concurrency: options.maxParallel }): --max-parallel 1 runs them one by one, each ending before the next starts (guided step 3)',
     ).toEqual(['start f1.txt', 'end f1.txt', 'start f2.txt', 'end f2.txt', 'start f3.txt', 'end f3.txt']);
   });
 
@@ -946,7 +965,7 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     );
     expect(
       inner.map((result) => result.isError),
-      'assembleAgent step 1: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too)',
+      'assembleAgent: createTaskTool with maxDepth from --subagent-depth (at 2 the child has a task tool too) (guided step 1)',
     ).toEqual([false]);
   });
 
@@ -966,8 +985,10 @@ describe('buildAgent and its parts (src/capstone/factory.ts, src/capstone/factor
     const events = await runPrompt(built, 'one more');
     expect(
       events.some((event) => event.type === 'compaction'),
-      'assembleAgent step 2: compactionHook with threshold options.compactAt compacts a long history',
+      'assembleAgent: compactionHook with threshold options.compactAt compacts a long history (guided step 2)',
     ).toBe(true);
-    expect(provider.requests[0]?.model, 'assembleAgent step 2: compaction asks the small fast model').toBe('small');
+    expect(provider.requests[0]?.model, 'assembleAgent: compaction asks the small fast model (guided step 2)').toBe(
+      'small',
+    );
   });
 });

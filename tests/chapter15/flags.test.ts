@@ -47,84 +47,92 @@ describe('splitRuleList (src/capstone/flags.ts)', () => {
   test('rules are separated by commas or spaces, but a rule keeps the spaces and commas inside its parentheses', () => {
     expect(
       splitRuleList('Bash(npm test:*) Edit(src/**)'),
-      'splitRuleList step 3: the space inside Bash(npm test:*) belongs to the rule',
+      'splitRuleList: the space inside Bash(npm test:*) belongs to the rule (guided step 3)',
     ).toEqual(['Bash(npm test:*)', 'Edit(src/**)']);
-    expect(splitRuleList('Read,Edit'), 'splitRuleList step 2: a comma outside parentheses ends a rule').toEqual([
-      'Read',
-      'Edit',
-    ]);
+    expect(
+      splitRuleList('Read,Edit'),
+      'splitRuleList: a comma outside parentheses ends a rule (guided step 2)',
+    ).toEqual(['Read', 'Edit']);
     expect(
       splitRuleList('Bash(git log:*),Bash(git diff:*)'),
-      'splitRuleList step 2: a comma after a closing parenthesis ends a rule',
+      'splitRuleList: a comma after a closing parenthesis ends a rule (guided step 2)',
     ).toEqual(['Bash(git log:*)', 'Bash(git diff:*)']);
     expect(
       splitRuleList('Bash(echo a,b)\tWebFetch(domain:example.com)'),
-      'splitRuleList step 3: a comma inside parentheses stays; a tab outside ends the rule',
+      'splitRuleList: a comma inside parentheses stays; a tab outside ends the rule (guided step 3)',
     ).toEqual(['Bash(echo a,b)', 'WebFetch(domain:example.com)']);
     expect(
       splitRuleList('Bash(echo (a b) c) Read'),
-      'splitRuleList step 1: nested parentheses: depth goes back to 0 only after the last )',
+      'splitRuleList: nested parentheses: depth goes back to 0 only after the last ) (guided step 1)',
     ).toEqual(['Bash(echo (a b) c)', 'Read']);
   });
 
   test('empty pieces are dropped, the last rule counts, and a stray ) does not swallow the rest', () => {
     expect(
       splitRuleList(' , Read ,,  Edit , '),
-      'splitRuleList step 2: no empty rules from repeated separators',
+      'splitRuleList: no empty rules from repeated separators (guided step 2)',
     ).toEqual(['Read', 'Edit']);
-    expect(splitRuleList('Read'), 'splitRuleList step 4: the rule still open at the end counts').toEqual(['Read']);
+    expect(splitRuleList('Read'), 'splitRuleList: the rule still open at the end counts (guided step 4)').toEqual([
+      'Read',
+    ]);
     expect(splitRuleList(''), 'splitRuleList: nothing in, no rules out').toEqual([]);
     expect(
       splitRuleList('Read) Edit Bash(x y)'),
-      'splitRuleList step 1: depth never goes below 0, so later spaces still separate',
+      'splitRuleList: depth never goes below 0, so later spaces still separate (guided step 1)',
     ).toEqual(['Read)', 'Edit', 'Bash(x y)']);
   });
 });
 
 describe('readValue (src/capstone/flags.ts)', () => {
   test('text is returned as given; a missing or empty value names the option and what it takes', () => {
-    expect(readValue('--model', NAME, 'claude-sonnet-4-5'), 'readValue step 4: text as it is').toBe(
+    expect(readValue('--model', NAME, 'claude-sonnet-4-5'), 'readValue: text as it is (guided step 4)').toBe(
       'claude-sonnet-4-5',
     );
-    expect(readValue('--model', NAME, ' spaced '), 'readValue step 4: text is not trimmed').toBe(' spaced ');
+    expect(readValue('--model', NAME, ' spaced '), 'readValue: text is not trimmed (guided step 4)').toBe(' spaced ');
     for (const raw of [undefined, '', '   ']) {
       const error = usageError(
         () => readValue('--model', NAME, raw),
-        `readValue step 1: --model with ${JSON.stringify(raw)}`,
+        `readValue: --model with ${JSON.stringify(raw)} (guided step 1)`,
       );
-      expect(error.message, 'readValue step 1: the message names the option').toContain('--model');
-      expect(error.message, 'readValue step 1: and says it needs a value, with the placeholder').toMatch(
+      expect(error.message, 'readValue: the message names the option (guided step 1)').toContain('--model');
+      expect(error.message, 'readValue: and says it needs a value, with the placeholder (guided step 1)').toMatch(
         /needs a value.*NAME/,
       );
     }
   });
 
   test('a choice must be one of the choices; the error lists them all and quotes the value given', () => {
-    expect(readValue('--output-format', FORMAT, 'stream-json'), 'readValue step 2: a listed choice is returned').toBe(
-      'stream-json',
+    expect(
+      readValue('--output-format', FORMAT, 'stream-json'),
+      'readValue: a listed choice is returned (guided step 2)',
+    ).toBe('stream-json');
+    const error = usageError(
+      () => readValue('--output-format', FORMAT, 'JSON'),
+      'readValue: JSON is not json (guided step 2)',
     );
-    const error = usageError(() => readValue('--output-format', FORMAT, 'JSON'), 'readValue step 2: JSON is not json');
     for (const part of ['--output-format', 'text', 'json', 'stream-json', '"JSON"']) {
-      expect(error.message, `readValue step 2: the message holds ${part}`).toContain(part);
+      expect(error.message, `readValue: the message holds ${part} (guided step 2)`).toContain(part);
     }
     expect(
       error.message,
-      'readValue step 2: the choices listed one by one, joined with ", " (`one of text, json, stream-json`)',
+      'readValue: the choices listed one by one, joined with ", " (`one of text, json, stream-json`) (guided step 2)',
     ).toContain('text, json, stream-json');
   });
 
   test('a number is a whole number of at least the least, returned as a number', () => {
-    expect(readValue('--max-turns', TURNS, '12'), 'readValue step 3: "12" is the number 12').toBe(12);
-    expect(readValue('--max-turns', TURNS, '1'), 'readValue step 3: the least itself is allowed').toBe(1);
-    expect(readValue('--subagent-depth', DEPTH, '0'), 'readValue step 3: 0 is fine when the least is 0').toBe(0);
+    expect(readValue('--max-turns', TURNS, '12'), 'readValue: "12" is the number 12 (guided step 3)').toBe(12);
+    expect(readValue('--max-turns', TURNS, '1'), 'readValue: the least itself is allowed (guided step 3)').toBe(1);
+    expect(readValue('--subagent-depth', DEPTH, '0'), 'readValue: 0 is fine when the least is 0 (guided step 3)').toBe(
+      0,
+    );
     for (const raw of ['0', '-1', '2.5', '1e3', '0x10', ' 3', 'three', '12abc', '99999999999999999999']) {
       const error = usageError(
         () => readValue('--max-turns', TURNS, raw),
-        `readValue step 3: "${raw}" is not a whole number of at least 1`,
+        `readValue: "${raw}" is not a whole number of at least 1 (guided step 3)`,
       );
-      expect(error.message, 'readValue step 3: the message names the option').toContain('--max-turns');
-      expect(error.message, 'readValue step 3: says what it takes').toMatch(/whole number of at least 1/);
-      expect(error.message, 'readValue step 3: and quotes the value given').toContain(`"${raw}"`);
+      expect(error.message, 'readValue: the message names the option (guided step 3)').toContain('--max-turns');
+      expect(error.message, 'readValue: says what it takes (guided step 3)').toMatch(/whole number of at least 1/);
+      expect(error.message, 'readValue: and quotes the value given (guided step 3)').toContain(`"${raw}"`);
     }
   });
 });
@@ -135,32 +143,32 @@ describe('checkOptions (src/capstone/flags.ts)', () => {
   test('--resume and --continue together are refused, naming both', () => {
     const error = usageError(
       () => checkOptions(options({ resume: 'abc', continue: true })),
-      'checkOptions step 2: --resume with --continue',
+      'checkOptions: --resume with --continue (guided step 2)',
     );
-    expect(error.message, 'checkOptions step 2: names --resume').toContain('--resume');
-    expect(error.message, 'checkOptions step 2: names --continue').toContain('--continue');
-    noError(() => checkOptions(options({ resume: 'abc' })), 'checkOptions step 2: --resume alone is fine');
-    noError(() => checkOptions(options({ continue: true })), 'checkOptions step 2: --continue alone is fine');
+    expect(error.message, 'checkOptions: names --resume (guided step 2)').toContain('--resume');
+    expect(error.message, 'checkOptions: names --continue (guided step 2)').toContain('--continue');
+    noError(() => checkOptions(options({ resume: 'abc' })), 'checkOptions: --resume alone is fine (guided step 2)');
+    noError(() => checkOptions(options({ continue: true })), 'checkOptions: --continue alone is fine (guided step 2)');
   });
 
   test('--no-session with --resume or --continue is refused, naming both options', () => {
     const resumed = usageError(
       () => checkOptions(options({ noSession: true, resume: 'abc' })),
-      'checkOptions step 3: --no-session with --resume',
+      'checkOptions: --no-session with --resume (guided step 3)',
     );
-    expect(resumed.message, 'checkOptions step 3: names --no-session and --resume').toMatch(
+    expect(resumed.message, 'checkOptions: names --no-session and --resume (guided step 3)').toMatch(
       /--no-session[\s\S]*--resume|--resume[\s\S]*--no-session/,
     );
     const continued = usageError(
       () => checkOptions(options({ noSession: true, continue: true })),
-      'checkOptions step 3: --no-session with --continue',
+      'checkOptions: --no-session with --continue (guided step 3)',
     );
-    expect(continued.message, 'checkOptions step 3: names --no-session and --continue').toMatch(
+    expect(continued.message, 'checkOptions: names --no-session and --continue (guided step 3)').toMatch(
       /--no-session[\s\S]*--continue|--continue[\s\S]*--no-session/,
     );
     noError(
       () => checkOptions(options({ noSession: true, print: true })),
-      'checkOptions step 3: --no-session alone is fine',
+      'checkOptions: --no-session alone is fine (guided step 3)',
     );
   });
 
@@ -168,28 +176,28 @@ describe('checkOptions (src/capstone/flags.ts)', () => {
     for (const format of ['json', 'stream-json'] as const) {
       const error = usageError(
         () => checkOptions(options({ outputFormat: format })),
-        `checkOptions step 4: --output-format ${format} without -p`,
+        `checkOptions: --output-format ${format} without -p (guided step 4)`,
       );
-      expect(error.message, 'checkOptions step 4: names --output-format').toContain('--output-format');
-      expect(error.message, 'checkOptions step 4: names the format').toContain(format);
-      expect(error.message, 'checkOptions step 4: and says it needs -p').toContain('-p');
+      expect(error.message, 'checkOptions: names --output-format (guided step 4)').toContain('--output-format');
+      expect(error.message, 'checkOptions: names the format (guided step 4)').toContain(format);
+      expect(error.message, 'checkOptions: and says it needs -p (guided step 4)').toContain('-p');
       noError(
         () => checkOptions(options({ outputFormat: format, print: true })),
-        `checkOptions step 4: ${format} with -p is fine`,
+        `checkOptions: ${format} with -p is fine (guided step 4)`,
       );
     }
-    noError(() => checkOptions(options({})), 'checkOptions step 4: text output without -p is fine');
+    noError(() => checkOptions(options({})), 'checkOptions: text output without -p is fine (guided step 4)');
   });
 
   test('--help and --version are answered whatever else was given', () => {
     const tangled = { resume: 'abc', continue: true, noSession: true, outputFormat: 'json' as const };
     noError(
       () => checkOptions(options({ ...tangled, help: true })),
-      'checkOptions step 1: with --help, return before any check',
+      'checkOptions: with --help, return before any check (guided step 1)',
     );
     noError(
       () => checkOptions(options({ ...tangled, version: true })),
-      'checkOptions step 1: with --version, return before any check',
+      'checkOptions: with --version, return before any check (guided step 1)',
     );
   });
 });
@@ -197,34 +205,38 @@ describe('checkOptions (src/capstone/flags.ts)', () => {
 describe('parseFlags (src/capstone/flags.ts)', () => {
   test('nothing given: the defaults, a new object each time', () => {
     const first = parseFlags([]);
-    expect(first, 'parseFlags step 1: start from defaultOptions()').toEqual(defaultOptions());
+    expect(first, 'parseFlags: start from defaultOptions() (guided step 1)').toEqual(defaultOptions());
     first.allowedTools.push('Read');
     expect(
       parseFlags([]).allowedTools,
-      'parseFlags step 1: a new defaultOptions() for every call, its lists empty',
+      'parseFlags: a new defaultOptions() for every call, its lists empty (guided step 1)',
     ).toEqual([]);
-    expect(first.prompt, 'parseFlags step 8: no positional words, no prompt').toBeUndefined();
+    expect(first.prompt, 'parseFlags: no positional words, no prompt (guided step 8)').toBeUndefined();
   });
 
   test('-p is a flag; every positional word, wherever it stands, is part of the prompt', () => {
-    expect(parseFlags(['-p', 'what is in this folder?']), 'parseFlags steps 5 and 8: -p "text" as before').toEqual({
+    expect(
+      parseFlags(['-p', 'what is in this folder?']),
+      'parseFlags: -p "text" as before (guided steps 5 and 8)',
+    ).toEqual({
       ...defaultOptions(),
       print: true,
       prompt: 'what is in this folder?',
     });
     expect(
       parseFlags(['explain', '--print', 'this', 'file']).prompt,
-      'parseFlags step 8: the words around the flag, joined by one space',
+      'parseFlags: the words around the flag, joined by one space (guided step 8)',
     ).toBe('explain this file');
-    expect(parseFlags(['--prompt', 'hi']).print, "parseFlags step 5: --prompt, the kit's old spelling, is -p too").toBe(
-      true,
-    );
+    expect(
+      parseFlags(['--prompt', 'hi']).print,
+      "parseFlags: --prompt, the kit's old spelling, is -p too (guided step 5)",
+    ).toBe(true);
     const interactive = parseFlags(['fix', 'the', 'tests']);
     expect(
       [interactive.print, interactive.prompt],
-      'parseFlags step 7: words without -p are a first prompt for an interactive session',
+      'parseFlags: words without -p are a first prompt for an interactive session (guided step 7)',
     ).toEqual([false, 'fix the tests']);
-    expect(parseFlags(['-']).prompt, 'parseFlags step 4: "-" alone is a word, not an option').toBe('-');
+    expect(parseFlags(['-']).prompt, 'parseFlags: "-" alone is a word, not an option (guided step 4)').toBe('-');
   });
 
   test('every option, by its short and its long name, lands in its field with its type', () => {
@@ -297,63 +309,70 @@ describe('parseFlags (src/capstone/flags.ts)', () => {
     };
     expect(
       parseFlags(argv),
-      'parseFlags step 6: each value read with readValue (numbers as numbers) and set on its key',
+      'parseFlags: each value read with readValue (numbers as numbers) and set on its key (guided step 6)',
     ).toEqual(expected);
     const short = parseFlags(['-c', '--no-session', '-h', '-v']);
     expect(
       [short.continue, short.noSession, short.help, short.version],
-      'parseFlags step 5: -c, --no-session, -h and -v are flags',
+      'parseFlags: -c, --no-session, -h and -v are flags (guided step 5)',
     ).toEqual([true, true, true, true]);
     expect(
       parseFlags(['--starter', '--solution']).starter,
-      'parseFlags step 5: --solution sets starter back to false (spec.sets)',
+      'parseFlags: --solution sets starter back to false (spec.sets) (guided step 5)',
     ).toBe(false);
     expect(
       parseFlags(['--continue', '--allowed-tools', 'Edit']),
-      "parseFlags step 4: Claude Code's other spellings (--continue, --allowed-tools)",
+      "parseFlags: Claude Code's other spellings (--continue, --allowed-tools) (guided step 4)",
     ).toEqual({ ...defaultOptions(), continue: true, allowedTools: ['Edit'] });
   });
 
   test('--flag=value works as --flag value, split at the first =', () => {
-    expect(parseFlags(['--model=sonnet']).model, 'parseFlags step 3: --model=sonnet').toBe('sonnet');
+    expect(parseFlags(['--model=sonnet']).model, 'parseFlags: --model=sonnet (guided step 3)').toBe('sonnet');
     expect(
       parseFlags(['--append-system-prompt=a=b', '--max-turns=3']),
-      'parseFlags step 3: the value is everything after the first =',
+      'parseFlags: the value is everything after the first = (guided step 3)',
     ).toEqual({ ...defaultOptions(), appendSystemPrompt: 'a=b', maxTurns: 3 });
     expect(
       parseFlags(['-p', '--output-format=stream-json', 'hi']).outputFormat,
-      'parseFlags step 3: --output-format=stream-json',
+      'parseFlags: --output-format=stream-json (guided step 3)',
     ).toBe('stream-json');
     expect(
       parseFlags(['--allowedTools=Bash(a=b) Read']).allowedTools,
-      'parseFlags step 3: an = inside the value stays in it',
+      'parseFlags: an = inside the value stays in it (guided step 3)',
     ).toEqual(['Bash(a=b)', 'Read']);
-    const flag = usageError(() => parseFlags(['--print=yes']), 'parseFlags step 5: a flag given a value');
-    expect(flag.message, 'parseFlags step 5: the message names the flag').toContain('--print');
-    const empty = usageError(() => parseFlags(['--model=']), 'parseFlags step 6: --model= gives an empty value');
-    expect(empty.message, 'parseFlags step 6: an empty value after = is read (and refused) by readValue').toContain(
-      '--model',
+    const flag = usageError(() => parseFlags(['--print=yes']), 'parseFlags: a flag given a value (guided step 5)');
+    expect(flag.message, 'parseFlags: the message names the flag (guided step 5)').toContain('--print');
+    const empty = usageError(
+      () => parseFlags(['--model=']),
+      'parseFlags: --model= gives an empty value (guided step 6)',
     );
+    expect(
+      empty.message,
+      'parseFlags: an empty value after = is read (and refused) by readValue (guided step 6)',
+    ).toContain('--model');
   });
 
   test('a value is the next word, whatever it looks like; a missing one is an error naming the option', () => {
     expect(
       parseFlags(['--append-system-prompt', '-v means verbose']),
-      'parseFlags step 6: the next word is the value even when it starts with -',
+      'parseFlags: the next word is the value even when it starts with - (guided step 6)',
     ).toEqual({ ...defaultOptions(), appendSystemPrompt: '-v means verbose' });
     expect(
       parseFlags(['--model', 'a', 'fix', 'it']),
-      'parseFlags step 6: only one word is taken; the rest is the prompt',
+      'parseFlags: only one word is taken; the rest is the prompt (guided step 6)',
     ).toEqual({ ...defaultOptions(), model: 'a', prompt: 'fix it' });
     const missing = usageError(
       () => parseFlags(['-p', 'hi', '--model']),
-      'parseFlags step 6: --model as the last word',
+      'parseFlags: --model as the last word (guided step 6)',
     );
-    expect(missing.message, 'parseFlags step 6: a missing value is reported for the option').toMatch(
+    expect(missing.message, 'parseFlags: a missing value is reported for the option (guided step 6)').toMatch(
       /--model needs a value/,
     );
-    const bad = usageError(() => parseFlags(['--permission-mode', 'yolo']), 'parseFlags step 6: a wrong choice');
-    expect(bad.message, 'parseFlags step 6: readValue lists the modes').toContain('bypassPermissions');
+    const bad = usageError(
+      () => parseFlags(['--permission-mode', 'yolo']),
+      'parseFlags: a wrong choice (guided step 6)',
+    );
+    expect(bad.message, 'parseFlags: readValue lists the modes (guided step 6)').toContain('bypassPermissions');
   });
 
   test('repeatable options collect every value in order; the others keep the last one', () => {
@@ -369,63 +388,65 @@ describe('parseFlags (src/capstone/flags.ts)', () => {
     ]);
     expect(
       options.allowedTools,
-      'parseFlags step 6: each value split with splitRuleList, every rule kept in order',
+      'parseFlags: each value split with splitRuleList, every rule kept in order (guided step 6)',
     ).toEqual(['Bash(npm test:*)', 'Edit(src/**)', 'Read', 'Grep']);
-    expect(options.mcpConfig, 'parseFlags step 6: --mcp-config given twice keeps both files, not split').toEqual([
-      'a.json',
-      'b.json',
-    ]);
+    expect(
+      options.mcpConfig,
+      'parseFlags: --mcp-config given twice keeps both files, not split (guided step 6)',
+    ).toEqual(['a.json', 'b.json']);
     expect(
       parseFlags(['--mcp-config', 'my servers.json']).mcpConfig,
-      'parseFlags step 6: only rules are split; a file name with a space stays whole',
+      'parseFlags: only rules are split; a file name with a space stays whole (guided step 6)',
     ).toEqual(['my servers.json']);
     expect(
       parseFlags(['--disallowedTools', 'Bash(rm:*) WebFetch']).disallowedTools,
-      'parseFlags step 6: --disallowedTools is split too',
+      'parseFlags: --disallowedTools is split too (guided step 6)',
     ).toEqual(['Bash(rm:*)', 'WebFetch']);
     expect(
       parseFlags(['--model', 'a', '--model', 'b']).model,
-      'parseFlags step 6: a single-valued option given twice: the later one wins',
+      'parseFlags: a single-valued option given twice: the later one wins (guided step 6)',
     ).toBe('b');
   });
 
   test('-- ends the options: every later word is part of the prompt', () => {
     expect(
       parseFlags(['-p', '--', '--help', 'me', 'with', '-v']),
-      'parseFlags step 2: after --, --help and -v are words of the prompt',
+      'parseFlags: after --, --help and -v are words of the prompt (guided step 2)',
     ).toEqual({ ...defaultOptions(), print: true, prompt: '--help me with -v' });
-    expect(parseFlags(['--', '--', 'x']).prompt, 'parseFlags step 2: only the first -- is dropped').toBe('-- x');
+    expect(parseFlags(['--', '--', 'x']).prompt, 'parseFlags: only the first -- is dropped (guided step 2)').toBe(
+      '-- x',
+    );
   });
 
   test('an unknown option is a UsageError naming it', () => {
     for (const argv of [['--verbose'], ['-x'], ['--nope=1'], ['-pc']]) {
-      const error = usageError(() => parseFlags(argv), `parseFlags step 4: ${argv[0]} is not an option`);
+      const error = usageError(() => parseFlags(argv), `parseFlags: ${argv[0]} is not an option (guided step 4)`);
       expect(
         error.message,
-        'parseFlags step 4: the message says the option is unknown and names it (before any =)',
+        'parseFlags: the message says the option is unknown and names it (before any =) (guided step 4)',
       ).toContain(`unknown option "${argv[0]!.split('=')[0]}"`);
-      expect(error.message, 'parseFlags step 4: and points at --help').toContain('--help');
+      expect(error.message, 'parseFlags: and points at --help (guided step 4)').toContain('--help');
     }
     const short = usageError(
       () => parseFlags(['-r=abc']),
-      'parseFlags step 3: only a word starting with -- is split at =',
+      'parseFlags: only a word starting with -- is split at = (guided step 3)',
     );
-    expect(short.message, 'parseFlags step 3: -r=abc is looked up whole').toContain('unknown option "-r=abc"');
+    expect(short.message, 'parseFlags: -r=abc is looked up whole (guided step 3)').toContain('unknown option "-r=abc"');
   });
 
   test('the combination is checked after reading, and the help text lists exactly the options parseFlags takes', () => {
     const both = usageError(
       () => parseFlags(['-c', '-r', 'abc']),
-      'parseFlags step 8: -c with -r goes through checkOptions',
+      'parseFlags: -c with -r goes through checkOptions (guided step 8)',
     );
-    expect(both.message, 'parseFlags step 8: the refusal of checkOptions').toContain('--continue');
+    expect(both.message, 'parseFlags: the refusal of checkOptions (guided step 8)').toContain('--continue');
     usageError(
       () => parseFlags(['--output-format', 'json', 'hi']),
-      'parseFlags step 8: json output without -p goes through checkOptions',
+      'parseFlags: json output without -p goes through checkOptions (guided step 8)',
     );
     expect(
       parseFlags(['--help', '-c', '-r', 'abc']).help,
-      'parseFlags step 8: --help wins over a bad combination',
+      'parseFlags: --help wins over a bad combination (guided step 8)',
     ).toBe(true);
     const names = OPTIONS.flatMap((spec) => spec.names);
     for (const name of names) {
@@ -435,7 +456,10 @@ describe('parseFlags (src/capstone/flags.ts)', () => {
         ? [name, spec.value.kind === 'choice' ? spec.value.choices.at(-1)! : spec.value.kind === 'number' ? '3' : 'x']
         : [name];
       if (spec.key === 'outputFormat') argv.push('-p');
-      noError(() => parseFlags(argv), `parseFlags step 4: every name in USAGE is an option (${argv.join(' ')})`);
+      noError(
+        () => parseFlags(argv),
+        `parseFlags: every name in USAGE is an option (${argv.join(' ')}) (guided step 4)`,
+      );
     }
     expect(new Set(names).size, 'OPTIONS: no name is given to two options').toBe(names.length);
   });

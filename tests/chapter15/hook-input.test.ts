@@ -32,7 +32,7 @@ describe('runHook (src/capstone/command-hooks.ts): the common input', () => {
     await runHook('Stop', cmd('true'), { stop_hook_active: false }, options, never());
     expect(
       calls[0]?.input,
-      'runHook step 2: transcript_path (the session file) and permission_mode come after session_id, as in Claude Code',
+      'runHook: transcript_path (the session file) and permission_mode come after session_id, as in Claude Code (guided step 2)',
     ).toEqual({
       session_id: 'session-15',
       transcript_path: '/home/me/.coding-agent/sessions/app/s1.jsonl',
@@ -43,7 +43,7 @@ describe('runHook (src/capstone/command-hooks.ts): the common input', () => {
     });
     expect(
       calls[1]?.input.permission_mode,
-      'runHook step 2: call options.permissionMode() for each hook: the mode changed to plan in between',
+      'runHook: call options.permissionMode() for each hook: the mode changed to plan in between (guided step 2)',
     ).toBe('plan');
   });
 
@@ -51,7 +51,7 @@ describe('runHook (src/capstone/command-hooks.ts): the common input', () => {
     const { run, calls } = fakeRunner();
     const { options } = hookOptions(ROOT, { run });
     await runHook('Stop', cmd('true'), {}, options, never());
-    expect(Object.keys(calls[0]?.input ?? {}), 'runHook step 2: only the options given').toEqual([
+    expect(Object.keys(calls[0]?.input ?? {}), 'runHook: only the options given (guided step 2)').toEqual([
       'session_id',
       'cwd',
       'hook_event_name',
@@ -66,7 +66,7 @@ describe('runPreToolUse (src/capstone/command-hooks.ts): tool_input as Claude Co
     await runPreToolUse([group('Write', cmd('check-path'))], writeCall, options, never());
     expect(
       calls[0]?.input.tool_input,
-      'runPreToolUse step 2: tool_input is hookToolInput(call.name, args, options.cwd): a script reads .tool_input.file_path',
+      'runPreToolUse: tool_input is hookToolInput(call.name, args, options.cwd): a script reads .tool_input.file_path (guided step 2)',
     ).toEqual({ path: 'src/a.ts', file_path: path.join(ROOT, 'src/a.ts'), content: 'export {};\n' });
   });
 
@@ -87,7 +87,7 @@ describe('runPreToolUse (src/capstone/command-hooks.ts): tool_input as Claude Co
     );
     expect(
       decision,
-      "runPreToolUse step 4: the updatedInput goes through kitToolInput: its file_path becomes the kit's path",
+      "runPreToolUse: the updatedInput goes through kitToolInput: its file_path becomes the kit's path (guided step 4)",
     ).toEqual({ type: 'change', arguments: { path: '/work/app/src/b.ts', content: 'export const b = 1;\n' } });
 
     const kept = fakeRunner({
@@ -103,7 +103,7 @@ describe('runPreToolUse (src/capstone/command-hooks.ts): tool_input as Claude Co
       hookOptions(ROOT, { run: kept.run }).options,
       never(),
     );
-    expect(second, 'runPreToolUse step 4: a file_path sent back unchanged is dropped, the path kept').toEqual({
+    expect(second, 'runPreToolUse: a file_path sent back unchanged is dropped, the path kept (guided step 4)').toEqual({
       type: 'change',
       arguments: { path: 'src/a.ts', content: 'changed\n' },
     });
@@ -118,9 +118,9 @@ describe('runPostToolUse (src/capstone/command-hooks.ts): tool_response as Claud
     await runPostToolUse([group('Bash', cmd('log'))], bashCall, toolResult(bashCall, content), options, never());
     expect(
       calls[0]?.input.tool_response,
-      'runPostToolUse step 1: tool_response is hookToolResponse(call.name, result): .tool_response.stdout is the output',
+      'runPostToolUse: tool_response is hookToolResponse(call.name, result): .tool_response.stdout is the output (guided step 1)',
     ).toEqual({ content, isError: false, stdout: '2 passed\n1 failed', stderr: '', interrupted: false });
-    expect(calls[0]?.input.tool_input, 'runPostToolUse step 1: the input as PreToolUse sends it').toEqual({
+    expect(calls[0]?.input.tool_input, 'runPostToolUse: the input as PreToolUse sends it (guided step 1)').toEqual({
       command: 'npm test',
     });
   });
@@ -137,9 +137,12 @@ describe('runPostToolUse (src/capstone/command-hooks.ts): tool_response as Claud
     );
     expect(
       (calls[0]?.input.tool_input as { file_path?: string } | undefined)?.file_path,
-      'runPostToolUse step 1: tool_input is hookToolInput(...): a formatter hook reads .tool_input.file_path',
+      'runPostToolUse: tool_input is hookToolInput(...): a formatter hook reads .tool_input.file_path (guided step 1)',
     ).toBe(path.join(ROOT, 'src/a.ts'));
-    expect(calls[0]?.input.tool_response, 'runPostToolUse step 1: a result that is not bash is as it was').toEqual({
+    expect(
+      calls[0]?.input.tool_response,
+      'runPostToolUse: a result that is not bash is as it was (guided step 1)',
+    ).toEqual({
       content: 'wrote src/a.ts',
       isError: false,
     });

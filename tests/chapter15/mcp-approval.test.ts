@@ -75,19 +75,19 @@ describe('mcpServerList: approval and skipped servers (src/capstone/factory-piec
     );
     expect(
       result.skipped,
-      'mcpServerList step 2: `skipped` names only the .mcp.json servers approve(name) rejected',
+      'mcpServerList: `skipped` names only the .mcp.json servers approve(name) rejected (guided step 2)',
     ).toEqual(['refused']);
     expect(
       Object.keys(result.servers).sort(),
-      'mcpServerList steps 2 and 4: the approved servers of every source, the refused one left out',
+      'mcpServerList: the approved servers of every source, the refused one left out (guided steps 2 and 4)',
     ).toEqual(['byEditor', 'byFlag', 'editorOnly', 'flagOnly', 'kept']);
     expect(
       result.servers.byFlag,
-      'mcpServerList step 2: a server named in .mcp.json and in --mcp-config is the --mcp-config one',
+      'mcpServerList: a server named in .mcp.json and in --mcp-config is the --mcp-config one (guided step 2)',
     ).toMatchObject({ command: 'from-flag' });
     expect(
       result.servers.byEditor,
-      'mcpServerList step 4: a server named in .mcp.json and in extra is the extra one',
+      'mcpServerList: a server named in .mcp.json and in extra is the extra one (guided step 4)',
     ).toMatchObject({ command: 'from-editor' });
   });
 
@@ -100,13 +100,15 @@ describe('mcpServerList: approval and skipped servers (src/capstone/factory-piec
     const all = await list(cwd, [], {}, {}, () => true);
     expect(
       all.skipped,
-      'mcpServerList step 2: `skipped` is left out when approve() accepted every server',
+      'mcpServerList: `skipped` is left out when approve() accepted every server (guided step 2)',
     ).toBeUndefined();
-    expect(Object.keys(all.servers), 'mcpServerList step 2: the approved .mcp.json server is kept').toEqual(['one']);
+    expect(Object.keys(all.servers), 'mcpServerList: the approved .mcp.json server is kept (guided step 2)').toEqual([
+      'one',
+    ]);
     const flagged = await list(cwd, ['more.json'], {}, { three: stdio('three') }, () => false);
     expect(
       { servers: Object.keys(flagged.servers), skipped: flagged.skipped },
-      "mcpServerList step 2: approve() only filters .mcp.json (--mcp-config and extra servers are the person's)",
+      "mcpServerList: approve() only filters .mcp.json (--mcp-config and extra servers are the person's) (guided step 2)",
     ).toEqual({ servers: ['two', 'three'], skipped: ['one'] });
   });
 
@@ -117,7 +119,7 @@ describe('mcpServerList: approval and skipped servers (src/capstone/factory-piec
     const result = await list(cwd, ['web.json'], {});
     expect(
       result.servers.web,
-      "mcpServerList step 2: a stdio server's cwd is resolved; an http server has no cwd, so it is copied as it is",
+      "mcpServerList: a stdio server's cwd is resolved; an http server has no cwd, so it is copied as it is (guided step 2)",
     ).toEqual(parseMcpConfig(entry, {}, 'web.json').web);
   });
 
@@ -140,11 +142,11 @@ describe('mcpServerList: approval and skipped servers (src/capstone/factory-piec
       const result = await list(cwd, [], {}, {}, () => true);
       expect(
         result.problems,
-        'mcpServerList steps 2-3: only an mcpServers object is filtered by approve(); anything else goes to parseMcpConfig, whose reason (with "(its servers are not started)") is the problem',
+        'mcpServerList: only an mcpServers object is filtered by approve(); anything else goes to parseMcpConfig, whose reason (with "(its servers are not started)") is the problem (guided steps 2-3)',
       ).toEqual([`${reason} (its servers are not started)`]);
       expect(
         result.skipped,
-        'mcpServerList step 2: a file without an mcpServers object has no servers to skip',
+        'mcpServerList: a file without an mcpServers object has no servers to skip (guided step 2)',
       ).toBeUndefined();
     },
   );
@@ -160,7 +162,7 @@ describe("mcpFor: the project's .mcp.json servers (src/capstone/factory-steps.ts
     const { built } = await build([], { cwd, home });
     expect(
       requests - before,
-      'buildAgent steps 1 and 7: no config.trust is untrusted, so the .mcp.json server must not be contacted at all',
+      'buildAgent: no config.trust is untrusted, so the .mcp.json server must not be contacted at all (guided steps 1 and 7)',
     ).toBe(0);
     expect(built.tools.get('mcp__web__look'), 'mcpFor: an unapproved server has no tools in the agent').toBeUndefined();
     const lines = built.warnings.filter((line) => /\bweb\b/.test(line) && /\balpha\b/.test(line));
@@ -244,9 +246,9 @@ describe('questionLines (src/capstone/question.ts)', () => {
     } catch (error) {
       if (error instanceof Error && error.name === 'TodoError') throw error;
       expect.fail(
-        `questionLines step 2: arguments that are not an object (here none at all) are read as no fields, then shown as their JSON; it threw: ${error instanceof Error ? error.message : String(error)}`,
+        `questionLines: arguments that are not an object (here none at all) are read as no fields, then shown as their JSON; it threw: ${error instanceof Error ? error.message : String(error)} (guided step 2)`,
       );
     }
-    expect(lines.join('\n'), 'questionLines step 1: the question names the tool').toContain('Allow bash?');
+    expect(lines.join('\n'), 'questionLines: the question names the tool (guided step 1)').toContain('Allow bash?');
   });
 });

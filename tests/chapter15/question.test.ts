@@ -23,11 +23,14 @@ const CLEAR = '\x1b[2J';
 
 describe('visible (src/capstone/render-lines.ts)', () => {
   test('ESC, carriage return, bell, tab and new line become their Control Pictures', () => {
-    expect(visible(REDRAW), 'visible step 2: ESC (0x1b) is ␛ and a carriage return ␍ (0x2400 + the code)').toBe(
-      '␛[2K␍Allow Bash(npm test)?',
+    expect(
+      visible(REDRAW),
+      'visible: ESC (0x1b) is ␛ and a carriage return ␍ (0x2400 + the code) (guided step 2)',
+    ).toBe('␛[2K␍Allow Bash(npm test)?');
+    expect(visible(TITLE), 'visible: the bell (0x07) that ends a window-title sequence is ␇ (guided step 2)').toBe(
+      '␛]0;title␇',
     );
-    expect(visible(TITLE), 'visible step 2: the bell (0x07) that ends a window-title sequence is ␇').toBe('␛]0;title␇');
-    expect(visible('a\tb\nc\0'), 'visible step 2: a tab is ␉, a new line ␊, NUL ␀').toBe('a␉b␊c␀');
+    expect(visible('a\tb\nc\0'), 'visible: a tab is ␉, a new line ␊, NUL ␀ (guided step 2)').toBe('a␉b␊c␀');
   });
 
   test('every control character of the text, not only the first or the ones at its start', () => {
@@ -35,22 +38,23 @@ describe('visible (src/capstone/render-lines.ts)', () => {
     const shown = visible(text);
     expect(
       rawControls(shown),
-      'visible step 5: every control character anywhere in the text is made visible (replace all of them, not the first)',
+      'visible: every control character anywhere in the text is made visible (replace all of them, not the first) (guided step 5)',
     ).toEqual([]);
-    expect(shown, 'visible step 5: only the control characters change').toBe(
+    expect(shown, 'visible: only the control characters change (guided step 5)').toBe(
       'npm test ␛[2J && ␛]0;title␇ && echo ␛[2K␍Allow Bash(npm test)?',
     );
   });
 
   test('DEL, the C1 controls and the bidirectional controls are shown too', () => {
-    expect(visible('a\x7fb'), 'visible step 3: DEL (0x7f) is ␡').toBe('a␡b');
-    expect(visible('x\x9b2Jy'), 'visible step 4: a C1 control (0x9b reads as ESC [ in some terminals) is \\u009b').toBe(
-      'x\\u009b2Jy',
-    );
-    expect(visible('rm \u202eabc'), 'visible step 4: a bidirectional control (0x202e) is \\u202e').toBe(
+    expect(visible('a\x7fb'), 'visible: DEL (0x7f) is ␡ (guided step 3)').toBe('a␡b');
+    expect(
+      visible('x\x9b2Jy'),
+      'visible: a C1 control (0x9b reads as ESC [ in some terminals) is \\u009b (guided step 4)',
+    ).toBe('x\\u009b2Jy');
+    expect(visible('rm \u202eabc'), 'visible: a bidirectional control (0x202e) is \\u202e (guided step 4)').toBe(
       'rm \\u202eabc',
     );
-    expect(visible('\u2066\u200f'), 'visible step 4: 0x2066 and 0x200f too, four lower-case hex digits').toBe(
+    expect(visible('\u2066\u200f'), 'visible: 0x2066 and 0x200f too, four lower-case hex digits (guided step 4)').toBe(
       '\\u2066\\u200f',
     );
   });
@@ -58,11 +62,12 @@ describe('visible (src/capstone/render-lines.ts)', () => {
   test('characters listed in keep stay; ordinary text, accents and emoji stay', () => {
     expect(
       visible('a\tb\nc\x1b', '\n\t'),
-      'visible step 1: a character in keep stays as it is; the others are still shown',
+      'visible: a character in keep stays as it is; the others are still shown (guided step 1)',
     ).toBe('a\tb\nc␛');
-    expect(visible('café 🙂 ─ ~ \u00a0', ''), 'visible step 5: everything that is not a control character stays').toBe(
-      'café 🙂 ─ ~ \u00a0',
-    );
+    expect(
+      visible('café 🙂 ─ ~ \u00a0', ''),
+      'visible: everything that is not a control character stays (guided step 5)',
+    ).toBe('café 🙂 ─ ~ \u00a0');
   });
 });
 
@@ -72,12 +77,13 @@ describe('questionLines (src/capstone/question.ts)', () => {
       cwd: CWD,
       style: tagStyle,
     });
-    expect(lines[0], 'questionLines step 1: two spaces, `Allow NAME?` yellow, a space, `(REASON)` dim').toBe(
+    expect(lines[0], 'questionLines: two spaces, `Allow NAME?` yellow, a space, `(REASON)` dim (guided step 1)').toBe(
       '  [yellow]Allow bash?[/yellow] [dim](no rule allows npm)[/dim]',
     );
-    expect(lines.slice(1), 'questionLines step 2: then the command on a line of its own, after four spaces').toEqual([
-      '    npm test',
-    ]);
+    expect(
+      lines.slice(1),
+      'questionLines: then the command on a line of its own, after four spaces (guided step 2)',
+    ).toEqual(['    npm test']);
   });
 
   test('a long command is wrapped to the width, never cut: the hidden `&& touch PWNED` is on screen', () => {
@@ -86,17 +92,17 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const body = lines.slice(1);
     expect(
       body.every((line) => line.startsWith('    ')),
-      'questionLines step 2: every piece of the command after four spaces',
+      'questionLines: every piece of the command after four spaces (guided step 2)',
     ).toBe(true);
     expect(
       body.map((line) => line.slice(4)).join(''),
-      'questionLines step 2: the pieces put together are the whole command (wrapText, never clip: a question cut at the width hides what is approved)',
+      'questionLines: the pieces put together are the whole command (wrapText, never clip: a question cut at the width hides what is approved) (guided step 2)',
     ).toBe(command);
     expect(
       Math.max(...body.map((line) => line.length)),
-      'questionLines step 2: each piece is width - 4 characters at most, so with its indent it fits the width',
+      'questionLines: each piece is width - 4 characters at most, so with its indent it fits the width (guided step 2)',
     ).toBeLessThanOrEqual(40);
-    expect(body.length, 'questionLines step 2: pieces of width - 4 characters (36 here)').toBe(
+    expect(body.length, 'questionLines: pieces of width - 4 characters (36 here) (guided step 2)').toBe(
       Math.ceil(command.length / 36),
     );
   });
@@ -106,7 +112,7 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const body = questionLines(request('bash', { command }), { cwd: CWD }).slice(1);
     expect(
       body.map((line) => line.length),
-      'questionLines step 2: width is DEFAULT_WIDTH (100) when not given: pieces of 96 characters after four spaces',
+      'questionLines: width is DEFAULT_WIDTH (100) when not given: pieces of 96 characters after four spaces (guided step 2)',
     ).toEqual([100, 4 + command.length - 96]);
   });
 
@@ -115,9 +121,9 @@ describe('questionLines (src/capstone/question.ts)', () => {
       const lines = questionLines(request('bash', { command: `rm -rf ~ ${trick}` }), { cwd: CWD, width: 200 });
       expect(
         lines.flatMap((line) => rawControls(line)),
-        `questionLines step 2: the command made visible (visible) before it is shown: ${JSON.stringify(trick)}`,
+        `questionLines: the command made visible (visible) before it is shown: ${JSON.stringify(trick)} (guided step 2)`,
       ).toEqual([]);
-      expect(lines[1], 'questionLines step 2: the whole command, its escape codes as ␛').toBe(
+      expect(lines[1], 'questionLines: the whole command, its escape codes as ␛ (guided step 2)').toBe(
         `    rm -rf ~ ${visible(trick)}`,
       );
     }
@@ -127,7 +133,7 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const lines = questionLines(request('bash', { command: "echo hi #'\ntouch PWNED\n#'" }), { cwd: CWD });
     expect(
       lines.slice(1),
-      'questionLines step 2: made visible with nothing kept: a new line shows as ␊, on the same line',
+      'questionLines: made visible with nothing kept: a new line shows as ␊, on the same line (guided step 2)',
     ).toEqual(["    echo hi #'␊touch PWNED␊#'"]);
   });
 
@@ -135,9 +141,9 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const lines = questionLines(request(`mcp__srv__get${CLEAR}`, { id: 1 }, `asks${REDRAW}`), { cwd: CWD });
     expect(
       rawControls(lines[0]!),
-      'questionLines step 1: an MCP tool names itself, and a reason may quote the call: make both visible',
+      'questionLines: an MCP tool names itself, and a reason may quote the call: make both visible (guided step 1)',
     ).toEqual([]);
-    expect(lines[0], 'questionLines step 1').toBe(`  Allow mcp__srv__get␛[2J? (asks${visible(REDRAW)})`);
+    expect(lines[0], 'questionLines guided step 1').toBe(`  Allow mcp__srv__get␛[2J? (asks${visible(REDRAW)})`);
   });
 
   test('an edit shows its path and its whole change, every line, none cut', () => {
@@ -147,12 +153,12 @@ describe('questionLines (src/capstone/question.ts)', () => {
       request('edit', { path: `${CWD}/src/app.ts`, old_string: old, new_string: `${long}\nnew` }),
       { cwd: CWD, width: 60 },
     );
-    expect(lines[1], 'questionLines step 2: for an edit, the path (shown relative to the workspace)').toBe(
+    expect(lines[1], 'questionLines: for an edit, the path (shown relative to the workspace) (guided step 2)').toBe(
       '    src/app.ts',
     );
     expect(
       lines.slice(2),
-      'questionLines step 3: every line of the change (editDiff with max and width Infinity), each made visible',
+      'questionLines: every line of the change (editDiff with max and width Infinity), each made visible (guided step 3)',
     ).toEqual([
       ...Array.from({ length: 6 }, (_, i) => `    - old line ${i + 1}`),
       `    + ${visible(long)}`,
@@ -165,7 +171,7 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const lines = questionLines(request('write', { path: 'notes.md', content }), { cwd: CWD, style: tagStyle });
     expect(
       lines.slice(1),
-      'questionLines steps 2-3: the path, then all ten lines (no `… +K lines`: the person approves the whole file), with the style',
+      'questionLines: the path, then all ten lines (no `… +K lines`: the person approves the whole file), with the style (guided steps 2-3)',
     ).toEqual(['    notes.md', ...Array.from({ length: 10 }, (_, i) => `[green]    + line ${i + 1}[/green]`)]);
   });
 
@@ -174,33 +180,34 @@ describe('questionLines (src/capstone/question.ts)', () => {
     const lines = questionLines(request('web_fetch', { url, prompt: 'sum' }), { cwd: CWD, width: 1000 });
     expect(
       lines.slice(1),
-      'questionLines step 2: for a tool other than bash, edit and write, the JSON of the arguments',
+      'questionLines: for a tool other than bash, edit and write, the JSON of the arguments (guided step 2)',
     ).toEqual([`    ${JSON.stringify({ url, prompt: 'sum' })}`]);
     const odd = questionLines(request('bash', 'rm -rf /'), { cwd: CWD });
-    expect(odd.slice(1), 'questionLines step 2: arguments that are not an object are still shown (their JSON)').toEqual(
-      ['    "rm -rf /"'],
-    );
+    expect(
+      odd.slice(1),
+      'questionLines: arguments that are not an object are still shown (their JSON) (guided step 2)',
+    ).toEqual(['    "rm -rf /"']);
     expect(
       questionLines(request('bash', null), { cwd: CWD }).slice(1),
-      'questionLines step 2: null arguments are shown as null, never a crash',
+      'questionLines: null arguments are shown as null, never a crash (guided step 2)',
     ).toEqual(['    null']);
     expect(
       questionLines(request('bash', { command: 42 }), { cwd: CWD }).slice(1),
-      'questionLines step 2: a command that is not a string: the JSON of the arguments',
+      'questionLines: a command that is not a string: the JSON of the arguments (guided step 2)',
     ).toEqual(['    {"command":42}']);
     const mcp = { command: 'deploy', target: 'production' };
     expect(
       questionLines(request('mcp__ops__run', mcp), { cwd: CWD }).slice(1),
-      'questionLines step 2: only bash shows its command alone; another tool with a command argument shows all its arguments',
+      'questionLines: only bash shows its command alone; another tool with a command argument shows all its arguments (guided step 2)',
     ).toEqual([`    ${JSON.stringify(mcp)}`]);
     const read = { path: '../../.ssh/id_rsa', offset: 1 };
     expect(
       questionLines(request('read', read), { cwd: CWD }).slice(1),
-      'questionLines step 2: only edit and write show their path alone; read shows all its arguments as JSON',
+      'questionLines: only edit and write show their path alone; read shows all its arguments as JSON (guided step 2)',
     ).toEqual([`    ${JSON.stringify(read)}`]);
     expect(
       questionLines(request('write', { content: 'x' }), { cwd: CWD }).slice(1),
-      'questionLines step 2: a write without a path: its JSON, then its diff',
+      'questionLines: a write without a path: its JSON, then its diff (guided step 2)',
     ).toEqual(['    {"content":"x"}', '    + x']);
   });
 });
@@ -260,18 +267,18 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
     const lines = resultLines(`${file}\nsecond`, false, { width: 200 });
     expect(
       lines.flatMap((line) => rawControls(line, '\t')),
-      'resultLines step 3: every output line made visible (visible, keeping tabs)',
+      'resultLines: every output line made visible (visible, keeping tabs) (guided step 3)',
     ).toEqual([]);
-    expect(lines[1], 'resultLines step 3').toBe(`    ${visible(file, '\t')}`);
+    expect(lines[1], 'resultLines guided step 3').toBe(`    ${visible(file, '\t')}`);
   });
 
   test('editDiff: the text an edit or write put in a file is made visible too', () => {
     const lines = editDiff('write', { path: 'a.txt', content: file }, { width: 200 })!;
-    expect(lines, 'editDiff step 4: every line made visible (keeping tabs) before it is clipped').toEqual([
+    expect(lines, 'editDiff: every line made visible (keeping tabs) before it is clipped (guided step 4)').toEqual([
       `    + ${visible(file, '\t')}`,
     ]);
     const edit = editDiff('edit', { path: 'a.txt', old_string: `x${CLEAR}`, new_string: `y${TITLE}` }, { width: 200 })!;
-    expect(edit, 'editDiff step 4: both sides made visible').toEqual([
+    expect(edit, 'editDiff: both sides made visible (guided step 4)').toEqual([
       `    - x${visible(CLEAR)}`,
       `    + y${visible(TITLE)}`,
     ]);
@@ -285,7 +292,7 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
     ]);
     expect(
       lines.flatMap((line) => rawControls(line)),
-      'todoLines step 3: each task text made visible (visible) before it is painted',
+      'todoLines: each task text made visible (visible) before it is painted (guided step 3)',
     ).toEqual([]);
   });
 
@@ -297,10 +304,12 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
     ]).join('');
     expect(
       rawControls(out, '\n\t'),
-      'Renderer.render steps 2-3: text and thinking made visible except new lines and tabs',
+      'Renderer.render: text and thinking made visible except new lines and tabs (guided steps 2-3)',
     ).toEqual([]);
-    expect(out, 'Renderer.render step 2: only the escape codes change').toContain(`one␛[2J\n\ttwo${visible(REDRAW)}\n`);
-    expect(out, 'Renderer.render step 3: the thought keeps its new lines and tabs too').toContain(
+    expect(out, 'Renderer.render: only the escape codes change (guided step 2)').toContain(
+      `one␛[2J\n\ttwo${visible(REDRAW)}\n`,
+    );
+    expect(out, 'Renderer.render: the thought keeps its new lines and tabs too (guided step 3)').toContain(
       'hm␛]0;title␇\n\tindented',
     );
   });
@@ -322,14 +331,16 @@ describe('output under a call is made visible (src/capstone/render-lines.ts, ren
     const out = renderEach(renderer, events).join('');
     expect(
       rawControls(out, '\n\t'),
-      'Renderer.callLines step 3 (the headline, given, and the block reason) and eventLines step 2 (the plan): every line made visible',
+      'Renderer.callLines guided step 3 (the headline, given, and the block reason) and eventLines guided step 2 (the plan): every line made visible',
     ).toEqual([]);
     expect(out, 'the headline shows the command with its escape codes visible').toContain(
       '● bash(ls ␛[2K Allow Bash(npm test)?)',
     );
-    expect(out, 'Renderer.eventLines step 2: each plan line made visible, keeping its tabs').toContain(
+    expect(out, 'Renderer.eventLines: each plan line made visible, keeping its tabs (guided step 2)').toContain(
       '    step 1␛[2J\tand␇',
     );
-    expect(out, 'Renderer.callLines step 3: the block reason made visible').toContain('  ⎿ denied: rule␛]0;title␇');
+    expect(out, 'Renderer.callLines: the block reason made visible (guided step 3)').toContain(
+      '  ⎿ denied: rule␛]0;title␇',
+    );
   });
 });

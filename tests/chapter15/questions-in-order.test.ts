@@ -75,24 +75,24 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     await flush();
     expect(
       shown,
-      'oneAtATime step 2: while the first question is open, the second waits (one question on screen at a time)',
+      'oneAtATime: while the first question is open, the second waits (one question on screen at a time) (guided step 2)',
     ).toEqual(['a']);
     a.answer.resolve('yes to a');
-    expect(await first.now(), 'oneAtATime step 4: the first caller gets the first answer').toEqual({
+    expect(await first.now(), 'oneAtATime: the first caller gets the first answer (guided step 4)').toEqual({
       status: 'resolved',
       value: 'yes to a',
     });
-    expect(shown, 'oneAtATime step 2: the second question is shown once the first is answered (none dropped)').toEqual([
-      'a',
-      'b',
-    ]);
-    expect(await second.now(), 'oneAtATime step 4: the second caller waits for its own answer').toEqual({
+    expect(
+      shown,
+      'oneAtATime: the second question is shown once the first is answered (none dropped) (guided step 2)',
+    ).toEqual(['a', 'b']);
+    expect(await second.now(), 'oneAtATime: the second caller waits for its own answer (guided step 4)').toEqual({
       status: 'pending',
     });
     b.answer.resolve('no to b');
     expect(
       await second.now(),
-      'oneAtATime step 4: the second caller gets the second answer (none dropped, none swapped)',
+      'oneAtATime: the second caller gets the second answer (none dropped, none swapped) (guided step 4)',
     ).toEqual({ status: 'resolved', value: 'no to b' });
     expect(shown, 'oneAtATime: each question shown once, in the order asked').toEqual(['a', 'b']);
   });
@@ -108,11 +108,11 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     await flush();
     expect(
       shown,
-      'oneAtATime step 2: once the first is answered the second is shown, and the third waits for the one just before it',
+      'oneAtATime: once the first is answered the second is shown, and the third waits for the one just before it (guided step 2)',
     ).toEqual(['a', 'b']);
     b!.answer.resolve('B');
     await flush();
-    expect(shown, 'oneAtATime step 2: the third question is shown once the second is answered').toEqual([
+    expect(shown, 'oneAtATime: the third question is shown once the second is answered (guided step 2)').toEqual([
       'a',
       'b',
       'c',
@@ -120,7 +120,7 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     c!.answer.resolve('C');
     const states = [];
     for (const one of answers) states.push(await one.now());
-    expect(states, 'oneAtATime step 4: every caller gets its own answer').toEqual(
+    expect(states, 'oneAtATime: every caller gets its own answer (guided step 4)').toEqual(
       ['A', 'B', 'C'].map((value) => ({ status: 'resolved', value })),
     );
   });
@@ -137,14 +137,14 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     a.answer.reject(new Error('the terminal went away'));
     expect(
       await first.now(),
-      'oneAtATime step 4: the failed question rejects for its caller, with its own error',
+      'oneAtATime: the failed question rejects for its caller, with its own error (guided step 4)',
     ).toMatchObject({ status: 'rejected', error: { message: 'the terminal went away' } });
     expect(
       shown,
-      'oneAtATime step 3: the next question is still shown after one failed (wait for it to settle either way)',
+      'oneAtATime: the next question is still shown after one failed (wait for it to settle either way) (guided step 3)',
     ).toEqual(['a', 'b']);
     b.answer.resolve('B');
-    expect(await second.now(), 'oneAtATime step 3: and its caller gets its answer').toEqual({
+    expect(await second.now(), 'oneAtATime: and its caller gets its answer (guided step 3)').toEqual({
       status: 'resolved',
       value: 'B',
     });
@@ -165,11 +165,11 @@ describe('oneAtATime (src/capstone/question.ts)', () => {
     await flush();
     expect(
       shown,
-      'oneAtATime step 4: a question whose signal aborted while it waited is not shown; the next one is',
+      'oneAtATime: a question whose signal aborted while it waited is not shown; the next one is (guided step 4)',
     ).toEqual(['a', 'c']);
     expect(
       await second.now(),
-      "oneAtATime step 4: the stopped question rejects with the signal's reason",
+      "oneAtATime: the stopped question rejects with the signal's reason (guided step 4)",
     ).toMatchObject({ status: 'rejected', error: { message: 'stopped with Ctrl-C' } });
     c!.answer.resolve('C');
     expect(await first.now(), 'oneAtATime').toEqual({ status: 'resolved', value: 'A' });

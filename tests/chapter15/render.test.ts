@@ -31,31 +31,31 @@ describe('summarizeArguments (src/capstone/render-lines.ts)', () => {
   test('the main argument stands for the call: the command, the pattern, the url or the path', () => {
     expect(
       summarizeArguments({ path: `${CWD}/src/app.ts` }, CWD),
-      'summarizeArguments step 2: a path inside the workspace is shown relative to it',
+      'summarizeArguments: a path inside the workspace is shown relative to it (guided step 2)',
     ).toBe('src/app.ts');
     expect(
       summarizeArguments({ path: 'src/app.ts', offset: 10 }, CWD),
-      'summarizeArguments step 2: a relative path stays as it is, and the other keys are left out',
+      'summarizeArguments: a relative path stays as it is, and the other keys are left out (guided step 2)',
     ).toBe('src/app.ts');
     expect(
       summarizeArguments({ path: '/etc/passwd' }, CWD),
-      'summarizeArguments step 2: a path outside the workspace is shown as written',
+      'summarizeArguments: a path outside the workspace is shown as written (guided step 2)',
     ).toBe('/etc/passwd');
     expect(
       summarizeArguments({ command: 'npm test\n   -- --run', timeout_ms: 5000 }, CWD),
-      'summarizeArguments step 2: a command on one line',
+      'summarizeArguments: a command on one line (guided step 2)',
     ).toBe('npm test -- --run');
     expect(
       summarizeArguments({ path: 'src', pattern: 'TODO' }, CWD),
-      'summarizeArguments step 2: the pattern comes before the path (grep, glob)',
+      'summarizeArguments: the pattern comes before the path (grep, glob) (guided step 2)',
     ).toBe('TODO');
     expect(
       summarizeArguments({ path: 'a.html', url: 'https://example.com/a' }, CWD),
-      'summarizeArguments step 2: the url comes before the path',
+      'summarizeArguments: the url comes before the path (guided step 2)',
     ).toBe('https://example.com/a');
     expect(
       summarizeArguments({ command: 'x'.repeat(100) }, CWD, 20),
-      'summarizeArguments step 2: clipped to max, an ellipsis last',
+      'summarizeArguments: clipped to max, an ellipsis last (guided step 2)',
     ).toBe(`${'x'.repeat(19)}…`);
   });
 
@@ -66,33 +66,34 @@ describe('summarizeArguments (src/capstone/render-lines.ts)', () => {
         CWD,
         100,
       ),
-      'summarizeArguments step 3',
+      'summarizeArguments guided step 3',
     ).toBe('todos: [3 items], description: "look around", deep: {…}, n: 3, flag: true');
     expect(
       summarizeArguments({ one: ['a'], path: 42 }, CWD),
-      'summarizeArguments step 3: `[1 item]`, and a path that is not a string is not a main argument',
+      'summarizeArguments: `[1 item]`, and a path that is not a string is not a main argument (guided step 3)',
     ).toBe('one: [1 item], path: 42');
     expect(
       summarizeArguments({ prompt: 'a'.repeat(50) }, CWD),
-      'summarizeArguments step 3: a string value is clipped to 30 characters, then quoted',
+      'summarizeArguments: a string value is clipped to 30 characters, then quoted (guided step 3)',
     ).toBe(`prompt: "${'a'.repeat(29)}…"`);
     expect(
       summarizeArguments({ a: 'x'.repeat(20), b: 'y'.repeat(20) }, CWD, 30),
-      'summarizeArguments step 3: the pairs clipped to max as a whole',
+      'summarizeArguments: the pairs clipped to max as a whole (guided step 3)',
     ).toHaveLength(30);
-    expect(summarizeArguments({}, CWD), 'summarizeArguments step 3: no keys, nothing').toBe('');
+    expect(summarizeArguments({}, CWD), 'summarizeArguments: no keys, nothing (guided step 3)').toBe('');
     expect(
       summarizeArguments('{"path": "a', CWD),
-      'summarizeArguments step 1: arguments that failed to parse, as JSON',
+      'summarizeArguments: arguments that failed to parse, as JSON (guided step 1)',
     ).toBe('"{\\"path\\": \\"a"');
-    expect(summarizeArguments(null, CWD), 'summarizeArguments step 1: null').toBe('null');
+    expect(summarizeArguments(null, CWD), 'summarizeArguments: null (guided step 1)').toBe('null');
     expect(
       summarizeArguments(undefined, CWD),
-      'summarizeArguments step 1: no arguments at all (JSON.stringify gives undefined)',
+      'summarizeArguments: no arguments at all (JSON.stringify gives undefined) (guided step 1)',
     ).toBe('undefined');
-    expect(summarizeArguments(['a', 'b'], CWD), 'summarizeArguments step 1: a list is not an object of arguments').toBe(
-      '["a","b"]',
-    );
+    expect(
+      summarizeArguments(['a', 'b'], CWD),
+      'summarizeArguments: a list is not an object of arguments (guided step 1)',
+    ).toBe('["a","b"]');
   });
 });
 
@@ -100,24 +101,20 @@ describe('resultLines (src/capstone/render-lines.ts)', () => {
   test('at most four lines of output, then how many were left out', () => {
     expect(
       resultLines('a\nb\nc\nd\ne\nf\n', false),
-      'resultLines steps 2-4: the first four lines and `… +2 lines`',
+      'resultLines: the first four lines and `… +2 lines` (guided steps 2-4)',
     ).toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +2 lines']);
-    expect(resultLines('a\nb\nc\nd\ne', false), 'resultLines step 4: one line left out is `… +1 line`').toEqual([
-      '  ⎿ ok',
-      '    a',
-      '    b',
-      '    c',
-      '    d',
-      '    … +1 line',
-    ]);
-    expect(resultLines('a\nb\nc\nd\n', false), 'resultLines step 4: nothing left out, no `…` line').toEqual([
+    expect(
+      resultLines('a\nb\nc\nd\ne', false),
+      'resultLines: one line left out is `… +1 line` (guided step 4)',
+    ).toEqual(['  ⎿ ok', '    a', '    b', '    c', '    d', '    … +1 line']);
+    expect(resultLines('a\nb\nc\nd\n', false), 'resultLines: nothing left out, no `…` line (guided step 4)').toEqual([
       '  ⎿ ok',
       '    a',
       '    b',
       '    c',
       '    d',
     ]);
-    expect(resultLines('a\nb\nc', false, { max: 2 }), 'resultLines step 3: max lines when given').toEqual([
+    expect(resultLines('a\nb\nc', false, { max: 2 }), 'resultLines: max lines when given (guided step 3)').toEqual([
       '  ⎿ ok',
       '    a',
       '    b',
@@ -126,34 +123,34 @@ describe('resultLines (src/capstone/render-lines.ts)', () => {
   });
 
   test('an error says so, an empty output says so, and long lines are clipped to the width', () => {
-    expect(resultLines('boom\n', true), 'resultLines step 2: `⎿ error` for an error result').toEqual([
+    expect(resultLines('boom\n', true), 'resultLines: `⎿ error` for an error result (guided step 2)').toEqual([
       '  ⎿ error',
       '    boom',
     ]);
-    expect(resultLines('', false), 'resultLines step 2: `(no output)` for an empty output').toEqual([
+    expect(resultLines('', false), 'resultLines: `(no output)` for an empty output (guided step 2)').toEqual([
       '  ⎿ ok (no output)',
     ]);
-    expect(resultLines('\n\n', false), 'resultLines step 1: new lines alone are no output').toEqual([
+    expect(resultLines('\n\n', false), 'resultLines: new lines alone are no output (guided step 1)').toEqual([
       '  ⎿ ok (no output)',
     ]);
     expect(
       resultLines('abcdefghijklmnop', false, { width: 12 }),
-      'resultLines step 3: indented, then clipped to the width',
+      'resultLines: indented, then clipped to the width (guided step 3)',
     ).toEqual(['  ⎿ ok', '    abcdefg…']);
   });
 
   test('ok output is dim and an error red, painted after clipping', () => {
-    expect(resultLines('a', false, { style: tagStyle }), 'resultLines step 5: ok is dim').toEqual([
+    expect(resultLines('a', false, { style: tagStyle }), 'resultLines: ok is dim (guided step 5)').toEqual([
       '[dim]  ⎿ ok[/dim]',
       '[dim]    a[/dim]',
     ]);
-    expect(resultLines('no such file', true, { style: tagStyle }), 'resultLines step 5: an error is red').toEqual([
-      '[red]  ⎿ error[/red]',
-      '[red]    no such file[/red]',
-    ]);
+    expect(
+      resultLines('no such file', true, { style: tagStyle }),
+      'resultLines: an error is red (guided step 5)',
+    ).toEqual(['[red]  ⎿ error[/red]', '[red]    no such file[/red]']);
     expect(
       resultLines('abcdefghijklmnop', false, { style: tagStyle, width: 12 })[1],
-      'resultLines step 5: clip first, then paint',
+      'resultLines: clip first, then paint (guided step 5)',
     ).toBe('[dim]    abcdefg…[/dim]');
   });
 });
@@ -161,23 +158,22 @@ describe('resultLines (src/capstone/render-lines.ts)', () => {
 describe('editDiff (src/capstone/render-lines.ts)', () => {
   test('an edit shows the lines it replaced and the new ones; a write only the new ones', () => {
     const edit = { path: 'a.ts', old_string: 'const a = 1;\nconst b = 2;', new_string: 'const a = 10;\n' };
-    expect(editDiff('edit', edit), 'editDiff step 3: `- old` lines, then `+ new` lines').toEqual([
+    expect(editDiff('edit', edit), 'editDiff: `- old` lines, then `+ new` lines (guided step 3)').toEqual([
       '    - const a = 1;',
       '    - const b = 2;',
       '    + const a = 10;',
     ]);
-    expect(editDiff('edit', edit, { style: tagStyle }), 'editDiff step 3: old lines red, new lines green').toEqual([
-      '[red]    - const a = 1;[/red]',
-      '[red]    - const b = 2;[/red]',
-      '[green]    + const a = 10;[/green]',
-    ]);
+    expect(
+      editDiff('edit', edit, { style: tagStyle }),
+      'editDiff: old lines red, new lines green (guided step 3)',
+    ).toEqual(['[red]    - const a = 1;[/red]', '[red]    - const b = 2;[/red]', '[green]    + const a = 10;[/green]']);
     expect(
       editDiff('write', { path: 'notes.md', content: '# Notes\n\nSee below.\n' }),
-      'editDiff step 3: a write has `+` lines only',
+      'editDiff: a write has `+` lines only (guided step 3)',
     ).toEqual(['    + # Notes', '    + ', '    + See below.']);
     expect(
       editDiff('write', { path: 'empty.txt', content: '' }),
-      'editDiff step 2: an empty file has no lines',
+      'editDiff: an empty file has no lines (guided step 2)',
     ).toEqual([]);
   });
 
@@ -185,7 +181,7 @@ describe('editDiff (src/capstone/render-lines.ts)', () => {
     const old = ['1', '2', '3', '4', '5', '6'].join('\n');
     expect(
       editDiff('edit', { path: 'a', old_string: old, new_string: 'x' }, { style: tagStyle }),
-      'editDiff step 4: four old lines, `… +2 lines` (dim), then the new side',
+      'editDiff: four old lines, `… +2 lines` (dim), then the new side (guided step 4)',
     ).toEqual([
       '[red]    - 1[/red]',
       '[red]    - 2[/red]',
@@ -196,41 +192,44 @@ describe('editDiff (src/capstone/render-lines.ts)', () => {
     ]);
     expect(
       editDiff('edit', { path: 'a', old_string: 'abcdefghij', new_string: 'x' }, { width: 10 })?.[0],
-      'editDiff step 4: clipped to the width',
+      'editDiff: clipped to the width (guided step 4)',
     ).toBe('    - abc…');
-    expect(editDiff('read', { path: 'a', content: 'x' }), 'editDiff step 1: no diff for other tools').toBeUndefined();
+    expect(
+      editDiff('read', { path: 'a', content: 'x' }),
+      'editDiff: no diff for other tools (guided step 1)',
+    ).toBeUndefined();
     expect(
       editDiff('edit', { path: 'a', old_string: 1, new_string: 'x' }),
-      'editDiff step 1: an old_string that is not a string',
+      'editDiff: an old_string that is not a string (guided step 1)',
     ).toBeUndefined();
-    expect(editDiff('write', 'junk'), 'editDiff step 1: arguments that are not an object').toBeUndefined();
-    expect(editDiff('edit', null), 'editDiff step 1: null arguments').toBeUndefined();
+    expect(editDiff('write', 'junk'), 'editDiff: arguments that are not an object (guided step 1)').toBeUndefined();
+    expect(editDiff('edit', null), 'editDiff: null arguments (guided step 1)').toBeUndefined();
     expect(
       editDiff('edit', undefined),
-      'editDiff step 1: no arguments at all (a call never seen), no diff and no error',
+      'editDiff: no arguments at all (a call never seen), no diff and no error (guided step 1)',
     ).toBeUndefined();
     expect(
       editDiff('edit', { path: 'a', old_string: 'x' }),
-      'editDiff step 1: an edit without new_string',
+      'editDiff: an edit without new_string (guided step 1)',
     ).toBeUndefined();
     expect(
       editDiff('bash', { path: 'a', old_string: 'x', new_string: 'y' }),
-      'editDiff step 1: only edit and write have a diff, whatever the arguments hold',
+      'editDiff: only edit and write have a diff, whatever the arguments hold (guided step 1)',
     ).toBeUndefined();
   });
 
   test('every trailing new line is dropped, and a side of exactly max lines is shown whole', () => {
     expect(
       editDiff('write', { path: 'a', content: 'one\n\n\n' }),
-      'editDiff step 2: all the trailing new lines dropped, not only the last',
+      'editDiff: all the trailing new lines dropped, not only the last (guided step 2)',
     ).toEqual(['    + one']);
     expect(
       editDiff('write', { path: 'a', content: '1\n2\n3\n4' }),
-      'editDiff step 4: exactly max (4) lines: all of them, no `… +0 lines`',
+      'editDiff: exactly max (4) lines: all of them, no `… +0 lines` (guided step 4)',
     ).toEqual(['    + 1', '    + 2', '    + 3', '    + 4']);
     expect(
       editDiff('edit', { path: 'a', old_string: 'a\nb', new_string: 'c' }, { max: 2 }),
-      'editDiff step 4: exactly max lines (max: 2): nothing left out',
+      'editDiff: exactly max lines (max: 2): nothing left out (guided step 4)',
     ).toEqual(['    - a', '    - b', '    + c']);
   });
 });
@@ -242,15 +241,16 @@ describe('todoLines (src/capstone/render-lines.ts)', () => {
       task('Run the tests', 'in_progress', 'Running the tests'),
       task('Fix the bug', 'pending'),
     ];
-    expect(todoLines(list), 'todoLines steps 2-3').toEqual([
+    expect(todoLines(list), 'todoLines guided steps 2-3').toEqual([
       '  ☒ Read the code',
       '  ◐ Running the tests',
       '  ☐ Fix the bug',
     ]);
-    expect(todoLines([task('Run the tests', 'in_progress')]), 'todoLines step 3: no activeForm, the content').toEqual([
-      '  ◐ Run the tests',
-    ]);
-    expect(todoLines([]), 'todoLines step 1: an empty list').toEqual(['  (no tasks)']);
+    expect(
+      todoLines([task('Run the tests', 'in_progress')]),
+      'todoLines: no activeForm, the content (guided step 3)',
+    ).toEqual(['  ◐ Run the tests']);
+    expect(todoLines([]), 'todoLines: an empty list (guided step 1)').toEqual(['  (no tasks)']);
   });
 
   test('the task in progress is bold and a completed one dim; the marks are not painted', () => {
@@ -259,12 +259,12 @@ describe('todoLines (src/capstone/render-lines.ts)', () => {
       task('Run the tests', 'in_progress', 'Running the tests'),
       task('Fix the bug', 'pending'),
     ];
-    expect(todoLines(list, tagStyle), 'todoLines step 3').toEqual([
+    expect(todoLines(list, tagStyle), 'todoLines guided step 3').toEqual([
       '  ☒ [dim]Read the code[/dim]',
       '  ◐ [bold]Running the tests[/bold]',
       '  ☐ Fix the bug',
     ]);
-    expect(todoLines([], tagStyle), 'todoLines step 1: dim').toEqual(['[dim]  (no tasks)[/dim]']);
+    expect(todoLines([], tagStyle), 'todoLines: dim (guided step 1)').toEqual(['[dim]  (no tasks)[/dim]']);
   });
 });
 
@@ -272,28 +272,28 @@ describe('usageLine (src/capstone/render-lines.ts)', () => {
   test("the counts with thousands separators, the cache counts when there are some, and the cost at the model's price", () => {
     expect(
       usageLine({ inputTokens: 1200, outputTokens: 300 }, 'claude-sonnet-4-5'),
-      'usageLine steps 1 and 3: $3 and $15 a million tokens',
+      'usageLine: $3 and $15 a million tokens (guided steps 1 and 3)',
     ).toBe('↑ 1,200 in · ↓ 300 out · $0.0081');
     expect(
       usageLine(
         { inputTokens: 1200, outputTokens: 300, cacheReadTokens: 5000, cacheWriteTokens: 800 },
         'claude-sonnet-4-5-20250929',
       ),
-      'usageLine step 2: cache counts, priced too',
+      'usageLine: cache counts, priced too (guided step 2)',
     ).toBe('↑ 1,200 in · ↓ 300 out · 5,000 cache read · 800 cache write · $0.0126');
   });
 
   test('a model without a price has an unknown cost, never $0', () => {
     expect(
       usageLine({ inputTokens: 1200, outputTokens: 300 }, 'offline'),
-      'usageLine step 3: formatCost(undefined)',
+      'usageLine: formatCost(undefined) (guided step 3)',
     ).toBe('↑ 1,200 in · ↓ 300 out · cost unknown');
-    expect(usageLine({ inputTokens: 0, outputTokens: 0 }), 'usageLine step 3: no model at all').toBe(
+    expect(usageLine({ inputTokens: 0, outputTokens: 0 }), 'usageLine: no model at all (guided step 3)').toBe(
       '↑ 0 in · ↓ 0 out · cost unknown',
     );
     expect(
       usageLine({ inputTokens: 5, outputTokens: 1, cacheReadTokens: 0 }),
-      'usageLine step 2: a cache count of 0 is still shown',
+      'usageLine: a cache count of 0 is still shown (guided step 2)',
     ).toBe('↑ 5 in · ↓ 1 out · 0 cache read · cost unknown');
   });
 });
@@ -308,28 +308,29 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
       ev.text('It has two lines.'),
       ev.done('end_turn', { inputTokens: 10, outputTokens: 5 }),
     ]);
-    expect(out.slice(0, 2), 'Renderer.render step 2: text deltas as they are, no new line added').toEqual([
+    expect(out.slice(0, 2), 'Renderer.render: text deltas as they are, no new line added (guided step 2)').toEqual([
       'Let me look',
       ' at it.',
     ]);
-    expect(out[2], 'Renderer.render step 2: a requested call shows nothing yet').toBe('');
+    expect(out[2], 'Renderer.render: a requested call shows nothing yet (guided step 2)').toBe('');
     expect(
       out[3],
-      'Renderer.render step 1: the text left the cursor mid-line, so the call line starts with "\\n"',
+      'Renderer.render: the text left the cursor mid-line, so the call line starts with "\\n" (guided step 1)',
     ).toBe('\n● read(src/app.ts)\n');
-    expect(out[4], 'Renderer.render step 1: after whole lines the cursor is at a line start: no "\\n" first').toBe(
-      '  ⎿ ok\n    one\n    two\n',
-    );
-    expect(out[5], "Renderer.render step 2: the answer after the call's lines, at a line start").toBe(
+    expect(
+      out[4],
+      'Renderer.render: after whole lines the cursor is at a line start: no "\\n" first (guided step 1)',
+    ).toBe('  ⎿ ok\n    one\n    two\n');
+    expect(out[5], "Renderer.render: the answer after the call's lines, at a line start (guided step 2)").toBe(
       'It has two lines.',
     );
-    expect(out[6], 'Renderer.render step 5: a new line after the answer, then the usage').toBe(
+    expect(out[6], 'Renderer.render: a new line after the answer, then the usage (guided step 5)').toBe(
       '\n↑ 10 in · ↓ 5 out · cost unknown\n',
     );
     const ended = renderEach(plain(), [ev.text('Done.\n'), ev.done('end_turn')]);
     expect(
       ended[1],
-      'Renderer.render step 2: a text that ends with "\\n" leaves the cursor at a line start: no blank line',
+      'Renderer.render: a text that ends with "\\n" leaves the cursor at a line start: no blank line (guided step 2)',
     ).toBe('↑ 0 in · ↓ 0 out · cost unknown\n');
   });
 
@@ -344,20 +345,23 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
       ev.thinking(' more', 2),
       ev.text('!', 2),
     ]);
-    expect(out[1], 'Renderer.render step 3: the header line once, then the thought, dimmed').toBe(
+    expect(out[1], 'Renderer.render: the header line once, then the thought, dimmed (guided step 3)').toBe(
       '[dim]✻ Thinking…[/dim]\n[dim]Hmm, [/dim]',
     );
-    expect(out[2], 'Renderer.render step 3: no second header in the same turn').toBe('[dim]the file.[/dim]');
-    expect(out[3], 'Renderer.render step 2: after thinking, the answer on a new line').toBe('\nAnswer');
-    expect(out[5], 'Renderer.render step 3: a new turn has its own header, on a new line').toBe(
+    expect(out[2], 'Renderer.render: no second header in the same turn (guided step 3)').toBe('[dim]the file.[/dim]');
+    expect(out[3], 'Renderer.render: after thinking, the answer on a new line (guided step 2)').toBe('\nAnswer');
+    expect(out[5], 'Renderer.render: a new turn has its own header, on a new line (guided step 3)').toBe(
       '\n[dim]✻ Thinking…[/dim]\n[dim]again[/dim]',
     );
-    expect(out[6], 'Renderer.render step 3: the header once per turn').toBe('[dim] more[/dim]');
-    expect(out[7], 'Renderer.render step 2: the answer of turn 2 on a new line after its thinking').toBe('\n!');
-    const whole = renderEach(plain(), [ev.thinking('A plan.\n'), ev.text('Go.')]);
-    expect(whole[1], 'Renderer.render step 2: a thought that ended its line needs no new line before the answer').toBe(
-      'Go.',
+    expect(out[6], 'Renderer.render: the header once per turn (guided step 3)').toBe('[dim] more[/dim]');
+    expect(out[7], 'Renderer.render: the answer of turn 2 on a new line after its thinking (guided step 2)').toBe(
+      '\n!',
     );
+    const whole = renderEach(plain(), [ev.thinking('A plan.\n'), ev.text('Go.')]);
+    expect(
+      whole[1],
+      'Renderer.render: a thought that ended its line needs no new line before the answer (guided step 2)',
+    ).toBe('Go.');
   });
 
   test("done: a new line when the text did not end one, why the run stopped, and the usage of the run's turns", () => {
@@ -373,18 +377,18 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
     ]);
     expect(
       limit[3],
-      'Renderer.render step 5: the reason in red, then the usage events added up (done.usage has only some of them), priced',
+      'Renderer.render: the reason in red, then the usage events added up (done.usage has only some of them), priced (guided step 5)',
     ).toBe(
       '\n[red]stopped: the model was still asking for tools after 2 model calls (turn limit)[/red]\n[dim]↑ 1,200 in · ↓ 120 out · $0.0018[/dim]\n',
     );
     const cancelled = renderEach(tagged(), [ev.done('cancelled', undefined, { message: 'stopped with Ctrl-C' })]);
-    expect(cancelled[0], 'Renderer.render step 5: a cancelled run is `(stopped)`, dim').toBe(
+    expect(cancelled[0], 'Renderer.render: a cancelled run is `(stopped)`, dim (guided step 5)').toBe(
       '[dim](stopped)[/dim]\n[dim]↑ 0 in · ↓ 0 out · cost unknown[/dim]\n',
     );
     const failed = renderEach(plain(), [
       ev.done('error', { inputTokens: 5, outputTokens: 0 }, { message: 'overloaded (529)' }),
     ]);
-    expect(failed[0], 'Renderer.render step 5: an error with its message').toBe(
+    expect(failed[0], 'Renderer.render: an error with its message (guided step 5)').toBe(
       'error: overloaded (529)\n↑ 5 in · ↓ 0 out · cost unknown\n',
     );
     const paused = renderEach(plain(), [
@@ -395,13 +399,13 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
         ],
       }),
     ]);
-    expect(paused[0], 'Renderer.render step 5: a pause names the calls the client must answer').toBe(
+    expect(paused[0], 'Renderer.render: a pause names the calls the client must answer (guided step 5)').toBe(
       'paused: waiting for the client: ask_user, pick_file\n↑ 0 in · ↓ 0 out · cost unknown\n',
     );
     const bare = renderEach(plain(), [ev.done('turn_limit')]);
     expect(
       bare[0],
-      "Renderer.render step 5: a turn limit without a message gives its reason, not the pause's words",
+      "Renderer.render: a turn limit without a message gives its reason, not the pause's words (guided step 5)",
     ).toBe('stopped: turn_limit\n↑ 0 in · ↓ 0 out · cost unknown\n');
   });
 
@@ -417,21 +421,23 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
       ev.usage(7, 3),
       ev.done('end_turn', { inputTokens: 7, outputTokens: 3 }),
     ]);
-    expect(second[0], 'Renderer.render step 5: done forgets the thinking header of turn 1').toBe('✻ Thinking…\nsecond');
-    expect(second[2], 'Renderer.render step 5: done forgets the usage added up').toBe(
+    expect(second[0], 'Renderer.render: done forgets the thinking header of turn 1 (guided step 5)').toBe(
+      '✻ Thinking…\nsecond',
+    );
+    expect(second[2], 'Renderer.render: done forgets the usage added up (guided step 5)').toBe(
       '\n↑ 7 in · ↓ 3 out · cost unknown\n',
     );
     renderEach(renderer, [ev.requested('c1', 'read', { path: 'a.ts' }), ev.done('cancelled')]);
     expect(
       renderer.render(ev.decided('c1', 'read')),
-      "Renderer.render step 5: done forgets the run's calls: the next run's c1 is not the old one",
+      "Renderer.render: done forgets the run's calls: the next run's c1 is not the old one (guided step 5)",
     ).toBe('● read\n');
   });
 
   test('after done the screen ends with the usage line, so a result of the run before still shows its call line', () => {
     expect(
       plain().render(ev.result('c1', 'ask_user', 'blue')),
-      'Renderer.callLines step 4: a result under a call line, even for a call never seen',
+      'Renderer.callLines: a result under a call line, even for a call never seen (guided step 4)',
     ).toBe('● ask_user\n  ⎿ ok\n    blue\n');
     const renderer = plain();
     renderEach(renderer, [
@@ -442,7 +448,7 @@ describe('Renderer.render (src/capstone/render.ts)', () => {
     ]);
     expect(
       renderer.render(ev.result('c1', 'ask_user', 'blue')),
-      "Renderer.render step 5: done sets this.current = TOP, so the next run's result for c1 is shown under its own call line again",
+      "Renderer.render: done sets this.current = TOP, so the next run's result for c1 is shown under its own call line again (guided step 5)",
     ).toBe('● ask_user\n  ⎿ ok\n    blue\n');
   });
 });
@@ -481,18 +487,18 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
     ]);
     expect(
       out[1],
-      "Renderer.callLines step 3: the call and `⎿ denied:` with the permission note's reason, in red",
+      "Renderer.callLines: the call and `⎿ denied:` with the permission note's reason, in red (guided step 3)",
     ).toBe('[red]● bash(rm -rf build)[/red]\n[red]  ⎿ denied: Bash(rm:*) is denied in .claude/settings.json[/red]\n');
-    expect(out[2], 'Renderer.callLines step 4: the result of a blocked call is not shown again').toBe('');
+    expect(out[2], 'Renderer.callLines: the result of a blocked call is not shown again (guided step 4)').toBe('');
     expect(
       out[4],
-      'Renderer.callLines step 3: without a permission note, `blocked:` and the first line of the message',
+      'Renderer.callLines: without a permission note, `blocked:` and the first line of the message (guided step 3)',
     ).toBe('[red]● write(a.ts)[/red]\n[red]  ⎿ blocked: plan mode: write was not run.[/red]\n');
     expect(
       out[5],
-      'Renderer.callLines step 4: a call blocked by another hook: its result is not shown again either',
+      'Renderer.callLines: a call blocked by another hook: its result is not shown again either (guided step 4)',
     ).toBe('');
-    expect(out[7], 'Renderer.callLines step 3: a changed call shows the arguments the hook gave, bold').toBe(
+    expect(out[7], 'Renderer.callLines: a changed call shows the arguments the hook gave, bold (guided step 3)').toBe(
       '[bold]● read(b.ts)[/bold]\n',
     );
     const narrow = new Renderer({ style: plainStyle, cwd: CWD, width: 30 }).render(
@@ -501,10 +507,10 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
         message: 'plan mode: write was not run; you are planning, so you may only read',
       }),
     );
-    expect(narrow, 'Renderer.callLines step 3: the reason is clipped to the width').toBe(
+    expect(narrow, 'Renderer.callLines: the reason is clipped to the width (guided step 3)').toBe(
       '● write\n  ⎿ blocked: plan mode: write…\n',
     );
-    expect(out[9], 'Renderer.callLines step 3: a call the person said no to is `rejected:`').toBe(
+    expect(out[9], 'Renderer.callLines: a call the person said no to is `rejected:` (guided step 3)').toBe(
       '[red]● bash(git push)[/red]\n[red]  ⎿ rejected: bash needs approval in default mode[/red]\n',
     );
   });
@@ -520,10 +526,10 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
       ...started('c2', 'edit', { path: 'src/a.ts', old_string: 'zzz', new_string: 'y' }),
       ev.result('c2', 'edit', 'edit: old_string was not found in src/a.ts', true),
     ]);
-    expect(out[2], 'Renderer.callLines step 4: `⎿ ok` and the diff of the changed arguments').toBe(
+    expect(out[2], 'Renderer.callLines: `⎿ ok` and the diff of the changed arguments (guided step 4)').toBe(
       '[dim]  ⎿ ok[/dim]\n[red]    - let a = 1;[/red]\n[green]    + const a = 2;[/green]\n',
     );
-    expect(out[5], 'Renderer.callLines step 4: a failed edit shows its error, not a diff').toBe(
+    expect(out[5], 'Renderer.callLines: a failed edit shows its error, not a diff (guided step 4)').toBe(
       '[red]  ⎿ error[/red]\n[red]    edit: old_string was not found in src/a.ts[/red]\n',
     );
   });
@@ -546,7 +552,7 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
     ]);
     expect(
       out.slice(2),
-      "Renderer.callLines step 4: r2 is the last call shown, so its result follows; r1's result comes with its call line again, and so does r3's, which the run closed before it was decided, and r4's after a blocked call's lines",
+      "Renderer.callLines: r2 is the last call shown, so its result follows; r1's result comes with its call line again, and so does r3's, which the run closed before it was decided, and r4's after a blocked call's lines (guided step 4)",
     ).toEqual([
       '● read(a.ts)\n',
       '● read(b.ts)\n',
@@ -568,7 +574,7 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
     ]);
     expect(
       interrupted[3],
-      "Renderer.callLines step 4: text came after the call's line, so its result comes with its line again",
+      "Renderer.callLines: text came after the call's line, so its result comes with its line again (guided step 4)",
     ).toBe('\n● read(b.ts)\n  ⎿ ok\n    B\n');
   });
 
@@ -576,19 +582,23 @@ describe('Renderer.callLines (src/capstone/render.ts)', () => {
     const line = (style: ReturnType<typeof styleFor>) =>
       new Renderer({ style, cwd: CWD }).render(ev.decided('c1', 'read'));
     const escape = '\u001b[';
-    expect(line(styleFor({ isTTY: true }, {})), 'Renderer.callLines step 3: bold in a terminal').toContain(escape);
-    expect(line(styleFor({ isTTY: false }, {})), 'Renderer.callLines step 3: plain into a pipe').toBe('● read\n');
+    expect(line(styleFor({ isTTY: true }, {})), 'Renderer.callLines: bold in a terminal (guided step 3)').toContain(
+      escape,
+    );
+    expect(line(styleFor({ isTTY: false }, {})), 'Renderer.callLines: plain into a pipe (guided step 3)').toBe(
+      '● read\n',
+    );
     expect(
       line(styleFor({ isTTY: true }, { NO_COLOR: '1' })),
-      'Renderer.callLines step 3: plain under NO_COLOR (styleFor, given)',
+      'Renderer.callLines: plain under NO_COLOR (styleFor, given) (guided step 3)',
     ).toBe('● read\n');
     expect(
       line(styleFor({ isTTY: false }, { FORCE_COLOR: '1' })),
-      'Renderer.callLines step 3: colours under FORCE_COLOR (styleFor, given)',
+      'Renderer.callLines: colours under FORCE_COLOR (styleFor, given) (guided step 3)',
     ).toContain(escape);
     expect(
       line(styleFor({ isTTY: true }, { FORCE_COLOR: '0' })),
-      'Renderer.callLines step 3: FORCE_COLOR=0 turns them off (styleFor, given)',
+      'Renderer.callLines: FORCE_COLOR=0 turns them off (styleFor, given) (guided step 3)',
     ).toBe('● read\n');
   });
 });
@@ -608,33 +618,34 @@ describe('Renderer.eventLines (src/capstone/render.ts)', () => {
       { type: 'plan_decided', turn: 1, callId: 'p2', approved: false, mode: 'plan', feedback: 'smaller steps' },
       { type: 'plan_decided', turn: 1, callId: 'p3', approved: false, mode: 'plan' },
     ]);
-    expect(out[1], 'Renderer.callLines step 3: the call line, lists by their size').toBe(
+    expect(out[1], 'Renderer.callLines: the call line, lists by their size (guided step 3)').toBe(
       '● todo_write(todos: [2 items])\n',
     );
-    expect(out[2], 'Renderer.eventLines step 2: the task list under its call').toBe(
+    expect(out[2], 'Renderer.eventLines: the task list under its call (guided step 2)').toBe(
       '  ☒ Read the code\n  ◐ Fixing the bug\n',
     );
     expect(
       out[3],
-      'Renderer.eventLines step 2: the list keeps its call current, so the result follows without the call again',
+      'Renderer.eventLines: the list keeps its call current, so the result follows without the call again (guided step 2)',
     ).toBe('  ⎿ ok\n    Task list saved: 2 tasks.\n');
-    expect(out[5], 'Renderer.callLines step 3: a multi-line string argument stays on one line as JSON').toBe(
+    expect(out[5], 'Renderer.callLines: a multi-line string argument stays on one line as JSON (guided step 3)').toBe(
       '● exit_plan_mode(plan: "1. Read\\n\\n2. Fix")\n',
     );
-    expect(out[6], 'Renderer.eventLines step 2: the plan, indented by four spaces, empty lines empty').toBe(
+    expect(out[6], 'Renderer.eventLines: the plan, indented by four spaces, empty lines empty (guided step 2)').toBe(
       '    1. Read\n\n    2. Fix\n',
     );
-    expect(out[7], 'Renderer.eventLines step 2: approved, with the mode').toBe(
+    expect(out[7], 'Renderer.eventLines: approved, with the mode (guided step 2)').toBe(
       '  ✓ plan approved (mode: acceptEdits)\n',
     );
-    expect(out[8], 'Renderer.eventLines step 3: the mode change').toBe('  mode: plan → acceptEdits\n');
-    expect(out[9], 'Renderer.eventLines step 2: the plan events keep the call current: its result follows').toBe(
-      '  ⎿ ok\n    The person approved the plan.\n',
-    );
-    expect(out[10], 'Renderer.eventLines step 2: not approved, with the feedback').toBe(
+    expect(out[8], 'Renderer.eventLines: the mode change (guided step 3)').toBe('  mode: plan → acceptEdits\n');
+    expect(
+      out[9],
+      'Renderer.eventLines: the plan events keep the call current: its result follows (guided step 2)',
+    ).toBe('  ⎿ ok\n    The person approved the plan.\n');
+    expect(out[10], 'Renderer.eventLines: not approved, with the feedback (guided step 2)').toBe(
       '  ✗ plan not approved: keep planning (smaller steps)\n',
     );
-    expect(out[11], 'Renderer.eventLines step 2: not approved, no feedback').toBe(
+    expect(out[11], 'Renderer.eventLines: not approved, no feedback (guided step 2)').toBe(
       '  ✗ plan not approved: keep planning\n',
     );
   });
@@ -663,13 +674,13 @@ describe('Renderer.eventLines (src/capstone/render.ts)', () => {
         manual: false,
       },
     ]);
-    expect(out[1], 'Renderer.eventLines step 4: on a new line after the text, yellow').toBe(
+    expect(out[1], 'Renderer.eventLines: on a new line after the text, yellow (guided step 4)').toBe(
       '\n[yellow]⟳ retrying in 2.0 s (attempt 2 of 5): overloaded[/yellow]\n',
     );
-    expect(out[2], 'Renderer.eventLines step 4: the fallback model after the attempts').toBe(
+    expect(out[2], 'Renderer.eventLines: the fallback model after the attempts (guided step 4)').toBe(
       '[yellow]⟳ retrying in 1.5 s (attempt 4 of 5, with claude-haiku-4-5): overloaded (529)[/yellow]\n',
     );
-    expect(out[3], 'Renderer.eventLines step 5').toBe(
+    expect(out[3], 'Renderer.eventLines guided step 5').toBe(
       '[dim](compacted 12 older messages into a summary: about 45,000 → 3,200 tokens)[/dim]\n',
     );
   });
@@ -694,32 +705,37 @@ describe('Renderer.eventLines (src/capstone/render.ts)', () => {
       ev.sub('t1', ev.done('end_turn')),
       ev.result('t1', 'task', 'parseConfig is in a.ts'),
     ]);
-    expect(out[1], 'Renderer.callLines step 3: the task call').toBe(
+    expect(out[1], 'Renderer.callLines: the task call (guided step 3)').toBe(
       '● task(description: "look around", prompt: "Find parseConfig")\n',
     );
     expect(
       out.slice(2, 6),
-      "Renderer.eventLines step 6: a child's turn, text and thinking show nothing (the parent's text is the answer)",
+      "Renderer.eventLines: a child's turn, text and thinking show nothing (the parent's text is the answer) (guided step 6)",
     ).toEqual(['', '', '', '']);
     expect(
       out[6],
-      "Renderer.eventLines step 6: the child's call, two spaces in (its id may repeat the parent's: keys are scoped)",
+      "Renderer.eventLines: the child's call, two spaces in (its id may repeat the parent's: keys are scoped) (guided step 6)",
     ).toBe('  ● read(a.ts)\n');
-    expect(out[7], 'Renderer.eventLines step 6: its result, two spaces in').toBe('    ⎿ ok\n      A\n');
-    expect(out[9], "Renderer.eventLines step 6: the child's own task call, two spaces in").toBe(
+    expect(out[7], 'Renderer.eventLines: its result, two spaces in (guided step 6)').toBe('    ⎿ ok\n      A\n');
+    expect(out[9], "Renderer.eventLines: the child's own task call, two spaces in (guided step 6)").toBe(
       '  ● task(description: "deeper", prompt: "go")\n',
     );
-    expect(out[11], 'Renderer.eventLines step 6: a grandchild, four spaces in').toBe('    ● grep(parseConfig)\n');
-    expect(out[12], "Renderer.eventLines step 6: the grandchild's result, six spaces in").toBe(
+    expect(out[11], 'Renderer.eventLines: a grandchild, four spaces in (guided step 6)').toBe(
+      '    ● grep(parseConfig)\n',
+    );
+    expect(out[12], "Renderer.eventLines: the grandchild's result, six spaces in (guided step 6)").toBe(
       '      ⎿ ok (no output)\n',
     );
-    expect(out[13], "Renderer.eventLines step 7: a child's done shows nothing").toBe('');
+    expect(out[13], "Renderer.eventLines: a child's done shows nothing (guided step 7)").toBe('');
     expect(
       out[14],
-      "Renderer.callLines step 4: after the grandchild, the child's task result follows its own output",
+      "Renderer.callLines: after the grandchild, the child's task result follows its own output (guided step 4)",
     ).toBe('    ⎿ ok\n      found it\n');
-    expect(out.slice(15, 17), "Renderer.eventLines step 7: a child's usage and done show nothing").toEqual(['', '']);
-    expect(out[17], "Renderer.callLines step 4: the task's result under it, without its call line again").toBe(
+    expect(out.slice(15, 17), "Renderer.eventLines: a child's usage and done show nothing (guided step 7)").toEqual([
+      '',
+      '',
+    ]);
+    expect(out[17], "Renderer.callLines: the task's result under it, without its call line again (guided step 4)").toBe(
       '  ⎿ ok\n    parseConfig is in a.ts\n',
     );
   });

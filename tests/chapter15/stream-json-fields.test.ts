@@ -68,11 +68,11 @@ describe('resultLine (src/capstone/stream-json.ts): the fields scripts read', ()
         permission_denials: line.permission_denials,
         uuid: line.uuid,
       },
-      'resultLine step 5: stop_reason, permission_denials and uuid as the info gives them',
+      'resultLine: stop_reason, permission_denials and uuid as the info gives them (guided step 5)',
     ).toEqual({ stop_reason: 'end_turn', permission_denials: [denial], uuid: 'result-uuid' });
     expect(
       line.modelUsage,
-      "resultLine step 5: modelUsage is modelUsageOf(the usage reported, the model): the caller's usage, not done.usage",
+      "resultLine: modelUsage is modelUsageOf(the usage reported, the model): the caller's usage, not done.usage (guided step 5)",
     ).toEqual({
       'claude-sonnet-4-5': {
         inputTokens: 2000,
@@ -86,9 +86,9 @@ describe('resultLine (src/capstone/stream-json.ts): the fields scripts read', ()
     const bare = resultLine(ev.done('error', undefined, { message: 'offline' }), { sessionId: 's', durationMs: 1 });
     expect(
       [bare.stop_reason, bare.permission_denials, bare.modelUsage],
-      'resultLine step 5: no turn is stop_reason null (not the done reason), no denial is [], no model is {}',
+      'resultLine: no turn is stop_reason null (not the done reason), no denial is [], no model is {} (guided step 5)',
     ).toEqual([null, [], {}]);
-    expect(bare.uuid, 'resultLine step 5: without info.uuid, a random one (randomUUID)').toMatch(
+    expect(bare.uuid, 'resultLine: without info.uuid, a random one (randomUUID) (guided step 5)').toMatch(
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
     );
   });
@@ -107,16 +107,18 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts): the fields scrip
       assistantText('Read it; bash was refused.', { inputTokens: 200, outputTokens: 20 }),
     ]);
     const [result, ...rest] = await run([userMessage('clean up')], provider, { format: 'json' });
-    expect(rest, 'StreamJsonWriter.write step 3: json is the result line only').toEqual([]);
+    expect(rest, 'StreamJsonWriter.write: json is the result line only (guided step 3)').toEqual([]);
     expect(
       result!.permission_denials,
-      'StreamJsonWriter.write step 2: hand every event to this.track(event), and pass this.denials to resultLine (step 7)',
+      'StreamJsonWriter.write: hand every event to this.track(event), and pass this.denials to resultLine (step 7) (guided step 2)',
     ).toEqual([{ tool_name: 'Bash', tool_use_id: 'c2', tool_input: { command: 'rm -rf build' } }]);
-    expect(result!.stop_reason, 'StreamJsonWriter.write step 7: stopReason: this.stopReason()').toBe('end_turn');
-    expect(result!.uuid, 'StreamJsonWriter.write step 7: uuid: this.newId()').toBe('uuid-1');
+    expect(result!.stop_reason, 'StreamJsonWriter.write: stopReason: this.stopReason() (guided step 7)').toBe(
+      'end_turn',
+    );
+    expect(result!.uuid, 'StreamJsonWriter.write: uuid: this.newId() (guided step 7)').toBe('uuid-1');
     expect(
       result!.modelUsage['claude-sonnet-4-5'],
-      'StreamJsonWriter.write step 7: the usage events added up, by model',
+      'StreamJsonWriter.write: the usage events added up, by model (guided step 7)',
     ).toMatchObject({ inputTokens: 1200, outputTokens: 120 });
   });
 
@@ -135,7 +137,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts): the fields scrip
       },
       1,
     );
-    expect(all[0], 'StreamJsonWriter.write step 4: initLine(this.info, this.newId())').toMatchObject({
+    expect(all[0], 'StreamJsonWriter.write: initLine(this.info, this.newId()) (guided step 4)').toMatchObject({
       type: 'system',
       subtype: 'init',
       mcp_servers: [
@@ -147,7 +149,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts): the fields scrip
       uuid: 'uuid-1',
     });
     const result = all.at(-1)!;
-    expect(result, 'StreamJsonWriter.write step 7: the result has a uuid of its own').toMatchObject({
+    expect(result, 'StreamJsonWriter.write: the result has a uuid of its own (guided step 7)').toMatchObject({
       type: 'result',
       subtype: 'error_max_turns',
       stop_reason: 'tool_use',

@@ -45,7 +45,9 @@ function ticking(start: number, step: number) {
 
 /** Every line the writer wrote, parsed; fails when a line is not one JSON object. */
 function parse(text: string): Array<Record<string, any>> {
-  expect(text === '' || text.endsWith('\n'), 'StreamJsonWriter.write step 1: every line ends with "\\n"').toBe(true);
+  expect(text === '' || text.endsWith('\n'), 'StreamJsonWriter.write: every line ends with "\\n" (guided step 1)').toBe(
+    true,
+  );
   return text
     .split('\n')
     .filter((line) => line !== '')
@@ -53,7 +55,7 @@ function parse(text: string): Array<Record<string, any>> {
       const value = JSON.parse(line);
       expect(
         typeof value === 'object' && value !== null && !Array.isArray(value),
-        `StreamJsonWriter.write step 1: one JSON object per line, got ${line}`,
+        `StreamJsonWriter.write: one JSON object per line (guided step 1), got ${line}`,
       ).toBe(true);
       return value;
     });
@@ -87,7 +89,7 @@ describe('assistantLine (src/capstone/stream-json.ts)', () => {
       stopReason: 'tool_use',
       usage: { inputTokens: 12, outputTokens: 3, cacheReadTokens: 100 },
     };
-    expect(assistantLine(turn, 'sess-1'), 'assistantLine steps 1-3').toEqual({
+    expect(assistantLine(turn, 'sess-1'), 'assistantLine guided steps 1-3').toEqual({
       type: 'assistant',
       message: {
         role: 'assistant',
@@ -108,27 +110,28 @@ describe('assistantLine (src/capstone/stream-json.ts)', () => {
     );
     expect(
       Object.keys(unsigned.message.content[0]!),
-      'assistantLine step 1: no signature field for a thought without one',
+      'assistantLine: no signature field for a thought without one (guided step 1)',
     ).toEqual(['type', 'thinking']);
     const bare = assistantLine(assistantText('Hi.'), 'sess-2');
-    expect(Object.keys(bare.message), 'assistantLine step 2: no usage field for a turn without usage').toEqual([
-      'role',
-      'content',
-      'stop_reason',
-    ]);
-    expect(bare.message, 'assistantLine step 2: the text turn').toEqual({
+    expect(Object.keys(bare.message), 'assistantLine: no usage field for a turn without usage (guided step 2)').toEqual(
+      ['role', 'content', 'stop_reason'],
+    );
+    expect(bare.message, 'assistantLine: the text turn (guided step 2)').toEqual({
       role: 'assistant',
       content: [{ type: 'text', text: 'Hi.' }],
       stop_reason: 'end_turn',
     });
-    expect(bare.session_id, 'assistantLine step 3').toBe('sess-2');
+    expect(bare.session_id, 'assistantLine guided step 3').toBe('sess-2');
   });
 });
 
 describe('userLine (src/capstone/stream-json.ts)', () => {
   test('results become tool_result blocks, each with the id of the call it answers; text stays text', () => {
     const results = [toolResult({ id: 'b', name: 'bash' }, 'exit 1', true), toolResult({ id: 'a', name: 'read' }, 'A')];
-    expect(userLine(results, 'sess-1'), 'userLine steps 2-3: in the order given, paired by toolCallId').toEqual({
+    expect(
+      userLine(results, 'sess-1'),
+      'userLine: in the order given, paired by toolCallId (guided steps 2-3)',
+    ).toEqual({
       type: 'user',
       message: {
         role: 'user',
@@ -140,7 +143,7 @@ describe('userLine (src/capstone/stream-json.ts)', () => {
       parent_tool_use_id: null,
       session_id: 'sess-1',
     });
-    expect(userLine('go on', 'sess-1').message, 'userLine step 1: a text as it is').toEqual({
+    expect(userLine('go on', 'sess-1').message, 'userLine: a text as it is (guided step 1)').toEqual({
       role: 'user',
       content: 'go on',
     });
@@ -154,7 +157,7 @@ describe('resultLine (src/capstone/stream-json.ts)', () => {
       ev.done('end_turn', { inputTokens: 10, outputTokens: 2 }, { text: 'All done.', turns: 3 }),
       info,
     );
-    expect(ok, 'resultLine steps 1-2: success, the answer, the turns, the duration rounded').toMatchObject({
+    expect(ok, 'resultLine: success, the answer, the turns, the duration rounded (guided steps 1-2)').toMatchObject({
       type: 'result',
       subtype: 'success',
       is_error: false,
@@ -163,44 +166,45 @@ describe('resultLine (src/capstone/stream-json.ts)', () => {
       duration_ms: 1234,
       session_id: 'sess-1',
     });
-    expect(ok.errors, 'resultLine step 5: a success has no errors').toBeUndefined();
+    expect(ok.errors, 'resultLine: a success has no errors (guided step 5)').toBeUndefined();
     expect(
       resultLine(ev.done('turn_limit', undefined, { message: 'after 5 model calls' }), info),
-      'resultLine step 1: the turn limit is error_max_turns',
+      'resultLine: the turn limit is error_max_turns (guided step 1)',
     ).toMatchObject({
       subtype: 'error_max_turns',
       is_error: true,
       errors: ['after 5 model calls'],
     });
     for (const reason of ['cancelled', 'error', 'paused_for_client_tool'] as const) {
-      expect(resultLine(ev.done(reason), info), `resultLine step 1: ${reason} is error_during_execution`).toMatchObject(
-        { subtype: 'error_during_execution', is_error: true, errors: [reason] },
-      );
+      expect(
+        resultLine(ev.done(reason), info),
+        `resultLine: ${reason} is error_during_execution (guided step 1)`,
+      ).toMatchObject({ subtype: 'error_during_execution', is_error: true, errors: [reason] });
     }
   });
 
   test('the cost is a number at a known price and null, never 0, for a model without one', () => {
     const done = ev.done('end_turn', { inputTokens: 1200, outputTokens: 300 });
     const priced = resultLine(done, { sessionId: 's', durationMs: 1, model: 'claude-sonnet-4-5' });
-    expect(priced.total_cost_usd, "resultLine step 4: costOf at the model's price").toBeCloseTo(0.0081, 10);
-    expect(priced.usage, "resultLine step 3: usage in the API's names").toEqual({
+    expect(priced.total_cost_usd, "resultLine: costOf at the model's price (guided step 4)").toBeCloseTo(0.0081, 10);
+    expect(priced.usage, "resultLine: usage in the API's names (guided step 3)").toEqual({
       input_tokens: 1200,
       output_tokens: 300,
     });
     expect(
       resultLine(done, { sessionId: 's', durationMs: 1, model: 'offline' }).total_cost_usd,
-      'resultLine step 4: an unknown model costs null',
+      'resultLine: an unknown model costs null (guided step 4)',
     ).toBeNull();
     expect(
       resultLine(done, { sessionId: 's', durationMs: 1 }).total_cost_usd,
-      'resultLine step 4: no model, null',
+      'resultLine: no model, null (guided step 4)',
     ).toBeNull();
     const more = resultLine(done, {
       sessionId: 's',
       durationMs: 1,
       usage: { inputTokens: 1500, outputTokens: 400, cacheWriteTokens: 10 },
     });
-    expect(more.usage, 'resultLine step 3: the usage the caller added up wins over done.usage').toEqual({
+    expect(more.usage, 'resultLine: the usage the caller added up wins over done.usage (guided step 3)').toEqual({
       input_tokens: 1500,
       output_tokens: 400,
       cache_creation_input_tokens: 10,
@@ -227,9 +231,9 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const { lines } = await streamRun(new Agent({ provider, tools: new ToolSet(standInTools(2)), cwd: CWD }), history);
     expect(
       lines.map(kind),
-      'StreamJsonWriter.write steps 4, 6 and 7: init, the turn, its results in one user line, the answer, the result',
+      'StreamJsonWriter.write: init, the turn, its results in one user line, the answer, the result (guided steps 4, 6 and 7)',
     ).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result/success']);
-    expect(lines[0], 'StreamJsonWriter.write step 4: the init line').toEqual({
+    expect(lines[0], 'StreamJsonWriter.write: the init line (guided step 4)').toEqual({
       type: 'system',
       subtype: 'init',
       session_id: 'sess-1',
@@ -246,18 +250,18 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const results = lines[2]!.message.content;
     expect(
       results.map((block: { tool_use_id: string }) => block.tool_use_id),
-      'StreamJsonWriter.write step 6: each result names the id of its call',
+      'StreamJsonWriter.write: each result names the id of its call (guided step 6)',
     ).toEqual(calls.map((call: { id: string }) => call.id));
     expect(
       results.map((block: { is_error: boolean }) => block.is_error),
-      'StreamJsonWriter.write step 6: the failing bash call is an error result',
+      'StreamJsonWriter.write: the failing bash call is an error result (guided step 6)',
     ).toEqual([false, true]);
-    expect(lines[3]!.message.content, 'StreamJsonWriter.write step 6: the answer, the last turn').toEqual([
+    expect(lines[3]!.message.content, 'StreamJsonWriter.write: the answer, the last turn (guided step 6)').toEqual([
       { type: 'text', text: 'Done.' },
     ]);
     expect(
       lines[4],
-      'StreamJsonWriter.write step 7: the result, with the usage events added up and priced, and the time since the writer was made',
+      'StreamJsonWriter.write: the result, with the usage events added up and priced, and the time since the writer was made (guided step 7)',
     ).toMatchObject({
       result: 'Done.',
       num_turns: 2,
@@ -267,11 +271,11 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     });
     expect(
       lines.every((line) => line.session_id === 'sess-1'),
-      'StreamJsonWriter.write steps 4-7: every line carries the session id',
+      'StreamJsonWriter.write: every line carries the session id (guided steps 4-7)',
     ).toBe(true);
     expect(
       JSON.stringify(lines),
-      'StreamJsonWriter.write step 6: the prompt already in the history is not echoed',
+      'StreamJsonWriter.write: the prompt already in the history is not echoed (guided step 6)',
     ).not.toContain('check it');
   });
 
@@ -285,21 +289,21 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     history.push(turn);
     expect(
       parse(writer.write(ev.requested('a', 'read', {}))).map(kind),
-      'StreamJsonWriter.write steps 4 and 6: init, then the turn',
+      'StreamJsonWriter.write: init, then the turn (guided steps 4 and 6)',
     ).toEqual(['system/init', 'assistant']);
     history.push(toolResult({ id: 'a', name: 'read' }, 'A'));
     expect(
       writer.write(ev.result('a', 'read', 'A')),
-      'StreamJsonWriter.write step 6: one result of two is not a whole turn yet: nothing',
+      'StreamJsonWriter.write: one result of two is not a whole turn yet: nothing (guided step 6)',
     ).toBe('');
     history.push(toolResult({ id: 'b', name: 'read' }, 'B'));
     const lines = parse(writer.write(ev.result('b', 'read', 'B')));
-    expect(lines.map(kind), 'StreamJsonWriter.write step 6: both results, one user line').toEqual(['user']);
+    expect(lines.map(kind), 'StreamJsonWriter.write: both results, one user line (guided step 6)').toEqual(['user']);
     expect(
       lines[0]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
-      'StreamJsonWriter.write step 6: the two results in one line',
+      'StreamJsonWriter.write: the two results in one line (guided step 6)',
     ).toEqual(['a', 'b']);
-    expect(writer.write(ev.turn(2)), 'StreamJsonWriter.write step 6: nothing is written twice').toBe('');
+    expect(writer.write(ev.turn(2)), 'StreamJsonWriter.write: nothing is written twice (guided step 6)').toBe('');
     history.push(
       assistantToolCalls([
         { id: 'c', name: 'ask_user', arguments: {} },
@@ -310,11 +314,11 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const paused = parse(writer.write(ev.done('paused_for_client_tool', undefined, { turns: 2 })));
     expect(
       paused.map(kind),
-      'StreamJsonWriter.write step 7: at done, a turn whose results are not all there is written as it is',
+      'StreamJsonWriter.write: at done, a turn whose results are not all there is written as it is (guided step 7)',
     ).toEqual(['assistant', 'user', 'result/error_during_execution']);
     expect(
       paused[1]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
-      'StreamJsonWriter.write step 7: the one result there is',
+      'StreamJsonWriter.write: the one result there is (guided step 7)',
     ).toEqual(['d']);
   });
 
@@ -334,18 +338,15 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const user = lines.find((line) => line.type === 'user')!;
     expect(
       user.message.content,
-      "StreamJsonWriter.write step 6: tool_use_id is each result's own toolCallId, never the id of the call at the same position",
+      "StreamJsonWriter.write: tool_use_id is each result's own toolCallId, never the id of the call at the same position (guided step 6)",
     ).toEqual([
       { type: 'tool_result', tool_use_id: 'second', content: 'from the second call', is_error: true },
       { type: 'tool_result', tool_use_id: 'first', content: 'from the first call', is_error: false },
     ]);
-    expect(lines.map(kind), 'StreamJsonWriter.write step 7: at done, everything left, then the result').toEqual([
-      'system/init',
-      'assistant',
-      'user',
-      'assistant',
-      'result/success',
-    ]);
+    expect(
+      lines.map(kind),
+      'StreamJsonWriter.write: at done, everything left, then the result (guided step 7)',
+    ).toEqual(['system/init', 'assistant', 'user', 'assistant', 'result/success']);
   });
 
   test('the turn limit ends with error_max_turns, and a cancelled run with error_during_execution', async () => {
@@ -354,18 +355,16 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       new Agent({ provider: looping, tools: new ToolSet(standInTools()), cwd: CWD, maxTurns: 1 }),
       [userMessage('go')],
     );
-    expect(limited.lines.at(-1), 'resultLine step 1: the turn limit is error_max_turns').toMatchObject({
+    expect(limited.lines.at(-1), 'resultLine: the turn limit is error_max_turns (guided step 1)').toMatchObject({
       type: 'result',
       subtype: 'error_max_turns',
       is_error: true,
       num_turns: 1,
     });
-    expect(limited.lines.map(kind), 'StreamJsonWriter.write step 7: the turn, its results, then the result').toEqual([
-      'system/init',
-      'assistant',
-      'user',
-      'result/error_max_turns',
-    ]);
+    expect(
+      limited.lines.map(kind),
+      'StreamJsonWriter.write: the turn, its results, then the result (guided step 7)',
+    ).toEqual(['system/init', 'assistant', 'user', 'result/error_max_turns']);
 
     const controller = new AbortController();
     const stopper = defineTool({
@@ -387,18 +386,18 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       {},
       controller.signal,
     );
-    expect(cancelled.lines.at(-1), 'resultLine step 1: a cancel is error_during_execution').toMatchObject({
+    expect(cancelled.lines.at(-1), 'resultLine: a cancel is error_during_execution (guided step 1)').toMatchObject({
       subtype: 'error_during_execution',
       is_error: true,
       errors: ['stopped with Ctrl-C'],
     });
     expect(
       cancelled.lines.map(kind),
-      'StreamJsonWriter.write step 7: at done, the results the run closed its calls with, then the result',
+      'StreamJsonWriter.write: at done, the results the run closed its calls with, then the result (guided step 7)',
     ).toEqual(['system/init', 'assistant', 'user', 'result/error_during_execution']);
     expect(
       cancelled.lines[2]!.message.content.map((block: { tool_use_id: string }) => block.tool_use_id),
-      'StreamJsonWriter.write step 7: every call has its result, the one the run closed too',
+      'StreamJsonWriter.write: every call has its result, the one the run closed too (guided step 7)',
     ).toEqual(['s1', 'r1']);
   });
 
@@ -412,9 +411,11 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       [userMessage('go')],
       { format: 'json', model: 'offline' },
     );
-    expect(lines.map(kind), 'StreamJsonWriter.write step 3: json prints only the result').toEqual(['result/success']);
-    expect(text.split('\n').length, 'StreamJsonWriter.write step 3: one line').toBe(2);
-    expect(lines[0], "resultLine step 4: an offline model's cost is null, in json too").toMatchObject({
+    expect(lines.map(kind), 'StreamJsonWriter.write: json prints only the result (guided step 3)').toEqual([
+      'result/success',
+    ]);
+    expect(text.split('\n').length, 'StreamJsonWriter.write: one line (guided step 3)').toBe(2);
+    expect(lines[0], "resultLine: an offline model's cost is null, in json too (guided step 4)").toMatchObject({
       result: 'Done.',
       total_cost_usd: null,
     });
@@ -425,7 +426,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const writer = new StreamJsonWriter(history, options());
     expect(
       parse(writer.write(ev.turn(1))).map(kind),
-      "StreamJsonWriter.write step 4: init alone, the history so far is not this run's",
+      "StreamJsonWriter.write: init alone, the history so far is not this run's (guided step 4)",
     ).toEqual(['system/init']);
     history.splice(0, 4, userMessage('Summary of the conversation so far'));
     const lines = parse(
@@ -440,7 +441,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
         manual: false,
       }),
     );
-    expect(lines, 'StreamJsonWriter.write step 5: the boundary, and no message written again').toEqual([
+    expect(lines, 'StreamJsonWriter.write: the boundary, and no message written again (guided step 5)').toEqual([
       {
         type: 'system',
         subtype: 'compact_boundary',
@@ -452,9 +453,9 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const after = parse(writer.write(ev.done('end_turn', undefined, { text: 'c' })));
     expect(
       after.map(kind),
-      'StreamJsonWriter.write step 5: this.next moved back with the history (4 messages became 1), so the new turn is written',
+      'StreamJsonWriter.write: this.next moved back with the history (4 messages became 1), so the new turn is written (guided step 5)',
     ).toEqual(['assistant', 'result/success']);
-    expect(after[0]!.message.content, 'StreamJsonWriter.write step 5: the message after the summary').toEqual([
+    expect(after[0]!.message.content, 'StreamJsonWriter.write: the message after the summary (guided step 5)').toEqual([
       { type: 'text', text: 'c' },
     ]);
     const manual = new StreamJsonWriter([userMessage('Summary: x')], options({ from: 0 }));
@@ -471,7 +472,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
           manual: true,
         }),
       ),
-      'StreamJsonWriter.write steps 5-6: a manual compaction; with from: 0 the first message is written too, a user message as a user line',
+      'StreamJsonWriter.write: a manual compaction; with from: 0 the first message is written too, a user message as a user line (guided steps 5-6)',
     ).toEqual([
       {
         type: 'system',
@@ -518,9 +519,9 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     );
     expect(
       lines.map(kind),
-      'StreamJsonWriter.write step 5: the 3 messages replaced were never written (from + count > this.next), so this.next stays at 0 and the summary and the turn after it are written',
+      'StreamJsonWriter.write: the 3 messages replaced were never written (from + count > this.next), so this.next stays at 0 and the summary and the turn after it are written (guided step 5)',
     ).toEqual(['system/init', 'system/compact_boundary', 'user', 'assistant']);
-    expect(lines[2]!.message.content, 'StreamJsonWriter.write step 5: the summary, written once').toBe(
+    expect(lines[2]!.message.content, 'StreamJsonWriter.write: the summary, written once (guided step 5)').toBe(
       'Summary of one, a and two',
     );
   });
@@ -537,7 +538,7 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
       .join('');
     expect(
       parse(text).at(-1),
-      "StreamJsonWriter.write step 2: every usage event added up (a sub-agent's spending is in them, not in done.usage)",
+      "StreamJsonWriter.write: every usage event added up (a sub-agent's spending is in them, not in done.usage) (guided step 2)",
     ).toMatchObject({
       type: 'result',
       usage: { input_tokens: 1500, output_tokens: 150 },
@@ -546,7 +547,10 @@ describe('StreamJsonWriter.write (src/capstone/stream-json.ts)', () => {
     const only = [ev.usage(7, 3), ev.done('end_turn', { inputTokens: 1, outputTokens: 1 })]
       .map((event) => json.write(event))
       .join('');
-    expect(parse(only)[0], 'StreamJsonWriter.write steps 2-3: json format adds up the usage events too').toMatchObject({
+    expect(
+      parse(only)[0],
+      'StreamJsonWriter.write: json format adds up the usage events too (guided steps 2-3)',
+    ).toMatchObject({
       type: 'result',
       usage: { input_tokens: 7, output_tokens: 3 },
     });

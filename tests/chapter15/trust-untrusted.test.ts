@@ -63,16 +63,16 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
     );
     expect(
       allCommands(settings),
-      "trustedSettings step 2: an untrusted folder's hooks are left out (they are shell commands a clone chose)",
+      "trustedSettings: an untrusted folder's hooks are left out (they are shell commands a clone chose) (guided step 2)",
     ).toEqual([]);
     const line = lineAbout(
       dropped,
       PROJECT,
-      'step 2: a file whose hooks were left out is said, even with no allow rule and no mode',
+      'a file whose hooks were left out is said, even with no allow rule and no mode (guided step 2)',
     );
     expect(
       saysCount(line, 4, 'hooks?'),
-      `trustedSettings step 2: the line says how many hooks were left out: 4 (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`,
+      `trustedSettings: the line says how many hooks were left out: 4 (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart) (guided step 2); got "${line}"`,
     ).toBe(true);
   });
 
@@ -90,26 +90,26 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
       ),
       { trusted: false },
     );
-    const line = lineAbout(dropped, PROJECT, 'step 2');
+    const line = lineAbout(dropped, PROJECT, 'guided step 2');
     expect(
       saysCount(line, 4, 'hooks?'),
-      `trustedSettings step 2: the line says 4 hooks were left out (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart); got "${line}"`,
+      `trustedSettings: the line says 4 hooks were left out (count each command: 2 + 1 in PreToolUse's two groups, 1 in SessionStart) (guided step 2); got "${line}"`,
     ).toBe(true);
     expect(
       saysCount(line, 2, 'allow rules?'),
-      `trustedSettings step 2: the line says 2 allow rules were left out (the deny rule stays, so it is not counted); got "${line}"`,
+      `trustedSettings: the line says 2 allow rules were left out (the deny rule stays, so it is not counted) (guided step 2); got "${line}"`,
     ).toBe(true);
     expect(
       line,
-      'trustedSettings step 2: the line names the defaultMode the folder asked for and did not get (acceptEdits)',
+      'trustedSettings: the line names the defaultMode the folder asked for and did not get (acceptEdits) (guided step 2)',
     ).toContain('acceptEdits');
     expect(
       ruleTexts(settings),
-      "trustedSettings step 2: the folder's allow rules are left out, its deny rule stays",
+      "trustedSettings: the folder's allow rules are left out, its deny rule stays (guided step 2)",
     ).toEqual(['deny Bash(rm:*)']);
     expect(
       settings.defaultMode,
-      "trustedSettings step 4: the folder's acceptEdits is ignored, and no file whose mode was kept has one: no defaultMode",
+      "trustedSettings: the folder's acceptEdits is ignored, and no file whose mode was kept has one: no defaultMode (guided step 4)",
     ).toBeUndefined();
   });
 
@@ -124,16 +124,16 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
     });
     expect(
       ruleTexts(settings),
-      "trustedSettings step 2: the folder's allow rule is left out; its ask and deny rules stay (they only add questions)",
+      "trustedSettings: the folder's allow rule is left out; its ask and deny rules stay (they only add questions) (guided step 2)",
     ).toEqual(['ask Bash(curl:*)', 'deny Read(.env)']);
     const line = lineAbout(
       dropped,
       LOCAL,
-      'step 2: a file whose allow rules were left out is said, even with no hook and no mode',
+      'a file whose allow rules were left out is said, even with no hook and no mode (guided step 2)',
     );
     expect(
       saysCount(line, 1, 'allow rules?'),
-      `trustedSettings step 2: the line says 1 allow rule was left out; got "${line}"`,
+      `trustedSettings: the line says 1 allow rule was left out (guided step 2); got "${line}"`,
     ).toBe(true);
   });
 
@@ -144,16 +144,16 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
     );
     expect(
       settings.defaultMode,
-      "trustedSettings steps 2 and 4: an untrusted folder's bypassPermissions never becomes the mode",
+      "trustedSettings: an untrusted folder's bypassPermissions never becomes the mode (guided steps 2 and 4)",
     ).toBeUndefined();
     const line = lineAbout(
       dropped,
       PROJECT,
-      'step 2: a file whose defaultMode was ignored is said, even with no hook and no allow rule',
+      'a file whose defaultMode was ignored is said, even with no hook and no allow rule (guided step 2)',
     );
     expect(
       line,
-      'trustedSettings step 2: the line names the defaultMode that was ignored (bypassPermissions)',
+      'trustedSettings: the line names the defaultMode that was ignored (bypassPermissions) (guided step 2)',
     ).toContain('bypassPermissions');
   });
 
@@ -173,16 +173,16 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
     );
     expect(
       dropped,
-      'trustedSettings step 2: the lines are for what was left out; a folder file with no hook, no allow rule and no mode left nothing out, so no line',
+      'trustedSettings: the lines are for what was left out; a folder file with no hook, no allow rule and no mode left nothing out, so no line (guided step 2)',
     ).toEqual([]);
     expect(
       ruleTexts(settings),
-      "trustedSettings step 2: the person's allow rule and the folder's deny and ask rules all stay",
+      "trustedSettings: the person's allow rule and the folder's deny and ask rules all stay (guided step 2)",
     ).toEqual(['allow Bash(git status)', 'deny Bash(rm:*)', 'ask WebFetch']);
-    expect(allCommands(settings), "trustedSettings step 4: the person's own hooks run in any folder").toEqual([
+    expect(allCommands(settings), "trustedSettings: the person's own hooks run in any folder (guided step 4)").toEqual([
       'notify-send done',
     ]);
-    expect(settings.defaultMode, "trustedSettings step 4: the person's own mode holds").toBe('plan');
+    expect(settings.defaultMode, "trustedSettings: the person's own mode holds (guided step 4)").toBe('plan');
   });
 
   test('a trusted folder whose committed file asks for nothing wide: nothing is dropped', () => {
@@ -193,7 +193,7 @@ describe('trustedSettings in an untrusted folder: what its files may still do, a
     );
     expect(
       dropped,
-      'trustedSettings steps 2-3: a trusted folder with a narrow allow rule and a mode that raises nothing leaves nothing out: no line',
+      'trustedSettings: a trusted folder with a narrow allow rule and a mode that raises nothing leaves nothing out: no line (guided steps 2-3)',
     ).toEqual([]);
   });
 });
@@ -206,24 +206,24 @@ describe('trustedSettings in a trusted folder: the line for a wide rule names th
     });
     expect(
       ruleTexts(settings),
-      'trustedSettings step 3: both wide allow rules of the committed file are left out',
+      'trustedSettings: both wide allow rules of the committed file are left out (guided step 3)',
     ).toEqual([]);
     expect(
       dropped,
-      `trustedSettings step 3: one line per wide rule ignored (got ${JSON.stringify(dropped)})`,
+      `trustedSettings: one line per wide rule ignored (got ${JSON.stringify(dropped)}) (guided step 3)`,
     ).toHaveLength(2);
     expect(
       dropped.filter((line) => line.includes(PROJECT)),
-      'trustedSettings step 3: each line names the file',
+      'trustedSettings: each line names the file (guided step 3)',
     ).toHaveLength(2);
     expect(
       dropped.some((line) => line.includes('Bash(:*)')),
-      `trustedSettings step 3: a line names the rule Bash(:*) with its specifier (got ${JSON.stringify(dropped)})`,
+      `trustedSettings: a line names the rule Bash(:*) with its specifier (got ${JSON.stringify(dropped)}) (guided step 3)`,
     ).toBe(true);
     const bare = dropped.filter((line) => !line.includes('(:*)'));
     expect(
       bare.length === 1 && /\bBash\b(?!\()/.test(bare[0]!) && !/undefined/.test(bare[0]!),
-      `trustedSettings step 3: the line for the rule without a specifier names it as written, "Bash" (not "Bash(undefined)"); got ${JSON.stringify(dropped)}`,
+      `trustedSettings: the line for the rule without a specifier names it as written, "Bash" (not "Bash(undefined)") (guided step 3); got ${JSON.stringify(dropped)}`,
     ).toBe(true);
   });
 });

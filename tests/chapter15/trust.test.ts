@@ -84,8 +84,8 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
       defaultMode: 'acceptEdits',
     };
     const result = trustedSettings(made, { trusted: false });
-    expect(result.dropped, 'trustedSettings step 1: no sources, nothing dropped').toEqual([]);
-    expect(result.settings, 'trustedSettings step 1: no sources: the settings as they are').toEqual(made);
+    expect(result.dropped, 'trustedSettings: no sources, nothing dropped (guided step 1)').toEqual([]);
+    expect(result.settings, 'trustedSettings: no sources: the settings as they are (guided step 1)').toEqual(made);
   });
 
   test("an untrusted folder: its files give no hooks, no allow rules and no mode; the person's file still acts", () => {
@@ -95,20 +95,22 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
     );
     expect(
       commandsOf(settings),
-      "trustedSettings step 2: only the user file's hooks run in an untrusted folder (the project's and the local file's are the folder's)",
+      "trustedSettings: only the user file's hooks run in an untrusted folder (the project's and the local file's are the folder's) (guided step 2)",
     ).toEqual(['user-hook']);
     expect(
       ruleTexts(settings),
-      "trustedSettings step 2: the folder's allow rules are left out, its deny rule stays, the person's allow rule stays",
+      "trustedSettings: the folder's allow rules are left out, its deny rule stays, the person's allow rule stays (guided step 2)",
     ).toEqual([`allow Bash(git status) ${USER}`, `deny Bash(rm:*) ${PROJECT}`]);
     expect(
       settings.defaultMode,
-      "trustedSettings step 4: the folder's modes are left out, so the person's file's mode holds",
+      "trustedSettings: the folder's modes are left out, so the person's file's mode holds (guided step 4)",
     ).toBe('plan');
-    expect(dropped.join('\n'), 'trustedSettings step 2: a line names each file that was left out').toContain(PROJECT);
+    expect(dropped.join('\n'), 'trustedSettings: a line names each file that was left out (guided step 2)').toContain(
+      PROJECT,
+    );
     expect(
       dropped.join('\n'),
-      'trustedSettings step 2: a clone can carry a settings.local.json too: it is left out, and said',
+      'trustedSettings: a clone can carry a settings.local.json too: it is left out, and said (guided step 2)',
     ).toContain(LOCAL);
   });
 
@@ -118,11 +120,11 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
     });
     expect(
       settings.defaultMode,
-      'trustedSettings steps 3-4: the committed bypassPermissions is ignored, so the mode is the person\'s (plan), not "none" and not bypassPermissions',
+      'trustedSettings: the committed bypassPermissions is ignored, so the mode is the person\'s (plan), not "none" and not bypassPermissions (guided steps 3-4)',
     ).toBe('plan');
     expect(
       ruleTexts(settings),
-      'trustedSettings step 3: the committed Bash and Bash(*) are left out; Bash(npm test:*) is narrow and stays',
+      'trustedSettings: the committed Bash and Bash(*) are left out; Bash(npm test:*) is narrow and stays (guided step 3)',
     ).toEqual([
       `allow Bash(git status) ${USER}`,
       `allow Bash(npm test:*) ${PROJECT}`,
@@ -131,42 +133,42 @@ describe('trustedSettings (src/capstone/trust.ts)', () => {
     ]);
     expect(
       commandsOf(settings),
-      "trustedSettings step 4: in a trusted folder every file's hooks run, in order",
+      "trustedSettings: in a trusted folder every file's hooks run, in order (guided step 4)",
     ).toEqual(['user-hook', 'project-hook', 'local-hook']);
     expect(
       dropped.some((line) => line.includes('bypassPermissions') && line.includes(PROJECT)),
-      `trustedSettings step 3: a visible line names the file and the mode it ignored (got ${JSON.stringify(dropped)})`,
+      `trustedSettings: a visible line names the file and the mode it ignored (got ${JSON.stringify(dropped)}) (guided step 3)`,
     ).toBe(true);
     expect(
       dropped.filter((line) => /Bash/.test(line)),
-      'trustedSettings step 3: one line per wide rule ignored',
+      'trustedSettings: one line per wide rule ignored (guided step 3)',
     ).toHaveLength(2);
     const local = trustedSettings(threeFiles({ project: 'bypassPermissions', local: 'acceptEdits' }), {
       trusted: true,
     }).settings;
     expect(
       local.defaultMode,
-      "trustedSettings step 4: the person's own settings.local.json may choose acceptEdits",
+      "trustedSettings: the person's own settings.local.json may choose acceptEdits (guided step 4)",
     ).toBe('acceptEdits');
     const skipping = trustedSettings(threeFiles({ user: 'acceptEdits', local: 'bypassPermissions' }), {
       trusted: true,
     });
     expect(
       skipping.settings.defaultMode,
-      "trustedSettings step 3: settings.local.json may not choose bypassPermissions (a clone can carry it; Claude Code ignores it there too), so the person's acceptEdits holds",
+      "trustedSettings: settings.local.json may not choose bypassPermissions (a clone can carry it; Claude Code ignores it there too), so the person's acceptEdits holds (guided step 3)",
     ).toBe('acceptEdits');
     expect(
       skipping.dropped.some((line) => line.includes(LOCAL) && line.includes('bypassPermissions')),
-      `trustedSettings step 3: a line names the local file and the mode it ignored (got ${JSON.stringify(skipping.dropped)})`,
+      `trustedSettings: a line names the local file and the mode it ignored (got ${JSON.stringify(skipping.dropped)}) (guided step 3)`,
     ).toBe(true);
     expect(
       trustedSettings(threeFiles({ user: 'bypassPermissions' }), { trusted: true }).settings.defaultMode,
-      "trustedSettings step 3: the person's own ~/.claude/settings.json may choose bypassPermissions",
+      "trustedSettings: the person's own ~/.claude/settings.json may choose bypassPermissions (guided step 3)",
     ).toBe('bypassPermissions');
     const plain = trustedSettings(threeFiles({ user: 'acceptEdits', project: 'plan' }), { trusted: true }).settings;
     expect(
       plain.defaultMode,
-      'trustedSettings step 3: a committed mode that does not raise anything (plan) is kept, and wins over the user file',
+      'trustedSettings: a committed mode that does not raise anything (plan) is kept, and wins over the user file (guided step 3)',
     ).toBe('plan');
   });
 });
@@ -224,17 +226,19 @@ describe('buildAgent, its parts and mcpServerList apply the trust decision (src/
     });
     const env = { SECRET_KEY: 'sk-0123456789abcdef0123' };
     const none = await mcpServerList(cwd, [], env);
-    expect(none.servers, 'mcpServerList step 2: without approval no server of .mcp.json is kept').toEqual({});
-    expect(none.skipped, 'mcpServerList step 2: the skipped servers are named').toEqual(['helper', 'other']);
+    expect(none.servers, 'mcpServerList: without approval no server of .mcp.json is kept (guided step 2)').toEqual({});
+    expect(none.skipped, 'mcpServerList: the skipped servers are named (guided step 2)').toEqual(['helper', 'other']);
     expect(
       none.problems,
-      'mcpServerList step 2: an unapproved server is not expanded, so its unset ${NOT_SET_ANYWHERE} is no problem',
+      'mcpServerList: an unapproved server is not expanded, so its unset ${NOT_SET_ANYWHERE} is no problem (guided step 2)',
     ).toEqual([]);
     const one = await mcpServerList(cwd, [], env, {}, (name) => name === 'helper');
-    expect(Object.keys(one.servers), 'mcpServerList step 2: approve(name) picks the servers kept').toEqual(['helper']);
+    expect(Object.keys(one.servers), 'mcpServerList: approve(name) picks the servers kept (guided step 2)').toEqual([
+      'helper',
+    ]);
     expect(
       one.servers.helper,
-      'mcpServerList step 2: an approved stdio server starts in the workspace, and gets its variables',
+      'mcpServerList: an approved stdio server starts in the workspace, and gets its variables (guided step 2)',
     ).toMatchObject({ env: { KEY: env.SECRET_KEY }, cwd });
   });
 
@@ -246,13 +250,16 @@ describe('buildAgent, its parts and mcpServerList apply the trust decision (src/
     symlinkSync(outside, path.join(cwd, '.mcp.json'));
     symlinkSync(outside, path.join(cwd, 'conf', 'linked.json'));
     const list = await mcpServerList(cwd, [], {}, {}, () => true);
-    expect(list.servers, 'mcpServerList step 2: a .mcp.json linked out of the workspace is not read').toEqual({});
-    expect(list.problems.join('\n'), 'mcpServerList step 3: the refusal is a problem naming .mcp.json').toMatch(
-      /^\.mcp\.json: .*not read/,
+    expect(list.servers, 'mcpServerList: a .mcp.json linked out of the workspace is not read (guided step 2)').toEqual(
+      {},
     );
+    expect(
+      list.problems.join('\n'),
+      'mcpServerList: the refusal is a problem naming .mcp.json (guided step 3)',
+    ).toMatch(/^\.mcp\.json: .*not read/);
     await expect(
       mcpServerList(cwd, ['conf/linked.json'], {}, {}, () => true),
-      'mcpServerList step 2: a --mcp-config file inside the workspace that links out of it is refused',
+      'mcpServerList: a --mcp-config file inside the workspace that links out of it is refused (guided step 2)',
     ).rejects.toThrow(/--mcp-config conf\/linked\.json: .*not read/);
     mkdirSync(path.join(cwd, '.claude'), { recursive: true });
     symlinkSync('/dev/zero', path.join(cwd, '.claude', 'settings.json'));
@@ -267,12 +274,13 @@ describe('buildAgent, its parts and mcpServerList apply the trust decision (src/
       { hooks: { PreToolUse: [{ matcher: '*', hooks: [{ type: 'command', command: 'check' }] }] } },
       PROJECT,
     );
-    expect(config.PreToolUse, 'parseHookSettings step 3: "*" is accepted (as a regex it would not compile)').toEqual([
-      { matcher: '*', hooks: [{ type: 'command', command: 'check' }] },
-    ]);
+    expect(
+      config.PreToolUse,
+      'parseHookSettings: "*" is accepted (as a regex it would not compile) (guided step 3)',
+    ).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: 'check' }] }]);
     expect(
       hookMatches('*', 'bash') && hookMatches('*', 'mcp__s__t'),
-      'hookMatches step 1: "*" matches every tool',
+      'hookMatches: "*" matches every tool (guided step 1)',
     ).toBe(true);
   });
 });
@@ -308,24 +316,26 @@ describe('trustedSettings: committed allow rules that run any command (src/capst
     const { settings: kept, dropped } = trustedSettings(settings, { trusted: true });
     expect(
       ruleTexts(kept),
-      'trustedSettings step 3: every allow rule wideAllowReason (given) gives a reason for is left out; the narrow ones stay',
+      'trustedSettings: every allow rule wideAllowReason (given) gives a reason for is left out; the narrow ones stay (guided step 3)',
     ).toEqual(NARROW.map((text) => `allow ${text} ${PROJECT}`));
     for (const text of WIDE) {
       const lines = dropped.filter((line) => line.includes(`allow rule ${text} `));
       expect(
         lines,
-        `trustedSettings step 3: one line names the rule ${text} as written (got ${JSON.stringify(dropped)})`,
+        `trustedSettings: one line names the rule ${text} as written (got ${JSON.stringify(dropped)}) (guided step 3)`,
       ).toHaveLength(1);
       expect(
         lines[0],
-        `trustedSettings step 3: the line for ${text} says why: the reason wideAllowReason gives`,
+        `trustedSettings: the line for ${text} says why: the reason wideAllowReason gives (guided step 3)`,
       ).toContain(wideAllowReason(parseRule(text, 'allow', PROJECT))!);
     }
     expect(
       wideAllowReason(parseRule('Bash(env:*)', 'allow', PROJECT)),
       'wideAllowReason (given): env runs the command after it',
     ).toMatch(/any command: env/);
-    expect(dropped, 'trustedSettings step 3: one line per rule left out, nothing else').toHaveLength(WIDE.length);
+    expect(dropped, 'trustedSettings: one line per rule left out, nothing else (guided step 3)').toHaveLength(
+      WIDE.length,
+    );
   });
 });
 
@@ -343,7 +353,7 @@ describe('describeRequests (src/capstone/trust.ts): the trust question shows wha
     expect(lines, 'describeRequests: one line for the one hook').toHaveLength(1);
     expect(
       /[\u0000-\u001f\u007f-\u009f]/.test(text),
-      `describeRequests: no control character reaches the terminal (visible, step 2): got ${JSON.stringify(text)}`,
+      `describeRequests: no control character reaches the terminal (visible, guided step 2): got ${JSON.stringify(text)}`,
     ).toBe(false);
     expect(text, 'describeRequests: the whole command is there, its controls made visible').toContain(visible(hidden));
   });
