@@ -86,6 +86,72 @@ const CASES = [
     demanded: /the server asked to wait/,
     stated: 'the server asked to wait 3600.0 s before retrying',
   },
+  {
+    stub: 'chapter 11: McpConnection.connect',
+    test: 'tests/chapter11/servers.test.ts',
+    demanded: /did not start/,
+    stated: '`MCP server "<name>" did not start:`',
+  },
+  {
+    stub: 'chapter 11: McpConnection.callTool',
+    test: 'tests/chapter11/servers.test.ts',
+    demanded: /has stopped and could not be restarted/,
+    stated: '`MCP server "<name>" has stopped and could not be restarted: <why>`',
+  },
+  {
+    stub: 'chapter 11: McpConnection.callTool',
+    test: 'tests/chapter11/servers.test.ts',
+    demanded: /stopped while running/,
+    stated: '`MCP server "<name>" stopped while running <tool>`',
+  },
+  {
+    stub: 'chapter 11: McpConnection.callTool',
+    test: 'tests/chapter11/servers.test.ts',
+    demanded: /did not answer/,
+    stated: '`MCP server "<name>" did not answer <tool> within <ms> ms`',
+  },
+  {
+    stub: 'chapter 11: McpConnection.callTool',
+    test: 'tests/chapter11/servers.test.ts',
+    demanded: /closed/,
+    stated: '`MCP server "<name>" is closed`',
+  },
+  {
+    stub: 'chapter 11: jsonSchemaInput',
+    test: 'tests/chapter11/adapter.test.ts',
+    demanded: /schema is invalid/,
+    stated: '`schema is invalid:`',
+  },
+  {
+    stub: 'chapter 11: toolResultText',
+    test: 'tests/chapter11/adapter.test.ts',
+    demanded: /content]/,
+    stated: '`[<type> content]`',
+  },
+  {
+    stub: 'chapter 11: toolResultText',
+    test: 'tests/chapter11/adapter.test.ts',
+    demanded: /(no content)/,
+    stated: '`(no content)`',
+  },
+  {
+    stub: 'chapter 11: toolResultText',
+    test: 'tests/chapter11/adapter.test.ts',
+    demanded: /binary/,
+    stated: '<mimeType or binary>',
+  },
+  {
+    stub: 'chapter 11: parseMcpConfig',
+    test: 'tests/chapter11/config.test.ts',
+    demanded: /server "fs": cwd/,
+    stated: '`server "fs": cwd`',
+  },
+  {
+    stub: 'chapter 11: parseMcpConfig',
+    test: 'tests/chapter11/config.test.ts',
+    demanded: /mcpServers/,
+    stated: '`mcpServers`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

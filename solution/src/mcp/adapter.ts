@@ -53,8 +53,14 @@ export function offeredSchema(schema: McpToolInfo['inputSchema']): JsonSchema {
 /**
  * A zod type that accepts exactly the arguments `schema` (a JSON Schema from a server) accepts, so chapter 3's
  * executeToolCall checks them before the call as it checks any tool's, and reports what is wrong in the same way.
- * Arguments must be an object; each JSON Schema error becomes a zod issue with its path. A schema that does not
- * compile accepts nothing, with an issue that says so (the server's fault, reported, never a crash).
+ *
+ * - The schema is compiled once, when the type is made, with Ajv (given). Keywords and formats Ajv does not know
+ *   are ignored, as JSON Schema says, and so is a `$schema` key (a draft Ajv does not know must not stop it).
+ * - Arguments must be an object (not null, not an array), whatever the schema says; the issue says `object`.
+ * - Every error the schema finds becomes an issue of its own, at the path of the value it is about, so the model
+ *   learns each field that is wrong at once.
+ * - A schema that does not compile is the server's fault: making the type never throws, and every call is refused
+ *   with an issue that says the server's input `schema is invalid:` and gives Ajv's reason.
  */
 export function jsonSchemaInput(schema: JsonSchema): z.ZodType<Record<string, unknown>> {
   // #region chapter 11: jsonSchemaInput
@@ -99,14 +105,16 @@ export function describeSize(base64: string): string {
 }
 
 /**
- * The text the model reads for a server's result. Each content block gives one part, joined with "\n":
+ * The text the model reads for a server's result. Each item of the result's list gives one part, joined with "\n":
  * - text: its text;
  * - image / audio: `[image: <mimeType>, <size>]` (describeSize), never the base64 itself;
- * - resource: with text, `[resource <uri>]` then a newline and the text; with a blob, `[resource <uri>: <mimeType>, <size>]`;
+ * - resource: with text, `[resource <uri>]` then a newline and the text; with a blob,
+ *   `[resource <uri>: <mimeType or binary>, <size>]`;
  * - resource_link: `[resource link: <name> <uri>]`;
- * - anything else: `[<type> content]`.
- * With no text block and a `structuredContent`, that object as JSON is added; with nothing at all, "(no content)".
- * A result with `isError: true` throws an Error with that text (executeToolCall makes it an error result).
+ * - a kind the kit does not know is named, not dropped: `[<type> content]`.
+ * With no text item, a structured result is added, stringified; with nothing at all (an empty list, or none given),
+ * `(no content)`. A result the server marks as failed throws with that text, so that executeToolCall reports it as
+ * failed, in the server's own words.
  */
 export function toolResultText(result: CallToolResult): string {
   // #region chapter 11: toolResultText
@@ -175,11 +183,18 @@ export interface McpToolSource {
 }
 
 /**
- * The kit Tool for one tool of a connected server: the namespaced name (mcpToolName), the server's description
- * (or `<tool> (from MCP server <server>)` when it gives none), its schema offered as is (jsonSchema, offeredSchema)
- * and checked before the call (input, jsonSchemaInput), `readOnly` false whatever its annotations claim, and an
- * execute that calls the server's tool by its own name with the call's signal and id, emits a tool_progress event
- * (progressEvent) for each progress notification while the call runs, and returns toolResultText of the result.
+ * The kit Tool for one tool of a connected server, made from the helpers above:
+ *
+ * - called so that it cannot collide with another server's (mcpToolName), and described by the server, or as
+ *   `<tool> (from MCP server <server>)` when the server says nothing (or only blanks) about it;
+ * - offered to the model with the server's schema as it is (offeredSchema), and checking the model's arguments
+ *   against that schema before anything is sent (jsonSchemaInput);
+ * - never read-only, whatever its annotations claim: the hint is the server's claim about itself, and a read-only
+ *   tool runs unasked in default and plan mode, so a server that writes could claim it;
+ * - its call goes to the server's tool as the server knows it (not by the namespaced one), with the call's id, and
+ *   cancelled when the call is; each progress notification that arrives while it runs is emitted at
+ *   once as a tool_progress event (progressEvent; the context may have no emitter); and the model reads
+ *   toolResultText of the result.
  */
 export function mcpTool(connection: McpToolSource, info: McpToolInfo): Tool<Record<string, unknown>> {
   // #region chapter 11: mcpTool

@@ -48,7 +48,9 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * `text` with every `${VAR}` replaced by env.VAR and every `${VAR:-default}` by env.VAR, or by the default when VAR
- * is unset or empty. A `${VAR}` whose variable is unset throws a McpConfigError that names `where` and the variable.
+ * is unset or empty (an empty default gives ""). Only that form is a reference (letters, digits and `_`, not
+ * starting with a digit): `$VAR` and `{VAR}` are plain text, and text without a reference comes back unchanged.
+ * A variable unset or empty with no default throws a McpConfigError that says `where`, then the variable.
  */
 export function expandVars(text: string, env: Record<string, string | undefined>, where: string): string {
   // #region chapter 11: expandVars
@@ -71,12 +73,16 @@ export function expandVars(text: string, env: Record<string, string | undefined>
 }
 
 /**
- * The servers of a parsed `.mcp.json` (`{ mcpServers: { name: entry } }`), by name, with every string expanded
- * (expandVars). Throws a McpConfigError, naming the server and the field, for: a file without an `mcpServers`
- * object; a server name that is not SERVER_NAME; an entry that is not an object; a `type` other than "stdio"
- * (the default) or "http"; a stdio entry without a non-empty `command` string; `args` that is not an array of
- * strings; `env` or `headers` that is not an object of strings; an http entry without a `url` that parses as an
- * http(s) URL. `source` (the file's path) starts every message.
+ * The servers of a parsed `.mcp.json` (`{ mcpServers: { name: entry } }`), by name, as McpServerConfig values (the
+ * types above say what each kind holds: absent args, env and headers are empty; cwd only when given), with every
+ * string expanded (expandVars).
+ *
+ * Throws a McpConfigError for: a file without an `mcpServers` object (an array is not one); a server name that is
+ * not SERVER_NAME; an entry that is not an object; a `type` other than "stdio" (the default) or "http"; a stdio
+ * entry without a non-empty `command` string; `args` that is not an array of strings; `env` or `headers` that is
+ * not an object of strings; an http entry without a `url` that parses as an http(s) URL; a variable with no value.
+ * The person fixing the file must know where to look: every message starts with `source` (the file's path), then
+ * names the server and the field as `server "fs": cwd`, the field of an object's key as `headers.Authorization`.
  */
 export function parseMcpConfig(
   json: unknown,

@@ -152,12 +152,19 @@ export class McpConnection {
 
   /**
    * Starts the server and runs the MCP handshake (`initialize`: the client offers protocol revision 2025-11-25 and
-   * accepts an older one the server answers with). Afterwards the state is `running`; when the server exits, it is
-   * `stopped`; when the server sends notifications/tools/list_changed, `toolsChanged` is set; when it asks the person
-   * something (elicitation/create), answerElicitation answers. Throws an Error that starts with `MCP server "<name>"
-   * did not start:` when the transport fails, the handshake fails, or it takes longer than startupTimeoutMs; the
-   * half-started server is closed (no child process is left) and the state is `stopped`. Throws `MCP server
-   * "<name>" is closed` when close() ran before or during the start: a closed connection never comes back running.
+   * accepts an older one the server answers with), giving up after startupTimeoutMs. Afterwards the state is
+   * `running`.
+   *
+   * - While it runs: when the server exits, the state becomes `stopped`, but not when close() ended it, nor for the
+   *   late close of an earlier start's client (a stdio server's pipe may close long after); a
+   *   notifications/tools/list_changed sets `toolsChanged`; an elicitation/create is answered by answerElicitation,
+   *   for the call and with the signal questionScope (given) finds.
+   * - close() must reach a server that is still starting, so keep what it needs on the connection from the start.
+   * - A start that fails (the transport, the handshake, the time limit) throws an Error that starts with
+   *   `MCP server "<name>" did not start:` and gives the failure's text and stderrNote(); the half-started server is
+   *   closed (no child process is left) and the state is `stopped`.
+   * - Throws `MCP server "<name>" is closed` when close() ran before or during the start: a closed connection never
+   *   comes back running.
    */
   async connect(): Promise<void> {
     // #region chapter 11: McpConnection.connect
@@ -190,13 +197,20 @@ export class McpConnection {
   }
 
   /**
-   * Calls the server's tool `tool` (its own name) with `args`. A server that stopped is started again first, once
-   * in the connection's life; after that, or if the restart fails, the call throws an Error saying the server
-   * stopped. Throws (never hangs) when the call takes longer than callTimeoutMs, when the server dies during the
-   * call, and when `options.signal` aborts (the SDK tells the server the request is cancelled). Every error names
-   * the server. While the call runs, each progress notification the server sends about it goes to
-   * `options.onProgress`, and the call is among the running ones (a question the server asks belongs to it).
-   * Returns the server's result as it is: a result with `isError` is for the adapter to report.
+   * Calls the server's tool `tool` (its own name) with `args`, and returns the server's result as it is (a result
+   * that is an error is for the adapter to report). Every error names the server, as `MCP server "<name>"`.
+   *
+   * - A closed connection throws `MCP server "<name>" is closed`. One that is not running (never started, or
+   *   stopped) is started first, once in the connection's life: after that it throws `MCP server "<name>" has
+   *   stopped and was already restarted once; its tools are unavailable`, and a start that fails throws
+   *   `MCP server "<name>" has stopped and could not be restarted: <why>`.
+   * - It never hangs: a cancel through `options.signal` throws the signal's reason (the SDK tells the server the
+   *   request is cancelled); a server that dies during the call gives
+   *   `MCP server "<name>" stopped while running <tool>` (and stderrNote()); one that takes longer than
+   *   callTimeoutMs gives `MCP server "<name>" did not answer <tool> within <ms> ms`; any other failure is
+   *   `MCP server "<name>": <its text>`.
+   * - While the call runs it is among the running calls (a question the server asks belongs to it), until it ends,
+   *   however it ends; and each progress notification the server sends about it goes to `options.onProgress`.
    */
   async callTool(tool: string, args: Record<string, unknown>, options: McpCallOptions = {}): Promise<CallToolResult> {
     // #region chapter 11: McpConnection.callTool
@@ -206,8 +220,9 @@ export class McpConnection {
   }
 
   /**
-   * Closes the connection for good: the state becomes `closed` at once (a later call fails, and is never a
-   * restart), and the client is closed, which for a stdio server ends its child process. Safe to call twice.
+   * Ends the connection for good, at once: from then on a call fails and is never a restart, and the server's
+   * process ending is not taken for a crash. The SDK's side is shut too, which for a stdio server ends its child
+   * process. Safe to call twice, and before the server was ever started.
    */
   async close(): Promise<void> {
     // #region chapter 11: McpConnection.close

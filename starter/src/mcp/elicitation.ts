@@ -85,9 +85,11 @@ export function elicitationQuestion(
 
 /**
  * The answer to one elicitation/create. Never accepts for the person: with nobody to ask (no `ask`), for a URL
- * request, and for a form a yes cannot fill (yesContent), it declines without asking. Otherwise it asks (with
- * `signal`): an allow answer accepts with exactly the content the question showed; a reject answer, or none (nobody
- * could answer), declines; a question that fails or is withdrawn (the signal aborted) is cancelled.
+ * request, and for a form a yes cannot fill (yesContent, given), it declines without asking. Otherwise it asks the
+ * question elicitationQuestion (given) makes, with `signal`: an allow (once or always: always is a yes to this
+ * question only) accepts with exactly what the question showed a yes sends, nothing else; a reject, or no reply
+ * (nobody could answer), declines; a question that fails or is withdrawn (the signal aborted: the server withdrew it
+ * or the run stopped) is cancelled, and always settles.
  */
 export async function answerElicitation(
   server: string,

@@ -102,9 +102,14 @@ export class McpServers {
   }
 
   /**
-   * Before a model call: for every running server whose tool list changed (`toolsChanged`), swap its tools in the
-   * run's ToolSet (ctx.tools) and in the request's definitions for the ones it offers now, so the model is shown
-   * exactly what can run. Returns the changed request, or undefined when nothing changed (or the hook has no tools).
+   * Before a model call: for every server that runs and whose list is new (`toolsChanged`), swap its tools in the
+   * run's ToolSet (ctx.tools) and in the request for the ones it offers now (toolsOf), so the model is shown exactly
+   * what can run, and what was removed is gone. A server's tools are those whose names start with its toolPrefix.
+   *
+   * - Returns the new request, or undefined when nothing was swapped; then it lists nothing (nor without ctx.tools).
+   * - A change that arrives while the list is being read must not be lost: it is seen at the next model call.
+   * - A server whose new list cannot be read offers nothing until it changes again; the others keep theirs.
+   * - A stopped server's tools stay as they were (a call may restart it), and it is not listed.
    */
   async refreshTools(request: ModelRequest, ctx: HookContext): Promise<ModelRequest | undefined> {
     // #region chapter 11: McpServers.refreshTools
