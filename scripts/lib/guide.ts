@@ -7,6 +7,7 @@
  *   balance counted apart, its header labels and authors' voice in Chinese), and the translations are in step with
  *   the English (guide-locale.ts: front matter, staleness, structure). Returns problems as sentences (empty = fine),
  *   each naming its file.
+ *   The introduction's chapter table and its total agree with the chapter headers (guide-intro.ts), in each language.
  * - guideTestCommands(): every `npm test -- ...` command quoted in the guide, so verify can check each selects tests.
  * - buildSite(): the VitePress build (offline).
  *
@@ -22,7 +23,8 @@ import { parseQuiz, type Quiz } from '../../book/.vitepress/lib/quiz.js';
 import { parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { diagramError, typeCheckBlocks } from './guide-build.js';
 import { checkDiagramDrawings } from './guide-diagrams.js';
-import { checkTranslations, isStub } from './guide-locale.js';
+import { chapterTable, checkIntroduction, writeIntroductions } from './guide-intro.js';
+import { checkTranslations, EDITIONS, isStub } from './guide-locale.js';
 import { bookSrc, chapterPage, editionOf, guidePages } from './guide-pages.js';
 import { authorVoice, headerLabels, headerLength, quizBalance } from './guide-prose.js';
 import { checkStubTables, stubTable } from './guide-stub-tables.js';
@@ -32,6 +34,7 @@ import { ROOT } from './paths.js';
 export { buildSite, diagramError } from './guide-build.js';
 export { checkDiagramDrawings, diagramDrawings, drawAndStore, guideDiagrams } from './guide-diagrams.js';
 export { type GuideTestCommand, guideTestCommands, shellWords } from './guide-commands.js';
+export { chapterTable, checkIntroduction, headerMinutes, writeIntroductions } from './guide-intro.js';
 export { chapterPage, editionOf, guidePages } from './guide-pages.js';
 export {
   AUTHOR_VOICE,
@@ -78,6 +81,8 @@ export async function checkGuide(root = ROOT): Promise<string[]> {
       problems.push(`book/src/${page} is not in SUMMARY.md (add it there, or delete the page)`);
   }
   problems.push(...checkTranslations(root));
+  // The introduction's chapter table is the one the chapter headers make (guide-intro.ts), in each language.
+  problems.push(...checkIntroduction(root, ['', ...EDITIONS.map((e) => e.dir)]));
 
   const checked: Array<{ page: string; block: FencedBlock }> = [];
   const diagrams: Array<{ page: string; block: FencedBlock }> = [];
@@ -141,4 +146,18 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
       lang,
     ),
   );
+}
+
+// npx tsx scripts/lib/guide.ts --chapter-table [--write]: the introduction's chapter table and total as the chapter
+// headers make them, in English and in Chinese; with --write, written into both introductions.
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  process.argv[2] === '--chapter-table'
+) {
+  const editions = ['', ...EDITIONS.map((e) => e.dir)];
+  if (process.argv.includes('--write')) {
+    const changed = writeIntroductions(ROOT, editions);
+    console.log(changed.length ? `wrote ${changed.join(', ')}` : 'both introductions already agree with the headers');
+  } else for (const edition of editions) console.log(`${chapterTable(ROOT, edition).lines.join('\n')}\n`);
 }
