@@ -6,15 +6,15 @@
  *
  * This is the learner's inner loop, so it does as little as it can before vitest starts: plain JavaScript (no
  * TypeScript loader), and vitest runs in this process (no second Node). Against the starter it also type-checks the
- * learner's code (vitest strips types without checking them): the native TypeScript compiler runs beside vitest,
- * incrementally (its state in .kit/), and its errors are printed after the test results.
+ * learner's code (vitest strips types without checking them): the code the chapters asked for load (all of it when
+ * none is named), with the native TypeScript compiler beside vitest, incrementally (its state in .kit/), its errors
+ * printed after the test results.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { createColors } from 'picocolors';
 import { CHAPTERS, chapterDir, parseTestArgs } from './lib/chapters.js';
-import { runTsc } from './lib/tsc.js';
+import { checkStarterTypes } from './lib/starter-types.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const hasTests = (n) => existsSync(path.join(ROOT, chapterDir(n)));
@@ -85,70 +85,20 @@ function normalizeCliOptions(filters, options) {
 }
 
 /**
- * Type-checks the starter and the tests (`tsc -p tsconfig.starter.json`) and resolves to { ok, text }: text is one
- * dim line when the learner's code type-checks, else the errors (printed after the test results; a type error makes
- * the run fail, ok false). The result is
- * kept in .kit/typecheck.json under a hash of every file tsc reads from the project, so a run with nothing changed
- * costs no compile; otherwise the native compiler runs beside vitest, single-threaded (vitest has the other core).
+ * Type-checks what this run tests (starter-types.js): the chapters asked for, their tests and every file those load,
+ * or everything when no chapter was named. Resolves to { ok, text }: text is one dim line when the code type-checks,
+ * else the errors (printed after the test results; a type error makes the run fail, ok false). A result is read
+ * back when no file tsc reads changed since that scope was last checked; otherwise the native compiler runs beside
+ * vitest, incrementally and single-threaded (vitest has the other core).
  */
 function startTypecheck() {
-  const started = Date.now();
-  const cacheFile = path.join(ROOT, '.kit/typecheck.json');
-  const key = typecheckKey();
-  try {
-    const cached = JSON.parse(readFileSync(cacheFile, 'utf8'));
-    if (cached.key === key)
-      return Promise.resolve(typecheckReport(cached.code, cached.output, Date.now() - started, true));
-  } catch {
-    // No cache yet, or an unreadable one: check.
-  }
-  mkdirSync(path.join(ROOT, '.kit'), { recursive: true });
-  const tscArgs = [
-    '-p',
-    'tsconfig.starter.json',
-    '--noEmit',
-    '--pretty',
-    'false',
-    '--singleThreaded',
-    '--incremental',
-    '--tsBuildInfoFile',
-    '.kit/tsc-starter.tsbuildinfo',
-  ];
-  return runTsc(ROOT, tscArgs).then(
+  return checkStarterTypes(ROOT, { chapters }).then(
     (ran) => {
       if (!ran) return { ok: false, text: 'Type check could not run: typescript is not installed (run "npm install")' };
-      if (ran.code !== null && typecheckKey() === key) {
-        try {
-          writeFileSync(cacheFile, JSON.stringify({ key, code: ran.code, output: ran.output }));
-        } catch {
-          // A cache that cannot be written only costs the next run a compile.
-        }
-      }
-      return typecheckReport(ran.code, ran.output, Date.now() - started, false);
+      return typecheckReport(ran.code, ran.output, ran.ms, ran.cached);
     },
     (error) => ({ ok: false, text: `Type check could not run: ${error.message}` }),
   );
-}
-
-/** A hash of the files tsc reads for tsconfig.starter.json (the starter, the tests, the configs, the installed versions). */
-function typecheckKey() {
-  const hash = createHash('sha1');
-  const add = (rel) => {
-    const file = path.join(ROOT, rel);
-    let stat;
-    try {
-      stat = statSync(file);
-    } catch {
-      hash.update(`${rel}\0missing\0`);
-      return;
-    }
-    if (stat.isDirectory()) {
-      for (const name of readdirSync(file).sort()) if (name !== 'node_modules') add(`${rel}/${name}`);
-    } else if (/\.(ts|json|mts|cts)$/.test(rel)) hash.update(`${rel}\0`).update(readFileSync(file)).update('\0');
-  };
-  for (const rel of ['starter/src', 'tests', 'tsconfig.starter.json', 'tsconfig.base.json', 'package-lock.json'])
-    add(rel);
-  return hash.digest('hex');
 }
 
 function typecheckReport(code, output, ms, cached) {
@@ -156,10 +106,17 @@ function typecheckReport(code, output, ms, cached) {
 }
 
 function typecheckText(code, output, ms, cached) {
+  // What was checked: the files the named chapters' tests load, or everything.
+  const scope =
+    chapters.length > 1
+      ? `the files the tests of chapters ${chapters.join(', ')} load`
+      : chapters.length
+        ? `the files chapter ${chapters[0]}'s tests load`
+        : 'tsc -p tsconfig.starter.json';
   const c = createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR);
   if (code === 0)
     return c.dim(
-      ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})`,
+      ` Types      no errors in starter/src (tsc${cached ? ', nothing changed since the last check' : `, ${(ms / 1000).toFixed(1)}s`})${chapters.length ? `, in ${scope}` : ''}`,
     );
   const lines = output.trim().split('\n').filter(Boolean);
   const errors = lines.filter((line) => /error TS\d+/.test(line));
@@ -169,7 +126,7 @@ function typecheckText(code, output, ms, cached) {
     '',
     c.bold(
       c.yellow(
-        `Type errors: ${errors.length || 'tsc failed'} in your code (tsc -p tsconfig.starter.json), so this run fails. The tests above ran anyway; fix these too:`,
+        `Type errors: ${errors.length || 'tsc failed'} in your code (${scope}), so this run fails. The tests above ran anyway; fix these too:`,
       ),
     ),
     ...shown,

@@ -1,11 +1,12 @@
 /**
- * Type-checks the learner's project (tsconfig.starter.json: starter/src and the tests that import it) with the native
- * TypeScript compiler, and returns each error as `file:line: message`. vitest strips types without checking them, so
- * this is what tells the learner about a type error in `npm test`, watch and doctor. About 0.8 s on the quiet reference
- * machine; the compiler is started by scripts/lib/tsc.js, as for npm test and verify.
+ * Type-checks the learner's project (tsconfig.starter.json: starter/src and the tests that import it, or some
+ * chapters' tests and what they load) with the native TypeScript compiler, and returns each error as
+ * `file:line: message`. vitest strips types without checking them, so this is what tells the learner about a type
+ * error in watch and doctor. The check is npm test's (scripts/lib/starter-types.js): incremental, and read back from
+ * .kit/typecheck.json when no file tsc reads changed since the last check of the same scope, whichever command ran it.
  */
 import path from 'node:path';
-import { runTsc } from '../lib/tsc.js';
+import { checkStarterTypes } from '../lib/starter-types.js';
 
 export interface TypeErrorInfo {
   /** The file, relative to the root, with forward slashes. */
@@ -29,11 +30,13 @@ export interface TypecheckResult {
   duration: number;
   /** Why the check did not run (typescript not installed); the errors are then empty. */
   skipped?: string;
+  /** The result was read back: nothing tsc reads changed since the last check. */
+  cached?: boolean;
 }
 
 export interface TypecheckOptions {
-  /** The tsconfig to check, relative to the root. */
-  project?: string;
+  /** Check only what these chapters' tests load (default: everything tsconfig.starter.json includes). */
+  chapters?: readonly number[];
   signal?: AbortSignal;
 }
 
@@ -62,11 +65,7 @@ export function parseTscOutput(root: string, output: string): TypeErrorInfo[] {
 /** Type-checks the learner's project. Never throws for type errors; resolves with them. */
 export async function typecheckStarter(root: string, options: TypecheckOptions = {}): Promise<TypecheckResult> {
   const started = Date.now();
-  const project = options.project ?? 'tsconfig.starter.json';
-  // One checker thread: faster than the default on a 2-core machine that is also running vitest (0.8 s against 1.05 s).
-  const ran = await runTsc(root, ['-p', project, '--noEmit', '--pretty', 'false', '--singleThreaded'], {
-    signal: options.signal,
-  });
+  const ran = await checkStarterTypes(root, options);
   if (!ran)
     return {
       ok: true,
@@ -78,6 +77,7 @@ export async function typecheckStarter(root: string, options: TypecheckOptions =
   const errors = parseTscOutput(root, output);
   if (code !== 0 && errors.length === 0 && output.trim()) {
     // tsc failed without a located error (a broken tsconfig, say): report its output as one error.
+    const project = 'tsconfig.starter.json';
     const message = output.trim().split('\n').slice(0, 5).join('\n');
     errors.push({
       file: project,
@@ -88,7 +88,7 @@ export async function typecheckStarter(root: string, options: TypecheckOptions =
       text: `${project}: ${message.split('\n')[0]}`,
     });
   }
-  return { ok: errors.length === 0, errors, duration: Date.now() - started };
+  return { ok: errors.length === 0, errors, duration: Date.now() - started, cached: ran.cached };
 }
 
 /** A short block for a screen: the first `max` errors, then how many more. Empty when there are none. */

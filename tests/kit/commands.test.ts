@@ -310,9 +310,12 @@ describe('doctor (scripts/kit/doctor.ts)', () => {
     expect(stdout).toContain('All good.');
   });
 
-  it('notices a results cache that kept a failure a fresh run does not give, and says how to rebuild it', () => {
+  it('reuses every stored result (nothing runs again after progress); with --fresh, notices a results cache that kept a failure a fresh run does not give', () => {
     plantTimeout(copy.root);
-    const { stdout } = kit(copy.root, ['doctor']);
+    const reused = kit(copy.root, ['doctor']).stdout;
+    expect(reused, 'the planted failure is read back, not run again').toContain('✓ chapters done: none yet');
+    expect(reused).not.toContain('was stale');
+    const { stdout } = kit(copy.root, ['doctor', '--fresh']);
     expect(stdout).toMatch(
       /! the results cache \(\.kit\/results\.json\) was stale: 1 test\(s\) of chapter 1 failed there and pass when run again/,
     );

@@ -179,7 +179,8 @@ export class WatchSession {
     this.show();
     if (this.again) return;
     // A save stops both (interrupt).
-    const types = typecheckStarter(this.root, { signal }).then(
+    // The same check as npm test -- chapterN (what its tests load), and the same stored result.
+    const types = typecheckStarter(this.root, { chapters: [current], signal }).then(
       (r) => {
         if (mine === this.generation && this.screen?.chapter === current) this.showExtras({ typeErrors: r.errors });
       },
