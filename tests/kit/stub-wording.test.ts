@@ -152,6 +152,78 @@ const CASES = [
     demanded: /mcpServers/,
     stated: '`mcpServers`',
   },
+  {
+    stub: 'chapter 12: sessionFromRecords',
+    test: 'tests/chapter12/session.test.ts',
+    demanded: /a message record/,
+    stated: '`a message record`',
+  },
+  {
+    stub: 'chapter 12: parseSessionFile',
+    test: 'tests/chapter12/store.test.ts',
+    demanded: /the last line is incomplete/,
+    stated: 'the last line is incomplete (the process stopped while writing it);',
+  },
+  {
+    stub: 'chapter 12: parseSessionFile',
+    test: 'tests/chapter12/store.test.ts',
+    demanded: /not valid JSON/,
+    stated: '`not valid JSON`',
+  },
+  {
+    stub: 'chapter 12: SessionStore.fork',
+    test: 'tests/chapter12/store.test.ts',
+    demanded: /split/,
+    stated: '`split`',
+  },
+  {
+    stub: 'chapter 12: SessionStore.fork',
+    test: 'tests/chapter12/store.test.ts',
+    demanded: /1 to 7/,
+    stated: '`1 to <n>`',
+  },
+  {
+    stub: 'chapter 12: compact',
+    test: 'tests/chapter12/compaction.test.ts',
+    demanded: /no text/,
+    stated: '`no text`',
+  },
+  {
+    stub: 'chapter 12: buildSystemPrompt',
+    test: 'tests/chapter12/system-prompt.test.ts',
+    demanded: /# Instructions from/,
+    stated: '# Instructions from <path>',
+  },
+  {
+    stub: 'chapter 12: resolveImports',
+    test: 'tests/chapter12/instruction-links.test.ts',
+    demanded: /was not imported/,
+    stated: '`<file>: @<path> was not imported: <why>`',
+  },
+  {
+    stub: 'chapter 12: resolveImports',
+    test: 'tests/chapter12/system-prompt.test.ts',
+    demanded: /no such file/,
+    stated: '`no such file`',
+  },
+  {
+    stub: 'chapter 12: resolveImports',
+    test: 'tests/chapter12/system-prompt.test.ts',
+    demanded: /it is outside/,
+    stated: '`it is outside <root>`',
+  },
+  {
+    stub: 'chapter 12: resolveImports',
+    test: 'tests/chapter12/system-prompt.test.ts',
+    demanded: /it imports itself (a cycle)/,
+    stated: '`it imports itself (a cycle)`',
+  },
+  {
+    stub: 'chapter 12: resolveImports',
+    test: 'tests/chapter12/system-prompt.test.ts',
+    demanded: /deep/,
+    stated: '`imports go at most 5 deep`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

@@ -50,7 +50,10 @@ export const PRICES: PriceTable = {
 
 /**
  * The price of `model`: its own entry, else the entry with the longest id that the model's id starts with, followed
- * by "-" (a dated or suffixed id: "claude-haiku-4-5-20251001"). Undefined for a model the table does not know.
+ * by "-" (a dated or suffixed id: "claude-haiku-4-5-20251001"), whatever order the table lists them in. Undefined
+ * for no model, an empty one, or one the table does not know (never a guess). The id is untrusted text: a model
+ * named like something every object inherits ("constructor", "toString") has no price, dated or not, unless the
+ * table really has an entry of that name.
  */
 export function priceFor(model: string | undefined, table: PriceTable = PRICES): ModelPrice | undefined {
   // #region chapter 12: priceFor
@@ -69,7 +72,11 @@ export function priceFor(model: string | undefined, table: PriceTable = PRICES):
   // #endregion
 }
 
-/** Dollars for `usage` at `price`; undefined when the price is unknown. Missing cache counts count as 0. */
+/**
+ * Dollars for `usage` at `price`, each of the four token counts at its own price per million tokens (cache reads
+ * and writes are neither free nor input). Undefined when the price is unknown: 0 would be a lie. Missing cache
+ * counts count as 0.
+ */
 export function costOf(usage: Usage, price: ModelPrice | undefined): number | undefined {
   // #region chapter 12: costOf
   // 1. No price: undefined (unknown, not 0).

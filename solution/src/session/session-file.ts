@@ -60,9 +60,12 @@ export class SessionLockedError extends Error {
 }
 
 /**
- * The records of a session file's text. Empty lines are skipped. A last line that does not parse (the process was
- * killed while writing it) is skipped with a warning that names the file and line; any other line that does not
- * parse, or that is not an object with a string `type`, throws a SessionFileError naming the file and the line.
+ * The records of a session file's text, in order, and the warnings. Blank lines (spaces only too) are skipped. Only
+ * the last line that is not blank may be torn (the process was killed while writing it): when it does not parse it
+ * is skipped, with the warning `<file>:<n>: the last line is incomplete (the process stopped while writing it);
+ * skipped`. Any other line that does not parse throws a SessionFileError whose reason says `not valid JSON`; a line
+ * that parses but is not an object with a string `type` (a number, null) throws one too, even at the end. Lines
+ * count from 1, and every message names the file and the line as `<file>:<n>`. An empty text is no records.
  */
 export function parseSessionFile(text: string, file: string): { records: SessionRecord[]; warnings: string[] } {
   // #region chapter 12: parseSessionFile
@@ -124,10 +127,15 @@ export class SessionWriter {
   ) {}
 
   /**
-   * Opens `file` for appending (creating it and its folder), after taking the lock `<file>.lock`; the file is left
-   * 0600 and its folder 0700 (PRIVATE_FILE, PRIVATE_FOLDER), whatever they were. Throws a
-   * SessionLockedError when a live process holds the lock; a lock left by a process that is gone is taken over.
-   * Secrets shorter than 8 characters are ignored (they would scrub ordinary words).
+   * Opens `file` for appending, never truncating it (creating it and its folder), after taking the lock
+   * `<file>.lock`: one writer per session. The sessions hold everything the model read, so the file and its lock
+   * are left PRIVATE_FILE and the folder PRIVATE_FOLDER, whatever they were before (a resumed session may be 0644 in
+   * a 0755 folder, and a mode given when creating applies only to what is created).
+   *
+   * - A lock whose process is alive: a SessionLockedError that names the session file, that process's pid, and the
+   *   lock file to remove if that process is gone.
+   * - A lock left by a process that is gone, or holding no pid at all (0, garbage), is stale: it is taken over.
+   * - Secrets shorter than 8 characters are ignored (they would scrub ordinary words).
    */
   static open(file: string, secrets: readonly string[] = []): SessionWriter {
     // #region chapter 12: SessionWriter.open
@@ -175,8 +183,9 @@ export class SessionWriter {
   }
 
   /**
-   * Appends one record as one line, in one write: the record as JSON, with every secret replaced by REDACTED
-   * (as it appears inside a JSON string), then "\n".
+   * Appends one record as one line, in one write, so that a crash tears at most this line: the record as JSON, with
+   * every secret replaced by REDACTED, then "\n". A secret is looked for as it appears inside a JSON string (a
+   * quote or a backslash in it is escaped there), so that no API key ever reaches the file.
    */
   append(record: SessionRecord): void {
     // #region chapter 12: SessionWriter.append

@@ -180,8 +180,10 @@ export class SessionStore {
   }
 
   /**
-   * The sessions of this project, the one changed last first (ties: by id). A file that cannot be read is listed
-   * with its problem, never left out.
+   * The sessions of this project (the `.jsonl` files of its folder; none yet, or no folder: an empty list), as
+   * SessionSummary values, the one changed last first (equal times: by id). The title is the first message when it
+   * is the person's, on one line, trimmed and clipped to 60 characters; none otherwise. A file that cannot be read
+   * is listed with its problem (the error's text, which names the file and line), never left out.
    */
   list(): SessionSummary[] {
     // #region chapter 12: SessionStore.list
@@ -228,8 +230,13 @@ export class SessionStore {
 
   /**
    * A new session that starts as a copy of the first `messages` messages of session `id`, and goes its own way from
-   * there (the original is not touched). Refuses a cut that would leave a call without its result, or one outside
-   * 1..length. The copy's usage starts from zero: it is what the fork spends.
+   * there: the original and its file are not touched, and the copy's messages are its own. Its file holds its
+   * session record (which says where it was forked from) and one record per message; its usage starts from zero:
+   * it is what the fork spends.
+   *
+   * Refused, with an Error and no file made: a number outside the session's range, the message giving it as
+   * `1 to <n>`; and a cut that would `split` a tool call from its result, the message giving every problem
+   * historyProblems (given) finds, joined by `; `.
    */
   fork(id: string, messages: number): Session {
     // #region chapter 12: SessionStore.fork

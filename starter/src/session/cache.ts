@@ -41,9 +41,10 @@ export function countBreakpoints(body: unknown): number {
 /**
  * A copy of `body` (the original is not changed) with cache breakpoints, in this order, while fewer than
  * MAX_BREAKPOINTS are set (counting those the body already had): the last tool; the system prompt (a string
- * becomes one text block); the last block of the last message that can carry one (a string content becomes one
- * text block; thinking blocks cannot be cached, so the last block that is not thinking). A part that is missing or
- * empty gets none, and a block that already has cache_control is left as it is.
+ * becomes one text block; an array has its last block marked); the last block of the last message that can carry
+ * one (a string content becomes one text block; thinking blocks cannot be cached, so the last block that is not
+ * thinking). A part that is missing or empty gets none and stays as it was, and a part whose last block already
+ * has cache_control is left as it is, without spending a breakpoint on it.
  */
 export function addCacheBreakpoints(body: Body): Body {
   // #region chapter 12: addCacheBreakpoints

@@ -117,9 +117,18 @@ export interface CompactOptions {
 }
 
 /**
- * Replaces the oldest messages of `history` (in place) with a summary written by the small model. Keeps the first
- * request and at least the last `keep` messages; returns what it did (as a compaction event, turn 0, not manual:
- * the caller sets those), or undefined when there is nothing to compact.
+ * Replaces the oldest messages of `history` (in place) with one summary written by the small model, and returns
+ * what it did as a CompactionEvent (turn 0 and not manual: the caller sets those; the token figures by
+ * estimateTokens of the whole history before and after), or undefined, touching nothing, when findCut finds
+ * nothing to compact (`keep` defaults to 6).
+ *
+ * - The first request and the kept tail stay as they are; everything between becomes summaryMessage(summary).
+ * - One request to the small model: SUMMARY_PROMPT as its system prompt, one user message holding a transcript of
+ *   the summarised messages only (transcriptOf), no tools (the summary must not call any), the options' model when
+ *   given, and their signal (so Ctrl-C stops the summary too).
+ * - The summary is the answer's text (textOf), trimmed. An empty summary throws an Error saying the model answered
+ *   with `no text`: never replace turns with nothing. A failing small model throws too, and the history is
+ *   changed only once a summary is in hand.
  */
 export async function compact(history: Message[], options: CompactOptions): Promise<CompactionEvent | undefined> {
   // #region chapter 12: compact
@@ -134,8 +143,11 @@ export interface CompactionHookOptions extends CompactOptions {
 }
 
 /**
- * A before-model-call hook that compacts the run's history when the request would pass the threshold, emits the
- * compaction event (with the hook's turn), and returns the request with the shortened history.
+ * A before-model-call hook that compacts the run's history (compact, cancellable as the run is) when the request
+ * would hold more than the threshold (contextTokens; exactly the threshold is not more), emits what compact
+ * returns with the hook's turn, and returns the request with the shortened history. The history is the run's own
+ * array (the context gives it read-only): compacting it there is what keeps the next requests short. Under the
+ * threshold the small model is never asked; with nothing to compact, nothing changes and nothing is emitted.
  */
 export function compactionHook(options: CompactionHookOptions): Hooks {
   return {

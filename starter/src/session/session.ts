@@ -93,9 +93,16 @@ function addCost(
 }
 
 /**
- * The session a file's records describe, replayed in order. Throws when the first record is not a `session`
- * record. A session whose process died mid-run comes back as it was: status running, maybe with calls that have no
- * result (SessionStore.resume repairs that before the next run).
+ * The session a file's records describe (SessionRecord lists them), replayed in order; each record's time becomes
+ * the session's last change. It must come out exactly as the recorder left it, so each record is replayed as the
+ * run did it: a compaction shortens the history as the hook did (summaryMessage), usage adds to the totals and the
+ * cost at its model's price (unknown stays unknown), a status record also gives the reason the last run ended, a
+ * later system prompt replaces an earlier one, and a fork's origin comes back only when the first record has one.
+ *
+ * The first record must be the `session` record: otherwise it throws an Error (not a TypeError) that names what the
+ * file starts with instead, as `a message record`, or `nothing` for no records. A session whose process died mid-run
+ * comes back as it was: status running, maybe with calls that have no result (SessionStore.resume repairs that
+ * before the next run).
  */
 export function sessionFromRecords(records: readonly SessionRecord[], prices: PriceTable = PRICES): Session {
   // #region chapter 12: sessionFromRecords
@@ -131,14 +138,19 @@ export class SessionRecorder {
   }
 
   /**
-   * Takes one event of a run (in the order the run yields them) and writes what it means for the session:
-   * - first, a compaction: the history has already been shortened (the hook replaced `count` messages from `from`
-   *   with one summary), so `written` shrinks by count - 1, and the event is written as a compaction record;
-   * - then, every message of the history not yet written, in order, one message record each;
-   * - turn_start while the session is not running: status running (a status record);
-   * - usage: added to the totals and the cost, and written as a usage record with the session's model;
-   * - done: status paused for paused_for_client_tool, else idle, with the reason (and message) as a status record.
-   * Every record's `at` is the clock's time, which also becomes the session's updatedAt.
+   * Takes one event of a run (in the order the run yields them) and writes what it means for the session, so that
+   * sessionFromRecords replays the file into the same session. The clock's time is every record's `at` and the
+   * session's last change.
+   *
+   * - Every message of the history not yet in the file is written at each event, in order, one record each
+   *   (`written` counts them), whatever the event.
+   * - A compaction has already shortened the history (one summary for `count` messages): `written` must follow, and
+   *   the event is written as a record, before the messages that came after it, as replaying needs.
+   * - The first turn of a run makes the session running; a later one writes nothing more.
+   * - Usage adds to the totals and the cost (at the session's model's price; unknown stays unknown), and is written
+   *   with that model.
+   * - The end of a run leaves the session paused when a client-side tool waits, else idle, with the reason (and the
+   *   message, when there is one) written as a status record.
    */
   record(event: AgentEvent): void {
     // #region chapter 12: SessionRecorder.record

@@ -102,11 +102,17 @@ function inside(root: string, file: string): boolean {
 }
 
 /**
- * `text` (the content of `file`) with each `@path` import replaced by the imported file's content, itself resolved
- * the same way. An import is `@` at the start of a line or after a space, then a path of letters, digits and
- * `. _ - /` that contains a "." or a "/" and ends with a letter or digit (so "@team" or an e-mail address are left alone), relative to `file`'s
- * folder. It is resolved when the file exists inside `root`, the chain is not deeper than MAX_IMPORT_DEPTH and the
- * file is not already being imported (a cycle); otherwise it is left as written and a warning is added.
+ * `text` (the content of `file`) with each `@path` import replaced by the imported file's content (its trailing
+ * whitespace trimmed), itself resolved the same way. An import is `@` at the start of a line or after a space, then
+ * a path of letters, digits and `. _ - /` that contains a "." or a "/" and ends with a letter or digit (so "@team",
+ * an e-mail address, or the full stop after "@notes.md." are left alone), relative to `file`'s folder.
+ *
+ * It is resolved only when the file exists, is inside `root` once links are followed, the chain is not deeper
+ * than MAX_IMPORT_DEPTH, and the file is not already being imported (a cycle stops at its second visit); it is read
+ * with readConfigFile (given), which refuses a FIFO, a device or a file too big. Otherwise the import is left as
+ * written, and one warning per refused import reads `<file>: @<path> was not imported: <why>`, the why being
+ * `no such file`, `it is outside <root>`, `imports go at most 5 deep`, `it imports itself (a cycle)`, or the
+ * refusal's own message.
  */
 export function resolveImports(
   text: string,
