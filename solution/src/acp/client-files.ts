@@ -59,6 +59,22 @@ export function clientReadTool(files: ClientFiles): Tool {
     description: readTool.description,
     input: readTool.input,
     readOnly: true,
+    /**
+     * Chapter 2's read on what the client holds (its unsaved buffer too), asked with readTextFile.
+     *
+     * - The path goes through resolveInWorkspace first: one outside the workspace throws, and the client is never
+     *   asked. The client takes full paths only.
+     * - Ask for the window from `offset` and one line more than the limit: that extra line is how you learn that
+     *   more follow.
+     * - Its lines: a final newline ends the last line rather than starting one, and `\r\n` is one line end.
+     *   None: `(empty file)` at offset 1, else an error that gives the offset and the file (relative to the
+     *   workspace): the file is shorter.
+     * - Chapter 2's size rules hold for what the client sends (clipWindow, given: long lines cut, the window
+     *   capped), the lines numbered from `offset` as numberLine writes them. When the window was capped or more lines
+     *   follow, a last line says where to read on, exactly `(more lines; read again with offset=4)`, the number
+     *   being the line after the last one shown, begun with `output capped at 50000 bytes; ` (MAX_READ_BYTES) when
+     *   capped.
+     */
     async execute({ path: requested, offset = 1, limit = DEFAULT_READ_LIMIT }, ctx) {
       // #region chapter 14: clientReadTool.execute
       // 1. resolveInWorkspace(ctx.cwd, requested): a path outside the workspace throws before the client is asked.
@@ -97,6 +113,13 @@ export function clientWriteTool(files: ClientFiles): Tool {
     name: writeTool.name,
     description: writeTool.description,
     input: writeTool.input,
+    /**
+     * Chapter 4's write through the client: the whole file replaced with writeTextFile (the client shows it at once,
+     * and can undo it), never on the disk. A path outside the workspace throws before the client is asked
+     * (resolveInWorkspace); the client takes full paths only. The result is what chapter 4's write says, as
+     * `Wrote 13 bytes (2 lines) to docs/é.md`: bytes in UTF-8; '' has 0 lines and a final newline starts none; the
+     * path relative to the workspace.
+     */
     async execute({ path: requested, content }, ctx) {
       // #region chapter 14: clientWriteTool.execute
       // 1. resolveInWorkspace(ctx.cwd, requested): a path outside the workspace throws before the client is asked.

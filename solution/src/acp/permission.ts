@@ -48,8 +48,16 @@ export function codeBlock(text: string, language = ''): string {
 
 /**
  * Chapter 8's AskPermission for one ACP session: each question becomes a session/request_permission request
- * (with the run's signal, so a cancelled prompt withdraws it) about the call as a pending tool call, and the
- * client's choice becomes the answer.
+ * (requestPermission, with the run's signal, so a cancelled prompt withdraws it) for this session, about the call
+ * drawn as a waiting tool call card, with permissionOptions' four choices; the client's choice becomes the answer.
+ *
+ * - The card is the call as the updates show it (its id, what tool-info.ts makes of it, its raw input), and it shows
+ *   what the person approves, in full (the short heading is clipped): the diff of an edit or write; for bash with a
+ *   string command, that command alone in a codeBlock (given) marked `sh`; for anything else (another tool with a
+ *   command argument too, a command that is not a string) all its input as JSON indented by two spaces, in a
+ *   codeBlock marked `json`.
+ * - The answer is the option the client picked when it is one of chapter 8's (PERMISSION_ANSWERS). Anything else, a
+ *   cancelled question or an option never offered, is `reject_once`: never allow by default.
  */
 export function askThroughClient(sessionId: string, cwd: string, requestPermission: RequestPermission): AskPermission {
   return async (request, signal) => {

@@ -24,15 +24,19 @@ export function uriLabel(uri: string): string {
 }
 
 /**
- * The text of the user message for a prompt's blocks, joined with blank lines in their order:
- * - text: as it is;
- * - resource_link: `[@<name>](<uri>)`, the way Zed writes a mention, so the model can read the file with its tools;
- * - resource (embedded): `<context ref="<file path or uri>">`, a newline, the text, a newline, `</context>`; an
- *   embedded blob (binary) is refused;
- * - image: nothing (promptImages takes them);
- * - audio: refused.
- * A prompt with no text at all (no blocks, or only empty text) is refused too. Refusals are
- * RequestError.invalidParams with a message that names the block.
+ * The text of the user message for a prompt's content blocks (ACP's ContentBlock lists the kinds), the parts in
+ * their order, joined by a blank line, empty ones left out:
+ *
+ * - typed text as it is;
+ * - a link to a file as Zed writes a mention, `[@app.ts](file:///…/app.ts)`, so the model can open it with its tools;
+ * - an embedded file's text marked with where it came from: `<context ref="/work/src/app.ts">`, a newline, the text,
+ *   a newline, `</context>`, the ref a file path for a file:// URI (uriLabel, given) and the URI itself otherwise;
+ * - nothing for a picture: promptImages takes those.
+ *
+ * Refused as invalid params (a RequestError, -32602) whose message says why: the agent said in initialize what it
+ * takes, so a part it cannot pass on is never dropped. Audio (the message names `audio`), an embedded binary (it
+ * names the `resource` and the `blob`), and a prompt with no text at all, no blocks or only blank text or only a
+ * picture (it says the prompt is `empty`).
  */
 export function promptText(blocks: readonly ContentBlock[]): string {
   // #region chapter 14: promptText
@@ -64,10 +68,14 @@ export function promptText(blocks: readonly ContentBlock[]): string {
 }
 
 /**
- * The images of a prompt's blocks, in order, as the user message's images. `imageInput` is whether the session's
- * model reads images (what initialize advertised). Refused with RequestError.invalidParams, before anything runs:
- * any image when the model reads none (the message says so), an image with no data (only a `uri`: the agent does
- * not fetch pictures), and an image the APIs cannot take (imageProblem: its type, size or data). Never drops one.
+ * The pictures of a prompt's content blocks, in order, as the user message's ImageBlocks (media type and data,
+ * nothing else). `imageInput` is whether the session's model reads them (what initialize advertised); a prompt
+ * without pictures has none, whatever the model reads.
+ *
+ * Refused as invalid params (a RequestError, -32602), before anything runs, and never dropped: any picture when the
+ * model reads none (the message says the model does `not read images`); one with no data, given only by its `uri`
+ * (the message names the uri: the agent does not fetch pictures); and one the APIs cannot take, with imageProblem's
+ * sentence (given: its media type, its size, data that is not base64).
  */
 export function promptImages(blocks: readonly ContentBlock[], imageInput: boolean): ImageBlock[] {
   // #region chapter 14: promptImages

@@ -52,9 +52,17 @@ export class AcpServer extends SessionAdmin {
   clientCapabilities: acp.ClientCapabilities = {};
 
   /**
-   * initialize: the protocol version (PROTOCOL_VERSION), the agent's name and version, its capabilities (loadSession,
-   * prompts with embedded context, images when the model reads them and no audio, MCP over http, resume) and no auth
-   * methods. Keeps the client's capabilities.
+   * initialize, the first request of a connection: who the agent is and what it can do (ACP's InitializeResponse).
+   *
+   * - The protocol version the SDK speaks (PROTOCOL_VERSION), and agentInfo as the server was given it, `coding-agent`
+   *   and `1.0.0` when it was not.
+   * - The capabilities are promises the rest of the server keeps: it loads saved sessions unless it was told not to,
+   *   and then resumes them too; the others are what sessionCapabilities() gives; prompts may embed context, and carry
+   *   pictures only when the model reads them (AcpServerOptions says whether), never audio (promptText and
+   *   promptImages refuse what was not offered); MCP servers may come over http, never SSE.
+   * - No auth methods.
+   * - Keeps what the client says it can do (nothing, when it says nothing): setupFor reads there which tools go
+   *   through the client.
    */
   initialize(params: acp.InitializeRequest): acp.InitializeResponse {
     // #region chapter 14: AcpServer.initialize
@@ -141,9 +149,16 @@ export class AcpServer extends SessionAdmin {
   }
 
   /**
-   * session/new: a session with a new id, its agent from the factory (setupFor), kept in this.sessions. Answers
-   * with the id, the modes and the config options. A relative cwd is refused. With `_meta.claudeCode.options.resume`
-   * it continues that saved session instead, as session/resume does, and answers with its id.
+   * session/new: a new session, its agent built by the factory (this server's openSession, from setupFor's setup),
+   * kept with the connection's open ones, no plan calls yet. Answers with its id and what modesOf and configOptionsOf
+   * say of it.
+   *
+   * - ACP paths are absolute: a relative folder (isAbsolutePath, given) is refused as invalid params (-32602) that
+   *   name it. What setupFor refuses (a bad MCP server, a bad meta) goes to the client as it is. Either way no
+   *   session is made.
+   * - Every session gets a new id: newId's, when the server was given one (the tests do), else a random UUID.
+   * - When resumeFromMeta finds a saved session's id in the request, that session is continued instead, as loading
+   *   without replay does (loadSession), and the answer carries that id.
    */
   async newSession(params: acp.NewSessionRequest, client: Client): Promise<acp.NewSessionResponse> {
     // #region chapter 14: AcpServer.newSession
@@ -167,10 +182,18 @@ export class AcpServer extends SessionAdmin {
   }
 
   /**
-   * session/load (replay: true) and session/resume (replay: false): the saved session `sessionId`, from the factory
-   * with resume set; with replay, its history is sent to the client as updates (historyUpdates) before the answer.
-   * A session already open on this connection is closed first (its run cancelled). The factory's error for a
-   * session it cannot find becomes RequestError.resourceNotFound-style error (-32002) with its message.
+   * session/load (replay: true) and session/resume (replay: false): the saved session the client names, opened by the
+   * factory from setupFor's result for a resumed session, then kept and answered as newSession does (the client
+   * chose the id).
+   *
+   * - A server that cannot load (its options say so) refuses with RequestError.methodNotFound for the method asked;
+   *   a relative folder is invalid params, as in newSession.
+   * - A session already opened on this connection under that id is forgotten and stopped first (stopSession, given:
+   *   its run cancelled and waited for, then closed, so it is saved whole before it is opened again).
+   * - The factory's failure (a session it cannot find) becomes a -32002 RequestError whose message names the session
+   *   and gives the factory's reason, with data `{ sessionId }`; setupFor's refusals go to the client as they are.
+   * - With replay, the saved conversation reaches the client before the answer, as notifications of updates
+   *   (historyUpdates), each one awaited, in order; a resume sends none.
    */
   async loadSession(params: acp.LoadSessionRequest, client: Client, replay: boolean): Promise<acp.LoadSessionResponse> {
     // #region chapter 14: AcpServer.loadSession
@@ -212,9 +235,26 @@ export class AcpServer extends SessionAdmin {
   }
 
   /**
-   * session/prompt: runs the session's agent on the prompt and sends its events as updates while it runs; answers
-   * with the stop reason when the run is over. One prompt at a time per session. `signal` aborts when the client
-   * withdraws the request or goes away: the run is then cancelled (and the session stays usable).
+   * session/prompt: runs the session's agent (the handle's run, chapter 7's loop) on the prompt, tells the client
+   * each event as session/update notifications while it runs (UpdateTranslator, given the session's folder, the
+   * context window of the options, 200000 by default, the price, the usage so far and the title: sessionTitle), and
+   * answers with the stop reason (stopReasonOf) when the run is over.
+   *
+   * - One prompt at a time per session: a second one while a prompt runs is RequestError.invalidRequest whose
+   *   message says a prompt is `already running` (cancel it or wait); the first goes on undisturbed. An unknown
+   *   session and a bad prompt (promptText, promptImages) are refused too, before anything changes.
+   * - A slash command answered here (slashCommand) ends the prompt with end_turn, without the model. Else the text
+   *   and the images become one user message added to the session's history: a second prompt goes on from it.
+   * - `signal` fires when the client withdraws the request or goes away, and session/cancel aborts what
+   *   session.running holds while the prompt runs. Either way the run is cancelled, the prompt answers cancelled,
+   *   and the session stays usable.
+   * - When telling the client fails (it went away), the run is cancelled and nothing more is sent, but its events
+   *   are still read to the end: the run must finish, and leave a whole history.
+   * - However it ends, the session is free again afterwards (no running prompt, no plan calls), and its usage
+   *   counts on from the translator's, so the next prompt's totals include this one.
+   * - exit_plan_mode calls are noted in session.planCalls, in order, as they are requested: the plan question
+   *   (approvePlanThroughClient) is about the call it answers.
+   * - A run that never says done is a broken loop: RequestError.internalError.
    */
   async prompt(params: acp.PromptRequest, client: Client, signal: AbortSignal): Promise<acp.PromptResponse> {
     // #region chapter 14: AcpServer.prompt
@@ -319,7 +359,16 @@ export class AcpServer extends SessionAdmin {
 
   /**
    * A prompt's text as a slash command: the text the model gets (the text itself when it is no command; a custom
-   * command's prompt), or undefined when the command was answered here (a built-in, or an unknown name).
+   * command's prompt), or undefined when the command was answered here (a built-in, or an unknown one).
+   *
+   * - A command is a "/" and a word COMMAND_NAME (given) accepts, up to the first whitespace; the rest, trimmed, is
+   *   its arguments. Text that only starts with a slash ("/etc/hosts is wrong") goes to the model as typed.
+   * - The built-ins (BUILTIN_COMMANDS) are answered by runBuiltin (given), and win over a session's own command of
+   *   that name, so a file cannot hide a built-in.
+   * - A session's own custom command (SessionHandle has them; there may be none) becomes its prompt for those
+   *   arguments.
+   * - An unknown one never reaches the model: the client is told (say, given) that `/<name>` is unknown and that
+   *   `/help` lists the commands.
    */
   async slashCommand(session: LiveSession, text: string, client: Client): Promise<string | undefined> {
     // #region chapter 14: AcpServer.slashCommand
@@ -346,7 +395,11 @@ export class AcpServer extends SessionAdmin {
     // #endregion
   }
 
-  /** session/cancel (a notification: no answer, no error): ends the session's running prompt, if any. */
+  /**
+   * session/cancel (a notification: no answer, no error): aborts the session's running prompt, if any, with a reason
+   * that says the client cancelled it; that prompt then answers cancelled. An unknown session, or one with nothing
+   * running: nothing happens (a notification has no answer to carry an error).
+   */
   cancel(params: acp.CancelNotification): void {
     // #region chapter 14: AcpServer.cancel
     // 1. Abort the running prompt of session params.sessionId with an Error saying the client cancelled it.
@@ -356,8 +409,14 @@ export class AcpServer extends SessionAdmin {
   }
 
   /**
-   * session/set_mode: switches the session's permission mode; a mode that is not one of SESSION_MODES is refused, and
-   * so is a raised mode in a folder the person has not trusted (checkModeTrust).
+   * session/set_mode: switches the session's permission mode (its handle's modes) and answers {}. The client asked
+   * for it, so no current_mode_update is sent.
+   *
+   * - An unknown session is refused (this.session, given).
+   * - A mode that is not one of chapter 8's (isPermissionMode) is RequestError.invalidParams that names it and lists
+   *   the modes there are, SESSION_MODES' ids: `default, acceptEdits, plan, bypassPermissions`.
+   * - A raised mode in a folder the person has not trusted is refused by checkModeTrust (given).
+   * - A refusal changes nothing.
    */
   setMode(params: acp.SetSessionModeRequest): acp.SetSessionModeResponse {
     // #region chapter 14: AcpServer.setMode
@@ -380,9 +439,18 @@ export class AcpServer extends SessionAdmin {
   }
 
   /**
-   * session/set_config_option: the person picked a value in one of the selectors of configOptionsOf. The mode is
-   * checked as session/set_mode checks it; a model must be one of the session's choices. An unknown option or value
-   * is invalid params, and then nothing changes. Answers with every option and its value now.
+   * session/set_config_option: the person picked a value in one of the selectors configOptionsOf shows (CONFIG_IDS).
+   * Answers with every selector and what it is set to now.
+   *
+   * - Every one here is a selector: anything but a string is refused first, whatever was picked, with a message that
+   *   says a `string` is expected.
+   * - The mode is checked as session/set_mode checks it (one that does not exist named, with the modes there are; an
+   *   untrusted folder's raise refused), then switched; no update is sent.
+   * - The model and the small fast model must be one of those the session offers (a session without models has no
+   *   such selector): a refusal names what was asked and lists what there is.
+   * - Anything else is refused, naming what was asked and the selectors there are.
+   * - Every refusal is invalid params (a RequestError, -32602), names what was asked and lists what there is,
+   *   separated by commas, and changes nothing.
    */
   setConfigOption(params: acp.SetSessionConfigOptionRequest): acp.SetSessionConfigOptionResponse {
     // #region chapter 14: AcpServer.setConfigOption

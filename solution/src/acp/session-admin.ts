@@ -40,8 +40,13 @@ export class SessionAdmin {
   }
 
   /**
-   * session/list: the saved sessions of the folder `cwd` (of every folder when there is none), each with its id, its
-   * folder, its title and when it changed, the one changed last first. One page: there is never a next cursor.
+   * session/list: the saved sessions (chapter 12's SavedSessions, given as `saved`) of the folder `cwd`, or of every
+   * project folder when there is none, each with its id, its folder, its title (null when it has none) and when it
+   * changed, in the order the saved sessions give them (the one changed last first). A damaged file is left out; a
+   * folder without any gives [].
+   *
+   * - One page, never a next cursor: so a cursor can only be one this server never gave, and it is refused as
+   *   invalid params (-32602) naming it. A relative folder is invalid params too, as in newSession.
    */
   listSessions(params: acp.ListSessionsRequest): acp.ListSessionsResponse {
     const saved = this.saved(acp.methods.agent.session.list);
@@ -70,7 +75,11 @@ export class SessionAdmin {
     // #endregion
   }
 
-  /** session/close: ends an open session (its running prompt cancelled and waited for; the session saved). */
+  /**
+   * session/close: ends an open session and answers {}: its running prompt is cancelled and waited for, and it is
+   * closed once and saved (stopSession, given). It is forgotten first, so a prompt for it is refused from that
+   * moment on. An unknown one is the -32002 error this.session gives (the SDK's client takes it as "already closed").
+   */
   async closeSession(params: acp.CloseSessionRequest): Promise<acp.CloseSessionResponse> {
     // #region chapter 14: AcpServer.closeSession
     // 1. The session (this.session: an unknown id throws -32002).
@@ -84,9 +93,17 @@ export class SessionAdmin {
   }
 
   /**
-   * session/delete: removes a saved session's file. The id comes from the client: it is checked before any path is
-   * made of it, and only a file `<id>.jsonl` in one of the saved sessions' folders is removed. A session open here
-   * is closed first; one another process is writing is refused.
+   * session/delete: removes a saved session from the disk and answers {}.
+   *
+   * - The id comes from the client and becomes a file name, so it is checked before anything is made of it or any
+   *   file looked at: anything but a string SESSION_ID (given) accepts is invalid params (-32602) naming it ("../x",
+   *   "a/b" and "" are no ids, nor is a number, even one that reads as a saved id once made text).
+   * - Only `<id>.jsonl` in a folder of the saved ones is removed; when there is none, a -32002 error names the
+   *   session.
+   * - A session opened on this connection is forgotten and stopped first (stopSession), so it is saved, closed and
+   *   unlocked before it goes.
+   * - One another live process is writing (lockHolder, given, knows which) is refused as an invalid request, and
+   *   stays.
    */
   async deleteSession(params: acp.DeleteSessionRequest): Promise<acp.DeleteSessionResponse> {
     const saved = this.saved(acp.methods.agent.session.delete);

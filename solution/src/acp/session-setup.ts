@@ -29,10 +29,14 @@ export function isPermissionMode(mode: string): mode is PermissionMode {
 }
 
 /**
- * The client's MCP servers as chapter 11's configuration, by name: a stdio server keeps its command and args, its
- * env list becomes a record; an http server keeps its url, its header list becomes a record. SSE servers (an older
- * transport chapter 11 does not speak) are refused, as are names chapter 11 would refuse (SERVER_NAME) and a name
- * given twice: each with RequestError.invalidParams naming the server.
+ * The client's MCP servers (ACP's McpServer) as chapter 11's configuration (McpServerConfig), keyed by name, in the
+ * order given. A stdio one (the member of the union with no tag) keeps how it is started (command and arguments),
+ * and its list of environment variables becomes an object of name to value; an http one keeps its URL, and its
+ * header list becomes an object the same way.
+ *
+ * Refused, with a RequestError of invalid params whose message names it and says why, so that a session is never
+ * opened without a server the person asked for: SSE (an older transport chapter 11 does not speak: use streamable
+ * HTTP or stdio), a name chapter 11 would refuse (SERVER_NAME, given), and a name given twice.
  */
 export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string, McpServerConfig> {
   // #region chapter 14: mcpServersFromAcp
@@ -75,10 +79,13 @@ export function mcpServersFromAcp(servers: readonly McpServer[]): Record<string,
 }
 
 /**
- * `_meta.systemPrompt` of session/new (or load): a string or `{ replace: string }` replaces the system prompt,
- * `{ append: string }` adds to it, and when both `replace` and `append` are given, replace wins; absent (or no _meta)
- * is undefined. Any other shape (a key of the wrong type among them) is RequestError.invalidParams that says what is
- * accepted.
+ * `_meta.systemPrompt` of session/new (or load), as chapter 12's prompt choice: a string or `{ replace: string }`
+ * replaces the system prompt, `{ append: string }` adds to it, and when both are given, replace wins. Absent or null
+ * (or no meta at all): undefined, the agent's own prompt.
+ *
+ * Any other shape (a number, an array, a record with neither key, or with either of the wrong type) is a
+ * RequestError of invalid params whose message shows the shapes accepted (the tests look for `replace` and `append`):
+ * a client that meant to change the prompt must hear that it did not.
  */
 export function systemPromptFromMeta(meta: Record<string, unknown> | null | undefined): SystemPromptChoice | undefined {
   // #region chapter 14: systemPromptFromMeta
@@ -109,8 +116,10 @@ export function systemPromptFromMeta(meta: Record<string, unknown> | null | unde
 
 /**
  * `_meta.claudeCode.options.resume` of session/new: the id of a saved session to continue instead of starting a new
- * one (the way Claude Code's own ACP adapter takes it). Undefined when any part of that path is absent or null; an
- * id that is not a session id (SESSION_ID) is RequestError.invalidParams: it comes from the client, and it names a file.
+ * one (the way Claude Code's own ACP adapter takes it). Undefined when any step of that path is absent, null or not
+ * a record; the keys beside them belong to other agents and are left alone. An id that is not a session id
+ * (SESSION_ID, given) is a RequestError of invalid params whose message says it must be a `session id`: it comes
+ * from the client, and it names a file.
  */
 export function resumeFromMeta(meta: Record<string, unknown> | null | undefined): string | undefined {
   // #region chapter 14: resumeFromMeta

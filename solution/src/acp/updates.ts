@@ -43,7 +43,9 @@ export function sessionTitle(history: readonly Message[]): string | undefined {
 
 /**
  * The session_info_update sent after each run: the session's title (null when it has none) and, in `_meta.usage`,
- * the tokens the session has used so far (ACP v1 has no field for them), with `_meta.costUsd` when the price is known.
+ * the tokens the session has used so far (ACP v1 has no field for them, so a client that wants them reads `_meta`):
+ * every column of the kit's Usage, each present (a missing cache column is 0), and `totalTokens`, the sum of all
+ * four. `_meta.costUsd`, what the session has cost so far (chapter 12's reckoning), only when a price is given.
  */
 export function sessionInfo(usage: Usage, title: string | undefined, price?: ModelPrice): SessionUpdate {
   // #region chapter 14: sessionInfo
@@ -91,27 +93,33 @@ export class UpdateTranslator {
   }
 
   /**
-   * The session updates one agent event becomes, in order ([] for the events an editor does not show). `prefix` is
-   * put before every call id: a sub-agent's calls (inside `subagent` events) get `<parent call id>/`, so they can
-   * never clash with the parent's own ids.
+   * The session updates one of chapter 7's agent events becomes, in order ([] for the events a client does not
+   * show). ACP's SessionUpdate (the SDK's schema) lists the updates by their `sessionUpdate` names, with the fields
+   * of a tool call card (ToolCall, ToolCallUpdate, ToolCallStatus); the translator keeps only what later events
+   * need (what each call is and its latest input, the cards shown early, the session's usage) and never changes the
+   * run. `prefix` goes before every call's identifier, so a sub-agent's can never clash with the parent's.
    *
-   * - text_delta → agent_message_chunk, thinking_delta → agent_thought_chunk;
-   * - tool_call_start (the model has begun writing a call) → an early tool_call card: id, the tool's name as title,
-   *   kind, status pending, no content yet, so the editor shows the call while its arguments stream;
-   * - tool_call_requested → tool_call: id, title, kind, status pending, locations, rawInput, and for an edit or
-   *   write the diff as content; for a call already shown early, the same fields as a tool_call_update of that card;
-   * - tool_call_decided → tool_call_update in_progress when allowed; when the hooks changed the arguments, with the
-   *   new title, locations, rawInput (and diff); nothing when blocked (the failed result follows);
-   * - tool_result → tool_call_update completed or failed (isError), the result's text as content (after the diff, for
-   *   an edit or write that succeeded);
-   * - todo_list → plan (priority medium when the item has none); mode_changed → current_mode_update;
-   * - usage → usage_update: `used` is this turn's context (contextUsed), `size` the context window, and the session's
-   *   cost so far in USD when the price is known;
-   * - subagent → only the tool-call updates of the wrapped event, with `<callId>/` added to the prefix (a sub-agent's
-   *   text is its own business: its answer reaches the parent as the task call's result);
-   * - done (the run is over) → first a failed tool_call_update for every card shown early whose call never came
-   *   whole (the stream broke or was cancelled mid-call: no card may stay pending forever), then session_info_update
-   *   (sessionInfo) with the title and the session's usage so far.
+   * - The answer and the reasoning stream as the agent's message and thought chunks.
+   * - Each tool call is ONE card, from its first update to its last. It is made as soon as the model begins to write
+   *   the call (labelled with the tool alone, no input yet, nothing to show; a call the model has not given an
+   *   identifier yet gets no early card), or when the whole call comes if it was not shown early: the whole call
+   *   then fills that card in rather than adding a second. The card shows what tool-info.ts makes of the call (its
+   *   title, kind and places, and for an edit or write its diff) and the raw input, all made again from the new
+   *   input when a hook changed it. It follows the call: waiting, permitted and running, then finished, or in error
+   *   when the result is an error. A refused call gets nothing until its result, an error. The result is shown in
+   *   the card (textContent, given), after the diff for an edit or write that worked.
+   * - The task list becomes the agent's plan (medium when an entry has no priority of its own); a switch of mode,
+   *   the current one.
+   * - Usage, at the top level only (a sub-agent's reaches the parent as one usage event of its task call: counting
+   *   its own too would count it twice), adds to the session's usage and is told with this turn's context
+   *   (contextUsed) against the context window, and what the session has spent so far in USD (costOf) when the
+   *   options know the price.
+   * - A sub-agent's events give only their tool-call updates, under `<its task call's identifier>/` added to the
+   *   prefix: the rest is its own business.
+   * - The end of a run first closes, as failed, every card of this prefix that was shown early and whose call never
+   *   came whole (the stream broke or was cancelled mid-call: no card may wait for ever), with UNFINISHED_CALL as what
+   *   it shows, then gives sessionInfo with the title and the session's usage so far. A sub-agent's end closes only
+   *   its own cards.
    */
   updates(event: AgentEvent, prefix = ''): SessionUpdate[] {
     // #region chapter 14: UpdateTranslator.updates
@@ -260,10 +268,13 @@ export class UpdateTranslator {
 }
 
 /**
- * The stop reason of session/prompt's response for a run's `done`: end_turn (or max_tokens, or refusal, when the
- * last turn of the history stopped for that reason), max_turn_requests at the turn limit, cancelled. A run that
- * failed (error) or paused for a client-side tool (ACP has none) has no stop reason: a RequestError (internal
- * error) whose message says why, so the client shows it.
+ * The stop reason of session/prompt's response for how a run ended: of ACP's StopReason (the SDK's schema), the one
+ * that says what chapter 7's DoneEvent says: a cancel, the turn limit, a normal end. A normal end whose last
+ * assistant turn in the history was cut at the output limit, or was a refusal, says that instead.
+ *
+ * A run that failed, or paused for a client-side tool (ACP has none), has no stop reason: it is a
+ * RequestError.internalError whose message is the done event's message (its reason when it has none), so the client
+ * shows why.
  */
 export function stopReasonOf(done: DoneEvent, history: readonly Message[]): StopReason {
   // #region chapter 14: stopReasonOf
@@ -285,12 +296,16 @@ export function stopReasonOf(done: DoneEvent, history: readonly Message[]): Stop
 }
 
 /**
- * The updates that show a saved history to a client that loads the session, in order: a user message as a
- * user_message_chunk (a compaction summary too: it is what the model reads), then one more for each of its images, an
- * assistant turn's thinking and text
- * as agent_thought_chunk and agent_message_chunk, each of its calls as one tool_call already finished (completed or
- * failed from its result, the result's text as content, after its diff for an edit or write that completed;
- * pending when it has no result).
+ * What a client that loads the session is sent to show the saved conversation (ACP's SessionUpdate), in order, as it
+ * was shown live:
+ *
+ * - a user turn (a compaction summary too: it is what the model reads) as a chunk of the user's text, then one more
+ *   for each of its pictures, in order, as ACP image content;
+ * - an assistant turn's thinking and text as thought and answer chunks (empty ones left out), and each of its calls
+ *   as ONE card, already finished: what tool-info.ts makes of the call and its raw input, failed or completed as
+ *   its outcome says, with the output (textContent) after the diff for an edit or write that worked. A call the
+ *   conversation left without an outcome is shown waiting, and empty;
+ * - an output nothing of its own: its call's card shows it.
  */
 export function historyUpdates(messages: readonly Message[], cwd: string): SessionUpdate[] {
   // #region chapter 14: historyUpdates

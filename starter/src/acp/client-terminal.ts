@@ -90,6 +90,21 @@ export function clientBashTool(terminals: ClientTerminals): Tool {
     name: bashTool.name,
     description: bashTool.description,
     input: bashTool.input,
+    /**
+     * Chapter 4's bash in the client's terminal (terminals.create, shown live in the call's card: give it the call's
+     * id), with chapter 4's rules: its time limit, its output cap (the client is asked to keep at most
+     * BASH_OUTPUT_LIMIT bytes, and what it sends is capped again: terminalText, given), its cancel.
+     *
+     * - A call cancelled before it starts throws an error saying the command was `not run`, and asks the client for
+     *   nothing.
+     * - A terminal, once created, is the client's to keep until it is released: release it on every path, a failure
+     *   of the wait or of the output included, last of all; a release that fails must not hide the outcome.
+     * - The wait for the exit is bounded by the time limit and the cancel (waitOrStop, given). Cut short either way,
+     *   the command is killed, then its output read, then the terminal released, and the call throws:
+     *   `Command timed out after 20 ms and was stopped. Output so far:` and the output for the time limit,
+     *   `Command aborted. Output so far:` and the output for a cancel (a newline between).
+     * - Ended: exitLine (given), a newline, then the output. A failing command is a normal result.
+     */
     async execute({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }, ctx) {
       // #region chapter 14: clientBashTool.execute
       // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided

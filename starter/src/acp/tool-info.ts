@@ -38,9 +38,12 @@ export function oneLine(value: string, max = 80): string {
 }
 
 /**
- * ACP's kind for a tool, which picks the icon the editor shows: read → read; edit and write → edit; bash →
- * execute; glob and grep → search; web_fetch → fetch; todo_write and task → think; exit_plan_mode → switch_mode;
- * anything else (an MCP tool, a tool the kit does not know) → other.
+ * ACP's kind for a tool, from which the client picks the icon of the call's card. ToolKind (the ACP SDK's schema)
+ * lists the kinds; give each of the kit's own tools (chapters 2, 4 and 13, and web_fetch, which the permission rules
+ * know) the one that says what it does: looking at a file; changing a file, a whole new one too; running a command;
+ * looking for files or for text in them; getting a web page; the model's own planning aids (its to-do list, a
+ * sub-agent); leaving plan mode. Any name the kit does not know (an MCP server's, one the model made up, a near miss
+ * in case or spacing: names match exactly) gets the kind for everything else.
  */
 export function toolKind(name: string): ToolKind {
   // #region chapter 14: toolKind
@@ -50,11 +53,16 @@ export function toolKind(name: string): ToolKind {
 }
 
 /**
- * A short title for the call, in the words of a person: `Read src/app.ts`, `Edit src/app.ts`, `Write notes.md`,
- * ``Run `npm test` ``, ``Find `**\/*.ts` ``, ``Search for `TODO` in src``, `Update the task list`, `Hand in the plan`,
- * `Sub-agent: <description>`, `<tool> (MCP server <server>)`. Paths are shown relative to the workspace (absolute
- * when outside it); long text is clipped to one line. A call whose arguments lack what the title needs falls back
- * to the tool's name.
+ * A short title for the call's card, in the words of a person; the tests expect exactly these: `Read src/app.ts`,
+ * `Edit src/app.ts`, `Write notes.md`, ``Run `npm test` ``, ``Find `**\/*.ts` ``, ``Search for `TODO` `` (then
+ * ` in src` when a folder to search is given), `Update the task list`, `Hand in the plan`, `Sub-agent: Find callers`
+ * (the sub-agent's description), and `get-sum (MCP server everything)` for mcp__everything__get-sum.
+ *
+ * - Paths as a person sees them: relative to the workspace, `.` for the workspace itself, absolute outside it.
+ * - Whatever a title quotes becomes one clipped line (oneLine, given): a long or multi-line command must not fill the
+ *   card.
+ * - Never throws and trusts nothing in the arguments (argsOf, given): a known tool whose arguments lack the string
+ *   its title needs is titled as the tool is called, and so is every tool the kit does not know (`constructor` too).
  */
 export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string): string {
   // #region chapter 14: toolTitle
@@ -64,9 +72,12 @@ export function toolTitle(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: strin
 }
 
 /**
- * The places a call touches, as ACP locations (absolute paths, so the editor can open them): the file of read
- * (with the line it starts at, `offset`, when given), edit and write; the folder or file of glob and grep when
- * given (the workspace when not). None for other tools, or when the path argument is missing.
+ * The places a call touches, as ACP locations with absolute paths, so the client can open them and follow along.
+ *
+ * - read, edit and write: the file they are about; for read, with the line it starts at when its offset is
+ *   an integer of at least 1.
+ * - glob and grep: the folder or file they search, the workspace itself when they name none.
+ * - None for every other tool, nor for a file tool whose path argument is missing or not a string.
  */
 export function toolLocations(call: Pick<ToolCall, 'name' | 'arguments'>, cwd: string): ToolCallLocation[] {
   // #region chapter 14: toolLocations
