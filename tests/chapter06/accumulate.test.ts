@@ -107,7 +107,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       { type: 'text', text: 'Let me look.' },
       { type: 'tool_call', id: 'toolu_1', name: 'read', arguments: { path: 'a.txt' } },
     ]);
-    expect(turn, 'build step 4: no usage in the finish, no usage key in the turn').not.toHaveProperty('usage');
+    expect(turn, 'build: no usage in the finish, no usage key in the turn (guided step 4)').not.toHaveProperty('usage');
   });
 
   test('keeps interleaved tool calls apart by index', () => {
@@ -161,7 +161,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
   test('a JSON string, often holding more JSON, stays the text the model wrote', () => {
     expect(
       argumentsFrom(['"{\\"pa', 'th\\":1}"']),
-      'step 5: parseArguments keeps a JSON string as its text, so it goes back to the model unchanged',
+      'parseArguments keeps a JSON string as its text, so it goes back to the model unchanged (guided step 5)',
     ).toBe('"{\\"path\\":1}"');
   });
 
@@ -173,11 +173,11 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
         args(1, '{"path":"a.txt","content":"hal'),
         finish('max_tokens'),
       ],
-      "build step 2: a finish of 'max_tokens' means the turn is whole; a call that never ended is kept, not a StreamCutError",
+      "build: a finish of 'max_tokens' means the turn is whole; a call that never ended is kept, not a StreamCutError (guided step 2)",
     );
     expect(
       turn,
-      "build step 2: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens",
+      "build: a call that never ended in a 'max_tokens' turn is kept with the text that arrived; the turn says max_tokens (guided step 2)",
     ).toEqual({
       role: 'assistant',
       content: [
@@ -188,11 +188,12 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     });
     const none = builtOrFail(
       [start(0, 'call_empty', 'glob'), finish('max_tokens')],
-      "build step 2: a 'max_tokens' turn keeps a call that got no JSON at all",
+      "build: a 'max_tokens' turn keeps a call that got no JSON at all (guided step 2)",
     );
-    expect(none.content, "build step 2: no argument text arrived before the cut: parseArguments('') is {}").toEqual([
-      { type: 'tool_call', id: 'call_empty', name: 'glob', arguments: {} },
-    ]);
+    expect(
+      none.content,
+      "build: no argument text arrived before the cut: parseArguments('') is {} (guided step 2)",
+    ).toEqual([{ type: 'tool_call', id: 'call_empty', name: 'glob', arguments: {} }]);
   });
 
   test('a stream that ends without finish is a StreamCutError', () => {
@@ -208,9 +209,10 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
       error,
       'build() without a finish event must throw StreamCutError, not return a turn with a guessed stop reason',
     ).toBeInstanceOf(StreamCutError);
-    expect((error as Error).message, 'build step 1: the StreamCutError says the finish event is missing').toMatch(
-      /finish/,
-    );
+    expect(
+      (error as Error).message,
+      'build: the StreamCutError says the finish event is missing (guided step 1)',
+    ).toMatch(/finish/);
   });
 
   test('a tool call that never ended is a StreamCutError naming the call', () => {
@@ -253,12 +255,12 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     refusal(
       [start(4, 'c4', 'read'), args(4, '{"path":')],
       start(4, 'c9', 'write'),
-      'TurnBuilder.add step 7: a tool_call_start for an index that already holds a tool call would replace that call (its id and its JSON so far)',
+      'TurnBuilder.add: a tool_call_start for an index that already holds a tool call would replace that call (its id and its JSON so far) (guided step 7)',
     );
     refusal(
       [start(4, 'c4', 'read'), args(4, '{}'), end(4)],
       start(4, 'c9', 'write'),
-      'TurnBuilder.add step 7: a tool_call_start for an index whose call already ended is a provider bug too',
+      'TurnBuilder.add: a tool_call_start for an index whose call already ended is a provider bug too (guided step 7)',
     );
   });
 
@@ -298,7 +300,7 @@ describe('TurnBuilder (src/accumulate.ts)', () => {
     ]);
     expect(
       turn.content[0],
-      'TurnBuilder.add step 2: append each thinking_signature piece to the signature (a provider may send it in pieces); the provider refuses a cut signature',
+      'TurnBuilder.add: append each thinking_signature piece to the signature (a provider may send it in pieces); the provider refuses a cut signature (guided step 2)',
     ).toEqual({
       type: 'thinking',
       thinking: 'Signed.',
@@ -405,10 +407,10 @@ describe('accumulate and turnToEvents (src/accumulate.ts)', () => {
       events
         .flatMap((event) => (event.type === 'tool_call_delta' && event.index === index ? [event.argumentsDelta] : []))
         .join('');
-    expect(sent(0), 'step 4: a string is not stringified again (that would add a layer of quotes)').toBe(
+    expect(sent(0), 'a string is not stringified again (that would add a layer of quotes) (guided step 4)').toBe(
       '"{\\"path\\":\\"a.ts\\"}"',
     );
-    expect(sent(1), 'step 4: text that is not JSON goes out exactly as it is').toBe('{"path": oops');
+    expect(sent(1), 'text that is not JSON goes out exactly as it is (guided step 4)').toBe('{"path": oops');
     expect(await accumulate(events), 'and accumulating the events gives back the same turn').toEqual(turn);
   });
 

@@ -86,8 +86,8 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
   test('sends the same body as complete(), with stream: true', async () => {
     await events(hello, { system: 'Be brief.', maxTokens: 99 });
     const { url, headers, body } = server.requests[0]!;
-    expect(url, 'step 1: the same endpoint as complete()').toBe(`${server.url}/v1/messages`);
-    expect(headers.authorization, 'step 1: the same client, so the same Bearer key').toBe(`Bearer ${KEY}`);
+    expect(url, 'the same endpoint as complete() (guided step 1)').toBe(`${server.url}/v1/messages`);
+    expect(headers.authorization, 'the same client, so the same Bearer key (guided step 1)').toBe(`Bearer ${KEY}`);
     expect(body, 'build it with anthropicRequest(...) and add stream: true').toMatchObject({
       model: 'claude-test-model',
       max_tokens: 99,
@@ -356,7 +356,7 @@ describe('AnthropicProvider.stream (src/providers/anthropic.ts)', () => {
       messageDelta('max_tokens'),
       messageStop,
     ]);
-    expect(cut.at(-1), "step 7: a text turn cut at the limit finishes with 'max_tokens'").toMatchObject({
+    expect(cut.at(-1), "a text turn cut at the limit finishes with 'max_tokens' (guided step 7)").toMatchObject({
       type: 'finish',
       stopReason: 'max_tokens',
     });
@@ -376,7 +376,10 @@ describe('AnthropicProvider.stream: a turn cut at the token limit (src/providers
       messageDelta('max_tokens'),
       messageStop,
     ]);
-    expect(seen.at(-1), "step 7: turnStopReason keeps 'max_tokens': the started call may be half written").toEqual({
+    expect(
+      seen.at(-1),
+      "turnStopReason keeps 'max_tokens': the started call may be half written (guided step 7)",
+    ).toEqual({
       type: 'finish',
       stopReason: 'max_tokens',
       usage: { inputTokens: 565, outputTokens: 48, cacheReadTokens: 0, cacheWriteTokens: 0 },
@@ -398,13 +401,13 @@ describe('AnthropicProvider.stream: a turn cut at the token limit (src/providers
       frame({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_sequence: null } }),
       messageStop,
     ]);
-    expect(seen.at(-1), "step 7: turnStopReason keeps 'refusal' even with a call").toMatchObject({
+    expect(seen.at(-1), "turnStopReason keeps 'refusal' even with a call (guided step 7)").toMatchObject({
       type: 'finish',
       stopReason: 'refusal',
     });
     expect(
       (seen.at(-1) as { usage?: unknown }).usage,
-      'step 2: a message_delta with no usage field changes nothing',
+      'a message_delta with no usage field changes nothing (guided step 2)',
     ).toEqual({
       inputTokens: 565,
       outputTokens: 1,
@@ -449,7 +452,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
       'a stream that ends without message_stop must never look finished',
     ).toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without message_stop').toBeInstanceOf(ProviderError);
-    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(
+    expect((error as Error).message, 'the error says the stream ended early (guided step 6)').toMatch(
       /message_stop|ended|early/i,
     );
   });
@@ -457,7 +460,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
   test('an HTTP error before the stream starts is a ProviderError with its status', async () => {
     server.fail(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } });
     const { error } = await drain(provider().stream(request()));
-    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect(error, 'an HTTP error is wrapped with toProviderError (guided step 1)').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'the HTTP status is kept').toBe(529);
     expect(server.requests.length, 'no retries by the SDK').toBe(1);
   });
@@ -465,7 +468,7 @@ describe('AnthropicProvider.stream failures (src/providers/anthropic.ts)', () =>
   test('an HTTP error that echoes the key is a ProviderError without the key', async () => {
     server.fail(401, { type: 'error', error: { type: 'authentication_error', message: `invalid x-api-key: ${KEY}` } });
     const { error } = await drain(provider().stream(request()));
-    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect(error, 'an HTTP error is wrapped with toProviderError (guided step 1)').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
     expect(
       (error as Error).message,

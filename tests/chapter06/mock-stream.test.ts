@@ -147,7 +147,10 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     const { events } = await collect(provider.stream(ask([userMessage('go')])));
     expect(events, 'the scripted events come out in order').toEqual(scripted);
     (events[0] as { text: string }).text = 'changed by the agent';
-    expect(scripted[0], 'step 3: yield a structuredClone of each event, not the scripted object itself').toEqual({
+    expect(
+      scripted[0],
+      'yield a structuredClone of each event, not the scripted object itself (guided step 3)',
+    ).toEqual({
       type: 'text_delta',
       index: 0,
       text: 'as written',
@@ -165,7 +168,7 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     controller.abort(reason);
     const error = await rejection(
       stream.next(),
-      'step 4: the signal is checked before each event, not only at the start',
+      'the signal is checked before each event, not only at the start (guided step 4)',
     );
     expect(error, 'the stream throws signal.reason').toBe(reason);
   });

@@ -72,8 +72,8 @@ describe('OpenAIProvider.stream (src/providers/openai.ts)', () => {
   test('asks for a stream with usage, on top of the same body as complete()', async () => {
     await events([role, content('ok'), finish('stop'), usage(3, 1), done], { system: 'Be brief.' });
     const { url, headers, body } = server.requests[0]!;
-    expect(url, 'step 1: the same endpoint as complete()').toBe(`${server.url}/v1/chat/completions`);
-    expect(headers.authorization, 'step 1: the same client, so the same Bearer key').toBe(`Bearer ${KEY}`);
+    expect(url, 'the same endpoint as complete() (guided step 1)').toBe(`${server.url}/v1/chat/completions`);
+    expect(headers.authorization, 'the same client, so the same Bearer key (guided step 1)').toBe(`Bearer ${KEY}`);
     expect(body, 'openaiRequest(...) plus stream: true and stream_options: { include_usage: true }').toMatchObject({
       model: 'gpt-test-model',
       messages: [
@@ -243,7 +243,7 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
     ]);
     expect(
       turnFromEvents(seen).content,
-      'step 4: no index: the call with the same id, else the call of the entry before; never one merged call',
+      'no index: the call with the same id, else the call of the entry before; never one merged call (guided step 4)',
     ).toEqual([
       { type: 'tool_call', id: 'call_a', name: 'echo', arguments: { text: 'a' } },
       { type: 'tool_call', id: 'call_b', name: 'echo', arguments: { text: 'b' } },
@@ -259,7 +259,7 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
     ]);
     expect(
       turnFromEvents(seen).content,
-      "step 4: with no call before it, an entry without index or id is the call of index 0 (key '#0')",
+      "with no call before it, an entry without index or id is the call of index 0 (key '#0') (guided step 4)",
     ).toEqual([{ type: 'tool_call', id: '', name: 'echo', arguments: { text: 'a' } }]);
   });
 
@@ -273,7 +273,7 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
     ]);
     expect(
       seen.slice(-2),
-      "steps 5 and 7: the call ends, and turnStopReason keeps 'max_tokens': the call may be half written",
+      "the call ends, and turnStopReason keeps 'max_tokens': the call may be half written (guided steps 5 and 7)",
     ).toEqual([
       { type: 'tool_call_end', index: 0 },
       { type: 'finish', stopReason: 'max_tokens', usage: { inputTokens: 10, outputTokens: 50, cacheReadTokens: 0 } },
@@ -289,7 +289,7 @@ describe('OpenAIProvider.stream: what compatible servers and cut turns send (src
       usage: { completion_tokens: 3 },
     });
     const seen = await events([role, content('Hi'), finish('stop'), bare, done]);
-    expect(seen.at(-1), 'step 2: usage counts a server leaves out are 0, never NaN').toEqual({
+    expect(seen.at(-1), 'usage counts a server leaves out are 0, never NaN (guided step 2)').toEqual({
       type: 'finish',
       stopReason: 'end_turn',
       usage: { inputTokens: 0, outputTokens: 3 },
@@ -316,7 +316,7 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
       'no finish_reason, no finish',
     ).toBe(false);
     expect(error, 'throw a ProviderError when the loop ends without a finish_reason').toBeInstanceOf(ProviderError);
-    expect((error as Error).message, 'step 6: the error says the stream ended early').toMatch(
+    expect((error as Error).message, 'the error says the stream ended early (guided step 6)').toMatch(
       /finish_reason|ended|early/i,
     );
   });
@@ -344,7 +344,7 @@ describe('OpenAIProvider.stream failures (src/providers/openai.ts)', () => {
       },
     });
     const { error } = await drain(provider().stream(request()));
-    expect(error, 'step 1: an HTTP error is wrapped with toProviderError').toBeInstanceOf(ProviderError);
+    expect(error, 'an HTTP error is wrapped with toProviderError (guided step 1)').toBeInstanceOf(ProviderError);
     expect((error as ProviderError).status, 'the HTTP status is kept').toBe(401);
     expect((error as Error).message, 'the key is scrubbed here too').not.toContain(KEY);
   });

@@ -189,7 +189,7 @@ describe('StreamingAgent.streamTurn (src/streaming-agent.ts)', () => {
     );
     expect(
       seen[0],
-      'streamTurn step 1: the request carries options.signal, so a real provider can close its HTTP request on a cancel',
+      'streamTurn: the request carries options.signal, so a real provider can close its HTTP request on a cancel (guided step 1)',
     ).toBe(controller.signal);
   });
 
@@ -412,11 +412,11 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     expect((error as Error).message).toBe('stop now');
     expect(
       log,
-      'executeTools step 1: check the signal before each call; a call cancelled by the abort is not reported to onToolCall or onToolResult',
+      'executeTools: check the signal before each call; a call cancelled by the abort is not reported to onToolCall or onToolResult (guided step 1)',
     ).toEqual(['call step#s1', 'result s1->s1', 'call step#s2', 'result s2->s2 error']);
     expect(
       ran,
-      'executeTools step 1: check the signal before each call, not once before the first: calls after the abort do not run',
+      'executeTools: check the signal before each call, not once before the first: calls after the abort do not run (guided step 1)',
     ).toEqual(['step 1', 'step 2']);
     expect(
       signals[0]?.aborted,
@@ -425,7 +425,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     expect(signals[0]?.reason, "the tool's signal carries the caller's reason").toBe(error);
     expect(
       history,
-      'executeTools step 3: every call still has a result (step 1: a cancelled one too): the turn, then s1, s2, s3',
+      'executeTools: every call still has a result (step 1: a cancelled one too): the turn, then s1, s2, s3 (guided step 3)',
     ).toEndWithResultsFor(['s1', 's2', 's3']);
     expect(history.at(-1), 'the call that never ran gets an error result saying it was cancelled').toMatchObject({
       role: 'tool',
@@ -462,7 +462,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     );
     expect(
       error,
-      "chat step 4: when the loop runs out, throw the signal's reason if it was aborted; TurnLimitError only when it was not",
+      "chat: when the loop runs out, throw the signal's reason if it was aborted; TurnLimitError only when it was not (guided step 4)",
     ).toBe(reason);
     expect(provider.requests, 'one round only (maxTurns: 1)').toHaveLength(1);
     expect(history).toBeValidHistory('after the cancel in the last round');
@@ -495,7 +495,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     for (const n of [1, 2, 3]) {
       expect(
         requestOn(provider, n),
-        `request ${n} must carry the system prompt and the tools (streamTurn step 1 builds every request)`,
+        `request ${n} must carry the system prompt and the tools (streamTurn guided step 1 builds every request)`,
       ).toMatchObject({
         system: 'Be terse.',
         tools: tools.definitions(),
@@ -526,7 +526,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     });
     expect(
       log,
-      'executeTools step 2: call onToolCall before the tool runs (the person sees what is about to happen), onToolResult after',
+      'executeTools: call onToolCall before the tool runs (the person sees what is about to happen), onToolResult after (guided step 2)',
     ).toEqual(['onToolCall n1', 'tool runs', 'onToolResult n1']);
   });
 
@@ -552,7 +552,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     expect(error, "the run rejects with the signal's reason").toBe(reason);
     expect(
       streams,
-      "chat step 2: throw the signal's reason at the top of every round, before streamTurn, not once before the loop",
+      "chat: throw the signal's reason at the top of every round, before streamTurn, not once before the loop (guided step 2)",
     ).toBe(1);
     expect(history).toBeValidHistory('after the abort');
   });
@@ -586,7 +586,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
     ]);
     expect(
       outcome,
-      'the run must end after the abort, even though the tool never settles (executeToolCall stops waiting: chapter 3, step 3)',
+      'the run must end after the abort, even though the tool never settles (executeToolCall stops waiting: chapter 3, guided step 3)',
     ).not.toBe('still waiting');
     expect((outcome as Error).message, "the run rejects with the signal's reason").toBe('user pressed Esc');
     expect(seen[0]?.aborted, "the hanging tool got the run's signal, so it could stop").toBe(true);
@@ -603,7 +603,7 @@ describe('StreamingAgent.chat (src/streaming-agent.ts)', () => {
 
 describe('StreamingAgent.chat when a handler throws (src/streaming-agent.ts)', () => {
   const GUARD =
-    'chat step 1: use guardHandlers(options) for the whole run, so a handler that throws aborts the run instead of losing the turn';
+    'chat: use guardHandlers(options) for the whole run, so a handler that throws aborts the run instead of losing the turn (guided step 1)';
 
   test('onToolResult throws: the tool that ran keeps its result, the rest are cancelled, and a retry does not run it again', async () => {
     const { agent, calls } = agentWith([
@@ -672,7 +672,7 @@ describe('StreamingAgent.chat when a handler throws (src/streaming-agent.ts)', (
     expect(error, "the run rejects with the handler's error").toBe(broken);
     expect(
       streams,
-      "chat step 2: check the run's signal (the one guardHandlers returns, which a throwing handler aborts), not only the caller's, at the top of every round: no model call after a handler threw",
+      "chat: check the run's signal (the one guardHandlers returns, which a throwing handler aborts), not only the caller's, at the top of every round: no model call after a handler threw (guided step 2)",
     ).toBe(1);
     expect(history).toBeValidHistory('after onToolResult threw');
   });
@@ -717,7 +717,7 @@ describe('StreamingAgent.chat when a handler throws (src/streaming-agent.ts)', (
 });
 
 describe('StreamingAgent.chat and the turn rules (src/streaming-agent.ts, src/turn-rules.ts)', () => {
-  const NORMALIZE = 'chat step 2: pass every streamed turn through normalizeTurn(turn, history)';
+  const NORMALIZE = 'chat: pass every streamed turn through normalizeTurn(turn, history) (guided step 2)';
 
   test('repeated ids, in one turn or from an earlier one, become unique before the turn enters the history', async () => {
     const { agent, calls } = agentWith([

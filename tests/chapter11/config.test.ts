@@ -19,32 +19,38 @@ describe('expandVars (src/mcp/config.ts)', () => {
   test('${VAR} takes the value from the environment, everywhere in the text, and plain text is left alone', () => {
     expect(
       expandVars('${HOME_DIR}/bin:${HOME_DIR}/.local', env, 'x'),
-      'expandVars steps 1-2: replace every ${NAME} with env[NAME]',
+      'expandVars: replace every ${NAME} with env[NAME] (guided steps 1-2)',
     ).toBe('/home/ada/bin:/home/ada/.local');
-    expect(expandVars('Bearer $TOKEN {TOKEN} $', env, 'x'), 'expandVars step 4: only ${NAME} is a reference').toBe(
-      'Bearer $TOKEN {TOKEN} $',
-    );
+    expect(
+      expandVars('Bearer $TOKEN {TOKEN} $', env, 'x'),
+      'expandVars: only ${NAME} is a reference (guided step 4)',
+    ).toBe('Bearer $TOKEN {TOKEN} $');
   });
 
   test('${VAR:-default} gives the default when the variable is unset or empty, and the value when it is set', () => {
-    expect(expandVars('${MISSING:-8080}', env, 'x'), 'expandVars step 2: unset variable, use the default').toBe('8080');
-    expect(expandVars('${EMPTY:-fallback}', env, 'x'), 'expandVars step 2: an empty variable counts as unset').toBe(
-      'fallback',
-    );
-    expect(expandVars('${TOKEN:-fallback}', env, 'x'), 'expandVars step 2: a set variable wins over the default').toBe(
-      's3cret',
-    );
-    expect(expandVars('[${MISSING:-}]', env, 'x'), 'expandVars step 2: an empty default gives ""').toBe('[]');
+    expect(
+      expandVars('${MISSING:-8080}', env, 'x'),
+      'expandVars: unset variable, use the default (guided step 2)',
+    ).toBe('8080');
+    expect(
+      expandVars('${EMPTY:-fallback}', env, 'x'),
+      'expandVars: an empty variable counts as unset (guided step 2)',
+    ).toBe('fallback');
+    expect(
+      expandVars('${TOKEN:-fallback}', env, 'x'),
+      'expandVars: a set variable wins over the default (guided step 2)',
+    ).toBe('s3cret');
+    expect(expandVars('[${MISSING:-}]', env, 'x'), 'expandVars: an empty default gives "" (guided step 2)').toBe('[]');
   });
 
   test('an unset ${VAR} without a default is an error that names where it was and the variable', () => {
     expect(
       () => expandVars('Bearer ${NOPE}', env, 'server "docs": headers.Authorization'),
-      'expandVars step 3: throw for an unset variable with no default',
+      'expandVars: throw for an unset variable with no default (guided step 3)',
     ).toThrow(/server "docs": headers\.Authorization.*NOPE/);
     expect(
       () => expandVars('${EMPTY}', env, 'here'),
-      'expandVars step 3: an empty variable with no default is missing too',
+      'expandVars: an empty variable with no default is missing too (guided step 3)',
     ).toThrow(/EMPTY/);
   });
 });
@@ -60,19 +66,24 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
       },
       env,
     );
-    expect(servers.everything, 'parseMcpConfig step 4: a stdio entry with every string expanded').toEqual({
+    expect(servers.everything, 'parseMcpConfig: a stdio entry with every string expanded (guided step 4)').toEqual({
       type: 'stdio',
       command: 'npx',
       args: ['-y', 'server-everything', 'stdio'],
       env: { KEY: 's3cret' },
     });
-    expect(servers.bare, 'parseMcpConfig step 4: args [] and env {} when absent, no cwd unless given').toEqual({
-      type: 'stdio',
-      command: '/home/ada/bin/srv',
-      args: [],
-      env: {},
-    });
-    expect(Object.keys(servers), 'parseMcpConfig step 5: every server, by name').toEqual(['everything', 'bare']);
+    expect(servers.bare, 'parseMcpConfig: args [] and env {} when absent, no cwd unless given (guided step 4)').toEqual(
+      {
+        type: 'stdio',
+        command: '/home/ada/bin/srv',
+        args: [],
+        env: {},
+      },
+    );
+    expect(Object.keys(servers), 'parseMcpConfig: every server, by name (guided step 5)').toEqual([
+      'everything',
+      'bare',
+    ]);
   });
 
   test('an http server: url and headers expanded; cwd of a stdio server only when given', () => {
@@ -90,17 +101,17 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
       },
       env,
     );
-    expect(servers.docs, 'parseMcpConfig step 3: an http entry, url and header values expanded').toEqual({
+    expect(servers.docs, 'parseMcpConfig: an http entry, url and header values expanded (guided step 3)').toEqual({
       type: 'http',
       url: 'https://example.test/mcp',
       headers: { Authorization: 'Bearer s3cret' },
     });
-    expect(servers.open, 'parseMcpConfig step 3: headers {} when absent').toEqual({
+    expect(servers.open, 'parseMcpConfig: headers {} when absent (guided step 3)').toEqual({
       type: 'http',
       url: 'http://127.0.0.1:9000/mcp',
       headers: {},
     });
-    expect(servers.local, 'parseMcpConfig step 4: cwd expanded when given').toEqual({
+    expect(servers.local, 'parseMcpConfig: cwd expanded when given (guided step 4)').toEqual({
       type: 'stdio',
       command: 'srv',
       args: [],
@@ -110,11 +121,11 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
   });
 
   test('a file without an mcpServers object is an error that says what was expected', () => {
-    expect(configError({ servers: {} }), 'parseMcpConfig step 1').toMatch(/proj\/\.mcp\.json.*mcpServers/);
-    expect(configError([]), 'parseMcpConfig step 1: an array is not the file').toMatch(/mcpServers/);
+    expect(configError({ servers: {} }), 'parseMcpConfig guided step 1').toMatch(/proj\/\.mcp\.json.*mcpServers/);
+    expect(configError([]), 'parseMcpConfig: an array is not the file (guided step 1)').toMatch(/mcpServers/);
     expect(
       configError({ mcpServers: [] }),
-      'parseMcpConfig step 1: mcpServers must be an object, not an array',
+      'parseMcpConfig: mcpServers must be an object, not an array (guided step 1)',
     ).toMatch(/mcpServers/);
   });
 
@@ -122,32 +133,34 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
     for (const name of ['a__b', 'tools_', 'my server', 'x'.repeat(41), '']) {
       expect(
         configError({ mcpServers: { [name]: { command: 'srv' } } }),
-        `parseMcpConfig step 2: server name ${JSON.stringify(name)} must be refused (names must keep mcp__<server>__<tool> unambiguous)`,
+        `parseMcpConfig: server name ${JSON.stringify(name)} must be refused (names must keep mcp__<server>__<tool> unambiguous) (guided step 2)`,
       ).toContain(`server "${name}"`);
     }
     expect(
       () =>
         parseMcpConfig({ mcpServers: { 'git-hub_2': { command: 'srv' }, ['x'.repeat(40)]: { command: 'srv' } } }, env),
-      'parseMcpConfig step 2: letters, digits, "-" and single "_" are fine',
+      'parseMcpConfig: letters, digits, "-" and single "_" are fine (guided step 2)',
     ).not.toThrow();
   });
 
   test('a stdio entry without a usable command is an error naming the server and "command"', () => {
-    expect(configError({ mcpServers: { fs: { args: ['x'] } } }), 'parseMcpConfig step 4: command is required').toMatch(
-      /server "fs".*command/,
-    );
+    expect(
+      configError({ mcpServers: { fs: { args: ['x'] } } }),
+      'parseMcpConfig: command is required (guided step 4)',
+    ).toMatch(/server "fs".*command/);
     expect(
       configError({ mcpServers: { fs: { command: '  ' } } }),
-      'parseMcpConfig step 4: an empty command is refused',
+      'parseMcpConfig: an empty command is refused (guided step 4)',
     ).toMatch(/server "fs".*command/);
     expect(
       configError({ mcpServers: { fs: { command: 42 } } }),
-      'parseMcpConfig step 4: command must be a string',
+      'parseMcpConfig: command must be a string (guided step 4)',
     ).toMatch(/server "fs".*command/);
-    expect(configError({ mcpServers: { fs: 'npx srv' } }), 'parseMcpConfig step 2: an entry must be an object').toMatch(
-      /server "fs": expected an object/,
-    );
-    expect(configError({ mcpServers: { fs: null } }), 'parseMcpConfig step 2: null is not an entry').toMatch(
+    expect(
+      configError({ mcpServers: { fs: 'npx srv' } }),
+      'parseMcpConfig: an entry must be an object (guided step 2)',
+    ).toMatch(/server "fs": expected an object/);
+    expect(configError({ mcpServers: { fs: null } }), 'parseMcpConfig: null is not an entry (guided step 2)').toMatch(
       /server "fs": expected an object/,
     );
   });
@@ -155,45 +168,46 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
   test('args, env and headers of the wrong shape are errors naming the server and the field', () => {
     expect(
       configError({ mcpServers: { fs: { command: 'srv', args: '--root /' } } }),
-      'parseMcpConfig step 4: args must be an array',
+      'parseMcpConfig: args must be an array (guided step 4)',
     ).toMatch(/server "fs".*args/);
     expect(
       configError({ mcpServers: { fs: { command: 'srv', args: ['ok', 3] } } }),
-      'parseMcpConfig step 4: every arg must be a string',
+      'parseMcpConfig: every arg must be a string (guided step 4)',
     ).toMatch(/server "fs".*args/);
     expect(
       configError({ mcpServers: { fs: { command: 'srv', env: { PORT: 80 } } } }),
-      'parseMcpConfig step 4: env values must be strings',
+      'parseMcpConfig: env values must be strings (guided step 4)',
     ).toMatch(/server "fs".*env/);
     expect(
       configError({ mcpServers: { fs: { command: 'srv', env: ['A=1'] } } }),
-      'parseMcpConfig step 4: env must be an object',
+      'parseMcpConfig: env must be an object (guided step 4)',
     ).toMatch(/server "fs".*env/);
     expect(
       configError({ mcpServers: { web: { type: 'http', url: 'https://x.test', headers: 'Auth: x' } } }),
-      'parseMcpConfig step 3: headers must be an object of strings',
+      'parseMcpConfig: headers must be an object of strings (guided step 3)',
     ).toMatch(/server "web".*headers/);
     expect(
       configError({ mcpServers: { fs: { command: 'srv', cwd: 7 } } }),
-      'parseMcpConfig step 4: cwd must be a string',
+      'parseMcpConfig: cwd must be a string (guided step 4)',
     ).toMatch(/server "fs": cwd/);
   });
 
   test('an http entry needs an http(s) url; an unknown type is an error naming "type"', () => {
-    expect(configError({ mcpServers: { web: { type: 'http' } } }), 'parseMcpConfig step 3: url is required').toMatch(
-      /server "web".*url/,
-    );
+    expect(
+      configError({ mcpServers: { web: { type: 'http' } } }),
+      'parseMcpConfig: url is required (guided step 3)',
+    ).toMatch(/server "web".*url/);
     expect(
       configError({ mcpServers: { web: { type: 'http', url: 'not a url' } } }),
-      'parseMcpConfig step 3: url must parse',
+      'parseMcpConfig: url must parse (guided step 3)',
     ).toMatch(/server "web".*url/);
     expect(
       configError({ mcpServers: { web: { type: 'http', url: 'file:///etc/passwd' } } }),
-      'parseMcpConfig step 3: only http: and https:',
+      'parseMcpConfig: only http: and https: (guided step 3)',
     ).toMatch(/server "web".*url/);
     expect(
       configError({ mcpServers: { web: { type: 'sse', url: 'https://x.test' } } }),
-      'parseMcpConfig step 5: only stdio and http',
+      'parseMcpConfig: only stdio and http (guided step 5)',
     ).toMatch(/server "web".*type/);
   });
 
@@ -204,7 +218,7 @@ describe('parseMcpConfig (src/mcp/config.ts)', () => {
           web: { type: 'http', url: 'https://x.test', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
         },
       }),
-      'parseMcpConfig steps 3-4 with expandVars: the message says which server and field need the variable',
+      'parseMcpConfig guided steps 3-4 with expandVars: the message says which server and field need the variable',
     ).toMatch(/server "web".*headers.*DOCS_TOKEN/);
   });
 });

@@ -56,7 +56,7 @@ describe("answerElicitation: a server's question goes to the person, never answe
   test('with nobody to ask, a question is declined', async () => {
     expect(
       await answerElicitation('v2', confirmForm(), undefined, undefined, signal()),
-      'answerElicitation step 1: no ask means decline, never accept',
+      'answerElicitation: no ask means decline, never accept (guided step 1)',
     ).toEqual({ action: 'decline' });
   });
 
@@ -65,16 +65,16 @@ describe("answerElicitation: a server's question goes to the person, never answe
       const { ask, asked } = recordingAsk(answer);
       const given = signal();
       const result = await answerElicitation('v2', confirmForm(), ask, { tool: 'deploy', callId: 'c7' }, given);
-      expect(result, `answerElicitation step 3: ${answer} accepts with the content a yes sends`).toEqual({
+      expect(result, `answerElicitation: ${answer} accepts with the content a yes sends (guided step 3)`).toEqual({
         action: 'accept',
         content: { confirm: true },
       });
-      expect(asked, 'answerElicitation step 2: the person is asked once').toHaveLength(1);
-      expect(asked[0]!.signal, 'answerElicitation step 2: ask with the signal given').toBe(given);
+      expect(asked, 'answerElicitation: the person is asked once (guided step 2)').toHaveLength(1);
+      expect(asked[0]!.signal, 'answerElicitation: ask with the signal given (guided step 2)').toBe(given);
       const { call, reason, suggestedRules } = asked[0]!.request;
       expect(
         call,
-        "answerElicitation step 2: the question is about the running call, and shows the server's words and what a yes sends",
+        "answerElicitation: the question is about the running call, and shows the server's words and what a yes sends (guided step 2)",
       ).toMatchObject({
         id: 'c7',
         name: 'mcp__v2__deploy',
@@ -90,9 +90,9 @@ describe("answerElicitation: a server's question goes to the person, never answe
       const { ask, asked } = recordingAsk(answer);
       expect(
         await answerElicitation('v2', confirmForm(), ask, undefined, signal()),
-        `answerElicitation step 3: ${String(answer)} declines`,
+        `answerElicitation: ${String(answer)} declines (guided step 3)`,
       ).toEqual({ action: 'decline' });
-      expect(asked, 'answerElicitation step 2: the person was asked').toHaveLength(1);
+      expect(asked, 'answerElicitation: the person was asked (guided step 2)').toHaveLength(1);
     }
   });
 
@@ -106,8 +106,8 @@ describe("answerElicitation: a server's question goes to the person, never answe
     const pending = answerElicitation('v2', confirmForm(), ask, undefined, controller.signal);
     controller.abort(new Error('the run was stopped'));
     expect(
-      await within(pending, 'answerElicitation step 4: a question whose ask rejects must settle'),
-      'answerElicitation step 4: a withdrawn question is cancelled',
+      await within(pending, 'answerElicitation: a question whose ask rejects must settle (guided step 4)'),
+      'answerElicitation: a withdrawn question is cancelled (guided step 4)',
     ).toEqual({ action: 'cancel' });
     expect(asked).toBe(1);
     const failing: AskPermission = async () => {
@@ -115,7 +115,7 @@ describe("answerElicitation: a server's question goes to the person, never answe
     };
     expect(
       await answerElicitation('v2', confirmForm(), failing, undefined, signal()),
-      'answerElicitation step 4: an ask that fails never accepts',
+      'answerElicitation: an ask that fails never accepts (guided step 4)',
     ).toEqual({ action: 'cancel' });
   });
 
@@ -123,7 +123,7 @@ describe("answerElicitation: a server's question goes to the person, never answe
     const { ask, asked } = recordingAsk('allow_once');
     expect(
       await answerElicitation('v2', nameForm, ask, undefined, signal()),
-      'answerElicitation step 1: a required text field cannot be answered with a yes: decline',
+      'answerElicitation: a required text field cannot be answered with a yes: decline (guided step 1)',
     ).toEqual({ action: 'decline' });
     const url = {
       mode: 'url',
@@ -133,9 +133,9 @@ describe("answerElicitation: a server's question goes to the person, never answe
     } as ElicitationParams;
     expect(
       await answerElicitation('v2', url, ask, undefined, signal()),
-      'answerElicitation step 1: a URL request is declined',
+      'answerElicitation: a URL request is declined (guided step 1)',
     ).toEqual({ action: 'decline' });
-    expect(asked, 'answerElicitation step 1: nobody is asked a question they cannot answer').toEqual([]);
+    expect(asked, 'answerElicitation: nobody is asked a question they cannot answer (guided step 1)').toEqual([]);
   });
 
   test('an optional text field beside a yes/no: asked, and a yes sends only the yes/no', async () => {
@@ -160,7 +160,7 @@ describe("answerElicitation: a server's question goes to the person, never answe
   });
 });
 
-describe('a server asks mid-call, through the connection (src/mcp/client.ts: McpConnection.connect step 3)', () => {
+describe('a server asks mid-call, through the connection (src/mcp/client.ts: McpConnection.connect guided step 3)', () => {
   const deployTool = () =>
     fakeServer([
       {
@@ -184,18 +184,18 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
     const hub = await start({ box: box.factory }, { ask });
     const { history } = await within(
       runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]),
-      'McpConnection.connect step 3: answer elicitation/create, or the server waits for ever',
+      'McpConnection.connect: answer elicitation/create, or the server waits for ever (guided step 3)',
     );
     expect(
       box.state.capabilities,
-      'McpConnection.connect step 2: pass CLIENT_OPTIONS, so the server knows the client can answer forms',
+      'McpConnection.connect: pass CLIENT_OPTIONS, so the server knows the client can answer forms (guided step 2)',
     ).toMatchObject({ elicitation: {} });
-    expect(resultOf(history, 'c1').content, 'McpConnection.connect step 3: the server got the yes').toBe(
+    expect(resultOf(history, 'c1').content, 'McpConnection.connect: the server got the yes (guided step 3)').toBe(
       'deploy: accept {"confirm":true}',
     );
     expect(
       asked.map((a) => [a.request.call.id, a.request.call.name]),
-      'McpConnection.connect step 3 and callTool step 3: the question belongs to call c1',
+      'McpConnection.connect guided step 3 and callTool guided step 3: the question belongs to call c1',
     ).toEqual([['c1', 'mcp__box__deploy']]);
     expect((asked[0]!.request.call.arguments as { question: string }).question).toBe('Really deploy to prod?');
     expect(history).toBeValidHistory('after a call that asked the person');
@@ -206,9 +206,9 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
     const hub = await start({ box: box.factory });
     const { history } = await within(
       runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__deploy', { env: 'prod' }])]),
-      'McpConnection.connect step 3: answer every elicitation/create',
+      'McpConnection.connect: answer every elicitation/create (guided step 3)',
     );
-    expect(resultOf(history, 'c1').content, 'answerElicitation step 1: nobody to ask: decline').toBe(
+    expect(resultOf(history, 'c1').content, 'answerElicitation: nobody to ask: decline (guided step 1)').toBe(
       'deploy: decline null',
     );
   });
@@ -225,7 +225,7 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
     expect(resultOf(history, 'c2').content).toBe('deploy: decline null');
     expect(
       asked.map((a) => a.request.call.id),
-      'McpConnection.callTool step 3: take the call out of this.running however it ends (a failed call too)',
+      'McpConnection.callTool: take the call out of this.running however it ends (a failed call too) (guided step 3)',
     ).toEqual(['c2']);
   });
 
@@ -254,18 +254,18 @@ describe('a server asks mid-call, through the connection (src/mcp/client.ts: Mcp
     })();
     await within(
       run,
-      "McpConnection.connect step 3: use questionScope's signal, so stopping the run withdraws the question",
+      "McpConnection.connect: use questionScope's signal, so stopping the run withdraws the question (guided step 3)",
     );
     expect(
       askSignal?.aborted,
-      'McpConnection.connect step 3: the ask gets the signal of questionScope, which aborts with the call',
+      'McpConnection.connect: the ask gets the signal of questionScope, which aborts with the call (guided step 3)',
     ).toBe(true);
     expect(events.at(-1), 'the run ends cancelled').toMatchObject({ type: 'done', reason: 'cancelled' });
     expect(history).toBeValidHistory('after a run stopped while a server asked');
   });
 });
 
-describe('progress while a call runs (src/mcp/adapter.ts: mcpTool step 4; src/mcp/client.ts: McpConnection.callTool step 4)', () => {
+describe('progress while a call runs (src/mcp/adapter.ts: mcpTool guided step 4; src/mcp/client.ts: McpConnection.callTool guided step 4)', () => {
   test('each progress notification becomes a tool_progress event of that call, while it runs, before its result', async () => {
     let seen!: () => void;
     const gate = new Promise<void>((resolve) => (seen = resolve));
@@ -295,12 +295,12 @@ describe('progress while a call runs (src/mcp/adapter.ts: mcpTool step 4; src/mc
     })();
     await within(
       run,
-      'mcpTool step 4: emit each progress event as it arrives (ctx.emit), not after the call: this call ends only once its progress was seen',
+      'mcpTool: emit each progress event as it arrives (ctx.emit), not after the call: this call ends only once its progress was seen (guided step 4)',
     );
     const kinds = events
       .filter((e) => e.type === 'tool_call_decided' || e.type === 'tool_progress' || e.type === 'tool_result')
       .map((e) => e.type);
-    expect(kinds, 'mcpTool step 4: progress comes between the call starting and its result').toEqual([
+    expect(kinds, 'mcpTool: progress comes between the call starting and its result (guided step 4)').toEqual([
       'tool_call_decided',
       'tool_progress',
       'tool_result',

@@ -29,7 +29,7 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
   test('its tools are listed with namespaced names and the schema it gave, none read-only whatever it claims', async () => {
     const { tools } = await everything();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()], 'mcpTool step 1: mcp__everything__<tool> for each of its tools').toEqual(
+    expect([...byName.keys()], 'mcpTool: mcp__everything__<tool> for each of its tools (guided step 1)').toEqual(
       expect.arrayContaining([
         'mcp__everything__echo',
         'mcp__everything__get-sum',
@@ -38,14 +38,14 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     );
     expect(
       byName.get('mcp__everything__echo')!.readOnly,
-      'mcpTool step 3: echo says readOnlyHint: true, a claim: it is still not read-only',
+      'mcpTool: echo says readOnlyHint: true, a claim: it is still not read-only (guided step 3)',
     ).toBe(false);
     expect(
       byName.get('mcp__everything__toggle-simulated-logging')!.readOnly,
-      'mcpTool step 3: readOnlyHint: false',
+      'mcpTool: readOnlyHint: false (guided step 3)',
     ).toBe(false);
     const echo = new ToolSet([byName.get('mcp__everything__echo')!]).definitions()[0]!;
-    expect(echo.inputSchema, "mcpTool step 2: the server's schema, as it is").toMatchObject({
+    expect(echo.inputSchema, "mcpTool: the server's schema, as it is (guided step 2)").toMatchObject({
       type: 'object',
       required: ['message'],
       properties: { message: { type: 'string' } },
@@ -74,9 +74,10 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     const { history } = await runAgent(tools, [
       callTurn(['c1', 'mcp__everything__get-tiny-image', {}], ['c2', 'mcp__everything__get-sum', { a: 'two', b: 3 }]),
     ]);
-    expect(resultOf(history, 'c1').content, 'toolResultText step 1: the image is described by type and size').toMatch(
-      /^Here's the image you requested:\n\[image: image\/png, [\d.]+ (bytes|kB)\]/,
-    );
+    expect(
+      resultOf(history, 'c1').content,
+      'toolResultText: the image is described by type and size (guided step 1)',
+    ).toMatch(/^Here's the image you requested:\n\[image: image\/png, [\d.]+ (bytes|kB)\]/);
     expect(resultOf(history, 'c1').content.length, 'toolResultText: no base64 for the model').toBeLessThan(300);
     expect(resultOf(history, 'c2'), 'jsonSchemaInput: a string for a number is an error result').toMatchObject({
       isError: true,
@@ -111,14 +112,14 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     for await (const event of agent.run(history)) events.push(event);
     expect(
       resultOf(history, 'c1').content,
-      'answerElicitation step 1: its form needs a typed name: declined (and nobody to ask here anyway)',
+      'answerElicitation: its form needs a typed name: declined (and nobody to ask here anyway) (guided step 1)',
     ).toMatch(/declined/);
     const c2 = events.flatMap((e) =>
       (e.type === 'tool_progress' || e.type === 'tool_result') && e.callId === 'c2' ? [e] : [],
     );
     expect(
       c2[0],
-      'mcpTool step 4: its first progress notification, as a tool_progress event before the result',
+      'mcpTool: its first progress notification, as a tool_progress event before the result (guided step 4)',
     ).toMatchObject({ type: 'tool_progress', progress: 1, total: 2 });
     expect(c2.at(-1)?.type, 'the result comes last').toBe('tool_result');
     expect(resultOf(history, 'c2').content).toMatch(/^Long running operation completed/);
@@ -135,7 +136,7 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     const again = await runAgent(tools, [callTurn(['c1', 'mcp__everything__echo', { message: 'back?' }])]);
     expect(
       resultOf(again.history, 'c1'),
-      'McpConnection.callTool step 2: the server was restarted and answered',
+      'McpConnection.callTool: the server was restarted and answered (guided step 2)',
     ).toMatchObject({ content: 'Echo: back?', isError: false });
     const secondPid = connection.pid!;
     expect(secondPid, 'a new process').not.toBe(firstPid);
@@ -144,11 +145,12 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     const dead = await runAgent(tools, [callTurn(['c2', 'mcp__everything__echo', { message: 'still there?' }])]);
     expect(
       resultOf(dead.history, 'c2'),
-      'McpConnection.callTool step 2: restarted once already, so an error result',
+      'McpConnection.callTool: restarted once already, so an error result (guided step 2)',
     ).toMatchObject({ isError: true });
-    expect(resultOf(dead.history, 'c2').content, 'McpConnection.callTool step 2: it says the server stopped').toMatch(
-      /MCP server "everything" has stopped/,
-    );
+    expect(
+      resultOf(dead.history, 'c2').content,
+      'McpConnection.callTool: it says the server stopped (guided step 2)',
+    ).toMatch(/MCP server "everything" has stopped/);
     expect(connection.pid === undefined || !alive(connection.pid), 'no new process was started').toBe(true);
     expect(dead.history).toBeValidHistory('after the server was killed twice');
   });

@@ -41,7 +41,7 @@ describe('server-filesystem over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     ]);
     expect(
       tools.find((t) => t.name === 'mcp__fs__write_file')?.readOnly,
-      'mcpTool step 3: write_file is not read-only',
+      'mcpTool: write_file is not read-only (guided step 3)',
     ).toBe(false);
     expect(history).toBeValidHistory('after filesystem calls');
   });
@@ -52,7 +52,7 @@ describe('server-filesystem over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
       callTurn(['c1', 'mcp__fs__read_text_file', { path: path.join(outside, 'secret.txt') }]),
     ]);
     const result = resultOf(history, 'c1');
-    expect(result.isError, 'toolResultText step 4: the server said isError; so must the result').toBe(true);
+    expect(result.isError, 'toolResultText: the server said isError; so must the result (guided step 4)').toBe(true);
     expect(result.content, "the server's words reach the model").toMatch(/Access denied/i);
     expect(result.content, 'and nothing of the file').not.toContain('top secret');
     expect(done.reason).toBe('end_turn');
@@ -64,8 +64,10 @@ describe('server-filesystem over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     const pid = hub.connections[0]!.pid!;
     expect(pid, 'a running stdio server has a pid').toBeGreaterThan(0);
     await hub.close();
-    expect(await gone(pid), 'McpConnection.close step 2: close the client, which ends the child process').toBe(true);
-    expect(hub.connections[0]!.state, 'McpConnection.close step 1').toBe('closed');
+    expect(await gone(pid), 'McpConnection.close: close the client, which ends the child process (guided step 2)').toBe(
+      true,
+    );
+    expect(hub.connections[0]!.state, 'McpConnection.close guided step 1').toBe('closed');
   });
 });
 
@@ -79,9 +81,9 @@ describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)'
     await expect(
       within(
         connection.connect(),
-        'McpConnection.connect step 5: the spawn error ends the start at once; do not wait for the timeout',
+        'McpConnection.connect: the spawn error ends the start at once; do not wait for the timeout (guided step 5)',
       ),
-      "McpConnection.connect step 5: the spawn error, with the server's name",
+      "McpConnection.connect: the spawn error, with the server's name (guided step 5)",
     ).rejects.toThrow(/^MCP server "ghost" did not start: .*ENOENT/);
   });
 
@@ -101,14 +103,14 @@ describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)'
         () => undefined,
         (e: unknown) => e as Error,
       ),
-      'McpConnection.connect step 5: a server that exited ends the start at once',
+      'McpConnection.connect: a server that exited ends the start at once (guided step 5)',
     );
-    expect(error?.message, 'McpConnection.connect step 5: the message names the server').toMatch(
+    expect(error?.message, 'McpConnection.connect: the message names the server (guided step 5)').toMatch(
       /^MCP server "crashy" did not start/,
     );
     expect(
       error?.message,
-      "McpConnection.connect step 5: add stderrNote(): the person needs the server's own words",
+      "McpConnection.connect: add stderrNote(): the person needs the server's own words (guided step 5)",
     ).toContain('fatal: GITHUB_TOKEN is not set');
   });
 
@@ -126,15 +128,15 @@ describe('a server that cannot start (src/mcp/client.ts: McpConnection.connect)'
         () => undefined,
         (e: unknown) => e as Error,
       ),
-      'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect',
+      'McpConnection.connect: pass { timeout: startupTimeoutMs } to client.connect (guided step 5)',
     );
-    expect(error?.message, 'McpConnection.connect step 5: time out the handshake').toMatch(
+    expect(error?.message, 'McpConnection.connect: time out the handshake (guided step 5)').toMatch(
       /^MCP server "mute" did not start/,
     );
     // Found by its command line (which holds pidFile): on a loaded machine the time-out may come before it wrote anything.
     await waitUntil(
       () => processesRunning(pidFile).length === 0,
-      'McpConnection.connect step 5: close the half-started server: no child process may be left',
+      'McpConnection.connect: close the half-started server: no child process may be left (guided step 5)',
     );
   });
 });

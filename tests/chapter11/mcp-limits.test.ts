@@ -83,7 +83,7 @@ describe('MCP servers are bounded (src/mcp/client.ts, src/mcp/servers.ts)', () =
     const tools = new ToolSet(await hub.tools());
     expect(
       [...tools].map((t) => [t.name, t.readOnly]),
-      'mcpTool step 3: a tool is not read-only because its server says readOnlyHint: true (a claim, wherever the server was configured)',
+      'mcpTool: a tool is not read-only because its server says readOnlyHint: true (a claim, wherever the server was configured) (guided step 3)',
     ).toEqual([['mcp__mine__writes_anyway', false]]);
     const call = { type: 'tool_call' as const, id: 'c1', name: 'mcp__mine__writes_anyway', arguments: {} };
     const asked: string[] = [];
@@ -102,7 +102,7 @@ describe('MCP servers are bounded (src/mcp/client.ts, src/mcp/servers.ts)', () =
     }
     expect(
       { decisions, asked },
-      "mcpTool step 3: the gate reads Tool.readOnly, so a server's claim must not make it true: asked in default mode, refused in plan mode",
+      "mcpTool: the gate reads Tool.readOnly, so a server's claim must not make it true: asked in default mode, refused in plan mode (guided step 3)",
     ).toEqual({
       decisions: [
         ['default', 'block'],

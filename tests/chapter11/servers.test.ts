@@ -43,28 +43,28 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     const tools = await hub.tools();
     expect(
       tools.map((t) => t.name),
-      "mcpTool step 1: names are mcp__<server>__<tool>, in the server's order",
+      "mcpTool: names are mcp__<server>__<tool>, in the server's order (guided step 1)",
     ).toEqual(['mcp__docs__read', 'mcp__docs__write', 'mcp__docs__touch', 'mcp__docs__bare']);
     expect(
       tools.map((t) => t.readOnly),
-      'mcpTool step 3: readOnly is false for every tool, even one whose server says readOnlyHint: true (a claim)',
+      'mcpTool: readOnly is false for every tool, even one whose server says readOnlyHint: true (a claim) (guided step 3)',
     ).toEqual([false, false, false, false]);
-    expect(tools[3]!.description, 'mcpTool step 1: a tool without a description gets one too').toBe(
+    expect(tools[3]!.description, 'mcpTool: a tool without a description gets one too (guided step 1)').toBe(
       'bare (from MCP server docs)',
     );
     expect(
       docs.state.client,
-      'McpConnection.connect step 2: the client introduces itself as build-a-coding-agent 1.0.0',
+      'McpConnection.connect: the client introduces itself as build-a-coding-agent 1.0.0 (guided step 2)',
     ).toEqual({ name: 'build-a-coding-agent', version: '1.0.0' });
-    expect(tools[0]!.description, "mcpTool step 1: the server's description").toBe('Read a page');
+    expect(tools[0]!.description, "mcpTool: the server's description (guided step 1)").toBe('Read a page');
     expect(
       tools[2]!.description,
-      'mcpTool step 1: a blank description gets one that names the tool and the server',
+      'mcpTool: a blank description gets one that names the tool and the server (guided step 1)',
     ).toBe('touch (from MCP server docs)');
     const [definition] = new ToolSet(tools).definitions();
     expect(
       definition!.inputSchema,
-      "mcpTool step 2: the model is shown the server's schema as it is (minLength too), without $schema",
+      "mcpTool: the model is shown the server's schema as it is (minLength too), without $schema (guided step 2)",
     ).toEqual({
       type: 'object',
       properties: { path: { type: 'string', minLength: 1 } },
@@ -82,9 +82,12 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     ]);
     expect(
       docs.state.calls.map((c) => [c.name, c.arguments]),
-      "mcpTool step 4: call the server's tool by its own name, not the namespaced one",
+      "mcpTool: call the server's tool by its own name, not the namespaced one (guided step 4)",
     ).toEqual([['search', { query: 'zod' }]]);
-    expect(resultOf(history, 'c1'), "mcpTool step 4: the result is the text of the server's answer").toMatchObject({
+    expect(
+      resultOf(history, 'c1'),
+      "mcpTool: the result is the text of the server's answer (guided step 4)",
+    ).toMatchObject({
       content: '3 pages about zod',
       isError: false,
     });
@@ -104,7 +107,7 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     const { history } = await runAgent(tools, [callTurn(['a', 'mcp__two__status', {}], ['b', 'mcp__one__status', {}])]);
     expect(
       [resultOf(history, 'a').content, resultOf(history, 'b').content],
-      'mcpTool step 4: each tool calls its own connection',
+      'mcpTool: each tool calls its own connection (guided step 4)',
     ).toEqual(['two is fine', 'one is fine']);
     expect([one.state.calls.length, two.state.calls.length], 'each server got exactly its own call').toEqual([1, 1]);
   });
@@ -117,7 +120,7 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     ]);
     expect(
       fs.state.calls,
-      'mcpTool step 2 (jsonSchemaInput): the server must never see arguments its schema refuses',
+      'mcpTool guided step 2 (jsonSchemaInput): the server must never see arguments its schema refuses',
     ).toEqual([]);
     expect(resultOf(history, 'c1'), 'jsonSchemaInput: an error result that says what is wrong').toMatchObject({
       isError: true,
@@ -141,7 +144,7 @@ describe('MCP tools in the agent (src/mcp/adapter.ts: mcpTool)', () => {
     const result = resultOf(history, 'c1');
     expect(
       result.isError,
-      'toolResultText step 4: isError must not be dropped (throw, so executeToolCall makes an error result)',
+      'toolResultText: isError must not be dropped (throw, so executeToolCall makes an error result) (guided step 4)',
     ).toBe(true);
     expect(result.content, "the model reads the server's own words").toContain('Access denied: /etc/shadow');
     expect(done.reason, 'an error result is not the end of the run').toBe('end_turn');
@@ -158,31 +161,33 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
         () => undefined,
         (e: unknown) => e,
       ),
-      'McpConnection.connect step 5: pass { timeout: startupTimeoutMs } to client.connect; a server that never answers must fail the start, not hang',
+      'McpConnection.connect: pass { timeout: startupTimeoutMs } to client.connect; a server that never answers must fail the start, not hang (guided step 5)',
     );
     expect(
       error,
-      'McpConnection.connect step 5: a server that never answers must fail the start, not hang',
+      'McpConnection.connect: a server that never answers must fail the start, not hang (guided step 5)',
     ).toBeInstanceOf(Error);
-    expect((error as Error).message, 'McpConnection.connect step 5: the message names the server').toMatch(
+    expect((error as Error).message, 'McpConnection.connect: the message names the server (guided step 5)').toMatch(
       /^MCP server "slow" did not start:/,
     );
-    expect(connection.state, 'McpConnection.connect step 5: a failed start leaves the state stopped').toBe('stopped');
+    expect(connection.state, 'McpConnection.connect: a failed start leaves the state stopped (guided step 5)').toBe(
+      'stopped',
+    );
   });
 
   test('McpServers.start: a server that fails is listed with its name; the others still work', async () => {
     const good = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
     const hub = await within(
       start({ good: good.factory, bad: fakeServer([], { silent: true }).factory }, { startupTimeoutMs: 100 }),
-      'McpConnection.connect step 5: a server that never answers the handshake must fail after startupTimeoutMs (100 ms here), not hang start-up',
+      'McpConnection.connect: a server that never answers the handshake must fail after startupTimeoutMs (100 ms here), not hang start-up (guided step 5)',
     );
     expect(
       hub.connections.map((c) => [c.name, c.state]),
-      'McpConnection.connect step 6: the good server is running',
+      'McpConnection.connect: the good server is running (guided step 6)',
     ).toEqual([['good', 'running']]);
     expect(
       hub.failures.map((f) => f.name),
-      'McpConnection.connect step 5: the bad server failed to start',
+      'McpConnection.connect: the bad server failed to start (guided step 5)',
     ).toEqual(['bad']);
     expect(hub.failures[0]!.error, 'the failure says why').toMatch(/did not start/);
     expect((await hub.tools()).map((t) => t.name)).toEqual(['mcp__good__ping']);
@@ -203,10 +208,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
       runAgent(tools, [callTurn(['c1', 'mcp__box__work', {}])]),
       'McpConnection.callTool: a server that died must not hold the call',
     );
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: an error result').toMatchObject({ isError: true });
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool: an error result (guided step 5)').toMatchObject({
+      isError: true,
+    });
     expect(
       resultOf(history, 'c1').content,
-      'McpConnection.callTool step 5: say the server stopped, and name it',
+      'McpConnection.callTool: say the server stopped, and name it (guided step 5)',
     ).toMatch(/MCP server "box" stopped while running work/);
     expect(done.reason, 'the model goes on without the server').toBe('end_turn');
     expect(history).toBeValidHistory('after a server died mid-call');
@@ -220,14 +227,14 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(
       hub.connections[0]!.state,
-      'McpConnection.connect step 4: when the server closes, the state becomes stopped',
+      'McpConnection.connect: when the server closes, the state becomes stopped (guided step 4)',
     ).toBe('stopped');
     const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
     expect(
       resultOf(history, 'c1'),
-      'McpConnection.callTool step 2: restart a stopped server on the next call',
+      'McpConnection.callTool: restart a stopped server on the next call (guided step 2)',
     ).toMatchObject({ content: 'pong', isError: false });
-    expect(box.state.connections, 'McpConnection.callTool step 2: one new connection').toBe(2);
+    expect(box.state.connections, 'McpConnection.callTool: one new connection (guided step 2)').toBe(2);
     expect(hub.connections[0]!.restarts).toBe(1);
   });
 
@@ -242,14 +249,14 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const second = await runAgent(tools, [callTurn(['c2', 'mcp__box__ping', {}], ['c3', 'mcp__box__ping', {}])]);
     expect(
       box.state.connections,
-      'McpConnection.callTool step 2: restart once, never again (a crashing server would be started forever)',
+      'McpConnection.callTool: restart once, never again (a crashing server would be started forever) (guided step 2)',
     ).toBe(2);
     for (const id of ['c2', 'c3']) {
       expect(
         resultOf(second.history, id),
-        `McpConnection.callTool step 2: call ${id} is an error result`,
+        `McpConnection.callTool: call ${id} is an error result (guided step 2)`,
       ).toMatchObject({ isError: true });
-      expect(resultOf(second.history, id).content, 'McpConnection.callTool step 2: say it stopped').toMatch(
+      expect(resultOf(second.history, id).content, 'McpConnection.callTool: say it stopped (guided step 2)').toMatch(
         /MCP server "box" has stopped/,
       );
     }
@@ -268,10 +275,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await box.kill();
     const { history } = await within(
       runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]),
-      'McpConnection.callTool step 2 and connect step 5: a restart that never answers must time out (startupTimeoutMs), not hang the call',
+      'McpConnection.callTool guided step 2 and connect guided step 5: a restart that never answers must time out (startupTimeoutMs), not hang the call',
     );
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 2: an error result').toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 2: the restart failed').toMatch(
+    expect(resultOf(history, 'c1'), 'McpConnection.callTool: an error result (guided step 2)').toMatchObject({
+      isError: true,
+    });
+    expect(resultOf(history, 'c1').content, 'McpConnection.callTool: the restart failed (guided step 2)').toMatch(
       /MCP server "box" has stopped and could not be restarted/,
     );
     expect(history).toBeValidHistory('after a failed restart');
@@ -282,14 +291,18 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const hub = await start({ box: box.factory }, { callTimeoutMs: 150 });
     const { history } = await within(
       runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__slow', {}])]),
-      'McpConnection.callTool step 4: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run',
+      'McpConnection.callTool: pass { timeout: callTimeoutMs } to client.callTool; a stuck server must not hang the run (guided step 4)',
     );
-    expect(resultOf(history, 'c1'), 'McpConnection.callTool step 5: a timeout is an error result').toMatchObject({
+    expect(
+      resultOf(history, 'c1'),
+      'McpConnection.callTool: a timeout is an error result (guided step 5)',
+    ).toMatchObject({
       isError: true,
     });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: say it did not answer in time').toMatch(
-      /MCP server "box" did not answer slow within 150 ms/,
-    );
+    expect(
+      resultOf(history, 'c1').content,
+      'McpConnection.callTool: say it did not answer in time (guided step 5)',
+    ).toMatch(/MCP server "box" did not answer slow within 150 ms/);
     expect(history).toBeValidHistory('after a timed-out call');
   });
 
@@ -306,12 +319,14 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
       () => undefined,
       (e: unknown) => e,
     );
-    expect(error, "McpConnection.callTool step 5: an aborted call throws the signal's reason").toBeInstanceOf(Error);
+    expect(error, "McpConnection.callTool: an aborted call throws the signal's reason (guided step 5)").toBeInstanceOf(
+      Error,
+    );
     expect((error as Error).message).toBe('user pressed Ctrl-C');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(
       box.state.calls[0]!.signal.aborted,
-      'McpConnection.callTool step 4: pass the signal to client.callTool, so the server is told to stop',
+      'McpConnection.callTool: pass the signal to client.callTool, so the server is told to stop (guided step 4)',
     ).toBe(true);
   });
 
@@ -328,11 +343,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__box__query', {}])]);
     expect(
       resultOf(history, 'c1'),
-      'McpConnection.callTool step 5: any other failure is an error result',
+      'McpConnection.callTool: any other failure is an error result (guided step 5)',
     ).toMatchObject({ isError: true });
-    expect(resultOf(history, 'c1').content, 'McpConnection.callTool step 5: `MCP server "<name>": <text>`').toMatch(
-      /MCP server "box": .*database is locked/,
-    );
+    expect(
+      resultOf(history, 'c1').content,
+      'McpConnection.callTool: `MCP server "<name>": <text>` (guided step 5)',
+    ).toMatch(/MCP server "box": .*database is locked/);
     expect(hub.connections[0]!.state, 'a failed call is not a dead server').toBe('running');
     const direct = await hub.connections[0]!.callTool('query', {}).then(
       () => undefined,
@@ -356,12 +372,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await connection.close();
     const error = await within(
       starting,
-      'McpConnection.connect step 2 and McpConnection.close step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start',
+      'McpConnection.connect guided step 2 and McpConnection.close guided step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start',
     );
     expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
     expect(
       connection.state,
-      'McpConnection.connect step 5: a closed connection stays closed, it is not stopped (and so never restarted)',
+      'McpConnection.connect: a closed connection stays closed, it is not stopped (and so never restarted) (guided step 5)',
     ).toBe('closed');
   });
 
@@ -384,20 +400,20 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
         () => undefined,
         (e: unknown) => e as Error,
       ),
-      'McpConnection.connect step 6: a start that close() interrupted must end, not hang',
+      'McpConnection.connect: a start that close() interrupted must end, not hang (guided step 6)',
     );
     await closing;
     expect(
       error,
-      'McpConnection.connect step 6: close() ran while the start was finishing; connect must throw, not come back running',
+      'McpConnection.connect: close() ran while the start was finishing; connect must throw, not come back running (guided step 6)',
     ).toBeInstanceOf(Error);
     expect(
       error!.message,
-      'McpConnection.connect step 6: a start that close() interrupted throws `MCP server "<name>" is closed`',
+      'McpConnection.connect: a start that close() interrupted throws `MCP server "<name>" is closed` (guided step 6)',
     ).toBe('MCP server "box" is closed');
     expect(
       connection.state,
-      'McpConnection.connect step 6: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs',
+      'McpConnection.connect: check for `closed` after client.connect returns; setting `running` unconditionally makes a closed connection say it runs (guided step 6)',
     ).toBe('closed');
     expect(
       closing,
@@ -409,9 +425,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     );
     expect(
       call?.message,
-      'McpConnection.connect step 6: the connection stays closed; a call fails and starts nothing',
+      'McpConnection.connect: the connection stays closed; a call fails and starts nothing (guided step 6)',
     ).toBe('MCP server "box" is closed');
-    expect(box.state.connections, 'McpConnection.connect step 6: a closed connection is never started again').toBe(1);
+    expect(
+      box.state.connections,
+      'McpConnection.connect: a closed connection is never started again (guided step 6)',
+    ).toBe(1);
   });
 
   test("a late onclose from an earlier start's client does not stop the server that runs now", async () => {
@@ -431,18 +450,22 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
       () => undefined,
       (e: unknown) => e as Error,
     );
-    expect(failed?.message, 'McpConnection.connect step 5: a transport that fails to start fails the start').toMatch(
-      /^MCP server "box" did not start: .*ENOENT/,
-    );
+    expect(
+      failed?.message,
+      'McpConnection.connect: a transport that fails to start fails the start (guided step 5)',
+    ).toMatch(/^MCP server "box" did not start: .*ENOENT/);
     const pong = { content: [{ type: 'text', text: 'pong' }] };
     expect(
-      await within(connection.callTool('ping', {}), 'McpConnection.callTool step 2: the restart must not hang'),
-      'McpConnection.callTool step 2: the next call starts it again and runs',
+      await within(
+        connection.callTool('ping', {}),
+        'McpConnection.callTool: the restart must not hang (guided step 2)',
+      ),
+      'McpConnection.callTool: the next call starts it again and runs (guided step 2)',
     ).toMatchObject(pong);
     first.onclose?.(); // the first start's pipe closes only now
     expect(
       connection.state,
-      "McpConnection.connect step 4: only the current client's onclose counts; the first start's client closed late and the server that runs now was taken for dead",
+      "McpConnection.connect: only the current client's onclose counts; the first start's client closed late and the server that runs now was taken for dead (guided step 4)",
     ).toBe('running');
     const again = await connection.callTool('ping', {}).then(
       (result) => result,
@@ -450,11 +473,12 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     );
     expect(
       again,
-      'McpConnection.connect step 4: a late onclose of a replaced client must not stop the server that runs now (its calls then fail as "already restarted once")',
+      'McpConnection.connect: a late onclose of a replaced client must not stop the server that runs now (its calls then fail as "already restarted once") (guided step 4)',
     ).toMatchObject(pong);
-    expect(box.state.connections, 'McpConnection.connect step 4: the running server is used, not started again').toBe(
-      1,
-    );
+    expect(
+      box.state.connections,
+      'McpConnection.connect: the running server is used, not started again (guided step 4)',
+    ).toBe(1);
     await connection.close();
   });
 
@@ -463,21 +487,22 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     const hub = await start({ box: box.factory });
     const tools = await hub.tools();
     await hub.close();
-    expect(hub.connections[0]!.state, 'McpConnection.close step 1: closed').toBe('closed');
+    expect(hub.connections[0]!.state, 'McpConnection.close: closed (guided step 1)').toBe('closed');
     const { history } = await runAgent(tools, [callTurn(['c1', 'mcp__box__ping', {}])]);
     expect(
       resultOf(history, 'c1').content,
-      'McpConnection.callTool step 1: a closed server says so (and is not restarted)',
+      'McpConnection.callTool: a closed server says so (and is not restarted) (guided step 1)',
     ).toBe('Error: MCP server "box" is closed');
     expect(box.state.connections, 'McpConnection.close: closing is not a crash; no restart').toBe(1);
-    expect(hub.connections[0]!.restarts, 'McpConnection.callTool step 1: a closed connection is never restarted').toBe(
-      0,
-    );
+    expect(
+      hub.connections[0]!.restarts,
+      'McpConnection.callTool: a closed connection is never restarted (guided step 1)',
+    ).toBe(0);
     await expect(
       hub.connections[0]!.connect(),
-      'McpConnection.connect step 1: a closed connection cannot start again',
+      'McpConnection.connect: a closed connection cannot start again (guided step 1)',
     ).rejects.toThrow(/closed/);
-    expect(box.state.connections, 'McpConnection.connect step 1: throw before making a transport').toBe(1);
+    expect(box.state.connections, 'McpConnection.connect: throw before making a transport (guided step 1)').toBe(1);
     await expect(hub.connections[0]!.close(), 'McpConnection.close: safe to call twice').resolves.toBeUndefined();
   });
 });
@@ -505,14 +530,16 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     expect(names(1), 'before the change').toEqual(['mcp__docs__old', 'mcp__other__keep']);
     expect(
       names(2),
-      "McpServers.refreshTools step 3: the request shows the server's new tools instead of the old ones; other servers' tools stay",
+      "McpServers.refreshTools: the request shows the server's new tools instead of the old ones; other servers' tools stay (guided step 3)",
     ).toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
     expect(
       tools.names(),
-      "McpServers.refreshTools step 3: the run's ToolSet is swapped too, so the new tool can run",
+      "McpServers.refreshTools: the run's ToolSet is swapped too, so the new tool can run (guided step 3)",
     ).toEqual(['mcp__other__keep', 'mcp__docs__fresh']);
     expect(resultOf(history, 'c2'), 'the new tool ran').toMatchObject({ content: 'fresh x', isError: false });
-    expect(hub.connections[0]!.toolsChanged, 'McpServers.refreshTools step 2: the flag is cleared').toBe(false);
+    expect(hub.connections[0]!.toolsChanged, 'McpServers.refreshTools: the flag is cleared (guided step 2)').toBe(
+      false,
+    );
     expect(history).toBeValidHistory('after a tool list change');
   });
 
@@ -530,9 +557,9 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     );
     expect(
       changed?.tools.map((t) => t.name),
-      'McpServers.refreshTools step 2: a listing that fails leaves the server with no tools, not with stale ones',
+      'McpServers.refreshTools: a listing that fails leaves the server with no tools, not with stale ones (guided step 2)',
     ).toEqual(['mcp__other__keep']);
-    expect(tools.names(), 'McpServers.refreshTools step 3').toEqual(['mcp__other__keep']);
+    expect(tools.names(), 'McpServers.refreshTools guided step 3').toEqual(['mcp__other__keep']);
   });
 
   test("a stopped server's tools stay as they were (a call may restart it); it is not listed", async () => {
@@ -545,9 +572,9 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
     expect(
       await hub.refreshTools({ system: undefined, messages: [], tools: tools.definitions() }, ctx),
-      'McpServers.refreshTools step 2: only running servers are refreshed',
+      'McpServers.refreshTools: only running servers are refreshed (guided step 2)',
     ).toBeUndefined();
-    expect(tools.names(), 'McpServers.refreshTools step 2: a stopped server keeps its tools').toEqual([
+    expect(tools.names(), 'McpServers.refreshTools: a stopped server keeps its tools (guided step 2)').toEqual([
       'mcp__docs__old',
     ]);
   });
@@ -560,7 +587,7 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     const ctx = { signal: new AbortController().signal, turn: 1, history: [], emit: () => {}, tools };
     expect(
       await hub.refreshTools(request, ctx),
-      'McpServers.refreshTools step 4: nothing changed, return undefined',
+      'McpServers.refreshTools: nothing changed, return undefined (guided step 4)',
     ).toBeUndefined();
     hub.connections[0]!.toolsChanged = true;
     const changed = await hub.refreshTools(
@@ -572,12 +599,12 @@ describe('notifications/tools/list_changed (src/mcp/servers.ts: McpServers.refre
     );
     expect(
       changed?.tools.map((t) => t.name),
-      'McpServers.refreshTools step 3: built-in tools stay where they are',
+      'McpServers.refreshTools: built-in tools stay where they are (guided step 3)',
     ).toEqual(['read', 'mcp__docs__a']);
     hub.connections[0]!.toolsChanged = true;
     expect(
       await hub.refreshTools({ ...request }, { ...ctx, tools: undefined }),
-      'McpServers.refreshTools step 1: no ToolSet, nothing to do',
+      'McpServers.refreshTools: no ToolSet, nothing to do (guided step 1)',
     ).toBeUndefined();
   });
 });

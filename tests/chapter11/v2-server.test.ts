@@ -38,8 +38,13 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     ).toBe(LATEST_PROTOCOL_VERSION);
     expect(client.getServerVersion()?.name).toBe('kit-v2-fixture');
     const echo = tools.find((t) => t.name === 'mcp__v2__echo');
-    expect(echo?.readOnly, 'mcpTool step 3: its readOnlyHint is only a claim: the tool is not read-only').toBe(false);
-    expect(new ToolSet([echo!]).definitions()[0]!.inputSchema, 'mcpTool step 2: the schema without $schema').toEqual({
+    expect(echo?.readOnly, 'mcpTool: its readOnlyHint is only a claim: the tool is not read-only (guided step 3)').toBe(
+      false,
+    );
+    expect(
+      new ToolSet([echo!]).definitions()[0]!.inputSchema,
+      'mcpTool: the schema without $schema (guided step 2)',
+    ).toEqual({
       type: 'object',
       properties: { message: { type: 'string' } },
       required: ['message'],
@@ -64,11 +69,11 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     answer = 'allow_once';
     const { history } = await within(
       runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'deploy' }])]),
-      'McpConnection.connect step 3: answer elicitation/create',
+      'McpConnection.connect: answer elicitation/create (guided step 3)',
     );
     expect(
       resultOf(history, 'c1').content,
-      'answerElicitation step 3: a yes accepts with what the question showed',
+      'answerElicitation: a yes accepts with what the question showed (guided step 3)',
     ).toBe('deploy: accept {"confirm":true}');
     expect(
       questions.map((q) => [q.call.id, q.call.name]),
@@ -85,22 +90,23 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     questions.length = 0;
     answer = 'reject_once';
     const no = await runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'drop the table' }])]);
-    expect(resultOf(no.history, 'c1').content, 'answerElicitation step 3: a no declines').toBe(
+    expect(resultOf(no.history, 'c1').content, 'answerElicitation: a no declines (guided step 3)').toBe(
       'drop the table: decline null',
     );
     answer = undefined;
     const nobody = await runAgent(tools, [callTurn(['c2', 'mcp__v2__confirm', { action: 'push' }])]);
-    expect(resultOf(nobody.history, 'c2').content, 'answerElicitation step 3: nobody answered: decline').toBe(
+    expect(resultOf(nobody.history, 'c2').content, 'answerElicitation: nobody answered: decline (guided step 3)').toBe(
       'push: decline null',
     );
     answer = 'allow_once';
     const typed = await runAgent(tools, [callTurn(['c3', 'mcp__v2__ask_name', {}])]);
-    expect(resultOf(typed.history, 'c3').content, 'answerElicitation step 1: a yes cannot fill a name: decline').toBe(
-      'name: decline null',
-    );
+    expect(
+      resultOf(typed.history, 'c3').content,
+      'answerElicitation: a yes cannot fill a name: decline (guided step 1)',
+    ).toBe('name: decline null');
     expect(
       questions.map((q) => q.call.id),
-      'answerElicitation step 1: nobody is asked for the name',
+      'answerElicitation: nobody is asked for the name (guided step 1)',
     ).toEqual(['c1', 'c2']);
   });
 
@@ -122,7 +128,7 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     })();
     await within(
       run,
-      'mcpTool step 4 and McpConnection.callTool step 4: progress must reach ctx.emit while the call runs (the server waits for the test to see it)',
+      'mcpTool guided step 4 and McpConnection.callTool guided step 4: progress must reach ctx.emit while the call runs (the server waits for the test to see it)',
     );
     const order = events.flatMap((e) => (e.type === 'tool_progress' || e.type === 'tool_result' ? [e.type] : []));
     expect(order[0], 'the first progress event comes before the result').toBe('tool_progress');
@@ -168,7 +174,7 @@ function serverSpeaking(
   return { factory, seen };
 }
 
-describe('version negotiation with an older server (src/mcp/client.ts: McpConnection.connect step 5)', () => {
+describe('version negotiation with an older server (src/mcp/client.ts: McpConnection.connect guided step 5)', () => {
   test('the client offers the latest revision; a server that answers with 2024-11-05 is spoken to in that one', async () => {
     const old = serverSpeaking('2024-11-05');
     const hub = await McpServers.start({ old: old.factory });
@@ -189,16 +195,17 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
     try {
       const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__odd__hello', {}])]);
       const result = resultOf(history, 'c1');
-      expect(result.isError, 'McpConnection.callTool step 5: the SDK refused the answer, so the call failed').toBe(
-        true,
-      );
+      expect(
+        result.isError,
+        'McpConnection.callTool: the SDK refused the answer, so the call failed (guided step 5)',
+      ).toBe(true);
       expect(
         result.content,
-        'McpConnection.callTool step 5: only an SdkError whose code is RequestTimeout is "did not answer"; this one is `MCP server "<name>": <text>`',
+        'McpConnection.callTool: only an SdkError whose code is RequestTimeout is "did not answer"; this one is `MCP server "<name>": <text>` (guided step 5)',
       ).toMatch(/MCP server "odd": /);
       expect(
         result.content,
-        'McpConnection.callTool step 5: the server answered at once; a refused answer is not a timeout',
+        'McpConnection.callTool: the server answered at once; a refused answer is not a timeout (guided step 5)',
       ).not.toMatch(/did not answer/);
     } finally {
       await hub.close();
@@ -211,11 +218,11 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
     try {
       expect(
         hub.connections,
-        'McpConnection.connect step 5: the handshake failed, so the server did not start',
+        'McpConnection.connect: the handshake failed, so the server did not start (guided step 5)',
       ).toEqual([]);
       expect(
         hub.failures.map((f) => f.error).join('\n'),
-        "McpConnection.connect step 5: `did not start:` and the SDK's reason",
+        "McpConnection.connect: `did not start:` and the SDK's reason (guided step 5)",
       ).toMatch(/^MCP server "odd" did not start: .*1999-01-01/);
     } finally {
       await hub.close();
