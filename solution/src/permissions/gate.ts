@@ -146,6 +146,29 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
       mode = next;
     },
     sessionRules,
+    /**
+     * Judges one call before it runs: it never runs the call, only decides (ToolDecision), and every decision
+     * carries a PermissionNote (agent-event-types.ts) saying how it was reached: the rule as written and its
+     * source when a rule decided, the answer and the rules added when the person was asked.
+     *
+     * - evaluate judges it with the options' rules and then this session's, in the current mode, counting as
+     *   read-only what READ_ONLY_TOOLS lists or what the run's tools (ctx.tools) declare read-only; a tool the run
+     *   does not have is judged like any other, without a crash.
+     * - Allowed: the call goes ahead, unless options.mustAsk gives a reason for it, which turns it into a question
+     *   with that reason (it only ever adds a question: a deny stays a deny).
+     * - Denied: blocked, never asked; the model reads that it was `denied`, why (the rule, or that the agent is
+     *   planning), and not to retry.
+     * - Otherwise the person is asked (options.ask) with a PermissionRequest: the reason, the rules "always" would
+     *   add (suggestRules, given) and, only when "always" would still ask next time, why (stillAsks, given), and
+     *   the run's signal. An abort while the question is open rejects at once with the signal's reason, even when
+     *   the callback ignores the signal (rejectOnAbort, given).
+     * - Fail closed when nobody can answer (no callback, or it answers undefined): blocked, as denied, saying the
+     *   call needs the person's approval, nobody can answer here, and how to allow it: `--allowedTools` with the
+     *   first suggested rule quoted, when there is one, or an allow rule in `.claude/settings.json`.
+     * - `allow_once` and `allow_always` let it run; any other answer blocks it, saying the person `rejected` it and
+     *   not to retry. An "always" adds the suggested rules to the session (parseRule, source `session`): allow
+     *   rules, or deny rules for `reject_always`, used for every later call.
+     */
     async beforeToolCall(call, ctx) {
       // #region chapter 8: createPermissionGate.beforeToolCall
       // 1. evaluate the call with the options' rules followed by the session rules, the current mode, the

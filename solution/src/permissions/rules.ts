@@ -77,10 +77,21 @@ export function formatRule(rule: Pick<Rule, 'tool' | 'specifier'>): string {
 }
 
 /**
- * Parses one rule written in Claude Code's syntax, as found in `source`. Throws RuleSyntaxError, naming the rule
- * and the source, for: an empty rule, a name that is neither a Claude Code tool nor an MCP name, unbalanced or
- * empty parentheses, text after the closing parenthesis, a specifier on an MCP name, and a WebFetch specifier
- * that is not `domain:<host>`. Names are looked up as data: `toString` or `__proto__` is not a tool.
+ * Parses one rule written in Claude Code's syntax (`Bash(npm run test:*)`, `Read(./.env)`, `mcp__github`), as found
+ * in `source`: a name, then optionally a specifier in parentheses that reaches to the very end. It fails closed: a
+ * rule that cannot be read is never guessed at (a misread deny would be a silent allow), so every problem is a
+ * RuleSyntaxError whose message quotes the rule as written (as a string literal, quotes and all) and names the
+ * source, then says what is wrong:
+ * - not that shape (empty, unbalanced, text after the `)`, two names): that a rule is a `tool name`, optionally
+ *   followed by (specifier);
+ * - a name that is neither Claude Code's (a key of CLAUDE_TOOLS, looked up as data: `toString` or `__proto__` is
+ *   none) nor an MCP name (`mcp__<server>`, `mcp__<server>__*` or `mcp__<server>__<tool>`, a star only as a whole
+ *   `__*` at the end): `unknown tool <name>`, and the names that are known (the kit's `bash` is not Claude Code's
+ *   `Bash`);
+ * - parentheses that are `empty` or hold only spaces (leave them out to cover every call);
+ * - a specifier on an MCP name (say an `MCP` rule takes none);
+ * - a WebFetch specifier that is not exactly `domain:<host>` (nothing before it, no path after the host).
+ * A rule that reads keeps its behaviour and its source; it has no specifier at all without parentheses.
  */
 export function parseRule(text: string, behavior: Behavior, source: string): Rule {
   // #region chapter 8: parseRule

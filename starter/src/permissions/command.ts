@@ -121,10 +121,17 @@ function checkLine(root: Node, found: Found): void {
 }
 
 /**
- * Walks the syntax tree below `node` (`depth` levels down from the top) and adds to `found` every simple command
- * it will run (readCommand) and every path a redirection writes (redirectTarget). Fails closed: throws
- * NotUnderstood for a node kind it does not know, for a node notUnderstood names, and for a tree deeper than
- * LIMITS.depth.
+ * Walks the syntax tree below `node` (`depth` levels down from the top) and adds to `found` each SimpleCommand the
+ * line will run (readCommand) and each path a redirection sends output to (redirectTarget, given: reading,
+ * duplicating and `/dev/null` give none). Containers (CONTAINER_KINDS: lists, pipelines, subshells, loops,
+ * `$(...)`, the words themselves) are walked into, all of what they hold, since what runs inside them runs too; INERT_KINDS hold
+ * nothing that runs.
+ *
+ * It fails closed, judging only what it fully understands: it throws NotUnderstood, and the whole line is then
+ * "not understood", for a node notUnderstood (given) names, for a kind on neither list (never skipped: a list of
+ * what is understood fails in the right direction, a skipped unknown kind is a way round every rule), and for a
+ * tree nested deeper than LIMITS.depth (exactly that deep is still walked; deeper is asked about, never a stack
+ * overflow).
  */
 export function walk(node: Node, found: Found, depth: number): void {
   // #region chapter 8: walk
@@ -134,9 +141,11 @@ export function walk(node: Node, found: Found, depth: number): void {
 }
 
 /**
- * One `command` node as a SimpleCommand: its `variable_assignment` children as written, its name (the `name`
- * field, a command_name node) and its `argument` fields, each as its literal value, or its text when the value is
- * only known at run time. A name that is not literal, or holds a glob character (`*`, `?`, `[`), is computed.
+ * One `command` node as a SimpleCommand (bash-syntax.ts): the assignments in front as written, then the words as
+ * bash will pass them, the command first: quotes removed and escapes undone where it is known now (literal,
+ * given), and a word only known at run time kept as written. The command is `computed` when it is not literal, or
+ * holds a glob character (`*`, `?`, `[`): `$x a`, `"$CMD" x`, `/bin/r? x` run a program nobody can name before it
+ * runs, so it stands in the words as written and no rule can allow it.
  */
 export function readCommand(node: Node): SimpleCommand {
   // #region chapter 8: readCommand
@@ -146,10 +155,16 @@ export function readCommand(node: Node): SimpleCommand {
 }
 
 /**
- * Why an allow rule for one command (its words, the name first) does not cover what it does, or undefined: a word
- * before any `--` is an option RISKY_OPTIONS lists for the command (optionMatches), or, where the table gives a
- * script pattern, a word that is not an option (any word after `--`) matches it. `Bash(find:*)` allows `find .`,
- * not `find . -exec rm {} +`.
+ * Why an allow rule for one command (its words, the command first) does not cover what it does, or undefined: an
+ * allow rule allows a command, not the switches that make it run other programs or write files. `Bash(find:*)`
+ * allows `find .`, not `find . -exec rm {} +`.
+ *
+ * RISKY_OPTIONS (given) lists them by the command's base name (`/usr/bin/find` counts as `find`); its Risky type
+ * says what an entry holds. A reason is given for an entry that covers the command whatever follows, for an
+ * argument before any `--` that is among the entry's switches (optionMatches, given, knows how each is written),
+ * and, where the entry has a script pattern, for a program it matches: an argument that does not start with `-`,
+ * or any after `--` (after `--`, `-c` is a file, not the switch). The reason names the command (and the switch or
+ * program) and says what it lets the command do that its rule does not cover.
  */
 export function beyondRule(words: readonly string[]): string | undefined {
   // #region chapter 8: beyondRule
@@ -164,8 +179,11 @@ export function beyondRule(words: readonly string[]): string | undefined {
  * without its options before the subcommand (gitSubcommand); and other commands it runs: through a wrapper, the
  * words after its options (afterWrapper); through `bash -c` and the other SHELLS, the script (shellScript) read
  * with shellCommands one level deeper, and through `eval` its arguments joined by spaces, the same way; through
- * `find`, findCommands. Returns the commands found (computed ones included) and the writes and reads of any script. Throws
- * NotUnderstood past LIMITS.depth, and for a command whose effect cannot be seen (opaqueCommand).
+ * `find`, findCommands. Each one found is seen through again in turn (`timeout 5 env rm x` runs `rm x`). Returns
+ * the commands found (computed ones included) and the writes and reads of any script. Fails closed: throws
+ * NotUnderstood past LIMITS.depth (wrapped deeper than that is asked about), for a command whose effect cannot be
+ * seen (opaqueCommand: `flock`, `chroot`, `source <(…)`, `trap`), for a shell that reads its script from standard
+ * input (shellScript throws), and wherever a script it reads is not understood.
  */
 export function innerCommands(words: readonly string[], depth: number): Found {
   // #region chapter 8: innerCommands
@@ -207,11 +225,16 @@ const SUBCOMMANDS = new Set([
 const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
 
 /**
- * The rule to suggest when a person answers "always" to one simple command, written as the command is
- * (assignments in front included): for a command with a subcommand (`git diff HEAD` → `Bash(git diff:*)`,
- * `npm run test:unit -- -w` → `Bash(npm run test:unit:*)`) its prefix, which matches that command with any further
- * arguments; for anything else the exact command (`rm build/x.o` → `Bash(rm build/x.o)`). The text comes from the
- * call, so it is escaped (escapeCommand): `rm *.log` stores `Bash(rm \*.log)`, which allows that command only.
+ * The rule to suggest when a person answers "always" to one simple command: never broader than the command, and
+ * never the bare tool name. Written as the command is, assignments in front included:
+ * - a command with a subcommand (SUBCOMMANDS: `git diff HEAD` → `Bash(git diff:*)`) gets its prefix, which matches
+ *   that command with any further arguments; a script runner's script belongs to the prefix
+ *   (`npm run lint:fix -- -w` → `Bash(npm run lint:fix:*)`), not an option after it (`npm run -s build` →
+ *   `Bash(npm run:*)`). What follows must be a plain name: `git -C /tmp status` is no prefix;
+ * - anything else gets the exact command (`rm build/x.o` → `Bash(rm build/x.o)`).
+ * The text comes from the call, so it is never a pattern: joined with joinWords (an argument with a space or a
+ * quote stays one) and escaped with escapeCommand, so `rm *.log` stores `Bash(rm \*.log)`, which allows that
+ * command only.
  */
 export function suggestBashRule(command: SimpleCommand): string {
   // #region chapter 8: suggestBashRule
@@ -221,11 +244,15 @@ export function suggestBashRule(command: SimpleCommand): string {
 }
 
 /**
- * Why one simple command (its words, the name first) must be asked about whatever the rules say, or undefined:
- * - `sudo`, `su` and `doas` (another user's rights);
- * - `rm` with a recursive flag (`-r`, `-R`, `-rf`, `--recursive`, ...) on a target outside the workspace, or on the
- *   workspace itself (`~` is the home folder);
- * - a writing command (WRITERS, `sed -i`) with an argument that isProtected.
+ * Why one simple command (its words, the command first) must be asked about whatever the rules say, in every
+ * mode, or undefined; the reason names what it touches (the command, the file):
+ * - `sudo`, `su` and `doas`: another user's rights;
+ * - `rm` with a recursive flag (any single-dash option holding `r` or `R`, or `--recursive` and the prefixes GNU
+ *   accepts, such as `--rec`) on anything outside the workspace, or on the workspace itself, each resolved as the
+ *   shell would (resolveArg, given: `~` is the home folder, so `~/project/build` can be inside);
+ * - a writing command (WRITERS, and `sed` editing in place: `-i`, `-i.bak`, `-Ei`, `--in-place`) with an argument
+ *   that isProtected (given): such files change what runs next time.
+ * Anything else is no concern: a plain `rm`, a recursive option of another command, `sed` without in-place.
  */
 export function safetyConcern(words: readonly string[], ws: Workspace): string | undefined {
   // #region chapter 8: safetyConcern

@@ -121,13 +121,22 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
 }
 
 /**
- * The subjects of a shell command: for each simple command the walk finds, the command as written (its
- * assignments and words, joinWords) and every command innerCommands finds (the views of it stripped: true, the
- * commands it runs as they are), and, stripped, the command without its assignments; each with its safetyConcern,
- * its beyondRule, and `unknown` for a computed name. The files each of those commands reads and writes
- * (fileOperands) are `read` and `write` subjects (pathSubjects, operand: true), and each write of a redirection a
- * `write` subject (redirect: true). A command that is not understood is one subject with the whole text as its
- * command and the reason as `unknown`.
+ * What a shell line runs and touches, as Subject values (its fields say what each one means), each judged on its
+ * own, so that a rule that allows one part never allows another.
+ *
+ * - Each SimpleCommand shellCommands (given) finds, as written (assignments in front, joinWords); again without
+ *   its assignments (`stripped`), when it has some; and each that innerCommands finds for it, as what it is: the
+ *   same program spelled another way is `stripped`, a program it makes run is not (that needs an allow of its
+ *   own).
+ * - Each of those carries its safetyConcern and its beyondRule, and, when its name is only known as it runs,
+ *   `unknown` saying so.
+ * - What each of them takes as input or output (fileOperands, given) and what a redirection takes as input become
+ *   `read` / `write` Subjects marked as an `operand` (and `searched` when so); each place a redirection sends
+ *   output to becomes a `write` Subject marked as a `redirect`; each resolved as the shell would (resolveArg) and
+ *   followed to where it lands (pathSubjects, given).
+ * - Fail closed: when any part is not understood (shellCommands, innerCommands and fileOperands throw
+ *   NotUnderstood), the whole call is a single Subject, the whole text as its command and the reason as
+ *   `unknown`: it matches every Bash deny and ask rule and no allow rule. Anything else thrown is a bug, and goes on.
  */
 export async function bashSubjects(command: string, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: bashSubjects
@@ -137,9 +146,14 @@ export async function bashSubjects(command: string, ws: Workspace): Promise<Subj
 }
 
 /**
- * What `call` touches, as the tools would see it. bash: bashSubjects. Path tools: the path resolved against the
- * workspace (`src/../.env` is `.env`) and where it really leads (pathSubjects); glob and grep search it. web_fetch:
- * the URL's host. Any other tool: one subject with only the name.
+ * What `call` touches, as the tools would see it (Subject). What the model sent may be anything: never assume it
+ * is a record, and use a field only when it is a string (a `path` that is a number counts as none).
+ * - bash: bashSubjects of its shell line (none given is the empty line).
+ * - PATH_TOOLS: the path resolved against the workspace root (`src/../.env` is `.env`; none given is the root
+ *   itself), with where it really leads (pathSubjects, given); glob and grep look inside it, so theirs is
+ *   `searched`.
+ * - web_fetch: the URL's host, and no host for a URL that does not parse.
+ * - Anything else: a single Subject naming only the tool it calls.
  */
 export async function callSubjects(call: ToolCall, ws: Workspace): Promise<Subject[]> {
   // #region chapter 8: callSubjects
@@ -191,13 +205,19 @@ export function mcpRuleServer(tool: string): string | undefined {
 }
 
 /**
- * Whether `rule` covers `subject`. The names: an MCP rule for a whole server (mcpRuleServer) matches every tool of
- * that server (`mcp__server__…`, not `mcp__server2__…`), an MCP tool rule only that tool; any other rule matches the
- * kit tools CLAUDE_TOOLS lists for it (an allow rule: ruleTools). A subject with `unknown` set matches every deny and
- * ask rule of its tool and no allow rule; one with `beyond` set no allow rule. No specifier matches every call of those tools. Bash: commandPattern. Path rules: the pattern
- * (rulePathGlob) matches the subject's path or a folder above it, and for a deny or ask rule and a searched path,
- * also when it reaches into it (globReachesInto). WebFetch: `domain:host` matches that host exactly, `domain:*.host`
- * any host below it.
+ * Whether `rule` covers `subject`.
+ *
+ * - First, what it is for. An MCP rule for a whole server (mcpRuleServer, given) matches each of that server's
+ *   tools, on the whole server name (`mcp__github__…`, not `mcp__github2__…`); an MCP rule for one tool only that
+ *   tool. Any other rule matches the kit tools CLAUDE_TOOLS lists for it, looked up as data (its own keys only),
+ *   and an allow rule only those ruleTools (given) keeps: `Edit` allows editing, not creating files.
+ * - Fail closed: a subject with `unknown` set matches every deny and ask rule of its tool, whatever is in the
+ *   parentheses, and no allow rule; one with `beyond` set matches no allow rule.
+ * - A rule without parentheses matches every call of those tools. Otherwise what is in them must fit the kind of
+ *   subject, and one for another kind matches nothing: a shell line, through commandPattern (given); a file, when
+ *   the rule's glob (rulePathGlob, then globToRegExp) matches it or a folder above it (never one whose name only
+ *   starts the same), and, for a deny or ask rule on a `searched` folder, also when that glob reaches into it
+ *   (globReachesInto); a host, when `domain:host` names it exactly, or `domain:*.host` names a host below it.
  */
 export function ruleMatches(rule: Rule, subject: Subject, ws: Workspace): boolean {
   // #region chapter 8: ruleMatches
@@ -215,17 +235,21 @@ export const ruleTools = (rule: Rule): readonly string[] =>
 const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
 
 /**
- * Allow, ask or deny for one call, in Claude Code's order:
- * 1. a deny rule that matches any subject: deny;
- * 2. plan mode, and the tool is not read-only: deny (the model is planning);
- * 3. a command not understood while a deny rule for files exists: ask (it could reach the denied file);
- * 4. a subject's safety concern (a risky command, a write to a protected path), then an ask rule that matches any
- *    subject: ask, in every mode;
- * 5. every subject that needs its own allow (not the stripped commands, not a file a command takes inside the
- *    workspace)
- *    allowed, by an allow rule or by the mode (bypassPermissions: all; any mode: read-only tools; acceptEdits: edit
- *    tools inside the workspace): allow, with the first allow rule used if any;
- * 6. otherwise: ask, saying no rule allows it in this mode, or, for a command not understood, why not.
+ * Allow, ask or deny for one call (a Decision: the behaviour, one sentence saying what decided, and the rule when
+ * one did), judged through its subjects (callSubjects). It fails closed: what it does not fully understand, it asks
+ * about, and it allows only when every subject that needs an allow has one. Claude Code's order:
+ * 1. a deny rule that matches any subject: deny, the reason naming the rule and its source;
+ * 2. plan mode, and the tool is not read-only: deny, the reason saying the agent is in `plan` mode and may only read;
+ * 3. then, in every mode, bypassPermissions too (the person asked to be asked, and a protected file stays
+ *    protected): a bash subject not understood while any deny rule for files exists (PATH_RULE_TOOLS) asks, since
+ *    it could reach the file that rule protects; then a subject's safety concern asks, with that concern; then an
+ *    ask rule that matches any subject asks, naming it;
+ * 4. allow, when there is a subject and each one that needs its own allow is allowed (not the stripped ones, not a
+ *    file a command takes inside the workspace), by an allow rule or by the mode: bypassPermissions allows all,
+ *    any mode a read-only tool (never an `unknown` subject), acceptEdits the edit tools inside the workspace. The
+ *    decision names the first allow rule used, if any;
+ * 5. otherwise ask: the reason names the tool and the mode, or, when a subject is unknown, says the call is
+ *    `not understood`, why, and that no rule can allow it.
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
  * counts a tool that declares itself read-only (Tool.readOnly; never an MCP tool, whose readOnlyHint is only a claim).
  */

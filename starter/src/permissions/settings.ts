@@ -50,9 +50,17 @@ export function settingsFiles(root: string, home: string): string[] {
 }
 
 /**
- * Reads and merges the settings files of `root` (settingsFiles; HOME is `home`). A missing file is skipped. Throws
- * SettingsError naming the file for invalid JSON or a wrong shape (zod's message says where), and passes on the
- * RuleSyntaxError of a rule that cannot be read (it names the file and the rule).
+ * Reads and merges the settings files of `root` (settingsFiles, in that order; HOME is `home`). It fails closed: a
+ * file that is there but cannot be used is an error, never skipped, since skipping it could drop a deny rule.
+ *
+ * - Only a file that does not exist is skipped; any other read error (a folder in its place) is thrown as it is.
+ * - A file that is not valid JSON, or whose shape settingsFileSchema refuses, is a SettingsError naming the file
+ *   (and saying it is not valid `JSON`, or where the shape is wrong, with zod's prettified message). The schema
+ *   checks only what the kit reads: other keys of a Claude Code file are left alone.
+ * - Each rule is parsed with parseRule, the file as its source; its RuleSyntaxError is passed on (it quotes the
+ *   rule and names the file).
+ * - The rule lists add up, user file first, in the files' order (a deny anywhere still wins: evaluate checks
+ *   every deny first); for `defaultMode` the most local file that sets one wins. `files` lists the files read.
  */
 export async function loadSettings(root: string, home: string): Promise<Settings> {
   // #region chapter 8: loadSettings
