@@ -4,12 +4,33 @@
  */
 import type { Quiz } from '../../book/.vitepress/lib/quiz.js';
 
-/** The most of the guide's quizzes whose right answer may sit in one position, or be the longest choice. */
+/** The most of the guide's quizzes whose right answer may sit in one position, or hold one rank by length. */
 export const QUIZ_SHARE = 0.4;
 
+/** The fewest of the three-choice quizzes whose right answer may hold each rank by length (longest, middle, shortest). */
+export const QUIZ_LENGTH_FLOOR = 0.2;
+
 /**
- * Quizzes a reader can pass without understanding: when most right answers are B, or the longest choice, guessing
- * works. Across the guide (from 12 quizzes on), no position and no "the longest" may hold more than QUIZ_SHARE.
+ * Where a quiz's right answer ranks by length among three choices: `longest` (longer than both others), `shortest`
+ * (shorter than both), else `middle` (ties included: a tie gives a guesser nothing to go on). Undefined for a quiz of
+ * another size.
+ */
+export function lengthRank(quiz: Quiz): 'longest' | 'middle' | 'shortest' | undefined {
+  if (quiz.choices.length !== 3) return undefined;
+  const right = quiz.choices.findIndex((c) => c.correct);
+  const length = quiz.choices[right]!.text.length;
+  const others = quiz.choices.filter((_, i) => i !== right).map((c) => c.text.length);
+  if (others.every((l) => l < length)) return 'longest';
+  if (others.every((l) => l > length)) return 'shortest';
+  return 'middle';
+}
+
+/**
+ * Quizzes a reader can pass without understanding: when most right answers are B, or the longest choice, or the one
+ * of middle length ("skip the shortest, take the middle"), guessing works. Across the guide (from 12 quizzes on), no
+ * position and no "the longest" may hold more than QUIZ_SHARE; among the three-choice quizzes, the right answer is the
+ * longest, the middle and the shortest choice about equally often: each rank between QUIZ_LENGTH_FLOOR and
+ * QUIZ_SHARE of them. checkGuide counts each language apart (a Chinese choice's length compares with Chinese choices).
  */
 export function quizBalance(quizzes: readonly Quiz[]): string[] {
   if (quizzes.length < 12) return [];
@@ -17,11 +38,14 @@ export function quizBalance(quizzes: readonly Quiz[]): string[] {
   const limit = Math.floor(quizzes.length * QUIZ_SHARE);
   const at = new Map<number, number>();
   let longest = 0;
+  const ranks = { longest: 0, middle: 0, shortest: 0 };
   for (const quiz of quizzes) {
     const right = quiz.choices.findIndex((c) => c.correct);
     at.set(right, (at.get(right) ?? 0) + 1);
     const length = quiz.choices[right]!.text.length;
     if (quiz.choices.every((c, i) => i === right || c.text.length < length)) longest++;
+    const rank = lengthRank(quiz);
+    if (rank) ranks[rank]++;
   }
   for (const [index, count] of [...at].sort((a, b) => a[0] - b[0])) {
     if (count > limit)
@@ -33,6 +57,28 @@ export function quizBalance(quizzes: readonly Quiz[]): string[] {
     problems.push(
       `quizzes: in ${longest} of ${quizzes.length} the right answer is the longest choice (at most ${limit}): give wrong choices the same care and detail, or say the right one shorter`,
     );
+  const three = ranks.longest + ranks.middle + ranks.shortest;
+  if (three >= 12) {
+    const most = Math.floor(three * QUIZ_SHARE);
+    const fewest = Math.ceil(three * QUIZ_LENGTH_FLOOR);
+    const figures = `longest ${ranks.longest}, middle ${ranks.middle}, shortest ${ranks.shortest} of ${three}`;
+    const how = {
+      longest: 'say some right answers shorter, or give their wrong choices the detail of a real misconception',
+      middle:
+        'make some right answers the shortest choice (a wrong choice that states a misconception and its reasoning is rarely short) or the longest',
+      shortest: 'give some wrong choices a misconception in full, or say some right answers with their reason',
+    } as const;
+    for (const rank of ['longest', 'middle', 'shortest'] as const) {
+      if (ranks[rank] > most)
+        problems.push(
+          `quizzes: the right answer is the ${rank} of the three choices in ${ranks[rank]} (${figures}; at most ${most}), so a guess by length pays: ${how[rank]}`,
+        );
+      else if (ranks[rank] < fewest)
+        problems.push(
+          `quizzes: the right answer is the ${rank} of the three choices in only ${ranks[rank]} (${figures}; at least ${fewest}), so a guess by length pays: make some right answers the ${rank}`,
+        );
+    }
+  }
   return problems;
 }
 

@@ -44,6 +44,8 @@ export {
   HEADER_MAX_ZH,
   headerLabels,
   headerLength,
+  lengthRank,
+  QUIZ_LENGTH_FLOOR,
   QUIZ_SHARE,
   quizBalance,
 } from './guide-prose.js';

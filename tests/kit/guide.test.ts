@@ -12,6 +12,7 @@ import {
   checkStubTable,
   checkStubTables,
   headerLength,
+  lengthRank,
   quizBalance,
   fencedBlocks,
   guideDiagrams,
@@ -377,8 +378,9 @@ describe('quizBalance (scripts/lib/guide-prose.ts)', () => {
     question: 'Q?',
     choices: lengths.map((n, i) => ({ text: 'x'.repeat(n), correct: i === right, explanation: 'because' })),
   });
-  it('accepts right answers spread over the positions and rarely the longest', () => {
-    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i % 3, i % 3 === 0 ? [40, 50, 60] : [60, 50, 40]));
+  it('accepts right answers spread over the positions and over the ranks by length', () => {
+    // Right at A, B, C in turn, so the longest, the middle and the shortest in turn.
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i % 3, [60, 50, 40]));
     expect(quizBalance(quizzes)).toEqual([]);
     expect(quizBalance(quizzes.slice(0, 11).map(() => quiz(1, [10, 90, 10]))), 'too few quizzes to judge').toEqual([]);
   });
@@ -387,7 +389,22 @@ describe('quizBalance (scripts/lib/guide-prose.ts)', () => {
     expect(quizBalance(quizzes)).toEqual([
       'quizzes: 20 of 30 right answers are choice B (at most 12): move some right answers to other positions, so a guess by position does not pay',
       'quizzes: in 20 of 30 the right answer is the longest choice (at most 12): give wrong choices the same care and detail, or say the right one shorter',
+      'quizzes: the right answer is the longest of the three choices in 20 (longest 20, middle 0, shortest 10 of 30; at most 12), so a guess by length pays: say some right answers shorter, or give their wrong choices the detail of a real misconception',
+      'quizzes: the right answer is the middle of the three choices in only 0 (longest 20, middle 0, shortest 10 of 30; at least 6), so a guess by length pays: make some right answers the middle',
     ]);
+  });
+  it('names "take the middle-length choice" when it pays, ties counted as the middle', () => {
+    // Positions balanced; the right answer always between the two others' lengths, or tied with one.
+    const lengths = (right: number, tie: boolean) =>
+      [0, 1, 2].map((c) => (c === right ? 50 : c === (right + 1) % 3 ? (tie ? 50 : 40) : 60));
+    const quizzes = Array.from({ length: 30 }, (_, i) => quiz(i % 3, lengths(i % 3, i < 3)));
+    expect(quizzes.map(lengthRank).every((r) => r === 'middle')).toBe(true);
+    expect(quizBalance(quizzes)).toEqual([
+      'quizzes: the right answer is the longest of the three choices in only 0 (longest 0, middle 30, shortest 0 of 30; at least 6), so a guess by length pays: make some right answers the longest',
+      'quizzes: the right answer is the middle of the three choices in 30 (longest 0, middle 30, shortest 0 of 30; at most 12), so a guess by length pays: make some right answers the shortest choice (a wrong choice that states a misconception and its reasoning is rarely short) or the longest',
+      'quizzes: the right answer is the shortest of the three choices in only 0 (longest 0, middle 30, shortest 0 of 30; at least 6), so a guess by length pays: make some right answers the shortest',
+    ]);
+    expect(lengthRank(quiz(0, [10, 20, 30, 40])), 'four choices have no middle').toBeUndefined();
   });
 });
 
