@@ -24,7 +24,7 @@ import { parseScriptArgs } from '../kit/args.js';
 import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
 import { APPROACH, loadHints, stubSteps } from '../kit/hints.js';
-import { docComment, parseSource, stubContracts } from '../lib/contracts.js';
+import { docComment, lineStarts, parseSource, stubContracts } from '../lib/contracts.js';
 import { contractLine, listSources, parseRegions } from '../lib/regions.js';
 
 export interface StubDictation {
@@ -95,8 +95,7 @@ export function dictation(root = ROOT): StubDictation[] {
     const regions = parseRegions(text, rel);
     if (regions.length === 0) continue;
     const ast = parseSource(text);
-    const lineStart = [0];
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStart.push(i + 1);
+    const lineStart = lineStarts(text);
     for (const region of regions) {
       const marker = lineStart[region.start]!;
       const bodyFrom = lineStart[region.start + 1 + region.steps.length]!;

@@ -7,8 +7,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import {
-  buildWorkspace,
   type Edition,
+  type Region,
   listSources,
   parseRegions,
   rewriteRegions,
@@ -20,28 +20,33 @@ import { bold, dim } from './ui.js';
 
 export interface ResetPlan {
   /** Files (relative to the root) that would change, with the regions in each. */
-  changes: Array<{ file: string; regions: string[]; text: string }>;
+  changes: Changes;
   /** Regions of the chapter that the learner's tree no longer has (markers deleted). */
   missing: string[];
 }
 
-/** What resetting a chapter would write. Nothing is written here. */
-export function planReset(root: string, chapter: number): ResetPlan {
-  const stubs = buildWorkspace(path.join(root, 'solution/src'), (r) => r.chapter === chapter);
-  const stubInner = new Map<string, string[]>();
-  const solutionKeys: string[] = [];
-  for (const [rel, text] of stubs.files) {
-    const lines = text.split('\n');
-    for (const region of parseRegions(text, rel)) {
-      if (region.chapter !== chapter) continue;
-      const key = `${rel}#${region.name}`;
-      stubInner.set(key, lines.slice(region.start + 1, region.end));
-      solutionKeys.push(key);
-    }
+/** Changed files (relative to the root), with the regions changed in each. */
+type Changes = Array<{ file: string; regions: string[]; text: string }>;
+
+/**
+ * Rewrites the learner's regions of one chapter in starter/src: `replace` gets each region of the chapter that the
+ * solution also has (with the solution's region and the learner's current inner lines) and returns the new inner
+ * lines, or undefined to leave it. Returns the files that would change and which solution regions were never found.
+ */
+function rewriteChapter(
+  root: string,
+  chapter: number,
+  replace: (rel: string, solution: Region, current: string[]) => string[] | undefined,
+): { changes: Changes; missing: string[] } {
+  const solution = new Map<string, Region>();
+  for (const rel of listSources(path.join(root, 'solution/src'))) {
+    const text = readFileSync(path.join(root, 'solution/src', rel), 'utf8');
+    for (const region of parseRegions(text, rel))
+      if (region.chapter === chapter) solution.set(`${rel}#${region.name}`, region);
   }
   const starterSrc = path.join(root, 'starter/src');
   const seen = new Set<string>();
-  const changes: ResetPlan['changes'] = [];
+  const changes: Changes = [];
   for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
     const source = readFileSync(path.join(starterSrc, rel), 'utf8');
     const names: string[] = [];
@@ -49,11 +54,12 @@ export function planReset(root: string, chapter: number): ResetPlan {
       source,
       todoImportFor(rel),
       (region) => {
-        const inner = region.chapter === chapter ? stubInner.get(`${rel}#${region.name}`) : undefined;
-        if (!inner) return undefined;
+        const reference = region.chapter === chapter ? solution.get(`${rel}#${region.name}`) : undefined;
+        if (!reference) return undefined;
         seen.add(`${rel}#${region.name}`);
         const current = source.split('\n').slice(region.start + 1, region.end);
-        if (current.join('\n') === inner.join('\n')) return undefined;
+        const inner = replace(rel, reference, current);
+        if (!inner || inner.join('\n') === current.join('\n')) return undefined;
         names.push(region.name);
         return inner;
       },
@@ -61,13 +67,18 @@ export function planReset(root: string, chapter: number): ResetPlan {
     );
     if (text !== source) changes.push({ file: `starter/src/${rel}`, regions: names, text });
   }
-  const missing = solutionKeys.filter((k) => !seen.has(k)).map((k) => k.replace('#', ': '));
+  const missing = [...solution.keys()].filter((k) => !seen.has(k)).map((k) => k.replace('#', ': '));
   return { changes, missing };
+}
+
+/** What resetting a chapter would write (its contract stubs back). Nothing is written here. */
+export function planReset(root: string, chapter: number): ResetPlan {
+  return rewriteChapter(root, chapter, (_rel, region) => stubLines(region));
 }
 
 export interface EditionPlan {
   /** Files (relative to the root) that would change, with the stubs in each. */
-  changes: Array<{ file: string; regions: string[]; text: string }>;
+  changes: Changes;
   /** Stubs left as they are because the learner has started them (their lines are neither edition's stub). */
   started: string[];
 }
@@ -77,42 +88,17 @@ export interface EditionPlan {
  * (not started) becomes this edition's; anything else is the learner's and stays. Nothing is written here.
  */
 export function planEdition(root: string, chapter: number, edition: Edition): EditionPlan {
-  const steps = new Map<string, string[]>();
-  for (const rel of listSources(path.join(root, 'solution/src'))) {
-    const text = readFileSync(path.join(root, 'solution/src', rel), 'utf8');
-    for (const region of parseRegions(text, rel))
-      if (region.chapter === chapter) steps.set(`${rel}#${region.name}`, region.steps);
-  }
-  const starterSrc = path.join(root, 'starter/src');
-  const changes: EditionPlan['changes'] = [];
   const started: string[] = [];
-  for (const rel of existsSync(starterSrc) ? listSources(starterSrc) : []) {
-    const source = readFileSync(path.join(starterSrc, rel), 'utf8');
-    const names: string[] = [];
-    const text = rewriteRegions(
-      source,
-      todoImportFor(rel),
-      (region) => {
-        const regionSteps = region.chapter === chapter ? steps.get(`${rel}#${region.name}`) : undefined;
-        if (!regionSteps) return undefined;
-        const wanted = stubLines({ ...region, steps: regionSteps }, edition);
-        const other = stubLines({ ...region, steps: regionSteps }, edition === 'guided' ? 'contract' : 'guided');
-        const current = source
-          .split('\n')
-          .slice(region.start + 1, region.end)
-          .join('\n');
-        if (current === wanted.join('\n')) return undefined;
-        if (current !== other.join('\n')) {
-          started.push(`${rel}: ${region.name}`);
-          return undefined;
-        }
-        names.push(region.name);
-        return wanted;
-      },
-      rel,
-    );
-    if (text !== source) changes.push({ file: `starter/src/${rel}`, regions: names, text });
-  }
+  const { changes } = rewriteChapter(root, chapter, (rel, region, current) => {
+    const other = stubLines(region, edition === 'guided' ? 'contract' : 'guided');
+    const wanted = stubLines(region, edition);
+    if (current.join('\n') === wanted.join('\n')) return undefined;
+    if (current.join('\n') !== other.join('\n')) {
+      started.push(`${rel}: ${region.name}`);
+      return undefined;
+    }
+    return wanted;
+  });
   return { changes, started };
 }
 

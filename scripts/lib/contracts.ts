@@ -60,6 +60,13 @@ export function docComment(source: ParsedSource, offset: number): { text: string
   return undefined;
 }
 
+/** The offset at which each line of `text` starts. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return starts;
+}
+
 /** Every stub's contract in a source tree (`solution/src` or `starter/src`), by `chapter N: name`; '' for none. */
 export function stubContracts(root: string, workspace: 'solution' | 'starter'): Map<string, string> {
   const src = path.join(root, workspace, 'src');
@@ -69,8 +76,7 @@ export function stubContracts(root: string, workspace: 'solution' | 'starter'): 
     const regions = parseRegions(text, rel);
     if (regions.length === 0) continue;
     const parsed = parseSource(text);
-    const lineStart = [0];
-    for (let i = 0; i < text.length; i++) if (text[i] === '\n') lineStart.push(i + 1);
+    const lineStart = lineStarts(text);
     for (const region of regions)
       contracts.set(
         `chapter ${region.chapter}: ${region.name}`,

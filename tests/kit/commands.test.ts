@@ -276,9 +276,12 @@ describe('reset (scripts/kit/reset.ts)', () => {
     expect(after).toContain("throw new TodoError(3, 'SimpleAgent.chat');");
     expect(read(copy.root, 'starter/src/safe-call.ts')).toContain("throw new TodoError(3, 'executeToolCall');");
     expect(read(copy.root, 'starter/src/tool.ts'), 'chapter 2 is untouched').toBe(tool);
-    // The stub bodies equal the generated starter's.
+    // The stub bodies equal the generated starter's: the contract edition, its steps one command away.
     const generated = readFileSync(path.join(copy.root, 'starter/src/safe-call.ts'), 'utf8');
-    expect(generated).toContain('// 1. Look the tool up by call.name.');
+    expect(generated).toContain(
+      '// Write it from the contract above. Step by step instead: npm run reset -- chapter3 --guided',
+    );
+    expect(generated, 'the contract stub shows no steps').not.toContain('// 1. Look the tool up by call.name.');
   });
 
   it('--yes skips the question; a chapter already reset is left alone', () => {
