@@ -7,7 +7,8 @@
  * - progressive unlock: with chapters 1..k solved, the tests of 1..k pass and every chapter k+1 test fails with
  *   "TODO(chapter k+1)", so a learner is never blocked by a later chapter and every test can fail;
  * - every known-wrong solution fails at least one graded test, with a message that points at the mistake;
- * - the guide is whole: every SUMMARY.md entry has a page and every page an entry, quizzes parse, every ```ts check
+ * - the guide is whole: every SUMMARY.md entry has a page and every page an entry, the introduction's chapter table
+ *   is the one the chapter headers make, quizzes parse and are balanced by position and length, every ```ts check
  *   block type-checks against the solution, and every `npm test -- ...` command quoted in it selects at least one test;
  *   the same over the Chinese edition (book/src/zh), whose pages and hints (tests/chapterNN/hints.zh-CN.md) must be
  *   in step with the English commit they record, or marked behind (scripts/lib/guide-locale.ts);
@@ -546,7 +547,7 @@ await step('every known-wrong solution is pointed at rightly or honestly by watc
 });
 
 await step(
-  "the guide, English and Chinese: SUMMARY.md and the pages agree, quizzes parse and are balanced, diagrams parse, no authors' voice, every ```ts check block type-checks, every translation in step with its English commit or marked behind (beside the workspaces' run: the time here is what was left to wait)",
+  "the guide, English and Chinese: SUMMARY.md and the pages agree, the introduction's chapter table is the headers', quizzes parse and are balanced by position and by length, diagrams parse, no authors' voice, every ```ts check block type-checks, every translation in step with its English commit or marked behind (beside the workspaces' run: the time here is what was left to wait)",
   () => guideChecked,
 );
 
