@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
 import { chaptersWithTests, parseCommandArgs } from './args.js';
-import { filesToRerun } from './rerun.js';
+import { filesToRerun, unfinishedRegions } from './rerun.js';
 import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
 import { formatTypeErrors, typecheckStarter, type TypecheckResult } from './typecheck.js';
 import { dim, green, indent, red, yellow } from './ui.js';
@@ -215,7 +215,7 @@ export async function runChecks(root: string, fresh = false): Promise<Check[]> {
     });
     // Asked for (--fresh): failures that are not a stub's TODO may have been read back from .kit/results.json; run
     // those files again to see whether they come back.
-    const suspect = fresh ? filesToRerun(tests.tests) : [];
+    const suspect = fresh ? filesToRerun(tests.tests, unfinishedRegions(path.join(root, 'starter/src'))) : [];
     if (suspect.length) {
       const again = await runTests({ root, files: suspect, fresh: true, progress: false }).catch(() => undefined);
       if (again) checks.push(staleCacheCheck(tests.tests, again.tests));

@@ -2,20 +2,41 @@
  * A failed test file run a second time, alone (RunOptions.rerun: a grade, a class batch): which files, the two runs
  * merged, and the sentence that says what the second run found.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { listSources, parseRegions } from '../lib/regions.js';
 import type { RunResult, TestOutcome } from './test-outcome.js';
 
-/** A failure that comes from an unfinished stub (its TODO): it is the same on every run, so it is not run again. */
-const isTodo = (test: TestOutcome) => /TODO\(chapter \d+\)/.test(test.message);
+/**
+ * A failure a second run gives again, whatever the machine: its message is a stub's TODO, its test reached a stub
+ * not written yet (`unfinished`, as `chapter N: name`: the code under test may have caught the TODO and failed in
+ * its own words, an ACP server's "Internal error"), or its file did not load.
+ */
+const isCertain = (test: TestOutcome, unfinished: ReadonlySet<string>) =>
+  /TODO\(chapter \d+\)/.test(test.message) ||
+  test.name.endsWith(' could not load') ||
+  test.message.startsWith('this test file could not load') ||
+  (test.regions ?? []).some((region) => unfinished.has(region));
 
 /**
- * The test files to run a second time: those with a failure that is not a stub's TODO (and that loaded). A failure
- * the code causes comes back; one a busy machine caused (a test that waited too long) does not.
+ * The test files to run a second time: those with a failure a second run could change (not isCertain). A failure
+ * the code causes comes back; one a busy machine caused (a test that waited too long) does not. `unfinished` are
+ * the target's stubs still unwritten (unfinishedRegions).
  */
-export function filesToRerun(tests: readonly TestOutcome[]): string[] {
-  const failing = tests.filter(
-    (test) => test.status === 'failed' && !isTodo(test) && !test.name.endsWith(' could not load'),
-  );
+export function filesToRerun(tests: readonly TestOutcome[], unfinished: ReadonlySet<string> = new Set()): string[] {
+  const failing = tests.filter((test) => test.status === 'failed' && !isCertain(test, unfinished));
   return [...new Set(failing.map((test) => test.file))].sort((a, b) => a.localeCompare(b));
+}
+
+/** The regions of the source tree `src` whose body still throws its TodoError, as `chapter N: name`. */
+export function unfinishedRegions(src: string): Set<string> {
+  const keys = new Set<string>();
+  if (!existsSync(src)) return keys;
+  for (const rel of listSources(src))
+    for (const region of parseRegions(readFileSync(path.join(src, rel), 'utf8'), rel))
+      if (region.body.some((line) => /\bthrow new TodoError\(/.test(line)))
+        keys.add(`chapter ${region.chapter}: ${region.name}`);
+  return keys;
 }
 
 /** `first` with each re-run file's tests and errors replaced by those of its second run. */

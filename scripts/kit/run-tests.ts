@@ -22,7 +22,7 @@ import {
 import { compileErrors } from './compiles.js';
 import { chapterOfFile, stripAnsi, toOutcomes, type RawReport } from './outcomes.js';
 import { PROGRESS_MARK, progressLine, progressText } from './progress-line.js';
-import { filesToRerun, mergeRerun } from './rerun.js';
+import { filesToRerun, mergeRerun, unfinishedRegions } from './rerun.js';
 import type { RunResult, TestOutcome } from './test-outcome.js';
 
 export type { RunResult, TestOutcome, TestStatus } from './test-outcome.js';
@@ -162,8 +162,12 @@ export async function runTests(options: RunOptions): Promise<RunResult> {
  * recorded only when it comes back. Files that passed the second time are listed in `rerun.recovered`.
  */
 async function rerunFailed(options: RunOptions, first: RunResult): Promise<RunResult> {
-  const files = filesToRerun(first.tests);
-  if (!files.length || !options.rerun) return first;
+  if (!options.rerun) return first;
+  const target = options.target ?? 'starter';
+  const src =
+    typeof target === 'string' ? path.join(options.root, target, 'src') : path.resolve(options.root, target.src);
+  const files = filesToRerun(first.tests, unfinishedRegions(src));
+  if (!files.length) return first;
   const again = new Map<string, RunResult>();
   for (const file of files)
     again.set(file, await runVitest({ ...options, files: [file], chapters: undefined, rerun: false, progress: false }));

@@ -12,7 +12,7 @@ import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { stripAnsi } from '../../scripts/kit/outcomes.js';
 import { progressLine, progressText } from '../../scripts/kit/progress-line.js';
-import { filesToRerun, mergeRerun, rerunNote } from '../../scripts/kit/rerun.js';
+import { filesToRerun, mergeRerun, rerunNote, unfinishedRegions } from '../../scripts/kit/rerun.js';
 import type { TestOutcome } from '../../scripts/kit/run-tests.js';
 import { renderChapter } from '../../scripts/kit/watch/screen.js';
 import {
@@ -498,6 +498,43 @@ describe('a failure is kept only when it comes back (scripts/kit/run-tests.ts, w
       filesToRerun(tests),
       "a stub's TODO and a file that did not load fail the same way every time: not run again",
     ).toEqual([a]);
+  });
+
+  it('does not run again a failure whose test reached a stub not written yet, nor one of a file that did not load', () => {
+    const reached = (test: TestOutcome, ...regions: string[]) => ({ ...test, regions });
+    const tests = [
+      // The ACP server caught the TODO and answered in its own words.
+      reached(outcome(a, 'caught', 'failed', 'RequestError: Internal error'), 'chapter 14: AcpAgent.prompt'),
+      reached(outcome(b, 'written', 'failed', 'expected 1 to be 2'), 'chapter 4: runCommand'),
+      outcome(c, 'substituted', 'failed', 'this test file could not load: SyntaxError'),
+    ];
+    expect(filesToRerun(tests, new Set(['chapter 14: AcpAgent.prompt'])), 'only the failure in written code').toEqual([
+      b,
+    ]);
+    const src = mkdtempSync(path.join(tmpdir(), 'kit-unfinished-'));
+    writeFileSync(
+      path.join(src, 'x.ts'),
+      [
+        'export function done() {',
+        '  // #region chapter 2: done',
+        '  return 1;',
+        '  // #endregion',
+        '}',
+        'export function open() {',
+        '  // #region chapter 3: open',
+        "  throw new TodoError(3, 'open');",
+        '  // #endregion',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    try {
+      expect([...unfinishedRegions(src)], 'the region whose body still throws its TodoError').toEqual([
+        'chapter 3: open',
+      ]);
+    } finally {
+      rmSync(src, { recursive: true, force: true });
+    }
   });
 
   it("keeps the second run's results for a file run again, and says which passed then", () => {
