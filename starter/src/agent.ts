@@ -65,7 +65,7 @@ export class Agent {
    *   what would be sent (chapter 3's prompt, history and tool list) goes through the beforeModelCall hook, and what
    *   it gives back is what streamTurn sends, with the run's signal. The turn, through normalizeTurn, enters the
    *   history; its usage is added up (addUsage) and reported with a `usage` event; then the afterModelCall hook sees
-   *   it, before any of its tool calls is requested.
+   *   it, every turn, an answer as well as a tool round, before any of its tool calls is requested.
    * - A `tool_use` turn: a `tool_call_requested` event for each tool call first, then they go to `this.executor`,
    *   which runs each with runToolCall and records what they give onto the history in their order. Tool calls left
    *   waiting for the client (`run.pending`) end the run as `paused_for_client_tool`; otherwise the next round. Any
@@ -73,7 +73,7 @@ export class Agent {
    * - Events a hook emits (ctx.emit) are yielded right after it returned (takeEmitted).
    * - A stop or an abort is honoured wherever it happens: no round starts, no model call is made and no further
    *   tool runs once the run's signal has aborted: at the start of a round, after each model-call hook (a hook's
-   *   ctx.stop aborts that signal with a RunStop), after the tools.
+   *   ctx.stop aborts that signal with a RunStop), after the tools (so a cancelled run never comes back as paused).
    * - However it ends, endingOf (given) says from what was thrown how: a hook's stop as it asked (its answer, when
    *   it gives one, becomes the run's final words), another abort as `cancelled`, anything else as `error`. The turn
    *   limit is `turn_limit`, saying what the limit was.

@@ -124,8 +124,8 @@ function checkLine(root: Node, found: Found): void {
  * Walks the syntax tree below `node` (`depth` levels down from the top) and adds to `found` each SimpleCommand the
  * line will run (readCommand) and each path a redirection sends output to (redirectTarget, given: reading,
  * duplicating and `/dev/null` give none). Containers (CONTAINER_KINDS: lists, pipelines, subshells, loops,
- * `$(...)`, the words themselves) are walked into, all of what they hold, since what runs inside them runs too; INERT_KINDS hold
- * nothing that runs.
+ * `$(...)`, the words themselves) are walked into, all of what they hold, since what runs inside them runs too;
+ * INERT_KINDS hold nothing that runs.
  *
  * It fails closed, judging only what it fully understands: it throws NotUnderstood, and the whole line is then
  * "not understood", for a node notUnderstood (given) names, for a kind on neither list (never skipped: a list of
@@ -248,7 +248,7 @@ export function suggestBashRule(command: SimpleCommand): string {
  * mode, or undefined; the reason names what it touches (the command, the file):
  * - `sudo`, `su` and `doas`: another user's rights;
  * - `rm` with a recursive flag (any single-dash option holding `r` or `R`, or `--recursive` and the prefixes GNU
- *   accepts, such as `--rec`) on anything outside the workspace, or on the workspace itself, each resolved as the
+ *   accepts, such as `--rec`) on any argument outside the workspace, or on the workspace itself, each resolved as the
  *   shell would (resolveArg, given: `~` is the home folder, so `~/project/build` can be inside);
  * - a writing command (WRITERS, and `sed` editing in place: `-i`, `-i.bak`, `-Ei`, `--in-place`) with an argument
  *   that isProtected (given): such files change what runs next time.

@@ -245,9 +245,9 @@ const where = (rule: Rule) => `${formatRule(rule)} (${rule.source})`;
  *    it could reach the file that rule protects; then a subject's safety concern asks, with that concern; then an
  *    ask rule that matches any subject asks, naming it;
  * 4. allow, when there is a subject and each one that needs its own allow is allowed (not the stripped ones, not a
- *    file a command takes inside the workspace), by an allow rule or by the mode: bypassPermissions allows all,
- *    any mode a read-only tool (never an `unknown` subject), acceptEdits the edit tools inside the workspace. The
- *    decision names the first allow rule used, if any;
+ *    file a command takes inside the workspace; a path a redirection writes always needs one), by an allow rule
+ *    or by the mode: bypassPermissions allows all, any mode a read-only tool (never an `unknown` subject),
+ *    acceptEdits the edit tools inside the workspace. The decision names the first allow rule used, if any;
  * 5. otherwise ask: the reason names the tool and the mode, or, when a subject is unknown, says the call is
  *    `not understood`, why, and that no rule can allow it.
  * `readOnly` says whether the tool only looks: by default, whether it is one of READ_ONLY_TOOLS; the gate also
