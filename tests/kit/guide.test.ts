@@ -1,5 +1,5 @@
 /** scripts/lib/guide.ts (used by verify) and the parsers the site shares with it, on fixture guides. */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramKind } from '../../book/.vitepress/lib/markdown.js';
@@ -7,6 +7,8 @@ import { parseQuiz } from '../../book/.vitepress/lib/quiz.js';
 import { pageLink, parseSummary } from '../../book/.vitepress/lib/summary.js';
 import { diagramKey } from '../../book/.vitepress/lib/diagram-store.js';
 import {
+  chapterTable,
+  checkIntroduction,
   checkDiagramDrawings,
   checkGuide,
   checkStubTable,
@@ -19,6 +21,7 @@ import {
   guideTestCommands,
   shellWords,
   stubTable,
+  writeIntroductions,
 } from '../../scripts/lib/guide.js';
 import { headings, pageError } from '../../scripts/lib/markdown.js';
 import { ROOT } from '../../scripts/lib/paths.js';
@@ -417,5 +420,27 @@ describe('headerLength (scripts/lib/guide-prose.ts)', () => {
       '3: the header\'s "What you build" has 81 words (at most 80): say the gist, and leave the details to the page',
     ]);
     expect(headerLength('# No header\n')).toEqual([]);
+  });
+});
+
+describe('checkIntroduction (scripts/lib/guide-intro.ts)', () => {
+  let copy: ReturnType<typeof copyRepo>;
+  beforeAll(() => {
+    copy = copyRepo({ link: false });
+  });
+  afterAll(() => copy.cleanup());
+  it("accepts the guide's introductions, then names a row and the total a header's new time leaves stale, which --write mends", () => {
+    expect(checkIntroduction(copy.root, ['', 'zh'])).toEqual([]);
+    const page = path.join(copy.root, 'book/src/chapter-09.md');
+    writeFileSync(page, readFileSync(page, 'utf8').replace(/^> \*\*Time:\*\* .*$/m, '> **Time:** about 2.5 hours'));
+    expect(checkIntroduction(copy.root, ['', 'zh'])).toEqual([
+      expect.stringMatching(
+        /^book\/src\/introduction\.md:\d+: the chapter table disagrees with the chapter headers: it reads "\| \[9\. Tool execution\]\(chapter-09\.md\) \| 2 h \|.*", the headers make "\| \[9\. Tool execution\]\(chapter-09\.md\) \| 2\.5 h \|/,
+      ),
+    ]);
+    expect(writeIntroductions(copy.root, ['', 'zh'])).toEqual(['book/src/introduction.md']);
+    expect(checkIntroduction(copy.root, ['', 'zh'])).toEqual([]);
+    const total = chapterTable(copy.root, '').lines.at(-1);
+    expect(total).toMatch(/^In all, about \d+ hours in \d+ sittings: .* the longest takes about [\d.]+ hours?\.$/);
   });
 });
