@@ -112,8 +112,8 @@ export function endingOf(signal: AbortSignal, error: unknown): Ending {
  * - After a cancel a closed call reads CANCELLED_RESULT. After anything else it reads as a sentence saying the
  *   run stopped before the call's result was recorded, so it may or may not have run (the model must not assume
  *   either), with the reason and the message.
- * - `done` reports the run's model calls, its final words and what it used, and the message only when there is
- *   one (no field set to undefined).
+ * - `done` carries what the RunState gathered (the model calls made, the words of the last complete model reply,
+ *   what was used), and the message only when there is one (no field set to undefined).
  */
 export async function* finishRun(
   run: RunState,

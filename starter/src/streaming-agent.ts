@@ -161,10 +161,10 @@ export class StreamingAgent {
   /**
    * Continues a conversation like SimpleAgent.chat (chapter 3's bounded loop, at most `maxTurns` model calls),
    * with turns from streamTurn. Appends whole turns and their results to `history` in place and returns the text
-   * of the answer: the first reply whose stop reason asks for no tools (`max_tokens` included), whose calls never
+   * of the answer: the first turn whose stop reason asks for no tools (`max_tokens` included), whose calls never
    * run.
    *
-   * - Every streamed reply goes through normalizeTurn (chapter 3) before anything looks at it, as in SimpleAgent.
+   * - Every streamed turn goes through normalizeTurn (chapter 3) before anything looks at it, as in SimpleAgent.
    * - It uses guardHandlers(options) (given) and the options it returns, their abort included, everywhere in
    *   place of the caller's: a handler that throws aborts the loop instead of throwing out of the middle of a
    *   round, so the tools that ran keep their results and a retry never runs a side effect twice.
@@ -173,8 +173,8 @@ export class StreamingAgent {
    * - Rejects with the stream's error (a cut stream: StreamCutError or the provider's error), with the abort's
    *   reason (the caller's, or the error of a handler that threw), or with TurnLimitError when the turns run out;
    *   a cancel during the last allowed round's tools rejects with the cancel, not TurnLimitError.
-   * - In every case the history stays valid: a reply is added only whole, together with every result of its
-   *   calls; nothing of a reply that did not finish is ever added.
+   * - In every case the history stays valid: a turn is added only whole, together with every result of its
+   *   calls; nothing of a turn that did not finish is ever added.
    */
   async chat(history: Message[], options: StreamChatOptions = {}): Promise<string> {
     // #region chapter 6: StreamingAgent.chat
