@@ -76,18 +76,18 @@ export class MockProvider implements Provider {
   }
 
   /**
-   * The same script as complete(), streamed (chapter 6): each call uses up one entry of it, whether or not the
+   * The same script as complete(), streamed (chapter 6): each call uses up one step of it, whether or not the
    * stream is read to its end.
    *
    * - Before anything else it behaves as complete() does, with the same guarantees: a signal that has fired
-   *   already throws its reason, nothing recorded and nothing used up; the request is recorded as a copy without its
-   *   signal, even one that then finds the script used up or an error entry; a used-up script throws
-   *   ScriptExhaustedError with complete()'s message (how many turns, counting from
-   *   1: a script of 1 turn asked for a second says `1 turn` and `turn 2`).
-   * - Entries the constructor kept as StreamEvent lists (`this.streams`, by where they stand in the script) are
+   *   already throws its reason, nothing recorded and no step used up; the request is recorded as a copy without
+   *   its signal, even one that then finds the script used up or an error step; a used-up script throws
+   *   ScriptExhaustedError with complete()'s message (how many turns, counting from 1: a script of 1 turn asked
+   *   for a second says `1 turn` and `turn 2`).
+   * - Steps the constructor kept as StreamEvent lists (`this.streams`, by where they stand in the script) are
    *   replayed as they are, in order, and an error placed among them is thrown where it stands: a stream cut in
-   *   the middle. Any other entry gives what complete() would give (an error is thrown), streamed as turnToEvents
-   *   of that turn.
+   *   the middle. Any other step gives what complete() would give (an error step is thrown), streamed as
+   *   turnToEvents of that turn.
    * - The signal is looked at again before each one it yields, not only at the start: once it aborts, the stream
    *   throws the signal's reason and yields nothing more.
    * - It yields copies: the caller changing what it got must not change the script.
