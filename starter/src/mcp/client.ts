@@ -220,9 +220,9 @@ export class McpConnection {
   }
 
   /**
-   * Ends the connection for good, at once: from then on a call fails and is never a restart, and the server's
-   * process ending is not taken for a crash. The SDK's side is shut too, which for a stdio server ends its child
-   * process. Safe to call twice, and before the server was ever started.
+   * Ends the connection for good: it is `closed` at once, so that from then on a call fails and is never a
+   * restart, and the server's process ending is not taken for a crash. Then the SDK's side is shut, which for a
+   * stdio server ends its child process. Safe to call twice, and before the server was ever started.
    */
   async close(): Promise<void> {
     // #region chapter 11: McpConnection.close
