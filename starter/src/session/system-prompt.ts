@@ -77,8 +77,9 @@ function realOrResolved(dir: string): string {
 
 /**
  * The instruction files that apply to `cwd`, in the order they go into the prompt: `~/.claude/CLAUDE.md` (when
- * `home` is given and it exists), then for each folder from the repository root (or cwd alone, without one) down
- * to cwd, its CLAUDE.md then its AGENTS.md, those that exist as files. Absolute paths.
+ * `home` is given and it exists), then for each folder from the project root down to cwd, its CLAUDE.md then its
+ * AGENTS.md, those that exist as files. Absolute paths. The project root is projectRoot's (given): a folder above
+ * it, up to the filesystem root or to a home folder that is a repository, is never read.
  */
 export function instructionFiles(cwd: string, home?: string): string[] {
   // #region chapter 12: instructionFiles
@@ -147,11 +148,16 @@ export interface SystemPrompt {
 }
 
 /**
- * The whole system prompt: the base (or `replace` instead of it), then each instruction file as a section
- * "# Instructions from <path>" followed by its content with imports resolved (the path relative to cwd, or the
- * absolute path for the home file; an empty file is left out), then `append`. Sections are separated by a blank
- * line. Imports resolve inside the project root (projectRoot), or inside ~/.claude when that root holds the home
- * folder; the home file's imports inside ~/.claude.
+ * The whole system prompt: the base (or `replace` in its place, never beside it), then each instruction file as a
+ * section "# Instructions from <path>" followed by its content with imports resolved (the path relative to cwd, or
+ * the absolute path for the home file; an empty file is left out), then `append` when it is not blank. Sections
+ * are separated by a blank line.
+ *
+ * - Every file is read with readConfigFile (given), inside the project root (projectRoot), or inside the home
+ *   folder for the home file: a CLAUDE.md linked out of the project, or to /proc/self/environ, is refused. A
+ *   refused file is a warning (the refusal's message) and is left out of the prompt and of `files`.
+ * - Imports resolve inside the project root, or inside ~/.claude when that root holds the home folder (holdsHome),
+ *   so that no project file imports ~/.ssh; the home file's imports inside ~/.claude.
  */
 export function buildSystemPrompt(options: SystemPromptOptions): SystemPrompt {
   // #region chapter 12: buildSystemPrompt
