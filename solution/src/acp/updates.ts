@@ -108,6 +108,8 @@ export class UpdateTranslator {
    *   input when a hook changed it. It follows the call: waiting, permitted and running, then finished, or in error
    *   when the result is an error. A refused call gets nothing until its result, an error. The result is shown in
    *   the card (textContent, given), after the diff for an edit or write that worked.
+   * - The tests compare the cards whole: the early card and the whole call's update carry an empty list when
+   *   there is nothing to show, and a permitted call's update is its id and its new status, nothing more.
    * - The task list becomes the agent's plan (medium when an entry has no priority of its own); a switch of mode,
    *   the current one.
    * - Usage, at the top level only (a sub-agent's reaches the parent as one usage event of its task call: counting

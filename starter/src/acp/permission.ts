@@ -54,9 +54,9 @@ export function codeBlock(text: string, language = ''): string {
  *
  * - The card is the call as the updates show it (its id, what tool-info.ts makes of it, its raw input), and it shows
  *   what the person approves, in full (the short heading is clipped): the diff of an edit or write; for bash with a
- *   string command, that command alone in a codeBlock (given) marked `sh`; for anything else (another tool with a
- *   command argument too, a command that is not a string) all its input as JSON indented by two spaces, in a
- *   codeBlock marked `json`.
+ *   string command, that command alone, as the textContent (given) of a codeBlock (given) marked `sh`; for anything
+ *   else (another tool with a command argument too, a command that is not a string, an edit without its texts, so
+ *   without a diff) all its input as JSON indented by two spaces, the same way but marked `json`.
  * - The answer is the option the client picked when it is one of chapter 8's (PERMISSION_ANSWERS). Anything else, a
  *   cancelled question or an option never offered, is `reject_once`: never allow by default.
  */
