@@ -3,7 +3,7 @@
  * a chapter in SUMMARY.md's order (under its part title), with the time its header card gives (`> **Time:** about 2
  * hours`) and the number of stubs it has (the chapter's stubs; a part's, the rows of its stub table), and under the
  * table the sentence with the total: the hours, the sittings (a chapter, or each part of a chapter read in parts) and
- * the longest one. The last column, the idea, is the introduction's own text, kept as written (a new part starts with
+ * the longest one (no sitting over SITTING_MAX_MINUTES). The last column, the idea, is the introduction's own text, kept as written (a new part starts with
  * the "what you build" cell of its chapter's table of parts).
  *
  * chapterTable writes the table and the sentence, checkIntroduction compares them with the introduction (each
@@ -18,6 +18,9 @@ import { bookSrc, chapterPage } from './guide-pages.js';
 import { STUB_TABLE_HEAD, STUB_TABLE_HEAD_ZH } from './guide-stub-tables.js';
 
 type Lang = 'en' | 'zh';
+
+/** The longest a sitting may take: a chapter longer than this is read in parts (chapter-NN-K.md), each a sitting. */
+export const SITTING_MAX_MINUTES = 150;
 
 /** What each language writes: the table's head, the header's time, the total's sentence. */
 const WORDS = {
@@ -155,7 +158,13 @@ export function chapterTable(root: string, edition: string): { lines: string[]; 
         : `[${named ? `${named[1]}. ${named[2]}` : entry.title}](${file})${parts ? w.inParts(parts) : ''}`;
     lines.push(`| ${title} | ${time === undefined ? '?' : w.short(time)} | ${stubs} | ${idea ?? ''} |`);
     if (at.part === undefined) minutes += time ?? 0;
-    if (at.part !== undefined || !parts) sittings.push(time ?? 0);
+    if (at.part !== undefined || !parts) {
+      sittings.push(time ?? 0);
+      if ((time ?? 0) > SITTING_MAX_MINUTES)
+        problems.push(
+          `${where}${file}: its header gives ${w.long(time!)}, more than one sitting (${w.long(SITTING_MAX_MINUTES)} at most): read it in parts, as chapter 15 is (chapter-NN-K.md, each with its own stub table and questions)`,
+        );
+    }
   });
   lines.push('', w.total(Math.round(minutes / 60), sittings.length, w.long(Math.max(0, ...sittings))));
   return { lines, problems };

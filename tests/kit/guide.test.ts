@@ -429,7 +429,7 @@ describe('checkIntroduction (scripts/lib/guide-intro.ts)', () => {
     copy = copyRepo({ link: false });
   });
   afterAll(() => copy.cleanup());
-  it("accepts the guide's introductions, then names a row and the total a header's new time leaves stale, which --write mends", () => {
+  it("accepts the guide's introductions, then names a row and the total a header's new time leaves stale, which --write mends, and a page longer than a sitting", () => {
     expect(checkIntroduction(copy.root, ['', 'zh'])).toEqual([]);
     const page = path.join(copy.root, 'book/src/chapter-09.md');
     writeFileSync(page, readFileSync(page, 'utf8').replace(/^> \*\*Time:\*\* .*$/m, '> **Time:** about 2.5 hours'));
@@ -442,5 +442,9 @@ describe('checkIntroduction (scripts/lib/guide-intro.ts)', () => {
     expect(checkIntroduction(copy.root, ['', 'zh'])).toEqual([]);
     const total = chapterTable(copy.root, '').lines.at(-1);
     expect(total).toMatch(/^In all, about \d+ hours in \d+ sittings: .* the longest takes about [\d.]+ hours?\.$/);
+    writeFileSync(page, readFileSync(page, 'utf8').replace(/^> \*\*Time:\*\* .*$/m, '> **Time:** about 3 hours'));
+    expect(chapterTable(copy.root, '').problems).toEqual([
+      'book/src/chapter-09.md: its header gives 3 hours, more than one sitting (2.5 hours at most): read it in parts, as chapter 15 is (chapter-NN-K.md, each with its own stub table and questions)',
+    ]);
   });
 });
