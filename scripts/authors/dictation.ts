@@ -4,10 +4,11 @@
  * How much of each stub's reference code its comments dictate: the share of the distinct identifiers and string
  * literals of the reference body (inside the region, after the steps) that the comments a learner reads spell out.
  * Names the learner already sees are left out: those of the signature and of the given code between the contract and
- * the region, keywords, and primitive type names. Two figures per stub:
+ * the region, keywords, primitive type names and one-letter names; a literal counts from three characters on and is
+ * spelled out only as a whole word. Two figures per stub:
  *
- * - contract: the comments of the contract edition (starter/src): the doc comment above the stub (its contract) and
- *   the stub's one line saying where the steps are;
+ * - contract: the comments of the contract edition (starter/src): the doc comment above the stub (its contract; the
+ *   stub's one line saying where the steps are is the same everywhere and not counted);
  * - guided: the same with the numbered steps (`npm run reset -- chapterN --guided`).
  *
  * A contract that names a given helper or a type the learner must use spells that name out on purpose: it is part of
@@ -25,7 +26,7 @@ import { parseChapter } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
 import { APPROACH, loadHints, stubSteps } from '../kit/hints.js';
 import { docComment, lineStarts, parseSource, stubContracts } from '../lib/contracts.js';
-import { contractLine, listSources, parseRegions } from '../lib/regions.js';
+import { listSources, parseRegions } from '../lib/regions.js';
 
 export interface StubDictation {
   chapter: number;
@@ -69,7 +70,8 @@ function words(tokens: readonly Token[], from: number, to: number): Set<string> 
     if (keyword) continue;
     if (label === 'name' || label === 'privateName') {
       const name = String(token.value);
-      if (!NOT_COUNTED.has(name)) found.add(name);
+      // A one-letter name (`a`, `s`, `i`) is the learner's choice, and "a" in a sentence spells out nothing.
+      if (!NOT_COUNTED.has(name) && name.length > 1) found.add(name);
     } else if (label === 'string' || label === 'template') {
       const text = String(token.value ?? '').trim();
       if (text.length >= MIN_LITERAL) found.add(`"${text}"`);
@@ -80,10 +82,16 @@ function words(tokens: readonly Token[], from: number, to: number): Set<string> 
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** True when `comments` spell the word out: an identifier as a whole word, a literal as it is. */
+/**
+ * True when `comments` spell the word out: an identifier as a whole word; a literal as it is, and where it starts or
+ * ends with a letter or digit, not as part of a longer word (`'read'` is not spelled out by "already").
+ */
 function spells(comments: string, word: string): boolean {
-  if (word.startsWith('"')) return comments.includes(word.slice(1, -1));
-  return new RegExp(`(^|[^\\w$#])${escape(word)}($|[^\\w$])`).test(comments);
+  if (!word.startsWith('"')) return new RegExp(`(^|[^\\w$#])${escape(word)}($|[^\\w$])`).test(comments);
+  const literal = word.slice(1, -1);
+  const before = /^\w/.test(literal) ? '(^|[^\\w])' : '';
+  const after = /\w$/.test(literal) ? '($|[^\\w])' : '';
+  return new RegExp(`${before}${escape(literal)}${after}`).test(comments);
 }
 
 /** Every stub of the solution, measured. */
@@ -103,7 +111,8 @@ export function dictation(root = ROOT): StubDictation[] {
       const doc = docComment(ast, marker);
       const seen = doc ? words(ast.tokens as Token[], doc.end, marker) : new Set<string>();
       const counted = [...words(ast.tokens as Token[], bodyFrom, bodyTo)].filter((word) => !seen.has(word));
-      const contractText = `${doc?.text ?? ''}\n${contractLine(region)}`;
+      // The contract stub's one line ("Write it from the contract above…") is the same for every stub: not counted.
+      const contractText = doc?.text ?? '';
       const guidedText = `${contractText}\n${region.steps.join('\n')}`;
       const spelled = counted.filter((word) => spells(contractText, word));
       const share = (comments: string) =>
