@@ -30,6 +30,7 @@ import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
 import { chapterDir } from '../lib/chapters.js';
 import { ROOT } from '../lib/paths.js';
+import { listRegions } from '../lib/regions.js';
 import { copyKit, solveUpTo } from './lib/kit-copy.js';
 import { guideLines, measureGuide } from '../../tests/kit/browser-check.js';
 
@@ -163,6 +164,30 @@ async function main(): Promise<void> {
         target: limit,
         note: 'type check reused when nothing changed',
       });
+      // A learner's save: a change inside the chapter's first stub, so that the type check runs again (on what the
+      // chapter's tests load) beside the tests.
+      const stub = listRegions(root, 'starter').find((r) => r.chapter === n);
+      const todo = stub?.body.find((line) => line.includes('throw new TodoError('));
+      if (stub && todo) {
+        const file = path.join(root, stub.file);
+        const original = readFileSync(file, 'utf8');
+        let saves = 0;
+        const [rawAgain, edited] = await medians([
+          () => timeOnce(node, [...vitest, chapterDir(n)], root, { KIT_TARGET: 'solution' }),
+          async () => {
+            writeFileSync(file, original.replace(todo, `${todo} // save ${++saves}`));
+            return timeOnce('npm', ['test', '--', `chapter${n}`], root);
+          },
+        ]);
+        writeFileSync(file, original);
+        figures.push({
+          what: `npm test -- chapter${n} after a save inside ${stub.name} (types checked again)`,
+          ms: edited!,
+          floor: { what: `vitest run ${chapterDir(n)}`, ms: rawAgain! },
+          target: { ratio: 1.5 },
+          note: "tsc on what the chapter's tests load, beside vitest",
+        });
+      }
     }
 
     // 2. progress: a learner with chapters 1-2 done.
@@ -179,6 +204,7 @@ async function main(): Promise<void> {
       what: 'npm run progress (first run, nothing cached)',
       ms: cold!,
       floor: { what: 'vitest run of every chapter', ms: rawAll! },
+      target: { ratio: 1.5 },
       note: 'runs every chapter once',
     });
     await timeOnce('npm', ['run', 'progress'], root);
@@ -186,6 +212,25 @@ async function main(): Promise<void> {
     figures.push({
       what: 'npm run progress (nothing changed)',
       ms: warm!,
+      floor: { what: "npm's and tsx's own start", ms: npmOwn! + tsxOwn! },
+      target: { ms: 3000 },
+    });
+    // doctor and hint right after progress: every test result is read back (doctor's type check too, once it has
+    // run: the untimed doctor first, as progress's untimed run above).
+    await timeOnce('npm', ['run', 'doctor'], root);
+    const [doctor, hint] = await medians([
+      () => timeOnce('npm', ['run', 'doctor'], root),
+      () => timeOnce('npm', ['run', 'hint', '--', 'chapter3'], root),
+    ]);
+    figures.push({
+      what: 'npm run doctor (nothing changed since progress)',
+      ms: doctor!,
+      floor: { what: "npm's and tsx's own start", ms: npmOwn! + tsxOwn! },
+      target: { ms: 3000 },
+    });
+    figures.push({
+      what: 'npm run hint -- chapter3 (nothing changed)',
+      ms: hint!,
       floor: { what: "npm's and tsx's own start", ms: npmOwn! + tsxOwn! },
       target: { ms: 3000 },
     });
@@ -229,7 +274,7 @@ async function main(): Promise<void> {
       what: 'npm run grade',
       ms: grade!,
       floor: { what: 'vitest run of every chapter', ms: rawAll! },
-      target: { ms: 15_000 },
+      target: { ms: 15_000, ratio: 1.5 },
     });
 
     // 4. watch: from the command to its first screen (the keys line).
