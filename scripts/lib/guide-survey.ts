@@ -4,7 +4,7 @@
  * no label under 12 px, no table cut without a sign, no code scrolling sideways at 1280 px, layout shift under 0.05,
  * one language's search index) and timed (the first click answered, target 1.5 s).
  *
- * Surveying all 48 pages takes minutes, so verify surveys only what changed (site.test.ts): the pages whose source
+ * Surveying every page of both languages takes minutes, so verify surveys only what changed (site.test.ts): the pages whose source
  * differs from the one the last full survey saw, or every page when the guide's build (book/.vitepress, the versions
  * of VitePress, Vue and mermaid) differs. The full survey is an author's command, run on a quiet machine, whose
  * timings are therefore figures worth recording:
