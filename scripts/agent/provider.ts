@@ -1,5 +1,6 @@
 import { isTodo, type LoadedTree, makeProvider, providerFromEnv, todoAdvice } from '../lib/agent-kit.js';
 import { note } from './output.js';
+import { ScriptedProvider } from './scripted-provider.js';
 
 type CliOptions = import('../../solution/src/capstone/flags.js').CliOptions;
 
@@ -14,6 +15,11 @@ export function chooseProvider(
   loaded: LoadedTree,
   env: NodeJS.ProcessEnv,
 ): MadeProvider | undefined {
+  // npm run demo: the scripted model of scripts/demo.ts, streamed through the tree's own turnToEvents.
+  if (env.KIT_DEMO_SCRIPT) {
+    const provider = ScriptedProvider.fromFile(env.KIT_DEMO_SCRIPT, (turn) => loaded.kit.turnToEvents(turn));
+    return { provider, label: 'scripted demo model (npm run demo; no network)' };
+  }
   try {
     return makeProvider(options.provider ?? providerFromEnv(env), loaded, {
       model: options.model,
