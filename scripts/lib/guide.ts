@@ -163,3 +163,17 @@ if (
     console.log(changed.length ? `wrote ${changed.join(', ')}` : 'both introductions already agree with the headers');
   } else for (const edition of editions) console.log(`${chapterTable(ROOT, edition).lines.join('\n')}\n`);
 }
+
+// npx tsx scripts/lib/guide.ts --help: what this file does from the command line.
+if (
+  process.argv[1] &&
+  import.meta.url === pathToFileURL(process.argv[1]).href &&
+  !['--stub-table', '--chapter-table'].includes(process.argv[2] ?? '')
+) {
+  console.log(`npx tsx scripts/lib/guide.ts --stub-table N [FROM-TO] [--lang zh]
+    the stub table for chapter N's page (rows FROM to TO of it, for a part of the chapter)
+npx tsx scripts/lib/guide.ts --chapter-table [--write]
+    the introduction's chapter table and total, as the chapter headers make them, both languages
+    (--write puts them into book/src/introduction.md and book/src/zh/introduction.md)
+The guide's checks themselves (checkGuide, exported here) are verify's guide step (npm run verify)`);
+}
