@@ -12,7 +12,9 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { DemoScript, ScriptedTurn } from './agent/scripted-provider.js';
@@ -38,6 +40,11 @@ export interface Demo {
   runs: DemoRun[];
   /** The runs keep their session (chapter 12); the others run with --no-session (the home is thrown away anyway). */
   sessions?: boolean;
+  /**
+   * The script is served as Anthropic's Messages API by a fake server on 127.0.0.1 (chapter 5): the agent uses its
+   * real AnthropicProvider, and each request it sends is shown as it arrives.
+   */
+  wire?: 'anthropic';
 }
 
 const PROJECT: Record<string, string> = {
@@ -99,6 +106,12 @@ export const DEMOS: Record<number, Demo> = {
       say('Done: tally() now ignores blank items; the --help flag is still to do.'),
     ]),
     runs: [{ args: ['--permission-mode', 'acceptEdits', '--allowedTools', 'Bash(wc:*)'], prompt: 'Fix a TODO.' }],
+  },
+  5: {
+    look: "a real provider: the agent's AnthropicProvider speaks Anthropic's Messages API to a fake server on this machine, which shows each request as it arrives (the history in the API's shape: tool_use and tool_result blocks)",
+    wire: 'anthropic',
+    script: one([call('Let me read it.', ['read', { path: 'notes.txt' }]), say('notes.txt lists three chores.')]),
+    runs: [{ prompt: 'What is in notes.txt?' }],
   },
   6: {
     look: 'the answer streams in word by word (on a terminal) instead of arriving whole',
@@ -259,6 +272,7 @@ async function main(): Promise<number> {
     }
     const scriptFile = path.join(home, 'demo-script.json');
     writeFileSync(scriptFile, fill(JSON.stringify(demo.script)));
+    const api = demo.wire ? await anthropicApi(JSON.parse(fill(JSON.stringify(demo.script))) as DemoScript) : undefined;
     let code = 0;
     for (const run of demo.runs) {
       console.log(`\n$ npm run agent -- ${[...(run.args ?? []), '-p', JSON.stringify(run.prompt)].join(' ')}\n`);
@@ -267,10 +281,15 @@ async function main(): Promise<number> {
         cwd,
         home,
         scriptFile,
-        env: Object.fromEntries(Object.entries(run.env ?? {}).map(([k, v]) => [k, fill(v)])),
+        env: {
+          ...Object.fromEntries(Object.entries(run.env ?? {}).map(([k, v]) => [k, fill(v)])),
+          ...(api?.env ?? {}),
+        },
+        scripted: !api,
       });
       if (code !== 0) break;
     }
+    await api?.close();
     return code;
   } finally {
     rmSync(cwd, { recursive: true, force: true });
@@ -278,14 +297,118 @@ async function main(): Promise<number> {
   }
 }
 
+/**
+ * A fake Anthropic Messages API on 127.0.0.1 that answers from `script` (its first conversation, the turn by how
+ * many assistant messages the request holds) as the API does: streamed events for `stream: true`, else one message.
+ * Each request is shown as it arrives: the model, the tools offered, and the history in the API's own shape.
+ */
+async function anthropicApi(script: DemoScript): Promise<{ env: Record<string, string>; close(): Promise<void> }> {
+  const turns = script.conversations[0]?.turns ?? [];
+  let count = 0;
+  const server = createServer((request, response) => {
+    let raw = '';
+    request.on('data', (chunk) => (raw += chunk));
+    request.on('end', () => {
+      const body = JSON.parse(raw || '{}') as {
+        model?: string;
+        stream?: boolean;
+        tools?: Array<{ name: string }>;
+        messages?: Array<{ role: string; content: string | Array<Record<string, unknown>> }>;
+      };
+      const messages = body.messages ?? [];
+      const shape = messages.map((m) => {
+        const blocks =
+          typeof m.content === 'string'
+            ? [{ type: 'text', text: m.content }]
+            : m.content.map((b) => {
+                const { type, id, name, tool_use_id, input, text, content } = b as Record<string, unknown>;
+                return Object.fromEntries(
+                  Object.entries({ type, id, name, tool_use_id, input, text, content }).filter(
+                    ([, v]) => v !== undefined,
+                  ),
+                );
+              });
+        return { role: m.role, content: blocks };
+      });
+      const clip = (text: string) => (text.length > 900 ? `${text.slice(0, 900)}…` : text);
+      console.log(
+        `\n⇢ request ${++count} to POST ${request.url}: model ${body.model}, ${body.stream ? 'streamed' : 'not streamed'}, tools ${(body.tools ?? []).map((t) => t.name).join(', ')}\n  messages: ${clip(JSON.stringify(shape))}\n`,
+      );
+      const turn = turns[messages.filter((m) => m.role === 'assistant').length] ?? { text: '(no more turns)' };
+      const content: Array<Record<string, unknown>> = [
+        ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
+        ...(turn.calls ?? []).map((c, i) => ({
+          type: 'tool_use',
+          id: `toolu_demo_${count}_${i + 1}`,
+          name: c.name,
+          input: c.arguments,
+        })),
+      ];
+      const stopReason = turn.calls?.length ? 'tool_use' : 'end_turn';
+      const usage = { input_tokens: 12, output_tokens: 8 };
+      const message = { id: `msg_demo_${count}`, type: 'message', role: 'assistant', model: body.model };
+      if (!body.stream) {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ ...message, content, stop_reason: stopReason, stop_sequence: null, usage }));
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      const send = (data: Record<string, unknown>) =>
+        response.write(`event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`);
+      send({
+        type: 'message_start',
+        message: {
+          ...message,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { ...usage, output_tokens: 0 },
+        },
+      });
+      content.forEach((block, index) => {
+        if (block.type === 'text') {
+          send({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+          send({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
+        } else {
+          send({ type: 'content_block_start', index, content_block: { ...block, input: {} } });
+          send({
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+          });
+        }
+        send({ type: 'content_block_stop', index });
+      });
+      send({
+        type: 'message_delta',
+        delta: { stop_reason: stopReason, stop_sequence: null },
+        usage: { output_tokens: 8 },
+      });
+      send({ type: 'message_stop' });
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    env: {
+      ANTHROPIC_API_KEY: 'sk-ant-demo-not-a-key',
+      ANTHROPIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ANTHROPIC_MODEL: 'claude-demo',
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
 /** Runs npm run agent (scripts/agent.ts) in the project with the scripted model; its output goes to ours. */
 function agent(
   args: string[],
-  options: { cwd: string; home: string; scriptFile: string; env: Record<string, string> },
+  options: { cwd: string; home: string; scriptFile: string; env: Record<string, string>; scripted: boolean },
 ): Promise<number> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
-  for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE)_/.test(name)) delete env[name];
-  Object.assign(env, { HOME: options.home, KIT_DEMO_SCRIPT: options.scriptFile, INIT_CWD: options.cwd });
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete env[name];
+  Object.assign(env, options.env, { HOME: options.home, INIT_CWD: options.cwd });
+  if (options.scripted) env.KIT_DEMO_SCRIPT = options.scriptFile;
   return new Promise((resolve, reject) => {
     // Started from the kit's folder (where tsx is installed); INIT_CWD makes the project the agent's workspace, as
     // npm does for a person who runs npm run agent in it.

@@ -45,6 +45,11 @@ const SHOWS: Record<number, Array<string | RegExp>> = {
     '6 src/app.ts',
     '+   return items.filter((item) => item.trim() !== "").length;',
   ],
+  5: [
+    /⇢ request 1 to POST \/v1\/messages: model claude-demo, streamed, tools read, /,
+    /⇢ request 2 to POST [\s\S]*"type":"tool_use","id":"toolu_demo_1_1","name":"read".*"type":"tool_result","tool_use_id":"toolu_demo_1_1"/,
+    'notes.txt lists three chores.',
+  ],
   6: ['Streaming means you see each piece'],
   7: ['{"type":"system","subtype":"init"', '"tool_use_id":"demo_0_1"', '{"type":"result","subtype":"success"'],
   8: [/● bash\(ls -la\)\n\s+⎿ ok/, /● bash\(ls && rm -rf build\)\n\s+⎿ denied/],
@@ -63,10 +68,10 @@ const SHOWS: Record<number, Array<string | RegExp>> = {
 describe('npm run demo (scripts/demo.ts)', () => {
   it('has a check for every demo, and says which chapters have one', async () => {
     expect(Object.keys(SHOWS).sort(), 'each demo is checked below').toEqual(Object.keys(DEMOS).sort());
-    const none = await demo('chapter5');
+    const none = await demo('chapter14');
     expect(none.code).toBe(2);
     expect(none.output).toMatch(
-      /Chapter 5 has no demo yet\. The demos:\n\n\s+chapter1\s+Messages and the mock provider/,
+      /Chapter 14 has no demo yet\. The demos:\n\n\s+chapter1\s+Messages and the mock provider/,
     );
   });
 
@@ -80,7 +85,9 @@ describe('npm run demo (scripts/demo.ts)', () => {
         const n = pair[j]!;
         expect(run.code, run.output).toBe(0);
         expect(run.output).toContain(`: ${DEMOS[n]!.look}.`);
-        expect(run.output).toContain('scripted demo model (npm run demo; no network)');
+        expect(run.output).toContain(
+          n === 5 ? 'anthropic claude-demo at ' : 'scripted demo model (npm run demo; no network)',
+        );
         for (const shown of SHOWS[n]!)
           if (typeof shown === 'string') expect(run.output, `chapter ${n}`).toContain(shown);
           else expect(run.output, `chapter ${n}`).toMatch(shown);
