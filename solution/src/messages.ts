@@ -104,7 +104,11 @@ export function toolResult(call: Pick<ToolCall, 'id' | 'name'>, content: string,
   return { role: 'tool', toolCallId: call.id, toolName: call.name, content, isError };
 }
 
-/** All the text blocks of an assistant turn joined in order, without separators. Thinking is not text. */
+/**
+ * What a turn says, as one string: the text of its text blocks, in the order they come, joined with nothing
+ * between them (the model already put the spaces where it wanted them). Thinking is reasoning, not the answer, and
+ * a tool call is not something said: neither is part of it. A turn with no text says `''`.
+ */
 export function textOf(message: AssistantMessage): string {
   // #region chapter 1: textOf
   // 1. Walk message.content in order.
@@ -118,7 +122,11 @@ export function textOf(message: AssistantMessage): string {
   // #endregion
 }
 
-/** The tool calls of an assistant turn, in the order the model wrote them. */
+/**
+ * The tool calls of an assistant turn, in the order the model wrote them, each unchanged; none at all for a turn
+ * that only talks. Always a new array: a caller that changes what it got (the loop takes calls off it) must never
+ * change the message.
+ */
 export function toolCallsOf(message: AssistantMessage): ToolCall[] {
   // #region chapter 1: toolCallsOf
   // 1. Keep the blocks whose type is 'tool_call', in their original order.
@@ -133,8 +141,17 @@ export function toolCallsOf(message: AssistantMessage): ToolCall[] {
  * - answers every tool call of an assistant turn with exactly one tool result, right after that turn and before
  *   anything else (results may come in any order among themselves);
  * - has no tool result that does not answer a call of the assistant turn before it;
- * - uses each tool call id once.
- * Providers reject a history that breaks these rules, so the agent must never leave one behind. Never throws.
+ * - uses each tool call id once, across the whole history and within one turn.
+ * Providers reject a history that breaks these rules, so the agent must never leave one behind. Never throws, and
+ * only reads the history.
+ *
+ * - Each sentence names the index of the message where the problem shows, as `message <index>`, and the tool call
+ *   id concerned, so a test (or a person) can find it.
+ * - A user message or the next assistant turn ends the wait for results: the calls still open then are reported
+ *   as never answered, and a result for one of them that comes later answers nothing open, a second problem. The
+ *   calls still open when the history ends are reported too.
+ * - An empty history has nothing wrong with it. An id is any string: `constructor` or `toString` is an ordinary id
+ *   (a plain object already "has" those).
  */
 export function historyProblems(messages: readonly Message[]): string[] {
   // #region chapter 1: historyProblems

@@ -47,11 +47,18 @@ export function untilAborted<T>(signal: AbortSignal | undefined, work: () => Pro
 }
 
 /**
- * Runs one tool call and returns its result message, paired with the call by id. Never throws:
- * - unknown tool: an error result that names the tool and lists the available ones;
- * - arguments that fail the tool's schema: an error result with zod's description of what is wrong;
- * - a tool that throws: an error result with its message;
- * - a cancel (ctx.signal aborts) before the tool settles: CANCELLED_RESULT as an error result, at once.
+ * Runs one tool call and returns its result message, built with toolResult so that it answers that call (the id
+ * is all that ties a result to its call). Never throws: once a run is under way a failure is a result the model
+ * reads and can act on, so each of these is an error result:
+ * - unknown tool: the text says which tool the model asked for and lists the available ones, separated by `, `
+ *   (as `read, write`), so it can pick a real one;
+ * - arguments that fail the tool's zod schema (not an object at all, too): zod's own account of what is wrong
+ *   (z.prettifyError), saying which tool and asking the model to call again with arguments that match. A tool
+ *   never runs on what the model wrote unchecked: it gets what the schema gave back, defaults filled in, and ctx;
+ * - a tool that throws: its message (errorText, given, also for a thrown value that is not an Error);
+ * - a cancel (ctx.signal aborts) before the tool settles: CANCELLED_RESULT, at once, even if the tool never
+ *   settles; with a signal that has already aborted, the tool is never started. untilAborted (given) does the
+ *   waiting; a signal that never aborts changes nothing.
  */
 export async function executeToolCall(tools: ToolSet, call: ToolCall, ctx: ToolContext): Promise<ToolResultMessage> {
   // #region chapter 3: executeToolCall

@@ -31,7 +31,17 @@ export class TurnLimitError extends Error {
 
 /**
  * One prompt, at most one round of tools: ask the model; if it asks for tools, run them, send the turn and its
- * results back, and return the text of the second answer. Otherwise return the text of the first.
+ * results back, and return the text of the second answer. Otherwise return the text of the first. The loop of
+ * SimpleAgent.chat, unrolled once, to see what one round sends.
+ *
+ * - At most two model calls, whatever the second answer asks for; both requests offer the tools (the model
+ *   keeps no memory between requests).
+ * - Only a `tool_use` turn has its calls run: one cut off by the token limit is answered with its text, and its
+ *   half-written request never runs.
+ * - The calls run through executeToolCall (so an unknown tool or a failing one reaches the model as an answer it
+ *   can read), one at a time, each starting only after the one before has finished, in the order written.
+ * - The second request holds the prompt, then the model's turn, then what each of its calls gave, in their order:
+ *   what answers a call must follow the calls.
  */
 export async function singleTurn(
   provider: Provider,
@@ -85,7 +95,10 @@ export class SimpleAgent {
     this.maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   }
 
-  /** Runs one prompt in a fresh conversation and returns the final answer. */
+  /**
+   * Runs one prompt in a fresh conversation and returns the final answer, which the loop below works out. Each run
+   * has a conversation of its own: two runs never share one.
+   */
   async run(prompt: string): Promise<string> {
     // #region chapter 3: SimpleAgent.run
     // 1. Make a new history holding one user message with the prompt.
@@ -94,7 +107,11 @@ export class SimpleAgent {
     // #endregion
   }
 
-  /** Runs every call of one turn, one after another, and returns the results in call order. Never throws. */
+  /**
+   * Runs every tool request of one turn through executeToolCall and returns one result each, in their order. One at
+   * a time: each starts only after the one before has finished (two edits of one file must not race). Everything
+   * runs in the agent's workspace. Never throws: a failure is a result.
+   */
   async executeTools(calls: readonly ToolCall[]): Promise<ToolResultMessage[]> {
     // #region chapter 3: SimpleAgent.executeTools
     // 1. For each call, in order, await executeToolCall(this.tools, call, { cwd: this.cwd }).
@@ -105,7 +122,10 @@ export class SimpleAgent {
     // #endregion
   }
 
-  /** Appends an assistant turn and then the results of its tool calls to the history. */
+  /**
+   * Appends an assistant turn, unchanged, and then the results of its tool calls, in their order, to `history`
+   * itself (the caller's array, not a copy): a result must come after the call it answers.
+   */
   pushResults(history: Message[], turn: AssistantMessage, results: readonly ToolResultMessage[]): void {
     // #region chapter 3: SimpleAgent.pushResults
     // 1. Push the assistant turn first, unchanged.
@@ -121,6 +141,13 @@ export class SimpleAgent {
    * without running its calls, and stays last in the history with that stop reason for the caller to see.
    * Rejects with TurnLimitError after `maxTurns` model calls, and with the provider's error if a call fails;
    * in both cases the history is left valid (never a tool call without its result).
+   *
+   * - Every request carries the system prompt, the whole history so far and what the tools are.
+   * - The loop goes on while the model asks for tools (a `tool_use` turn: its calls run through executeTools, and
+   *   the turn and its results are added with pushResults) and ends at the first turn that asks for nothing.
+   * - The turn that counts is the one normalizeTurn (given, turn-rules.ts) gives back for the history so far,
+   *   never the provider's own: it makes repeated or empty call ids new, so every call gets its own result, and a
+   *   `tool_use` turn without a call becomes an answer.
    */
   async chat(history: Message[]): Promise<string> {
     // #region chapter 3: SimpleAgent.chat

@@ -74,8 +74,10 @@ export function defineTool<S extends z.ZodType>(spec: ToolSpec<S>): Tool<z.outpu
 }
 
 /**
- * What the model is shown for a tool. The JSON Schema describes the input the model must send (zod's `input`
- * view: a field with a default is optional), without the `$schema` key.
+ * What the model is shown for a tool: its name, its description, and a JSON Schema of its zod input, each field
+ * with its description. The schema describes what the model must send (zod's `input` view, as the guide shows:
+ * a field with a default is optional for the model, so only fields without one are required), without the
+ * `$schema` key, which providers do not want.
  */
 export function toolDefinition(tool: Tool): ToolDefinition {
   if (tool.jsonSchema) return { name: tool.name, description: tool.description, inputSchema: tool.jsonSchema };
@@ -97,7 +99,11 @@ export class ToolSet implements Iterable<Tool> {
     for (const tool of tools) this.add(tool);
   }
 
-  /** Adds a tool. Throws if a tool of that name is already in the set: two tools cannot share a name. */
+  /**
+   * Adds a tool and returns the set, so that calls chain. Throws if a tool of that name is already in the set, with
+   * an error that names it, and the first one stays: two tools cannot share a name (silently replacing one would
+   * run another tool than the model chose).
+   */
   add(tool: Tool): this {
     // #region chapter 2: ToolSet.add
     // 1. If a tool with the same name is already in the set, throw an error that names it, and keep the first tool.
@@ -108,7 +114,10 @@ export class ToolSet implements Iterable<Tool> {
     // #endregion
   }
 
-  /** The tool with that exact name, or undefined. */
+  /**
+   * The tool with that exact name, or undefined: no trimming, no case folding (a misspelt name is the model's to
+   * correct, told so by chapter 3). Names every object inherits (`toString`, `constructor`) find nothing either.
+   */
   get(name: string): Tool | undefined {
     // #region chapter 2: ToolSet.get
     // 1. Look the name up exactly (no trimming, no case folding) and return the tool or undefined.
@@ -133,7 +142,10 @@ export class ToolSet implements Iterable<Tool> {
     return this.byName.size;
   }
 
-  /** The definitions sent to the model, in the order the tools were added. */
+  /**
+   * The definitions sent to the model, one per tool as toolDefinition gives it, in the order the tools were added.
+   * Made afresh at each call, so a tool added or removed since shows; describing a tool never runs it.
+   */
   definitions(): ToolDefinition[] {
     // #region chapter 2: ToolSet.definitions
     // 1. Map every tool, in insertion order, through toolDefinition.

@@ -62,9 +62,18 @@ function missing(error: NodeJS.ErrnoException): undefined {
 }
 
 /**
- * The absolute path for `requested` (relative to `root`, or absolute), after checking that it stays inside
- * `root`, following symlinks, even ones whose target does not exist yet. The file need not exist. Throws
- * PathOutsideWorkspaceError otherwise.
+ * The absolute path for `requested` (relative to `root`, or absolute; `..` that climbs back inside is fine), after
+ * checking that it stays inside `root`. The file need not exist: a tool may be about to write it. Otherwise throws
+ * PathOutsideWorkspaceError, whose message names the path as requested. The model picks every path, so this is
+ * the one door every tool goes through.
+ *
+ * - Inside is a question of path segments (isInside, given): a sibling folder whose name starts like the root is
+ *   outside.
+ * - The path is checked as written and where it really leads: a path that leaves the root by name is refused even
+ *   if it comes back to it, and every symlink on it is followed (realLocation, given), a dangling one too, since a
+ *   write would create its target. What it leads to is compared with where the root really is (the root itself
+ *   may be reached through a symlink). realLocation's own errors (a NUL character, a loop of links) pass through.
+ * - It returns the path as resolved, not where it leads: messages show the path the model used.
  */
 export async function resolveInWorkspace(root: string, requested: string): Promise<string> {
   // #region chapter 2: resolveInWorkspace

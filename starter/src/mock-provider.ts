@@ -68,6 +68,23 @@ export class MockProvider implements Provider {
     return this.script.length - this.next;
   }
 
+  /**
+   * Answers with the script's steps, one per call, in order, as a provider would: a turn is returned, an error is
+   * thrown (a provider failure; it uses up its step all the same), a step that builds the turn from the request is
+   * called with it and what it gives, awaited, is the turn. A test then reads what was recorded to see exactly what
+   * the agent sent, so:
+   *
+   * - Every call is recorded, in order, as a deep copy made the moment it arrives (a RecordedRequest: without the
+   *   signal, which cannot be copied and says nothing about what was asked): the agent keeps appending to the same
+   *   history, and a kept reference would show later messages as sent.
+   * - A call whose signal has already fired was never really made: it rejects with the signal's own reason, before
+   *   anything is recorded or any step used.
+   * - A call past the end of the script was made: it is recorded, then fails loudly with ScriptExhaustedError,
+   *   whose message says how many turns the script held and which turn was asked for, counted from 1 as a person
+   *   would (a script of `1 turn` asked again: `turn 2`), never a quiet undefined.
+   * - What it returns is always a deep copy, whichever kind of step built it: the agent changing the turn it got
+   *   must never change the script.
+   */
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 1: MockProvider.complete
     // Write it from the contract above. Step by step instead: npm run reset -- chapter1 --guided

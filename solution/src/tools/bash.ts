@@ -60,7 +60,13 @@ export class OutputCap {
 
   constructor(readonly limit = BASH_OUTPUT_LIMIT) {}
 
-  /** Takes the next piece of output. */
+  /**
+   * Takes the next piece of output, however the text was cut into pieces: the head keeps the first
+   * Math.floor(limit / 2) characters seen (a piece that fills it goes on into the tail), the tail the last ones
+   * after it, up to the rest of the limit, and `cut` counts every character dropped between them over all pieces.
+   * Never holds more than `limit` characters, after any piece: the output may never end. Text within the limit is
+   * kept whole (toString, given, then gives it back unchanged).
+   */
   add(chunk: string): void {
     // #region chapter 4: OutputCap.add
     // 1. The head fills first: move characters from the chunk into it until it holds Math.floor(limit / 2).
@@ -84,10 +90,23 @@ export class OutputCap {
 }
 
 /**
- * Runs `bash -c command` and collects its output. Never rejects because of the command's exit code; rejects only
- * when bash cannot be started. On timeout or abort, kills the command's whole process group and resolves with
+ * Runs `bash -c command` in `options.cwd` and collects its output. Never rejects because of the command's exit
+ * code; rejects only when bash cannot be started, with spawn's own error. On timeout or abort, kills the command's
+ * whole process group (everything it started, not only the shell, even what ignores SIGTERM) and resolves with
  * `stopped` set and the output printed so far. Whatever the command left running is stopped too, and named in
- * `notes`.
+ * `notes`. The tool must come back even when the command does not: nothing it left may keep it waiting.
+ *
+ * - The command runs as the leader of a process group of its own, with the environment commandEnvironment (given)
+ *   makes for this run: the agent's API keys are gone, the rest is kept, and every process of the run is marked
+ *   so that stopLeftovers (given) can find it even out of the group (`sleep 100 &`, `setsid`). A note names each
+ *   process it stopped; one it cannot find still goes with the group.
+ * - stdin is closed (a command that reads it gets end of input at once). stdout and stderr are kept apart, each
+ *   read as text, piece by piece as it arrives, into an OutputCap (a character whose bytes arrive in two pieces
+ *   stays whole).
+ * - Once the shell has exited, the pipes are waited for only a short while (BASH_CLOSE_WAIT_MS, settlesWithin):
+ *   something out of reach may hold them open. Then they are closed and a note says something still held the
+ *   output open and `may still be running`.
+ * - The timer and the abort listener are removed however it ends.
  */
 export async function runCommand(command: string, options: RunOptions): Promise<CommandOutcome> {
   // #region chapter 4: runCommand
@@ -184,6 +203,20 @@ export const bashTool = defineTool({
     'Run a shell command with bash in the workspace root and return its exit code, stdout and stderr. ' +
     'Each call starts a fresh shell. Long output is cut in the middle; a command that runs too long is stopped.',
   input,
+  /**
+   * Runs the command with runCommand in the workspace root, with the run's signal, and answers as a terminal would:
+   * a first line `exit code: <code>`, or `exit code: none (killed by <signal>)` when a signal ended it, then two
+   * labelled sections, `--- stdout ---` and `--- stderr ---`, each on the lines after its heading, then each of the
+   * outcome's notes on a line of its own. Each loses only its final newline (a blank line before it stays)
+   * and reads `(empty)` when nothing was printed. A non-zero exit code is a normal result: the model reads a failing
+   * test run as a person does.
+   *
+   * - Stopped by its timeout: an error that says it `timed out after <ms> ms` and was stopped, with the sections on
+   *   the next line (what it printed shows what hung). Stopped by an abort: an error that says
+   *   `Command aborted. Output so far:` and the sections.
+   * - With a signal that has already fired, the command is never started: an error says it was not run because
+   *   the run was cancelled.
+   */
   async execute({ command, timeout_ms: timeoutMs = BASH_DEFAULT_TIMEOUT_MS }, ctx) {
     // #region chapter 4: bashTool.execute
     // 1. If ctx.signal is already aborted, throw an error saying the command was not run because the run was

@@ -21,6 +21,17 @@ export const writeTool = defineTool({
     'Create a file, or replace the whole content of an existing one. Missing parent folders are created. ' +
     'To change part of an existing file, use edit instead.',
   input,
+  /**
+   * Writes `content` as UTF-8 as the whole file, replacing whatever was there (nothing of the old content may
+   * remain), and creates the folders on the way. The path goes through resolveInWorkspace, which refuses what is
+   * outside (a symlink that leads out too); messages name the file as displayPath shows it.
+   *
+   * - Refused, before anything is written: an existing directory, `<path> is a directory, not a file`, and anything
+   *   else that exists and is not a regular file, `<path> is not a regular file` (writing to a FIFO waits for a
+   *   reader forever).
+   * - The result is one line, `Wrote <bytes> bytes (<lines> lines) to <path>`: bytes as UTF-8 counts them (`é` is
+   *   two), lines as read counts them (an empty file has 0, a final newline starts no new line).
+   */
   async execute({ path: requested, content }, ctx) {
     // #region chapter 4: writeTool.execute
     // 1. Resolve the path with resolveInWorkspace(ctx.cwd, requested): it throws for paths outside the workspace,

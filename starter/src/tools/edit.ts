@@ -46,6 +46,26 @@ export const editTool = defineTool({
     'Replace an exact piece of text in an existing file. old_string must match the file exactly (read the file ' +
     'first) and occur exactly once, unless replace_all is true. Include enough surrounding lines to make it unique.',
   input,
+  /**
+   * Replaces the text `old_string` quotes in one existing file with `new_string` and writes the file back. The
+   * quote must name one place: the model sends only what changes, so it cannot drop the rest by accident. Every
+   * refusal throws, with a message that names the file as displayPath shows it and tells the model what to do,
+   * and leaves the file exactly as it was; the path goes through resolveInWorkspace like every file tool's.
+   *
+   * - Refused before the file is even read: an empty `old_string` (the message says `empty` and that the write
+   *   tool creates files) and one equal to `new_string` (it says they are `the same`).
+   * - Refused as files: a missing one, `File not found: <path>` (nothing is created); a directory,
+   *   `<path> is a directory, not a file`; anything else not a regular file, `<path> is not a regular file`; one over
+   *   EDIT_FILE_SIZE_LIMIT bytes (the message says to use bash, sed, instead); one that is not UTF-8 (the message
+   *   says `UTF-8`; utf8Text, given, decodes, and keeps a BOM).
+   * - Where the quote occurs, overlapping places count (`aa` occurs twice in `aaa`). Nowhere: `not found`, telling
+   *   the model to read the file and copy the exact text, whitespace and indentation included. More than once
+   *   without `replace_all`: it says how many times and suggests more surrounding lines or `replace_all`.
+   * - A file with \r\n line ends keeps them: read shows lines without their ends, so a quote without \r is looked
+   *   for with \r\n line ends, and what is put in gets them too.
+   * - `new_string` goes in as written: `$&`, `$1` or `$$` in it mean nothing.
+   * - The result: `Edited <path>: replaced 1 occurrence` (or `3 occurrences`), the number of replacements made.
+   */
   async execute({ path: requested, old_string: oldString, new_string: newString, replace_all: replaceAll }, ctx) {
     // #region chapter 4: editTool.execute
     // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided

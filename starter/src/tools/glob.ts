@@ -50,6 +50,21 @@ export const globTool = defineTool({
     'to the workspace root, sorted. node_modules and .git are skipped.',
   input,
   readOnly: true,
+  /**
+   * The files (never folders) under the search folder `path` whose path matches the glob `pattern`, listed one a
+   * line, relative to the workspace root (not to the folder, so each can go straight to read), in code-unit order
+   * over the whole list (`B.ts` before `a.ts`; a locale's order would differ from machine to machine). Dotfiles are
+   * found; IGNORED_FOLDERS are not searched. tinyglobby's glob does the listing.
+   *
+   * - The folder goes through resolveInWorkspace; one that is missing or not a directory is
+   *   `<folder> is not a directory`.
+   * - A pattern that leaves the search folder (patternLeavesFolder, given) is refused before anything is listed:
+   *   the error quotes it and says patterns are relative to the folder, which the model chooses with `path`.
+   * - Symlinks are never followed while walking (a linked folder outside is not listed, a linked folder inside not
+   *   listed twice), and a result that still leads out is dropped (insideWorkspace, given).
+   * - Nothing found: `No files match "<pattern>"`, with ` in <folder>` when a folder was given. More than GLOB_LIMIT:
+   *   the first GLOB_LIMIT, then a last line `(<N> more files not shown; use a narrower pattern or path)`.
+   */
   async execute({ pattern, path: folder = '.' }, ctx) {
     // #region chapter 4: globTool.execute
     // Write it from the contract above. Step by step instead: npm run reset -- chapter4 --guided
