@@ -45,6 +45,8 @@ export interface Demo {
    * real AnthropicProvider, and each request it sends is shown as it arrives.
    */
   wire?: 'anthropic';
+  /** The runs talk to npm run acp as an editor does (chapter 14), over its stdin and stdout, not to npm run agent. */
+  acp?: boolean;
 }
 
 const PROJECT: Record<string, string> = {
@@ -204,6 +206,13 @@ export const DEMOS: Record<number, Demo> = {
     },
     runs: [{ prompt: 'How many TODOs are there? Delegate it.' }],
   },
+  14: {
+    look: "the agent as an ACP server (npm run acp): an editor's side of the talk, JSON-RPC over stdin and stdout: initialize, session/new, session/prompt, and the session/update notifications (the tool call as a card, its result, the answer in chunks)",
+    wire: 'anthropic',
+    acp: true,
+    script: one([call('Let me read it.', ['read', { path: 'notes.txt' }]), say('notes.txt lists three chores.')]),
+    runs: [{ prompt: 'What is in notes.txt?' }],
+  },
   15: {
     look: "a project's settings at work: a PreToolUse command hook (.claude/settings.json) refuses `rm` with its own reason, which goes back to the model",
     files: {
@@ -243,7 +252,7 @@ async function main(): Promise<number> {
   const demo = chapter === undefined ? undefined : DEMOS[chapter];
   if (!demo) {
     console.error(
-      `${chapter === undefined ? 'Name one chapter' : `Chapter ${chapter} has no demo yet`}. The demos:\n\n${Object.keys(
+      `${chapter === undefined ? 'Name one chapter' : CHAPTERS.some((c) => c.number === chapter) ? `Chapter ${chapter} has no demo yet` : `There is no chapter ${chapter}`}. The demos:\n\n${Object.keys(
         DEMOS,
       )
         .map((n) => `  chapter${n}`.padEnd(13) + CHAPTERS.find((c) => c.number === Number(n))!.title)
@@ -275,7 +284,16 @@ async function main(): Promise<number> {
     const api = demo.wire ? await anthropicApi(JSON.parse(fill(JSON.stringify(demo.script))) as DemoScript) : undefined;
     let code = 0;
     for (const run of demo.runs) {
-      console.log(`\n$ npm run agent -- ${[...(run.args ?? []), '-p', JSON.stringify(run.prompt)].join(' ')}\n`);
+      console.log(
+        demo.acp
+          ? '\n$ npm run acp   (spoken to by this demo as an editor would)\n'
+          : `\n$ npm run agent -- ${[...(run.args ?? []), '-p', JSON.stringify(run.prompt)].join(' ')}\n`,
+      );
+      if (demo.acp) {
+        code = await editor(run.prompt, { cwd, home, starter, env: api?.env ?? {} });
+        if (code !== 0) break;
+        continue;
+      }
       const own = [...(starter ? ['--starter'] : []), ...(demo.sessions ? [] : ['--no-session'])];
       code = await agent([...own, ...(run.args ?? []), '-p', run.prompt], {
         cwd,
@@ -295,6 +313,87 @@ async function main(): Promise<number> {
     rmSync(cwd, { recursive: true, force: true });
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs npm run acp (scripts/acp.ts) and speaks to it as an editor: initialize, session/new, one session/prompt,
+ * then closes its stdin. Each message is shown in short; a request from the agent (a permission, say) is refused.
+ */
+function editor(
+  prompt: string,
+  options: { cwd: string; home: string; starter: boolean; env: Record<string, string> },
+): Promise<number> {
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(ANTHROPIC|OPENAI|CLAUDE|KIT)_/.test(name)) delete env[name];
+  Object.assign(env, options.env, { HOME: options.home });
+  const args = ['--import', 'tsx', path.join(ROOT, 'scripts/acp.ts'), ...(options.starter ? ['--starter'] : [])];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'inherit'] });
+  const pending = new Map<number, (message: Record<string, any>) => void>();
+  let next = 0;
+  let chunks = '';
+  const flushChunks = () => {
+    if (chunks) console.log(`← session/update agent_message_chunk…: ${JSON.stringify(chunks)}`);
+    chunks = '';
+  };
+  const send = (message: Record<string, unknown>) =>
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<Record<string, any>>((resolve) => {
+      const id = ++next;
+      pending.set(id, resolve);
+      console.log(`→ ${method} ${JSON.stringify(params)}`);
+      send({ id, method, params });
+    });
+  let buffered = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\n'); end !== -1; end = buffered.indexOf('\n')) {
+      const line = buffered.slice(0, end).trim();
+      buffered = buffered.slice(end + 1);
+      if (!line) continue;
+      const message = JSON.parse(line) as Record<string, any>;
+      if (message.method === 'session/update') {
+        const { sessionUpdate, ...rest } = message.params.update as Record<string, any>;
+        if (sessionUpdate === 'agent_message_chunk') {
+          chunks += rest.content?.text ?? '';
+          continue;
+        }
+        flushChunks();
+        const { toolCallId, title, kind, status, content } = rest;
+        const shown = Object.fromEntries(
+          Object.entries({ toolCallId, title, kind, status, content }).filter(([, v]) => v !== undefined),
+        );
+        const text = JSON.stringify(Object.keys(shown).length ? shown : rest);
+        console.log(`← session/update ${sessionUpdate}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);
+      } else if (message.method !== undefined && message.id !== undefined) {
+        console.log(`← ${message.method} (a request of the agent's: this editor says no)`);
+        send({ id: message.id, error: { code: -32601, message: 'not offered by the demo editor' } });
+      } else if (message.id !== undefined) {
+        flushChunks();
+        const text = JSON.stringify(message.result ?? message.error);
+        console.log(`← answer ${message.id}: ${text.length > 300 ? `${text.slice(0, 300)}…` : text}`);
+        pending.get(message.id)?.(message);
+      }
+    }
+  });
+  const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  return (async () => {
+    const init = await request('initialize', {
+      protocolVersion: 1,
+      clientCapabilities: {},
+      clientInfo: { name: 'kit-demo', version: '0' },
+    });
+    const created = init.error ? init : await request('session/new', { cwd: options.cwd, mcpServers: [] });
+    const answer = created.error
+      ? created
+      : await request('session/prompt', {
+          sessionId: created.result.sessionId,
+          prompt: [{ type: 'text', text: prompt }],
+        });
+    child.stdin.end();
+    const code = await exited;
+    return answer.error ? 1 : code;
+  })();
 }
 
 /**
