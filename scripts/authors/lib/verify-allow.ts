@@ -4,10 +4,14 @@
  * skipped. A known-wrong solution changes the inside of one region, so a test that never reached that region in the
  * solution run runs the very same code here, and passes as it did there: only the tests that reached it can catch
  * the mistake (verify.ts). Files that are not listed run whole.
+ *
+ * It also gives a known-wrong workspace's tests a tighter last-resort limit than vitest's TEST_TIMEOUT_MS (see
+ * KNOWN_WRONG_TEST_MS below). Unlock workspaces keep the full limit: their solved chapters must pass.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeEach } from 'vitest';
+import { beforeEach, expect, vi } from 'vitest';
+import { HANG_MS, TEST_TIMEOUT_MS } from '../../../tests/helpers/limits.js';
 
 const allowed = JSON.parse(readFileSync(process.env.KIT_VERIFY_ALLOW!, 'utf8')) as {
   workspaces: string;
@@ -20,3 +24,22 @@ beforeEach((context) => {
   if (names && !names.includes(context.task.fullTestName ?? context.task.name))
     context.skip('did not reach the changed region in the solution run');
 });
+
+/**
+ * The last-resort limit of a test in a known-wrong workspace (vitest's testTimeout, set here before the file's tests
+ * are collected; a test's own timeout option still wins). A test that outlives every wait of its own runs until this
+ * limit and fails with vitest's "Test timed out", which names no mistake: it can never be the test that catches a
+ * known-wrong solution (verify matches the failure message against the solution's `expect:`), so waiting 120 s for
+ * it only holds a worker (four such tests of chapter 7 and one each of chapters 14 and 15 waited 120 s every verify,
+ * 2026-12-02). Every other wait in a graded test ends on its event or at HANG_MS, so a known-wrong test that fails
+ * in its own words does so within a few waits of HANG_MS: 4 x HANG_MS is that margin (the slowest such failure seen
+ * took 27.6 s, a CPU-bound known-wrong grep, at 8 workers on 2 busy cores). Chapter 11's tests wait for real MCP
+ * servers with REAL_SERVER_MS (4 x HANG_MS itself) or more, so its known-wrong files keep TEST_TIMEOUT_MS. A shorter
+ * limit cannot make a known-wrong solution look caught: it only turns a test's outcome into a timeout, which matches
+ * no `expect:` (verify would then report the solution as not caught, never the other way round).
+ */
+export const KNOWN_WRONG_TEST_MS = 4 * HANG_MS;
+
+const testFile = path.relative(allowed.workspaces, expect.getState().testPath ?? '').split(path.sep);
+if (testFile[0]?.startsWith('wrong-') && testFile[2] !== 'chapter11')
+  vi.setConfig({ testTimeout: Math.min(KNOWN_WRONG_TEST_MS, TEST_TIMEOUT_MS) });
