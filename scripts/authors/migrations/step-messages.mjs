@@ -1,5 +1,6 @@
+// One-off (issue 45): rewrites the graded messages of the test files named: "stub step N: text" becomes "stub: text (guided step N)". Run from the repository root: node scripts/authors/migrations/step-messages.mjs tests/chapter05/*.ts
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parse } from '/work/main/node_modules/@babel/parser/lib/index.js';
+import { parse } from '@babel/parser';
 const STEP = String.raw`steps? \d+[a-z]?(?:(?:/|-| and | or |, )\d+[a-z]?)*`;
 const NAME = String.raw`[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*`;
 function fix(body) {
@@ -25,7 +26,10 @@ for (const file of process.argv.slice(2)) {
   const walk = (node, inTemplate) => {
     if (!node || typeof node.type !== 'string') return;
     if (node.type === 'StringLiteral') spans.push([node.start + 1, node.end - 1]);
-    if (node.type === 'TemplateLiteral') { spans.push([node.start + 1, node.end - 1]); return; }
+    if (node.type === 'TemplateLiteral') {
+      spans.push([node.start + 1, node.end - 1]);
+      return;
+    }
     for (const [k, v] of Object.entries(node)) {
       if (k === 'loc' || k.endsWith('Comments')) continue;
       for (const c of Array.isArray(v) ? v : [v]) if (c && typeof c === 'object' && typeof c.type === 'string') walk(c);
@@ -39,5 +43,8 @@ for (const file of process.argv.slice(2)) {
     const fixed = fix(body);
     if (fixed !== body) out = out.slice(0, s) + fixed + out.slice(e);
   }
-  if (out !== text) { writeFileSync(file, out); console.log('rewrote', file); }
+  if (out !== text) {
+    writeFileSync(file, out);
+    console.log('rewrote', file);
+  }
 }
