@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
 import { hintText } from '../../scripts/kit/hint.js';
-import { hintLang, parseHints, withoutLang } from '../../scripts/kit/hints.js';
+import { hintLang, hintLevels, withoutLang, type StubHints } from '../../scripts/kit/hints.js';
 import { runTests, type TestOutcome } from '../../scripts/kit/run-tests.js';
 import { assignStubs, learnerStubs, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { renderChapter } from '../../scripts/kit/watch/screen.js';
@@ -19,11 +19,11 @@ describe('hint (scripts/kit/hint.ts)', () => {
   });
   afterAll(() => copy.cleanup());
 
-  it('gives the nudge, then the approach, then the shape, for the first unfinished stub, and remembers it in .kit/', () => {
+  it('gives the idea, then the approach, then the shape, for the first unfinished stub, and remembers it in .kit/', () => {
     const first = kit(copy.root, ['hint', 'chapter3']);
     expect(first.status, first.stderr).toBe(0);
     expect(first.stdout).toMatch(/^Chapter 3 · executeToolCall {2}\(starter\/src\/safe-call\.ts:\d+\)$/m);
-    expect(first.stdout).toContain('Hint 1 of 3: Nudge');
+    expect(first.stdout).toContain('Hint 1 of 3: Idea');
     expect(first.stdout).toMatch(/Failing: executeToolCall \(src\/safe-call\.ts\) > /);
     expect(first.stdout).toContain('again for the approach');
     expect(existsSync(path.join(copy.root, '.kit/hints.json'))).toBe(true);
@@ -101,11 +101,11 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
 
   it('keeps the Chinese hints in the shape of the English ones: the same stubs, as many hints each', () => {
     for (const n of [1, 2, 3]) {
-      const shape = (file: string) =>
-        parseHints(read(copy.root, `tests/chapter0${n}/${file}`)).map(
-          (s) => `${s.stub}: ${s.hints.map((h) => h.title).join(', ')}`,
-        );
-      expect(shape('hints.zh-CN.md'), `tests/chapter0${n}/hints.zh-CN.md`).toEqual(shape('hints.md'));
+      const shape = (sections: StubHints[]) =>
+        sections.map((s) => `${s.stub}: ${s.hints.map((h) => h.title).join(', ')}`);
+      expect(shape(hintLevels(copy.root, n, 'zh')), `tests/chapter0${n}/hints.zh-CN.md`).toEqual(
+        shape(hintLevels(copy.root, n)),
+      );
     }
   });
 
@@ -122,7 +122,7 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
   it('answers in Chinese in a Chinese shell (LANG=zh_CN.UTF-8), and in English when asked (--lang en)', () => {
     const zh = kit(copy.root, ['hint', 'chapter3'], '', { LANG: 'zh_CN.UTF-8' });
     expect(zh.stdout).toContain('提示 2/3：步骤');
-    expect(zh.stdout).toContain('`tools.get(call.name)`；找不到时');
+    expect(zh.stdout).toContain('按 call.name 查找工具。找不到时');
     const en = kit(copy.root, ['hint', 'chapter3', '--lang', 'en'], '', { LANG: 'zh_CN.UTF-8' });
     expect(en.stdout).toContain('Hint 3 of 3: Shape');
     expect(en.stdout).not.toMatch(/[\u4e00-\u9fff]/);
@@ -135,7 +135,7 @@ describe('hint in Chinese (scripts/kit/hint.ts, tests/chapterNN/hints.zh-CN.md)'
     const lines = stdout.trim().split('\n');
     expect(lines[0]).toBe('（第 3 章还没有中文提示，下面是英文原文。）');
     expect(lines[1]).toMatch(/^Chapter 3 · executeToolCall/);
-    expect(stdout).toContain('Hint 1 of 3: Nudge');
+    expect(stdout).toContain('Hint 1 of 3: Idea');
     expect(stdout).toContain('Four things can stop a tool call');
   });
 });

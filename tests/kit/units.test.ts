@@ -8,7 +8,7 @@ import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
 import { installCheck, nodeCheck, staleCacheCheck } from '../../scripts/kit/doctor.js';
-import { loadHints, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
+import { hintLevels, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { stripAnsi } from '../../scripts/kit/outcomes.js';
 import { progressLine, progressText } from '../../scripts/kit/progress-line.js';
@@ -28,7 +28,7 @@ import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { HOLD_MS, redactingWriter } from '../../scripts/lib/redacting-writer.js';
-import { REPO } from './helpers.js';
+import { read, REPO } from './helpers.js';
 
 describe('unifiedDiff (scripts/kit/diff.ts)', () => {
   it('is empty for equal inputs', () => {
@@ -51,14 +51,21 @@ describe('unifiedDiff (scripts/kit/diff.ts)', () => {
 describe('hints.md files (tests/chapterNN/hints.md)', () => {
   const solution = listRegions(REPO, 'solution');
   const chapters = [...new Set(solution.map((s) => s.chapter))].filter((n) => n <= 4);
-  it.each(chapters)('chapter %i has three hints (nudge, approach, shape) for every stub', (chapter) => {
-    const sections = loadHints(REPO, chapter);
+  it.each(chapters)('chapter %i has three hints (idea, approach, shape) for every stub', (chapter) => {
+    const sections = hintLevels(REPO, chapter);
     const stubs = solution.filter((s) => s.chapter === chapter).map((s) => s.name);
     expect(sections.map((s) => s.stub).sort()).toEqual([...stubs].sort());
     for (const section of sections) {
-      expect(section.hints.length, section.stub).toBeGreaterThanOrEqual(3);
+      expect(
+        section.hints.map((h) => h.title),
+        `${section.stub}: the idea, the approach (its steps in solution/src) and the shape`,
+      ).toEqual(['Idea', 'Approach', 'Shape']);
       for (const hint of section.hints) expect(hint.text.length, `${section.stub}: ${hint.title}`).toBeGreaterThan(20);
     }
+    expect(
+      read(REPO, `tests/chapter${String(chapter).padStart(2, '0')}/hints.md`),
+      'the approach is the steps of the stub, not written in hints.md',
+    ).not.toMatch(/^### Approach/m);
   });
 
   it('parses headings, and ignores headings inside fenced code', () => {
