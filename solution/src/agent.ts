@@ -59,7 +59,8 @@ export class Agent {
    *
    * - A resume comes first: the client's results (`options.clientResults`) go through addClientResults; if it
    *   refuses them, the run ends at once with `done` of reason `error` and its sentence, with no model call and
-   *   nothing else touched (the history stays paused).
+   *   nothing else touched (the history stays paused: not through finishRun, which would close the calls the
+   *   client still owes).
    * - At most `maxTurns` model calls, counted from 1 as the turn. Each round announces itself with `turn_start`;
    *   what would be sent (chapter 3's prompt, history and tool list) goes through the beforeModelCall hook, and what
    *   it gives back is what streamTurn sends, with the run's signal. The turn, through normalizeTurn, enters the

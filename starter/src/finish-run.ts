@@ -107,7 +107,8 @@ export function endingOf(signal: AbortSignal, error: unknown): Ending {
 /**
  * Ends a run, whatever ended it, so that what it leaves can be sent to a model again: gives every call left open
  * an error result (closeOpenCalls, given) and yields a `tool_result` event for each (resultEvent, given), then
- * yields the one `done` event (DoneEvent) and marks the run as over, so interruptRun leaves it alone.
+ * marks the run as over and yields the one `done` event (DoneEvent), in that order: a consumer may stop reading at
+ * `done`, and interruptRun, which runs then, must already find the run over and leave it alone.
  *
  * - A pause is the exception: its calls stay open for the client, and its `done` lists them.
  * - After a cancel a closed call reads CANCELLED_RESULT. After anything else it reads as a sentence saying the
@@ -133,7 +134,7 @@ export const STOPPED_READING = 'the consumer stopped reading the run before its 
 /**
  * Called from the loop's `finally`, however the run finished. After `done` it does nothing (a paused run keeps
  * its calls open for the client). Before `done` (the consumer broke out, or called return() on the iterator) it aborts
- * the run's own signal with STOPPED_READING, so a tool, a hook or a sub-agent still at work stops (the caller's
+ * the run's own signal with an Error whose message is STOPPED_READING, so a tool, a hook or a sub-agent still at work stops (the caller's
  * signal is left alone), and gives every open call a cancelled result, all of them, not only the one the consumer
  * last saw, so the next run sends a valid conversation. Yields nothing: nobody reads any more.
  */

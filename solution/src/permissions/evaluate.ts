@@ -129,7 +129,8 @@ export async function pathSubjects(subject: Subject & { path: string }, ws: Work
  *   own).
  * - Each of those carries its safetyConcern and its beyondRule, and, when its name is only known as it runs,
  *   `unknown` saying so.
- * - What each of them takes as input or output (fileOperands, given) and what a redirection takes as input become
+ * - What each command takes as input or output (fileOperands, given; once per command: its copy without
+ *   assignments adds no operand again) and what a redirection takes as input become
  *   `read` / `write` Subjects marked as an `operand` (and `searched` when so); each place a redirection sends
  *   output to becomes a `write` Subject marked as a `redirect`; each resolved as the shell would (resolveArg) and
  *   followed to where it lands (pathSubjects, given).
@@ -286,7 +287,8 @@ export function mcpRuleServer(tool: string): string | undefined {
  * Whether `rule` covers `subject`.
  *
  * - First, what it is for. An MCP rule for a whole server (mcpRuleServer, given) matches each of that server's
- *   tools, on the whole server name (`mcp__github__…`, not `mcp__github2__…`); an MCP rule for one tool only that
+ *   tools, on the whole server name (`mcp__github__…`, not `mcp__github2__…`), and a tool named exactly as the
+ *   server (`mcp__github`); an MCP rule for one tool only that
  *   tool. Any other rule matches the kit tools CLAUDE_TOOLS lists for it, looked up as data (its own keys only),
  *   and an allow rule only those ruleTools (given) keeps: `Edit` allows editing, not creating files.
  * - Fail closed: a subject with `unknown` set matches every deny and ask rule of its tool, whatever is in the

@@ -163,8 +163,9 @@ export function createPermissionGate(options: GateOptions): PermissionGate {
      *   the run's signal. An abort while the question is open rejects at once with the signal's reason, even when
      *   the callback ignores the signal (rejectOnAbort, given).
      * - Fail closed when nobody can answer (no callback, or it answers undefined): blocked, as denied, saying the
-     *   call needs the person's approval, nobody can answer here, and how to allow it: `--allowedTools` with the
-     *   first suggested rule quoted, when there is one, or an allow rule in `.claude/settings.json`.
+     *   call needs the person's approval, nobody can answer here, and how to allow it: always both ways, the
+     *   `--allowedTools` flag (with the first suggested rule quoted after it, when there is one) and an allow rule
+     *   in `.claude/settings.json`.
      * - `allow_once` and `allow_always` let it run; any other answer blocks it, saying the person `rejected` it and
      *   not to retry. An "always" adds the suggested rules to the session (parseRule, source `session`): allow
      *   rules, or deny rules for `reject_always`, used for every later call.

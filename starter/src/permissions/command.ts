@@ -230,7 +230,8 @@ const SCRIPT_RUNNERS = new Set(['run', 'run-script', 'exec', 'x']);
  * - a command with a subcommand (SUBCOMMANDS: `git diff HEAD` → `Bash(git diff:*)`) gets its prefix, which matches
  *   that command with any further arguments; a script runner's script belongs to the prefix
  *   (`npm run lint:fix -- -w` → `Bash(npm run lint:fix:*)`), not an option after it (`npm run -s build` →
- *   `Bash(npm run:*)`). What follows must be a plain name: `git -C /tmp status` is no prefix;
+ *   `Bash(npm run:*)`). What follows must be a plain word (a letter, then only letters, digits, `_`, `.` or `-`:
+ *   no option, no path): `git -C /tmp status` is no prefix, and `make build/out.o` gets its exact rule;
  * - anything else gets the exact command (`rm build/x.o` → `Bash(rm build/x.o)`).
  * The text comes from the call, so it is never a pattern: joined with joinWords (an argument with a space or a
  * quote stays one) and escaped with escapeCommand, so `rm *.log` stores `Bash(rm \*.log)`, which allows that
@@ -247,8 +248,8 @@ export function suggestBashRule(command: SimpleCommand): string {
  * Why one simple command (its words, the command first) must be asked about whatever the rules say, in every
  * mode, or undefined; the reason names what it touches (the command, the file):
  * - `sudo`, `su` and `doas`: another user's rights;
- * - `rm` with a recursive flag (any single-dash option holding `r` or `R`, or `--recursive` and the prefixes GNU
- *   accepts, such as `--rec`) on any argument outside the workspace, or on the workspace itself, each resolved as the
+ * - `rm` with a recursive flag (any single-dash option holding `r` or `R`, or `--recursive` and every prefix of it GNU
+ *   accepts, from `--r` on) on any argument outside the workspace, or on the workspace itself, each resolved as the
  *   shell would (resolveArg, given: `~` is the home folder, so `~/project/build` can be inside);
  * - a writing command (WRITERS, and `sed` editing in place: `-i`, `-i.bak`, `-Ei`, `--in-place`) with an argument
  *   that isProtected (given): such files change what runs next time.

@@ -79,7 +79,8 @@ export function formatRule(rule: Pick<Rule, 'tool' | 'specifier'>): string {
 
 /**
  * Parses one rule written in Claude Code's syntax (`Bash(npm run test:*)`, `Read(./.env)`, `mcp__github`), as found
- * in `source`: a name, then optionally a specifier in parentheses that reaches to the very end. It fails closed: a
+ * in `source`: a name, then optionally a specifier in parentheses that reaches to the very end; spaces around the
+ * whole rule do not count (`  Edit(src/**)  ` reads as `Edit(src/**)`). It fails closed: a
  * rule that cannot be read is never guessed at (a misread deny would be a silent allow), so every problem is a
  * RuleSyntaxError whose message quotes the rule as written (as a string literal, quotes and all) and names the
  * source, then says what is wrong:
