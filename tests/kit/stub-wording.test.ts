@@ -195,6 +195,18 @@ const CASES = [
     stated: '`<path> is not a regular file`',
   },
   {
+    stub: 'chapter 5: anthropicRequest',
+    test: 'tests/chapter05/model-settings.test.ts',
+    demanded: /no temperature/,
+    stated: '`no temperature`',
+  },
+  {
+    stub: 'chapter 5: fromOpenAICompletion',
+    test: 'tests/chapter05/openai.test.ts',
+    demanded: /no choices/,
+    stated: '`no choices`',
+  },
+  {
     stub: 'chapter 6: MockProvider.stream',
     test: 'tests/chapter06/mock-stream.test.ts',
     demanded: /\b1 turn/,

@@ -58,6 +58,15 @@ export class AnthropicProvider implements Provider {
     });
   }
 
+  /**
+   * One call of the Messages API: what anthropicRequest makes with this provider's defaults, sent by the SDK
+   * with the request's signal, and the answer read back with fromAnthropicMessage. The SDK never retries
+   * (chapter 10 does), so one call is one request.
+   *
+   * - Every failure of the call is a ProviderError made by toProviderError, with this provider's name and its key
+   *   among the secrets: the status, the API's own sentence and type are kept, the key never appears.
+   * - An abort is not a provider failure: when the signal has fired, the call rejects with the signal's reason.
+   */
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 5: AnthropicProvider.complete
     // 1. Build the body with anthropicRequest(request, { model: this.model, maxTokens: this.maxTokens }).

@@ -47,6 +47,15 @@ export class OpenAIProvider implements Provider {
     });
   }
 
+  /**
+   * One Chat Completions call: what openaiRequest makes with this provider's defaults, sent by the SDK with the
+   * request's signal, and the answer read back with fromOpenAICompletion. The SDK never retries
+   * (chapter 10 does), so one call is one request.
+   *
+   * - A failure of the call is a ProviderError made by toProviderError, with this provider's name and its key among
+   *   the secrets: the status and the API's own sentence are kept, the key never appears.
+   * - An abort is not a provider failure: when the signal has fired, the call rejects with the signal's reason.
+   */
   async complete(request: ModelRequest): Promise<AssistantMessage> {
     // #region chapter 5: OpenAIProvider.complete
     // 1. Build the body with openaiRequest(request, { model: this.model, maxTokens: this.maxTokens }).

@@ -10,8 +10,9 @@ import { ProviderError } from './errors.js';
 
 /**
  * The stop reason of a finished turn, from the reason the server gave (already in the kit's words) and whether the
- * turn holds tool calls. A cut or refused turn says so even when it holds calls; otherwise 'tool_use' means
- * exactly "there are calls to run".
+ * turn holds tool calls. A cut or refused turn says so even when it holds calls (a call written as the output was
+ * cut may be half written, and must never look runnable); otherwise 'tool_use' means exactly "there are calls to
+ * run", whatever the server said, and any other reason is kept.
  */
 export function turnStopReason(reported: StopReason, hasToolCalls: boolean): StopReason {
   // #region chapter 5: turnStopReason

@@ -17,12 +17,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The kit's history as Anthropic messages. User text stays a string; a user message with images becomes content
- * blocks, each image a base64 `image` block, images first and the text after them (Anthropic's advice: the question
- * after the picture), an image the API cannot take refused with checkImage. An assistant turn becomes content blocks:
- * text (empty text is left out: the API refuses it), signed thinking (unsigned thinking is left out: the API
- * refuses it), and `tool_use` blocks whose `input` is an object. Consecutive tool results become ONE user message
- * of `tool_result` blocks, in order, each with the `tool_use_id` of its call.
+ * The kit's history as Anthropic messages, in order, each in the SDK's own shape (Anthropic.MessageParam and the
+ * block types it lists). User text stays a string; a user message with images becomes content blocks, each image a
+ * base64 `image` block, images first and in order and the text after them (Anthropic's advice: the question after
+ * the picture; empty text is left out), every image through checkImage (given), which refuses one the API cannot
+ * take: an image is never dropped. An assistant turn becomes content blocks in its order: text (empty text is left
+ * out: the API refuses it), signed thinking with its signature (unsigned thinking is left out: the API refuses it),
+ * and `tool_use` blocks whose `input` is always a plain object (`{}` for arguments that are not one: an array,
+ * null, a string that failed to parse). Consecutive tool results become ONE user message of `tool_result` blocks,
+ * in order, each with the `tool_use_id` of its call and its error flag: Anthropic wants all of a turn's results in
+ * one message.
  */
 export function toAnthropicMessages(messages: readonly Message[]): Anthropic.MessageParam[] {
   // #region chapter 5: toAnthropicMessages
@@ -31,7 +35,10 @@ export function toAnthropicMessages(messages: readonly Message[]): Anthropic.Mes
   // #endregion
 }
 
-/** The kit's tool definitions as Anthropic tools. The input schema is already JSON Schema. */
+/**
+ * The kit's tool definitions as Anthropic tools (Anthropic.Tool), one each, in order. The input schema is already
+ * JSON Schema: it goes as it is.
+ */
 export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.Tool[] {
   // #region chapter 5: toAnthropicTools
   // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
@@ -39,7 +46,11 @@ export function toAnthropicTools(tools: readonly ToolDefinition[]): Anthropic.To
   // #endregion
 }
 
-/** 'auto' -> auto, 'required' -> any, 'none' -> none, { name } -> that one tool. */
+/**
+ * The kit's ToolChoice as the Messages API's (Anthropic.ToolChoice; the SDK's type lists its variants): each of
+ * the kit's three words has a counterpart of the same meaning there, under Anthropic's own name where it has one
+ * ("must call some tool" is not spelled as the kit spells it), and a named tool becomes the variant that names one.
+ */
 export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice {
   // #region chapter 5: toAnthropicToolChoice
   // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
@@ -48,10 +59,14 @@ export function toAnthropicToolChoice(choice: ToolChoice): Anthropic.ToolChoice 
 }
 
 /**
- * The body of one Messages API call. The request's model and maxTokens win over the provider's defaults; `system`
- * is a top-level field (never a message); `tools` and `tool_choice` are left out when there are no tools. The
- * request's extras (provider-specific fields) pass through, and never replace a field. Throws for a temperature: the
- * Messages API this SDK speaks (version 2026-10-21) has none, and a setting dropped in silence would mislead.
+ * The body of one Messages API call, made with this file's converters. The request's model and maxTokens win over
+ * the provider's defaults (the API requires a limit); `system` is a top-level field, only for a non-empty prompt
+ * (never a message); `tools` and `tool_choice` (the latter only when the request sets one) are left out when there
+ * are no tools, and with tools, chapter 9's disableParallelToolUse (given) has its say. The request's extras
+ * (provider-specific fields) pass through addExtras (given), last, and never replace a field. Throws for a
+ * temperature, 0 included, before anything is sent, with a message that says the API has `no temperature` and
+ * what to ask for instead (more or less effort, as an `output_config` extra): the Messages API this SDK speaks (version
+ * 2026-10-21) has none, and a setting dropped in silence would mislead.
  */
 export function anthropicRequest(
   request: ModelRequest,
@@ -75,7 +90,11 @@ export function disableParallelToolUse(params: Anthropic.MessageCreateParamsNonS
   params.tool_choice = { ...choice, disable_parallel_tool_use: true };
 }
 
-/** Anthropic's stop reason in the kit's words. */
+/**
+ * Anthropic's stop reason (Anthropic.StopReason lists them) in the kit's words (StopReason), by meaning: the
+ * reasons both know keep their names; running out of context window is a cut answer like running out of tokens;
+ * anything else (a pause, null, a reason the API adds later) simply ends the turn.
+ */
 export function anthropicStopReason(reason: string | null | undefined): StopReason {
   // #region chapter 5: anthropicStopReason
   // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
@@ -91,7 +110,11 @@ export interface AnthropicUsageFields {
   cache_creation_input_tokens?: number | null;
 }
 
-/** Anthropic's usage in the kit's words. `input_tokens` already leaves out the cached part. */
+/**
+ * Anthropic's usage in the kit's words (Usage). `input_tokens` already leaves out the cached part, so the counts
+ * map one to one. The input and output counts always come out as numbers (tokenCount, given: 0 for a count that
+ * is missing or not a number, never NaN); the cache counts only when the API sent numbers.
+ */
 export function anthropicUsage(usage: AnthropicUsageFields): Usage {
   // #region chapter 5: anthropicUsage
   // Write it from the contract above. Step by step instead: npm run reset -- chapter5 --guided
@@ -100,9 +123,11 @@ export function anthropicUsage(usage: AnthropicUsageFields): Usage {
 }
 
 /**
- * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls in the
- * order the model wrote them; other block types are dropped. The stop reason comes from turnStopReason. Throws a
- * ProviderError when the answer has no content list (an error body sent with status 200, for instance).
+ * An Anthropic response as the kit's assistant turn: text, thinking (with its signature) and tool calls (the input
+ * as their arguments) in the order the model wrote them; other block types (`redacted_thinking`) are dropped. The
+ * stop reason is anthropicStopReason's, settled by turnStopReason (given that the turn holds a call or not). The
+ * turn always has a usage, from anthropicUsage, even when the answer has none. Throws the ProviderError of
+ * unexpectedAnswer (given) when the answer has no content list (an error body sent with status 200, for instance).
  */
 export function fromAnthropicMessage(message: Anthropic.Message): AssistantMessage {
   // #region chapter 5: fromAnthropicMessage

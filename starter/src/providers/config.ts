@@ -68,9 +68,14 @@ export function pick(option: string | undefined, env: Env, name: string): string
 }
 
 /**
- * The Anthropic settings from options and environment: ANTHROPIC_AUTH_TOKEN or ANTHROPIC_API_KEY,
- * ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, ANTHROPIC_SMALL_FAST_MODEL. Throws ProviderConfigError, naming the variable
- * to set, when there is no key or no model.
+ * The Anthropic settings from options and environment (`env`, never process.env itself): ANTHROPIC_AUTH_TOKEN or
+ * ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, ANTHROPIC_SMALL_FAST_MODEL. An option passed in code wins
+ * over its variable, and an option or variable set to '' counts as unset, for every setting (pick, given).
+ *
+ * - The credential is a key or a token (a gateway's), of that kind: an option first (the key, then the token),
+ *   then the variables, the token before the key. None: a ProviderConfigError whose message names both variables.
+ * - No model: a ProviderConfigError that names ANTHROPIC_MODEL. The small fast model defaults to the model.
+ * - The token limit defaults to DEFAULT_MAX_TOKENS; a fetch option is kept.
  */
 export function anthropicConfig(options: AnthropicOptions = {}, env: Env = process.env): AnthropicConfig {
   // #region chapter 5: anthropicConfig
@@ -81,10 +86,12 @@ export function anthropicConfig(options: AnthropicOptions = {}, env: Env = proce
 
 /**
  * The OpenAI settings from options and environment: OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL,
- * OPENAI_IMAGE_INPUT. Throws ProviderConfigError, naming the variable to set, when there is no key or no model, or
- * when OPENAI_IMAGE_INPUT is neither true nor false. Images are on for OpenAI's own API (its current models read them)
- * and off for any other server until the person says its model reads them: a guess would send pictures to a model
- * that cannot see them.
+ * OPENAI_IMAGE_INPUT. Throws ProviderConfigError, naming the variable to set, when there is no key (the message
+ * says a local server without keys still needs a dummy value: the SDK refuses an empty key) or no model, or when
+ * OPENAI_IMAGE_INPUT is neither true nor false (naming the value too). Options win over variables, and '' counts as
+ * unset, as for Anthropic; the token limit and fetch come from the options only. Images are on for OpenAI's own API
+ * (no base URL: its current models read them) and off for any other server until the person says its model reads
+ * them, with the variable or the option, which wins: a guess would send pictures to a model that cannot see them.
  */
 export function openaiConfig(options: OpenAIOptions = {}, env: Env = process.env): OpenAIConfig {
   // #region chapter 5: openaiConfig

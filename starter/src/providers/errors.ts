@@ -76,6 +76,12 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
  * only the inner `{message, type, code}`. A network failure has no status and the real reason in its `cause`.
  * A ProviderError passes through unchanged. `secrets` (the key) never appear in the result, not in its message nor
  * in its headers, which is why the SDK's error is not attached as `cause`: its message and body may quote the key.
+ *
+ * - The message is the provider's own sentence, found in either shape (whichever provider's shape the body has),
+ *   else the error's own message. Only a number is an HTTP status. With no status, the cause's message is added in
+ *   brackets ("Connection error." alone helps nobody); with a status, the provider's message stands alone.
+ * - The error type is kept, and the headers become a plain object (a 429's retry-after is in them).
+ * - redact (given) removes each secret from the message and from every header value: a proxy may echo the key.
  */
 export function toProviderError(
   provider: string,
