@@ -43,6 +43,7 @@ const types = target === 'starter' && !watching && !noTypecheck ? startTypecheck
 const { parseCLI, startVitest } = await import('vitest/node');
 const { filter, options } = parseCLI(argv);
 let keep = false;
+let guidedNote = false;
 try {
   const ctx = await startVitest('test', filter, normalizeCliOptions(filter, options));
   // In watch mode vitest keeps running (and ends the process itself); otherwise close it. Not with ctx.exit(), as
@@ -50,12 +51,22 @@ try {
   // fired while the type check below was still running ("close timed out after 10000ms"): the report was lost and
   // the compiler left running alone. This process ends itself once both are done.
   keep = ctx.shouldKeepServer();
-  if (!keep) await ctx.close();
+  if (!keep) {
+    guidedNote = guidedStepsNamed(ctx.state.getFiles());
+    await ctx.close();
+  }
 } catch (error) {
   console.error(error);
   process.exitCode ||= 1;
 }
 if (!keep) {
+  // The stubs state a contract and show no steps; a failure that names a step says where the steps are.
+  if (guidedNote)
+    console.log(
+      createColors(Boolean(process.stdout.isTTY) && !process.env.NO_COLOR).dim(
+        ' Steps      "(guided step N)" in a failure is a step of the stub\'s guided edition: the second hint (npm run hint) shows it, npm run reset -- chapterN --guided writes them into the stubs you have not started',
+      ),
+    );
   if (types) {
     const report = await types;
     console.log(report.text);
@@ -63,6 +74,15 @@ if (!keep) {
     if (!report.ok) process.exitCode ||= 1;
   }
   process.exit(process.exitCode ?? 0);
+}
+
+/** True when a failure of the run names a step of the guided edition (`… (guided step 3)`). */
+function guidedStepsNamed(tasks) {
+  return tasks.some(
+    (task) =>
+      (task.result?.errors ?? []).some((error) => /\bguided steps? \d/.test(String(error?.message ?? ''))) ||
+      guidedStepsNamed(task.tasks ?? []),
+  );
 }
 
 /**
