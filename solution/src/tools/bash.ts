@@ -98,8 +98,9 @@ export class OutputCap {
  *
  * - The command runs as the leader of a process group of its own, with the environment commandEnvironment (given)
  *   makes for this run: the agent's API keys are gone, the rest is kept, and every process of the run is marked
- *   so that stopLeftovers (given) can find it even out of the group (`sleep 100 &`, `setsid`). A note names each
- *   process it stopped; one it cannot find still goes with the group.
+ *   so that stopLeftovers (given) can find it even out of the group (`sleep 100 &`, `setsid`). Once the shell has
+ *   exited, a note names each process it stopped (so it looks before anything else kills them); one it cannot find
+ *   (it hid its environment but stayed in the group) goes with the group, quietly, before the pipes are waited for.
  * - stdin is closed (a command that reads it gets end of input at once). stdout and stderr are kept apart, each
  *   read as text, piece by piece as it arrives, into an OutputCap (a character whose bytes arrive in two pieces
  *   stays whole).
@@ -206,8 +207,8 @@ export const bashTool = defineTool({
   /**
    * Runs the command with runCommand in the workspace root, with the run's signal, and answers as a terminal would:
    * a first line `exit code: <code>`, or `exit code: none (killed by <signal>)` when a signal ended it, then two
-   * labelled sections, `--- stdout ---` and `--- stderr ---`, each on the lines after its heading, then each of the
-   * outcome's notes on a line of its own. Each loses only its final newline (a blank line before it stays)
+   * labelled sections, `--- stdout ---` and `--- stderr ---`, each on the lines after its heading, then each note
+   * runCommand gave on a line of its own. Each loses only its final newline (a blank line before it stays)
    * and reads `(empty)` when nothing was printed. A non-zero exit code is a normal result: the model reads a failing
    * test run as a person does.
    *
