@@ -72,8 +72,9 @@ export function pick(option: string | undefined, env: Env, name: string): string
  * over its variable, and an option or variable set to '' counts as unset, for every setting (pick, given).
  *
  * - The credential is a key or a token (a gateway's), of that kind: an option first (the key, then the token),
- *   then the variables, the token before the key. None: a ProviderConfigError whose message names both variables.
- * - No model: a ProviderConfigError that names ANTHROPIC_MODEL. The small fast model defaults to the model.
+ *   then the variables, the token before the key. None: a ProviderConfigError for ANTHROPIC_API_KEY, the variable
+ *   to set, whose message names both variables.
+ * - No model: a ProviderConfigError for ANTHROPIC_MODEL. The small fast model defaults to the model.
  * - The token limit defaults to DEFAULT_MAX_TOKENS; a fetch option is kept.
  */
 export function anthropicConfig(options: AnthropicOptions = {}, env: Env = process.env): AnthropicConfig {
