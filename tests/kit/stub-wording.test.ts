@@ -686,6 +686,72 @@ const CASES = [
     demanded: /deep/,
     stated: '`imports go at most 5 deep`',
   },
+  {
+    stub: 'chapter 15: runPostToolUse',
+    test: 'tests/chapter15/command-hooks.test.ts',
+    demanded: /PostToolUse hook: /,
+    stated: '`PostToolUse hook: <note>`',
+  },
+  {
+    stub: 'chapter 15: runHook',
+    test: 'tests/chapter15/command-hooks.test.ts',
+    demanded: /timed out/,
+    stated: '`timed out`',
+  },
+  {
+    stub: 'chapter 15: readValue',
+    test: 'tests/chapter15/flags.test.ts',
+    demanded: /whole number of at least 1/,
+    stated: '`whole number of at least N`',
+  },
+  {
+    stub: 'chapter 15: readValue',
+    test: 'tests/chapter15/flags.test.ts',
+    demanded: /text, json, stream-json/,
+    stated: 'separated by `, `',
+  },
+  {
+    stub: 'chapter 15: parseFlags',
+    test: 'tests/chapter15/flags.test.ts',
+    demanded: /unknown option "-r=abc"/,
+    stated: '`unknown option "<word>"`',
+  },
+  {
+    stub: 'chapter 15: mcpServerList',
+    test: 'tests/chapter15/factory.test.ts',
+    demanded: /no such file/,
+    stated: '`<file>: no such file`',
+  },
+  {
+    stub: 'chapter 15: openSavedSession',
+    test: 'tests/chapter15/factory.test.ts',
+    demanded: /no saved session to continue/,
+    stated: '`no saved session to continue`',
+  },
+  {
+    stub: 'chapter 15: mcpFor',
+    test: 'tests/chapter15/factory.test.ts',
+    demanded: /mcp: tool failed/,
+    stated: '`mcp: <name> failed: <error>`',
+  },
+  {
+    stub: 'chapter 15: questionLines',
+    test: 'tests/chapter15/mcp-approval.test.ts',
+    demanded: /Allow bash/,
+    stated: '`  Allow bash? (why it asks)`',
+  },
+  {
+    stub: 'chapter 15: parseCommandFile',
+    test: 'tests/chapter15/custom-commands.test.ts',
+    demanded: /front matter/,
+    stated: 'front matter',
+  },
+  {
+    stub: 'chapter 15: Renderer.eventLines',
+    test: 'tests/chapter15/render.test.ts',
+    demanded: /retrying in/,
+    stated: '`⟳ retrying in S s (attempt A of M): reason`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

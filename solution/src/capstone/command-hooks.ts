@@ -81,6 +81,18 @@ export type HookVerdict =
 /**
  * Runs one hook command for `event` with `fields` added to the common input, and reads its answer. Reports (never
  * throws) a hook that failed; throws the signal's reason when the run was cancelled before or while it ran.
+ *
+ * - The input on stdin is what Claude Code documents for its hook commands: the common fields (session_id,
+ *   transcript_path and permission_mode when the options have them, as the mode is when the hook runs, cwd,
+ *   hook_event_name), then `fields`. It runs with options.run (runHookCommand when there is none) in options.cwd,
+ *   with the signal, for the hook's timeout in seconds (DEFAULT_HOOK_TIMEOUT_S when the settings give none).
+ * - A cancelled run starts no command, and a run cancelled while one ran is cancelled, not a block nor a failure.
+ * - Exit code 2 blocks (HookVerdict), with stderr trimmed as the message, or a sentence that names the event and the
+ *   command when stderr is empty. Only 2 blocks: a hook that crashes must not stop the agent.
+ * - A time-out, another exit code (none when it was killed), or output that starts with `{` but is not JSON: the
+ *   verdict is ignored, and options.report gets one line naming the event and the command, with the limit (the
+ *   words `timed out`), the code and stderr trimmed, or the word JSON.
+ * - Exit code 0: ok with stdout trimmed, and the parsed object when that text starts with `{`.
  */
 export async function runHook(
   event: HookEvent,
@@ -150,6 +162,15 @@ export async function runHook(
 /**
  * PreToolUse: runs the hooks whose matcher selects the call, in order, and says what they decided: a block (the
  * model reads why), a change of the arguments, an allow, or nothing (undefined) when no hook had an opinion.
+ *
+ * - Every matching hook runs, not only the first; each is sent what Claude Code sends: the tool as Claude Code names
+ *   it (claudeCodeName), its input as hookToolInput shows it (given: file_path beside a file tool's path) and the
+ *   call's id. A hook that changed the arguments passes them on: the hooks after it are sent the new ones.
+ * - Exit code 2, or Claude Code's hookSpecificOutput with permissionDecision `deny` (its reason trimmed, or a
+ *   sentence of yours), blocks at once: the hooks after it do not run.
+ * - An updatedInput object is the new arguments, read back with kitToolInput (given: a changed file_path is path).
+ * - `ask` makes the call a question for the person whatever the rules say: tell options.asked the call's id and the
+ *   reason (a sentence naming the hook when it gave none). `allow` is remembered. A change wins over an allow.
  */
 export async function runPreToolUse(
   groups: readonly HookGroup[],
@@ -213,6 +234,12 @@ export async function runPreToolUse(
  * PostToolUse: runs the hooks whose matcher selects the call, in order, each with the result as the tool returned
  * it. Returns a new result with what they want the model to read added to its content, or undefined when they have
  * nothing to say. Never changes the result it is given.
+ *
+ * Each hook is sent what Claude Code sends: the tool's Claude Code name (claudeCodeName), its input (hookToolInput)
+ * and response (hookToolResponse: content, isError, and bash's stdout and stderr), both given, and the call's id.
+ * A hook has something to say with exit code 2 (its message) or the JSON decision `block` (its reason trimmed, or a
+ * sentence of yours). Each note is added after a blank line as `PostToolUse hook: <note>`. The call already ran,
+ * so nothing turns it into an error.
  */
 export async function runPostToolUse(
   groups: readonly HookGroup[],
@@ -257,7 +284,13 @@ export async function runPostToolUse(
 /** UserPromptSubmit's answer: the prompt is refused (the person reads why), or goes on with maybe some context. */
 export type PromptVerdict = { blocked: true; reason: string } | { blocked: false; context?: string };
 
-/** Runs every UserPromptSubmit hook, in order, before a prompt is sent. */
+/**
+ * Runs every UserPromptSubmit hook, in order, before a prompt is sent (this event has no matcher: every group
+ * counts), each told the prompt. A hook refuses the prompt with exit code 2 or with Claude Code's JSON decision
+ * `block` (its reason trimmed, or a sentence of yours when it gave none); the first refusal ends it, later hooks do
+ * not run. Otherwise each hook may add context for the model: its JSON's hookSpecificOutput.additionalContext, or the
+ * plain text it printed; the pieces, trimmed and not empty, joined by new lines. No context: no `context` key.
+ */
 export async function runUserPromptSubmit(
   groups: readonly HookGroup[],
   prompt: string,
@@ -302,6 +335,10 @@ export type StopVerdict = { continue: false } | { continue: true; reason: string
  * Runs every Stop hook, in order, when a run has answered. `stopHookActive` tells the hooks that this run was
  * itself a continuation a Stop hook asked for (so a hook can avoid asking forever); the caller must bound the
  * continuations anyway.
+ *
+ * Each hook is told both, as Claude Code's stop_hook_active and last_assistant_message (every group counts: no
+ * matcher). The first that blocks (exit code 2, or the JSON decision `block` with its reason trimmed, a sentence of
+ * yours when it gave none) ends it: the agent goes on with that reason. None: the agent may stop.
  */
 export async function runStop(
   groups: readonly HookGroup[],
@@ -340,7 +377,13 @@ export async function runStop(
 /** Why a session starts: a new one, one resumed from disk, or one started afresh with /clear. */
 export type SessionSource = 'startup' | 'resume' | 'clear';
 
-/** Runs the SessionStart hooks whose matcher selects `source`, in order; returns their text for the system prompt. */
+/**
+ * Runs the SessionStart hooks whose matcher selects `source`, in order; returns their text for the system prompt.
+ * hookMatches works on any name, so a matcher such as `startup|resume` selects sources. A hook's text is its JSON's
+ * hookSpecificOutput.additionalContext when it printed JSON, else what it printed; trimmed, empty ones left out, the
+ * rest joined by a blank line ('' for none). Exit code 2 cannot stop a session from starting: options.report gets
+ * one line with the hook's message, and the others go on.
+ */
 export async function runSessionStart(
   groups: readonly HookGroup[],
   source: SessionSource,

@@ -64,9 +64,12 @@ export interface PermissionSetup {
 }
 
 /**
- * The gate's rules and mode from the flags and the settings files. The rules of --disallowedTools come first (as
- * deny rules, their source `--disallowedTools`), then those of --allowedTools (allow, `--allowedTools`), then the
- * files' rules as loaded. The mode: the flag's, else the settings' defaultMode, else 'default'.
+ * What the gate starts with, from the flags and the settings files. Claude Code's --disallowedTools and
+ * --allowedTools entries are rules as well (they refuse and permit what the flags' names say), each read with
+ * chapter 8's parseRule and given the flag's name as its source, so that a denial can say where it came from. A
+ * rule that cannot be read throws chapter 8's error. What was typed for this run comes before what the files say,
+ * and the refusals before the permissions; the files' rules follow as loaded. The mode: --permission-mode when
+ * given, else the one the settings choose, else Claude Code's default.
  */
 export function permissionSetup(options: FactoryOptions, settings: Settings): PermissionSetup {
   // #region chapter 15: permissionSetup
@@ -124,7 +127,9 @@ export interface McpServerList {
  * The MCP servers of a workspace: its `.mcp.json` when there is one, then each file of --mcp-config (a path
  * relative to `cwd`), then `extra` (an editor's servers). A server named again replaces the one before, so the later
  * source wins. A bad .mcp.json is a problem (its servers are skipped, the agent runs without them); a --mcp-config
- * file the person named and that cannot be used throws McpConfigError. The project's .mcp.json was written by the
+ * file the person named and that cannot be used throws McpConfigError. Every message names its file first, once:
+ * `.mcp.json: …`, `--mcp-config bad.json: …` (a file that does not exist: `<file>: no such file`); a problem adds
+ * that its servers are not started. The project's .mcp.json was written by the
  * folder, not the person: only the servers `approve` accepts are kept (and only they see the person's environment);
  * the others are named in `skipped`. A stdio server of a file starts in the workspace (its `cwd` relative to it).
  */
@@ -193,7 +198,9 @@ export async function mcpServerList(
 
 /**
  * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
- * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw.
+ * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw, naming them
+ * (--no-session with either of the others; --resume with --continue). --continue with nothing saved for this
+ * project is an Error that says there is `no saved session to continue`, naming the store's folder.
  */
 export function openSavedSession(
   store: SessionStore,
@@ -234,11 +241,12 @@ export interface HookParts {
 }
 
 /**
- * The agent's hooks in the order they run (chapter 7 calls them in list order, and the first block ends a call):
- * the MCP servers' first (the tool list must be current before anything decides on it), then the person's command
- * hooks (a hook that blocks spares the person a question, and a hook that changes the input is asked about as
- * changed), then the permission gate, then plan mode, then the output budget (it cuts what every hook before it
- * left), then compaction (it looks at the request last, as it will be sent).
+ * The agent's hooks, in the order they must run, which is the order HookParts lists them in; a part that is absent
+ * is left out. Chapter 7 calls hooks in list order and the first block ends a call, so each place is a decision: the
+ * MCP servers' hooks come first (the tool list must be current before anything decides on it), the person's
+ * commands before the permission gate (a command that blocks spares the person a question, and one that changes the
+ * input has the changed input asked about), then plan mode, then what cuts a long output (it cuts what every hook
+ * before it left), and last what shrinks the request (it looks at the request as it will be sent).
  */
 export function agentHooks(parts: HookParts): Hooks[] {
   // #region chapter 15: agentHooks

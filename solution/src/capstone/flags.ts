@@ -61,6 +61,12 @@ export function splitRuleList(value: string): string[] {
 /**
  * One option's value, read as `takes` says: the text, one of the choices, or a whole number. `raw` is undefined when
  * the option was the last word. Throws UsageError naming the option (`name`, as typed) and what it needs.
+ *
+ * - A missing or blank value is refused for every kind, naming the placeholder (`--model needs a value (NAME)`).
+ * - A choice that is not one of them is refused with every choice listed, separated by `, `, and the value quoted.
+ * - A number is only digits (no sign, no point, exactly representable) and at least takes.least; anything else
+ *   is refused in the words `whole number of at least N`, the value quoted. `Number()` alone would accept `1e3`,
+ *   ` 5 ` and `0x10`.
  */
 export function readValue(name: string, takes: OptionValue, raw: string | undefined): string | number {
   // #region chapter 15: readValue
@@ -118,6 +124,13 @@ export function checkOptions(options: CliOptions): void {
  * Reads the command line (the words after `npm run agent --`). Options are spelled as in OPTIONS, with their value as
  * the next word or after `=`; `--` ends the options; every other word is part of the prompt. Throws UsageError for
  * an unknown option, a missing or wrong value, or a combination checkOptions refuses.
+ *
+ * - An option is found with findOption by the word as typed before any `=` (only a `--` word has a value after
+ *   `=`: `-r=abc` is looked up whole); an unknown one is `unknown option "<word>"`, pointing at --help.
+ * - A flag takes no value (`--print=yes` is refused, naming it). An option's value is the text after `=` or the next
+ *   word, whatever it looks like, read with readValue. A repeated option (spec.repeat) collects its values, a rule
+ *   list split with splitRuleList; any other option set twice keeps the later value.
+ * - `-` alone is a word of the prompt; the prompt is the words joined by one space, absent when there are none.
  */
 export function parseFlags(argv: readonly string[]): CliOptions {
   // #region chapter 15: parseFlags

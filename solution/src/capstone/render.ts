@@ -97,6 +97,20 @@ export class Renderer {
   /**
    * The text to write for `event`: streamed text as it comes, whole lines for everything else ('' for events a
    * person does not need to see). Never throws for an event it does not know: it writes nothing for it.
+   *
+   * - Text and thinking stream as they come, made visible except their new lines and tabs (visible: a model's escape
+   *   codes must not move the cursor or hide what follows); thinking is dim, and the first thought of a turn comes
+   *   after a line `✻ Thinking…` (dim). Going from thought to text, or back, in mid-line starts a new line first.
+   * - Whole lines always begin at the start of a line (a new line first when the cursor is mid-line: atLineStart
+   *   knows) and each ends with a new line.
+   * - Usage events are added up (addUsage) and write nothing: they count what sub-agents spent, done.usage does not.
+   * - done writes nothing for end_turn; `(stopped)` (dim) for a cancel; one red line for the other ends,
+   *   `stopped: `, `error: ` or `paused: ` and why: the done's message, or for a pause without one
+   *   `waiting for the client: ` and the pending calls' names joined by `, `. Then, dim, usageLine of the usage added
+   *   up (done.usage when no usage event came) at this.model. Then the run is forgotten: its calls, its usage, its
+   *   thinking turn (the next run counts turns from 1 again).
+   * - Every other event is eventLines' at the top agent's scope (TOP).
+   * - After streamed text or done, the screen no longer ends with a call's output: `current` is TOP again.
    */
   render(event: AgentEvent): string {
     // #region chapter 15: Renderer.render
@@ -174,6 +188,18 @@ export class Renderer {
    * The lines of one event other than streamed text and `done`, for an agent whose call ids are prefixed by `scope`
    * ('' for the top agent, `t1/` for the sub-agent of task call t1). A sub-agent's event is drawn by the same rules,
    * two spaces further in, without its text.
+   *
+   * - A call's own events are callLines'. What belongs to a call (its task list, a proposed plan and the decision on
+   *   it, a sub-agent's events) is drawn under that call with the given `under` (the key of a call is its scope and
+   *   its id), so it lands below the right call line even when other output came between.
+   * - The tests compare whole lines: the task list as todoLines draws it; the plan four spaces in (an empty line
+   *   stays empty), made visible but for its tabs; `  ✓ plan approved (mode: M)` green, or
+   *   `  ✗ plan not approved: keep planning` yellow with ` (feedback)` when there is feedback;
+   *   `  mode: previous → mode` dim; `⟳ retrying in S s (attempt A of M): reason` yellow, S in seconds with one
+   *   decimal and `, with MODEL` after the attempts when the retry names a model;
+   *   `(compacted N older messages into a summary: about X → Y tokens)` dim, the figures with thousands separators.
+   * - A sub-agent's event that draws nothing draws nothing at all, not even its task's call line.
+   * - Text, thinking, usage, turn starts and done: no lines (only the top agent shows those).
    */
   private eventLines(event: AgentEvent, scope: string): string[] {
     // #region chapter 15: Renderer.eventLines
@@ -234,7 +260,21 @@ export class Renderer {
     // #endregion
   }
 
-  /** The lines of a call's events: nothing when it is asked for, its line when it is decided, its end when it ends. */
+  /**
+   * The lines of a call's events: nothing when it is asked for (a hook may still block it or change its arguments),
+   * its line when it is decided, its end when it ends. A call is known by `scope` and its id together: a sub-agent's
+   * ids may repeat its parent's. Its line is the given headline (`● name(summary)`), of the arguments that run.
+   *
+   * - Allowed, or changed (then the change's arguments are the ones shown from now on): the line, bold.
+   * - Blocked: the line in red, and a red line `  ⎿ denied: `, `  ⎿ rejected: ` or `  ⎿ blocked: ` (a rule's
+   *   refusal, the person's no, or a block without a permission note) and the reason (the note's, else the first
+   *   line of the decision's message), made visible and clipped to the width. That call's result then draws nothing: it says the same again.
+   * - A result, drawn under its call (under, given: it draws the line of a call it never saw): for an edit or write
+   *   that succeeded `  ⎿ ok` (dim) and its editDiff, for anything else its resultLines, both as the renderer's
+   *   options say.
+   * - `current` says whose output the screen ends with (under relies on it): after an allowed line, this call's
+   *   (what runs inside it is scoped by the call and `/`); after a block or a result, the agent around it.
+   */
   private callLines(
     event: Extract<AgentEvent, { type: 'tool_call_requested' | 'tool_call_decided' | 'tool_result' }>,
     scope: string,

@@ -123,7 +123,12 @@ export function initLine(info: InitInfo, uuid: string = randomUUID()): InitLine 
   };
 }
 
-/** One assistant turn as Claude Code writes it: the blocks in the API's shape, in the turn's order. */
+/**
+ * One assistant turn as Claude Code's stream-json writes it (AssistantLine): the message as the Messages API sends
+ * it, its blocks in the API's shape (ApiContentBlock: a call is a `tool_use` block whose input is the arguments; a
+ * thought keeps its signature when it has one) in the turn's order, its stop reason, and its usage in the API's names
+ * (apiUsage, given) only when the turn has usage. Not inside a sub-agent's call: no parent tool use.
+ */
 export function assistantLine(message: AssistantMessage, sessionId: string): AssistantLine {
   // #region chapter 15: assistantLine
   // 1. Each block, in order: text → { type: 'text', text }; thinking → { type: 'thinking', thinking } with its
@@ -155,7 +160,11 @@ export function assistantLine(message: AssistantMessage, sessionId: string): Ass
   // #endregion
 }
 
-/** A user line: the results of one turn's calls as tool_result blocks, or a user message's text. */
+/**
+ * A user line as Claude Code's stream-json writes it (UserLine): a user message's text as it is, or the results of
+ * one turn's calls as `tool_result` blocks (ApiToolResultBlock), in the order given, each answering the call whose
+ * id the result carries. Not inside a sub-agent's call: no parent tool use.
+ */
 export function userLine(content: string | readonly ToolResultMessage[], sessionId: string): UserLine {
   // #region chapter 15: userLine
   // 1. A string is the content as it is.
@@ -193,7 +202,19 @@ export interface ResultInfo {
   uuid?: string;
 }
 
-/** The last line, from the run's done event. */
+/**
+ * The last line, Claude Code's `result` line (ResultLine lists its fields, as scripts written for Claude Code read
+ * them), from the run's done event and what the writer knows (`info`).
+ *
+ * - The subtype (ResultSubtype): success for an end_turn, error_max_turns for the turn limit, error_during_execution
+ *   for any other end. Every subtype but success is an error, with its errors: the done's message, else its reason.
+ * - The usage is info's when given (it counts sub-agents) else the done's, in the API's names (apiUsage, given);
+ *   modelUsageOf (given) makes the per-model figures from it.
+ * - The cost comes from chapter 12 (costOf at priceFor of the model), and is null for a model without a price: an
+ *   unknown cost, never a cost of 0.
+ * - The duration is whole milliseconds; a missing stop reason is null, missing denials `[]` (a copy, not info's
+ *   array), a missing uuid a new random one.
+ */
 export function resultLine(done: DoneEvent, info: ResultInfo): ResultLine {
   // #region chapter 15: resultLine
   // 1. The subtype from done.reason: end_turn → success; turn_limit → error_max_turns; cancelled, error and
@@ -317,7 +338,24 @@ export class StreamJsonWriter {
     return null;
   }
 
-  /** The text to write for `event`: zero or more lines, each a JSON object followed by "\n". */
+  /**
+   * The text to write for `event`: zero or more lines, each a JSON object followed by "\n", as Claude Code's
+   * `--output-format json` (only the result line, at the end) and `stream-json` (every line as it happens) write
+   * them (StreamJsonLine lists them).
+   *
+   * - Every event goes through this.track first (given: the calls' inputs and the blocked calls, for the result), and
+   *   usage events are added up (addUsage): only the top agent's come here, and they count what sub-agents spent.
+   * - stream-json: the first line of all is initLine (given). After that, the run's messages are written in order, each
+   *   message once (this.next is how far it has been written): an assistant message as assistantLine, a user message
+   *   as userLine of its text, and the tool results after a turn as one userLine, only once all of that turn's calls
+   *   have a result (toolCallsOf), because a tool_result event comes before the executor records the result; at done,
+   *   whatever is left is written, incomplete results too.
+   * - A compaction replaced messages by one summary: when they had all been written, what was
+   *   written shrinks the same way, and a `compact_boundary` system line says so (its trigger `manual` or `auto`, its
+   *   pre_tokens the tokens before).
+   * - done, in both formats: last of all the resultLine, with the usage added up, the duration since the writer was
+   *   made, the given stopReason, the denials and a new uuid.
+   */
   write(event: AgentEvent): string {
     // #region chapter 15: StreamJsonWriter.write
     // 1. Collect line objects; return each as JSON.stringify(line) + "\n", joined ('' for none).

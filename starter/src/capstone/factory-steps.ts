@@ -125,8 +125,10 @@ export async function systemPromptFor(
 /**
  * The MCP servers: those of --mcp-config, the settings and config.mcpServers (mcpServerList), a project's .mcp.json
  * server only when the person approved it (mcpServerApproved). They are started with the person's ask, so a
- * server's question waits in the same line as the gate's; each failure and each skipped server is a warning, and
- * the build's clean-ups close them. Undefined when no server is configured.
+ * server's question waits in the same line as the gate's; each failure (`mcp: <name> failed: <error>`) and each
+ * problem is a warning, and the servers skipped are one warning naming them that says they need the folder trusted
+ * and the person's approval (the folder's own settings never approve one). The build's clean-ups close them.
+ * Undefined when no server is configured.
  */
 export async function mcpFor(
   config: FactoryConfig,
