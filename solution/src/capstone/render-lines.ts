@@ -168,6 +168,9 @@ export interface LineOptions {
 /**
  * The end of a call as shown under its line: `  ⎿ ok` or `  ⎿ error`, then the first `max` lines of the output
  * (indented by four spaces, clipped to `width`) and `    … +K lines` for the rest. Dim for ok, red for an error.
+ * Trailing new lines are not output: none left is `  ⎿ ok (no output)`. One line left out reads `… +1 line`.
+ * Every line is made visible but for its tabs (a file's escape codes must not clear the screen), and painted after
+ * it is clipped (escape codes take no columns). The defaults are DEFAULT_MAX_LINES, DEFAULT_WIDTH and plainStyle.
  */
 export function resultLines(content: string, isError: boolean, options: LineOptions = {}): string[] {
   // #region chapter 15: resultLines
@@ -192,6 +195,9 @@ export function resultLines(content: string, isError: boolean, options: LineOpti
  * The change a successful edit or write made, from its arguments, to show instead of its output: the replaced
  * text as `- ` lines (red) and the new text as `+ ` lines (green); for write, only `+ ` lines (its arguments do not
  * hold the old file). Undefined for any other call, or arguments without the texts.
+ * Each side shows at most `max` lines (trailing new lines dropped; an empty text has none), then a dim `… +K lines`;
+ * each line is four spaces in, made visible but for its tabs, clipped to `width`, then painted. The same defaults
+ * as resultLines.
  */
 export function editDiff(name: string, args: unknown, options: LineOptions = {}): string[] | undefined {
   // #region chapter 15: editDiff
@@ -225,7 +231,11 @@ export function editDiff(name: string, args: unknown, options: LineOptions = {})
 /** The marks of the task list, by status. */
 export const TODO_MARKS = { pending: '☐', in_progress: '◐', completed: '☒' } as const;
 
-/** The task list, one line per task: `  ☐ Write the test`, `  ◐ Running the tests` (bold), `  ☒ Read the code` (dim). */
+/**
+ * The task list, one line per task: `  ☐ Write the test`, `  ◐ Running the tests` (bold), `  ☒ Read the code` (dim).
+ * The marks are TODO_MARKS'. The task in progress shows its activeForm (its content when it has none). Only the text
+ * is painted, after it is made visible: the model wrote it. An empty list is one dim line, `  (no tasks)`.
+ */
 export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle): string[] {
   // #region chapter 15: todoLines
   // 1. An empty list: one line, `  (no tasks)`, dim.
@@ -247,7 +257,12 @@ export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle)
   // #endregion
 }
 
-/** The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). */
+/**
+ * The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). The counts have
+ * thousands separators as en-US writes them; `N cache read` and `N cache write` come before the cost whenever the
+ * usage has them, 0 included. The cost is chapter 12's (costOf at priceFor of the model), written by formatCost:
+ * `cost unknown` for a model without a price, never `$0.0000` for a cost nobody knows.
+ */
 export function usageLine(usage: Usage, model?: string): string {
   // #region chapter 15: usageLine
   // 1. `↑ N in · ↓ N out`, each count with thousands separators (toLocaleString('en-US')).

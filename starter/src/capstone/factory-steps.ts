@@ -160,6 +160,15 @@ export interface AgentParts {
  * the MCP servers', the planning tools and the task tool) and the hooks (agentHooks: the servers', the command
  * hooks, the gate, plan mode, the output budget and compaction), its calls run by the parallel executor. A task
  * tool's children are built the same way, with the parent's hooks but compaction.
+ *
+ * - The task tool exists only while sub-agents may still nest (the depth of the options, else
+ *   DEFAULT_SUBAGENT_DEPTH, above 0), and every task tool, a child's included, is marked read-only so that each call
+ *   its child makes meets the gate on its own.
+ * - Plans are approved in the same line as the gate's questions; with nobody to ask, a plan is not approved, and the
+ *   feedback tells the model nobody can approve one here, so it should give the plan as its answer.
+ * - The output budget (above 0; DEFAULT_OUTPUT_BUDGET when the options give none) redacts the saved parts' secrets
+ *   (redactCredentials) before it keeps a long output in .agent/outputs. Compaction uses the small fast model.
+ * - The options' turn limit and parallelism (DEFAULT_MAX_PARALLEL) apply; the result is the agent and its tools.
  */
 export async function assembleAgent(parts: AgentParts): Promise<{ agent: Agent; tools: ToolSet }> {
   // #region chapter 15: assembleAgent

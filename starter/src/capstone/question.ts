@@ -30,6 +30,13 @@ export interface QuestionOptions {
  * The lines of a permission question: `  Allow bash? (why it asks)`, then what the call will do, whole and wrapped,
  * with every control character visible, then for an edit or write every line of the change. Never throws: the
  * arguments come from the model and may be anything.
+ *
+ * - `Allow NAME?` is yellow and `(REASON)` dim, both made visible first: an MCP server names its own tools, and a
+ *   reason may quote the call.
+ * - What the call will do is bash's command, an edit's or write's path (shownPath), else the arguments' JSON; made
+ *   visible with nothing kept, so a new line shows as ␊, and wrapped (wrapText) to four spaces less than the width
+ *   (DEFAULT_WIDTH), four spaces in. Never clipped: what the person cannot see, they approve all the same.
+ * - The change is editDiff's with no line left out and none cut.
  */
 export function questionLines(request: PermissionRequest, options: QuestionOptions): string[] {
   // #region chapter 15: questionLines
