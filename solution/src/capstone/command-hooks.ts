@@ -378,11 +378,11 @@ export async function runStop(
 export type SessionSource = 'startup' | 'resume' | 'clear';
 
 /**
- * Runs the SessionStart hooks whose matcher selects `source`, in order; returns their text for the system prompt.
- * hookMatches works on any name, so a matcher such as `startup|resume` selects sources. A hook's text is its JSON's
- * hookSpecificOutput.additionalContext when it printed JSON, else what it printed; trimmed, empty ones left out, the
- * rest joined by a blank line ('' for none). Exit code 2 cannot stop a session from starting: options.report gets
- * one line with the hook's message, and the others go on.
+ * Runs the SessionStart hooks whose matcher selects `source`, in order; returns what they add to the system
+ * prompt. hookMatches works on any name, so a matcher such as `startup|resume` selects sources. What a hook adds
+ * is its JSON's hookSpecificOutput.additionalContext when it printed JSON, else what it printed; trimmed, empty
+ * ones left out, the rest joined by a blank line ('' for none). Exit code 2 cannot stop a session from starting:
+ * options.report gets one line with what the hook wrote on stderr, and the others go on.
  */
 export async function runSessionStart(
   groups: readonly HookGroup[],

@@ -129,9 +129,9 @@ export interface McpServerList {
  * source wins. A bad .mcp.json is a problem (its servers are skipped, the agent runs without them); a --mcp-config
  * file the person named and that cannot be used throws McpConfigError. Every message names its file first, once:
  * `.mcp.json: …`, `--mcp-config bad.json: …` (a file that does not exist: `<file>: no such file`); a problem adds
- * that its servers are not started. The project's .mcp.json was written by the
- * folder, not the person: only the servers `approve` accepts are kept (and only they see the person's environment);
- * the others are named in `skipped`. A stdio server of a file starts in the workspace (its `cwd` relative to it).
+ * that its servers are not started. The project's .mcp.json was written by the folder, not the person: only the
+ * servers `approve` accepts are kept (and only they see the person's environment); the others are named in
+ * `skipped`. A stdio server of a file starts in the workspace (its `cwd` relative to it).
  */
 export async function mcpServerList(
   cwd: string,

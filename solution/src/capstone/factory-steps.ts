@@ -128,8 +128,9 @@ export function savedSessionFor(config: FactoryConfig, life: Lifetime): SessionP
 
 /**
  * The settings' command hooks, for Claude Code's hook scripts: the tool hooks (commandHooks) and the session's
- * (sessionHooks), both told the session's id and file, the permission mode as it is when each hook runs, and where
- * a PreToolUse hook's ask goes (the gate's hookAsks).
+ * (sessionHooks), both told which session this is and where its transcript is saved (when it is), the permission
+ * mode as it is when each hook runs (not when the agent was built), and where a PreToolUse hook's ask goes (the
+ * gate's hookAsks), with the config's runner and reporter.
  */
 export function commandHooksFor(
   config: FactoryConfig,
@@ -194,8 +195,8 @@ export async function systemPromptFor(
  * The MCP servers: those of --mcp-config, the settings and config.mcpServers (mcpServerList), a project's .mcp.json
  * server only when the person approved it (mcpServerApproved). They are started with the person's ask, so a
  * server's question waits in the same line as the gate's; each failure (`mcp: <name> failed: <error>`) and each
- * problem is a warning, and the servers skipped are one warning naming them that says they need the folder trusted
- * and the person's approval (the folder's own settings never approve one). The build's clean-ups close them.
+ * problem is a warning, and the servers left out are one warning naming them that says they need the folder trusted
+ * and the person's approval (the folder's own settings never approve one). The build's clean-ups end them.
  * Undefined when no server is configured.
  */
 export async function mcpFor(
@@ -251,10 +252,10 @@ export interface AgentParts {
  * hooks, the gate, plan mode, the output budget and compaction), its calls run by the parallel executor. A task
  * tool's children are built the same way, with the parent's hooks but compaction.
  *
- * - The task tool exists only while sub-agents may still nest (the depth of the options, else
+ * - The task tool exists only while sub-agents may still nest (the options' nesting limit, else
  *   DEFAULT_SUBAGENT_DEPTH, above 0), and every task tool, a child's included, is marked read-only so that each call
  *   its child makes meets the gate on its own.
- * - Plans are approved in the same line as the gate's questions; with nobody to ask, a plan is not approved, and the
+ * - Plans wait in the same line as the gate's questions; with nobody to ask, a plan is refused, and the
  *   feedback tells the model nobody can approve one here, so it should give the plan as its answer.
  * - The output budget (above 0; DEFAULT_OUTPUT_BUDGET when the options give none) redacts the saved parts' secrets
  *   (redactCredentials) before it keeps a long output in .agent/outputs. Compaction uses the small fast model.

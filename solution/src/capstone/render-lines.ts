@@ -259,8 +259,8 @@ export function todoLines(todos: readonly TodoItem[], style: Style = plainStyle)
 
 /**
  * The last line of a run: `↑ 1,200 in · ↓ 300 out · $0.0123` (cache counts when there are some). The counts have
- * thousands separators as en-US writes them; `N cache read` and `N cache write` come before the cost whenever the
- * usage has them, 0 included. The cost is chapter 12's (costOf at priceFor of the model), written by formatCost:
+ * thousands separators (`1,200`); `N cache read` and `N cache write` come before the cost whenever the usage has
+ * them, 0 included. The cost is chapter 12's, at the model's price (priceFor), written by formatCost:
  * `cost unknown` for a model without a price, never `$0.0000` for a cost nobody knows.
  */
 export function usageLine(usage: Usage, model?: string): string {

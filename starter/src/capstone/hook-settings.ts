@@ -69,10 +69,11 @@ export function mergeHookConfigs(configs: readonly HookConfig[]): HookConfig {
 
 /**
  * True when `matcher` selects `name` (a tool's name, or for SessionStart the source), as Claude Code reads a
- * hook's matcher: none, empty or `*` is every name; one made only of names and `|` (PLAIN_MATCHER) is a list of
- * exact names, so `Write` does not select TodoWrite; anything else is a regular expression, unanchored (`mcp__.*`,
- * `^Web`), and one that does not compile selects nothing. The kit's names and Claude Code's are both tried
- * (claudeCodeName: the kit's `bash` is Claude Code's `Bash`), so settings written for Claude Code work as written.
+ * hook's matcher: none, empty or `*` is every name; one made only of word characters and `|` (PLAIN_MATCHER)
+ * selects exactly the words between the bars, so `Write` does not select TodoWrite; anything else is a regular
+ * expression, unanchored (`mcp__.*`, `^Web`), and one that does not compile selects nothing. Both the kit's name for
+ * a tool and Claude Code's are tried (claudeCodeName: the kit's `bash` is Claude Code's `Bash`), so settings
+ * written for Claude Code work as written.
  */
 export function hookMatches(matcher: string | undefined, name: string): boolean {
   // #region chapter 15: hookMatches

@@ -147,7 +147,7 @@ export class Renderer {
   /**
    * The lines of a call's events: nothing when it is asked for (a hook may still block it or change its arguments),
    * its line when it is decided, its end when it ends. A call is known by `scope` and its id together: a sub-agent's
-   * ids may repeat its parent's. Its line is the given headline (`● name(summary)`), of the arguments that run.
+   * ids may repeat its parent's. Its line is the given headline, of the arguments that run.
    *
    * - Allowed, or changed (then the change's arguments are the ones shown from now on): the line, bold.
    * - Blocked: the line in red, and a red line `  ⎿ denied: `, `  ⎿ rejected: ` or `  ⎿ blocked: ` (a rule's

@@ -139,7 +139,7 @@ export function assistantLine(message: AssistantMessage, sessionId: string): Ass
 
 /**
  * A user line as Claude Code's stream-json writes it (UserLine): a user message's text as it is, or the results of
- * one turn's calls as `tool_result` blocks (ApiToolResultBlock), in the order given, each answering the call whose
+ * one turn's calls as `tool_result` blocks, in the order given, each answering the call whose
  * id the result carries. Not inside a sub-agent's call: no parent tool use.
  */
 export function userLine(content: string | readonly ToolResultMessage[], sessionId: string): UserLine {

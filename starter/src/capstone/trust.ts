@@ -148,17 +148,17 @@ export interface TrustedSettings {
  * The settings as they may act under `trust`. Settings without `sources` (made by a program, not read from files)
  * are the program's own and come back as they are.
  *
- * - The person's own file (scope user) always acts. A project or local file acts only in a trusted folder: the
- *   folder wrote them, and a clone can carry a settings.local.json too. A file that does not act gives no hooks and
- *   none of its allow rules (its deny and ask rules stay: they only add questions), and no mode.
+ * - The person's own file (scope user) always counts. A project or local file counts only in a trusted folder: the
+ *   folder wrote them, and a clone can carry a settings.local.json too. A file that does not count gives no hooks,
+ *   none of its allow rules (its deny and ask rules stay: they only make more questions), and no mode.
  * - Even trusted, the committed project file never raises the mode (ESCALATING_MODES) and never allows something
- *   wide (each rule wideAllowReason, given, has a reason for); the local file may choose acceptEdits but never
+ *   wide (each rule wideAllowReason, given, gives a reason for); the local file may choose acceptEdits but never
  *   bypassPermissions: only the person's own ~/.claude/settings.json or --permission-mode may skip every question.
  * - The mode is that of the last file, in the sources' order, whose mode was kept (none: no mode); the hooks are
- *   those of the files that act, merged in order (mergeHookConfigs).
- * - Everything left out is said in `dropped`: exactly one line per file that does not act, naming it and counting
+ *   those of the files that count, merged in order (mergeHookConfigs).
+ * - Everything left out is said in `dropped`: exactly one line per file that does not count, naming it and counting
  *   its hooks and allow rules; one line per wide rule, naming the file and the rule as written (`Bash`, or
- *   `Bash(:*)` with its specifier) and the reason; one line per mode ignored, naming the file and the mode, and for
+ *   `Bash(:*)`) and the reason; one line per mode ignored, naming the file and the mode, and for
  *   the project file pointing at --permission-mode and `.claude/settings.json` instead.
  */
 export function trustedSettings(settings: AgentSettings, trust: WorkspaceTrust): TrustedSettings {
