@@ -297,12 +297,6 @@ const CASES = [
     stated: '`could not be kept`',
   },
   {
-    stub: 'chapter 9: outputBudget.afterToolCall',
-    test: 'tests/chapter09/output-budget.test.ts',
-    demanded: /...]/,
-    stated: '`...]`',
-  },
-  {
     stub: 'chapter 10: classifyError',
     test: 'tests/chapter10/classify.test.ts',
     demanded: /rate limited/,
