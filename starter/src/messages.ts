@@ -142,8 +142,9 @@ export function toolCallsOf(message: AssistantMessage): ToolCall[] {
  * - Each sentence names the index of the message where the problem shows, as `message <index>`, and the tool call
  *   id concerned, so a test (or a person) can find it.
  * - A user message or the next assistant turn ends the wait for results: the calls still open then are reported
- *   as never answered, and a result for one of them that comes later answers nothing open, a second problem. The
- *   calls still open when the history ends are reported too.
+ *   as never answered, each naming the message that ended the wait (where the problem shows, not the turn that
+ *   made the call), and a result for one of them that comes later answers nothing open, a second problem. The
+ *   calls still open when the history ends are reported too, as open at the end (there is no message to name).
  * - An empty history has nothing wrong with it. An id is any string: `constructor` or `toString` is an ordinary id
  *   (a plain object already "has" those).
  */

@@ -41,7 +41,7 @@ export class TurnLimitError extends Error {
  *   half-written request never runs.
  * - The calls run through executeToolCall (so an unknown tool or a failing one reaches the model as an answer it
  *   can read), one at a time, each starting only after the one before has finished, in the order written.
- * - The second request holds the prompt, then the model's turn, then what each of its calls gave, in their order:
+ * - The second request holds the prompt, then the model's turn as it came, then what each of its calls gave, in their order:
  *   what answers a call must follow the calls.
  */
 export async function singleTurn(
