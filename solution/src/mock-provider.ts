@@ -80,7 +80,7 @@ export class MockProvider implements Provider {
    *   anything is recorded or any step used.
    * - A call past the end of the script was made: it is recorded, then fails loudly with ScriptExhaustedError,
    *   whose message says how many turns the script held and which turn was asked for, counted from 1 as a person
-   *   would (a script of `1 turn` asked again: `turn 2`), never a quiet undefined.
+   *   would (a script of `1 turn` asked again: `turn 2`; of `2 turns`: `turn 3`), never a quiet undefined.
    * - What it returns is always a deep copy, whichever kind of step built it: the agent changing the turn it got
    *   must never change the script.
    */
@@ -118,7 +118,7 @@ export class MockProvider implements Provider {
    *   already throws its reason, nothing recorded and no step used up; the request is recorded as a copy without
    *   its signal, even one that then finds the script used up or an error step; a used-up script throws
    *   ScriptExhaustedError with complete()'s message (how many turns, counting from 1: a script of 1 turn asked
-   *   for a second says `1 turn` and `turn 2`).
+   *   for a second says `1 turn` and `turn 2`, and one of `2 turns` asked for a third `turn 3`).
    * - Steps the constructor kept as StreamEvent lists (`this.streams`, by where they stand in the script) are
    *   replayed as they are, in order, and an error placed among them is thrown where it stands: a stream cut in
    *   the middle. Any other step gives what complete() would give (an error step is thrown), streamed as

@@ -72,7 +72,9 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
       'a call past the end of the script must fail loudly with ScriptExhaustedError, not return undefined',
     ).toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
-    expect(message, 'the message says how many turns the script had ("1 turn") (guided step 3)').toMatch(/\b1 turn/);
+    expect(message, 'the message says how many turns the script had ("1 turn") (guided step 3)').toMatch(
+      /\b1 turn\b(?![(s])/,
+    );
     expect(message, 'the message says which turn was asked for, counting from 1 ("turn 2") (guided step 3)').toMatch(
       /turn 2\b/,
     );
@@ -80,6 +82,14 @@ describe('MockProvider.complete (src/mock-provider.ts)', () => {
       provider.requests,
       'the request that ran out of script is still recorded: record first, then look for its turn (guided steps 2 and 3)',
     ).toHaveLength(2);
+    const two = new MockProvider([assistantText('one'), assistantText('two')]);
+    await two.complete(ask([userMessage('1')]));
+    await two.complete(ask([userMessage('2')]));
+    const longer = String(await two.complete(ask([userMessage('3')])).catch((e: unknown) => e));
+    expect(longer, 'a script of two turns says "2 turns", a plural as a person writes it (guided step 3)').toMatch(
+      /\b2 turns\b/,
+    );
+    expect(longer, 'and the turn asked for is the third (guided step 3)').toMatch(/turn 3\b/);
   });
 
   test('throws a scripted error, then goes on with the next step', async () => {

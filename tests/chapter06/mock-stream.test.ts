@@ -98,7 +98,14 @@ describe('MockProvider.stream (src/mock-provider.ts)', () => {
     const { error } = await collect(provider.stream(ask([userMessage('two')])));
     expect(error, 'past the end of the script: ScriptExhaustedError').toBeInstanceOf(ScriptExhaustedError);
     const message = String((error as Error).message);
-    expect(message, 'the message says how many turns the script had (1), as complete() does').toMatch(/\b1 turn/);
+    expect(message, 'the message says how many turns the script had (1 turn), as complete() does').toMatch(
+      /\b1 turn\b(?![(s])/,
+    );
+    const two = new MockProvider([assistantText('one'), assistantText('two')]);
+    await collect(two.stream(ask([userMessage('1')])));
+    await collect(two.stream(ask([userMessage('2')])));
+    const longer = String((await collect(two.stream(ask([userMessage('3')])))).error);
+    expect(longer, 'a script of two turns says "2 turns", as complete() does').toMatch(/\b2 turns\b/);
     expect(
       message,
       'the message says which turn was asked for, counting from 1 ("turn 2"), as complete() does',
