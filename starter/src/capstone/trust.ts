@@ -156,8 +156,8 @@ export interface TrustedSettings {
  *   bypassPermissions: only the person's own ~/.claude/settings.json or --permission-mode may skip every question.
  * - The mode is that of the last file, in the sources' order, whose mode was kept (none: no mode); the hooks are
  *   those of the files that count, merged in order (mergeHookConfigs).
- * - Everything left out is said in `dropped`: exactly one line per file that does not count, naming it and counting
- *   its hooks and allow rules; one line per wide rule, naming the file and the rule as written (`Bash`, or
+ * - Everything left out is said in `dropped`: exactly one line per file that does not count and had something to
+ *   give, naming it and counting its hooks and allow rules (and naming its mode); one line per wide rule, naming the file and the rule as written (`Bash`, or
  *   `Bash(:*)`) and the reason; one line per mode ignored, naming the file and the mode, and for
  *   the project file pointing at --permission-mode and `.claude/settings.json` instead.
  */
