@@ -746,6 +746,12 @@ const CASES = [
     demanded: /retrying in/,
     stated: '`⟳ retrying in S s (attempt A of M): reason`',
   },
+  {
+    stub: 'chapter 15: parseHookSettings',
+    test: 'tests/chapter15/command-hooks.test.ts',
+    demanded: /hooks\.PostToolUse\[1\]\.matcher/,
+    stated: '`hooks.PostToolUse[1].matcher`',
+  },
 ];
 
 describe('the stubs state the exact words their tests look for', () => {

@@ -101,6 +101,16 @@ export function hookMatches(matcher: string | undefined, name: string): boolean 
  * The hooks of one parsed settings file (`value`, the whole file; `source` names it in errors). A file without
  * `hooks` has none. Events the kit does not run, and hooks of a type other than `command`, are skipped. Throws
  * SettingsError (chapter 8's) naming the source, the event and the index of what is wrong.
+ *
+ * - The file is Claude Code's: `hooks` is an object with one key per event (HOOK_EVENTS), each an array of groups
+ *   `{ matcher?, hooks: [...] }`, each hook `{ type: "command", command, timeout? }` with the timeout in seconds.
+ * - Refused, each error naming the source and the place as a path down to the index (`hooks.PostToolUse[1].matcher`,
+ *   `hooks.Stop[0].hooks[0].command`) and what is wrong there: settings or `hooks` that are not objects, an event
+ *   that is not an array, a group that is not an object or has no array of hooks, a matcher that is not a string or
+ *   not a regular expression that compiles (a plain list of names and `*` need not compile), a hook that is not an
+ *   object with a string type, a command hook whose command is empty (spaces only is empty), a timeout that is not
+ *   a positive number.
+ * - What is kept has no key the file did not give (no matcher, no timeout).
  */
 export function parseHookSettings(value: unknown, source: string): HookConfig {
   // #region chapter 15: parseHookSettings
