@@ -100,7 +100,7 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
     ]);
     expect(
       turn!.content,
-      'toAnthropicMessages step 3: an array or null is not an object the API takes as input (typeof says "object" for both): use {}',
+      'toAnthropicMessages: an array or null is not an object the API takes as input (typeof says "object" for both): use {} (guided step 3)',
     ).toEqual([
       { type: 'tool_use', id: 'toolu_L', name: 'read', input: {} },
       { type: 'tool_use', id: 'toolu_N', name: 'read', input: {} },
@@ -110,7 +110,10 @@ describe('toAnthropicMessages (src/providers/anthropic.ts)', () => {
 
 describe('toAnthropicTools (src/providers/anthropic.ts)', () => {
   test('tool definitions become { name, description, input_schema } with the schema unchanged', () => {
-    expect(toAnthropicTools(tools), 'toAnthropicTools step 1: name, description and input_schema, in order').toEqual([
+    expect(
+      toAnthropicTools(tools),
+      'toAnthropicTools: name, description and input_schema, in order (guided step 1)',
+    ).toEqual([
       { name: 'read', description: 'Read a file', input_schema: tools[0]!.inputSchema },
       { name: 'edit', description: 'Replace text in a file', input_schema: tools[1]!.inputSchema },
     ]);
@@ -257,15 +260,19 @@ describe('anthropicUsage (src/providers/anthropic.ts)', () => {
 describe('anthropicStopReason (src/providers/anthropic.ts)', () => {
   test('stop reasons map onto the kit', () => {
     const table: Array<[string | null, string, string]> = [
-      ['end_turn', 'end_turn', 'step 1: end_turn keeps its name'],
-      ['tool_use', 'tool_use', 'step 1: tool_use keeps its name'],
-      ['max_tokens', 'max_tokens', 'step 1: max_tokens keeps its name'],
-      ['stop_sequence', 'stop_sequence', 'step 1: stop_sequence keeps its name'],
-      ['refusal', 'refusal', 'step 1: refusal keeps its name'],
-      ['model_context_window_exceeded', 'max_tokens', 'step 2: model_context_window_exceeded is a kind of max_tokens'],
-      ['pause_turn', 'end_turn', 'step 3: pause_turn (and any other reason) ends the turn: end_turn'],
-      ['a_reason_added_later', 'end_turn', 'step 3: a reason the kit does not know ends the turn: end_turn'],
-      [null, 'end_turn', 'step 3: null ends the turn: end_turn'],
+      ['end_turn', 'end_turn', 'end_turn keeps its name (guided step 1)'],
+      ['tool_use', 'tool_use', 'tool_use keeps its name (guided step 1)'],
+      ['max_tokens', 'max_tokens', 'max_tokens keeps its name (guided step 1)'],
+      ['stop_sequence', 'stop_sequence', 'stop_sequence keeps its name (guided step 1)'],
+      ['refusal', 'refusal', 'refusal keeps its name (guided step 1)'],
+      [
+        'model_context_window_exceeded',
+        'max_tokens',
+        'model_context_window_exceeded is a kind of max_tokens (guided step 2)',
+      ],
+      ['pause_turn', 'end_turn', 'pause_turn (and any other reason) ends the turn: end_turn (guided step 3)'],
+      ['a_reason_added_later', 'end_turn', 'a reason the kit does not know ends the turn: end_turn (guided step 3)'],
+      [null, 'end_turn', 'null ends the turn: end_turn (guided step 3)'],
     ];
     for (const [reason, expected, label] of table) expect(anthropicStopReason(reason), label).toBe(expected);
   });
@@ -282,7 +289,9 @@ describe('anthropicRequest (src/providers/anthropic.ts)', () => {
       'user "hi"',
     ]);
     expect(body, 'with no tools, send no tools and no tool_choice').not.toHaveProperty('tools');
-    expect(body, 'anthropicRequest step 4: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
+    expect(body, 'anthropicRequest: no tools, so no tool_choice either (guided step 4)').not.toHaveProperty(
+      'tool_choice',
+    );
   });
 
   test('no system prompt, or an empty one: no system field at all', () => {
@@ -308,17 +317,22 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     expect(headers['anthropic-version'], 'made by the official SDK').toBeTruthy();
     expect(body.model, 'ANTHROPIC_MODEL from the env argument').toBe('claude-test-model');
     expect(body.max_tokens, 'max_tokens is required by the API: send the default').toBeGreaterThan(0);
-    expect(body.system, 'anthropicRequest step 2: the system prompt is the top-level system field').toBe('Be brief.');
+    expect(body.system, 'anthropicRequest: the system prompt is the top-level system field (guided step 2)').toBe(
+      'Be brief.',
+    );
     expect(
       anthropicShape(body.messages),
-      'anthropicRequest step 3: messages are toAnthropicMessages(request.messages)',
+      'anthropicRequest: messages are toAnthropicMessages(request.messages) (guided step 3)',
     ).toEqual(anthropicShape(toAnthropicMessages(history) as never));
     expect(
       body.messages[2].content.map((b: Anthropic.ToolResultBlockParam) => b.tool_use_id),
       'each tool_result carries tool_use_id = the id of the call it answers',
     ).toEqual(['toolu_A', 'toolu_B']);
     expect(body.tools.map((t: Anthropic.Tool) => t.name)).toEqual(['read', 'edit']);
-    expect(body.tool_choice, "anthropicRequest step 4: toolChoice 'required' goes out as { type: 'any' }").toEqual({
+    expect(
+      body.tool_choice,
+      "anthropicRequest: toolChoice 'required' goes out as { type: 'any' } (guided step 4)",
+    ).toEqual({
       type: 'any',
     });
     expect(turn, 'the answer comes back as a kit turn').toMatchObject({
@@ -338,7 +352,7 @@ describe('AnthropicProvider.complete (src/providers/anthropic.ts)', () => {
     });
     expect(
       api.requests[0]!.body,
-      "anthropicRequest step 1: the request's model and maxTokens win over the provider's",
+      "anthropicRequest: the request's model and maxTokens win over the provider's (guided step 1)",
     ).toMatchObject({ model: 'claude-small', max_tokens: 64 });
   });
 
@@ -438,7 +452,7 @@ describe('AnthropicProvider.complete errors (src/providers/anthropic.ts, errors.
     );
     expect(
       error,
-      'AnthropicProvider.complete step 3: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)',
+      'AnthropicProvider.complete: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...) (guided step 3)',
     ).toBeInstanceOf(ProviderError);
     return error as ProviderError;
   };

@@ -32,16 +32,20 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
 
   test('a missing model is a ProviderConfigError that names ANTHROPIC_MODEL', () => {
     const error = thrown(() => anthropicConfig({}, { ANTHROPIC_API_KEY: 'k-123456' }), 'anthropicConfig with no model');
-    expect(error, 'anthropicConfig step 2: no model is a ProviderConfigError').toBeInstanceOf(ProviderConfigError);
+    expect(error, 'anthropicConfig: no model is a ProviderConfigError (guided step 2)').toBeInstanceOf(
+      ProviderConfigError,
+    );
     expect(
       (error as ProviderConfigError).variable,
-      'anthropicConfig step 2: the error names ANTHROPIC_MODEL as the variable',
+      'anthropicConfig: the error names ANTHROPIC_MODEL as the variable (guided step 2)',
     ).toBe('ANTHROPIC_MODEL');
     expect(
       (error as ProviderConfigError).provider,
       "the first argument of ProviderConfigError is the provider's name",
     ).toBe('anthropic');
-    expect(error.message, 'anthropicConfig step 2: the message names ANTHROPIC_MODEL').toContain('ANTHROPIC_MODEL');
+    expect(error.message, 'anthropicConfig: the message names ANTHROPIC_MODEL (guided step 2)').toContain(
+      'ANTHROPIC_MODEL',
+    );
   });
 
   test('reads every setting from the environment it is given', () => {
@@ -108,7 +112,10 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
       {},
       { ANTHROPIC_API_KEY: 'key-from-env', ANTHROPIC_AUTH_TOKEN: 'token-from-env', ANTHROPIC_MODEL: 'claude-big' },
     );
-    expect(config.credential, 'step 1: ANTHROPIC_AUTH_TOKEN comes before ANTHROPIC_API_KEY in the order').toEqual({
+    expect(
+      config.credential,
+      'ANTHROPIC_AUTH_TOKEN comes before ANTHROPIC_API_KEY in the order (guided step 1)',
+    ).toEqual({
       kind: 'authToken',
       value: 'token-from-env',
     });
@@ -125,30 +132,35 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
         ANTHROPIC_BASE_URL: '',
       },
     );
-    expect(config.credential, 'step 1: ANTHROPIC_AUTH_TOKEN="" is no token, so ANTHROPIC_API_KEY is used').toEqual({
+    expect(
+      config.credential,
+      'ANTHROPIC_AUTH_TOKEN="" is no token, so ANTHROPIC_API_KEY is used (guided step 1)',
+    ).toEqual({
       kind: 'apiKey',
       value: 'key-from-env',
     });
     expect(
       config.baseURL,
-      'step 4: ANTHROPIC_BASE_URL="" is no base URL: undefined, so the SDK uses its default (pick() does this)',
+      'ANTHROPIC_BASE_URL="" is no base URL: undefined, so the SDK uses its default (pick() does this) (guided step 4)',
     ).toBeUndefined();
     expect(
       config.smallFastModel,
-      'step 3: ANTHROPIC_SMALL_FAST_MODEL="" is unset: the small fast model is the model',
+      'ANTHROPIC_SMALL_FAST_MODEL="" is unset: the small fast model is the model (guided step 3)',
     ).toBe('claude-big');
     const noModel = thrown(
       () => anthropicConfig({}, { ANTHROPIC_API_KEY: 'k-123456', ANTHROPIC_MODEL: '' }),
       'anthropicConfig with ANTHROPIC_MODEL=""',
     );
-    expect((noModel as ProviderConfigError).variable, 'step 2: ANTHROPIC_MODEL="" is no model').toBe('ANTHROPIC_MODEL');
+    expect((noModel as ProviderConfigError).variable, 'ANTHROPIC_MODEL="" is no model (guided step 2)').toBe(
+      'ANTHROPIC_MODEL',
+    );
     const fromCode = anthropicConfig(
       { apiKey: '', baseURL: '' },
       { ANTHROPIC_API_KEY: 'key-from-env', ANTHROPIC_MODEL: 'claude-big', ANTHROPIC_BASE_URL: 'http://gw.test' },
     );
     expect(
       [fromCode.credential.value, fromCode.baseURL],
-      'steps 1 and 4: an option set to "" is unset too, so the variables are used',
+      'an option set to "" is unset too, so the variables are used (guided steps 1 and 4)',
     ).toEqual(['key-from-env', 'http://gw.test']);
   });
 
@@ -170,25 +182,29 @@ describe('anthropicConfig (src/providers/config.ts)', () => {
 describe('openaiConfig (src/providers/config.ts)', () => {
   test('a missing key or model is a ProviderConfigError that names OPENAI_API_KEY or OPENAI_MODEL', () => {
     const noKey = thrown(() => openaiConfig({}, { OPENAI_MODEL: 'gpt-test' }), 'openaiConfig with no key');
-    expect(noKey, 'openaiConfig step 1: no key is a ProviderConfigError').toBeInstanceOf(ProviderConfigError);
-    expect((noKey as ProviderConfigError).variable, 'openaiConfig step 1: the error names OPENAI_API_KEY').toBe(
-      'OPENAI_API_KEY',
-    );
+    expect(noKey, 'openaiConfig: no key is a ProviderConfigError (guided step 1)').toBeInstanceOf(ProviderConfigError);
+    expect(
+      (noKey as ProviderConfigError).variable,
+      'openaiConfig: the error names OPENAI_API_KEY (guided step 1)',
+    ).toBe('OPENAI_API_KEY');
     expect(
       (noKey as ProviderConfigError).provider,
       "the first argument of ProviderConfigError is the provider's name",
     ).toBe('openai');
-    expect(noKey.message, 'openaiConfig step 1: the message names OPENAI_API_KEY').toContain('OPENAI_API_KEY');
+    expect(noKey.message, 'openaiConfig: the message names OPENAI_API_KEY (guided step 1)').toContain('OPENAI_API_KEY');
     const noModel = thrown(() => openaiConfig({}, { OPENAI_API_KEY: 'sk-123456' }), 'openaiConfig with no model');
-    expect(noModel, 'openaiConfig step 2: no model is a ProviderConfigError').toBeInstanceOf(ProviderConfigError);
-    expect((noModel as ProviderConfigError).variable, 'openaiConfig step 2: the error names OPENAI_MODEL').toBe(
-      'OPENAI_MODEL',
+    expect(noModel, 'openaiConfig: no model is a ProviderConfigError (guided step 2)').toBeInstanceOf(
+      ProviderConfigError,
     );
+    expect(
+      (noModel as ProviderConfigError).variable,
+      'openaiConfig: the error names OPENAI_MODEL (guided step 2)',
+    ).toBe('OPENAI_MODEL');
     expect(
       (noModel as ProviderConfigError).provider,
       "the first argument of ProviderConfigError is the provider's name",
     ).toBe('openai');
-    expect(noModel.message, 'openaiConfig step 2: the message names OPENAI_MODEL').toContain('OPENAI_MODEL');
+    expect(noModel.message, 'openaiConfig: the message names OPENAI_MODEL (guided step 2)').toContain('OPENAI_MODEL');
   });
 
   test('reads OPENAI_* from the environment; options win; an empty variable counts as unset', () => {
@@ -219,13 +235,15 @@ describe('openaiConfig (src/providers/config.ts)', () => {
   test('OPENAI_BASE_URL="" or OPENAI_MODEL="" count as unset', () => {
     expect(
       openaiConfig({}, { OPENAI_API_KEY: 'sk-env', OPENAI_MODEL: 'gpt-env', OPENAI_BASE_URL: '' }).baseURL,
-      'step 3: OPENAI_BASE_URL="" is no base URL: undefined, so the SDK uses its default (use pick())',
+      'OPENAI_BASE_URL="" is no base URL: undefined, so the SDK uses its default (use pick()) (guided step 3)',
     ).toBeUndefined();
     const noModel = thrown(
       () => openaiConfig({}, { OPENAI_API_KEY: 'sk-env', OPENAI_MODEL: '' }),
       'openaiConfig with OPENAI_MODEL=""',
     );
-    expect((noModel as ProviderConfigError).variable, 'step 2: OPENAI_MODEL="" is no model').toBe('OPENAI_MODEL');
+    expect((noModel as ProviderConfigError).variable, 'OPENAI_MODEL="" is no model (guided step 2)').toBe(
+      'OPENAI_MODEL',
+    );
   });
 });
 

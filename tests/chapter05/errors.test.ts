@@ -42,7 +42,7 @@ describe('toProviderError (src/providers/errors.ts)', () => {
       cause: new Error('socket closed'),
     });
     const error = toProviderError('openai', failure);
-    expect(error.status, 'step 5: the status is kept').toBe(502);
+    expect(error.status, 'the status is kept (guided step 5)').toBe(502);
     expect(error.providerMessage, 'add the cause only when there is no status: an answer explains itself').toBe(
       'upstream timed out',
     );

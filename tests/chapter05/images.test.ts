@@ -63,7 +63,7 @@ describe('toAnthropicMessages (src/providers/anthropic.ts): images', () => {
     const sent = await anthropicSent([userMessage('Which of these is the logo?', [JPEG, WEBP])]);
     expect(
       sent[0],
-      'toAnthropicMessages step 2: each image becomes { type: "image", source: { type: "base64", media_type: its mimeType, data } }, in order, and the text block comes after them',
+      'toAnthropicMessages: each image becomes { type: "image", source: { type: "base64", media_type: its mimeType, data } }, in order, and the text block comes after them (guided step 2)',
     ).toEqual({
       role: 'user',
       content: [
@@ -83,9 +83,12 @@ describe('toAnthropicMessages (src/providers/anthropic.ts): images', () => {
     const sent = await anthropicSent(history);
     expect(
       sent[0].content,
-      'toAnthropicMessages step 2: the image of the first message is sent with every later request (the model has no memory); an empty text block is refused by the API, so leave it out',
+      'toAnthropicMessages: the image of the first message is sent with every later request (the model has no memory); an empty text block is refused by the API, so leave it out (guided step 2)',
     ).toEqual([{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG.data } }]);
-    expect(sent[2], 'toAnthropicMessages step 2: a user message without images is still a plain string').toEqual({
+    expect(
+      sent[2],
+      'toAnthropicMessages: a user message without images is still a plain string (guided step 2)',
+    ).toEqual({
       role: 'user',
       content: 'And its colour?',
     });
@@ -96,15 +99,15 @@ describe('toAnthropicMessages (src/providers/anthropic.ts): images', () => {
     async (what, image, says) => {
       const error = await rejection(
         anthropic().complete(ask([userMessage('What is this?', [PNG, image])])),
-        `toAnthropicMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`,
+        `toAnthropicMessages: ${what} must be refused (through checkImage), not sent and not dropped (guided step 2)`,
       );
       expect(
         String((error as Error).message),
-        `toAnthropicMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`,
+        `toAnthropicMessages: pass every image through checkImage (given); its error names what is wrong with ${what} (guided step 2)`,
       ).toMatch(says);
       expect(
         api.requests,
-        'toAnthropicMessages step 2: nothing is sent for a request with an image the API cannot take',
+        'toAnthropicMessages: nothing is sent for a request with an image the API cannot take (guided step 2)',
       ).toHaveLength(0);
     },
   );
@@ -115,7 +118,7 @@ describe('toOpenAIMessages (src/providers/openai.ts): images', () => {
     const sent = await openaiSent([userMessage('Which of these is the logo?', [JPEG, PNG])]);
     expect(
       sent[0],
-      'toOpenAIMessages step 2: each image becomes { type: "image_url", image_url: { url: "data:<mimeType>;base64,<data>" } }, in order, and the text part comes after them',
+      'toOpenAIMessages: each image becomes { type: "image_url", image_url: { url: "data:<mimeType>;base64,<data>" } }, in order, and the text part comes after them (guided step 2)',
     ).toEqual({
       role: 'user',
       content: [
@@ -132,10 +135,10 @@ describe('toOpenAIMessages (src/providers/openai.ts): images', () => {
       { role: 'assistant', content: [{ type: 'text', text: 'A cat.' }], stopReason: 'end_turn' },
       userMessage('Thanks'),
     ]);
-    expect(sent[0].content, 'toOpenAIMessages step 2: with empty text, only the image parts').toEqual([
+    expect(sent[0].content, 'toOpenAIMessages: with empty text, only the image parts (guided step 2)').toEqual([
       { type: 'image_url', image_url: { url: `data:image/webp;base64,${WEBP.data}` } },
     ]);
-    expect(sent[2], 'toOpenAIMessages step 2: a user message without images is still a plain string').toEqual({
+    expect(sent[2], 'toOpenAIMessages: a user message without images is still a plain string (guided step 2)').toEqual({
       role: 'user',
       content: 'Thanks',
     });
@@ -146,15 +149,15 @@ describe('toOpenAIMessages (src/providers/openai.ts): images', () => {
     async (what, image, says) => {
       const error = await rejection(
         openai().complete(ask([userMessage('What is this?', [image])])),
-        `toOpenAIMessages step 2: ${what} must be refused (through checkImage), not sent and not dropped`,
+        `toOpenAIMessages: ${what} must be refused (through checkImage), not sent and not dropped (guided step 2)`,
       );
       expect(
         String((error as Error).message),
-        `toOpenAIMessages step 2: pass every image through checkImage (given); its error names what is wrong with ${what}`,
+        `toOpenAIMessages: pass every image through checkImage (given); its error names what is wrong with ${what} (guided step 2)`,
       ).toMatch(says);
       expect(
         api.requests,
-        'toOpenAIMessages step 2: nothing is sent for a request with an image the API cannot take',
+        'toOpenAIMessages: nothing is sent for a request with an image the API cannot take (guided step 2)',
       ).toHaveLength(0);
     },
   );
@@ -164,28 +167,28 @@ describe('openaiConfig (src/providers/config.ts): does the model read images?', 
   test("yes for OpenAI's own API; no for another server until the person says so; the option wins", () => {
     expect(
       openaiConfig({}, openaiEnv).imageInput,
-      "openaiConfig step 4: OpenAI's own API (no base URL): its models read images",
+      "openaiConfig: OpenAI's own API (no base URL): its models read images (guided step 4)",
     ).toBe(true);
     const local = { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' };
     expect(
       openaiConfig({}, local).imageInput,
-      "openaiConfig step 4: another server's model may read no images: never guess yes",
+      "openaiConfig: another server's model may read no images: never guess yes (guided step 4)",
     ).toBe(false);
     expect(
       openaiConfig({}, { ...local, OPENAI_IMAGE_INPUT: 'true' }).imageInput,
-      'openaiConfig step 4: OPENAI_IMAGE_INPUT=true says the model reads images',
+      'openaiConfig: OPENAI_IMAGE_INPUT=true says the model reads images (guided step 4)',
     ).toBe(true);
     expect(
       openaiConfig({}, { ...openaiEnv, OPENAI_IMAGE_INPUT: 'false' }).imageInput,
-      "openaiConfig step 4: OPENAI_IMAGE_INPUT=false turns them off, even for OpenAI's API",
+      "openaiConfig: OPENAI_IMAGE_INPUT=false turns them off, even for OpenAI's API (guided step 4)",
     ).toBe(false);
     expect(
       openaiConfig({ imageInput: true }, { ...local, OPENAI_IMAGE_INPUT: 'false' }).imageInput,
-      'openaiConfig step 4: options.imageInput wins over the variable',
+      'openaiConfig: options.imageInput wins over the variable (guided step 4)',
     ).toBe(true);
     expect(
       openaiConfig({ imageInput: false }, openaiEnv).imageInput,
-      'openaiConfig step 4: options.imageInput false wins too',
+      'openaiConfig: options.imageInput false wins too (guided step 4)',
     ).toBe(false);
   });
 
@@ -200,19 +203,21 @@ describe('openaiConfig (src/providers/config.ts): does the model read images?', 
       }
       expect(
         error,
-        `openaiConfig step 4: OPENAI_IMAGE_INPUT=${value} is a mistake to report (a ProviderConfigError), not a guess to make`,
+        `openaiConfig: OPENAI_IMAGE_INPUT=${value} is a mistake to report (a ProviderConfigError), not a guess to make (guided step 4)`,
       ).toBeInstanceOf(ProviderConfigError);
       const { provider, variable, message } = error as ProviderConfigError;
       expect(
         { provider, variable },
-        "openaiConfig step 4: new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', ...): the provider and the variable that would fix it",
+        "openaiConfig: new ProviderConfigError('openai', 'OPENAI_IMAGE_INPUT', ...): the provider and the variable that would fix it (guided step 4)",
       ).toEqual({ provider: 'openai', variable: 'OPENAI_IMAGE_INPUT' });
-      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(
-        'OPENAI_IMAGE_INPUT',
-      );
-      expect(message, 'openaiConfig step 4: the message names OPENAI_IMAGE_INPUT and the value it has').toContain(
-        value,
-      );
+      expect(
+        message,
+        'openaiConfig: the message names OPENAI_IMAGE_INPUT and the value it has (guided step 4)',
+      ).toContain('OPENAI_IMAGE_INPUT');
+      expect(
+        message,
+        'openaiConfig: the message names OPENAI_IMAGE_INPUT and the value it has (guided step 4)',
+      ).toContain(value);
     }
   });
 });
@@ -229,7 +234,7 @@ describe('a model that reads no images (openaiConfig, with refuseImages, given)'
     const local = new OpenAIProvider({}, { ...openaiEnv, OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' });
     expect(
       local.imageInput,
-      "openaiConfig step 4: a server other than OpenAI's reads no images unless the person says so",
+      "openaiConfig: a server other than OpenAI's reads no images unless the person says so (guided step 4)",
     ).toBe(false);
     const error = await rejection(
       drain(local, [userMessage('What is this?', [PNG])]),
@@ -251,7 +256,7 @@ describe('a model that reads no images (openaiConfig, with refuseImages, given)'
     await drain(local, [userMessage('What is this?', [PNG])]);
     expect(
       api.requests.at(-1)!.body.messages[0].content[0],
-      'openaiConfig step 4: the person said the model reads images: the image is sent',
+      'openaiConfig: the person said the model reads images: the image is sent (guided step 4)',
     ).toEqual({ type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.data}` } });
     const error = await rejection(
       new OfflineProvider().complete(ask([userMessage('What is this?', [PNG])])),

@@ -57,7 +57,7 @@ describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras'
     });
     expect(
       body,
-      'anthropicRequest step 5: addExtras(params, request.extra) adds metadata and output_config as they are',
+      'anthropicRequest: addExtras(params, request.extra) adds metadata and output_config as they are (guided step 5)',
     ).toMatchObject({ metadata: { user_id: 'learner-1' }, output_config: { effort: 'low' } });
     expect(await anthropicBody({}), 'no temperature field is ever sent to Anthropic').not.toHaveProperty('temperature');
   });
@@ -66,11 +66,11 @@ describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras'
     for (const temperature of [0.7, 0]) {
       const error = await rejection(
         new AnthropicProvider({}, anthropicEnv).complete(ask({ temperature })),
-        `anthropicRequest step 5: a temperature of ${temperature} must be refused (the Messages API has none)`,
+        `anthropicRequest: a temperature of ${temperature} must be refused (the Messages API has none) (guided step 5)`,
       );
       expect(
         String((error as Error).message),
-        `anthropicRequest step 5: a temperature is refused, 0 included (a test for truth lets 0 through in silence); the message says the API has no temperature`,
+        `anthropicRequest: a temperature is refused, 0 included (a test for truth lets 0 through in silence); the message says the API has no temperature (guided step 5)`,
       ).toMatch(/no temperature/);
     }
     expect(api.requests, 'nothing is sent for a request the API cannot take').toHaveLength(0);
@@ -80,7 +80,7 @@ describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras'
     const body = await anthropicBody({ toolChoice: 'auto', extra: { ...hostileExtras(), top_p: 0.9 } });
     expect(
       body,
-      'anthropicRequest step 5: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools',
+      'anthropicRequest: add the extras last, with addExtras (given), which keeps every field already set; spreading them over the body lets a setting replace the model, the history or the tools (guided step 5)',
     ).toMatchObject({ model: 'claude-test-model', system: 'Be brief.', max_tokens: 8192, top_p: 0.9 });
     expect(body.messages, 'the history the kit converted is what is sent').toHaveLength(1);
     expect(
@@ -89,11 +89,11 @@ describe('anthropicRequest (src/providers/anthropic.ts): temperature and extras'
     ).toEqual(['read', 'edit']);
     expect(
       body,
-      'anthropicRequest step 5: an extra may not set stream (addExtras refuses it): complete() would get an event stream back',
+      'anthropicRequest: an extra may not set stream (addExtras refuses it): complete() would get an event stream back (guided step 5)',
     ).not.toHaveProperty('stream');
     expect(
       Object.keys(body),
-      'anthropicRequest step 5: an extra named __proto__ is not sent (addExtras refuses it)',
+      'anthropicRequest: an extra named __proto__ is not sent (addExtras refuses it) (guided step 5)',
     ).not.toContain('__proto__');
     expect(({} as Record<string, unknown>).polluted, 'nothing reaches Object.prototype').toBeUndefined();
   });
@@ -104,21 +104,22 @@ describe('openaiRequest (src/providers/openai.ts): temperature and extras', () =
     const body = await openaiBody({ temperature: 0.3, extra: { seed: 42, reasoning_effort: 'low' } });
     expect(
       body,
-      'openaiRequest step 4: temperature from the request, then addExtras(params, request.extra) adds seed and reasoning_effort as they are',
+      'openaiRequest: temperature from the request, then addExtras(params, request.extra) adds seed and reasoning_effort as they are (guided step 4)',
     ).toMatchObject({ temperature: 0.3, seed: 42, reasoning_effort: 'low' });
   });
 
   test('a temperature of 0 is sent; no temperature, none sent', async () => {
     expect(
       (await openaiBody({ temperature: 0 })).temperature,
-      'openaiRequest step 4: 0 is a temperature: send it whenever it is a number',
+      'openaiRequest: 0 is a temperature: send it whenever it is a number (guided step 4)',
     ).toBe(0);
-    expect(await openaiBody({}), 'openaiRequest step 4: without a temperature, leave the field out').not.toHaveProperty(
-      'temperature',
-    );
+    expect(
+      await openaiBody({}),
+      'openaiRequest: without a temperature, leave the field out (guided step 4)',
+    ).not.toHaveProperty('temperature');
     expect(
       (await openaiBody({ extra: { temperature: 0.9 } })).temperature,
-      'openaiRequest step 4: with no temperature of its own the request leaves the field out, so an extra named temperature is what is sent (addExtras skips only fields already set, even to undefined)',
+      'openaiRequest: with no temperature of its own the request leaves the field out, so an extra named temperature is what is sent (addExtras skips only fields already set, even to undefined) (guided step 4)',
     ).toBe(0.9);
   });
 
@@ -126,7 +127,7 @@ describe('openaiRequest (src/providers/openai.ts): temperature and extras', () =
     const body = await openaiBody({ temperature: 0.5, maxTokens: 300, extra: { ...hostileExtras(), top_p: 0.9 } });
     expect(
       body,
-      'openaiRequest step 4: add the extras last, with addExtras (given), which keeps every field already set',
+      'openaiRequest: add the extras last, with addExtras (given), which keeps every field already set (guided step 4)',
     ).toMatchObject({ model: 'gpt-test-model', max_completion_tokens: 300, temperature: 0.5, top_p: 0.9 });
     expect(
       body.messages.map((m: { role: string }) => m.role),
@@ -136,12 +137,13 @@ describe('openaiRequest (src/providers/openai.ts): temperature and extras', () =
       body.tools.map((t: { function: { name: string } }) => t.function.name),
       "the kit's tools are what is sent",
     ).toEqual(['read', 'edit']);
-    expect(body, 'openaiRequest step 4: an extra may not set stream (addExtras refuses it)').not.toHaveProperty(
-      'stream',
-    );
+    expect(
+      body,
+      'openaiRequest: an extra may not set stream (addExtras refuses it) (guided step 4)',
+    ).not.toHaveProperty('stream');
     expect(
       Object.keys(body),
-      'openaiRequest step 4: an extra named __proto__ is not sent (addExtras refuses it)',
+      'openaiRequest: an extra named __proto__ is not sent (addExtras refuses it) (guided step 4)',
     ).not.toContain('__proto__');
     expect(({} as Record<string, unknown>).polluted, 'nothing reaches Object.prototype').toBeUndefined();
   });

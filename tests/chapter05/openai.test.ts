@@ -67,7 +67,7 @@ describe('toOpenAIMessages (src/providers/openai.ts)', () => {
     expect(turn.content, 'the text of the turn (thinking is not sent back)').toBe('Reading both files.');
     expect(
       turn.tool_calls,
-      'toOpenAIMessages step 3: tool_calls with id, type function, name and arguments as a JSON string',
+      'toOpenAIMessages: tool_calls with id, type function, name and arguments as a JSON string (guided step 3)',
     ).toEqual([
       { id: 'toolu_A', type: 'function', function: { name: 'read', arguments: '{"path":"a.ts"}' } },
       { id: 'toolu_B', type: 'function', function: { name: 'read', arguments: '{"path":"b.ts","offset":2}' } },
@@ -120,7 +120,7 @@ describe('toOpenAITools (src/providers/openai.ts)', () => {
   test('tool definitions become function tools with the schema as parameters', () => {
     expect(
       toOpenAITools(tools),
-      'toOpenAITools step 1: function tools with the schema as parameters, in order',
+      'toOpenAITools: function tools with the schema as parameters, in order (guided step 1)',
     ).toEqual([
       { type: 'function', function: { name: 'read', description: 'Read a file', parameters: tools[0]!.inputSchema } },
       {
@@ -140,7 +140,7 @@ describe('toOpenAIToolChoice (src/providers/openai.ts)', () => {
     ]);
     expect(
       toOpenAIToolChoice({ name: 'edit' }),
-      "toOpenAIToolChoice step 2: { name } -> { type: 'function', function: { name } }",
+      "toOpenAIToolChoice: { name } -> { type: 'function', function: { name } } (guided step 2)",
     ).toEqual({ type: 'function', function: { name: 'edit' } });
   });
 });
@@ -149,7 +149,7 @@ describe('parseToolArguments (src/providers/openai.ts)', () => {
   test('arguments: JSON is parsed, empty is {}, invalid JSON stays the raw string', () => {
     expect(
       parseToolArguments('{"path":"a.ts","lines":[1,2]}'),
-      'parseToolArguments step 3: valid JSON is parsed',
+      'parseToolArguments: valid JSON is parsed (guided step 3)',
     ).toEqual({ path: 'a.ts', lines: [1, 2] });
     expect(parseToolArguments(''), 'some servers send "" for a call without arguments').toEqual({});
     expect(
@@ -181,7 +181,7 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
     );
     expect(
       turn.content,
-      'fromOpenAICompletion step 2: text first, then each call with parsed arguments, in order',
+      'fromOpenAICompletion: text first, then each call with parsed arguments, in order (guided step 2)',
     ).toEqual([
       { type: 'text', text: 'Reading both.' },
       { type: 'tool_call', id: 'call_abc', name: 'read', arguments: { path: 'a.ts' } },
@@ -189,7 +189,7 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
     ]);
     expect(
       turn.stopReason,
-      "fromOpenAICompletion step 3: calls with finish_reason 'tool_calls' stop for 'tool_use'",
+      "fromOpenAICompletion: calls with finish_reason 'tool_calls' stop for 'tool_use' (guided step 3)",
     ).toBe('tool_use');
   });
 
@@ -250,7 +250,9 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
       turn,
       'some compatible servers send no usage: call openaiUsage only when completion.usage is there',
     ).not.toHaveProperty('usage');
-    expect(turn.content, 'fromOpenAICompletion step 2: the text is kept').toEqual([{ type: 'text', text: 'hi' }]);
+    expect(turn.content, 'fromOpenAICompletion: the text is kept (guided step 2)').toEqual([
+      { type: 'text', text: 'hi' },
+    ]);
   });
 
   test('usage: prompt_tokens minus the cached part is inputTokens, completion_tokens is outputTokens', () => {
@@ -297,7 +299,7 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
           prompt_tokens_details: { cached_tokens: 0 },
         }),
       ).usage,
-      'openaiUsage step 3: cached_tokens 0 is a number too: keep cacheReadTokens: 0',
+      'openaiUsage: cached_tokens 0 is a number too: keep cacheReadTokens: 0 (guided step 3)',
     ).toStrictEqual({ inputTokens: 7, outputTokens: 3, cacheReadTokens: 0 });
   });
 
@@ -316,7 +318,10 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
 
   test('reasoning from a compatible server becomes a thinking block before the text', () => {
     const turn = fromOpenAICompletion(completion({ content: 'Answer.', reasoning_content: 'Let me think.' }));
-    expect(turn.content, 'fromOpenAICompletion step 2: reasoning as a thinking block, before the text').toEqual([
+    expect(
+      turn.content,
+      'fromOpenAICompletion: reasoning as a thinking block, before the text (guided step 2)',
+    ).toEqual([
       { type: 'thinking', thinking: 'Let me think.' },
       { type: 'text', text: 'Answer.' },
     ]);
@@ -326,13 +331,13 @@ describe('fromOpenAICompletion and openaiUsage (src/providers/openai.ts)', () =>
 describe('openaiStopReason (src/providers/openai.ts)', () => {
   test('finish reasons map onto the kit', () => {
     const table: Array<[string | null, string, string]> = [
-      ['stop', 'end_turn', 'step 1: stop -> end_turn'],
-      ['length', 'max_tokens', 'step 1: length -> max_tokens (the answer was cut)'],
-      ['tool_calls', 'tool_use', 'step 1: tool_calls -> tool_use'],
-      ['function_call', 'tool_use', 'step 1: function_call (the older name) -> tool_use'],
-      ['content_filter', 'refusal', 'step 1: content_filter -> refusal'],
-      ['a_reason_added_later', 'end_turn', 'step 1: any other reason -> end_turn'],
-      [null, 'end_turn', 'step 1: null -> end_turn'],
+      ['stop', 'end_turn', 'stop -> end_turn (guided step 1)'],
+      ['length', 'max_tokens', 'length -> max_tokens (the answer was cut) (guided step 1)'],
+      ['tool_calls', 'tool_use', 'tool_calls -> tool_use (guided step 1)'],
+      ['function_call', 'tool_use', 'function_call (the older name) -> tool_use (guided step 1)'],
+      ['content_filter', 'refusal', 'content_filter -> refusal (guided step 1)'],
+      ['a_reason_added_later', 'end_turn', 'any other reason -> end_turn (guided step 1)'],
+      [null, 'end_turn', 'null -> end_turn (guided step 1)'],
     ];
     for (const [reason, expected, label] of table) expect(openaiStopReason(reason), label).toBe(expected);
   });
@@ -342,14 +347,14 @@ describe('openaiRequest (src/providers/openai.ts)', () => {
   test('no tools: no tools and no tool_choice; max_completion_tokens only when a limit is set', () => {
     const body = openaiRequest({ messages: [userMessage('hi')], tools: [], toolChoice: 'auto' }, { model: 'gpt-x' });
     expect(body, 'OpenAI rejects an empty tools list').not.toHaveProperty('tools');
-    expect(body, 'openaiRequest step 3: no tools, so no tool_choice either').not.toHaveProperty('tool_choice');
+    expect(body, 'openaiRequest: no tools, so no tool_choice either (guided step 3)').not.toHaveProperty('tool_choice');
     expect(body, 'no limit configured: leave max_completion_tokens out and let the server decide').not.toHaveProperty(
       'max_completion_tokens',
     );
     expect(
       openaiRequest({ messages: [userMessage('hi')], tools: [], maxTokens: 50 }, { model: 'gpt-x', maxTokens: 999 })
         .max_completion_tokens,
-      "openaiRequest step 2: the request's maxTokens wins",
+      "openaiRequest: the request's maxTokens wins (guided step 2)",
     ).toBe(50);
     expect(
       openaiRequest({ messages: [userMessage('hi')], tools: [] }, { model: 'gpt-x', maxTokens: 999 })
@@ -372,11 +377,12 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
     const { headers, body } = api.requests[0]!;
     expect(headers.authorization, 'the key is sent as a Bearer token').toBe(`Bearer ${OPENAI_KEY}`);
     expect(body.model, 'OPENAI_MODEL from the env argument').toBe('gpt-test-model');
-    expect(openaiShape(body.messages), 'openaiRequest step 1: messages are toOpenAIMessages(system, history)').toEqual(
-      openaiShape(toOpenAIMessages('Be brief.', history)),
-    );
+    expect(
+      openaiShape(body.messages),
+      'openaiRequest: messages are toOpenAIMessages(system, history) (guided step 1)',
+    ).toEqual(openaiShape(toOpenAIMessages('Be brief.', history)));
     expect(body.tools.map((t: OpenAI.ChatCompletionFunctionTool) => t.function.name)).toEqual(['read', 'edit']);
-    expect(body.tool_choice, 'openaiRequest step 3: a named tool choice as a function choice').toEqual({
+    expect(body.tool_choice, 'openaiRequest: a named tool choice as a function choice (guided step 3)').toEqual({
       type: 'function',
       function: { name: 'edit' },
     });
@@ -424,7 +430,7 @@ describe('OpenAIProvider.complete (src/providers/openai.ts, errors.ts)', () => {
     );
     expect(
       error,
-      'OpenAIProvider.complete step 3: a 401 is a ProviderError: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...)',
+      'OpenAIProvider.complete: a 401 is a ProviderError: await the SDK call inside try (a returned promise rejects after the catch is gone) and wrap what it throws with toProviderError(...) (guided step 3)',
     ).toBeInstanceOf(ProviderError);
     const failure = error as ProviderError;
     expect([failure.provider, failure.status]).toEqual(['openai', 401]);

@@ -60,28 +60,32 @@ describe('turnStopReason (src/providers/turn.ts)', () => {
   test('a cut or refused turn says so even with tool calls; otherwise tool_use means "there are calls"', () => {
     expect(
       turnStopReason('max_tokens', true),
-      "step 1: a turn cut at the limit stays 'max_tokens' even with calls (they may be half written)",
+      "a turn cut at the limit stays 'max_tokens' even with calls (they may be half written) (guided step 1)",
     ).toBe('max_tokens');
-    expect(turnStopReason('refusal', true), "step 1: a refused turn stays 'refusal' even with calls").toBe('refusal');
+    expect(turnStopReason('refusal', true), "a refused turn stays 'refusal' even with calls (guided step 1)").toBe(
+      'refusal',
+    );
     expect(
       turnStopReason('end_turn', true),
-      "step 2: calls and 'end_turn' (a server that says 'stop'): 'tool_use'",
+      "calls and 'end_turn' (a server that says 'stop'): 'tool_use' (guided step 2)",
     ).toBe('tool_use');
-    expect(turnStopReason('stop_sequence', true), "step 2: calls and 'stop_sequence': 'tool_use'").toBe('tool_use');
-    expect(turnStopReason('tool_use', true), "step 2: calls and 'tool_use': 'tool_use'").toBe('tool_use');
+    expect(turnStopReason('stop_sequence', true), "calls and 'stop_sequence': 'tool_use' (guided step 2)").toBe(
+      'tool_use',
+    );
+    expect(turnStopReason('tool_use', true), "calls and 'tool_use': 'tool_use' (guided step 2)").toBe('tool_use');
     expect(
       turnStopReason('tool_use', false),
-      "step 3: 'tool_use' with no call at all has nothing to run: 'end_turn'",
+      "'tool_use' with no call at all has nothing to run: 'end_turn' (guided step 3)",
     ).toBe('end_turn');
-    expect(turnStopReason('max_tokens', false), "step 1: 'max_tokens' without calls stays 'max_tokens'").toBe(
+    expect(turnStopReason('max_tokens', false), "'max_tokens' without calls stays 'max_tokens' (guided step 1)").toBe(
       'max_tokens',
     );
-    expect(turnStopReason('refusal', false), "step 1: 'refusal' without calls stays 'refusal'").toBe('refusal');
+    expect(turnStopReason('refusal', false), "'refusal' without calls stays 'refusal' (guided step 1)").toBe('refusal');
     expect(
       turnStopReason('stop_sequence', false),
-      "step 4: any other reason without calls is kept ('stop_sequence')",
+      "any other reason without calls is kept ('stop_sequence') (guided step 4)",
     ).toBe('stop_sequence');
-    expect(turnStopReason('end_turn', false), "step 4: 'end_turn' without calls is kept").toBe('end_turn');
+    expect(turnStopReason('end_turn', false), "'end_turn' without calls is kept (guided step 4)").toBe('end_turn');
   });
 });
 
@@ -100,7 +104,7 @@ describe('a turn cut in the middle of a tool call (src/providers/anthropic.ts, o
     const turn = await anthropic().complete({ messages: [userMessage('write a.ts')], tools });
     expect(
       turn.stopReason,
-      "fromAnthropicMessage step 3: turnStopReason keeps 'max_tokens': the call may be half written",
+      "fromAnthropicMessage: turnStopReason keeps 'max_tokens': the call may be half written (guided step 3)",
     ).toBe('max_tokens');
     expect(
       turn.content,
@@ -122,7 +126,7 @@ describe('a turn cut in the middle of a tool call (src/providers/anthropic.ts, o
     );
     expect(
       turn.stopReason,
-      "fromOpenAICompletion step 3: turnStopReason keeps 'max_tokens' ('length'): never 'tool_use'",
+      "fromOpenAICompletion: turnStopReason keeps 'max_tokens' ('length'): never 'tool_use' (guided step 3)",
     ).toBe('max_tokens');
     expect(turn.content, 'the half-written arguments stay the raw text, exactly as far as the model got').toEqual([
       { type: 'tool_call', id: 'call_cut', name: 'write', arguments: '{"path":"a.ts","content":"expo' },
@@ -135,14 +139,15 @@ describe('a turn cut in the middle of a tool call (src/providers/anthropic.ts, o
     );
     expect(
       filtered.stopReason,
-      "fromOpenAICompletion step 3: turnStopReason keeps 'refusal' (content_filter) even with a call",
+      "fromOpenAICompletion: turnStopReason keeps 'refusal' (content_filter) even with a call (guided step 3)",
     ).toBe('refusal');
     const refused = fromAnthropicMessage(
       message([{ type: 'tool_use', id: 'toolu_1', name: 'read', input: {} }], 'refusal'),
     );
-    expect(refused.stopReason, "fromAnthropicMessage step 3: turnStopReason keeps 'refusal' even with a call").toBe(
-      'refusal',
-    );
+    expect(
+      refused.stopReason,
+      "fromAnthropicMessage: turnStopReason keeps 'refusal' even with a call (guided step 3)",
+    ).toBe('refusal');
   });
 
   test("'tool_use' with no call the kit can run ends the turn", () => {
@@ -157,14 +162,14 @@ describe('a turn cut in the middle of a tool call (src/providers/anthropic.ts, o
     );
     expect(
       custom.stopReason,
-      "fromOpenAICompletion step 3: no function call survived, so turnStopReason gives 'end_turn'",
+      "fromOpenAICompletion: no function call survived, so turnStopReason gives 'end_turn' (guided step 3)",
     ).toBe('end_turn');
     const dropped = fromAnthropicMessage(
       message([{ type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: {} }], 'tool_use'),
     );
     expect(
       dropped.stopReason,
-      "fromAnthropicMessage step 3: no tool_use block kept, so turnStopReason gives 'end_turn'",
+      "fromAnthropicMessage: no tool_use block kept, so turnStopReason gives 'end_turn' (guided step 3)",
     ).toBe('end_turn');
   });
 });
@@ -173,21 +178,21 @@ describe('what the model wrote goes back unchanged (src/providers/openai.ts, ant
   test('parseToolArguments: a JSON string, or a string holding JSON, stays the text the model wrote', () => {
     expect(
       parseToolArguments('"{\\"path\\":\\"a.ts\\"}"'),
-      'step 3: the value JSON.parse gives is a string, so return the text itself',
+      'the value JSON.parse gives is a string, so return the text itself (guided step 3)',
     ).toBe('"{\\"path\\":\\"a.ts\\"}"');
-    expect(parseToolArguments('"a.ts"'), 'step 3: a plain JSON string stays the text too, quotes and all').toBe(
+    expect(parseToolArguments('"a.ts"'), 'a plain JSON string stays the text too, quotes and all (guided step 3)').toBe(
       '"a.ts"',
     );
     expect(
       parseToolArguments('[1,2]'),
-      'step 3: JSON that is not a string is its value (the schema check judges it)',
+      'JSON that is not a string is its value (the schema check judges it) (guided step 3)',
     ).toEqual([1, 2]);
     expect(
       parseToolArguments({ path: 'a.ts' }),
-      'step 1: a server that sends an object instead of a string: keep the object',
+      'a server that sends an object instead of a string: keep the object (guided step 1)',
     ).toEqual({ path: 'a.ts' });
-    expect(parseToolArguments(undefined), 'step 1: no arguments at all are {}').toEqual({});
-    expect(parseToolArguments(null), 'step 1: null arguments are {}').toEqual({});
+    expect(parseToolArguments(undefined), 'no arguments at all are {} (guided step 1)').toEqual({});
+    expect(parseToolArguments(null), 'null arguments are {} (guided step 1)').toEqual({});
   });
 
   test('OpenAI: double-encoded arguments come back in the next request exactly as the model wrote them', async () => {
@@ -201,7 +206,7 @@ describe('what the model wrote goes back unchanged (src/providers/openai.ts, ant
     const turn = await provider.complete({ messages: [userMessage('read a.ts')], tools });
     expect(
       turn.content[0],
-      'parseToolArguments step 3: a JSON string is kept as the text the model wrote',
+      'parseToolArguments: a JSON string is kept as the text the model wrote (guided step 3)',
     ).toMatchObject({ arguments: written });
     const history: Message[] = [
       userMessage('read a.ts'),
@@ -211,7 +216,7 @@ describe('what the model wrote goes back unchanged (src/providers/openai.ts, ant
     await provider.complete({ messages: history, tools });
     expect(
       api.requests[1]!.body.messages[1].tool_calls[0].function.arguments,
-      'toOpenAIMessages step 3: string arguments go back as they are, so the model sees the string it wrote',
+      'toOpenAIMessages: string arguments go back as they are, so the model sees the string it wrote (guided step 3)',
     ).toBe(written);
   });
 
@@ -227,12 +232,12 @@ describe('what the model wrote goes back unchanged (src/providers/openai.ts, ant
     ]) as OpenAI.ChatCompletionAssistantMessageParam[];
     expect(
       (sent!.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function.arguments,
-      'toOpenAIMessages step 3: a property that holds a JSON string stays a string inside the JSON',
+      'toOpenAIMessages: a property that holds a JSON string stays a string inside the JSON (guided step 3)',
     ).toBe('{"items":"[\\"a\\",\\"b\\"]"}');
     const [, back] = toAnthropicMessages([userMessage('plan'), turn]);
     expect(
       (back!.content as Anthropic.ToolUseBlockParam[])[0]!.input,
-      'toAnthropicMessages step 3: input is the arguments object, unchanged',
+      'toAnthropicMessages: input is the arguments object, unchanged (guided step 3)',
     ).toEqual({
       items: '["a","b"]',
     });
@@ -249,7 +254,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(
       error,
-      'fromAnthropicMessage step 1: content is not an array, so throw unexpectedAnswer(...)',
+      'fromAnthropicMessage: content is not an array, so throw unexpectedAnswer(...) (guided step 1)',
     ).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message, "the ProviderError carries the server's message").toContain('Overloaded');
     expect((error as ProviderError).errorType, "and the server's error type").toBe('overloaded_error');
@@ -261,7 +266,9 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
       () => fromAnthropicMessage({ error: { message: 'model not found', type: 'invalid_request_error' } } as never),
       'fromAnthropicMessage of an OpenAI-shaped error',
     );
-    expect(openaiShaped, 'fromAnthropicMessage step 1: check content before reading it').toBeInstanceOf(ProviderError);
+    expect(openaiShaped, 'fromAnthropicMessage: check content before reading it (guided step 1)').toBeInstanceOf(
+      ProviderError,
+    );
     expect((openaiShaped as ProviderError).message, "the error's own message is kept").toContain('model not found');
     const empty = thrownBy(
       () => fromAnthropicMessage({ id: 'msg_1', role: 'assistant' } as never),
@@ -269,12 +276,12 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(
       empty,
-      'fromAnthropicMessage step 1: a body with no content list is a ProviderError, not a TypeError',
+      'fromAnthropicMessage: a body with no content list is a ProviderError, not a TypeError (guided step 1)',
     ).toBeInstanceOf(ProviderError);
     expect((empty as ProviderError).message, 'the error names what is missing').toContain('content');
     expect(
       (empty as ProviderError).provider,
-      "fromAnthropicMessage step 1: unexpectedAnswer('anthropic', ...): the provider's name first",
+      "fromAnthropicMessage: unexpectedAnswer('anthropic', ...): the provider's name first (guided step 1)",
     ).toBe('anthropic');
   });
 
@@ -289,7 +296,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(
       error,
-      'fromOpenAICompletion step 1: choices is not an array, so throw unexpectedAnswer(...)',
+      'fromOpenAICompletion: choices is not an array, so throw unexpectedAnswer(...) (guided step 1)',
     ).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message, "the ProviderError carries the server's message").toContain(
       'does not exist',
@@ -303,7 +310,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
         fromOpenAICompletion({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } as never),
       'fromOpenAICompletion of an Anthropic-shaped error',
     );
-    expect(anthropicShaped, 'fromOpenAICompletion step 1: check choices before reading it').toBeInstanceOf(
+    expect(anthropicShaped, 'fromOpenAICompletion: check choices before reading it (guided step 1)').toBeInstanceOf(
       ProviderError,
     );
     expect((anthropicShaped as ProviderError).message, "the ProviderError carries the server's message").toContain(
@@ -319,23 +326,24 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(
       noMessage,
-      'fromOpenAICompletion step 1: a choice without a message object is a ProviderError',
+      'fromOpenAICompletion: a choice without a message object is a ProviderError (guided step 1)',
     ).toBeInstanceOf(ProviderError);
     expect((noMessage as ProviderError).message, 'the error names what is missing').toContain('message');
     expect(
       (noMessage as ProviderError).provider,
-      "fromOpenAICompletion step 1: unexpectedAnswer('openai', choice, 'message')",
+      "fromOpenAICompletion: unexpectedAnswer('openai', choice, 'message') (guided step 1)",
     ).toBe('openai');
     const noChoices = thrownBy(
       () => fromOpenAICompletion({ id: 'chatcmpl-1', object: 'chat.completion' } as never),
       'fromOpenAICompletion of a body without choices',
     );
-    expect(noChoices, 'fromOpenAICompletion step 1: a body with no choices array is a ProviderError').toBeInstanceOf(
-      ProviderError,
-    );
+    expect(
+      noChoices,
+      'fromOpenAICompletion: a body with no choices array is a ProviderError (guided step 1)',
+    ).toBeInstanceOf(ProviderError);
     expect(
       (noChoices as ProviderError).provider,
-      "fromOpenAICompletion step 1: unexpectedAnswer('openai', completion, 'choices')",
+      "fromOpenAICompletion: unexpectedAnswer('openai', completion, 'choices') (guided step 1)",
     ).toBe('openai');
     expect((noChoices as ProviderError).message, "the error names what is missing: 'choices'").toContain('choices');
     const nullMessage = thrownBy(
@@ -348,7 +356,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     );
     expect(
       nullMessage,
-      'fromOpenAICompletion step 1: message: null is no message object either (typeof null is "object")',
+      'fromOpenAICompletion: message: null is no message object either (typeof null is "object") (guided step 1)',
     ).toBeInstanceOf(ProviderError);
   });
 
@@ -356,7 +364,7 @@ describe('an answer that is not a turn (src/providers/anthropic.ts, openai.ts)',
     const turn = fromOpenAICompletion(
       completion({ content: null, tool_calls: [{ type: 'function', function: { arguments: '{}' } }] }, 'tool_calls'),
     );
-    expect(turn.content, "fromOpenAICompletion step 2: '' for a missing id or name, never undefined").toEqual([
+    expect(turn.content, "fromOpenAICompletion: '' for a missing id or name, never undefined (guided step 2)").toEqual([
       { type: 'tool_call', id: '', name: '', arguments: {} },
     ]);
   });
@@ -366,25 +374,25 @@ describe('usage a server leaves half empty (src/providers/anthropic.ts, openai.t
   test('OpenAI: missing counts are 0, never NaN; cached never makes input negative', () => {
     expect(
       openaiUsage({ completion_tokens: 5 } as never),
-      'openaiUsage step 2: no prompt_tokens counts as 0 (tokenCount)',
+      'openaiUsage: no prompt_tokens counts as 0 (tokenCount) (guided step 2)',
     ).toStrictEqual({
       inputTokens: 0,
       outputTokens: 5,
     });
     expect(
       openaiUsage({ prompt_tokens: 9 } as never),
-      'openaiUsage step 2: no completion_tokens counts as 0',
+      'openaiUsage: no completion_tokens counts as 0 (guided step 2)',
     ).toStrictEqual({
       inputTokens: 9,
       outputTokens: 0,
     });
     expect(
       openaiUsage({ prompt_tokens: 4, completion_tokens: 1, prompt_tokens_details: { cached_tokens: 10 } } as never),
-      'openaiUsage step 2: more cached than prompt tokens: input is 0, not below',
+      'openaiUsage: more cached than prompt tokens: input is 0, not below (guided step 2)',
     ).toStrictEqual({ inputTokens: 0, outputTokens: 1, cacheReadTokens: 10 });
     expect(
       openaiUsage({ prompt_tokens: '12', completion_tokens: null } as never),
-      'openaiUsage step 2: a count that is not a number is 0',
+      'openaiUsage: a count that is not a number is 0 (guided step 2)',
     ).toStrictEqual({
       inputTokens: 0,
       outputTokens: 0,
@@ -392,13 +400,13 @@ describe('usage a server leaves half empty (src/providers/anthropic.ts, openai.t
   });
 
   test('Anthropic: missing or unusable counts are 0, and a response without usage still has a usage', () => {
-    expect(anthropicUsage({ output_tokens: 3 }), 'anthropicUsage step 1: no input_tokens is 0').toStrictEqual({
+    expect(anthropicUsage({ output_tokens: 3 }), 'anthropicUsage: no input_tokens is 0 (guided step 1)').toStrictEqual({
       inputTokens: 0,
       outputTokens: 3,
     });
     expect(
       anthropicUsage({ input_tokens: Number.NaN, output_tokens: -1 } as never),
-      'anthropicUsage step 1: NaN or a negative count is 0',
+      'anthropicUsage: NaN or a negative count is 0 (guided step 1)',
     ).toStrictEqual({
       inputTokens: 0,
       outputTokens: 0,
@@ -406,7 +414,7 @@ describe('usage a server leaves half empty (src/providers/anthropic.ts, openai.t
     const { usage: _, ...bare } = anthropicResponse([{ type: 'text', text: 'hi' }]);
     expect(
       fromAnthropicMessage(bare as never).usage,
-      'fromAnthropicMessage step 4: no usage at all is anthropicUsage({})',
+      'fromAnthropicMessage: no usage at all is anthropicUsage({}) (guided step 4)',
     ).toStrictEqual({
       inputTokens: 0,
       outputTokens: 0,
@@ -487,7 +495,7 @@ describe('statuses a proxy uses, and a key echoed in a header (src/providers/err
     )) as ProviderError;
     expect(
       [fromAnthropic.providerMessage, fromAnthropic.errorType],
-      "toProviderError step 2: an OpenAI-shaped body through the Anthropic SDK: body.error's message and type",
+      "toProviderError: an OpenAI-shaped body through the Anthropic SDK: body.error's message and type (guided step 2)",
     ).toEqual(['model not found', 'invalid_request_error']);
     const fromOpenAI = (await rejection(
       openai().complete({ messages: [userMessage('hi')], tools: [] }),
@@ -495,7 +503,7 @@ describe('statuses a proxy uses, and a key echoed in a header (src/providers/err
     )) as ProviderError;
     expect(
       [fromOpenAI.providerMessage, fromOpenAI.errorType],
-      'toProviderError step 2: an Anthropic-shaped body through the OpenAI SDK: its message and type',
+      'toProviderError: an Anthropic-shaped body through the OpenAI SDK: its message and type (guided step 2)',
     ).toEqual(['Overloaded', 'overloaded_error']);
   });
 
@@ -518,7 +526,7 @@ describe('statuses a proxy uses, and a key echoed in a header (src/providers/err
     )) as ProviderError;
     expect(
       JSON.stringify(fromAnthropic),
-      'toProviderError step 5: every header value goes through redact() too',
+      'toProviderError: every header value goes through redact() too (guided step 5)',
     ).not.toContain(ANTHROPIC_KEY);
     expect(fromAnthropic.headers['x-echo-authorization'], 'the header stays, with the key replaced').toBe(
       'Bearer [redacted]',
@@ -530,7 +538,7 @@ describe('statuses a proxy uses, and a key echoed in a header (src/providers/err
     )) as ProviderError;
     expect(
       JSON.stringify(fromOpenAI),
-      'toProviderError step 5: every header value goes through redact() too',
+      'toProviderError: every header value goes through redact() too (guided step 5)',
     ).not.toContain(OPENAI_KEY);
   });
 
@@ -541,7 +549,7 @@ describe('statuses a proxy uses, and a key echoed in a header (src/providers/err
       headers: new Headers({ 'x-a': 'first-secret-value', 'x-b': 'second-secret-value and more' }),
     });
     const error = toProviderError('openai', failure, ['first-secret-value', 'second-secret-value']);
-    expect(error.headers, 'step 5: each header value through redact(value, secrets)').toEqual({
+    expect(error.headers, 'each header value through redact(value, secrets) (guided step 5)').toEqual({
       'x-a': '[redacted]',
       'x-b': '[redacted] and more',
     });

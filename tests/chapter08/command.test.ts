@@ -51,14 +51,14 @@ describe('walk and readCommand: every simple command a line runs (src/permission
   ])('%j runs %j', (line, commands) => {
     expect(
       commandsOf(line),
-      `walk steps 2-4 / readCommand: ${JSON.stringify(line)} runs exactly these simple commands (substitutions and commands inside if/for/while/case/{ }/functions too)`,
+      `walk guided steps 2-4 / readCommand: ${JSON.stringify(line)} runs exactly these simple commands (substitutions and commands inside if/for/while/case/{ }/functions too)`,
     ).toEqual([...commands].sort());
   });
 
   test('a comment hides nothing: the commands on the lines after it run', () => {
     expect(
       commandsOf("echo hi #'\ntouch PWNED\n#'"),
-      'walk step 4: a comment ends at the end of its line; `touch PWNED` on the next line runs (walk every named child, do not stop at a comment)',
+      'walk: a comment ends at the end of its line; `touch PWNED` on the next line runs (walk every named child, do not stop at a comment) (guided step 4)',
     ).toContain('touch PWNED');
   });
 
@@ -70,22 +70,22 @@ describe('walk and readCommand: every simple command a line runs (src/permission
   });
 
   test('the words: quotes removed, escapes undone, a word only known at run time kept as written', () => {
-    expect(only('rm -f "a b" \'c d\' e\\ f').words, 'readCommand step 3: literal() of each argument').toEqual([
+    expect(only('rm -f "a b" \'c d\' e\\ f').words, 'readCommand: literal() of each argument (guided step 3)').toEqual([
       'rm',
       '-f',
       'a b',
       'c d',
       'e f',
     ]);
-    expect(only('cat $HOME/x').words, 'readCommand step 3: an argument with no literal value keeps its text').toEqual([
-      'cat',
-      '$HOME/x',
-    ]);
-    expect(only('A=1 B="2 3" env').assignments, 'readCommand step 1: the assignments in front, as written').toEqual([
-      'A=1',
-      'B="2 3"',
-    ]);
-    expect(only('ls').computed, 'readCommand step 2: a plain name is not computed').toBe(false);
+    expect(
+      only('cat $HOME/x').words,
+      'readCommand: an argument with no literal value keeps its text (guided step 3)',
+    ).toEqual(['cat', '$HOME/x']);
+    expect(
+      only('A=1 B="2 3" env').assignments,
+      'readCommand: the assignments in front, as written (guided step 1)',
+    ).toEqual(['A=1', 'B="2 3"']);
+    expect(only('ls').computed, 'readCommand: a plain name is not computed (guided step 2)').toBe(false);
   });
 
   test.each(['$x a', '$(echo rm) x', '"$CMD" x', '/bin/r? x', 'r* x'])(
@@ -93,7 +93,7 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     (line) => {
       expect(
         only(line).computed,
-        `readCommand step 2: the name of ${JSON.stringify(line)} is not a literal word (or is a glob), so it is computed`,
+        `readCommand: the name of ${JSON.stringify(line)} is not a literal word (or is a glob), so it is computed (guided step 2)`,
       ).toBe(true);
     },
   );
@@ -106,7 +106,7 @@ describe('walk and readCommand: every simple command a line runs (src/permission
   ])('%j holds a node the walk does not know: the whole command is not understood', (line, kind) => {
     expect(
       () => shellCommands(line),
-      `walk step 3: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it`,
+      `walk: a ${kind} node is not in CONTAINER_KINDS or INERT_KINDS; throw NotUnderstood, never skip it (guided step 3)`,
     ).toThrow(NotUnderstood);
   });
 
@@ -115,14 +115,16 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     async (line) => {
       expect(
         await bashSubjects(line, { root: '/work/project', home: '/home/ada' }),
-        'bashSubjects step 1: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown',
+        'bashSubjects: shellCommands throws NotUnderstood for a syntax error; catch it and return one subject with the whole text and the reason as unknown (guided step 1)',
       ).toEqual([{ tool: 'bash', command: line, unknown: expect.stringMatching(/syntax/) }]);
     },
   );
 
   test('a command nested deeper than LIMITS.depth is not understood, and never overflows the stack', () => {
     const deep = `echo ${'$(echo '.repeat(80)}x${')'.repeat(80)}`;
-    expect(() => shellCommands(deep), 'walk step 1: past LIMITS.depth throw NotUnderstood').toThrow(NotUnderstood);
+    expect(() => shellCommands(deep), 'walk: past LIMITS.depth throw NotUnderstood (guided step 1)').toThrow(
+      NotUnderstood,
+    );
     const huge = `echo ${'$('.repeat(20_000)}x${')'.repeat(20_000)}`;
     expect(
       () => shellCommands(huge),
@@ -130,7 +132,7 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     ).toThrow(NotUnderstood);
     expect(
       commandsOf(`echo ${'$(echo '.repeat(10)}x${')'.repeat(10)}`),
-      'walk step 1: ten levels are well within the limit',
+      'walk: ten levels are well within the limit (guided step 1)',
     ).toHaveLength(11);
   });
 
@@ -138,34 +140,35 @@ describe('walk and readCommand: every simple command a line runs (src/permission
     // `ls` is program > command > command_name > word: its word is three levels below where the walk starts.
     expect(
       () => shellCommands('ls', LIMITS.depth - 3),
-      'walk step 1: only a node deeper than LIMITS.depth is not understood (depth > LIMITS.depth); one exactly at the limit is walked',
+      'walk: only a node deeper than LIMITS.depth is not understood (depth > LIMITS.depth); one exactly at the limit is walked (guided step 1)',
     ).not.toThrow();
     expect(
       () => shellCommands('ls', LIMITS.depth - 2),
-      'walk step 1: one level past LIMITS.depth is not understood',
+      'walk: one level past LIMITS.depth is not understood (guided step 1)',
     ).toThrow(NotUnderstood);
     expect(
       only('$x a').words,
-      'readCommand step 2: a computed name keeps its text (as written) as the first word',
+      'readCommand: a computed name keeps its text (as written) as the first word (guided step 2)',
     ).toEqual(['$x', 'a']);
   });
 
   test('redirections that write: their targets, quotes removed; reading, duplicating and /dev/null write nothing', () => {
     expect(
       shellCommands('echo x > out 2>&1 < in').writes,
-      'walk step 2: `> out` writes out; `2>&1` and `< in` write no file',
+      'walk: `> out` writes out; `2>&1` and `< in` write no file (guided step 2)',
     ).toEqual(['out']);
     expect(
       shellCommands('echo x >> "a b/log" &> all 2>/dev/null').writes,
-      'walk step 2: every writing redirection, quotes removed',
+      'walk: every writing redirection, quotes removed (guided step 2)',
     ).toEqual(['a b/log', 'all']);
     expect(
       shellCommands('(echo x) > sub; { ls; } >> grp').writes,
-      'walk step 2: a redirection of a subshell or a group writes too',
+      'walk: a redirection of a subshell or a group writes too (guided step 2)',
     ).toEqual(['sub', 'grp']);
-    expect(shellCommands('cat <<< x > here').writes, 'walk step 2: a file_redirect inside a command node').toEqual([
-      'here',
-    ]);
+    expect(
+      shellCommands('cat <<< x > here').writes,
+      'walk: a file_redirect inside a command node (guided step 2)',
+    ).toEqual(['here']);
     expect(
       () => shellCommands('echo x > $TARGET'),
       'redirectTarget (given): a target only known at run time is not understood',
@@ -176,21 +179,21 @@ describe('walk and readCommand: every simple command a line runs (src/permission
 describe('innerCommands: what a command runs through a wrapper (src/permissions/command.ts)', () => {
   const inner = (line: string) => innerCommands(only(line).words, 0).commands.map((c) => joinWords(c.words));
   test.each([
-    ['/bin/rm x', 'step 2: the basename'],
-    ['env FOO=1 rm x', 'step 3: env skips NAME=value'],
-    ['command rm x', 'step 3: a wrapper'],
-    ['time rm x', 'step 3: a wrapper'],
-    ['nice -n 5 rm x', 'step 3: a wrapper with an option that takes a value'],
-    ['timeout -s KILL 5 rm x', 'step 3: timeout skips its duration'],
-    ['nohup rm x', 'step 3: a wrapper'],
-    ['xargs -I {} rm x', 'step 3: xargs runs the command after its options'],
-    ['find . -name y -exec rm x ;', 'step 3: find -exec'],
-    ['bash -c "rm x"', 'step 3: the script of bash -c, parsed'],
-    ['sh -ec "ls; rm x"', 'step 3: sh with -c among its options'],
-    ['eval rm x', 'step 3: eval parses its arguments'],
-    ['timeout 5 env /bin/rm x', 'step 4: look through every inner command again'],
-    ['bash -c "sudo nice rm x"', "step 4: the script's commands are looked through too"],
-    ['sh -c "bash -c \'rm x\'"', 'step 4: a shell inside a shell'],
+    ['/bin/rm x', 'the basename (guided step 2)'],
+    ['env FOO=1 rm x', 'env skips NAME=value (guided step 3)'],
+    ['command rm x', 'a wrapper (guided step 3)'],
+    ['time rm x', 'a wrapper (guided step 3)'],
+    ['nice -n 5 rm x', 'a wrapper with an option that takes a value (guided step 3)'],
+    ['timeout -s KILL 5 rm x', 'timeout skips its duration (guided step 3)'],
+    ['nohup rm x', 'a wrapper (guided step 3)'],
+    ['xargs -I {} rm x', 'xargs runs the command after its options (guided step 3)'],
+    ['find . -name y -exec rm x ;', 'find -exec (guided step 3)'],
+    ['bash -c "rm x"', 'the script of bash -c, parsed (guided step 3)'],
+    ['sh -ec "ls; rm x"', 'sh with -c among its options (guided step 3)'],
+    ['eval rm x', 'eval parses its arguments (guided step 3)'],
+    ['timeout 5 env /bin/rm x', 'look through every inner command again (guided step 4)'],
+    ['bash -c "sudo nice rm x"', "the script's commands are looked through too (guided step 4)"],
+    ['sh -c "bash -c \'rm x\'"', 'a shell inside a shell (guided step 4)'],
   ])('%j runs `rm x`', (line, step) => {
     expect(inner(line), `innerCommands ${step}: ${JSON.stringify(line)} runs rm x`).toContain('rm x');
   });
@@ -198,7 +201,7 @@ describe('innerCommands: what a command runs through a wrapper (src/permissions/
   test('find -delete deletes: it counts as rm', () => {
     expect(
       inner('find . -name "*.log" -delete'),
-      'innerCommands step 3: findCommands (given) gives rm for -delete',
+      'innerCommands: findCommands (given) gives rm for -delete (guided step 3)',
     ).toContain('rm');
   });
 
@@ -206,68 +209,71 @@ describe('innerCommands: what a command runs through a wrapper (src/permissions/
     const found = innerCommands(only(`bash -c '$x y > out'`).words, 0);
     expect(
       found.commands.some((c) => c.computed),
-      'innerCommands step 3: the commands of the script, computed ones included',
+      'innerCommands: the commands of the script, computed ones included (guided step 3)',
     ).toBe(true);
-    expect(found.writes, 'innerCommands step 3: the writes of the script').toEqual(['out']);
+    expect(found.writes, 'innerCommands: the writes of the script (guided step 3)').toEqual(['out']);
     expect(
       () => innerCommands(['bash', '-c', 'echo "unclosed'], 0),
-      'innerCommands step 3: shellCommands of a broken script throws NotUnderstood',
+      'innerCommands: shellCommands of a broken script throws NotUnderstood (guided step 3)',
     ).toThrow(NotUnderstood);
     expect(
       () => innerCommands(['eval', '[[', '-f', 'x', ']]'], 0),
-      'innerCommands step 3: eval of a construct the walk does not know',
+      'innerCommands: eval of a construct the walk does not know (guided step 3)',
     ).toThrow(NotUnderstood);
   });
 
   test('a command that wraps nothing runs nothing else', () => {
     expect(inner('ls -la'), 'innerCommands: ls is no wrapper').toEqual([]);
-    expect(inner('env'), 'innerCommands step 3: a wrapper with nothing after its options runs nothing').toEqual([]);
+    expect(
+      inner('env'),
+      'innerCommands: a wrapper with nothing after its options runs nothing (guided step 3)',
+    ).toEqual([]);
     expect(
       inner('bash script.sh'),
-      'innerCommands step 3: a shell without -c runs a file, not a script string',
+      'innerCommands: a shell without -c runs a file, not a script string (guided step 3)',
     ).toEqual([]);
   });
 
   test('only find runs -exec and -delete; an inner command is known words with no assignments', () => {
     expect(
       inner('echo -exec rm x \\;'),
-      'innerCommands step 3: findCommands only for find (echo prints -exec, it runs nothing)',
+      'innerCommands: findCommands only for find (echo prints -exec, it runs nothing) (guided step 3)',
     ).toEqual([]);
-    expect(inner('grep -delete x'), 'innerCommands step 3: findCommands only for find').toEqual([]);
+    expect(inner('grep -delete x'), 'innerCommands: findCommands only for find (guided step 3)').toEqual([]);
     expect(
       innerCommands(['nohup', 'rm', 'x'], 0).commands,
-      'innerCommands: each inner command of step 2 or 3 is { assignments: [], words, computed: false }',
+      'innerCommands: each inner command of guided step 2 or 3 is { assignments: [], words, computed: false }',
     ).toEqual([{ assignments: [], words: ['rm', 'x'], computed: false }]);
   });
 
   test('the depth limit is exact, and a shell script is read one level deeper', () => {
     expect(
       () => innerCommands(['ls'], LIMITS.depth),
-      'innerCommands step 1: exactly at LIMITS.depth is still understood (depth > LIMITS.depth throws)',
+      'innerCommands: exactly at LIMITS.depth is still understood (depth > LIMITS.depth throws) (guided step 1)',
     ).not.toThrow();
     expect(
       () => innerCommands(['ls'], LIMITS.depth + 1),
-      'innerCommands step 1: past LIMITS.depth throw NotUnderstood with a reason that says why',
+      'innerCommands: past LIMITS.depth throw NotUnderstood with a reason that says why (guided step 1)',
     ).toThrow(/\w/);
     // shellCommands('ls', d) is understood up to d = LIMITS.depth - 3 (see the walk's test above).
     expect(
       () => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 4),
-      'innerCommands step 3: a script read at depth + 1 from LIMITS.depth - 4 is within the limit',
+      'innerCommands: a script read at depth + 1 from LIMITS.depth - 4 is within the limit (guided step 3)',
     ).not.toThrow();
     expect(
       () => innerCommands(['sh', '-c', 'ls'], LIMITS.depth - 3),
-      'innerCommands step 3: the script is read with shellCommands at depth + 1, one level deeper than the command that runs it',
+      'innerCommands: the script is read with shellCommands at depth + 1, one level deeper than the command that runs it (guided step 3)',
     ).toThrow(NotUnderstood);
   });
 
   test('wrappers nested past LIMITS.depth are not understood', () => {
     expect(
       () => innerCommands([...Array<string>(100).fill('nohup'), 'rm', 'x'], 0),
-      'innerCommands step 1: past LIMITS.depth throw NotUnderstood',
+      'innerCommands: past LIMITS.depth throw NotUnderstood (guided step 1)',
     ).toThrow(NotUnderstood);
     expect(
       () => innerCommands(['sh', '-c', 'sh -c "sh -c ls"'], 70),
-      'innerCommands step 1: the depth counts from where it started',
+      'innerCommands: the depth counts from where it started (guided step 1)',
     ).toThrow(NotUnderstood);
   });
 });
@@ -287,7 +293,7 @@ describe('suggestBashRule (src/permissions/command.ts)', () => {
   ])('suggests a rule for %j that is no broader than the command', (line, rule) => {
     expect(
       suggestBashRule(only(line)),
-      'suggestBashRule steps 1-3: the prefix for a command with a subcommand, else the exact command; never the bare tool name',
+      'suggestBashRule: the prefix for a command with a subcommand, else the exact command; never the bare tool name (guided steps 1-3)',
     ).toBe(rule);
   });
 
@@ -300,7 +306,7 @@ describe('suggestBashRule (src/permissions/command.ts)', () => {
   ])('text from the call is never a pattern: %j suggests %j', (line, rule) => {
     expect(
       suggestBashRule(only(line)),
-      'suggestBashRule step 3: join with joinWords and escape with escapeCommand, so a * from the call is a plain *',
+      'suggestBashRule: join with joinWords and escape with escapeCommand, so a * from the call is a plain * (guided step 3)',
     ).toBe(rule);
   });
 });
@@ -332,7 +338,7 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
   ])('asks about %j whatever the rules say', (line, reason) => {
     expect(
       concern(line) ?? 'undefined (no concern)',
-      `safetyConcern steps 2-4: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches`,
+      `safetyConcern: ${JSON.stringify(line)} is always asked about; return a reason that names what it touches (guided steps 2-4)`,
     ).toMatch(reason);
   });
 
@@ -361,8 +367,11 @@ describe('safetyConcern (src/permissions/command.ts)', () => {
     const inHome = { root: '/home/ada/project', home: '/home/ada' };
     expect(
       safetyConcern(['rm', '-r', '~/project/build'], inHome),
-      'safetyConcern step 3: ~/project/build is /home/ada/project/build, inside the workspace',
+      'safetyConcern: ~/project/build is /home/ada/project/build, inside the workspace (guided step 3)',
     ).toBeUndefined();
-    expect(safetyConcern(['rm', '-r', '~/other'], inHome), 'safetyConcern step 3: ~/other is outside it').toMatch(/rm/);
+    expect(
+      safetyConcern(['rm', '-r', '~/other'], inHome),
+      'safetyConcern: ~/other is outside it (guided step 3)',
+    ).toMatch(/rm/);
   });
 });

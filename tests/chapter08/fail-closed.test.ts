@@ -68,11 +68,13 @@ describe('judge only what is fully understood (walk, notUnderstood, shellCommand
     ["printf -v 'a[$(touch PWNED)]' x", 'printf -v with a subscript'],
     ["test -v 'a[$(touch PWNED)]'", 'test -v with a subscript'],
   ])('%j is not understood: %s', async (command) => {
-    const decision = await expectAsked(command, allowed, 'walk step 2 / notUnderstood (given)');
-    expect(decision.reason, 'evaluate step 6: the reason says the call is not understood').toMatch(/not understood/);
+    const decision = await expectAsked(command, allowed, 'walk guided step 2 / notUnderstood (given)');
+    expect(decision.reason, 'evaluate: the reason says the call is not understood (guided step 6)').toMatch(
+      /not understood/,
+    );
     expect(
       (await decide(rules(['deny', 'Bash(touch:*)']), 'bypassPermissions', bash(command))).behavior,
-      'ruleMatches step 2: a command not understood meets every Bash deny rule, in bypassPermissions too',
+      'ruleMatches: a command not understood meets every Bash deny rule, in bypassPermissions too (guided step 2)',
     ).toBe('deny');
   });
 
@@ -127,11 +129,11 @@ describe('an earlier part of the line must not change what an allowed command ru
   test('an assignment in front of one command changes that command only: judged as written', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(CI=1 npm test:*)']), 'default', bash('CI=1 npm test'))).behavior,
-      'bashSubjects step 2: CI=1 npm test is allowed as written',
+      'bashSubjects: CI=1 npm test is allowed as written (guided step 2)',
     ).toBe('allow');
     expect(
       (await decide(rules(['allow', 'Bash(npm test:*)']), 'default', bash('NODE_OPTIONS=x npm test'))).behavior,
-      'evaluate step 5: Bash(npm test:*) does not allow the command with an environment in front',
+      'evaluate: Bash(npm test:*) does not allow the command with an environment in front (guided step 5)',
     ).toBe('ask');
   });
 });
@@ -157,7 +159,7 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     await expectAsked(
       command,
       [rule],
-      'bashSubjects step 4: a file the command takes, outside the workspace, needs an allow of its own',
+      'bashSubjects: a file the command takes, outside the workspace, needs an allow of its own (guided step 4)',
     );
   });
 
@@ -170,7 +172,7 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     await expectAsked(
       command,
       ['Bash(timeout:*)', 'Bash(bash:*)', 'Bash(env:*)', 'Bash(cat:*)'],
-      'bashSubjects step 1: fileOperands of every inner command, not only of the command as written',
+      'bashSubjects: fileOperands of every inner command, not only of the command as written (guided step 1)',
     );
   });
 
@@ -182,7 +184,7 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
   ])('%j under %s stays inside: allowed', async (command, rule) => {
     expect(
       (await decide(rules(['allow', rule]), 'default', bash(command))).behavior,
-      'evaluate step 5: the files a command takes inside the workspace are covered by its own allow',
+      'evaluate: the files a command takes inside the workspace are covered by its own allow (guided step 5)',
     ).toBe('allow');
   });
 
@@ -193,7 +195,7 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
       for (const mode of ['default', 'bypassPermissions'] as const) {
         expect(
           (await decide(list, mode, bash(command))).behavior,
-          `bashSubjects step 4: the file ${command} reads is a read subject, so Read deny rules apply (${mode})`,
+          `bashSubjects: the file ${command} reads is a read subject, so Read deny rules apply (${mode}) (guided step 4)`,
         ).toBe('deny');
       }
     },
@@ -204,7 +206,7 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     async (command) => {
       expect(
         (await decide(rules(['deny', 'Read(~/secret.txt)']), 'bypassPermissions', bash(command))).behavior,
-        'bashSubjects step 4: resolveArg makes ~ the home folder (knownVariables, given, makes $HOME ~); the deny rule meets the read subject',
+        'bashSubjects: resolveArg makes ~ the home folder (knownVariables, given, makes $HOME ~); the deny rule meets the read subject (guided step 4)',
       ).toBe('deny');
     },
   );
@@ -217,11 +219,11 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
     );
     expect(
       decision.behavior,
-      'evaluate step 4: the engine cannot tell which file a command it does not understand reads, so a Read deny rule could be walked round: ask',
+      'evaluate: the engine cannot tell which file a command it does not understand reads, so a Read deny rule could be walked round: ask (guided step 4)',
     ).toBe('ask');
     expect(
       (await decide(rules(['deny', 'Read(~/.ssh/**)']), 'bypassPermissions', bash('cat src/a.ts'))).behavior,
-      'evaluate step 4: a command that is understood and reads no denied file runs in bypassPermissions',
+      'evaluate: a command that is understood and reads no denied file runs in bypassPermissions (guided step 4)',
     ).toBe('allow');
   });
 
@@ -231,12 +233,12 @@ describe('paths are checked where they land (fileOperands, bashSubjects)', () =>
       await expectAsked(
         command,
         ['Bash(echo:*)', 'Bash(cat:*)'],
-        'evaluate step 5: a redirection needs an allow of its own',
+        'evaluate: a redirection needs an allow of its own (guided step 5)',
       );
       expect(
         (await decide(rules(['allow', 'Bash(echo:*)'], ['allow', 'Bash(cat:*)']), 'acceptEdits', bash(command)))
           .behavior,
-        'evaluate step 5: acceptEdits allows the write inside the workspace',
+        'evaluate: acceptEdits allows the write inside the workspace (guided step 5)',
       ).toBe('allow');
     },
   );
@@ -320,7 +322,7 @@ describe('recursive removal is judged on every target, however it is spelled (sa
   ])('%j is asked about, in acceptEdits with Bash(rm:*) allowed', async (command) => {
     expect(
       (await decide(rules(['allow', 'Bash(rm:*)']), 'acceptEdits', bash(command))).behavior,
-      `safetyConcern step 3 / fileOperands: ${JSON.stringify(command)} removes outside the workspace or where the engine cannot tell`,
+      `safetyConcern guided step 3 / fileOperands: ${JSON.stringify(command)} removes outside the workspace or where the engine cannot tell`,
     ).toBe('ask');
   });
 });
@@ -331,7 +333,7 @@ describe('a recursive removal is asked about in bypassPermissions too, on every 
     async (command) => {
       expect(
         (await decide([], 'bypassPermissions', bash(command))).behavior,
-        `safetyConcern step 3: every target of a recursive rm is checked, not only the first: ${JSON.stringify(command)} removes outside the workspace`,
+        `safetyConcern: every target of a recursive rm is checked, not only the first: ${JSON.stringify(command)} removes outside the workspace (guided step 3)`,
       ).toBe('ask');
     },
   );
@@ -352,7 +354,7 @@ describe('a script run by a shell writes and reads like any line (innerCommands)
     );
     expect(
       (await decide(list, mode as PermissionMode, bash(command))).behavior,
-      'innerCommands step 3: keep the writes of the script and its reads, not only its commands',
+      'innerCommands: keep the writes of the script and its reads, not only its commands (guided step 3)',
     ).toBe('ask');
   });
 });
@@ -390,7 +392,7 @@ describe('deny rules see through every spelling of a wrapper (innerCommands, aft
     async (command) => {
       expect(
         (await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash(command))).behavior,
-        'innerCommands step 2: git without its options before the subcommand is a view of the same command',
+        'innerCommands: git without its options before the subcommand is a view of the same command (guided step 2)',
       ).toBe('deny');
     },
   );
@@ -398,7 +400,7 @@ describe('deny rules see through every spelling of a wrapper (innerCommands, aft
   test('the views of a command are not asked of again: git -C . status under Bash(git status:*) still asks, as written', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(git status:*)']), 'default', bash('git -C . status'))).behavior,
-      'evaluate step 5: only the command as written can be allowed, and -C is an option that changes where git works',
+      'evaluate: only the command as written can be allowed, and -C is an option that changes where git works (guided step 5)',
     ).toBe('ask');
   });
 });
@@ -468,24 +470,24 @@ describe('what the person asked for holds in every mode (evaluate, ruleMatches)'
   test('an ask rule asks in bypassPermissions', async () => {
     expect(
       (await decide(rules(['ask', 'Bash(git push:*)']), 'bypassPermissions', bash('git push'))).behavior,
-      'evaluate step 4: ask rules apply in every mode',
+      'evaluate: ask rules apply in every mode (guided step 4)',
     ).toBe('ask');
   });
 
   test('allowing Edit allows editing a file, not creating one with the write tool; denying Edit denies both', async () => {
     expect(
       (await decide(rules(['allow', 'Edit']), 'default', call('write', { path: 'new.txt', content: 'x' }))).behavior,
-      'ruleMatches step 1: ruleTools (given) narrows an allow rule for Edit to the edit tool',
+      'ruleMatches: ruleTools (given) narrows an allow rule for Edit to the edit tool (guided step 1)',
     ).toBe('ask');
     expect(
       (await decide(rules(['allow', 'Edit']), 'default', call('edit', { path: 'notes.log', old: 'a', new: 'b' })))
         .behavior,
-      'ruleMatches step 1: Edit allows the edit tool',
+      'ruleMatches: Edit allows the edit tool (guided step 1)',
     ).toBe('allow');
     expect(
       (await decide(rules(['deny', 'Edit']), 'bypassPermissions', call('write', { path: 'new.txt', content: 'x' })))
         .behavior,
-      'ruleMatches step 1: a deny of Edit covers the write tool too',
+      'ruleMatches: a deny of Edit covers the write tool too (guided step 1)',
     ).toBe('deny');
   });
 });
@@ -509,28 +511,28 @@ describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern,
   test('after -- the words are operands: an option there is a path, but a program there is still a program', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(git log:*)']), 'default', bash('git log -- -c'))).behavior,
-      'beyondRule step 2: -c after -- is a path named -c, not the option',
+      'beyondRule: -c after -- is a path named -c, not the option (guided step 2)',
     ).toBe('allow');
     expect(
       (await decide(rules(['allow', 'Bash(awk:*)']), 'default', bash('awk -- \'BEGIN{system("touch PWNED")}\'')))
         .behavior,
-      'beyondRule step 3: the program after -- is still tested against the script pattern',
+      'beyondRule: the program after -- is still tested against the script pattern (guided step 3)',
     ).toBe('ask');
     expect(
       (await decide(rules(['allow', 'Bash(awk:*)']), 'default', bash("awk -F'|' '{print $1}' notes.log"))).behavior,
-      'beyondRule step 3: an option (-F|) is not the program, even when its value holds a pipe',
+      'beyondRule: an option (-F|) is not the program, even when its value holds a pipe (guided step 3)',
     ).toBe('allow');
   });
 
   test('a command spelled another way is a view of it: it is judged by the command as written', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(/bin/ls:*)']), 'default', bash('/bin/ls src'))).behavior,
-      'bashSubjects step 2: the basename form is a view (stripped): only /bin/ls src as written needs the allow',
+      'bashSubjects: the basename form is a view (stripped): only /bin/ls src as written needs the allow (guided step 2)',
     ).toBe('allow');
     for (const command of ['/bin/ls src', 'git -C . status']) {
       expect(
         (await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash(command))).behavior,
-        `innerCommands step 2: a view of ${command} has a name known before it runs (computed: false), so it meets only the deny rules its text matches`,
+        `innerCommands: a view of ${command} has a name known before it runs (computed: false), so it meets only the deny rules its text matches (guided step 2)`,
       ).toBe('allow');
     }
   });
@@ -539,12 +541,12 @@ describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern,
     for (const command of ['rm --r ../outside', 'rm --rec ../outside']) {
       expect(
         (await decide([], 'bypassPermissions', bash(command))).behavior,
-        `safetyConcern step 3: ${command} is recursive (a prefix of --recursive of three characters or more)`,
+        `safetyConcern: ${command} is recursive (a prefix of --recursive of three characters or more) (guided step 3)`,
       ).toBe('ask');
     }
     expect(
       (await decide([], 'bypassPermissions', bash('rm -- ../outside/x'))).behavior,
-      'safetyConcern step 3: -- is no option, so rm -- removes one file: bypassPermissions allows it',
+      'safetyConcern: -- is no option, so rm -- removes one file: bypassPermissions allows it (guided step 3)',
     ).toBe('allow');
   });
 
@@ -552,7 +554,7 @@ describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern,
     expect(
       (await decide(rules(['deny', 'Read(./.env)'], ['allow', 'Bash(grep:*)']), 'default', bash('grep -r KEY .')))
         .behavior,
-      'bashSubjects step 4: a searched operand (grep -r .) is marked searched, so the deny rule for .env inside it applies',
+      'bashSubjects: a searched operand (grep -r .) is marked searched, so the deny rule for .env inside it applies (guided step 4)',
     ).toBe('deny');
   });
 
@@ -560,11 +562,15 @@ describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern,
     const secret = bash('cat "$(printf %s ~/.ssh/id_rsa)"');
     const both = rules(['deny', 'Read(~/.ssh/**)'], ['allow', 'Bash(echo:*)']);
     const decision = await decide(both, 'bypassPermissions', secret);
-    expect(decision.behavior, 'evaluate step 4: any deny rule for files among the rules is enough').toBe('ask');
-    expect(decision.reason, 'evaluate step 4: the reason says the command is not understood').toMatch(/not understood/);
+    expect(decision.behavior, 'evaluate: any deny rule for files among the rules is enough (guided step 4)').toBe(
+      'ask',
+    );
+    expect(decision.reason, 'evaluate: the reason says the command is not understood (guided step 4)').toMatch(
+      /not understood/,
+    );
     expect(
       (await decide(rules(['allow', 'Read(src/**)']), 'bypassPermissions', secret)).behavior,
-      'evaluate step 4: an allow rule for files is no deny rule for files: bypassPermissions runs it',
+      'evaluate: an allow rule for files is no deny rule for files: bypassPermissions runs it (guided step 4)',
     ).toBe('allow');
     expect(
       (
@@ -574,7 +580,7 @@ describe('the edges of the new checks (beyondRule, innerCommands, safetyConcern,
           call('write', { path: 'a\0b', content: 'x' }),
         )
       ).behavior,
-      'evaluate step 4: a path tool whose path cannot be followed is judged by its own rules and the mode (the tool refuses the path itself)',
+      'evaluate: a path tool whose path cannot be followed is judged by its own rules and the mode (the tool refuses the path itself) (guided step 4)',
     ).toBe('allow');
   });
 });

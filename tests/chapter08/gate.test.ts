@@ -88,11 +88,12 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const { ran, results, history, events } = await runCalls({ rules, mode: 'bypassPermissions' }, [
       bashCall('rm -rf src'),
     ]);
-    expect(ran, 'beforeToolCall step 3: a deny is a block, so the tool never runs').toEqual([]);
-    expect(results[0], 'beforeToolCall step 3: the block message names the rule that denied the call').toContain(
-      'Bash(rm:*)',
-    );
-    expect(results[0], 'beforeToolCall step 3: the block message says it was denied').toMatch(/denied/i);
+    expect(ran, 'beforeToolCall: a deny is a block, so the tool never runs (guided step 3)').toEqual([]);
+    expect(
+      results[0],
+      'beforeToolCall: the block message names the rule that denied the call (guided step 3)',
+    ).toContain('Bash(rm:*)');
+    expect(results[0], 'beforeToolCall: the block message says it was denied (guided step 3)').toMatch(/denied/i);
     expect(history).toBeValidHistory('after a denied call');
     const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<
       AgentEvent,
@@ -100,7 +101,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     >;
     expect(
       decided.decision,
-      'beforeToolCall step 3: the decision carries a note: denied, by which rule, from which file',
+      'beforeToolCall: the decision carries a note: denied, by which rule, from which file (guided step 3)',
     ).toMatchObject({
       type: 'block',
       permission: {
@@ -116,8 +117,8 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const { ask, asked } = answers();
     const gate = createPermissionGate({ workspace: ws, rules: [parseRule('Bash(npm test:*)', 'allow', 'cli')], ask });
     const decision = await gate.beforeToolCall(bashCall('npm test'), ctx());
-    expect(asked.length, 'beforeToolCall step 2: an allowed call is not asked about').toBe(0);
-    expect(decision, 'beforeToolCall step 2: allow, with the rule and its source in the note').toEqual({
+    expect(asked.length, 'beforeToolCall: an allowed call is not asked about (guided step 2)').toBe(0);
+    expect(decision, 'beforeToolCall: allow, with the rule and its source in the note (guided step 2)').toEqual({
       type: 'allow',
       permission: {
         outcome: 'allowed',
@@ -134,12 +135,12 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const controller = new AbortController();
     const call = bashCall('npm run test:unit -- --watch');
     await createPermissionGate({ workspace: ws, ask }).beforeToolCall(call, ctx(controller.signal));
-    expect(asked.length, 'beforeToolCall step 4: a call that needs asking is asked about once').toBe(1);
+    expect(asked.length, 'beforeToolCall: a call that needs asking is asked about once (guided step 4)').toBe(1);
     expect(
       asked[0],
-      'beforeToolCall step 4: the request holds the call, evaluate\'s reason and the suggested rules (and no stillAsks key: set it only when "always" would still ask)',
+      'beforeToolCall: the request holds the call, evaluate\'s reason and the suggested rules (and no stillAsks key: set it only when "always" would still ask) (guided step 4)',
     ).toStrictEqual({ call, reason: expect.stringMatching(/default/), suggestedRules: ['Bash(npm run test:unit:*)'] });
-    expect(signals[0], "beforeToolCall step 4: the question gets the run's signal (ctx.signal)").toBe(
+    expect(signals[0], "beforeToolCall: the question gets the run's signal (ctx.signal) (guided step 4)").toBe(
       controller.signal,
     );
   });
@@ -147,9 +148,12 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
   test('allow_once runs the call, and the next identical call is asked about again', async () => {
     const { ask, asked } = answers('allow_once', 'reject_once');
     const { ran, results, history } = await runCalls({ ask }, [bashCall('npm test'), bashCall('npm test')]);
-    expect(ran, 'beforeToolCall step 6: allow_once runs this call only').toEqual(['npm test']);
-    expect(asked.length, 'beforeToolCall step 6: allow_once adds no rule, so the second call is asked about').toBe(2);
-    expect(results[1], 'beforeToolCall step 6: reject_once is a block the model reads').toMatch(/rejected/);
+    expect(ran, 'beforeToolCall: allow_once runs this call only (guided step 6)').toEqual(['npm test']);
+    expect(
+      asked.length,
+      'beforeToolCall: allow_once adds no rule, so the second call is asked about (guided step 6)',
+    ).toBe(2);
+    expect(results[1], 'beforeToolCall: reject_once is a block the model reads (guided step 6)').toMatch(/rejected/);
     expect(history).toBeValidHistory('after a rejected call');
   });
 
@@ -161,12 +165,12 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     ]);
     expect(
       asked.length,
-      'beforeToolCall step 6: allow_always adds a session rule, so the same call is not asked about again',
+      'beforeToolCall: allow_always adds a session rule, so the same call is not asked about again (guided step 6)',
     ).toBe(1);
     expect(ran, 'both calls ran').toEqual(['npm run test -- --watch', 'npm run test -- --watch']);
     expect(
       gate.sessionRules.map((r) => `${r.behavior} ${r.tool}(${r.specifier}) ${r.source}`),
-      "beforeToolCall step 6: the session rule is the command's prefix, never the bare tool name",
+      "beforeToolCall: the session rule is the command's prefix, never the bare tool name (guided step 6)",
     ).toEqual(['allow Bash(npm run test:*) session']);
   });
 
@@ -178,9 +182,10 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       bashCall('npm run test && rm -rf src'),
       bashCall('rm -rf src'),
     ]);
-    expect(ran, 'beforeToolCall step 6: after "always" for npm run test, other commands still need asking').toEqual([
-      'npm run test',
-    ]);
+    expect(
+      ran,
+      'beforeToolCall: after "always" for npm run test, other commands still need asking (guided step 6)',
+    ).toEqual(['npm run test']);
     expect(
       asked.map((r) => (r.call.arguments as { command: string }).command),
       'every other command was asked about',
@@ -205,10 +210,10 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
   test('reject_always denies the next identical call without asking', async () => {
     const { ask, asked } = answers('reject_always');
     const { ran, results, events } = await runCalls({ ask }, [bashCall('git push'), bashCall('git push --force')]);
-    expect(ran, 'beforeToolCall step 6: neither call runs').toEqual([]);
+    expect(ran, 'beforeToolCall: neither call runs (guided step 6)').toEqual([]);
     expect(
       asked.length,
-      'beforeToolCall step 6: reject_always adds a session deny rule, so the second call is not asked about',
+      'beforeToolCall: reject_always adds a session deny rule, so the second call is not asked about (guided step 6)',
     ).toBe(1);
     expect(results[1], 'the second call is denied by the session rule').toContain('Bash(git push:*)');
     const notes = events.flatMap((e) =>
@@ -216,7 +221,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     );
     expect(
       notes[0],
-      'beforeToolCall step 6: the note of an asked call holds the answer and the rules it added',
+      'beforeToolCall: the note of an asked call holds the answer and the rules it added (guided step 6)',
     ).toMatchObject({ outcome: 'asked', answer: 'reject_always', added: ['Bash(git push:*)'] });
     expect(notes[1], 'the second call: denied by the session rule').toMatchObject({
       outcome: 'denied',
@@ -230,21 +235,25 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const decision = await createPermissionGate({ workspace: ws, ask }).beforeToolCall(bashCall('make'), ctx());
     expect(
       decision.type,
-      'beforeToolCall step 6: only allow_once and allow_always run the call; anything else is rejected',
+      'beforeToolCall: only allow_once and allow_always run the call; anything else is rejected (guided step 6)',
     ).toBe('block');
   });
 
   test('without an ask callback, a call that needs asking is rejected with how to allow it', async () => {
     const { ran, results, history, events } = await runCalls({}, [bashCall('make')]);
-    expect(ran, 'beforeToolCall step 5: nobody can approve it, so it does not run').toEqual([]);
-    expect(results[0], 'beforeToolCall step 5: the message says how to allow it (a flag or a settings rule)').toMatch(
-      /--allowedTools|settings/,
-    );
+    expect(ran, 'beforeToolCall: nobody can approve it, so it does not run (guided step 5)').toEqual([]);
+    expect(
+      results[0],
+      'beforeToolCall: the message says how to allow it (a flag or a settings rule) (guided step 5)',
+    ).toMatch(/--allowedTools|settings/);
     const decided = events.find((e) => e.type === 'tool_call_decided') as Extract<
       AgentEvent,
       { type: 'tool_call_decided' }
     >;
-    expect(decided.decision, 'beforeToolCall step 5: the note says the call was denied, and why').toMatchObject({
+    expect(
+      decided.decision,
+      'beforeToolCall: the note says the call was denied, and why (guided step 5)',
+    ).toMatchObject({
       type: 'block',
       permission: { outcome: 'denied', mode: 'default', reason: expect.stringMatching(/default/) },
     });
@@ -254,8 +263,8 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
   test('a callback that answers undefined (nobody at the terminal) rejects the call, naming the rule that would allow it', async () => {
     const ask: AskPermission = async () => undefined;
     const { ran, results, history } = await runCalls({ ask }, [bashCall('npm run build')]);
-    expect(ran, 'beforeToolCall step 5: an answer of undefined means nobody could approve it').toEqual([]);
-    expect(results[0], 'beforeToolCall step 5: the message names a rule that would allow the call').toContain(
+    expect(ran, 'beforeToolCall: an answer of undefined means nobody could approve it (guided step 5)').toEqual([]);
+    expect(results[0], 'beforeToolCall: the message names a rule that would allow the call (guided step 5)').toContain(
       'Bash(npm run build:*)',
     );
     expect(history).toBeValidHistory('after a call nobody answered');
@@ -265,15 +274,20 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     const { results, done, history } = await runCalls({}, [
       { type: 'tool_call', id: 'x1', name: 'nosuch', arguments: {} },
     ]);
-    expect(done, 'beforeToolCall step 1: ctx.tools may not have the tool (use ?. on what get returns)').toMatchObject({
+    expect(
+      done,
+      'beforeToolCall: ctx.tools may not have the tool (use ?. on what get returns) (guided step 1)',
+    ).toMatchObject({
       reason: 'end_turn',
     });
-    expect(results[0], 'beforeToolCall step 5: no rule can name this tool, so the message offers none').toMatch(
-      /(?=[^]*--allowedTools)(?=[^]*settings\.json)/,
-    );
-    expect(results[0], 'beforeToolCall step 5: with no rule to suggest, the message suggests none').not.toMatch(
-      /--allowedTools "/,
-    );
+    expect(
+      results[0],
+      'beforeToolCall: no rule can name this tool, so the message offers none (guided step 5)',
+    ).toMatch(/(?=[^]*--allowedTools)(?=[^]*settings\.json)/);
+    expect(
+      results[0],
+      'beforeToolCall: with no rule to suggest, the message suggests none (guided step 5)',
+    ).not.toMatch(/--allowedTools "/);
     expect(history).toBeValidHistory('after a call to an unknown tool');
   });
 
@@ -286,7 +300,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       });
     const { ran, done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
     expect(ran, 'the call was never allowed').toEqual([]);
-    expect(done, 'beforeToolCall step 4: an abort while asking ends the run as cancelled').toMatchObject({
+    expect(done, 'beforeToolCall: an abort while asking ends the run as cancelled (guided step 4)').toMatchObject({
       type: 'done',
       reason: 'cancelled',
     });
@@ -300,7 +314,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
       return new Promise(() => {});
     };
     const { done, history } = await runCalls({ ask }, [bashCall('make')], controller.signal);
-    expect(done, 'beforeToolCall step 4: race the question against the signal (rejectOnAbort)').toMatchObject({
+    expect(done, 'beforeToolCall: race the question against the signal (rejectOnAbort) (guided step 4)').toMatchObject({
       type: 'done',
       reason: 'cancelled',
     });
@@ -337,7 +351,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     for await (const _event of agent.run(history)) void _event;
     expect(
       ran,
-      'beforeToolCall step 1: a tool whose Tool.readOnly is true (ctx.tools) counts as read-only; the other needs asking, and nobody can',
+      'beforeToolCall: a tool whose Tool.readOnly is true (ctx.tools) counts as read-only; the other needs asking, and nobody can (guided step 1)',
     ).toEqual(['list']);
     expect(history).toBeValidHistory('after a read-only and a writing MCP call');
   });
@@ -354,7 +368,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     decisions.push(await gate.beforeToolCall(writeCall('src/a.ts'), ctx()));
     expect(
       asked.length,
-      'beforeToolCall step 1: evaluate with the current mode: asked in default, not in acceptEdits',
+      'beforeToolCall: evaluate with the current mode: asked in default, not in acceptEdits (guided step 1)',
     ).toBe(1);
     expect(
       decisions.map((d) => d.type),
@@ -362,7 +376,7 @@ describe('createPermissionGate.beforeToolCall (src/permissions/gate.ts)', () => 
     ).toEqual(['allow', 'allow', 'block']);
     expect(
       (decisions[2] as { message: string }).message,
-      'beforeToolCall step 3: in plan mode the model reads that it is planning',
+      'beforeToolCall: in plan mode the model reads that it is planning (guided step 3)',
     ).toMatch(/plan/);
     expect(() => gate.setMode('yolo' as never), 'setMode refuses a mode that does not exist').toThrow(/yolo/);
   });
@@ -386,9 +400,9 @@ describe('mustAsk: a question something before the gate asked for (createPermiss
     );
     expect(
       asked.map((request) => request.call.id),
-      'beforeToolCall step 2: an allow with a mustAsk reason becomes a question; the call without one is allowed unasked, and a deny is never turned into a question',
+      'beforeToolCall: an allow with a mustAsk reason becomes a question; the call without one is allowed unasked, and a deny is never turned into a question (guided step 2)',
     ).toEqual([first.id]);
-    expect(asked[0]?.reason, 'beforeToolCall step 2: the question carries the reason mustAsk gave').toMatch(
+    expect(asked[0]?.reason, 'beforeToolCall: the question carries the reason mustAsk gave (guided step 2)').toMatch(
       /PreToolUse hook/,
     );
     expect(ran, 'the rejected call did not run; the allowed one did; the denied one did not').toEqual(['npm test']);

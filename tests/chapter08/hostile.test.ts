@@ -48,11 +48,11 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
   test('the hidden command meets the deny rule and the always-ask check too', async () => {
     expect(
       (await decide(rules(['deny', 'Bash(rm:*)']), 'bypassPermissions', bash("echo hi #'\nrm x\n#'"))).behavior,
-      'walk step 4: rm x after the comment meets the deny rule',
+      'walk: rm x after the comment meets the deny rule (guided step 4)',
     ).toBe('deny');
     expect(
       (await decide(rules(['allow', 'Bash(*)']), 'acceptEdits', bash("echo $'\\'' ; rm -rf ~ ; echo $'\\''"))).reason,
-      'bashSubjects step 3: rm -rf ~ is always asked about',
+      'bashSubjects: rm -rf ~ is always asked about (guided step 3)',
     ).toMatch(/rm/);
   });
 
@@ -63,15 +63,15 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
         const decision = await decide(rules(['allow', rule]), 'default', bash(command));
         expect(
           decision.behavior,
-          `ruleMatches step 2: a subject with unknown set matches no allow rule (${rule})`,
+          `ruleMatches: a subject with unknown set matches no allow rule (${rule}) (guided step 2)`,
         ).toBe('ask');
-        expect(decision.reason, 'evaluate step 6: the reason says the command is not understood').toMatch(
+        expect(decision.reason, 'evaluate: the reason says the command is not understood (guided step 6)').toMatch(
           /not understood/,
         );
       }
       expect(
         (await decide([], 'acceptEdits', call('bash', { command }))).behavior,
-        'evaluate step 5: acceptEdits allows no command it cannot read',
+        'evaluate: acceptEdits allows no command it cannot read (guided step 5)',
       ).toBe('ask');
     },
   );
@@ -79,15 +79,16 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
   test('a command not understood is denied by any Bash deny rule it could match, and refused when nobody can answer', async () => {
     expect(
       (await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('[[ -f x ]] && git push'))).behavior,
-      'ruleMatches step 2: unknown matches every deny rule of its tool',
+      'ruleMatches: unknown matches every deny rule of its tool (guided step 2)',
     ).toBe('deny');
     const gate = createPermissionGate({ workspace: ws, rules: rules(['allow', 'Bash(*)']) });
     const decision = await gate.beforeToolCall(bash('[[ -f x ]] && rm y'), {
       signal: new AbortController().signal,
     } as never);
-    expect(decision.type, 'beforeToolCall step 5: with nobody to ask, a command not understood is refused').toBe(
-      'block',
-    );
+    expect(
+      decision.type,
+      'beforeToolCall: with nobody to ask, a command not understood is refused (guided step 5)',
+    ).toBe('block');
   });
 
   test('a command nested 20,000 levels deep is not understood, an answer the model reads, not a crash', async () => {
@@ -97,7 +98,7 @@ describe('allow rules are not walked around by syntax (bashSubjects, walk)', () 
     const deep = `echo ${'$(echo '.repeat(200)}x${')'.repeat(200)}`;
     expect(
       (await decide(rules(['allow', 'Bash(echo:*)']), 'default', bash(deep))).reason,
-      'walk step 1: 200 levels is past LIMITS.depth',
+      'walk: 200 levels is past LIMITS.depth (guided step 1)',
     ).toMatch(/not understood/);
   });
 });
@@ -144,7 +145,7 @@ describe('deny rules see through wrappers and computed names (innerCommands, bas
   test('what runs inside a wrapper is judged for deny and ask, and needs an allow of its own', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(timeout:*)']), 'default', bash('timeout 5 npm test'))).behavior,
-      'bashSubjects step 2: npm test is another command the wrapper runs, so it needs an allow of its own: allowing timeout is not allowing everything it can run',
+      'bashSubjects: npm test is another command the wrapper runs, so it needs an allow of its own: allowing timeout is not allowing everything it can run (guided step 2)',
     ).toBe('ask');
     expect(
       (
@@ -154,28 +155,28 @@ describe('deny rules see through wrappers and computed names (innerCommands, bas
           bash('timeout 5 npm test'),
         )
       ).behavior,
-      'bashSubjects step 2: with the wrapper and the command it runs both allowed, the call is allowed',
+      'bashSubjects: with the wrapper and the command it runs both allowed, the call is allowed (guided step 2)',
     ).toBe('allow');
     expect(
       (await decide(rules(['allow', 'Bash(npm test:*)']), 'default', bash('timeout 5 npm test'))).behavior,
-      'evaluate step 5: an inner command cannot be allowed on its own (the wrapper runs too)',
+      'evaluate: an inner command cannot be allowed on its own (the wrapper runs too) (guided step 5)',
     ).toBe('ask');
     expect(
       (await decide(rules(['ask', 'Bash(git push:*)'], ['allow', 'Bash(*)']), 'default', bash('env GIT_X=1 git push')))
         .behavior,
-      'bashSubjects step 2: ask rules see the inner command',
+      'bashSubjects: ask rules see the inner command (guided step 2)',
     ).toBe('ask');
   });
 
   test('a computed name is never allowed, and an allowed command cannot smuggle one through a script', async () => {
     expect(
       (await decide(rules(['allow', 'Bash(*)']), 'default', bash('$CMD x'))).behavior,
-      'bashSubjects step 3: a computed name is unknown; no allow rule matches it',
+      'bashSubjects: a computed name is unknown; no allow rule matches it (guided step 3)',
     ).toBe('ask');
     expect(
       (await decide(rules(['deny', 'Bash(git push:*)']), 'bypassPermissions', bash('bash -c "$(echo git) push"')))
         .behavior,
-      'innerCommands step 3: the computed name inside a -c script meets every deny rule',
+      'innerCommands: the computed name inside a -c script meets every deny rule (guided step 3)',
     ).toBe('deny');
   });
 });
@@ -192,7 +193,7 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
   ])('with Bash(echo:*) allowed, %j is asked about (%s)', async (command) => {
     expect(
       (await decide(echo(), 'default', bash(command))).behavior,
-      `bashSubjects step 4: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask`,
+      `bashSubjects: the redirection in ${JSON.stringify(command)} writes outside the workspace; ask (guided step 4)`,
     ).toBe('ask');
   });
 
@@ -206,7 +207,7 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     const decision = await decide(echo(), 'acceptEdits', bash(command));
     expect(
       decision.behavior,
-      `bashSubjects step 4 / pathSubjects: ${JSON.stringify(command)} writes a protected path`,
+      `bashSubjects guided step 4 / pathSubjects: ${JSON.stringify(command)} writes a protected path`,
     ).toBe('ask');
     expect(decision.reason, 'the reason names the protected path').toMatch(/protected/);
   });
@@ -214,11 +215,11 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
   test('a redirection inside the workspace is a write that needs an allow of its own, /dev/null writes nothing, and Edit rules apply to it', async () => {
     expect(
       (await decide(echo(), 'default', bash('echo x > notes.txt 2>/dev/null'))).behavior,
-      'evaluate step 5: a redirection writes a file as an edit does; Bash(echo:*) allows echo, not the write, so default mode asks',
+      'evaluate: a redirection writes a file as an edit does; Bash(echo:*) allows echo, not the write, so default mode asks (guided step 5)',
     ).toBe('ask');
     expect(
       (await decide(echo(), 'acceptEdits', bash('echo x > notes.txt 2>/dev/null'))).behavior,
-      'evaluate step 5: acceptEdits allows the write inside the workspace, and the rule allows echo',
+      'evaluate: acceptEdits allows the write inside the workspace, and the rule allows echo (guided step 5)',
     ).toBe('allow');
     expect(
       (await decide(echo(), 'default', bash('echo x 2>/dev/null'))).behavior,
@@ -226,19 +227,19 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     ).toBe('allow');
     expect(
       (await decide([...rules(['deny', 'Edit(./.env)']), ...echo()], 'default', bash('echo KEY=2 > .env'))).behavior,
-      'bashSubjects step 4: the write is a write subject, so Edit deny rules apply',
+      'bashSubjects: the write is a write subject, so Edit deny rules apply (guided step 4)',
     ).toBe('deny');
     expect(
       (await decide([...rules(['allow', 'Write(//tmp/**)']), ...echo()], 'default', bash('echo x > /tmp/kit-x')))
         .behavior,
-      'evaluate step 5: a Write allow rule can allow a write outside',
+      'evaluate: a Write allow rule can allow a write outside (guided step 5)',
     ).toBe('allow');
   });
 
   test.each([['> src/a.ts'], ['>> notes.txt'], ['2> log.txt']])(
     '%j is only a redirection: it writes, so it is judged as the write it is',
     async (command) => {
-      const step = `evaluate step 5: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; the redirect is a subject that needs its own allow`;
+      const step = `evaluate: ${JSON.stringify(command)} truncates or writes a file and has no command of its own; the redirect is a subject that needs its own allow (guided step 5)`;
       expect(
         (await decide([], 'default', bash(command))).behavior,
         `${step}: in default mode no rule allows it, ask`,
@@ -265,7 +266,7 @@ describe('redirections write: judged like Write(path) (walk, bashSubjects)', () 
     const subjects = await callSubjects(bash('echo x > out/s.txt'), ws);
     expect(
       subjects.filter((s) => s.redirect),
-      'bashSubjects step 4: pathSubjects of the target, tool write, redirect: true',
+      'bashSubjects: pathSubjects of the target, tool write, redirect: true (guided step 4)',
     ).toEqual([
       { tool: 'write', path: path.join(root, 'out/s.txt'), redirect: true, inside: true },
       { tool: 'write', path: path.join(outside, 's.txt'), redirect: true, inside: false },
@@ -298,7 +299,7 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
     const denied = rules(['deny', 'Read(./.env)'], ['deny', 'Read(./secrets/**)']);
     expect(
       (await decide(denied, 'default', call(tool, args))).behavior,
-      'ruleMatches step 5: a searched folder that holds a denied path meets the deny rule (globReachesInto)',
+      'ruleMatches: a searched folder that holds a denied path meets the deny rule (globReachesInto) (guided step 5)',
     ).toBe('deny');
   });
 
@@ -306,12 +307,12 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
     const denied = rules(['deny', 'Read(./.env)'], ['deny', 'Read(./secrets/**)']);
     expect(
       (await decide(denied, 'default', call('grep', { pattern: 'x', path: 'src' }))).behavior,
-      'ruleMatches step 5: src holds neither .env nor secrets/',
+      'ruleMatches: src holds neither .env nor secrets/ (guided step 5)',
     ).toBe('allow');
     const allowOne = rules(['allow', 'Read(./src/a.ts)']);
     expect(
       ruleMatches(allowOne[0]!, { tool: 'grep', path: root, inside: true, searched: true }, ws),
-      'ruleMatches step 5: only deny and ask rules reach into a searched folder',
+      'ruleMatches: only deny and ask rules reach into a searched folder (guided step 5)',
     ).toBe(false);
   });
 
@@ -319,18 +320,19 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
     const rule = parseRule('mcp__github__*', 'allow', 'settings.json');
     expect(
       ruleMatches(rule, { tool: 'mcp__github__get_issue' }, ws),
-      'parseRule step 2 / ruleMatches step 1: mcp__github__* covers the server',
+      'parseRule guided step 2 / ruleMatches guided step 1: mcp__github__* covers the server',
     ).toBe(true);
-    expect(ruleMatches(rule, { tool: 'mcp__github2__get_issue' }, ws), 'ruleMatches step 1: not another server').toBe(
-      false,
-    );
+    expect(
+      ruleMatches(rule, { tool: 'mcp__github2__get_issue' }, ws),
+      'ruleMatches: not another server (guided step 1)',
+    ).toBe(false);
     const tool = parseRule('mcp__srv__get', 'allow', 'session');
     expect(
       ruleMatches(tool, { tool: 'mcp__srv__get__delete_everything' }, ws),
-      'ruleMatches step 1: a tool rule matches that tool only',
+      'ruleMatches: a tool rule matches that tool only (guided step 1)',
     ).toBe(false);
-    expect(ruleMatches(tool, { tool: 'mcp__srv__get' }, ws), 'ruleMatches step 1: the tool itself').toBe(true);
-    expect(() => parseRule('mcp__*', 'allow', 'x'), 'parseRule step 2: a server name is needed').toThrow(
+    expect(ruleMatches(tool, { tool: 'mcp__srv__get' }, ws), 'ruleMatches: the tool itself (guided step 1)').toBe(true);
+    expect(() => parseRule('mcp__*', 'allow', 'x'), 'parseRule: a server name is needed (guided step 2)').toThrow(
       RuleSyntaxError,
     );
   });
@@ -340,12 +342,12 @@ describe('folder rules, Read rules for every reader, MCP server rules (ruleMatch
     async (name) => {
       expect(
         () => parseRule(name, 'deny', 'settings.json'),
-        'parseRule step 2: look names up as data (Object.hasOwn), not through the prototype',
+        'parseRule: look names up as data (Object.hasOwn), not through the prototype (guided step 2)',
       ).toThrow(RuleSyntaxError);
       const raw = { behavior: 'allow' as const, tool: name.replace(/\(.*/, ''), source: 'x' };
       expect(
         ruleMatches(raw, { tool: 'bash', command: 'ls' }, ws),
-        'ruleMatches step 1: CLAUDE_TOOLS has no such key',
+        'ruleMatches: CLAUDE_TOOLS has no such key (guided step 1)',
       ).toBe(false);
       expect(
         (await decide([], 'default', call(name, {}))).behavior,
@@ -375,12 +377,12 @@ describe('protected paths: asked about in every mode', () => {
       );
       expect(
         decision.behavior,
-        `pathSubjects (given) and evaluate step 4: ${tool} of ${file} changes what runs next time; always ask`,
+        `pathSubjects (given) and evaluate guided step 4: ${tool} of ${file} changes what runs next time; always ask`,
       ).toBe('ask');
     }
     expect(
       (await decide([], 'bypassPermissions', call('write', { path: file, content: 'x' }))).behavior,
-      'evaluate step 4: the checks that always ask hold in bypassPermissions too: a protected file stays protected',
+      'evaluate: the checks that always ask hold in bypassPermissions too: a protected file stays protected (guided step 4)',
     ).toBe('ask');
   });
 });
@@ -403,11 +405,11 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     ['echo src/*', 'echo src/../../outside'],
   ])('"always" for %j does not allow %j', async (first, broader) => {
     const { stored, next } = await always({}, bash(first));
-    expect(stored.length, 'beforeToolCall step 6: a rule was stored').toBeGreaterThan(0);
+    expect(stored.length, 'beforeToolCall: a rule was stored (guided step 6)').toBeGreaterThan(0);
     expect((await next(bash(first))).behavior, 'the same call is allowed next time').toBe('allow');
     expect(
       (await next(bash(broader))).behavior,
-      `suggestBashRule step 3: the stored rule (${stored.map((r) => r.specifier).join(', ')}) must not match ${JSON.stringify(broader)}: escape the call's text`,
+      `suggestBashRule: the stored rule (${stored.map((r) => r.specifier).join(', ')}) must not match ${JSON.stringify(broader)}: escape the call's text (guided step 3)`,
     ).toBe('ask');
   });
 
@@ -428,7 +430,7 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     expect((await next(call('mcp__srv__get', {}))).behavior, 'the same tool is allowed next time').toBe('allow');
     expect(
       (await next(call('mcp__srv__get__delete_everything', {}))).behavior,
-      'ruleMatches step 1: mcp__srv__get is a tool rule, not a server rule',
+      'ruleMatches: mcp__srv__get is a tool rule, not a server rule (guided step 1)',
     ).toBe('ask');
   });
 
@@ -447,7 +449,7 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     const { asked, next } = await always({ rules: rules(['ask', 'Bash(npm publish:*)']) }, bash('npm publish'));
     expect(
       asked[0]?.stillAsks ?? '(no stillAsks)',
-      'beforeToolCall step 4: stillAsks names the rule that keeps asking',
+      'beforeToolCall: stillAsks names the rule that keeps asking (guided step 4)',
     ).toMatch(/npm publish:\*/);
     expect((await next(bash('npm publish'))).behavior, 'the ask rule still wins over the session allow rule').toBe(
       'ask',
@@ -455,7 +457,7 @@ describe('"always" stores a rule no wider than the call (gate, suggestBashRule)'
     const plain = await always({}, bash('npm run build'));
     expect(
       plain.asked[0]?.stillAsks,
-      'beforeToolCall step 4: when "always" will allow the next call, no stillAsks',
+      'beforeToolCall: when "always" will allow the next call, no stillAsks (guided step 4)',
     ).toBeUndefined();
   });
 });

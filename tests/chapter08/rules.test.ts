@@ -17,7 +17,7 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     const rule = parseRule(text, 'deny', '/p/.claude/settings.json');
     expect(
       rule,
-      `parseRule steps 1-4: ${JSON.stringify(text)} is a valid rule; keep the behaviour and the source, and leave specifier out when there are no parentheses`,
+      `parseRule: ${JSON.stringify(text)} is a valid rule; keep the behaviour and the source, and leave specifier out when there are no parentheses (guided steps 1-4)`,
     ).toEqual({ behavior: 'deny', source: '/p/.claude/settings.json', ...expected });
   });
 
@@ -50,13 +50,15 @@ describe('parseRule (src/permissions/rules.ts)', () => {
     if (error instanceof Error && error.name === 'TodoError') throw error;
     expect(
       error,
-      `parseRule steps 1-3: ${why} must throw a RuleSyntaxError, never become a rule that allows something`,
+      `parseRule: ${why} must throw a RuleSyntaxError, never become a rule that allows something (guided steps 1-3)`,
     ).toBeInstanceOf(RuleSyntaxError);
     const message = (error as Error).message;
-    expect(message, 'parseRule step 4: the message quotes the rule as written').toContain(JSON.stringify(text));
-    expect(message, 'parseRule step 4: the message names the file the rule came from').toContain(
+    expect(message, 'parseRule: the message quotes the rule as written (guided step 4)').toContain(
+      JSON.stringify(text),
+    );
+    expect(message, 'parseRule: the message names the file the rule came from (guided step 4)').toContain(
       '/home/ada/.claude/settings.json',
     );
-    expect(message, `parseRule steps 1-3: the message says what is wrong (${why})`).toMatch(says);
+    expect(message, `parseRule: the message says what is wrong (${why}) (guided steps 1-3)`).toMatch(says);
   });
 });

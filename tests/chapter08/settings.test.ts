@@ -36,14 +36,14 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     const seen = settings.rules.map((r) => `${r.behavior} ${r.tool}(${r.specifier}) ${r.source}`);
     expect(
       seen,
-      'loadSettings step 4: every rule of every file, parsed with parseRule and its file as the source, user file first',
+      'loadSettings: every rule of every file, parsed with parseRule and its file as the source, user file first (guided step 4)',
     ).toEqual([
       `allow Bash(git status) ${paths.user}`,
       `allow Bash(npm run test:*) ${paths.project}`,
       `deny Read(./.env) ${paths.project}`,
       `ask Bash(git push:*) ${paths.local}`,
     ]);
-    expect(settings.files, 'loadSettings step 5: the files that were read, in order').toEqual([
+    expect(settings.files, 'loadSettings: the files that were read, in order (guided step 5)').toEqual([
       paths.user,
       paths.project,
       paths.local,
@@ -58,7 +58,7 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     });
     expect(
       (await loadSettings(all.root, all.home)).defaultMode,
-      'loadSettings step 4: the most local file that sets defaultMode wins',
+      'loadSettings: the most local file that sets defaultMode wins (guided step 4)',
     ).toBe('bypassPermissions');
     const two = setup({
       user: { permissions: { defaultMode: 'plan' } },
@@ -67,7 +67,7 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     });
     expect(
       (await loadSettings(two.root, two.home)).defaultMode,
-      'loadSettings step 4: a file without defaultMode keeps the one before',
+      'loadSettings: a file without defaultMode keeps the one before (guided step 4)',
     ).toBe('acceptEdits');
   });
 
@@ -93,7 +93,7 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     const { root, home } = setup({});
     const settings = await settles(
       loadSettings(root, home),
-      'loadSettings step 1: a missing file is skipped, not an error',
+      'loadSettings: a missing file is skipped, not an error (guided step 1)',
     );
     expect(settings, 'loadSettings: nothing found means no rules').toEqual({ rules: [], files: [] });
   });
@@ -109,7 +109,7 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     });
     const settings = await settles(
       loadSettings(root, home),
-      'loadSettings step 3: the schema only checks what the kit reads',
+      'loadSettings: the schema only checks what the kit reads (guided step 3)',
     );
     expect(settings.rules.length, 'the one rule is read').toBe(1);
   });
@@ -122,9 +122,9 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     const { root, home, paths } = setup({ [which]: content });
     const error = await rejection(
       loadSettings(root, home),
-      'loadSettings steps 2-3: a broken settings file must be an error, never ignored',
+      'loadSettings: a broken settings file must be an error, never ignored (guided steps 2-3)',
     );
-    expect(error, 'loadSettings steps 2-3: throw a SettingsError').toBeInstanceOf(SettingsError);
+    expect(error, 'loadSettings: throw a SettingsError (guided steps 2-3)').toBeInstanceOf(SettingsError);
     expect((error as Error).message, 'the message names the file').toContain(paths[which as 'user']);
     expect((error as Error).message, 'the message says what is wrong').toMatch(detail);
   });
@@ -134,18 +134,22 @@ describe('loadSettings (src/permissions/settings.ts)', () => {
     mkdirSync(paths.project, { recursive: true });
     const error = await rejection(
       loadSettings(root, home),
-      'loadSettings step 1: only a file that does not exist (ENOENT) is skipped',
+      'loadSettings: only a file that does not exist (ENOENT) is skipped (guided step 1)',
     );
-    expect((error as NodeJS.ErrnoException).code, 'loadSettings step 1: other read errors are thrown').toBe('EISDIR');
+    expect((error as NodeJS.ErrnoException).code, 'loadSettings: other read errors are thrown (guided step 1)').toBe(
+      'EISDIR',
+    );
   });
 
   test('a rule that cannot be read is an error naming the file and the rule', async () => {
     const { root, home, paths } = setup({ project: { permissions: { allow: ['Bash(npm test:*)', 'Bash(rm'] } } });
     const error = await rejection(
       loadSettings(root, home),
-      'loadSettings step 4: a malformed rule must not be skipped',
+      'loadSettings: a malformed rule must not be skipped (guided step 4)',
     );
-    expect(error, 'loadSettings step 4: parseRule with the file as the source').toBeInstanceOf(RuleSyntaxError);
+    expect(error, 'loadSettings: parseRule with the file as the source (guided step 4)').toBeInstanceOf(
+      RuleSyntaxError,
+    );
     expect((error as Error).message, 'the message names the file').toContain(paths.project);
     expect((error as Error).message, 'the message quotes the rule').toContain('"Bash(rm"');
   });
