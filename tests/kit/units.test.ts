@@ -50,23 +50,32 @@ describe('unifiedDiff (scripts/kit/diff.ts)', () => {
 
 describe('hints.md files (tests/chapterNN/hints.md)', () => {
   const solution = listRegions(REPO, 'solution');
-  const chapters = [...new Set(solution.map((s) => s.chapter))].filter((n) => n <= 5);
-  it.each(chapters)('chapter %i has three hints (idea, approach, shape) for every stub', (chapter) => {
-    const sections = hintLevels(REPO, chapter);
-    const stubs = solution.filter((s) => s.chapter === chapter).map((s) => s.name);
-    expect(sections.map((s) => s.stub).sort()).toEqual([...stubs].sort());
-    for (const section of sections) {
+  const chapters = [...new Set(solution.map((s) => s.chapter))];
+  it.each(chapters)(
+    'chapter %i has three hints (idea, approach, shape) for every stub, in both languages',
+    (chapter) => {
+      const sections = hintLevels(REPO, chapter);
+      const stubs = solution.filter((s) => s.chapter === chapter).map((s) => s.name);
+      expect(sections.map((s) => s.stub).sort()).toEqual([...stubs].sort());
+      for (const section of sections) {
+        expect(
+          section.hints.map((h) => h.title),
+          `${section.stub}: the idea, the approach (its steps in solution/src) and the shape`,
+        ).toEqual(['Idea', 'Approach', 'Shape']);
+        for (const hint of section.hints)
+          expect(hint.text.length, `${section.stub}: ${hint.title}`).toBeGreaterThan(20);
+      }
       expect(
-        section.hints.map((h) => h.title),
-        `${section.stub}: the idea, the approach (its steps in solution/src) and the shape`,
-      ).toEqual(['Idea', 'Approach', 'Shape']);
-      for (const hint of section.hints) expect(hint.text.length, `${section.stub}: ${hint.title}`).toBeGreaterThan(20);
-    }
-    expect(
-      read(REPO, `tests/chapter${String(chapter).padStart(2, '0')}/hints.md`),
-      'the approach is the steps of the stub, not written in hints.md',
-    ).not.toMatch(/^### Approach/m);
-  });
+        read(REPO, `tests/chapter${String(chapter).padStart(2, '0')}/hints.md`),
+        'the approach is the steps of the stub, not written in hints.md',
+      ).not.toMatch(/^### Approach/m);
+      for (const section of hintLevels(REPO, chapter, 'zh'))
+        expect(
+          section.hints.map((h) => h.title),
+          `${section.stub} in hints.zh-CN.md`,
+        ).toEqual(['Idea', 'Approach', 'Shape']);
+    },
+  );
 
   it('parses headings, and ignores headings inside fenced code', () => {
     const parsed = parseHints(
