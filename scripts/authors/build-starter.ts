@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
-import { buildWorkspace, type Edition, listSources, parseRegions } from '../lib/regions.js';
+import { buildWorkspace, type Edition, listSources, treeRegions } from '../lib/regions.js';
 import { ROOT } from '../lib/paths.js';
 
 const solutionSrc = path.join(ROOT, 'solution/src');
@@ -57,10 +57,10 @@ export function editionProblems(): string[] {
     if (other === undefined) problems.push(`${rel}: missing from the guided edition`);
     else if (code(text).join('\n') !== code(other).join('\n'))
       problems.push(`${rel}: the guided edition differs from the contract edition in code, not only in comments`);
-    for (const region of parseRegions(readFileSync(path.join(solutionSrc, rel), 'utf8'), rel))
-      if (region.steps.length === 0)
-        problems.push(`${rel}: region "chapter ${region.chapter}: ${region.name}" has no steps for the guided edition`);
   }
+  for (const { rel, region } of treeRegions(solutionSrc))
+    if (region.steps.length === 0)
+      problems.push(`${rel}: region "chapter ${region.chapter}: ${region.name}" has no steps for the guided edition`);
   return problems;
 }
 

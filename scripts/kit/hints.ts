@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chapterDir } from '../lib/chapters.js';
-import { listSources, parseRegions } from '../lib/regions.js';
+import { treeRegions } from '../lib/regions.js';
 
 export interface Hint {
   title: string;
@@ -110,11 +110,9 @@ export const APPROACH = 'Approach';
 /** Each stub's numbered steps in solution/src, as markdown (the comment markers gone, the indentation kept). */
 export function stubSteps(root: string, chapter: number): Map<string, string> {
   const steps = new Map<string, string>();
-  const src = path.join(root, 'solution/src');
-  for (const rel of existsSync(src) ? listSources(src) : [])
-    for (const region of parseRegions(readFileSync(path.join(src, rel), 'utf8'), rel))
-      if (region.chapter === chapter && region.steps.length > 0)
-        steps.set(region.name, region.steps.map((line) => line.replace(/^\s*\/\/ ?/, '')).join('\n'));
+  for (const { region } of treeRegions(path.join(root, 'solution/src')))
+    if (region.chapter === chapter && region.steps.length > 0)
+      steps.set(region.name, region.steps.map((line) => line.replace(/^\s*\/\/ ?/, '')).join('\n'));
   return steps;
 }
 

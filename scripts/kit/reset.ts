@@ -10,7 +10,7 @@ import {
   type Edition,
   type Region,
   listSources,
-  parseRegions,
+  treeRegions,
   rewriteRegions,
   stubLines,
   todoImportFor,
@@ -39,11 +39,8 @@ function rewriteChapter(
   replace: (rel: string, solution: Region, current: string[]) => string[] | undefined,
 ): { changes: Changes; missing: string[] } {
   const solution = new Map<string, Region>();
-  for (const rel of listSources(path.join(root, 'solution/src'))) {
-    const text = readFileSync(path.join(root, 'solution/src', rel), 'utf8');
-    for (const region of parseRegions(text, rel))
-      if (region.chapter === chapter) solution.set(`${rel}#${region.name}`, region);
-  }
+  for (const { rel, region } of treeRegions(path.join(root, 'solution/src')))
+    if (region.chapter === chapter) solution.set(`${rel}#${region.name}`, region);
   const starterSrc = path.join(root, 'starter/src');
   const seen = new Set<string>();
   const changes: Changes = [];

@@ -14,7 +14,7 @@
  * the steps too. The two differ only in comment lines inside regions, so every test gives the same result on both.
  * The marker lines are the same in every workspace, so tools can find a learner's body again (hint, reset, diff).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface Region {
@@ -118,6 +118,14 @@ export function listSources(dir: string): string[] {
   };
   walk('');
   return found.sort();
+}
+
+/** Every region of a source tree (`dir`, e.g. solution/src), with the file it is in; none when `dir` is missing. */
+export function treeRegions(dir: string): Array<{ rel: string; region: Region }> {
+  if (!existsSync(dir)) return [];
+  return listSources(dir).flatMap((rel) =>
+    parseRegions(readFileSync(path.join(dir, rel), 'utf8'), rel).map((region) => ({ rel, region })),
+  );
 }
 
 /** The import line for TodoError in a file at `rel` (relative to src/). */
