@@ -1,5 +1,5 @@
 /**
- * The fifteen chapters, as the guide and every command name them, and the parsing of chapter arguments.
+ * The sixteen chapters, as the guide and every command name them, and the parsing of chapter arguments.
  *
  * Plain JavaScript (types in chapters.d.ts) so that `npm test` (scripts/test.mjs) can use it with no TypeScript
  * loader in front of vitest; the TypeScript scripts import it as usual.
@@ -22,6 +22,7 @@ export const CHAPTERS = [
   { number: 13, title: 'Plan mode and sub-agents', part: 'IV. The real world' },
   { number: 14, title: 'ACP', part: 'IV. The real world' },
   { number: 15, title: 'Capstone', part: 'IV. The real world' },
+  { number: 16, title: 'The sandbox', part: 'IV. The real world' },
 ];
 
 /** `chapter3`, `ch3`, `3`, `chapter03` -> 3; anything else -> undefined. */

@@ -31,3 +31,4 @@ export * from './planning/index.js';
 export * from './slash-commands.js';
 export * from './acp/index.js';
 export * from './capstone/index.js';
+export * from './sandbox/index.js';

@@ -4,16 +4,17 @@
  * Chapter 8 asks about a command because it cannot know what the command will touch. Inside the sandbox the
  * operating system knows: the command can write only where the policy lets it and reach only the hosts it names. So
  * with `autoAllowBashIfSandboxed` a command that runs inside needs no question about what it might touch, and only
- * about what the sandbox cannot judge: a deny rule still denies, an ask rule still asks, a dangerous removal inside the
+ * about what the sandbox cannot judge: a deny rule still denies, an ask rule still asks, a dangerous removal of the
  * workspace (which the sandbox allows: the workspace is writable) still asks, and so does a command chapter 8 does not
- * understand beside a file deny rule. A command that asks to leave the sandbox is always asked about, or refused.
+ * understand, since it could hide that removal. A command that asks to leave the sandbox is always asked about, or
+ * refused.
  *
  * The check that lets a command skip the question must be the very check that wraps it: one predicate, willSandbox,
  * serves the decision and the tool.
  */
 import type { ToolCall } from '../messages.js';
 import { NotUnderstood, shellCommands, type Workspace } from '../permissions/command.js';
-import { type Decision, evaluate, type PermissionMode } from '../permissions/evaluate.js';
+import { callSubjects, type Decision, evaluate, type PermissionMode } from '../permissions/evaluate.js';
 import type { Rule } from '../permissions/rules.js';
 import type { SandboxPolicy } from './policy.js';
 
@@ -94,10 +95,12 @@ export const NO_LEAVING_REASON =
  * - A bash command that asks to leave (dangerouslyDisableSandbox) while the sandbox is on and available: denied with
  *   NO_LEAVING_REASON when the policy does not allow unsandboxed commands; otherwise a deny of evaluate's stays a
  *   deny, and anything else is asked, with LEAVES_REASON, even where a rule or the mode allows it.
- * - A bash command that runs sandboxed: evaluate's decision, unless it asks and autoAllowBashIfSandboxed is on. Then
- *   evaluate once more in bypassPermissions mode, which still denies by a deny rule and still asks for what no mode
- *   skips (a safety concern, an ask rule, a command not understood beside a file deny rule): when that allows, allow
- *   with SANDBOXED_REASON; otherwise the first decision.
+ * - A bash command that runs sandboxed: evaluate's decision, unless it asks and autoAllowBashIfSandboxed is on, and
+ *   chapter 8 understands every part of it (no subject of callSubjects is `unknown`: what is not understood could
+ *   remove the workspace, which the sandbox lets a command write). Then evaluate once more in bypassPermissions mode,
+ *   which still denies by a deny rule and still asks for what no mode skips (a safety concern such as a recursive
+ *   removal of the workspace, an ask rule): when that allows, allow with SANDBOXED_REASON; otherwise the first
+ *   decision.
  */
 export async function sandboxDecision(
   call: ToolCall,
@@ -109,7 +112,8 @@ export async function sandboxDecision(
   // 2. Read the input (command, dangerouslyDisableSandbox) from call.arguments. When it asks to leave and the
   //    policy is enabled and the sandbox available: not allowUnsandboxedCommands -> deny (NO_LEAVING_REASON);
   //    d denies -> d; otherwise ask with LEAVES_REASON.
-  // 3. willSandbox false, d not an ask, or autoAllowBashIfSandboxed off: return d.
+  // 3. willSandbox false, d not an ask, autoAllowBashIfSandboxed off, or any subject of the call (callSubjects) is
+  //    unknown: return d.
   // 4. e = evaluate(rules, 'bypassPermissions', call, workspace, readOnly). e allows: allow with SANDBOXED_REASON.
   //    Otherwise return d.
   const { rules, mode, workspace, readOnly } = context;
@@ -130,6 +134,7 @@ export async function sandboxDecision(
   }
   if (!willSandbox(input, sandbox) || decided.behavior !== 'ask' || !sandbox.policy.autoAllowBashIfSandboxed)
     return decided;
+  if ((await callSubjects(call, workspace)).some((subject) => subject.unknown !== undefined)) return decided;
   const bypassed = await evaluate(rules, 'bypassPermissions', call, workspace, readOnly);
   return bypassed.behavior === 'allow' ? { behavior: 'allow', reason: SANDBOXED_REASON } : decided;
   // #endregion

@@ -8,12 +8,22 @@
  * profile for sandbox-exec. None of that is the chapter's lesson, so it is given here behind a small interface, which
  * the tests replace with a fake where they test the chapter's own code.
  *
- * The runtime also keeps the workspace's most dangerous files read-only whatever the policy says (its
- * DANGEROUS_FILES and DANGEROUS_DIRECTORIES: `.git/hooks`, `.gitconfig`, `.bashrc`, `.mcp.json`, `.vscode`,
- * `.claude/commands`, ...): a command that runs without a question must not be able to plant what runs the next time.
+ * What a command that runs without a question must never write is what runs, or what the agent is told, the next
+ * time: chapter 8's protected paths (`.claude` and its settings, `.git/hooks` and `.git/config`, `.vscode`,
+ * `.mcp.json`, `CLAUDE.md`, `.bashrc`, ...). runtimeConfig denies writing them in every folder the policy lets a
+ * command write, whatever the policy says. (The runtime has such a list of its own, but it protects them under the
+ * agent process's working directory, which is not always the workspace.)
  */
+
+/** The paths under a writable folder that stay read-only: chapter 8's protected paths, `.git` but its objects. */
+export function protectedWrites(folder: string): string[] {
+  const folders = [...PROTECTED_FOLDERS].flatMap((name) => (name === '.git' ? ['.git/hooks', '.git/config'] : [name]));
+  return [...folders, ...PROTECTED_FILES].map((name) => path.join(folder, name));
+}
 import { randomBytes } from 'node:crypto';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import path from 'node:path';
+import { PROTECTED_FILES, PROTECTED_FOLDERS } from '../permissions/protected-paths.js';
 import type { SandboxPolicy } from './policy.js';
 
 /** What the agent needs of a sandbox runtime. */
@@ -43,7 +53,7 @@ export function runtimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
     },
     filesystem: {
       allowWrite: policy.filesystem.allowWrite,
-      denyWrite: policy.filesystem.denyWrite,
+      denyWrite: [...policy.filesystem.denyWrite, ...policy.filesystem.allowWrite.flatMap(protectedWrites)],
       denyRead: policy.filesystem.denyRead,
       allowRead: policy.filesystem.allowRead,
     },

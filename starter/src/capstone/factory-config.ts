@@ -13,6 +13,9 @@ import type { Tool, ToolSet } from '../tool.js';
 import type { SessionHooks } from './command-hooks.js';
 import type { FactoryOptions, Models, ServerSource } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
+import type { Rule } from '../permissions/rules.js';
+import type { SandboxState } from '../sandbox/decision.js';
+import type { GateParts } from './factory-steps.js';
 import type { AgentSettings, WorkspaceTrust } from './trust.js';
 
 /** Everything buildAgent needs. Only `cwd`, `home`, `provider` and `settings` are required. */
@@ -50,7 +53,28 @@ export interface FactoryConfig {
   report?(note: string): void;
   /** The retries' wait and jitter (tests pass a clock that does not wait). */
   retry?: Pick<RetryPolicy, 'sleep' | 'random'>;
+  /** Chapter 16: the sandbox for this workspace (sandboxFor); without one, commands run as chapter 4 runs them. */
+  sandbox?: SandboxFor;
 }
+
+/** Chapter 16: what the sandbox changes in a build: the gate in front, the bash tool inside. */
+export interface SandboxPlug {
+  state: SandboxState;
+  /** What the settings could not widen, and why the sandbox is not running when it was asked for. */
+  warnings: string[];
+  gate(parts: GateParts): GateParts;
+  /** The client's tools (none: the built-in ones), with a bash tool that runs inside the sandbox. */
+  tools(client?: readonly Tool[]): Tool[];
+  close(): Promise<void>;
+}
+
+/** Chapter 16: makes the sandbox of a build from the workspace, the trust decision and the gate's rules. */
+export type SandboxFor = (context: {
+  cwd: string;
+  home: string;
+  trusted: boolean;
+  rules: readonly Rule[];
+}) => Promise<SandboxPlug | undefined>;
 
 /** A built agent, and everything around it a program needs. */
 export interface BuiltAgent {

@@ -14,13 +14,15 @@
  *
  * buildAgent itself is given: it decides the trust once (trustedSettings), makes each part in order with the
  * functions of factory-steps.ts (the gate, the saved session, the command hooks, the system prompt, the MCP servers,
- * the agent), and closes what was started when a part fails. The smaller pieces are in factory-pieces.ts, the types
+ * the agent), and closes what was started when a part fails. A program that brings a sandbox (chapter 16's
+ * sandboxFor, in config.sandbox) has it started first: it puts its decision in front of the gate and its bash tool
+ * in place of chapter 4's. The smaller pieces are in factory-pieces.ts, the types
  * in factory-config.ts.
  */
 
 import { withRetries } from '../retry/with-retries.js';
 import { lifetime, type BuiltAgent, type FactoryConfig } from './factory-config.js';
-import { retryPolicy } from './factory-pieces.js';
+import { permissionSetup, retryPolicy } from './factory-pieces.js';
 import { assembleAgent, commandHooksFor, gateFor, mcpFor, savedSessionFor, systemPromptFor } from './factory-steps.js';
 import { trustedSettings } from './trust.js';
 
@@ -43,7 +45,17 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
   try {
     const { settings, dropped } = trustedSettings(config.settings, trust);
     life.warnings.push(...dropped);
-    const gate = gateFor(config, settings);
+    const sandbox = await config.sandbox?.({
+      cwd: config.cwd,
+      home: config.home,
+      trusted: trust.trusted,
+      rules: permissionSetup(config.options ?? {}, settings).rules,
+    });
+    if (sandbox) {
+      life.cleanups.push(() => sandbox.close());
+      life.warnings.push(...sandbox.warnings);
+    }
+    const gate = sandbox ? sandbox.gate(gateFor(config, settings)) : gateFor(config, settings);
     const provider = withRetries(config.provider, {
       ...retryPolicy(config.options ?? {}, config.models ?? {}),
       ...config.retry,
@@ -53,7 +65,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
     const prompt = await systemPromptFor(config, saved, around, life);
     const mcp = await mcpFor(config, settings, trust, gate.ask, life);
     const { agent, tools } = await assembleAgent({
-      config,
+      config: sandbox ? { ...config, clientTools: sandbox.tools(config.clientTools) } : config,
       provider,
       gate,
       saved,

@@ -1,0 +1,60 @@
+/**
+ * Chapter 16: the sandbox, and the plug a program hands to chapter 15's factory (FactoryConfig.sandbox).
+ *
+ * sandboxFor reads the `sandbox` key of the settings files, merges it under the trust decision (sandboxPolicy),
+ * starts the runtime (startSandbox) and gives the factory what changes: a gate that asks sandboxDecision first, and a
+ * bash tool that runs inside. Settings without a `sandbox` key change nothing, and reach none of this chapter's code.
+ */
+import type { SandboxFor, SandboxPlug } from '../capstone/factory-config.js';
+import { bashTool } from '../tools/bash.js';
+import { sandboxedBash } from './bash.js';
+import { sandboxGate } from './gate.js';
+import { sandboxPolicy } from './policy.js';
+import { osSandbox, type SandboxRuntime } from './runtime.js';
+import { readSandboxLayers } from './settings.js';
+import { startSandbox } from './start.js';
+
+export * from './bash.js';
+export * from './decision.js';
+export * from './gate.js';
+export * from './policy.js';
+export * from './runtime.js';
+export * from './settings.js';
+export * from './start.js';
+
+/**
+ * The factory's sandbox for a workspace: undefined when no settings file has a `sandbox` key; one that changes
+ * nothing but says what was dropped when the merged policy is off; otherwise the merged policy started with `runtime` (the machine's, by default), every line of what was dropped and why the sandbox is
+ * not running as a warning, a gate with the sandbox's decision, and the bash tool (the client's, when it brings
+ * one: an editor's terminal) run inside. Throws SandboxUnavailableError with failIfUnavailable.
+ */
+export function sandboxFor(runtime: SandboxRuntime = osSandbox()): SandboxFor {
+  return async ({ cwd, home, trusted, rules }) => {
+    const layers = readSandboxLayers(cwd, home);
+    if (layers.length === 0) return undefined;
+    const workspace = { root: cwd, home };
+    const { policy, dropped } = await sandboxPolicy(layers, workspace, trusted);
+    if (!policy.enabled) {
+      const state = { policy, available: false };
+      return {
+        state,
+        warnings: dropped,
+        gate: (parts) => parts,
+        tools: (client = []) => [...client],
+        close: async () => {},
+      };
+    }
+    const started = await startSandbox(policy, runtime);
+    const plug: SandboxPlug = {
+      state: started.state,
+      warnings: [...dropped, ...started.notes],
+      gate: (parts) => sandboxGate(parts, rules, workspace, started.state),
+      tools: (client = []) => {
+        const bash = client.find((tool) => tool.name === 'bash') ?? bashTool;
+        return [...client.filter((tool) => tool !== bash), sandboxedBash(bash, started.state, runtime)];
+      },
+      close: () => started.stop(),
+    };
+    return plug;
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Chapter 16: the sandbox policy, merged from the settings files and held to the trust boundary.
+ *
+ * A sandbox is only as strong as the file that sets it up, and one of those files comes with the repository. So the
+ * merge does not treat every layer alike: a key that *narrows* the sandbox (turns it on, denies a folder, asks more)
+ * may come from any file, since a stricter boundary can only cost the person a question; a key that *widens* it (a
+ * folder to write outside the workspace, a host, a command that runs outside, fewer questions) is taken only from a
+ * file the person wrote: their own `~/.claude/settings.json` always, the project's `settings.local.json` in a folder
+ * they trusted, the committed `.claude/settings.json` never. What a file tried and could not do is one line in
+ * `dropped`, as chapter 15's trustedSettings reports what it left out.
+ */
+import { TodoError } from '../todo.js';
+import type { Workspace } from '../permissions/command.js';
+import { isInside, realLocation } from '../workspace.js';
+import { type SandboxLayer, sandboxPath } from './settings.js';
+
+/** The sandbox as the agent runs it: every path absolute, every list merged, every switch decided. */
+export interface SandboxPolicy {
+  /** Commands run inside the sandbox. */
+  enabled: boolean;
+  /** A command that runs inside the sandbox and would only be asked about by chapter 8's mode runs without asking. */
+  autoAllowBashIfSandboxed: boolean;
+  /** The model may ask for a command to run outside the sandbox (`dangerouslyDisableSandbox`); it is always asked. */
+  allowUnsandboxedCommands: boolean;
+  /** When the sandbox cannot start, the agent refuses to start, instead of asking about every command. */
+  failIfUnavailable: boolean;
+  /** Commands that run outside the sandbox, through chapter 8's questions (`docker`, `git push:*`). */
+  excludedCommands: string[];
+  filesystem: {
+    /** Where a command may write: the workspace, and what the files add. */
+    allowWrite: string[];
+    denyWrite: string[];
+    denyRead: string[];
+    /** Paths readable again inside a denied folder. */
+    allowRead: string[];
+  };
+  network: {
+    /** The hosts a command may reach through the sandbox's proxy; none by default. */
+    allowedDomains: string[];
+    allowUnixSockets: string[];
+    allowLocalBinding: boolean;
+  };
+  /** Run inside a container that cannot give bubblewrap its own namespaces (weaker: the person's choice only). */
+  enableWeakerNestedSandbox: boolean;
+}
+
+/** The policy with no settings at all: off, and when turned on, writes only in the workspace and no network. */
+export function defaultSandboxPolicy(root: string): SandboxPolicy {
+  return {
+    enabled: false,
+    autoAllowBashIfSandboxed: false,
+    allowUnsandboxedCommands: true,
+    failIfUnavailable: false,
+    excludedCommands: [],
+    filesystem: { allowWrite: [root], denyWrite: [], denyRead: [], allowRead: [] },
+    network: { allowedDomains: [], allowUnixSockets: [], allowLocalBinding: false },
+    enableWeakerNestedSandbox: false,
+  };
+}
+
+/** The switches, each with the value that widens the sandbox (given: which way each one points is Claude Code's). */
+export const WIDENING_SWITCHES = {
+  enabled: false,
+  autoAllowBashIfSandboxed: true,
+  allowUnsandboxedCommands: true,
+  failIfUnavailable: false,
+  enableWeakerNestedSandbox: true,
+} as const;
+
+/** The policy and a line for everything a layer tried and was not allowed to do. */
+export interface MergedPolicy {
+  policy: SandboxPolicy;
+  dropped: string[];
+}
+
+/**
+ * Merges the layers (readSandboxLayers: the person's file, the project's, the local one, in that order) over
+ * defaultSandboxPolicy(workspace.root). `trusted` is the person's decision about the folder (chapter 15).
+ *
+ * - A layer may widen the sandbox when it is the person's own (scope `user`), or the local file (`local`) of a
+ *   trusted folder; the committed project file (`project`) never may, trusted or not. Any layer may narrow it.
+ * - A switch (WIDENING_SWITCHES names the value of each that widens): the later layer wins, but a layer that may not
+ *   widen can only set the switch to its narrowing value. `network.allowLocalBinding: true` widens too.
+ * - Lists add up in the layers' order, paths made absolute with sandboxPath (given) and without repeats.
+ *   `denyWrite` and `denyRead` only narrow: always taken. `excludedCommands`, `filesystem.allowRead`,
+ *   `network.allowedDomains` and `network.allowUnixSockets` only widen. `filesystem.allowWrite` widens only when the
+ *   path really leads outside the workspace (realLocation: a committed symlink inside it may point anywhere); a path
+ *   inside the workspace is taken from any layer.
+ * - `dropped` has one line for each layer and key it could not use, naming the file and the key (a list's line names
+ *   the entries left out). A layer's line says why: the committed project file may not widen the sandbox, or the
+ *   local file may not in a folder the person has not trusted.
+ */
+export async function sandboxPolicy(
+  layers: readonly SandboxLayer[],
+  workspace: Workspace,
+  trusted: boolean,
+): Promise<MergedPolicy> {
+  // #region chapter 16: sandboxPolicy
+  // Write it from the contract above. Step by step instead: npm run reset -- chapter16 --guided
+  throw new TodoError(16, 'sandboxPolicy');
+  // #endregion
+}
