@@ -119,6 +119,7 @@ export function factorySession(
       clientTools: setup.tools,
       sessionId: setup.sessionId,
       report: (text) => note(`(session ${setup.sessionId}: ${text})`),
+      sandbox: kit.sandboxFor(),
     });
     for (const warning of built.warnings)
       note(`(session ${setup.sessionId}: ${kit.redactCredentials(warning, kit.secretsOf(process.env))})`);

@@ -41,12 +41,23 @@ function bannerLines(program: Program, agent: BuiltAgent): string[] {
     has(9)
       ? `executor: up to ${parallel} read-only call${parallel === 1 ? '' : 's'} at once; ${budget > 0 ? `tool output cut at ${budget} characters` : 'no output budget'}`
       : undefined,
+    sandboxLine(agent),
     !has(10)
       ? undefined
       : retries === 0
         ? 'retries: off'
         : `retries: up to ${retries} (waits of up to ${(policy.maxWaitMs ?? 0) / 1000} s)${policy.fallbackModel ? `; falls back to ${policy.fallbackModel} when overloaded` : ''}`,
   ].filter((line) => line !== undefined);
+}
+
+/** Chapter 16: the sandbox the commands run in, when it runs. */
+function sandboxLine(agent: BuiltAgent): string | undefined {
+  const state = agent.sandbox;
+  if (!state?.policy.enabled || !state.available) return undefined;
+  const { policy } = state;
+  const writes = policy.filesystem.allowWrite.length - 1;
+  const hosts = policy.network.allowedDomains;
+  return `sandbox: on · commands write only in the workspace${writes > 0 ? ` and ${writes} more folder(s)` : ''}, reach ${hosts.length > 0 ? hosts.join(', ') : 'no host'} · ${policy.autoAllowBashIfSandboxed ? 'a command inside runs without a question' : 'commands are still asked about'}${policy.excludedCommands.length > 0 ? ` · outside: ${policy.excludedCommands.join(', ')}` : ''}`;
 }
 
 /** A path under the home folder written from `~`, as a person reads it. */

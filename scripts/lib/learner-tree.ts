@@ -9,9 +9,10 @@
  *   turn, the loop, the factory and the program's parts), and without them nothing of the learner's would run at all
  *   before chapter 15 (their own SimpleAgent and StreamingAgent are the lessons of chapters 3 and 6, seen in the
  *   tests; the program runs chapter 7's loop, as every part after chapter 7 does);
- * - a chapter of 8 to 13 with any stub not written yet is left out of the agent: the stand-ins below replace the
- *   entry points the factory reaches, each with the part's neutral form (no retries, no MCP servers, one call at a
- *   time, ...), never a looser one (without chapter 8, every call but a built-in read is asked about);
+ * - a chapter of 8 to 13, or 16, with any stub not written yet is left out of the agent: the stand-ins below replace
+ *   the entry points the factory reaches, each with the part's neutral form (no retries, no MCP servers, one call at
+ *   a time, no sandbox, ...), never a looser one (without chapter 8, every call but a built-in read is asked about;
+ *   without chapter 16, a sandbox the settings turn on is off, said in one line, and every command is asked about);
  * - everything else is the learner's, as written: a stub of chapters 1-5 or 14 that is reached throws its TodoError,
  *   and the program says which chapter to finish.
  * A stub is "not written yet" while its body is still the generated `throw new TodoError(...)`.
@@ -34,7 +35,7 @@ import { ROOT } from './paths.js';
 import { listSources, parseRegions, type Region, rewriteRegions, todoImportFor } from './regions.js';
 
 /** The chapters whose part the factory leaves out when they are not finished (with the stand-ins below). */
-export const OPTIONAL_CHAPTERS = [8, 9, 10, 11, 12, 13] as const;
+export const OPTIONAL_CHAPTERS = [8, 9, 10, 11, 12, 13, 16] as const;
 /** The chapters whose unwritten stubs run the reference's body: the streaming turn, the loop, the program. */
 export const GLUE_CHAPTERS = [6, 7, 15] as const;
 
@@ -46,6 +47,7 @@ const LEFT_OUT: Record<(typeof OPTIONAL_CHAPTERS)[number], string> = {
   11: 'MCP servers (11)',
   12: 'saved sessions (12)',
   13: 'planning tools (13)',
+  16: 'the sandbox (16: commands are asked about as without it)',
 };
 
 /**
@@ -190,6 +192,17 @@ export const STAND_INS: Record<(typeof OPTIONAL_CHAPTERS)[number], Record<string
       'const builtins = [...builtinTools()].map((tool) => client.get(tool.name) ?? tool);',
       'const extra = [...client.values()].filter((tool) => !builtins.includes(tool));',
       'return [...builtins, ...extra, ...(parts.mcp ?? [])];',
+    ],
+  },
+  16: {
+    'chapter 16: sandboxPolicy': [
+      '// Stand-in (chapter 16 not finished): the sandbox stays off, and a setting that turns it on is said to be unused.',
+      'void trusted;',
+      'const asked = layers.filter((layer) => layer.sandbox.enabled === true).map((layer) => layer.file);',
+      'const dropped = asked.map(',
+      '  (file) => `${file}: sandbox.enabled not used: chapter 16 is not finished, so commands are asked about as without a sandbox`,',
+      ');',
+      'return { policy: defaultSandboxPolicy(workspace), dropped };',
     ],
   },
 };

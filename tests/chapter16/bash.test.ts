@@ -40,7 +40,7 @@ describe('sandboxedBash (src/sandbox/bash.ts)', () => {
       fake.names(),
       'sandboxedBash: wrap, then the violations of the result, then afterCommand (guided steps 3-5)',
     ).toEqual(['wrap', 'violations', 'afterCommand']);
-    const [wrap, violations, after] = fake.steps as [
+    const [wrap, violations, after] = fake.steps as unknown as [
       { command: string; id: string; signal?: AbortSignal },
       { id: string; output: string },
       { id: string },

@@ -18,6 +18,7 @@ import {
 import { folders, running } from './fixtures.js';
 
 const bash = (command: string, extra: Record<string, unknown> = {}): ToolCall => ({
+  type: 'tool_call',
   id: 'call-1',
   name: 'bash',
   arguments: { command, ...extra },
@@ -215,9 +216,14 @@ describe('sandboxDecision (src/sandbox/decision.ts)', () => {
 
   test('any other tool: evaluate, unchanged', async () => {
     const { decide, chapter8 } = setup();
-    const write: ToolCall = { id: 'w', name: 'write', arguments: { path: 'a.txt', content: 'x' } };
+    const write: ToolCall = { type: 'tool_call', id: 'w', name: 'write', arguments: { path: 'a.txt', content: 'x' } };
     expect(await decide(write), 'sandboxDecision: not bash -> evaluate (guided step 1)').toEqual(await chapter8(write));
-    const lookalike: ToolCall = { id: 'm', name: 'mcp__shell__bash', arguments: { command: 'npm test' } };
+    const lookalike: ToolCall = {
+      type: 'tool_call',
+      id: 'm',
+      name: 'mcp__shell__bash',
+      arguments: { command: 'npm test' },
+    };
     expect(await decide(lookalike), 'only the tool named bash is wrapped, so only it may be auto-allowed').toEqual(
       await chapter8(lookalike),
     );

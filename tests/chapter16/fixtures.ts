@@ -34,7 +34,7 @@ export const local = (sandbox: SandboxSettings): SandboxLayer => ({ file: LOCAL_
 
 /** A running sandbox's state for the workspace `root`, with `change` applied to the default policy. */
 export function running(root: string, change: (policy: SandboxPolicy) => void = () => {}): SandboxState {
-  const policy = defaultSandboxPolicy(root);
+  const policy = defaultSandboxPolicy({ root, home: path.join(root, '..', 'home') });
   policy.enabled = true;
   change(policy);
   return { policy, available: true };

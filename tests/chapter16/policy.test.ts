@@ -17,8 +17,8 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
   test('no layers: the default policy (off; writes only in the workspace; no hosts), nothing dropped', async () => {
     const { ws } = where();
     const merged = await sandboxPolicy([], ws, false);
-    expect(merged.policy, 'sandboxPolicy: start from defaultSandboxPolicy(workspace.root) (guided step 1)').toEqual(
-      defaultSandboxPolicy(ws.root),
+    expect(merged.policy, 'sandboxPolicy: start from defaultSandboxPolicy(workspace) (guided step 1)').toEqual(
+      defaultSandboxPolicy(ws),
     );
     expect(merged.dropped, 'nothing to drop').toEqual([]);
   });
@@ -66,7 +66,7 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
     expect(
       policy,
       'sandboxPolicy: nothing of a project file that widens is taken, trusted or not (guided step 2)',
-    ).toEqual(defaultSandboxPolicy(ws.root));
+    ).toEqual(defaultSandboxPolicy(ws));
     expect(dropped, 'one line per key it could not use (guided steps 3 and 4)').toHaveLength(6);
     for (const line of dropped) {
       expect(line.startsWith(`${PROJECT_FILE}: sandbox.`), `each line names the file and the key: ${line}`).toBe(true);
@@ -94,7 +94,7 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
     );
     const untrusted = await sandboxPolicy(layers, ws, false);
     expect(untrusted.policy, 'an untrusted local file widens nothing (guided step 2)').toEqual(
-      defaultSandboxPolicy(ws.root),
+      defaultSandboxPolicy(ws),
     );
     expect(untrusted.dropped, 'two lines: the list and the switch (guided steps 3 and 4)').toHaveLength(2);
     for (const line of untrusted.dropped) {
@@ -113,7 +113,7 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
           autoAllowBashIfSandboxed: false,
           allowUnsandboxedCommands: false,
           failIfUnavailable: true,
-          filesystem: { denyRead: ['~/.aws'], denyWrite: ['dist'] },
+          filesystem: { denyRead: ['~/.aws-backup'], denyWrite: ['dist'] },
         }),
       ],
       ws,
@@ -124,8 +124,9 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
       [policy.enabled, policy.autoAllowBashIfSandboxed, policy.allowUnsandboxedCommands, policy.failIfUnavailable],
       'each narrowing value of a later layer wins over the earlier layer (guided step 3)',
     ).toEqual([true, false, false, true]);
-    expect(policy.filesystem.denyRead, 'denyRead always added, as an absolute path (guided step 4)').toEqual([
-      path.join(ws.home, '.aws'),
+    expect(policy.filesystem.denyRead, 'denyRead always added, as an absolute path, after the defaults (guided step 4)').toEqual([
+      ...defaultSandboxPolicy(ws).filesystem.denyRead,
+      path.join(ws.home, '.aws-backup'),
     ]);
     expect(policy.filesystem.denyWrite, 'denyWrite always added, from the workspace root (guided step 4)').toEqual([
       path.join(ws.root, 'dist'),
@@ -244,9 +245,9 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
     const { ws } = where();
     const { policy } = await sandboxPolicy(
       [
-        user({ excludedCommands: ['docker', 'git push'], filesystem: { denyRead: ['~/.ssh/'] } }),
-        local({ excludedCommands: ['docker', 'kubectl'], filesystem: { denyRead: ['~/.ssh', '~/.gnupg'] } }),
-        project({ filesystem: { denyRead: ['~/.ssh'] } }),
+        user({ excludedCommands: ['docker', 'git push'], filesystem: { denyRead: ['~/keys/'] } }),
+        local({ excludedCommands: ['docker', 'kubectl'], filesystem: { denyRead: ['~/keys', '~/.ssh', '~/tokens'] } }),
+        project({ filesystem: { denyRead: ['~/keys'] } }),
       ],
       ws,
       true,
@@ -257,8 +258,8 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
     ).toEqual(['docker', 'git push', 'kubectl']);
     expect(
       policy.filesystem.denyRead,
-      '`~/.ssh/` and `~/.ssh` are one folder: the same absolute path, once (sandboxPath, guided steps 4 and 5)',
-    ).toEqual([path.join(ws.home, '.ssh'), path.join(ws.home, '.gnupg')]);
+      '`~/keys/` and `~/keys` are one folder, and ~/.ssh is denied already: each path once (sandboxPath, guided steps 4 and 5)',
+    ).toEqual([...defaultSandboxPolicy(ws).filesystem.denyRead, path.join(ws.home, 'keys'), path.join(ws.home, 'tokens')]);
   });
 
   test('the layers given are not changed', async () => {

@@ -13,7 +13,7 @@ const on = (change: (policy: ReturnType<typeof defaultSandboxPolicy>) => void = 
 describe('startSandbox (src/sandbox/start.ts)', () => {
   test('the policy is off: nothing is started or checked, nothing is said', async () => {
     const fake = fakeRuntime();
-    const policy = defaultSandboxPolicy('/repo');
+    const policy = defaultSandboxPolicy({ root: '/repo', home: '/home/me' });
     const started = await startSandbox(policy, fake.runtime);
     expect(started.state, 'startSandbox: off -> not available, the policy kept (guided step 1)').toEqual({
       policy,

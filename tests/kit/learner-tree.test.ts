@@ -31,7 +31,7 @@ describe('the learner tree the agent runs (scripts/lib/learner-tree.ts)', () => 
     expect(written, 'no region of the reference counts as not written').toEqual([]);
   });
 
-  it('every stand-in replaces a region the reference has, and only chapters 8-13 have stand-ins', () => {
+  it('every stand-in replaces a region the reference has, and only the optional chapters (8-13, 16) have stand-ins', () => {
     const regions = new Set(listRegions(REPO, 'solution').map((info) => `chapter ${info.chapter}: ${info.name}`));
     for (const [chapter, standIns] of Object.entries(STAND_INS)) {
       expect(OPTIONAL_CHAPTERS as readonly number[]).toContain(Number(chapter));
@@ -48,12 +48,14 @@ describe('the learner tree the agent runs (scripts/lib/learner-tree.ts)', () => 
     expect(agentTree(solution)).toEqual({ src: solution, leftOut: [], filled: [] });
   });
 
-  it('before chapter 8: chapters 8-13 left out, chapter 15 filled, one note; the copy type-checks with every stand-in', () => {
+  it('before chapter 8: chapters 8-13 and 16 left out, chapter 15 filled, one note; the copy type-checks with every stand-in', () => {
     const src = stubbedTree(tempFolder(), (region) => region.chapter > 7);
     const tree = agentTree(src);
-    expect(tree.leftOut).toEqual([8, 9, 10, 11, 12, 13]);
+    expect(tree.leftOut).toEqual([8, 9, 10, 11, 12, 13, 16]);
     expect(tree.filled).toEqual([15]);
-    expect(tree.note).toMatch(/^\(your code, without permission rules \(8: .*planning tools \(13\) until those/);
+    expect(tree.note).toMatch(
+      /^\(your code, without permission rules \(8: .*planning tools \(13\), the sandbox \(16: .*\) until those/,
+    );
     expect(tree.src, 'a copy under .kit/agent-tree, never the learner folder').toContain(
       path.join(REPO, '.kit/agent-tree'),
     );

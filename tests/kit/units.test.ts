@@ -209,7 +209,7 @@ describe('doctor checks (scripts/kit/doctor.ts)', () => {
   });
 });
 
-it('the chapter list has fifteen chapters', () => expect(CHAPTERS).toHaveLength(15));
+it('the chapter list has sixteen chapters', () => expect(CHAPTERS).toHaveLength(16));
 
 describe('parseTestArgs (scripts/lib/chapters.js, what npm test reads)', () => {
   it('splits chapters, target and vitest flags', () => {

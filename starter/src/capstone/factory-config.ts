@@ -100,6 +100,8 @@ export interface BuiltAgent {
   sessionHooks: SessionHooks;
   /** Things a person should know: skipped files and servers, imports not followed, a repaired session. */
   warnings: string[];
+  /** Chapter 16: the sandbox the commands run in (undefined without a `sandbox` setting). */
+  sandbox?: SandboxState;
   /** Ends the MCP servers and closes the session file; once, however often it is called. */
   close(): Promise<void>;
 }

@@ -87,6 +87,7 @@ export async function buildAgent(config: FactoryConfig): Promise<BuiltAgent> {
       mcp,
       sessionHooks: around,
       warnings: life.warnings,
+      ...(sandbox ? { sandbox: sandbox.state } : {}),
       close: life.close,
     };
   } catch (error) {

@@ -10,6 +10,7 @@
  * `dropped`, as chapter 15's trustedSettings reports what it left out.
  */
 import { TodoError } from '../todo.js';
+import path from 'node:path';
 import type { Workspace } from '../permissions/command.js';
 import { isInside, realLocation } from '../workspace.js';
 import { type SandboxLayer, sandboxPath } from './settings.js';
@@ -44,15 +45,38 @@ export interface SandboxPolicy {
   enableWeakerNestedSandbox: boolean;
 }
 
-/** The policy with no settings at all: off, and when turned on, writes only in the workspace and no network. */
-export function defaultSandboxPolicy(root: string): SandboxPolicy {
+/**
+ * What a command inside the sandbox may not read in the person's home whatever the settings say, unless their own
+ * file reads it again (allowRead): the keys and tokens of the usual tools, and the agents' own files (their settings,
+ * Claude Code's credentials, the kit's saved sessions).
+ */
+export const CREDENTIAL_PATHS: readonly string[] = [
+  '.ssh',
+  '.aws',
+  '.azure',
+  '.gnupg',
+  '.netrc',
+  '.docker',
+  '.kube',
+  '.config/gcloud',
+  '.config/gh',
+  '.claude',
+  '.coding-agent',
+];
+
+/**
+ * The policy with no settings at all: off; when turned on, commands write only in the workspace, reach no host, and
+ * read everything but the person's credentials (CREDENTIAL_PATHS under `workspace.home`).
+ */
+export function defaultSandboxPolicy(workspace: Workspace): SandboxPolicy {
+  const denyRead = CREDENTIAL_PATHS.map((name) => path.join(workspace.home, name));
   return {
     enabled: false,
     autoAllowBashIfSandboxed: false,
     allowUnsandboxedCommands: true,
     failIfUnavailable: false,
     excludedCommands: [],
-    filesystem: { allowWrite: [root], denyWrite: [], denyRead: [], allowRead: [] },
+    filesystem: { allowWrite: [workspace.root], denyWrite: [], denyRead, allowRead: [] },
     network: { allowedDomains: [], allowUnixSockets: [], allowLocalBinding: false },
     enableWeakerNestedSandbox: false,
   };
@@ -75,7 +99,7 @@ export interface MergedPolicy {
 
 /**
  * Merges the layers (readSandboxLayers: the person's file, the project's, the local one, in that order) over
- * defaultSandboxPolicy(workspace.root). `trusted` is the person's decision about the folder (chapter 15).
+ * defaultSandboxPolicy(workspace). `trusted` is the person's decision about the folder (chapter 15).
  *
  * - A layer may widen the sandbox when it is the person's own (scope `user`), or the local file (`local`) of a
  *   trusted folder; the committed project file (`project`) never may, trusted or not. Any layer may narrow it.
