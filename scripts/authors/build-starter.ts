@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseScriptArgs } from '../kit/args.js';
-import { buildWorkspace, type Edition, listSources, treeRegions } from '../lib/regions.js';
+import { buildWorkspace, type Edition, listSources, treeRegions, withoutLinterNotes } from '../lib/regions.js';
 import { ROOT } from '../lib/paths.js';
 
 const solutionSrc = path.join(ROOT, 'solution/src');
@@ -21,8 +21,7 @@ const starterSrc = path.join(ROOT, 'starter/src');
  */
 export function starterFiles(edition: Edition = 'contract'): Map<string, string> {
   const { files } = buildWorkspace(solutionSrc, () => true, new Map(), edition);
-  for (const [rel, text] of files)
-    files.set(rel, text.replace(/^\/\/ biome-ignore lint\/correctness\/noUnusedImports:.*\n/gm, ''));
+  for (const [rel, text] of files) files.set(rel, withoutLinterNotes(text));
   return files;
 }
 

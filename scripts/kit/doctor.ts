@@ -1,7 +1,7 @@
 /** npm run doctor: checks the set-up and says how to fix each problem found. */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildWorkspace, listSources, rewriteRegions } from '../lib/regions.js';
+import { buildWorkspace, listSources, rewriteRegions, withoutLinterNotes } from '../lib/regions.js';
 import { chaptersWithTests, parseCommandArgs } from './args.js';
 import { filesToRerun, unfinishedRegions } from './rerun.js';
 import { runTests, scoreByChapter, type TestOutcome } from './run-tests.js';
@@ -92,9 +92,10 @@ export function installCheck(root: string): Check[] {
 export function starterSyncCheck(root: string): Check[] {
   const starterSrc = path.join(root, 'starter/src');
   const generated = buildWorkspace(path.join(root, 'solution/src'), () => true).files;
-  // Region bodies emptied, and the TodoError import dropped (a file whose stubs are all written may lose it).
+  // Region bodies emptied, the TodoError import dropped (a file whose stubs are all written may lose it), and the
+  // solution's notes to the linter, which the starter never has.
   const outside = (text: string, rel: string) =>
-    rewriteRegions(text, '', () => [], rel)
+    rewriteRegions(withoutLinterNotes(text), '', () => [], rel)
       .split('\n')
       .filter((line) => !/^import \{ TodoError \} from '[./]+todo\.js';$/.test(line));
   const problems: Check[] = [];
@@ -238,8 +239,30 @@ export async function runChecks(root: string, fresh = false): Promise<Check[]> {
   return checks;
 }
 
+/**
+ * Chapter 16's sandbox: whether it can run on this machine (Anthropic's sandbox runtime checks its own programs).
+ * Only a warning: the chapter's graded tests that need it are skipped where it cannot, and say why.
+ */
+export async function sandboxCheck(): Promise<Check> {
+  const { sandboxMissing } = await import('../../solution/src/sandbox/runtime.js');
+  const missing = await sandboxMissing();
+  if (missing.length === 0)
+    return { ok: true, what: 'the sandbox can run here (chapter 16: bubblewrap, socat, ripgrep)' };
+  const linux = process.platform === 'linux';
+  return {
+    ok: false,
+    warn: true,
+    what: `the sandbox cannot run here (${missing.join('; ')}): chapter 16's real-boundary tests are skipped, and the agent asks about every command as without a sandbox`,
+    fix: linux
+      ? 'Install its programs: "sudo apt-get install bubblewrap socat ripgrep" (Debian, Ubuntu), "sudo dnf install bubblewrap socat ripgrep" (Fedora)'
+      : process.platform === 'darwin'
+        ? 'Install ripgrep ("brew install ripgrep"); sandbox-exec comes with macOS'
+        : 'The sandbox runs on Linux and macOS (on Windows, inside WSL 2)',
+  };
+}
+
 export async function doctorChecks(root: string): Promise<Check[]> {
-  return [...setupChecks(root), ...(await runChecks(root))];
+  return [...setupChecks(root), await sandboxCheck(), ...(await runChecks(root))];
 }
 
 function printCheck(check: Check): void {
@@ -253,7 +276,7 @@ export async function doctorCommand(root: string, args: string[] = []): Promise<
     'npm run doctor [-- --fresh]  (--fresh: run the failures read back from .kit/results.json again, to check the cache)',
     { args, options: { fresh: { type: 'boolean' } } },
   );
-  const checks = setupChecks(root);
+  const checks = [...setupChecks(root), await sandboxCheck()];
   checks.forEach(printCheck);
   // The test run takes a few seconds when little is cached: say so if it takes more than one.
   const timer = setTimeout(() => console.log(dim("… running every chapter's tests and the type check")), 1000);

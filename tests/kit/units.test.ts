@@ -7,7 +7,7 @@ import { parseCommandArgs, UsageError } from '../../scripts/kit/args.js';
 import { CHAPTERS } from '../../scripts/lib/chapters.js';
 import { listRegions } from '../../scripts/lib/regions.js';
 import { unifiedDiff } from '../../scripts/kit/diff.js';
-import { installCheck, nodeCheck, staleCacheCheck } from '../../scripts/kit/doctor.js';
+import { installCheck, nodeCheck, staleCacheCheck, starterSyncCheck } from '../../scripts/kit/doctor.js';
 import { hintLevels, nextHint, parseHints, readHintState, resetHintState } from '../../scripts/kit/hints.js';
 import { firstUnfinished, messageNamesStep, suiteNamesStub, type LearnerStub } from '../../scripts/kit/stubs.js';
 import { stripAnsi } from '../../scripts/kit/outcomes.js';
@@ -210,6 +210,9 @@ describe('doctor checks (scripts/kit/doctor.ts)', () => {
 });
 
 it('the chapter list has sixteen chapters', () => expect(CHAPTERS).toHaveLength(16));
+
+it("doctor finds the kit's own starter in step with the solution (the solution's notes to the linter are not a change)", () =>
+  expect(starterSyncCheck(REPO)).toEqual([{ ok: true, what: 'starter/src matches the kit outside your stubs' }]));
 
 describe('parseTestArgs (scripts/lib/chapters.js, what npm test reads)', () => {
   it('splits chapters, target and vitest flags', () => {
