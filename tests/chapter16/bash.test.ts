@@ -117,10 +117,10 @@ describe('sandboxedBash (src/sandbox/bash.ts)', () => {
     const inner = recordingBash();
     const tool = sandboxedBash(inner.tool, running(root), fake.runtime);
     const error = await tool.execute({ command: 'ls' }, { cwd: root }).catch((caught: unknown) => caught);
-    expect((error as Error).message, "sandboxedBash: the wrap's failure is the call's").toContain(
+    expect(inner.inputs, 'sandboxedBash: nothing runs unwrapped when the wrap fails (guided step 3)').toEqual([]);
+    expect(String((error as Error | undefined)?.message), "sandboxedBash: the wrap's failure is the call's").toContain(
       'could not be set up',
     );
-    expect(inner.inputs, 'sandboxedBash: nothing runs unwrapped when the wrap fails (guided step 3)').toEqual([]);
     expect(fake.names(), 'afterCommand runs after a failed wrap too (guided step 5)').toEqual(['wrap', 'afterCommand']);
   });
 
@@ -146,7 +146,7 @@ describe('sandboxedBash (src/sandbox/bash.ts)', () => {
     }
   });
 
-  test('dangerouslyDisableSandbox: false is taken out too, and the rest of the input is passed on', async () => {
+  test('dangerouslyDisableSandbox: offered to the model under the same tool name, taken out even when false; the rest is passed on', async () => {
     const { root } = folders();
     const fake = fakeRuntime();
     const inner = recordingBash();
@@ -155,15 +155,14 @@ describe('sandboxedBash (src/sandbox/bash.ts)', () => {
     expect(inner.inputs, 'sandboxedBash: inner gets { ...rest, command: wrapped } (guided steps 1 and 4)').toEqual([
       { command: 'echo inside; npm test', timeout_ms: 1234 },
     ]);
-  });
-
-  test('the tool keeps its name and offers the model dangerouslyDisableSandbox', () => {
-    const { root } = folders();
-    const tool = sandboxedBash(bashTool, running(root), fakeRuntime().runtime);
     const definition = toolDefinition(tool);
     expect(definition.name, 'the same name: the rules written for bash still apply').toBe('bash');
     const properties = (definition.inputSchema as { properties: Record<string, unknown> }).properties;
-    expect(Object.keys(properties).sort()).toEqual(['command', 'dangerouslyDisableSandbox', 'timeout_ms']);
+    expect(Object.keys(properties).sort(), 'the model is offered dangerouslyDisableSandbox').toEqual([
+      'command',
+      'dangerouslyDisableSandbox',
+      'timeout_ms',
+    ]);
     expect(tool.input.safeParse({ command: 'ls', dangerouslyDisableSandbox: 'yes' }).success, 'a boolean only').toBe(
       false,
     );

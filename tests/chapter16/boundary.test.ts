@@ -6,7 +6,8 @@
  * tests exercise is graded everywhere by the other files of this chapter.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -17,6 +18,7 @@ import { sandboxPolicy } from 'kit/sandbox/policy';
 import { osSandbox, sandboxMissing } from 'kit/sandbox/runtime';
 import type { SandboxSettings } from 'kit/sandbox/settings';
 import { startSandbox } from 'kit/sandbox/start';
+import { HANG_MS } from '../helpers/limits.js';
 import { folders, user } from './fixtures.js';
 
 const missing = await sandboxMissing();
@@ -33,8 +35,38 @@ const title = (what: string, also: string[] = []) => {
   return why.length === 0 ? what : `${what} (skipped here: ${why.join('; ')}; npm run doctor says how to install it)`;
 };
 
+/**
+ * Runs `work` while no other test thread of this process runs a sandbox. The runtime is one per process: its proxy
+ * names its private socket by the process id and a counter of its own module, so two test threads (verify runs many
+ * workspaces in one process) would take the same socket. Waits on the lock's release, never longer than HANG_MS.
+ */
+async function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const lock = path.join(tmpdir(), `kit-sandbox-lock-${process.pid}`);
+  const gaveUp = Date.now() + HANG_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (Date.now() > gaveUp)
+        throw new Error(`another test thread held the sandbox for ${HANG_MS / 1000} s: it hangs`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  try {
+    return await work();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
 /** Runs `commands` one by one inside a sandbox made from the person's `settings`, in a fresh workspace. */
 async function inside(settings: SandboxSettings, commands: (where: ReturnType<typeof folders>) => string[]) {
+  return oneAtATime(() => insideNow(settings, commands));
+}
+
+async function insideNow(settings: SandboxSettings, commands: (where: ReturnType<typeof folders>) => string[]) {
   const where = folders();
   const { policy } = await sandboxPolicy(
     [user({ enabled: true, ...settings })],

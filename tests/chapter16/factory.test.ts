@@ -121,12 +121,20 @@ describe('the sandbox in the built agent (src/sandbox/index.ts: sandboxFor)', ()
     ).toBe(false);
   });
 
-  test('settings without a sandbox key change nothing: chapter 4 tool, no runtime touched', async () => {
+  test('a sandbox that is off, or no sandbox key at all, changes nothing: chapter 4 tool, no runtime touched', async () => {
+    const off = await sandboxed({ enabled: false, autoAllowBashIfSandboxed: true });
+    const { built } = await build([bashCall('c1', 'echo hi'), assistantText('done')], off);
+    await runPrompt(built, 'go');
+    expect(off.runtime.names(), 'sandboxPolicy gave a policy that is off: nothing is started or checked').toEqual([]);
+    expect(
+      off.asked.map((request) => request.call.name),
+      'and the command is asked about as chapter 8 asks',
+    ).toEqual(['bash']);
     const { cwd, home } = workspace();
     const runtime = fakeRuntime();
-    const { built } = await build([assistantText('done')], { cwd, home, sandbox: sandboxFor(runtime.runtime) });
-    expect(runtime.names(), 'sandboxFor: no sandbox key -> undefined').toEqual([]);
-    const schema = JSON.stringify(built.tools.get('bash')?.input);
+    const plain = await build([assistantText('done')], { cwd, home, sandbox: sandboxFor(runtime.runtime) });
+    expect(runtime.names(), 'sandboxFor: no sandbox key -> no sandbox').toEqual([]);
+    const schema = JSON.stringify(plain.built.tools.get('bash')?.input);
     expect(schema.includes('dangerouslyDisableSandbox'), "chapter 4's bash tool, as it was").toBe(false);
   });
 });

@@ -124,10 +124,10 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
       [policy.enabled, policy.autoAllowBashIfSandboxed, policy.allowUnsandboxedCommands, policy.failIfUnavailable],
       'each narrowing value of a later layer wins over the earlier layer (guided step 3)',
     ).toEqual([true, false, false, true]);
-    expect(policy.filesystem.denyRead, 'denyRead always added, as an absolute path, after the defaults (guided step 4)').toEqual([
-      ...defaultSandboxPolicy(ws).filesystem.denyRead,
-      path.join(ws.home, '.aws-backup'),
-    ]);
+    expect(
+      policy.filesystem.denyRead,
+      'denyRead always added, as an absolute path, after the defaults (guided step 4)',
+    ).toEqual([...defaultSandboxPolicy(ws).filesystem.denyRead, path.join(ws.home, '.aws-backup')]);
     expect(policy.filesystem.denyWrite, 'denyWrite always added, from the workspace root (guided step 4)').toEqual([
       path.join(ws.root, 'dist'),
     ]);
@@ -259,7 +259,11 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
     expect(
       policy.filesystem.denyRead,
       '`~/keys/` and `~/keys` are one folder, and ~/.ssh is denied already: each path once (sandboxPath, guided steps 4 and 5)',
-    ).toEqual([...defaultSandboxPolicy(ws).filesystem.denyRead, path.join(ws.home, 'keys'), path.join(ws.home, 'tokens')]);
+    ).toEqual([
+      ...defaultSandboxPolicy(ws).filesystem.denyRead,
+      path.join(ws.home, 'keys'),
+      path.join(ws.home, 'tokens'),
+    ]);
   });
 
   test('the layers given are not changed', async () => {

@@ -7,7 +7,7 @@
  * that asks to leave the sandbox) goes to the gate with a question forced through the gate's mustAsk seam, as a
  * PreToolUse hook's `ask` does, so a rule that allows the command cannot answer for the person. The rest is the gate's.
  */
-import type { GateParts } from '../capstone/factory-steps.js';
+import type { GateParts } from '../capstone/factory-config.js';
 import type { Workspace } from '../permissions/command.js';
 import { READ_ONLY_TOOLS } from '../permissions/evaluate.js';
 import type { PermissionGate } from '../permissions/gate.js';

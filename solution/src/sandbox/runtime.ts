@@ -15,16 +15,17 @@
  * agent process's working directory, which is not always the workspace.)
  */
 
-/** The paths under a writable folder that stay read-only: chapter 8's protected paths, `.git` but its objects. */
-export function protectedWrites(folder: string): string[] {
-  const folders = [...PROTECTED_FOLDERS].flatMap((name) => (name === '.git' ? ['.git/hooks', '.git/config'] : [name]));
-  return [...folders, ...PROTECTED_FILES].map((name) => path.join(folder, name));
-}
 import { randomBytes } from 'node:crypto';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import path from 'node:path';
 import { PROTECTED_FILES, PROTECTED_FOLDERS } from '../permissions/protected-paths.js';
 import type { SandboxPolicy } from './policy.js';
+
+/** The paths under a writable folder that stay read-only: chapter 8's protected paths, `.git` but its objects. */
+export function protectedWrites(folder: string): string[] {
+  const folders = [...PROTECTED_FOLDERS].flatMap((name) => (name === '.git' ? ['.git/hooks', '.git/config'] : [name]));
+  return [...folders, ...PROTECTED_FILES].map((name) => path.join(folder, name));
+}
 
 /** What the agent needs of a sandbox runtime. */
 export interface SandboxRuntime {

@@ -15,7 +15,6 @@ import type { FactoryOptions, Models, ServerSource } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import type { Rule } from '../permissions/rules.js';
 import type { SandboxState } from '../sandbox/decision.js';
-import type { GateParts } from './factory-steps.js';
 import type { AgentSettings, WorkspaceTrust } from './trust.js';
 
 /** Everything buildAgent needs. Only `cwd`, `home`, `provider` and `settings` are required. */
@@ -55,6 +54,16 @@ export interface FactoryConfig {
   retry?: Pick<RetryPolicy, 'sleep' | 'random'>;
   /** Chapter 16: the sandbox for this workspace (sandboxFor); without one, commands run as chapter 4 runs them. */
   sandbox?: SandboxFor;
+}
+
+/** The permission gate, with what shares its line of questions (gateFor in factory-steps.ts makes it). */
+export interface GateParts {
+  gate: PermissionGate;
+  /** The person's ask and plan approval, one question at a time for every agent of the run. */
+  ask?: AskPermission;
+  approvePlan?: ApprovePlan;
+  /** A PreToolUse hook's `ask` reason, by call id: commandHooksFor records it, the gate's mustAsk takes it once. */
+  hookAsks: Map<string, string>;
 }
 
 /** Chapter 16: what the sandbox changes in a build: the gate in front, the bash tool inside. */

@@ -12,7 +12,7 @@ import { Agent } from '../agent.js';
 import { McpServers } from '../mcp/servers.js';
 import { outputBudget } from '../output-budget.js';
 import { parallelExecutor } from '../parallel-executor.js';
-import { createPermissionGate, type AskPermission, type PermissionGate } from '../permissions/gate.js';
+import { createPermissionGate, type AskPermission } from '../permissions/gate.js';
 import { exitPlanModeTool, planModeHooks } from '../planning/plan-mode.js';
 import { createTaskTool, TASK, type ChildSpec } from '../planning/task.js';
 import { todoWriteTool } from '../planning/todo-list.js';
@@ -22,7 +22,9 @@ import { buildSystemPrompt } from '../session/system-prompt.js';
 import { SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
 import { commandHooks, sessionHooks, type SessionHooks } from './command-hooks.js';
-import type { FactoryConfig, Lifetime } from './factory-config.js';
+import type { FactoryConfig, GateParts, Lifetime } from './factory-config.js';
+
+export type { GateParts } from './factory-config.js';
 import {
   agentHooks,
   agentTools,
@@ -40,16 +42,6 @@ import { queuedQuestions } from './question.js';
 import { redactCredentials, secretsOf } from './secrets.js';
 import { mcpServerApproved, type AgentSettings, type WorkspaceTrust } from './trust.js';
 import { randomUUID } from 'node:crypto';
-
-/** The permission gate, with what shares its line of questions. */
-export interface GateParts {
-  gate: PermissionGate;
-  /** The person's ask and plan approval, one question at a time for every agent of the run. */
-  ask?: AskPermission;
-  approvePlan?: ApprovePlan;
-  /** A PreToolUse hook's `ask` reason, by call id: commandHooksFor records it, the gate's mustAsk takes it once. */
-  hookAsks: Map<string, string>;
-}
 
 /**
  * The permission gate for `settings` (already the trusted ones: buildAgent gives no other), in the workspace of
