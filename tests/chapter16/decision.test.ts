@@ -214,6 +214,17 @@ describe('sandboxDecision (src/sandbox/decision.ts)', () => {
     ).toEqual(await chapter8(bash('docker run --rm alpine')));
   });
 
+  test('a command that is not text (the model is an untrusted user) is judged as chapter 8 judges it, never a crash', async () => {
+    const { decide, chapter8 } = setup((policy) => {
+      policy.autoAllowBashIfSandboxed = true;
+      policy.excludedCommands = ['docker'];
+    });
+    const odd = { ...bash('x'), arguments: { command: 42 } } as ToolCall;
+    expect(await decide(odd), 'sandboxDecision: read the command only when it is a string (guided step 2)').toEqual(
+      await chapter8(odd),
+    );
+  });
+
   test('any other tool: evaluate, unchanged', async () => {
     const { decide, chapter8 } = setup();
     const write: ToolCall = { type: 'tool_call', id: 'w', name: 'write', arguments: { path: 'a.txt', content: 'x' } };

@@ -73,7 +73,12 @@ describe('sandboxPolicy (src/sandbox/policy.ts)', () => {
       expect(line, 'and says why (guided step 2)').toContain('the committed project file may not widen the sandbox');
     }
     const line = (key: string) => dropped.find((one) => one.includes(`sandbox.${key} `)) ?? '';
-    expect(line('excludedCommands'), 'a list line names its entries (guided step 4)').toMatch(/curl.*docker/);
+    expect(line('excludedCommands'), 'a list line names its entries, joined with ", " (guided step 4)').toContain(
+      'curl, docker',
+    );
+    expect(line('network.allowUnixSockets'), 'the sockets too, each key its own line (guided step 4)').toContain(
+      '/var/run/docker.sock',
+    );
     expect(line('network.allowedDomains'), 'a list line names its entries (guided step 4)').toContain('evil.example');
     expect(line('filesystem.allowWrite'), 'the write outside is named (guided step 4)').toContain(outside);
     expect(line('filesystem.allowRead'), 'paths are named as absolute paths (guided step 4)').toContain(

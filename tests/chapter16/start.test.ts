@@ -93,14 +93,14 @@ describe('startSandbox (src/sandbox/start.ts)', () => {
   });
 
   test('failIfUnavailable: the agent does not start without its sandbox', async () => {
-    const missing = fakeRuntime({ missing: ['bubblewrap (bwrap) not installed'] });
+    const missing = fakeRuntime({ missing: ['bubblewrap (bwrap) not installed', 'socat not installed'] });
     const strict = on((policy) => void (policy.failIfUnavailable = true));
     const error = await startSandbox(strict, missing.runtime).catch((caught: unknown) => caught);
     expect(error, 'startSandbox: failIfUnavailable -> a SandboxUnavailableError (guided step 3)').toBeInstanceOf(
       SandboxUnavailableError,
     );
-    expect((error as Error).message, 'naming the reasons (guided step 3)').toContain(
-      'bubblewrap (bwrap) not installed',
+    expect((error as Error).message, 'naming the reasons, joined with "; " (guided step 3)').toContain(
+      'bubblewrap (bwrap) not installed; socat not installed',
     );
 
     const rejecting = fakeRuntime({

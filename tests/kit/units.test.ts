@@ -28,6 +28,7 @@ import { compileErrors } from '../../scripts/kit/compiles.js';
 import { sessionCostText } from '../../scripts/lib/agent-kit.js';
 import { parseTestArgs } from '../../scripts/lib/chapters.js';
 import { HOLD_MS, redactingWriter } from '../../scripts/lib/redacting-writer.js';
+import { withoutRuntimeLeftovers } from '../../solution/src/sandbox/bash.js';
 import { read, REPO } from './helpers.js';
 
 describe('unifiedDiff (scripts/kit/diff.ts)', () => {
@@ -210,6 +211,18 @@ describe('doctor checks (scripts/kit/doctor.ts)', () => {
 });
 
 it('the chapter list has sixteen chapters', () => expect(CHAPTERS).toHaveLength(16));
+
+it("chapter 16's tool drops chapter 4's note about leftovers only when they are all the sandbox's own processes", () => {
+  const note = (names: string) => `Stopped 2 process(es) the command left running in the background: ${names}`;
+  const own = note(
+    '12 socat TCP6-LISTEN:1080,fork UNIX-CONNECT:/tmp/claude-http-1.sock; 13 bwrap --new-session --die-with-parent',
+  );
+  expect(withoutRuntimeLeftovers(`exit code: 0\n${own}`)).toBe('exit code: 0');
+  const mine = note('12 socat TCP6-LISTEN:1080,fork UNIX-CONNECT:/tmp/x.sock; 14 sleep 100');
+  expect(withoutRuntimeLeftovers(`exit code: 0\n${mine}`), "the command's own sleep is still named").toBe(
+    `exit code: 0\n${mine}`,
+  );
+});
 
 it("doctor finds the kit's own starter in step with the solution (the solution's notes to the linter are not a change)", () =>
   expect(starterSyncCheck(REPO)).toEqual([{ ok: true, what: 'starter/src matches the kit outside your stubs' }]));

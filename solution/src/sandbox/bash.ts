@@ -29,15 +29,16 @@ const leave = z
 export type SandboxedBashInput = SandboxedInput & { timeout_ms?: number };
 
 /**
- * `text` without chapter 4's note about processes left running when every one it names is the runtime's own network
- * bridge inside the sandbox (a `socat ... UNIX-CONNECT:` that ends with the sandbox): they are not the command's.
+ * `text` without chapter 4's note about processes left running when every one it names is the runtime's own: its
+ * network bridge inside the sandbox (a `socat ... UNIX-CONNECT:`) or bubblewrap itself, caught while it exits after
+ * the command. They end with the sandbox, and they are not the command's.
  */
 export function withoutRuntimeLeftovers(text: string): string {
   return text
     .split('\n')
     .filter((line) => {
       const stopped = /^Stopped \d+ process\(es\) the command left running in the background: (.*)$/.exec(line);
-      return !stopped?.[1]!.split('; ').every((one) => /^\d+ socat .*UNIX-CONNECT:/.test(one));
+      return !stopped?.[1]!.split('; ').every((one) => /^\d+ (socat .*UNIX-CONNECT:|bwrap )/.test(one));
     })
     .join('\n');
 }
