@@ -254,9 +254,11 @@ export async function sandboxCheck(): Promise<Check> {
     warn: true,
     what: `the sandbox cannot run here (${missing.join('; ')}): chapter 16's real-boundary tests are skipped, and the agent asks about every command as without a sandbox`,
     fix: linux
-      ? 'Install its programs: "sudo apt-get install bubblewrap socat ripgrep" (Debian, Ubuntu), "sudo dnf install bubblewrap socat ripgrep" (Fedora)'
+      ? missing.some((reason) => reason.includes('namespaces'))
+        ? 'bubblewrap needs user namespaces: outside a container they are on by default; in Docker, run with --security-opt seccomp=unconfined (or use the host)'
+        : 'Install its programs: "sudo apt-get install bubblewrap socat ripgrep" (Debian, Ubuntu), "sudo dnf install bubblewrap socat ripgrep" (Fedora)'
       : process.platform === 'darwin'
-        ? 'Install ripgrep ("brew install ripgrep"); sandbox-exec comes with macOS'
+        ? 'On macOS the runtime uses sandbox-exec, which comes with the system: the reason above says what it could not use'
         : 'The sandbox runs on Linux and macOS (on Windows, inside WSL 2)',
   };
 }

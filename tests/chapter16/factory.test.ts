@@ -47,6 +47,24 @@ describe('the sandbox in the built agent (src/sandbox/index.ts: sandboxFor)', ()
     expect(setup.runtime.names().at(-1), "the build's close stops the sandbox").toBe('stop');
   });
 
+  test("chapter 8's file deny rules hold inside the sandbox: denied reads hidden, denied edits read-only", async () => {
+    const setup = await sandboxed(
+      { enabled: true, autoAllowBashIfSandboxed: true },
+      {
+        '.claude/settings.json': {
+          permissions: { deny: ['Read(./.env)', 'Read(~/.config/tokens/**)', 'Edit(dist/**)'] },
+        },
+      },
+    );
+    await build([assistantText('done')], setup);
+    const start = setup.runtime.steps.find((one) => one.step === 'start');
+    const { filesystem } = start?.step === 'start' ? start.policy : { filesystem: { denyRead: [], denyWrite: [] } };
+    expect(filesystem.denyRead, 'sandboxFor: Read deny rules become denyRead (a /** pattern names its folder)').toEqual(
+      expect.arrayContaining([`${setup.cwd}/.env`, `${setup.home}/.config/tokens`]),
+    );
+    expect(filesystem.denyWrite, 'an Edit deny rule becomes denyWrite').toContain(`${setup.cwd}/dist`);
+  });
+
   test('the sandbox cannot start: the person is told once, and the command is asked about as chapter 8 asks', async () => {
     const runtime = fakeRuntime({ missing: ['bubblewrap (bwrap) not installed'] });
     const setup = await sandboxed({ enabled: true, autoAllowBashIfSandboxed: true }, {}, runtime);

@@ -19,7 +19,11 @@ const KEY = 'sk-dummy-KEY-THAT-MUST-NOT-LEAK-4242';
 
 /** A workspace whose person turned the sandbox on with auto-allow, and a secret in their ~/.ssh. */
 function folder() {
-  const where = agentWorkspace(tempFolder, { 'README.md': 'hi\n' });
+  const where = agentWorkspace(tempFolder, {
+    'README.md': 'hi\n',
+    '.env': 'DB_PASSWORD=hunter2\n',
+    '.claude/settings.json': JSON.stringify({ permissions: { deny: ['Read(./.env)'] } }),
+  });
   mkdirSync(path.join(where.home, '.claude'), { recursive: true });
   writeFileSync(
     path.join(where.home, '.claude/settings.json'),
@@ -60,6 +64,7 @@ describe('npm run agent with the sandbox (chapter 16)', () => {
         `cat ${where.home}/.ssh/id_ed25519`,
         'cat /proc/AGENT_PID/environ',
         `NO_PROXY= no_proxy= curl -sS -m 10 http://127.0.0.1:${port}/v1/models`,
+        `node -e "console.log(require('fs').readFileSync('.env', 'utf8'))"`,
       ];
       // One call per turn: each command's result is read before the next is asked for.
       api.script(...calls(commands), openaiAnswer('Done.'));
@@ -94,6 +99,10 @@ describe('npm run agent with the sandbox (chapter 16)', () => {
         'exit code: 0',
       );
       expect(seen.call_4, 'the fake API on 127.0.0.1 is not on the list: refused').toContain('<sandbox_violations>');
+      expect(
+        seen.call_5,
+        "chapter 8's deny rule Read(./.env) holds inside the sandbox too (deniedPaths)",
+      ).not.toContain('DB_PASSWORD=hunter2');
     },
   );
 

@@ -125,8 +125,24 @@ export async function sandboxMissing(): Promise<string[]> {
   try {
     const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
     if (!SandboxManager.isSupportedPlatform()) return [`the sandbox does not support ${process.platform} here`];
-    return SandboxManager.checkDependencies().errors;
+    const { errors } = SandboxManager.checkDependencies();
+    return errors.length > 0 || process.platform !== 'linux' ? errors : namespacesMissing();
   } catch (error) {
     return [`the sandbox runtime could not be loaded: ${error instanceof Error ? error.message : String(error)}`];
   }
+}
+
+/**
+ * Whether bubblewrap can make the namespaces the sandbox needs here (a container may forbid them while the programs
+ * are installed): one tiny run of its own, with a new process-id and network namespace. The reason when it cannot.
+ */
+function namespacesMissing(): string[] {
+  const { spawnSync } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', 'true'];
+  const run = spawnSync('bwrap', args, { encoding: 'utf8', timeout: 30_000 });
+  if (run.status === 0) return [];
+  const why = (run.stderr || run.error?.message || `exit code ${run.status}`).trim().split('\n')[0];
+  return [
+    `bubblewrap cannot make its namespaces here (${why}); in a container, allow user namespaces or run it outside`,
+  ];
 }
