@@ -243,7 +243,9 @@ export async function runChecks(root: string, fresh = false): Promise<Check[]> {
  * Chapter 16's sandbox: whether it can run on this machine (Anthropic's sandbox runtime checks its own programs).
  * Only a warning: the chapter's graded tests that need it are skipped where it cannot, and say why.
  */
-export async function sandboxCheck(): Promise<Check> {
+export async function sandboxCheck(root: string): Promise<Check | undefined> {
+  // Without the dependencies there is nothing to ask (the install check above says so).
+  if (!existsSync(path.join(root, 'node_modules/@anthropic-ai/sandbox-runtime'))) return undefined;
   const { sandboxMissing } = await import('../../solution/src/sandbox/runtime.js');
   const missing = await sandboxMissing();
   if (missing.length === 0)
@@ -264,7 +266,8 @@ export async function sandboxCheck(): Promise<Check> {
 }
 
 export async function doctorChecks(root: string): Promise<Check[]> {
-  return [...setupChecks(root), await sandboxCheck(), ...(await runChecks(root))];
+  const sandbox = await sandboxCheck(root);
+  return [...setupChecks(root), ...(sandbox ? [sandbox] : []), ...(await runChecks(root))];
 }
 
 function printCheck(check: Check): void {
@@ -278,7 +281,8 @@ export async function doctorCommand(root: string, args: string[] = []): Promise<
     'npm run doctor [-- --fresh]  (--fresh: run the failures read back from .kit/results.json again, to check the cache)',
     { args, options: { fresh: { type: 'boolean' } } },
   );
-  const checks = [...setupChecks(root), await sandboxCheck()];
+  const sandbox = await sandboxCheck(root);
+  const checks = [...setupChecks(root), ...(sandbox ? [sandbox] : [])];
   checks.forEach(printCheck);
   // The test run takes a few seconds when little is cached: say so if it takes more than one.
   const timer = setTimeout(() => console.log(dim("… running every chapter's tests and the type check")), 1000);

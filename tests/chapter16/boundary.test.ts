@@ -76,7 +76,7 @@ async function insideNow(settings: SandboxSettings, commands: (where: ReturnType
   const runtime = osSandbox();
   const started = await startSandbox(policy, runtime);
   try {
-    expect(started.notes, 'startSandbox: the runtime here can start').toEqual([]);
+    expect(started.notes, `startSandbox: the runtime here can start: ${started.notes.join('; ')}`).toEqual([]);
     const tool = sandboxedBash(bashTool, started.state, runtime);
     const results: string[] = [];
     for (const command of commands(where)) results.push(await tool.execute({ command }, { cwd: where.root }));

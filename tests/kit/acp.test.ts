@@ -389,8 +389,11 @@ describe('npm run acp --starter: a chapter the learner has not finished', () => 
     expect(outcome).toBeInstanceOf(acp.RequestError);
     expect((outcome as acp.RequestError).message).toContain('finish chapter 14 first');
     expect((outcome as acp.RequestError).message).toContain('AcpServer.initialize');
-    expect(acpProcess.out.stderr, 'one line (stderr: stdout is the protocol) says chapter 13 is left out').toMatch(
-      /^\(your code, without planning tools \(13\) until that chapter is done; /m,
+    expect(
+      acpProcess.out.stderr,
+      'one line (stderr: stdout is the protocol) says chapters 13 and 16 are left out',
+    ).toMatch(
+      /^\(your code, without planning tools \(13\), the sandbox \(16: [^)]*\) until those chapters are done; /m,
     );
     expect(await acpProcess.exited, acpProcess.out.stderr).toBe(0);
     expectOnlyFrames(acpProcess.out.stdout);

@@ -221,7 +221,7 @@ describe('npm run agent (scripts/agent.ts)', () => {
     });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, "one line names what is left out and what runs the kit's code").toMatch(
-      /^\(your code, without permission rules \(8: [^\n]*planning tools \(13\) until those chapters are done; the kit's code for the stubs of chapters 7 and 15 you have not written\)$/m,
+      /^\(your code, without permission rules \(8: [^\n]*planning tools \(13\), the sandbox \(16: [^)]*\) until those chapters are done; the kit's code for the stubs of chapters 7 and 15 you have not written\)$/m,
     );
     expect(
       run.stderr.split('\n').filter((line) => /chapter \d+|\(\d+\)/.test(line)),

@@ -178,7 +178,7 @@ describe('npm run agent: sessions (chapter 12, wired by the factory of chapter 1
     const run = await agent(['--provider', 'offline', '-p', 'what is in this folder?'], where, { KIT_SRC: src });
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(run.stderr, 'the one line about the tree names what is left out').toMatch(
-      /^\(your code, without saved sessions \(12\), planning tools \(13\) until those chapters are done; /m,
+      /^\(your code, without saved sessions \(12\), planning tools \(13\), the sandbox \(16: [^)]*\) until those chapters are done; /m,
     );
     expect(existsSync(path.join(where.home, '.coding-agent')), 'nothing is saved').toBe(false);
     expect(run.stdout).toContain('README.md');

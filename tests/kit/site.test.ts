@@ -467,9 +467,16 @@ describe.skipIf(!CHROMIUM)(
         const started = Date.now();
         const figures = await surveyPages(server.url, pages, [1280, 390], { clicks: true, timeoutMs: KIT_HANG_MS });
         expect(figures.flatMap(pageProblems), `the pages surveyed: ${pages.join(', ')}`).toEqual([]);
+        // A chapter's overview page (chapter 15's, before its parts) has no quiz: only pages with one can answer.
+        const hasQuiz = (page: string) => {
+          const source = path.join(copy!.root, 'book/src', `${page.replace(/\.html$/, '')}.md`);
+          return existsSync(source) && readFileSync(source, 'utf8').includes('```quiz');
+        };
         expect(
-          figures.filter((f) => f.width === 1280 && f.page && !f.clickMs && /chapter-/.test(f.page)).map((f) => f.page),
-          'every chapter page answers a click on its quiz',
+          figures
+            .filter((f) => f.width === 1280 && f.page && !f.clickMs && /chapter-/.test(f.page) && hasQuiz(f.page))
+            .map((f) => f.page),
+          'every chapter page with a quiz answers a click on it',
         ).toEqual([]);
         const clicks = figures.flatMap((f) => (f.clickMs !== null ? [`${f.page} ${f.clickMs} ms`] : []));
         console.log(

@@ -67,6 +67,9 @@ export function newCommandId(): string {
   return randomBytes(16).toString('base64url');
 }
 
+/** How many times the runtime's start is tried when its bridges were too slow to make their sockets. */
+const BRIDGE_ATTEMPTS = 5;
+
 /** How many started runtimes of this process share Anthropic's SandboxManager (a single object per process). */
 let running = 0;
 
@@ -90,7 +93,17 @@ export function osSandbox(): SandboxRuntime {
       manager ??= (await import('@anthropic-ai/sandbox-runtime')).SandboxManager;
       if (running === 0) {
         const base = runtimeConfig(given);
-        await manager.initialize({ ...base, network: { ...base.network, allowedDomains: [] } });
+        // The runtime gives its socat bridges about 0.6 s to make their sockets; on a busy machine that can pass
+        // with nothing wrong, so that one failure is tried again a few times before the sandbox counts as unavailable.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await manager.initialize({ ...base, network: { ...base.network, allowedDomains: [] } });
+            break;
+          } catch (error) {
+            await manager.reset();
+            if (attempt >= BRIDGE_ATTEMPTS || !/bridge sockets/.test(String(error))) throw error;
+          }
+        }
       }
       running++;
       policy = given;
