@@ -15,7 +15,15 @@ import { outsideWorkspace } from './claude-compare/cases/outside-workspace.js';
 import { commands } from './claude-compare/cases/commands.js';
 import { denyRules } from './claude-compare/cases/deny-rules.js';
 import { modes } from './claude-compare/cases/modes.js';
+import { sandbox } from './claude-compare/cases/sandbox.js';
 import { settingsAndHooks } from './claude-compare/cases/settings-and-hooks.js';
 
 /** Every case, in the order they run and are reported. */
-export const CASES: Case[] = [...outsideWorkspace, ...commands, ...denyRules, ...modes, ...settingsAndHooks];
+export const CASES: Case[] = [
+  ...outsideWorkspace,
+  ...commands,
+  ...denyRules,
+  ...modes,
+  ...settingsAndHooks,
+  ...sandbox,
+];

@@ -12,6 +12,8 @@ export interface SettingsFile {
   /** Claude Code: the person accepted bypassPermissions once (its dialog), so a settings file may choose it. */
   skipDangerousModePermissionPrompt?: boolean;
   hooks?: Record<string, { matcher?: string; hooks: { type: 'command'; command: string }[] }[]>;
+  /** Claude Code's sandbox settings (chapter 16), written as they are. */
+  sandbox?: Record<string, unknown>;
 }
 
 /** One tool call, in the kit's terms (claude-compare.ts gives Claude Code its own names and `file_path`). */
