@@ -239,6 +239,21 @@ export const DEMOS: Record<number, Demo> = {
     ]),
     runs: [{ args: ['--trust-workspace', '--allowedTools', 'Bash(rm:*)'], prompt: 'Delete notes.txt.' }],
   },
+  16: {
+    look: 'the sandbox, turned on by the local settings of a folder the person trusted: a command inside the project runs without a question, and a write outside it is refused by the operating system, which the model reads (where bubblewrap cannot run here, one line says so and the commands are asked about as before)',
+    files: {
+      '.claude/settings.local.json': JSON.stringify({ sandbox: { enabled: true, autoAllowBashIfSandboxed: true } }),
+    },
+    script: one([
+      call(
+        'Writing inside the project, then outside it.',
+        ['bash', { command: 'echo made > made.txt' }],
+        ['bash', { command: 'echo leaked > /tmp/kit-demo-leaked.txt' }],
+      ),
+      say('Inside the project I could write without asking; outside it, the sandbox refused.'),
+    ]),
+    runs: [{ args: ['--trust-workspace'], prompt: 'Write a file inside the project and one outside it.' }],
+  },
 };
 
 const USAGE = 'npm run demo -- chapterN [--solution]';

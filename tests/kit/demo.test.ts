@@ -7,6 +7,11 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMOS } from '../../scripts/demo.js';
+import { CHAPTERS } from '../../scripts/lib/chapters.js';
+import { sandboxMissing } from '../../solution/src/sandbox/runtime.js';
+
+/** Whether the sandbox can run here: chapter 16's demo shows it, or the line that says it cannot. */
+const SANDBOX_MISSING = await sandboxMissing();
 import { copyRepo, KIT_RUN_MS, REPO, solveUpTo } from './helpers.js';
 
 function demo(...args: string[]): Promise<{ code: number | null; output: string }> {
@@ -70,6 +75,13 @@ const SHOWS: Record<number, Array<string | RegExp>> = {
     '{"stopReason":"end_turn"}',
   ],
   15: ['⎿ blocked: rm is not allowed in this project: move files to trash/ instead'],
+  16: SANDBOX_MISSING.length
+    ? [/sandbox: not running \(/, /● bash\(echo made > made\.txt\)\n\s+⎿ denied/]
+    : [
+        'sandbox: on',
+        /● bash\(echo made > made\.txt\)\n\s+⎿ ok\n\s+exit code: 0/,
+        /● bash\(echo leaked > \/tmp\/kit-demo-leaked\.txt\)\n\s+⎿ ok\n\s+exit code: 1/,
+      ],
 };
 
 describe('npm run demo (scripts/demo.ts)', () => {
@@ -80,7 +92,7 @@ describe('npm run demo (scripts/demo.ts)', () => {
         .map(Number)
         .sort((a, b) => a - b),
       'one per chapter',
-    ).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
+    ).toEqual(CHAPTERS.map((chapter) => chapter.number));
     const none = await demo('chapter42');
     expect(none.code).toBe(2);
     expect(none.output).toMatch(/There is no chapter 42\. The demos:\n\n\s+chapter1\s+Messages and the mock provider/);
