@@ -3,9 +3,9 @@
  * solve chapters in its starter, and a runner for `scripts/kit.ts` inside it.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { copyKit } from '../../scripts/authors/lib/kit-copy.js';
 import { buildWorkspace } from '../../scripts/lib/regions.js';
 
 /**
@@ -21,41 +21,14 @@ export const KIT_RUN_MS = 300_000;
 export const REPO = path.resolve(import.meta.dirname, '../..');
 const TSX = path.join(REPO, 'node_modules/tsx/dist/cli.mjs');
 
-const COPIED = [
-  'solution',
-  'starter',
-  'tests',
-  'scripts',
-  'book',
-  'vitest.config.ts',
-  'package.json',
-  'package-lock.json',
-  'tsconfig.json',
-  'tsconfig.base.json',
-  'tsconfig.starter.json',
-];
-
 /**
- * A copy of the repository in a temp dir. `link: false` leaves node_modules out (a kit that cannot run).
- * `chapters: n` copies the tests of chapters 1..n only (the code stays whole), so a command that runs every chapter
- * runs only those: the kit's tests exercise the commands on as few chapters as they need, and stay as fast at fifteen
- * chapters as at three.
+ * A copy of the repository in a temp dir (scripts/authors/lib/kit-copy.ts copyKit, the guide included).
+ * `link: false` leaves node_modules out (a kit that cannot run). `chapters: n` copies the tests of chapters 1..n only
+ * (the code stays whole), so a command that runs every chapter runs only those: the kit's tests exercise the commands
+ * on as few chapters as they need, and stay as fast at sixteen chapters as at three.
  */
 export function copyRepo(options: { link?: boolean; chapters?: number } = {}): { root: string; cleanup(): void } {
-  const root = mkdtempSync(path.join(tmpdir(), 'kit-copy-'));
-  const later = (src: string) => {
-    const match = /[\\/]tests[\\/]chapter(\d+)$/.exec(src);
-    return options.chapters !== undefined && match !== null && Number(match[1]) > options.chapters;
-  };
-  for (const entry of COPIED) {
-    const from = path.join(REPO, entry);
-    if (!existsSync(from)) continue;
-    cpSync(from, path.join(root, entry), {
-      recursive: true,
-      filter: (src) => !/[\\/](node_modules|\.vitepress[\\/](cache|dist)|tests[\\/]kit)$/.test(src) && !later(src),
-    });
-  }
-  if (options.link !== false) symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
+  const root = copyKit('kit-copy-', REPO, { ...options, book: true });
   return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
