@@ -8,11 +8,8 @@ import {
   runHook,
   runPostToolUse,
   runPreToolUse,
-  runSessionStart,
-  runStop,
-  runUserPromptSubmit,
-  sessionHooks,
 } from 'kit/capstone/command-hooks';
+import { runSessionStart, runStop, runUserPromptSubmit, sessionHooks } from 'kit/capstone/session-hooks';
 import { toolResult, type ToolCall } from 'kit/messages';
 import { SettingsError } from 'kit/permissions/settings';
 import { rejection } from '../helpers/assert.js';
@@ -798,7 +795,7 @@ describe('runPostToolUse (src/capstone/command-hooks.ts)', () => {
   });
 });
 
-describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
+describe('runUserPromptSubmit (src/capstone/session-hooks.ts)', () => {
   test("exit code 2 refuses the prompt with the hook's stderr, and the hooks after it do not run", async () => {
     const { root } = tempWorkspace();
     const { options } = hookOptions(root);
@@ -892,7 +889,7 @@ describe('runUserPromptSubmit (src/capstone/command-hooks.ts)', () => {
   });
 });
 
-describe('runStop (src/capstone/command-hooks.ts)', () => {
+describe('runStop (src/capstone/session-hooks.ts)', () => {
   test('exit code 2 or decision block asks the agent to go on with the reason; otherwise it may stop', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);
@@ -955,7 +952,7 @@ describe('runStop (src/capstone/command-hooks.ts)', () => {
   });
 });
 
-describe('runSessionStart (src/capstone/command-hooks.ts)', () => {
+describe('runSessionStart (src/capstone/session-hooks.ts)', () => {
   test('the output of the hooks whose matcher selects the source is context for the system prompt', async () => {
     const { root } = tempWorkspace();
     const { options, reports } = hookOptions(root);

@@ -10,7 +10,7 @@ import type { Provider } from '../provider.js';
 import type { RetryPolicy } from '../retry/with-retries.js';
 import type { OpenSession } from '../session/store.js';
 import type { Tool, ToolSet } from '../tool.js';
-import type { SessionHooks } from './command-hooks.js';
+import type { SessionHooks } from './session-hooks.js';
 import type { FactoryOptions, Models, ServerSource } from './factory-pieces.js';
 import type { RunHookCommand } from './hook-runner.js';
 import type { Rule } from '../permissions/rules.js';

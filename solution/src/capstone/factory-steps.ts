@@ -20,7 +20,8 @@ import { compactionHook } from '../session/compaction.js';
 import { buildSystemPrompt } from '../session/system-prompt.js';
 import { SessionStore, type OpenSession } from '../session/store.js';
 import { ToolSet, type Tool } from '../tool.js';
-import { commandHooks, sessionHooks, type SessionHooks } from './command-hooks.js';
+import { commandHooks } from './command-hooks.js';
+import { type SessionHooks, sessionHooks } from './session-hooks.js';
 import type { FactoryConfig, GateParts, Lifetime } from './factory-config.js';
 
 export type { GateParts } from './factory-config.js';

@@ -5,6 +5,7 @@ export * from './question.js';
 export * from './stream-json.js';
 export * from './hook-runner.js';
 export * from './command-hooks.js';
+export * from './session-hooks.js';
 export * from './factory.js';
 export * from './trust.js';
 export * from './prompt-hooks.js';

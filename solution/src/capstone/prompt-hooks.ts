@@ -6,7 +6,7 @@
  */
 import { noUsage, type AgentEvent, type DoneEvent } from '../agent-events.js';
 import { userMessage, type Message } from '../messages.js';
-import type { SessionHooks } from './command-hooks.js';
+import type { SessionHooks } from './session-hooks.js';
 
 /** How often Stop hooks may send one prompt's run back to work (a hook that always asks must not loop forever). */
 export const MAX_STOP_CONTINUATIONS = 5;
