@@ -59,7 +59,43 @@ export function runtimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
       allowRead: policy.filesystem.allowRead,
     },
     enableWeakerNestedSandbox: policy.enableWeakerNestedSandbox,
+    // Named, so the runtime need not ask `which` (with its 1 s limit) for them on every start.
+    ...(programOnPath('bwrap') ? { bwrapPath: programOnPath('bwrap') } : {}),
+    ...(programOnPath('socat') ? { socatPath: programOnPath('socat') } : {}),
   } as SandboxRuntimeConfig;
+}
+
+/**
+ * Where `name` is on the PATH, found by looking at the folders (no program is started), or undefined. The runtime
+ * finds its programs with `which` under a 1 s limit, which a busy machine can miss with the program right there:
+ * the kit names them itself where it can, and tries again where it cannot (RUNTIME_ATTEMPTS).
+ */
+export function programOnPath(name: string): string | undefined {
+  const { accessSync, constants } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const file = path.join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return undefined;
+}
+
+/** How often a step of the runtime that failed only because its `which` ran out of time is tried. */
+const RUNTIME_ATTEMPTS = 4;
+
+/** Runs `step` again while it fails with a reason `whichMissed` says may be the runtime's `which` running out of time. */
+async function retryWhich<T>(step: () => Promise<T>, whichMissed: (error: unknown) => boolean): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= RUNTIME_ATTEMPTS || !whichMissed(error)) throw error;
+    }
+  }
 }
 
 /** A new id for one wrapped command: 128 random bits, as the runtime asks of an id a network list is kept under. */
@@ -101,7 +137,9 @@ export function osSandbox(): SandboxRuntime {
             break;
           } catch (error) {
             await manager.reset();
-            if (attempt >= BRIDGE_ATTEMPTS || !/bridge sockets/.test(String(error))) throw error;
+            // A `which` that ran out of time (a program "not installed" that is on the PATH) is tried again too.
+            const slow = /bridge sockets|not installed|not found in PATH/.test(String(error));
+            if (attempt >= BRIDGE_ATTEMPTS || !slow) throw error;
           }
         }
       }
@@ -112,7 +150,12 @@ export function osSandbox(): SandboxRuntime {
       if (!manager || !policy) throw new Error('the sandbox runtime is not started');
       manager.registerCommandNetworkLists(id, { allowedDomains: policy.network.allowedDomains });
       const { filesystem } = runtimeConfig(policy);
-      return manager.wrapWithSandbox(command, undefined, { filesystem }, signal, { commandId: id });
+      const sandbox = manager;
+      // The runtime finds the shell with `which` for every command; on a busy machine that can miss.
+      return retryWhich(
+        () => sandbox.wrapWithSandbox(command, undefined, { filesystem }, signal, { commandId: id }),
+        (error) => /not found in PATH/.test(String(error)) && programOnPath('bash') !== undefined,
+      );
     },
     violations(id, output) {
       return manager ? manager.annotateStderrWithSandboxFailures(id, output) : output;
@@ -138,7 +181,12 @@ export async function sandboxMissing(): Promise<string[]> {
   try {
     const { SandboxManager } = await import('@anthropic-ai/sandbox-runtime');
     if (!SandboxManager.isSupportedPlatform()) return [`the sandbox does not support ${process.platform} here`];
-    const { errors } = SandboxManager.checkDependencies();
+    // The check finds bubblewrap, socat and ripgrep with `which` under a 1 s limit: a program it says is missing
+    // while it is on the PATH is asked about again, a few times, before the sandbox counts as unavailable.
+    const onPath = ['bwrap', 'socat', 'rg'].every((name) => programOnPath(name) !== undefined);
+    let errors = SandboxManager.checkDependencies().errors;
+    for (let attempt = 1; errors.length > 0 && onPath && attempt < RUNTIME_ATTEMPTS; attempt++)
+      errors = SandboxManager.checkDependencies().errors;
     return errors.length > 0 || process.platform !== 'linux' ? errors : namespacesMissing();
   } catch (error) {
     return [`the sandbox runtime could not be loaded: ${error instanceof Error ? error.message : String(error)}`];
