@@ -15,7 +15,9 @@
  * agent process's working directory, which is not always the workspace.)
  */
 
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { accessSync, constants } from 'node:fs';
 import type { SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import path from 'node:path';
 import { PROTECTED_FILES, PROTECTED_FOLDERS } from '../permissions/protected-paths.js';
@@ -71,7 +73,6 @@ export function runtimeConfig(policy: SandboxPolicy): SandboxRuntimeConfig {
  * the kit names them itself where it can, and tries again where it cannot (RUNTIME_ATTEMPTS).
  */
 export function programOnPath(name: string): string | undefined {
-  const { accessSync, constants } = process.getBuiltinModule('node:fs') as typeof import('node:fs');
   for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     const file = path.join(dir, name);
     try {
@@ -198,7 +199,6 @@ export async function sandboxMissing(): Promise<string[]> {
  * are installed): one tiny run of its own, with a new process-id and network namespace. The reason when it cannot.
  */
 function namespacesMissing(): string[] {
-  const { spawnSync } = process.getBuiltinModule('node:child_process') as typeof import('node:child_process');
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', 'true'];
   const run = spawnSync('bwrap', args, { encoding: 'utf8', timeout: 30_000 });
   if (run.status === 0) return [];
