@@ -39,7 +39,7 @@ const said = (e: ReturnType<typeof connect>['e'], sessionId: string) =>
     )
     .join('');
 
-describe('available_commands_update (src/acp/server.ts, given)', () => {
+describe('available_commands_update (src/acp/session-services.ts, given)', () => {
   test("once a session is open, the editor learns the built-ins and the session's own commands, with their hints", async () => {
     const { e } = connect();
     const { sessionId } = await e.open(tempWorkspace().root);

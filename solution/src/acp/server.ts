@@ -8,8 +8,10 @@
  * folder, the client's MCP servers, the system prompt choice, and the callbacks that ask the editor. So what a
  * person meets in the editor is what the terminal does, with another face.
  *
- * The session bookkeeping and session/list, close and delete are in session-admin.ts (AcpServer extends
- * SessionAdmin); the types it is given in session-types.ts; the ACP app that wires a connection to it in app.ts.
+ * The session bookkeeping and session/list, close and delete are in session-admin.ts; what the methods share (a
+ * session's setup for this client, its modes and options as ACP shows them, the trust check of a raised mode, messages
+ * to the client) in session-services.ts (AcpServer extends SessionServices, which extends SessionAdmin); the types it
+ * is given in session-types.ts; the ACP app that wires a connection to it in app.ts.
  */
 
 import * as acp from '@agentclientprotocol/sdk';
@@ -17,40 +19,20 @@ import { RequestError } from '@agentclientprotocol/sdk';
 import { randomUUID } from 'node:crypto';
 import type { AgentEvent } from '../agent-events.js';
 import { userMessage } from '../messages.js';
-import type { PermissionMode } from '../permissions/evaluate.js';
-import { clientEditTool, clientReadTool, clientWriteTool } from './client-files.js';
-import { clientBashTool } from './client-terminal.js';
-import { approvePlanThroughClient, askThroughClient, type RequestPermission } from './permission.js';
-import { promptImages, promptText } from './prompt.js';
-import {
-  isPermissionMode,
-  mcpServersFromAcp,
-  resumeFromMeta,
-  SESSION_MODES,
-  systemPromptFromMeta,
-} from './session-setup.js';
-import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
-import { CONFIG_IDS, configOptionsOf, raisesMode } from './config-options.js';
-import { availableCommands, BUILTIN_COMMANDS, COMMAND_NAME } from './commands.js';
 import { errorText } from '../safe-call.js';
-import { answerBuiltin } from './builtin-commands.js';
-import { clientFiles, clientTerminals } from './client-access.js';
-import { SessionAdmin } from './session-admin.js';
-import {
-  isAbsolutePath,
-  type Client,
-  type LiveSession,
-  type SessionHandle,
-  type SessionSetup,
-} from './session-types.js';
+import { BUILTIN_COMMANDS, COMMAND_NAME } from './commands.js';
+import { CONFIG_IDS } from './config-options.js';
+import { promptImages, promptText } from './prompt.js';
+import { isPermissionMode, resumeFromMeta, SESSION_MODES } from './session-setup.js';
+import { SessionServices } from './session-services.js';
+import { isAbsolutePath, type Client, type LiveSession, type SessionHandle } from './session-types.js';
+import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
 
 export * from './session-types.js';
 export * from './session-admin.js';
+export * from './session-services.js';
 
-export class AcpServer extends SessionAdmin {
-  /** What the client said it can do (initialize). */
-  clientCapabilities: acp.ClientCapabilities = {};
-
+export class AcpServer extends SessionServices {
   /**
    * initialize, the first request of a connection: who the agent is and what it can do (ACP's InitializeResponse).
    *
@@ -86,66 +68,6 @@ export class AcpServer extends SessionAdmin {
       authMethods: [],
     };
     // #endregion
-  }
-
-  /** The session methods beyond resume: close always; list and delete when the server has the saved sessions. */
-  sessionCapabilities(): acp.SessionCapabilities {
-    return { close: {}, ...(this.options.sessions ? { list: {}, delete: {} } : {}) };
-  }
-
-  /** The setup of a session: everything the factory needs, with the callbacks that reach this client. */
-  setupFor(
-    sessionId: string,
-    params: Pick<acp.NewSessionRequest, 'cwd' | 'mcpServers' | '_meta'>,
-    client: Client,
-    resume: boolean,
-  ): SessionSetup {
-    const requestPermission: RequestPermission = (request, signal) =>
-      client.request(acp.methods.client.session.requestPermission, request, { cancellationSignal: signal });
-    const fs = this.clientCapabilities.fs;
-    const files = clientFiles(client, sessionId);
-    return {
-      sessionId,
-      resume,
-      cwd: params.cwd,
-      mcpServers: mcpServersFromAcp(params.mcpServers ?? []),
-      systemPrompt: systemPromptFromMeta(params._meta),
-      ask: askThroughClient(sessionId, params.cwd, requestPermission),
-      approvePlan: approvePlanThroughClient(sessionId, requestPermission, () =>
-        this.sessions.get(sessionId)?.planCalls.shift(),
-      ),
-      tools: [
-        ...(fs?.readTextFile ? [clientReadTool(files)] : []),
-        ...(fs?.writeTextFile ? [clientWriteTool(files)] : []),
-        // An edit reads and writes: through the client only when it offers both (else on the disk, as before).
-        ...(fs?.readTextFile && fs?.writeTextFile ? [clientEditTool(files)] : []),
-        // Commands in the editor's terminal, when it offers terminals (else in a shell of the agent's own, as before).
-        ...(this.clientCapabilities.terminal ? [clientBashTool(clientTerminals(client, sessionId))] : []),
-      ],
-    };
-  }
-
-  /** The modes of a session, as ACP shows them. */
-  modesOf(handle: SessionHandle): acp.SessionModeState {
-    return { currentModeId: handle.modes.mode, availableModes: SESSION_MODES };
-  }
-
-  /** The config options of a session (mode, model, small fast model) with their current values. */
-  configOptionsOf(handle: SessionHandle): acp.SessionConfigOption[] {
-    return configOptionsOf(handle.modes, handle.models);
-  }
-
-  /**
-   * Refuses a raised mode (bypassPermissions, acceptEdits) in a folder the person has not trusted: in an editor
-   * there is no trust question to ask, so the person trusts the folder in npm run agent (or starts npm run acp with
-   * --trust-workspace). Throws RequestError.invalidRequest; nothing changes.
-   */
-  checkModeTrust(session: LiveSession, mode: PermissionMode): void {
-    if (session.handle.trusted !== false || !raisesMode(mode)) return;
-    throw RequestError.invalidRequest(
-      undefined,
-      `mode ${mode} is not available in ${session.cwd}: this folder is not trusted. Trust it in npm run agent (or start npm run acp with --trust-workspace), then choose the mode again`,
-    );
   }
 
   /**
@@ -325,36 +247,6 @@ export class AcpServer extends SessionAdmin {
     if (!done) throw RequestError.internalError(undefined, 'the run ended without a done event');
     return { stopReason: stopReasonOf(done, handle.history) };
     // #endregion
-  }
-
-  /** Sends `text` to the client as the agent's message in session `sessionId`. */
-  async say(sessionId: string, client: Client, text: string): Promise<void> {
-    await client.notify(acp.methods.client.session.update, {
-      sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
-    });
-  }
-
-  /** Tells the client which slash commands session `sessionId` has (createAcpAgent calls it once a session is open). */
-  async announceCommands(sessionId: string, client: Client): Promise<void> {
-    const session = this.sessions.get(sessionId);
-    if (!session) return;
-    await client.notify(acp.methods.client.session.update, {
-      sessionId,
-      update: {
-        sessionUpdate: 'available_commands_update',
-        availableCommands: availableCommands(session.handle.commands),
-      },
-    });
-  }
-
-  /**
-   * Answers a built-in command (BUILTIN_COMMANDS) with a message: /help lists the commands; /usage the session's
-   * tokens; /mode shows the mode, or switches it with the checks of session/set_mode (an unknown mode, an untrusted
-   * folder's raise: the message says why) and a current_mode_update, since the client did not ask through set_mode.
-   */
-  runBuiltin(session: LiveSession, name: string, args: string, client: Client): Promise<void> {
-    return answerBuiltin(this, session, name, args, client);
   }
 
   /**
