@@ -70,6 +70,12 @@ export async function serveDir(dist: string): Promise<{ url: string; close(): Pr
 
 type Send = (method: string, params?: object) => Promise<any>;
 
+/** Escape, pressed and let go: closes the search box or a diagram's full-size view. */
+async function pressEscape(page: Send): Promise<void> {
+  for (const type of ['keyDown', 'keyUp'])
+    await page('Input.dispatchKeyEvent', { type, key: 'Escape', code: 'Escape', windowsVirtualKeyCode: 27 });
+}
+
 export async function withBrowser<T>(
   body: (page: Send, on: (event: string, fn: (params: any) => void) => void) => Promise<T>,
 ): Promise<T> {
@@ -416,18 +422,7 @@ export async function checkPage(
       if (options.full && options.searchRightAway) {
         await search();
         // Close it again (Escape), so the checks below click the page, not the search box over it.
-        await page('Input.dispatchKeyEvent', {
-          type: 'keyDown',
-          key: 'Escape',
-          code: 'Escape',
-          windowsVirtualKeyCode: 27,
-        });
-        await page('Input.dispatchKeyEvent', {
-          type: 'keyUp',
-          key: 'Escape',
-          code: 'Escape',
-          windowsVirtualKeyCode: 27,
-        });
+        await pressEscape(page);
         await waitFor(`!document.querySelector('.VPLocalSearchBox')`);
       }
       report.longTasks = await evaluate(`window.__kit.longTasks`);
@@ -607,18 +602,7 @@ export async function surveyDiagrams(
               Buffer.from(shot.data, 'base64'),
             );
           }
-          await page('Input.dispatchKeyEvent', {
-            type: 'keyDown',
-            key: 'Escape',
-            code: 'Escape',
-            windowsVirtualKeyCode: 27,
-          });
-          await page('Input.dispatchKeyEvent', {
-            type: 'keyUp',
-            key: 'Escape',
-            code: 'Escape',
-            windowsVirtualKeyCode: 27,
-          });
+          await pressEscape(page);
           const closed = await waitFor(`!document.querySelector('.diagram-full')`);
           figures.find((f) => f.page === name && f.width === width && f.index === opener.index)!.opened = {
             minFontPx,
