@@ -107,7 +107,9 @@ export function factorySession(
       provider: control ? kit.switchableProvider(provider, control, models.smallFastModel) : provider,
       models: { model: models.model, smallFastModel: models.smallFastModel },
       options: {
-        resume: setup.resume ? setup.sessionId : undefined,
+        // session/fork: the source's id goes to --resume, and --fork-session copies it under the new id (sessionId).
+        resume: setup.forkedFrom ?? (setup.resume ? setup.sessionId : undefined),
+        forkSession: setup.forkedFrom !== undefined,
         systemPrompt: choice && 'replace' in choice ? choice.replace : undefined,
         appendSystemPrompt: choice && 'append' in choice ? choice.append : undefined,
       },

@@ -31,7 +31,7 @@ function bannerLines(program: Program, agent: BuiltAgent): string[] {
     !has(12)
       ? undefined
       : agent.session
-        ? `session ${agent.sessionId}${agent.resumed ? ` resumed (${agent.history.length} messages)` : ''}, kept in ${homeShown(new kit.SessionStore({ home, cwd }).file(agent.sessionId), home)} · ${agent.instructionFiles.length} instruction file(s)`
+        ? `session ${agent.sessionId}${o.forkSession && agent.session.session.forkedFrom ? ` forked from ${agent.session.session.forkedFrom.id} (${agent.history.length} messages)` : agent.resumed ? ` resumed (${agent.history.length} messages)` : ''}, kept in ${homeShown(new kit.SessionStore({ home, cwd }).file(agent.sessionId), home)} · ${agent.instructionFiles.length} instruction file(s)`
         : `no session saved · ${agent.instructionFiles.length} instruction file(s)`,
     ...(agent.mcp
       ? [

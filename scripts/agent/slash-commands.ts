@@ -21,7 +21,7 @@ export async function runBuiltin(session: Session, name: string, args: string, s
       return out(`${lines.join('\n')}\n`);
     }
     case 'clear':
-      await session.rebuild({ resume: undefined, continue: false });
+      await session.rebuild({ resume: undefined, continue: false, forkSession: false });
       return out(style.dim('(a new conversation)\n'));
     case 'compact': {
       const event = await kit.compact(session.built.history, {
@@ -60,7 +60,7 @@ export async function runBuiltin(session: Session, name: string, args: string, s
           `${sessions.map((one) => `  ${one.id}  ${one.updatedAt}  ${one.title}`).join('\n')}\n/resume ID goes on with one.\n`,
         );
       }
-      return session.rebuild({ resume: id, continue: false, noSession: false });
+      return session.rebuild({ resume: id, continue: false, forkSession: false, noSession: false });
     }
   }
 }

@@ -89,8 +89,10 @@ export function testFactory(options: FactoryOptions = {}) {
   const saved = options.saved ?? new Map<string, Message[]>();
   const openSession = async (setup: SessionSetup): Promise<SessionHandle> => {
     setups.push(setup);
-    if (setup.resume && !saved.has(setup.sessionId)) throw new Error(`no saved session ${setup.sessionId}`);
-    const history = setup.resume ? structuredClone(saved.get(setup.sessionId)!) : [];
+    // A fork starts from the saved session it copies and is saved under its own id; load and resume from their own.
+    const from = setup.forkedFrom ?? setup.sessionId;
+    if (setup.resume && !saved.has(from)) throw new Error(`no saved session ${from}`);
+    const history = setup.resume ? structuredClone(saved.get(from)!) : [];
     const provider = options.provider ? options.provider(setup) : new MockProvider(options.script ?? []);
     providers.push(provider);
     const models = options.models && modelControl(options.models, options.models.choices);

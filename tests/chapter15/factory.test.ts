@@ -244,17 +244,17 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
   test('no options: a new session for the model; --no-session: none, and no file is written', () => {
     const { store } = storeIn();
     const open = openSavedSession(store, {}, 'model-x');
-    expect(open?.session.id, 'openSavedSession: a new session (guided step 4)').toBe('s1');
-    expect(open?.session.model, 'openSavedSession: store.create(model) (guided step 4)').toBe('model-x');
+    expect(open?.session.id, 'openSavedSession: a new session (guided step 5)').toBe('s1');
+    expect(open?.session.model, 'openSavedSession: store.create(model) (guided step 5)').toBe('model-x');
     open?.close();
     const none = storeIn();
     expect(
       openSavedSession(none.store, { noSession: true }),
-      'openSavedSession: --no-session gives no session (guided step 4)',
+      'openSavedSession: --no-session gives no session (guided step 5)',
     ).toBeUndefined();
     expect(
       existsSync(none.store.dir) ? readdirSync(none.store.dir) : [],
-      'openSavedSession: --no-session writes no session file (guided step 4)',
+      'openSavedSession: --no-session writes no session file (guided step 5)',
     ).toEqual([]);
   });
 
@@ -271,7 +271,7 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     });
     first.close();
     const resumed = openSavedSession(store, { resume: 's1' });
-    expect(resumed?.session.id, 'openSavedSession: --resume s1 opens s1 (guided step 2)').toBe('s1');
+    expect(resumed?.session.id, 'openSavedSession: --resume s1 opens s1 (guided step 3)').toBe('s1');
     resumed?.close();
     const continued = openSavedSession(store, { continue: true });
     expect(continued?.session.id, 'openSavedSession: --continue opens the latest session (guided step 3)').toBe('s1');
@@ -280,11 +280,11 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
     const nothing = messageOf(thrown(() => openSavedSession(empty.store, { continue: true })));
     expect(
       nothing,
-      'openSavedSession: --continue without any saved session is an error naming the folder (guided step 3)',
+      'openSavedSession: --continue without any saved session is an error naming the folder (guided step 2)',
     ).toContain(empty.store.dir);
     expect(
       nothing,
-      'openSavedSession: the error says there is no saved session to continue (check store.latest() before resuming) (guided step 3)',
+      'openSavedSession: the error says there is no saved session to continue (check store.latest() before resuming) (guided step 2)',
     ).toMatch(/no saved session to continue/);
   });
 
@@ -303,9 +303,94 @@ describe('openSavedSession (src/capstone/factory-pieces.ts)', () => {
       'openSavedSession: --resume with --continue is an error naming both (guided step 1)',
     ).toMatch(/--resume.*--continue|--continue.*--resume/);
     expect(
+      messageOf(thrown(() => openSavedSession(store, { forkSession: true }))),
+      'openSavedSession: --fork-session without --resume or --continue is an error naming --fork-session (guided step 1)',
+    ).toMatch(/--fork-session/);
+    expect(
+      messageOf(thrown(() => openSavedSession(store, { forkSession: true, noSession: true }))),
+      'openSavedSession: --fork-session with --no-session and nothing to fork is an error (guided step 1)',
+    ).toMatch(/--fork-session/);
+    expect(
       existsSync(store.dir) ? readdirSync(store.dir) : [],
       'openSavedSession: nothing was created (guided step 1)',
     ).toEqual([]);
+  });
+
+  /** A store with session s1 saved: a question and its answer, ended. */
+  const savedOne = () => {
+    const at = storeIn();
+    const first = at.store.create('model-x');
+    first.session.messages.push({ role: 'user', content: 'first' }, assistantText('an answer'));
+    first.recorder.record({
+      type: 'done',
+      reason: 'end_turn',
+      turns: 1,
+      text: 'an answer',
+      usage: { inputTokens: 0, outputTokens: 0 },
+    });
+    first.close();
+    return at;
+  };
+
+  test('--fork-session with --resume: a new session that starts as a copy, and the original is left as it was', () => {
+    const { store } = savedOne();
+    const before = readdirSync(store.dir).sort();
+    const original = store.load('s1').session;
+    const forked = openSavedSession(store, { resume: 's1', forkSession: true });
+    try {
+      expect(
+        forked?.session.id,
+        'openSavedSession: --fork-session goes on in a new session, not s1 (guided step 4)',
+      ).toBe('s2');
+      expect(
+        forked?.session.messages,
+        'openSavedSession: the fork holds every message of s1 (store.fork(id, its number of messages)) (guided step 4)',
+      ).toEqual(original.messages);
+      expect(
+        forked?.session.forkedFrom,
+        'openSavedSession: the fork says where it came from (store.fork, then store.resume of the fork) (guided step 4)',
+      ).toEqual({ id: 's1', messages: 2 });
+      forked?.session.messages.push({ role: 'user', content: 'only in the fork' });
+    } finally {
+      forked?.close();
+    }
+    expect(
+      store.load('s1').session.messages,
+      'openSavedSession: s1 itself is not changed by a fork (guided step 4)',
+    ).toEqual(original.messages);
+    expect(readdirSync(store.dir).sort(), "openSavedSession: one new file, the fork's (guided step 4)").toEqual(
+      [...before, 's2.jsonl'].sort(),
+    );
+  });
+
+  test('--fork-session with --continue forks the latest; a session with no messages gives a new one', () => {
+    const { store } = savedOne();
+    const forked = openSavedSession(store, { continue: true, forkSession: true });
+    expect(
+      forked?.session.id,
+      'openSavedSession: --continue --fork-session forks the latest into a new session (guided step 4)',
+    ).toBe('s2');
+    expect(
+      forked?.session.forkedFrom?.id,
+      'openSavedSession: the fork of --continue is of the latest (guided step 4)',
+    ).toBe('s1');
+    forked?.close();
+    const empty = storeIn();
+    empty.store.create().close();
+    let again: ReturnType<typeof openSavedSession>;
+    const refused = thrown(() => {
+      again = openSavedSession(empty.store, { resume: 's1', forkSession: true }, 'model-y');
+    });
+    expect(
+      refused === undefined ? undefined : messageOf(refused),
+      'openSavedSession: a session with no messages has nothing to fork: a new session, not an error (guided step 4)',
+    ).toBeUndefined();
+    expect(
+      again!?.session.id,
+      'openSavedSession: no messages: store.create(model), a new session (guided step 4)',
+    ).not.toBe('s1');
+    expect(again!?.session.model, 'openSavedSession: no messages: store.create(model) (guided step 4)').toBe('model-y');
+    again!?.close();
   });
 });
 

@@ -172,21 +172,38 @@ describe('checkOptions (src/capstone/flags.ts)', () => {
     );
   });
 
+  test('--fork-session needs --resume or --continue: alone it is refused, naming the three', () => {
+    const alone = usageError(
+      () => checkOptions(options({ forkSession: true })),
+      'checkOptions: --fork-session without --resume or --continue (guided step 4)',
+    );
+    for (const name of ['--fork-session', '--resume', '--continue'])
+      expect(alone.message, `checkOptions: the refusal names ${name} (guided step 4)`).toContain(name);
+    noError(
+      () => checkOptions(options({ forkSession: true, resume: 'abc' })),
+      'checkOptions: --fork-session with --resume is fine (guided step 4)',
+    );
+    noError(
+      () => checkOptions(options({ forkSession: true, continue: true })),
+      'checkOptions: --fork-session with --continue is fine (guided step 4)',
+    );
+  });
+
   test('json and stream-json output need -p; text does not', () => {
     for (const format of ['json', 'stream-json'] as const) {
       const error = usageError(
         () => checkOptions(options({ outputFormat: format })),
-        `checkOptions: --output-format ${format} without -p (guided step 4)`,
+        `checkOptions: --output-format ${format} without -p (guided step 5)`,
       );
-      expect(error.message, 'checkOptions: names --output-format (guided step 4)').toContain('--output-format');
-      expect(error.message, 'checkOptions: names the format (guided step 4)').toContain(format);
-      expect(error.message, 'checkOptions: and says it needs -p (guided step 4)').toContain('-p');
+      expect(error.message, 'checkOptions: names --output-format (guided step 5)').toContain('--output-format');
+      expect(error.message, 'checkOptions: names the format (guided step 5)').toContain(format);
+      expect(error.message, 'checkOptions: and says it needs -p (guided step 5)').toContain('-p');
       noError(
         () => checkOptions(options({ outputFormat: format, print: true })),
-        `checkOptions: ${format} with -p is fine (guided step 4)`,
+        `checkOptions: ${format} with -p is fine (guided step 5)`,
       );
     }
-    noError(() => checkOptions(options({})), 'checkOptions: text output without -p is fine (guided step 4)');
+    noError(() => checkOptions(options({})), 'checkOptions: text output without -p is fine (guided step 5)');
   });
 
   test('--help and --version are answered whatever else was given', () => {
@@ -456,6 +473,7 @@ describe('parseFlags (src/capstone/flags.ts)', () => {
         ? [name, spec.value.kind === 'choice' ? spec.value.choices.at(-1)! : spec.value.kind === 'number' ? '3' : 'x']
         : [name];
       if (spec.key === 'outputFormat') argv.push('-p');
+      if (spec.key === 'forkSession') argv.push('-c');
       noError(
         () => parseFlags(argv),
         `parseFlags: every name in USAGE is an option (${argv.join(' ')}) (guided step 4)`,

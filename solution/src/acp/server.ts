@@ -23,7 +23,7 @@ import { errorText } from '../safe-call.js';
 import { BUILTIN_COMMANDS, COMMAND_NAME } from './commands.js';
 import { CONFIG_IDS } from './config-options.js';
 import { promptImages, promptText } from './prompt.js';
-import { isPermissionMode, resumeFromMeta, SESSION_MODES } from './session-setup.js';
+import { isPermissionMode, resumeFromMeta, SESSION_MODES, type ForkSessionParams } from './session-setup.js';
 import { SessionServices } from './session-services.js';
 import { isAbsolutePath, type Client, type LiveSession, type SessionHandle } from './session-types.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
@@ -153,6 +153,56 @@ export class AcpServer extends SessionServices {
     }
     this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
     return { modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) };
+    // #endregion
+  }
+
+  /**
+   * session/fork (ACP's unstable method; the capability is advertised when sessions can be loaded): a new session that
+   * starts as a copy of saved session `params.sessionId`, with its history, and goes its own way from there; the
+   * original is left as it was. Answers with the new session's id and what modesOf and configOptionsOf say of it.
+   * The history is not sent again: the client has it from the session it forked.
+   *
+   * - Loading is off (options.loadSession === false): methodNotFound for session/fork. A relative cwd: invalid params
+   *   that name it, as newSession says. Either way no session is made.
+   * - The new id is made as newSession makes one; the factory is given setupFor's setup for it (its refusals go to the
+   *   client as they are) with `forkedFrom` the source's id, and keeps the copy under the new id.
+   * - A source the factory cannot fork (none saved with that id, a damaged file) is error -32002 whose message says
+   *   `session <source> could not be forked` and why, with the source's id in its data; no session is kept.
+   */
+  async forkSession(params: ForkSessionParams, client: Client): Promise<acp.NewSessionResponse> {
+    // #region chapter 14: AcpServer.forkSession
+    // 1. Loading is off: throw RequestError.methodNotFound('session/fork'). A cwd that is not absolute
+    //    (isAbsolutePath): invalidParams that names it.
+    // 2. id = a new id (this.options.newId, else randomUUID()).
+    // 3. setup = { ...this.setupFor(id, { cwd, mcpServers: params.mcpServers ?? [], _meta: params._meta }, client,
+    //    true), forkedFrom: params.sessionId }; handle = await this.options.openSession(setup). If openSession throws:
+    //    new RequestError(-32002, `session <source> could not be forked: <its message>`, { sessionId: source }).
+    // 4. Keep { id, cwd, handle, planCalls: [] } in this.sessions under the new id, and return { sessionId: id,
+    //    modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) }.
+    if (this.options.loadSession === false) throw RequestError.methodNotFound('session/fork');
+    if (!isAbsolutePath(params.cwd))
+      throw RequestError.invalidParams(undefined, `cwd must be an absolute path, not ${JSON.stringify(params.cwd)}`);
+    const sessionId = (this.options.newId ?? randomUUID)();
+    const source = params.sessionId;
+    const setup = {
+      ...this.setupFor(
+        sessionId,
+        { cwd: params.cwd, mcpServers: params.mcpServers ?? [], _meta: params._meta },
+        client,
+        true,
+      ),
+      forkedFrom: source,
+    };
+    let handle: SessionHandle;
+    try {
+      handle = await this.options.openSession(setup);
+    } catch (error) {
+      throw new RequestError(-32002, `session ${source} could not be forked: ${errorText(error)}`, {
+        sessionId: source,
+      });
+    }
+    this.sessions.set(sessionId, { id: sessionId, cwd: params.cwd, handle, planCalls: [] });
+    return { sessionId, modes: this.modesOf(handle), configOptions: this.configOptionsOf(handle) };
     // #endregion
   }
 

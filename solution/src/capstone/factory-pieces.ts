@@ -44,6 +44,7 @@ export type FactoryOptions = Partial<
     | 'maxTurns'
     | 'continue'
     | 'resume'
+    | 'forkSession'
     | 'noSession'
     | 'systemPrompt'
     | 'appendSystemPrompt'
@@ -199,8 +200,13 @@ export async function mcpServerList(
 /**
  * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
  * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw, naming them
- * (--no-session with either of the others; --resume with --continue). --continue with nothing saved for this
- * project is an Error that says there is `no saved session to continue`, naming the store's folder.
+ * (--no-session with either of the others; --resume with --continue; --fork-session without either: there is
+ * nothing to fork). --continue with nothing saved for this project is an Error that says there is `no saved session
+ * to continue`, naming the store's folder.
+ *
+ * --fork-session: the session --resume or --continue found is not gone on with but copied, all its messages
+ * (SessionStore.fork), and the copy is opened instead; the original and its file stay as they were. A session with
+ * no messages yet has nothing to copy: a new session for `model` instead.
  */
 export function openSavedSession(
   store: SessionStore,
@@ -209,21 +215,26 @@ export function openSavedSession(
 ): OpenSession | undefined {
   // #region chapter 15: openSavedSession
   // 1. --no-session with --resume or --continue is a contradiction: throw an Error that names both options. So is
-  //    --resume with --continue ("use --resume ID or --continue, not both").
-  // 2. --resume ID: store.resume(ID).
-  // 3. --continue: store.latest(); none is an Error that says there is no saved session to continue for this
-  //    project (name the store's folder, store.dir); else store.resume of it.
-  // 4. --no-session: undefined. Otherwise store.create(model).
-  if (options.noSession && (options.resume !== undefined || options.continue))
-    throw new Error('--no-session cannot be used with --resume or --continue');
+  //    --resume with --continue ("use --resume ID or --continue, not both"), and --fork-session with neither of
+  //    them (an Error that names --fork-session and both).
+  // 2. The session to go on with: --resume ID: ID. --continue: store.latest(); none is an Error that says there is
+  //    no saved session to continue for this project (name the store's folder, store.dir).
+  // 3. Without --fork-session: store.resume(that id).
+  // 4. With --fork-session: count its messages (store.load(id).session.messages); none: store.create(model).
+  //    Otherwise store.fork(id, that count), and store.resume of the fork's id.
+  // 5. Neither --resume nor --continue: --no-session gives undefined; otherwise store.create(model).
+  const going = options.resume !== undefined || options.continue;
+  if (options.noSession && going) throw new Error('--no-session cannot be used with --resume or --continue');
   if (options.resume !== undefined && options.continue) throw new Error('use --resume ID or --continue, not both');
-  if (options.resume !== undefined) return store.resume(options.resume);
-  if (options.continue) {
-    const latest = store.latest();
-    if (!latest) throw new Error(`there is no saved session to continue in ${store.dir}`);
-    return store.resume(latest);
-  }
-  return options.noSession ? undefined : store.create(model);
+  if (options.forkSession && !going)
+    throw new Error('--fork-session copies the session --resume ID or --continue names: give one of them');
+  if (!going) return options.noSession ? undefined : store.create(model);
+  const id = options.resume ?? store.latest();
+  if (id === undefined) throw new Error(`there is no saved session to continue in ${store.dir}`);
+  if (!options.forkSession) return store.resume(id);
+  const messages = store.load(id).session.messages.length;
+  if (messages === 0) return store.create(model);
+  return store.resume(store.fork(id, messages).id);
   // #endregion
 }
 

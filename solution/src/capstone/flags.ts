@@ -103,7 +103,9 @@ export function checkOptions(options: CliOptions): void {
   //    on with in two different ways).
   // 3. --no-session with --resume or --continue: a UsageError that names --no-session and the other option (a
   //    session that is not saved cannot be gone on with).
-  // 4. --output-format json or stream-json without -p/--print: a UsageError that names --output-format, the format
+  // 4. --fork-session without --resume or --continue: a UsageError that names --fork-session and both (it copies the
+  //    session one of them names; alone there is nothing to copy).
+  // 5. --output-format json or stream-json without -p/--print: a UsageError that names --output-format, the format
   //    and -p (an interactive session prints for a person, not for a program).
   if (options.help || options.version) return;
   if (options.resume !== undefined && options.continue) {
@@ -113,6 +115,9 @@ export function checkOptions(options: CliOptions): void {
     throw new UsageError(
       `--no-session cannot be used with ${options.continue ? '--continue' : '--resume'}: a session that is not saved cannot be gone on with`,
     );
+  }
+  if (options.forkSession && options.resume === undefined && !options.continue) {
+    throw new UsageError('--fork-session copies the session --resume ID or --continue names: give one of them');
   }
   if (options.outputFormat !== 'text' && !options.print) {
     throw new UsageError(`--output-format ${options.outputFormat} only works with -p (--print)`);

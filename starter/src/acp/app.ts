@@ -4,6 +4,7 @@
 import * as acp from '@agentclientprotocol/sdk';
 import { errorText } from '../safe-call.js';
 import { AcpServer } from './server.js';
+import { parseForkParams } from './session-setup.js';
 import type { AcpServerOptions, Client } from './session-types.js';
 
 /**
@@ -54,6 +55,15 @@ export function createAcpAgent(options: AcpServerOptions): { app: acp.AgentApp; 
         client,
         params.sessionId,
         handle(() => server.loadSession({ ...params, mcpServers: params.mcpServers ?? [] }, client, false)),
+      ),
+    )
+    // session/fork is ACP's unstable method: registered by name, with its params parser (the stable builder does not
+    // know it).
+    .onRequest('session/fork', parseForkParams, ({ params, client }) =>
+      announce(
+        client,
+        undefined,
+        handle(() => server.forkSession(params, client)),
       ),
     )
     .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>

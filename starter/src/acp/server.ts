@@ -24,7 +24,7 @@ import { errorText } from '../safe-call.js';
 import { BUILTIN_COMMANDS, COMMAND_NAME } from './commands.js';
 import { CONFIG_IDS } from './config-options.js';
 import { promptImages, promptText } from './prompt.js';
-import { isPermissionMode, resumeFromMeta, SESSION_MODES } from './session-setup.js';
+import { isPermissionMode, resumeFromMeta, SESSION_MODES, type ForkSessionParams } from './session-setup.js';
 import { SessionServices } from './session-services.js';
 import { isAbsolutePath, type Client, type LiveSession, type SessionHandle } from './session-types.js';
 import { historyUpdates, sessionTitle, stopReasonOf, UpdateTranslator } from './updates.js';
@@ -91,6 +91,26 @@ export class AcpServer extends SessionServices {
     // #region chapter 14: AcpServer.loadSession
     // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
     throw new TodoError(14, 'AcpServer.loadSession');
+    // #endregion
+  }
+
+  /**
+   * session/fork (ACP's unstable method; the capability is advertised when sessions can be loaded): a new session that
+   * starts as a copy of saved session `params.sessionId`, with its history, and goes its own way from there; the
+   * original is left as it was. Answers with the new session's id and what modesOf and configOptionsOf say of it.
+   * The history is not sent again: the client has it from the session it forked.
+   *
+   * - Loading is off (options.loadSession === false): methodNotFound for session/fork. A relative cwd: invalid params
+   *   that name it, as newSession says. Either way no session is made.
+   * - The new id is made as newSession makes one; the factory is given setupFor's setup for it (its refusals go to the
+   *   client as they are) with `forkedFrom` the source's id, and keeps the copy under the new id.
+   * - A source the factory cannot fork (none saved with that id, a damaged file) is error -32002 whose message says
+   *   `session <source> could not be forked` and why, with the source's id in its data; no session is kept.
+   */
+  async forkSession(params: ForkSessionParams, client: Client): Promise<acp.NewSessionResponse> {
+    // #region chapter 14: AcpServer.forkSession
+    // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
+    throw new TodoError(14, 'AcpServer.forkSession');
     // #endregion
   }
 

@@ -24,9 +24,16 @@ export class SessionServices extends SessionAdmin {
   /** What the client said it can do (initialize). */
   clientCapabilities: acp.ClientCapabilities = {};
 
-  /** The session methods beyond resume: close always; list and delete when the server has the saved sessions. */
+  /**
+   * The session methods beyond resume: close always; fork when sessions can be loaded (ACP's unstable session/fork);
+   * list and delete when the server has the saved sessions.
+   */
   sessionCapabilities(): acp.SessionCapabilities {
-    return { close: {}, ...(this.options.sessions ? { list: {}, delete: {} } : {}) };
+    return {
+      close: {},
+      ...(this.options.loadSession !== false ? { fork: {} } : {}),
+      ...(this.options.sessions ? { list: {}, delete: {} } : {}),
+    };
   }
 
   /** The setup of a session: everything the factory needs, with the callbacks that reach this client. */

@@ -8,6 +8,7 @@
  */
 import { TodoError } from '../todo.js';
 import { RequestError, type McpServer, type SessionMode } from '@agentclientprotocol/sdk';
+import { z } from 'zod';
 import type { McpServerConfig } from '../mcp/config.js';
 import { SERVER_NAME } from '../mcp/config.js';
 import { PERMISSION_MODES, type PermissionMode } from '../permissions/evaluate.js';
@@ -74,4 +75,35 @@ export function resumeFromMeta(meta: Record<string, unknown> | null | undefined)
   // Write it from the contract above. Step by step instead: npm run reset -- chapter14 --guided
   throw new TodoError(14, 'resumeFromMeta');
   // #endregion
+}
+
+const namedValue = z.object({ name: z.string(), value: z.string() });
+const remoteServer = { name: z.string(), url: z.string(), headers: z.array(namedValue) };
+const forkSessionSchema = z.object({
+  sessionId: z.string(),
+  cwd: z.string(),
+  mcpServers: z
+    .array(
+      z.union([
+        z.object({ type: z.literal('http'), ...remoteServer }),
+        z.object({ type: z.literal('sse'), ...remoteServer }),
+        z.object({ name: z.string(), command: z.string(), args: z.array(z.string()), env: z.array(namedValue) }),
+      ]),
+    )
+    .optional(),
+  _meta: z.record(z.string(), z.unknown()).nullish(),
+});
+
+/** session/fork's params: the fields of ACP's (unstable) ForkSessionRequest the server reads. */
+export type ForkSessionParams = z.infer<typeof forkSessionSchema>;
+
+/**
+ * session/fork's params, checked as the SDK checks a stable method's: anything else is invalid params (-32602) that
+ * say what is wrong. The SDK's stable entry point does not route session/fork (it is in `/unstable`), so app.ts
+ * registers it by name with this parser.
+ */
+export function parseForkParams(params: unknown): ForkSessionParams {
+  const parsed = forkSessionSchema.safeParse(params);
+  if (!parsed.success) throw RequestError.invalidParams(undefined, `session/fork: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
 }

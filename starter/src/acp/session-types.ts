@@ -21,8 +21,10 @@ import { type SessionCommand } from './commands.js';
 export interface SessionSetup {
   /** The session's id: made by the server for session/new, the client's for load and resume. */
   sessionId: string;
-  /** True for session/load and session/resume: continue the saved session `sessionId`. */
+  /** True for session/load and session/resume: continue the saved session `sessionId`; and for session/fork. */
   resume: boolean;
+  /** For session/fork: the saved session this one starts as a copy of (sessionId is the copy's new id). */
+  forkedFrom?: string;
   cwd: string;
   /** The client's MCP servers, as chapter 11 configures them. */
   mcpServers: Record<string, McpServerConfig>;

@@ -30,6 +30,8 @@ export type CliOptions = {
   maxTurns?: number;
   continue: boolean;
   resume?: string;
+  /** --fork-session (with --resume or --continue): go on in a new session, a copy of that one. */
+  forkSession: boolean;
   list: boolean;
   noSession: boolean;
   systemPrompt?: string;
@@ -135,6 +137,11 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: text('ID'),
     help: 'go on with session ID of this project (see --list)',
   },
+  {
+    key: 'forkSession',
+    names: ['--fork-session'],
+    help: 'with --resume or --continue: go on in a new session, a copy of that one (which stays as it was)',
+  },
   { key: 'list', names: ['--list'], help: "list this project's saved sessions and exit" },
   { key: 'noSession', names: ['--no-session'], help: 'save nothing (no session file)' },
   {
@@ -217,6 +224,7 @@ export function defaultOptions(): CliOptions {
     allowedTools: [],
     disallowedTools: [],
     continue: false,
+    forkSession: false,
     list: false,
     noSession: false,
     mcpConfig: [],
