@@ -90,6 +90,7 @@ describe("npm run acp over stdio: list, config options, slash commands, a bash c
     home: '',
     cwd: '',
     sessionId: '',
+    forkId: '',
     stderr: '',
     child: undefined as unknown as ChildProcessWithoutNullStreams,
     connection: undefined as unknown as acp.ClientConnection,
@@ -140,6 +141,7 @@ describe("npm run acp over stdio: list, config options, slash commands, a bash c
       delete: {},
       close: {},
       resume: {},
+      fork: {},
     });
     const created = await agent().request(acp.methods.agent.session.new, { cwd: state.cwd, mcpServers: [] });
     state.sessionId = created.sessionId;
@@ -243,13 +245,40 @@ describe("npm run acp over stdio: list, config options, slash commands, a bash c
     expect(editor.terminals.size, 'released').toBe(0);
   });
 
-  it('session/list shows the session with its title; close and delete remove it', async () => {
+  it('session/fork: a new session that goes on from the history so far, saved under its own id', async () => {
+    const forked = await agent().request<{ sessionId: string }>('session/fork', {
+      sessionId: state.sessionId,
+      cwd: state.cwd,
+      mcpServers: [],
+    });
+    expect(forked.sessionId, state.stderr).not.toBe(state.sessionId);
+    state.forkId = forked.sessionId;
+    api.scripts.push(openaiAnswer('In the fork.'));
+    const answer = await agent().request(acp.methods.agent.session.prompt, {
+      sessionId: forked.sessionId,
+      prompt: [{ type: 'text', text: 'and in the fork?' }],
+    });
+    expect(answer.stopReason, state.stderr).toBe('end_turn');
+    const users = api.requests
+      .at(-1)
+      .messages.filter((message: { role: string }) => message.role === 'user')
+      .map((message: { content: unknown }) => JSON.stringify(message.content));
+    expect(users[0], "the fork's request starts with the source's first prompt").toContain('Say hello');
+    expect(users.at(-1), "and ends with the fork's own").toContain('and in the fork?');
+  });
+
+  it('session/list shows the sessions with their titles; close and delete remove them', async () => {
     const listed = await agent().request(acp.methods.agent.session.list, { cwd: state.cwd });
-    expect(listed.sessions).toEqual([
+    expect(listed.sessions.map((one) => one.sessionId).sort(), 'the session and its fork').toEqual(
+      [state.sessionId, state.forkId].sort(),
+    );
+    expect(listed.sessions).toContainEqual(
       expect.objectContaining({ sessionId: state.sessionId, cwd: state.cwd, title: 'Say hello' }),
-    ]);
-    await agent().request(acp.methods.agent.session.close, { sessionId: state.sessionId });
-    await agent().request(acp.methods.agent.session.delete, { sessionId: state.sessionId });
+    );
+    for (const sessionId of [state.sessionId, state.forkId]) {
+      await agent().request(acp.methods.agent.session.close, { sessionId });
+      await agent().request(acp.methods.agent.session.delete, { sessionId });
+    }
     const after = await agent().request(acp.methods.agent.session.list, {});
     expect(after.sessions).toEqual([]);
     const left = readdirSync(path.join(state.home, '.coding-agent/sessions'), {

@@ -133,6 +133,24 @@ describe('npm run agent: sessions (chapter 12, wired by the factory of chapter 1
       new RegExp(`${id} .* 6 messages  first`),
     );
 
+    const original = readFileSync(sessionFiles(where.home)[0]!, 'utf8');
+    script(answer('Fourth answer, in the fork.'));
+    const forked = await agent(['--resume', id, '--fork-session', '-p', 'fourth'], where, anthropicEnv());
+    expect(forked.code, forked.stderr).toBe(0);
+    expect(requests[0].messages.length, '--fork-session sends the saved history too: 6 messages and the prompt').toBe(
+      7,
+    );
+    const after = sessionFiles(where.home);
+    expect(after.length, '--fork-session writes a second session file, the copy').toBe(2);
+    expect(readFileSync(path.join(path.dirname(after[0]!), `${id}.jsonl`), 'utf8'), 'the original is untouched').toBe(
+      original,
+    );
+    const copy = after.find((file) => path.basename(file, '.jsonl') !== id)!;
+    expect(records(copy)[0].forkedFrom, 'the copy says where it was forked from').toEqual({ id, messages: 6 });
+    expect(forked.stderr, 'the exit line names the fork, not the original').toContain(
+      `--resume ${path.basename(copy, '.jsonl')}`,
+    );
+
     const missing = await agent(['--resume', 'no-such-session', '-p', 'x'], where, anthropicEnv());
     expect(missing.code, 'an unknown id is a clear error').toBe(2);
     expect(missing.stderr).toContain('no session no-such-session');
