@@ -12,8 +12,12 @@ afterEach(() => {
   for (const e of open.splice(0)) e.close();
 });
 /** An editor connected to a server on `factory` (server options beside it), closed after the test. */
-function connect(factory: ReturnType<typeof testFactory>, server: Partial<Parameters<typeof editor>[0]> = {}) {
-  const e = editor({ openSession: factory.openSession, ...server });
+function connect(
+  factory: ReturnType<typeof testFactory>,
+  server: Partial<Parameters<typeof editor>[0]> = {},
+  options: Parameters<typeof editor>[1] = {},
+) {
+  const e = editor({ openSession: factory.openSession, ...server }, options);
   open.push(e);
   return e;
 }
@@ -131,6 +135,36 @@ describe('AcpServer.forkSession (src/acp/server.ts)', () => {
       'AcpServer.forkSession: loading is off, so session/fork must fail (guided step 1)',
     );
     expect(error.code, 'AcpServer.forkSession: method not found (-32601) (guided step 1)').toBe(-32601);
+    expect(error.message, 'AcpServer.forkSession: the refusal names session/fork (guided step 1)').toContain(
+      'session/fork',
+    );
     expect(factory.setups, 'AcpServer.forkSession: nothing reaches the factory (guided step 1)').toEqual([]);
+  });
+
+  test("the client's MCP servers reach the factory (none when it sends none), and the fork's plan questions are its own", async () => {
+    const { root } = tempWorkspace();
+    const script = [
+      assistantToolCalls([{ id: 'p9', name: 'exit_plan_mode', arguments: { plan: 'the plan' } }]),
+      assistantText('ok'),
+    ];
+    const factory = testFactory({ saved: new Map([['old-5', savedHistory]]), script, mode: 'plan' });
+    const e = connect(factory, {}, { permission: 'default' });
+    await e.agent.request(acp.methods.agent.initialize, { protocolVersion: 1 });
+    const servers = [{ name: 'files', command: 'files-server', args: ['--root', root], env: [] }];
+    await fork(e, { sessionId: 'old-5', cwd: root, mcpServers: servers });
+    expect(
+      Object.keys(factory.setups[0]!.mcpServers),
+      "AcpServer.forkSession: the client's MCP servers go to the factory, through setupFor (guided step 3)",
+    ).toEqual(['files']);
+    const bare = await e.agent.request<Forked>('session/fork', { sessionId: 'old-5', cwd: root });
+    expect(
+      factory.setups[1]!.mcpServers,
+      'AcpServer.forkSession: no mcpServers in the request is no servers (params.mcpServers ?? []) (guided step 3)',
+    ).toEqual({});
+    await e.prompt(bare.sessionId, 'plan');
+    expect(
+      e.questions.map((q) => q.toolCall.toolCallId),
+      "AcpServer.forkSession: kept as newSession keeps it (planCalls starts empty), so the first plan question is about the fork's own call (guided step 4)",
+    ).toEqual(['p9']);
   });
 });
