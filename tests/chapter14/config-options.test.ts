@@ -28,7 +28,7 @@ const standsAlone = (text: string, word: string) =>
 const setOption = (e: ReturnType<typeof connect>, sessionId: string, configId: string, value: string) =>
   e.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
 
-describe('AcpServer.setConfigOption (src/acp/server.ts)', () => {
+describe('AcpServer.setConfigOption (src/acp/session-selectors.ts)', () => {
   test('session/new advertises the mode, the model and the small fast model as selectors', async () => {
     const e = connect(testFactory({ models: MODELS }));
     const session = await e.open(tempWorkspace().root);

@@ -583,7 +583,7 @@ describe('permissions through the editor (AcpServer with askThroughClient)', () 
   });
 });
 
-describe('AcpServer.setMode (src/acp/server.ts)', () => {
+describe('AcpServer.setMode (src/acp/session-selectors.ts)', () => {
   test("switches the session's permission mode; the next command runs without a question", async () => {
     const { root } = tempWorkspace();
     const e = connect(
