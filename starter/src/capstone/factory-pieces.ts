@@ -134,8 +134,8 @@ export async function mcpServerList(
  * The saved session to run on: --resume ID opens that one, --continue the one of this project changed last,
  * --no-session none (undefined), and otherwise a new one for `model`. Contradictory options throw, naming them
  * (--no-session with either of the others; --resume with --continue; --fork-session without either: there is
- * nothing to fork). --continue with nothing saved for this project is an Error that says there is `no saved session
- * to continue`, naming the store's folder.
+ * nothing to fork). --continue with nothing saved for this project is an Error that says there is
+ * `no saved session to continue`, naming the store's folder.
  *
  * --fork-session: the session --resume or --continue found is not gone on with but copied, all its messages
  * (SessionStore.fork), and the copy is opened instead; the original and its file stay as they were. A session with
