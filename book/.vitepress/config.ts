@@ -196,9 +196,28 @@ export default defineConfig({
     docFooter: { prev: 'Previous chapter', next: 'Next chapter' },
     nav: [{ text: 'Contents', link: english.home }],
   },
-  // npm run book (dev): theme/diagrams.ts imports mermaid itself; pre-bundle it at start, not on the first diagram
-  // (which would reload the page).
-  vite: { optimizeDeps: { include: ['mermaid'] } },
+  // The language switcher keeps the reader on the same page; a page with no counterpart in a language (the Chinese
+  // glossary) switches to that language's home page instead (theme/langs.ts, which reads noCounterpartIn).
+  transformPageData(page) {
+    const here = LOCALES.find((l) => page.filePath.startsWith(`${l.dir}/`))?.dir;
+    const own = here ? page.filePath.slice(here.length + 1) : page.filePath;
+    const missing = ['root', ...LOCALES.map((l) => l.dir)].filter(
+      (dir) => dir !== (here ?? 'root') && !existsSync(path.join(srcDir, dir === 'root' ? '' : dir, own)),
+    );
+    if (missing.length) return { frontmatter: { ...page.frontmatter, noCounterpartIn: missing } };
+  },
+  vite: {
+    // npm run book (dev): theme/diagrams.ts imports mermaid itself; pre-bundle it at start, not on the first diagram
+    // (which would reload the page).
+    optimizeDeps: { include: ['mermaid'] },
+    // The default theme's switchers import '../composables/langs' (NotFound.vue './composables/langs'): theirs with
+    // the one exception above (VitePress's documented way of replacing a part of its theme).
+    resolve: {
+      alias: [
+        { find: /^\.{1,2}\/composables\/langs(\.js)?$/, replacement: path.join(import.meta.dirname, 'theme/langs.ts') },
+      ],
+    },
+  },
   // ```mermaid blocks: lib/markdown.ts and theme/diagrams.ts, which loads mermaid's own prebuilt ESM files (copied
   // here, without their source maps) once a page with a diagram answers clicks.
   buildEnd(site) {

@@ -155,12 +155,14 @@ describe('the site (book/.vitepress)', () => {
     mkdirSync(path.join(src, 'zh'));
     writeFileSync(
       path.join(src, 'zh/SUMMARY.md'),
-      '# 目录\n\n[前言](introduction.md)\n\n# 第一部分：循环\n\n- [第 1 章：消息](chapter01.md)\n- [第 2 章：你的第一个工具](chapter02.md)\n- [智能体循环]()\n',
+      '# 目录\n\n[前言](introduction.md)\n\n# 第一部分：循环\n\n- [第 1 章：消息](chapter01.md)\n- [第 2 章：你的第一个工具](chapter02.md)\n- [智能体循环]()\n\n# 附录\n\n- [术语表](glossary.md)\n',
     );
     writeFileSync(
       path.join(src, 'zh/introduction.md'),
       `---\nenglish: ${'0'.repeat(40)}\n---\n\n# 动手构建编程智能体 {#build-a-coding-agent}\n\n从[第 1 章](chapter01.md)开始。\n`,
     );
+    // A page of the Chinese edition's own, with no English page.
+    writeFileSync(path.join(src, 'zh/glossary.md'), '# 术语表\n\n| 英文 | 中文 |\n|---|---|\n| agent | 智能体 |\n');
     writeFileSync(path.join(src, 'zh/chapter01.md'), CHAPTER_ZH.replace('english: ', 'behind: true\nenglish: '));
     writeFileSync(
       path.join(src, 'zh/chapter02.md'),
@@ -241,6 +243,10 @@ describe('the site (book/.vitepress)', () => {
     expect(html, 'the switcher leads back to the same page in English').toMatch(
       /href="\/chapter01"[^>]*><!--\[--><span[^>]*>English/,
     );
+    expect(
+      readFileSync(path.join(dist, 'zh/glossary.html'), 'utf8'),
+      'on a page with no English counterpart (the glossary) the switcher leads to the English home page, not a 404 (theme/langs.ts)',
+    ).toMatch(/href="\/"[^>]*><!--\[--><span[^>]*>English/);
     expect(
       readFileSync(path.join(dist, 'zh/chapter02.html'), 'utf8'),
       'a page not marked behind has no note',
