@@ -37,6 +37,15 @@ import { buildWorkspace, listRegions, listSources } from '../lib/regions.js';
 import { runTsc } from '../lib/tsc.js';
 import type { TestOutcome } from './lib/verify-reporter.js';
 import { loadWrongSolutions, type WrongSolution } from './lib/wrong-solutions.js';
+import {
+  filesUnder,
+  readWorkspaceBaseline,
+  type Expected,
+  recordedOutcomes,
+  WORKSPACE_BASELINE,
+  workspaceKey,
+  writeWorkspaceBaseline,
+} from './lib/workspace-baseline.js';
 
 const MIN_TESTS_PER_CHAPTER = 15;
 const USAGE = 'npm run verify [-- --quick] [--chapter=4[,5]]';
@@ -190,6 +199,10 @@ interface Project {
    * one of them, directly or not. Every other file runs the solution's own module, loaded once for all workspaces.
    */
   own?: string[];
+  /** A shared workspace's key: the hash of every input of its outcomes (lib/workspace-baseline.ts). */
+  key?: string;
+  /** Its outcomes were read back from workspaces-baseline.json (its inputs are those they were recorded with). */
+  recorded?: boolean;
 }
 const projects: Project[] = [];
 /** The workers of the workspaces' run (KIT_VERIFY_WORKERS overrides; the solution's run keeps the config's 4). */
@@ -198,6 +211,21 @@ const SHARED_WORKERS = 8;
 const WRONG_PROJECT = '(unlock and known-wrong workspaces)';
 const solutionSrc = path.join(ROOT, 'solution/src');
 let outcomes: TestOutcome[] = [];
+/** Each shared workspace's key, set as it is written (build step). */
+const keys = new Map<string, string>();
+const workspaceBaseline = readWorkspaceBaseline();
+/** Shared workspaces a check found a problem with: their outcomes are not recorded. */
+const troubled = new Set<string>();
+/** The tests a known-wrong workspace runs, by `<workspace>/<test file>` (the others of its files are skipped). */
+const allow: Record<string, string[]> = {};
+/** What a shared workspace's run gives when none of its tests fails: the solution's tests of its files. */
+const expectedOf = (project: Project) =>
+  solutionTests()
+    .filter((o) => project.files!.includes(o.file))
+    .map((o) => {
+      const names = allow[`${project.name}/${o.file}`];
+      return { file: o.file, name: o.name, state: !names || names.includes(o.name) ? 'passed' : 'skipped' };
+    });
 
 await step('build the workspaces (progressive unlock and known-wrong solutions)', () => {
   rmSync(path.join(WORK, 'ws'), { recursive: true, force: true });
@@ -250,6 +278,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
    * runs, with everything they import or read from the tests folder, in ws/<name>/tests.
    */
   const writeShared = (name: string, files: Map<string, string>, testFiles: string[]) => {
+    keys.set(name, keyOf(files, testFiles));
     const tests = new Map<string, string>();
     for (const test of testFiles) {
       const { data, reaches } = closureOf(test);
@@ -265,6 +294,36 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
     return path.join(WORK, 'ws', name, 'src');
   };
   const setupReaches = importClosure([path.join(ROOT, 'tests/setup.ts')], solutionSrc);
+  const srcDir = solutionSrc + path.sep;
+  /**
+   * The key of a workspace of `files` (its sources, relative to src/) running `testFiles`: what the tests import and
+   * read, the workspace's version of each source among them, and the solution's version of every file the workspace
+   * changed (the solution run's trace chooses which of a known-wrong workspace's tests run). A test that runs the
+   * tree in a child process (it reads KIT_SOURCE) can load any source and the kit's scripts: all are inputs then.
+   */
+  const keyOf = (files: Map<string, string>, testFiles: string[]) => {
+    const inputs = new Map<string, string>();
+    const add = (file: string) => {
+      if (!file.startsWith(srcDir)) return inputs.set(path.relative(ROOT, file), readText(file));
+      const rel = path.relative(solutionSrc, file);
+      return inputs.set(`src/${rel}`, files.get(rel) ?? readText(file));
+    };
+    for (const test of testFiles) {
+      const { data, reaches } = closureOf(test);
+      for (const file of [...data, ...reaches]) add(file);
+    }
+    for (const file of setupReaches) add(file);
+    for (const [rel, text] of files) {
+      const original = path.join(solutionSrc, rel);
+      if (existsSync(original) && readText(original) !== text) inputs.set(`solution/src/${rel}`, readText(original));
+    }
+    if ([...inputs].some(([name, text]) => !name.startsWith('src/') && text.includes('KIT_SOURCE'))) {
+      for (const [rel, text] of files) inputs.set(`src/${rel}`, text);
+      for (const rel of filesUnder(path.join(ROOT, 'scripts')))
+        inputs.set(`scripts/${rel}`, readText(path.join(ROOT, 'scripts', rel)));
+    }
+    return workspaceKey(inputs);
+  };
   // What each source file reaches through its imports, and so the files a change to some files reaches back to.
   const sources = listSources(solutionSrc);
   const reachesOf = new Map(
@@ -300,6 +359,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
       reused: solved.length > 0,
       shared: true,
       own: ownFiles(stubbed),
+      key: keys.get(name),
     });
   }
   const regionFiles = new Map(
@@ -330,6 +390,7 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
         solvedUpTo: Infinity,
         shared: true,
         own: ownFiles(new Set([regionFile])),
+        key: keys.get(name),
       });
     }
   }
@@ -401,7 +462,6 @@ await step(
     // A known-wrong solution changes the inside of one region: a test that did not reach it in the solution run (in
     // the test, or outside any test in its file) runs the same code and passes as it did there, so only the tests that
     // reached it run (scripts/authors/lib/verify-allow.ts skips the others).
-    const allow: Record<string, string[]> = {};
     for (const project of wrongs.filter((p) => p.wrong)) {
       const reached = solutionTests().filter(
         (o) => project.files!.includes(o.file) && o.regions?.includes(project.wrong!.region),
@@ -410,18 +470,28 @@ await step(
       for (const file of project.files)
         allow[`${project.name}/${file}`] = reached.filter((o) => o.file === file).map((o) => o.name);
     }
+    // A workspace whose inputs are those its recorded outcomes were found with is not run: they are read back.
+    for (const project of wrongs) {
+      const recorded = recordedOutcomes(workspaceBaseline, project.name, project.key!, expectedOf(project));
+      if (!recorded) continue;
+      project.recorded = true;
+      outcomes.push(...recorded);
+    }
+    const toRun = wrongs.filter((p) => !p.recorded);
+    const readBack = wrongs.length - toRun.length;
+    if (readBack > 0) process.stdout.write(`${readBack} read back from ${WORKSPACE_BASELINE}, ${toRun.length} run … `);
     const allowFile = path.join(WORK, 'allow.json');
     writeFileSync(allowFile, JSON.stringify({ workspaces: path.join(WORK, 'ws'), tests: allow }));
     const shared = {
       name: WRONG_PROJECT,
       src: solutionSrc,
       workspaces: path.join(WORK, 'ws'),
-      own: Object.fromEntries(wrongs.map((p) => [p.name, p.own ?? []])),
-      include: wrongs.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
+      own: Object.fromEntries(toRun.map((p) => [p.name, p.own ?? []])),
+      include: toRun.flatMap((p) => p.files!.map((file) => `${p.name}/${file}`)),
     };
     // Eight workers: a known-wrong solution that hangs holds its worker until a test's limit (HANG_MS), so more of
     // them side by side keep the two cores busy (measured 2026-12-01 on a quiet machine: 346 s with 8, 448 s with 4).
-    return wrongs.length > 0
+    return toRun.length > 0
       ? runProjects([shared], {
           KIT_VERIFY_ALLOW: allowFile,
           KIT_VERIFY_WORKERS: process.env.KIT_VERIFY_WORKERS ?? String(SHARED_WORKERS),
@@ -464,6 +534,7 @@ await step(
     const problems: string[] = [];
     let reusedCount = 0;
     for (const project of projects.filter((p) => p.name.startsWith('unlock-'))) {
+      const before = problems.length;
       const k = project.solvedUpTo;
       const next = project.chapters.at(-1)!;
       const ran = byProject(project.name);
@@ -496,6 +567,7 @@ await step(
           );
         }
       }
+      if (problems.length > before) troubled.add(project.name);
     }
     if (reusedCount > 0) process.stdout.write(`${reusedCount} solved-chapter results read from the solution run … `);
     return problems;
@@ -522,7 +594,11 @@ await step('every known-wrong solution is caught by a graded test that points at
       problems.push(
         `${where} (${wrong.why}) is caught, but no failure message matches ${wrong.expect}; it failed:${seen}`,
       );
-    } else caught.push(where);
+    } else {
+      caught.push(where);
+      continue;
+    }
+    troubled.add(project.name);
   }
   for (const chapter of chapters) {
     if (loadWrongSolutions(ROOT, chapter).length < 3)
@@ -538,11 +614,25 @@ await step('every known-wrong solution is pointed at rightly or honestly by watc
   // The workspaces' run is not traced: a test's regions are those the same test reached in the solution run.
   const traced = new Map(solutionTests().map((o) => [`${o.file} > ${o.name}`, o.regions]));
   const withRegions = (o: TestOutcome) => ({ ...o, regions: o.regions ?? traced.get(`${o.file} > ${o.name}`) });
+  const judged = projects.filter((p) => p.wrong);
   const gate = pointerGateFromOutcomes(
     ROOT,
-    projects.filter((p) => p.wrong).map((p) => ({ wrong: p.wrong!, outcomes: byProject(p.name).map(withRegions) })),
+    judged.map((p) => ({ wrong: p.wrong!, outcomes: byProject(p.name).map(withRegions) })),
   );
+  for (const project of judged)
+    if (gate.misses.some((miss) => miss.startsWith(`${path.relative(ROOT, project.wrong!.file)}:`)))
+      troubled.add(project.name);
   process.stdout.write(`${gate.summary.at(-1) ?? ''} … `);
+  // What the checks found good is recorded, to be read back while its inputs stay the same. A run of some chapters
+  // (--chapter) records its known-wrong workspaces beside the others; its unlock workspaces run fewer tests than a
+  // whole verify's, so they are left out.
+  const kept = new Map<string, { key: string; outcomes: TestOutcome[]; expected: Expected }>();
+  for (const project of projects.filter((p) => p.shared && p.key && !troubled.has(p.name))) {
+    if (only.length > 0 && !project.wrong) continue;
+    const expected = expectedOf(project);
+    kept.set(project.name, { key: project.key!, outcomes: byProject(project.name), expected });
+  }
+  writeWorkspaceBaseline(kept, only.length > 0);
   return gate.misses;
 });
 
