@@ -278,7 +278,10 @@ await step('build the workspaces (progressive unlock and known-wrong solutions)'
    * runs, with everything they import or read from the tests folder, in ws/<name>/tests.
    */
   const writeShared = (name: string, files: Map<string, string>, testFiles: string[]) => {
-    keys.set(name, keyOf(files, testFiles));
+    const key = keyOf(files, testFiles);
+    keys.set(name, key);
+    // A workspace whose outcomes will be read back (its inputs are as recorded) is not run, so it is not written.
+    if (workspaceBaseline.workspaces[name]?.key === key) return path.join(WORK, 'ws', name, 'src');
     const tests = new Map<string, string>();
     for (const test of testFiles) {
       const { data, reaches } = closureOf(test);
