@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, when it builds the autograder image: Node, then the course's copy of the kit, installed.
 set -euo pipefail
-NODE_VERSION=24.11.1   # a Node 24 LTS release; the kit runs on 20, 22 and 24
+NODE_VERSION=24.11.1   # a Node 24 LTS release; the kit runs on 20, 22, 24 and 26
 KIT_REPO=https://github.com/YOUR-ORG/build-a-coding-agent.git
 KIT_REF=main           # the tag or branch the class was given
 
