@@ -45,6 +45,12 @@ const CASES = [
     stated: 'separated by `, `',
   },
   {
+    stub: 'chapter 4: BackgroundCommands.start',
+    test: 'tests/chapter04/background.test.ts',
+    demanded: /already running/,
+    stated: '`already running`',
+  },
+  {
     stub: 'chapter 4: bashTool.execute',
     test: 'tests/chapter04/bash.test.ts',
     demanded: /^exit code: none \(killed by SIGKILL\)/,

@@ -43,6 +43,8 @@ export interface RunOptions {
   cwd: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Called with each piece of output as it arrives, as text (background commands read it while they run). */
+  onOutput?(stream: 'stdout' | 'stderr', text: string): void;
 }
 
 /**
@@ -103,7 +105,7 @@ export class OutputCap {
  *   (it hid its environment but stayed in the group) goes with the group, quietly, before the pipes are waited for.
  * - stdin is closed (a command that reads it gets end of input at once). stdout and stderr are kept apart, each
  *   read as text, piece by piece as it arrives, into an OutputCap (a character whose bytes arrive in two pieces
- *   stays whole).
+ *   stays whole); each piece also goes to `options.onOutput`, when given, with the name of its stream.
  * - Once the shell has exited, the pipes are waited for only a short while (BASH_CLOSE_WAIT_MS, settlesWithin):
  *   something out of reach may hold them open. Then they are closed and a note says something still held the
  *   output open and `may still be running`.
@@ -116,7 +118,8 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   //    leader of a new process group, which everything it starts joins; the environment marks every process of
   //    this run and hides the agent's API keys from the command.
   // 2. Read stdout and stderr as text (setEncoding('utf8') keeps multi-byte characters whole) into an OutputCap
-  //    each, chunk by chunk as they arrive.
+  //    each, chunk by chunk as they arrive, and hand each chunk to options.onOutput too, with its stream's name,
+  //    when it is given.
   // 3. Write killGroup(): process.kill(-child.pid, 'SIGKILL') (a negative pid means the whole group), inside a
   //    try/catch because the group may already be gone.
   // 4. Stop the command when options.timeoutMs has passed, or when options.signal fires: remember why in
@@ -138,8 +141,14 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   });
   const stdout = new OutputCap();
   const stderr = new OutputCap();
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => stdout.add(chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.add(chunk));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    stdout.add(chunk);
+    options.onOutput?.('stdout', chunk);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr.add(chunk);
+    options.onOutput?.('stderr', chunk);
+  });
   const closed = new Promise((resolve) => child.once('close', resolve));
   const killGroup = () => {
     try {
@@ -185,7 +194,8 @@ export async function runCommand(command: string, options: RunOptions): Promise<
   // #endregion
 }
 
-const input = z.object({
+/** The bash tool's input: the command and its timeout (chapter 4's background commands add to it). */
+export const bashInput = z.object({
   command: z.string().min(1).describe('The shell command to run with bash, in the workspace root'),
   timeout_ms: z
     .number()
@@ -203,7 +213,7 @@ export const bashTool = defineTool({
   description:
     'Run a shell command with bash in the workspace root and return its exit code, stdout and stderr. ' +
     'Each call starts a fresh shell. Long output is cut in the middle; a command that runs too long is stopped.',
-  input,
+  input: bashInput,
   /**
    * Runs the command with runCommand in the workspace root, with the run's signal, and answers as a terminal would:
    * a first line `exit code: <code>`, or `exit code: none (killed by <signal>)` when a signal ended it, then two
