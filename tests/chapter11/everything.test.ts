@@ -94,7 +94,7 @@ describe('server-everything over stdio (src/mcp/client.ts, src/mcp/adapter.ts)',
     const { hub, tools } = await everything();
     expect(
       hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion(),
-      'the v2 client and a v1 server agree on the latest revision both know',
+      "McpConnection.connect: a v1 server does not know server/discover, so the start falls back to initialize and agrees on the latest 2025 revision (keep the 2025 revisions in PROTOCOL_VERSIONS, mode 'auto', guided step 2)",
     ).toBe(LATEST_PROTOCOL_VERSION);
     const agent = new Agent({
       provider: new MockProvider([

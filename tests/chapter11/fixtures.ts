@@ -1,18 +1,24 @@
 /**
  * Helpers for the chapter 11 tests: MCP servers that live in the test process (the v2 server package's low-level
  * `Server` over an `InMemoryTransport`), so a test decides exactly what a server offers, answers, and when it dies;
- * the v2 fixture server as a child process (v2-server.mjs); and an agent on a scripted model that uses their tools.
+ * servers on each protocol revision (revisionServer: 2026-07-28, 2025-11-25, or both); the v2 fixture server as a child process (v2-server.mjs); and an agent on a scripted model that uses their tools.
  */
 import path from 'node:path';
 import {
   InMemoryTransport,
+  McpServer,
   Server,
+  inputRequired,
+  inputResponse,
   type CallToolResult,
+  type ServerContext,
   type ElicitRequestFormParams,
   type ElicitResult,
   type Tool as McpToolInfo,
 } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { afterAll } from 'vitest';
+import * as z from 'zod';
 import type { McpServerConfig, StdioServerConfig } from 'kit/mcp/config';
 import type { AgentEvent, DoneEvent } from 'kit/agent-events';
 import type { Hooks } from 'kit/hooks';
@@ -128,11 +134,14 @@ export function fakeServer(tools: FakeTool[], options: { silent?: boolean } = {}
   };
 }
 
-/** The v2 fixture server (v2-server.mjs, on @modelcontextprotocol/server 2.4.0) as a stdio server entry. */
-export const v2ServerConfig = (): StdioServerConfig => ({
+/**
+ * The v2 fixture server (v2-server.mjs, on @modelcontextprotocol/server 2.4.0) as a stdio server entry: it speaks
+ * 2026-07-28 and the 2025 revisions, or with `legacy` 2025-11-25 alone.
+ */
+export const v2ServerConfig = (options: { legacy?: boolean } = {}): StdioServerConfig => ({
   type: 'stdio',
   command: process.execPath,
-  args: [path.join(import.meta.dirname, 'v2-server.mjs')],
+  args: [path.join(import.meta.dirname, 'v2-server.mjs'), ...(options.legacy ? ['--legacy'] : [])],
   env: {},
 });
 
@@ -214,4 +223,104 @@ export function sharedServers(
       if (hub.failures.length > 0) throw new Error(hub.failures.map((f) => f.error).join('; '));
       return { hub, tools: await hub.tools() };
     })());
+}
+
+/** What a revision server speaks: both eras (the SDK's serveStdio), 2026-07-28 alone, or 2025-11-25 alone. */
+export type Speaks = 'both' | '2026-07-28' | '2025-11-25';
+
+/** One tools/call a revision server received, with the answers a retried call brought back. */
+export interface RevisionCall {
+  name: string;
+  arguments: Record<string, unknown>;
+  /** The `inputResponses` of a retried call (2026-07-28), or what the SDK's legacy shim collected (2025). */
+  inputResponses: Record<string, unknown> | undefined;
+  /** Whether the call came on a 2026-07-28 request (it carries the per-request `_meta` envelope). */
+  modern: boolean;
+}
+
+const confirmSchema = {
+  type: 'object' as const,
+  properties: { confirm: { type: 'boolean' as const, title: 'Confirm' } },
+  required: ['confirm'],
+};
+
+/**
+ * A server in this process built on the v2 server package's McpServer, speaking `speaks`: 'both' and '2026-07-28' are
+ * served by the SDK's serveStdio over an in-memory pair ('2026-07-28' rejects `initialize`), '2025-11-25' is a plain
+ * `connect`, where `server/discover` is an unknown method. Its tools ask the person the stateless way (an
+ * `input_required` result; on a 2025 connection the SDK's shim sends it as elicitation/create):
+ * - deploy {env}: "Really deploy to <env>?" (one boolean `confirm`), then `deploy: <action> <content as JSON>`;
+ * - ask_name {}: a required text field `name`, then `name: <action> <content as JSON>`;
+ * - nag {}: asks again whatever the answer (a server that never stops asking);
+ * - echo {message}: `echo: <message>`.
+ * `seen` lists the methods the client sent, in order (`initialize <version>` with the version it offered).
+ */
+export function revisionServer(speaks: Speaks) {
+  const state = { calls: [] as RevisionCall[], seen: [] as string[], connections: 0 };
+  const make = () => {
+    const server = new McpServer({ name: `speaks-${speaks}`, version: '1.0.0' }, { capabilities: { tools: {} } });
+    const record = (name: string, args: Record<string, unknown>, ctx: ServerContext) => {
+      state.calls.push({
+        name,
+        arguments: args,
+        inputResponses: ctx.mcpReq.inputResponses as Record<string, unknown> | undefined,
+        modern: ctx.mcpReq.envelope !== undefined,
+      });
+    };
+    const ask = (
+      ctx: ServerContext,
+      key: string,
+      params: Parameters<typeof inputRequired.elicit>[0],
+      label: string,
+    ) => {
+      const answer = inputResponse(ctx.mcpReq.inputResponses, key);
+      if (answer.kind !== 'elicit')
+        return inputRequired({ inputRequests: { [key]: inputRequired.elicit(params) } }) as never;
+      return text(`${label}: ${answer.action} ${JSON.stringify(answer.content ?? null)}`);
+    };
+    server.registerTool('deploy', { inputSchema: z.object({ env: z.string() }) }, async (args, ctx) => {
+      record('deploy', args, ctx);
+      return ask(
+        ctx,
+        'confirm',
+        { message: `Really deploy to ${args.env}?`, requestedSchema: confirmSchema },
+        'deploy',
+      );
+    });
+    server.registerTool('ask_name', { inputSchema: z.object({}) }, async (args, ctx) => {
+      record('ask_name', args, ctx);
+      const schema = { type: 'object' as const, properties: { name: { type: 'string' as const } }, required: ['name'] };
+      return ask(ctx, 'name', { message: 'Your name?', requestedSchema: schema }, 'name');
+    });
+    server.registerTool('nag', { inputSchema: z.object({}) }, async (args, ctx) => {
+      record('nag', args, ctx);
+      const round = state.calls.filter((c) => c.name === 'nag').length;
+      return inputRequired({
+        inputRequests: {
+          [`again${round}`]: inputRequired.elicit({ message: `Sure? (${round})`, requestedSchema: confirmSchema }),
+        },
+      }) as never;
+    });
+    server.registerTool('echo', { inputSchema: z.object({ message: z.string() }) }, async (args, ctx) => {
+      record('echo', args, ctx);
+      return text(`echo: ${args.message}`);
+    });
+    return server;
+  };
+  const factory = () => {
+    const [client, side] = InMemoryTransport.createLinkedPair();
+    state.connections++;
+    const send = client.send.bind(client);
+    client.send = (message, options) => {
+      if ('method' in message) {
+        const offered = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        state.seen.push(message.method === 'initialize' ? `initialize ${String(offered)}` : message.method);
+      }
+      return send(message, options);
+    };
+    if (speaks === '2025-11-25') void make().connect(side);
+    else serveStdio(make, { transport: side, legacy: speaks === 'both' ? 'serve' : 'reject' });
+    return client;
+  };
+  return { state, factory };
 }

@@ -372,7 +372,7 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
     await connection.close();
     const error = await within(
       starting,
-      'McpConnection.connect guided step 2 and McpConnection.close guided step 2: keep the client on this before connecting, and close it in close(), so close() can stop a start',
+      'McpConnection.connect guided step 2 and McpConnection.close guided steps 2 and 3: keep the client and the transport on this before connecting, and close both in close(): a start still asking server/discover has not given the transport to the client yet (McpConnection.close guided step 3)',
     );
     expect(error, 'McpConnection.connect: a start that was closed does not succeed').toBeInstanceOf(Error);
     expect(
@@ -435,13 +435,19 @@ describe('McpConnection: start, death, restart, timeouts, cancel, close (src/mcp
 
   test("a late onclose from an earlier start's client does not stop the server that runs now", async () => {
     const box = fakeServer([{ info: toolInfo('ping'), handler: () => text('pong') }]);
-    // The first start fails (its command cannot run) and its transport reports its close only when the test says so,
-    // as a stdio server's pipe can close long after its client was closed (SIGKILL sent, a grandchild holding it).
+    // The first start fails (the server knows no server/discover, then fails initialize) and its transport reports
+    // its close only when the test says so, as a stdio server's pipe can close long after its client was closed
+    // (SIGKILL sent, a grandchild holding it).
     const first: Transport = {
-      start: async () => {
-        throw new Error('spawn missing-server ENOENT');
+      start: async () => {},
+      send: async (message) => {
+        if (!('method' in message) || !('id' in message)) return;
+        const error =
+          message.method === 'server/discover'
+            ? { code: -32601, message: 'Method not found' }
+            : { code: -32603, message: 'spawn missing-server ENOENT' };
+        queueMicrotask(() => first.onmessage?.({ jsonrpc: '2.0', id: message.id, error }));
       },
-      send: async () => {},
       close: async () => {},
     };
     let starts = 0;

@@ -1,7 +1,8 @@
 /**
  * The learner's client against a server built on the v2 server package (@modelcontextprotocol/server 2.4.0), run as
- * a real child process over stdio (v2-server.mjs), started once for the file: the same protocol revision as the v1
- * servers, a question asked mid-call, and progress while a call runs.
+ * a real child process over stdio (v2-server.mjs), started once for the file, twice: as the SDK serves it (2026-07-28
+ * and the 2025 revisions) and with --legacy (2025-11-25 alone). The newest revision both speak, a question asked
+ * mid-call on each, and progress while a call runs.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,16 +27,17 @@ const ask: AskPermission = async (request) => {
   return answer;
 };
 
-const v2 = sharedServers({ v2: v2ServerConfig() }, { ask });
+const v2 = sharedServers({ v2: v2ServerConfig(), old: v2ServerConfig({ legacy: true }) }, { ask });
 
 describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/mcp/adapter.ts, src/mcp/elicitation.ts)', () => {
-  test("the handshake settles on the SDK's latest revision; its tools work like any server's", async () => {
+  test("the start settles on 2026-07-28, the newest revision both speak; its tools work like any server's", async () => {
     const { hub, tools } = await v2();
-    const client = hub.connections[0]!.sdkClient!;
+    const client = hub.connections.find((connection) => connection.name === 'v2')!.sdkClient!;
     expect(
       client.getNegotiatedProtocolVersion(),
-      'McpConnection.connect: initialize offers the latest revision, and this server speaks it',
-    ).toBe(LATEST_PROTOCOL_VERSION);
+      "McpConnection.connect: offer PROTOCOL_VERSIONS with versionNegotiation { mode: 'auto' }: this server answers server/discover with 2026-07-28 (guided step 2)",
+    ).toBe('2026-07-28');
+    expect(client.getProtocolEra(), 'the stateless era: no initialize, no session').toBe('modern');
     expect(client.getServerVersion()?.name).toBe('kit-v2-fixture');
     const echo = tools.find((t) => t.name === 'mcp__v2__echo');
     expect(echo?.readOnly, 'mcpTool: its readOnlyHint is only a claim: the tool is not read-only (guided step 3)').toBe(
@@ -73,8 +75,8 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     );
     expect(
       resultOf(history, 'c1').content,
-      'answerElicitation: a yes accepts with what the question showed (guided step 3)',
-    ).toBe('deploy: accept {"confirm":true}');
+      'answerElicitation: a yes accepts with what the question showed, and it goes back in the retried call (guided step 3)',
+    ).toBe('deploy: accept {"confirm":true} (asked in the result)');
     expect(
       questions.map((q) => [q.call.id, q.call.name]),
       'the question is about call c1',
@@ -91,23 +93,42 @@ describe('a server on the v2 server package, over stdio (src/mcp/client.ts, src/
     answer = 'reject_once';
     const no = await runAgent(tools, [callTurn(['c1', 'mcp__v2__confirm', { action: 'drop the table' }])]);
     expect(resultOf(no.history, 'c1').content, 'answerElicitation: a no declines (guided step 3)').toBe(
-      'drop the table: decline null',
+      'drop the table: decline null (asked in the result)',
     );
     answer = undefined;
     const nobody = await runAgent(tools, [callTurn(['c2', 'mcp__v2__confirm', { action: 'push' }])]);
     expect(resultOf(nobody.history, 'c2').content, 'answerElicitation: nobody answered: decline (guided step 3)').toBe(
-      'push: decline null',
+      'push: decline null (asked in the result)',
     );
     answer = 'allow_once';
     const typed = await runAgent(tools, [callTurn(['c3', 'mcp__v2__ask_name', {}])]);
     expect(
       resultOf(typed.history, 'c3').content,
       'answerElicitation: a yes cannot fill a name: decline (guided step 1)',
-    ).toBe('name: decline null');
+    ).toBe('name: decline null (asked in the result)');
     expect(
       questions.map((q) => q.call.id),
       'answerElicitation: nobody is asked for the name (guided step 1)',
     ).toEqual(['c1', 'c2']);
+  });
+
+  test('the same server with --legacy speaks only 2025-11-25: the client falls back over stdio, and the question comes as a request', async () => {
+    const { hub, tools } = await v2();
+    expect(
+      hub.connections.find((connection) => connection.name === 'old')?.protocolVersion,
+      "McpConnection.connect: server/discover is unknown to a 2025 server: keep the 2025 revisions in PROTOCOL_VERSIONS and use mode 'auto', so the start falls back to initialize (guided step 2)",
+    ).toBe('2025-11-25');
+    questions.length = 0;
+    answer = 'allow_once';
+    const { history } = await within(
+      runAgent(tools, [callTurn(['c1', 'mcp__old__confirm', { action: 'tag' }])]),
+      'McpConnection.connect: answer elicitation/create (guided step 3)',
+    );
+    expect(
+      resultOf(history, 'c1').content,
+      'McpConnection.connect: on 2025-11-25 the same handler answers the elicitation/create request (guided step 3)',
+    ).toBe('tag: accept {"confirm":true} (asked by request)');
+    expect(questions.map((q) => [q.call.id, q.call.name])).toEqual([['c1', 'mcp__old__confirm']]);
   });
 
   test("progress reaches the run's consumers while the call runs, before its result", async () => {
@@ -180,7 +201,10 @@ describe('version negotiation with an older server (src/mcp/client.ts: McpConnec
     const hub = await McpServers.start({ old: old.factory });
     try {
       expect(hub.failures, 'an older revision the SDK supports is not a failure').toEqual([]);
-      expect(old.seen[0], 'initialize offers the latest revision first').toBe(`initialize ${LATEST_PROTOCOL_VERSION}`);
+      expect(
+        old.seen.slice(0, 2),
+        "McpConnection.connect: server/discover first; its answer is not a discover result, so initialize offers the SDK's latest 2025 revision (guided step 2)",
+      ).toEqual(['server/discover', `initialize ${LATEST_PROTOCOL_VERSION}`]);
       expect(hub.connections[0]!.sdkClient!.getNegotiatedProtocolVersion()).toBe('2024-11-05');
       const { history } = await runAgent(await hub.tools(), [callTurn(['c1', 'mcp__old__hello', {}])]);
       expect(resultOf(history, 'c1').content).toBe('hello from 2024-11-05');

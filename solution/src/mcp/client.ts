@@ -1,8 +1,8 @@
 /**
  * Chapter 11: one connection to one MCP server.
  *
- * The official SDK does the protocol (JSON-RPC framing, the `initialize` handshake, matching answers to requests);
- * this file decides what the agent does around it: how long to wait for a server to start, what a call to a server
+ * The official SDK does the protocol (JSON-RPC framing, agreeing on a protocol revision, matching answers to
+ * requests, calling again when a call asked for input); this file decides what the agent does around it: how long to wait for a server to start, what a call to a server
  * that has died returns, when to start it again, how long one call may take, and that no child process outlives the
  * agent. The rule throughout: a server is somebody else's program, so nothing it does (or fails to do) may hang or
  * crash the run. Its failures become error results the model reads, and the model carries on without it.
@@ -12,6 +12,7 @@ import {
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type ClientOptions,
   type Tool as McpToolInfo,
@@ -32,7 +33,7 @@ export type { Transport };
 export type TransportFactory = () => Transport;
 
 export interface McpConnectionOptions {
-  /** How long the server may take to start and answer `initialize` (default 10 s). */
+  /** How long each step of a start may take: the revision probe (`server/discover`), then `initialize` (default 10 s). */
   startupTimeoutMs?: number;
   /** How long one tool call may take (default 60 s, the SDK's own default). */
   callTimeoutMs?: number;
@@ -47,14 +48,27 @@ export interface McpConnectionOptions {
 export const MAX_TOOL_PAGES = 50;
 export const MAX_TOOLS = 1000;
 
+/** The most times one call may come back asking for input (2026-07-28's `input_required`) before the kit stops it. */
+export const MAX_INPUT_ROUNDS = 5;
+
 /**
  * The SDK client's options: what the client tells a server it can do (answer elicitation/create forms, and nothing it
- * cannot), and the most pages of tools/list it follows (MAX_TOOL_PAGES).
+ * cannot), the most pages of tools/list it follows (MAX_TOOL_PAGES), and how many times one call may ask for input
+ * (MAX_INPUT_ROUNDS: the SDK answers each `input_required` result through the same elicitation/create handler, then
+ * calls again with the answers).
  */
 export const CLIENT_OPTIONS: ClientOptions = {
   capabilities: { elicitation: { form: {} } },
   listMaxPages: MAX_TOOL_PAGES,
+  inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
 };
+
+/**
+ * The protocol revisions the client speaks, newest first: the stateless 2026-07-28 revision (which the SDK only ever
+ * selects through `server/discover`), then the SDK's 2025 family (2025-11-25 down to 2024-11-05, through
+ * `initialize`). The SDK's own default is the 2025 family alone.
+ */
+export const PROTOCOL_VERSIONS: string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -130,6 +144,11 @@ export class McpConnection {
     return this.client;
   }
 
+  /** The revision the start agreed on with the server (`2026-07-28`, `2025-11-25`, ...); undefined before a start. */
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
+  }
+
   /**
    * The call a server's question belongs to (the only call running; none when there are none or several) and the
    * signal that withdraws the question: the request's own (the server cancelled it) or that call's (the run stopped).
@@ -150,14 +169,19 @@ export class McpConnection {
   }
 
   /**
-   * Starts the server and runs the MCP handshake (`initialize`: the client offers protocol revision 2025-11-25 and
-   * accepts an older one the server answers with), giving up after startupTimeoutMs. Afterwards the state is
-   * `running`.
+   * Starts the server and agrees on a protocol revision, the newest both sides speak, as Claude Code does: the client
+   * offers PROTOCOL_VERSIONS (given) with the SDK's `auto` negotiation, which asks `server/discover` first (a
+   * 2026-07-28 server answers it; that revision has no handshake) and falls back to `initialize` with 2025-11-25
+   * (accepting an older revision the server answers with) when the server does not know that method. Each step gives
+   * up after startupTimeoutMs. Afterwards the state is `running`. Offering only the 2025 family, pinning 2026-07-28 or
+   * offering it alone all lose servers: the whole list is offered, the fallback included.
    *
    * - While it runs: when the server exits, the state becomes `stopped`, but not when close() ended it, nor for the
    *   late close of an earlier start's client (a stdio server's pipe may close long after); a
    *   notifications/tools/list_changed sets `toolsChanged`; an elicitation/create is answered by answerElicitation,
-   *   for the call and with the signal questionScope (given) finds.
+   *   for the call and with the signal questionScope (given) finds. On 2026-07-28 a server cannot send that request:
+   *   it answers the call with `input_required`, and the SDK hands each question in it to the same handler and calls
+   *   again with the answers, so one handler serves both revisions.
    * - close() must reach a server that is still starting, so keep what it needs on the connection from the start.
    * - A start that fails (the transport, the handshake, the time limit) throws an Error that starts with
    *   `MCP server "<name>" did not start:` and gives the failure's text and stderrNote(); the half-started server is
@@ -168,12 +192,15 @@ export class McpConnection {
   async connect(): Promise<void> {
     // #region chapter 11: McpConnection.connect
     // 1. Throw if the state is `closed` (`MCP server "<name>" is closed`).
-    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS) and a transport
-    //    (this.makeTransport()). Keep both on `this` now, so close() can reach a server that is still starting.
+    // 2. Make a new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, options): CLIENT_OPTIONS plus
+    //    supportedProtocolVersions: PROTOCOL_VERSIONS and versionNegotiation: { mode: 'auto' } (2026-07-28 through
+    //    server/discover first, else initialize with 2025-11-25 or older). Make a transport (this.makeTransport()).
+    //    Keep both on `this` now, so close() can reach a server that is still starting.
     // 3. Handlers, by method name: client.setNotificationHandler('notifications/tools/list_changed', ...) sets
     //    this.toolsChanged = true; client.setRequestHandler('elicitation/create', (request, ctx) => ...) answers
     //    with answerElicitation(this.name, request.params, this.ask, running, signal), where running and signal
-    //    come from this.questionScope(ctx.mcpReq.signal) (given).
+    //    come from this.questionScope(ctx.mcpReq.signal) (given). The SDK calls the same handler for a question
+    //    inside a 2026-07-28 `input_required` result.
     // 4. client.onclose: when this client is still this.client and the state is `running`, the state becomes
     //    `stopped` (the server died). close() sets `closed` first, so it does not count; nor does the late onclose
     //    of a client a restart has replaced (a stdio server's pipe may close long after its client was closed).
@@ -183,7 +210,10 @@ export class McpConnection {
     // 6. If the state is `closed` now (close() ran while the start was finishing), close the client (ignoring its
     //    errors) and throw `MCP server "<name>" is closed`. Else set the state to `running`.
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
-    const client = new Client({ name: 'build-a-coding-agent', version: '1.0.0' }, CLIENT_OPTIONS);
+    const client = new Client(
+      { name: 'build-a-coding-agent', version: '1.0.0' },
+      { ...CLIENT_OPTIONS, supportedProtocolVersions: PROTOCOL_VERSIONS, versionNegotiation: { mode: 'auto' } },
+    );
     const transport = this.makeTransport();
     this.client = client;
     this.transport = transport;
@@ -246,7 +276,9 @@ export class McpConnection {
    * - It never hangs: a cancel through `options.signal` throws the signal's reason (the SDK tells the server the
    *   request is cancelled); a server that dies during the call gives
    *   `MCP server "<name>" stopped while running <tool>` (and stderrNote()); one that takes longer than
-   *   callTimeoutMs gives `MCP server "<name>" did not answer <tool> within <ms> ms`; any other failure is
+   *   callTimeoutMs gives `MCP server "<name>" did not answer <tool> within <ms> ms`; one that still asks for input
+   *   after MAX_INPUT_ROUNDS answers (the SDK's SdkErrorCode.InputRequiredRoundsExceeded) gives
+   *   `MCP server "<name>" still asked for input after <n> answers to <tool>: stopped there`; any other failure is
    *   `MCP server "<name>": <its text>`.
    * - While the call runs it is among the running calls (a question the server asks belongs to it), until it ends,
    *   however it ends; and each progress notification the server sends about it goes to `options.onProgress`.
@@ -264,7 +296,9 @@ export class McpConnection {
     //    onprogress: options.onProgress }) and return its result.
     // 5. If that throws: the signal's reason when the signal aborted; `MCP server "<name>" stopped while running
     //    <tool>` (plus stderrNote) when the state is no longer `running`; `MCP server "<name>" did not answer <tool>
-    //    within <ms> ms` for an SdkError with code SdkErrorCode.RequestTimeout; else `MCP server "<name>": <text>`.
+    //    within <ms> ms` for an SdkError with code SdkErrorCode.RequestTimeout; `MCP server "<name>" still asked for
+    //    input after <MAX_INPUT_ROUNDS> answers to <tool>: stopped there` for SdkErrorCode.InputRequiredRoundsExceeded;
+    //    else `MCP server "<name>": <text>`.
     const { signal, callId, onProgress } = options;
     if (this.state === 'closed') throw new Error(`MCP server "${this.name}" is closed`);
     if (this.state !== 'running') {
@@ -294,6 +328,11 @@ export class McpConnection {
       if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
         throw new Error(`MCP server "${this.name}" did not answer ${tool} within ${this.callTimeoutMs} ms`);
       }
+      if (error instanceof SdkError && error.code === SdkErrorCode.InputRequiredRoundsExceeded) {
+        throw new Error(
+          `MCP server "${this.name}" still asked for input after ${MAX_INPUT_ROUNDS} answers to ${tool}: stopped there`,
+        );
+      }
       throw new Error(`MCP server "${this.name}": ${errorText(error)}`);
     } finally {
       this.running.delete(running);
@@ -304,17 +343,24 @@ export class McpConnection {
   /**
    * Ends the connection for good: it is `closed` at once, so that from then on a call fails and is never a
    * restart, and the server's process ending is not taken for a crash. Then the SDK's side is shut, which for a
-   * stdio server ends its child process. Safe to call twice, and before the server was ever started.
+   * stdio server ends its child process, and so is the line to the server itself: a start still asking
+   * `server/discover` has not handed that line to the SDK yet, and shutting the SDK's side alone would leave it
+   * waiting. Safe to call twice, and before the server was ever started.
    */
   async close(): Promise<void> {
     // #region chapter 11: McpConnection.close
     // 1. Set the state to `closed` first, so the client's onclose does not take this for a crash.
-    // 2. Take this.client (and forget it), then await its close(): the SDK ends a stdio server's process (stdin
-    //    closed, then SIGTERM, then SIGKILL). Without a client there is nothing to do.
+    // 2. Take this.client and this.transport (and forget both), then await the client's close(): the SDK ends a stdio
+    //    server's process (stdin closed, then SIGTERM, then SIGKILL).
+    // 3. Then await the transport's close() too: a start still probing the revision (server/discover) has not given
+    //    the transport to the client yet, so only this ends it. Without either there is nothing to do.
     this.state = 'closed';
     const client = this.client;
+    const transport = this.transport;
     this.client = undefined;
+    this.transport = undefined;
     await client?.close();
+    await transport?.close();
     // #endregion
   }
 }

@@ -1,8 +1,8 @@
 /**
  * Chapter 11: one connection to one MCP server.
  *
- * The official SDK does the protocol (JSON-RPC framing, the `initialize` handshake, matching answers to requests);
- * this file decides what the agent does around it: how long to wait for a server to start, what a call to a server
+ * The official SDK does the protocol (JSON-RPC framing, agreeing on a protocol revision, matching answers to
+ * requests, calling again when a call asked for input); this file decides what the agent does around it: how long to wait for a server to start, what a call to a server
  * that has died returns, when to start it again, how long one call may take, and that no child process outlives the
  * agent. The rule throughout: a server is somebody else's program, so nothing it does (or fails to do) may hang or
  * crash the run. Its failures become error results the model reads, and the model carries on without it.
@@ -13,6 +13,7 @@ import {
   SdkError,
   SdkErrorCode,
   StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
   type ClientOptions,
   type Tool as McpToolInfo,
@@ -33,7 +34,7 @@ export type { Transport };
 export type TransportFactory = () => Transport;
 
 export interface McpConnectionOptions {
-  /** How long the server may take to start and answer `initialize` (default 10 s). */
+  /** How long each step of a start may take: the revision probe (`server/discover`), then `initialize` (default 10 s). */
   startupTimeoutMs?: number;
   /** How long one tool call may take (default 60 s, the SDK's own default). */
   callTimeoutMs?: number;
@@ -48,14 +49,27 @@ export interface McpConnectionOptions {
 export const MAX_TOOL_PAGES = 50;
 export const MAX_TOOLS = 1000;
 
+/** The most times one call may come back asking for input (2026-07-28's `input_required`) before the kit stops it. */
+export const MAX_INPUT_ROUNDS = 5;
+
 /**
  * The SDK client's options: what the client tells a server it can do (answer elicitation/create forms, and nothing it
- * cannot), and the most pages of tools/list it follows (MAX_TOOL_PAGES).
+ * cannot), the most pages of tools/list it follows (MAX_TOOL_PAGES), and how many times one call may ask for input
+ * (MAX_INPUT_ROUNDS: the SDK answers each `input_required` result through the same elicitation/create handler, then
+ * calls again with the answers).
  */
 export const CLIENT_OPTIONS: ClientOptions = {
   capabilities: { elicitation: { form: {} } },
   listMaxPages: MAX_TOOL_PAGES,
+  inputRequired: { maxRounds: MAX_INPUT_ROUNDS },
 };
+
+/**
+ * The protocol revisions the client speaks, newest first: the stateless 2026-07-28 revision (which the SDK only ever
+ * selects through `server/discover`), then the SDK's 2025 family (2025-11-25 down to 2024-11-05, through
+ * `initialize`). The SDK's own default is the 2025 family alone.
+ */
+export const PROTOCOL_VERSIONS: string[] = ['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS];
 
 export const DEFAULT_STARTUP_TIMEOUT_MS = 10_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -131,6 +145,11 @@ export class McpConnection {
     return this.client;
   }
 
+  /** The revision the start agreed on with the server (`2026-07-28`, `2025-11-25`, ...); undefined before a start. */
+  get protocolVersion(): string | undefined {
+    return this.client?.getNegotiatedProtocolVersion();
+  }
+
   /**
    * The call a server's question belongs to (the only call running; none when there are none or several) and the
    * signal that withdraws the question: the request's own (the server cancelled it) or that call's (the run stopped).
@@ -151,14 +170,19 @@ export class McpConnection {
   }
 
   /**
-   * Starts the server and runs the MCP handshake (`initialize`: the client offers protocol revision 2025-11-25 and
-   * accepts an older one the server answers with), giving up after startupTimeoutMs. Afterwards the state is
-   * `running`.
+   * Starts the server and agrees on a protocol revision, the newest both sides speak, as Claude Code does: the client
+   * offers PROTOCOL_VERSIONS (given) with the SDK's `auto` negotiation, which asks `server/discover` first (a
+   * 2026-07-28 server answers it; that revision has no handshake) and falls back to `initialize` with 2025-11-25
+   * (accepting an older revision the server answers with) when the server does not know that method. Each step gives
+   * up after startupTimeoutMs. Afterwards the state is `running`. Offering only the 2025 family, pinning 2026-07-28 or
+   * offering it alone all lose servers: the whole list is offered, the fallback included.
    *
    * - While it runs: when the server exits, the state becomes `stopped`, but not when close() ended it, nor for the
    *   late close of an earlier start's client (a stdio server's pipe may close long after); a
    *   notifications/tools/list_changed sets `toolsChanged`; an elicitation/create is answered by answerElicitation,
-   *   for the call and with the signal questionScope (given) finds.
+   *   for the call and with the signal questionScope (given) finds. On 2026-07-28 a server cannot send that request:
+   *   it answers the call with `input_required`, and the SDK hands each question in it to the same handler and calls
+   *   again with the answers, so one handler serves both revisions.
    * - close() must reach a server that is still starting, so keep what it needs on the connection from the start.
    * - A start that fails (the transport, the handshake, the time limit) throws an Error that starts with
    *   `MCP server "<name>" did not start:` and gives the failure's text and stderrNote(); the half-started server is
@@ -207,7 +231,9 @@ export class McpConnection {
    * - It never hangs: a cancel through `options.signal` throws the signal's reason (the SDK tells the server the
    *   request is cancelled); a server that dies during the call gives
    *   `MCP server "<name>" stopped while running <tool>` (and stderrNote()); one that takes longer than
-   *   callTimeoutMs gives `MCP server "<name>" did not answer <tool> within <ms> ms`; any other failure is
+   *   callTimeoutMs gives `MCP server "<name>" did not answer <tool> within <ms> ms`; one that still asks for input
+   *   after MAX_INPUT_ROUNDS answers (the SDK's SdkErrorCode.InputRequiredRoundsExceeded) gives
+   *   `MCP server "<name>" still asked for input after <n> answers to <tool>: stopped there`; any other failure is
    *   `MCP server "<name>": <its text>`.
    * - While the call runs it is among the running calls (a question the server asks belongs to it), until it ends,
    *   however it ends; and each progress notification the server sends about it goes to `options.onProgress`.
@@ -222,7 +248,9 @@ export class McpConnection {
   /**
    * Ends the connection for good: it is `closed` at once, so that from then on a call fails and is never a
    * restart, and the server's process ending is not taken for a crash. Then the SDK's side is shut, which for a
-   * stdio server ends its child process. Safe to call twice, and before the server was ever started.
+   * stdio server ends its child process, and so is the line to the server itself: a start still asking
+   * `server/discover` has not handed that line to the SDK yet, and shutting the SDK's side alone would leave it
+   * waiting. Safe to call twice, and before the server was ever started.
    */
   async close(): Promise<void> {
     // #region chapter 11: McpConnection.close

@@ -1,5 +1,10 @@
 /**
- * Chapter 11: a server asks the person a question in the middle of a call (MCP's elicitation/create).
+ * Chapter 11: a server asks the person a question in the middle of a call (MCP's elicitation).
+ *
+ * On the 2025 revisions the server sends the client an elicitation/create request while the call runs. The
+ * 2026-07-28 revision is stateless and has no requests from server to client: the call ends with an `input_required`
+ * result that carries the question, and the client calls again with the answer. The SDK passes both forms to the
+ * same elicitation/create handler, so one function answers them.
  *
  * A tool that is about to delete a branch may stop and ask "Really delete main?" before it goes on. The question
  * comes from the server, so it is untrusted input like everything else the server sends: the person sees it whole,
@@ -84,7 +89,8 @@ export function elicitationQuestion(
 }
 
 /**
- * The answer to one elicitation/create. Never accepts for the person: with nobody to ask (no `ask`), for a URL
+ * The answer to one question (an elicitation/create request, or one inside a 2026-07-28 `input_required` result: the
+ * SDK passes both here, and sends the answer back in the retried call). Never accepts for the person: with nobody to ask (no `ask`), for a URL
  * request, and for a form a yes cannot fill (yesContent, given), it declines without asking. Otherwise it asks the
  * question elicitationQuestion (given) makes, with `signal`: an allow (once or always: always is a yes to this
  * question only) accepts with exactly what the question showed a yes sends, nothing else; a reject, or no reply
