@@ -135,6 +135,25 @@ describe('BackgroundCommands.start (src/tools/background.ts)', () => {
       (status as { error: string }).error,
       "BackgroundCommands.start: a failed task keeps the error's message (guided step 5)",
     ).toMatch(/ENOENT/);
+    expect(
+      (status as { error: string }).error,
+      "BackgroundCommands.start: a failed task keeps the error's message, not the error turned into text (no `Error: ` in front) (guided step 5)",
+    ).not.toMatch(/^Error/);
+  });
+
+  test('what a task prints before anyone reads it stays within outputLimit, on stdout and on stderr', async () => {
+    const { root } = tempWorkspace();
+    const commands = new BackgroundCommands({ outputLimit: 100 });
+    const id = commands.start("head -c 5000 /dev/zero | tr '\\0' a; head -c 5000 /dev/zero | tr '\\0' b >&2", {
+      cwd: root,
+    });
+    await ended(commands, id, 'BackgroundCommands.start: the command prints and exits; its task must end');
+    const { stdout, stderr } = commands.read(id);
+    const step =
+      'BackgroundCommands.start: the unread caps start makes are OutputCaps of this.outputLimit (here 100), one per stream, so the output stays bounded until the first read (guided step 3)';
+    expect([stdout.length < 200, stderr.length < 200], step).toEqual([true, true]);
+    expect(stdout, step).toMatch(/^a+\n\[\.\.\. \d+ characters cut \.\.\.\]\na+$/);
+    expect(stderr, step).toMatch(/^b+\n\[\.\.\. \d+ characters cut \.\.\.\]\nb+$/);
   });
 
   test('at most maxRunning tasks run at once, counted again at every start: one that ended or was stopped makes room', async () => {
@@ -294,9 +313,12 @@ describe('BackgroundCommands.read (src/tools/background.ts)', () => {
     const commands = new BackgroundCommands({ outputLimit: 100 });
     const lots = (letter: string) => `head -c 5000 /dev/zero | tr '\\0' ${letter}`;
     try {
-      const id = commands.start(`${lots('a')}; echo; echo first; ${gate('go')}; ${lots('b')} >&2 # ${marker}`, {
-        cwd: root,
-      });
+      const id = commands.start(
+        `${lots('a')}; echo; echo first; ${gate('go')}; ${lots('b')}; ${lots('c')} >&2 # ${marker}`,
+        {
+          cwd: root,
+        },
+      );
       const first = await readUntil(
         commands,
         id,
@@ -312,10 +334,11 @@ describe('BackgroundCommands.read (src/tools/background.ts)', () => {
       await ended(commands, id, 'BackgroundCommands.start: the command ends once the test lets it');
       const second = commands.read(id);
       expect(
-        second.stderr.length,
-        'BackgroundCommands.read: the fresh caps a read leaves are of this.outputLimit too, so what comes after stays bounded (guided step 2)',
-      ).toBeLessThan(200);
-      expect(second.stderr).toMatch(/^b+\n\[\.\.\. \d+ characters cut \.\.\.\]\nb+$/);
+        [second.stdout.length < 200, second.stderr.length < 200],
+        'BackgroundCommands.read: the fresh caps a read leaves are of this.outputLimit too, for each stream, so what comes after stays bounded (guided step 2)',
+      ).toEqual([true, true]);
+      expect(second.stdout).toMatch(/^b+\n\[\.\.\. \d+ characters cut \.\.\.\]\nb+$/);
+      expect(second.stderr).toMatch(/^c+\n\[\.\.\. \d+ characters cut \.\.\.\]\nc+$/);
     } finally {
       open(root, 'go');
       killLeftOver(marker);
