@@ -176,8 +176,11 @@ describe('runCommand (src/tools/bash.ts): what a command leaves running', () => 
     const { root } = tempWorkspace();
     const marker = `sleep 300.${RUN}3`;
     try {
-      // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one.
-      const outcome = await within(run(root, `setsid env -i ${marker} & sleep 0.1; echo done`));
+      // `env -i` clears the environment, marker included, so stopLeftovers cannot find this one. The command ends only
+      // once the child runs with the cleared environment (it touches `hidden`), never after a fixed wait that a busy
+      // machine can outlast, when stopLeftovers would still see the marker.
+      const child = `setsid env -i /bin/sh -c '/usr/bin/touch hidden; exec /bin/${marker}'`;
+      const outcome = await within(run(root, `${child} & while [ ! -e hidden ]; do sleep 0.01; done; echo done`));
       expect(
         outcome.status,
         'runCommand: a process outside the group that cleared its environment holds the pipes; wait for close at most BASH_CLOSE_WAIT_MS, then destroy the streams (guided step 6)',
