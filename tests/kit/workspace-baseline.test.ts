@@ -47,6 +47,18 @@ describe('workspaces-baseline.json', () => {
     expect(back, 'every outcome comes back as the run gave it').toEqual(outcomes);
   });
 
+  it('gives them back whatever order the run that expects them lists its tests in', () => {
+    const outcomes = [
+      outcome('a', 'failed', ['Error: a']),
+      outcome('b', 'passed'),
+      outcome('c', 'failed', ['Error: c']),
+    ];
+    writeWorkspaceBaseline(new Map([['wrong-3-x', { key: 'k1', outcomes, expected }]]), false, root);
+    const back = recordedOutcomes(readWorkspaceBaseline(root), 'wrong-3-x', 'k1', [...expected].reverse());
+    const byName = (list: TestOutcome[]) => Object.fromEntries(list.map((o) => [o.name, [o.state, o.messages]]));
+    expect(byName(back!), 'each test keeps its own state and messages').toEqual(byName(outcomes));
+  });
+
   it('records a run whose tests are not the expected ones whole, and gives it back as it was', () => {
     const outcomes = [outcome('a', 'passed'), outcome('renamed b', 'passed')];
     writeWorkspaceBaseline(new Map([['wrong-3-x', { key: 'k1', outcomes, expected }]]), false, root);

@@ -18,7 +18,7 @@ import type { TestOutcome } from './verify-reporter.js';
 export const WORKSPACE_BASELINE = 'workspaces-baseline.json';
 
 /** Bump when what a key covers, or the shape of a record, changes. */
-const VERSION = 1;
+const VERSION = 2;
 
 /** Files that decide how every workspace's tests run, relative to the root. */
 const HOW_THEY_RUN = [
@@ -32,8 +32,11 @@ const HOW_THEY_RUN = [
   'scripts/authors/lib/workspace-baseline.ts',
 ];
 
-/** A test as the workspace's run gave it: [file, full name, state, messages] (messages left out when none). */
-type Recorded = [string, string, string] | [string, string, string, string[]];
+/**
+ * A test as the workspace's run gave it: [file, full name, state, messages], or [n, state, messages] for the n-th
+ * of the expected tests in the order of their file and name (messages left out when there are none).
+ */
+type Recorded = [string, string, string, string[]?] | [number, string, string[]?];
 
 interface Entry {
   key: string;
@@ -52,15 +55,24 @@ interface Baseline {
 export type Expected = ReadonlyArray<Pick<TestOutcome, 'file' | 'name' | 'state'>>;
 
 const id = (o: Pick<TestOutcome, 'file' | 'name'>) => `${o.file}\0${o.name}`;
-const encode = (o: TestOutcome): Recorded =>
-  o.messages.length > 0 ? [o.file, o.name, o.state, o.messages] : [o.file, o.name, o.state];
-const decode = (project: string, [file, name, state, messages]: Recorded): TestOutcome => ({
-  project,
-  file,
-  name,
-  state,
-  messages: messages ?? [],
-});
+/** The expected tests in a fixed order (by file and name), whatever order the run reported them in. */
+const ordered = (expected: Expected) => [...expected].sort((a, b) => (id(a) < id(b) ? -1 : id(a) > id(b) ? 1 : 0));
+
+function encode(o: TestOutcome, index: ReadonlyMap<string, number>): Recorded {
+  const n = index.get(id(o));
+  if (n === undefined) return o.messages.length > 0 ? [o.file, o.name, o.state, o.messages] : [o.file, o.name, o.state];
+  return o.messages.length > 0 ? [n, o.state, o.messages] : [n, o.state];
+}
+
+function decode(project: string, record: Recorded, expected: Expected): TestOutcome {
+  if (typeof record[0] === 'number') {
+    const [n, state, messages] = record as [number, string, string[]?];
+    const { file, name } = expected[n]!;
+    return { project, file, name, state, messages: messages ?? [] };
+  }
+  const [file, name, state, messages] = record as [string, string, string, string[]?];
+  return { project, file, name, state, messages: messages ?? [] };
+}
 
 /** `expected` with the outcomes of `differ` in place of theirs, and those of `differ` it lacks after it. */
 function rebuild(project: string, expected: Expected, differ: readonly TestOutcome[]): TestOutcome[] {
@@ -115,11 +127,12 @@ export function recordedOutcomes(
 ): TestOutcome[] | undefined {
   const entry = baseline.workspaces[name];
   if (entry?.key !== key) return undefined;
-  if (entry.all) return entry.all.map((r) => decode(name, r));
+  const order = ordered(expected);
+  if (entry.all) return entry.all.map((r) => decode(name, r, order));
   return rebuild(
     name,
     expected,
-    (entry.differ ?? []).map((r) => decode(name, r)),
+    (entry.differ ?? []).map((r) => decode(name, r, order)),
   );
 }
 
@@ -144,7 +157,9 @@ export function writeWorkspaceBaseline(
       got.size === outcomes.length &&
       back.length === outcomes.length &&
       back.every((o) => got.has(`${id(o)}\0${o.state}`));
-    entries.set(name, same ? { key, differ: differ.map(encode) } : { key, all: outcomes.map(encode) });
+    const index = new Map(ordered(expected).map((o, n) => [id(o), n]));
+    const code = (o: TestOutcome) => encode(o, index);
+    entries.set(name, same ? { key, differ: differ.map(code) } : { key, all: outcomes.map(code) });
   }
   // One workspace per line: a change to one shows in a diff as a change to its line.
   const lines = [...entries.keys()]
