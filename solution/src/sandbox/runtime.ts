@@ -85,8 +85,11 @@ export function programOnPath(name: string): string | undefined {
   return undefined;
 }
 
-/** How often a step of the runtime that failed only because its `which` ran out of time is tried. */
-const RUNTIME_ATTEMPTS = 4;
+/**
+ * How often a step of the runtime that failed only because its `which` ran out of time is tried. Four were too few
+ * for a fresh clone's verify at load 15 on 2 cores: ripgrep was "not found" four times in a row (2026-12-04).
+ */
+const RUNTIME_ATTEMPTS = 8;
 
 /** Runs `step` again while it fails with a reason `whichMissed` says may be the runtime's `which` running out of time. */
 async function retryWhich<T>(step: () => Promise<T>, whichMissed: (error: unknown) => boolean): Promise<T> {
@@ -104,8 +107,8 @@ export function newCommandId(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** How many times the runtime's start is tried when its bridges were too slow to make their sockets. */
-const BRIDGE_ATTEMPTS = 5;
+/** How many times the runtime's start is tried when its bridges were too slow to make their sockets, or a `which`. */
+const BRIDGE_ATTEMPTS = 8;
 
 /** How many started runtimes of this process share Anthropic's SandboxManager (a single object per process). */
 let running = 0;
@@ -138,8 +141,9 @@ export function osSandbox(): SandboxRuntime {
             break;
           } catch (error) {
             await manager.reset();
-            // A `which` that ran out of time (a program "not installed" that is on the PATH) is tried again too.
-            const slow = /bridge sockets|not installed|not found in PATH/.test(String(error));
+            // A `which` that ran out of time (a program "not installed" or "not found" that is on the PATH: bubblewrap,
+            // socat, ripgrep, the shell) is tried again too.
+            const slow = /bridge sockets|not installed|not found/.test(String(error));
             if (attempt >= BRIDGE_ATTEMPTS || !slow) throw error;
           }
         }
